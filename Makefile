@@ -1,0 +1,35 @@
+# The two commands of the README:
+#   make run   - install, build a demo club in an embedded SQLite database, serve it
+#   make test  - install everything and run the whole test suite
+VENV := .venv/bin
+DEMO_DB := var/demo.sqlite3
+PORT ?= 8000
+
+.PHONY: run test install install-test demo acceptance benchmarks clean
+
+install:
+	scripts/bootstrap
+
+install-test:
+	scripts/bootstrap --test
+
+demo: install
+	mkdir -p var
+	@if [ ! -f $(DEMO_DB) ]; then $(VENV)/clubrating --database sqlite:///$(DEMO_DB) demo; fi
+
+run: demo
+	$(VENV)/clubrating --database sqlite:///$(DEMO_DB) serve --port $(PORT)
+
+test: install-test
+	scripts/postgres start
+	CLUBRATING_TEST_POSTGRES_URL=$$(scripts/postgres url) $(VENV)/python -m pytest -q -p no:cacheprovider tests || (scripts/postgres stop; exit 1)
+	scripts/postgres stop
+
+acceptance: install-test
+	$(VENV)/python -m pytest -q -p no:cacheprovider acceptance
+
+benchmarks: install-test
+	for b in benchmarks/bench_*.py; do $(VENV)/python $$b; done
+
+clean:
+	rm -rf .venv var build *.egg-info src/*.egg-info

@@ -1,0 +1,3 @@
+from clubrating.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,96 @@
+"""The ``clubrating`` command: a thin shell over the library (STYLE.md, practice 10).
+
+Data goes to stdout (one JSON document with ``--json``), progress and logs to
+stderr. A :class:`~clubrating.errors.ClubratingError` becomes one line on
+stderr and exit status 2; anything else is a bug and keeps its traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import os
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from clubrating import __version__
+from clubrating.commands import COMMAND_MODULES
+from clubrating.errors import ClubratingError
+
+Handler = Callable[[argparse.Namespace], int | None]
+
+
+def common_options() -> argparse.ArgumentParser:
+    """Options every verb accepts, before or after the verb's name."""
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument(
+        "--database", metavar="URL", default=argparse.SUPPRESS,
+        help="database URL (default: $CLUBRATING_DATABASE_URL or sqlite:///clubrating.sqlite3)",
+    )
+    common.add_argument(
+        "--engine", metavar="PATH", default=argparse.SUPPRESS,
+        help="UCI engine (default: $CLUBRATING_ENGINE or /usr/games/stockfish)",
+    )
+    common.add_argument(
+        "--book", metavar="PATH", default=argparse.SUPPRESS,
+        help="Polyglot opening book (default: $CLUBRATING_BOOK or Debian's gnuchess-book)",
+    )
+    common.add_argument(
+        "--json", action="store_true", default=argparse.SUPPRESS,
+        help="print one JSON document on stdout",
+    )
+    return common
+
+
+def build_parser() -> argparse.ArgumentParser:
+    common = common_options()
+    parser = argparse.ArgumentParser(
+        prog="clubrating",
+        description="A chess club's own rating list and Chess Performance Index.",
+        parents=[common],
+        epilog="Example: clubrating rate evening.trf --prior ratings.csv --json",
+    )
+    parser.add_argument("--version", action="version", version=f"clubrating {__version__}")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for name in COMMAND_MODULES:
+        importlib.import_module(name).register(subparsers, common)
+    return parser
+
+
+def option(args: argparse.Namespace, name: str, env: str | None = None, default: Any = None) -> Any:
+    """A global option: from the command line, else the environment, else the default."""
+    value = getattr(args, name, None)
+    if value is None and env is not None:
+        value = os.environ.get(env) or None
+    return default if value is None else value
+
+
+def wants_json(args: argparse.Namespace) -> bool:
+    return bool(getattr(args, "json", False))
+
+
+def print_json(document: Any) -> None:
+    json.dump(document, sys.stdout, ensure_ascii=False, indent=2)
+    sys.stdout.write("\n")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    handler: Handler = args.handler
+    try:
+        return handler(args) or 0
+    except ClubratingError as error:
+        print(f"clubrating {args.command}: error: {error}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print(f"clubrating {args.command}: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())

@@ -1,0 +1,14 @@
+"""The verbs of the ``clubrating`` command, one module each.
+
+Each module defines ``register(subparsers, common)`` which adds its verb(s).
+Modules are listed in :data:`COMMAND_MODULES`; a missing optional module is an
+error, not a silent skip.
+"""
+
+COMMAND_MODULES = (
+    "clubrating.commands.rate",
+    "clubrating.commands.club",
+    "clubrating.commands.match",
+    "clubrating.commands.analyze",
+    "clubrating.commands.serve",
+)

@@ -1,0 +1,111 @@
+"""Plain records that every reader produces and every writer takes.
+
+A tournament file, whatever its format (TRF, PGN, CSV), is read into one
+:class:`TournamentRecord`: the players as written, the pairings (played or
+not) and the byes. Points are kept exactly, as half-points (``int``): a win is
+2, a draw 1, a loss 0 (STYLE.md, practice 2).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import enum
+from dataclasses import dataclass, field
+
+HalfPoints = int
+"""Points counted in halves: 2 = one point, 1 = a draw."""
+
+
+class TimeControl(enum.Enum):
+    """The rating list a tournament belongs to. Bughouse belongs to none (spec R8)."""
+
+    STANDARD = "standard"
+    RAPID = "rapid"
+    BLITZ = "blitz"
+
+
+class TournamentKind(enum.Enum):
+    """A rated kind of chess, or bughouse: standings published, never rated (R8)."""
+
+    CHESS = "chess"
+    BUGHOUSE = "bughouse"
+
+
+class Unplayed(enum.Enum):
+    """Why a pairing was not played over the board (spec R8; TRF 2016 result codes)."""
+
+    FORFEIT = "forfeit"          # TRF '+' / '-': one side did not show up
+    NO_MOVES = "no-moves"        # TRF 'W' / 'D' / 'L': a result without a move played
+    DOUBLE_FORFEIT = "double-forfeit"
+
+
+class ByeKind(enum.Enum):
+    """A round without an opponent (TRF 2016 codes)."""
+
+    HALF_POINT = "H"       # half-point bye
+    FULL_POINT = "F"       # full-point bye
+    PAIRING = "U"          # pairing-allocated bye (odd number of players)
+    ZERO_POINT = "Z"       # zero-point bye
+    ABSENT = " "           # blank: not paired, absent
+    UNFIELDED = "0000"     # team event: player not fielded
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerEntry:
+    """A player as written in the file: start number and name, nothing more (R18)."""
+
+    number: int
+    name: str
+    points: HalfPoints | None = None   # the total written in the file, if any
+    line: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Pairing:
+    """Two players paired in one round, with the points each received.
+
+    ``played`` is False for forfeits and results given without a move: those
+    count in the standings and never in the rating (R8).
+    """
+
+    round: int
+    white: int
+    black: int
+    white_points: HalfPoints
+    black_points: HalfPoints
+    played: bool = True
+    unplayed: Unplayed | None = None
+    colours_known: bool = True
+    board: int | None = None
+    moves: str | None = None          # PGN movetext (with comments such as %clk) when known
+    headers: tuple[tuple[str, str], ...] = ()   # the PGN tags of the game, when read from PGN
+    line: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Bye:
+    """A round in which one player had no opponent."""
+
+    round: int
+    player: int
+    points: HalfPoints
+    kind: ByeKind
+    line: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentRecord:
+    """One tournament file, read."""
+
+    name: str
+    date: dt.date | None
+    players: tuple[PlayerEntry, ...]
+    pairings: tuple[Pairing, ...]
+    byes: tuple[Bye, ...] = ()
+    rounds: int = 0
+    end_date: dt.date | None = None
+    time_control: TimeControl = TimeControl.STANDARD
+    kind: TournamentKind = TournamentKind.CHESS
+    source: str = ""                  # the file name, for messages
+    format: str = ""                  # "trf", "pgn" or "csv"
+    warnings: tuple[str, ...] = field(default=())   # recoverable oddities, with file:line
