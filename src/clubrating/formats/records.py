@@ -109,3 +109,4 @@ class TournamentRecord:
     source: str = ""                  # the file name, for messages
     format: str = ""                  # "trf", "pgn" or "csv"
     warnings: tuple[str, ...] = field(default=())   # recoverable oddities, with file:line
+    planned_rounds: int | None = None  # TRF 'XXR': rounds announced (``rounds`` counts those in the file)

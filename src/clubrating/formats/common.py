@@ -1,0 +1,186 @@
+"""What the TRF, PGN and CSV readers share: dates, time controls, players by name,
+the one-game-per-round check and the text decoding decision.
+
+Pure: no file is opened here (STYLE.md, practice 1).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Iterable, Iterator
+from typing import TextIO
+
+from clubrating.errors import InputError
+from clubrating.formats.records import Bye, Pairing, PlayerEntry, TimeControl
+
+# FIDE Laws of Chess (2023), Appendices A.1 and B.1: blitz is 10 minutes or less
+# of (time + 60 x increment) per player, rapid more than 10 and less than 60,
+# standard (classical) 60 minutes or more.
+BLITZ_MAX_SECONDS = 10 * 60
+RAPID_BELOW_SECONDS = 60 * 60
+MOVES_PER_INCREMENT = 60   # FIDE A.1: "the time allotted + 60 times any increment"
+
+_MONTHS = {name: number for number, names in enumerate(
+    (("jan", "january", "janv", "jän", "januar"), ("feb", "february", "febr", "februar"),
+     ("mar", "march", "mär", "märz", "mars"), ("apr", "april", "avr"), ("may", "mai", "mayo"),
+     ("jun", "june", "juni", "juin"), ("jul", "july", "juli", "juil"),
+     ("aug", "august", "août", "aout"), ("sep", "sept", "september"),
+     ("oct", "october", "okt", "oktober"), ("nov", "november"),
+     ("dec", "december", "dez", "dezember", "déc")), start=1) for name in names}
+
+_YMD = re.compile(r"^(\d{4})\s*[-/.]\s*(\d{1,2})\s*[-/.]\s*(\d{1,2})$")
+_DMY = re.compile(r"^(\d{1,2})\s*[-/.]\s*(\d{1,2})\s*[-/.]\s*(\d{4})$")
+_COMPACT = re.compile(r"^(\d{4})(\d{2})(\d{2})$")
+_MONTH_DAY_YEAR = re.compile(r"^([^\W\d_]+)\.?\s+(\d{1,2}),?\s+(\d{4})$")
+_DAY_MONTH_YEAR = re.compile(r"^(\d{1,2})\.?\s+([^\W\d_]+)\.?,?\s+(\d{4})$")
+
+DATE_SPELLINGS = ("YYYY-MM-DD", "YYYY/MM/DD", "YYYY.MM.DD", "DD.MM.YYYY", "DD. MM. YYYY",
+                  "DD/MM/YYYY", "YYYYMMDD", "Jun 26, 2020", "26 Jun 2020")
+
+
+def parse_date(text: str) -> dt.date | None:
+    """A date in one of the spellings real tournament files use, or None if blank.
+
+    ``DD/MM/YYYY`` is read day first (the European and FIDE habit) unless the
+    first number cannot be a month's day order (e.g. ``09/24/2010``).
+    Raises ValueError when the text is not a date.
+    """
+    text = text.strip()
+    if not text:
+        return None
+    if match := _YMD.match(text) or _COMPACT.match(text):
+        year, month, day = (int(part) for part in match.groups())
+    elif match := _DMY.match(text):
+        day, month, year = (int(part) for part in match.groups())
+        if month > 12 >= day:
+            day, month = month, day
+    elif match := _MONTH_DAY_YEAR.match(text):
+        month, day, year = _month(match.group(1)), int(match.group(2)), int(match.group(3))
+    elif match := _DAY_MONTH_YEAR.match(text):
+        day, month, year = int(match.group(1)), _month(match.group(2)), int(match.group(3))
+    else:
+        raise ValueError(f"expected a date such as {', '.join(DATE_SPELLINGS)}, got {text!r}")
+    return dt.date(year, month, day)
+
+
+def _month(name: str) -> int:
+    number = _MONTHS.get(name.lower())
+    if number is None:
+        raise ValueError(f"unknown month name {name!r}")
+    return number
+
+
+def classify_seconds(base_seconds: float, increment_seconds: float = 0) -> TimeControl:
+    """The FIDE category of a time control (Laws of Chess, Appendices A.1, B.1)."""
+    total = base_seconds + MOVES_PER_INCREMENT * increment_seconds
+    if total <= BLITZ_MAX_SECONDS:
+        return TimeControl.BLITZ
+    if total < RAPID_BELOW_SECONDS:
+        return TimeControl.RAPID
+    return TimeControl.STANDARD
+
+
+_KEYWORDS = ((TimeControl.BLITZ, re.compile(r"blitz|bullet|lightning", re.I)),
+             (TimeControl.RAPID, re.compile(r"rapid|schnell|active|semi", re.I)),
+             (TimeControl.STANDARD, re.compile(r"standard|classic|classical|slow", re.I)))
+_MINUTES_PLUS = re.compile(r"\b(\d{1,3})\s*(?:\+|plus|min\s*\+)\s*(\d{1,2})\b", re.I)
+
+
+def time_control_from_text(*texts: str) -> TimeControl | None:
+    """A time control named in free text ("Blitz", "Rapid", "5 Plus 0", "5+3"), if any.
+
+    Keywords win over numbers; ``m+s`` is read as minutes plus seconds of increment.
+    """
+    for text in texts:
+        for control, pattern in _KEYWORDS:
+            if pattern.search(text):
+                return control
+    for text in texts:
+        if match := _MINUTES_PLUS.search(text):
+            return classify_seconds(int(match.group(1)) * 60, int(match.group(2)))
+    return None
+
+
+def parse_time_control(text: str) -> TimeControl | None:
+    """The category of a value of PGN's ``[TimeControl]`` tag (PGN standard 9.6.1):
+    ``300+2``, ``5400``, ``40/5400:1800`` (first period counts), ``*180`` (sandclock);
+    None for ``?``/``-``/blank or anything unreadable."""
+    first = text.strip().split(":")[0]
+    if first.startswith("*"):
+        first = first[1:]
+    if "/" in first:
+        first = first.split("/", 1)[1]
+    base, _, increment = first.partition("+")
+    try:
+        return classify_seconds(float(base), float(increment or 0))
+    except ValueError:
+        return None
+
+
+class PlayerNumbers:
+    """Players numbered 1, 2, ... in order of first appearance (PGN, CSV)."""
+
+    def __init__(self) -> None:
+        self._numbers: dict[str, int] = {}
+        self._lines: dict[str, int | None] = {}
+
+    def number(self, name: str, line: int | None) -> int:
+        key = " ".join(name.split())
+        if key not in self._numbers:
+            self._numbers[key] = len(self._numbers) + 1
+            self._lines[key] = line
+        return self._numbers[key]
+
+    def entries(self) -> tuple[PlayerEntry, ...]:
+        return tuple(PlayerEntry(number=n, name=name, line=self._lines[name])
+                     for name, n in self._numbers.items())
+
+
+def check_one_game_per_round(pairings: Iterable[Pairing], byes: Iterable[Bye],
+                             names: dict[int, str], source: str) -> None:
+    """Refuse a player who appears twice in one round (two games, or a game and a bye)."""
+    seen: dict[tuple[int, int], int | None] = {}
+    entries: list[tuple[int, int, int | None]] = []
+    for pairing in pairings:
+        entries += [(pairing.round, pairing.white, pairing.line), (pairing.round, pairing.black, pairing.line)]
+    entries += [(bye.round, bye.player, bye.line) for bye in byes]
+    for round_, player, line in entries:
+        if (round_, player) in seen:
+            first = seen[(round_, player)]
+            raise InputError(f"{names.get(player, player)!s} appears twice in round {round_}"
+                             f" (first at line {first}); expected one game or bye per round",
+                             file=source, line=line)
+        seen[(round_, player)] = line
+
+
+def points_text(half_points: int) -> str:
+    """Half-points as a score: 7 -> '3.5'."""
+    return f"{half_points // 2}.5" if half_points % 2 else f"{half_points // 2}.0"
+
+
+class NumberedLines:
+    """Lines of a text handle with their 1-based numbers, line ends removed (CRLF too)."""
+
+    def __init__(self, handle: TextIO) -> None:
+        self._handle = handle
+
+    def __iter__(self) -> Iterator[tuple[int, str]]:
+        for number, line in enumerate(self._handle, start=1):
+            text = line.rstrip("\r\n")
+            yield number, (text.lstrip("\ufeff") if number == 1 else text)
+
+
+def decode_text(data: bytes) -> str:
+    """The text of a file's bytes: UTF-8 (with or without BOM), UTF-16 with a BOM,
+    else Windows-1252, else Latin-1 (which decodes every byte)."""
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    elif data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return data.decode("utf-16")
+    for encoding in ("utf-8", "cp1252"):
+        try:
+            return data.decode(encoding)
+        except UnicodeDecodeError:
+            continue
+    return data.decode("latin-1")

@@ -1,0 +1,351 @@
+"""FIDE Tournament Report File (TRF-16) reader and writer.
+
+The format: FIDE Handbook C.04, Annex 2, "TRF16 Agreed General Data-Exchange
+Format". Player lines (``001``) are read by column, never split on spaces:
+names hold spaces and commas and any field can be blank. Round r of a player
+line starts at column 92 + 10(r - 1): opponent (4 columns), colour (1), result
+code (1), each separated by one space.
+
+Pairings are built once from both players' cells, which must agree; the
+points written in columns 81-84 are compared with the points computed from
+the cells and a difference is only a warning (some programs write zeros).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from dataclasses import dataclass
+from typing import TextIO
+
+from clubrating.errors import InputError
+from clubrating.formats.common import NumberedLines, parse_date, points_text, time_control_from_text
+from clubrating.formats.records import (
+    Bye, ByeKind, HalfPoints, Pairing, PlayerEntry, TimeControl, TournamentKind, TournamentRecord,
+    Unplayed,
+)
+
+# Column layout of a 001 line, 0-based slices of TRF-16's 1-based columns.
+NUMBER = slice(4, 8)          # columns 5-8: starting rank
+NAME = slice(14, 47)          # columns 15-47
+POINTS = slice(80, 84)        # columns 81-84
+FIRST_ROUND = 91              # column 92: first round's opponent
+ROUND_WIDTH = 10              # TRF-16: each round takes 10 columns
+NAME_WIDTH = NAME.stop - NAME.start
+
+PLAYED_RESULTS = {"1": 2, "=": 1, "0": 0}
+"""TRF-16 codes of games played over the board, with the half-points they give."""
+
+UNPLAYED_RESULTS = {"+": (2, Unplayed.FORFEIT), "-": (0, Unplayed.FORFEIT),
+                    "W": (2, Unplayed.NO_MOVES), "D": (1, Unplayed.NO_MOVES),
+                    "L": (0, Unplayed.NO_MOVES)}
+"""TRF-16 forfeits (+ -) and results of games with no move played (W D L): never rated (R8)."""
+
+PARTNER_CODES = {"1": "0", "0": "1", "=": "=", "+": "-", "-": "+-", "W": "L", "L": "W", "D": "D"}
+"""The code the opponent's cell must carry; '-' against '-' is a double forfeit."""
+
+BYE_RESULTS: dict[str, tuple[ByeKind, HalfPoints]] = {
+    "H": (ByeKind.HALF_POINT, 1), "F": (ByeKind.FULL_POINT, 2), "U": (ByeKind.PAIRING, 2),
+    "Z": (ByeKind.ZERO_POINT, 0), " ": (ByeKind.ABSENT, 0),
+    # Older programs write byes as a forfeit against 0000 (TRF-16 before the H/F/U/Z codes):
+    "+": (ByeKind.PAIRING, 2), "=": (ByeKind.HALF_POINT, 1), "-": (ByeKind.ABSENT, 0),
+    "1": (ByeKind.FULL_POINT, 2), "0": (ByeKind.ZERO_POINT, 0),
+}
+"""Codes of a round without an opponent (opponent 0000 or blank), with the points."""
+
+BYE_CODES_WRITTEN = {ByeKind.HALF_POINT: "H", ByeKind.FULL_POINT: "F", ByeKind.PAIRING: "U",
+                     ByeKind.ZERO_POINT: "Z", ByeKind.UNFIELDED: "-", ByeKind.ABSENT: " "}
+NO_OPPONENT = "0000"
+_COLOURS = "wb- "
+
+
+@dataclass(frozen=True, slots=True)
+class _Cell:
+    round: int
+    opponent: int | None     # None: 0000 or blank
+    colour: str              # 'w', 'b', '-' or ' '
+    code: str
+
+
+@dataclass(frozen=True, slots=True)
+class _Row:
+    number: int
+    name: str
+    points: HalfPoints | None
+    line: int
+    cells: tuple[_Cell, ...]
+
+
+@dataclass
+class _Header:
+    name: str = ""
+    values: dict[str, tuple[str, int]] = dataclasses.field(default_factory=dict)
+
+
+def read_trf(handle: TextIO, source: str = "<trf>") -> TournamentRecord:
+    """Read a TRF-16 file from a text handle (lines in any order, LF or CRLF)."""
+    header = _Header()
+    rows: list[_Row] = []
+    for number, text in NumberedLines(handle):
+        code = text[:3]
+        if code == "001":
+            rows.append(_parse_player_line(text, number, source))
+        elif code.strip() and code not in header.values:
+            header.values[code] = (text[4:].strip(), number)
+    if not rows:
+        raise InputError("no player line: expected lines starting with '001' (FIDE TRF-16)", file=source)
+    by_number = _index_rows(rows, source)
+    rounds = max((cell.round for row in rows for cell in row.cells
+                  if cell.opponent is not None or cell.code != " "), default=0)
+    is_team = "team" in _value(header, "092").lower()
+    pairings = _pairings(rows, by_number, source)
+    byes = _byes(rows, rounds, is_team)
+    warnings: list[str] = []
+    record = _header_record(header, source, warnings)
+    warnings += _points_warnings(rows, pairings, byes, source)
+    if (declared := _value(header, "062")).isdigit() and int(declared) != len(rows):
+        warnings.append(f"{source}:{header.values['062'][1]}: 062 announces {declared} players,"
+                        f" the file has {len(rows)} player lines")
+    players = tuple(PlayerEntry(number=row.number, name=row.name, points=row.points, line=row.line)
+                    for row in sorted(rows, key=lambda row: row.number))
+    return dataclasses.replace(record, players=players, pairings=pairings, byes=byes,
+                               rounds=rounds, warnings=tuple(warnings))
+
+
+def _value(header: _Header, code: str) -> str:
+    return header.values.get(code, ("", 0))[0]
+
+
+def _parse_player_line(text: str, line: int, source: str) -> _Row:
+    number_text = text[NUMBER].strip()
+    if not number_text.isdigit() or int(number_text) == 0:
+        raise InputError(f"expected the player's start number in columns 5-8, got {number_text!r}",
+                         file=source, line=line)
+    name = text[NAME].strip()
+    if not name:
+        raise InputError("expected the player's name in columns 15-47, found it blank", file=source, line=line)
+    points_text_ = text[POINTS].strip().replace(",", ".")
+    points: HalfPoints | None = None
+    if points_text_:
+        try:
+            points = round(float(points_text_) * 2)
+        except ValueError:
+            raise InputError(f"expected the points in columns 81-84 (e.g. ' 4.5'), got {points_text_!r}",
+                             file=source, line=line) from None
+    cells = []
+    round_ = 1
+    while (start := FIRST_ROUND + ROUND_WIDTH * (round_ - 1)) < len(text):
+        cells.append(_parse_cell(text[start - 2:start + 8].ljust(10), round_, line, source))
+        round_ += 1
+    return _Row(int(number_text), name, points, line, tuple(cells))
+
+
+def _parse_cell(text: str, round_: int, line: int, source: str) -> _Cell:
+    first = FIRST_ROUND + ROUND_WIDTH * (round_ - 1) + 1
+    where = f"round {round_} (columns {first}-{first + 7})"
+    opponent_text, colour, code = text[2:6], text[7], text[9]
+    if text[:2].strip() or text[6] != " " or text[8] != " ":
+        raise InputError(f"{where}: expected 'nnnn c r' (opponent, colour, result) aligned on columns,"
+                         f" got {text[2:].rstrip()!r}", file=source, line=line)
+    if opponent_text.strip() and not opponent_text.strip().isdigit():
+        raise InputError(f"{where}: expected an opponent's start number or 0000, got {opponent_text!r}",
+                         file=source, line=line)
+    if colour not in _COLOURS:
+        raise InputError(f"{where}: expected the colour w, b or -, got {colour!r}", file=source, line=line)
+    opponent = int(opponent_text) if opponent_text.strip() else 0
+    if opponent == 0:
+        if code not in BYE_RESULTS or colour in "wb" and code in "10":
+            raise InputError(f"{where}: without an opponent expected a bye code (H F U Z, or + = - for"
+                             f" 0000), got {code!r}", file=source, line=line)
+        return _Cell(round_, None, colour, code)
+    if code in PLAYED_RESULTS:
+        if colour not in "wb":
+            raise InputError(f"{where}: a played result {code!r} needs the colour w or b, got {colour!r}",
+                             file=source, line=line)
+    elif code not in UNPLAYED_RESULTS:
+        raise InputError(f"{where}: unknown result code {code!r}; expected one of TRF-16's 1 = 0 + - W D L"
+                         " (or a bye code H F U Z with opponent 0000)", file=source, line=line)
+    return _Cell(round_, opponent, colour, code)
+
+
+def _index_rows(rows: list[_Row], source: str) -> dict[int, _Row]:
+    by_number: dict[int, _Row] = {}
+    for row in rows:
+        if row.number in by_number:
+            raise InputError(f"start number {row.number} is used twice (also line {by_number[row.number].line});"
+                             " expected one 001 line per player", file=source, line=row.line)
+        by_number[row.number] = row
+    return by_number
+
+
+def _pairings(rows: list[_Row], by_number: dict[int, _Row], source: str) -> tuple[Pairing, ...]:
+    pairings = []
+    for row in sorted(rows, key=lambda row: row.line):
+        for cell in row.cells:
+            if cell.opponent is None:
+                continue
+            other = _check_partner(row, cell, by_number, source)
+            if row.number < other.number:
+                pairings.append(_pairing(row, cell, other))
+    return tuple(sorted(pairings, key=lambda p: (p.round, min(p.white, p.black))))
+
+
+def _check_partner(row: _Row, cell: _Cell, by_number: dict[int, _Row], source: str) -> _Row:
+    where = f"round {cell.round}: player {row.number}"
+    other = by_number.get(cell.opponent) if cell.opponent is not None else None
+    if other is None:
+        raise InputError(f"{where} is paired with {cell.opponent}, who is not a player of this tournament"
+                         " (no 001 line with that start number)", file=source, line=row.line)
+    if other.number == row.number:
+        raise InputError(f"{where} is paired with themself", file=source, line=row.line)
+    theirs = other.cells[cell.round - 1] if len(other.cells) >= cell.round else None
+    if theirs is None or theirs.opponent != row.number:
+        said = "nothing" if theirs is None or theirs.opponent is None else f"opponent {theirs.opponent}"
+        raise InputError(f"{where} is paired with {other.number}, but line {other.line} (player {other.number})"
+                         f" says {said} in that round; expected both cells to name each other",
+                         file=source, line=row.line)
+    colours_agree = {cell.colour, theirs.colour} == {"w", "b"} or (cell.colour in "- " and theirs.colour in "- ")
+    if theirs.code not in PARTNER_CODES[cell.code] or not colours_agree:
+        raise InputError(f"{where} has '{cell.colour} {cell.code}' against {other.number}, but line {other.line}"
+                         f" has '{theirs.colour} {theirs.code}'; expected the opposite colour and"
+                         f" result '{PARTNER_CODES[cell.code][0]}'", file=source, line=row.line)
+    return other
+
+
+def _pairing(row: _Row, cell: _Cell, other: _Row) -> Pairing:
+    theirs = other.cells[cell.round - 1]
+    colours_known = cell.colour in "wb"
+    mine_white = cell.colour == "w" or not colours_known
+    white, black = (row, other) if mine_white else (other, row)
+    white_cell, black_cell = (cell, theirs) if mine_white else (theirs, cell)
+    if white_cell.code in PLAYED_RESULTS:
+        return Pairing(round=cell.round, white=white.number, black=black.number,
+                       white_points=PLAYED_RESULTS[white_cell.code],
+                       black_points=PLAYED_RESULTS[black_cell.code], line=white.line)
+    white_points, unplayed = UNPLAYED_RESULTS[white_cell.code]
+    black_points = UNPLAYED_RESULTS[black_cell.code][0]
+    if white_cell.code == black_cell.code == "-":
+        unplayed = Unplayed.DOUBLE_FORFEIT
+    return Pairing(round=cell.round, white=white.number, black=black.number, white_points=white_points,
+                   black_points=black_points, played=False, unplayed=unplayed,
+                   colours_known=colours_known, line=white.line)
+
+
+def _byes(rows: list[_Row], rounds: int, is_team: bool) -> tuple[Bye, ...]:
+    byes = []
+    for row in rows:
+        for round_ in range(1, rounds + 1):
+            cell = row.cells[round_ - 1] if round_ <= len(row.cells) else _Cell(round_, None, " ", " ")
+            if cell.opponent is not None:
+                continue
+            kind, points = BYE_RESULTS[cell.code]
+            if cell.code == "-" and is_team:
+                kind = ByeKind.UNFIELDED   # team event: '0000 - -' is a player not fielded
+            byes.append(Bye(round=round_, player=row.number, points=points, kind=kind, line=row.line))
+    return tuple(sorted(byes, key=lambda bye: (bye.round, bye.player)))
+
+
+def _header_record(header: _Header, source: str, warnings: list[str]) -> TournamentRecord:
+    dates = []
+    for code in ("042", "052"):
+        text, line = header.values.get(code, ("", 0))
+        try:
+            dates.append(parse_date(text))
+        except ValueError as error:
+            warnings.append(f"{source}:{line}: {code} date not understood ({error}); left unknown")
+            dates.append(None)
+    planned = None
+    if "XXR" in header.values:
+        text, line = header.values["XXR"]
+        if text.isdigit():
+            planned = int(text)
+        else:
+            warnings.append(f"{source}:{line}: XXR expected a number of rounds, got {text!r}; ignored")
+    kind_text = _value(header, "092")
+    control = time_control_from_text(kind_text, _value(header, "122"), _value(header, "012"))
+    return TournamentRecord(
+        name=_value(header, "012"), date=dates[0], end_date=dates[1], players=(), pairings=(),
+        time_control=control or TimeControl.STANDARD, planned_rounds=planned, source=source, format="trf",
+        kind=TournamentKind.BUGHOUSE if re.search("bughouse", kind_text, re.I) else TournamentKind.CHESS)
+
+
+def _points_warnings(rows: list[_Row], pairings: tuple[Pairing, ...], byes: tuple[Bye, ...],
+                     source: str) -> list[str]:
+    computed = {row.number: 0 for row in rows}
+    for pairing in pairings:
+        computed[pairing.white] += pairing.white_points
+        computed[pairing.black] += pairing.black_points
+    for bye in byes:
+        computed[bye.player] += bye.points
+    written = [row for row in rows if row.points is not None]
+    if written and all(row.points == 0 for row in written) and any(computed.values()):
+        return [f"{source}: the points column (81-84) is all zero; points computed from the results instead"]
+    return [f"{source}:{row.line}: player {row.number} has {points_text(row.points)} points written,"
+            f" {points_text(computed[row.number])} computed from the results"
+            for row in written if row.points is not None and row.points != computed[row.number]]
+
+
+def write_trf(record: TournamentRecord, handle: TextIO) -> None:
+    """Write a tournament as TRF-16 (LF line ends; names longer than 33 characters are cut).
+
+    Points and ranks are computed from the pairings and byes, not copied from
+    ``PlayerEntry.points``. Forfeits without known colours are written with
+    colour '-'; an absent round is left blank.
+    """
+    if any(player.number > 9999 for player in record.players):
+        raise InputError("TRF-16 numbers players with at most 4 digits", file=record.source or None)
+    cells = _cells_by_player(record)
+    rounds = max([record.rounds, *(round_ for _, round_ in cells)], default=0)
+    points = {player.number: 0 for player in record.players}
+    for pairing in record.pairings:
+        points[pairing.white] += pairing.white_points
+        points[pairing.black] += pairing.black_points
+    for bye in record.byes:
+        points[bye.player] += bye.points
+    ranks = {number: rank for rank, number in
+             enumerate(sorted(points, key=lambda number: (-points[number], number)), start=1)}
+    for line in _header_lines(record):
+        handle.write(line + "\n")
+    for player in sorted(record.players, key=lambda player: player.number):
+        name = " ".join(player.name.split())[:NAME_WIDTH]
+        prefix = (f"001 {player.number:>4}{'':6}{name:<{NAME_WIDTH}}{'':33}"
+                  f"{points_text(points[player.number]):>4} {ranks[player.number]:>4}")
+        row = "".join("  " + cells.get((player.number, round_), " " * 8) for round_ in range(1, rounds + 1))
+        handle.write(prefix + row + "\n")
+
+
+def _header_lines(record: TournamentRecord) -> list[str]:
+    control = {TimeControl.STANDARD: "Standard", TimeControl.RAPID: "Rapid", TimeControl.BLITZ: "Blitz"}
+    team = any(bye.kind is ByeKind.UNFIELDED for bye in record.byes)
+    kind = "Bughouse" if record.kind is TournamentKind.BUGHOUSE else control[record.time_control]
+    lines = [f"012 {' '.join(record.name.split())}"]
+    if record.date is not None:
+        lines.append(f"042 {record.date:%Y/%m/%d}")
+    if record.end_date is not None:
+        lines.append(f"052 {record.end_date:%Y/%m/%d}")
+    lines += [f"062 {len(record.players)}", f"092 {'Team' if team else 'Individual'}: Swiss-System ({kind})"]
+    if record.planned_rounds is not None:
+        lines.append(f"XXR {record.planned_rounds}")
+    return lines
+
+
+def _cells_by_player(record: TournamentRecord) -> dict[tuple[int, int], str]:
+    cells: dict[tuple[int, int], str] = {}
+    played_code = {points: code for code, points in PLAYED_RESULTS.items()}
+    unplayed_code = {(points, kind): code for code, (points, kind) in UNPLAYED_RESULTS.items()}
+    for pairing in record.pairings:
+        colours = ("w", "b") if pairing.colours_known else ("-", "-")
+        sides = ((pairing.white, pairing.black, pairing.white_points, colours[0]),
+                 (pairing.black, pairing.white, pairing.black_points, colours[1]))
+        for player, opponent, points, colour in sides:
+            if pairing.played:
+                code = played_code[points]
+            elif pairing.unplayed is Unplayed.NO_MOVES:
+                code = unplayed_code[(points, Unplayed.NO_MOVES)]
+            else:
+                code = "+" if points else "-"
+            cells[(player, pairing.round)] = f"{opponent:>4} {colour} {code}"
+    for bye in record.byes:
+        if bye.kind is not ByeKind.ABSENT:
+            cells[(bye.player, bye.round)] = f"{NO_OPPONENT} - {BYE_CODES_WRITTEN[bye.kind]}"
+    return cells
