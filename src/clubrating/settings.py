@@ -22,7 +22,7 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "django_tasks",
-    "django_tasks.backends.database",
+    "django_tasks_db",
     "axes",
     "clubrating.club",
     "clubrating.web",
@@ -80,7 +80,7 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 TASKS = {
     "default": {
-        "BACKEND": os.environ.get("CLUBRATING_TASKS_BACKEND", "django_tasks.backends.database.DatabaseBackend"),
+        "BACKEND": os.environ.get("CLUBRATING_TASKS_BACKEND", "django_tasks_db.DatabaseBackend"),
     }
 }
 

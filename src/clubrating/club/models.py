@@ -1,0 +1,239 @@
+"""The club's stored history and what is derived from it.
+
+Stored history (the single source of truth): clubs, members, tournaments with
+their entries (names as typed), games and byes, name links, merges, the audit
+log. Derived (thrown away and rebuilt by the pure core, never edited in place):
+:class:`RatingChange` and :class:`CurrentRating`.
+
+Privacy (spec R18): players are names and results only. No date of birth,
+address, phone or e-mail is stored for a player.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+
+
+def new_token() -> str:
+    """An unguessable link token: 160 random bits (issue 4 asks for at least 128)."""
+    return secrets.token_urlsafe(20)
+
+
+class Visibility(models.TextChoices):
+    """Who can see the club's pages (spec R15)."""
+
+    ARBITER = "arbiter", "Only the arbiters"
+    UNLISTED = "unlisted", "Anyone with the link (not indexed)"
+    PUBLIC = "public", "Public"
+
+
+class NameDisplay(models.TextChoices):
+    """Full names or initials (spec R16)."""
+
+    FULL = "full", "Full names"
+    INITIALS = "initials", "Initials"
+
+
+class Club(models.Model):
+    name = models.CharField(max_length=200)
+    slug = models.SlugField(max_length=60, unique=True)
+    visibility = models.CharField(max_length=10, choices=Visibility.choices, default=Visibility.ARBITER)
+    token = models.CharField(max_length=64, default=new_token, unique=True)
+    names = models.CharField(max_length=10, choices=NameDisplay.choices, default=NameDisplay.FULL)
+    # Rating policy (spec R3, R4, R6): settings of the club, not constants.
+    policy = models.CharField(max_length=10, default="club")  # "club" or "fide"
+    start_rating = models.FloatField(default=1200.0)
+    k_new = models.FloatField(default=40.0)
+    k_established = models.FloatField(default=20.0)
+    k_new_games = models.PositiveIntegerField(default=20)
+    provisional_games = models.PositiveIntegerField(default=5)
+    separate_lists = models.BooleanField(default=False)  # one list per time control
+    cpi_start = models.FloatField(default=0.0)
+    arbiters = models.ManyToManyField(settings.AUTH_USER_MODEL, related_name="clubs", blank=True)
+    created = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Member(models.Model):
+    """A person of the club. A merged member points at the member it was merged into."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="members")
+    name = models.CharField(max_length=200)
+    junior = models.BooleanField(default=False)            # initials by default (R16)
+    full_name_consent = models.BooleanField(default=False)  # R17: recorded by the arbiter
+    merged_into = models.ForeignKey("self", null=True, blank=True, on_delete=models.PROTECT,
+                                    related_name="absorbed")
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["club", "name"])]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class TournamentStatus(models.TextChoices):
+    DRAFT = "draft", "Draft"
+    PUBLISHED = "published", "Published"
+
+
+class Tournament(models.Model):
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="tournaments")
+    name = models.CharField(max_length=200)
+    date = models.DateField()
+    sequence = models.IntegerField(default=0)   # order of events on the same day
+    time_control = models.CharField(max_length=10, default="standard")
+    kind = models.CharField(max_length=10, default="chess")   # "chess" or "bughouse" (never rated)
+    has_juniors = models.BooleanField(default=False)
+    status = models.CharField(max_length=10, choices=TournamentStatus.choices, default=TournamentStatus.DRAFT)
+    rounds = models.PositiveIntegerField(default=0)
+    source_name = models.CharField(max_length=255, blank=True)
+    source_format = models.CharField(max_length=8, blank=True)
+    content_hash = models.CharField(max_length=64, blank=True)
+    created = models.DateTimeField(auto_now_add=True)
+    published_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["date", "sequence", "id"]
+        indexes = [models.Index(fields=["club", "status", "date", "sequence"])]
+        constraints = [
+            models.UniqueConstraint(fields=["club", "content_hash"], name="one_import_per_file",
+                                    condition=~models.Q(content_hash="")),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.date})"
+
+    @property
+    def is_published(self) -> bool:
+        return self.status == TournamentStatus.PUBLISHED
+
+    @property
+    def is_rated(self) -> bool:
+        return self.kind != "bughouse"
+
+
+class Entry(models.Model):
+    """A name as written in one tournament, linked to a member only by the arbiter (R10)."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
+    number = models.PositiveIntegerField()
+    name = models.CharField(max_length=200)
+    member = models.ForeignKey(Member, null=True, blank=True, on_delete=models.PROTECT, related_name="entries")
+    points = models.IntegerField(null=True, blank=True)   # half-points written in the file
+
+    class Meta:
+        ordering = ["tournament", "number"]
+        constraints = [models.UniqueConstraint(fields=["tournament", "number"], name="one_entry_per_number")]
+
+
+class Game(models.Model):
+    """A pairing. Points are half-points; unplayed games are kept and never rated (R8)."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="games")
+    round = models.PositiveIntegerField()
+    board = models.PositiveIntegerField(null=True, blank=True)
+    white = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="white_games")
+    black = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="black_games")
+    white_points = models.PositiveSmallIntegerField()
+    black_points = models.PositiveSmallIntegerField()
+    played = models.BooleanField(default=True)
+    unplayed = models.CharField(max_length=16, blank=True)   # formats.records.Unplayed value
+    colours_known = models.BooleanField(default=True)
+    moves = models.TextField(blank=True)
+    headers = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        ordering = ["tournament", "round", "board", "id"]
+
+
+class Bye(models.Model):
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="byes")
+    round = models.PositiveIntegerField()
+    entry = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="byes")
+    points = models.PositiveSmallIntegerField()
+    kind = models.CharField(max_length=8)   # formats.records.ByeKind value
+
+    class Meta:
+        ordering = ["tournament", "round", "id"]
+
+
+class Merge(models.Model):
+    """Member ``absorbed`` is the same person as ``into`` (R12: reversible)."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="merges")
+    absorbed = models.ForeignKey(Member, on_delete=models.PROTECT, related_name="merges_absorbed")
+    into = models.ForeignKey(Member, on_delete=models.PROTECT, related_name="merges_into")
+    created = models.DateTimeField(auto_now_add=True)
+    undone = models.DateTimeField(null=True, blank=True)
+
+
+class RatingChange(models.Model):
+    """Derived: one member's rating change in one tournament (rebuilt, never edited)."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="rating_changes")
+    member = models.ForeignKey(Member, on_delete=models.CASCADE, related_name="rating_changes")
+    rating_list = models.CharField(max_length=10)
+    rating_before = models.FloatField()
+    rating_after = models.FloatField()
+    k = models.FloatField()
+    games_before = models.PositiveIntegerField()
+    games_rated = models.PositiveIntegerField()
+    score_rated = models.PositiveIntegerField()   # half-points
+    expected = models.FloatField()
+    provisional_before = models.BooleanField()
+
+    class Meta:
+        ordering = ["tournament", "member"]
+        constraints = [models.UniqueConstraint(fields=["tournament", "member"], name="one_change_per_member")]
+
+    @property
+    def change(self) -> float:
+        return self.rating_after - self.rating_before
+
+
+class CurrentRating(models.Model):
+    """Derived: where each member stands now on each rating list."""
+
+    member = models.ForeignKey(Member, on_delete=models.CASCADE, related_name="current_ratings")
+    rating_list = models.CharField(max_length=10)
+    rating = models.FloatField()
+    games = models.PositiveIntegerField()
+    provisional = models.BooleanField()
+    last_played = models.DateField(null=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["member", "rating_list"], name="one_rating_per_list")]
+
+
+class RebuildLog(models.Model):
+    """Each rebuild, with whether the stored derived data matched the replay (R14)."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="rebuilds")
+    when = models.DateTimeField(auto_now_add=True)
+    reason = models.CharField(max_length=200)
+    tournaments = models.PositiveIntegerField()
+    changes_differing = models.PositiveIntegerField()
+    ratings_changed = models.PositiveIntegerField()
+    expected_difference = models.BooleanField(default=True)  # False for a manual check: a difference is a bug
+
+
+class AuditEntry(models.Model):
+    """Who changed the history, when, from what to what."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="audit")
+    when = models.DateTimeField(auto_now_add=True)
+    who = models.CharField(max_length=150)
+    action = models.CharField(max_length=40)
+    target = models.CharField(max_length=200)
+    old = models.JSONField(null=True, blank=True)
+    new = models.JSONField(null=True, blank=True)
+    summary = models.CharField(max_length=300, blank=True)
+
+    class Meta:
+        ordering = ["-when", "-id"]

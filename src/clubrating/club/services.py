@@ -1,0 +1,433 @@
+"""Every write to a club's history: import, link, publish, correct, delete, merge.
+
+Each service runs in one transaction together with the rebuild it causes
+(spec R13) and leaves an audit entry (who, when, old -> new). Views and
+commands call these; they never write through the ORM themselves.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from django.db import transaction
+from django.db.models import Max
+from django.utils import timezone
+from django.utils.text import slugify
+
+from clubrating.club import audit
+from clubrating.club.models import (
+    Bye,
+    Club,
+    Entry,
+    Game,
+    Member,
+    Merge,
+    NameDisplay,
+    Tournament,
+    TournamentStatus,
+)
+from clubrating.club.rebuild import RebuildReport, order_key, rebuild
+from clubrating.errors import InputError, NotFound, Refused
+from clubrating.formats.records import TournamentRecord
+
+RESULTS = {(2, 0): "1-0", (0, 2): "0-1", (1, 1): "1/2-1/2"}
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What a service did, for the arbiter: a sentence and, if history changed, the rebuild."""
+
+    message: str
+    rebuild: RebuildReport | None = None
+
+    def __str__(self) -> str:
+        return self.message if self.rebuild is None else f"{self.message}; {self.rebuild}"
+
+
+# --- clubs ---------------------------------------------------------------------------------
+
+def create_club(name: str, *, who: str, slug: str | None = None, policy: str = "club",
+                separate_lists: bool = False) -> Club:
+    name = name.strip()
+    if not name:
+        raise InputError("a club needs a name")
+    if policy not in ("club", "fide"):
+        raise InputError(f"unknown policy {policy!r}: expected 'club' or 'fide'")
+    slug = slugify(slug or name)[:60] or "club"
+    if Club.objects.filter(slug=slug).exists():
+        raise Refused(f"a club with the short name {slug!r} exists already")
+    with transaction.atomic():
+        club = Club.objects.create(name=name, slug=slug, policy=policy, separate_lists=separate_lists,
+                                   names=NameDisplay.FULL)
+        audit.record(club, who, "create-club", club.slug, new={"name": name, "policy": policy})
+    return club
+
+
+def find_club(slug: str | None = None) -> Club:
+    """The club named by ``slug``, or the only club of the database."""
+    if slug:
+        try:
+            return Club.objects.get(slug=slug)
+        except Club.DoesNotExist:
+            raise NotFound(f"no club {slug!r} in this database") from None
+    clubs = list(Club.objects.all()[:2])
+    if not clubs:
+        raise NotFound("this database holds no club yet: run 'clubrating init NAME' first")
+    if len(clubs) > 1:
+        raise InputError("this database holds several clubs: say which with --club SLUG")
+    return clubs[0]
+
+
+# --- import --------------------------------------------------------------------------------
+
+def import_tournament(club: Club, record: TournamentRecord, *, who: str, content_hash: str = "",
+                      date: dt.date | None = None, name: str | None = None,
+                      has_juniors: bool = False, today: dt.date | None = None) -> Tournament:
+    """Store a tournament file as a draft; nothing of it is stored if anything is wrong."""
+    when = date or record.date
+    source = record.source or "<input>"
+    if when is None:
+        raise InputError("the file gives no date: give one (--date YYYY-MM-DD)", file=source)
+    if when > (today or timezone.localdate()):
+        raise InputError(f"the tournament is dated {when.isoformat()}, in the future", file=source)
+    if not record.players:
+        raise InputError("the file holds no players", file=source)
+    if content_hash:
+        twin = Tournament.objects.filter(club=club, content_hash=content_hash).first()
+        if twin is not None:
+            raise Refused(f"{source} was imported already: tournament {twin.id} '{twin.name}' ({twin.date})")
+    numbers = {p.number for p in record.players}
+    for pairing in record.pairings:
+        for number in (pairing.white, pairing.black):
+            if number not in numbers:
+                raise InputError(f"a game names player {number}, who is not in the tournament",
+                                 file=source, line=pairing.line)
+        if pairing.white_points + pairing.black_points > 2 or min(pairing.white_points, pairing.black_points) < 0:
+            raise InputError("an impossible result", file=source, line=pairing.line)
+    with transaction.atomic():
+        sequence = (Tournament.objects.filter(club=club, date=when).aggregate(m=Max("sequence"))["m"] or 0) + 1
+        tournament = Tournament.objects.create(
+            club=club, name=(name or record.name or source)[:200], date=when, sequence=sequence,
+            time_control=record.time_control.value, kind=record.kind.value,
+            has_juniors=has_juniors, rounds=record.rounds, source_name=source[-255:],
+            source_format=record.format, content_hash=content_hash)
+        entries = {p.number: Entry(tournament=tournament, number=p.number, name=p.name[:200], points=p.points)
+                   for p in record.players}
+        Entry.objects.bulk_create(entries.values())
+        entries = {e.number: e for e in Entry.objects.filter(tournament=tournament)}
+        Game.objects.bulk_create([
+            Game(tournament=tournament, round=p.round, board=p.board, white=entries[p.white],
+                 black=entries[p.black], white_points=p.white_points, black_points=p.black_points,
+                 played=p.played, unplayed=p.unplayed.value if p.unplayed else "",
+                 colours_known=p.colours_known, moves=p.moves or "", headers=dict(p.headers))
+            for p in record.pairings])
+        Bye.objects.bulk_create([
+            Bye(tournament=tournament, round=b.round, entry=entries[b.player], points=b.points, kind=b.kind.value)
+            for b in record.byes if b.player in entries])
+        audit.record(club, who, "import", f"tournament {tournament.id}",
+                     new={"name": tournament.name, "date": when.isoformat(), "file": source,
+                          "players": len(entries), "games": len(record.pairings)})
+    return tournament
+
+
+def get_tournament(club: Club, tournament_id: int | str) -> Tournament:
+    try:
+        return Tournament.objects.get(club=club, id=int(tournament_id))
+    except (Tournament.DoesNotExist, ValueError):
+        raise NotFound(f"no tournament {tournament_id} in {club.name}") from None
+
+
+def get_member(club: Club, ref: int | str) -> Member:
+    """A member by id or by exact name (case-insensitive)."""
+    text = str(ref).strip()
+    if text.isdigit():
+        member = Member.objects.filter(club=club, id=int(text)).first()
+        if member is not None:
+            return member
+    matches = list(Member.objects.filter(club=club, name__iexact=text)[:2])
+    if len(matches) == 1:
+        return matches[0]
+    if matches:
+        raise InputError(f"several members are called {text!r}: give the member's number")
+    raise NotFound(f"no member {text!r} in {club.name}")
+
+
+# --- names ---------------------------------------------------------------------------------
+
+def _active(member: Member) -> Member:
+    while member.merged_into_id is not None:
+        member = member.merged_into  # type: ignore[assignment]
+    return member
+
+
+def _rebuild_if_published(tournament: Tournament, reason: str,
+                          since: Tournament | tuple | None = None) -> RebuildReport | None:
+    if not tournament.is_published:
+        return None
+    return rebuild(tournament.club, reason=reason, since=since or tournament)
+
+
+def link(entry: Entry, member: Member, *, who: str) -> Outcome:
+    """The arbiter says: this name in this tournament is this member (R10)."""
+    club = entry.tournament.club
+    if member.club_id != club.id:
+        raise Refused(f"member {member.id} belongs to another club")
+    if member.merged_into_id is not None:
+        raise Refused(f"{member.name} was merged into {_active(member).name}: link to that member")
+    clash = Entry.objects.filter(tournament=entry.tournament, member=member).exclude(id=entry.id).first()
+    if clash is not None:
+        raise Refused(f"{member.name} is already '{clash.name}' (number {clash.number}) in this tournament")
+    with transaction.atomic():
+        old = entry.member.name if entry.member else None
+        entry.member = member
+        entry.save(update_fields=["member"])
+        audit.record(club, who, "link", f"tournament {entry.tournament_id} #{entry.number} '{entry.name}'",
+                     old={"member": old}, new={"member": member.name, "member_id": member.id})
+        report = _rebuild_if_published(entry.tournament, f"link '{entry.name}'") if old != member.name else None
+    return Outcome(f"'{entry.name}' is {member.name} (member {member.id})", report)
+
+
+def unlink(entry: Entry, *, who: str) -> Outcome:
+    if entry.tournament.is_published:
+        raise Refused("a published tournament needs every name linked: link the name to another member instead")
+    with transaction.atomic():
+        old = entry.member.name if entry.member else None
+        entry.member = None
+        entry.save(update_fields=["member"])
+        audit.record(entry.tournament.club, who, "unlink", f"tournament {entry.tournament_id} #{entry.number}",
+                     old={"member": old}, new=None)
+    return Outcome(f"'{entry.name}' is linked to no member")
+
+
+def new_member(entry: Entry, *, who: str, name: str | None = None, junior: bool | None = None) -> Outcome:
+    """Make the name a new member of the club and link it."""
+    club = entry.tournament.club
+    with transaction.atomic():
+        member = Member.objects.create(club=club, name=(name or entry.name).strip()[:200],
+                                       junior=entry.tournament.has_juniors if junior is None else junior)
+        audit.record(club, who, "new-member", f"member {member.id}", new={"name": member.name})
+        outcome = link(entry, member, who=who)
+    return outcome
+
+
+def exact_candidates(club: Club, name: str) -> list[Member]:
+    """Active members whose name is exactly this one, ignoring case and spacing."""
+    wanted = " ".join(name.split())
+    return [m for m in Member.objects.filter(club=club, merged_into=None, name__iexact=wanted)]
+
+
+def accept_exact(tournament: Tournament, *, who: str) -> Outcome:
+    """Link every unlinked name that matches exactly one member exactly (the arbiter's one click)."""
+    linked = 0
+    with transaction.atomic():
+        taken = set(Entry.objects.filter(tournament=tournament).exclude(member=None).values_list("member_id", flat=True))
+        for entry in Entry.objects.filter(tournament=tournament, member=None).select_related("tournament__club"):
+            found = exact_candidates(tournament.club, entry.name)
+            if len(found) == 1 and found[0].id not in taken:
+                link(entry, found[0], who=who)
+                taken.add(found[0].id)
+                linked += 1
+    return Outcome(f"linked {linked} names that matched one member exactly")
+
+
+def all_new_members(tournament: Tournament, *, who: str) -> Outcome:
+    """Make every still-unlinked name a new member (after the arbiter reviewed the proposals)."""
+    count = 0
+    with transaction.atomic():
+        for entry in Entry.objects.filter(tournament=tournament, member=None).select_related("tournament__club"):
+            new_member(entry, who=who)
+            count += 1
+    return Outcome(f"made {count} new members")
+
+
+# --- publish, unpublish, delete ------------------------------------------------------------
+
+def publish(tournament: Tournament, *, who: str) -> Outcome:
+    if tournament.is_published:
+        raise Refused(f"tournament {tournament.id} is already published")
+    unlinked = list(Entry.objects.filter(tournament=tournament, member=None).values_list("name", flat=True))
+    if unlinked:
+        shown = ", ".join(repr(n) for n in unlinked[:5]) + (" ..." if len(unlinked) > 5 else "")
+        raise Refused(f"{len(unlinked)} names are not linked to members yet: {shown} "
+                      "(link them, or make them new members)")
+    with transaction.atomic():
+        tournament.status = TournamentStatus.PUBLISHED
+        tournament.published_at = timezone.now()
+        tournament.save(update_fields=["status", "published_at"])
+        report = rebuild(tournament.club, reason=f"publish tournament {tournament.id}", since=tournament)
+        audit.record(tournament.club, who, "publish", f"tournament {tournament.id} '{tournament.name}'",
+                     old={"status": "draft"}, new={"status": "published"}, summary=str(report))
+    return Outcome(f"published '{tournament.name}'", report)
+
+
+def unpublish(tournament: Tournament, *, who: str) -> Outcome:
+    if not tournament.is_published:
+        raise Refused(f"tournament {tournament.id} is not published")
+    with transaction.atomic():
+        tournament.status = TournamentStatus.DRAFT
+        tournament.save(update_fields=["status"])
+        report = rebuild(tournament.club, reason=f"unpublish tournament {tournament.id}", since=tournament)
+        audit.record(tournament.club, who, "unpublish", f"tournament {tournament.id} '{tournament.name}'",
+                     old={"status": "published"}, new={"status": "draft"}, summary=str(report))
+    return Outcome(f"unpublished '{tournament.name}'", report)
+
+
+def delete_tournament(tournament: Tournament, *, who: str) -> Outcome:
+    club, key, was_published = tournament.club, order_key(tournament), tournament.is_published
+    with transaction.atomic():
+        old = {"name": tournament.name, "date": tournament.date.isoformat(), "status": tournament.status,
+               "games": tournament.games.count(), "file": tournament.source_name}
+        tournament.delete()
+        report = rebuild(club, reason=f"delete tournament {key[2]}", since=key) if was_published else None
+        audit.record(club, who, "delete", f"tournament {key[2]} '{old['name']}'", old=old,
+                     summary=str(report or ""))
+    return Outcome(f"deleted '{old['name']}'", report)
+
+
+# --- corrections ---------------------------------------------------------------------------
+
+def parse_result(text: str) -> tuple[int, int, bool]:
+    """A result as the arbiter types it -> (white half-points, black half-points, played)."""
+    table = {"1-0": (2, 0, True), "0-1": (0, 2, True), "1/2-1/2": (1, 1, True), "½-½": (1, 1, True),
+             "=": (1, 1, True), "+-": (2, 0, False), "-+": (0, 2, False), "--": (0, 0, False)}
+    key = text.strip().replace(" ", "")
+    if key not in table:
+        raise InputError(f"unknown result {text!r}: expected one of 1-0, 0-1, 1/2-1/2, +- (white wins by "
+                         "forfeit), -+ (black wins by forfeit), -- (double forfeit)")
+    return table[key]
+
+
+def game_result_text(game: Game) -> str:
+    played = RESULTS.get((game.white_points, game.black_points), f"{game.white_points}-{game.black_points}")
+    if game.played:
+        return played
+    return {(2, 0): "+-", (0, 2): "-+", (0, 0): "--"}.get((game.white_points, game.black_points), played)
+
+
+def correct_result(game: Game, result: str, *, who: str) -> Outcome:
+    white, black, played = parse_result(result)
+    tournament = game.tournament
+    with transaction.atomic():
+        old = game_result_text(game)
+        game.white_points, game.black_points, game.played = white, black, played
+        game.unplayed = "" if played else ("double-forfeit" if white == black == 0 else "forfeit")
+        game.save(update_fields=["white_points", "black_points", "played", "unplayed"])
+        new = game_result_text(game)
+        report = _rebuild_if_published(tournament, f"correct game {game.id}")
+        audit.record(tournament.club, who, "correct-result",
+                     f"tournament {tournament.id} round {game.round}: {game.white.name} - {game.black.name}",
+                     old={"result": old}, new={"result": new}, summary=str(report or ""))
+    return Outcome(f"round {game.round} {game.white.name} - {game.black.name}: {old} -> {new}", report)
+
+
+def change_date(tournament: Tournament, date: dt.date, *, who: str, today: dt.date | None = None) -> Outcome:
+    if date > (today or timezone.localdate()):
+        raise InputError(f"{date.isoformat()} is in the future")
+    with transaction.atomic():
+        old_key, old_date = order_key(tournament), tournament.date
+        tournament.date = date
+        tournament.sequence = (Tournament.objects.filter(club=tournament.club, date=date)
+                               .exclude(id=tournament.id).aggregate(m=Max("sequence"))["m"] or 0) + 1
+        tournament.save(update_fields=["date", "sequence"])
+        report = _rebuild_if_published(tournament, f"redate tournament {tournament.id}",
+                                       since=min(old_key, order_key(tournament)))
+        audit.record(tournament.club, who, "change-date", f"tournament {tournament.id} '{tournament.name}'",
+                     old={"date": old_date.isoformat()}, new={"date": date.isoformat()}, summary=str(report or ""))
+    return Outcome(f"'{tournament.name}' is now dated {date.isoformat()}", report)
+
+
+def find_game(tournament: Tournament, round_number: int, player: str) -> Game:
+    """The game of ``round_number`` where an entry's number or name is ``player``."""
+    games = Game.objects.filter(tournament=tournament, round=round_number).select_related("white", "black")
+    text = player.strip()
+    for game in games:
+        for entry in (game.white, game.black):
+            if text == str(entry.number) or text.casefold() == entry.name.casefold():
+                return game
+    raise NotFound(f"no game of {text!r} in round {round_number} of tournament {tournament.id}")
+
+
+# --- merges --------------------------------------------------------------------------------
+
+def _shared_tournaments(a: Member, b: Member) -> Sequence[int]:
+    return list(Entry.objects.filter(member=a).filter(
+        tournament__in=Entry.objects.filter(member=b).values("tournament")).values_list("tournament_id", flat=True))
+
+
+def merge(absorbed: Member, into: Member, *, who: str) -> Outcome:
+    """``absorbed`` and ``into`` are one person: ``into``'s history now holds both (R12)."""
+    if absorbed.club_id != into.club_id:
+        raise Refused("members of two different clubs cannot be merged")
+    if absorbed.id == into.id:
+        raise Refused("a member cannot be merged into itself")
+    if absorbed.merged_into_id is not None:
+        raise Refused(f"{absorbed.name} was merged already (into {_active(absorbed).name})")
+    if into.merged_into_id is not None:
+        raise Refused(f"{into.name} was merged into {_active(into).name}: merge into that member")
+    both = _shared_tournaments(absorbed, into)
+    if both:
+        raise Refused(f"{absorbed.name} and {into.name} both played in tournament {both[0]}: "
+                      "they cannot be one person")
+    with transaction.atomic():
+        absorbed.merged_into = into
+        absorbed.save(update_fields=["merged_into"])
+        Merge.objects.create(club=absorbed.club, absorbed=absorbed, into=into)
+        report = rebuild(absorbed.club, reason=f"merge member {absorbed.id} into {into.id}")
+        audit.record(absorbed.club, who, "merge", f"member {absorbed.id} '{absorbed.name}' into {into.id}",
+                     old={"member": absorbed.id, "merged_into": None},
+                     new={"member": absorbed.id, "merged_into": into.id}, summary=str(report))
+    return Outcome(f"{absorbed.name} (member {absorbed.id}) merged into {into.name} (member {into.id})", report)
+
+
+def unmerge(member: Member, *, who: str) -> Outcome:
+    """Undo a merge: both members get back exactly their own names and histories."""
+    if member.merged_into_id is None:
+        raise Refused(f"{member.name} (member {member.id}) was never merged into another member")
+    with transaction.atomic():
+        into = member.merged_into
+        Merge.objects.filter(absorbed=member, undone=None).update(undone=timezone.now())
+        member.merged_into = None
+        member.save(update_fields=["merged_into"])
+        report = rebuild(member.club, reason=f"unmerge member {member.id}")
+        audit.record(member.club, who, "unmerge", f"member {member.id} '{member.name}' from {into.id}",
+                     old={"member": member.id, "merged_into": into.id},
+                     new={"member": member.id, "merged_into": None}, summary=str(report))
+    return Outcome(f"{member.name} (member {member.id}) is separate from {into.name} again", report)
+
+
+def set_privacy(club: Club, *, who: str, visibility: str | None = None, names: str | None = None,
+                rotate_token: bool = False) -> Outcome:
+    from clubrating.club.models import Visibility, new_token
+
+    old = {"visibility": club.visibility, "names": club.names}
+    if visibility is not None and visibility not in Visibility.values:
+        raise InputError(f"unknown visibility {visibility!r}: expected one of {', '.join(Visibility.values)}")
+    if names is not None and names not in NameDisplay.values:
+        raise InputError(f"unknown name display {names!r}: expected one of {', '.join(NameDisplay.values)}")
+    with transaction.atomic():
+        club.visibility = visibility or club.visibility
+        club.names = names or club.names
+        if rotate_token:
+            club.token = new_token()
+        club.save(update_fields=["visibility", "names", "token"])
+        audit.record(club, who, "privacy", club.slug, old=old,
+                     new={"visibility": club.visibility, "names": club.names, "token_rotated": rotate_token})
+    return Outcome(f"{club.name}: visible to {club.get_visibility_display().lower()}, {club.get_names_display().lower()}")
+
+
+def set_member_flags(member: Member, *, who: str, junior: bool | None = None,
+                     consent: bool | None = None) -> Outcome:
+    old = {"junior": member.junior, "full_name_consent": member.full_name_consent}
+    with transaction.atomic():
+        if junior is not None:
+            member.junior = junior
+        if consent is not None:
+            member.full_name_consent = consent
+        member.save(update_fields=["junior", "full_name_consent"])
+        audit.record(member.club, who, "member-flags", f"member {member.id} '{member.name}'", old=old,
+                     new={"junior": member.junior, "full_name_consent": member.full_name_consent})
+        report = rebuild(member.club, reason="junior flag") if (
+            junior is not None and junior != old["junior"] and member.club.policy == "fide") else None
+    return Outcome(f"{member.name}: junior {member.junior}, full-name consent {member.full_name_consent}", report)

@@ -1,0 +1,461 @@
+"""The club's verbs: init, import, entries, link, publish ... on a database.
+
+Every verb is a thin translation to :mod:`clubrating.club.services` (writes)
+or :mod:`clubrating.club.queries` (reads).
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import sys
+from collections.abc import Callable
+from typing import Any
+
+from clubrating.cli import option, print_json, wants_json
+from clubrating.errors import InputError
+
+Handler = Callable[[argparse.Namespace], int | None]
+
+
+def open_database(args: argparse.Namespace) -> None:
+    """Start Django on the chosen database and bring its schema up to date."""
+    from clubrating import djangoenv
+    from clubrating.settings import DEFAULT_DATABASE_URL
+
+    djangoenv.setup(option(args, "database", "CLUBRATING_DATABASE_URL", DEFAULT_DATABASE_URL), migrate=True)
+
+
+def the_club(args: argparse.Namespace) -> Any:
+    open_database(args)
+    from clubrating.club.services import find_club
+
+    return find_club(getattr(args, "club", None))
+
+
+def who() -> str:
+    from clubrating.club.audit import cli_user
+
+    return cli_user()
+
+
+def parse_date(text: str) -> dt.date:
+    try:
+        return dt.date.fromisoformat(text)
+    except ValueError:
+        raise InputError(f"{text!r} is not a date: expected YYYY-MM-DD") from None
+
+
+def report(outcome: Any, args: argparse.Namespace, **extra: Any) -> None:
+    if wants_json(args):
+        doc = {"message": outcome.message, **extra}
+        if outcome.rebuild is not None:
+            doc["rebuild"] = outcome.rebuild.as_dict()
+        print_json(doc)
+    else:
+        print(outcome)
+
+
+def fmt_rating(value: float | None) -> str:
+    return "" if value is None else f"{value:.1f}"
+
+
+def fmt_change(value: float | None) -> str:
+    return "" if value is None else f"{value:+.1f}"
+
+
+# --- handlers ------------------------------------------------------------------------------
+
+def cmd_init(args: argparse.Namespace) -> int:
+    open_database(args)
+    from clubrating.club.services import create_club
+
+    club = create_club(args.name, who=who(), slug=args.slug, policy=args.policy, separate_lists=args.separate_lists)
+    if wants_json(args):
+        print_json({"club": club.slug, "name": club.name, "policy": club.policy})
+    else:
+        print(f"created club '{club.name}' ({club.slug}), policy {club.policy}")
+    return 0
+
+
+def cmd_import(args: argparse.Namespace) -> int:
+    club = the_club(args)
+    from clubrating.club import services
+    from clubrating.files import read_tournament_bytes
+
+    path = args.file
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read()
+    except OSError as error:
+        raise InputError(f"cannot read the file: {error.strerror}", file=path) from None
+    record, digest = read_tournament_bytes(data, path)
+    tournament = services.import_tournament(
+        club, record, who=who(), content_hash=digest, name=args.name,
+        date=parse_date(args.date) if args.date else None, has_juniors=args.juniors)
+    for warning in record.warnings:
+        print(f"warning: {warning}", file=sys.stderr)
+    linked = services.accept_exact(tournament, who=who()) if args.accept_exact else None
+    if wants_json(args):
+        print_json({"tournament_id": tournament.id, "name": tournament.name, "date": tournament.date.isoformat(),
+                    "players": tournament.entries.count(), "games": tournament.games.count(),
+                    "status": tournament.status, "entries": entry_rows(tournament)})
+        return 0
+    print(f"imported tournament {tournament.id} '{tournament.name}' ({tournament.date}) as a draft: "
+          f"{tournament.entries.count()} players, {tournament.games.count()} games")
+    if linked:
+        print(linked)
+    print_entries(tournament)
+    return 0
+
+
+def entry_rows(tournament: Any) -> list[dict[str, Any]]:
+    from clubrating.club.matching import proposals_for
+
+    return [{"number": e.number, "name": e.name, "member_id": e.member_id,
+             "member": e.member.name if e.member else None,
+             "proposals": [p.as_dict() for p in proposals]}
+            for e, proposals in proposals_for(tournament)]
+
+
+def print_entries(tournament: Any) -> None:
+    rows = entry_rows(tournament)
+    unlinked = sum(1 for r in rows if r["member_id"] is None)
+    for r in rows:
+        if r["member_id"] is not None:
+            print(f"  {r['number']:>4}  {r['name']:<32} = {r['member']} (member {r['member_id']})")
+            continue
+        shown = "; ".join(f"{p['member']} (member {p['member_id']}, {p['score']:.0f}: {', '.join(p['reasons'])})"
+                          for p in r["proposals"]) or "no member looks like this name"
+        print(f"  {r['number']:>4}  {r['name']:<32} ? {shown}")
+    if unlinked:
+        print(f"{unlinked} names to confirm: clubrating link {tournament.id} NUMBER MEMBER | --new NUMBER | "
+              f"--exact | --all-new")
+    else:
+        print(f"every name is linked: clubrating publish {tournament.id}")
+
+
+def cmd_entries(args: argparse.Namespace) -> int:
+    club = the_club(args)
+    from clubrating.club.services import get_tournament
+
+    tournament = get_tournament(club, args.tournament)
+    if wants_json(args):
+        print_json(entry_rows(tournament))
+    else:
+        print(f"tournament {tournament.id} '{tournament.name}' ({tournament.date}), {tournament.status}")
+        print_entries(tournament)
+    return 0
+
+
+def cmd_link(args: argparse.Namespace) -> int:
+    club = the_club(args)
+    from clubrating.club import services
+    from clubrating.club.models import Entry
+
+    tournament = services.get_tournament(club, args.tournament)
+    outcomes = []
+    if args.exact:
+        outcomes.append(services.accept_exact(tournament, who=who()))
+    for number in args.new or ():
+        outcomes.append(services.new_member(_entry(tournament, number), who=who()))
+    if args.number is not None:
+        entry = _entry(tournament, args.number)
+        if args.member is None:
+            raise InputError("say which member: clubrating link TOURNAMENT NUMBER MEMBER (id or exact name)")
+        if args.member == "-":
+            outcomes.append(services.unlink(entry, who=who()))
+        else:
+            outcomes.append(services.link(entry, services.get_member(club, args.member), who=who()))
+    if args.all_new:
+        outcomes.append(services.all_new_members(tournament, who=who()))
+    if not outcomes:
+        raise InputError("nothing to do: give NUMBER MEMBER, --new NUMBER, --exact or --all-new")
+    if wants_json(args):
+        print_json({"messages": [str(o) for o in outcomes], "entries": entry_rows(tournament)})
+    else:
+        for outcome in outcomes:
+            print(outcome)
+        left = Entry.objects.filter(tournament=tournament, member=None).count()
+        print(f"{left} names still to confirm" if left else f"every name is linked: clubrating publish {tournament.id}")
+    return 0
+
+
+def _entry(tournament: Any, number: str) -> Any:
+    from clubrating.club.models import Entry
+    from clubrating.errors import NotFound
+
+    entry = Entry.objects.filter(tournament=tournament, number=int(number) if str(number).isdigit() else -1).first()
+    if entry is None:
+        raise NotFound(f"tournament {tournament.id} has no player number {number}")
+    return entry
+
+
+def _tournament_verb(service: str) -> Handler:
+    def handler(args: argparse.Namespace) -> int:
+        club = the_club(args)
+        from clubrating.club import services
+
+        outcome = getattr(services, service)(services.get_tournament(club, args.tournament), who=who())
+        report(outcome, args)
+        return 0
+    return handler
+
+
+def cmd_correct(args: argparse.Namespace) -> int:
+    club = the_club(args)
+    from clubrating.club import services
+
+    tournament = services.get_tournament(club, args.tournament)
+    game = services.find_game(tournament, args.round, args.player)
+    report(services.correct_result(game, args.result, who=who()), args)
+    return 0
+
+
+def cmd_redate(args: argparse.Namespace) -> int:
+    club = the_club(args)
+    from clubrating.club import services
+
+    tournament = services.get_tournament(club, args.tournament)
+    report(services.change_date(tournament, parse_date(args.date), who=who()), args)
+    return 0
+
+
+def cmd_rebuild(args: argparse.Namespace) -> int:
+    club = the_club(args)
+    from clubrating.club.rebuild import rebuild
+
+    result = rebuild(club, reason="manual rebuild (" + who() + ")", expect_difference=False)
+    matched = result.changes_differing == 0
+    if wants_json(args):
+        print_json({**result.as_dict(), "matched": matched})
+    else:
+        print(result)
+        if matched:
+            print("the stored ratings matched the replay exactly")
+    if not matched:
+        print(f"clubrating rebuild: warning: {result.changes_differing} stored rating changes differed from "
+              "the replay of the history and were replaced: a rebuild was missed somewhere (R14)",
+              file=sys.stderr)
+        return 1
+    return 0
+
+
+def cmd_ratings(args: argparse.Namespace) -> int:
+    club = the_club(args)
+    from clubrating.club.queries import rating_list
+
+    rows = rating_list(club, args.list)
+    if wants_json(args):
+        print_json({"club": club.name, "list": args.list, "players": rows})
+        return 0
+    print(f"{club.name} - {args.list} rating list")
+    print(f"{'rank':>4}  {'name':<32} {'rating':>7} {'games':>5}  last played")
+    for r in rows:
+        rank = f"{r['rank']:>4}" if r["rank"] else "   -"
+        mark = "  provisional" if r["provisional"] else ""
+        print(f"{rank}  {r['name']:<32} {r['rating']:>7.1f} {r['games']:>5}  {r['last_played'] or ''}{mark}")
+    return 0
+
+
+def cmd_player(args: argparse.Namespace) -> int:
+    club = the_club(args)
+    from clubrating.club.queries import player_history
+    from clubrating.club.services import get_member
+
+    history = player_history(get_member(club, args.member))
+    if wants_json(args):
+        print_json(history)
+        return 0
+    print(f"{history['name']} (member {history['member_id']})")
+    for lst, r in history["ratings"].items():
+        print(f"  {lst}: {r['rating']:.1f} after {r['games']} rated games" + (" (provisional)" if r["provisional"] else ""))
+    if history["aliases"]:
+        print("  also written: " + ", ".join(history["aliases"]))
+    print(f"{'date':<10}  {'tournament':<34} {'score':>5} {'rated':>5} {'before':>7} {'after':>7} {'change':>7}")
+    for t in history["tournaments"]:
+        print(f"{t['date']:<10}  {t['tournament'][:34]:<34} {t['score']:>5g} {t['games_rated']:>5} "
+              f"{fmt_rating(t['rating_before']):>7} {fmt_rating(t['rating_after']):>7} {fmt_change(t['change']):>7}")
+    return 0
+
+
+def cmd_tournament(args: argparse.Namespace) -> int:
+    club = the_club(args)
+    from clubrating.club.queries import standings, tournaments
+    from clubrating.club.services import get_tournament
+
+    if args.tournament is None:
+        rows = tournaments(club)
+        if wants_json(args):
+            print_json(rows)
+        for t in rows if not wants_json(args) else ():
+            print(f"{t['tournament_id']:>5}  {t['date']}  {t['status']:<9} {t['kind']:<8} {t['name']}")
+        return 0
+    table = standings(get_tournament(club, args.tournament))
+    if wants_json(args):
+        print_json(table)
+        return 0
+    print(f"{table['name']} ({table['date']}), {table['status']}" + ("" if table["rated"] else ", bughouse: not rated"))
+    for place, p in enumerate(table["players"], 1):
+        cells = " ".join(_cell(c) for c in p["rounds"])
+        print(f"{place:>3}. {p['name']:<28} {p['points']:>4g}  {cells:<40} "
+              f"{fmt_rating(p['rating_before']):>7} {fmt_change(p['change']):>7}")
+    print("(  ) = not rated: bye, forfeit or game without a move")
+    return 0
+
+
+def _cell(cell: dict[str, Any]) -> str:
+    score = {1.0: "1", 0.5: "=", 0.0: "0"}.get(cell["score"], str(cell["score"]))
+    text = f"{cell['opponent'] or 'bye'}{cell['colour'] or ''}{score}"
+    return text if cell["rated"] else f"({text})"
+
+
+def cmd_audit(args: argparse.Namespace) -> int:
+    club = the_club(args)
+    from clubrating.club.queries import audit_log
+
+    rows = audit_log(club, args.limit)
+    if wants_json(args):
+        print_json(rows)
+        return 0
+    for a in rows:
+        change = f"{a['old']} -> {a['new']}" if a["old"] is not None else f"{a['new']}"
+        print(f"{a['when']}  {a['who']:<16} {a['action']:<15} {a['target']}: {change}"
+              + (f"  [{a['summary']}]" if a["summary"] else ""))
+    return 0
+
+
+def cmd_merge(args: argparse.Namespace) -> int:
+    club = the_club(args)
+    from clubrating.club import services
+
+    report(services.merge(services.get_member(club, args.absorbed), services.get_member(club, args.into),
+                          who=who()), args)
+    return 0
+
+
+def cmd_unmerge(args: argparse.Namespace) -> int:
+    club = the_club(args)
+    from clubrating.club import services
+
+    report(services.unmerge(services.get_member(club, args.member), who=who()), args)
+    return 0
+
+
+def cmd_privacy(args: argparse.Namespace) -> int:
+    club = the_club(args)
+    from clubrating.club import services
+
+    outcome = services.set_privacy(club, who=who(), visibility=args.visibility, names=args.names,
+                                   rotate_token=args.rotate_token)
+    report(outcome, args, visibility=club.visibility, names=club.names)
+    if not wants_json(args) and club.visibility == "unlisted":
+        print(f"link: /c/{club.slug}/?t={club.token}")
+    return 0
+
+
+def cmd_member(args: argparse.Namespace) -> int:
+    club = the_club(args)
+    from clubrating.club import services
+
+    flag = {"yes": True, "no": False, None: None}
+    report(services.set_member_flags(services.get_member(club, args.member), who=who(),
+                                     junior=flag[args.junior], consent=flag[args.consent]), args)
+    return 0
+
+
+# --- registration --------------------------------------------------------------------------
+
+def _add(subparsers: Any, common: argparse.ArgumentParser, name: str, handler: Handler, help: str,
+         example: str) -> argparse.ArgumentParser:
+    parser = subparsers.add_parser(name, parents=[common], help=help, description=help,
+                                   epilog=f"Example: {example}")
+    parser.add_argument("--club", metavar="SLUG", help="the club (needed when the database holds several)")
+    parser.set_defaults(handler=handler)
+    return parser
+
+
+def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
+    p = _add(subparsers, common, "init", cmd_init, "create a club in the database",
+             "clubrating init 'Riverside Chess Club'")
+    p.add_argument("name")
+    p.add_argument("--slug", help="short name used in links")
+    p.add_argument("--policy", choices=("club", "fide"), default="club")
+    p.add_argument("--separate-lists", action="store_true", help="one rating list per time control")
+
+    p = _add(subparsers, common, "import", cmd_import, "import a tournament file (TRF, PGN, CSV) as a draft",
+             "clubrating import 2026-11-27.trf --accept-exact")
+    p.add_argument("file")
+    p.add_argument("--name", help="the tournament's name (default: from the file)")
+    p.add_argument("--date", help="the tournament's date, YYYY-MM-DD (default: from the file)")
+    p.add_argument("--juniors", action="store_true", help="under-18 players took part: initials by default")
+    p.add_argument("--accept-exact", action="store_true", help="link names that match one member exactly")
+
+    p = _add(subparsers, common, "entries", cmd_entries, "the names of a tournament with the members they could be",
+             "clubrating entries 12")
+    p.add_argument("tournament")
+
+    p = _add(subparsers, common, "link", cmd_link, "confirm which member a name is, or make it a new member",
+             "clubrating link 12 4 'John Smith'   |   clubrating link 12 --exact --all-new")
+    p.add_argument("tournament")
+    p.add_argument("number", nargs="?", help="the player's number in the tournament")
+    p.add_argument("member", nargs="?", help="member id or exact name ('-' to unlink a draft's name)")
+    p.add_argument("--new", action="append", metavar="NUMBER", help="make this name a new member")
+    p.add_argument("--exact", action="store_true", help="link every name that matches one member exactly")
+    p.add_argument("--all-new", action="store_true", help="make every name still unlinked a new member")
+
+    for name, service, help in (("publish", "publish", "rate a draft tournament and show it"),
+                                ("unpublish", "unpublish", "take a tournament back to draft (ratings rebuilt)"),
+                                ("delete", "delete_tournament", "delete a tournament (ratings rebuilt)")):
+        p = _add(subparsers, common, name, _tournament_verb(service), help, f"clubrating {name} 12")
+        p.add_argument("tournament")
+
+    p = _add(subparsers, common, "correct", cmd_correct, "correct a game's result (ratings rebuilt)",
+             "clubrating correct 12 3 'Anna Berg' 1/2-1/2")
+    p.add_argument("tournament")
+    p.add_argument("round", type=int)
+    p.add_argument("player", help="number or name of either player")
+    p.add_argument("result", help="1-0, 0-1, 1/2-1/2, +- / -+ (forfeit), -- (double forfeit)")
+
+    p = _add(subparsers, common, "redate", cmd_redate, "change a tournament's date (ratings rebuilt)",
+             "clubrating redate 12 2026-11-20")
+    p.add_argument("tournament")
+    p.add_argument("date")
+
+    _add(subparsers, common, "rebuild", cmd_rebuild,
+         "replay the whole history and say whether the stored ratings matched (R14)", "clubrating rebuild")
+
+    p = _add(subparsers, common, "ratings", cmd_ratings, "the rating list, provisional players below",
+             "clubrating ratings --json")
+    p.add_argument("--list", default="standard", help="standard, rapid or blitz (with separate lists)")
+
+    p = _add(subparsers, common, "player", cmd_player, "a member's lifetime history", "clubrating player 'Anna Berg'")
+    p.add_argument("member", help="member id or exact name")
+
+    p = _add(subparsers, common, "tournament", cmd_tournament,
+             "standings of a tournament (or the list of tournaments)", "clubrating tournament 12")
+    p.add_argument("tournament", nargs="?")
+
+    p = _add(subparsers, common, "audit", cmd_audit, "the audit log: who changed what, when",
+             "clubrating audit --limit 20")
+    p.add_argument("--limit", type=int, default=50)
+
+    p = _add(subparsers, common, "merge", cmd_merge, "two members are one person: merge the first into the second",
+             "clubrating merge 31 7")
+    p.add_argument("absorbed")
+    p.add_argument("into")
+
+    p = _add(subparsers, common, "unmerge", cmd_unmerge, "undo a merge", "clubrating unmerge 31")
+    p.add_argument("member")
+
+    p = _add(subparsers, common, "privacy", cmd_privacy, "who sees the club page and how names are shown",
+             "clubrating privacy --visibility unlisted --names initials")
+    p.add_argument("--visibility", choices=("arbiter", "unlisted", "public"))
+    p.add_argument("--names", choices=("full", "initials"))
+    p.add_argument("--rotate-token", action="store_true", help="give the unlisted link a new token")
+
+    p = _add(subparsers, common, "member", cmd_member, "a member's junior flag and full-name consent",
+             "clubrating member 7 --junior yes --consent no")
+    p.add_argument("member")
+    p.add_argument("--junior", choices=("yes", "no"))
+    p.add_argument("--consent", choices=("yes", "no"), help="the arbiter recorded consent to show the full name")

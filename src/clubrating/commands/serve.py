@@ -1,0 +1,43 @@
+"""``clubrating serve`` (the website) and ``clubrating worker`` (background jobs)."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from clubrating.commands.club import open_database
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    open_database(args)
+    from django.core.management import call_command
+
+    print(f"clubrating: serving on http://{args.host}:{args.port}/ (Ctrl-C to stop)", flush=True)
+    call_command("runserver", f"{args.host}:{args.port}", use_reloader=False, use_threading=True)
+    return 0
+
+
+def cmd_worker(args: argparse.Namespace) -> int:
+    open_database(args)
+    from django.core.management import call_command
+
+    options: dict[str, Any] = {"interval": args.interval}
+    if args.once:
+        options["batch"] = True
+    call_command("db_worker", **options)
+    return 0
+
+
+def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
+    p = subparsers.add_parser("serve", parents=[common], help="serve the club website",
+                              description="Serve the club website (Django) on this machine.",
+                              epilog="Example: clubrating serve --port 8000")
+    p.add_argument("--host", default="127.0.0.1")
+    p.add_argument("--port", type=int, default=8000)
+    p.set_defaults(handler=cmd_serve)
+    p = subparsers.add_parser("worker", parents=[common], help="run background jobs (engine analysis)",
+                              description="Run the queued background jobs (Django tasks, database backend).",
+                              epilog="Example: clubrating worker --once")
+    p.add_argument("--interval", type=float, default=1.0, help="seconds between polls of the queue")
+    p.add_argument("--once", action="store_true", help="run what is queued, then stop")
+    p.set_defaults(handler=cmd_worker)

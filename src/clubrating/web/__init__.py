@@ -1,0 +1,1 @@
+"""The club website: server-rendered pages, exports and a read-only JSON API."""

@@ -1,0 +1,5 @@
+"""URL routes of the club website."""
+
+from django.urls import path  # noqa: F401
+
+urlpatterns: list = []
