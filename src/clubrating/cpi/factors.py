@@ -1,0 +1,374 @@
+"""The eleven CPI factors (spec C3), pure functions of the per-ply facts.
+
+Every factor of one player in one game is computed from the plies where that
+player was to move. A factor that cannot be measured (no clocks, no mate
+available, no book position) is *unavailable*: it contributes 0 to ΔCPI and
+is reported with ``available: false``, never as 0 % (issue 5).
+
+Definitions (the code below follows them line by line):
+
+E  eval-loss = max(0, 1 − CPL/200) (spec C3). CPL is the mean centipawn loss
+   of the player's moves: loss = max(0, before − after), both from the
+   mover's point of view and clipped to ±1000 cp, a mate for the mover being
+   +1000 and a mate against −1000 — as lichess's ACPL (lila
+   ``modules/analyse/src/main/AccuracyCP.scala``: ``forceAsCp`` then
+   ``Cp.ceiled``; ``diffsList`` clamps each loss at 0). numerator = summed
+   loss in cp, denominator = moves. Beside it, lichess's accuracy % (see
+   :func:`game_accuracy`).
+T  time management = 1 − stddev/mean of the seconds spent per move (spec C3),
+   clipped to [0, 1]. Seconds spent = clock before − clock after + increment
+   (``TimeControl`` "base+inc"); the player's first move has no clock before
+   and is skipped; a negative result (a time bonus the header does not
+   describe, e.g. +30 min at move 40) is dropped. numerator = stddev,
+   denominator = mean; unavailable with fewer than 2 timed moves or mean 0.
+O  opening = share of the player's first 10 moves that are among the 10
+   heaviest moves of the Polyglot book in that position (spec C3, "hits /
+   first_10" in the original). Unavailable when no book was probed or none of
+   those positions is in the book (a game from a set-up position).
+B1/B2/B3 = share of the player's moves equal to the engine's first / second /
+   third MultiPV choice, counting only positions with at least 1 / 2 / 3
+   legal moves (and as many engine lines).
+M1/M2/M3 = mating attacks found / available, by the mate distance at the
+   attack's first position. An attack starts at the player's first position
+   where the engine reports a forced mate for them, and is counted once there.
+   It is *found* when every move of the player from there keeps a forced mate
+   (score after the move is a mate for them) until a move mates, or the game
+   ends after such a move with the player's win (the opponent resigned). A
+   move that lets the mate go ends the attack unfound; a later mate starts a
+   new attack. Attacks starting with a mate in more than 3 count for none.
+H  hangs = moves losing ≥ 300 cp (spec C3) on the clipped scale where the
+   position before was not decided: |eval before| ≤ 500 cp. Why 500: beyond
+   it lichess's win % is above 86 % (or below 14 %): the game is won or lost
+   and engine scores of won positions (+600 vs +1000) swing without changing
+   the result, so a 300 cp drop there is not a hang; and once a player has
+   hung a queen the position is decided, so the same hang is counted once.
+Br brilliancies = moves that (1) give up material by static exchange
+   (``exchange`` ≤ −200 cp, at least a minor piece for a pawn or the
+   exchange, computed by the shell), (2) are the engine's first choice or
+   within 10 cp of it, (3) leave the player not worse (score after ≥ −50 cp),
+   and (4) were not obvious: a tiny separate search (the shell's
+   ``shallow_best``, run only for moves meeting 1–3) preferred another move.
+R  +10 / +5 / 0 for a win / draw / loss (spec C1).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import statistics
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from clubrating.cpi.facts import BookStatus, Color, GameFacts, PlyFacts
+
+E_CPL_SCALE = 200          # spec C3: E = max(0, 1 − CPL/200)
+OPENING_MOVES = 10         # spec C3: moves before move 10 / "first_10"
+OPENING_TOP = 10           # spec C3: the 10 most played moves
+MATE_DISTANCES = (1, 2, 3)  # spec C3: M1, M2, M3
+HANG_LOSS_CP = 300         # spec C3: "swing the evaluation by 300 cp or more"
+DECIDED_CP = 500           # ours: see H above
+SACRIFICE_CP = -200        # ours: at least a minor piece for a pawn, or the exchange
+BEST_TOLERANCE_CP = 10     # ours: "within a few centipawns" of the first choice
+NOT_WORSE_CP = -50         # ours: half a pawn, still equal
+
+# lila modules/analyse/src/main/WinPercent.scala: winningChances multiplier.
+WIN_MULTIPLIER = -0.00368208
+# lila modules/analyse/src/main/AccuracyPercent.scala: fit of accuracy vs win % lost.
+ACC_A, ACC_K, ACC_B = 103.1668100711649, 0.04354415386753951, -3.166924740191411
+INITIAL_CP = 15            # scalachess chess.eval: Cp.initial, the start position
+
+
+@dataclass(frozen=True, slots=True)
+class Factor:
+    """A share-like factor: value = f(numerator, denominator), or unavailable."""
+
+    value: float | None
+    numerator: float
+    denominator: float
+
+    @property
+    def available(self) -> bool:
+        return self.value is not None
+
+    @property
+    def contribution(self) -> float:
+        """What the factor adds to ΔCPI before weighting: 0 when unavailable."""
+        return self.value if self.value is not None else 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"value": self.value, "numerator": self.numerator,
+                "denominator": self.denominator, "available": self.available}
+
+    @classmethod
+    def share(cls, hits: int, total: int) -> Factor:
+        return cls(hits / total if total else None, hits, total)
+
+
+@dataclass(frozen=True, slots=True)
+class Count:
+    """A counted factor (H, Br) with the plies where it happened."""
+
+    count: int
+    plies: tuple[int, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"count": self.count, "plies": list(self.plies)}
+
+
+@dataclass(frozen=True, slots=True)
+class MateAttack:
+    start_ply: int
+    distance: int
+    found: bool
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerFactors:
+    """The eleven factors of one player in one game, plus lichess-style figures."""
+
+    E: Factor
+    T: Factor
+    O: Factor
+    B1: Factor
+    B2: Factor
+    B3: Factor
+    M1: Factor
+    M2: Factor
+    M3: Factor
+    H: Count
+    Br: Count
+    acpl: float | None = None
+    accuracy: float | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        shares = ("E", "T", "O", "B1", "B2", "B3", "M1", "M2", "M3")
+        out: dict[str, Any] = {name: getattr(self, name).to_dict() for name in shares}
+        out["H"] = self.H.to_dict()
+        out["Br"] = self.Br.to_dict()
+        return out
+
+
+def own_plies(plies: Sequence[PlyFacts], color: Color) -> list[PlyFacts]:
+    return [ply for ply in plies if ply.color is color]
+
+
+def centipawn_loss(ply: PlyFacts) -> int | None:
+    """max(0, before − after) on the clipped scale; None without an evaluation."""
+    before = ply.score_before
+    if before is None:
+        return None
+    return max(0, before.clipped() - ply.score_after.clipped())
+
+
+def eval_loss(plies: Sequence[PlyFacts], color: Color) -> Factor:
+    """E = max(0, 1 − CPL/200); numerator = summed loss (cp), denominator = moves."""
+    losses = [loss for ply in own_plies(plies, color) if (loss := centipawn_loss(ply)) is not None]
+    if not losses:
+        return Factor(None, 0, 0)
+    return Factor(max(0.0, 1 - sum(losses) / len(losses) / E_CPL_SCALE), sum(losses), len(losses))
+
+
+def eval_loss_from_cpl(cpl: float) -> float:
+    """E for a given CPL (spec C5 quotes CPL directly)."""
+    return max(0.0, 1 - cpl / E_CPL_SCALE)
+
+
+def acpl(plies: Sequence[PlyFacts], color: Color) -> float | None:
+    factor = eval_loss(plies, color)
+    return factor.numerator / factor.denominator if factor.denominator else None
+
+
+def increment_seconds(time_control: str | None) -> float:
+    """The increment of a PGN ``TimeControl`` ("300+5" -> 5; first period of "40/5400+30:1800+30")."""
+    if not time_control:
+        return 0.0
+    match = re.match(r"^(?:\d+/)?\d+(?:\.\d+)?\+(\d+(?:\.\d+)?)", time_control.strip())
+    return float(match.group(1)) if match else 0.0
+
+
+def seconds_spent(plies: Sequence[PlyFacts], color: Color, time_control: str | None) -> list[float]:
+    increment = increment_seconds(time_control)
+    spent = []
+    for ply in own_plies(plies, color):
+        if ply.clock_before is None or ply.clock_after is None:
+            continue
+        seconds = ply.clock_before - ply.clock_after + increment
+        if seconds >= 0:
+            spent.append(seconds)
+    return spent
+
+
+def time_management(plies: Sequence[PlyFacts], color: Color, time_control: str | None) -> Factor:
+    """T = clip(1 − stddev/mean, 0, 1) of seconds per move; numerator stddev, denominator mean."""
+    spent = seconds_spent(plies, color, time_control)
+    if len(spent) < 2:
+        return Factor(None, 0, 0)
+    mean = statistics.fmean(spent)
+    stddev = statistics.pstdev(spent)
+    if mean <= 0:
+        return Factor(None, stddev, mean)
+    return Factor(min(1.0, max(0.0, 1 - stddev / mean)), stddev, mean)
+
+
+def opening(plies: Sequence[PlyFacts], color: Color) -> Factor:
+    """O = hits among the 10 heaviest book moves / the player's first 10 moves."""
+    first = [ply for ply in own_plies(plies, color) if ply.move_number <= OPENING_MOVES]
+    probed = [ply for ply in first if ply.book is not None]
+    if not probed or all(ply.book is BookStatus.NO_POSITION for ply in probed):
+        return Factor(None, 0, len(first))
+    hits = sum(1 for ply in probed if ply.book is BookStatus.TOP10)
+    return Factor.share(hits, len(first))
+
+
+def engine_choice(plies: Sequence[PlyFacts], color: Color, rank: int) -> Factor:
+    """B<rank> = moves equal to the engine's choice <rank> / positions with ≥ rank legal moves."""
+    counted = [ply for ply in own_plies(plies, color)
+               if ply.legal_moves >= rank and len(ply.best) >= rank]
+    return Factor.share(sum(1 for ply in counted if ply.choice == rank), len(counted))
+
+
+def _has_mate(ply: PlyFacts) -> bool:
+    before = ply.score_before
+    return before is not None and before.mate is not None and before.mate > 0
+
+
+def _keeps_mate(ply: PlyFacts) -> bool:
+    return ply.score_after.mate is not None and ply.score_after.mate >= 0
+
+
+def mating_attacks(plies: Sequence[PlyFacts], color: Color, result: str) -> list[MateAttack]:
+    """Each mating attack of the player, at its first position (see M above)."""
+    won = result == ("1-0" if color is Color.WHITE else "0-1")
+    own = own_plies(plies, color)
+    attacks: list[MateAttack] = []
+    index = 0
+    while index < len(own):
+        start = own[index]
+        if not _has_mate(start):
+            index += 1
+            continue
+        found = False
+        while index < len(own):
+            ply = own[index]
+            index += 1
+            if not _keeps_mate(ply):
+                found = False
+                break
+            if ply.score_after.mate == 0:
+                found = True
+                break
+            found = index == len(own) and won  # kept to the end: the opponent resigned
+        assert start.score_before is not None and start.score_before.mate is not None
+        attacks.append(MateAttack(start.ply, start.score_before.mate, found))
+    return attacks
+
+
+def mates(plies: Sequence[PlyFacts], color: Color, result: str) -> dict[int, Factor]:
+    """M1, M2, M3: attacks found / attacks available by mate distance."""
+    attacks = mating_attacks(plies, color, result)
+    return {
+        distance: Factor.share(sum(1 for a in attacks if a.distance == distance and a.found),
+                               sum(1 for a in attacks if a.distance == distance))
+        for distance in MATE_DISTANCES
+    }
+
+
+def hangs(plies: Sequence[PlyFacts], color: Color) -> Count:
+    """H: moves losing ≥ 300 cp (clipped) from a position with |eval| ≤ 500 cp."""
+    found = []
+    for ply in own_plies(plies, color):
+        before = ply.score_before
+        loss = centipawn_loss(ply)
+        if before is not None and loss is not None and abs(before.clipped()) <= DECIDED_CP \
+                and loss >= HANG_LOSS_CP:
+            found.append(ply.ply)
+    return Count(len(found), tuple(found))
+
+
+def is_sacrifice_candidate(ply: PlyFacts) -> bool:
+    """Conditions 1–3 of Br: the shell runs its tiny extra search only for these."""
+    before = ply.score_before
+    if before is None or ply.exchange > SACRIFICE_CP:
+        return False
+    near_best = ply.choice == 1 or before.clipped() - ply.score_after.clipped() <= BEST_TOLERANCE_CP
+    return near_best and ply.score_after.clipped() >= NOT_WORSE_CP
+
+
+def brilliancies(plies: Sequence[PlyFacts], color: Color) -> Count:
+    """Br: sacrifice candidates the shallow search did not choose (condition 4)."""
+    found = [ply.ply for ply in own_plies(plies, color)
+             if is_sacrifice_candidate(ply) and ply.shallow_best is not None
+             and ply.shallow_best != ply.uci]
+    return Count(len(found), tuple(found))
+
+
+def win_percent(cp: int) -> float:
+    """lichess Win% = 50 + 50·(2/(1+e^(−0.00368208·cp)) − 1), cp clipped to ±1000 (WinPercent.scala)."""
+    cp = max(-1000, min(1000, cp))
+    return 50 + 50 * (2 / (1 + math.exp(WIN_MULTIPLIER * cp)) - 1)
+
+
+def move_accuracy(win_before: float, win_after: float) -> float:
+    """lichess per-move accuracy % from the mover's Win% before and after (AccuracyPercent.scala).
+
+    100 when the move did not lose; else 103.1668·e^(−0.04354·diff) − 3.1669,
+    plus lila's 1-point "uncertainty bonus", clipped to [0, 100].
+    """
+    if win_after >= win_before:
+        return 100.0
+    raw = ACC_A * math.exp(-ACC_K * (win_before - win_after)) + ACC_B
+    return min(100.0, max(0.0, raw + 1))
+
+
+def _white_cps(plies: Sequence[PlyFacts]) -> list[int]:
+    """Clipped evaluation after each ply, from White's point of view."""
+    cps = []
+    for ply in plies:
+        cp = ply.score_after.clipped()
+        cps.append(cp if ply.color is Color.WHITE else -cp)
+    return cps
+
+
+def game_accuracy(plies: Sequence[PlyFacts], color: Color) -> float | None:
+    """lichess game accuracy: mean of the volatility-weighted mean and the harmonic mean
+    of the per-move accuracies (lila ``modules/analyse/src/main/AccuracyPercent.scala``,
+    ``gameAccuracy``): windows of size clamp(n/10, 2, 8) over the Win% sequence
+    (starting from ``Cp.initial`` = 15), weight = stddev of the window clamped to
+    [0.5, 12]; harmonic mean with each accuracy at least 1 (lila ``Maths``).
+    """
+    if not plies:
+        return None
+    wins = [win_percent(cp) for cp in [INITIAL_CP, *_white_cps(plies)]]
+    size = min(8, max(2, len(plies) // 10))
+    windows = [wins[:size]] * max(0, min(size, len(wins)) - 2)
+    windows += [wins[i:i + size] for i in range(0, len(wins) - size + 1)]
+    weights = [min(12.0, max(0.5, statistics.pstdev(w))) for w in windows]
+    pairs = []
+    for i, ply in enumerate(plies):
+        if ply.color is not color or i >= len(weights):
+            continue
+        before, after = wins[i], wins[i + 1]
+        if color is Color.BLACK:
+            before, after = 100 - before, 100 - after
+        pairs.append((move_accuracy(before, after), weights[i]))
+    if not pairs:
+        return None
+    weighted = sum(a * w for a, w in pairs) / sum(w for _, w in pairs)
+    harmonic = len(pairs) / sum(1 / max(1.0, a) for a, _ in pairs)
+    return (weighted + harmonic) / 2
+
+
+def player_factors(game: GameFacts, color: Color) -> PlayerFactors:
+    """All factors of one player in one analysed game."""
+    plies = game.plies
+    mate = mates(plies, color, game.result)
+    return PlayerFactors(
+        E=eval_loss(plies, color), T=time_management(plies, color, game.time_control),
+        O=opening(plies, color),
+        B1=engine_choice(plies, color, 1), B2=engine_choice(plies, color, 2),
+        B3=engine_choice(plies, color, 3),
+        M1=mate[1], M2=mate[2], M3=mate[3],
+        H=hangs(plies, color), Br=brilliancies(plies, color),
+        acpl=acpl(plies, color), accuracy=game_accuracy(plies, color),
+    )

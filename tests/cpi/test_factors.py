@@ -1,0 +1,211 @@
+"""The factor definitions of clubrating.cpi.factors, case by case."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from clubrating.cpi.facts import BookStatus, Color
+from clubrating.cpi.factors import (brilliancies, centipawn_loss, engine_choice, eval_loss,
+                                    game_accuracy, hangs, increment_seconds, mates, move_accuracy,
+                                    opening, time_management, win_percent)
+from tests.cpi.helpers import ply
+
+W, B = Color.WHITE, Color.BLACK
+
+
+@pytest.mark.parametrize(("before", "after", "loss"), [
+    (30, 30, 0),            # the best move loses nothing
+    (30, 50, 0),            # a gain is not a negative loss (lila clamps at 0)
+    (30, -70, 100),
+    (1500, 200, 800),       # before clipped to 1000
+    ("#3", 0, 1000),        # a mate for the mover counts as +1000
+    (0, "#-2", 1000),       # walking into a mate counts as −1000
+    ("#2", "#1", 0),        # keeping the mate loses nothing
+    ("#2", "#0", 0),        # delivering it neither
+    (-2000, "#-1", 0),      # already lost beyond the ceiling
+])
+def test_centipawn_loss_is_clipped_like_lichess(before, after, loss) -> None:
+    assert centipawn_loss(ply(1, "a", [("b", before)], after)) == loss
+
+
+def test_eval_loss_is_one_minus_mean_loss_over_200() -> None:
+    plies = [ply(1, "a", [("a", 20)]), ply(2, "x", [("x", 0)]),
+             ply(3, "b", [("c", 20)], -80), ply(4, "y", [("y", 0)])]
+    factor = eval_loss(plies, W)
+    assert (factor.numerator, factor.denominator) == (100, 2)
+    assert factor.value == pytest.approx(1 - 50 / 200)
+    assert eval_loss(plies, B).value == 1.0
+
+
+def test_eval_loss_is_zero_not_negative_when_cpl_exceeds_200() -> None:
+    assert eval_loss([ply(1, "a", [("b", 500)], -500)], W).value == 0.0
+
+
+def test_eval_loss_of_a_player_without_moves_is_unavailable() -> None:
+    factor = eval_loss([ply(1, "a", [("a", 0)])], B)
+    assert not factor.available and factor.contribution == 0
+
+
+@pytest.mark.parametrize(("control", "increment"), [
+    ("300+5", 5), ("600", 0), ("40/5400+30:1800+30", 30), (None, 0), ("-", 0), ("90+30", 30),
+])
+def test_increment_is_read_from_the_time_control(control, increment) -> None:
+    assert increment_seconds(control) == increment
+
+
+def test_time_management_uses_seconds_per_move_with_increment() -> None:
+    # White's clocks: 300 -> 295 (+5) -> 285 (+5) -> 290 (+5): spent 10, 15, 0 ... first skipped.
+    plies = [ply(1, "a", [("a", 0)], clock=(None, 300)), ply(2, "x", [("x", 0)]),
+             ply(3, "a", [("a", 0)], clock=(300, 295)), ply(4, "x", [("x", 0)]),
+             ply(5, "a", [("a", 0)], clock=(295, 280)), ply(6, "x", [("x", 0)])]
+    factor = time_management(plies, W, "300+5")
+    spent = [10, 20]
+    mean, std = 15, 5
+    assert factor.value == pytest.approx(1 - std / mean)
+    assert (factor.numerator, factor.denominator) == (pytest.approx(std), pytest.approx(mean))
+    assert sorted(spent) == [10, 20]
+
+
+def test_time_management_is_unavailable_without_clocks() -> None:
+    plies = [ply(i, "a", [("a", 0)]) for i in range(1, 9)]
+    assert time_management(plies, W, "300+5").available is False
+
+
+def test_time_management_is_clipped_at_zero_for_wild_spending() -> None:
+    clocks = [(1000, 999), (999, 998), (998, 997), (997, 10)]  # 1, 1, 1, 987 s
+    plies = [ply(2 * i + 1, "a", [("a", 0)], clock=c) for i, c in enumerate(clocks)]
+    assert time_management(plies, W, "1000").value == 0.0
+
+
+def test_time_management_drops_an_unexplained_time_bonus() -> None:
+    clocks = [(600, 590), (590, 580), (580, 2380)]  # +30 min after move 40
+    plies = [ply(2 * i + 1, "a", [("a", 0)], clock=c) for i, c in enumerate(clocks)]
+    assert time_management(plies, W, "5400+30").value == pytest.approx(1.0)
+
+
+def test_opening_counts_top10_book_moves_over_the_first_ten_moves() -> None:
+    statuses = [BookStatus.TOP10, BookStatus.TOP10, BookStatus.OUT] + [BookStatus.NO_POSITION] * 9
+    plies = []
+    for i, status in enumerate(statuses):
+        plies += [ply(2 * i + 1, "a", [("a", 0)], book=status), ply(2 * i + 2, "x", [("x", 0)])]
+    factor = opening(plies, W)
+    assert (factor.numerator, factor.denominator, factor.value) == (2, 10, 0.2)
+
+
+def test_opening_is_unavailable_when_no_position_was_in_the_book() -> None:
+    plies = [ply(1, "a", [("a", 0)], book=BookStatus.NO_POSITION)]
+    assert opening(plies, W).available is False
+    assert opening([ply(1, "a", [("a", 0)])], W).available is False  # no book probed
+
+
+def test_engine_choices_count_only_positions_with_enough_legal_moves() -> None:
+    three = [("a", 10), ("b", 0), ("c", -5)]
+    plies = [
+        ply(1, "a", three), ply(3, "b", three), ply(5, "c", three), ply(7, "d", three, -90),
+        ply(9, "a", [("a", 0)], legal=1),                  # forced: counts for B1 only
+        ply(11, "b", [("a", 5), ("b", 0)], legal=2),       # two legal moves: B1, B2
+    ]
+    assert engine_choice(plies, W, 1).numerator == 2 and engine_choice(plies, W, 1).denominator == 6
+    assert (engine_choice(plies, W, 2).numerator, engine_choice(plies, W, 2).denominator) == (2, 5)
+    assert (engine_choice(plies, W, 3).numerator, engine_choice(plies, W, 3).denominator) == (1, 4)
+
+
+def test_a_mate_in_one_played_is_found_and_one_missed_is_not() -> None:
+    plies = [ply(1, "a", [("m", "#1"), ("a", 200)]), ply(2, "x", [("x", -200)]),
+             ply(3, "m", [("m", "#1")], "#0")]
+    m1 = mates(plies, W, "1-0")[1]
+    assert (m1.numerator, m1.denominator) == (1, 2)
+
+
+def test_a_mating_attack_counts_once_at_its_first_position() -> None:
+    plies = [ply(1, "a", [("a", "#3")], "#3"), ply(2, "x", [("x", "#-2")]),
+             ply(3, "b", [("b", "#2")], "#2"), ply(4, "y", [("y", "#-1")]),
+             ply(5, "c", [("c", "#1")], "#0")]
+    found = mates(plies, W, "1-0")
+    assert (found[3].numerator, found[3].denominator) == (1, 1)
+    assert found[1].denominator == 0 and found[2].denominator == 0
+    assert found[1].available is False
+
+
+def test_a_mating_attack_kept_until_resignation_is_found() -> None:
+    plies = [ply(1, "a", [("a", "#2")], "#2"), ply(2, "x", [("x", "#-1")])]
+    assert mates(plies, W, "1-0")[2].value == 1.0
+    assert mates(plies, W, "1/2-1/2")[2].value == 0.0
+
+
+def test_a_mate_let_go_ends_the_attack_and_a_later_one_starts_anew() -> None:
+    plies = [ply(1, "a", [("m", "#2"), ("a", 300)]), ply(2, "x", [("x", -300)]),
+             ply(3, "b", [("b", "#1")], "#0")]
+    found = mates(plies, W, "1-0")
+    assert (found[2].numerator, found[2].denominator) == (0, 1)
+    assert (found[1].numerator, found[1].denominator) == (1, 1)
+
+
+def test_a_long_mate_counts_for_no_mate_factor() -> None:
+    plies = [ply(1, "a", [("a", "#5")], "#5"), ply(2, "x", [("x", "#-4")])]
+    assert all(f.denominator == 0 for f in mates(plies, W, "1-0").values())
+
+
+@pytest.mark.parametrize(("before", "after", "counted"), [
+    (0, -300, True),         # exactly 300 cp
+    (0, -299, False),
+    (500, 100, True),        # the bound: 500 is not yet decided
+    (501, 100, False),       # already won beyond repair
+    (-501, -900, False),     # already lost
+    (200, "#-3", True),      # walking into a mate from a balanced position
+    (0, "#-1", True),
+    ("#2", 0, False),        # losing a mate from a won position: decided (see M instead)
+])
+def test_hangs_need_300_cp_from_an_undecided_position(before, after, counted) -> None:
+    assert hangs([ply(1, "a", [("b", before)], after)], W).count == int(counted)
+
+
+def test_a_hung_queen_is_counted_once() -> None:
+    plies = [ply(1, "q", [("b", 30)], -850), ply(2, "x", [("x", 850)]),
+             ply(3, "c", [("d", -850)], -900), ply(4, "y", [("y", 900)])]
+    assert hangs(plies, W).count == 1 and hangs(plies, B).count == 0
+
+
+@pytest.mark.parametrize(("exchange", "after", "shallow", "counted"), [
+    (-300, 50, "other", True),      # a sacrifice, best, not worse, not obvious
+    (-300, 50, "s", False),         # the shallow search found it: obvious
+    (-300, 50, None, False),        # no shallow search recorded
+    (-100, 50, "other", False),     # a pawn is not a sacrifice here
+    (0, 50, "other", False),        # an ordinary recapture
+    (-300, -80, "other", False),    # leaves the player worse
+])
+def test_brilliancies_need_a_non_obvious_sound_sacrifice(exchange, after, shallow, counted) -> None:
+    p = ply(1, "s", [("s", after), ("b", -20)], exchange=exchange, shallow=shallow)
+    assert brilliancies([p], W).count == int(counted)
+
+
+def test_a_sacrifice_within_a_few_centipawns_of_the_best_counts() -> None:
+    p = ply(1, "s", [("b", 58), ("c", 55)], 50, exchange=-500, shallow="b")
+    assert brilliancies([p], W).count == 1
+    far = ply(1, "s", [("b", 90)], 50, exchange=-500, shallow="b")
+    assert brilliancies([far], W).count == 0
+
+
+@pytest.mark.parametrize(("cp", "win"), [(0, 50.0), (1000, 97.5), (-1000, 2.5), (5000, 97.5)])
+def test_win_percent_follows_lichess(cp, win) -> None:
+    assert win_percent(cp) == pytest.approx(win, abs=0.05)
+
+
+@pytest.mark.parametrize(("before", "after", "accuracy"), [
+    (60, 60, 100.0), (60, 70, 100.0),
+    (60, 50, 103.1668100711649 * math.exp(-0.04354415386753951 * 10) - 3.166924740191411 + 1),
+    (100, 0, 0.0),
+])
+def test_move_accuracy_follows_lichess(before, after, accuracy) -> None:
+    assert move_accuracy(before, after) == pytest.approx(accuracy, abs=1e-9)
+
+
+def test_game_accuracy_is_100_for_perfect_play_and_lower_with_a_blunder() -> None:
+    perfect = [ply(i, "a", [("a", 15 if i % 2 else -15)]) for i in range(1, 21)]
+    assert game_accuracy(perfect, W) == pytest.approx(100.0)
+    blunder = list(perfect)
+    blunder[4] = ply(5, "b", [("a", 15)], -600)
+    assert game_accuracy(blunder, W) < 90
+    assert game_accuracy([], W) is None
