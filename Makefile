@@ -21,9 +21,7 @@ run: demo
 	$(VENV)/clubrating --database sqlite:///$(DEMO_DB) serve --port $(PORT)
 
 test: install-test
-	scripts/postgres start
-	CLUBRATING_TEST_POSTGRES_URL=$$(scripts/postgres url) $(VENV)/python -m pytest -q -p no:cacheprovider tests || (scripts/postgres stop; exit 1)
-	scripts/postgres stop
+	scripts/test
 
 acceptance: install-test
 	$(VENV)/python -m pytest -q -p no:cacheprovider acceptance

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from django.db import transaction
 
-from clubrating import rating
+from clubrating.rating.replay import replay
 from clubrating.club.models import (
     Club,
     CurrentRating,
@@ -137,7 +137,7 @@ def _replayed_rows(club: Club, inputs: Mapping[str, list[TournamentInput]],
     policy = policy_for(club)
     rows: dict[RowKey, RowValues] = {}
     for lst, tournaments in inputs.items():
-        history = rating.replay(tournaments, policy, start=dict(start.get(lst, {})))
+        history = replay(tournaments, policy, start=dict(start.get(lst, {})))
         for outcome in history.outcomes:
             for c in outcome.changes:
                 rows[(outcome.id, c.player)] = (
