@@ -1,0 +1,214 @@
+"""The club's CSV format: one row per game or bye, typed by hand or exported
+from a spreadsheet. Documented in docs/formats.md.
+
+    # event: Tuesday Rapid
+    # date: 2024-03-05
+    # time-control: rapid
+    round,board,white,black,result
+    1,1,Anna Petrosyan,John Smith,1-0
+    1,,Ann Lee,,bye 1/2
+
+Header names are case-insensitive; ``,``, ``;`` or a tab separates the fields
+(the header line decides); a UTF-8 byte-order mark is tolerated.
+"""
+
+from __future__ import annotations
+
+import csv as _csv
+import io
+from dataclasses import dataclass, field
+from typing import TextIO
+
+from clubrating.errors import InputError
+from clubrating.formats.common import NumberedLines, PlayerNumbers, check_one_game_per_round, parse_date
+from clubrating.formats.records import (
+    Bye, ByeKind, HalfPoints, Pairing, PlayerEntry, TimeControl, TournamentKind, TournamentRecord, Unplayed,
+)
+
+REQUIRED = ("round", "white", "black", "result")
+COLUMNS = ("round", "board", "white", "black", "result")
+
+PLAYED = {"1-0": (2, 0), "0-1": (0, 2), "1/2-1/2": (1, 1), "½-½": (1, 1), "=": (1, 1),
+          "0.5-0.5": (1, 1), "1:0": (2, 0), "0:1": (0, 2), "½:½": (1, 1)}
+"""Results of games played over the board (white's and black's half-points)."""
+
+FORFEITS = {"+:-": (2, 0, Unplayed.FORFEIT), "-:+": (0, 2, Unplayed.FORFEIT),
+            "-:-": (0, 0, Unplayed.DOUBLE_FORFEIT)}
+"""Forfeits, in TRF's + / - vocabulary: '+:-' white wins by forfeit (never rated, R8)."""
+NO_MOVES = {"1-0 unplayed": (2, 0), "0-1 unplayed": (0, 2), "1/2-1/2 unplayed": (1, 1)}
+"""Results given without a move played (TRF's W / L / D): counted in standings, never rated (R8)."""
+_FORFEIT_SPELLINGS = {"+-": "+:-", "+/-": "+:-", "-+": "-:+", "-/+": "-:+", "--": "-:-", "-/-": "-:-"}
+
+BYES: dict[str, tuple[ByeKind, HalfPoints]] = {
+    "bye": (ByeKind.PAIRING, 2),          # pairing-allocated bye: a win's point (FIDE C.04.1 d)
+    "bye 1": (ByeKind.FULL_POINT, 2), "bye 1/2": (ByeKind.HALF_POINT, 1), "bye ½": (ByeKind.HALF_POINT, 1),
+    "bye 0.5": (ByeKind.HALF_POINT, 1), "bye =": (ByeKind.HALF_POINT, 1), "bye 0": (ByeKind.ZERO_POINT, 0),
+    "absent": (ByeKind.ABSENT, 0), "unfielded": (ByeKind.UNFIELDED, 0),
+}
+"""Rows with an empty black: the player had no opponent that round."""
+
+CONTROLS = {control.value: control for control in TimeControl}
+KINDS = {kind.value: kind for kind in TournamentKind}
+
+
+@dataclass
+class _State:
+    source: str
+    meta: dict[str, str] = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)
+    players: PlayerNumbers = field(default_factory=PlayerNumbers)
+    pairings: list[Pairing] = field(default_factory=list)
+    byes: list[Bye] = field(default_factory=list)
+
+
+def read_csv(handle: TextIO, source: str = "<csv>") -> TournamentRecord:
+    """Read the club's CSV format (see the module's docstring and docs/formats.md)."""
+    state = _State(source)
+    columns: dict[str, int] | None = None
+    delimiter = ","
+    for number, text in NumberedLines(handle):
+        stripped = text.strip()
+        if stripped.startswith("#"):
+            _meta_line(stripped[1:], number, state)
+        elif stripped and columns is None:
+            delimiter = max(",;\t", key=stripped.count)
+            columns = _header(_split(text, delimiter), number, state)
+        elif stripped.strip(delimiter + " "):
+            assert columns is not None
+            _row(_split(text, delimiter), columns, number, state)
+    if columns is None:
+        raise InputError(f"no header line: expected the columns {','.join(COLUMNS)} (board optional)",
+                         file=source)
+    if not state.pairings and not state.byes:
+        raise InputError("no game in the file: expected one row per game or bye under the header", file=source)
+    entries = state.players.entries()
+    check_one_game_per_round(state.pairings, state.byes, {e.number: e.name for e in entries}, source)
+    return _record(state, entries)
+
+
+def _split(text: str, delimiter: str) -> list[str]:
+    return [cell.strip() for cell in next(_csv.reader([text], delimiter=delimiter))]
+
+
+def _meta_line(text: str, line: int, state: _State) -> None:
+    key, colon, value = text.partition(":")
+    key, value = key.strip().lower(), value.strip()
+    if not colon or " " in key:
+        return   # a free comment
+    checks = {"time-control": CONTROLS, "kind": KINDS}
+    if key in checks and value.lower() not in checks[key]:
+        raise InputError(f"# {key}: expected one of {', '.join(checks[key])}, got {value!r}",
+                         file=state.source, line=line)
+    if key in ("date", "end-date"):
+        try:
+            parse_date(value)
+        except ValueError as error:
+            raise InputError(f"# {key}: {error}", file=state.source, line=line) from None
+    elif key not in ("event", *checks):
+        state.warnings.append(f"{state.source}:{line}: '# {key}:' is not a known setting"
+                              " (event, date, end-date, time-control, kind); ignored")
+        return
+    state.meta[key] = value
+
+
+def _header(cells: list[str], line: int, state: _State) -> dict[str, int]:
+    names = [cell.lower() for cell in cells]
+    missing = [name for name in REQUIRED if name not in names]
+    if missing:
+        raise InputError(f"the header lacks {', '.join(missing)}: expected the columns {','.join(COLUMNS)}"
+                         f" (board optional), got {','.join(cells)}", file=state.source, line=line)
+    unknown = [cell for cell in cells if cell and cell.lower() not in COLUMNS]
+    if unknown:
+        state.warnings.append(f"{state.source}:{line}: columns {', '.join(unknown)} are not read")
+    return {name: index for index, name in reversed(list(enumerate(names))) if name in COLUMNS}
+
+
+def _row(cells: list[str], columns: dict[str, int], line: int, state: _State) -> None:
+    needed = max(columns.values()) + 1
+    if len(cells) < needed:
+        raise InputError(f"expected {needed} fields ({','.join(sorted(columns, key=columns.__getitem__))}),"
+                         f" got {len(cells)}", file=state.source, line=line)
+    value = {name: cells[index] for name, index in columns.items()}
+    round_ = _positive(value["round"], "round", line, state)
+    board = _positive(value["board"], "board", line, state) if value.get("board") else None
+    white, black = " ".join(value["white"].split()), " ".join(value["black"].split())
+    result = " ".join(value["result"].lower().split())
+    if not white:
+        raise InputError("expected the white player's name (or the player having a bye)",
+                         file=state.source, line=line)
+    if not black:
+        if result not in BYES:
+            raise InputError(f"black is empty, so expected a bye result ({', '.join(BYES)}), got {result!r}",
+                             file=state.source, line=line)
+        kind, points = BYES[result]
+        state.byes.append(Bye(round=round_, player=state.players.number(white, line), points=points,
+                              kind=kind, line=line))
+        return
+    if white == black:
+        raise InputError(f"{white} cannot play themself", file=state.source, line=line)
+    state.pairings.append(_pairing(round_, board, white, black, result, line, state))
+
+
+def _pairing(round_: int, board: int | None, white: str, black: str, result: str, line: int,
+             state: _State) -> Pairing:
+    spelled = result.replace(" ", "")
+    spelled = _FORFEIT_SPELLINGS.get(spelled, spelled)
+    if result in PLAYED:
+        (white_points, black_points), unplayed = PLAYED[result], None
+    elif spelled in FORFEITS:
+        white_points, black_points, unplayed = FORFEITS[spelled]
+    elif result in NO_MOVES:
+        (white_points, black_points), unplayed = NO_MOVES[result], Unplayed.NO_MOVES
+    else:
+        raise InputError(f"result {result!r} not understood: expected 1-0, 0-1, 1/2-1/2 (or ½-½, =),"
+                         " a forfeit +:- -:+ -:-, a result without moves such as '1-0 unplayed',"
+                         " or with an empty black a bye", file=state.source, line=line)
+    return Pairing(round=round_, board=board, white=state.players.number(white, line),
+                   black=state.players.number(black, line), white_points=white_points,
+                   black_points=black_points, played=unplayed is None, unplayed=unplayed, line=line)
+
+
+def _positive(text: str, what: str, line: int, state: _State) -> int:
+    if not text.isdigit() or int(text) == 0:
+        raise InputError(f"expected the {what} as a number from 1, got {text!r}", file=state.source, line=line)
+    return int(text)
+
+
+def _record(state: _State, entries: tuple[PlayerEntry, ...]) -> TournamentRecord:
+    meta = state.meta
+    rounds = max([p.round for p in state.pairings] + [b.round for b in state.byes])
+    return TournamentRecord(
+        name=meta.get("event", ""), date=parse_date(meta.get("date", "")),
+        end_date=parse_date(meta.get("end-date", "")), players=entries,
+        pairings=tuple(state.pairings), byes=tuple(sorted(state.byes, key=lambda b: (b.round, b.player))),
+        rounds=rounds, time_control=CONTROLS.get(meta.get("time-control", "").lower(), TimeControl.STANDARD),
+        kind=KINDS.get(meta.get("kind", "").lower(), TournamentKind.CHESS), source=state.source,
+        format="csv", warnings=tuple(state.warnings))
+
+
+def write_csv(record: TournamentRecord, handle: TextIO) -> None:
+    """Write a tournament in the club's CSV format (comma-separated, with the # settings)."""
+    names = {player.number: player.name for player in record.players}
+    handle.write(f"# event: {record.name}\n")
+    if record.date:
+        handle.write(f"# date: {record.date:%Y-%m-%d}\n")
+    if record.end_date:
+        handle.write(f"# end-date: {record.end_date:%Y-%m-%d}\n")
+    handle.write(f"# time-control: {record.time_control.value}\n# kind: {record.kind.value}\n")
+    buffer = io.StringIO()
+    writer = _csv.writer(buffer, lineterminator="\n")
+    writer.writerow(COLUMNS)
+    played = {points: text for text, points in PLAYED.items() if "/" in text or text in ("1-0", "0-1")}
+    unplayed = {(w, b, kind): text for text, (w, b, kind) in FORFEITS.items()}
+    unplayed.update({(w, b, Unplayed.NO_MOVES): text for text, (w, b) in NO_MOVES.items()})
+    bye_text = {kind: text for text, (kind, _) in reversed(list(BYES.items()))}
+    rows: list[tuple[int, int, list[object]]] = []
+    for p in record.pairings:
+        result = (played[(p.white_points, p.black_points)] if p.played
+                  else unplayed[(p.white_points, p.black_points, p.unplayed or Unplayed.FORFEIT)])
+        rows.append((p.round, 0, [p.round, p.board or "", names[p.white], names[p.black], result]))
+    for bye in record.byes:
+        rows.append((bye.round, 1, [bye.round, "", names[bye.player], "", bye_text[bye.kind]]))
+    for _, _, row in sorted(rows, key=lambda item: (item[0], item[1])):
+        writer.writerow(row)
+    handle.write(buffer.getvalue())

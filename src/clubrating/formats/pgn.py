@@ -1,0 +1,251 @@
+"""PGN reader and writer: a file of games is one tournament.
+
+Parsing is python-chess's (``chess.pgn.read_game``); its recoverable errors
+are collected with the line being read when they happened, and an illegal
+move refuses the file with that line. Players are numbered in order of first
+appearance; the Round tag gives the round (``3``) and board (``3.2``); a file
+without any Round tag takes each game as its own round, in file order.
+
+A game with a result and no moves is a played game whose moves are unknown
+(clubs often record results only); a game marked as a forfeit (Termination
+"forfeit", "abandoned", ... or a comment saying so) where one side never moved
+is unplayed (R8).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from dataclasses import dataclass
+from typing import TextIO, cast
+
+import chess.pgn
+
+from clubrating.errors import InputError
+from clubrating.formats.common import (
+    PlayerNumbers, check_one_game_per_round, parse_date, parse_time_control, time_control_from_text,
+)
+from clubrating.formats.records import (
+    Pairing, TimeControl, TournamentKind, TournamentRecord, Unplayed,
+)
+
+RESULTS = {"1-0": (2, 0), "0-1": (0, 2), "1/2-1/2": (1, 1)}
+"""PGN standard 8.2.6: the three finished results, as half-points (white, black)."""
+
+FORFEIT_WORDS = re.compile(r"forfeit|abandon|no[ -]?show|unplayed|not played|did not start|nostart", re.I)
+"""Termination values and comments that mark a game not played over the board."""
+
+PLIES_TO_HAVE_PLAYED = 2   # both sides made a move: the game was played (FIDE Laws 5.2.1 analogue)
+
+SEVEN_TAG_ROSTER = ("Event", "Site", "Date", "Round", "White", "Black", "Result")   # PGN standard 8.1.1
+_RESULT_TOKEN = re.compile(r"\s*(1-0|0-1|1/2-1/2|\*)\s*$")
+_STANDARD_VARIANTS = {"", "standard", "chess", "chess960", "chess 960", "fischerandom", "from position"}
+
+
+class _Lines:
+    """A handle that counts the lines python-chess reads and keeps those of the current game."""
+
+    def __init__(self, handle: TextIO) -> None:
+        self._handle = handle
+        self.number = 0
+        self.game_lines: list[tuple[int, str]] = []
+
+    def readline(self) -> str:
+        text = self._handle.readline()
+        if text:
+            self.number += 1
+            self.game_lines.append((self.number, text.rstrip("\r\n")))
+        return text
+
+
+class _Builder(chess.pgn.GameBuilder):   # type: ignore[type-arg]
+    """python-chess's game builder, keeping each error with the line it was read on."""
+
+    def __init__(self, lines: _Lines) -> None:
+        super().__init__()
+        self._lines = lines
+        self.located: list[tuple[str, int]] = []
+        self.tags: list[tuple[str, str]] = []   # as written (python-chess adds the roster's defaults)
+
+    def visit_header(self, tagname: str, tagvalue: str) -> None:
+        super().visit_header(tagname, tagvalue)
+        self.tags.append((tagname, tagvalue))
+
+    def handle_error(self, error: Exception) -> None:
+        self.located.append((str(error), self._lines.number))
+
+
+@dataclass(frozen=True, slots=True)
+class _Game:
+    line: int
+    headers: tuple[tuple[str, str], ...]
+    white: str
+    black: str
+    result: str
+    round: int | None
+    board: int | None
+    moves: str | None
+    played: bool
+    bughouse: bool
+
+
+def read_pgn(handle: TextIO, source: str = "<pgn>") -> TournamentRecord:
+    """Read every game of a PGN file as one tournament."""
+    games = list(_games(handle, source))
+    if not games:
+        raise InputError("no game found: expected PGN tags such as [Event \"...\"] and a result", file=source)
+    if len({game.bughouse for game in games}) > 1:
+        first = next(game for game in games if game.bughouse != games[0].bughouse)
+        raise InputError("bughouse and ordinary games in one file; expected one kind of tournament",
+                         file=source, line=first.line)
+    numbered = all(game.round is None for game in games)
+    players = PlayerNumbers()
+    pairings = []
+    for index, game in enumerate(games, start=1):
+        if game.round is None and not numbered:
+            raise InputError("this game has no Round tag while others have one; expected a round"
+                             " number (e.g. [Round \"3\"]) on every game", file=source, line=game.line)
+        white, black = players.number(game.white, game.line), players.number(game.black, game.line)
+        white_points, black_points = RESULTS[game.result]
+        pairings.append(Pairing(
+            round=index if numbered else cast(int, game.round), board=game.board, white=white, black=black,
+            white_points=white_points, black_points=black_points, played=game.played,
+            unplayed=None if game.played else Unplayed.FORFEIT, moves=game.moves, headers=game.headers,
+            line=game.line))
+    entries = players.entries()
+    check_one_game_per_round(pairings, (), {entry.number: entry.name for entry in entries}, source)
+    name, date, control, warnings = _tournament_tags(games, source)
+    return TournamentRecord(
+        name=name, date=date, players=entries, pairings=tuple(pairings),
+        rounds=max(pairing.round for pairing in pairings), time_control=control,
+        kind=TournamentKind.BUGHOUSE if games[0].bughouse else TournamentKind.CHESS,
+        source=source, format="pgn", warnings=tuple(warnings))
+
+
+def _games(handle: TextIO, source: str) -> list[_Game]:
+    lines = _Lines(handle)
+    builders: list[_Builder] = []
+
+    def make() -> _Builder:
+        builders.append(_Builder(lines))
+        return builders[-1]
+
+    games = []
+    while True:
+        lines.game_lines = []
+        game = chess.pgn.read_game(cast(TextIO, lines), Visitor=make)
+        if game is None:
+            return games
+        games.append(_game(game, builders[-1], lines.game_lines, source))
+
+
+def _game(game: chess.pgn.Game, builder: _Builder, text: list[tuple[int, str]], source: str) -> _Game:
+    content = [(number, line) for number, line in text if line.strip()]
+    start = content[0][0] if content else (text[-1][0] if text else 0)
+    tags = game.headers
+    variant = tags.get("Variant", "").strip().lower()
+    bughouse = "bughouse" in variant
+    if not bughouse and variant not in _STANDARD_VARIANTS:
+        raise InputError(f"variant {tags['Variant']!r} is not supported; expected standard chess,"
+                         " Chess960 or bughouse", file=source, line=start)
+    if builder.located and not bughouse:
+        message, line = builder.located[0]
+        raise InputError(f"{message}; expected legal moves in SAN", file=source, line=line)
+    white, black = tags.get("White", "").strip(), tags.get("Black", "").strip()
+    if white in ("", "?") or black in ("", "?"):
+        raise InputError("a game needs both player names: expected [White \"...\"] and [Black \"...\"]",
+                         file=source, line=start)
+    result = tags.get("Result", "*").strip()
+    if result not in RESULTS:
+        raise InputError(f"{white} - {black} has the result {result!r}; expected a finished game"
+                         " (1-0, 0-1 or 1/2-1/2), '*' means unfinished", file=source, line=start)
+    movetext = "\n".join(line for number, line in content if not line.lstrip().startswith("[")).strip()
+    moves = _RESULT_TOKEN.sub("", movetext).strip()
+    plies = len(moves.split()) if bughouse else sum(1 for _ in game.mainline_moves())
+    forfeit = bool(FORFEIT_WORDS.search(tags.get("Termination", "")) or FORFEIT_WORDS.search(_comments(game)))
+    round_, board = _round(tags.get("Round", ""), source, start)
+    return _Game(line=start, headers=tuple(builder.tags), white=white, black=black, result=result,
+                 round=round_, board=board, moves=movetext if plies else None,
+                 played=not (forfeit and plies < PLIES_TO_HAVE_PLAYED), bughouse=bughouse)
+
+
+def _comments(game: chess.pgn.Game) -> str:
+    return " ".join(node.comment for node in [game, *game.mainline()])
+
+
+def _round(text: str, source: str, line: int) -> tuple[int | None, int | None]:
+    text = text.strip()
+    if text in ("", "?", "-"):
+        return None, None
+    parts = text.split(".")
+    if not all(part.isdigit() for part in parts[:2]) or int(parts[0]) == 0:
+        raise InputError(f"Round {text!r}: expected a round number such as \"3\" or \"3.2\""
+                         " (round 3, board 2), or \"?\"", file=source, line=line)
+    return int(parts[0]), int(parts[1]) if len(parts) > 1 else None
+
+
+def _tournament_tags(games: list[_Game], source: str) -> tuple[str, dt.date | None, TimeControl, list[str]]:
+    warnings: list[str] = []
+    first = dict(games[0].headers)
+    name = "" if first.get("Event", "?") in ("?", "") else first["Event"].strip()
+    if len({dict(game.headers).get("Event", "?") for game in games}) > 1:
+        warnings.append(f"{source}: the games carry different Event tags; the first, {name!r}, names the tournament")
+    event_dates = [d for game in games if (d := _pgn_date(dict(game.headers).get("EventDate", ""))) is not None]
+    game_dates = [d for game in games if (d := _pgn_date(dict(game.headers).get("Date", ""))) is not None]
+    date = event_dates[0] if event_dates else min(game_dates, default=None)
+    controls = [parse_time_control(dict(game.headers).get("TimeControl", "")) for game in games]
+    control = next((c for c in controls if c is not None), None) or time_control_from_text(name)
+    return name, date, control or TimeControl.STANDARD, warnings
+
+
+def _pgn_date(text: str) -> dt.date | None:
+    """A PGN date ``YYYY.MM.DD``; None when any part is unknown (``??``) or unreadable."""
+    if "?" in text or not text.strip():
+        return None
+    try:
+        return parse_date(text)
+    except ValueError:
+        return None
+
+
+def write_pgn(record: TournamentRecord, handle: TextIO, *, results_only: bool = False) -> None:
+    """Write the games of a tournament as PGN: those with moves, or every played
+    game with ``results_only`` (a result and no moves). Tags kept from the import
+    are written again; Round, White, Black and Result always come from the pairing."""
+    names = {player.number: player.name for player in record.players}
+    for pairing in sorted(record.pairings, key=lambda p: (p.round, p.board or 0, p.white)):
+        if pairing.moves is None and not (results_only and pairing.played):
+            continue
+        for tag, value in _tags(record, pairing, names):
+            handle.write(f'[{tag} "{_escape(value)}"]\n')
+        result = _result(pairing)
+        moves = _RESULT_TOKEN.sub("", pairing.moves or "").strip()
+        handle.write(f"\n{moves} {result}\n\n" if moves else f"\n{result}\n\n")
+
+
+def _tags(record: TournamentRecord, pairing: Pairing, names: dict[int, str]) -> list[tuple[str, str]]:
+    kept = dict(pairing.headers)
+    kept.update({
+        "Round": f"{pairing.round}.{pairing.board}" if pairing.board else str(pairing.round),
+        "White": names[pairing.white], "Black": names[pairing.black], "Result": _result(pairing)})
+    kept.setdefault("Event", record.name or "?")
+    kept.setdefault("Site", "?")
+    kept.setdefault("Date", f"{record.date:%Y.%m.%d}" if record.date else "????.??.??")
+    if record.kind is TournamentKind.BUGHOUSE:
+        kept.setdefault("Variant", "Bughouse")
+    if not pairing.played:
+        kept.setdefault("Termination", "forfeit")
+    roster = [(tag, kept[tag]) for tag in SEVEN_TAG_ROSTER]
+    return roster + [(tag, value) for tag, value in kept.items() if tag not in SEVEN_TAG_ROSTER]
+
+
+def _result(pairing: Pairing) -> str:
+    for text, points in RESULTS.items():
+        if points == (pairing.white_points, pairing.black_points):
+            return text
+    raise InputError(f"round {pairing.round}: {pairing.white_points}/2 - {pairing.black_points}/2"
+                     " has no PGN result; expected 1-0, 0-1 or 1/2-1/2", line=pairing.line)
+
+
+def _escape(value: str) -> str:
+    return value.replace("\\", "\\\\").replace('"', '\\"')
