@@ -1,0 +1,159 @@
+"""Games -> per-ply facts: exactly one engine search per position.
+
+For each game: every position the players moved from is searched once
+(MultiPV 3, a node budget); the position after the last move is searched only
+when the last move is not one of the engine's lines; terminal positions
+(mate, stalemate, insufficient material, 75 moves, fivefold repetition) are
+scored by the rules, not searched. The score after a move comes from the
+MultiPV line when the move is one of the engine's choices, else from the next
+position's search — never from a second search of the same position.
+
+Then, for the few moves that look like sacrifices (``cpi.factors.
+is_sacrifice_candidate``), one tiny separate search (depth 2, a fresh hash)
+asks whether the move was obvious; it is counted apart
+(``GameFacts.shallow_searches``) and cached under its own key.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+
+import chess
+import chess.pgn
+import chess.polyglot
+
+from clubrating.analysis.cache import SearchCache, SearchLine, position_key
+from clubrating.analysis.engine import SHALLOW_DEPTH, Searcher
+from clubrating.analysis.see import exchange
+from clubrating.cpi.facts import BookStatus, Color, EngineInfo, EngineMove, GameFacts, PlyFacts, Score
+from clubrating.cpi.factors import OPENING_MOVES, OPENING_TOP, is_sacrifice_candidate
+from clubrating.errors import InputError
+
+BookReader = chess.polyglot.MemoryMappedReader
+
+
+def book_status(book: BookReader, board: chess.Board, move: chess.Move) -> BookStatus:
+    """Where ``move`` stands among the Polyglot entries of ``board``."""
+    entries = sorted(book.find_all(board), key=lambda e: (-e.weight, e.move.uci()))
+    if not entries:
+        return BookStatus.NO_POSITION
+    if move in {entry.move for entry in entries[:OPENING_TOP]}:
+        return BookStatus.TOP10
+    if move in {entry.move for entry in entries}:
+        return BookStatus.BOOK
+    return BookStatus.OUT
+
+
+def shallow_settings_key(info: EngineInfo) -> str:
+    """The cache key of the tiny brilliancy search: the engine and the depth."""
+    return f"{info.name} {info.version}|depth={SHALLOW_DEPTH}|multipv=1"
+
+
+def terminal_score(board: chess.Board) -> Score | None:
+    """The rules' score of a finished position (side to move's view), None if play goes on."""
+    outcome = board.outcome(claim_draw=False)
+    if outcome is None:
+        return None
+    return Score(mate=0) if outcome.winner is not None else Score(cp=0)
+
+
+class _GameSearch:
+    """The searches of one game: lazy, cached, one per position."""
+
+    def __init__(self, searcher: Searcher, cache: SearchCache | None, settings_key: str) -> None:
+        self.searcher, self.cache, self.settings_key = searcher, cache, settings_key
+        self.game_id = object()  # a new game for the engine: ucinewgame, a clean hash
+        self.searches = self.hits = self.shallow = 0
+        self._lines: dict[int, tuple[SearchLine, ...]] = {}
+
+    def lines(self, index: int, board: chess.Board) -> tuple[SearchLine, ...]:
+        if index not in self._lines:
+            self._lines[index] = self._cached(board, self.settings_key,
+                                              lambda: self.searcher.search(board, self.game_id))
+        return self._lines[index]
+
+    def shallow_best(self, board: chess.Board, shallow_key: str) -> str | None:
+        def run() -> tuple[SearchLine, ...]:
+            self.shallow += 1
+            best = self.searcher.shallow_best(board, object())  # its own fresh hash
+            return ((best, Score(cp=0)),) if best else ()
+        lines = self._cached(board, shallow_key, run, count=False)
+        return lines[0][0] if lines else None
+
+    def _cached(self, board: chess.Board, key: str, run: Callable[[], tuple[SearchLine, ...]],
+                count: bool = True) -> tuple[SearchLine, ...]:
+        position = position_key(board) if self.cache is not None else ""
+        if self.cache is not None:
+            found = self.cache.get(position, key)
+            if found is not None:
+                self.hits += count
+                return found
+        lines = run()
+        self.searches += count
+        if self.cache is not None:
+            self.cache.put(position, key, lines)
+        return lines
+
+
+def _engine_moves(board: chess.Board, lines: tuple[SearchLine, ...]) -> tuple[EngineMove, ...]:
+    return tuple(EngineMove(uci, board.san(chess.Move.from_uci(uci)), score) for uci, score in lines)
+
+
+def _score_after(search: _GameSearch, index: int, after: chess.Board,
+                 best: tuple[EngineMove, ...], move: chess.Move) -> Score:
+    for line in best:
+        if line.uci == move.uci():
+            return line.score
+    terminal = terminal_score(after)
+    if terminal is not None:
+        return terminal
+    following = search.lines(index + 1, after)
+    if not following:
+        raise RuntimeError(f"the engine returned no line for {after.fen()}")
+    return following[0][1].negated()
+
+
+def game_boards(game: chess.pgn.Game, where: str = "") -> list[tuple[chess.Board, chess.pgn.ChildNode]]:
+    """Each position (with its move stack) and the node of the move played from it."""
+    if game.errors:
+        raise InputError(f"unreadable game ({game.errors[0]})", file=where or None)
+    board = game.board()
+    out = []
+    for node in game.mainline():
+        out.append((board.copy(), node))
+        board.push(node.move)
+    return out
+
+
+def analyse_game(game: chess.pgn.Game, searcher: Searcher, cache: SearchCache | None = None,
+                 book: BookReader | None = None) -> GameFacts:
+    """The per-ply facts of one game (see the module's docstring for the rules)."""
+    search = _GameSearch(searcher, cache, searcher.info.key)
+    positions = game_boards(game)
+    clocks: list[float | None] = [node.clock() for _, node in positions]
+    plies = []
+    for index, (board, node) in enumerate(positions):
+        move = node.move
+        best = _engine_moves(board, search.lines(index, board))
+        after = board.copy()
+        after.push(move)
+        number = board.ply() + 1
+        plies.append(PlyFacts(
+            ply=number, color=Color.WHITE if board.turn == chess.WHITE else Color.BLACK,
+            uci=move.uci(), san=board.san(move), legal_moves=board.legal_moves.count(), best=best,
+            score_after=_score_after(search, index, after, best, move),
+            clock_before=clocks[index - 2] if index >= 2 else None, clock_after=clocks[index],
+            book=book_status(book, board, move) if book and (number + 1) // 2 <= OPENING_MOVES else None,
+            exchange=exchange(board, move),
+        ))
+    shallow_key = shallow_settings_key(searcher.info)
+    for index, ply in enumerate(plies):
+        if is_sacrifice_candidate(ply):
+            plies[index] = dataclasses.replace(ply, shallow_best=search.shallow_best(positions[index][0],
+                                                                                      shallow_key))
+    return GameFacts(
+        headers=dict(game.headers), result=game.headers.get("Result", "*"), engine=searcher.info,
+        plies=tuple(plies), searches=search.searches, cache_hits=search.hits,
+        shallow_searches=search.shallow,
+    )

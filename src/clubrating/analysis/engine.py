@@ -1,0 +1,100 @@
+"""The one adapter between the analysis and a UCI engine (STYLE.md, practice 8).
+
+:class:`UciSearcher` drives any UCI engine by path through python-chess's
+``SimpleEngine``: Threads 1, a small hash, a node budget, MultiPV 3. Positions
+are sent with their whole move stack (``position startpos moves ...``), so the
+engine sees repetitions, and ``game=`` changes per game, so python-chess sends
+``ucinewgame`` (which clears Stockfish's hash) and no result depends on the
+order of the games.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+from typing import Protocol
+
+import chess
+import chess.engine
+
+from clubrating.cpi.facts import EngineInfo, Score
+from clubrating.errors import ClubratingError, InputError
+
+DEFAULT_ENGINE = "/usr/games/stockfish"   # Debian package stockfish (DESIGN.md)
+DEFAULT_NODES = 150_000                   # lichess's automatic analysis (issue 5)
+MULTIPV = 3                               # spec C3: MultiPV 3
+HASH_MB = 16                              # small: one game's tree at these budgets
+SHALLOW_DEPTH = 2                         # the tiny "was it obvious?" search of Br (cpi.factors)
+
+SearchLine = tuple[str, Score]
+
+
+class Searcher(Protocol):
+    """What the analysis needs from an engine."""
+
+    info: EngineInfo
+
+    def search(self, board: chess.Board, game: object) -> tuple[SearchLine, ...]:
+        """The MultiPV lines of ``board`` (with its move stack), best first."""
+        ...
+
+    def shallow_best(self, board: chess.Board, game: object) -> str | None:
+        """The best move of a tiny search (depth ``SHALLOW_DEPTH``), in UCI."""
+        ...
+
+    def close(self) -> None: ...
+
+
+@dataclass(frozen=True, slots=True)
+class EngineSettings:
+    path: str = DEFAULT_ENGINE
+    nodes: int = DEFAULT_NODES
+    multipv: int = MULTIPV
+    hash_mb: int = HASH_MB
+
+
+def _score(info: chess.engine.InfoDict, turn: chess.Color) -> Score:
+    pov = info["score"].pov(turn)
+    mate = pov.mate()
+    return Score(mate=mate) if mate is not None else Score(cp=pov.score())
+
+
+def _version(name: str) -> tuple[str, str]:
+    """"Stockfish 15.1" -> ("Stockfish", "15.1"); a name without a version keeps it whole."""
+    match = re.match(r"^(.*?)\s+(\d[\w.\-]*)$", name.strip())
+    return (match.group(1), match.group(2)) if match else (name.strip(), "")
+
+
+class UciSearcher:
+    """A UCI engine process, owned by one analysis worker."""
+
+    def __init__(self, settings: EngineSettings) -> None:
+        self.settings = settings
+        if not os.path.isfile(settings.path) or not os.access(settings.path, os.X_OK):
+            raise InputError("no executable UCI engine here (install stockfish, or give --engine PATH)",
+                             file=settings.path)
+        try:
+            self.engine = chess.engine.SimpleEngine.popen_uci(settings.path)
+        except (chess.engine.EngineError, OSError) as error:
+            raise ClubratingError(f"{settings.path}: not a working UCI engine ({error})") from None
+        options = {"Threads": 1, "Hash": settings.hash_mb}
+        self.engine.configure({k: v for k, v in options.items() if k in self.engine.options})
+        name, version = _version(self.engine.id.get("name", os.path.basename(settings.path)))
+        self.info = EngineInfo(name, version, settings.nodes, settings.multipv)
+
+    def search(self, board: chess.Board, game: object) -> tuple[SearchLine, ...]:
+        infos = self.engine.analyse(board, chess.engine.Limit(nodes=self.settings.nodes),
+                                    multipv=self.settings.multipv, game=game)
+        return tuple((info["pv"][0].uci(), _score(info, board.turn)) for info in infos if info.get("pv"))
+
+    def shallow_best(self, board: chess.Board, game: object) -> str | None:
+        info = self.engine.analyse(board, chess.engine.Limit(depth=SHALLOW_DEPTH), game=game)
+        pv = info.get("pv")
+        return pv[0].uci() if pv else None
+
+    def close(self) -> None:
+        try:
+            self.engine.quit()
+        except (chess.engine.EngineError, chess.engine.EngineTerminatedError, OSError):
+            pass  # the engine is already gone: nothing left to close

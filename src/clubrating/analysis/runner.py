@@ -1,0 +1,158 @@
+"""Many games, several engine processes: a process pool, each worker owning one
+engine, one opening book reader and one handle on the search cache.
+
+``analyse_games(games, config, jobs)`` returns the facts in the input order.
+With ``jobs == 1`` everything runs in this process (no pool). The cache is a
+SQLite file when ``config.cache`` is set (shared by the workers, committed per
+search, so an interrupted run resumes), else an in-memory dict per worker.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import sys
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from types import TracebackType
+from typing import TextIO
+
+import chess.pgn
+import chess.polyglot
+
+from clubrating.analysis.analyzer import BookReader, analyse_game
+from clubrating.analysis.cache import MemoryCache, SearchCache, SqliteCache
+from clubrating.analysis.engine import EngineSettings, UciSearcher
+from clubrating.cpi.facts import GameFacts
+from clubrating.errors import InputError
+
+DEFAULT_BOOK = "/usr/share/games/gnuchess/book.bin"  # Debian package gnuchess-book (DESIGN.md)
+
+Progress = Callable[[int, int, GameFacts], None]
+
+
+@dataclass(frozen=True, slots=True)
+class AnalysisConfig:
+    engine: EngineSettings = EngineSettings()
+    book: str | None = DEFAULT_BOOK
+    cache: str | None = None  # a SQLite file, or None for memory
+
+
+def check_config(config: AnalysisConfig) -> None:
+    """Fail early, in one line, on a missing engine or book."""
+    path = config.engine.path
+    if not os.path.isfile(path) or not os.access(path, os.X_OK):
+        raise InputError("no executable UCI engine here (apt-get install stockfish, or --engine PATH)",
+                         file=path)
+    if config.book is not None and not os.path.isfile(config.book):
+        raise InputError("no Polyglot opening book here (apt-get install gnuchess-book, or --book PATH)",
+                         file=config.book)
+
+
+class Analyzer:
+    """One engine, one book, one cache: analyse games one after another.
+
+    The club's background worker uses this directly: ``with Analyzer(config)
+    as analyzer: facts = analyzer.analyse(game)``; ``cache`` may be any
+    :class:`SearchCache` (e.g. one backed by the club's database).
+    """
+
+    def __init__(self, config: AnalysisConfig, cache: SearchCache | None = None) -> None:
+        check_config(config)
+        self.searcher = UciSearcher(config.engine)
+        self.book: BookReader | None = chess.polyglot.open_reader(config.book) if config.book else None
+        self.cache: SearchCache = cache or (SqliteCache(config.cache) if config.cache else MemoryCache())
+
+    def analyse(self, game: chess.pgn.Game) -> GameFacts:
+        return analyse_game(game, self.searcher, self.cache, self.book)
+
+    def close(self) -> None:
+        self.searcher.close()
+        if self.book is not None:
+            self.book.close()
+        close = getattr(self.cache, "close", None)
+        if close is not None:
+            close()
+
+    def __enter__(self) -> Analyzer:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
+                 trace: TracebackType | None) -> None:
+        self.close()
+
+
+def read_games(handle: TextIO, where: str = "") -> Iterator[chess.pgn.Game]:
+    """Every game of a PGN stream; a game python-chess cannot read is an InputError."""
+    number = 0
+    while (game := chess.pgn.read_game(handle)) is not None:
+        number += 1
+        if game.errors:
+            raise InputError(f"game {number}: {game.errors[0]}", file=where or None)
+        yield game
+
+
+def read_pgn_file(path: str | Path) -> list[chess.pgn.Game]:
+    try:
+        with open(path, encoding="utf-8-sig", errors="replace") as handle:
+            return list(read_games(handle, str(path)))
+    except OSError as error:
+        raise InputError(f"cannot read ({error.strerror})", file=str(path)) from None
+
+
+_WORKER: Analyzer | None = None
+
+
+def _start_worker(config: AnalysisConfig) -> None:
+    global _WORKER
+    _WORKER = Analyzer(config)
+
+
+def _analyse_text(pgn: str) -> GameFacts:
+    assert _WORKER is not None, "worker not started"
+    game = chess.pgn.read_game(io.StringIO(pgn))
+    assert game is not None
+    return _WORKER.analyse(game)
+
+
+def analyse_games(games: Sequence[chess.pgn.Game], config: AnalysisConfig, jobs: int = 1,
+                  progress: Progress | None = None) -> list[GameFacts]:
+    """The facts of every game, in order, over ``jobs`` engine processes."""
+    check_config(config)
+    results: list[GameFacts] = []
+    if jobs <= 1 or len(games) <= 1:
+        with Analyzer(config) as analyzer:
+            for game in games:
+                results.append(analyzer.analyse(game))
+                if progress:
+                    progress(len(results), len(games), results[-1])
+        return results
+    texts = [str(game) for game in games]
+    with ProcessPoolExecutor(max_workers=min(jobs, len(games)), initializer=_start_worker,
+                             initargs=(config,)) as pool:
+        for facts in pool.map(_analyse_text, texts):
+            results.append(facts)
+            if progress:
+                progress(len(results), len(games), facts)
+    return results
+
+
+def stderr_progress(verbose: bool = False) -> Progress | None:
+    """A progress bar on a terminal; a line per game with ``verbose``; else nothing."""
+    if sys.stderr.isatty():
+        def bar(done: int, total: int, facts: GameFacts) -> None:
+            filled = 30 * done // total
+            sys.stderr.write(f"\r[{'#' * filled}{'.' * (30 - filled)}] {done}/{total} games")
+            if done == total:
+                sys.stderr.write("\n")
+            sys.stderr.flush()
+        return bar
+    if verbose:
+        def line(done: int, total: int, facts: GameFacts) -> None:
+            players = f"{facts.headers.get('White', '?')} - {facts.headers.get('Black', '?')}"
+            print(f"{done}/{total} {players}: {facts.searches} searches, {facts.cache_hits} cached",
+                  file=sys.stderr)
+        return line
+    return None
