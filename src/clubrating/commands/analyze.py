@@ -1,0 +1,106 @@
+"""``clubrating analyze GAMES.pgn``: the CPI of every game and player, no database.
+
+The JSON document is the stable contract of DESIGN.md ("analyze").
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from typing import Any
+
+from clubrating.analysis.engine import DEFAULT_ENGINE, DEFAULT_NODES, EngineSettings
+from clubrating.analysis.runner import (DEFAULT_BOOK, AnalysisConfig, analyse_games, read_pgn_file,
+                                        stderr_progress)
+from clubrating.cli import option, print_json, wants_json
+from clubrating.cpi.facts import Color, GameFacts
+from clubrating.cpi.factors import Factor
+from clubrating.cpi.index import PlayerScore, Weights, score_game
+from clubrating.errors import InputError
+
+SHARES = ("E", "T", "O", "B1", "B2", "B3", "M1", "M2", "M3")
+
+
+def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
+    parser = subparsers.add_parser(
+        "analyze", parents=[common], help="engine analysis and CPI of every game of a PGN file",
+        description="Analyse every game of a PGN file with a UCI engine (one search per position, "
+                    "MultiPV 3) and print each player's eleven CPI factors and ΔCPI.",
+        epilog="Example: clubrating analyze tuesday.pgn --nodes 150000 --jobs 2 --cache cpi.sqlite --json",
+    )
+    parser.add_argument("games", metavar="GAMES.pgn", help="PGN file with one or more games")
+    parser.add_argument("--nodes", type=int, default=DEFAULT_NODES,
+                        help=f"engine nodes per position (default {DEFAULT_NODES:,})")
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
+                        help="engine processes in parallel (default: the number of cores)")
+    parser.add_argument("--cache", metavar="FILE", default=None,
+                        help="SQLite file keeping every search: repeated positions and an "
+                             "interrupted run are not searched again")
+    parser.add_argument("-v", "--verbose", action="store_true", help="a line per game on stderr")
+    parser.set_defaults(handler=run)
+
+
+def _config(args: argparse.Namespace) -> AnalysisConfig:
+    if args.nodes < 1:
+        raise InputError(f"--nodes must be at least 1, not {args.nodes}")
+    if args.jobs < 1:
+        raise InputError(f"--jobs must be at least 1, not {args.jobs}")
+    engine = option(args, "engine", "CLUBRATING_ENGINE", DEFAULT_ENGINE)
+    book = option(args, "book", "CLUBRATING_BOOK", DEFAULT_BOOK)
+    return AnalysisConfig(EngineSettings(path=engine, nodes=args.nodes), book=book, cache=args.cache)
+
+
+def game_document(facts: GameFacts, weights: Weights = Weights()) -> dict[str, Any]:
+    """One game of the DESIGN.md ``analyze`` JSON."""
+    scores = score_game(facts, weights)
+    return {
+        "headers": dict(facts.headers), "result": facts.result,
+        "engine": facts.engine.to_dict(),
+        "players": {color.value: scores[color].to_dict() for color in Color},
+        "plies": [ply.to_dict() for ply in facts.plies],
+        "searches": facts.searches, "cache_hits": facts.cache_hits,
+        "shallow_searches": facts.shallow_searches,
+    }
+
+
+def _format_factor(factor: Factor) -> str:
+    if not factor.available:
+        return "n/a"
+    return f"{factor.value:.3f} ({factor.numerator:g}/{factor.denominator:g})"
+
+
+def _player_lines(score: PlayerScore) -> list[str]:
+    factors = score.factors
+    cells = [f"{name}={_format_factor(getattr(factors, name))}" for name in SHARES]
+    extra = f"acpl={factors.acpl:.1f} accuracy={factors.accuracy:.1f}%" if factors.acpl is not None \
+        and factors.accuracy is not None else ""
+    return [
+        f"  {score.color.value:5} {score.name}: ΔCPI {score.delta_cpi:+.2f} (R {score.result_bonus:+g})",
+        "    " + "  ".join(cells[:5]),
+        "    " + "  ".join(cells[5:]) + f"  H={factors.H.count}  Br={factors.Br.count}",
+        f"    {extra}" if extra else "",
+    ]
+
+
+def _print_text(results: list[GameFacts]) -> None:
+    for number, facts in enumerate(results, start=1):
+        white, black = facts.headers.get("White", "?"), facts.headers.get("Black", "?")
+        engine = facts.engine
+        print(f"Game {number}: {white} - {black} {facts.result}  [{engine.name} {engine.version}, "
+              f"{engine.nodes:,} nodes, MultiPV {engine.multipv}; {facts.searches} searches, "
+              f"{facts.cache_hits} cached]")
+        for score in score_game(facts).values():
+            print("\n".join(line for line in _player_lines(score) if line))
+
+
+def run(args: argparse.Namespace) -> int:
+    config = _config(args)
+    games = read_pgn_file(args.games)
+    if not games:
+        raise InputError("no game in this file", file=args.games)
+    results = analyse_games(games, config, jobs=args.jobs, progress=stderr_progress(args.verbose))
+    if wants_json(args):
+        print_json({"games": [game_document(facts) for facts in results]})
+    else:
+        _print_text(results)
+    return 0
