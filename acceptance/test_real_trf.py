@@ -1,0 +1,82 @@
+"""Every real TRF file in ../shared/data/trf/ is read with the right players, rounds
+and unplayed cells. The expected counts are taken here from the columns of the
+files directly (TRF-16: round r at column 92 + 10(r - 1)), not from the reader,
+and the players and rounds also from the data's README."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from clubrating.files import read_tournament_file
+from clubrating.formats.records import ByeKind, TournamentRecord
+
+TRF_DIR = Path(__file__).resolve().parents[2] / "shared" / "data" / "trf"
+
+# From ../shared/data/README.md: players and rounds in the file (Gros: 4 played + round 5 in progress).
+README_FIGURES = {
+    "fide_example1_karl_mala_2005.trf": (284, 7),
+    "gros_open_2010_javafo_TRFXSample2.trf": (52, 5),
+    "gros_open_2010_competichess_variant.trf": (52, 5),
+}
+CLEAN_POINTS = ("fide_example1_karl_mala_2005.trf", "gros_open_2010_javafo_TRFXSample2.trf",
+                "lichess_swiss_mai_5plus0_2020.trf", "lichess_swiss_juni_blitz_5plus0_2020.trf")
+
+
+def trf_files() -> list[Path]:
+    if not TRF_DIR.is_dir():
+        pytest.fail(f"the real data folder {TRF_DIR} is missing")
+    files = sorted(TRF_DIR.glob("*.trf"))
+    if not files:
+        pytest.fail(f"no .trf file in {TRF_DIR}")
+    return files
+
+
+def cells_by_columns(path: Path) -> tuple[int, int, int, int]:
+    """(players, rounds, played cells, unplayed cells) counted from the raw columns."""
+    rows = []
+    for line in path.read_bytes().decode("latin-1").splitlines():
+        if line.startswith("001"):
+            cells = [line[start:start + 8].ljust(8) for start in range(91, len(line), 10)]
+            rows.append(cells)
+    rounds = max((index + 1 for cells in rows for index, cell in enumerate(cells) if cell.strip()), default=0)
+    played = sum(1 for cells in rows for cell in cells[:rounds]
+                 if cell[:4].strip() not in ("", "0000") and cell[7] in "10=")
+    return len(rows), rounds, played, len(rows) * rounds - played
+
+
+def unplayed_in_record(record: TournamentRecord) -> int:
+    return 2 * sum(1 for p in record.pairings if not p.played) + len(record.byes)
+
+
+@pytest.mark.parametrize("path", trf_files(), ids=lambda path: path.name)
+def test_every_real_trf_file_has_the_players_rounds_and_unplayed_cells_of_its_columns(path: Path) -> None:
+    record = read_tournament_file(str(path))
+    players, rounds, played, unplayed = cells_by_columns(path)
+    assert len(record.players) == players
+    assert record.rounds == rounds
+    assert 2 * sum(1 for p in record.pairings if p.played) == played
+    assert unplayed_in_record(record) == unplayed
+    if path.name in README_FIGURES:
+        assert (len(record.players), record.rounds) == README_FIGURES[path.name]
+    if path.name in CLEAN_POINTS:
+        assert record.warnings == ()   # the points written agree with the points computed
+
+
+def test_the_gros_open_is_the_same_crosstable_from_both_programs() -> None:
+    javafo = read_tournament_file(str(TRF_DIR / "gros_open_2010_javafo_TRFXSample2.trf"))
+    variant = read_tournament_file(str(TRF_DIR / "gros_open_2010_competichess_variant.trf"))
+    # forfeits carry colours in JaVaFo's file and '-' in the other, so compare who scored what
+    games = lambda record: {(p.round, frozenset({(p.white, p.white_points), (p.black, p.black_points)}),  # noqa: E731
+                             p.played) for p in record.pairings}
+    assert games(javafo) == games(variant)
+    assert sum(1 for p in javafo.pairings if not p.played) == 4          # README: 4 forfeit pairs
+    half = lambda record: {(b.round, b.player) for b in record.byes if b.kind is ByeKind.HALF_POINT}  # noqa: E731
+    assert half(javafo) == half(variant) and len(half(javafo)) == 16    # 'H' there, '0000 - =' here
+
+
+def test_the_gelendzhik_file_with_all_zero_points_is_read_with_one_warning() -> None:
+    record = read_tournament_file(str(TRF_DIR / "xii_sds_classic_gelendzhik_2016.trf"))
+    assert any("all zero" in warning for warning in record.warnings)
+    assert record.players[0].name == "Vitaly Boiarintsev"
