@@ -1,27 +1,30 @@
 """Rebuild the derived ratings from the stored history (spec R13, R14).
 
 Derived rows are never patched: the published tournaments are replayed by the
-pure core (:func:`clubrating.rating.replay`) and the rating changes written
-anew. A rebuild compares what it computed with what was stored and says how
-many rows differed, so that a missed rebuild is a difference made visible, not
-silence (R14).
+pure core and the rating changes written anew. A rebuild compares what it
+computed with what was stored and says how many rows differed, so that a
+missed rebuild is a difference made visible, not silence (R14).
 
 A rebuild may start at a tournament (``since``): the players' standings just
 before it are taken from the stored per-tournament changes (the snapshots),
 and only that tournament and the later ones are replayed. A test checks that
 this always equals a full replay.
+
+The history is read straight into the columns the vectorised replay works on
+(:class:`clubrating.rating.replay.HistoryColumns`), and the changes written
+with ``executemany``: a federation's million games are rebuilt in seconds.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-from collections import defaultdict
-from collections.abc import Iterable, Mapping
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
-from django.db import transaction
+import numpy as np
+from django.db import connection, transaction
 
-from clubrating.rating.replay import replay
 from clubrating.club.models import (
     Club,
     CurrentRating,
@@ -34,12 +37,15 @@ from clubrating.club.models import (
     TournamentStatus,
 )
 from clubrating.club.policy import policy_for
-from clubrating.rating.types import RatedGame, Standing, TournamentInput
+from clubrating.rating.replay import HistoryColumns, ReplayColumns, replay_columns
+from clubrating.rating.types import Standing
 
 OrderKey = tuple[dt.date, int, int]
 RowKey = tuple[int, int]  # (tournament id, member id)
-RowValues = tuple[str, float, float, float, int, int, int, float, bool]
-CurrentValues = tuple[float, int, bool, dt.date | None]
+CHANGE_COLUMNS = ("tournament_id", "member_id", "rating_list", "rating_before", "rating_after", "k",
+                  "games_before", "games_rated", "score_rated", "expected", "provisional_before")
+CURRENT_COLUMNS = ("member_id", "rating_list", "rating", "games", "provisional", "last_played")
+PEAK_RATING = 2400.0   # FIDE 8.3.3: K 10 once a player has reached 2400
 
 
 @dataclass(frozen=True)
@@ -59,6 +65,14 @@ class RebuildReport:
                 "ratings_changed": self.ratings_changed, "full": self.full}
 
 
+@dataclass
+class Snapshot:
+    """Where members stand on one list before the first replayed tournament."""
+
+    standings: dict[int, Standing]
+    last_played: dict[int, dt.date]
+
+
 def order_key(tournament: Tournament) -> OrderKey:
     return (tournament.date, tournament.sequence, tournament.id)
 
@@ -66,6 +80,26 @@ def order_key(tournament: Tournament) -> OrderKey:
 def rating_list_of(club: Club, tournament: Tournament) -> str:
     """The list a tournament counts in: its time control, or one list for all."""
     return tournament.time_control if club.separate_lists else "standard"
+
+
+def _table(model: Any) -> str:
+    return connection.ops.quote_name(model._meta.db_table)
+
+
+def _fetch(sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.fetchall()
+
+
+def _insert(model: Any, columns: Sequence[str], rows: list[tuple[Any, ...]]) -> None:
+    if not rows:
+        return
+    names = ", ".join(connection.ops.quote_name(c) for c in columns)
+    marks = ", ".join(["%s"] * len(columns))
+    with connection.cursor() as cursor:
+        for lo in range(0, len(rows), 20_000):
+            cursor.executemany(f"INSERT INTO {_table(model)} ({names}) VALUES ({marks})", rows[lo:lo + 20_000])
 
 
 def resolve_members(club: Club) -> dict[int, int]:
@@ -80,130 +114,160 @@ def resolve_members(club: Club) -> dict[int, int]:
     return resolved
 
 
-def tournament_inputs(club: Club, tournaments: list[Tournament]) -> dict[str, list[TournamentInput]]:
-    """The pure core's view of the published, rated tournaments, by rating list."""
-    ids = [t.id for t in tournaments]
+def history_columns(club: Club, tournaments: list[Tournament]) -> HistoryColumns:
+    """The played games of ``tournaments`` (in order) as the replay's columns, keyed by member."""
+    ordinal_of = {t.id: i for i, t in enumerate(tournaments)}
+    rated = [t.id for t in tournaments if t.is_rated]
+    rows = _fetch(
+        f"SELECT g.tournament_id, we.member_id, be.member_id, g.white_points "
+        f"FROM {_table(Game)} g JOIN {_table(Entry)} we ON we.id = g.white_id "
+        f"JOIN {_table(Entry)} be ON be.id = g.black_id JOIN {_table(Tournament)} t ON t.id = g.tournament_id "
+        f"WHERE t.club_id = %s AND t.status = %s AND t.kind <> %s AND g.played "
+        f"ORDER BY g.tournament_id, g.round, g.board, g.id",
+        [club.id, TournamentStatus.PUBLISHED, "bughouse"]) if rated else []
+    wanted = set(rated)
+    rows = [r for r in rows if r[0] in wanted]
+    data = np.array(rows, dtype=np.int64).reshape(-1, 4)
+    ordinals = np.fromiter((ordinal_of[t] for t in data[:, 0].tolist()), np.int64, len(data))
+    order = np.argsort(ordinals, kind="stable")     # tournament order, games in (round, board, id)
     who = resolve_members(club)
-    entry_member = {
-        entry_id: who[member_id]
-        for entry_id, member_id in Entry.objects.filter(tournament_id__in=ids).values_list("id", "member_id")
-        if member_id is not None
-    }
-    juniors = set(Member.objects.filter(club=club, junior=True).values_list("id", flat=True))
-    games: dict[int, list[RatedGame]] = defaultdict(list)
-    rows = Game.objects.filter(tournament_id__in=ids).order_by("tournament_id", "round", "board", "id")
-    for tid, white, black, points, played in rows.values_list(
-            "tournament_id", "white_id", "black_id", "white_points", "played"):
-        games[tid].append(RatedGame(entry_member[white], entry_member[black], points, played))
-    by_list: dict[str, list[TournamentInput]] = defaultdict(list)
-    for t in tournaments:
-        members = {g.white for g in games[t.id]} | {g.black for g in games[t.id]}
-        by_list[rating_list_of(club, t)].append(TournamentInput(
-            id=t.id, date=t.date, sequence=t.sequence, games=tuple(games[t.id]), rated=t.is_rated,
-            juniors=frozenset(members & {who[j] for j in juniors}),
-        ))
-    return by_list
+    keys = np.array(sorted(set(who.values())), dtype=np.int64)
+    index_of = np.zeros(int(max(who, default=0)) + 1, np.int64)
+    index_of[list(who)] = np.searchsorted(keys, list(who.values()))
+    white, black = index_of[data[order, 1]], index_of[data[order, 2]]
+    juniors = {who[j] for j in Member.objects.filter(club=club, junior=True).values_list("id", flat=True)}
+    junior_index = np.searchsorted(keys, sorted(juniors))
+    game_t = ordinals[order]
+    codes = np.concatenate([game_t * len(keys) + white, game_t * len(keys) + black])
+    is_junior = np.isin(codes % max(len(keys), 1), junior_index)
+    return HistoryColumns(
+        tournament_ids=tuple(t.id for t in tournaments), keys=tuple(keys.tolist()),
+        game_tournament=game_t, white=white, black=black, white_points=data[order, 3],
+        junior_codes=np.unique(codes[is_junior]),
+    )
 
 
-def snapshot_before(club: Club, key: OrderKey) -> dict[str, dict[int, Standing]]:
+def snapshot_before(club: Club, key: OrderKey | None) -> dict[str, Snapshot]:
     """Each member's standing just before the tournament with order ``key``, by list,
-    from the stored rating changes of the earlier tournaments."""
-    date, sequence, tid = key
-    earlier = RatingChange.objects.filter(tournament__club=club).exclude(
-        tournament__date__gt=date).order_by(
-        "tournament__date", "tournament__sequence", "tournament_id").values_list(
-        "rating_list", "member_id", "rating_after", "games_before", "games_rated",
-        "tournament__date", "tournament__sequence", "tournament_id")
-    state: dict[str, dict[int, Standing]] = defaultdict(dict)
-    peak: dict[tuple[str, int], bool] = {}
-    for lst, member, after, before_games, rated, t_date, t_seq, t_id in earlier:
+    from the stored rating changes of the earlier tournaments (the snapshots)."""
+    snapshots: dict[str, Snapshot] = {}
+    if key is None:
+        return snapshots
+    rows = _fetch(
+        f"SELECT c.rating_list, c.member_id, c.rating_after, c.games_before + c.games_rated, "
+        f"t.date, t.sequence, t.id FROM {_table(RatingChange)} c "
+        f"JOIN {_table(Tournament)} t ON t.id = c.tournament_id WHERE t.club_id = %s AND t.date <= %s "
+        f"ORDER BY t.date, t.sequence, t.id", [club.id, key[0]])
+    for lst, member, after, games, t_date, t_seq, t_id in rows:
+        t_date = t_date if isinstance(t_date, dt.date) else dt.date.fromisoformat(t_date)
         if (t_date, t_seq, t_id) >= key:
             continue
-        reached = peak.get((lst, member), False) or after >= 2400
-        peak[(lst, member)] = reached
-        state[lst][member] = Standing(after, before_games + rated, reached)
-    return state
+        snap = snapshots.setdefault(lst, Snapshot({}, {}))
+        held = snap.standings.get(member)
+        reached = after >= PEAK_RATING or (held is not None and held.peak_reached_2400)
+        snap.standings[member] = Standing(after, games, reached)
+        snap.last_played[member] = t_date
+    return snapshots
 
 
-def _stored_rows(club: Club, tournament_ids: Iterable[int]) -> dict[RowKey, RowValues]:
-    rows = RatingChange.objects.filter(tournament_id__in=list(tournament_ids)).values_list(
-        "tournament_id", "member_id", "rating_list", "rating_before", "rating_after", "k",
-        "games_before", "games_rated", "score_rated", "expected", "provisional_before")
-    return {(r[0], r[1]): tuple(r[2:]) for r in rows}  # type: ignore[misc]
+def _fresh_rows(lst: str, result: ReplayColumns) -> list[tuple[Any, ...]]:
+    keep = result.games_rated > 0
+    ids = np.asarray(result.columns.tournament_ids, np.int64)
+    keys = np.asarray(result.columns.keys, np.int64)
+    before = result.rating_before[keep]
+    return list(zip(
+        ids[result.slot_tournament[keep]].tolist(), keys[result.slot_player[keep]].tolist(),
+        [lst] * int(keep.sum()), before.tolist(), (before + result.change[keep]).tolist(),
+        result.k[keep].tolist(), result.games_before[keep].tolist(), result.games_rated[keep].tolist(),
+        np.rint(result.score_rated[keep] * 2).astype(np.int64).tolist(), result.expected[keep].tolist(),
+        result.provisional_before[keep].tolist()))
 
 
-def _replayed_rows(club: Club, inputs: Mapping[str, list[TournamentInput]],
-                   start: Mapping[str, Mapping[int, Standing]]) -> dict[RowKey, RowValues]:
-    policy = policy_for(club)
-    rows: dict[RowKey, RowValues] = {}
-    for lst, tournaments in inputs.items():
-        history = replay(tournaments, policy, start=dict(start.get(lst, {})))
-        for outcome in history.outcomes:
-            for c in outcome.changes:
-                rows[(outcome.id, c.player)] = (
-                    lst, c.rating_before, c.rating_after, c.k, c.games_before, c.games_rated,
-                    round(c.score_rated * 2), c.expected, c.provisional_before)
-    return rows
+def _current_rows(club: Club, lst: str, snap: Snapshot, result: ReplayColumns,
+                  dates: Sequence[dt.date]) -> list[tuple[Any, ...]]:
+    """Current standings: the snapshot, overlaid by everybody who played a rated game since."""
+    rating = {m: s.rating for m, s in snap.standings.items()}
+    games = {m: s.games for m, s in snap.standings.items()}
+    last = dict(snap.last_played)
+    keys = result.columns.keys
+    played = result.games_rated > 0
+    for slot_t, p in zip(result.slot_tournament[played].tolist(), result.slot_player[played].tolist()):
+        last[keys[p]] = dates[slot_t]
+    touched = np.zeros(result.final_rating.size, np.bool_)
+    touched[result.slot_player[played]] = True
+    for p in np.flatnonzero(touched).tolist():
+        rating[keys[p]], games[keys[p]] = float(result.final_rating[p]), int(result.final_games[p])
+    below = club.provisional_games
+    return [(m, lst, rating[m], games[m], games[m] < below, last[m]) for m in sorted(rating)]
 
 
-def _current_ratings(club: Club) -> dict[tuple[int, str], CurrentValues]:
-    rows = CurrentRating.objects.filter(member__club=club).values_list(
-        "member_id", "rating_list", "rating", "games", "provisional", "last_played")
-    return {(m, lst): (r, g, p, d) for m, lst, r, g, p, d in rows}
+def _stored(club: Club, model: Any, columns: Sequence[str], where: str, params: list[Any]) -> set[tuple[Any, ...]]:
+    sql = f"SELECT {', '.join('x.' + c for c in columns)} FROM {_table(model)} x {where}"
+    return {tuple(_plain(v) for v in row) for row in _fetch(sql, params)}
 
 
-def _write_current(club: Club) -> dict[tuple[int, str], CurrentValues]:
-    """Recompute every member's current standing from the rating changes."""
-    provisional_games = club.provisional_games
-    latest: dict[tuple[int, str], CurrentValues] = {}
-    rows = RatingChange.objects.filter(tournament__club=club).order_by(
-        "tournament__date", "tournament__sequence", "tournament_id").values_list(
-        "member_id", "rating_list", "rating_after", "games_before", "games_rated", "tournament__date")
-    for member, lst, after, before_games, rated, date in rows:
-        games = before_games + rated
-        latest[(member, lst)] = (after, games, games < provisional_games, date)
-    CurrentRating.objects.filter(member__club=club).delete()
-    CurrentRating.objects.bulk_create([
-        CurrentRating(member_id=m, rating_list=lst, rating=r, games=g, provisional=p, last_played=d)
-        for (m, lst), (r, g, p, d) in sorted(latest.items())
-    ], batch_size=2000)
-    return latest
+def _plain(value: Any) -> Any:
+    if isinstance(value, str) and len(value) == 10 and value[4] == "-":
+        try:
+            return dt.date.fromisoformat(value)
+        except ValueError:
+            return value
+    return value
+
+
+def _normalise(rows: list[tuple[Any, ...]], bool_at: int) -> set[tuple[Any, ...]]:
+    return {tuple(bool(v) if i == bool_at else v for i, v in enumerate(r)) for r in rows}
 
 
 def rebuild(club: Club, *, reason: str, since: Tournament | OrderKey | None = None,
             expect_difference: bool = True) -> RebuildReport:
     """Replay the published history (all of it, or from ``since`` on) and store the result.
 
-    Must run inside the transaction of the change that caused it; it opens
-    one of its own when called alone (``clubrating rebuild``).
+    Runs inside the transaction of the change that caused it (it opens one of
+    its own when called alone, as ``clubrating rebuild`` does).
     """
     with transaction.atomic():
-        published = list(Tournament.objects.filter(club=club, status=TournamentStatus.PUBLISHED)
-                         .order_by("date", "sequence", "id"))
         key = order_key(since) if isinstance(since, Tournament) else since
-        replayed = [t for t in published if key is None or order_key(t) >= key]
-        start = snapshot_before(club, key) if key is not None else {}
-        stored = _stored_rows(club, [t.id for t in replayed]) if key is not None else _stored_rows(
-            club, RatingChange.objects.filter(tournament__club=club).values_list("tournament_id", flat=True))
-        fresh = _replayed_rows(club, tournament_inputs(club, replayed), start)
-        differing = sum(1 for k in stored.keys() | fresh.keys() if stored.get(k) != fresh.get(k))
-        stale = RatingChange.objects.filter(tournament__club=club)
+        published = [t for t in Tournament.objects.filter(club=club, status=TournamentStatus.PUBLISHED)
+                     .order_by("date", "sequence", "id") if key is None or order_key(t) >= key]
+        snapshots = snapshot_before(club, key)
+        policy = policy_for(club)
+        fresh: list[tuple[Any, ...]] = []
+        current: list[tuple[Any, ...]] = []
+        lists = sorted({rating_list_of(club, t) for t in published} | set(snapshots))
+        for lst in lists:
+            tournaments = [t for t in published if rating_list_of(club, t) == lst]
+            snap = snapshots.get(lst, Snapshot({}, {}))
+            result = replay_columns(history_columns(club, tournaments), policy, snap.standings)
+            fresh += _fresh_rows(lst, result)
+            current += _current_rows(club, lst, snap, result, [t.date for t in tournaments])
+        replayed_ids = [t.id for t in published]
+        scope, params = "JOIN {t} t ON t.id = x.tournament_id WHERE t.club_id = %s".format(
+            t=_table(Tournament)), [club.id]
         if key is not None:
-            stale = stale.filter(tournament_id__in=[t.id for t in replayed] +
-                                 list(Tournament.objects.filter(club=club).exclude(
-                                     status=TournamentStatus.PUBLISHED).values_list("id", flat=True)))
-        before = _current_ratings(club)
-        stale.delete()
-        RatingChange.objects.bulk_create([
-            RatingChange(tournament_id=t, member_id=m, rating_list=v[0], rating_before=v[1],
-                         rating_after=v[2], k=v[3], games_before=v[4], games_rated=v[5],
-                         score_rated=v[6], expected=v[7], provisional_before=v[8])
-            for (t, m), v in sorted(fresh.items())
-        ], batch_size=2000)
-        after = _write_current(club)
-        changed = sum(1 for k in before.keys() | after.keys()
-                      if (before.get(k) or (None,))[0] != (after.get(k) or (None,))[0])
-        report = RebuildReport(len(replayed), differing, changed, key is None)
+            scope += " AND (t.status <> %s OR t.date > %s OR (t.date = %s AND (t.sequence > %s OR " \
+                     "(t.sequence = %s AND t.id >= %s))))"
+            params += [TournamentStatus.PUBLISHED, key[0], key[0], key[1], key[1], key[2]]
+        stored = _stored(club, RatingChange, CHANGE_COLUMNS, scope, params)
+        new_rows = _normalise(fresh, 10)
+        stored = _normalise(list(stored), 10)
+        by_key = {(r[0], r[1]): r for r in stored}
+        fresh_by_key = {(r[0], r[1]): r for r in new_rows}
+        differing = sum(1 for k in by_key.keys() | fresh_by_key.keys() if by_key.get(k) != fresh_by_key.get(k))
+        member_scope = "JOIN {m} m ON m.id = x.member_id WHERE m.club_id = %s".format(m=_table(Member))
+        current_before = {(r[0], r[1]): r[2] for r in _stored(club, CurrentRating, CURRENT_COLUMNS,
+                                                                 member_scope, [club.id])}
+        with connection.cursor() as cursor:
+            cursor.execute(f"DELETE FROM {_table(RatingChange)} WHERE id IN (SELECT x.id FROM "
+                           f"{_table(RatingChange)} x {scope})", params)
+            cursor.execute(f"DELETE FROM {_table(CurrentRating)} WHERE member_id IN "
+                           f"(SELECT id FROM {_table(Member)} WHERE club_id = %s)", [club.id])
+        _insert(RatingChange, CHANGE_COLUMNS, sorted(fresh))
+        _insert(CurrentRating, CURRENT_COLUMNS, current)
+        current_after = {(r[0], r[1]): r[2] for r in current}
+        changed = len({k[0] for k in current_before.keys() | current_after.keys()
+                       if current_before.get(k) != current_after.get(k)})
+        report = RebuildReport(len(replayed_ids), differing, changed, key is None)
         RebuildLog.objects.create(club=club, reason=reason[:200], tournaments=report.tournaments,
                                   changes_differing=differing, ratings_changed=changed,
                                   expected_difference=expect_difference)
