@@ -1,0 +1,261 @@
+"""Name matching on real spelling variants: quality and speed, beside the plain baseline.
+
+Data: ../shared/data/names/ (the Scid spelling file, see its README):
+roster.txt (231,679 canonical names) and variants.tsv (variant<TAB>canonical).
+
+Measured in one run, on a seeded sample:
+- real variants against the whole roster: recall@1, recall@3, mean proposals
+  shown, wrong-first rate (a different person proposed first), ms a name;
+- the four kinds of variation of R11, generated from real roster names with
+  the same seed: initial for the first name, middle name dropped / added,
+  one-letter surname typo, first and last name swapped;
+- the baseline: rapidfuzz process.extract(variant, normalised roster,
+  scorer=token_set_ratio, limit=3), on the first --baseline-sample names of
+  each sample;
+- speed: 100 names against a 400,000-player roster (the real roster plus
+  generated distinct names: a real surname with the given names of another
+  real player), and 100 names against a 500-member club.
+
+Run: .venv/bin/python benchmarks/bench_matching.py [--sample 2000] [--seed 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import re
+import statistics
+import sys
+import time
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from anyascii import anyascii
+from rapidfuzz import fuzz, process
+
+from clubrating.identity.match import Matcher, RosterEntry
+
+DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "names"
+BIG_ROSTER = 400_000  # issue 3: "100 new names against a 400,000-player roster"
+CLUB_SIZE = 500  # issue 3: "against a 500-member club"
+SPEED_NAMES = 100
+
+
+@dataclass
+class Tally:
+    """Quality counts over one set of (variant, canonical) pairs."""
+
+    names: int = 0
+    at_1: int = 0
+    at_3: int = 0
+    shown: int = 0
+    wrong_first: int = 0
+    seconds: float = 0.0
+
+    def add(self, canonical: str, proposed: Sequence[str]) -> None:
+        self.names += 1
+        self.at_1 += bool(proposed) and proposed[0] == canonical
+        self.at_3 += canonical in proposed[:3]
+        self.shown += len(proposed)
+        self.wrong_first += bool(proposed) and proposed[0] != canonical
+
+    def row(self, label: str) -> str:
+        n = max(self.names, 1)
+        return (f"{label:<34} {self.names:>5} {100 * self.at_1 / n:>7.1f} {100 * self.at_3 / n:>7.1f} "
+                f"{self.shown / n:>6.2f} {100 * self.wrong_first / n:>7.1f} {1000 * self.seconds / n:>8.2f}")
+
+
+HEADER = f"{'set':<34} {'names':>5} {'rec@1%':>7} {'rec@3%':>7} {'shown':>6} {'wrong1%':>7} {'ms/name':>8}"
+
+
+def load() -> tuple[list[str], list[tuple[str, str]]]:
+    if not DATA.is_dir():
+        sys.exit(f"bench_matching: no data at {DATA}")
+    roster = (DATA / "roster.txt").read_text(encoding="utf-8").splitlines()
+    pairs = []
+    for line in (DATA / "variants.tsv").read_text(encoding="utf-8").splitlines()[1:]:
+        fields = line.split("\t")
+        if len(fields) == 2:  # 3 lines of the file hold a tab inside the name
+            pairs.append((fields[0], fields[1]))
+    return roster, pairs
+
+
+def split(name: str) -> tuple[str, list[str]]:
+    surname, _, given = name.partition(",")
+    return surname.strip(), given.split()
+
+
+def initial(name: str, rng: random.Random) -> str | None:
+    surname, given = split(name)
+    if not given or len(given[0]) < 2:
+        return None
+    return f"{surname}, {given[0][0]}. {' '.join(given[1:])}".strip()
+
+
+def middle(name: str, rng: random.Random, pool: Sequence[str] = ()) -> str | None:
+    surname, given = split(name)
+    if not given:
+        return None
+    if len(given) >= 2:
+        return f"{surname}, {' '.join(given[:-1])}"
+    return f"{surname}, {given[0]} {rng.choice(pool)}"
+
+
+def typo(name: str, rng: random.Random) -> str | None:
+    surname, given = split(name)
+    if len(surname) < 4 or not given:
+        return None
+    i = rng.randrange(1, len(surname))
+    letter = rng.choice("abcdefghijklmnopqrstuvwxyz")
+    kind = rng.choice(("replace", "insert", "delete", "swap"))
+    if kind == "replace":
+        wrong = surname[:i] + letter + surname[i + 1:]
+    elif kind == "insert":
+        wrong = surname[:i] + letter + surname[i:]
+    elif kind == "delete":
+        wrong = surname[:i] + surname[i + 1:]
+    else:
+        wrong = surname[:i - 1] + surname[i] + surname[i - 1] + surname[i + 1:]
+    return None if wrong == surname else f"{wrong}, {' '.join(given)}"
+
+
+def swapped(name: str, rng: random.Random) -> str | None:
+    surname, given = split(name)
+    if not given:
+        return None
+    # Half "Given, Surname", half "Surname Given" without a comma: both read
+    # the first name as the surname.
+    return f"{' '.join(given)}, {surname}" if rng.random() < 0.5 else f"{surname} {' '.join(given)}"
+
+
+def generated(roster: list[str], count: int, seed: int) -> dict[str, list[tuple[str, str]]]:
+    """count (variant, canonical) pairs for each kind of R11, from real roster names."""
+    rng = random.Random(seed)
+    names = set(roster)
+    given_pool = sorted({w for name in roster[::50] for w in split(name)[1] if len(w) > 2})
+    kinds: dict[str, Callable[..., str | None]] = {
+        "initial for first name": initial, "middle name dropped/added": middle,
+        "one-letter surname typo": typo, "first/last swapped": swapped,
+    }
+    ambiguous_initial = Counter(initial(name, rng) for name in roster)
+    out: dict[str, list[tuple[str, str]]] = {}
+    for label, make in kinds.items():
+        pairs: list[tuple[str, str]] = []
+        while len(pairs) < count:
+            canonical = rng.choice(roster)
+            if "," not in canonical:
+                continue
+            variant = make(canonical, rng, given_pool) if make is middle else make(canonical, rng)
+            if variant is None or variant in names:
+                continue  # the variant is another real player's exact name: not a variation
+            if make is initial and ambiguous_initial[variant] > 1:
+                continue  # "Smith, J." for John and Jane: no matcher can choose (reported apart)
+            pairs.append((variant, canonical))
+        out[label] = pairs
+    return out
+
+
+def big_roster(roster: list[str], size: int, seed: int) -> list[str]:
+    """The real roster plus distinct generated names: a real surname, another player's given names."""
+    rng = random.Random(seed)
+    names = list(roster)
+    seen = set(roster)
+    surnames = [split(name)[0] for name in roster if "," in name]
+    givens = [" ".join(split(name)[1]) for name in roster if "," in name]
+    while len(names) < size:
+        name = f"{rng.choice(surnames)}, {rng.choice(givens)}".strip(", ")
+        if name not in seen:
+            seen.add(name)
+            names.append(name)
+    return names
+
+
+_NON_WORD = re.compile(r"[^a-z0-9 ]+")
+
+
+def baseline_norm(name: str) -> str:
+    return " ".join(_NON_WORD.sub(" ", anyascii(name).lower()).split())
+
+
+def run_matcher(matcher: Matcher, pairs: Sequence[tuple[str, str]]) -> Tally:
+    tally = Tally()
+    start = time.perf_counter()
+    for variant, canonical in pairs:
+        tally.add(canonical, [p.member for p in matcher.propose(variant)])
+    tally.seconds = time.perf_counter() - start
+    return tally
+
+
+def run_baseline(roster: list[str], normalised: list[str], pairs: Sequence[tuple[str, str]]) -> Tally:
+    tally = Tally()
+    start = time.perf_counter()
+    for variant, canonical in pairs:
+        best = process.extract(baseline_norm(variant), normalised, scorer=fuzz.token_set_ratio, limit=3)
+        tally.add(canonical, [roster[i] for _, _, i in best])
+    tally.seconds = time.perf_counter() - start
+    return tally
+
+
+def timed_propose(matcher: Matcher, names: Sequence[str]) -> list[float]:
+    """Seconds for the whole batch of names, five runs."""
+    runs = []
+    for _ in range(5):
+        start = time.perf_counter()
+        for name in names:
+            matcher.propose(name)
+        runs.append(time.perf_counter() - start)
+    return runs
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--sample", type=int, default=2000, help="real variants sampled (default 2000)")
+    parser.add_argument("--generated", type=int, default=500, help="generated variants per kind (default 500)")
+    parser.add_argument("--baseline-sample", type=int, default=300, help="names the slow baseline sees (default 300)")
+    parser.add_argument("--seed", type=int, default=3)
+    parser.add_argument("--no-speed", action="store_true", help="skip the 400,000-roster speed runs")
+    options = parser.parse_args()
+
+    roster, pairs = load()
+    rng = random.Random(options.seed)
+    sample = rng.sample(pairs, min(options.sample, len(pairs)))
+    start = time.perf_counter()
+    matcher = Matcher([RosterEntry(i, name) for i, name in enumerate(roster)])
+    print(f"roster {len(roster):,} names, index built in {time.perf_counter() - start:.1f} s", file=sys.stderr)
+    normalised = [baseline_norm(name) for name in roster]
+    kinds = generated(roster, options.generated, options.seed)
+    cut = options.baseline_sample
+
+    print(HEADER)
+    print(run_matcher(matcher, sample).row("real variants: matcher"))
+    print(run_matcher(matcher, sample[:cut]).row(f"real variants (first {cut}): matcher"))
+    print(run_baseline(roster, normalised, sample[:cut]).row(f"real variants (first {cut}): baseline"))
+    for label, kind_pairs in kinds.items():
+        print(run_matcher(matcher, kind_pairs).row(f"{label}: matcher"))
+        print(run_baseline(roster, normalised, kind_pairs[: cut // 3]).row(f"{label}: baseline"))
+    if not options.no_speed:
+        speed(roster, sample, options.seed)
+
+
+def speed(roster: list[str], sample: Sequence[tuple[str, str]], seed: int) -> None:
+    names = [variant for variant, _ in sample[:SPEED_NAMES]]
+    start = time.perf_counter()
+    big = Matcher([RosterEntry(i, name) for i, name in enumerate(big_roster(roster, BIG_ROSTER, seed))])
+    built = time.perf_counter() - start
+    runs = timed_propose(big, names)
+    print(f"\n{SPEED_NAMES} names vs {len(big):,} roster: median {statistics.median(runs) * 1000:.0f} ms "
+          f"(min {min(runs) * 1000:.0f}); index built in {built:.1f} s")
+    rng = random.Random(seed)
+    club_names = rng.sample(roster, CLUB_SIZE)
+    start = time.perf_counter()
+    club = Matcher([RosterEntry(i, name) for i, name in enumerate(club_names)])
+    built = time.perf_counter() - start
+    runs = timed_propose(club, names)
+    print(f"{SPEED_NAMES} names vs {CLUB_SIZE}-member club: median {statistics.median(runs) * 1000:.1f} ms "
+          f"(min {min(runs) * 1000:.1f}); index built in {built * 1000:.0f} ms")
+
+
+if __name__ == "__main__":
+    main()

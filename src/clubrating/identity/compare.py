@@ -1,0 +1,227 @@
+"""How alike two normalised names are, as a score out of 100 and reasons in words.
+
+The score starts at 100 and loses a penalty per difference. The penalties are
+ordered by how often the difference joins two spellings of one person rather
+than two people (R12: a wrong merge is worse than a missed one): accents and
+transliteration cost little, an initial or a missing middle name a little
+more, typos in the surname more, a different first name most. Their values
+were fitted by hand on a 2,000-variant seeded sample of
+../shared/data/names/variants.tsv (benchmarks/bench_matching.py).
+
+Pure: no I/O; rapidfuzz computes the edit distances.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from rapidfuzz.distance import OSA
+
+from clubrating.identity.normalize import NormalName, skeleton
+
+# Reasons, in the words the arbiter reads (issue 3).
+SAME_NAME = "same name"
+INITIAL = "initial for the first name"
+MIDDLE_INITIAL = "initial for a middle name"
+MIDDLE_MISSING = "middle name missing"
+MIDDLE_ADDED = "middle name added"
+FIRST_MISSING = "first name missing"
+FIRST_ADDED = "first name added"
+SHORT_FORM = "short form of the first name"
+MIDDLE_SHORT_FORM = "short form of a middle name"
+GIVEN_TYPO = "typo in a given name"
+OTHER_FIRST = "different first name"
+OTHER_MIDDLE = "different middle name"
+SURNAME_TYPO_1 = "one-letter typo in the surname"
+SURNAME_TYPO_2 = "two-letter typo in the surname"
+OTHER_SURNAME = "different surname"
+SWAPPED = "first and last name swapped"
+PUNCTUATION = "accents, case or punctuation"
+TRANSLITERATION = "transliteration"
+DOUBLE_SURNAME = "hyphenated / double surname"
+JOINED_SURNAME = "hyphenated / double surname written joined or apart"
+PARTICLE = "particle (van, de ...) added, dropped or moved"
+ALIAS = "known alias"
+
+# Penalties (points off 100), hand-fitted as said above.
+PENALTY = {
+    PUNCTUATION: 1.0, TRANSLITERATION: 3.0, PARTICLE: 2.0, SWAPPED: 3.0, DOUBLE_SURNAME: 6.0, JOINED_SURNAME: 2.0,
+    INITIAL: 6.0, MIDDLE_INITIAL: 1.0, MIDDLE_MISSING: 3.0, MIDDLE_ADDED: 4.0,
+    SHORT_FORM: 7.0, MIDDLE_SHORT_FORM: 2.0, GIVEN_TYPO: 8.0, FIRST_MISSING: 15.0, FIRST_ADDED: 15.0,
+    OTHER_MIDDLE: 12.0, OTHER_FIRST: 35.0,
+    SURNAME_TYPO_1: 8.0, SURNAME_TYPO_2: 16.0, OTHER_SURNAME: 40.0,
+}
+# A given name written as its first three letters or more ("Alex" for
+# "Alexander") counts as a short form; shorter prefixes are too common.
+MIN_SHORT_FORM = 3
+
+
+@dataclass(frozen=True)
+class Likeness:
+    score: float
+    reasons: tuple[str, ...]
+
+
+def _penalty(reasons: list[str]) -> float:
+    return sum(PENALTY.get(reason, 0.0) for reason in reasons)
+
+
+@lru_cache(maxsize=65536)
+def _compact_skeleton(words: tuple[str, ...]) -> str:
+    return skeleton("".join(words))
+
+
+def surname_reasons(query: tuple[str, ...], member: tuple[str, ...]) -> list[str]:
+    """Why two surnames (without particles) are alike; OTHER_SURNAME when they are not."""
+    if query == member:
+        return []
+    reasons = _one_surname(query, member)
+    if reasons == [OTHER_SURNAME] and len(query) != len(member):
+        reasons = _part_of_double(*sorted((query, member), key=len))
+    return reasons
+
+
+def _part_of_double(shorter: tuple[str, ...], longer: tuple[str, ...]) -> list[str]:
+    """"Lopez" / "Lopez Gaviria": every word of the shorter surname in the longer one."""
+    worst: list[str] = []
+    for word in shorter:
+        parts = [_one_surname((word,), (other,)) for other in longer]
+        best = min(parts, key=_penalty)
+        if best == [OTHER_SURNAME]:
+            return [OTHER_SURNAME]
+        worst = max(worst, best, key=_penalty)
+    return [DOUBLE_SURNAME] + worst
+
+
+def _one_surname(query: tuple[str, ...], member: tuple[str, ...]) -> list[str]:
+    q_compact, m_compact = "".join(query), "".join(member)
+    if q_compact == m_compact:
+        return [] if query == member else [JOINED_SURNAME]
+    if _compact_skeleton(query) == _compact_skeleton(member):
+        return [TRANSLITERATION]
+    distance = min(OSA.distance(q_compact, m_compact, score_cutoff=3),
+                   OSA.distance(_compact_skeleton(query), _compact_skeleton(member), score_cutoff=3))
+    shortest = min(len(q_compact), len(m_compact))
+    if distance == 1 and shortest >= 3:
+        return [SURNAME_TYPO_1]
+    if distance == 2 and shortest >= 5:
+        return [SURNAME_TYPO_2]
+    return [OTHER_SURNAME]
+
+
+def _pair(query: str, member: str, first: bool) -> list[str] | None:
+    """Reasons two given names are one, or None when they are not."""
+    if query == member:
+        return []
+    if len(query) == 1 or len(member) == 1:
+        if query[0] == member[0]:
+            return [INITIAL if first else MIDDLE_INITIAL]
+        return None
+    if skeleton(query) == skeleton(member):
+        return [TRANSLITERATION]
+    shorter, longer = sorted((query, member), key=len)
+    if longer.startswith(shorter):  # "An." for "Anatoly": as good as an initial
+        if len(shorter) < MIN_SHORT_FORM:
+            return [INITIAL if first else MIDDLE_INITIAL]
+        return [SHORT_FORM if first else MIDDLE_SHORT_FORM]
+    if min(len(query), len(member)) >= 4 and OSA.distance(query, member, score_cutoff=2) <= 1:
+        return [GIVEN_TYPO]
+    return None
+
+
+def given_reasons(query: tuple[str, ...], member: tuple[str, ...]) -> list[str]:
+    """The cheapest order-keeping alignment of two lists of given names, as reasons.
+
+    A small edit-distance over words (both lists hold at most a few words):
+    keep a pair (free or with its reasons), skip a word (missing / added), or
+    substitute (a different first or middle name).
+    """
+    rows, cols = len(query), len(member)
+    best: list[list[tuple[float, list[str]]]] = [[(0.0, [])] * (cols + 1) for _ in range(rows + 1)]
+    for i in range(rows + 1):
+        for j in range(cols + 1):
+            if i == 0 and j == 0:
+                continue
+            options: list[tuple[float, list[str]]] = []
+            if i > 0:
+                reason = FIRST_ADDED if i == 1 else MIDDLE_ADDED
+                cost, reasons = best[i - 1][j]
+                options.append((cost + PENALTY[reason], reasons + [reason]))
+            if j > 0:
+                reason = FIRST_MISSING if j == 1 else MIDDLE_MISSING
+                cost, reasons = best[i][j - 1]
+                options.append((cost + PENALTY[reason], reasons + [reason]))
+            if i > 0 and j > 0:
+                cost, reasons = best[i - 1][j - 1]
+                first = i == 1 or j == 1
+                pair = _pair(query[i - 1], member[j - 1], first)
+                if pair is None:
+                    pair = [OTHER_FIRST if first else OTHER_MIDDLE]
+                options.append((cost + _penalty(pair), reasons + pair))
+            best[i][j] = min(options, key=lambda option: option[0])
+    reasons = best[rows][cols][1]
+    if FIRST_ADDED in reasons and FIRST_MISSING in reasons:
+        reasons = [OTHER_FIRST] + [r for r in reasons if r not in (FIRST_ADDED, FIRST_MISSING)]
+    return reasons
+
+
+def _query_parses(query: NormalName) -> list[tuple[tuple[str, ...], tuple[str, ...], bool]]:
+    """(surname, given, swapped) readings of the query: as written, then swapped."""
+    parses = [(query.surname, query.given, False)]
+    if query.has_comma:
+        if query.given:
+            parses.append((query.given, query.surname, True))
+        return parses
+    words = tuple(w for w in query.words if w not in query.particles) or query.words
+    if len(words) >= 2:
+        parses.append((words[:1], words[1:], True))
+    if len(words) >= 3:
+        parses.append((words[-2:], words[:-2], False))
+        parses.append((words[:2], words[2:], True))
+    return parses
+
+
+def _plain_words(name: NormalName) -> list[str]:
+    return sorted(name.plain.replace(",", " ").split())
+
+
+
+
+def compare(query: NormalName, member: NormalName) -> Likeness:
+    """How likely ``member`` is the person typed as ``query``: best reading of the query."""
+    best: tuple[float, list[str], bool] | None = None
+    for index, (surname, given, swapped) in enumerate(_query_parses(query)):
+        joined = index == 0 and query.full_surname == member.full_surname
+        if joined:  # "Al Amiri" / "Alamiri", "Lorenzi, Sebastien de" / "De Lorenzi, Sebastien"
+            reasons = [] if surname == member.surname else [JOINED_SURNAME]
+        else:
+            reasons = surname_reasons(surname, member.surname)
+        if best is not None and OTHER_SURNAME in reasons:
+            continue
+        reasons += given_reasons(given, member.given)
+        if swapped:
+            reasons.append(SWAPPED)
+        cost = _penalty(reasons)
+        if best is None or cost < best[0]:
+            best = (cost, reasons, joined)
+    assert best is not None
+    _, reasons, joined = best
+    if not joined and sorted(query.particles) != sorted(member.particles):
+        reasons.append(PARTICLE)
+    return _finish(query, member, reasons)
+
+
+def _finish(query: NormalName, member: NormalName, reasons: list[str]) -> Likeness:
+    """Say "same name" when only the script, accents, case or punctuation differ."""
+    if reasons == [SWAPPED] and _plain_words(query) == _plain_words(member):
+        reasons = []  # "Smith, John" and "John Smith": one name, two customary orders
+    same = not reasons
+    if query.other_script != member.other_script:
+        reasons.append(TRANSLITERATION)
+    elif same and _plain_words(query) != _plain_words(member):
+        reasons.append(PUNCTUATION)
+    if same:
+        reasons.insert(0, SAME_NAME)
+    unique = list(dict.fromkeys(reasons))
+    return Likeness(max(0.0, 100.0 - _penalty(unique)), tuple(unique))

@@ -1,0 +1,189 @@
+"""Propose which members a typed name could be, best first, with reasons (R10, R11).
+
+A :class:`Matcher` is built once over a roster (the club's members, or a
+federation list of 400,000 players) and answers :meth:`Matcher.propose` for
+each name typed tonight. It only proposes: nothing here links or merges
+anyone (R10); the arbiter confirms.
+
+Speed comes from blocking: every surname word of the roster is indexed by
+its spelling and its spelling skeleton, each also with one letter deleted
+(the "symmetric delete" of SymSpell, Garbe 2012), so a typo, a
+transliteration or a swapped order finds its candidates by dictionary
+look-ups. Only those candidates are scored, rapidfuzz first narrowing a large
+block, then :func:`~clubrating.identity.compare.compare` for the reasons.
+
+Pure: no I/O.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterable, Sequence
+from dataclasses import dataclass
+
+from rapidfuzz import fuzz, process
+
+from clubrating.errors import InputError
+from clubrating.identity.compare import ALIAS, compare
+from clubrating.identity.normalize import NormalName, normalize_name, skeleton
+
+# At most this many proposals for one name (issue 3: "at most 5 shown").
+MAX_PROPOSALS = 5
+# A proposal scoring below this is not shown: below it the surnames differ
+# or the first names differ and more (see the penalties in compare.py).
+MIN_SCORE = 60.0
+# Nor one this far below the best proposal: with a sure match in hand, the
+# arbiter needs only the close alternatives (fitted on the benchmark sample
+# so that about 2-3 proposals are shown on average).
+MAX_BEHIND_BEST = 12.0
+# Blocks larger than this are first narrowed by rapidfuzz to this many
+# candidates (a common surname: "Kumar", "Wang", "Smith").
+MAX_SCORED = 150
+# Surname keys shorter than this get no one-letter-deleted keys: "li" and
+# "lu" are different surnames, not typos of each other.
+MIN_DELETE_KEY = 4
+# Skeleton keys live in the same dictionary as spelled words, marked apart.
+_SKELETON_MARK = "~"
+
+
+@dataclass(frozen=True)
+class RosterEntry:
+    """One member: a key the caller understands (a member id), a name, known aliases."""
+
+    key: Hashable
+    name: str
+    aliases: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Proposal:
+    """``member`` (the roster name, keyed ``key``) could be the typed name."""
+
+    key: Hashable
+    member: str
+    score: float
+    reasons: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class _Form:
+    """One spelling of one member: the name itself or one alias."""
+
+    entry: int
+    name: NormalName
+    is_alias: bool
+
+
+def _deletes(key: str) -> Iterable[str]:
+    """The key with one letter deleted, each way (never the skeleton mark)."""
+    start = 1 if key.startswith(_SKELETON_MARK) else 0
+    if len(key) - start >= MIN_DELETE_KEY:
+        for i in range(start, len(key)):
+            yield key[:i] + key[i + 1:]
+
+
+def _surname_words(name: NormalName) -> set[str]:
+    """The words a member is found under: each surname word, the surname in one piece."""
+    words = {word for word in name.surname if len(word) >= 2}
+    if not name.has_comma:  # "Balaje.v", "Aryan Abhijeet Shah": the order is a guess
+        words.update(word for word in name.words if len(word) >= 2 and word not in name.particles)
+    words.add("".join(name.surname))
+    words.add(name.full_surname)
+    return words
+
+
+def _query_words(name: NormalName) -> set[str]:
+    """Every word of the query could be the surname (swapped orders); neighbours may be one."""
+    words = [w for w in name.words if w not in name.particles] or list(name.words)
+    found = {word for word in words if len(word) >= 2}
+    found.update(a + b for a, b in zip(words, words[1:]))
+    found.add("".join(name.surname))
+    found.add(name.full_surname)
+    return found
+
+
+class Matcher:
+    """An index over a roster, built once; :meth:`propose` is then fast (~ms a name)."""
+
+    def __init__(self, members: Sequence[RosterEntry]) -> None:
+        self._entries = tuple(members)
+        self._forms: list[_Form] = []
+        self._postings: dict[str, list[int]] = {}
+        self._deleted: dict[str, list[str]] = {}
+        for index, entry in enumerate(self._entries):
+            self._add(_Form(index, _roster_name(entry, entry.name), False))
+            for alias in entry.aliases:
+                self._add(_Form(index, _roster_name(entry, alias), True))
+        self._texts = [form.name.text for form in self._forms]
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def _add(self, form: _Form) -> None:
+        form_id = len(self._forms)
+        self._forms.append(form)
+        for word in _surname_words(form.name):
+            self._post(word, form_id, with_deletes=True)
+            self._post(_SKELETON_MARK + skeleton(word), form_id, with_deletes=True)
+
+    def _post(self, key: str, form_id: int, *, with_deletes: bool) -> None:
+        posting = self._postings.get(key)
+        if posting is None:
+            self._postings[key] = [form_id]
+            if with_deletes:
+                for deleted in _deletes(key):
+                    self._deleted.setdefault(deleted, []).append(key)
+        elif posting[-1] != form_id:
+            posting.append(form_id)
+
+    def _block(self, query: NormalName) -> set[int]:
+        """Forms whose surname is one of the query's words, give or take one letter."""
+        keys: set[str] = set()
+        for word in _query_words(query):
+            for key in (word, _SKELETON_MARK + skeleton(word)):
+                keys.add(key)
+                keys.update(self._deleted.get(key, ()))
+                for deleted in _deletes(key):
+                    keys.add(deleted)
+                    keys.update(self._deleted.get(deleted, ()))
+        block: set[int] = set()
+        for key in keys:
+            block.update(self._postings.get(key, ()))
+        return block
+
+    def _narrow(self, query: NormalName, block: set[int]) -> list[int]:
+        ids = list(block)
+        if len(ids) <= MAX_SCORED:
+            return ids
+        texts = [self._texts[i] for i in ids]
+        best = process.extract(query.text, texts, scorer=fuzz.token_sort_ratio, limit=MAX_SCORED)
+        return [ids[position] for _, _, position in best]
+
+    def propose(self, name: str, limit: int = MAX_PROPOSALS) -> tuple[Proposal, ...]:
+        """The members ``name`` could be, best first (ties in roster-name order); never applied."""
+        if not 1 <= limit <= MAX_PROPOSALS:
+            raise InputError(f"limit must be between 1 and {MAX_PROPOSALS}, not {limit}")
+        query = normalize_name(name)
+        best: dict[int, Proposal] = {}
+        for form_id in self._narrow(query, self._block(query)):
+            form = self._forms[form_id]
+            likeness = compare(query, form.name)
+            if likeness.score < MIN_SCORE:
+                continue
+            entry = self._entries[form.entry]
+            reasons = likeness.reasons + ((ALIAS,) if form.is_alias else ())
+            proposal = Proposal(entry.key, entry.name, likeness.score, reasons)
+            held = best.get(form.entry)
+            if held is None or (proposal.score, not form.is_alias) > (held.score, ALIAS not in held.reasons):
+                best[form.entry] = proposal
+        ranked = sorted(best.values(), key=lambda p: (-p.score, p.member, str(p.key)))
+        if not ranked:
+            return ()
+        floor = ranked[0].score - MAX_BEHIND_BEST
+        return tuple(p for p in ranked if p.score >= floor)[:limit]
+
+
+def _roster_name(entry: RosterEntry, name: str) -> NormalName:
+    try:
+        return normalize_name(name)
+    except InputError as error:
+        raise InputError(f"member {entry.key}: {error.reason}") from None
