@@ -11,4 +11,5 @@ COMMAND_MODULES = (
     "clubrating.commands.match",
     "clubrating.commands.analyze",
     "clubrating.commands.serve",
+    "clubrating.commands.arbiter",
 )

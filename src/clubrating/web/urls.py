@@ -1,5 +1,59 @@
-"""URL routes of the club website."""
+"""URL routes of the club website.
 
-from django.urls import path  # noqa: F401
+A club's read-side pages answer under ``/c/<slug>/`` and ``/u/<token>/`` (see
+:mod:`clubrating.web.access`); the arbiter's pages under ``/c/<slug>/arbiter/``;
+the JSON API under ``/api/``.
+"""
 
-urlpatterns: list = []
+from django.contrib.auth import views as auth_views
+from django.urls import include, path
+
+from clubrating.web import api, arbiter, views
+
+club_patterns = [
+    path("", views.club_page, name="club"),
+    path("ratings.csv", views.ratings_csv, name="ratings-csv"),
+    path("ratings.json", views.ratings_json, name="ratings-json"),
+    path("t/", views.tournament_list, name="tournaments"),
+    path("t/<int:tournament_id>/", views.tournament_page, name="tournament"),
+    path("t/<int:tournament_id>/tournament.trf", views.tournament_trf, name="tournament-trf"),
+    path("t/<int:tournament_id>/games.pgn", views.tournament_pgn, name="tournament-pgn"),
+    path("p/<int:member_id>/", views.player_page, name="player"),
+    path("p/<int:member_id>/history.csv", views.player_csv, name="player-csv"),
+    path("p/<int:member_id>/history.json", views.player_json, name="player-json"),
+]
+
+arbiter_patterns = [
+    path("", arbiter.dashboard, name="arbiter"),
+    path("rebuild/", arbiter.rebuild_now, name="arbiter-rebuild"),
+    path("audit/", arbiter.audit_page, name="arbiter-audit"),
+    path("upload/", arbiter.upload, name="arbiter-upload"),
+    path("t/<int:tournament_id>/", arbiter.review, name="arbiter-tournament"),
+    path("t/<int:tournament_id>/<slug:action>/", arbiter.tournament_action, name="arbiter-tournament-action"),
+    path("members/", arbiter.members_page, name="arbiter-members"),
+    path("members/<slug:action>/", arbiter.member_action, name="arbiter-member-action"),
+    path("privacy/", arbiter.privacy, name="arbiter-privacy"),
+]
+
+api_patterns = [
+    path("ratings", api.ratings),
+    path("players/<int:member_id>", api.player),
+    path("tournaments", api.tournaments),
+    path("tournaments/<int:tournament_id>", api.tournament),
+]
+
+urlpatterns = [
+    path("", views.index, name="index"),
+    path("robots.txt", views.robots_txt),
+    path("sitemap.xml", views.sitemap_xml),
+    path("accounts/login/", auth_views.LoginView.as_view(template_name="web/login.html", next_page="/"),
+         name="login"),
+    path("accounts/logout/", auth_views.LogoutView.as_view(next_page="/"), name="logout"),
+    path("c/<slug:slug>/arbiter/", include(arbiter_patterns)),
+    path("c/<slug:slug>/", include(club_patterns)),
+    path("u/<str:token>/", include(club_patterns)),
+    path("api/openapi.json", api.openapi, name="openapi"),
+    path("api/clubs", api.clubs),
+    path("api/c/<slug:slug>/", include(api_patterns)),
+    path("api/u/<str:token>/", include(api_patterns)),
+]

@@ -1,0 +1,65 @@
+"""``clubrating arbiter``: the logins that may work on a club's website."""
+
+from __future__ import annotations
+
+import argparse
+import getpass
+import sys
+from typing import Any
+
+from clubrating.cli import print_json, wants_json
+from clubrating.commands.club import the_club, who
+from clubrating.errors import InputError
+
+
+def _password(args: argparse.Namespace) -> str | None:
+    if args.password_stdin:
+        line = sys.stdin.readline().rstrip("\r\n")
+        if not line:
+            raise InputError("--password-stdin: the first line of standard input is empty")
+        return line
+    if not sys.stdin.isatty():
+        return None
+    first = getpass.getpass("Password (empty: keep the current one): ")
+    if not first:
+        return None
+    if getpass.getpass("Password again: ") != first:
+        raise InputError("the two passwords differ")
+    return first
+
+
+def cmd_arbiter(args: argparse.Namespace) -> int:
+    club = the_club(args)
+    from clubrating.web import accounts
+
+    if args.action == "list":
+        names = accounts.arbiters(club)
+        if wants_json(args):
+            print_json({"club": club.slug, "arbiters": names})
+        else:
+            print("\n".join(names) if names else f"{club.name} has no arbiter login yet")
+        return 0
+    if not args.username:
+        raise InputError(f"'arbiter {args.action}' needs a login name")
+    if args.action == "add":
+        message = accounts.add_arbiter(club, args.username, _password(args), who=who())
+    else:
+        message = accounts.remove_arbiter(club, args.username, who=who())
+    if wants_json(args):
+        print_json({"message": message, "club": club.slug, "login": args.username})
+    else:
+        print(message)
+    return 0
+
+
+def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
+    p = subparsers.add_parser(
+        "arbiter", parents=[common], help="add, remove or list the club's arbiter logins",
+        description="Manage who may log in to the website as an arbiter of a club. A login holds a name "
+                    "and a password, nothing more.",
+        epilog="Example: echo 'long secret phrase' | clubrating arbiter add anna --club riverside --password-stdin")
+    p.add_argument("action", choices=("add", "remove", "list"))
+    p.add_argument("username", nargs="?", help="the login name")
+    p.add_argument("--club", help="the club's short name (default: the only club)")
+    p.add_argument("--password-stdin", action="store_true", help="read the password from the first line of stdin")
+    p.set_defaults(handler=cmd_arbiter)

@@ -1,0 +1,119 @@
+"""Who may see a club, under which address, and which name each viewer sees (spec R15-R17).
+
+A club's pages live under one of two prefixes:
+
+- ``/c/<slug>/`` for a public club, and for its arbiters whatever the visibility;
+- ``/u/<token>/`` for an unlisted club (the token is the secret; the arbiter can
+  rotate it). A public club answers under its token too.
+
+Anyone else gets 404, never 403, so that a club's existence does not leak.
+Pages of any club that is not public carry ``noindex`` (meta and
+``X-Robots-Tag``) and ``Referrer-Policy: no-referrer``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import wraps
+from typing import Any
+
+from django.http import Http404, HttpRequest, HttpResponse
+
+from clubrating.club.models import Club, NameDisplay, Visibility
+
+ARBITER_PREFIX = "web:"   # audit entries written from the website say "web:<login>"
+
+
+@dataclass(frozen=True)
+class ClubAccess:
+    """One viewer's view of one club."""
+
+    club: Club
+    is_arbiter: bool
+    base: str          # the prefix every link of the club's pages starts with
+    api_base: str      # the same for the JSON API
+
+    @property
+    def noindex(self) -> bool:
+        return self.club.visibility != Visibility.PUBLIC
+
+    def name(self, name: str, *, junior: bool = False, consent: bool = False,
+             juniors_event: bool = False) -> str:
+        """The name this viewer may see (R16, R17): arbiters see full names."""
+        if self.is_arbiter:
+            return name
+        return public_name(name, full=self.club.names == NameDisplay.FULL, junior=junior,
+                           consent=consent, juniors_event=juniors_event)
+
+
+def public_name(name: str, *, full: bool, junior: bool, consent: bool, juniors_event: bool = False) -> str:
+    """Full name only when the club shows full names and, for a junior or an event with
+    under-18 players, the arbiter recorded consent (R16, R17); initials otherwise."""
+    if full and (consent or not (junior or juniors_event)):
+        return name
+    return initials(name)
+
+
+_PART = re.compile(r"[^\W\d_]", re.UNICODE)
+
+
+def initials(name: str) -> str:
+    """"Jason Becher" -> "J. B."; "Becher, Jason" -> "J. B."; "Anna-Maria Li" -> "A.-M. L."."""
+    if "," in name:
+        last, _, first = name.partition(",")
+        name = f"{first} {last}"
+    parts = []
+    for word in name.split():
+        pieces = [p for p in word.split("-") if _PART.search(p)]
+        if pieces:
+            parts.append("-".join(_PART.search(p).group(0).upper() + "." for p in pieces))  # type: ignore[union-attr]
+    return " ".join(parts) or "?"
+
+
+def is_arbiter_of(request: HttpRequest, club: Club) -> bool:
+    user = request.user
+    return bool(user.is_authenticated and club.arbiters.filter(pk=user.pk).exists())
+
+
+def resolve(request: HttpRequest, *, slug: str | None = None, token: str | None = None) -> ClubAccess:
+    """The club of the address, if this viewer may see it; 404 otherwise."""
+    if slug is not None:
+        club = Club.objects.filter(slug=slug).first()
+        if club is None:
+            raise Http404("no such club")
+        arbiter = is_arbiter_of(request, club)
+        if not (arbiter or club.visibility == Visibility.PUBLIC):
+            raise Http404("no such club")
+        return ClubAccess(club, arbiter, f"/c/{club.slug}/", f"/api/c/{club.slug}/")
+    club = Club.objects.filter(token=token).first() if token else None
+    if club is None:
+        raise Http404("no such club")
+    arbiter = is_arbiter_of(request, club)
+    if club.visibility == Visibility.ARBITER and not arbiter:
+        raise Http404("no such club")
+    return ClubAccess(club, arbiter, f"/u/{club.token}/", f"/api/u/{club.token}/")
+
+
+def mark_privacy(response: HttpResponse, access: ClubAccess) -> HttpResponse:
+    """Headers of every page and export of a club that is not public (R15)."""
+    if access.noindex:
+        response["X-Robots-Tag"] = "noindex, nofollow"
+        response["Referrer-Policy"] = "no-referrer"
+    if access.is_arbiter:
+        response["Cache-Control"] = "private, no-store"
+    return response
+
+
+View = Callable[..., HttpResponse]
+
+
+def club_view(view: View) -> View:
+    """Resolve ``slug`` or ``token`` of the URL into ``access`` and mark the response."""
+    @wraps(view)
+    def wrapper(request: HttpRequest, *args: Any, slug: str | None = None, token: str | None = None,
+                **kwargs: Any) -> HttpResponse:
+        access = resolve(request, slug=slug, token=token)
+        return mark_privacy(view(request, access, *args, **kwargs), access)
+    return wrapper

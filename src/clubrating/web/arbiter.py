@@ -1,0 +1,263 @@
+"""The arbiter's pages: upload or type a tournament, confirm names, publish, correct,
+merge, rebuild, privacy, audit log.
+
+Login required; the user must be one of the club's arbiters (anyone else: 404,
+so another club's arbiter learns nothing). Every write is a POST (CSRF by
+Django's middleware) through :mod:`clubrating.club.services`; its Outcome text
+is shown to the arbiter as a message, and a user's mistake as an error message.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.views import redirect_to_login
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_POST, require_safe
+
+from clubrating.club import queries, services
+from clubrating.club.matching import proposals_for
+from clubrating.club.models import Club, Entry, Game, Member, Visibility
+from clubrating.club.rebuild import rebuild
+from clubrating.errors import ClubratingError, InputError, NotFound
+from clubrating.web.access import ARBITER_PREFIX, ClubAccess, mark_privacy
+from clubrating.web.typed import parse_typed
+
+MAX_UPLOAD_BYTES = 5 * 1024 * 1024   # a club's tournament file is kilobytes; this is generous
+RESULT_CHOICES = ["1-0", "0-1", "1/2-1/2", "+-", "-+", "--"]
+
+
+def arbiter_view(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    @wraps(view)
+    def wrapper(request: HttpRequest, slug: str, *args: Any, **kwargs: Any) -> HttpResponse:
+        if not request.user.is_authenticated:
+            return redirect_to_login(request.get_full_path())
+        club = Club.objects.filter(slug=slug, arbiters=request.user).first()
+        if club is None:
+            raise Http404("no such club")
+        access = ClubAccess(club, True, f"/c/{club.slug}/", f"/api/c/{club.slug}/")
+        return mark_privacy(view(request, access, *args, **kwargs), access)
+    return wrapper
+
+
+def who(request: HttpRequest) -> str:
+    return f"{ARBITER_PREFIX}{request.user.get_username()}"
+
+
+def act(request: HttpRequest, action: Callable[[], Any], back: str) -> HttpResponse:
+    """Run a service; its Outcome becomes a message, a user's mistake an error message."""
+    try:
+        outcome = action()
+    except ClubratingError as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(request, str(outcome))
+    return redirect(back)
+
+
+def _page(request: HttpRequest, access: ClubAccess, template: str, **context: Any) -> HttpResponse:
+    home = f"{access.base}arbiter/"
+    return render(request, template, {"access": access, "club": access.club, "base": access.base,
+                                      "home": home, **context})
+
+
+def _date(text: str) -> dt.date | None:
+    if not text.strip():
+        return None
+    try:
+        return dt.date.fromisoformat(text.strip())
+    except ValueError:
+        raise InputError(f"{text!r} is not a date: expected YYYY-MM-DD") from None
+
+
+def _member(club: Club, text: str) -> Member:
+    """A member typed as "Name (#12)", "12" or an exact name."""
+    text = text.strip()
+    if text.endswith(")") and "(#" in text:
+        text = text.rsplit("(#", 1)[1].rstrip(")")
+    if not text:
+        raise InputError("say which member: pick one from the list")
+    return services.get_member(club, text)
+
+
+# --- dashboard, rebuild, audit --------------------------------------------------------------
+
+@require_safe
+@arbiter_view
+def dashboard(request: HttpRequest, access: ClubAccess) -> HttpResponse:
+    return _page(request, access, "web/arbiter/dashboard.html", tournaments=queries.tournaments(access.club),
+                 last_rebuild=queries.last_rebuild(access.club))
+
+
+@require_POST
+@arbiter_view
+def rebuild_now(request: HttpRequest, access: ClubAccess) -> HttpResponse:
+    """The manual rebuild (R14): replay everything and say whether the stored history matched."""
+    report = rebuild(access.club, reason=f"manual rebuild by {who(request)}", expect_difference=False)
+    if report.changes_differing:
+        messages.warning(request, f"{report}; {report.changes_differing} stored rating changes did not match "
+                                  "the replay and were corrected")
+    else:
+        messages.success(request, f"{report}; the stored history matched (0 rating changes differed)")
+    return redirect(f"{access.base}arbiter/")
+
+
+@require_safe
+@arbiter_view
+def audit_page(request: HttpRequest, access: ClubAccess) -> HttpResponse:
+    return _page(request, access, "web/arbiter/audit.html", entries=queries.audit_log(access.club, limit=200))
+
+
+# --- import ----------------------------------------------------------------------------------
+
+@arbiter_view
+def upload(request: HttpRequest, access: ClubAccess) -> HttpResponse:
+    if request.method != "POST":
+        return _page(request, access, "web/arbiter/upload.html", today=dt.date.today().isoformat())
+    try:
+        tournament = _import(request, access.club)
+    except ClubratingError as error:
+        messages.error(request, str(error))
+        return _page(request, access, "web/arbiter/upload.html", today=dt.date.today().isoformat(),
+                     typed=request.POST.get("rows", ""), typed_name=request.POST.get("name", ""))
+    messages.success(request, f"imported '{tournament.name}' ({tournament.date}) as a draft: "
+                              f"{tournament.entries.count()} players, {tournament.games.count()} games; "
+                              "confirm the names, then publish")
+    return redirect(f"{access.base}arbiter/t/{tournament.id}/")
+
+
+def _import(request: HttpRequest, club: Club) -> Any:
+    juniors = request.POST.get("has_juniors") == "on"
+    date = _date(request.POST.get("date", ""))
+    upload_file = request.FILES.get("file")
+    if upload_file is not None:
+        if upload_file.size and upload_file.size > MAX_UPLOAD_BYTES:
+            raise InputError(f"the file is larger than {MAX_UPLOAD_BYTES // 1024 // 1024} MB", file=upload_file.name)
+        from clubrating.files import read_tournament_bytes
+
+        record, digest = read_tournament_bytes(upload_file.read(), upload_file.name or "upload")
+        return services.import_tournament(club, record, who=who(request), content_hash=digest, date=date,
+                                          has_juniors=juniors)
+    rows = request.POST.get("rows", "")
+    if not rows.strip():
+        raise InputError("choose a file, or type the games")
+    record = parse_typed(rows, name=request.POST.get("name", ""), date=date)
+    return services.import_tournament(club, record, who=who(request), has_juniors=juniors)
+
+
+# --- one tournament: names, publish, corrections ---------------------------------------------
+
+@require_safe
+@arbiter_view
+def review(request: HttpRequest, access: ClubAccess, tournament_id: int) -> HttpResponse:
+    t = _tournament(access, tournament_id)
+    rows = proposals_for(t)
+    members = Member.objects.filter(club=access.club, merged_into=None).order_by("name").values_list("id", "name")
+    games = Game.objects.filter(tournament=t).select_related("white", "black").order_by("round", "board", "id")
+    return _page(request, access, "web/arbiter/review.html", tournament=t, rows=rows, members=list(members),
+                 unlinked=sum(1 for e, _ in rows if e.member_id is None),
+                 games=[(g, services.game_result_text(g)) for g in games], results=RESULT_CHOICES)
+
+
+def _tournament(access: ClubAccess, tournament_id: int) -> Any:
+    try:
+        return services.get_tournament(access.club, tournament_id)
+    except NotFound:
+        raise Http404("no such tournament") from None
+
+
+def _entry(t: Any, request: HttpRequest) -> Entry:
+    entry = Entry.objects.filter(tournament=t, id=request.POST.get("entry", "") or 0).select_related(
+        "tournament__club", "member").first()
+    if entry is None:
+        raise NotFound("no such name in this tournament")
+    return entry
+
+
+def _game(t: Any, request: HttpRequest) -> Game:
+    game = Game.objects.filter(tournament=t, id=request.POST.get("game", "") or 0).select_related(
+        "tournament__club", "white", "black").first()
+    if game is None:
+        raise NotFound("no such game in this tournament")
+    return game
+
+
+TournamentAction = Callable[[HttpRequest, Any, str], Any]
+ACTIONS: dict[str, TournamentAction] = {
+    "link": lambda r, t, w: services.link(_entry(t, r), _member(t.club, r.POST.get("member", "")), who=w),
+    "new-member": lambda r, t, w: services.new_member(_entry(t, r), who=w),
+    "unlink": lambda r, t, w: services.unlink(_entry(t, r), who=w),
+    "accept-exact": lambda r, t, w: services.accept_exact(t, who=w),
+    "all-new": lambda r, t, w: services.all_new_members(t, who=w),
+    "publish": lambda r, t, w: services.publish(t, who=w),
+    "unpublish": lambda r, t, w: services.unpublish(t, who=w),
+    "date": lambda r, t, w: services.change_date(t, _date(r.POST.get("date", "")) or _missing("date"), who=w),
+    "result": lambda r, t, w: services.correct_result(_game(t, r), r.POST.get("result", ""), who=w),
+}
+
+
+def _missing(what: str) -> Any:
+    raise InputError(f"the {what} is missing")
+
+
+@require_POST
+@arbiter_view
+def tournament_action(request: HttpRequest, access: ClubAccess, tournament_id: int, action: str) -> HttpResponse:
+    t = _tournament(access, tournament_id)
+    back = f"{access.base}arbiter/t/{t.id}/"
+    if action == "delete":
+        if request.POST.get("confirm") != t.name:
+            messages.error(request, f"type the tournament's name ({t.name}) to delete it")
+            return redirect(back)
+        return act(request, lambda: services.delete_tournament(t, who=who(request)), f"{access.base}arbiter/")
+    if action not in ACTIONS:
+        raise Http404("no such action")
+    return act(request, lambda: ACTIONS[action](request, t, who(request)), back)
+
+
+# --- members ---------------------------------------------------------------------------------
+
+@require_safe
+@arbiter_view
+def members_page(request: HttpRequest, access: ClubAccess) -> HttpResponse:
+    members = list(Member.objects.filter(club=access.club).select_related("merged_into").order_by("name", "id"))
+    return _page(request, access, "web/arbiter/members.html", members=members,
+                 active=[m for m in members if m.merged_into_id is None])
+
+
+@require_POST
+@arbiter_view
+def member_action(request: HttpRequest, access: ClubAccess, action: str) -> HttpResponse:
+    club, w, back = access.club, who(request), f"{access.base}arbiter/members/"
+    post = request.POST
+    actions: dict[str, Callable[[], Any]] = {
+        "flags": lambda: services.set_member_flags(_member(club, post.get("member", "")), who=w,
+                                                   junior=post.get("junior") == "on",
+                                                   consent=post.get("consent") == "on"),
+        "merge": lambda: services.merge(_member(club, post.get("absorbed", "")),
+                                        _member(club, post.get("into", "")), who=w),
+        "unmerge": lambda: services.unmerge(_member(club, post.get("member", "")), who=w),
+    }
+    if action not in actions:
+        raise Http404("no such action")
+    return act(request, actions[action], back)
+
+
+# --- privacy ---------------------------------------------------------------------------------
+
+@arbiter_view
+def privacy(request: HttpRequest, access: ClubAccess) -> HttpResponse:
+    club = access.club
+    if request.method == "POST":
+        return act(request, lambda: services.set_privacy(
+            club, who=who(request), visibility=request.POST.get("visibility") or None,
+            names=request.POST.get("names") or None, rotate_token=request.POST.get("rotate") == "on"),
+            f"{access.base}arbiter/privacy/")
+    link = request.build_absolute_uri(f"/u/{club.token}/")
+    return _page(request, access, "web/arbiter/privacy.html", visibilities=Visibility.choices,
+                 link=link, name_choices=club._meta.get_field("names").choices)

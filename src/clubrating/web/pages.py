@@ -1,0 +1,218 @@
+"""What the read-side pages, exports and API show: the shared queries with each
+viewer's name privacy applied (R16, R17). Plain dicts; a fixed number of SQL
+queries per page, whatever the number of rows."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterable
+from typing import Any
+
+from django.http import Http404
+
+from clubrating.club import queries
+from clubrating.club.models import Bye, Entry, Game, Member, Tournament, TournamentStatus
+from clubrating.formats.records import (
+    Bye as ByeRecord,
+)
+from clubrating.formats.records import (
+    ByeKind,
+    Pairing,
+    PlayerEntry,
+    TimeControl,
+    TournamentKind,
+    TournamentRecord,
+    Unplayed,
+)
+from clubrating.web.access import ClubAccess
+from clubrating.web.chart import ChartPoint, rating_chart
+
+RECENT_TOURNAMENTS = 10
+# PGN tags that carry no personal data beyond the players' names (which are replaced).
+SAFE_PGN_TAGS = {"Event", "Site", "Date", "Round", "Result", "EventDate", "TimeControl", "ECO", "Opening",
+                 "Variation", "Termination", "PlyCount", "Variant", "FEN", "SetUp", "Board"}
+
+
+def points_text(points: float) -> str:
+    """2.5 -> "2½", 0.5 -> "½", 3.0 -> "3"."""
+    whole, half = int(points), points - int(points) >= 0.5
+    if half:
+        return f"{whole}½" if whole else "½"
+    return str(whole)
+
+
+def _signed(value: float | None) -> str:
+    return "" if value is None else f"{value:+.1f}"
+
+
+def _rating(value: float | None) -> str:
+    return "" if value is None else f"{value:.0f}"
+
+
+def member_flags(ids: Iterable[int | None]) -> dict[int, tuple[str, bool, bool]]:
+    """Member id -> (name, junior, consent) for the given members: one query."""
+    wanted = {i for i in ids if i is not None}
+    if not wanted:
+        return {}
+    return {m: (n, j, c) for m, n, j, c in Member.objects.filter(id__in=wanted).values_list(
+        "id", "name", "junior", "full_name_consent")}
+
+
+# --- club page -------------------------------------------------------------------------------
+
+def club_ratings(access: ClubAccess, rating_list: str, search: str = "") -> list[dict[str, Any]]:
+    """The rating list as this viewer may see it; ``search`` matches the shown name only,
+    so that a name shown as initials cannot be found by its full spelling."""
+    wanted = search.strip().casefold()
+    rows = []
+    for row in queries.rating_list(access.club, rating_list):
+        name = access.name(row["name"], junior=row["junior"], consent=row["full_name_consent"])
+        if wanted and wanted not in name.casefold():
+            continue
+        rows.append({"rank": row["rank"], "member_id": row["member_id"], "name": name,
+                     "rating": row["rating"], "rating_text": _rating(row["rating"]), "games": row["games"],
+                     "provisional": row["provisional"], "last_played": row["last_played"]})
+    return rows
+
+
+def recent_tournaments(access: ClubAccess, limit: int | None = RECENT_TOURNAMENTS) -> list[Tournament]:
+    qs = Tournament.objects.filter(club=access.club).order_by("-date", "-sequence", "-id")
+    if not access.is_arbiter:
+        qs = qs.filter(status=TournamentStatus.PUBLISHED)
+    return list(qs[:limit] if limit else qs)
+
+
+# --- player page -----------------------------------------------------------------------------
+
+def get_member(access: ClubAccess, member_id: int) -> Member:
+    member = Member.objects.filter(club=access.club, id=member_id).first()
+    if member is None:
+        raise Http404("no such member")
+    return member
+
+
+def player(access: ClubAccess, member: Member) -> dict[str, Any]:
+    """A member's page: history, charts, games; aliases only for arbiters."""
+    hist = queries.player_history(member)
+    flags = member_flags(g["opponent_member_id"] for g in hist["games"])
+    names = {t["tournament_id"]: (t["tournament"], t["date"]) for t in hist["tournaments"]}
+    games = []
+    for g in hist["games"]:
+        opponent = flags.get(g["opponent_member_id"])
+        shown = (access.name(opponent[0], junior=opponent[1], consent=opponent[2]) if opponent
+                 else access.name(g["opponent"], junior=True))
+        tname, tdate = names.get(g["tournament_id"], ("", ""))
+        games.append({**g, "opponent": shown, "tournament": tname, "date": tdate,
+                      "score_text": points_text(g["score"])})
+    history = [{**t, "score_text": points_text(t["score"]), "before_text": _rating(t["rating_before"]),
+                "after_text": _rating(t["rating_after"]), "change_text": _signed(t["change"])}
+               for t in hist["tournaments"]]
+    name = access.name(member.name, junior=member.junior, consent=member.full_name_consent)
+    return {"member": member, "name": name, "ratings": hist["ratings"], "history": history, "games": games,
+            "aliases": hist["aliases"] if access.is_arbiter else [],
+            "charts": charts(hist["tournaments"], access.club.provisional_games, name)}
+
+
+def charts(tournaments: list[dict[str, Any]], provisional_games: int, name: str) -> list[dict[str, str]]:
+    """One SVG chart per rating list the member played in."""
+    by_list: dict[str, list[dict[str, Any]]] = {}
+    for t in tournaments:
+        if t["rated"]:
+            by_list.setdefault(t["rating_list"], []).append(t)
+    out = []
+    for lst, rows in sorted(by_list.items()):
+        games, points = 0, []
+        for t in rows:
+            games += t["games_rated"]
+            points.append(ChartPoint(dt.date.fromisoformat(t["date"]), t["rating_after"], games < provisional_games))
+        first = rows[0]
+        start = ChartPoint(dt.date.fromisoformat(first["date"]) - dt.timedelta(days=1), first["rating_before"],
+                           bool(first["provisional_before"]))
+        svg = rating_chart(points, title=f"Rating history of {name} ({lst})", start=start)
+        out.append({"list": lst, "svg": svg})
+    return out
+
+
+def lichess_history(access: ClubAccess, member: Member) -> list[dict[str, Any]]:
+    """The rating history in lichess's shape: [{"name", "points": [[y, m0, d, rating]]}];
+    months count from 0 as in lichess's /api/user/{name}/rating-history."""
+    hist = queries.player_history(member)
+    lists: dict[str, list[list[int]]] = {}
+    for t in hist["tournaments"]:
+        if t["rated"]:
+            day = dt.date.fromisoformat(t["date"])
+            lists.setdefault(t["rating_list"], []).append([day.year, day.month - 1, day.day,
+                                                          round(t["rating_after"])])
+    return [{"name": lst.capitalize(), "points": pts} for lst, pts in sorted(lists.items())]
+
+
+# --- tournament page -------------------------------------------------------------------------
+
+def get_tournament(access: ClubAccess, tournament_id: int) -> Tournament:
+    tournament = Tournament.objects.filter(club=access.club, id=tournament_id).first()
+    if tournament is None or not (tournament.is_published or access.is_arbiter):
+        raise Http404("no such tournament")
+    return tournament
+
+
+def entry_name(access: ClubAccess, tournament: Tournament, name: str, member_id: int | None,
+               flags: dict[int, tuple[str, bool, bool]]) -> str:
+    """A tournament's name for a player: the member's name when linked, privacy applied."""
+    if member_id is not None and member_id in flags:
+        member, junior, consent = flags[member_id]
+        return access.name(member, junior=junior, consent=consent, juniors_event=tournament.has_juniors)
+    return access.name(name, junior=True)
+
+
+def tournament(access: ClubAccess, t: Tournament) -> dict[str, Any]:
+    data = queries.standings(t)
+    flags = member_flags(p["member_id"] for p in data["players"])
+    rounds = max([data["rounds"]] + [c["round"] for p in data["players"] for c in p["rounds"]])
+    rows = []
+    for place, p in enumerate(data["players"], 1):
+        cells = {c["round"]: c for c in p["rounds"]}
+        rows.append({
+            **p, "place": place, "name": entry_name(access, t, p["name"], p["member_id"], flags),
+            "written": p["name"], "points_text": points_text(p["points"]),
+            "cells": [_cell(cells.get(r), t.is_rated) for r in range(1, rounds + 1)],
+            "before_text": _rating(p["rating_before"]), "after_text": _rating(p["rating_after"]),
+            "change_text": _signed(p["change"]),
+        })
+    return {**data, "tournament": t, "players": rows, "round_numbers": list(range(1, rounds + 1)),
+            "has_unrated": any(c["unrated"] for r in rows for c in r["cells"] if c)}
+
+
+def _cell(cell: dict[str, Any] | None, rated_event: bool) -> dict[str, Any] | None:
+    """A crosstable cell: "12w1" style text, and why it is not rated (R8)."""
+    if cell is None:
+        return None
+    score = points_text(cell["score"])
+    if cell["note"] == "bye":
+        return {"text": f"bye {score}", "unrated": True, "why": "bye: counts in the standings, not rated"}
+    colour = cell["colour"] or "-"
+    if cell["note"] is not None:
+        mark = {"1": "+", "0": "−"}.get(score, score)
+        return {"text": f"{cell['opponent']}{colour}{mark}", "unrated": True,
+                "why": f"{cell['note']}: not rated"}
+    why = "" if rated_event else "bughouse: not rated"
+    return {"text": f"{cell['opponent']}{colour}{score}", "unrated": not rated_event, "why": why}
+
+
+def export_record(access: ClubAccess, t: Tournament) -> TournamentRecord:
+    """The stored tournament as a record for the TRF and PGN writers, names as this viewer sees them."""
+    entries = list(Entry.objects.filter(tournament=t).order_by("number"))
+    flags = member_flags(e.member_id for e in entries)
+    number = {e.id: e.number for e in entries}
+    players = tuple(PlayerEntry(e.number, entry_name(access, t, e.name, e.member_id, flags)) for e in entries)
+    pairings = tuple(
+        Pairing(round=g.round, white=number[g.white_id], black=number[g.black_id], white_points=g.white_points,
+                black_points=g.black_points, played=g.played, unplayed=Unplayed(g.unplayed) if g.unplayed else None,
+                colours_known=g.colours_known, board=g.board, moves=g.moves or None,
+                headers=tuple((k, str(v)) for k, v in (g.headers or {}).items() if k in SAFE_PGN_TAGS))
+        for g in Game.objects.filter(tournament=t).order_by("round", "board", "id"))
+    byes = tuple(ByeRecord(b.round, number[b.entry_id], b.points, ByeKind(b.kind))
+                 for b in Bye.objects.filter(tournament=t).order_by("round", "id"))
+    return TournamentRecord(
+        name=t.name, date=t.date, players=players, pairings=pairings, byes=byes, rounds=t.rounds,
+        time_control=TimeControl(t.time_control), kind=TournamentKind(t.kind),
+        source=f"tournament {t.id}", format=t.source_format)

@@ -1,0 +1,203 @@
+"""Read-side pages and exports: club, player, tournament; CSV, JSON, TRF, PGN.
+
+Every view takes the viewer's :class:`~clubrating.web.access.ClubAccess` (the
+``club_view`` decorator resolves it, answers 404 where the viewer may not see
+the club and marks non-public pages ``noindex``).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_safe
+
+from clubrating.club import queries
+from clubrating.club.models import Club, Visibility
+from clubrating.formats.pgn import write_pgn
+from clubrating.formats.trf import write_trf
+from clubrating.web import pages
+from clubrating.web.access import ClubAccess, club_view
+
+
+def _page(request: HttpRequest, access: ClubAccess, template: str, **context: Any) -> HttpResponse:
+    return render(request, template, {"access": access, "club": access.club, "base": access.base, **context})
+
+
+def _download(content: str | bytes, content_type: str, filename: str) -> HttpResponse:
+    response = HttpResponse(content, content_type=content_type)
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+def _list_name(request: HttpRequest, access: ClubAccess) -> tuple[str, list[str]]:
+    lists = queries.rating_lists(access.club)
+    wanted = request.GET.get("list", "")
+    return (wanted if wanted in lists else lists[0]), lists
+
+
+# --- site ------------------------------------------------------------------------------------
+
+@require_safe
+def index(request: HttpRequest) -> HttpResponse:
+    """The public clubs, and the clubs of a logged-in arbiter; the only one opens directly."""
+    public = list(Club.objects.filter(visibility=Visibility.PUBLIC).order_by("name"))
+    own = list(request.user.clubs.order_by("name")) if request.user.is_authenticated else []  # type: ignore[union-attr]
+    shown = {c.id: c for c in public + own}
+    if len(shown) == 1:
+        return redirect(f"/c/{next(iter(shown.values())).slug}/")
+    return render(request, "web/index.html", {"public": public, "own": own})
+
+
+@require_safe
+def robots_txt(request: HttpRequest) -> HttpResponse:
+    lines = ["User-agent: *", "Disallow: /u/", "Disallow: /api/", "Disallow: /accounts/",
+             "Disallow: /c/*/arbiter/", f"Sitemap: {request.build_absolute_uri('/sitemap.xml')}"]
+    return HttpResponse("\n".join(lines) + "\n", content_type="text/plain")
+
+
+@require_safe
+def sitemap_xml(request: HttpRequest) -> HttpResponse:
+    """Public clubs only (R15): never an unlisted or arbiter-only club."""
+    urls = []
+    for club in Club.objects.filter(visibility=Visibility.PUBLIC).order_by("slug"):
+        urls.append(request.build_absolute_uri(f"/c/{club.slug}/"))
+        urls.append(request.build_absolute_uri(f"/c/{club.slug}/t/"))
+    body = "".join(f"<url><loc>{u}</loc></url>" for u in urls)
+    xml = ('<?xml version="1.0" encoding="UTF-8"?>\n'
+           f'<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">{body}</urlset>\n')
+    return HttpResponse(xml, content_type="application/xml")
+
+
+# --- club ------------------------------------------------------------------------------------
+
+@require_safe
+@club_view
+def club_page(request: HttpRequest, access: ClubAccess) -> HttpResponse:
+    rating_list, lists = _list_name(request, access)
+    search = request.GET.get("q", "")[:100]
+    rows = pages.club_ratings(access, rating_list, search)
+    return _page(request, access, "web/club.html", rating_list=rating_list, lists=lists, search=search,
+                 established=[r for r in rows if not r["provisional"]],
+                 provisional=[r for r in rows if r["provisional"]],
+                 tournaments=pages.recent_tournaments(access),
+                 last_rebuild=queries.last_rebuild(access.club) if access.is_arbiter else None)
+
+
+@require_safe
+@club_view
+def tournament_list(request: HttpRequest, access: ClubAccess) -> HttpResponse:
+    return _page(request, access, "web/tournaments.html", tournaments=pages.recent_tournaments(access, None))
+
+
+FIDE_COLUMNS = ["Rank", "ID", "Name", "Rtg", "Gms", "Flag", "Last played", "List"]
+# Rtg, Gms and Flag are the FIDE rating list's column names (players_list.txt, ratings.fide.com
+# download); "Flag" holds "p" for a provisional rating here (FIDE uses it for i = inactive, w = woman).
+
+
+@require_safe
+@club_view
+def ratings_csv(request: HttpRequest, access: ClubAccess) -> HttpResponse:
+    rating_list, _ = _list_name(request, access)
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(FIDE_COLUMNS)
+    for r in pages.club_ratings(access, rating_list):
+        writer.writerow([r["rank"] or "", r["member_id"], r["name"], f"{r['rating']:.1f}", r["games"],
+                         "p" if r["provisional"] else "", r["last_played"] or "", rating_list])
+    return _download(out.getvalue(), "text/csv; charset=utf-8", f"{access.club.slug}-{rating_list}.csv")
+
+
+def ratings_document(access: ClubAccess, rating_list: str) -> dict[str, Any]:
+    players = [{k: r[k] for k in ("rank", "member_id", "name", "rating", "games", "provisional", "last_played")}
+               for r in pages.club_ratings(access, rating_list)]
+    return {"club": {"slug": access.club.slug, "name": access.club.name}, "list": rating_list, "players": players}
+
+
+@require_safe
+@club_view
+def ratings_json(request: HttpRequest, access: ClubAccess) -> HttpResponse:
+    rating_list, _ = _list_name(request, access)
+    return JsonResponse(ratings_document(access, rating_list), json_dumps_params={"ensure_ascii": False})
+
+
+# --- player ----------------------------------------------------------------------------------
+
+def _member_or_redirect(access: ClubAccess, member_id: int, suffix: str = "") -> Any:
+    member = pages.get_member(access, member_id)
+    if member.merged_into_id is not None:
+        top = member
+        while top.merged_into_id is not None:
+            top = top.merged_into  # type: ignore[assignment]
+        return redirect(f"{access.base}p/{top.id}/{suffix}")
+    return member
+
+
+@require_safe
+@club_view
+def player_page(request: HttpRequest, access: ClubAccess, member_id: int) -> HttpResponse:
+    member = _member_or_redirect(access, member_id)
+    if isinstance(member, HttpResponse):
+        return member
+    return _page(request, access, "web/player.html", **pages.player(access, member))
+
+
+@require_safe
+@club_view
+def player_csv(request: HttpRequest, access: ClubAccess, member_id: int) -> HttpResponse:
+    member = _member_or_redirect(access, member_id, "history.csv")
+    if isinstance(member, HttpResponse):
+        return member
+    data = pages.player(access, member)
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(["Date", "Tournament", "Score", "Games rated", "Rating before", "Rating after", "Change",
+                     "List"])
+    for t in data["history"]:
+        writer.writerow([t["date"], t["tournament"], t["score"], t["games_rated"],
+                         "" if t["rating_before"] is None else f"{t['rating_before']:.1f}",
+                         "" if t["rating_after"] is None else f"{t['rating_after']:.1f}",
+                         "" if t["change"] is None else f"{t['change']:+.1f}", t["rating_list"] or ""])
+    return _download(out.getvalue(), "text/csv; charset=utf-8", f"player-{member.id}-history.csv")
+
+
+@require_safe
+@club_view
+def player_json(request: HttpRequest, access: ClubAccess, member_id: int) -> HttpResponse:
+    member = _member_or_redirect(access, member_id, "history.json")
+    if isinstance(member, HttpResponse):
+        return member
+    return HttpResponse(json.dumps(pages.lichess_history(access, member)), content_type="application/json")
+
+
+# --- tournament ------------------------------------------------------------------------------
+
+@require_safe
+@club_view
+def tournament_page(request: HttpRequest, access: ClubAccess, tournament_id: int) -> HttpResponse:
+    t = pages.get_tournament(access, tournament_id)
+    return _page(request, access, "web/tournament.html", **pages.tournament(access, t))
+
+
+@require_safe
+@club_view
+def tournament_trf(request: HttpRequest, access: ClubAccess, tournament_id: int) -> HttpResponse:
+    t = pages.get_tournament(access, tournament_id)
+    out = io.StringIO()
+    write_trf(pages.export_record(access, t), out)
+    return _download(out.getvalue(), "text/plain; charset=utf-8", f"tournament-{t.id}.trf")
+
+
+@require_safe
+@club_view
+def tournament_pgn(request: HttpRequest, access: ClubAccess, tournament_id: int) -> HttpResponse:
+    """The games with moves; when no game has moves, every played game with its result."""
+    t = pages.get_tournament(access, tournament_id)
+    record = pages.export_record(access, t)
+    out = io.StringIO()
+    write_pgn(record, out, results_only=not any(p.moves for p in record.pairings))
+    return _download(out.getvalue(), "application/x-chess-pgn; charset=utf-8", f"tournament-{t.id}.pgn")
