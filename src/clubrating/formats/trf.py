@@ -162,6 +162,9 @@ def _parse_cell(text: str, round_: int, line: int, source: str) -> _Cell:
         if colour not in "wb":
             raise InputError(f"{where}: a played result {code!r} needs the colour w or b, got {colour!r}",
                              file=source, line=line)
+    elif code in "HFUZ":
+        raise InputError(f"{where}: the bye code {code!r} goes with opponent 0000, not {opponent}",
+                         file=source, line=line)
     elif code not in UNPLAYED_RESULTS:
         raise InputError(f"{where}: unknown result code {code!r}; expected one of TRF-16's 1 = 0 + - W D L"
                          " (or a bye code H F U Z with opponent 0000)", file=source, line=line)
