@@ -95,3 +95,41 @@ def test_every_date_spelling_of_real_files_is_read(text: str, date: dt.date | No
 def test_a_text_that_is_not_a_date_is_refused(text: str) -> None:
     with pytest.raises(ValueError):
         parse_date(text)
+
+
+# --- a reader refuses anything with an InputError, never a traceback -----------------------
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+GOLDEN = {name: (DATA / name).read_bytes().decode("utf-8-sig") for name in
+          ("all_codes.trf", "club_night.pgn", "tuesday.csv", "team_unfielded.trf", "bughouse.pgn")}
+
+
+@st.composite
+def damaged_files(draw: st.DrawFn) -> tuple[str, str]:
+    name = draw(st.sampled_from(sorted(GOLDEN)))
+    text = list(GOLDEN[name])
+    for _ in range(draw(st.integers(1, 6))):
+        at = draw(st.integers(0, len(text) - 1))
+        text[at:at + draw(st.integers(0, 3))] = draw(st.text(max_size=3))
+    return name, "".join(text)
+
+
+@settings(max_examples=300, deadline=None)
+@given(damaged_files())
+def test_a_damaged_file_is_read_or_refused_with_an_input_error_never_a_crash(named: tuple[str, str]) -> None:
+    name, text = named
+    try:
+        read_tournament_text(text, name)
+    except InputError as error:
+        assert str(error).startswith(name)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(), st.sampled_from(["x.trf", "x.pgn", "x.csv", "x"]))
+def test_any_text_is_read_or_refused_with_an_input_error(text: str, name: str) -> None:
+    try:
+        read_tournament_text(text, name)
+    except InputError:
+        pass

@@ -173,3 +173,8 @@ def test_writing_then_reading_games_keeps_rounds_boards_players_results_and_move
     for pairing in again.pairings:
         assert pairing.moves is not None and pairing.moves.startswith(moves[(pairing.round, pairing.board)])
     assert (again.name, again.date) == ("Club", dt.date(2024, 1, 2))
+
+
+def test_a_comment_line_that_starts_with_a_bracket_stays_in_the_movetext() -> None:
+    text = game(GOOD, "1. e4 {\n[%clk 0:05:00] } e5 1-0")
+    assert read_pgn(io.StringIO(text)).pairings[0].moves == "1. e4 {\n[%clk 0:05:00] } e5 1-0"

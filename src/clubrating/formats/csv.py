@@ -169,7 +169,7 @@ def _pairing(round_: int, board: int | None, white: str, black: str, result: str
 
 
 def _positive(text: str, what: str, line: int, state: _State) -> int:
-    if not text.isdigit() or int(text) == 0:
+    if not text.isdecimal() or int(text) == 0:
         raise InputError(f"expected the {what} as a number from 1, got {text!r}", file=state.source, line=line)
     return int(text)
 

@@ -159,7 +159,8 @@ def _game(game: chess.pgn.Game, builder: _Builder, text: list[tuple[int, str]], 
     if result not in RESULTS:
         raise InputError(f"{white} - {black} has the result {result!r}; expected a finished game"
                          " (1-0, 0-1 or 1/2-1/2), '*' means unfinished", file=source, line=start)
-    movetext = "\n".join(line for number, line in content if not line.lstrip().startswith("[")).strip()
+    body = next((i for i, (_, line) in enumerate(content) if not line.lstrip().startswith("[")), len(content))
+    movetext = "\n".join(line for _, line in content[body:]).strip()
     moves = _RESULT_TOKEN.sub("", movetext).strip()
     plies = len(moves.split()) if bughouse else sum(1 for _ in game.mainline_moves())
     forfeit = bool(FORFEIT_WORDS.search(tags.get("Termination", "")) or FORFEIT_WORDS.search(_comments(game)))
@@ -178,7 +179,7 @@ def _round(text: str, source: str, line: int) -> tuple[int | None, int | None]:
     if text in ("", "?", "-"):
         return None, None
     parts = text.split(".")
-    if not all(part.isdigit() for part in parts[:2]) or int(parts[0]) == 0:
+    if not all(part.isdecimal() for part in parts[:2]) or int(parts[0]) == 0:
         raise InputError(f"Round {text!r}: expected a round number such as \"3\" or \"3.2\""
                          " (round 3, board 2), or \"?\"", file=source, line=line)
     return int(parts[0]), int(parts[1]) if len(parts) > 1 else None

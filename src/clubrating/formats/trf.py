@@ -103,7 +103,7 @@ def read_trf(handle: TextIO, source: str = "<trf>") -> TournamentRecord:
     warnings: list[str] = []
     record = _header_record(header, source, warnings)
     warnings += _points_warnings(rows, pairings, byes, source)
-    if (declared := _value(header, "062")).isdigit() and int(declared) != len(rows):
+    if (declared := _value(header, "062")).isdecimal() and int(declared) != len(rows):
         warnings.append(f"{source}:{header.values['062'][1]}: 062 announces {declared} players,"
                         f" the file has {len(rows)} player lines")
     players = tuple(PlayerEntry(number=row.number, name=row.name, points=row.points, line=row.line)
@@ -118,7 +118,7 @@ def _value(header: _Header, code: str) -> str:
 
 def _parse_player_line(text: str, line: int, source: str) -> _Row:
     number_text = text[NUMBER].strip()
-    if not number_text.isdigit() or int(number_text) == 0:
+    if not number_text.isdecimal() or int(number_text) == 0:
         raise InputError(f"expected the player's start number in columns 5-8, got {number_text!r}",
                          file=source, line=line)
     name = text[NAME].strip()
@@ -129,7 +129,7 @@ def _parse_player_line(text: str, line: int, source: str) -> _Row:
     if points_text_:
         try:
             points = round(float(points_text_) * 2)
-        except ValueError:
+        except (ValueError, OverflowError):
             raise InputError(f"expected the points in columns 81-84 (e.g. ' 4.5'), got {points_text_!r}",
                              file=source, line=line) from None
     cells = []
@@ -147,7 +147,7 @@ def _parse_cell(text: str, round_: int, line: int, source: str) -> _Cell:
     if text[:2].strip() or text[6] != " " or text[8] != " ":
         raise InputError(f"{where}: expected 'nnnn c r' (opponent, colour, result) aligned on columns,"
                          f" got {text[2:].rstrip()!r}", file=source, line=line)
-    if opponent_text.strip() and not opponent_text.strip().isdigit():
+    if opponent_text.strip() and not opponent_text.strip().isdecimal():
         raise InputError(f"{where}: expected an opponent's start number or 0000, got {opponent_text!r}",
                          file=source, line=line)
     if colour not in _COLOURS:
@@ -260,7 +260,7 @@ def _header_record(header: _Header, source: str, warnings: list[str]) -> Tournam
     planned = None
     if "XXR" in header.values:
         text, line = header.values["XXR"]
-        if text.isdigit():
+        if text.isdecimal():
             planned = int(text)
         else:
             warnings.append(f"{source}:{line}: XXR expected a number of rounds, got {text!r}; ignored")
