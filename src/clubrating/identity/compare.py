@@ -214,8 +214,9 @@ def compare(query: NormalName, member: NormalName) -> Likeness:
 
 def _finish(query: NormalName, member: NormalName, reasons: list[str]) -> Likeness:
     """Say "same name" when only the script, accents, case or punctuation differ."""
-    if reasons == [SWAPPED] and _plain_words(query) == _plain_words(member):
-        reasons = []  # "Smith, John" and "John Smith": one name, two customary orders
+    explicit = query.has_comma and member.has_comma
+    if reasons == [SWAPPED] and not explicit and _plain_words(query) == _plain_words(member):
+        reasons = []  # "Kasparov Garry" and "Kasparov, Garry": one name, two customary orders
     same = not reasons
     if query.other_script != member.other_script:
         reasons.append(TRANSLITERATION)

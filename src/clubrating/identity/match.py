@@ -109,10 +109,16 @@ class Matcher:
         self._forms: list[_Form] = []
         self._postings: dict[str, list[int]] = {}
         self._deleted: dict[str, list[str]] = {}
+        unusable = []
         for index, entry in enumerate(self._entries):
-            self._add(_Form(index, _roster_name(entry, entry.name), False))
-            for alias in entry.aliases:
-                self._add(_Form(index, _roster_name(entry, alias), True))
+            for spelling in (entry.name, *entry.aliases):
+                name = _usable(spelling)
+                if name is None:
+                    unusable.append((entry.key, spelling))
+                else:
+                    self._add(_Form(index, name, spelling is not entry.name))
+        # Spellings with nothing to match (empty, only punctuation): never proposed.
+        self.unusable: tuple[tuple[Hashable, str], ...] = tuple(unusable)
         self._texts = [form.name.text for form in self._forms]
 
     def __len__(self) -> int:
@@ -182,8 +188,8 @@ class Matcher:
         return tuple(p for p in ranked if p.score >= floor)[:limit]
 
 
-def _roster_name(entry: RosterEntry, name: str) -> NormalName:
+def _usable(name: str) -> NormalName | None:
     try:
         return normalize_name(name)
-    except InputError as error:
-        raise InputError(f"member {entry.key}: {error.reason}") from None
+    except InputError:
+        return None

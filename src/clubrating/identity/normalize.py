@@ -64,6 +64,12 @@ _JOINERS = re.compile(r"['`´’‘\u02bc\u02bb\"]")
 _SEPARATORS = re.compile(r"[^a-z,]+")
 
 
+# NFKC splits the Armenian ligature "և" into "եւ", which transliterates as
+# "ew"; it is read "ev" (reformed orthography: ե + վ), as anyascii renders it
+# ("Լևոն" = "Levon").
+_BEFORE_NFKC = str.maketrans({"\u0587": "\u0565\u057e"})
+
+
 @dataclass(frozen=True)
 class NormalName:
     """A name as comparable tokens.
@@ -99,7 +105,7 @@ def clean_text(raw: str) -> str:
     """Unicode-normalise (NFKC), drop control characters, collapse spaces; check length."""
     if not isinstance(raw, str):
         raise InputError(f"a name must be text, not {type(raw).__name__}")
-    text = unicodedata.normalize("NFKC", raw)
+    text = unicodedata.normalize("NFKC", raw.translate(_BEFORE_NFKC))
     text = "".join(" " if unicodedata.category(ch)[0] in "CZ" else ch for ch in text)
     text = " ".join(text.split())
     if not text:
@@ -136,7 +142,8 @@ def normalize_name(raw: str) -> NormalName:
     parts = [p for p in (_split_words(chunk) for chunk in ascii_text.split(",")) if p]
     if not parts:
         raise InputError(f"no letters in name {text!r}")
-    parts = [[w for w in part if w not in TITLES] or part for part in parts]
+    untitled = [p for p in ([w for w in part if w not in TITLES] for part in parts) if p]
+    parts = untitled or parts
     has_comma = len(parts) >= 2
     if has_comma:
         surname_words, given_words = parts[0], [w for part in parts[1:] for w in part]

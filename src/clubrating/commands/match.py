@@ -1,0 +1,149 @@
+"""``clubrating match NAME ...``: which members each typed name could be (R10, R11).
+
+Proposals only: nothing is linked or merged (the arbiter confirms with
+``clubrating link``). Against a roster file (one name a line, "Surname,
+Given" or "Given Surname") no database is needed; without ``--roster`` the
+club's members and their known spellings are read from the database.
+
+A name that cannot be matched (empty, only punctuation, too long) gets a
+one-line error on stderr and an entry with no proposals and an ``error``
+field; the other names are still answered and the exit status is 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from clubrating.cli import option, print_json, wants_json
+from clubrating.errors import InputError
+from clubrating.identity.match import MAX_PROPOSALS, Matcher, Proposal, RosterEntry
+
+
+def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
+    parser = subparsers.add_parser(
+        "match", parents=[common], help="propose the members a typed name could be",
+        description="For each name, the members it could be, best first, with a score out of "
+                    "100 and the reasons in words. Names come from the arguments, from --names "
+                    "FILE (one a line), or from stdin when neither is given. Matched against "
+                    "--roster FILE (one name a line, no database) or the club's members. "
+                    "Nothing is linked: these are proposals for the arbiter.",
+        epilog="Example: clubrating match 'J. Smith' 'Aronyan, Levon' --roster members.txt --json",
+    )
+    parser.add_argument("name", nargs="*", metavar="NAME", help="a name as typed")
+    parser.add_argument("--names", metavar="FILE", help="names to match, one a line ('-' for stdin)")
+    parser.add_argument("--roster", metavar="FILE", help="match against these names (one a line) "
+                        "instead of the club's members")
+    parser.add_argument("--limit", type=int, default=MAX_PROPOSALS, metavar="N",
+                        help=f"at most N proposals a name (1-{MAX_PROPOSALS}, default {MAX_PROPOSALS})")
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    if not 1 <= args.limit <= MAX_PROPOSALS:
+        raise InputError(f"--limit must be between 1 and {MAX_PROPOSALS}, not {args.limit}")
+    names = gather_names(args.name, args.names)
+    roster = read_roster(args.roster) if args.roster else club_roster(args)
+    if sys.stderr.isatty() and len(roster) > 10_000:
+        print(f"indexing {len(roster):,} names ...", file=sys.stderr)
+    matcher = Matcher(roster)
+    document, failed = match_names(matcher, names, args.limit)
+    for entry in document:
+        if "error" in entry:
+            print(f"clubrating match: error: {entry['name']!r}: {entry['error']}", file=sys.stderr)
+    if wants_json(args):
+        print_json(document)
+    else:
+        print(render(document))
+    return 2 if failed else 0
+
+
+def gather_names(arguments: Sequence[str], names_file: str | None) -> list[str]:
+    """Names from the arguments, then the file; stdin when there are neither."""
+    names = list(arguments)
+    if names_file == "-" or (names_file is None and not names):
+        names.extend(line.strip() for line in sys.stdin)
+    elif names_file is not None:
+        names.extend(line.strip() for line in _read_lines(names_file))
+    names = [name for name in names if name]
+    if not names:
+        raise InputError("no names to match: give NAME arguments, --names FILE or names on stdin")
+    return names
+
+
+def _read_lines(path: str) -> list[str]:
+    try:
+        return Path(path).read_text(encoding="utf-8-sig").splitlines()
+    except FileNotFoundError:
+        raise InputError("no such file", file=path) from None
+    except UnicodeDecodeError as error:
+        raise InputError(f"not UTF-8 text (byte {error.start})", file=path) from None
+    except OSError as error:
+        raise InputError(error.strerror or "cannot read", file=path) from None
+
+
+def read_roster(path: str) -> list[RosterEntry]:
+    """One member a line (blank lines and ``#`` comments skipped); the key is the line number."""
+    from clubrating.identity.normalize import normalize_name
+
+    roster = []
+    for number, line in enumerate(_read_lines(path), start=1):
+        name = line.strip()
+        if not name or name.startswith("#"):
+            continue
+        try:
+            normalize_name(name)
+        except InputError as error:
+            raise InputError(error.reason, file=path, line=number) from None
+        roster.append(RosterEntry(number, name))
+    if not roster:
+        raise InputError("no names in the roster", file=path)
+    return roster
+
+
+def club_roster(args: argparse.Namespace) -> list[RosterEntry]:
+    """The club's active members with their known spellings, from the database."""
+    from clubrating import djangoenv
+
+    djangoenv.setup(option(args, "database", "CLUBRATING_DATABASE_URL"))
+    from clubrating.club.queries import member_roster
+
+    return [RosterEntry(key, name, tuple(aliases)) for key, name, aliases in member_roster()]
+
+
+def match_names(matcher: Matcher, names: Sequence[str], limit: int) -> tuple[list[dict[str, Any]], int]:
+    """The JSON document of DESIGN.md, and how many names could not be matched."""
+    document: list[dict[str, Any]] = []
+    failed = 0
+    for name in names:
+        try:
+            proposals = matcher.propose(name, limit=limit)
+        except InputError as error:
+            failed += 1
+            document.append({"name": name, "proposals": [], "error": error.reason})
+            continue
+        document.append({"name": name, "proposals": [as_json(p) for p in proposals]})
+    return document, failed
+
+
+def as_json(proposal: Proposal) -> dict[str, Any]:
+    return {"member": proposal.member, "score": proposal.score, "reasons": list(proposal.reasons)}
+
+
+def render(document: Sequence[dict[str, Any]]) -> str:
+    """A readable list: each name, then its proposals indented, best first."""
+    lines = []
+    for entry in document:
+        lines.append(entry["name"])
+        if "error" in entry:
+            lines.append(f"  (not matched: {entry['error']})")
+        elif not entry["proposals"]:
+            lines.append("  (no proposal: a new member?)")
+        width = max((len(p["member"]) for p in entry["proposals"]), default=0)
+        for proposal in entry["proposals"]:
+            reasons = "; ".join(proposal["reasons"])
+            lines.append(f"  {proposal['score']:5.1f}  {proposal['member']:<{width}}  {reasons}")
+    return "\n".join(lines)
