@@ -178,3 +178,17 @@ def test_writing_then_reading_games_keeps_rounds_boards_players_results_and_move
 def test_a_comment_line_that_starts_with_a_bracket_stays_in_the_movetext() -> None:
     text = game(GOOD, "1. e4 {\n[%clk 0:05:00] } e5 1-0")
     assert read_pgn(io.StringIO(text)).pairings[0].moves == "1. e4 {\n[%clk 0:05:00] } e5 1-0"
+
+
+def test_a_game_whose_tags_follow_the_previous_result_without_a_blank_line_is_its_own_game() -> None:
+    text = ('[White "A"]\n[Black "B"]\n[Round "1"]\n[Result "1-0"]\n\n1. e4 e5 1-0\n'
+            '[White "C"]\n[Black "D"]\n[Round "1"]\n[Result "0-1"]\n\n1. d4 d5 0-1\n')
+    record = read_pgn(io.StringIO(text), "chesscom.pgn")
+    names = {p.number: p.name for p in record.players}
+    assert [(names[p.white], names[p.black], p.line, p.moves) for p in record.pairings] == [
+        ("A", "B", 1, "1. e4 e5 1-0"), ("C", "D", 7, "1. d4 d5 0-1")]
+
+
+def test_a_broadcast_time_control_written_in_minutes_is_standard() -> None:
+    text = game({"White": "A", "Black": "B", "Result": "1-0", "TimeControl": "90+30"}, "1-0")
+    assert read_pgn(io.StringIO(text)).time_control is TimeControl.STANDARD

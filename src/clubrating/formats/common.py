@@ -81,9 +81,15 @@ def classify_seconds(base_seconds: float, increment_seconds: float = 0) -> TimeC
     return TimeControl.STANDARD
 
 
+# lichess broadcast exports write minutes in [TimeControl] ("90+30" for 90'+30",
+# ../shared/data/games/otb_broadcast_clk): a base under 3 "seconds-minutes" with an
+# increment of 10 s or more is read as minutes; no one plays 90 s + 30 s.
+MINUTES_WRITTEN_BELOW = 180
+MINUTES_WRITTEN_INCREMENT = 10
+
 _KEYWORDS = ((TimeControl.BLITZ, re.compile(r"blitz|bullet|lightning", re.I)),
-             (TimeControl.RAPID, re.compile(r"rapid|schnell|active|semi", re.I)),
-             (TimeControl.STANDARD, re.compile(r"standard|classic|classical|slow", re.I)))
+             (TimeControl.RAPID, re.compile(r"rapid|schnell|\bactive\b", re.I)),
+             (TimeControl.STANDARD, re.compile(r"standard|classic|\bslow\b", re.I)))
 _MINUTES_PLUS = re.compile(r"\b(\d{1,3})\s*(?:\+|plus|min\s*\+)\s*(\d{1,2})\b", re.I)
 
 
@@ -113,9 +119,12 @@ def parse_time_control(text: str) -> TimeControl | None:
         first = first.split("/", 1)[1]
     base, _, increment = first.partition("+")
     try:
-        return classify_seconds(float(base), float(increment or 0))
+        base_seconds, increment_seconds = float(base), float(increment or 0)
     except ValueError:
         return None
+    if base_seconds < MINUTES_WRITTEN_BELOW and increment_seconds >= MINUTES_WRITTEN_INCREMENT:
+        base_seconds *= 60   # '90+30' is 90 minutes + 30 s (lichess broadcasts), not 90 s
+    return classify_seconds(base_seconds, increment_seconds)
 
 
 class PlayerNumbers:

@@ -38,23 +38,42 @@ FORFEIT_WORDS = re.compile(r"forfeit|abandon|no[ -]?show|unplayed|not played|did
 PLIES_TO_HAVE_PLAYED = 2   # both sides made a move: the game was played (FIDE Laws 5.2.1 analogue)
 
 SEVEN_TAG_ROSTER = ("Event", "Site", "Date", "Round", "White", "Black", "Result")   # PGN standard 8.1.1
+_TAG_LINE = re.compile(r'\s*\[[A-Za-z0-9_]+\s+"')
 _RESULT_TOKEN = re.compile(r"\s*(1-0|0-1|1/2-1/2|\*)\s*$")
 _STANDARD_VARIANTS = {"", "standard", "chess", "chess960", "chess 960", "fischerandom", "from position"}
 
 
 class _Lines:
-    """A handle that counts the lines python-chess reads and keeps those of the current game."""
+    """A handle that counts the lines python-chess reads and keeps those of the current game.
+
+    Some exports (chess.com) start the next game's tags right after a result
+    with no blank line; python-chess would then read those tags as movetext and
+    merge two games. A tag line met inside movetext ends the game first.
+    """
 
     def __init__(self, handle: TextIO) -> None:
         self._handle = handle
+        self._pending: str | None = None
+        self._in_movetext = False
         self.number = 0
         self.game_lines: list[tuple[int, str]] = []
 
     def readline(self) -> str:
-        text = self._handle.readline()
+        if self._pending is not None:
+            text, self._pending = self._pending, None
+        else:
+            text = self._handle.readline()
+            if self._in_movetext and _TAG_LINE.match(text):
+                self._pending, self._in_movetext = text, False
+                return "\n"   # the blank line the file forgot
         if text:
             self.number += 1
             self.game_lines.append((self.number, text.rstrip("\r\n")))
+        stripped = text.strip()
+        if not stripped:
+            self._in_movetext = False
+        elif not stripped.startswith(("[", "%", ";")):
+            self._in_movetext = True
         return text
 
 
