@@ -64,7 +64,10 @@ def parse_typed(text: str, *, name: str, date: dt.date | None) -> TournamentReco
             raise InputError("a player cannot play against themselves", file=SOURCE, line=line)
         names.setdefault(white, fields[1])
         names.setdefault(black, fields[2])
-        w, b, played = parse_result(fields[3])
+        try:
+            w, b, played = parse_result(fields[3])
+        except InputError as error:
+            raise InputError(error.reason, file=SOURCE, line=line) from None
         unplayed = None if played else (Unplayed.DOUBLE_FORFEIT if w == b == 0 else Unplayed.FORFEIT)
         pairings.append(Pairing(round=rnd, white=white, black=black, white_points=w, black_points=b,
                                 played=played, unplayed=unplayed, line=line))
