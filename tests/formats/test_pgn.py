@@ -192,3 +192,9 @@ def test_a_game_whose_tags_follow_the_previous_result_without_a_blank_line_is_it
 def test_a_broadcast_time_control_written_in_minutes_is_standard() -> None:
     text = game({"White": "A", "Black": "B", "Result": "1-0", "TimeControl": "90+30"}, "1-0")
     assert read_pgn(io.StringIO(text)).time_control is TimeControl.STANDARD
+
+
+def test_a_file_of_several_events_that_clash_says_so() -> None:
+    text = game({**GOOD, "Event": "Open A"}, "1-0") + game({**GOOD, "Event": "Open B", "White": "C"}, "1-0")
+    with pytest.raises(InputError, match="holds games of 2 different events: expected one tournament per file"):
+        read_pgn(io.StringIO(text), "twic.pgn")

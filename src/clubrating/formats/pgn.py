@@ -132,7 +132,14 @@ def read_pgn(handle: TextIO, source: str = "<pgn>") -> TournamentRecord:
             unplayed=None if game.played else Unplayed.FORFEIT, moves=game.moves, headers=game.headers,
             line=game.line))
     entries = players.entries()
-    check_one_game_per_round(pairings, (), {entry.number: entry.name for entry in entries}, source)
+    try:
+        check_one_game_per_round(pairings, (), {entry.number: entry.name for entry in entries}, source)
+    except InputError as error:
+        events = {dict(game.headers).get("Event", "?") for game in games}
+        if len(events) > 1:
+            raise InputError(f"{error.reason}; the file holds games of {len(events)} different events:"
+                             " expected one tournament per file", file=source, line=error.line) from None
+        raise
     name, date, control, warnings = _tournament_tags(games, source)
     return TournamentRecord(
         name=name, date=date, players=entries, pairings=tuple(pairings),
