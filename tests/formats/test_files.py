@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -69,7 +70,8 @@ def test_the_format_can_be_forced(tmp_path: Path) -> None:
     (lambda tmp: (tmp / "empty.trf", (tmp / "empty.trf").write_bytes(b""))[0], "the file is empty"),
     (lambda tmp: (tmp / "blank.csv", (tmp / "blank.csv").write_bytes(b"\n \r\n"))[0], "the file is empty"),
 ])
-def test_a_missing_directory_or_empty_file_is_an_input_error_naming_it(make, words: str, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_a_missing_directory_or_empty_file_is_an_input_error_naming_it(
+        make: Callable[[Path], Path], words: str, tmp_path: Path) -> None:
     path = make(tmp_path)
     with pytest.raises(InputError) as caught:
         read_tournament_file(str(path))
