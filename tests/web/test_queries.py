@@ -1,0 +1,59 @@
+"""The number of SQL queries of a page does not grow with the number of rows."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+
+from clubrating.club.models import Club, Member, Tournament
+
+from .conftest import make_arbiter, publish_typed
+
+
+def grow(club: Club, size: int) -> Tournament:
+    """``size`` players, each plays ``size // 5`` evenings; Anna plays every one."""
+    last = None
+    for evening in range(size // 5):
+        lines = [f"1, Anna Smith, Player {evening}, 1-0"]
+        lines += [f"{1 + (i % 3)}, Player {i}, Player {i + 1}, {'1-0' if i % 2 else '1/2-1/2'}"
+                  for i in range(0, size - 1, 2) if i != evening and i + 1 != evening]
+        last = publish_typed(club, "\n".join(lines), f"Evening {evening}", dt.date(2024, 1, 1) + dt.timedelta(days=7 * evening))
+    assert last is not None
+    return last
+
+
+def queries_of(client: Client, url: str) -> int:
+    with CaptureQueriesContext(connection) as ctx:
+        response = client.get(url)
+    assert response.status_code == 200, url
+    return len(ctx.captured_queries)
+
+
+def urls(club: Club, t: Tournament) -> list[str]:
+    anna, c = Member.objects.get(club=club, name="Anna Smith").id, club.slug
+    return [f"/c/{c}/", f"/c/{c}/p/{anna}/", f"/c/{c}/t/{t.id}/", f"/c/{c}/ratings.csv",
+            f"/c/{c}/p/{anna}/history.json", f"/c/{c}/t/{t.id}/tournament.trf",
+            f"/api/c/{c}/players/{anna}", f"/api/c/{c}/tournaments/{t.id}", f"/c/{c}/arbiter/t/{t.id}/"]
+
+
+@pytest.mark.parametrize("as_arbiter", [False, True])
+def test_queries_per_page_do_not_grow_from_10_to_50_members(db: None, as_arbiter: bool) -> None:
+    from clubrating.club import services
+    counts = []
+    for size in (10, 50):
+        club = services.create_club(f"Club {size}", who="t", slug=f"club{size}")
+        services.set_privacy(club, who="t", visibility="public")
+        t = grow(club, size)
+        assert Member.objects.filter(club=club).count() >= size
+        client = Client()
+        if as_arbiter:
+            client.force_login(make_arbiter(club, f"arb{size}"))
+        pages = urls(club, t) if as_arbiter else urls(club, t)[:-1]
+        counts.append([queries_of(client, u) for u in pages])
+    small, large = counts
+    assert small == large
+    assert max(large) <= 12
