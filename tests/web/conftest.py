@@ -80,3 +80,10 @@ def other_arbiter_client(db: None) -> Client:
 
 
 Getter = Callable[..., Any]
+
+
+@pytest.fixture(autouse=True)
+def empty_page_cache() -> None:
+    """The page cache lives in the process; ids repeat between tests rolled back."""
+    from django.core.cache import cache
+    cache.clear()

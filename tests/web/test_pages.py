@@ -104,3 +104,22 @@ def test_unknown_pages_answer_404(club: Club, evening: Tournament) -> None:
     client = Client()
     for url in ("/c/nowhere/", "/c/riverside/p/999999/", "/c/riverside/t/999999/", "/u/not-a-token/"):
         assert client.get(url).status_code == 404, url
+
+
+def test_a_cached_page_shows_a_correction_at_once(club: Club, evening: Tournament) -> None:
+    from clubrating.club.models import CurrentRating, Game
+    client = Client()
+    anna = member(club, "Anna Smith")
+    url = f"/c/riverside/p/{anna.id}/"
+    before = client.get(url).content.decode()
+    assert client.get(url).content.decode() == before          # served again, from the cache
+    game = Game.objects.get(tournament=evening, round=1, white__name="Anna Smith")
+    services.correct_result(game, "0-1", who=WHO)
+    after = client.get(url).content.decode()
+    rating = CurrentRating.objects.get(member=anna).rating
+    assert after != before and f"<strong>{rating:.0f}</strong>" in after
+
+
+def test_pages_say_how_long_the_server_took(club: Club, evening: Tournament) -> None:
+    timing = Client().get("/c/riverside/")["Server-Timing"]
+    assert timing.startswith("app;dur=") and float(timing.split("=")[1]) >= 0

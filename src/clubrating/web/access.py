@@ -14,14 +14,16 @@ Pages of any club that is not public carry ``noindex`` (meta and
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import wraps
 from typing import Any
 
+from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse
 
-from clubrating.club.models import Club, NameDisplay, Visibility
+from clubrating.club.models import AuditEntry, Club, NameDisplay, RebuildLog, Visibility
 
 ARBITER_PREFIX = "web:"   # audit entries written from the website say "web:<login>"
 
@@ -107,13 +109,33 @@ def mark_privacy(response: HttpResponse, access: ClubAccess) -> HttpResponse:
 
 
 View = Callable[..., HttpResponse]
+PAGE_CACHE_SECONDS = 600   # the key changes with the history, so this only bounds memory use
+
+
+def history_version(club: Club) -> str:
+    """Changes whenever what a page shows can change: every write of history, privacy and
+    member flags leaves an audit entry (services), every rebuild a log row (R14)."""
+    audit = AuditEntry.objects.filter(club=club).order_by("-id").values_list("id", flat=True).first()
+    rebuilt = RebuildLog.objects.filter(club=club).order_by("-id").values_list("id", flat=True).first()
+    return f"{club.id}:{club.visibility}:{club.names}:{club.token}:{audit}:{rebuilt}"
 
 
 def club_view(view: View) -> View:
-    """Resolve ``slug`` or ``token`` of the URL into ``access`` and mark the response."""
+    """Resolve ``slug`` or ``token`` of the URL into ``access``, mark the response, and
+    serve anonymous viewers from a cache keyed on the club's history version."""
     @wraps(view)
     def wrapper(request: HttpRequest, *args: Any, slug: str | None = None, token: str | None = None,
                 **kwargs: Any) -> HttpResponse:
+        started = time.perf_counter()
         access = resolve(request, slug=slug, token=token)
-        return mark_privacy(view(request, access, *args, **kwargs), access)
+        cacheable = request.method == "GET" and not request.user.is_authenticated
+        key = f"clubrating.page:{history_version(access.club)}:{request.get_full_path()}" if cacheable else ""
+        response = cache.get(key) if cacheable else None
+        if response is None:
+            response = mark_privacy(view(request, access, *args, **kwargs), access)
+            if cacheable and response.status_code == 200 and not response.streaming:
+                cache.set(key, response, PAGE_CACHE_SECONDS)
+        # Server-Timing (W3C): the view's own time, visible in browsers' developer tools and the benchmark.
+        response["Server-Timing"] = f"app;dur={(time.perf_counter() - started) * 1000:.2f}"
+        return response
     return wrapper
