@@ -201,22 +201,11 @@ def _current_rows(club: Club, lst: str, snap: Snapshot, result: ReplayColumns,
     return [(m, lst, rating[m], games[m], games[m] < below, last[m]) for m in sorted(rating)]
 
 
-def _stored(club: Club, model: Any, columns: Sequence[str], where: str, params: list[Any]) -> set[tuple[Any, ...]]:
+def _stored(model: Any, columns: Sequence[str], where: str, params: list[Any]) -> dict[RowKey, tuple[Any, ...]]:
+    """Stored rows keyed by their first two columns. Booleans come back as 0/1 from
+    some databases: fine, since ``True == 1`` and they hash alike."""
     sql = f"SELECT {', '.join('x.' + c for c in columns)} FROM {_table(model)} x {where}"
-    return {tuple(_plain(v) for v in row) for row in _fetch(sql, params)}
-
-
-def _plain(value: Any) -> Any:
-    if isinstance(value, str) and len(value) == 10 and value[4] == "-":
-        try:
-            return dt.date.fromisoformat(value)
-        except ValueError:
-            return value
-    return value
-
-
-def _normalise(rows: list[tuple[Any, ...]], bool_at: int) -> set[tuple[Any, ...]]:
-    return {tuple(bool(v) if i == bool_at else v for i, v in enumerate(r)) for r in rows}
+    return {(row[0], row[1]): tuple(row) for row in _fetch(sql, params)}
 
 
 def rebuild(club: Club, *, reason: str, since: Tournament | OrderKey | None = None,
@@ -248,21 +237,17 @@ def rebuild(club: Club, *, reason: str, since: Tournament | OrderKey | None = No
             scope += " AND (t.status <> %s OR t.date > %s OR (t.date = %s AND (t.sequence > %s OR " \
                      "(t.sequence = %s AND t.id >= %s))))"
             params += [TournamentStatus.PUBLISHED, key[0], key[0], key[1], key[1], key[2]]
-        stored = _stored(club, RatingChange, CHANGE_COLUMNS, scope, params)
-        new_rows = _normalise(fresh, 10)
-        stored = _normalise(list(stored), 10)
-        by_key = {(r[0], r[1]): r for r in stored}
-        fresh_by_key = {(r[0], r[1]): r for r in new_rows}
-        differing = sum(1 for k in by_key.keys() | fresh_by_key.keys() if by_key.get(k) != fresh_by_key.get(k))
+        stored = _stored(RatingChange, CHANGE_COLUMNS, scope, params)
+        replayed = {(r[0], r[1]): r for r in fresh}
+        differing = sum(1 for k in stored.keys() | replayed.keys() if stored.get(k) != replayed.get(k))
         member_scope = "JOIN {m} m ON m.id = x.member_id WHERE m.club_id = %s".format(m=_table(Member))
-        current_before = {(r[0], r[1]): r[2] for r in _stored(club, CurrentRating, CURRENT_COLUMNS,
-                                                                 member_scope, [club.id])}
+        current_before = {k: r[2] for k, r in _stored(CurrentRating, CURRENT_COLUMNS, member_scope, [club.id]).items()}
         with connection.cursor() as cursor:
             cursor.execute(f"DELETE FROM {_table(RatingChange)} WHERE id IN (SELECT x.id FROM "
                            f"{_table(RatingChange)} x {scope})", params)
             cursor.execute(f"DELETE FROM {_table(CurrentRating)} WHERE member_id IN "
                            f"(SELECT id FROM {_table(Member)} WHERE club_id = %s)", [club.id])
-        _insert(RatingChange, CHANGE_COLUMNS, sorted(fresh))
+        _insert(RatingChange, CHANGE_COLUMNS, fresh)
         _insert(CurrentRating, CURRENT_COLUMNS, current)
         current_after = {(r[0], r[1]): r[2] for r in current}
         changed = len({k[0] for k in current_before.keys() | current_after.keys()
