@@ -52,6 +52,7 @@ class Club(models.Model):
     provisional_games = models.PositiveIntegerField(default=5)
     separate_lists = models.BooleanField(default=False)  # one list per time control
     cpi_start = models.FloatField(default=0.0)
+    cpi_weights = models.JSONField(default=dict, blank=True)   # overrides of the C1 weights
     arbiters = models.ManyToManyField(settings.AUTH_USER_MODEL, related_name="clubs", blank=True)
     created = models.DateTimeField(auto_now_add=True)
 
@@ -237,3 +238,46 @@ class AuditEntry(models.Model):
 
     class Meta:
         ordering = ["-when", "-id"]
+
+
+# --- the Chess Performance Index (spec C1-C5) ---------------------------------------------
+
+class GameAnalysis(models.Model):
+    """Stored history of a kind: the engine's per-ply facts of one game, with the engine
+    and limits that produced them. Re-scoring with new weights never re-runs the engine."""
+
+    game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="analysis")
+    engine = models.CharField(max_length=100)
+    engine_version = models.CharField(max_length=100, blank=True)
+    nodes = models.PositiveIntegerField()
+    multipv = models.PositiveSmallIntegerField(default=3)
+    facts = models.JSONField()          # clubrating.cpi.facts.GameFacts.to_dict()
+    analysed_at = models.DateTimeField(auto_now_add=True)
+
+
+class PositionSearch(models.Model):
+    """The search cache: one engine search per position and engine settings, for every game."""
+
+    position = models.CharField(max_length=255)
+    settings = models.CharField(max_length=255)
+    lines = models.TextField()
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["position", "settings"], name="one_search_per_position")]
+
+
+class CpiEntry(models.Model):
+    """Derived: one member's ΔCPI in one analysed game and the CPI after it (rebuilt, never edited)."""
+
+    member = models.ForeignKey(Member, on_delete=models.CASCADE, related_name="cpi_entries")
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="cpi_entries")
+    ordinal = models.PositiveIntegerField()     # position in the club's ledger
+    color = models.CharField(max_length=5)
+    cpi_before = models.FloatField()
+    delta = models.FloatField()
+    cpi_after = models.FloatField()
+    factors = models.JSONField(default=dict)    # the player's factors in this game, for display
+
+    class Meta:
+        ordering = ["ordinal", "id"]
+        constraints = [models.UniqueConstraint(fields=["member", "game"], name="one_cpi_entry_per_game")]
