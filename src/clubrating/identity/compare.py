@@ -68,7 +68,7 @@ def _penalty(reasons: list[str]) -> float:
 
 
 @lru_cache(maxsize=65536)
-def _compact_skeleton(words: tuple[str, ...]) -> str:
+def compact_skeleton(words: tuple[str, ...]) -> str:
     return skeleton("".join(words))
 
 
@@ -98,10 +98,10 @@ def _one_surname(query: tuple[str, ...], member: tuple[str, ...]) -> list[str]:
     q_compact, m_compact = "".join(query), "".join(member)
     if q_compact == m_compact:
         return [] if query == member else [JOINED_SURNAME]
-    if _compact_skeleton(query) == _compact_skeleton(member):
+    if compact_skeleton(query) == compact_skeleton(member):
         return [TRANSLITERATION]
     distance = min(OSA.distance(q_compact, m_compact, score_cutoff=3),
-                   OSA.distance(_compact_skeleton(query), _compact_skeleton(member), score_cutoff=3))
+                   OSA.distance(compact_skeleton(query), compact_skeleton(member), score_cutoff=3))
     shortest = min(len(q_compact), len(m_compact))
     if distance == 1 and shortest >= 3:
         return [SURNAME_TYPO_1]
@@ -128,6 +128,11 @@ def _pair(query: str, member: str, first: bool) -> list[str] | None:
     if min(len(query), len(member)) >= 4 and OSA.distance(query, member, score_cutoff=2) <= 1:
         return [GIVEN_TYPO]
     return None
+
+
+@lru_cache(maxsize=65536)
+def aligned_given_reasons(query: tuple[str, ...], member: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(given_reasons(query, member))
 
 
 def given_reasons(query: tuple[str, ...], member: tuple[str, ...]) -> list[str]:
@@ -197,15 +202,16 @@ def compare(query: NormalName, member: NormalName) -> Likeness:
             reasons = [] if surname == member.surname else [JOINED_SURNAME]
         else:
             reasons = surname_reasons(surname, member.surname)
-        if best is not None and OTHER_SURNAME in reasons:
-            continue
-        reasons += given_reasons(given, member.given)
+        if OTHER_SURNAME in reasons:
+            continue  # no reading of the query has this member's surname
+        reasons += aligned_given_reasons(given, member.given)
         if swapped:
             reasons.append(SWAPPED)
         cost = _penalty(reasons)
         if best is None or cost < best[0]:
             best = (cost, reasons, joined)
-    assert best is not None
+    if best is None:
+        return Likeness(0.0, (OTHER_SURNAME,))
     _, reasons, joined = best
     if not joined and sorted(query.particles) != sorted(member.particles):
         reasons.append(PARTICLE)

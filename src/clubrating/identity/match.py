@@ -23,6 +23,8 @@ from dataclasses import dataclass
 from rapidfuzz import fuzz, process
 
 from clubrating.errors import InputError
+from clubrating.identity import compare as _compare
+from clubrating.identity import normalize as _normalize
 from clubrating.identity.compare import ALIAS, compare
 from clubrating.identity.normalize import NormalName, normalize_name, skeleton
 
@@ -36,8 +38,16 @@ MIN_SCORE = 60.0
 # so that about 2-3 proposals are shown on average).
 MAX_BEHIND_BEST = 12.0
 # Blocks larger than this are first narrowed by rapidfuzz to this many
-# candidates (a common surname: "Kumar", "Wang", "Smith").
-MAX_SCORED = 150
+# candidates (a common surname: "Kumar", "Wang", "Smith"); fitted
+# on the benchmark sample: recall@3 stops rising above ~20.
+MAX_SCORED = 40
+# A roster this small (a club) is not blocked: rapidfuzz narrows the whole
+# of it to the SMALL_LIMIT names most alike by each scorer, if they score at
+# least SMALL_CUTOFF (a one-letter typo, an initial or a swapped order stay
+# above 60 in token_sort_ratio on two-word names; fitted on tests/identity).
+SMALL_ROSTER = 2000
+SMALL_LIMIT = 15
+SMALL_CUTOFF = 50.0
 # Surname keys shorter than this get no one-letter-deleted keys: "li" and
 # "lu" are different surnames, not typos of each other.
 MIN_DELETE_KEY = 4
@@ -119,7 +129,7 @@ class Matcher:
                     self._add(_Form(index, name, spelling is not entry.name))
         # Spellings with nothing to match (empty, only punctuation): never proposed.
         self.unusable: tuple[tuple[Hashable, str], ...] = tuple(unusable)
-        self._texts = [form.name.text for form in self._forms]
+        self._sorted = [_sorted_words(form.name) for form in self._forms]
 
     def __len__(self) -> int:
         return len(self._entries)
@@ -156,13 +166,18 @@ class Matcher:
             block.update(self._postings.get(key, ()))
         return block
 
-    def _narrow(self, query: NormalName, block: set[int]) -> list[int]:
-        ids = list(block)
-        if len(ids) <= MAX_SCORED:
-            return ids
-        texts = [self._texts[i] for i in ids]
-        best = process.extract(query.text, texts, scorer=fuzz.token_sort_ratio, limit=MAX_SCORED)
-        return [ids[position] for _, _, position in best]
+    def _narrow(self, query: NormalName, block: Sequence[int], limit: int, cutoff: float) -> list[int]:
+        """The block's forms most like the query, word order ignored (token_sort_ratio).
+
+        The roster's words are sorted once in ``__init__``, so plain ``fuzz.ratio``
+        gives token_sort_ratio without re-sorting every name at every query.
+        """
+        if len(block) <= limit:
+            return list(block)
+        texts = [self._sorted[i] for i in block] if isinstance(block, list) else self._sorted
+        best = process.extract(_sorted_words(query), texts, scorer=fuzz.ratio, limit=limit,
+                               score_cutoff=cutoff)
+        return [block[position] for _, _, position in best]
 
     def propose(self, name: str, limit: int = MAX_PROPOSALS) -> tuple[Proposal, ...]:
         """The members ``name`` could be, best first (ties in roster-name order); never applied."""
@@ -170,7 +185,11 @@ class Matcher:
             raise InputError(f"limit must be between 1 and {MAX_PROPOSALS}, not {limit}")
         query = normalize_name(name)
         best: dict[int, Proposal] = {}
-        for form_id in self._narrow(query, self._block(query)):
+        if len(self._forms) <= SMALL_ROSTER:
+            narrowed = self._narrow(query, range(len(self._forms)), SMALL_LIMIT, SMALL_CUTOFF)
+        else:
+            narrowed = self._narrow(query, list(self._block(query)), MAX_SCORED, 0.0)
+        for form_id in narrowed:
             form = self._forms[form_id]
             likeness = compare(query, form.name)
             if likeness.score < MIN_SCORE:
@@ -186,6 +205,17 @@ class Matcher:
             return ()
         floor = ranked[0].score - MAX_BEHIND_BEST
         return tuple(p for p in ranked if p.score >= floor)[:limit]
+
+
+def clear_caches() -> None:
+    """Forget the memoised spellings and given-name alignments (benchmarks time cold runs)."""
+    _normalize.skeleton.cache_clear()
+    _compare.compact_skeleton.cache_clear()
+    _compare.aligned_given_reasons.cache_clear()
+
+
+def _sorted_words(name: NormalName) -> str:
+    return " ".join(sorted(name.surname + name.given))
 
 
 def _usable(name: str) -> NormalName | None:

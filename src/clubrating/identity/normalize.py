@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
+from functools import lru_cache
 
 from anyascii import anyascii
 
@@ -181,6 +182,7 @@ _SKELETON_RULES: tuple[tuple[str, str], ...] = (
 _DOUBLES = re.compile(r"(.)\1+")
 
 
+@lru_cache(maxsize=262144)
 def skeleton(word: str) -> str:
     """A coarse spelling key: two romanisations of one name share it (Sergey/Sergei)."""
     key = word
