@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 
+DEFAULT_DATABASE_URL = "sqlite:///clubrating.sqlite3"
 _ready = False
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import dj_database_url
 
 BASE_DIR = Path(__file__).resolve().parent
-DEFAULT_DATABASE_URL = "sqlite:///clubrating.sqlite3"
+from clubrating.djangoenv import DEFAULT_DATABASE_URL  # noqa: E402  (no Django import there)
 
 SECRET_KEY = os.environ.get("CLUBRATING_SECRET_KEY", "clubrating-dev-only-change-me-in-production")
 DEBUG = os.environ.get("CLUBRATING_DEBUG", "") == "1"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import os
 from collections.abc import Callable, Sequence
 
 import pytest
@@ -38,6 +39,12 @@ def make_record(name: str, date: dt.date, players: Sequence[str], games: Sequenc
         pairings=tuple(pairings),
         byes=tuple(Bye(rnd, number[p], pts, ByeKind.HALF_POINT if pts == 1 else ByeKind.PAIRING) for rnd, p, pts in byes),
         rounds=max([g[0] for g in games] + [b[0] for b in byes] + [0]), kind=kind, source=f"{name}.csv", format="csv")
+
+
+@pytest.fixture(autouse=True)
+def restore_database_url(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The CLI records the chosen database in the environment: undo that after each test."""
+    monkeypatch.setenv("CLUBRATING_DATABASE_URL", os.environ.get("CLUBRATING_DATABASE_URL", ""))
 
 
 @pytest.fixture

@@ -100,7 +100,8 @@ def test_a_malformed_file_is_refused_with_file_and_line_and_no_traceback(tmp_pat
     bad.write_text("round,white,black,result\n1,Anna Berg,Ben Cole,1-0\n1,Cara Dunn,Dan Eng,5-3\n", encoding="utf-8")
     database = f"sqlite:///{tmp_path / 'club.sqlite3'}"
     command = [sys.executable, "-m", "clubrating", "--database", database]
-    subprocess.run(command + ["init", "Riverside"], check=True, capture_output=True)
+    made = subprocess.run(command + ["init", "Riverside"], capture_output=True, text=True)
+    assert made.returncode == 0, made.stderr
     done = subprocess.run(command + ["import", str(bad), "--date", "2026-01-06"], capture_output=True, text=True)
     assert done.returncode == 2
     assert "Traceback" not in done.stderr

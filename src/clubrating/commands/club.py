@@ -21,9 +21,8 @@ Handler = Callable[[argparse.Namespace], int | None]
 def open_database(args: argparse.Namespace) -> None:
     """Start Django on the chosen database and bring its schema up to date."""
     from clubrating import djangoenv
-    from clubrating.settings import DEFAULT_DATABASE_URL
-
-    djangoenv.setup(option(args, "database", "CLUBRATING_DATABASE_URL", DEFAULT_DATABASE_URL), migrate=True)
+    djangoenv.setup(option(args, "database", "CLUBRATING_DATABASE_URL", djangoenv.DEFAULT_DATABASE_URL),
+                    migrate=True)
 
 
 def the_club(args: argparse.Namespace) -> Any:
