@@ -24,6 +24,7 @@ from clubrating.formats.records import (
     TournamentRecord,
     Unplayed,
 )
+from clubrating.web import reads
 from clubrating.web.access import ClubAccess
 from clubrating.web.chart import ChartPoint, rating_chart
 
@@ -65,7 +66,7 @@ def club_ratings(access: ClubAccess, rating_list: str, search: str = "") -> list
     so that a name shown as initials cannot be found by its full spelling."""
     wanted = search.strip().casefold()
     rows = []
-    for row in queries.rating_list(access.club, rating_list):
+    for row in reads.rating_list(access.club, rating_list):
         name = access.name(row["name"], junior=row["junior"], consent=row["full_name_consent"])
         if wanted and wanted not in name.casefold():
             continue
@@ -93,7 +94,7 @@ def get_member(access: ClubAccess, member_id: int) -> Member:
 
 def player(access: ClubAccess, member: Member) -> dict[str, Any]:
     """A member's page: history, charts, games; aliases only for arbiters."""
-    hist = queries.player_history(member)
+    hist = reads.player_history(member)
     flags = member_flags(g["opponent_member_id"] for g in hist["games"])
     names = {t["tournament_id"]: (t["tournament"], t["date"]) for t in hist["tournaments"]}
     games = []
@@ -136,7 +137,7 @@ def charts(tournaments: list[dict[str, Any]], provisional_games: int, name: str)
 def lichess_history(access: ClubAccess, member: Member) -> list[dict[str, Any]]:
     """The rating history in lichess's shape: [{"name", "points": [[y, m0, d, rating]]}];
     months count from 0 as in lichess's /api/user/{name}/rating-history."""
-    hist = queries.player_history(member)
+    hist = reads.player_history(member)
     lists: dict[str, list[list[int]]] = {}
     for t in hist["tournaments"]:
         if t["rated"]:

@@ -20,7 +20,7 @@ from clubrating.club import queries
 from clubrating.club.models import Club, Visibility
 from clubrating.formats.pgn import write_pgn
 from clubrating.formats.trf import write_trf
-from clubrating.web import pages
+from clubrating.web import pages, tables
 from clubrating.web.access import ClubAccess, club_view
 
 
@@ -81,9 +81,12 @@ def club_page(request: HttpRequest, access: ClubAccess) -> HttpResponse:
     rating_list, lists = _list_name(request, access)
     search = request.GET.get("q", "")[:100]
     rows = pages.club_ratings(access, rating_list, search)
+    established = [r for r in rows if not r["provisional"]]
+    provisional = [r for r in rows if r["provisional"]]
     return _page(request, access, "web/club.html", rating_list=rating_list, lists=lists, search=search,
-                 established=[r for r in rows if not r["provisional"]],
-                 provisional=[r for r in rows if r["provisional"]],
+                 established=established, provisional=provisional,
+                 established_html=tables.rating_rows(established, access.base, provisional=False),
+                 provisional_html=tables.rating_rows(provisional, access.base, provisional=True),
                  tournaments=pages.recent_tournaments(access),
                  last_rebuild=queries.last_rebuild(access.club) if access.is_arbiter else None)
 
@@ -143,7 +146,10 @@ def player_page(request: HttpRequest, access: ClubAccess, member_id: int) -> Htt
     member = _member_or_redirect(access, member_id)
     if isinstance(member, HttpResponse):
         return member
-    return _page(request, access, "web/player.html", **pages.player(access, member))
+    data = pages.player(access, member)
+    return _page(request, access, "web/player.html", **data,
+                 history_html=tables.history_rows(data["history"], access.base, is_arbiter=access.is_arbiter),
+                 games_html=tables.game_rows(data["games"], access.base))
 
 
 @require_safe

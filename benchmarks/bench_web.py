@@ -1,0 +1,166 @@
+"""The website under load: the club page of a 500-member club with ten seasons of
+history, and the page of a player with 500 games (issue 4: p95 <= 50 ms each).
+
+Builds the club in a temporary SQLite file (bulk rows, then one full rebuild),
+starts ``clubrating serve`` (Django's threaded server, DEBUG off) on loopback and
+drives it with a load generator written here: a pool of 20 threads, each a
+client sending one request after another over http.client. Reported per page:
+- "server": the view's own time, from the ``Server-Timing`` header;
+- "client": the round trip seen by the client (queueing in the server included);
+for the page cache warm (anonymous visitors, the normal case) and cold (every
+request a different URL, so each one is rendered from the database).
+
+Usage: python benchmarks/bench_web.py [--requests 400] [--clients 20]
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import http.client
+import os
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+MEMBERS = 500
+SEASONS = 10
+EVENINGS = 40           # club evenings a season
+BOARDS = 12             # 24 players an evening
+ROUNDS = 5
+REGULAR_EVERY = 4       # member 1 plays one evening in 4: 100 evenings x 5 rounds = 500 games
+TARGET_MS = 50.0        # issue 4
+
+
+def build(url: str, seed: int = 7) -> tuple[str, int]:
+    """The club in the database at ``url``: (slug, the regular player's member id)."""
+    from clubrating import djangoenv
+
+    djangoenv.setup(url, migrate=True)
+    from django.db import transaction
+
+    from clubrating.club import services
+    from clubrating.club.models import Entry, Game, Member, Tournament
+    from clubrating.club.rebuild import rebuild
+    from clubrating.simulate import game_points
+
+    rng = random.Random(seed)
+    club = services.create_club("Bench Chess Club", who="bench", slug="bench")
+    services.set_privacy(club, who="bench", visibility="public")
+    strength = [rng.gauss(1500, 300) for _ in range(MEMBERS)]
+    with transaction.atomic():
+        members = Member.objects.bulk_create([Member(club=club, name=f"Player {i:03d} Surname{i}")
+                                              for i in range(MEMBERS)])
+        for index in range(SEASONS * EVENINGS):
+            day = dt.date(2015, 9, 1) + dt.timedelta(days=7 * index + index // EVENINGS * 84)
+            field = rng.sample(range(1, MEMBERS), 2 * BOARDS)
+            if index % REGULAR_EVERY == 0:
+                field[0] = 0
+            t = Tournament.objects.create(club=club, name=f"Evening {index + 1}", date=day, sequence=1,
+                                          status="published", rounds=ROUNDS, source_format="bench")
+            entries = Entry.objects.bulk_create([Entry(tournament=t, number=n + 1, name=members[p].name,
+                                                       member=members[p]) for n, p in enumerate(field)])
+            games = []
+            for rnd in range(1, ROUNDS + 1):
+                order = list(range(len(field)))
+                rng.shuffle(order)
+                for board in range(BOARDS):
+                    w, b = order[2 * board], order[2 * board + 1]
+                    points = game_points(rng, strength[field[w]], strength[field[b]])
+                    games.append(Game(tournament=t, round=rnd, board=board + 1, white=entries[w], black=entries[b],
+                                      white_points=points, black_points=2 - points))
+            Game.objects.bulk_create(games)
+        rebuild(club, reason="bench")
+    return club.slug, members[0].id
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def fetch(port: int, path: str) -> tuple[float, float, int]:
+    """(client ms, server ms, bytes) of one GET."""
+    started = time.perf_counter()
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+    conn.request("GET", path)
+    response = conn.getresponse()
+    body = response.read()
+    client_ms = (time.perf_counter() - started) * 1000
+    if response.status != 200:
+        raise RuntimeError(f"GET {path}: {response.status}")
+    server_ms = float((response.getheader("Server-Timing") or "app;dur=nan").split("=")[1])
+    conn.close()
+    return client_ms, server_ms, len(body)
+
+
+def load(port: int, paths: list[str], clients: int) -> list[tuple[float, float, int]]:
+    with ThreadPoolExecutor(max_workers=clients) as pool:
+        return list(pool.map(lambda p: fetch(port, p), paths))
+
+
+def p95(values: list[float]) -> float:
+    return statistics.quantiles(values, n=20)[18]
+
+
+def report(label: str, results: list[tuple[float, float, int]]) -> float:
+    client = [r[0] for r in results]
+    server = [r[1] for r in results]
+    print(f"{label:<34} n={len(results):4}  server median {statistics.median(server):6.1f} ms  "
+          f"p95 {p95(server):6.1f} ms | client median {statistics.median(client):6.1f} ms  "
+          f"p95 {p95(client):6.1f} ms | {results[0][2] // 1024} KiB", flush=True)
+    return p95(server)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--requests", type=int, default=400, help="requests per page and mode")
+    parser.add_argument("--clients", type=int, default=20, help="concurrent clients")
+    args = parser.parse_args()
+    root = Path(__file__).resolve().parents[1]
+    with tempfile.TemporaryDirectory() as tmp:
+        url = f"sqlite:///{tmp}/bench.sqlite3"
+        started = time.perf_counter()
+        slug, regular = build(url)
+        print(f"built {MEMBERS} members, {SEASONS * EVENINGS} tournaments, "
+              f"{SEASONS * EVENINGS * ROUNDS * BOARDS} games in {time.perf_counter() - started:.1f} s", flush=True)
+        port = free_port()
+        env = {**os.environ, "CLUBRATING_DEBUG": "0"}
+        server = subprocess.Popen([str(root / ".venv/bin/clubrating"), "--database", url, "serve", "--port", str(port)],
+                                  env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            for _ in range(100):
+                try:
+                    fetch(port, f"/c/{slug}/")
+                    break
+                except (OSError, RuntimeError):
+                    time.sleep(0.2)
+            worst = 0.0
+            pages = {"club page (500 members)": f"/c/{slug}/", "player page (500 games)": f"/c/{slug}/p/{regular}/"}
+            games = fetch(port, pages["player page (500 games)"])
+            print(f"player page: {games[2] // 1024} KiB; {args.clients} concurrent clients, "
+                  f"{args.requests} requests each row", flush=True)
+            for label, path in pages.items():
+                load(port, [path] * args.clients, args.clients)       # warm up
+                worst = max(worst, report(f"{label}, cache warm", load(port, [path] * args.requests, args.clients)))
+                cold = [f"{path}?cold={i}" for i in range(args.requests)]
+                report(f"{label}, cold (rendered)", load(port, cold, args.clients))
+                single = [fetch(port, f"{path}?single={i}") for i in range(30)]
+                report(f"{label}, cold, one client", single)
+        finally:
+            server.terminate()
+            server.wait(timeout=10)
+    verdict = "meets" if worst <= TARGET_MS else "misses"
+    print(f"worst warm p95 server time {worst:.1f} ms: {verdict} the {TARGET_MS:.0f} ms target")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

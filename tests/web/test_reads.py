@@ -1,0 +1,38 @@
+"""The website's fast reads give exactly what the shared queries give."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from clubrating.club import queries, services
+from clubrating.club.models import Club, Member, Tournament
+from clubrating.web import reads
+from clubrating.web.tables import game_rows, rating_rows
+
+from .conftest import WHO, member, publish_typed
+
+
+def test_the_fast_player_history_equals_the_shared_query_for_every_member(club: Club, evening: Tournament) -> None:
+    publish_typed(club, "1, A. Smith, Zed Zero, 1-0\n1, Carl Berg, bye 1/2\n2, Zed Zero, Carl Berg, -+\n",
+                  "Later", dt.date(2024, 5, 1))
+    services.merge(member(club, "A. Smith"), member(club, "Anna Smith"), who=WHO)
+    members = list(Member.objects.filter(club=club, merged_into=None))
+    assert len(members) == 5
+    for m in members:
+        assert reads.player_history(m) == queries.player_history(m), m.name
+
+
+def test_the_fast_rating_list_equals_the_shared_query(club: Club, evening: Tournament) -> None:
+    assert reads.rating_list(club) == queries.rating_list(club)
+    assert len(reads.rating_list(club)) == 4
+
+
+def test_the_html_tables_escape_every_name() -> None:
+    row = {"rank": 1, "member_id": 3, "name": "<script>x</script>", "rating_text": "1500", "games": 9,
+           "last_played": None}
+    html = rating_rows([row], "/c/a/", provisional=False)
+    assert "<script>" not in html and "&lt;script&gt;" in html
+    game = {"opponent": "O'Brien & <b>", "opponent_member_id": None, "rated": True, "date": "2024-01-01",
+            "tournament": "<i>Cup</i>", "round": 1, "colour": "white", "result": "1-0", "score_text": "1"}
+    html = game_rows([game], "/c/a/")
+    assert "<b>" not in html and "<i>" not in html and "&amp;" in html
