@@ -40,7 +40,7 @@ MAX_BEHIND_BEST = 12.0
 # Blocks larger than this are first narrowed by rapidfuzz to this many
 # candidates (a common surname: "Kumar", "Wang", "Smith"); fitted
 # on the benchmark sample: recall@3 stops rising above ~20.
-MAX_SCORED = 40
+MAX_SCORED = 30
 # A roster this small (a club) is not blocked: rapidfuzz narrows the whole
 # of it to the SMALL_LIMIT names most alike by each scorer, if they score at
 # least SMALL_CUTOFF (a one-letter typo, an initial or a swapped order stay
@@ -130,6 +130,7 @@ class Matcher:
         # Spellings with nothing to match (empty, only punctuation): never proposed.
         self.unusable: tuple[tuple[Hashable, str], ...] = tuple(unusable)
         self._sorted = [_sorted_words(form.name) for form in self._forms]
+        self._texts = [form.name.text for form in self._forms]
 
     def __len__(self) -> int:
         return len(self._entries)
@@ -167,17 +168,20 @@ class Matcher:
         return block
 
     def _narrow(self, query: NormalName, block: Sequence[int], limit: int, cutoff: float) -> list[int]:
-        """The block's forms most like the query, word order ignored (token_sort_ratio).
+        """The block's forms most like the query, by rapidfuzz ratio on two spellings of each name.
 
-        The roster's words are sorted once in ``__init__``, so plain ``fuzz.ratio``
-        gives token_sort_ratio without re-sorting every name at every query.
+        Words sorted (token_sort_ratio, whatever the order typed) and surname
+        first (a changed first letter of a given name moves it in the sort).
+        The roster's spellings are made once in ``__init__``.
         """
         if len(block) <= limit:
             return list(block)
-        texts = [self._sorted[i] for i in block] if isinstance(block, list) else self._sorted
-        best = process.extract(_sorted_words(query), texts, scorer=fuzz.ratio, limit=limit,
-                               score_cutoff=cutoff)
-        return [block[position] for _, _, position in best]
+        chosen: set[int] = set()
+        for column, typed in ((self._sorted, _sorted_words(query)), (self._texts, query.text)):
+            texts = [column[i] for i in block] if isinstance(block, list) else column
+            best = process.extract(typed, texts, scorer=fuzz.ratio, limit=limit, score_cutoff=cutoff)
+            chosen.update(block[position] for _, _, position in best)
+        return sorted(chosen)
 
     def propose(self, name: str, limit: int = MAX_PROPOSALS) -> tuple[Proposal, ...]:
         """The members ``name`` could be, best first (ties in roster-name order); never applied."""
