@@ -108,3 +108,16 @@ def test_a_malformed_file_is_refused_with_file_and_line_and_no_traceback(tmp_pat
     assert f"{bad}:3:" in done.stderr
     listed = subprocess.run(command + ["tournament", "--json"], capture_output=True, text=True, check=True)
     assert json.loads(listed.stdout) == []
+
+
+@pytest.mark.django_db(transaction=True, reset_sequences=True)
+def test_the_demo_club_is_built_published_and_its_rebuild_matches(capsys):
+    code, out, _ = run(capsys, "demo", "--seasons", "1", "--members", "16", "--json")
+    summary = json.loads(out)
+    assert code == 0 and summary["tournaments"] > 10 and summary["merges"] == 1 and summary["corrections"] == 1
+    code, out, _ = run(capsys, "ratings", "--club", "demo", "--json")
+    assert len(json.loads(out)["players"]) == summary["members"]
+    code, out, _ = run(capsys, "rebuild", "--club", "demo", "--json")
+    assert code == 0 and json.loads(out)["matched"] is True
+    code, _, err = run(capsys, "demo")
+    assert code == 2 and "demo club already" in err

@@ -11,5 +11,6 @@ COMMAND_MODULES = (
     "clubrating.commands.match",
     "clubrating.commands.analyze",
     "clubrating.commands.serve",
+    "clubrating.commands.demo",
     "clubrating.commands.arbiter",
 )
