@@ -2,15 +2,21 @@
 history, and the page of a player with 500 games (issue 4: p95 <= 50 ms each).
 
 Builds the club in a temporary SQLite file (bulk rows, then one full rebuild),
-starts ``clubrating serve`` (Django's threaded server, DEBUG off) on loopback and
-drives it with a load generator written here: a pool of 20 threads, each a
-client sending one request after another over http.client. Reported per page:
+starts a server on loopback and drives it with a load generator written here: a
+pool of 20 threads, each a client sending one request after another over
+http.client (a new connection each). Servers (``--server``):
+- ``prefork`` (default): the Django WSGI application in N worker processes that
+  share one listening socket, one request at a time each (the model of
+  gunicorn's sync workers; wsgiref from the standard library, N = CPUs);
+- ``runserver``: ``clubrating serve``, Django's threaded development server
+  (20 threads share one interpreter lock, so the in-server time includes waiting).
+Reported per page:
 - "server": the view's own time, from the ``Server-Timing`` header;
 - "client": the round trip seen by the client (queueing in the server included);
 for the page cache warm (anonymous visitors, the normal case) and cold (every
 request a different URL, so each one is rendered from the database).
 
-Usage: python benchmarks/bench_web.py [--requests 400] [--clients 20]
+Usage: python benchmarks/bench_web.py [--requests 400] [--clients 20] [--server prefork|runserver]
 """
 
 from __future__ import annotations
@@ -20,6 +26,7 @@ import datetime as dt
 import http.client
 import os
 import random
+import signal
 import socket
 import statistics
 import subprocess
@@ -80,6 +87,39 @@ def build(url: str, seed: int = 7) -> tuple[str, int]:
     return club.slug, members[0].id
 
 
+def prefork_serve(url: str, port: int, workers: int) -> None:
+    """Serve the website with ``workers`` forked processes sharing one socket."""
+    from wsgiref.simple_server import WSGIRequestHandler, WSGIServer, make_server
+
+    from clubrating import djangoenv
+
+    djangoenv.setup(url)
+    from django.core.wsgi import get_wsgi_application
+
+    class Quiet(WSGIRequestHandler):
+        def log_message(self, *args: object) -> None:
+            pass
+
+    class Backlog(WSGIServer):
+        request_queue_size = 128   # listen() backlog: the default 5 drops SYNs (1 s retries) under 20 clients
+
+    server = make_server("127.0.0.1", port, get_wsgi_application(), server_class=Backlog, handler_class=Quiet)
+    for _ in range(workers - 1):
+        if os.fork() == 0:
+            break
+    server.serve_forever()
+
+
+def start_server(kind: str, url: str, port: int, root: Path) -> subprocess.Popen[bytes]:
+    env = {**os.environ, "CLUBRATING_DEBUG": "0"}
+    if kind == "runserver":
+        command = [str(root / ".venv/bin/clubrating"), "--database", url, "serve", "--port", str(port)]
+    else:
+        command = [sys.executable, __file__, "--serve", url, str(port), str(os.cpu_count() or 2)]
+    return subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            start_new_session=True)
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -123,7 +163,12 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--requests", type=int, default=400, help="requests per page and mode")
     parser.add_argument("--clients", type=int, default=20, help="concurrent clients")
+    parser.add_argument("--server", choices=("prefork", "runserver"), default="prefork")
+    parser.add_argument("--serve", nargs=3, metavar=("URL", "PORT", "WORKERS"), help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.serve:
+        prefork_serve(args.serve[0], int(args.serve[1]), int(args.serve[2]))
+        return 0
     root = Path(__file__).resolve().parents[1]
     with tempfile.TemporaryDirectory() as tmp:
         url = f"sqlite:///{tmp}/bench.sqlite3"
@@ -132,9 +177,8 @@ def main() -> int:
         print(f"built {MEMBERS} members, {SEASONS * EVENINGS} tournaments, "
               f"{SEASONS * EVENINGS * ROUNDS * BOARDS} games in {time.perf_counter() - started:.1f} s", flush=True)
         port = free_port()
-        env = {**os.environ, "CLUBRATING_DEBUG": "0"}
-        server = subprocess.Popen([str(root / ".venv/bin/clubrating"), "--database", url, "serve", "--port", str(port)],
-                                  env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        server = start_server(args.server, url, port, root)
+        print(f"server: {args.server} on 127.0.0.1:{port} ({os.cpu_count()} CPUs)", flush=True)
         try:
             for _ in range(100):
                 try:
@@ -155,7 +199,7 @@ def main() -> int:
                 single = [fetch(port, f"{path}?single={i}") for i in range(30)]
                 report(f"{label}, cold, one client", single)
         finally:
-            server.terminate()
+            os.killpg(server.pid, signal.SIGTERM)   # the server and its forked workers
             server.wait(timeout=10)
     verdict = "meets" if worst <= TARGET_MS else "misses"
     print(f"worst warm p95 server time {worst:.1f} ms: {verdict} the {TARGET_MS:.0f} ms target")
