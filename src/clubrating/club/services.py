@@ -431,3 +431,14 @@ def set_member_flags(member: Member, *, who: str, junior: bool | None = None,
         report = rebuild(member.club, reason="junior flag") if (
             junior is not None and junior != old["junior"] and member.club.policy == "fide") else None
     return Outcome(f"{member.name}: junior {member.junior}, full-name consent {member.full_name_consent}", report)
+
+
+def check_history(club: Club, *, who: str) -> RebuildReport:
+    """The manual rebuild (R14): replay everything, store it, and record whether the
+    stored ratings matched the replay (a difference is a missed rebuild made visible)."""
+    with transaction.atomic():
+        report = rebuild(club, reason=f"manual rebuild by {who}", expect_difference=False)
+        audit.record(club, who, "rebuild", club.slug, new={"matched": report.changes_differing == 0,
+                                                           "changes_differing": report.changes_differing},
+                     summary=str(report))
+    return report

@@ -222,9 +222,9 @@ def cmd_redate(args: argparse.Namespace) -> int:
 
 def cmd_rebuild(args: argparse.Namespace) -> int:
     club = the_club(args)
-    from clubrating.club.rebuild import rebuild
+    from clubrating.club.services import check_history
 
-    result = rebuild(club, reason="manual rebuild (" + who() + ")", expect_difference=False)
+    result = check_history(club, who=who())
     matched = result.changes_differing == 0
     if wants_json(args):
         print_json({**result.as_dict(), "matched": matched})
