@@ -256,4 +256,6 @@ def rebuild(club: Club, *, reason: str, since: Tournament | OrderKey | None = No
         RebuildLog.objects.create(club=club, reason=reason[:200], tournaments=report.tournaments,
                                   changes_differing=differing, ratings_changed=changed,
                                   expected_difference=expect_difference)
+        from clubrating.club.cpi import rebuild_cpi  # the CPI ledger follows every history change
+        rebuild_cpi(club)
         return report

@@ -257,6 +257,8 @@ def publish(tournament: Tournament, *, who: str) -> Outcome:
         tournament.published_at = timezone.now()
         tournament.save(update_fields=["status", "published_at"])
         report = rebuild(tournament.club, reason=f"publish tournament {tournament.id}", since=tournament)
+        from clubrating.club.tasks import enqueue_analysis_on_commit  # engine analysis, after commit
+        enqueue_analysis_on_commit(tournament)
         audit.record(tournament.club, who, "publish", f"tournament {tournament.id} '{tournament.name}'",
                      old={"status": "draft"}, new={"status": "published"}, summary=str(report))
     return Outcome(f"published '{tournament.name}'", report)

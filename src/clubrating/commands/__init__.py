@@ -13,4 +13,5 @@ COMMAND_MODULES = (
     "clubrating.commands.serve",
     "clubrating.commands.demo",
     "clubrating.commands.arbiter",
+    "clubrating.commands.cpi",
 )

@@ -1,0 +1,126 @@
+"""The club's CPI verbs: ``analyse`` (engine analysis of the published games),
+``cpi PLAYER`` (a member's ledger) and ``cpi-weights`` (show or change the weights).
+
+Thin translations to :mod:`clubrating.club.cpi`.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from clubrating.analysis.engine import DEFAULT_NODES
+from clubrating.analysis.runner import stderr_progress
+from clubrating.cli import option, print_json, wants_json
+from clubrating.commands.club import the_club, who
+from clubrating.errors import InputError
+
+SHARES = ("E", "T", "O", "B1", "B2", "B3", "M1", "M2", "M3")
+
+
+def cmd_analyse(args: argparse.Namespace) -> int:
+    if args.nodes is not None and args.nodes < 1:
+        raise InputError(f"--nodes must be at least 1, not {args.nodes}")
+    club = the_club(args)
+    from clubrating.club.cpi import analyse_games
+
+    report = analyse_games(club, engine=option(args, "engine", "CLUBRATING_ENGINE"),
+                           book=option(args, "book", "CLUBRATING_BOOK"), nodes=args.nodes, jobs=args.jobs,
+                           reanalyse=args.reanalyse, progress=stderr_progress(args.verbose))
+    if wants_json(args):
+        print_json(report.as_dict())
+    else:
+        print(report)
+        for line in report.unreadable:
+            print(f"  not analysed: {line}")
+    return 0
+
+
+def _factor_cell(factor: dict[str, Any]) -> str:
+    if "count" in factor:
+        return str(factor["count"])
+    if not factor.get("available"):
+        return "n/a"
+    return f"{factor['value']:.2f} ({factor['numerator']:g}/{factor['denominator']:g})"
+
+
+def _print_ledger(doc: dict[str, Any]) -> None:
+    current = "none yet" if doc["cpi"] is None else f"{doc['cpi']:.1f}"
+    print(f"{doc['name']} (member {doc['member_id']}): CPI {current} after {doc['games']} analysed games")
+    weakest = doc["weakest"]
+    if weakest is not None:
+        print(f"  weakest factor: {weakest['factor']} (costs {weakest['cost_per_game']:.1f} CPI a game)")
+    print(f"{'date':<10} {'opponent':<24} {'col':<5} {'result':<7} {'ΔCPI':>7} {'CPI':>7}")
+    for row in doc["ledger"]:
+        print(f"{row['date'].isoformat():<10} {row['opponent'][:24]:<24} {row['colour']:<5} {row['result']:<7} "
+              f"{row['delta']:>+7.1f} {row['cpi_after']:>7.1f}")
+        factors = row["factors"]
+        cells = [f"{name}={_factor_cell(factors[name])}" for name in (*SHARES, "H", "Br") if name in factors]
+        print("    " + "  ".join(cells))
+
+
+def cmd_cpi(args: argparse.Namespace) -> int:
+    club = the_club(args)
+    from clubrating.club.cpi import json_ready, member_ledger
+    from clubrating.club.services import get_member
+
+    doc = member_ledger(get_member(club, args.member))
+    if wants_json(args):
+        print_json(json_ready(doc))
+    else:
+        _print_ledger(doc)
+    return 0
+
+
+def cmd_weights(args: argparse.Namespace) -> int:
+    club = the_club(args)
+    from clubrating.club.cpi import club_weights, parse_weight, set_cpi_weights
+
+    report = None
+    if args.set:
+        changes = dict(parse_weight(text) for text in args.set)
+        report = set_cpi_weights(club, changes, who=who())
+    weights = club_weights(club).to_dict()
+    if wants_json(args):
+        print_json({"weights": weights, "overrides": sorted(club.cpi_weights or {}),
+                    "rebuild": report.as_dict() if report else None})
+        return 0
+    print("  ".join(f"{name}={value:g}" for name, value in weights.items()))
+    if report is not None:
+        print(report)
+    return 0
+
+
+def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
+    def add(name: str, handler: Any, help: str, description: str, example: str) -> argparse.ArgumentParser:
+        parser = subparsers.add_parser(name, parents=[common], help=help, description=description,
+                                       epilog=f"Example: {example}")
+        parser.add_argument("--club", metavar="SLUG", help="the club (needed when the database holds several)")
+        parser.set_defaults(handler=handler)
+        return parser
+
+    p = add("analyse", cmd_analyse, "engine analysis of the club's published games with moves",
+            "Analyse every published game with moves not analysed yet (one engine search per position, "
+            "MultiPV 3, searches shared by all games of the database), store the facts and rebuild the "
+            "CPI ledger. An interrupted run resumes where it stopped.",
+            "clubrating analyse --nodes 150000 --jobs 2")
+    p.add_argument("--nodes", type=int, default=None,
+                   help=f"engine nodes per position (default $CLUBRATING_NODES or {DEFAULT_NODES:,})")
+    p.add_argument("--jobs", type=int, default=None,
+                   help="engine processes in parallel (default $CLUBRATING_JOBS or the number of cores)")
+    p.add_argument("--reanalyse", action="store_true",
+                   help="analyse again the games analysed with another engine, version or node budget")
+    p.add_argument("-v", "--verbose", action="store_true", help="a line per game on stderr")
+
+    p = add("cpi", cmd_cpi, "a member's CPI ledger: ΔCPI and factors of every analysed game",
+            "A member's Chess Performance Index: every analysed game with its date, opponent, colour, "
+            "result, ΔCPI, the CPI after it and the eleven factors; the current CPI and the weakest factor.",
+            "clubrating cpi 'Anna Berg' --json")
+    p.add_argument("member", help="member id or exact name")
+
+    p = add("cpi-weights", cmd_weights, "show or change the CPI weights (re-scores without the engine)",
+            "Show the weights of ΔCPI (spec C1), or change some with --set NAME=VALUE (NAME=default puts "
+            "the spec's value back); the ledger is re-scored from the stored analyses, never the engine.",
+            "clubrating cpi-weights --set B1=25 --set H=-30")
+    p.add_argument("--set", action="append", metavar="NAME=VALUE",
+                   help="E, T, O, B1-B3, M1-M3, H, Br, win, draw, loss, start (the starting CPI)")
