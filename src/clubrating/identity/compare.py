@@ -16,8 +16,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from rapidfuzz.distance import OSA
+from rapidfuzz.distance import OSA, Indel
 
+from clubrating.identity.given_names import is_abbreviation, same_given_name
 from clubrating.identity.normalize import NormalName, skeleton
 
 # Reasons, in the words the arbiter reads (issue 3).
@@ -31,6 +32,9 @@ FIRST_ADDED = "first name added"
 SHORT_FORM = "short form of the first name"
 MIDDLE_SHORT_FORM = "short form of a middle name"
 GIVEN_TYPO = "typo in a given name"
+NICKNAME = "other form of the first name (nickname, short or foreign form)"
+MIDDLE_NICKNAME = "other form of a middle name"
+SIMILAR_FIRST = "similar first name"
 OTHER_FIRST = "different first name"
 OTHER_MIDDLE = "different middle name"
 SURNAME_TYPO_1 = "one-letter typo in the surname"
@@ -42,19 +46,37 @@ TRANSLITERATION = "transliteration"
 DOUBLE_SURNAME = "hyphenated / double surname"
 JOINED_SURNAME = "hyphenated / double surname written joined or apart"
 PARTICLE = "particle (van, de ...) added, dropped or moved"
+SURNAME_SHORTENED = "surname shortened (initial or abbreviation)"
+SURNAME_ORDER = "double surname in the other order"
+OTHER_SECOND_SURNAME = "same first surname, different second surname"
 ALIAS = "known alias"
+# Evidence beside the words: a namesake number, junior / senior, a federation.
+OTHER_NUMBER = "another namesake's number"
+OTHER_GENERATION = "junior / senior differ"
+GENERATION_ONE_SIDE = "junior / senior on one side only"
+OTHER_FEDERATION = "different federation"
 
 # Penalties (points off 100), hand-fitted as said above.
 PENALTY = {
     PUNCTUATION: 1.0, TRANSLITERATION: 3.0, PARTICLE: 2.0, SWAPPED: 3.0, DOUBLE_SURNAME: 6.0, JOINED_SURNAME: 2.0,
     INITIAL: 6.0, MIDDLE_INITIAL: 1.0, MIDDLE_MISSING: 3.0, MIDDLE_ADDED: 4.0,
     SHORT_FORM: 7.0, MIDDLE_SHORT_FORM: 2.0, GIVEN_TYPO: 8.0, FIRST_MISSING: 15.0, FIRST_ADDED: 15.0,
+    NICKNAME: 7.0, MIDDLE_NICKNAME: 2.0, SIMILAR_FIRST: 22.0,
     OTHER_MIDDLE: 12.0, OTHER_FIRST: 35.0,
     SURNAME_TYPO_1: 8.0, SURNAME_TYPO_2: 16.0, OTHER_SURNAME: 40.0,
+    SURNAME_SHORTENED: 8.0, SURNAME_ORDER: 4.0, OTHER_SECOND_SURNAME: 22.0,
+    OTHER_NUMBER: 10.0, OTHER_GENERATION: 10.0, GENERATION_ONE_SIDE: 1.0, OTHER_FEDERATION: 10.0,
 }
 # A given name written as its first three letters or more ("Alex" for
 # "Alexander") counts as a short form; shorter prefixes are too common.
 MIN_SHORT_FORM = 3
+# Two first names that are not one name but share their first three letters
+# or are this alike (rapidfuzz Indel similarity of their skeletons, 0-1) are
+# "similar" ("Garrik" / "Garry"): fitted on variants outside the benchmark's
+# sample (seed 11), where 0.7 keeps most such pairs without joining
+# Maria / Mario-like pairs from other first letters.
+SIMILAR_PREFIX = 3
+SIMILAR_RATIO = 0.7
 
 
 @dataclass(frozen=True)
@@ -79,7 +101,34 @@ def surname_reasons(query: tuple[str, ...], member: tuple[str, ...]) -> list[str
     reasons = _one_surname(query, member)
     if reasons == [OTHER_SURNAME] and len(query) != len(member):
         reasons = _part_of_double(*sorted((query, member), key=len))
+    if reasons == [OTHER_SURNAME] and len(query) == len(member) >= 2:
+        reasons = _double_surname_words(query, member)
     return reasons
+
+
+def _double_surname_words(query: tuple[str, ...], member: tuple[str, ...]) -> list[str]:
+    """Double surnames of as many words: shortened ("Monroy G."), reordered, second one other."""
+    if sorted(query) == sorted(member):
+        return [SURNAME_ORDER]
+    pairs = [_surname_word(one, other) for one, other in zip(query, member)]
+    if None not in pairs:
+        found = [reason for reasons in pairs for reason in reasons or []]
+        if SURNAME_SHORTENED in found:
+            return list(dict.fromkeys(found))
+    if pairs[0] is not None and SURNAME_SHORTENED not in pairs[0] and len(query) == 2:
+        return [OTHER_SECOND_SURNAME] + pairs[0]
+    return [OTHER_SURNAME]
+
+
+def _surname_word(one: str, other: str) -> list[str] | None:
+    """One word of a double surname against another: alike, shortened, or None."""
+    shorter, longer = sorted((one, other), key=len)
+    if shorter == longer:
+        return []
+    if longer.startswith(shorter) or is_abbreviation(shorter, longer):
+        return [SURNAME_SHORTENED]
+    reasons = _one_surname((one,), (other,))
+    return None if reasons == [OTHER_SURNAME] else reasons
 
 
 def _part_of_double(shorter: tuple[str, ...], longer: tuple[str, ...]) -> list[str]:
@@ -125,9 +174,21 @@ def _pair(query: str, member: str, first: bool) -> list[str] | None:
         if len(shorter) < MIN_SHORT_FORM:
             return [INITIAL if first else MIDDLE_INITIAL]
         return [SHORT_FORM if first else MIDDLE_SHORT_FORM]
-    if min(len(query), len(member)) >= 4 and OSA.distance(query, member, score_cutoff=2) <= 1:
+    if same_given_name(query, member) or is_abbreviation(shorter, longer):
+        return [NICKNAME if first else MIDDLE_NICKNAME]
+    if min(len(query), len(member)) >= 4 and (
+            OSA.distance(query, member, score_cutoff=2) <= 1
+            or OSA.distance(skeleton(query), skeleton(member), score_cutoff=2) <= 1):
         return [GIVEN_TYPO]
+    if first and _similar(query, member):
+        return [SIMILAR_FIRST]
     return None
+
+
+def _similar(one: str, other: str) -> bool:
+    if one[:SIMILAR_PREFIX] == other[:SIMILAR_PREFIX]:
+        return True
+    return Indel.normalized_similarity(skeleton(one), skeleton(other)) >= SIMILAR_RATIO
 
 
 @lru_cache(maxsize=65536)
@@ -215,7 +276,20 @@ def compare(query: NormalName, member: NormalName) -> Likeness:
     _, reasons, joined = best
     if not joined and sorted(query.particles) != sorted(member.particles):
         reasons.append(PARTICLE)
-    return _finish(query, member, reasons)
+    return _finish(query, member, reasons + _evidence(query, member))
+
+
+def _evidence(query: NormalName, member: NormalName) -> list[str]:
+    """What the namesake number, junior / senior and federation say, when both names give them."""
+    reasons = []
+    if query.number and member.number and query.number != member.number:
+        reasons.append(OTHER_NUMBER)
+    if query.generation != member.generation:
+        both = query.generation and member.generation
+        reasons.append(OTHER_GENERATION if both else GENERATION_ONE_SIDE)
+    if query.federation and member.federation and query.federation != member.federation:
+        reasons.append(OTHER_FEDERATION)
+    return reasons
 
 
 def _finish(query: NormalName, member: NormalName, reasons: list[str]) -> Likeness:

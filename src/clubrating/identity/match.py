@@ -53,6 +53,14 @@ SMALL_CUTOFF = 50.0
 MIN_DELETE_KEY = 4
 # Skeleton keys live in the same dictionary as spelled words, marked apart.
 _SKELETON_MARK = "~"
+# So do consonant keys: the skeleton without its vowels and "h", which joins
+# two-letter vowel typos and transliterations ("Makaganov" / "Makogonov",
+# "Goonatillake" / "Goonetilleke", "Dzhumadulaev" / "Jumadullayev"): seen on
+# the variants outside the benchmark's sample. Only with at least
+# MIN_CONSONANTS letters: "lgv" would join too many surnames.
+_CONSONANT_MARK = "#"
+_VOWELS = str.maketrans("", "", "aeiouh")
+MIN_CONSONANTS = 4
 
 
 @dataclass(frozen=True)
@@ -131,6 +139,7 @@ class Matcher:
         self.unusable: tuple[tuple[Hashable, str], ...] = tuple(unusable)
         self._sorted = [_sorted_words(form.name) for form in self._forms]
         self._texts = [form.name.text for form in self._forms]
+        self._heads = [_head(form.name) for form in self._forms]
 
     def __len__(self) -> int:
         return len(self._entries)
@@ -141,6 +150,9 @@ class Matcher:
         for word in _surname_words(form.name):
             self._post(word, form_id, with_deletes=True)
             self._post(_SKELETON_MARK + skeleton(word), form_id, with_deletes=True)
+            consonants = _consonants(word)
+            if consonants:
+                self._post(consonants, form_id, with_deletes=False)
 
     def _post(self, key: str, form_id: int, *, with_deletes: bool) -> None:
         posting = self._postings.get(key)
@@ -162,22 +174,28 @@ class Matcher:
                 for deleted in _deletes(key):
                     keys.add(deleted)
                     keys.update(self._deleted.get(deleted, ()))
+            keys.add(_consonants(word))
         block: set[int] = set()
         for key in keys:
             block.update(self._postings.get(key, ()))
         return block
 
     def _narrow(self, query: NormalName, block: Sequence[int], limit: int, cutoff: float) -> list[int]:
-        """The block's forms most like the query, by rapidfuzz ratio on two spellings of each name.
+        """The block's forms most like the query, by rapidfuzz ratio on three spellings of each name.
 
-        Words sorted (token_sort_ratio, whatever the order typed) and surname
-        first (a changed first letter of a given name moves it in the sort).
+        Words sorted (token_sort_ratio, whatever the order typed), surname
+        first (a changed first letter of a given name moves it in the sort),
+        and only the first surname word and first given name (so that a
+        namesake with the same short name is not pushed out by the many
+        shorter names of a common surname: "Martins, George" for "Martins,
+        George Evandro Barreto").
         The roster's spellings are made once in ``__init__``.
         """
         if len(block) <= limit:
             return list(block)
         chosen: set[int] = set()
-        for column, typed in ((self._sorted, _sorted_words(query)), (self._texts, query.text)):
+        columns = ((self._sorted, _sorted_words(query)), (self._texts, query.text), (self._heads, _head(query)))
+        for column, typed in columns:
             texts = [column[i] for i in block] if isinstance(block, list) else column
             best = process.extract(typed, texts, scorer=fuzz.ratio, limit=limit, score_cutoff=cutoff)
             chosen.update(block[position] for _, _, position in best)
@@ -216,6 +234,17 @@ def clear_caches() -> None:
     _normalize.skeleton.cache_clear()
     _compare.compact_skeleton.cache_clear()
     _compare.aligned_given_reasons.cache_clear()
+
+
+def _consonants(word: str) -> str:
+    """The consonant key of a surname word ("#mkgnv"), or "" when it is too short to tell."""
+    letters = skeleton(word).translate(_VOWELS)
+    return _CONSONANT_MARK + letters if len(letters) >= MIN_CONSONANTS else ""
+
+
+def _head(name: NormalName) -> str:
+    """The first surname word and the first given name: "Martins, George Evandro" as "martins george"."""
+    return " ".join(name.surname[:1] + name.given[:1])
 
 
 def _sorted_words(name: NormalName) -> str:

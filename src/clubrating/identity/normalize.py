@@ -40,6 +40,9 @@ TITLES = frozenset({
     "dr", "prof", "ing", "dipl", "mr", "mrs", "ms", "mme", "mlle", "sir", "jr", "sr", "jun", "sen",
     "gm", "im", "fm", "cm", "wgm", "wim", "wfm", "wcm", "md", "phd",
 })
+# Of those, the ones that tell a father from his son (variants.tsv: "Karolyi,
+# T sr" / "Karolyi, Tibor Sr", "Baumann, Walter (Sen)"): kept as evidence.
+GENERATIONS = {"jr": "jr", "jun": "jr", "sr": "sr", "sen": "sr"}
 
 # FIDE federation codes seen after the given names in game databases
 # ("Babic, Miroslav SLO", "Chilton, Alexis ENG"): the three-letter codes of
@@ -63,6 +66,10 @@ _JOINERS = re.compile(r"['`´’‘\u02bc\u02bb\"]")
 # Everything else that is not a letter separates words; digits too, as the
 # numbers that tell namesakes apart in game databases ("Bochkarev, Alexander2").
 _SEPARATORS = re.compile(r"[^a-z,]+")
+# The number that tells namesakes apart in Scid's spelling file and the game
+# databases built on it ("Bochkarev, Alexander2", "Kiss, Pe2", "Mathur, Sathya
+# J2"): one or two digits at the very end. Longer numbers are years or ids.
+_NAMESAKE_NUMBER = re.compile(r"(?<!\d)(\d{1,2})\W*$")
 
 
 # NFKC splits the Armenian ligature "և" into "եւ", which transliterates as
@@ -95,6 +102,9 @@ class NormalName:
     words: tuple[str, ...]
     plain: str
     other_script: bool
+    number: str = ""
+    generation: str = ""
+    federation: str = ""
 
     @property
     def text(self) -> str:
@@ -124,27 +134,44 @@ def has_other_script(text: str) -> bool:
     return False
 
 
-def _drop_federation(words: list[str]) -> list[str]:
-    if len(words) >= 3 and words[-1] in FEDERATIONS:
-        return words[:-1]
-    return words
+def _drop_federation(words: list[str]) -> tuple[list[str], str]:
+    """The words without a trailing federation code ("SLO", "(SUI)"), and the code."""
+    if len(words) >= 3 and words[-1].strip("()[]") in FEDERATIONS:
+        return words[:-1], words[-1].strip("()[]")
+    return words, ""
+
+
+def _generation(parts: list[list[str]]) -> str:
+    """"jr" or "sr" when one of them follows the first word ("Sen, Amit" is a surname)."""
+    found = {GENERATIONS[w] for w in [w for part in parts for w in part][1:] if w in GENERATIONS}
+    return found.pop() if len(found) == 1 else ""
 
 
 def _split_words(part: str) -> list[str]:
     return [w for w in _SEPARATORS.split(part.lower()) if w]
 
 
+def _untitled(parts: list[list[str]]) -> list[list[str]]:
+    """Titles removed; a surname that is all title ("Sen, Amit", "Dr, ...") is kept whole."""
+    kept = [[w for w in part if w not in TITLES] for part in parts]
+    untitled = [part for index, part in enumerate(kept) if part or index == 0]
+    if not untitled[0]:
+        untitled[0] = parts[0]
+    return untitled
+
+
 def normalize_name(raw: str) -> NormalName:
     """The comparable form of one name; :class:`InputError` when nothing is left of it."""
     text = clean_text(raw)
     ascii_text = anyascii(text)
-    raw_words = _drop_federation(ascii_text.replace(",", " , ").split())
+    raw_words, federation = _drop_federation(ascii_text.replace(",", " , ").split())
     ascii_text = _JOINERS.sub("", " ".join(raw_words))
+    number = _NAMESAKE_NUMBER.search(ascii_text)
     parts = [p for p in (_split_words(chunk) for chunk in ascii_text.split(",")) if p]
     if not parts:
         raise InputError(f"no letters in name {text!r}")
-    untitled = [p for p in ([w for w in part if w not in TITLES] for part in parts) if p]
-    parts = untitled or parts
+    generation = _generation(parts)
+    parts = _untitled(parts)
     has_comma = len(parts) >= 2
     if has_comma:
         surname_words, given_words = parts[0], [w for part in parts[1:] for w in part]
@@ -157,7 +184,8 @@ def normalize_name(raw: str) -> NormalName:
     moved = [w for w in given_words if w in PARTICLES]
     return NormalName(
         surname=surname, full_surname="".join(moved + surname_words), given=given, particles=particles, has_comma=has_comma, words=words,
-        plain=text, other_script=has_other_script(text),
+        plain=text, other_script=has_other_script(text), number=number.group(1) if number else "",
+        generation=generation, federation=federation,
     )
 
 
