@@ -13,7 +13,12 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from django.core.management import call_command
 
     print(f"clubrating: serving on http://{args.host}:{args.port}/ (Ctrl-C to stop)", flush=True)
-    call_command("runserver", f"{args.host}:{args.port}", use_reloader=False, use_threading=True)
+    if args.dev:
+        call_command("runserver", f"{args.host}:{args.port}", use_reloader=False, use_threading=True)
+        return 0
+    from clubrating.web.server import serve
+
+    serve(args.host, args.port, args.workers)
     return 0
 
 
@@ -34,6 +39,9 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
                               epilog="Example: clubrating serve --port 8000")
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--port", type=int, default=8000)
+    p.add_argument("--workers", type=int, default=None,
+                   help="worker processes (gunicorn sync workers; default: CPU cores + 1)")
+    p.add_argument("--dev", action="store_true", help="Django's threaded development server instead of gunicorn")
     p.set_defaults(handler=cmd_serve)
     p = subparsers.add_parser("worker", parents=[common], help="run background jobs (engine analysis)",
                               description="Run the queued background jobs (Django tasks, database backend).",
