@@ -20,11 +20,13 @@ from dataclasses import dataclass
 from functools import wraps
 from typing import Any
 
+from django.conf import settings
+from django.contrib.messages.storage.cookie import CookieStorage
 from django.core.cache import cache
 from django.db import connection
 from django.http import Http404, HttpRequest, HttpResponse
 
-from clubrating.club.models import AuditEntry, Club, NameDisplay, RebuildLog, Visibility
+from clubrating.club.models import AuditEntry, Club, CpiEntry, NameDisplay, RebuildLog, Visibility
 
 ARBITER_PREFIX = "web:"   # audit entries written from the website say "web:<login>"
 
@@ -115,15 +117,27 @@ PAGE_CACHE_SECONDS = 600   # the key changes with the history, so this only boun
 
 def history_version(club: Club) -> str:
     """Changes whenever what a page shows can change: every write of history, privacy and
-    member flags leaves an audit entry (services), every rebuild a log row (R14)."""
-    # One plain statement (standard SQL, SQLite and PostgreSQL): the ORM's two queries cost 0.6 ms.
+    member flags leaves an audit entry (services), every rebuild a log row (R14), and every
+    rewrite of the CPI ledger new ledger ids (it deletes and inserts, ids never reused:
+    SQLite AUTOINCREMENT, PostgreSQL sequences); the ledger's id is global, so a new analysis
+    in any club refreshes every club's pages (cpi.analyse_games leaves no audit entry)."""
+    # One plain statement (standard SQL, SQLite and PostgreSQL): the ORM's queries cost 0.3 ms each.
     latest = [f"(SELECT MAX({m._meta.pk.column}) FROM {m._meta.db_table} "
               f"WHERE {m._meta.get_field('club').column} = %s)" for m in (AuditEntry, RebuildLog)]
-    sql = f"SELECT {latest[0]}, {latest[1]}"
+    ledger = f"(SELECT MAX({CpiEntry._meta.pk.column}) FROM {CpiEntry._meta.db_table})"
     with connection.cursor() as cursor:
-        cursor.execute(sql, [club.id, club.id])
-        audit, rebuilt = cursor.fetchone()
-    return f"{club.id}:{club.visibility}:{club.names}:{club.token}:{audit}:{rebuilt}"
+        cursor.execute(f"SELECT {latest[0]}, {latest[1]}, {ledger}", [club.id, club.id])
+        audit, rebuilt, cpi = cursor.fetchone()
+    return f"{club.id}:{club.visibility}:{club.names}:{club.token}:{audit}:{rebuilt}:{cpi}"
+
+
+def shared_cache_allowed(request: HttpRequest) -> bool:
+    """Whether this request may be answered from, and its answer stored in, the page cache
+    shared by all visitors: a GET of an anonymous visitor who carries no session and no
+    pending messages (a page rendered for them could show their messages to everyone)."""
+    if request.method != "GET" or request.user.is_authenticated:
+        return False
+    return not ({settings.SESSION_COOKIE_NAME, CookieStorage.cookie_name} & request.COOKIES.keys())
 
 
 def club_view(view: View) -> View:
@@ -134,12 +148,12 @@ def club_view(view: View) -> View:
                 **kwargs: Any) -> HttpResponse:
         started = time.perf_counter()
         access = resolve(request, slug=slug, token=token)
-        cacheable = request.method == "GET" and not request.user.is_authenticated
+        cacheable = shared_cache_allowed(request)
         key = f"clubrating.page:{history_version(access.club)}:{request.get_full_path()}" if cacheable else ""
         response = cache.get(key) if cacheable else None
         if response is None:
             response = mark_privacy(view(request, access, *args, **kwargs), access)
-            if cacheable and response.status_code == 200 and not response.streaming:
+            if cacheable and response.status_code == 200 and not response.streaming and not response.cookies:
                 cache.set(key, response, PAGE_CACHE_SECONDS)
         # Server-Timing (W3C): the view's own time, visible in browsers' developer tools and the benchmark.
         response["Server-Timing"] = f"app;dur={(time.perf_counter() - started) * 1000:.2f}"
