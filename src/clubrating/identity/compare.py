@@ -44,6 +44,7 @@ SWAPPED = "first and last name swapped"
 PUNCTUATION = "accents, case or punctuation"
 TRANSLITERATION = "transliteration"
 DOUBLE_SURNAME = "hyphenated / double surname"
+DOUBLE_SURNAME_LATER = "hyphenated / double surname, not its first part"
 JOINED_SURNAME = "hyphenated / double surname written joined or apart"
 PARTICLE = "particle (van, de ...) added, dropped or moved"
 SURNAME_SHORTENED = "surname shortened (initial or abbreviation)"
@@ -59,13 +60,14 @@ OTHER_FEDERATION = "different federation"
 # Penalties (points off 100), hand-fitted as said above.
 PENALTY = {
     PUNCTUATION: 1.0, TRANSLITERATION: 3.0, PARTICLE: 2.0, SWAPPED: 3.0, DOUBLE_SURNAME: 6.0, JOINED_SURNAME: 2.0,
+    DOUBLE_SURNAME_LATER: 8.0,
     INITIAL: 6.0, MIDDLE_INITIAL: 1.0, MIDDLE_MISSING: 3.0, MIDDLE_ADDED: 4.0,
     SHORT_FORM: 7.0, MIDDLE_SHORT_FORM: 2.0, GIVEN_TYPO: 8.0, FIRST_MISSING: 15.0, FIRST_ADDED: 15.0,
     NICKNAME: 7.0, MIDDLE_NICKNAME: 2.0, SIMILAR_FIRST: 22.0,
     OTHER_MIDDLE: 12.0, OTHER_FIRST: 35.0,
     SURNAME_TYPO_1: 8.0, SURNAME_TYPO_2: 16.0, OTHER_SURNAME: 40.0,
     SURNAME_SHORTENED: 8.0, SURNAME_ORDER: 4.0, OTHER_SECOND_SURNAME: 22.0,
-    OTHER_NUMBER: 10.0, OTHER_GENERATION: 10.0, GENERATION_ONE_SIDE: 1.0, OTHER_FEDERATION: 10.0,
+    OTHER_NUMBER: 10.0, OTHER_GENERATION: 10.0, GENERATION_ONE_SIDE: 2.0, OTHER_FEDERATION: 10.0,
 }
 # A given name written as its first three letters or more ("Alex" for
 # "Alexander") counts as a short form; shorter prefixes are too common.
@@ -134,13 +136,15 @@ def _surname_word(one: str, other: str) -> list[str] | None:
 def _part_of_double(shorter: tuple[str, ...], longer: tuple[str, ...]) -> list[str]:
     """"Lopez" / "Lopez Gaviria": every word of the shorter surname in the longer one."""
     worst: list[str] = []
-    for word in shorter:
+    first = True
+    for index, word in enumerate(shorter):
         parts = [_one_surname((word,), (other,)) for other in longer]
         best = min(parts, key=_penalty)
         if best == [OTHER_SURNAME]:
             return [OTHER_SURNAME]
+        first = first and parts[index] == best
         worst = max(worst, best, key=_penalty)
-    return [DOUBLE_SURNAME] + worst
+    return [DOUBLE_SURNAME if first else DOUBLE_SURNAME_LATER] + worst
 
 
 def _one_surname(query: tuple[str, ...], member: tuple[str, ...]) -> list[str]:
@@ -254,23 +258,38 @@ def _plain_words(name: NormalName) -> list[str]:
 
 
 
+def _member_readings(member: NormalName) -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
+    """(surname, given) readings of a member: as stored, and first word first when no comma said.
+
+    Rosters hold names without a comma in either order ("Jithu Sajeevan",
+    "MOHAMMED ABDULLAH SALEH MERZA"): the last word is only a guess.
+    """
+    readings = [(member.surname, member.given)]
+    words = tuple(w for w in member.words if w not in member.particles)
+    if not member.has_comma and len(words) >= 2 and words[:1] != member.surname:
+        readings.append((words[:1], words[1:]))
+    return readings
+
+
 def compare(query: NormalName, member: NormalName) -> Likeness:
-    """How likely ``member`` is the person typed as ``query``: best reading of the query."""
+    """How likely ``member`` is the person typed as ``query``: best reading of both names."""
     best: tuple[float, list[str], bool] | None = None
-    for index, (surname, given, swapped) in enumerate(_query_parses(query)):
-        joined = index == 0 and query.full_surname == member.full_surname
-        if joined:  # "Al Amiri" / "Alamiri", "Lorenzi, Sebastien de" / "De Lorenzi, Sebastien"
-            reasons = [] if surname == member.surname else [JOINED_SURNAME]
-        else:
-            reasons = surname_reasons(surname, member.surname)
-        if OTHER_SURNAME in reasons:
-            continue  # no reading of the query has this member's surname
-        reasons += aligned_given_reasons(given, member.given)
-        if swapped:
-            reasons.append(SWAPPED)
-        cost = _penalty(reasons)
-        if best is None or cost < best[0]:
-            best = (cost, reasons, joined)
+    parses = _query_parses(query)
+    for other_order, (member_surname, member_given) in enumerate(_member_readings(member)):
+        for index, (surname, given, swapped) in enumerate(parses):
+            joined = index == 0 and not other_order and query.full_surname == member.full_surname
+            if joined:  # "Al Amiri" / "Alamiri", "Lorenzi, Sebastien de" / "De Lorenzi, Sebastien"
+                reasons = [] if surname == member_surname else [JOINED_SURNAME]
+            else:
+                reasons = surname_reasons(surname, member_surname)
+            if OTHER_SURNAME in reasons:
+                continue  # no reading of the query has this member's surname
+            reasons += aligned_given_reasons(given, member_given)
+            if swapped != bool(other_order):
+                reasons.append(SWAPPED)
+            cost = _penalty(reasons)
+            if best is None or cost < best[0]:
+                best = (cost, reasons, joined)
     if best is None:
         return Likeness(0.0, (OTHER_SURNAME,))
     _, reasons, joined = best

@@ -40,7 +40,7 @@ MAX_BEHIND_BEST = 16.0
 # Blocks larger than this are first narrowed by rapidfuzz to this many
 # candidates (a common surname: "Kumar", "Wang", "Smith"); fitted
 # on the benchmark sample: recall@3 stops rising above ~20.
-MAX_SCORED = 30
+MAX_SCORED = 20
 # A roster this small (a club) is not blocked: rapidfuzz narrows the whole
 # of it to the SMALL_LIMIT names most alike by each scorer, if they score at
 # least SMALL_CUTOFF (a one-letter typo, an initial or a swapped order stay
@@ -106,6 +106,8 @@ def _surname_words(name: NormalName) -> set[str]:
         words.update(word for word in name.words if len(word) >= 2 and word not in name.particles)
     words.add("".join(name.surname))
     words.add(name.full_surname)
+    if all(len(word) < 2 for word in name.surname):  # "E., Vickneswaran": found by the given names
+        words.update(word for word in name.given if len(word) >= 2)
     return words
 
 
