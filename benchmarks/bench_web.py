@@ -5,7 +5,7 @@ Builds the club in a temporary SQLite file (bulk rows, then one full rebuild),
 starts a server on loopback and drives it with a load generator written here: a
 pool of 20 threads, each a client sending one request after another over
 http.client (a new connection each). Servers, side by side in one run:
-- ``gunicorn``: ``clubrating serve`` (gunicorn sync workers, CPU cores + 1 processes
+- ``gunicorn``: ``clubrating serve`` (gunicorn sync workers, one process per CPU core
   sharing one socket, one request at a time each);
 - ``runserver``: ``clubrating serve --dev``, Django's threaded development server
   (20 threads share one interpreter lock, so the in-server time includes waiting).
@@ -87,11 +87,13 @@ def build(url: str, seed: int = 7) -> tuple[str, int]:
     return club.slug, members[0].id
 
 
-def start_server(kind: str, url: str, port: int, root: Path) -> subprocess.Popen[bytes]:
+def start_server(kind: str, url: str, port: int, root: Path, workers: int | None) -> subprocess.Popen[bytes]:
     env = {**os.environ, "CLUBRATING_DEBUG": "0"}
     command = [str(root / ".venv/bin/clubrating"), "--database", url, "serve", "--port", str(port)]
     if kind == "runserver":
         command.append("--dev")
+    elif workers:
+        command += ["--workers", str(workers)]
     return subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                             start_new_session=True)
 
@@ -152,7 +154,7 @@ def measure(kind: str, url: str, slug: str, regular: int, args: argparse.Namespa
     """Every page and mode against one server."""
     root = Path(__file__).resolve().parents[1]
     port = free_port()
-    server = start_server(kind, url, port, root)
+    server = start_server(kind, url, port, root, args.workers)
     rows: list[Row] = []
     try:
         wait_until_up(port, f"/c/{slug}/")
@@ -185,6 +187,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--requests", type=int, default=400, help="requests per page and mode")
     parser.add_argument("--clients", type=int, default=20, help="concurrent clients")
+    parser.add_argument("--workers", type=int, default=None, help="gunicorn workers (default: clubrating serve's)")
     parser.add_argument("--server", nargs="+", choices=("gunicorn", "runserver"), default=["gunicorn", "runserver"])
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:

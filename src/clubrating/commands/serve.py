@@ -40,7 +40,7 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--port", type=int, default=8000)
     p.add_argument("--workers", type=int, default=None,
-                   help="worker processes (gunicorn sync workers; default: CPU cores + 1)")
+                   help="worker processes (gunicorn sync workers; default: one per CPU core)")
     p.add_argument("--dev", action="store_true", help="Django's threaded development server instead of gunicorn")
     p.set_defaults(handler=cmd_serve)
     p = subparsers.add_parser("worker", parents=[common], help="run background jobs (engine analysis)",
