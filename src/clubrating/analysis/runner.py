@@ -10,6 +10,8 @@ search, so an interrupted run resumes), else an in-memory dict per worker.
 from __future__ import annotations
 
 import io
+import multiprocessing
+import multiprocessing.util
 import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
@@ -108,6 +110,9 @@ _WORKER: Analyzer | None = None
 def _start_worker(config: AnalysisConfig) -> None:
     global _WORKER
     _WORKER = Analyzer(config)
+    # Quit the engine when the pool stops this worker: python-chess's engine
+    # thread would otherwise keep the worker (and the pool's shutdown) waiting.
+    multiprocessing.util.Finalize(_WORKER, _WORKER.close, exitpriority=10)
 
 
 def _analyse_text(pgn: str) -> GameFacts:
@@ -130,8 +135,10 @@ def analyse_games(games: Sequence[chess.pgn.Game], config: AnalysisConfig, jobs:
                     progress(len(results), len(games), results[-1])
         return results
     texts = [str(game) for game in games]
+    # "spawn": a fresh interpreter per worker; python-chess's asyncio engine
+    # thread and child watcher do not survive a fork of a threaded parent.
     with ProcessPoolExecutor(max_workers=min(jobs, len(games)), initializer=_start_worker,
-                             initargs=(config,)) as pool:
+                             initargs=(config,), mp_context=multiprocessing.get_context("spawn")) as pool:
         for facts in pool.map(_analyse_text, texts):
             results.append(facts)
             if progress:
