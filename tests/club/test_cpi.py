@@ -156,6 +156,14 @@ def test_reanalyse_takes_only_games_analysed_with_other_settings(club, evening) 
     assert report.games == 3 and set(GameAnalysis.objects.values_list("nodes", flat=True)) == {NODES + 1}
 
 
+@pytest.mark.engine
+def test_a_game_whose_moves_cannot_be_read_is_reported_and_the_others_analysed(club, evening) -> None:
+    Game.objects.filter(moves=FOOL).update(moves="1. f3 e5 2. Ke3 d5 0-1")   # 2.Ke3 is illegal
+    report = analyse(club)
+    assert report.games == 2 and len(report.unreadable) == 1 and "Ke3" in report.unreadable[0]
+    assert GameAnalysis.objects.count() == 2 and CpiEntry.objects.count() == 4
+
+
 # --- the ledger follows the history; the weights re-score it ---------------------------------
 
 @pytest.mark.engine

@@ -22,7 +22,6 @@ import dataclasses
 import io
 import multiprocessing.util
 import os
-from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass
@@ -50,7 +49,7 @@ from clubrating.club.rebuild import resolve_members
 from clubrating.club.services import game_result_text
 from clubrating.cpi.facts import Color, EngineInfo, GameFacts
 from clubrating.cpi.index import SHARE_FACTORS, LedgerGame, Weights, ledger, score_game
-from clubrating.errors import ClubratingError, InputError
+from clubrating.errors import InputError
 
 Progress = Callable[[int, int, GameFacts], None]
 CacheKey = tuple[str, str]  # (position, settings)
@@ -148,7 +147,6 @@ class AnalysisReport:
     searched: int         # positions searched by the engine
     cached: int           # positions answered by the cache
     unreadable: tuple[str, ...] = ()   # "game 12: why" for games whose moves could not be read
-    remaining: int = 0    # games still to analyse (an interrupted run)
 
     def __str__(self) -> str:
         text = f"analysed {self.games} games, {self.searched} positions searched, {self.cached} from the cache"
@@ -156,7 +154,7 @@ class AnalysisReport:
 
     def as_dict(self) -> dict[str, Any]:
         return {"games": self.games, "searched": self.searched, "cached": self.cached,
-                "unreadable": list(self.unreadable), "remaining": self.remaining}
+                "unreadable": list(self.unreadable)}
 
 
 def analysis_config(engine: str | None = None, book: str | None = None, nodes: int | None = None) -> AnalysisConfig:
@@ -312,6 +310,7 @@ def store_analysis(game: Game, facts: GameFacts, searches: dict[CacheKey, tuple[
     with transaction.atomic():
         if searches:
             cache.put_many(searches)
+        CpiEntry.objects.filter(game=game).delete()   # new facts: the next rebuild writes them anew
         GameAnalysis.objects.update_or_create(game=game, defaults={
             "engine": facts.engine.name, "engine_version": facts.engine.version,
             "nodes": facts.engine.nodes, "multipv": facts.engine.multipv, "facts": facts.to_dict()})
@@ -423,34 +422,43 @@ def _shown_factors(game: GameFacts, weights: Weights) -> dict[Color, dict[str, A
 
 
 def rebuild_cpi(club: Club) -> CpiReport:
-    """Re-score every stored analysis with the club's weights and write the ledger anew.
+    """Re-score every stored analysis with the club's weights and store the ledger.
 
-    Pure re-scoring of stored facts: never the engine. Runs inside the caller's
-    transaction (the rating rebuild's, or one of its own when called alone).
+    Pure re-scoring of stored facts: never the engine. The replay is compared
+    with the stored rows and only the rows that differ are rewritten (a publish
+    adds its games' rows; a correction rewrites the two players' later rows);
+    the result equals deleting everything and inserting the replay. Runs inside
+    the caller's transaction (the rating rebuild's, or one of its own).
     """
     with transaction.atomic():
         weights = club_weights(club)
         games = ledger_games(club)
         entries = ledger(games, weights)
-        shown = {game.game_id: _shown_factors(game.facts, weights) for game in games}
-        fresh = [CpiEntry(member_id=e.player, game_id=e.game_id, ordinal=i, color=e.color.value,
-                          cpi_before=e.cpi_before, delta=e.delta, cpi_after=e.cpi_after,
-                          factors=shown[e.game_id][e.color]) for i, e in enumerate(entries, 1)]
+        replayed = {(e.player, e.game_id): (i, e.color.value, e.cpi_before, e.delta, e.cpi_after)
+                    for i, e in enumerate(entries, 1)}
         scope = CpiEntry.objects.filter(member__club=club)
-        stored = {(m, g): row for m, g, *row in scope.values_list(
-            "member_id", "game_id", "ordinal", "color", "cpi_before", "delta", "cpi_after")}
-        replayed = {(e.member_id, e.game_id): [e.ordinal, e.color, e.cpi_before, e.delta, e.cpi_after]
-                    for e in fresh}
-        differing = sum(1 for key in stored.keys() | replayed.keys() if stored.get(key) != replayed.get(key))
+        ids, stored = {}, {}
+        for row_id, member, game, *row in scope.values_list(
+                "id", "member_id", "game_id", "ordinal", "color", "cpi_before", "delta", "cpi_after"):
+            ids[member, game], stored[member, game] = row_id, tuple(row)
+        differing = {key for key in stored.keys() | replayed.keys() if stored.get(key) != replayed.get(key)}
         before, after = _current(stored), _current(replayed)
         changed = sum(1 for m in before.keys() | after.keys() if before.get(m) != after.get(m))
-        if stored:
-            scope.delete()
-        CpiEntry.objects.bulk_create(fresh, batch_size=INSERT_BATCH)
-        return CpiReport(len(games), len(fresh), differing, changed)
+        stale = sorted(ids[key] for key in differing if key in ids)
+        for lo in range(0, len(stale), PREFETCH_CHUNK):
+            CpiEntry.objects.filter(id__in=stale[lo:lo + PREFETCH_CHUNK]).delete()
+        facts = {game.game_id: game.facts for game in games}
+        shown = {game_id: _shown_factors(facts[game_id], weights) for game_id in {g for _, g in differing}
+                 if game_id in facts}
+        CpiEntry.objects.bulk_create([
+            CpiEntry(member_id=member, game_id=game, ordinal=ordinal, color=color, cpi_before=cpi_before,
+                     delta=delta, cpi_after=cpi_after, factors=shown[game][Color(color)])
+            for (member, game), (ordinal, color, cpi_before, delta, cpi_after) in replayed.items()
+            if (member, game) in differing], batch_size=INSERT_BATCH)
+        return CpiReport(len(games), len(replayed), len(differing), changed)
 
 
-def _current(rows: dict[tuple[int, int], list[Any]]) -> dict[int, float]:
+def _current(rows: dict[tuple[int, int], tuple[Any, ...]]) -> dict[int, float]:
     """member -> CPI after the member's last entry (the highest ordinal)."""
     latest: dict[int, tuple[int, float]] = {}
     for (member, _), (ordinal, _, _, _, after) in rows.items():
