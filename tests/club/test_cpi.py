@@ -20,10 +20,13 @@ from django_tasks_db.models import DBTaskResult
 
 from clubrating.analysis import engine as engine_module
 from clubrating.cli import main
+from clubrating.club import cpi as cpi_module
 from clubrating.club import services
 from clubrating.club.cpi import (
     CpiReport,
     analyse_games,
+    club_weights,
+    ledger_games,
     cpi_summary,
     member_ledger,
     parse_weight,
@@ -32,7 +35,7 @@ from clubrating.club.cpi import (
 )
 from clubrating.club.models import AuditEntry, Club, CpiEntry, Game, GameAnalysis, Member, PositionSearch, Tournament
 from clubrating.cpi.facts import Color, GameFacts
-from clubrating.cpi.index import score_game
+from clubrating.cpi.index import ledger, score_game
 from clubrating.errors import InputError
 
 from .conftest import ARBITER, make_record
@@ -226,9 +229,15 @@ def test_the_ledger_follows_a_merge_and_an_unmerge(club, evening) -> None:
 
 
 @pytest.mark.engine
-def test_a_rebuild_of_an_unchanged_history_finds_no_difference(club, evening) -> None:
+def test_a_rebuild_of_an_unchanged_history_finds_no_difference(club, evening, monkeypatch) -> None:
     analyse(club)
-    assert rebuild_cpi(club) == CpiReport(games=3, entries=6, entries_differing=0, cpis_changed=0)
+    with monkeypatch.context() as patch:   # nothing changed: no game is scored again
+        patch.setattr(cpi_module, "score_game", lambda *a: pytest.fail("a game was scored again"))
+        assert rebuild_cpi(club) == CpiReport(games=3, entries=6, entries_differing=0, cpis_changed=0)
+    pure = ledger(ledger_games(club), club_weights(club))   # the pure core's ledger, all games scored
+    stored = list(CpiEntry.objects.order_by("ordinal").values_list(
+        "game_id", "member_id", "color", "cpi_before", "delta", "cpi_after"))
+    assert stored == [(e.game_id, e.player, e.color.value, e.cpi_before, e.delta, e.cpi_after) for e in pure]
     CpiEntry.objects.filter(member__name="Dan Eng").update(delta=0.0)   # a missed rebuild, made visible
     assert rebuild_cpi(club).entries_differing == 2
 

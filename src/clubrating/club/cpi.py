@@ -19,7 +19,9 @@ the published games, kept in the database, and the CPI ledger derived from it.
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import io
+import json
 import multiprocessing.util
 import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -48,7 +50,7 @@ from clubrating.club.models import (
 from clubrating.club.rebuild import resolve_members
 from clubrating.club.services import game_result_text
 from clubrating.cpi.facts import Color, EngineInfo, GameFacts
-from clubrating.cpi.index import SHARE_FACTORS, LedgerGame, Weights, ledger, score_game
+from clubrating.cpi.index import SHARE_FACTORS, LedgerGame, Weights, clamp_cpi, score_game
 from clubrating.errors import InputError
 
 Progress = Callable[[int, int, GameFacts], None]
@@ -387,75 +389,147 @@ def club_weights(club: Club) -> Weights:
     return Weights.from_dict({**Weights().to_dict(), **(club.cpi_weights or {}), "start": club.cpi_start})
 
 
-LEDGER_FIELDS = ("game_id", "facts", "game__tournament__date", "game__tournament__sequence",
-                 "game__tournament_id", "game__round", "game__board", "game__white__member_id",
-                 "game__black__member_id", "game__white_points", "game__black_points")
+@dataclass(frozen=True)
+class LedgerRow:
+    """One analysed game of the published history, as the ledger sees it (no facts)."""
+
+    game_id: int
+    white: int          # members, resolved through merges
+    black: int
+    result: str         # as the club stores it now: a corrected result counts
 
 
-def ledger_games(club: Club) -> list[LedgerGame]:
-    """The analysed games of the published history, in ledger order, players resolved through
-    merges and the result as the club stores it now (a corrected result counts)."""
+LEDGER_FIELDS = ("game_id", "game__tournament__date", "game__tournament__sequence", "game__tournament_id",
+                 "game__round", "game__board", "game__white__member_id", "game__black__member_id",
+                 "game__white_points", "game__black_points")
+
+
+def ledger_rows(club: Club) -> list[LedgerRow]:
+    """The analysed, played games of the published history, in ledger order."""
     rows = list(GameAnalysis.objects.filter(
         game__tournament__club=club, game__tournament__status=TournamentStatus.PUBLISHED, game__played=True)
         .exclude(game__tournament__kind="bughouse").values_list(*LEDGER_FIELDS))
-    rows.sort(key=lambda r: game_order(r[2], r[3], r[4], r[5], r[6], r[0]))
+    rows.sort(key=lambda r: game_order(r[1], r[2], r[3], r[4], r[5], r[0]))
     who = resolve_members(club)
-    games = []
-    for game_id, facts, *_, white, black, white_points, black_points in rows:
-        if white is None or black is None:
-            continue   # a published game always has both names linked; be safe
-        stored = GameFacts.from_dict(facts)
-        result = RESULTS.get((white_points, black_points), "*")
-        games.append(LedgerGame(game_id, who.get(white, white), who.get(black, black),
-                                dataclasses.replace(stored, result=result)))
-    return games
+    return [LedgerRow(game_id, who.get(white, white), who.get(black, black),
+                      RESULTS.get((white_points, black_points), "*"))
+            for game_id, *_, white, black, white_points, black_points in rows
+            if white is not None and black is not None]   # published games have both names linked
 
 
-def _shown_factors(game: GameFacts, weights: Weights) -> dict[Color, dict[str, Any]]:
-    """Each player's factors for display (the analyze JSON's PLAYER, without the name)."""
-    shown = {}
+def stored_facts(rows: Sequence[LedgerRow]) -> dict[int, GameFacts]:
+    """The stored facts of these games, with the club's result in place of the PGN's."""
+    result = {row.game_id: row.result for row in rows}
+    ids = sorted(result)
+    facts: dict[int, GameFacts] = {}
+    for lo in range(0, len(ids), PREFETCH_CHUNK):
+        for game_id, data in GameAnalysis.objects.filter(game_id__in=ids[lo:lo + PREFETCH_CHUNK]).values_list(
+                "game_id", "facts"):
+            facts[game_id] = dataclasses.replace(GameFacts.from_dict(data), result=result[game_id])
+    return facts
+
+
+def ledger_games(club: Club) -> list[LedgerGame]:
+    """The analysed games with their facts, for the pure :func:`clubrating.cpi.index.ledger`."""
+    rows = ledger_rows(club)
+    facts = stored_facts(rows)
+    return [LedgerGame(row.game_id, row.white, row.black, facts[row.game_id]) for row in rows]
+
+
+def scoring_key(weights: Weights, result: str) -> str:
+    """What a game's ΔCPI depends on beside its facts: the weights (not the start) and the result."""
+    shown = {name: value for name, value in weights.to_dict().items() if name != "start"}
+    return hashlib.sha1(f"{json.dumps(shown, sort_keys=True)}|{result}".encode()).hexdigest()[:16]
+
+
+def _scored(game: GameFacts, weights: Weights, key: str) -> dict[Color, tuple[float, dict[str, Any]]]:
+    """Each player's ΔCPI and factors for display (the analyze JSON's PLAYER without the
+    name), with the scoring key they were computed with."""
+    scored = {}
     for color, score in score_game(game, weights).items():
         document = score.to_dict()
         document.pop("name", None)
-        shown[color] = document
-    return shown
+        document["scored_with"] = key
+        scored[color] = (score.delta_cpi, document)
+    return scored
+
+
+StoredRow = tuple[int, int, int, str, float, float, float, str | None]  # id, member, ordinal, colour ... key
+
+
+def _stored_entries(club: Club) -> dict[tuple[int, str], StoredRow]:
+    """The stored ledger, by (game, colour), with the scoring key of each row."""
+    rows = CpiEntry.objects.filter(member__club=club).values_list(
+        "id", "member_id", "game_id", "ordinal", "color", "cpi_before", "delta", "cpi_after",
+        "factors__scored_with")
+    return {(game, color): (row_id, member, ordinal, color, before, delta, after, key)
+            for row_id, member, game, ordinal, color, before, delta, after, key in rows}
+
+
+def _deltas(rows: Sequence[LedgerRow], stored: dict[tuple[int, str], StoredRow], weights: Weights
+            ) -> tuple[dict[tuple[int, str], float], dict[int, dict[Color, dict[str, Any]]]]:
+    """Each player's ΔCPI in each game: the stored one when the game's facts, result and the
+    weights are those it was scored with (a new analysis deletes its rows), else scored anew."""
+    keys = {row.game_id: scoring_key(weights, row.result) for row in rows}
+    fresh = [row for row in rows if any(
+        (stored.get((row.game_id, color.value)) or (None,) * 8)[7] != keys[row.game_id] for color in Color)]
+    facts = stored_facts(fresh)
+    scored = {row.game_id: _scored(facts[row.game_id], weights, keys[row.game_id]) for row in fresh}
+    deltas = {(g, c): row[5] for (g, c), row in stored.items()}
+    deltas.update({(g, color.value): delta for g, both in scored.items() for color, (delta, _) in both.items()})
+    return deltas, {g: {color: shown for color, (_, shown) in both.items()} for g, both in scored.items()}
+
+
+def replay_ledger(rows: Sequence[LedgerRow], deltas: dict[tuple[int, str], float], start: float
+                  ) -> dict[tuple[int, int], tuple[int, str, float, float, float]]:
+    """(member, game) -> (ordinal, colour, CPI before, ΔCPI, CPI after): the rule of
+    :func:`clubrating.cpi.index.ledger` (spec C2, clamp to [0, 4000]) over known deltas;
+    a test checks both give the same entries."""
+    current: dict[int, float] = {}
+    replayed = {}
+    for row in rows:
+        for color, member in ((Color.WHITE, row.white), (Color.BLACK, row.black)):
+            before = current.get(member, start)
+            delta = deltas[row.game_id, color.value]
+            current[member] = after = clamp_cpi(before + delta)
+            replayed[member, row.game_id] = (len(replayed) + 1, color.value, before, delta, after)
+    return replayed
 
 
 def rebuild_cpi(club: Club) -> CpiReport:
-    """Re-score every stored analysis with the club's weights and store the ledger.
+    """Re-score the stored analyses with the club's weights and store the ledger.
 
-    Pure re-scoring of stored facts: never the engine. The replay is compared
-    with the stored rows and only the rows that differ are rewritten (a publish
-    adds its games' rows; a correction rewrites the two players' later rows);
-    the result equals deleting everything and inserting the replay. Runs inside
-    the caller's transaction (the rating rebuild's, or one of its own).
+    Pure re-scoring of stored facts, never the engine; a game is scored again
+    only when its facts, its result or the weights changed. The replay is
+    compared with the stored rows and only the rows that differ are rewritten
+    (a publish adds its games' rows; a correction rewrites the two players'
+    later rows): the result equals deleting everything and inserting the
+    replay. Runs inside the caller's transaction (the rating rebuild's).
     """
     with transaction.atomic():
         weights = club_weights(club)
-        games = ledger_games(club)
-        entries = ledger(games, weights)
-        replayed = {(e.player, e.game_id): (i, e.color.value, e.cpi_before, e.delta, e.cpi_after)
-                    for i, e in enumerate(entries, 1)}
-        scope = CpiEntry.objects.filter(member__club=club)
-        ids, stored = {}, {}
-        for row_id, member, game, *row in scope.values_list(
-                "id", "member_id", "game_id", "ordinal", "color", "cpi_before", "delta", "cpi_after"):
-            ids[member, game], stored[member, game] = row_id, tuple(row)
-        differing = {key for key in stored.keys() | replayed.keys() if stored.get(key) != replayed.get(key)}
-        before, after = _current(stored), _current(replayed)
-        changed = sum(1 for m in before.keys() | after.keys() if before.get(m) != after.get(m))
-        stale = sorted(ids[key] for key in differing if key in ids)
+        rows = ledger_rows(club)
+        stored = _stored_entries(club)
+        deltas, shown = _deltas(rows, stored, weights)
+        replayed = replay_ledger(rows, deltas, weights.start)
+        before = {(r[1], g): r for (g, _), r in stored.items()}
+        old = {key: (r[2], r[3], r[4], r[5], r[6]) for key, r in before.items()}
+        differing = {key for key in old.keys() | replayed.keys() if old.get(key) != replayed.get(key)}
+        now, then = _current(old), _current(replayed)
+        changed = sum(1 for m in now.keys() | then.keys() if now.get(m) != then.get(m))
+        stale = sorted(before[key][0] for key in differing if key in before)
+        kept: dict[tuple[int, str], Any] = {}
         for lo in range(0, len(stale), PREFETCH_CHUNK):
-            CpiEntry.objects.filter(id__in=stale[lo:lo + PREFETCH_CHUNK]).delete()
-        facts = {game.game_id: game.facts for game in games}
-        shown = {game_id: _shown_factors(facts[game_id], weights) for game_id in {g for _, g in differing}
-                 if game_id in facts}
+            chunk = CpiEntry.objects.filter(id__in=stale[lo:lo + PREFETCH_CHUNK])
+            kept.update({(g, c): f for g, c, f in chunk.values_list("game_id", "color", "factors")})
+            chunk.delete()
         CpiEntry.objects.bulk_create([
             CpiEntry(member_id=member, game_id=game, ordinal=ordinal, color=color, cpi_before=cpi_before,
-                     delta=delta, cpi_after=cpi_after, factors=shown[game][Color(color)])
+                     delta=delta, cpi_after=cpi_after,
+                     factors=shown[game][Color(color)] if game in shown else kept[game, color])
             for (member, game), (ordinal, color, cpi_before, delta, cpi_after) in replayed.items()
             if (member, game) in differing], batch_size=INSERT_BATCH)
-        return CpiReport(len(games), len(replayed), len(differing), changed)
+        return CpiReport(len(rows), len(replayed), len(differing), changed)
 
 
 def _current(rows: dict[tuple[int, int], tuple[Any, ...]]) -> dict[int, float]:
