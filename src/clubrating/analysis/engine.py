@@ -27,6 +27,10 @@ MULTIPV = 3                               # spec C3: MultiPV 3
 HASH_MB = 16                              # small: one game's tree at these budgets
 SHALLOW_DEPTH = 2                         # the tiny "was it obvious?" search of Br (cpi.factors)
 
+# Parse only what is stored (score, first move of the PV): python-chess parses
+# every info line, and the rest is pure overhead at small node budgets.
+PARSED = chess.engine.INFO_SCORE | chess.engine.INFO_PV
+
 SearchLine = tuple[str, Score]
 
 
@@ -85,11 +89,11 @@ class UciSearcher:
 
     def search(self, board: chess.Board, game: object) -> tuple[SearchLine, ...]:
         infos = self.engine.analyse(board, chess.engine.Limit(nodes=self.settings.nodes),
-                                    multipv=self.settings.multipv, game=game)
+                                    multipv=self.settings.multipv, game=game, info=PARSED)
         return tuple((info["pv"][0].uci(), _score(info, board.turn)) for info in infos if info.get("pv"))
 
     def shallow_best(self, board: chess.Board, game: object) -> str | None:
-        info = self.engine.analyse(board, chess.engine.Limit(depth=SHALLOW_DEPTH), game=game)
+        info = self.engine.analyse(board, chess.engine.Limit(depth=SHALLOW_DEPTH), game=game, info=PARSED)
         pv = info.get("pv")
         return pv[0].uci() if pv else None
 

@@ -40,6 +40,7 @@ class AnalysisConfig:
     engine: EngineSettings = EngineSettings()
     book: str | None = DEFAULT_BOOK
     cache: str | None = None  # a SQLite file, or None for memory
+    memory_cache: bool = True  # without a file: share searches in memory (False: no cache at all)
 
 
 def check_config(config: AnalysisConfig) -> None:
@@ -65,7 +66,11 @@ class Analyzer:
         check_config(config)
         self.searcher = UciSearcher(config.engine)
         self.book: BookReader | None = chess.polyglot.open_reader(config.book) if config.book else None
-        self.cache: SearchCache = cache or (SqliteCache(config.cache) if config.cache else MemoryCache())
+        self.cache: SearchCache | None = cache
+        if cache is None and config.cache:
+            self.cache = SqliteCache(config.cache)
+        elif cache is None and config.memory_cache:
+            self.cache = MemoryCache()
 
     def analyse(self, game: chess.pgn.Game) -> GameFacts:
         return analyse_game(game, self.searcher, self.cache, self.book)
