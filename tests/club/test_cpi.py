@@ -21,10 +21,10 @@ from django_tasks_db.models import DBTaskResult
 from clubrating.analysis import engine as engine_module
 from clubrating.cli import main
 from clubrating.club import cpi as cpi_module
+from clubrating.club.analysis_jobs import analyse_games
 from clubrating.club import services
 from clubrating.club.cpi import (
     CpiReport,
-    analyse_games,
     club_weights,
     ledger_games,
     cpi_summary,

@@ -23,7 +23,7 @@ def analyse_tournament(tournament_id: int) -> dict[str, Any]:
 
     A tournament deleted or unpublished since it was queued is left alone.
     """
-    from clubrating.club.cpi import analyse_games
+    from clubrating.club.analysis_jobs import analyse_games
 
     tournament = Tournament.objects.filter(id=tournament_id).select_related("club").first()
     if tournament is None or tournament.status != TournamentStatus.PUBLISHED:

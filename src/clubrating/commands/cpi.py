@@ -22,7 +22,7 @@ def cmd_analyse(args: argparse.Namespace) -> int:
     if args.nodes is not None and args.nodes < 1:
         raise InputError(f"--nodes must be at least 1, not {args.nodes}")
     club = the_club(args)
-    from clubrating.club.cpi import analyse_games
+    from clubrating.club.analysis_jobs import analyse_games
 
     report = analyse_games(club, engine=option(args, "engine", "CLUBRATING_ENGINE"),
                            book=option(args, "book", "CLUBRATING_BOOK"), nodes=args.nodes, jobs=args.jobs,

@@ -1,0 +1,338 @@
+"""Engine analysis of the club's published games (issue 5), kept in the database.
+
+- :class:`DatabaseCache` is the search cache over :class:`PositionSearch`: the
+  same position under the same engine settings is searched once for every
+  game of the database, and across interrupted runs.
+- :func:`analyse_games` analyses every published game with moves that has no
+  stored analysis yet (or, with ``reanalyse``, one made with other engine
+  settings) over ``jobs`` engine processes, storing one :class:`GameAnalysis`
+  a game, then rebuilds the CPI ledger (:func:`clubrating.club.cpi.rebuild_cpi`).
+
+The engine processes never touch the database: the parent reads the cached
+searches of a game's positions (one query) before handing the game out and
+writes the game's facts and new searches when it comes back.
+"""
+
+from __future__ import annotations
+
+import io
+import multiprocessing.util
+import os
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from dataclasses import dataclass
+from typing import Any
+
+import chess.pgn
+from django.db import transaction
+
+from clubrating.analysis.analyzer import game_boards, shallow_settings_key
+from clubrating.analysis.cache import SearchLine, decode_lines, encode_lines, position_key
+from clubrating.analysis.engine import DEFAULT_ENGINE, DEFAULT_NODES, EngineSettings, UciSearcher
+from clubrating.analysis.runner import DEFAULT_BOOK, AnalysisConfig, Analyzer, check_config
+from clubrating.club.cpi import INSERT_BATCH, PREFETCH_CHUNK, RESULTS, game_order, rebuild_cpi
+from clubrating.club.models import Club, CpiEntry, Game, GameAnalysis, PositionSearch, TournamentStatus
+from clubrating.cpi.facts import EngineInfo, GameFacts
+from clubrating.errors import InputError
+
+Progress = Callable[[int, int, GameFacts], None]
+CacheKey = tuple[str, str]  # (position, settings)
+
+
+# --- the search cache over PositionSearch --------------------------------------------------
+
+class DatabaseCache:
+    """A :class:`clubrating.analysis.cache.SearchCache` kept in the club's database.
+
+    ``prefetch`` reads every search of a game's positions in one query (per
+    500 positions); ``get`` then answers from memory, and asks the database
+    only for a position that was not prefetched. ``put`` writes at once (one
+    INSERT, a concurrent twin ignored) unless ``write_through`` is False, in
+    which case ``flush`` writes what was put in one bulk INSERT.
+    """
+
+    def __init__(self, *, write_through: bool = True) -> None:
+        self.write_through = write_through
+        self._known: dict[CacheKey, tuple[SearchLine, ...]] = {}
+        self._asked: set[CacheKey] = set()
+        self._pending: dict[CacheKey, str] = {}
+
+    def prefetch(self, positions: Iterable[str], settings: Sequence[str]) -> dict[CacheKey, tuple[SearchLine, ...]]:
+        """Load the stored searches of ``positions`` under each of ``settings``; returns them."""
+        wanted = sorted(set(positions))
+        found: dict[CacheKey, tuple[SearchLine, ...]] = {}
+        for lo in range(0, len(wanted), PREFETCH_CHUNK):
+            chunk = wanted[lo:lo + PREFETCH_CHUNK]
+            rows = PositionSearch.objects.filter(position__in=chunk, settings__in=list(settings))
+            for position, key, lines in rows.values_list("position", "settings", "lines"):
+                found[position, key] = decode_lines(lines)
+            self._asked.update((p, s) for p in chunk for s in settings)
+        self._known.update(found)
+        return found
+
+    def forget(self) -> None:
+        """Drop what was read (kept per game, so memory does not grow with the database)."""
+        self._known.clear()
+        self._asked.clear()
+
+    def get(self, position: str, settings: str) -> tuple[SearchLine, ...] | None:
+        key = (position, settings)
+        if key not in self._known and key not in self._asked:
+            self._asked.add(key)
+            row = PositionSearch.objects.filter(position=position, settings=settings).values_list(
+                "lines", flat=True).first()
+            if row is not None:
+                self._known[key] = decode_lines(row)
+        return self._known.get(key)
+
+    def put(self, position: str, settings: str, lines: tuple[SearchLine, ...]) -> None:
+        self.put_many({(position, settings): lines})
+
+    def put_many(self, searches: dict[CacheKey, tuple[SearchLine, ...]]) -> None:
+        self._known.update(searches)
+        self._pending.update({key: encode_lines(lines) for key, lines in searches.items()})
+        if self.write_through:
+            self.flush()
+
+    def flush(self) -> int:
+        """Write the pending searches (a twin written meanwhile by another worker is kept)."""
+        rows = [PositionSearch(position=p, settings=s, lines=text) for (p, s), text in self._pending.items()]
+        PositionSearch.objects.bulk_create(rows, batch_size=INSERT_BATCH, ignore_conflicts=True)
+        self._pending.clear()
+        return len(rows)
+
+
+class SeededCache:
+    """An engine worker's cache for one game: what the parent prefetched, plus a
+    record of the new searches to hand back (workers never touch the database)."""
+
+    def __init__(self, known: dict[CacheKey, tuple[SearchLine, ...]]) -> None:
+        self.known = dict(known)
+        self.new: dict[CacheKey, tuple[SearchLine, ...]] = {}
+
+    def get(self, position: str, settings: str) -> tuple[SearchLine, ...] | None:
+        return self.known.get((position, settings))
+
+    def put(self, position: str, settings: str, lines: tuple[SearchLine, ...]) -> None:
+        self.known[position, settings] = self.new[position, settings] = lines
+
+
+# --- analysis ------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class AnalysisReport:
+    """What ``analyse_games`` did, in the words the arbiter sees."""
+
+    games: int            # games analysed and stored
+    searched: int         # positions searched by the engine
+    cached: int           # positions answered by the cache
+    unreadable: tuple[str, ...] = ()   # "game 12: why" for games whose moves could not be read
+
+    def __str__(self) -> str:
+        text = f"analysed {self.games} games, {self.searched} positions searched, {self.cached} from the cache"
+        return text + (f"; {len(self.unreadable)} games unreadable" if self.unreadable else "")
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"games": self.games, "searched": self.searched, "cached": self.cached,
+                "unreadable": list(self.unreadable)}
+
+
+def analysis_config(engine: str | None = None, book: str | None = None, nodes: int | None = None) -> AnalysisConfig:
+    """The engine, book and node budget: arguments, else $CLUBRATING_ENGINE / $CLUBRATING_BOOK /
+    $CLUBRATING_NODES (how a background worker is configured), else the defaults."""
+    nodes_text = os.environ.get("CLUBRATING_NODES") or ""
+    if nodes is None and nodes_text:
+        if not nodes_text.isdigit():
+            raise InputError(f"CLUBRATING_NODES must be a whole number, not {nodes_text!r}")
+        nodes = int(nodes_text)
+    nodes = DEFAULT_NODES if nodes is None else nodes
+    if nodes < 1:
+        raise InputError(f"the node budget must be at least 1, not {nodes}")
+    return AnalysisConfig(
+        EngineSettings(path=engine or os.environ.get("CLUBRATING_ENGINE") or DEFAULT_ENGINE, nodes=nodes),
+        book=book or os.environ.get("CLUBRATING_BOOK") or DEFAULT_BOOK)
+
+
+def engine_info(config: AnalysisConfig) -> EngineInfo:
+    """The engine's name and version (as the cache keys need them), asked once."""
+    check_config(config)
+    searcher = UciSearcher(config.engine)
+    try:
+        return searcher.info
+    finally:
+        searcher.close()
+
+
+def same_settings(analysis: GameAnalysis, info: EngineInfo) -> bool:
+    return (analysis.engine, analysis.engine_version, analysis.nodes, analysis.multipv) == (
+        info.name, info.version, info.nodes, info.multipv)
+
+
+def analysable_games(club: Club, tournament_id: int | None = None) -> list[Game]:
+    """Published, played, non-bughouse games with moves, in ledger order, with their analysis."""
+    games = (Game.objects.filter(tournament__club=club, tournament__status=TournamentStatus.PUBLISHED,
+                                 played=True).exclude(moves="").exclude(tournament__kind="bughouse")
+             .select_related("tournament", "white", "black", "analysis"))
+    if tournament_id is not None:
+        games = games.filter(tournament_id=tournament_id)
+    return sorted(games, key=lambda g: game_order(g.tournament.date, g.tournament.sequence, g.tournament_id,
+                                                   g.round, g.board, g.id))
+
+
+def pgn_text(game: Game) -> str:
+    """The game as PGN: its stored tags, the names as written and the club's result."""
+    tags = {str(k): str(v) for k, v in (game.headers or {}).items()}
+    tags.setdefault("White", game.white.name)
+    tags.setdefault("Black", game.black.name)
+    tags["Result"] = RESULTS.get((game.white_points, game.black_points), "*")
+    head = "".join(f'[{k} "{v.replace(chr(92), "").replace(chr(34), chr(39))}"]\n' for k, v in tags.items())
+    return f"{head}\n{game.moves.strip()}\n"
+
+
+def game_positions(pgn: str) -> list[str]:
+    """The cache keys of every position of the game, the final one included."""
+    game = chess.pgn.read_game(io.StringIO(pgn))
+    if game is None:
+        raise InputError("no moves")
+    boards = game_boards(game)
+    keys = [position_key(board) for board, _ in boards]
+    if boards:
+        last, node = boards[-1]
+        last = last.copy()
+        last.push(node.move)
+        keys.append(position_key(last))
+    return keys
+
+
+def _analyse_with(analyzer: Analyzer, pgn: str) -> GameFacts:
+    game = chess.pgn.read_game(io.StringIO(pgn))
+    if game is None:
+        raise InputError("no moves")
+    return analyzer.analyse(game)
+
+
+_WORKER: Analyzer | None = None
+
+
+def _start_worker(config: AnalysisConfig) -> None:
+    global _WORKER
+    _WORKER = Analyzer(config, cache=SeededCache({}))
+    # Close the engine when the pool stops this process: the engine's thread is not a
+    # daemon, and multiprocessing joins such threads only after its finalizers ran, so
+    # without this the pool's shutdown waits forever.
+    multiprocessing.util.Finalize(_WORKER, _WORKER.close, exitpriority=10)
+
+
+def _worker_analyse(job: tuple[int, str, dict[CacheKey, tuple[SearchLine, ...]]]
+                    ) -> tuple[int, GameFacts | str, dict[CacheKey, tuple[SearchLine, ...]]]:
+    """In an engine process: one game with the searches the parent found for it."""
+    game_id, pgn, known = job
+    assert _WORKER is not None, "worker not started"
+    cache = SeededCache(known)
+    _WORKER.cache = cache
+    try:
+        return game_id, _analyse_with(_WORKER, pgn), cache.new
+    except InputError as error:
+        return game_id, str(error), cache.new
+
+
+Outcome = tuple[int, GameFacts | str, dict[CacheKey, tuple[SearchLine, ...]]]
+
+
+def _in_process(config: AnalysisConfig, jobs_in: Iterator[tuple[int, str, Any]], cache: DatabaseCache
+                ) -> Iterator[Outcome]:
+    """One engine in this process, searches written to the database as they are made."""
+    with Analyzer(config, cache=cache) as analyzer:
+        for game_id, pgn, _ in jobs_in:
+            try:
+                yield game_id, _analyse_with(analyzer, pgn), {}
+            except InputError as error:
+                yield game_id, str(error), {}
+
+
+def _in_pool(config: AnalysisConfig, jobs: int, jobs_in: Iterator[tuple[int, str, Any]]) -> Iterator[Outcome]:
+    """``jobs`` engine processes; a game is handed out only when a process is free, so
+    its prefetched searches include those of every game finished before it."""
+    with ProcessPoolExecutor(max_workers=jobs, initializer=_start_worker, initargs=(config,)) as pool:
+        running: set[Future[Outcome]] = set()
+        for job in jobs_in:
+            running.add(pool.submit(_worker_analyse, job))
+            while len(running) >= jobs:
+                done, running = wait(running, return_when=FIRST_COMPLETED)
+                yield from (future.result() for future in done)
+        while running:
+            done, running = wait(running, return_when=FIRST_COMPLETED)
+            yield from (future.result() for future in done)
+
+
+def default_jobs() -> int:
+    """Engine processes: $CLUBRATING_JOBS, else the number of cores (issue 5)."""
+    text = os.environ.get("CLUBRATING_JOBS") or ""
+    if text and not text.isdigit():
+        raise InputError(f"CLUBRATING_JOBS must be a whole number, not {text!r}")
+    return int(text) if text else os.cpu_count() or 1
+
+
+def needs_analysis(game: Game, info: EngineInfo, reanalyse: bool) -> bool:
+    analysis = getattr(game, "analysis", None)
+    return analysis is None or (reanalyse and not same_settings(analysis, info))
+
+
+def store_analysis(game: Game, facts: GameFacts, searches: dict[CacheKey, tuple[SearchLine, ...]],
+                   cache: DatabaseCache) -> None:
+    """One game's facts and the searches its engine process made, in one transaction."""
+    with transaction.atomic():
+        if searches:
+            cache.put_many(searches)
+        CpiEntry.objects.filter(game=game).delete()   # new facts: the next rebuild writes them anew
+        GameAnalysis.objects.update_or_create(game=game, defaults={
+            "engine": facts.engine.name, "engine_version": facts.engine.version,
+            "nodes": facts.engine.nodes, "multipv": facts.engine.multipv, "facts": facts.to_dict()})
+
+
+def analyse_games(club: Club, *, engine: str | None = None, book: str | None = None, nodes: int | None = None,
+                  jobs: int | None = None, reanalyse: bool = False, tournament_id: int | None = None,
+                  progress: Progress | None = None, rebuild: bool = True) -> AnalysisReport:
+    """Analyse the club's published games with moves that have no stored analysis (or,
+    with ``reanalyse``, one made with other engine settings), then rebuild the ledger.
+
+    Each game is stored as soon as it is analysed: an interrupted run loses at
+    most the games in progress, and their searches already made are cached.
+    """
+    config = analysis_config(engine, book, nodes)
+    jobs = default_jobs() if jobs is None else jobs
+    if jobs < 1:
+        raise InputError(f"--jobs must be at least 1, not {jobs}")
+    info = engine_info(config)
+    todo = [g for g in analysable_games(club, tournament_id) if needs_analysis(g, info, reanalyse)]
+    if not todo:
+        return AnalysisReport(0, 0, 0)
+    cache = DatabaseCache()
+    keys = (info.key, shallow_settings_key(info))
+    by_id = {g.id: g for g in todo}
+
+    def handed_out() -> Iterator[tuple[int, str, dict[CacheKey, tuple[SearchLine, ...]]]]:
+        for game in todo:
+            pgn = pgn_text(game)
+            cache.forget()
+            try:
+                known = cache.prefetch(game_positions(pgn), keys)
+            except InputError:
+                known = {}   # analysing it will say why it is unreadable
+            yield game.id, pgn, known
+
+    workers = min(jobs, len(todo))
+    outcomes = _in_process(config, handed_out(), cache) if workers == 1 else _in_pool(config, workers, handed_out())
+    stored = searched = cached = 0
+    unreadable: list[str] = []
+    for game_id, facts, searches in outcomes:
+        if isinstance(facts, str):
+            unreadable.append(f"game {game_id}: {facts}")
+            continue
+        store_analysis(by_id[game_id], facts, searches, cache)
+        stored, searched, cached = stored + 1, searched + facts.searches, cached + facts.cache_hits
+        if progress is not None:
+            progress(stored + len(unreadable), len(todo), facts)
+    if rebuild and stored:
+        rebuild_cpi(club)
+    return AnalysisReport(stored, searched, cached, tuple(unreadable))
