@@ -223,6 +223,9 @@ class RebuildLog(models.Model):
     ratings_changed = models.PositiveIntegerField()
     expected_difference = models.BooleanField(default=True)  # False for a manual check: a difference is a bug
 
+    class Meta:
+        indexes = [models.Index(fields=["club", "id"])]   # the newest rebuild of a club (page cache key)
+
 
 class AuditEntry(models.Model):
     """Who changed the history, when, from what to what."""
@@ -238,6 +241,7 @@ class AuditEntry(models.Model):
 
     class Meta:
         ordering = ["-when", "-id"]
+        indexes = [models.Index(fields=["club", "id"])]   # the newest audit entry of a club (page cache key)
 
 
 # --- the Chess Performance Index (spec C1-C5) ---------------------------------------------

@@ -107,35 +107,42 @@ def player_history(member: Member) -> dict[str, Any]:
 
 
 def standings(tournament: Tournament) -> dict[str, Any]:
-    """Standings with every round's cell; byes, forfeits and bughouse marked as not rated."""
-    entries = list(Entry.objects.filter(tournament=tournament).select_related("member").order_by("number"))
+    """Standings with every round's cell; byes, forfeits and bughouse marked as not rated.
+
+    Plain rows (``values_list``), four queries whatever the size of the tournament."""
+    entries = list(Entry.objects.filter(tournament=tournament).order_by("number").values_list(
+        "id", "number", "name", "member_id", "member__name"))
     cells: dict[int, dict[int, dict[str, Any]]] = defaultdict(dict)
     points: dict[int, int] = defaultdict(int)
-    number = {e.id: e.number for e in entries}
-    for g in Game.objects.filter(tournament=tournament):
-        for me, other, scored, colour in ((g.white_id, g.black_id, g.white_points, "w"),
-                                          (g.black_id, g.white_id, g.black_points, "b")):
+    number = {e[0]: e[1] for e in entries}
+    games = Game.objects.filter(tournament=tournament).values_list(
+        "id", "round", "white_id", "black_id", "white_points", "black_points", "played", "unplayed",
+        "colours_known")
+    for gid, rnd, white, black, wp, bp, played, unplayed, colours_known in games:
+        result = game_result_text(Game(white_points=wp, black_points=bp, played=played))
+        for me, other, scored, colour in ((white, black, wp, "w"), (black, white, bp, "b")):
             points[me] += scored
-            cells[me][g.round] = {
-                "round": g.round, "opponent": number[other], "colour": colour if g.colours_known else None,
-                "score": scored / 2, "game_id": g.id, "result": game_result_text(g),
-                "rated": g.played and tournament.is_rated,
-                "note": None if g.played else ("forfeit" if g.unplayed != "no-moves" else "not played"),
+            cells[me][rnd] = {
+                "round": rnd, "opponent": number[other], "colour": colour if colours_known else None,
+                "score": scored / 2, "game_id": gid, "result": result,
+                "rated": played and tournament.is_rated,
+                "note": None if played else ("forfeit" if unplayed != "no-moves" else "not played"),
             }
-    for b in Bye.objects.filter(tournament=tournament):
-        points[b.entry_id] += b.points
-        cells[b.entry_id][b.round] = {"round": b.round, "opponent": None, "colour": None, "score": b.points / 2,
-                                      "game_id": None, "result": "bye", "rated": False, "note": "bye"}
-    changes = {c.member_id: c for c in RatingChange.objects.filter(tournament=tournament)}
+    for rnd, entry_id, bye_points in Bye.objects.filter(tournament=tournament).values_list(
+            "round", "entry_id", "points"):
+        points[entry_id] += bye_points
+        cells[entry_id][rnd] = {"round": rnd, "opponent": None, "colour": None, "score": bye_points / 2,
+                                "game_id": None, "result": "bye", "rated": False, "note": "bye"}
+    changes = {m: (before, after, n) for m, before, after, n in RatingChange.objects.filter(
+        tournament=tournament).values_list("member_id", "rating_before", "rating_after", "games_rated")}
     rows = []
-    for e in entries:
-        c = changes.get(e.member_id) if e.member_id else None
+    for entry_id, entry_number, name, member_id, member_name in entries:
+        before, after, rated = changes.get(member_id, (None, None, 0)) if member_id else (None, None, 0)
         rows.append({
-            "number": e.number, "name": e.name, "member_id": e.member_id,
-            "member": e.member.name if e.member else None, "points": points[e.id] / 2,
-            "rounds": [cells[e.id][r] for r in sorted(cells[e.id])],
-            "rating_before": c.rating_before if c else None, "rating_after": c.rating_after if c else None,
-            "change": c.change if c else None, "games_rated": c.games_rated if c else 0,
+            "number": entry_number, "name": name, "member_id": member_id, "member": member_name,
+            "points": points[entry_id] / 2, "rounds": [cells[entry_id][r] for r in sorted(cells[entry_id])],
+            "rating_before": before, "rating_after": after,
+            "change": None if before is None else after - before, "games_rated": rated,
         })
     rows.sort(key=lambda r: (-r["points"], r["number"]))
     return {

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import os
 from typing import Any
 
+from clubrating.cli import option
 from clubrating.commands.club import open_database
 
 
@@ -25,6 +27,13 @@ def cmd_serve(args: argparse.Namespace) -> int:
 def cmd_worker(args: argparse.Namespace) -> int:
     open_database(args)
     from django.core.management import call_command
+
+    # The analysis tasks read their engine settings from the environment.
+    for name, env in (("engine", "CLUBRATING_ENGINE"), ("book", "CLUBRATING_BOOK"),
+                      ("nodes", "CLUBRATING_NODES"), ("jobs", "CLUBRATING_JOBS")):
+        value = option(args, name, env)
+        if value is not None:
+            os.environ[env] = str(value)
 
     options: dict[str, Any] = {"interval": args.interval}
     if args.once:
@@ -48,4 +57,6 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
                               epilog="Example: clubrating worker --once")
     p.add_argument("--interval", type=float, default=1.0, help="seconds between polls of the queue")
     p.add_argument("--once", action="store_true", help="run what is queued, then stop")
+    p.add_argument("--nodes", type=int, help="engine nodes per position (default: $CLUBRATING_NODES or 150000)")
+    p.add_argument("--jobs", type=int, help="engine processes (default: $CLUBRATING_JOBS or the number of cores)")
     p.set_defaults(handler=cmd_worker)
