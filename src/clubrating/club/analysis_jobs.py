@@ -30,6 +30,7 @@ from clubrating.analysis.analyzer import game_boards, shallow_settings_key
 from clubrating.analysis.cache import SearchLine, decode_lines, encode_lines, position_key
 from clubrating.analysis.engine import DEFAULT_ENGINE, DEFAULT_NODES, EngineSettings, UciSearcher
 from clubrating.analysis.runner import DEFAULT_BOOK, AnalysisConfig, Analyzer, check_config
+from clubrating.club import audit
 from clubrating.club.cpi import INSERT_BATCH, PREFETCH_CHUNK, RESULTS, game_order, rebuild_cpi
 from clubrating.club.models import Club, CpiEntry, Game, GameAnalysis, PositionSearch, TournamentStatus
 from clubrating.cpi.facts import EngineInfo, GameFacts
@@ -334,5 +335,9 @@ def analyse_games(club: Club, *, engine: str | None = None, book: str | None = N
         if progress is not None:
             progress(stored + len(unreadable), len(todo), facts)
     if rebuild and stored:
-        rebuild_cpi(club)
+        ledger = rebuild_cpi(club)
+        # New CPI figures change what the pages show: leave the trace every change leaves.
+        audit.record(club, "analysis", "analyse", club.slug,
+                     new={"games": stored, "searched": searched, "cached": cached},
+                     summary=f"analysed {stored} games; {ledger}")
     return AnalysisReport(stored, searched, cached, tuple(unreadable))
