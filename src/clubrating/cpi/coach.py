@@ -1,0 +1,372 @@
+"""Coach by CPI (spec C6): the player's weakest factor and exercises built from
+the player's own analysed games. Pure: facts in, exercises out.
+
+The weakest factor
+------------------
+The factor that costs the player the most ΔCPI per game against a perfect
+score (its *shortfall*), over the player's analysed games:
+
+- a share factor F (E, T, O, B1, M1, M2, M3): w_F · (1 − mean of F over the
+  games where F was available) · (games where F was available / games). The
+  last term keeps a factor measured once in twenty games (a mate in 3) from
+  outweighing one measured in every game;
+- H: |w_H| · hangs per game (every hang costs |w_H|, spec C1).
+
+B2, B3 and Br are not candidates: a second or third engine choice is no
+weakness beside a missed first one, and a brilliancy is a bonus whose absence
+is not a fault. They can still be asked for by name (``factor=``). Ties go to
+the earlier factor of :data:`WEAKEST_CANDIDATES`. This is the rule of
+:func:`clubrating.club.cpi.weakest_factor` (the club's summary), so the
+player's page and the coach name the same factor.
+
+Exercises
+---------
+Positions from the player's games (the FEN before the player's move) where the
+player went wrong in that factor:
+
+- E, B1, B2, B3: the moves that lost the most centipawns (clipped scale, as E)
+  where the engine's first choice was clearly better (loss ≥ 100 cp);
+- M1, M2, M3: the forced mates in 1 / 2 / 3 the player had and did not carry
+  out (the first position of each missed mating attack, as M counts them);
+- H: the hangs (the position before the blunder, as H counts them);
+- O: in each game, the first of the player's first 10 moves that left the
+  book's 10 main moves in a position the book knows;
+- T: the moves where the player spent the most time, at least twice their
+  mean time in that game ("plan your time"; no best move needed);
+- Br: positions where the engine's best move was a sacrifice (static exchange
+  ≤ −200 cp, as Br) keeping the player not worse, and the player's move lost
+  at least 50 cp against it. Needs the ``exchange`` function of the shell
+  (:func:`clubrating.analysis.see.exchange`), passed in: without it, none.
+
+Candidates are ranked by how much they cost (cp lost; for mates the shortest
+first; for T the time ratio), ties by the games' given order and the ply. The
+best candidate of each game is taken first (variety), then the others, at most
+``limit`` in all and never the same position (FEN without the move counters)
+twice.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable, Hashable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import chess
+
+from clubrating.cpi.facts import BookStatus, Color, GameFacts, PlyFacts, Score
+from clubrating.cpi.factors import (NOT_WORSE_CP, OPENING_MOVES, SACRIFICE_CP, PlayerFactors,
+                                    centipawn_loss, hangs, increment_seconds, mating_attacks,
+                                    player_factors)
+from clubrating.cpi.index import SHARE_FACTORS, Weights
+
+DEFAULT_LIMIT = 10           # brief: at most N exercises, default 10
+CLEAR_LOSS_CP = 100          # lila's former CpAdvice: 50 inaccuracy, 100 mistake, 300 blunder
+MISSED_SACRIFICE_CP = 50     # ours: half a pawn, the sacrifice was clearly better than the move played
+SLOW_MOVE_RATIO = 2.0        # ours: twice the player's mean time per move in the game
+FACTORS = (*SHARE_FACTORS, "H", "Br")
+WEAKEST_CANDIDATES = ("E", "T", "O", "B1", "M1", "M2", "M3", "H")   # see the module's docstring
+FACTOR_NAMES = {
+    "E": "eval loss (average centipawn loss)", "T": "time management", "O": "opening (book moves)",
+    "B1": "engine's first choice", "B2": "engine's second choice", "B3": "engine's third choice",
+    "M1": "mates in 1 found", "M2": "mates in 2 found", "M3": "mates in 3 found",
+    "H": "hangs (moves losing 300 cp or more)", "Br": "brilliancies (sound sacrifices)",
+}
+Exchange = Callable[[chess.Board, chess.Move], int]   # material won (> 0) or given up (< 0), cp
+
+
+@dataclass(frozen=True, slots=True)
+class CoachGame:
+    """One analysed game of the player: which colour they had, and the stored facts
+    (with the club's result: a corrected result counts, as in the ledger)."""
+
+    game_id: Hashable
+    color: Color
+    facts: GameFacts
+    date: dt.date | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class FactorAverage:
+    """A factor over the player's games: the mean where available (share factors) or the
+    rate per game (H, Br); ``available`` games out of ``games``."""
+
+    factor: str
+    average: float | None
+    available: int
+    games: int
+
+
+@dataclass(frozen=True, slots=True)
+class Shortfall:
+    factor: str
+    cost_per_game: float     # ΔCPI a game the factor costs against a perfect score
+    average: float | None
+
+
+def factor_averages(per_game: Sequence[PlayerFactors]) -> dict[str, FactorAverage]:
+    """Each factor over the games: share factors averaged where available, H and Br per game."""
+    games = len(per_game)
+    out: dict[str, FactorAverage] = {}
+    for name in SHARE_FACTORS:
+        values = [v for f in per_game if (v := getattr(f, name).value) is not None]
+        out[name] = FactorAverage(name, sum(values) / len(values) if values else None, len(values), games)
+    for name in ("H", "Br"):
+        total = sum(getattr(f, name).count for f in per_game)
+        out[name] = FactorAverage(name, total / games if games else None, games, games)
+    return out
+
+
+def shortfalls(averages: dict[str, FactorAverage], weights: Weights = Weights()) -> dict[str, Shortfall]:
+    """The cost per game of each candidate factor that was measured (see the docstring)."""
+    out = {}
+    for name in WEAKEST_CANDIDATES:
+        figures = averages[name]
+        if figures.average is None or not figures.games:
+            continue
+        if name == "H":
+            cost = abs(weights.H) * figures.average
+        else:
+            cost = getattr(weights, name) * (1 - figures.average) * figures.available / figures.games
+        out[name] = Shortfall(name, cost, figures.average)
+    return out
+
+
+def weakest_factor(averages: dict[str, FactorAverage], weights: Weights = Weights()) -> Shortfall | None:
+    """The candidate with the largest cost per game; None when nothing was measured."""
+    costs = shortfalls(averages, weights)
+    if not costs:
+        return None
+    # Rounded before comparing so that 20·0.3 and 30·0.2 tie as they do on paper.
+    return max(costs.values(), key=lambda s: (round(s.cost_per_game, 9), -WEAKEST_CANDIDATES.index(s.factor)))
+
+
+# --- exercises -----------------------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class Exercise:
+    """A position from the player's game: find the best move (or, for T, plan the time)."""
+
+    factor: str
+    game_id: Hashable
+    ply: int
+    fen: str
+    side_to_move: Color
+    played_san: str
+    played_uci: str
+    best_san: str | None
+    best_uci: str | None
+    best_score: Score | None     # the engine's best line, the mover's point of view
+    hint: str
+    date: dt.date | None = None
+
+    @property
+    def move_number(self) -> int:
+        return (self.ply + 1) // 2
+
+    @property
+    def task(self) -> str:
+        side = self.side_to_move.value.capitalize()
+        if self.factor == "T":
+            return f"{side} to move: plan your time here"
+        return f"Find the best move for {side}"
+
+    def to_dict(self, *, solution: bool = True) -> dict[str, Any]:
+        document: dict[str, Any] = {
+            "factor": self.factor, "game_id": self.game_id, "ply": self.ply,
+            "move_number": self.move_number, "date": self.date.isoformat() if self.date else None,
+            "fen": self.fen, "side_to_move": self.side_to_move.value, "task": self.task, "hint": self.hint,
+        }
+        if solution:
+            document.update({"played": self.played_san, "played_uci": self.played_uci,
+                             "best": self.best_san, "best_uci": self.best_uci,
+                             "best_score": score_text(self.best_score) if self.best_score else None})
+        return document
+
+
+def score_text(score: Score) -> str:
+    """Mover's view: ``+0.45``, ``-1.20``, ``mate in 2``, ``mated in 3``."""
+    if score.mate is not None:
+        return f"mate in {score.mate}" if score.mate > 0 else f"mated in {-score.mate}"
+    return f"{(score.cp or 0) / 100:+.2f}"
+
+
+@dataclass(frozen=True, slots=True)
+class _Candidate:
+    severity: float          # larger: a better exercise
+    order: int               # the game's index in the given sequence
+    ply: PlyFacts
+    hint: str
+
+
+def positions(facts: GameFacts) -> Iterator[tuple[PlyFacts, chess.Board]]:
+    """Each ply with the board before it (from the ``FEN`` header when the game was set up);
+    stops at a move the board does not accept (facts that do not fit their game)."""
+    board = chess.Board(facts.headers.get("FEN") or chess.STARTING_FEN,
+                        chess960=facts.headers.get("Variant", "").lower() in ("chess960", "fischerandom"))
+    for ply in facts.plies:
+        yield ply, board
+        try:
+            board.push_uci(ply.uci)
+        except ValueError:
+            return
+
+
+def _side(color: Color) -> str:
+    return color.value.capitalize()
+
+
+def _mistakes(game: CoachGame) -> Iterator[tuple[float, PlyFacts, str]]:
+    """E, B1-B3: moves losing ≥ 100 cp where the engine's first choice was not played."""
+    for ply in game.facts.plies:
+        loss = centipawn_loss(ply)
+        if ply.color is game.color and loss is not None and loss >= CLEAR_LOSS_CP and ply.choice != 1:
+            yield loss, ply, f"the move played lost {loss} cp"
+
+
+def _missed_mates(game: CoachGame, distance: int) -> Iterator[tuple[float, PlyFacts, str]]:
+    by_ply = {ply.ply: ply for ply in game.facts.plies}
+    for attack in mating_attacks(game.facts.plies, game.color, game.facts.result):
+        if attack.distance == distance and not attack.found:
+            yield -distance, by_ply[attack.start_ply], f"{_side(game.color)} has a mate in {distance}"
+
+
+def _hangs(game: CoachGame) -> Iterator[tuple[float, PlyFacts, str]]:
+    by_ply = {ply.ply: ply for ply in game.facts.plies}
+    for number in hangs(game.facts.plies, game.color).plies:
+        loss = centipawn_loss(by_ply[number]) or 0
+        yield loss, by_ply[number], f"the move played hung {loss} cp: find a move that keeps the balance"
+
+
+def _left_book(game: CoachGame) -> Iterator[tuple[float, PlyFacts, str]]:
+    for ply in game.facts.plies:
+        if ply.color is game.color and ply.move_number <= OPENING_MOVES and ply.book in (
+                BookStatus.BOOK, BookStatus.OUT):
+            yield (centipawn_loss(ply) or 0), ply, (
+                f"move {ply.move_number} left the opening book's {OPENING_MOVES} main moves")
+            return
+
+
+def _minutes(seconds: float) -> str:
+    return f"{int(seconds // 60)}:{int(round(seconds % 60)):02d}"
+
+
+def _slow_moves(game: CoachGame) -> Iterator[tuple[float, PlyFacts, str]]:
+    """T: moves taking at least twice the player's mean time (seconds as factor T counts them)."""
+    increment = increment_seconds(game.facts.time_control)
+    spent = [(ply, ply.clock_before - ply.clock_after + increment) for ply in game.facts.plies
+             if ply.color is game.color and ply.clock_before is not None and ply.clock_after is not None]
+    spent = [(ply, seconds) for ply, seconds in spent if seconds >= 0]
+    if len(spent) < 2:
+        return
+    mean = sum(seconds for _, seconds in spent) / len(spent)
+    for ply, seconds in spent:
+        if mean > 0 and seconds >= SLOW_MOVE_RATIO * mean:
+            yield seconds / mean, ply, (f"{_minutes(seconds)} spent here, {seconds / mean:.1f}× the mean of "
+                                        f"{_minutes(mean)}: plan your time")
+
+
+def _missed_sacrifices(game: CoachGame, exchange: Exchange | None) -> Iterator[tuple[float, PlyFacts, str]]:
+    if exchange is None:
+        return
+    for ply, board in positions(game.facts):
+        best = ply.best[0] if ply.best else None
+        loss = centipawn_loss(ply)
+        if ply.color is not game.color or best is None or loss is None or ply.choice == 1 \
+                or loss < MISSED_SACRIFICE_CP or best.score.clipped() < NOT_WORSE_CP:
+            continue
+        try:
+            move = chess.Move.from_uci(best.uci)
+        except ValueError:
+            continue
+        if move in board.legal_moves and exchange(board, move) <= SACRIFICE_CP:
+            yield loss, ply, f"a sacrifice is the strongest move here; the move played lost {loss} cp"
+
+
+def _candidates(game: CoachGame, factor: str, exchange: Exchange | None
+                ) -> Iterator[tuple[float, PlyFacts, str]]:
+    if factor in ("E", "B1", "B2", "B3"):
+        return _mistakes(game)
+    if factor in ("M1", "M2", "M3"):
+        return _missed_mates(game, int(factor[1]))
+    finders: dict[str, Callable[[], Iterator[tuple[float, PlyFacts, str]]]] = {
+        "H": lambda: _hangs(game), "O": lambda: _left_book(game), "T": lambda: _slow_moves(game),
+        "Br": lambda: _missed_sacrifices(game, exchange)}
+    if factor not in finders:
+        raise ValueError(f"unknown factor {factor!r}: expected one of {', '.join(FACTORS)}")
+    return finders[factor]()
+
+
+def _position_key(fen: str) -> str:
+    """The position without the move counters: the same position reached twice is one exercise."""
+    return " ".join(fen.split()[:4])
+
+
+def choose_exercises(games: Sequence[CoachGame], factor: str, limit: int = DEFAULT_LIMIT,
+                     exchange: Exchange | None = None) -> tuple[Exercise, ...]:
+    """At most ``limit`` exercises for ``factor`` from the player's games (see the docstring)."""
+    if factor not in FACTORS:
+        raise ValueError(f"unknown factor {factor!r}: expected one of {', '.join(FACTORS)}")
+    found = [(_Candidate(severity, order, ply, hint), game)
+             for order, game in enumerate(games) for severity, ply, hint in _candidates(game, factor, exchange)]
+    found.sort(key=lambda pair: (-pair[0].severity, pair[0].order, pair[0].ply.ply))
+    first_of_game: dict[int, int] = {}
+    for index, (candidate, _) in enumerate(found):
+        first_of_game.setdefault(candidate.order, index)
+    chosen_first = sorted(first_of_game.values())
+    taken = set(chosen_first)
+    ranked = chosen_first + [i for i in range(len(found)) if i not in taken]
+    wanted = {(found[i][0].order, found[i][0].ply.ply) for i in ranked}
+    boards = _boards_before(games, wanted)
+    exercises: list[Exercise] = []
+    seen: set[str] = set()
+    for index in ranked:
+        candidate, game = found[index]
+        fen = boards.get((candidate.order, candidate.ply.ply))
+        if fen is None or _position_key(fen) in seen:
+            continue
+        seen.add(_position_key(fen))
+        exercises.append(_exercise(factor, game, candidate, fen))
+        if len(exercises) >= limit:
+            break
+    return tuple(exercises)
+
+
+def _boards_before(games: Sequence[CoachGame], wanted: set[tuple[int, int]]) -> dict[tuple[int, int], str]:
+    """(game index, ply) -> FEN before that ply, replaying only the games that are needed."""
+    fens: dict[tuple[int, int], str] = {}
+    for order in sorted({order for order, _ in wanted}):
+        for ply, board in positions(games[order].facts):
+            if (order, ply.ply) in wanted:
+                fens[order, ply.ply] = board.fen()
+    return fens
+
+
+def _exercise(factor: str, game: CoachGame, candidate: _Candidate, fen: str) -> Exercise:
+    ply = candidate.ply
+    best = ply.best[0] if ply.best else None
+    return Exercise(
+        factor=factor, game_id=game.game_id, ply=ply.ply, fen=fen, side_to_move=ply.color,
+        played_san=ply.san, played_uci=ply.uci, best_san=best.san if best else None,
+        best_uci=best.uci if best else None, best_score=best.score if best else None,
+        hint=candidate.hint, date=game.date)
+
+
+# --- the whole coach -----------------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class CoachReport:
+    averages: dict[str, FactorAverage]
+    weakest: Shortfall | None
+    factor: str | None           # the factor the exercises train: the weakest, or the one asked for
+    exercises: tuple[Exercise, ...]
+
+
+def coach(games: Sequence[CoachGame], weights: Weights = Weights(), factor: str | None = None,
+          limit: int = DEFAULT_LIMIT, exchange: Exchange | None = None) -> CoachReport:
+    """The player's averages, weakest factor and exercises for it (or for ``factor``)."""
+    averages = factor_averages([player_factors(game.facts, game.color) for game in games])
+    weakest = weakest_factor(averages, weights)
+    chosen = factor or (weakest.factor if weakest else None)
+    exercises = choose_exercises(games, chosen, limit, exchange) if chosen else ()
+    return CoachReport(averages, weakest, chosen, exercises)
