@@ -6,67 +6,20 @@ import dataclasses
 import datetime as dt
 from typing import Any
 
-import chess
 import pytest
 
 from clubrating.analysis.see import exchange
 from clubrating.cpi.coach import (FACTORS, CoachGame, Exercise, choose_exercises, coach, factor_averages,
                                   score_text, shortfalls, weakest_factor)
-from clubrating.cpi.facts import BookStatus, Color, EngineInfo, EngineMove, GameFacts, PlyFacts, Score
+from clubrating.cpi.facts import BookStatus, Color, GameFacts, Score
 from clubrating.cpi.factors import Count, Factor, PlayerFactors
 from clubrating.cpi.index import Weights
-
-ENGINE = EngineInfo("Fake", "1", 1000, 3)
-OPEN_GAME = ["e4", "e5", "Nf3", "d6", "d4", "exd4", "Nxd4", "Nf6", "Nc3", "Be7"]
-AFTER_FOUR = "rnbqkbnr/ppp2ppp/3p4/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 0 3"
-
-
-def sc(value: int | str) -> Score:
-    """``35`` -> 35 cp; ``"#2"`` -> mate in 2 for the mover."""
-    return Score(mate=int(value.lstrip("#"))) if isinstance(value, str) else Score(cp=value)
-
-
-def build(sans: list[str], notes: dict[int, dict[str, Any]] | None = None, result: str = "*",
-          headers: dict[str, str] | None = None) -> GameFacts:
-    """Real, legal moves; per ply (1 = White's first) optional ``best`` [(san, score)], ``after``,
-    ``clock`` (before, after) and ``book``. Without notes the move played is the engine's only
-    line at 0 cp."""
-    notes = notes or {}
-    board = chess.Board((headers or {}).get("FEN", chess.STARTING_FEN))
-    plies = []
-    for number, san in enumerate(sans, start=board.ply() + 1):
-        note = notes.get(number, {})
-        move = board.parse_san(san)
-        best = tuple(EngineMove(board.parse_san(s).uci(), s, sc(v)) for s, v in note.get("best", [(san, 0)]))
-        after = note.get("after")
-        if after is None:
-            after_score = next((line.score for line in best if line.uci == move.uci()), Score(cp=0))
-        else:
-            after_score = sc(after)
-        clock = note.get("clock", (None, None))
-        plies.append(PlyFacts(
-            ply=number, color=Color.WHITE if board.turn else Color.BLACK, uci=move.uci(), san=san,
-            legal_moves=board.legal_moves.count(), best=best, score_after=after_score,
-            clock_before=clock[0], clock_after=clock[1], book=note.get("book")))
-        board.push(move)
-    return GameFacts(headers={"White": "W", "Black": "B", "Result": result, **(headers or {})},
-                     result=result, engine=ENGINE, plies=tuple(plies))
+from tests.cpi.coach_games import (AFTER_FOUR, BLUNDER, BOOK, CLOCKS, OPEN_GAME, SACRIFICE, build,
+                                   mate_missed)
 
 
 def one(facts: GameFacts, game_id: int = 1, color: Color = Color.WHITE) -> CoachGame:
     return CoachGame(game_id, color, facts, dt.date(2026, 3, 3))
-
-
-BLUNDER = {5: {"best": [("Bc4", 30), ("Nc3", 20), ("d3", 10)], "after": -310}}   # d4 loses 340 cp
-CLOCKS = {1: {"clock": (None, 600)}, 3: {"clock": (600, 590)}, 5: {"clock": (590, 500)},
-          7: {"clock": (500, 490)}, 9: {"clock": (490, 480)}}                     # 10, 90, 10, 10 s
-BOOK = {1: {"book": BookStatus.TOP10}, 3: {"book": BookStatus.TOP10}, 5: {"book": BookStatus.OUT},
-        7: {"book": BookStatus.OUT}}
-SACRIFICE = {5: {"best": [("Nxe5", 60), ("Bc4", 40)], "after": -20}}              # Nxe5 gives N for P
-
-
-def mate_missed(distance: int) -> dict[int, dict[str, Any]]:
-    return {5: {"best": [("Bc4", f"#{distance}"), ("Nc3", 400)], "after": 50}}
 
 
 @pytest.mark.parametrize(("factor", "notes", "best", "hint"), [

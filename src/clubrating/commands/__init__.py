@@ -14,4 +14,5 @@ COMMAND_MODULES = (
     "clubrating.commands.demo",
     "clubrating.commands.arbiter",
     "clubrating.commands.cpi",
+    "clubrating.commands.coach",
 )

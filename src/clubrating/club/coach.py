@@ -1,0 +1,113 @@
+"""Coach by CPI for a club member (spec C6): the weakest factor over the member's
+analysed games and exercises from the member's own latest games.
+
+Thin shell over the pure :mod:`clubrating.cpi.coach`: it reads the member's
+ledger (the factors of every analysed game, already resolved through merges by
+the ledger rebuild: a merged member's games are the surviving member's rows),
+the stored facts of the latest games, and the club's averages, in a fixed
+number of queries whatever the number of games.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from typing import Any
+
+from django.db.models import Avg, FloatField, Q
+from django.db.models.fields.json import KT
+from django.db.models.functions import Cast
+
+from clubrating.analysis.see import exchange
+from clubrating.club.cpi import RESULTS, active_member, club_weights
+from clubrating.club.models import Club, CpiEntry, GameAnalysis, Member
+from clubrating.cpi.coach import (DEFAULT_LIMIT, FACTOR_NAMES, FACTORS, CoachGame, choose_exercises,
+                                  factor_averages, weakest_factor)
+from clubrating.cpi.facts import Color, GameFacts
+from clubrating.cpi.factors import Count, Factor, PlayerFactors
+from clubrating.cpi.index import SHARE_FACTORS
+from clubrating.errors import InputError
+
+COACH_GAMES = 40    # ours: exercises come from the latest 40 analysed games (current form; bounds the cost)
+MAX_LIMIT = 100     # ours: a worksheet, not a database dump
+
+
+def parse_factor(text: str) -> str:
+    """``b1`` -> ``B1``, ``br`` -> ``Br``; anything else is an input error."""
+    by_folded = {name.casefold(): name for name in FACTORS}
+    name = by_folded.get(text.strip().casefold())
+    if name is None:
+        raise InputError(f"unknown factor {text!r}: expected one of {', '.join(FACTORS)}")
+    return name
+
+
+def stored_player_factors(shown: dict[str, Any]) -> PlayerFactors:
+    """A ledger row's factors (``CpiEntry.factors["factors"]``) back as the pure value."""
+    def share(name: str) -> Factor:
+        data = shown.get(name) or {}
+        return Factor(data.get("value"), data.get("numerator", 0), data.get("denominator", 0))
+
+    def count(name: str) -> Count:
+        data = shown.get(name) or {}
+        return Count(int(data.get("count", 0)), tuple(data.get("plies", ())))
+
+    return PlayerFactors(**{name: share(name) for name in SHARE_FACTORS}, H=count("H"), Br=count("Br"))
+
+
+def club_averages(club: Club) -> dict[str, float | None]:
+    """Each factor's mean over every analysed game of the club's members (share factors where
+    available, H and Br per game): one aggregate query computed by the database."""
+    means = {name: Avg(Cast(KT(f"factors__factors__{name}__value"), FloatField()),
+                       filter=Q(**{f"factors__factors__{name}__available": True})) for name in SHARE_FACTORS}
+    # SQLite's KT gives the text 'null' for a JSON null, which CAST reads as 0: hence the filter.
+    means.update({name: Avg(Cast(KT(f"factors__factors__{name}__count"), FloatField())) for name in ("H", "Br")})
+    return CpiEntry.objects.filter(member__club=club).aggregate(**means)
+
+
+def _coach_games(rows: Sequence[tuple[Any, ...]]) -> list[CoachGame]:
+    """The latest analysed games (rows newest first) with their stored facts and the club's result."""
+    latest = {row[0]: row for row in rows[:COACH_GAMES]}
+    facts = dict(GameAnalysis.objects.filter(game_id__in=list(latest)).values_list("game_id", "facts"))
+    games = []
+    for game_id, row in latest.items():
+        if game_id in facts:
+            stored = GameFacts.from_dict(facts[game_id])
+            result = RESULTS.get((row[4], row[5]), stored.result)
+            games.append(CoachGame(game_id, Color(row[1]), dataclasses.replace(stored, result=result), row[3]))
+    return games
+
+
+ROW_FIELDS = ("game_id", "color", "factors", "game__tournament__date", "game__white_points",
+              "game__black_points", "game__tournament__name")
+
+
+def exercises_for(member: Member, limit: int = DEFAULT_LIMIT, factor: str | None = None) -> dict[str, Any]:
+    """The member's weakest factor (over every analysed game), its average beside the club's,
+    and up to ``limit`` exercises for it (or for ``factor``) from the latest games.
+    Four queries whatever the number of games (one more per merge level of a merged member)."""
+    if not 1 <= limit <= MAX_LIMIT:
+        raise InputError(f"the number of exercises must be between 1 and {MAX_LIMIT}, not {limit}")
+    wanted = parse_factor(factor) if factor else None
+    member = active_member(member)
+    club = Club.objects.get(id=member.club_id)
+    rows = list(CpiEntry.objects.filter(member=member).order_by("-ordinal").values_list(*ROW_FIELDS))
+    averages = factor_averages([stored_player_factors((row[2] or {}).get("factors", {})) for row in rows])
+    weights = club_weights(club)
+    weakest = weakest_factor(averages, weights)
+    chosen = wanted or (weakest.factor if weakest else None)
+    games = _coach_games(rows) if chosen else []
+    exercises = choose_exercises(games, chosen, limit, exchange) if chosen else ()
+    club_means = club_averages(club) if rows else {name: None for name in FACTORS}
+    tournaments = {row[0]: row[6] for row in rows}
+    return {
+        "member_id": member.id, "name": member.name, "games": len(rows), "games_coached": len(games),
+        "averages": {name: {"average": a.average, "available": a.available, "games": a.games,
+                            "club_average": club_means[name], "label": FACTOR_NAMES[name]}
+                     for name, a in averages.items()},
+        "weakest": None if weakest is None else {
+            "factor": weakest.factor, "label": FACTOR_NAMES[weakest.factor],
+            "cost_per_game": round(weakest.cost_per_game, 6), "average": weakest.average,
+            "club_average": club_means[weakest.factor]},
+        "factor": chosen, "label": FACTOR_NAMES[chosen] if chosen else None,
+        "exercises": [{**e.to_dict(), "tournament": tournaments.get(e.game_id, "")} for e in exercises],
+    }
