@@ -11,7 +11,7 @@ from django.test.utils import CaptureQueriesContext
 
 from clubrating.cli import main
 from clubrating.club import services
-from clubrating.club.coach import COACH_GAMES, exercises_for, parse_factor
+from clubrating.club.coach import COACH_GAMES, cpi_brief, exercises_for, parse_factor
 from clubrating.club.cpi import member_ledger
 from clubrating.club.models import Game, Member
 from clubrating.errors import InputError
@@ -46,6 +46,19 @@ def test_the_coach_names_the_same_weakest_factor_as_the_members_summary(club) ->
         summary, doc = member_ledger(member), exercises_for(member)
         assert doc["weakest"]["factor"] == summary["weakest"]["factor"]
         assert doc["weakest"]["cost_per_game"] == pytest.approx(summary["weakest"]["cost_per_game"])
+
+
+def test_the_brief_for_the_player_page_agrees_with_the_ledger_in_one_query(club) -> None:
+    publish_analysed(club, 7)
+    for member in (anna(), Member.objects.get(name="Ben Cole")):
+        ledger = member_ledger(member)
+        with CaptureQueriesContext(connection) as context:
+            brief = cpi_brief(member, club)
+        assert len(context.captured_queries) == 1
+        assert brief is not None and (brief["cpi"], brief["games"]) == (ledger["cpi"], 7)
+        assert brief["weakest"]["factor"] == ledger["weakest"]["factor"]
+        assert brief["weakest"]["cost_per_game"] == pytest.approx(ledger["weakest"]["cost_per_game"])
+    assert cpi_brief(services.create_club("Empty", who=ARBITER).members.create(name="Nobody")) is None
 
 
 def test_another_factor_can_be_asked_for_and_a_perfect_player_has_no_exercise(club) -> None:

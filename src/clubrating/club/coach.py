@@ -14,15 +14,16 @@ import dataclasses
 from collections.abc import Sequence
 from typing import Any
 
-from django.db.models import Avg, FloatField, Q
+from django.db.models import Avg, FloatField, OuterRef, Q, Subquery
+from django.db.models import Count as Rows
 from django.db.models.fields.json import KT
 from django.db.models.functions import Cast
 
 from clubrating.analysis.see import exchange
 from clubrating.club.cpi import RESULTS, active_member, club_weights
 from clubrating.club.models import Club, CpiEntry, GameAnalysis, Member
-from clubrating.cpi.coach import (DEFAULT_LIMIT, FACTOR_NAMES, FACTORS, CoachGame, choose_exercises,
-                                  factor_averages, weakest_factor)
+from clubrating.cpi.coach import (DEFAULT_LIMIT, FACTOR_NAMES, FACTORS, CoachGame, FactorAverage,
+                                  choose_exercises, factor_averages, weakest_factor)
 from clubrating.cpi.facts import Color, GameFacts
 from clubrating.cpi.factors import Count, Factor, PlayerFactors
 from clubrating.cpi.index import SHARE_FACTORS
@@ -54,14 +55,46 @@ def stored_player_factors(shown: dict[str, Any]) -> PlayerFactors:
     return PlayerFactors(**{name: share(name) for name in SHARE_FACTORS}, H=count("H"), Br=count("Br"))
 
 
-def club_averages(club: Club) -> dict[str, float | None]:
-    """Each factor's mean over every analysed game of the club's members (share factors where
-    available, H and Br per game): one aggregate query computed by the database."""
-    means = {name: Avg(Cast(KT(f"factors__factors__{name}__value"), FloatField()),
-                       filter=Q(**{f"factors__factors__{name}__available": True})) for name in SHARE_FACTORS}
+def _means() -> dict[str, Any]:
+    """Aggregates of ledger rows: each factor's mean (share factors where available, H and Br
+    per game) and, as ``<name>_available``, in how many rows a share factor was available."""
+    def available(name: str) -> Q:
+        return Q(**{f"factors__factors__{name}__available": True})
+
     # SQLite's KT gives the text 'null' for a JSON null, which CAST reads as 0: hence the filter.
-    means.update({name: Avg(Cast(KT(f"factors__factors__{name}__count"), FloatField())) for name in ("H", "Br")})
-    return CpiEntry.objects.filter(member__club=club).aggregate(**means)
+    means: dict[str, Any] = {name: Avg(Cast(KT(f"factors__factors__{name}__value"), FloatField()),
+                                       filter=available(name)) for name in SHARE_FACTORS}
+    means.update({f"{name}_available": Rows("id", filter=available(name)) for name in SHARE_FACTORS})
+    means.update({name: Avg(Cast(KT(f"factors__factors__{name}__count"), FloatField()))
+                  for name in ("H", "Br")})
+    return means
+
+
+def club_averages(club: Club) -> dict[str, float | None]:
+    """Each factor's mean over every analysed game of the club's members: one aggregate query."""
+    found = CpiEntry.objects.filter(member__club=club).aggregate(**_means())
+    return {name: found[name] for name in FACTORS}
+
+
+def cpi_brief(member: Member, club: Club | None = None) -> dict[str, Any] | None:
+    """For the member's page: the current CPI, the games analysed and the weakest factor
+    (the rule of :func:`clubrating.cpi.coach.weakest_factor`, averages computed by the
+    database); None before the first analysed game. One query (two without ``club``)."""
+    latest = CpiEntry.objects.filter(member=OuterRef("member_id")).order_by("-ordinal").values("cpi_after")[:1]
+    rows = list(CpiEntry.objects.filter(member=member).values("member_id")
+                .annotate(games=Rows("id"), **_means(), cpi=Subquery(latest)).order_by("member_id")[:1])
+    found = rows[0] if rows else None
+    if not found or not found["games"]:
+        return None
+    games = found["games"]
+    averages = {name: FactorAverage(name, found[name], found[f"{name}_available"], games)
+                for name in SHARE_FACTORS}
+    averages.update({name: FactorAverage(name, found[name], games, games) for name in ("H", "Br")})
+    weakest = weakest_factor(averages, club_weights(club or Club.objects.get(id=member.club_id)))
+    return {"cpi": found["cpi"], "games": games,
+            "weakest": None if weakest is None else {"factor": weakest.factor,
+                                                     "label": FACTOR_NAMES[weakest.factor],
+                                                     "cost_per_game": round(weakest.cost_per_game, 6)}}
 
 
 def _coach_games(rows: Sequence[tuple[Any, ...]]) -> list[CoachGame]:

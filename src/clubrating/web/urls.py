@@ -8,7 +8,7 @@ the JSON API under ``/api/``.
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from clubrating.web import api, arbiter, views
+from clubrating.web import api, arbiter, cpi_views, views
 
 club_patterns = [
     path("", views.club_page, name="club"),
@@ -21,6 +21,7 @@ club_patterns = [
     path("p/<int:member_id>/", views.player_page, name="player"),
     path("p/<int:member_id>/history.csv", views.player_csv, name="player-csv"),
     path("p/<int:member_id>/history.json", views.player_json, name="player-json"),
+    path("p/<int:member_id>/cpi/", cpi_views.cpi_dashboard, name="player-cpi"),
 ]
 
 arbiter_patterns = [

@@ -20,7 +20,7 @@ from clubrating.club import queries
 from clubrating.club.models import Club, Visibility
 from clubrating.formats.pgn import write_pgn
 from clubrating.formats.trf import write_trf
-from clubrating.web import pages, tables
+from clubrating.web import cpi_views, pages, tables
 from clubrating.web.access import ClubAccess, club_view
 
 
@@ -147,7 +147,7 @@ def player_page(request: HttpRequest, access: ClubAccess, member_id: int) -> Htt
     if isinstance(member, HttpResponse):
         return member
     data = pages.player(access, member)
-    return _page(request, access, "web/player.html", **data,
+    return _page(request, access, "web/player.html", **data, cpi=cpi_views.player_cpi(access, member),
                  history_html=tables.history_rows(data["history"], access.base, is_arbiter=access.is_arbiter),
                  games_html=tables.game_rows(data["games"], access.base))
 

@@ -1,0 +1,141 @@
+"""The CPI dashboard's charts: inline SVG drawn on the server, readable without JavaScript
+(each with a <title> and a <desc> saying in words what it shows). Pure: numbers in, SVG out.
+
+- :func:`cpi_line` — the CPI after each analysed game (x: the game's number, so several games
+  on one evening do not pile up; dates as axis labels);
+- :func:`factor_bars` — each factor's average as a bar 0-100 %, the club's average as a tick;
+  an unavailable factor is written "not available", never drawn as 0 %;
+- :func:`delta_bars` — the ΔCPI of the latest games around a zero line.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+from collections.abc import Sequence
+from html import escape
+from typing import Any
+
+from clubrating.web.chart import nice_step
+
+WIDTH = 640
+LEFT, RIGHT, TOP, BOTTOM = 52, 12, 14, 30   # as web/chart.py: room for the axis labels
+
+
+def _open(height: int, title: str, desc: str, cls: str) -> list[str]:
+    """The <svg> head; ids from the chart's class (each chart appears once on the dashboard)."""
+    return [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {height}" class="chart {cls}" '
+            f'role="img" aria-labelledby="{cls}-title {cls}-desc">',
+            f'<title id="{cls}-title">{escape(title)}</title>', f'<desc id="{cls}-desc">{escape(desc)}</desc>']
+
+
+def cpi_line(points: Sequence[tuple[dt.date, float]], *, start: float, title: str) -> str:
+    """The CPI from ``start`` through the CPI after each game; empty without a game."""
+    if not points:
+        return ""
+    height = 240
+    values = [start, *(cpi for _, cpi in points)]
+    low, high = min(values), max(values)
+    step = nice_step(max(high - low, 1.0))
+    y_min, y_max = math.floor(low / step) * step, math.ceil(high / step) * step
+    y_max += step if y_max == y_min else 0
+    n = len(points)
+
+    def x(i: int) -> float:
+        return LEFT + (WIDTH - LEFT - RIGHT) * i / n
+
+    def y(value: float) -> float:
+        return TOP + (height - TOP - BOTTOM) * (y_max - value) / (y_max - y_min)
+
+    out = _open(height, title, f"CPI {start:.0f} before the first analysed game, {values[-1]:.0f} after game "
+                f"{n} ({points[-1][0].isoformat()}); lowest {low:.0f}, highest {high:.0f}.", "cpi-line")
+    for value in range(int(y_min), int(y_max) + 1, step):
+        out.append(f'<line class="grid" x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{y(value):.1f}" y2="{y(value):.1f}"/>')
+        out.append(f'<text class="axis" x="{LEFT - 6}" y="{y(value) + 4:.1f}" text-anchor="end">{value}</text>')
+    for i in sorted({1, n, *range(1, n + 1, max(1, math.ceil(n / 6)))}):
+        out.append(f'<text class="axis" x="{x(i):.1f}" y="{height - BOTTOM + 16}" text-anchor="middle">'
+                   f'{points[i - 1][0].strftime("%d %b %y")}</text>')
+    out.append(f'<line class="axis-line" x1="{LEFT}" x2="{LEFT}" y1="{TOP}" y2="{height - BOTTOM}"/>')
+    out.append(f'<line class="axis-line" x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{height - BOTTOM}" '
+               f'y2="{height - BOTTOM}"/>')
+    path = " ".join(f"{'M' if i == 0 else 'L'}{x(i):.1f},{y(v):.1f}" for i, v in enumerate(values))
+    out.append(f'<path class="line" d="{path}"/>')
+    out.append("<g>" + "".join(f'<circle class="dot" cx="{x(i):.1f}" cy="{y(v):.1f}" r="2.5"/>'
+                               for i, v in enumerate(values) if i) + "</g>")
+    out.append("</svg>")
+    return "\n".join(out)
+
+
+SHARE_ORDER = ("E", "T", "O", "B1", "B2", "B3", "M1", "M2", "M3")
+ROW, LABEL_W = 24, 150
+
+
+def _percent(value: float | None) -> str:
+    return "not available" if value is None else f"{value:.0%}"
+
+
+def factor_bars(averages: dict[str, dict[str, Any]], *, title: str) -> str:
+    """One row per share factor (bar = the player's average, tick = the club's), then H and Br
+    per game in words. ``averages[name]`` has ``average``, ``club_average``, ``label``."""
+    rows = [*SHARE_ORDER, "H", "Br"]
+    height = TOP + ROW * len(rows) + 8
+    plot = WIDTH - LEFT - LABEL_W - 90
+    words = "; ".join(f"{n} {_percent(averages[n]['average'])}" for n in SHARE_ORDER)
+    out = _open(height, title, f"Average per factor over the analysed games: {words}.", "factor-bars")
+    x0 = LEFT + LABEL_W
+    for i, name in enumerate(rows):
+        figures, top = averages[name], TOP + ROW * i
+        out.append(f'<text class="axis" x="{LEFT + LABEL_W - 8}" y="{top + 15}" text-anchor="end">'
+                   f'{escape(name)} {escape(_short(figures["label"]))}</text>')
+        value, club = figures["average"], figures.get("club_average")
+        if name in ("H", "Br"):
+            per_game = "not available" if value is None else f"{value:.2f} a game"
+            club_text = "" if club is None else f" (club {club:.2f})"
+            out.append(f'<text class="axis" x="{x0}" y="{top + 15}">{per_game}{club_text}</text>')
+            continue
+        out.append(f'<rect class="track" x="{x0}" y="{top + 4}" width="{plot}" height="14"/>')
+        if value is None:
+            out.append(f'<text class="axis na" x="{x0 + 6}" y="{top + 15}">not available</text>')
+        else:
+            out.append(f'<rect class="bar" x="{x0}" y="{top + 4}" width="{plot * value:.1f}" height="14">'
+                       f'<title>{escape(name)}: {value:.0%}</title></rect>')
+            out.append(f'<text class="axis" x="{x0 + plot + 6}" y="{top + 15}">{value:.0%}</text>')
+        if club is not None:
+            cx = x0 + plot * club
+            out.append(f'<line class="club-tick" x1="{cx:.1f}" x2="{cx:.1f}" y1="{top + 1}" y2="{top + 21}">'
+                       f'<title>club average {club:.0%}</title></line>')
+    out.append("</svg>")
+    return "\n".join(out)
+
+
+def _short(label: str) -> str:
+    """"eval loss (average centipawn loss)" -> "eval loss"."""
+    return label.split(" (")[0]
+
+
+def delta_bars(games: Sequence[tuple[str, float]], *, title: str) -> str:
+    """A bar per game (oldest first), up for a positive ΔCPI, down for a negative one."""
+    if not games:
+        return ""
+    height = 200
+    high = max(1.0, *(abs(d) for _, d in games))
+    step = nice_step(high, ticks=2)
+    bound = math.ceil(high / step) * step
+    mid = TOP + (height - TOP - BOTTOM) / 2
+    scale = (height - TOP - BOTTOM) / 2 / bound
+    slot = (WIDTH - LEFT - RIGHT) / len(games)
+    words = ", ".join(f"{d:+.1f}" for _, d in games)
+    out = _open(height, title, f"ΔCPI of the last {len(games)} analysed games, oldest first: {words}.", "delta-bars")
+    for value in (-bound, 0, bound):
+        yv = mid - value * scale
+        out.append(f'<line class="grid" x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{yv:.1f}" y2="{yv:.1f}"/>')
+        out.append(f'<text class="axis" x="{LEFT - 6}" y="{yv + 4:.1f}" text-anchor="end">{value:+d}</text>')
+    for i, (label, delta) in enumerate(games):
+        left, size = LEFT + slot * i + slot * 0.15, abs(delta) * scale
+        top = mid - size if delta >= 0 else mid
+        cls = "pos-bar" if delta >= 0 else "neg-bar"
+        out.append(f'<rect class="{cls}" x="{left:.1f}" y="{top:.1f}" width="{slot * 0.7:.1f}" '
+                   f'height="{max(size, 0.5):.1f}"><title>{escape(label)}: {delta:+.1f}</title></rect>')
+    out.append(f'<line class="axis-line" x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{mid:.1f}" y2="{mid:.1f}"/>')
+    out.append("</svg>")
+    return "\n".join(out)
