@@ -3,8 +3,10 @@ the ledger rebuilt, exercises from the member's own games; and ``clubrating coac
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 
+import chess
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
@@ -122,8 +124,6 @@ def test_the_coach_costs_the_same_queries_for_five_games_or_thirty(club) -> None
 
 
 def test_a_member_without_analysed_games_gets_no_exercise(club, publish) -> None:
-    import datetime as dt
-
     publish("Quiet evening", dt.date(2026, 1, 6), ["Anna Berg", "Ben Cole"], [(1, "Anna Berg", "Ben Cole", "=")])
     doc = exercises_for(anna())
     assert (doc["games"], doc["weakest"], doc["factor"], doc["exercises"]) == (0, None, None, [])
@@ -175,3 +175,22 @@ def test_the_help_has_an_example(capsys) -> None:
     with pytest.raises(SystemExit):
         main(["coach", "--help"])
     assert "Example: clubrating coach" in capsys.readouterr().out
+
+
+@pytest.mark.engine
+def test_exercises_from_a_real_engine_analysis_are_legal_positions(club) -> None:
+    from .test_cpi import EVENING, PLAYERS, analyse, publish_games
+
+    publish_games(club, "Tuesday evening", dt.date(2026, 3, 3), PLAYERS, EVENING)
+    analyse(club)
+    shown = 0
+    for member in Member.objects.filter(club=club):
+        for factor in ("E", "B1", "M1", "H", "O", "Br"):
+            for e in exercises_for(member, factor=factor)["exercises"]:
+                board = chess.Board(e["fen"])
+                assert board.is_valid() and (board.turn == chess.WHITE) == (e["side_to_move"] == "white")
+                assert chess.Move.from_uci(e["played_uci"]) in board.legal_moves
+                assert e["best_uci"] is None or chess.Move.from_uci(e["best_uci"]) in board.legal_moves
+                assert board.san(chess.Move.from_uci(e["played_uci"])) == e["played"]
+                shown += 1
+    assert shown > 0    # the short games have mistakes: Bxd1?? and the fool's mate moves
