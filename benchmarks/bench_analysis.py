@@ -24,6 +24,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import chess
@@ -100,28 +101,31 @@ def timed(function, *args):  # type: ignore[no-untyped-def]
 
 
 def ours_vs_bare(games: list[chess.pgn.Game], config: AnalysisConfig, nodes: int) -> None:
-    ours_times, bare_times, facts_all = [], [], []
+    times: dict[str, list[float]] = {"raw": [], "python-chess": [], "bare": []}
+    facts_all = []
     bare = BareUci(config.engine.path)
-    with Analyzer(config) as analyzer:
-        for game in games:  # interleaved game by game, so load changes hit both alike
-            ours, facts = timed(analyzer.analyse, game)
-            spent, _ = timed(bare_game, bare, game, facts, nodes)
-            ours_times.append(ours)
-            bare_times.append(spent)
-            facts_all.append(facts)
+    lean = Analyzer(config)
+    chatty = Analyzer(AnalysisConfig(replace(config.engine, protocol="python-chess"), config.book,
+                                     memory_cache=False))
+    for game in games:  # interleaved game by game, so load changes hit all three alike
+        spent, facts = timed(lean.analyse, game)
+        times["raw"].append(spent)
+        times["python-chess"].append(timed(chatty.analyse, game)[0])
+        times["bare"].append(timed(bare_game, bare, game, facts, nodes)[0])
+        facts_all.append(facts)
+    lean.close()
+    chatty.close()
     bare.close()
     plies = sum(len(f.plies) for f in facts_all)
     positions = sum(len(f.plies) + 1 for f in facts_all)
     searches = sum(f.searches for f in facts_all)
     shallow = sum(f.shallow_searches for f in facts_all)
-    ratios = [o / b for o, b in zip(ours_times, bare_times)]
     print(f"\n1. ours vs bare UCI, {len(games)} games, {plies} plies, {nodes:,} nodes, one engine, no cache")
-    print(f"   ours: {plies / sum(ours_times):7.1f} plies/s (total {sum(ours_times):.1f} s, "
-          f"median game {statistics.median(ours_times):.2f} s)")
-    print(f"   bare: {plies / sum(bare_times):7.1f} plies/s (total {sum(bare_times):.1f} s, "
-          f"median game {statistics.median(bare_times):.2f} s)")
-    print(f"   overhead: total {sum(ours_times) / sum(bare_times) - 1:+.1%}, "
-          f"median per game {statistics.median(ratios) - 1:+.1%}")
+    for label, spent in times.items():
+        ratios = [o / b for o, b in zip(spent, times["bare"])]
+        print(f"   {label:13} {plies / sum(spent):7.1f} plies/s  total {sum(spent):7.1f} s  "
+              f"median game {statistics.median(spent):5.2f} s  vs bare: total "
+              f"{sum(spent) / sum(times['bare']) - 1:+.1%}, median game {statistics.median(ratios) - 1:+.1%}")
     print(f"\n2. searches per analysed position: {searches}/{positions} = {searches / positions:.3f} "
           f"(per ply {searches / plies:.3f}); + {shallow} tiny brilliancy searches")
 

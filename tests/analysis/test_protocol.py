@@ -118,3 +118,26 @@ def test_the_sqlite_cache_round_trips_lines(tmp_path) -> None:
     again = SqliteCache(tmp_path / "c.sqlite")
     assert again.get("fen", "engine") == (("e2e4", Score(cp=30)), ("d2d4", Score(mate=-3)))
     assert again.get("fen", "other") is None
+
+
+def test_both_engine_adapters_send_the_same_searches_and_agree(fake_engine) -> None:
+    from dataclasses import replace
+
+    games = [read_pgn_file(DATA / f"{name}.pgn")[0] for name in ("legal_mate", "hung_queen")]
+    lean = analyse_games(games, fake_engine.config(), jobs=1)
+    sent_lean = fake_engine.searches()
+    fake_engine.log.unlink()
+    config = fake_engine.config()
+    chatty = analyse_games(games, replace(config, engine=replace(config.engine, protocol="python-chess")))
+    assert [f.plies for f in lean] == [f.plies for f in chatty]
+    assert fake_engine.searches() == sent_lean
+
+
+def test_raw_info_lines_are_parsed_like_python_chess() -> None:
+    from clubrating.analysis.rawuci import parse_info
+    from clubrating.cpi.facts import Score
+
+    line = "info depth 12 seldepth 18 multipv 2 score cp -31 nodes 20000 nps 1 time 20 pv g8f6 c2c4 e7e6"
+    assert parse_info(line) == (2, "g8f6", Score(cp=-31))
+    assert parse_info("info depth 5 score mate -3 upperbound pv e1e2") == (1, "e1e2", Score(mate=-3))
+    assert parse_info("info depth 3 currmove e2e4 currmovenumber 1") is None

@@ -56,6 +56,7 @@ class EngineSettings:
     nodes: int = DEFAULT_NODES
     multipv: int = MULTIPV
     hash_mb: int = HASH_MB
+    protocol: str = "raw"  # "raw": rawuci.RawUciSearcher; "python-chess": UciSearcher
 
 
 def _score(info: chess.engine.InfoDict, turn: chess.Color) -> Score:

@@ -26,7 +26,8 @@ import chess.polyglot
 
 from clubrating.analysis.analyzer import BookReader, analyse_game
 from clubrating.analysis.cache import MemoryCache, SearchCache, SqliteCache
-from clubrating.analysis.engine import EngineSettings, UciSearcher
+from clubrating.analysis.engine import EngineSettings, Searcher, UciSearcher
+from clubrating.analysis.rawuci import RawUciSearcher
 from clubrating.cpi.facts import GameFacts
 from clubrating.errors import InputError
 
@@ -54,6 +55,13 @@ def check_config(config: AnalysisConfig) -> None:
                          file=config.book)
 
 
+def open_searcher(settings: EngineSettings) -> Searcher:
+    """The engine adapter ``settings.protocol`` names (both speak the same UCI)."""
+    if settings.protocol == "python-chess":
+        return UciSearcher(settings)
+    return RawUciSearcher(settings)
+
+
 class Analyzer:
     """One engine, one book, one cache: analyse games one after another.
 
@@ -64,7 +72,7 @@ class Analyzer:
 
     def __init__(self, config: AnalysisConfig, cache: SearchCache | None = None) -> None:
         check_config(config)
-        self.searcher = UciSearcher(config.engine)
+        self.searcher = open_searcher(config.engine)
         self.book: BookReader | None = chess.polyglot.open_reader(config.book) if config.book else None
         self.cache: SearchCache | None = cache
         if cache is None and config.cache:
