@@ -14,7 +14,8 @@ import dataclasses
 from collections.abc import Sequence
 from typing import Any
 
-from django.db.models import Avg, FloatField, OuterRef, Q, Subquery
+from django.core.cache import cache
+from django.db.models import Avg, FloatField, Max, Q
 from django.db.models import Count as Rows
 from django.db.models.fields.json import KT
 from django.db.models.functions import Cast
@@ -31,6 +32,7 @@ from clubrating.errors import InputError
 
 COACH_GAMES = 40    # ours: exercises come from the latest 40 analysed games (current form; bounds the cost)
 MAX_LIMIT = 100     # ours: a worksheet, not a database dump
+CLUB_AVERAGES_SECONDS = 3600   # the key changes with the ledger, so this only bounds memory use
 
 
 def parse_factor(text: str) -> str:
@@ -57,49 +59,51 @@ def stored_player_factors(shown: dict[str, Any]) -> PlayerFactors:
 
 def _means() -> dict[str, Any]:
     """Aggregates of ledger rows: each factor's mean (share factors where available, H and Br
-    per game) and, as ``<name>_available``, in how many rows a share factor was available."""
+    per game)."""
     def available(name: str) -> Q:
         return Q(**{f"factors__factors__{name}__available": True})
 
     # SQLite's KT gives the text 'null' for a JSON null, which CAST reads as 0: hence the filter.
     means: dict[str, Any] = {name: Avg(Cast(KT(f"factors__factors__{name}__value"), FloatField()),
                                        filter=available(name)) for name in SHARE_FACTORS}
-    means.update({f"{name}_available": Rows("id", filter=available(name)) for name in SHARE_FACTORS})
     means.update({name: Avg(Cast(KT(f"factors__factors__{name}__count"), FloatField()))
                   for name in ("H", "Br")})
     return means
 
 
 def club_averages(club: Club) -> dict[str, float | None]:
-    """Each factor's mean over every analysed game of the club's members: one aggregate query."""
-    found = CpiEntry.objects.filter(member__club=club).aggregate(**_means())
+    """Each factor's mean over every analysed game of the club's members, computed by the
+    database and kept in Django's cache while the club's ledger rows stay the same (a rewrite
+    of the ledger inserts new rows with new ids, a deletion lowers the count): one query on a
+    cache hit, two on a miss."""
+    rows = CpiEntry.objects.filter(member__club=club)
+    shape = rows.aggregate(last=Max("id"), rows=Rows("id"))
+    key = f"clubrating.coach.club-averages:{club.id}:{shape['last']}:{shape['rows']}"
+    found = cache.get(key)
+    if found is None:
+        found = rows.aggregate(**_means()) if shape["rows"] else {name: None for name in FACTORS}
+        cache.set(key, found, CLUB_AVERAGES_SECONDS)
     return {name: found[name] for name in FACTORS}
 
 
 def cpi_brief(member: Member, club: Club | None = None) -> dict[str, Any] | None:
     """For the member's page: the current CPI, the games analysed and the weakest factor
-    (the rule of :func:`clubrating.cpi.coach.weakest_factor`, averages computed by the
-    database); None before the first analysed game. One query (two without ``club``)."""
-    latest = CpiEntry.objects.filter(member=OuterRef("member_id")).order_by("-ordinal").values("cpi_after")[:1]
-    rows = list(CpiEntry.objects.filter(member=member).values("member_id")
-                .annotate(games=Rows("id"), **_means(), cpi=Subquery(latest)).order_by("member_id")[:1])
-    found = rows[0] if rows else None
-    if not found or not found["games"]:
+    (:func:`clubrating.cpi.coach.weakest_factor` over every analysed game); None before the
+    first analysed game. One query (two without ``club``)."""
+    rows = list(CpiEntry.objects.filter(member=member).order_by("ordinal").values_list("cpi_after", "factors"))
+    if not rows:
         return None
-    games = found["games"]
-    averages = {name: FactorAverage(name, found[name], found[f"{name}_available"], games)
-                for name in SHARE_FACTORS}
-    averages.update({name: FactorAverage(name, found[name], games, games) for name in ("H", "Br")})
+    averages = factor_averages([stored_player_factors((shown or {}).get("factors", {})) for _, shown in rows])
     weakest = weakest_factor(averages, club_weights(club or Club.objects.get(id=member.club_id)))
-    return {"cpi": found["cpi"], "games": games,
+    return {"cpi": rows[-1][0], "games": len(rows),
             "weakest": None if weakest is None else {"factor": weakest.factor,
                                                      "label": FACTOR_NAMES[weakest.factor],
                                                      "cost_per_game": round(weakest.cost_per_game, 6)}}
 
 
-def _coach_games(rows: Sequence[tuple[Any, ...]]) -> list[CoachGame]:
+def _coach_games(rows: Sequence[tuple[Any, ...]], recent: int) -> list[CoachGame]:
     """The latest analysed games (rows newest first) with their stored facts and the club's result."""
-    latest = {row[0]: row for row in rows[:COACH_GAMES]}
+    latest = {row[0]: row for row in rows[:recent]}
     facts = dict(GameAnalysis.objects.filter(game_id__in=list(latest)).values_list("game_id", "facts"))
     games = []
     for game_id, row in latest.items():
@@ -114,10 +118,12 @@ ROW_FIELDS = ("game_id", "color", "factors", "game__tournament__date", "game__wh
               "game__black_points", "game__tournament__name")
 
 
-def exercises_for(member: Member, limit: int = DEFAULT_LIMIT, factor: str | None = None) -> dict[str, Any]:
+def exercises_for(member: Member, limit: int = DEFAULT_LIMIT, factor: str | None = None,
+                  recent: int = COACH_GAMES) -> dict[str, Any]:
     """The member's weakest factor (over every analysed game), its average beside the club's,
-    and up to ``limit`` exercises for it (or for ``factor``) from the latest games.
-    Four queries whatever the number of games (one more per merge level of a merged member)."""
+    and up to ``limit`` exercises for it (or for ``factor``) from the ``recent`` latest games.
+    Four or five queries whatever the number of games (the club's averages come from a cache
+    while the ledger is unchanged; one more query per merge level of a merged member)."""
     if not 1 <= limit <= MAX_LIMIT:
         raise InputError(f"the number of exercises must be between 1 and {MAX_LIMIT}, not {limit}")
     wanted = parse_factor(factor) if factor else None
@@ -128,7 +134,7 @@ def exercises_for(member: Member, limit: int = DEFAULT_LIMIT, factor: str | None
     weights = club_weights(club)
     weakest = weakest_factor(averages, weights)
     chosen = wanted or (weakest.factor if weakest else None)
-    games = _coach_games(rows) if chosen else []
+    games = _coach_games(rows, recent) if chosen else []
     exercises = choose_exercises(games, chosen, limit, exchange) if chosen else ()
     club_means = club_averages(club) if rows else {name: None for name in FACTORS}
     tournaments = {row[0]: row[6] for row in rows}

@@ -316,13 +316,17 @@ def choose_exercises(games: Sequence[CoachGame], factor: str, limit: int = DEFAU
     chosen_first = sorted(first_of_game.values())
     taken = set(chosen_first)
     ranked = chosen_first + [i for i in range(len(found)) if i not in taken]
-    wanted = {(found[i][0].order, found[i][0].ply.ply) for i in ranked}
-    boards = _boards_before(games, wanted)
+    plies_of: dict[int, set[int]] = {}
+    for candidate, _ in found:
+        plies_of.setdefault(candidate.order, set()).add(candidate.ply.ply)
+    fens: dict[tuple[int, int], str] = {}
     exercises: list[Exercise] = []
     seen: set[str] = set()
     for index in ranked:
         candidate, game = found[index]
-        fen = boards.get((candidate.order, candidate.ply.ply))
+        if candidate.order in plies_of:   # replay a game only when one of its positions is needed
+            fens.update(_fens_before(game.facts, candidate.order, plies_of.pop(candidate.order)))
+        fen = fens.get((candidate.order, candidate.ply.ply))
         if fen is None or _position_key(fen) in seen:
             continue
         seen.add(_position_key(fen))
@@ -332,13 +336,15 @@ def choose_exercises(games: Sequence[CoachGame], factor: str, limit: int = DEFAU
     return tuple(exercises)
 
 
-def _boards_before(games: Sequence[CoachGame], wanted: set[tuple[int, int]]) -> dict[tuple[int, int], str]:
-    """(game index, ply) -> FEN before that ply, replaying only the games that are needed."""
+def _fens_before(facts: GameFacts, order: int, plies: set[int]) -> dict[tuple[int, int], str]:
+    """(game index, ply) -> FEN before that ply, replaying the game up to the last one wanted."""
     fens: dict[tuple[int, int], str] = {}
-    for order in sorted({order for order, _ in wanted}):
-        for ply, board in positions(games[order].facts):
-            if (order, ply.ply) in wanted:
-                fens[order, ply.ply] = board.fen()
+    last = max(plies)
+    for ply, board in positions(facts):
+        if ply.ply in plies:
+            fens[order, ply.ply] = board.fen()
+        if ply.ply >= last:
+            break
     return fens
 
 

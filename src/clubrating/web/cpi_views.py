@@ -27,6 +27,7 @@ from clubrating.web.cpi_charts import cpi_line, delta_bars, factor_bars
 
 RECENT_GAMES = 20      # ours: the ΔCPI chart and table show the latest 20 analysed games
 BOARD_PIXELS = 280     # ours: two boards side by side on a 60rem page
+COACH_GAMES = 20       # ours: the page's exercises come from the latest 20 games (the CLI looks at 40)
 
 
 def board_svg(fen: str, side_to_move: str) -> str:
@@ -64,7 +65,7 @@ def dashboard(access: ClubAccess, member: Member) -> dict[str, Any]:
     """Everything the dashboard shows, as plain values and SVG text."""
     member.club = access.club          # the same club, already read: saves the weights' query
     summary = cpi_summary(member, last=RECENT_GAMES)
-    coach = exercises_for(member)
+    coach = exercises_for(member, recent=COACH_GAMES)
     name = access.name(member.name, junior=member.junior, consent=member.full_name_consent)
     recent = _recent(access, summary["last_games"])
     averages = coach["averages"]
