@@ -136,8 +136,11 @@ def analyse_game(game: chess.pgn.Game, searcher: Searcher, cache: SearchCache | 
     for index, (board, node) in enumerate(positions):
         move = node.move
         best = _engine_moves(board, search.lines(index, board))
-        after = board.copy()
-        after.push(move)
+        if index + 1 < len(positions):
+            after = positions[index + 1][0]
+        else:
+            after = board.copy()
+            after.push(move)
         number = board.ply() + 1
         plies.append(PlyFacts(
             ply=number, color=Color.WHITE if board.turn == chess.WHITE else Color.BLACK,
