@@ -94,7 +94,7 @@ class Tournament(models.Model):
     status = models.CharField(max_length=10, choices=TournamentStatus.choices, default=TournamentStatus.DRAFT)
     rounds = models.PositiveIntegerField(default=0)
     source_name = models.CharField(max_length=255, blank=True)
-    source_format = models.CharField(max_length=8, blank=True)
+    source_format = models.CharField(max_length=16, blank=True)   # "trf", "pgn", "csv", "typed", "simulated"
     content_hash = models.CharField(max_length=64, blank=True)
     created = models.DateTimeField(auto_now_add=True)
     published_at = models.DateTimeField(null=True, blank=True)

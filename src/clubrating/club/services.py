@@ -112,7 +112,7 @@ def import_tournament(club: Club, record: TournamentRecord, *, who: str, content
             club=club, name=(name or record.name or source)[:200], date=when, sequence=sequence,
             time_control=record.time_control.value, kind=record.kind.value,
             has_juniors=has_juniors, rounds=record.rounds, source_name=source[-255:],
-            source_format=record.format, content_hash=content_hash)
+            source_format=record.format[:16], content_hash=content_hash)
         entries = {p.number: Entry(tournament=tournament, number=p.number, name=p.name[:200], points=p.points)
                    for p in record.players}
         Entry.objects.bulk_create(entries.values())
