@@ -26,6 +26,8 @@ from clubrating.club import audit
 from clubrating.club.models import Club, CpiEntry, GameAnalysis, Member, TournamentStatus
 from clubrating.club.rebuild import resolve_members
 from clubrating.club.services import game_result_text
+from clubrating.cpi.coach import WEAKEST_CANDIDATES, FactorAverage
+from clubrating.cpi.coach import weakest_factor as coach_weakest_factor
 from clubrating.cpi.facts import Color, GameFacts
 from clubrating.cpi.index import SHARE_FACTORS, LedgerGame, Weights, clamp_cpi, score_game
 from clubrating.errors import InputError
@@ -326,24 +328,14 @@ def factor_averages(rows: Sequence[dict[str, Any]]) -> dict[str, dict[str, Any]]
 # share of games where it was available, for H |w_H|·(hangs per game). B2/B3 are
 # left out (a second choice is not a weakness beside a missed first one) and so
 # is Br (a bonus: its absence is no weakness).
-WEAKEST_CANDIDATES = ("E", "T", "O", "B1", "M1", "M2", "M3", "H")
-
-
 def weakest_factor(averages: dict[str, dict[str, Any]], weights: Weights) -> dict[str, Any] | None:
-    costs = {}
-    for name in WEAKEST_CANDIDATES:
-        figures = averages[name]
-        if figures["average"] is None or not figures["games"]:
-            continue
-        if name == "H":
-            costs[name] = abs(weights.H) * figures["average"]
-        else:
-            share = figures["available"] / figures["games"]
-            costs[name] = getattr(weights, name) * (1 - figures["average"]) * share
-    if not costs:
+    """The factor costing the most ΔCPI a game: the pure rule of :mod:`clubrating.cpi.coach`."""
+    found = coach_weakest_factor({
+        name: FactorAverage(name, figures["average"], figures.get("available", figures["games"]), figures["games"])
+        for name, figures in averages.items() if name in WEAKEST_CANDIDATES}, weights)
+    if found is None:
         return None
-    name = max(costs, key=lambda n: (costs[n], -WEAKEST_CANDIDATES.index(n)))
-    return {"factor": name, "cost_per_game": round(costs[name], 6), "average": averages[name]["average"]}
+    return {"factor": found.factor, "cost_per_game": round(found.cost_per_game, 6), "average": found.average}
 
 
 def member_ledger(member: Member) -> dict[str, Any]:
