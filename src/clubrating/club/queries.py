@@ -19,6 +19,7 @@ from clubrating.club.models import (
     Tournament,
     TournamentStatus,
 )
+from clubrating.club.rebuild import resolve_members
 from clubrating.club.services import find_club, game_result_text
 
 
@@ -178,11 +179,7 @@ def member_roster(club: Club | None = None) -> list[tuple[int, str, tuple[str, .
     """
     club = club or find_club()
     members = list(Member.objects.filter(club=club).values_list("id", "name", "merged_into_id"))
-    top = {m: m for m, _, _ in members}
-    parent = {m: p for m, _, p in members}
-    for m in top:
-        while parent.get(top[m]) is not None:
-            top[m] = parent[top[m]]
+    top = resolve_members(club)
     spellings: dict[int, set[str]] = defaultdict(set)
     for member_id, name in Entry.objects.filter(tournament__club=club).exclude(member=None).values_list(
             "member_id", "name").distinct():

@@ -43,11 +43,10 @@ def _link_evening(tournament: Any, true_name: dict[str, str], juniors: frozenset
 
 
 def build_demo(seed: int, seasons: int, members: int) -> dict[str, Any]:
-    from django.contrib.auth import get_user_model
-
     from clubrating.club import services
     from clubrating.club.models import Club, Game, Member, Visibility
     from clubrating.simulate import simulate_club
+    from clubrating.web.accounts import add_arbiter
 
     if Club.objects.filter(slug=DEMO_SLUG).exists():
         raise Refused("this database holds a demo club already")
@@ -74,10 +73,7 @@ def build_demo(seed: int, seasons: int, members: int) -> dict[str, Any]:
     if duplicate:
         real = Member.objects.get(club=club, name=duplicate["real"], merged_into=None)
         services.merge(duplicate["member"], real, who=WHO)
-    user_model = get_user_model()
-    user = user_model.objects.filter(username=DEMO_ARBITER[0]).first() or \
-        user_model.objects.create_user(username=DEMO_ARBITER[0], password=DEMO_ARBITER[1])
-    club.arbiters.add(user)
+    add_arbiter(club, DEMO_ARBITER[0], DEMO_ARBITER[1], who=WHO)
     return {"club": club.slug, "tournaments": len(published),
             "members": Member.objects.filter(club=club, merged_into=None).count(),
             "games": Game.objects.filter(tournament__club=club).count(),
