@@ -82,8 +82,8 @@ class BareUci:
 def bare_game(engine: BareUci, game: chess.pgn.Game, facts: GameFacts, nodes: int) -> None:
     """The searches our analysis made for this game, replayed over plain UCI."""
     moves = [move.uci() for move in game.mainline_moves()]
-    engine.new_game()
     for index in range(facts.searches):
+        engine.new_game()  # as the analyzer: a clean hash for every search
         engine.search(moves[:index], f"go nodes {nodes}")
     candidates = [ply for ply in facts.plies if is_sacrifice_candidate(ply)]
     if candidates:

@@ -41,11 +41,12 @@ def test_a_terminal_position_is_never_searched(fake_engine) -> None:
     assert facts.plies[-1].score_after.mate in (0, 1)
 
 
-def test_every_game_is_a_new_game_for_the_engine(fake_engine) -> None:
+def test_every_search_starts_a_new_game_for_the_engine(fake_engine) -> None:
     games = read_pgn_file(DATA / "ruy_exchange.pgn") + read_pgn_file(DATA / "early_exit.pgn")
     facts = analyse_games(games, fake_engine.config())
-    shallow = sum(f.shallow_searches for f in facts)
-    assert fake_engine.commands().count("ucinewgame") == len(games) + shallow
+    searches = sum(f.searches + f.shallow_searches for f in facts)
+    commands = fake_engine.commands()
+    assert commands.count("ucinewgame") == searches == len([c for c in commands if c.startswith("go ")])
 
 
 def test_repeated_positions_across_games_hit_the_cache(fake_engine) -> None:

@@ -1,5 +1,5 @@
 """Stockfish on short games (issue 5): a small fixed node budget, one thread, a
-clean hash per game, so the figures are reproducible. These tests FAIL (never
+clean hash per search, so the figures are reproducible. These tests FAIL (never
 skip) when Stockfish or the book is missing: ``scripts/bootstrap --test``
 installs both."""
 
@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from clubrating.analysis.engine import DEFAULT_ENGINE, EngineSettings
-from clubrating.analysis.runner import DEFAULT_BOOK, AnalysisConfig, analyse_games, read_pgn_file
+from clubrating.analysis.cache import MemoryCache
+from clubrating.analysis.runner import DEFAULT_BOOK, AnalysisConfig, Analyzer, analyse_games, read_pgn_file
 from clubrating.cpi.facts import BookStatus, Color, GameFacts
 from clubrating.cpi.index import score_game
 
@@ -100,3 +101,21 @@ def test_the_same_game_twice_gives_the_same_facts() -> None:
     (first,) = analyse_games([game], CONFIG, jobs=1)
     (second,) = analyse_games([game], CONFIG, jobs=1)  # a new engine process, no cache
     assert second.cache_hits == 0 and first.plies == second.plies
+
+
+def test_a_search_does_not_depend_on_which_positions_came_from_the_cache() -> None:
+    """Each position is searched with a clean hash, so a resumed analysis (half
+    of the positions cached, the rest searched) gives exactly the facts of an
+    uninterrupted one: the cached lines are what a fresh search would give."""
+    game = read_pgn_file(DATA / "ruy_exchange.pgn")[0]
+    whole = MemoryCache()
+    with Analyzer(CONFIG, cache=whole) as analyzer:
+        uninterrupted = analyzer.analyse(game)
+    half = MemoryCache()
+    for number, (key, lines) in enumerate(sorted(whole._store.items())):
+        if number % 2:
+            half.put(*key, lines)
+    with Analyzer(CONFIG, cache=half) as analyzer:
+        resumed = analyzer.analyse(game)
+    assert resumed.cache_hits > 0 and resumed.searches > 0
+    assert resumed.plies == uninterrupted.plies

@@ -59,18 +59,23 @@ def terminal_score(board: chess.Board) -> Score | None:
 
 
 class _GameSearch:
-    """The searches of one game: lazy, cached, one per position."""
+    """The searches of one game: lazy, cached, one per position.
+
+    Each search is a new "game" for the engine (``ucinewgame``: a clean
+    hash), so its lines depend on the position and the settings alone, as
+    the cache's key says: a resumed analysis, whatever it found cached,
+    gives the facts of an uninterrupted one.
+    """
 
     def __init__(self, searcher: Searcher, cache: SearchCache | None, settings_key: str) -> None:
         self.searcher, self.cache, self.settings_key = searcher, cache, settings_key
-        self.game_id = object()  # a new game for the engine: ucinewgame, a clean hash
         self.searches = self.hits = self.shallow = 0
         self._lines: dict[int, tuple[SearchLine, ...]] = {}
 
     def lines(self, index: int, board: chess.Board) -> tuple[SearchLine, ...]:
         if index not in self._lines:
             self._lines[index] = self._cached(board, self.settings_key,
-                                              lambda: self.searcher.search(board, self.game_id))
+                                              lambda: self.searcher.search(board, object()))
         return self._lines[index]
 
     def shallow_best(self, board: chess.Board, shallow_key: str) -> str | None:

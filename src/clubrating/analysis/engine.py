@@ -3,9 +3,10 @@
 :class:`UciSearcher` drives any UCI engine by path through python-chess's
 ``SimpleEngine``: Threads 1, a small hash, a node budget, MultiPV 3. Positions
 are sent with their whole move stack (``position startpos moves ...``), so the
-engine sees repetitions, and ``game=`` changes per game, so python-chess sends
-``ucinewgame`` (which clears Stockfish's hash) and no result depends on the
-order of the games.
+engine sees repetitions, and ``game=`` changes per search (the analyzer gives
+a new one each time), so python-chess sends ``ucinewgame`` (which clears
+Stockfish's hash) and no result depends on the order of the searches or on
+which of them came from the cache.
 """
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ lines a search, which costs about a third of a 20,000-node search
 (``benchmarks/bench_analysis.py``). This client keeps the info lines as text
 and parses only the last one of each MultiPV line, after ``bestmove``.
 Same commands as python-chess sends: ``ucinewgame`` + ``isready`` when the
-game changes, ``position startpos moves ...`` with the whole move stack,
+game changes (the analyzer changes it for every search: a clean hash), ``position startpos moves ...`` with the whole move stack,
 ``go nodes N``.
 """
 
