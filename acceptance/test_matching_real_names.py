@@ -5,7 +5,7 @@ real variant spellings (the Scid spelling file). On a fixed seeded sample of
 2,000 variants matched against the whole roster, and on R11 variations
 generated from real roster names, the matcher must stay above floors set a
 little below what benchmarks/bench_matching.py measured when they were
-last raised (seed 3: real 86.2 % at 1, 92.1 % at 3, 1.86 shown on average;
+last raised (seed 3: real 87.8 % at 1, 93.7 % at 3, 1.89 shown on average;
 generated: 99.6-100 % at 3), so that a regression is noticed. The data is required: if it is missing these checks
 fail, they do not skip.
 """
@@ -23,8 +23,8 @@ DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "names"
 SAMPLE = 2000
 SEED = 3
 # Floors: a little below the figures measured on this sample (see docstring).
-REAL_AT_1 = 0.85
-REAL_AT_3 = 0.91
+REAL_AT_1 = 0.865
+REAL_AT_3 = 0.925
 GENERATED_AT_3 = 0.99
 MEAN_SHOWN = 2.5
 

@@ -40,7 +40,7 @@ def matcher() -> Matcher:
         ("Brwn, Robert", "Brown, Robert", "one-letter typo in the surname"),
         ("Schneidre, Tomas", "Schneider, Thomas", "one-letter typo in the surname"),
         ("Karjakinn, Sergey", "Karjakin, Sergey", "transliteration"),
-        ("Lopez Gavirai, Alvaro", "Lopez Gaviria, Alvaro", "one-letter typo in the surname"),
+        ("Lopez Gavirai, Alvaro", "Lopez Gaviria, Alvaro", "typo in the second part of a double surname"),
         ("Kasparvo, Gary", "Kasparov, Garry", "one-letter typo in the surname"),
         ("Kasparov Garry", "Kasparov, Garry", "same name"),
         ("Robert, Brown", "Brown, Robert", "first and last name swapped"),

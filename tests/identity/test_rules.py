@@ -131,3 +131,94 @@ def test_namesake_number_generation_and_federation_are_kept_as_evidence(
 def test_a_surname_that_is_also_a_title_stays_the_surname() -> None:
     name = normalize_name("Sen, Amit")
     assert (name.surname, name.given) == (("sen",), ("amit",))
+
+
+@pytest.mark.parametrize(
+    ("typed", "member", "reason"),
+    [
+        ("Siti, Zulaikha", "Foudzi, Siti Zulaikha", "surname not typed: the name typed is the given names"),
+        ("Lothar, Siegfried", "Freitag, Lothar Siegfried", "surname not typed: the name typed is the given names"),
+        ("Kim, Le Kieu Thien", "Le, Kieu Thien Kim", "same words in another order"),
+        ("Demir, Mustafa Hilmi", "Demir, Hilmi Mustafa", "same words in another order"),
+        ("Nielsen, Rogvi Egilstoft", "Egilstoft, Rogvi", "a word typed that the member's name lacks"),
+        ("Jensen, Henrik Sandbjerg", "Jensen, Henrik Sandberg", "typo in a middle name"),
+        ("Martinez Mataredonda, Carlos", "Martinez Matarredona, Carlos",
+         "typo in the second part of a double surname"),
+    ],
+)
+def test_words_found_out_of_their_places_name_their_reason(typed: str, member: str, reason: str) -> None:
+    score, reasons = likeness(typed, member)
+    assert reason in reasons
+    assert 60.0 <= score < 100.0
+
+
+@pytest.mark.parametrize(
+    ("typed", "member"),
+    [
+        ("Smith, John", "Brown, John"),  # one word alike is not enough
+        ("Siti, Zulaikha", "Foudzi, Siti Aminah"),  # one given name of two
+        ("Lothar, Siegfried", "Freitag, Siegfried"),  # the surname typed is not in the name
+    ],
+)
+def test_word_readings_need_two_full_words_and_nothing_left_on_both_sides(typed: str, member: str) -> None:
+    assert likeness(typed, member)[0] < 60.0
+
+
+@pytest.mark.parametrize(
+    ("typed", "better", "worse"),
+    [
+        ("Jensen, Henrik Sandbjerg", "Jensen, Henrik Sandberg", "Jensen, Henrik"),
+        ("Martinez Mataredonda, Carlos", "Martinez Matarredona, Carlos", "Martinez, Carlos"),
+    ],
+)
+def test_a_word_typed_with_a_typo_beats_the_word_left_out(typed: str, better: str, worse: str) -> None:
+    assert likeness(typed, better)[0] > likeness(typed, worse)[0]
+
+
+def test_words_in_their_places_keep_the_reasons_of_surname_and_given_names() -> None:
+    assert likeness("Monroy Garzon, Javier", "Monroy G., Javier")[1] == ("surname shortened (initial or abbreviation)",)
+
+
+def test_a_member_whose_surname_was_not_typed_is_found_in_a_big_roster() -> None:
+    crowd = [RosterEntry(i, f"Filler{chr(97 + i % 26)}{chr(97 + i // 26 % 26)}, Siti") for i in range(2100)]
+    proposals = Matcher(crowd + [RosterEntry("right", "Foudzi, Siti Zulaikha")]).propose("Siti, Zulaikha")
+    assert "right" in [p.key for p in proposals[:3]]
+
+
+RARE = "same rare given names, another surname (married or maiden name?)"
+
+
+def test_rare_given_names_under_another_surname_are_proposed_with_their_reason() -> None:
+    roster = [RosterEntry(1, "Fleischer, Birgit"), RosterEntry(2, "Meier, Anna"), RosterEntry(3, "Meier, Anna")]
+    proposals = Matcher(roster).propose("Stroehle, Birgit")
+    assert [(p.key, p.reasons) for p in proposals] == [(1, (RARE,))]
+    assert 60.0 <= proposals[0].score < 70.0
+
+
+def test_common_or_short_given_names_alone_propose_nobody() -> None:
+    roster = [RosterEntry(i, f"Filler{chr(97 + i)}, Andrea") for i in range(4)] + [RosterEntry(9, "Fox, Ana")]
+    matcher = Matcher(roster)
+    assert matcher.propose("Henschke, Andrea") == ()  # four Andreas: no evidence
+    assert matcher.propose("Luks, Ana") == ()  # too short to tell anyone apart
+
+
+def test_rare_given_names_never_outrank_the_surname_evidence() -> None:
+    roster = [RosterEntry(1, "Fleischer, Birgit"), RosterEntry(2, "Stroehle, Brigitte")]
+    proposals = Matcher(roster).propose("Stroehle, Birgit")
+    assert proposals[0].key == 2
+
+
+@pytest.mark.parametrize(
+    ("typed", "member"),
+    [("Bouasis, Mehdi", "Bouaziz, Mehdi"), ("Tjernin, Mehdi", "Chernin, Mehdi"), ("Gneduch, Mehdi", "Gnedykh, Mehdi")],
+)
+def test_two_letter_typos_no_key_joins_are_found_in_a_big_roster(typed: str, member: str) -> None:
+    crowd = [RosterEntry(i, f"Filler{chr(97 + i % 26)}{chr(97 + i // 26 % 26)}, Mehdi") for i in range(2100)]
+    proposals = Matcher(crowd + [RosterEntry("right", member)]).propose(typed)
+    assert [p.key for p in proposals][:1] == ["right"]
+
+
+def test_the_surname_spelled_as_typed_is_not_narrowed_out_by_a_crowd_of_near_spellings() -> None:
+    crowd = [RosterEntry(i, f"Hoffmann, A{chr(97 + i % 26)}{chr(97 + i // 26 % 26)}o") for i in range(2100)]
+    proposals = Matcher(crowd + [RosterEntry("right", "Hoffman, Alejandro")]).propose("Hoffman, A S")
+    assert "right" in [p.key for p in proposals[:3]]

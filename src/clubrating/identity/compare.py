@@ -5,8 +5,10 @@ ordered by how often the difference joins two spellings of one person rather
 than two people (R12: a wrong merge is worse than a missed one): accents and
 transliteration cost little, an initial or a missing middle name a little
 more, typos in the surname more, a different first name most. Their values
-were fitted by hand on a 2,000-variant seeded sample of
-../shared/data/names/variants.tsv (benchmarks/bench_matching.py).
+were fitted by hand on seeded samples of ../shared/data/names/variants.tsv:
+the first ones on the benchmark's own sample (benchmarks/bench_matching.py,
+seed 3), those of the readings by words, the middle-name and second-surname
+typos and the rare given names on 3,000 variants outside it (seed 11).
 
 Pure: no I/O; rapidfuzz computes the edit distances.
 """
@@ -32,6 +34,7 @@ FIRST_ADDED = "first name added"
 SHORT_FORM = "short form of the first name"
 MIDDLE_SHORT_FORM = "short form of a middle name"
 GIVEN_TYPO = "typo in a given name"
+MIDDLE_TYPO = "typo in a middle name"
 NICKNAME = "other form of the first name (nickname, short or foreign form)"
 MIDDLE_NICKNAME = "other form of a middle name"
 SIMILAR_FIRST = "similar first name"
@@ -40,6 +43,7 @@ OTHER_MIDDLE = "different middle name"
 SURNAME_TYPO_1 = "one-letter typo in the surname"
 SURNAME_TYPO_2 = "two-letter typo in the surname"
 OTHER_SURNAME = "different surname"
+LATER_SURNAME_TYPO = "typo in the second part of a double surname"
 SWAPPED = "first and last name swapped"
 PUNCTUATION = "accents, case or punctuation"
 TRANSLITERATION = "transliteration"
@@ -51,6 +55,13 @@ SURNAME_SHORTENED = "surname shortened (initial or abbreviation)"
 SURNAME_ORDER = "double surname in the other order"
 OTHER_SECOND_SURNAME = "same first surname, different second surname"
 ALIAS = "known alias"
+# Readings by words, whatever their places (see _word_sets).
+SURNAME_NOT_TYPED = "surname not typed: the name typed is the given names"
+WORDS_REORDERED = "same words in another order"
+WORD_ADDED = "a word typed that the member's name lacks"
+# Only the given names alike, and rare ones (the matcher counts them): a
+# married or maiden name is the one change no spelling rule can see.
+RARE_GIVEN_NAMES = "same rare given names, another surname (married or maiden name?)"
 # Evidence beside the words: a namesake number, junior / senior, a federation.
 OTHER_NUMBER = "another namesake's number"
 OTHER_GENERATION = "junior / senior differ"
@@ -62,11 +73,12 @@ PENALTY = {
     PUNCTUATION: 1.0, TRANSLITERATION: 3.0, PARTICLE: 2.0, SWAPPED: 3.0, DOUBLE_SURNAME: 6.0, JOINED_SURNAME: 2.0,
     DOUBLE_SURNAME_LATER: 8.0,
     INITIAL: 6.0, MIDDLE_INITIAL: 1.0, MIDDLE_MISSING: 3.0, MIDDLE_ADDED: 4.0,
-    SHORT_FORM: 7.0, MIDDLE_SHORT_FORM: 2.0, GIVEN_TYPO: 8.0, FIRST_MISSING: 15.0, FIRST_ADDED: 15.0,
+    SHORT_FORM: 7.0, MIDDLE_SHORT_FORM: 2.0, GIVEN_TYPO: 8.0, MIDDLE_TYPO: 3.0, FIRST_MISSING: 15.0, FIRST_ADDED: 15.0,
     NICKNAME: 7.0, MIDDLE_NICKNAME: 2.0, SIMILAR_FIRST: 22.0,
     OTHER_MIDDLE: 12.0, OTHER_FIRST: 35.0,
-    SURNAME_TYPO_1: 8.0, SURNAME_TYPO_2: 16.0, OTHER_SURNAME: 40.0,
+    SURNAME_TYPO_1: 8.0, SURNAME_TYPO_2: 16.0, LATER_SURNAME_TYPO: 4.0, OTHER_SURNAME: 40.0,
     SURNAME_SHORTENED: 8.0, SURNAME_ORDER: 4.0, OTHER_SECOND_SURNAME: 22.0,
+    SURNAME_NOT_TYPED: 20.0, WORDS_REORDERED: 6.0, WORD_ADDED: 12.0, RARE_GIVEN_NAMES: 40.0,
     OTHER_NUMBER: 10.0, OTHER_GENERATION: 10.0, GENERATION_ONE_SIDE: 2.0, OTHER_FEDERATION: 10.0,
 }
 # A given name written as its first three letters or more ("Alex" for
@@ -96,10 +108,21 @@ def compact_skeleton(words: tuple[str, ...]) -> str:
     return skeleton("".join(words))
 
 
+@lru_cache(maxsize=65536)
+def aligned_surname_reasons(query: tuple[str, ...], member: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(surname_reasons(query, member))
+
+
 def surname_reasons(query: tuple[str, ...], member: tuple[str, ...]) -> list[str]:
     """Why two surnames (without particles) are alike; OTHER_SURNAME when they are not."""
     if query == member:
         return []
+    if len(query) == len(member) >= 2 and query[0] == member[0]:
+        # the second part typed with a typo is more alike than one left out
+        # (DOUBLE_SURNAME): "Martinez Mataredonda" / "Martinez Matarredona"
+        later = _one_surname(query[1:], member[1:])
+        if later in ([SURNAME_TYPO_1], [SURNAME_TYPO_2]):
+            return [LATER_SURNAME_TYPO]
     reasons = _one_surname(query, member)
     if reasons == [OTHER_SURNAME] and len(query) != len(member):
         reasons = _part_of_double(*sorted((query, member), key=len))
@@ -183,7 +206,9 @@ def _pair(query: str, member: str, first: bool) -> list[str] | None:
     if min(len(query), len(member)) >= 4 and (
             OSA.distance(query, member, score_cutoff=2) <= 1
             or OSA.distance(skeleton(query), skeleton(member), score_cutoff=2) <= 1):
-        return [GIVEN_TYPO]
+        # a middle name typed with a typo is still one more word alike: it
+        # must cost less than leaving it out and adding another (3 + 4)
+        return [GIVEN_TYPO if first else MIDDLE_TYPO]
     if first and _similar(query, member):
         return [SIMILAR_FIRST]
     return None
@@ -281,7 +306,7 @@ def compare(query: NormalName, member: NormalName) -> Likeness:
             if joined:  # "Al Amiri" / "Alamiri", "Lorenzi, Sebastien de" / "De Lorenzi, Sebastien"
                 reasons = [] if surname == member_surname else [JOINED_SURNAME]
             else:
-                reasons = surname_reasons(surname, member_surname)
+                reasons = list(aligned_surname_reasons(surname, member_surname))
             if OTHER_SURNAME in reasons:
                 continue  # no reading of the query has this member's surname
             reasons += aligned_given_reasons(given, member_given)
@@ -290,12 +315,70 @@ def compare(query: NormalName, member: NormalName) -> Likeness:
             cost = _penalty(reasons)
             if best is None or cost < best[0]:
                 best = (cost, reasons, joined)
+    if best is None or best[0] > PENALTY[WORDS_REORDERED]:
+        by_words = _word_sets(query, member, alike=1 if best is None else 2)
+        if by_words is not None and (best is None or _penalty(by_words) < best[0]):
+            best = (_penalty(by_words), by_words, False)
     if best is None:
         return Likeness(0.0, (OTHER_SURNAME,))
     _, reasons, joined = best
     if not joined and sorted(query.particles) != sorted(member.particles):
         reasons.append(PARTICLE)
     return _finish(query, member, reasons + _evidence(query, member))
+
+
+def _word_sets(query: NormalName, member: NormalName, alike: int) -> list[str] | None:
+    """The words of both names paired whatever their places, or None when too few pair.
+
+    For what no reading by surname and given names finds: the surname left
+    out and the given names typed as the whole name ("Siti, Zulaikha" for
+    "Foudzi, Siti Zulaikha"), every word typed in another order ("Kim, Le
+    Kieu Thien" for "Le, Kieu Thien Kim"), or a surname added ("Nielsen,
+    Rogvi Egilstoft" for "Egilstoft, Rogvi"). Each word of the shorter name
+    must pair with a word of the other (the cheapest pairs first), at least
+    two of them full words (three letters or more), and no word may be left
+    over on both sides at once. Words that all keep their places (surname
+    for surname, given names in order) are left to those readings. Tried
+    only when ``alike`` full words or
+    more are spelled alike (the same skeleton) in both names: cheap to tell,
+    and most members compared are not such.
+    """
+    typed = [w for w in query.words if w not in query.particles]
+    known = [w for w in member.words if w not in member.particles]
+    shared = {skeleton(w) for w in typed if len(w) >= 3} & {skeleton(w) for w in known if len(w) >= 3}
+    if len(shared) < alike:
+        return None
+    pairs = []
+    for i, one in enumerate(typed):
+        for j, other in enumerate(known):
+            reasons = _pair(one, other, first=False)
+            if reasons is not None:
+                pairs.append((_penalty(reasons), i, j, reasons))
+    pairs.sort(key=lambda pair: pair[:3])
+    chosen: dict[int, int] = {}
+    found: list[str] = []
+    for _, i, j, reasons in pairs:
+        if i not in chosen and j not in chosen.values():
+            chosen[i] = j
+            found += reasons
+    full = sum(1 for i, j in chosen.items() if min(len(typed[i]), len(known[j])) >= 3)
+    left_typed = len(typed) - len(chosen)
+    left_known = [j for j in range(len(known)) if j not in chosen.values()]
+    if full < 2 or (left_typed and left_known):
+        return None
+    places = [j for _, j in sorted(chosen.items())]
+    if places == sorted(places) and all((typed[i] in query.surname) == (known[j] in member.surname)
+                                        for i, j in chosen.items()):
+        return None  # every word in its place: the readings by surname and given names said it all
+    surname = {j for j, word in enumerate(known) if word in member.surname}
+    reasons = [WORD_ADDED] * left_typed
+    if surname and surname <= set(left_known):
+        reasons.append(SURNAME_NOT_TYPED)
+        reasons += [MIDDLE_MISSING] * (len(left_known) - len(surname))
+    else:
+        reasons.append(WORDS_REORDERED)
+        reasons += [MIDDLE_MISSING] * len(left_known)
+    return reasons + found
 
 
 def _evidence(query: NormalName, member: NormalName) -> list[str]:

@@ -63,6 +63,7 @@ kurt konrad conrad
 ladislav laszlo ladislaus
 lawrence laurence larry lorenzo laurent lars
 leonard leonardo leonhard lenny
+lyubov lyuba luba liubov liuba lubov ljubov
 louis lewis ludwig lajos ludovic ludvig ludvik luigi luis lutz
 luke lucas lukas lukasz luca luka
 margaret margarita rita maggie meg greta margareta margit margarete marga
@@ -79,6 +80,7 @@ olga volha olha olya
 patrick pat paddy patricio
 paul pavel pavlo pavle pablo paolo pal paulo pawel paulus pasha paval
 peter pete petr pyotr piotr pierre pedro pietro petar peder petrus piet pieter petro petya
+sheikh shaikh sheik shaik sk shk
 richard rick ricky dick rich ricardo riccardo rikard ryszard
 robert rob bob bobby robbie roberto robi beto
 rudolf rudolph rudi ruud rodolfo rudy

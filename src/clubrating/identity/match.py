@@ -17,15 +17,20 @@ Pure: no I/O.
 
 from __future__ import annotations
 
+import bisect
+from collections import Counter
 from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
+from operator import itemgetter
 
+import numpy
 from rapidfuzz import fuzz, process
+from rapidfuzz.distance import OSA
 
 from clubrating.errors import InputError
 from clubrating.identity import compare as _compare
 from clubrating.identity import normalize as _normalize
-from clubrating.identity.compare import ALIAS, compare
+from clubrating.identity.compare import ALIAS, RARE_GIVEN_NAMES, compare
 from clubrating.identity.normalize import NormalName, normalize_name, skeleton
 
 # At most this many proposals for one name (issue 3: "at most 5 shown").
@@ -34,14 +39,18 @@ MAX_PROPOSALS = 5
 # or the first names differ and more (see the penalties in compare.py).
 MIN_SCORE = 60.0
 # Nor one this far below the best proposal: with a sure match in hand, the
-# arbiter needs only the close alternatives (fitted on the benchmark sample
-# so that about 2 proposals are shown on average; 12 to 25 all give 89 % at 3).
+# arbiter needs only the close alternatives (about 1.9 proposals shown on
+# average). On 3,000 variants outside the benchmark's sample (seed 11), 16,
+# 20, 25 and 30 give the same recall@3 (93.8 %) with 1.9 to 2.8 shown.
 MAX_BEHIND_BEST = 16.0
 # Blocks larger than this are first narrowed by rapidfuzz to this many
-# candidates (a common surname: "Kumar", "Wang", "Smith"); fitted on 3,000
-# variants outside the benchmark's sample (seed 11): 20, 30, 50 and 80 give
-# the same recall@3 (92.4 %), 20 is the fastest.
-MAX_SCORED = 20
+# candidates (a common surname: "Kumar", "Wang", "Smith"), and apart from
+# them the forms found under a word spelled as typed and those found under
+# two words typed or more, to SURE_SCORED each (see Matcher._sure). Fitted on
+# the same 3,000 variants: 15 and 10 give 94.33 % at 3; 20 and 20 gave
+# 94.27 % in a quarter more time; 20 and none, 94.10 %.
+MAX_SCORED = 15
+SURE_SCORED = 10
 # A roster this small (a club) is looked up by its surname keys without the
 # query's one-letter deletions (cheap); when that finds no proposal of
 # SMALL_RESCUE or more, rapidfuzz narrows the whole roster to the SMALL_LIMIT
@@ -54,6 +63,26 @@ SMALL_ROSTER = 2000
 SMALL_RESCUE = 90.0
 SMALL_LIMIT = 3
 SMALL_CUTOFF = 65.0
+# ... by the first SMALL_SPELLINGS of the three spellings _narrow compares:
+# on 2,000 variants outside the benchmark's sample, in clubs of their 500
+# canonical names, two find 98.15 % at 3 against 98.20 % for three, in 16.0
+# instead of 20.1 ms for 100 names mostly not members (benchmark's club line).
+SMALL_SPELLINGS = 2
+# On a large roster, when the keys find no proposal of LARGE_RESCUE or more,
+# each word typed of MIN_RESCUED letters or more is looked up among the
+# roster's spelled keys of about its length (LARGE_LENGTHS letters more or
+# less) by rapidfuzz: the LARGE_LIMIT closest within LARGE_EDITS edits (OSA
+# distance, as compare.SURNAME_TYPO_2). It finds the two-letter typos and
+# transliterations no key joins ("Hadzidakis" / "Chatzidakis", "Bouasis" /
+# "Bouaziz"). It costs about 15 ms a name against a 400,000-player roster,
+# so only for the few names (7 in 100) whose best proposal is this weak:
+# +0.17 % at 3 on 3,000 variants outside the benchmark's sample; from 80 or
+# 90 instead of 70, none more found.
+LARGE_RESCUE = 70.0
+LARGE_EDITS = 2
+LARGE_LIMIT = 10
+LARGE_LENGTHS = 1
+MIN_RESCUED = 5  # as compare.SURNAME_TYPO_2: two letters of a shorter word are too many
 # Surname keys shorter than this get no one-letter-deleted keys: "li" and
 # "lu" are different surnames, not typos of each other.
 MIN_DELETE_KEY = 4
@@ -67,6 +96,21 @@ _SKELETON_MARK = "~"
 _CONSONANT_MARK = "#"
 _VOWELS = str.maketrans("", "", "aeiouh")
 MIN_CONSONANTS = 4
+# And so do pairs of given names, spelling skeletons in sorted order
+# ("+siti zulaika"): a member whose surname was not typed is found by the
+# given names typed as the whole name (compare.SURNAME_NOT_TYPED). Only
+# words of MIN_PAIR_WORD letters or more: initials pair with too many.
+_PAIR_MARK = "+"
+MIN_PAIR_WORD = 3
+# And the given names of each member, whole ("=siti zulaika"): a name typed
+# with the same given names as at most RARE_GIVEN members, and with
+# MIN_RARE_LETTERS letters or more, proposes them even under another surname
+# (compare.RARE_GIVEN_NAMES): the same rare given names are evidence of
+# their own, the way record linkage weighs a value by its rarity
+# (Fellegi & Sunter 1969).
+_GIVEN_MARK = "="
+RARE_GIVEN = 3
+MIN_RARE_LETTERS = 5
 
 
 @dataclass(frozen=True)
@@ -148,6 +192,8 @@ class Matcher:
         self._sorted = [_sorted_words(form.name) for form in self._forms]
         self._texts = [form.name.text for form in self._forms]
         self._heads = [_head(form.name) for form in self._forms]
+        # spelled keys by length, and their lengths: made at the first rescue (_similar_surnames)
+        self._by_length: tuple[list[str], list[int]] | None = None
 
     def __len__(self) -> int:
         return len(self._entries)
@@ -161,6 +207,11 @@ class Matcher:
             consonants = _consonants(word)
             if consonants:
                 self._post(consonants, form_id, with_deletes=False)
+        for key in _pair_keys(form.name.given):
+            self._post(key, form_id, with_deletes=False)
+        given = _given_key(form.name.given)
+        if given:
+            self._post(given, form_id, with_deletes=False)
 
     def _post(self, key: str, form_id: int, *, with_deletes: bool) -> None:
         posting = self._postings.get(key)
@@ -188,12 +239,51 @@ class Matcher:
                     keys.add(shorter)
                     keys.update(deleted.get(shorter, ()))
             keys.add(_consonants(word))
+        keys.update(_pair_keys(tuple(w for w in query.words if w not in query.particles)))
         block: set[int] = set()
         for key in keys & postings.keys():
             block.update(postings[key])
         return block
 
-    def _narrow(self, query: NormalName, block: Sequence[int], limit: int, cutoff: float) -> list[int]:
+    def _sure(self, query: NormalName) -> tuple[set[int], set[int]]:
+        """Forms under a word typed, spelled alike; and forms under two words typed or more.
+
+        "Hoffman, A S" finds many more "Hoffmann" than "Hoffman" and
+        "Abdullah, Mohammed" thousands of either word: those found by the
+        spelling itself, and those found by more than one word, are narrowed
+        apart from the rest of the block.
+        """
+        postings = self._postings
+        spelled: set[int] = set()
+        hits: Counter[int] = Counter()
+        for word in {w for w in query.words if w not in query.particles and len(w) >= 2}:
+            under = set(postings.get(word, ()))
+            spelled |= under
+            hits.update(under | set(postings.get(_SKELETON_MARK + skeleton(word), ())))
+        return spelled, {form_id for form_id, count in hits.items() if count >= 2}
+
+    def _similar_surnames(self, query: NormalName) -> set[int]:
+        """Forms under a spelled key within LARGE_EDITS edits of a word typed (rapidfuzz, OSA)."""
+        if self._by_length is None:
+            marks = (_SKELETON_MARK, _CONSONANT_MARK, _PAIR_MARK, _GIVEN_MARK)
+            spelled = sorted((key for key in self._postings
+                              if len(key) >= MIN_DELETE_KEY and not key.startswith(marks) and " " not in key), key=len)
+            self._by_length = (spelled, [len(key) for key in spelled])
+        spelled, lengths = self._by_length
+        found: set[int] = set()
+        surnames = set(query.surname) | set(query.given[:1])  # the given name first: swapped orders
+        for word in {w for w in surnames if len(w) >= MIN_RESCUED}:
+            near = spelled[bisect.bisect_left(lengths, len(word) - LARGE_LENGTHS):
+                           bisect.bisect_right(lengths, len(word) + LARGE_LENGTHS)]
+            distances = process.cdist([word], near, scorer=OSA.distance, score_cutoff=LARGE_EDITS,
+                                      dtype=numpy.uint8)[0]
+            for column in numpy.argsort(distances, kind="stable")[:LARGE_LIMIT]:
+                if distances[column] <= LARGE_EDITS:
+                    found.update(self._postings[near[column]])
+        return found
+
+    def _narrow(self, query: NormalName, block: Sequence[int], limit: int, cutoff: float,
+                spellings: int = 3) -> list[int]:
         """The block's forms most like the query, by rapidfuzz ratio on three spellings of each name.
 
         Words sorted (token_sort_ratio, whatever the order typed), surname
@@ -208,8 +298,8 @@ class Matcher:
             return list(block)
         chosen: set[int] = set()
         columns = ((self._sorted, _sorted_words(query)), (self._texts, query.text), (self._heads, _head(query)))
-        for column, typed in columns:
-            texts = [column[i] for i in block] if isinstance(block, list) else column
+        for column, typed in columns[:spellings]:
+            texts = itemgetter(*block)(column) if isinstance(block, list) else column
             best = process.extract(typed, texts, scorer=fuzz.ratio, limit=limit, score_cutoff=cutoff)
             chosen.update(block[position] for _, _, position in best)
         return sorted(chosen)
@@ -221,19 +311,44 @@ class Matcher:
         query = normalize_name(name)
         best: dict[int, Proposal] = {}
         if len(self._forms) > SMALL_ROSTER:
-            self._score(query, self._narrow(query, list(self._block(query)), MAX_SCORED, 0.0), best)
+            block = self._block(query)
+            chosen = set(self._narrow(query, list(block), MAX_SCORED, 0.0))
+            for group in self._sure(query):  # a large block may narrow out the surest forms
+                chosen.update(self._narrow(query, list(group - chosen), SURE_SCORED, 0.0))
+            self._score(query, chosen, best)
+            if max((p.score for p in best.values()), default=0.0) < LARGE_RESCUE:
+                more = self._similar_surnames(query) - block
+                self._score(query, self._narrow(query, list(more), MAX_SCORED, 0.0), best)
         else:  # a club: exact-ish keys first, rapidfuzz over all members when they find no sure match
             block = self._block(query, query_deletes=False)
             self._score(query, block, best)
             if max((p.score for p in best.values()), default=0.0) < SMALL_RESCUE:
-                narrowed = self._narrow(query, range(len(self._forms)), SMALL_LIMIT, SMALL_CUTOFF)
+                narrowed = self._narrow(query, range(len(self._forms)), SMALL_LIMIT, SMALL_CUTOFF, SMALL_SPELLINGS)
                 self._score(query, [form_id for form_id in narrowed if form_id not in block], best)
+        self._rare_given(query, best)
         ranked = sorted(best.values(), key=lambda p: (-p.score, p.member, str(p.key)))
         if not ranked:
             return ()
         floor = ranked[0].score - MAX_BEHIND_BEST
         return tuple(p for p in ranked if p.score >= floor)[:limit]
 
+    def _rare_given(self, query: NormalName, best: dict[int, Proposal]) -> None:
+        """Propose the few members with the query's rare given names, whatever their surname."""
+        readings = [query.given]
+        if not query.has_comma and len(query.words) >= 2:
+            readings.append(tuple(w for w in query.words[1:] if w not in query.particles))
+        penalty = _compare.PENALTY[RARE_GIVEN_NAMES]
+        for given in readings:
+            forms = self._postings.get(_given_key(given), ())
+            if len(forms) > RARE_GIVEN:
+                continue
+            for form_id in forms:
+                form = self._forms[form_id]
+                held = best.get(form.entry)
+                if held is None or held.score < 100.0 - penalty:
+                    entry = self._entries[form.entry]
+                    reasons = (RARE_GIVEN_NAMES,) + ((ALIAS,) if form.is_alias else ())
+                    best[form.entry] = Proposal(entry.key, entry.name, 100.0 - penalty, reasons)
 
     def _score(self, query: NormalName, form_ids: Iterable[int], best: dict[int, Proposal]) -> None:
         """Compare the query with each form; keep each member's best proposal in ``best``."""
@@ -255,12 +370,26 @@ def clear_caches() -> None:
     _normalize.skeleton.cache_clear()
     _compare.compact_skeleton.cache_clear()
     _compare.aligned_given_reasons.cache_clear()
+    _compare.aligned_surname_reasons.cache_clear()
 
 
 def _consonants(word: str) -> str:
     """The consonant key of a surname word ("#mkgnv"), or "" when it is too short to tell."""
     letters = skeleton(word).translate(_VOWELS)
     return _CONSONANT_MARK + letters if len(letters) >= MIN_CONSONANTS else ""
+
+
+def _pair_keys(words: tuple[str, ...]) -> list[str]:
+    """The keys of every two words of ``words`` (given names), by their skeletons."""
+    long = sorted({skeleton(word) for word in words if len(word) >= MIN_PAIR_WORD})
+    return [f"{_PAIR_MARK}{one} {other}" for k, one in enumerate(long) for other in long[k + 1:]]
+
+
+def _given_key(given: tuple[str, ...]) -> str:
+    """The key of a member's given names, whole; "" when they are too short to tell anyone apart."""
+    if sum(len(word) for word in given if len(word) >= 2) < MIN_RARE_LETTERS:
+        return ""
+    return _GIVEN_MARK + " ".join(skeleton(word) for word in given)
 
 
 def _head(name: NormalName) -> str:
