@@ -60,7 +60,7 @@ def result_bonus(result: str, color: Color, weights: Weights = Weights()) -> flo
 
 def delta_cpi(factors: PlayerFactors, bonus: float, weights: Weights = Weights()) -> float:
     """ΔCPI = Σ w·factor (unavailable factors add 0) + w_H·H + w_Br·Br + R (spec C1)."""
-    total = sum(getattr(weights, name) * getattr(factors, name).contribution for name in SHARE_FACTORS)
+    total: float = sum(getattr(weights, name) * getattr(factors, name).contribution for name in SHARE_FACTORS)
     total += weights.H * factors.H.count + weights.Br * factors.Br.count
     return total + bonus
 

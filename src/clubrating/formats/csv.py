@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import csv as _csv
 import io
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TextIO
 
@@ -95,7 +96,7 @@ def _meta_line(text: str, line: int, state: _State) -> None:
     key, value = key.strip().lower(), value.strip()
     if not colon or " " in key:
         return   # a free comment
-    checks = {"time-control": CONTROLS, "kind": KINDS}
+    checks: dict[str, Mapping[str, object]] = {"time-control": CONTROLS, "kind": KINDS}
     if key in checks and value.lower() not in checks[key]:
         raise InputError(f"# {key}: expected one of {', '.join(checks[key])}, got {value!r}",
                          file=state.source, line=line)

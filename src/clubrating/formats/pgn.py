@@ -156,7 +156,7 @@ def _games(handle: TextIO, source: str) -> list[_Game]:
         builders.append(_Builder(lines))
         return builders[-1]
 
-    games = []
+    games: list[_Game] = []
     while True:
         lines.game_lines = []
         game = chess.pgn.read_game(cast(TextIO, lines), Visitor=make)

@@ -118,7 +118,7 @@ _INDEX = _index()
 def same_given_name(one: str, other: str) -> bool:
     """True when the table holds both names (by spelling skeleton) in one group."""
     first = _INDEX.get(skeleton(one))
-    return bool(first) and not first.isdisjoint(_INDEX.get(skeleton(other), ()))
+    return first is not None and not first.isdisjoint(_INDEX.get(skeleton(other), ()))
 
 
 def is_abbreviation(short: str, full: str) -> bool:

@@ -24,7 +24,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import chain
 from operator import attrgetter
-from typing import Any, overload
+from typing import Any, cast, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -276,7 +276,8 @@ def replay_columns(columns: HistoryColumns, policy: Policy,
         expected = _expected(policy, r[own], r[opp]) * counted
         size = hi - lo
         n_rated = np.bincount(own, weights=counted, minlength=size).astype(np.int64)
-        score = np.bincount(own, weights=side_points[side_lo:side_hi] * counted, minlength=size)
+        # bincount with weights gives floats (numpy's stubs say intp)
+        score = cast(Floats, np.bincount(own, weights=side_points[side_lo:side_hi] * counted, minlength=size))
         expected_sum = np.bincount(own, weights=expected, minlength=size)
         k = _k_factors(policy, r, g, peak[players], slot_junior[lo:hi], n_rated)
         change = _settle(policy, k, score - expected_sum)
