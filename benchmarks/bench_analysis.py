@@ -79,11 +79,18 @@ class BareUci:
         self.proc.wait()
 
 
-def bare_game(engine: BareUci, game: chess.pgn.Game, facts: GameFacts, nodes: int) -> None:
-    """The searches our analysis made for this game, replayed over plain UCI."""
+def bare_game(engine: BareUci, game: chess.pgn.Game, facts: GameFacts, nodes: int,
+              clean: bool = True) -> None:
+    """The searches our analysis made for this game, replayed over plain UCI.
+
+    ``clean``: a clean hash for every search, as the analyzer does; without
+    it, one per game (what the analyzer did before session 2), to show what
+    the clean hash costs.
+    """
     moves = [move.uci() for move in game.mainline_moves()]
     for index in range(facts.searches):
-        engine.new_game()  # as the analyzer: a clean hash for every search
+        if clean or index == 0:
+            engine.new_game()
         engine.search(moves[:index], f"go nodes {nodes}")
     candidates = [ply for ply in facts.plies if is_sacrifice_candidate(ply)]
     if candidates:
@@ -101,7 +108,7 @@ def timed(function, *args):  # type: ignore[no-untyped-def]
 
 
 def ours_vs_bare(games: list[chess.pgn.Game], config: AnalysisConfig, nodes: int) -> None:
-    times: dict[str, list[float]] = {"raw": [], "python-chess": [], "bare": []}
+    times: dict[str, list[float]] = {"raw": [], "python-chess": [], "bare": [], "bare, hash/game": []}
     facts_all = []
     bare = BareUci(config.engine.path)
     lean = Analyzer(config)
@@ -112,6 +119,7 @@ def ours_vs_bare(games: list[chess.pgn.Game], config: AnalysisConfig, nodes: int
         times["raw"].append(spent)
         times["python-chess"].append(timed(chatty.analyse, game)[0])
         times["bare"].append(timed(bare_game, bare, game, facts, nodes)[0])
+        times["bare, hash/game"].append(timed(bare_game, bare, game, facts, nodes, False)[0])
         facts_all.append(facts)
     lean.close()
     chatty.close()
@@ -123,7 +131,7 @@ def ours_vs_bare(games: list[chess.pgn.Game], config: AnalysisConfig, nodes: int
     print(f"\n1. ours vs bare UCI, {len(games)} games, {plies} plies, {nodes:,} nodes, one engine, no cache")
     for label, spent in times.items():
         ratios = [o / b for o, b in zip(spent, times["bare"])]
-        print(f"   {label:13} {plies / sum(spent):7.1f} plies/s  total {sum(spent):7.1f} s  "
+        print(f"   {label:15} {plies / sum(spent):7.1f} plies/s  total {sum(spent):7.1f} s  "
               f"median game {statistics.median(spent):5.2f} s  vs bare: total "
               f"{sum(spent) / sum(times['bare']) - 1:+.1%}, median game {statistics.median(ratios) - 1:+.1%}")
     print(f"\n2. searches per analysed position: {searches}/{positions} = {searches / positions:.3f} "

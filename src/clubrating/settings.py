@@ -9,7 +9,7 @@ from pathlib import Path
 import dj_database_url
 
 BASE_DIR = Path(__file__).resolve().parent
-from clubrating.djangoenv import DEFAULT_DATABASE_URL  # noqa: E402  (no Django import there)
+from clubrating.djangoenv import DEFAULT_DATABASE_URL, page_cache  # noqa: E402  (no Django import there)
 
 SECRET_KEY = os.environ.get("CLUBRATING_SECRET_KEY", "clubrating-dev-only-change-me-in-production")
 DEBUG = os.environ.get("CLUBRATING_DEBUG", "") == "1"
@@ -77,6 +77,10 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     )
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# The anonymous pages (web.access.club_view): per process unless shared
+# (``clubrating serve`` shares a directory between its workers).
+CACHES = {"default": page_cache(os.environ.get("CLUBRATING_PAGE_CACHE", ""))}
 
 TASKS = {
     "default": {

@@ -17,6 +17,8 @@ from django.http import HttpResponse
 from django.test import Client, RequestFactory
 
 from clubrating.club import services
+from clubrating.djangoenv import page_cache
+from clubrating.errors import InputError
 from clubrating.club.cpi import rebuild_cpi
 from clubrating.club.models import Club, CpiEntry, Entry, Game, Tournament
 from clubrating.formats.records import TournamentRecord
@@ -183,3 +185,25 @@ def test_a_visitors_pending_message_is_never_cached_for_others(club: Club, eveni
     visitor.cookies[CookieStorage.cookie_name] = carrier.cookies[CookieStorage.cookie_name].value
     assert "a note for one visitor only" in visitor.get("/c/riverside/").content.decode()
     assert "a note for one visitor only" not in Client().get("/c/riverside/").content.decode()
+
+
+@pytest.mark.parametrize(
+    ("value", "backend", "location"),
+    [
+        ("", "locmem.LocMemCache", None),
+        ("memory", "locmem.LocMemCache", None),
+        ("/var/cache/clubrating", "filebased.FileBasedCache", "/var/cache/clubrating"),
+        ("file:///var/cache/clubrating", "filebased.FileBasedCache", "/var/cache/clubrating"),
+        ("redis://127.0.0.1:6379/1", "redis.RedisCache", "redis://127.0.0.1:6379/1"),
+    ],
+)
+def test_the_page_cache_setting_names_a_django_cache(value: str, backend: str, location: str | None) -> None:
+    config = page_cache(value)
+    assert config["BACKEND"] == f"django.core.cache.backends.{backend}"
+    assert config.get("LOCATION") == location
+
+
+@pytest.mark.parametrize("value", ["pages", "file://pages", "memcached://x"])
+def test_a_page_cache_setting_that_is_not_understood_is_a_one_line_input_error(value: str) -> None:
+    with pytest.raises(InputError, match="CLUBRATING_PAGE_CACHE: expected"):
+        page_cache(value)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import tempfile
 from typing import Any
 
 from clubrating.cli import option
@@ -11,6 +12,16 @@ from clubrating.commands.club import open_database
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
+    if args.dev or os.environ.get("CLUBRATING_PAGE_CACHE"):
+        return _serve(args)
+    # gunicorn's workers share one page cache: a directory of this server's own (0700), so no
+    # page of another server or of an earlier run (another database, perhaps) is ever served
+    with tempfile.TemporaryDirectory(prefix="clubrating-pages-") as pages:
+        os.environ["CLUBRATING_PAGE_CACHE"] = pages
+        return _serve(args)
+
+
+def _serve(args: argparse.Namespace) -> int:
     open_database(args)
     from django.core.management import call_command
 

@@ -113,6 +113,8 @@ def mark_privacy(response: HttpResponse, access: ClubAccess) -> HttpResponse:
 
 View = Callable[..., HttpResponse]
 PAGE_CACHE_SECONDS = 600   # the key changes with the history, so this only bounds memory use
+# Says whether the shared page cache answered ("hit") or stored the page ("miss"), as X-Cache does for proxies.
+CACHE_HEADER = "X-Clubrating-Page-Cache"
 
 
 def history_version(club: Club) -> str:
@@ -151,10 +153,13 @@ def club_view(view: View) -> View:
         cacheable = shared_cache_allowed(request)
         key = f"clubrating.page:{history_version(access.club)}:{request.get_full_path()}" if cacheable else ""
         response = cache.get(key) if cacheable else None
-        if response is None:
+        if response is not None:
+            response[CACHE_HEADER] = "hit"
+        else:
             response = mark_privacy(view(request, access, *args, **kwargs), access)
             if cacheable and response.status_code == 200 and not response.streaming and not response.cookies:
                 cache.set(key, response, PAGE_CACHE_SECONDS)
+                response[CACHE_HEADER] = "miss"
         # Server-Timing (W3C): the view's own time, visible in browsers' developer tools and the benchmark.
         response["Server-Timing"] = f"app;dur={(time.perf_counter() - started) * 1000:.2f}"
         return response
