@@ -79,6 +79,19 @@ def _start(database: str, env: dict[str, str]) -> tuple[subprocess.Popen[bytes],
     raise AssertionError(f"the server on port {port} did not answer: {server.communicate()[1].decode()}")
 
 
+def _children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid`` (Linux /proc: field 4 of stat is the parent)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue  # gone meanwhile
+        if int(fields[1]) == pid:
+            found.append(int(stat.parent.name))
+    return found
+
+
 def _stop(server: subprocess.Popen[bytes]) -> None:
     server.send_signal(signal.SIGTERM)
     server.communicate(timeout=30)
@@ -110,6 +123,12 @@ def test_serve_keeps_its_page_cache_in_a_directory_of_its_own_and_removes_it(tmp
     try:
         (pages,) = temp.glob("clubrating-pages-*")
         assert pages.stat().st_mode & 0o077 == 0  # readable by this user only: unlisted clubs' pages
+        workers = _children(server.pid)
+        assert len(workers) == 2
+        os.kill(workers[0], signal.SIGTERM)  # a worker leaves (gunicorn starts another)
+        time.sleep(1.0)
+        assert pages.is_dir()  # only the server itself removes the cache
+        assert _get(port, "/robots.txt")[0] == 200
     finally:
         _stop(server)
     assert not list(temp.glob("clubrating-pages-*"))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import tempfile
 from typing import Any
 
@@ -15,10 +16,15 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if args.dev or os.environ.get("CLUBRATING_PAGE_CACHE"):
         return _serve(args)
     # gunicorn's workers share one page cache: a directory of this server's own (0700), so no
-    # page of another server or of an earlier run (another database, perhaps) is ever served
-    with tempfile.TemporaryDirectory(prefix="clubrating-pages-") as pages:
-        os.environ["CLUBRATING_PAGE_CACHE"] = pages
+    # page of another server or of an earlier run (another database, perhaps) is ever served.
+    # Removed by this process only: a worker is a fork of it, and leaves through this frame too.
+    owner, pages = os.getpid(), tempfile.mkdtemp(prefix="clubrating-pages-")
+    os.environ["CLUBRATING_PAGE_CACHE"] = pages
+    try:
         return _serve(args)
+    finally:
+        if os.getpid() == owner:
+            shutil.rmtree(pages, ignore_errors=True)
 
 
 def _serve(args: argparse.Namespace) -> int:
