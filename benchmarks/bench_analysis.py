@@ -196,7 +196,7 @@ def peer(games: list[chess.pgn.Game], config: AnalysisConfig, nodes: int) -> Non
     ours_time, _ = timed(analyse_games, games, AnalysisConfig(config.engine, config.book,
                                                                memory_cache=False), 1)
     plies = sum(len(list(g.mainline_moves())) for g in games)
-    print(f"\n4. {PEER_PACKAGE} (same nodes, MultiPV 3, Threads 1, 16 MB hash): "
+    print(f"\n4. {PEER_PACKAGE} (same nodes, MultiPV 3, Threads 1; its hash 16 MB, kept through a game): "
           f"{plies / sum(peer_times):.1f} plies/s, median game {statistics.median(peer_times):.2f} s")
     print(f"   ours, same games, one engine, no cache: {plies / ours_time:.1f} plies/s "
           f"-> ours / peer = {sum(peer_times) / ours_time:.2f}x")

@@ -25,7 +25,11 @@ from clubrating.errors import ClubratingError, InputError
 DEFAULT_ENGINE = "/usr/games/stockfish"   # Debian package stockfish (DESIGN.md)
 DEFAULT_NODES = 150_000                   # lichess's automatic analysis (issue 5)
 MULTIPV = 3                               # spec C3: MultiPV 3
-HASH_MB = 16                              # small: one game's tree at these budgets
+# Small: one search's tree. 150,000 nodes fit in 4 MB (about 390,000 entries, 3 per 32-byte
+# cluster), and the hash is cleared before every search: on 6 games at 20,000 nodes a clean
+# hash per search cost +5.5 % time at 4 MB against +12.7 % at 16 MB and +8.5 % at 1 MB, over
+# one hash per game (the bare UCI loop of benchmarks/bench_analysis.py, both ways, 2026-11-29).
+HASH_MB = 4
 SHALLOW_DEPTH = 2                         # the tiny "was it obvious?" search of Br (cpi.factors)
 
 # Parse only what is stored (score, first move of the PV): python-chess parses

@@ -117,8 +117,9 @@ class EngineInfo:
 
     @property
     def key(self) -> str:
-        """What a search cache must match: engine identity and limits."""
-        return f"{self.name} {self.version}|nodes={self.nodes}|multipv={self.multipv}"
+        """What a search cache must match: engine identity and limits, and a clean hash for
+        each search (analysis.analyzer), unlike the searches cached before session 2."""
+        return f"{self.name} {self.version}|nodes={self.nodes}|multipv={self.multipv}|clean-hash"
 
     def to_dict(self) -> dict[str, Any]:
         return {"name": self.name, "version": self.version, "nodes": self.nodes, "multipv": self.multipv}
