@@ -54,7 +54,8 @@ def stored_player_factors(shown: dict[str, Any]) -> PlayerFactors:
         data = shown.get(name) or {}
         return Count(int(data.get("count", 0)), tuple(data.get("plies", ())))
 
-    return PlayerFactors(**{name: share(name) for name in SHARE_FACTORS}, H=count("H"), Br=count("Br"))
+    shares: dict[str, Any] = {name: share(name) for name in SHARE_FACTORS}
+    return PlayerFactors(**shares, H=count("H"), Br=count("Br"))
 
 
 def _means() -> dict[str, Any]:

@@ -171,7 +171,7 @@ def replay_ledger(rows: Sequence[LedgerRow], deltas: dict[tuple[int, str], float
     :func:`clubrating.cpi.index.ledger` (spec C2, clamp to [0, 4000]) over known deltas;
     a test checks both give the same entries."""
     current: dict[int, float] = {}
-    replayed = {}
+    replayed: dict[tuple[int, int], tuple[int, str, float, float, float]] = {}
     for row in rows:
         for color, member in ((Color.WHITE, row.white), (Color.BLACK, row.black)):
             before = current.get(member, start)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from clubrating.club.models import Entry, Tournament
 from clubrating.club.queries import member_roster
@@ -33,7 +33,7 @@ def proposals_for(tournament: Tournament) -> list[tuple[Entry, tuple[EntryPropos
     if all(e.member_id is not None for e in entries):
         return [(e, ()) for e in entries]
     matcher = club_matcher(tournament)
-    rows = []
+    rows: list[tuple[Entry, tuple[EntryProposal, ...]]] = []
     for entry in entries:
         if entry.member_id is not None:
             rows.append((entry, ()))
@@ -42,5 +42,5 @@ def proposals_for(tournament: Tournament) -> list[tuple[Entry, tuple[EntryPropos
             found = matcher.propose(entry.name)
         except InputError:
             found = ()
-        rows.append((entry, tuple(EntryProposal(p.key, p.member, p.score, p.reasons) for p in found)))
+        rows.append((entry, tuple(EntryProposal(cast(int, p.key), p.member, p.score, p.reasons) for p in found)))
     return rows

@@ -136,14 +136,14 @@ def standings(tournament: Tournament) -> dict[str, Any]:
                                 "game_id": None, "result": "bye", "rated": False, "note": "bye"}
     changes = {m: (before, after, n) for m, before, after, n in RatingChange.objects.filter(
         tournament=tournament).values_list("member_id", "rating_before", "rating_after", "games_rated")}
-    rows = []
+    rows: list[dict[str, Any]] = []
     for entry_id, entry_number, name, member_id, member_name in entries:
         before, after, rated = changes.get(member_id, (None, None, 0)) if member_id else (None, None, 0)
         rows.append({
             "number": entry_number, "name": name, "member_id": member_id, "member": member_name,
             "points": points[entry_id] / 2, "rounds": [cells[entry_id][r] for r in sorted(cells[entry_id])],
             "rating_before": before, "rating_after": after,
-            "change": None if before is None else after - before, "games_rated": rated,
+            "change": None if before is None or after is None else after - before, "games_rated": rated,
         })
     rows.sort(key=lambda r: (-r["points"], r["number"]))
     return {

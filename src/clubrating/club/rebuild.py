@@ -89,7 +89,8 @@ def _table(model: Any) -> str:
 def _fetch(sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
-        return cursor.fetchall()
+        rows: list[tuple[Any, ...]] = cursor.fetchall()
+        return rows
 
 
 def _insert(model: Any, columns: Sequence[str], rows: list[tuple[Any, ...]]) -> None:
@@ -109,7 +110,7 @@ def resolve_members(club: Club) -> dict[int, int]:
     for member_id in parent:
         seen = member_id
         while parent.get(seen) is not None:
-            seen = parent[seen]  # type: ignore[assignment]
+            seen = parent[seen]
         resolved[member_id] = seen
     return resolved
 
@@ -231,8 +232,8 @@ def rebuild(club: Club, *, reason: str, since: Tournament | OrderKey | None = No
             fresh += _fresh_rows(lst, result)
             current += _current_rows(club, lst, snap, result, [t.date for t in tournaments])
         replayed_ids = [t.id for t in published]
-        scope, params = "JOIN {t} t ON t.id = x.tournament_id WHERE t.club_id = %s".format(
-            t=_table(Tournament)), [club.id]
+        scope = "JOIN {t} t ON t.id = x.tournament_id WHERE t.club_id = %s".format(t=_table(Tournament))
+        params: list[Any] = [club.id]
         if key is not None:
             scope += " AND (t.status <> %s OR t.date > %s OR (t.date = %s AND (t.sequence > %s OR " \
                      "(t.sequence = %s AND t.id >= %s))))"

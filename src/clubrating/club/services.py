@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Sequence
+from typing import Any
 from dataclasses import dataclass
 
 from django.db import transaction
@@ -163,7 +164,7 @@ def _active(member: Member) -> Member:
 
 
 def _rebuild_if_published(tournament: Tournament, reason: str,
-                          since: Tournament | tuple | None = None) -> RebuildReport | None:
+                          since: Tournament | tuple[Any, ...] | None = None) -> RebuildReport | None:
     if not tournament.is_published:
         return None
     return rebuild(tournament.club, reason=reason, since=since or tournament)
@@ -389,6 +390,7 @@ def unmerge(member: Member, *, who: str) -> Outcome:
         raise Refused(f"{member.name} (member {member.id}) was never merged into another member")
     with transaction.atomic():
         into = member.merged_into
+        assert into is not None  # merged_into_id was checked above
         Merge.objects.filter(absorbed=member, undone=None).update(undone=timezone.now())
         member.merged_into = None
         member.save(update_fields=["merged_into"])

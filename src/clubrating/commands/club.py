@@ -10,7 +10,7 @@ import argparse
 import datetime as dt
 import sys
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 from clubrating.cli import option, print_json, wants_json
 from clubrating.errors import InputError
@@ -371,7 +371,7 @@ def _add(subparsers: Any, common: argparse.ArgumentParser, name: str, handler: H
                                    epilog=f"Example: {example}")
     parser.add_argument("--club", metavar="SLUG", help="the club (needed when the database holds several)")
     parser.set_defaults(handler=handler)
-    return parser
+    return cast(argparse.ArgumentParser, parser)
 
 
 def register(subparsers: Any, common: argparse.ArgumentParser) -> None:

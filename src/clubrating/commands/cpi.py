@@ -7,7 +7,7 @@ Thin translations to :mod:`clubrating.club.cpi`.
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from typing import Any, cast
 
 from clubrating.analysis.engine import DEFAULT_NODES
 from clubrating.analysis.runner import stderr_progress
@@ -97,7 +97,7 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
                                        epilog=f"Example: {example}")
         parser.add_argument("--club", metavar="SLUG", help="the club (needed when the database holds several)")
         parser.set_defaults(handler=handler)
-        return parser
+        return cast(argparse.ArgumentParser, parser)
 
     p = add("analyse", cmd_analyse, "engine analysis of the club's published games with moves",
             "Analyse every published game with moves not analysed yet (one engine search per position, "

@@ -53,7 +53,8 @@ def build_demo(seed: int, seasons: int, members: int) -> dict[str, Any]:
     simulated = simulate_club(seed, seasons=seasons, members=members)
     club = services.create_club("Demo Chess Club", who=WHO, slug=DEMO_SLUG)
     services.set_privacy(club, who=WHO, visibility=Visibility.PUBLIC)
-    published, duplicate = [], {}
+    published: list[Any] = []
+    duplicate: dict[Any, Any] = {}
     for record in simulated.tournaments:
         has_juniors = any(simulated.true_name.get(p.name) in simulated.juniors for p in record.players)
         tournament = services.import_tournament(club, record, who=WHO, has_juniors=has_juniors)

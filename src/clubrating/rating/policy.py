@@ -11,6 +11,7 @@ import dataclasses
 import enum
 import math
 from dataclasses import dataclass
+from collections.abc import Callable
 from typing import Any
 
 from clubrating.rating import fide
@@ -120,7 +121,7 @@ def fide_policy() -> Policy:
     )
 
 
-POLICIES = {"club": club_policy, "fide": fide_policy}
+POLICIES: dict[str, Callable[[], Policy]] = {"club": club_policy, "fide": fide_policy}
 
 
 def policy_named(name: str) -> Policy:

@@ -35,7 +35,8 @@ def nice_step(span: float, ticks: int = 5) -> int:
 def _x_ticks(first: dt.date, last: dt.date) -> list[tuple[dt.date, str]]:
     if (last - first).days > 2 * 365:
         return [(dt.date(y, 1, 1), str(y)) for y in range(first.year + 1, last.year + 1)]
-    ticks, year, month = [], first.year, first.month
+    ticks: list[tuple[dt.date, str]] = []
+    year, month = first.year, first.month
     while True:
         month += 1
         if month > 12:
@@ -96,7 +97,8 @@ def rating_chart(points: Sequence[ChartPoint], *, title: str, start: ChartPoint 
 def _segments(series: Sequence[ChartPoint], fx: Callable[[dt.date], float],
               fy: Callable[[float], float]) -> list[str]:
     """Two paths: dashed while provisional, solid once established."""
-    provisional, established = [], []
+    provisional: list[tuple[ChartPoint, ChartPoint]] = []
+    established: list[tuple[ChartPoint, ChartPoint]] = []
     for before, after in zip(series, series[1:]):
         (provisional if before.provisional else established).append((before, after))
     out = []

@@ -37,14 +37,17 @@ def fetch(qs: QuerySet[Any]) -> list[tuple[Any, ...]]:
 
 
 Value = int | str
+Argument = int | str | list[int] | list[str]  # a value, or a list of them for __in
 _PREPARED: dict[tuple[Any, ...], tuple[str, list[Any], list[int | None]]] = {}
 _SENTINEL = -7_000_000_000   # stands for an argument while the ORM compiles; never a real id or value
 
 
-def _fake(args: tuple[Value | list[Value], ...]) -> tuple[list[Any], list[Value]]:
-    fake, flat, n = [], [], 0
+def _fake(args: tuple[Argument, ...]) -> tuple[list[Any], list[Value]]:
+    fake: list[Any] = []
+    flat: list[Value] = []
+    n = 0
     for arg in args:
-        values = arg if isinstance(arg, list) else [arg]
+        values: list[int] | list[str] | list[Value] = arg if isinstance(arg, list) else [arg]
         stand_ins: list[Value] = []
         for value in values:
             n += 1
@@ -54,7 +57,7 @@ def _fake(args: tuple[Value | list[Value], ...]) -> tuple[list[Any], list[Value]
     return fake, flat
 
 
-def prepared(name: str, build: Callable[..., QuerySet[Any]], *args: Value | list[Value]) -> list[tuple[Any, ...]]:
+def prepared(name: str, build: Callable[..., QuerySet[Any]], *args: Argument) -> list[tuple[Any, ...]]:
     """:func:`fetch` of ``build(*args)``, the SQL compiled by the ORM once per process and shape
     (the lengths of list arguments): compiling costs 0.3-1 ms a query, more than running most.
     The ORM compiles ``build`` on stand-in values; each call puts the real ones in their places.
@@ -82,7 +85,8 @@ def _run(sql: str, params: list[Any]) -> list[tuple[Any, ...]]:
     after the fields)."""
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
-        return cursor.fetchall()
+        rows: list[tuple[Any, ...]] = cursor.fetchall()
+        return rows
 
 
 def _rating_list(club_id: int, rating_list: str) -> QuerySet[Any]:

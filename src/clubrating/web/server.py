@@ -24,7 +24,7 @@ def serve(host: str, port: int, workers: int | None = None) -> None:
     """Serve the configured Django project (djangoenv.setup done) until SIGINT/SIGTERM."""
     from django.core.wsgi import get_wsgi_application
     from django.db import connections
-    from gunicorn.app.base import BaseApplication
+    from gunicorn.app.base import BaseApplication  # type: ignore[import-untyped]
 
     connections.close_all()   # a connection opened before the fork must not be shared by the workers
     options = {"bind": f"{host}:{port}", "workers": workers or DEFAULT_WORKERS, "worker_class": "sync",

@@ -46,7 +46,7 @@ def _list_name(request: HttpRequest, access: ClubAccess) -> tuple[str, list[str]
 def index(request: HttpRequest) -> HttpResponse:
     """The public clubs, and the clubs of a logged-in arbiter; the only one opens directly."""
     public = list(Club.objects.filter(visibility=Visibility.PUBLIC).order_by("name"))
-    own = list(request.user.clubs.order_by("name")) if request.user.is_authenticated else []  # type: ignore[union-attr]
+    own = list(request.user.clubs.order_by("name")) if request.user.is_authenticated else []
     shown = {c.id: c for c in public + own}
     if len(shown) == 1:
         return redirect(f"/c/{next(iter(shown.values())).slug}/")
