@@ -242,7 +242,7 @@ def cmd_rebuild(args: argparse.Namespace) -> int:
 
 def cmd_ratings(args: argparse.Namespace) -> int:
     club = the_club(args)
-    from clubrating.club.queries import rating_list
+    from clubrating.club.reads import rating_list
 
     rows = rating_list(club, args.list)
     if wants_json(args):
@@ -259,7 +259,7 @@ def cmd_ratings(args: argparse.Namespace) -> int:
 
 def cmd_player(args: argparse.Namespace) -> int:
     club = the_club(args)
-    from clubrating.club.queries import player_history
+    from clubrating.club.reads import player_history
     from clubrating.club.services import get_member
 
     history = player_history(get_member(club, args.member))

@@ -24,7 +24,7 @@ from clubrating.formats.records import (
     TournamentRecord,
     Unplayed,
 )
-from clubrating.web import reads
+from clubrating.club import reads
 from clubrating.web.access import ClubAccess
 from clubrating.web.chart import ChartPoint, rating_chart
 

@@ -1,11 +1,11 @@
-"""Fast twins of two shared queries for the busiest pages.
+"""A player's history and the rating list, for the busiest pages and the CLI.
 
-:func:`clubrating.club.queries.player_history` and ``rating_list`` build ORM
-objects with several joins per row: about 100 ms for a player with 500 games.
-These let the ORM write the SQL (so it stays portable between SQLite and
-PostgreSQL) but fetch plain tuples straight from the cursor (:func:`fetch`),
-and return exactly the same dicts (tests/web/test_reads.py compares them on the
-same data), in a fixed number of queries whatever the number of rows.
+Built from ORM objects with several joins per row they took about 100 ms for a
+player with 500 games. These let the ORM write the SQL (so it stays portable
+between SQLite and PostgreSQL) but fetch plain tuples straight from the cursor
+(:func:`fetch`), in a fixed number of queries whatever the number of rows. The
+plain ORM readings are kept in the tests as the oracle (tests/web/test_reads.py
+compares both on the same data).
 """
 
 from __future__ import annotations
@@ -152,7 +152,7 @@ def _game_rows(ids: list[int], mine: set[int], order: dict[int, tuple[Any, ...]]
 
 
 def player_history(member: Member) -> dict[str, Any]:
-    """The same document as :func:`clubrating.club.queries.player_history`."""
+    """A member's lifetime history: every published tournament and every game, and the ratings."""
     return player_history_and_opponents(member)[0]
 
 
