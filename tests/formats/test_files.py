@@ -135,3 +135,9 @@ def test_any_text_is_read_or_refused_with_an_input_error(text: str, name: str) -
         read_tournament_text(text, name)
     except InputError:
         pass
+
+
+@pytest.mark.parametrize("text", ["a1)?", "1. e4 ) e5 $1", "1. e4 e5 ) ) *"])
+def test_a_closing_bracket_with_no_variation_is_an_input_error_not_a_crash(text: str) -> None:
+    with pytest.raises(InputError, match=r"x\.pgn"):
+        read_tournament_text(text, "x.pgn")

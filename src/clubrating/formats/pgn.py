@@ -93,6 +93,14 @@ class _Builder(chess.pgn.GameBuilder):   # type: ignore[type-arg]
     def handle_error(self, error: Exception) -> None:
         self.located.append((str(error), self._lines.number))
 
+    def end_variation(self) -> None:
+        # python-chess pops the game itself off its stack on a ")" that closes no "(", and
+        # then fails with an IndexError on the next token ("a1)?", found by hypothesis)
+        if len(self.variation_stack) > 1:
+            super().end_variation()
+        else:
+            self.located.append(("')' closes no variation", self._lines.number))
+
 
 @dataclass(frozen=True, slots=True)
 class _Game:
