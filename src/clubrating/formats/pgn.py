@@ -95,7 +95,8 @@ class _Builder(chess.pgn.GameBuilder):   # type: ignore[type-arg]
 
     def end_variation(self) -> None:
         # python-chess pops the game itself off its stack on a ")" that closes no "(", and
-        # then fails with an IndexError on the next token ("a1)?", found by hypothesis)
+        # then fails with an IndexError on the next token ("a1)?", found by hypothesis;
+        # python-chess pull request #1204 makes end_variation keep the root the same way)
         if len(self.variation_stack) > 1:
             super().end_variation()
         else:
