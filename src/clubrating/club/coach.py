@@ -21,7 +21,7 @@ from django.db.models.fields.json import KT
 from django.db.models.functions import Cast
 
 from clubrating.analysis.see import exchange
-from clubrating.club.cpi import RESULTS, active_member, club_weights
+from clubrating.club.cpi import RESULTS, club_weights
 from clubrating.club.models import Club, CpiEntry, GameAnalysis, Member
 from clubrating.cpi.coach import (DEFAULT_LIMIT, FACTOR_NAMES, FACTORS, CoachGame, FactorAverage,
                                   choose_exercises, factor_averages, weakest_factor)
@@ -128,7 +128,7 @@ def exercises_for(member: Member, limit: int = DEFAULT_LIMIT, factor: str | None
     if not 1 <= limit <= MAX_LIMIT:
         raise InputError(f"the number of exercises must be between 1 and {MAX_LIMIT}, not {limit}")
     wanted = parse_factor(factor) if factor else None
-    member = active_member(member)
+    member = member.active()
     club = Club.objects.get(id=member.club_id)
     rows = list(CpiEntry.objects.filter(member=member).order_by("-ordinal").values_list(*ROW_FIELDS))
     averages = factor_averages([stored_player_factors((row[2] or {}).get("factors", {})) for row in rows])

@@ -279,13 +279,6 @@ def set_cpi_weights(club: Club, changes: dict[str, float | None], *, who: str) -
 
 # --- queries for the CLI and the website ---------------------------------------------------
 
-def active_member(member: Member) -> Member:
-    """The member a merged member now stands for (its ledger lives there)."""
-    while member.merged_into_id is not None:
-        member = member.merged_into  # type: ignore[assignment]
-    return member
-
-
 def _ledger_rows(member: Member) -> list[dict[str, Any]]:
     """The member's ledger, oldest first: one query whatever the number of games."""
     entries = (CpiEntry.objects.filter(member=member).order_by("ordinal")
@@ -341,7 +334,7 @@ def weakest_factor(averages: dict[str, dict[str, Any]], weights: Weights) -> dic
 def member_ledger(member: Member) -> dict[str, Any]:
     """The member's whole CPI ledger (the ``clubrating cpi`` command): every analysed game
     with its ΔCPI, the CPI after it and the factors; averages and the weakest factor."""
-    member = active_member(member)
+    member = member.active()  # a merged member's ledger lives where it was merged
     rows = _ledger_rows(member)
     averages = factor_averages(rows)
     return {

@@ -77,6 +77,13 @@ class Member(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    def active(self) -> Member:
+        """The member this one stands for now: itself, or where its merges lead."""
+        member = self
+        while member.merged_into is not None:
+            member = member.merged_into
+        return member
+
 
 class TournamentStatus(models.TextChoices):
     DRAFT = "draft", "Draft"

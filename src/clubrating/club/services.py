@@ -157,12 +157,6 @@ def get_member(club: Club, ref: int | str) -> Member:
 
 # --- names ---------------------------------------------------------------------------------
 
-def _active(member: Member) -> Member:
-    while member.merged_into_id is not None:
-        member = member.merged_into  # type: ignore[assignment]
-    return member
-
-
 def _rebuild_if_published(tournament: Tournament, reason: str,
                           since: Tournament | tuple[Any, ...] | None = None) -> RebuildReport | None:
     if not tournament.is_published:
@@ -176,7 +170,7 @@ def link(entry: Entry, member: Member, *, who: str) -> Outcome:
     if member.club_id != club.id:
         raise Refused(f"member {member.id} belongs to another club")
     if member.merged_into_id is not None:
-        raise Refused(f"{member.name} was merged into {_active(member).name}: link to that member")
+        raise Refused(f"{member.name} was merged into {member.active().name}: link to that member")
     clash = Entry.objects.filter(tournament=entry.tournament, member=member).exclude(id=entry.id).first()
     if clash is not None:
         raise Refused(f"{member.name} is already '{clash.name}' (number {clash.number}) in this tournament")
@@ -366,9 +360,9 @@ def merge(absorbed: Member, into: Member, *, who: str) -> Outcome:
     if absorbed.id == into.id:
         raise Refused("a member cannot be merged into itself")
     if absorbed.merged_into_id is not None:
-        raise Refused(f"{absorbed.name} was merged already (into {_active(absorbed).name})")
+        raise Refused(f"{absorbed.name} was merged already (into {absorbed.active().name})")
     if into.merged_into_id is not None:
-        raise Refused(f"{into.name} was merged into {_active(into).name}: merge into that member")
+        raise Refused(f"{into.name} was merged into {into.active().name}: merge into that member")
     both = _shared_tournaments(absorbed, into)
     if both:
         raise Refused(f"{absorbed.name} and {into.name} both played in tournament {both[0]}: "

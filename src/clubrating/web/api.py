@@ -19,7 +19,7 @@ from clubrating import __version__
 from clubrating.club.models import Club, TournamentStatus, Visibility
 from clubrating.web import pages
 from clubrating.web.access import ClubAccess, club_view
-from clubrating.web.views import _list_name, _member_or_redirect, ratings_document
+from clubrating.web.views import _list_name, ratings_document
 
 
 def _json(document: Any, status: int = 200) -> JsonResponse:
@@ -58,7 +58,7 @@ def ratings(request: HttpRequest, access: ClubAccess) -> dict[str, Any]:
 
 @api_view
 def player(request: HttpRequest, access: ClubAccess, member_id: int) -> dict[str, Any]:
-    member = _member_or_redirect(access, member_id)
+    member = pages.member_or_redirect(access, member_id)
     if isinstance(member, HttpResponse):   # merged: the member it was merged into answers
         raise Http404("merged")
     data = pages.player(access, member)

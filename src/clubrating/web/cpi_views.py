@@ -15,7 +15,7 @@ from typing import Any
 import chess
 import chess.svg
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import render
 from django.views.decorators.http import require_safe
 
 from clubrating.club.coach import cpi_brief, exercises_for
@@ -94,11 +94,8 @@ def _figure(name: str, value: float | None) -> str:
 @require_safe
 @club_view
 def cpi_dashboard(request: HttpRequest, access: ClubAccess, member_id: int) -> HttpResponse:
-    member = pages.get_member(access, member_id)
-    if member.merged_into_id is not None:
-        top = member
-        while top.merged_into_id is not None:
-            top = top.merged_into  # type: ignore[assignment]
-        return redirect(f"{access.base}p/{top.id}/cpi/")
+    member = pages.member_or_redirect(access, member_id, "cpi/")
+    if isinstance(member, HttpResponse):
+        return member
     return render(request, "web/cpi/dashboard.html",
                   {"access": access, "club": access.club, "base": access.base, **dashboard(access, member)})

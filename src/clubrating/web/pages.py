@@ -8,7 +8,8 @@ import datetime as dt
 from collections.abc import Iterable
 from typing import Any
 
-from django.http import Http404
+from django.http import Http404, HttpResponse
+from django.shortcuts import redirect
 
 from clubrating.club import queries
 from clubrating.club.models import Bye, Entry, Game, Member, Tournament, TournamentStatus
@@ -89,6 +90,14 @@ def get_member(access: ClubAccess, member_id: int) -> Member:
     member = Member.objects.filter(club=access.club, id=member_id).first()
     if member is None:
         raise Http404("no such member")
+    return member
+
+
+def member_or_redirect(access: ClubAccess, member_id: int, suffix: str = "") -> Member | HttpResponse:
+    """The member, or a redirect to the same page of the member it was merged into."""
+    member = get_member(access, member_id)
+    if member.merged_into_id is not None:
+        return redirect(f"{access.base}p/{member.active().id}/{suffix}")
     return member
 
 

@@ -130,20 +130,10 @@ def ratings_json(request: HttpRequest, access: ClubAccess) -> HttpResponse:
 
 # --- player ----------------------------------------------------------------------------------
 
-def _member_or_redirect(access: ClubAccess, member_id: int, suffix: str = "") -> Any:
-    member = pages.get_member(access, member_id)
-    if member.merged_into_id is not None:
-        top = member
-        while top.merged_into_id is not None:
-            top = top.merged_into  # type: ignore[assignment]
-        return redirect(f"{access.base}p/{top.id}/{suffix}")
-    return member
-
-
 @require_safe
 @club_view
 def player_page(request: HttpRequest, access: ClubAccess, member_id: int) -> HttpResponse:
-    member = _member_or_redirect(access, member_id)
+    member = pages.member_or_redirect(access, member_id)
     if isinstance(member, HttpResponse):
         return member
     data = pages.player(access, member)
@@ -155,7 +145,7 @@ def player_page(request: HttpRequest, access: ClubAccess, member_id: int) -> Htt
 @require_safe
 @club_view
 def player_csv(request: HttpRequest, access: ClubAccess, member_id: int) -> HttpResponse:
-    member = _member_or_redirect(access, member_id, "history.csv")
+    member = pages.member_or_redirect(access, member_id, "history.csv")
     if isinstance(member, HttpResponse):
         return member
     data = pages.player(access, member)
@@ -174,7 +164,7 @@ def player_csv(request: HttpRequest, access: ClubAccess, member_id: int) -> Http
 @require_safe
 @club_view
 def player_json(request: HttpRequest, access: ClubAccess, member_id: int) -> HttpResponse:
-    member = _member_or_redirect(access, member_id, "history.json")
+    member = pages.member_or_redirect(access, member_id, "history.json")
     if isinstance(member, HttpResponse):
         return member
     return HttpResponse(json.dumps(pages.lichess_history(access, member)), content_type="application/json")
