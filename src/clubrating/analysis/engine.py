@@ -70,6 +70,12 @@ def _score(info: chess.engine.InfoDict, turn: chess.Color) -> Score:
     return Score(mate=mate) if mate is not None else Score(cp=pov.score())
 
 
+def check_engine(path: str) -> None:
+    """Fail early, in one line, when ``path`` is no executable file."""
+    if not os.path.isfile(path) or not os.access(path, os.X_OK):
+        raise InputError("no executable UCI engine here (apt-get install stockfish, or --engine PATH)", file=path)
+
+
 def _version(name: str) -> tuple[str, str]:
     """"Stockfish 15.1" -> ("Stockfish", "15.1"); a name without a version keeps it whole."""
     match = re.match(r"^(.*?)\s+(\d[\w.\-]*)$", name.strip())
@@ -81,9 +87,7 @@ class UciSearcher:
 
     def __init__(self, settings: EngineSettings) -> None:
         self.settings = settings
-        if not os.path.isfile(settings.path) or not os.access(settings.path, os.X_OK):
-            raise InputError("no executable UCI engine here (install stockfish, or give --engine PATH)",
-                             file=settings.path)
+        check_engine(settings.path)
         try:
             self.engine = chess.engine.SimpleEngine.popen_uci(settings.path)
         except (chess.engine.EngineError, OSError) as error:

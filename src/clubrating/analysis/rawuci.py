@@ -18,9 +18,9 @@ import subprocess
 
 import chess
 
-from clubrating.analysis.engine import SHALLOW_DEPTH, EngineSettings, SearchLine, _version
+from clubrating.analysis.engine import SHALLOW_DEPTH, EngineSettings, SearchLine, _version, check_engine
 from clubrating.cpi.facts import EngineInfo, Score
-from clubrating.errors import ClubratingError, InputError
+from clubrating.errors import ClubratingError
 
 
 def parse_info(line: str) -> tuple[int, str, Score] | None:
@@ -40,9 +40,7 @@ class RawUciSearcher:
 
     def __init__(self, settings: EngineSettings) -> None:
         self.settings = settings
-        if not os.path.isfile(settings.path) or not os.access(settings.path, os.X_OK):
-            raise InputError("no executable UCI engine here (install stockfish, or give --engine PATH)",
-                             file=settings.path)
+        check_engine(settings.path)
         self.proc = subprocess.Popen([settings.path], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      text=True, bufsize=1)
         self._game: object | None = None

@@ -26,7 +26,7 @@ import chess.polyglot
 
 from clubrating.analysis.analyzer import BookReader, analyse_game
 from clubrating.analysis.cache import MemoryCache, SearchCache, SqliteCache
-from clubrating.analysis.engine import EngineSettings, Searcher, UciSearcher
+from clubrating.analysis.engine import EngineSettings, Searcher, UciSearcher, check_engine
 from clubrating.analysis.rawuci import RawUciSearcher
 from clubrating.cpi.facts import GameFacts
 from clubrating.errors import InputError
@@ -46,10 +46,7 @@ class AnalysisConfig:
 
 def check_config(config: AnalysisConfig) -> None:
     """Fail early, in one line, on a missing engine or book."""
-    path = config.engine.path
-    if not os.path.isfile(path) or not os.access(path, os.X_OK):
-        raise InputError("no executable UCI engine here (apt-get install stockfish, or --engine PATH)",
-                         file=path)
+    check_engine(config.engine.path)
     if config.book is not None and not os.path.isfile(config.book):
         raise InputError("no Polyglot opening book here (apt-get install gnuchess-book, or --book PATH)",
                          file=config.book)

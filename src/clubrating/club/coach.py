@@ -23,7 +23,7 @@ from django.db.models.functions import Cast
 from clubrating.analysis.see import exchange
 from clubrating.club.cpi import RESULTS, club_weights
 from clubrating.club.models import Club, CpiEntry, GameAnalysis, Member
-from clubrating.cpi.coach import (DEFAULT_LIMIT, FACTOR_NAMES, FACTORS, CoachGame, FactorAverage,
+from clubrating.cpi.coach import (DEFAULT_LIMIT, FACTOR_NAMES, FACTORS, CoachGame,
                                   choose_exercises, factor_averages, weakest_factor)
 from clubrating.cpi.facts import Color, GameFacts
 from clubrating.cpi.factors import Count, Factor, PlayerFactors
