@@ -36,7 +36,9 @@ from pathlib import Path
 from anyascii import anyascii
 from rapidfuzz import fuzz, process
 
-from clubrating.identity.match import Matcher, RosterEntry, clear_caches
+from clubrating.identity.compare import compare
+from clubrating.identity.match import MAX_BEHIND_BEST, MIN_SCORE, Matcher, Proposal, RosterEntry, clear_caches
+from clubrating.identity.normalize import normalize_name
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "names"
 BIG_ROSTER = 400_000  # issue 3: "100 new names against a 400,000-player roster"
@@ -181,13 +183,61 @@ def baseline_norm(name: str) -> str:
     return " ".join(_NON_WORD.sub(" ", anyascii(name).lower()).split())
 
 
-def run_matcher(matcher: Matcher, pairs: Sequence[tuple[str, str]]) -> Tally:
+def run_matcher(matcher: Matcher, pairs: Sequence[tuple[str, str]],
+                misses: list[tuple[str, str, tuple[Proposal, ...]]] | None = None) -> Tally:
+    """Quality counts; the pairs whose canonical is not among the first 3 go to ``misses``."""
     tally = Tally()
-    start = time.perf_counter()
+    seconds = 0.0
     for variant, canonical in pairs:
-        tally.add(canonical, [p.member for p in matcher.propose(variant)])
-    tally.seconds = time.perf_counter() - start
+        start = time.perf_counter()
+        proposals = matcher.propose(variant)
+        seconds += time.perf_counter() - start
+        tally.add(canonical, [p.member for p in proposals])
+        if misses is not None and canonical not in [p.member for p in proposals[:3]]:
+            misses.append((variant, canonical, proposals))
+    tally.seconds = seconds
     return tally
+
+
+# Why a canonical name was not among the first three proposals. The first kind
+# bounds what any rule on names can do: the two spellings share no reading
+# (a married or maiden name, another name altogether).
+NO_READING = "shares no reading with its canonical name (score < 60)"
+OUTRANKED = "3 other proposals at least as alike (namesakes, ties)"
+TOO_FAR = "scored, but 16+ points behind the best proposal"
+NOT_FOUND = "scored, but the search did not reach it"
+
+
+def why_missed(variant: str, canonical: str, proposals: Sequence[Proposal]) -> tuple[str, float, tuple[str, ...]]:
+    """The kind of miss, with the canonical name's own score and reasons against the variant."""
+    likeness = compare(normalize_name(variant), normalize_name(canonical))
+    if likeness.score < MIN_SCORE:
+        kind = NO_READING
+    elif sum(1 for p in proposals if p.member != canonical and p.score >= likeness.score) >= 3:
+        kind = OUTRANKED
+    elif proposals and likeness.score < proposals[0].score - MAX_BEHIND_BEST:
+        kind = TOO_FAR
+    else:
+        kind = NOT_FOUND
+    return kind, likeness.score, likeness.reasons
+
+
+def report_misses(misses: Sequence[tuple[str, str, tuple[Proposal, ...]]], names: int, path: Path | None) -> None:
+    """The misses at 3 by kind, as shares of all the names; each miss listed in ``path``."""
+    kinds: Counter[str] = Counter()
+    lines = []
+    for variant, canonical, proposals in misses:
+        kind, score, reasons = why_missed(variant, canonical, proposals)
+        kinds[kind] += 1
+        shown = "; ".join(f"{p.member} {p.score:.0f}" for p in proposals[:3])
+        lines.append(f"{kind}\t{variant}\t{canonical}\t{score:.0f} {', '.join(reasons)}\t{shown}")
+    print(f"\nreal variants not in the first 3: {100 * len(misses) / names:.2f} %")
+    for kind in (NO_READING, OUTRANKED, TOO_FAR, NOT_FOUND):
+        print(f"  {100 * kinds[kind] / names:5.2f} %  {kind}")
+    print(f"  ceiling at 3 for a matcher that needs a shared reading: {100 - 100 * kinds[NO_READING] / names:.1f} %")
+    if path is not None:
+        path.write_text("kind\tvariant\tcanonical\tits score and reasons\tfirst 3 proposals\n"
+                        + "\n".join(sorted(lines)) + "\n", encoding="utf-8")
 
 
 def run_baseline(roster: list[str], normalised: list[str], pairs: Sequence[tuple[str, str]]) -> Tally:
@@ -219,6 +269,8 @@ def main() -> None:
     parser.add_argument("--baseline-sample", type=int, default=300, help="names the slow baseline sees (default 300)")
     parser.add_argument("--seed", type=int, default=3)
     parser.add_argument("--no-speed", action="store_true", help="skip the 400,000-roster speed runs")
+    parser.add_argument("--misses", type=Path, metavar="FILE",
+                        help="list each real variant not in the first 3, with why, in FILE (TSV)")
     options = parser.parse_args()
 
     roster, pairs = load()
@@ -232,12 +284,14 @@ def main() -> None:
     cut = options.baseline_sample
 
     print(HEADER)
-    print(run_matcher(matcher, sample).row("real variants: matcher"))
+    misses: list[tuple[str, str, tuple[Proposal, ...]]] = []
+    print(run_matcher(matcher, sample, misses).row("real variants: matcher"))
     print(run_matcher(matcher, sample[:cut]).row(f"real variants (first {cut}): matcher"))
     print(run_baseline(roster, normalised, sample[:cut]).row(f"real variants (first {cut}): baseline"))
     for label, kind_pairs in kinds.items():
         print(run_matcher(matcher, kind_pairs).row(f"{label}: matcher"))
         print(run_baseline(roster, normalised, kind_pairs[: cut // 3]).row(f"{label}: baseline"))
+    report_misses(misses, len(sample), options.misses)
     if not options.no_speed:
         speed(roster, sample, options.seed)
 

@@ -222,3 +222,11 @@ def test_the_surname_spelled_as_typed_is_not_narrowed_out_by_a_crowd_of_near_spe
     crowd = [RosterEntry(i, f"Hoffmann, A{chr(97 + i % 26)}{chr(97 + i // 26 % 26)}o") for i in range(2100)]
     proposals = Matcher(crowd + [RosterEntry("right", "Hoffman, Alejandro")]).propose("Hoffman, A S")
     assert "right" in [p.key for p in proposals[:3]]
+
+
+def test_a_surname_initial_is_a_shortened_surname_and_beats_a_surname_left_out() -> None:
+    typed = "Garcia Monteavaro, Carlos"
+    assert likeness(typed, "Garcia-Monteavaro R., Carlos")[1] == ("surname shortened (initial or abbreviation)",)
+    assert likeness(typed, "Garcia-Monteavaro R., Carlos")[0] > likeness(typed, "Garcia, Carlos")[0]
+    # and "Mar G" is more like "Mar Gonzalez" than like "Mar"
+    assert likeness("Mar G, Fernando", "Mar Gonzalez, Fernando")[0] > likeness("Mar G, Fernando", "Mar, Fernando")[0]

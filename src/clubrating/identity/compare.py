@@ -77,7 +77,7 @@ PENALTY = {
     NICKNAME: 7.0, MIDDLE_NICKNAME: 2.0, SIMILAR_FIRST: 22.0,
     OTHER_MIDDLE: 12.0, OTHER_FIRST: 35.0,
     SURNAME_TYPO_1: 8.0, SURNAME_TYPO_2: 16.0, LATER_SURNAME_TYPO: 4.0, OTHER_SURNAME: 40.0,
-    SURNAME_SHORTENED: 8.0, SURNAME_ORDER: 4.0, OTHER_SECOND_SURNAME: 22.0,
+    SURNAME_SHORTENED: 5.0, SURNAME_ORDER: 4.0, OTHER_SECOND_SURNAME: 22.0,
     SURNAME_NOT_TYPED: 20.0, WORDS_REORDERED: 6.0, WORD_ADDED: 12.0, RARE_GIVEN_NAMES: 40.0,
     OTHER_NUMBER: 10.0, OTHER_GENERATION: 10.0, GENERATION_ONE_SIDE: 2.0, OTHER_FEDERATION: 10.0,
 }
@@ -123,6 +123,10 @@ def surname_reasons(query: tuple[str, ...], member: tuple[str, ...]) -> list[str
         later = _one_surname(query[1:], member[1:])
         if later in ([SURNAME_TYPO_1], [SURNAME_TYPO_2]):
             return [LATER_SURNAME_TYPO]
+    if len(query) < len(member) and member[:len(query)] == query and all(len(w) <= 2 for w in member[len(query):]):
+        # the member's last surname written as its initial ("Garcia-Monteavaro
+        # R."): shortened, not a one-letter typo of the joined words
+        return [SURNAME_SHORTENED]
     reasons = _one_surname(query, member)
     if reasons == [OTHER_SURNAME] and len(query) != len(member):
         reasons = _part_of_double(*sorted((query, member), key=len))
