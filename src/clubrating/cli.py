@@ -90,6 +90,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except Exception as error:
+        # the database refused (unreachable server, bad password, a file not
+        # writable): the user's setting, not a bug, so one line and no traceback
+        database = sys.modules.get("django.db")
+        if database is None or not isinstance(error, database.Error):
+            raise
+        detail = " ".join(str(error).split()) or type(error).__name__
+        print(f"clubrating {args.command}: error: database: {detail}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":  # pragma: no cover

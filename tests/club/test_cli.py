@@ -110,6 +110,28 @@ def test_a_malformed_file_is_refused_with_file_and_line_and_no_traceback(tmp_pat
     assert json.loads(listed.stdout) == []
 
 
+@pytest.mark.parametrize(
+    ("database", "expected"),
+    [
+        ("postgresql://nobody@127.0.0.1:9/none", "clubrating ratings: error: database: "),  # nothing listens on 9
+        ("sqlite:////no/such/directory/club.sqlite3", "clubrating ratings: error: database: "),
+    ],
+)
+def test_a_database_that_cannot_be_reached_is_one_line_without_traceback(database, expected):
+    done = subprocess.run([sys.executable, "-m", "clubrating", "--database", database, "ratings"],
+                          capture_output=True, text=True)
+    assert done.returncode == 2
+    assert done.stderr.startswith(expected) and done.stderr.count("\n") == 1, done.stderr
+
+
+def test_matching_against_a_database_without_a_club_says_so(tmp_path):
+    database = f"sqlite:///{tmp_path / 'empty.sqlite3'}"
+    done = subprocess.run([sys.executable, "-m", "clubrating", "--database", database, "match", "Smith, John"],
+                          capture_output=True, text=True)
+    assert done.returncode == 2
+    assert done.stderr == "clubrating match: error: this database holds no club yet: run 'clubrating init NAME' first\n"
+
+
 @pytest.mark.django_db(transaction=True, reset_sequences=True)
 def test_the_demo_club_is_built_published_and_its_rebuild_matches(capsys):
     code, out, _ = run(capsys, "demo", "--seasons", "1", "--members", "16", "--json")

@@ -115,3 +115,11 @@ def test_the_help_has_an_example(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
         main(["match", "--help"])
     assert "Example: clubrating match" in capsys.readouterr().out
+
+
+def test_an_absurdly_long_name_is_refused_and_not_echoed_whole(roster: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = run(["match", "x" * 10_000, "Smith, John", "--roster", str(roster)], capsys)
+    assert status == 2
+    assert err.count("\n") == 1 and "longer than 200 characters" in err and len(err) < 300
+    assert max(len(line) for line in out.splitlines()) < 300
+    assert "Smith, John" in out  # the other names are still matched

@@ -22,6 +22,8 @@ from clubrating.cli import option, print_json, wants_json
 from clubrating.errors import InputError
 from clubrating.identity.match import MAX_PROPOSALS, Matcher, Proposal, RosterEntry
 
+SHOWN_NAME = 80  # characters of a typed name echoed in the text output
+
 
 def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     parser = subparsers.add_parser(
@@ -53,7 +55,7 @@ def run(args: argparse.Namespace) -> int:
     document, failed = match_names(matcher, names, args.limit)
     for entry in document:
         if "error" in entry:
-            print(f"clubrating match: error: {entry['name']!r}: {entry['error']}", file=sys.stderr)
+            print(f"clubrating match: error: {shown(entry['name'])!r}: {entry['error']}", file=sys.stderr)
     if wants_json(args):
         print_json(document)
     else:
@@ -106,12 +108,12 @@ def read_roster(path: str) -> list[RosterEntry]:
 
 def club_roster(args: argparse.Namespace) -> list[RosterEntry]:
     """The club's active members with their known spellings, from the database."""
-    from clubrating import djangoenv
+    from clubrating.commands.club import the_club
 
-    djangoenv.setup(option(args, "database", "CLUBRATING_DATABASE_URL"))
+    club = the_club(args)  # a database without a club says so in one line
     from clubrating.club.queries import member_roster
 
-    return [RosterEntry(key, name, tuple(aliases)) for key, name, aliases in member_roster()]
+    return [RosterEntry(key, name, tuple(aliases)) for key, name, aliases in member_roster(club)]
 
 
 def match_names(matcher: Matcher, names: Sequence[str], limit: int) -> tuple[list[dict[str, Any]], int]:
@@ -133,11 +135,16 @@ def as_json(proposal: Proposal) -> dict[str, Any]:
     return {"member": proposal.member, "score": proposal.score, "reasons": list(proposal.reasons)}
 
 
+def shown(name: str) -> str:
+    """A typed name as echoed to the terminal: an absurdly long one is cut (the JSON keeps it whole)."""
+    return name if len(name) <= SHOWN_NAME else name[:SHOWN_NAME] + "..."
+
+
 def render(document: Sequence[dict[str, Any]]) -> str:
     """A readable list: each name, then its proposals indented, best first."""
     lines = []
     for entry in document:
-        lines.append(entry["name"])
+        lines.append(shown(entry["name"]))
         if "error" in entry:
             lines.append(f"  (not matched: {entry['error']})")
         elif not entry["proposals"]:
