@@ -67,6 +67,32 @@ def test_import_is_a_draft_until_published_and_links_nothing_by_itself(club):
     assert Entry.objects.filter(tournament=second, member=None).count() == 0
 
 
+def test_exact_means_the_same_words_in_either_customary_order_and_one_member_only(club):
+    first = services.import_tournament(club, make_record("Evening", D1, FOUR, ROUND_ROBIN), who=ARBITER, today=D3)
+    services.all_new_members(first, who=ARBITER)
+    services.publish(first, who=ARBITER)
+    typed = ["BERG, Anna", "Cole Ben", "Cara Dünn", "D. Eng"]  # the last two differ by more than case and order
+    games = [(1, typed[0], typed[1], "1-0"), (1, typed[2], typed[3], "0-1")]
+    second = services.import_tournament(club, make_record("Next", D2, typed, games), who=ARBITER, today=D3)
+    assert "linked 2" in str(services.accept_exact(second, who=ARBITER))
+    linked = dict(Entry.objects.filter(tournament=second).values_list("name", "member__name"))
+    assert linked == {"BERG, Anna": "Anna Berg", "Cole Ben": "Ben Cole", "Cara Dünn": None, "D. Eng": None}
+
+
+def test_exact_links_nobody_when_two_members_carry_the_name(club):
+    first = services.import_tournament(club, make_record("Evening", D1, FOUR, ROUND_ROBIN), who=ARBITER, today=D3)
+    services.all_new_members(first, who=ARBITER)
+    services.publish(first, who=ARBITER)
+    twin = ["Berg, Anna", "Ben Cole", "Cara Dunn", "Dan Eng"]
+    other = services.import_tournament(club, make_record("Twins", D2, twin, [(1, twin[0], twin[1], "1-0")]),
+                                       who=ARBITER, today=D3)
+    services.new_member(Entry.objects.get(tournament=other, name="Berg, Anna"), who=ARBITER)
+    assert len(services.exact_candidates(club, "Anna Berg")) == 2
+    third = services.import_tournament(club, make_record("Third", D3, FOUR, ROUND_ROBIN[:1]), who=ARBITER, today=D3)
+    services.accept_exact(third, who=ARBITER)
+    assert Entry.objects.get(tournament=third, name="Anna Berg").member is None
+
+
 def test_byes_forfeits_and_bughouse_never_change_a_rating(club, publish):
     publish("Evening 1", D1, FOUR, ROUND_ROBIN)
     before = standing(club)

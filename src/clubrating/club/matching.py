@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, cast
 
-from clubrating.club.models import Entry, Tournament
+from clubrating.club.models import Club, Entry, Tournament
 from clubrating.club.queries import member_roster
 from clubrating.errors import InputError
 from clubrating.identity.match import Matcher, RosterEntry
@@ -23,8 +23,9 @@ class EntryProposal:
                 "reasons": list(self.reasons)}
 
 
-def club_matcher(tournament: Tournament) -> Matcher:
-    return Matcher([RosterEntry(key, name, aliases) for key, name, aliases in member_roster(tournament.club)])
+def roster_matcher(club: Club) -> Matcher:
+    """The club's active members with their known spellings, indexed for matching."""
+    return Matcher([RosterEntry(key, name, aliases) for key, name, aliases in member_roster(club)])
 
 
 def proposals_for(tournament: Tournament) -> list[tuple[Entry, tuple[EntryProposal, ...]]]:
@@ -32,7 +33,7 @@ def proposals_for(tournament: Tournament) -> list[tuple[Entry, tuple[EntryPropos
     entries = list(Entry.objects.filter(tournament=tournament).select_related("member").order_by("number"))
     if all(e.member_id is not None for e in entries):
         return [(e, ()) for e in entries]
-    matcher = club_matcher(tournament)
+    matcher = roster_matcher(tournament.club)
     rows: list[tuple[Entry, tuple[EntryProposal, ...]]] = []
     for entry in entries:
         if entry.member_id is not None:

@@ -32,6 +32,8 @@ from clubrating.club.models import (
 from clubrating.club.rebuild import RebuildReport, order_key, rebuild
 from clubrating.errors import InputError, NotFound, Refused
 from clubrating.formats.records import TournamentRecord
+from clubrating.identity.compare import ALIAS, SAME_NAME
+from clubrating.identity.match import Matcher
 
 RESULTS = {(2, 0): "1-0", (0, 2): "0-1", (1, 1): "1/2-1/2"}
 
@@ -207,19 +209,45 @@ def new_member(entry: Entry, *, who: str, name: str | None = None, junior: bool 
     return outcome
 
 
-def exact_candidates(club: Club, name: str) -> list[Member]:
-    """Active members whose name is exactly this one, ignoring case and spacing."""
+def exact_candidates(club: Club, name: str, matcher: Matcher | None = None) -> list[Member]:
+    """Active members whose name is exactly this one: the same words, whatever the case,
+    spacing or customary order ("Smith, Jane" / "Jane Smith" / "SMITH Jane").
+
+    Accents, punctuation, another script or an alias are not exact: those
+    stay proposals for the arbiter to read. ``matcher`` is the club's, when
+    the caller already built it.
+    """
     wanted = " ".join(name.split())
-    return [m for m in Member.objects.filter(club=club, merged_into=None, name__iexact=wanted)]
+    found = {m.id: m for m in Member.objects.filter(club=club, merged_into=None, name__iexact=wanted)}
+    if matcher is None:
+        from clubrating.club.matching import roster_matcher
+
+        matcher = roster_matcher(club)
+    try:
+        proposals = matcher.propose(name)
+    except InputError:
+        proposals = ()
+    words = _folded_words(name)
+    same = [p.key for p in proposals if p.reasons[0] == SAME_NAME and ALIAS not in p.reasons
+            and _folded_words(p.member) == words]
+    found.update((m.id, m) for m in Member.objects.filter(club=club, merged_into=None, id__in=same))
+    return sorted(found.values(), key=lambda m: m.id)
+
+
+def _folded_words(name: str) -> list[str]:
+    return sorted(name.casefold().replace(",", " ").split())
 
 
 def accept_exact(tournament: Tournament, *, who: str) -> Outcome:
     """Link every unlinked name that matches exactly one member exactly (the arbiter's one click)."""
+    from clubrating.club.matching import roster_matcher
+
     linked = 0
     with transaction.atomic():
+        matcher = roster_matcher(tournament.club)
         taken = set(Entry.objects.filter(tournament=tournament).exclude(member=None).values_list("member_id", flat=True))
         for entry in Entry.objects.filter(tournament=tournament, member=None).select_related("tournament__club"):
-            found = exact_candidates(tournament.club, entry.name)
+            found = exact_candidates(tournament.club, entry.name, matcher)
             if len(found) == 1 and found[0].id not in taken:
                 link(entry, found[0], who=who)
                 taken.add(found[0].id)
