@@ -40,10 +40,13 @@ def page():  # type: ignore[no-untyped-def]
         browser.close()
 
 
+# Arbiters only is the default: its pages carry the privacy headers, under
+# which a browser's forms must still pass Django's CSRF origin check.
+@pytest.mark.parametrize("visibility", ["arbiter", "unlisted", "public"])
 def test_an_arbiter_uploads_confirms_publishes_corrects_and_the_member_page_shows_it(
-        live_server, transactional_db, page, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+        live_server, transactional_db, page, tmp_path: Path, visibility: str) -> None:  # type: ignore[no-untyped-def]
     club: Club = services.create_club("Riverside Chess Club", who="test", slug="riverside")
-    services.set_privacy(club, who="test", visibility="public")
+    services.set_privacy(club, who="test", visibility=visibility)
     publish_typed(club, "1, Anna Smith, Bob Jones, 1-0\n2, Bob Jones, Anna Smith, 1/2-1/2\n", "January",
                   dt.date(2024, 1, 9))
     make_arbiter(club, "arbiter")

@@ -87,7 +87,7 @@ def test_an_unlisted_club_answers_under_its_token_only_and_never_for_indexing(cl
     page(Client(), f"/c/riverside/p/{anna.id}/cpi/", 404)
     response = Client().get(f"/u/{club.token}/p/{anna.id}/cpi/")
     assert response.status_code == 200
-    assert response["X-Robots-Tag"] == "noindex, nofollow" and response["Referrer-Policy"] == "no-referrer"
+    assert response["X-Robots-Tag"] == "noindex, nofollow" and response["Referrer-Policy"] == "same-origin"
     html = response.content.decode()
     assert '<meta name="robots" content="noindex, nofollow">' in html
     assert f'href="/u/{club.token}/p/{anna.id}/"' in html and "/c/riverside/" not in html

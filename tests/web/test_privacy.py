@@ -92,7 +92,7 @@ def test_an_unlisted_club_opens_only_under_its_token_and_never_for_indexing(club
         response = client.get(url)
         assert response.status_code == 200, url
         assert response["X-Robots-Tag"] == "noindex, nofollow", url
-        assert response["Referrer-Policy"] == "no-referrer", url
+        assert response["Referrer-Policy"] == "same-origin", url
     html = client.get(prefix).content.decode()
     assert '<meta name="robots" content="noindex, nofollow">' in html
     assert f'href="{prefix}p/' in html and 'href="/c/riverside/p/' not in html   # links keep the token

@@ -8,7 +8,10 @@ A club's pages live under one of two prefixes:
 
 Anyone else gets 404, never 403, so that a club's existence does not leak.
 Pages of any club that is not public carry ``noindex`` (meta and
-``X-Robots-Tag``) and ``Referrer-Policy: no-referrer``.
+``X-Robots-Tag``) and ``Referrer-Policy: same-origin``: no other site learns
+the address (an unlisted club's token is in it). Not ``no-referrer``: under
+it browsers send ``Origin: null`` with every form, and Django's CSRF check
+refuses them, so the arbiter of a club that is not public could post nothing.
 """
 
 from __future__ import annotations
@@ -105,7 +108,7 @@ def mark_privacy(response: HttpResponse, access: ClubAccess) -> HttpResponse:
     """Headers of every page and export of a club that is not public (R15)."""
     if access.noindex:
         response["X-Robots-Tag"] = "noindex, nofollow"
-        response["Referrer-Policy"] = "no-referrer"
+        response["Referrer-Policy"] = "same-origin"
     if access.is_arbiter:
         response["Cache-Control"] = "private, no-store"
     return response

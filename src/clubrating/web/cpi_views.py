@@ -3,7 +3,7 @@ factor averages beside the club's, the ΔCPI of the latest games, and Coach by C
 from the player's own games for the weakest factor, each on a board drawn by python-chess.
 
 Same privacy as the player page: the ``club_view`` decorator answers 404 where the viewer
-may not see the club and marks non-public pages ``noindex`` / ``no-referrer``; names are
+may not see the club and marks non-public pages ``noindex`` / ``same-origin`` referrers; names are
 shown as this viewer may see them (initials for juniors without consent). A fixed number of
 queries whatever the number of games (tests/web/test_cpi_pages.py counts them).
 """
