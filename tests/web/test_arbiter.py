@@ -160,6 +160,19 @@ def test_merge_and_unmerge_from_the_members_page(club: Club, evening: Tournament
     assert said(r) == "a member cannot be merged into itself"
 
 
+def test_the_members_page_lists_members_that_may_be_one_person_and_merges_on_a_click(
+        club: Club, evening: Tournament, arbiter_client: Client) -> None:
+    from .conftest import publish_typed
+    assert "No two members' names look like one person." in arbiter_client.get("/c/riverside/arbiter/members/").content.decode()
+    publish_typed(club, "1, A. Smith, Zed Zero, 1-0\n", "Later", dt.date(2024, 5, 1))
+    a, anna = member(club, "A. Smith"), member(club, "Anna Smith")
+    page = arbiter_client.get("/c/riverside/arbiter/members/").content.decode()
+    assert f"Merge A. Smith (#{a.id}) into Anna Smith (#{anna.id})" in page and "initial for the first name" in page
+    r = arbiter_client.post("/c/riverside/arbiter/members/merge/", {"absorbed": str(a.id), "into": str(anna.id)})
+    assert said(r).startswith(f"A. Smith (member {a.id}) merged into Anna Smith (member {anna.id})")
+    assert "Merge A. Smith" not in arbiter_client.get("/c/riverside/arbiter/members/").content.decode()
+
+
 def test_member_flags_and_privacy_settings_are_saved_and_reported(
         club: Club, evening: Tournament, arbiter_client: Client) -> None:
     bob = member(club, "Bob Jones")

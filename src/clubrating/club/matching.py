@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from collections import defaultdict
 from dataclasses import dataclass
 from typing import Any, cast
 
-from clubrating.club.models import Club, Entry, Tournament
+from clubrating.club.models import Club, Entry, Member, Merge, Tournament
 from clubrating.club.queries import member_roster
+from clubrating.club.rebuild import resolve_members
 from clubrating.errors import InputError
 from clubrating.identity.match import Matcher, RosterEntry
 
@@ -45,3 +47,66 @@ def proposals_for(tournament: Tournament) -> list[tuple[Entry, tuple[EntryPropos
             found = ()
         rows.append((entry, tuple(EntryProposal(cast(int, p.key), p.member, p.score, p.reasons) for p in found)))
     return rows
+
+
+# Two members whose names score this much against each other are listed as
+# possibly one person (an initial, a middle name, a typo, a transliteration).
+# The floor too: each member's own name scores 100 and the matcher shows
+# nothing more than MAX_BEHIND_BEST (16) points behind its best proposal.
+DUPLICATE_SCORE = 85.0
+
+
+@dataclass(frozen=True)
+class PossibleDuplicate:
+    """``absorbed`` may be ``into`` under another spelling: the arbiter decides (R10, R12).
+
+    ``into`` is the older member (the lower id), whose name the history keeps
+    when merged; the arbiter may merge the other way instead.
+    """
+
+    absorbed: Member
+    into: Member
+    score: float
+    reasons: tuple[str, ...]
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"absorbed": {"id": self.absorbed.id, "name": self.absorbed.name},
+                "into": {"id": self.into.id, "name": self.into.name},
+                "score": self.score, "reasons": list(self.reasons)}
+
+
+def possible_duplicates(club: Club, min_score: float = DUPLICATE_SCORE) -> list[PossibleDuplicate]:
+    """Pairs of active members whose names are alike (``min_score`` of DUPLICATE_SCORE or
+    more), best first; never merged by themselves.
+
+    Left out: two members who played in one tournament (a merge would be
+    refused: they are two people), and two members once merged and then
+    unmerged (the arbiter said they are two people).
+    """
+    if not DUPLICATE_SCORE <= min_score <= 100:
+        raise InputError(f"the score must be between {DUPLICATE_SCORE:g} and 100, not {min_score:g}")
+    members = {m.id: m for m in Member.objects.filter(club=club, merged_into=None)}
+    top = resolve_members(club)
+    played: dict[int, set[int]] = defaultdict(set)
+    for member_id, tournament_id in Entry.objects.filter(tournament__club=club).exclude(member=None).values_list(
+            "member_id", "tournament_id"):
+        played[top[member_id]].add(tournament_id)
+    apart = {frozenset((top[a], top[b])) for a, b in Merge.objects.filter(club=club).exclude(undone=None)
+             .values_list("absorbed_id", "into_id")}
+    matcher = roster_matcher(club)
+    found: dict[frozenset[int], PossibleDuplicate] = {}
+    for member in members.values():
+        try:
+            proposals = matcher.propose(member.name)
+        except InputError:
+            continue
+        for proposal in proposals:
+            other = cast(int, proposal.key)
+            pair = frozenset((member.id, other))
+            if other == member.id or proposal.score < min_score or pair in found or pair in apart:
+                continue
+            if played[member.id] & played[other]:
+                continue
+            into, absorbed = sorted((member, members[other]), key=lambda m: m.id)
+            found[pair] = PossibleDuplicate(absorbed, into, proposal.score, proposal.reasons)
+    return sorted(found.values(), key=lambda d: (-d.score, d.into.id, d.absorbed.id))

@@ -333,6 +333,23 @@ def cmd_merge(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_duplicates(args: argparse.Namespace) -> int:
+    club = the_club(args)
+    from clubrating.club.matching import possible_duplicates
+
+    pairs = possible_duplicates(club, args.min_score)
+    if wants_json(args):
+        print_json([pair.as_dict() for pair in pairs])
+        return 0
+    for pair in pairs:
+        print(f"{pair.score:5.1f}  {pair.absorbed.name} (member {pair.absorbed.id}) may be "
+              f"{pair.into.name} (member {pair.into.id}): {'; '.join(pair.reasons)}")
+        print(f"       clubrating merge {pair.absorbed.id} {pair.into.id}")
+    if not pairs:
+        print("no two members look like one person")
+    return 0
+
+
 def cmd_unmerge(args: argparse.Namespace) -> int:
     club = the_club(args)
     from clubrating.club import services
@@ -443,6 +460,12 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
              "clubrating merge 31 7")
     p.add_argument("absorbed")
     p.add_argument("into")
+
+    p = _add(subparsers, common, "duplicates", cmd_duplicates,
+             "members whose names look like one person (proposals to merge, never applied)",
+             "clubrating duplicates --min-score 90")
+    p.add_argument("--min-score", type=float, default=85.0, metavar="N",
+                   help="list pairs whose names score N or more against each other (85-100, default 85)")
 
     p = _add(subparsers, common, "unmerge", cmd_unmerge, "undo a merge", "clubrating unmerge 31")
     p.add_argument("member")

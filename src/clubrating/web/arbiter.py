@@ -21,7 +21,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST, require_safe
 
 from clubrating.club import queries, services
-from clubrating.club.matching import proposals_for
+from clubrating.club.matching import possible_duplicates, proposals_for
 from clubrating.club.models import Club, Entry, Game, Member, Visibility
 from clubrating.errors import ClubratingError, InputError, NotFound
 from clubrating.web.access import ARBITER_PREFIX, ClubAccess, mark_privacy
@@ -226,7 +226,8 @@ def tournament_action(request: HttpRequest, access: ClubAccess, tournament_id: i
 def members_page(request: HttpRequest, access: ClubAccess) -> HttpResponse:
     members = list(Member.objects.filter(club=access.club).select_related("merged_into").order_by("name", "id"))
     return _page(request, access, "web/arbiter/members.html", members=members,
-                 active=[m for m in members if m.merged_into_id is None])
+                 active=[m for m in members if m.merged_into_id is None],
+                 duplicates=possible_duplicates(access.club))
 
 
 @require_POST

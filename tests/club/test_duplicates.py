@@ -1,0 +1,70 @@
+"""Members that may be one person: listed for the arbiter, never merged by themselves (R10, R12)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import sys
+import subprocess
+
+from clubrating.club import services
+from clubrating.club.matching import possible_duplicates
+from clubrating.club.models import Member
+
+from .conftest import ARBITER
+
+JAN, FEB, MAR = dt.date(2026, 1, 6), dt.date(2026, 2, 3), dt.date(2026, 3, 3)
+
+
+def names(pairs):  # type: ignore[no-untyped-def]
+    return [(p.absorbed.name, p.into.name) for p in pairs]
+
+
+def test_two_spellings_made_two_members_are_listed_with_the_reason_and_nothing_is_merged(club, publish):
+    publish("January", JAN, ["Garry Kasparov", "Anna Berg"], [(1, "Garry Kasparov", "Anna Berg", "1-0")])
+    publish("February", FEB, ["Gary Kasparov", "Ben Cole"], [(1, "Gary Kasparov", "Ben Cole", "1-0")])
+    found = possible_duplicates(club)
+    assert names(found) == [("Gary Kasparov", "Garry Kasparov")]  # the older member is the one kept
+    assert "transliteration" in found[0].reasons and 85 <= found[0].score < 100
+    assert Member.objects.filter(club=club, merged_into=None).count() == 4
+
+
+def test_two_members_who_met_in_one_tournament_are_two_people(club, publish):
+    publish("January", JAN, ["Anna Berg", "Anna Bergh"], [(1, "Anna Berg", "Anna Bergh", "1-0")])
+    assert possible_duplicates(club) == []
+
+
+def test_an_undone_merge_says_they_are_two_people(club, publish):
+    publish("January", JAN, ["John Smith", "Anna Berg"], [(1, "John Smith", "Anna Berg", "1-0")])
+    publish("February", FEB, ["J. Smith", "Ben Cole"], [(1, "J. Smith", "Ben Cole", "=")])
+    [pair] = possible_duplicates(club)
+    services.merge(pair.absorbed, pair.into, who=ARBITER)
+    assert possible_duplicates(club) == []  # one member now
+    services.unmerge(Member.objects.get(pk=pair.absorbed.pk), who=ARBITER)
+    assert possible_duplicates(club) == []
+
+
+def test_different_first_names_are_not_listed(club, publish):
+    publish("January", JAN, ["John Smith", "Anna Berg"], [(1, "John Smith", "Anna Berg", "1-0")])
+    publish("February", FEB, ["Jane Smith", "Ben Cole"], [(1, "Jane Smith", "Ben Cole", "1-0")])
+    assert possible_duplicates(club) == []
+
+
+def test_the_command_lists_pairs_as_json(tmp_path):
+    database = f"sqlite:///{tmp_path / 'club.sqlite3'}"
+    command = [sys.executable, "-m", "clubrating", "--database", database]
+    subprocess.run(command + ["init", "Riverside"], check=True, capture_output=True)
+    for name, date, line in (("jan.csv", JAN, "1,Levon Aronian,Anna Berg,1-0"),
+                             ("feb.csv", FEB, "1,Aronyan Levon,Ben Cole,0-1")):
+        (tmp_path / name).write_text(f"round,white,black,result\n{line}\n", encoding="utf-8")
+        done = subprocess.run(command + ["import", str(tmp_path / name), "--date", date.isoformat()],
+                              check=True, capture_output=True, text=True)
+        number = 1 if name == "jan.csv" else 2
+        subprocess.run(command + ["link", str(number), "--all-new"], check=True, capture_output=True)
+        subprocess.run(command + ["publish", str(number)], check=True, capture_output=True)
+    done = subprocess.run(command + ["duplicates", "--json"], check=True, capture_output=True, text=True)
+    [pair] = json.loads(done.stdout)
+    assert (pair["absorbed"]["name"], pair["into"]["name"]) == ("Aronyan Levon", "Levon Aronian")
+    assert pair["reasons"] == ["transliteration", "first and last name swapped"]
+    refused = subprocess.run(command + ["duplicates", "--min-score", "20"], capture_output=True, text=True)
+    assert refused.returncode == 2 and "Traceback" not in refused.stderr
