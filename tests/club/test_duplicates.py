@@ -7,9 +7,12 @@ import json
 import sys
 import subprocess
 
+import pytest
+
 from clubrating.club import services
 from clubrating.club.matching import possible_duplicates
-from clubrating.club.models import Member
+from clubrating.club.models import AuditEntry, Member
+from clubrating.errors import Refused
 
 from .conftest import ARBITER
 
@@ -42,6 +45,24 @@ def test_an_undone_merge_says_they_are_two_people(club, publish):
     assert possible_duplicates(club) == []  # one member now
     services.unmerge(Member.objects.get(pk=pair.absorbed.pk), who=ARBITER)
     assert possible_duplicates(club) == []
+
+
+def test_two_people_marked_by_the_arbiter_are_no_longer_listed_and_that_can_be_undone(club, publish):
+    publish("January", JAN, ["Anna Berg", "Ben Cole"], [(1, "Anna Berg", "Ben Cole", "1-0")])
+    publish("February", FEB, ["A. Berg", "Cara Dunn"], [(1, "A. Berg", "Cara Dunn", "1-0")])  # a namesake
+    [pair] = possible_duplicates(club)
+    outcome = services.mark_distinct(pair.absorbed, pair.into, who=ARBITER)
+    assert "are two people" in str(outcome)
+    assert possible_duplicates(club) == []
+    assert AuditEntry.objects.filter(club=club, action="distinct").count() == 1
+    with pytest.raises(Refused, match="already"):
+        services.mark_distinct(pair.into, pair.absorbed, who=ARBITER)
+    with pytest.raises(Refused, match="one person"):
+        services.mark_distinct(pair.into, pair.into, who=ARBITER)
+    services.mark_distinct(pair.into, pair.absorbed, who=ARBITER, undo=True)
+    assert names(possible_duplicates(club)) == [("A. Berg", "Anna Berg")]
+    with pytest.raises(Refused, match="were not marked"):
+        services.mark_distinct(pair.into, pair.absorbed, who=ARBITER, undo=True)
 
 
 def test_different_first_names_are_not_listed(club, publish):

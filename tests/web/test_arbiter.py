@@ -173,6 +173,17 @@ def test_the_members_page_lists_members_that_may_be_one_person_and_merges_on_a_c
     assert "Merge A. Smith" not in arbiter_client.get("/c/riverside/arbiter/members/").content.decode()
 
 
+def test_two_people_from_the_members_page_stops_listing_the_pair(
+        club: Club, evening: Tournament, arbiter_client: Client) -> None:
+    from .conftest import publish_typed
+    publish_typed(club, "1, A. Smith, Zed Zero, 1-0\n", "Later", dt.date(2024, 5, 1))
+    a, anna = member(club, "A. Smith"), member(club, "Anna Smith")
+    r = arbiter_client.post("/c/riverside/arbiter/members/distinct/", {"one": str(anna.id), "other": str(a.id)})
+    assert said(r).startswith(f"Anna Smith (member {anna.id}) and A. Smith (member {a.id}) are two people")
+    page = arbiter_client.get("/c/riverside/arbiter/members/").content.decode()
+    assert "Merge A. Smith" not in page and "No two members' names look like one person." in page
+
+
 def test_member_flags_and_privacy_settings_are_saved_and_reported(
         club: Club, evening: Tournament, arbiter_client: Client) -> None:
     bob = member(club, "Bob Jones")

@@ -6,7 +6,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Any, cast
 
-from clubrating.club.models import Club, Entry, Member, Merge, Tournament
+from clubrating.club.models import Club, Distinct, Entry, Member, Merge, Tournament
 from clubrating.club.queries import member_roster
 from clubrating.club.rebuild import resolve_members
 from clubrating.errors import InputError
@@ -80,8 +80,8 @@ def possible_duplicates(club: Club, min_score: float = DUPLICATE_SCORE) -> list[
     more), best first; never merged by themselves.
 
     Left out: two members who played in one tournament (a merge would be
-    refused: they are two people), and two members once merged and then
-    unmerged (the arbiter said they are two people).
+    refused: they are two people), two members once merged and then
+    unmerged, and two the arbiter marked as two people (services.mark_distinct).
     """
     if not DUPLICATE_SCORE <= min_score <= 100:
         raise InputError(f"the score must be between {DUPLICATE_SCORE:g} and 100, not {min_score:g}")
@@ -93,6 +93,7 @@ def possible_duplicates(club: Club, min_score: float = DUPLICATE_SCORE) -> list[
         played[top[member_id]].add(tournament_id)
     apart = {frozenset((top[a], top[b])) for a, b in Merge.objects.filter(club=club).exclude(undone=None)
              .values_list("absorbed_id", "into_id")}
+    apart |= {frozenset((top[a], top[b])) for a, b in Distinct.objects.filter(club=club).values_list("one_id", "other_id")}
     matcher = roster_matcher(club)
     found: dict[frozenset[int], PossibleDuplicate] = {}
     for member in members.values():

@@ -181,6 +181,19 @@ class Merge(models.Model):
     undone = models.DateTimeField(null=True, blank=True)
 
 
+class Distinct(models.Model):
+    """The arbiter said members ``one`` and ``other`` are two people (namesakes, twins):
+    no longer listed as possibly one person. ``one`` has the lower id."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="distinct_pairs")
+    one = models.ForeignKey(Member, on_delete=models.CASCADE, related_name="+")
+    other = models.ForeignKey(Member, on_delete=models.CASCADE, related_name="+")
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["one", "other"], name="distinct_pair_once")]
+
+
 class RatingChange(models.Model):
     """Derived: one member's rating change in one tournament (rebuilt, never edited)."""
 

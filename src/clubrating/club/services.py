@@ -21,6 +21,7 @@ from clubrating.club import audit
 from clubrating.club.models import (
     Bye,
     Club,
+    Distinct,
     Entry,
     Game,
     Member,
@@ -421,6 +422,32 @@ def unmerge(member: Member, *, who: str) -> Outcome:
                      old={"member": member.id, "merged_into": into.id},
                      new={"member": member.id, "merged_into": None}, summary=str(report))
     return Outcome(f"{member.name} (member {member.id}) is separate from {into.name} again", report)
+
+
+def mark_distinct(one: Member, other: Member, *, who: str, undo: bool = False) -> Outcome:
+    """The arbiter says two members are two people (R12): they are no longer listed as possibly
+    one person. ``undo`` takes that back. Nothing else changes: no rating depends on it."""
+    if one.club_id != other.club_id:
+        raise Refused("members of two different clubs are two people already")
+    if one.id == other.id:
+        raise Refused("a member is one person")
+    low, high = sorted((one, other), key=lambda m: m.id)
+    pair = f"{low.name} (member {low.id}) and {high.name} (member {high.id})"
+    with transaction.atomic():
+        held = Distinct.objects.filter(one=low, other=high)
+        if undo:
+            if not held.exists():
+                raise Refused(f"{pair} were not marked as two people")
+            held.delete()
+            audit.record(low.club, who, "undistinct", f"members {low.id} and {high.id}",
+                         old={"distinct": True}, new={"distinct": False})
+            return Outcome(f"{pair} may be listed as possibly one person again")
+        if held.exists():
+            raise Refused(f"{pair} are marked as two people already")
+        Distinct.objects.create(club=low.club, one=low, other=high)
+        audit.record(low.club, who, "distinct", f"members {low.id} and {high.id}",
+                     old={"distinct": False}, new={"distinct": True})
+    return Outcome(f"{pair} are two people: no longer listed as possibly one")
 
 
 def set_privacy(club: Club, *, who: str, visibility: str | None = None, names: str | None = None,

@@ -344,9 +344,19 @@ def cmd_duplicates(args: argparse.Namespace) -> int:
     for pair in pairs:
         print(f"{pair.score:5.1f}  {pair.absorbed.name} (member {pair.absorbed.id}) may be "
               f"{pair.into.name} (member {pair.into.id}): {'; '.join(pair.reasons)}")
-        print(f"       clubrating merge {pair.absorbed.id} {pair.into.id}")
+        print(f"       clubrating merge {pair.absorbed.id} {pair.into.id}   |   "
+              f"clubrating distinct {pair.absorbed.id} {pair.into.id}")
     if not pairs:
         print("no two members look like one person")
+    return 0
+
+
+def cmd_distinct(args: argparse.Namespace) -> int:
+    club = the_club(args)
+    from clubrating.club import services
+
+    report(services.mark_distinct(services.get_member(club, args.one), services.get_member(club, args.other),
+                                  who=who(), undo=args.undo), args)
     return 0
 
 
@@ -466,6 +476,12 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
              "clubrating duplicates --min-score 90")
     p.add_argument("--min-score", type=float, default=85.0, metavar="N",
                    help="list pairs whose names score N or more against each other (85-100, default 85)")
+
+    p = _add(subparsers, common, "distinct", cmd_distinct,
+             "two members are two people: no longer listed by 'duplicates'", "clubrating distinct 31 7 [--undo]")
+    p.add_argument("one")
+    p.add_argument("other")
+    p.add_argument("--undo", action="store_true", help="take it back: the pair may be listed again")
 
     p = _add(subparsers, common, "unmerge", cmd_unmerge, "undo a merge", "clubrating unmerge 31")
     p.add_argument("member")
