@@ -10,9 +10,9 @@ import subprocess
 import pytest
 
 from clubrating.club import services
-from clubrating.club.matching import possible_duplicates
+from clubrating.club.matching import possible_duplicates, roster_matcher
 from clubrating.club.models import AuditEntry, Member
-from clubrating.errors import Refused
+from clubrating.errors import InputError, Refused
 
 from .conftest import ARBITER
 
@@ -89,3 +89,27 @@ def test_the_command_lists_pairs_as_json(tmp_path):
     assert pair["reasons"] == ["transliteration", "first and last name swapped"]
     refused = subprocess.run(command + ["duplicates", "--min-score", "20"], capture_output=True, text=True)
     assert refused.returncode == 2 and "Traceback" not in refused.stderr
+
+
+def test_a_member_renamed_keeps_the_old_spelling_as_an_alias_and_the_audit_says_so(club, publish):
+    publish("January", JAN, ["Jhon Smith", "Anna Berg"], [(1, "Jhon Smith", "Anna Berg", "1-0")])
+    jhon = Member.objects.get(club=club, name="Jhon Smith")
+    assert "renamed: 'Jhon Smith' -> 'John Smith'" in str(services.rename_member(jhon, " John  Smith ", who=ARBITER))
+    jhon.refresh_from_db()
+    assert jhon.name == "John Smith"
+    entry = AuditEntry.objects.get(club=club, action="rename")
+    assert (entry.old, entry.new) == ({"name": "Jhon Smith"}, {"name": "John Smith"})
+    # the spelling typed in January still finds the member, as a known alias
+    [proposal] = roster_matcher(club).propose("Jhon Smith")
+    assert proposal.key == jhon.id and "known alias" in proposal.reasons
+
+
+@pytest.mark.parametrize(("name", "error"), [("", InputError), ("!!!", InputError), ("x" * 201, InputError),
+                                             ("Anna Berg", Refused)])
+def test_a_rename_to_nothing_usable_or_the_same_name_is_refused_and_nothing_changes(club, publish, name, error):
+    publish("January", JAN, ["Anna Berg", "Ben Cole"], [(1, "Anna Berg", "Ben Cole", "1-0")])
+    anna = Member.objects.get(club=club, name="Anna Berg")
+    with pytest.raises(error):
+        services.rename_member(anna, name, who=ARBITER)
+    anna.refresh_from_db()
+    assert anna.name == "Anna Berg" and not AuditEntry.objects.filter(action="rename").exists()

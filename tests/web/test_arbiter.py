@@ -11,6 +11,7 @@ from django.contrib.messages import get_messages
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
+from clubrating.club import services
 from clubrating.club.models import AuditEntry, Club, Entry, Game, Member, RebuildLog, Tournament
 from clubrating.formats.trf import write_trf
 from clubrating.web.typed import parse_typed
@@ -224,3 +225,16 @@ def test_the_audit_log_lists_who_did_what(club: Club, evening: Tournament, arbit
 def test_an_unknown_action_is_404(club: Club, evening: Tournament, arbiter_client: Client, action: str) -> None:
     assert arbiter_client.post(f"/c/riverside/arbiter/t/{evening.id}/{action}/").status_code == 404
     assert arbiter_client.post(f"/c/riverside/arbiter/members/{action}/").status_code == 404
+
+
+def test_a_rename_from_the_members_page_shows_on_the_club_page(club: Club, evening: Tournament,
+                                                               arbiter_client: Client) -> None:
+    services.set_privacy(club, who="test", visibility="public")
+    bob = member(club, "Bob Jones")
+    assert "Bob Jones" in Client().get("/c/riverside/").content.decode()  # now in the shared page cache
+    r = arbiter_client.post("/c/riverside/arbiter/members/rename/", {"member": str(bob.id), "name": "Robert Jones"})
+    assert said(r) == f"member {bob.id} renamed: 'Bob Jones' -> 'Robert Jones'"
+    page = Client().get("/c/riverside/").content.decode()
+    assert "Robert Jones" in page and "Bob Jones" not in page
+    r = arbiter_client.post("/c/riverside/arbiter/members/rename/", {"member": str(bob.id), "name": "   "})
+    assert "no letters" in said(r) or "empty" in said(r)

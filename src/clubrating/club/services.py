@@ -486,6 +486,31 @@ def set_member_flags(member: Member, *, who: str, junior: bool | None = None,
     return Outcome(f"{member.name}: junior {member.junior}, full-name consent {member.full_name_consent}", report)
 
 
+def rename_member(member: Member, name: str, *, who: str) -> Outcome:
+    """Correct a member's name (a typo made when the member was created, a new surname).
+
+    The names typed in tournaments stay as they were written, so the old
+    spelling is still matched to this member (a known alias). No rating
+    depends on a name; the pages show the new one.
+    """
+    from clubrating.identity.normalize import normalize_name
+
+    new = " ".join(name.split())
+    normalize_name(new)  # letters, not too long, one script at a time: or an InputError that says why
+    if len(new) > Member._meta.get_field("name").max_length:  # type: ignore[operator]
+        raise InputError(f"a name is at most 200 characters, not {len(new)}")
+    if member.merged_into_id is not None:
+        raise Refused(f"{member.name} was merged into {member.active().name}: rename that member")
+    if new == member.name:
+        raise Refused(f"member {member.id} is called {new!r} already")
+    old = member.name
+    with transaction.atomic():
+        member.name = new
+        member.save(update_fields=["name"])
+        audit.record(member.club, who, "rename", f"member {member.id}", old={"name": old}, new={"name": new})
+    return Outcome(f"member {member.id} renamed: {old!r} -> {new!r}")
+
+
 def check_history(club: Club, *, who: str) -> RebuildReport:
     """The manual rebuild (R14): replay everything, store it, and record whether the
     stored ratings matched the replay (a difference is a missed rebuild made visible)."""

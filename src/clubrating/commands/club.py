@@ -385,8 +385,12 @@ def cmd_member(args: argparse.Namespace) -> int:
     from clubrating.club import services
 
     flag = {"yes": True, "no": False, None: None}
-    report(services.set_member_flags(services.get_member(club, args.member), who=who(),
-                                     junior=flag[args.junior], consent=flag[args.consent]), args)
+    member = services.get_member(club, args.member)
+    if args.name is not None:
+        report(services.rename_member(member, args.name, who=who()), args)
+        if args.junior is None and args.consent is None:
+            return 0
+    report(services.set_member_flags(member, who=who(), junior=flag[args.junior], consent=flag[args.consent]), args)
     return 0
 
 
@@ -492,8 +496,9 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     p.add_argument("--names", choices=("full", "initials"))
     p.add_argument("--rotate-token", action="store_true", help="give the unlisted link a new token")
 
-    p = _add(subparsers, common, "member", cmd_member, "a member's junior flag and full-name consent",
-             "clubrating member 7 --junior yes --consent no")
+    p = _add(subparsers, common, "member", cmd_member, "a member's name, junior flag and full-name consent",
+             "clubrating member 7 --junior yes --consent no | clubrating member 7 --name 'John Smith'")
     p.add_argument("member")
+    p.add_argument("--name", help="correct the member's name (the spellings typed in tournaments stay)")
     p.add_argument("--junior", choices=("yes", "no"))
     p.add_argument("--consent", choices=("yes", "no"), help="the arbiter recorded consent to show the full name")

@@ -242,6 +242,8 @@ def member_action(request: HttpRequest, access: ClubAccess, action: str) -> Http
         "merge": lambda: services.merge(_member(club, post.get("absorbed", "")),
                                         _member(club, post.get("into", "")), who=w),
         "unmerge": lambda: services.unmerge(_member(club, post.get("member", "")), who=w),
+        "rename": lambda: services.rename_member(_member(club, post.get("member", "")), post.get("name", ""),
+                                                 who=w),
         "distinct": lambda: services.mark_distinct(_member(club, post.get("one", "")),
                                                    _member(club, post.get("other", "")), who=w),
     }
