@@ -493,12 +493,10 @@ def rename_member(member: Member, name: str, *, who: str) -> Outcome:
     spelling is still matched to this member (a known alias). No rating
     depends on a name; the pages show the new one.
     """
-    from clubrating.identity.normalize import normalize_name
+    from clubrating.identity.normalize import clean_text, normalize_name
 
-    new = " ".join(name.split())
-    normalize_name(new)  # letters, not too long, one script at a time: or an InputError that says why
-    if len(new) > Member._meta.get_field("name").max_length:  # type: ignore[operator]
-        raise InputError(f"a name is at most 200 characters, not {len(new)}")
+    new = clean_text(name)  # control characters and runs of spaces out; at most 200 characters
+    normalize_name(new)  # letters in it: or an InputError that says why
     if member.merged_into_id is not None:
         raise Refused(f"{member.name} was merged into {member.active().name}: rename that member")
     if new == member.name:

@@ -386,11 +386,13 @@ def cmd_member(args: argparse.Namespace) -> int:
 
     flag = {"yes": True, "no": False, None: None}
     member = services.get_member(club, args.member)
+    done = []
     if args.name is not None:
-        report(services.rename_member(member, args.name, who=who()), args)
-        if args.junior is None and args.consent is None:
-            return 0
-    report(services.set_member_flags(member, who=who(), junior=flag[args.junior], consent=flag[args.consent]), args)
+        done.append(services.rename_member(member, args.name, who=who()))
+    if args.name is None or args.junior is not None or args.consent is not None:
+        done.append(services.set_member_flags(member, who=who(), junior=flag[args.junior],
+                                              consent=flag[args.consent]))
+    report(services.Outcome("; ".join(o.message for o in done), done[-1].rebuild), args)  # one document
     return 0
 
 
