@@ -22,6 +22,20 @@ from clubrating.errors import ClubratingError
 Handler = Callable[[argparse.Namespace], int | None]
 
 
+def whole(low: int, high: int | None = None) -> Callable[[str], int]:
+    """An argparse type: a whole number from ``low`` to ``high``; anything else is a usage error."""
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if value < low or (high is not None and value > high):
+            wanted = f"at least {low}" if high is None else f"from {low} to {high}"
+            raise argparse.ArgumentTypeError(f"{value} is out of range: expected {wanted}")
+        return value
+    return parse
+
+
 def common_options() -> argparse.ArgumentParser:
     """Options every verb accepts, before or after the verb's name."""
     common = argparse.ArgumentParser(add_help=False)

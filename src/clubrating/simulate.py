@@ -11,6 +11,7 @@ import math
 import random
 from dataclasses import dataclass
 
+from clubrating.errors import InputError
 from clubrating.formats.records import (
     Bye, ByeKind, Pairing, PlayerEntry, TimeControl, TournamentKind, TournamentRecord, Unplayed,
 )
@@ -163,7 +164,7 @@ def _members(rng: random.Random, count: int, seasons: int) -> tuple[SimulatedMem
     for i, name in enumerate(names):
         late = i >= count                                  # late joiners
         joins = rng.randrange(1, max(2, seasons)) if late else 0
-        leaves = rng.randrange(joins + 1, seasons + 1) if rng.random() < 0.15 else seasons + 1
+        leaves = rng.randrange(joins + 1, seasons + 1) if joins < seasons and rng.random() < 0.15 else seasons + 1
         junior = rng.random() < JUNIOR_SHARE
         strength = rng.gauss(1150.0 if junior else 1450.0, 250.0)
         roster.append(SimulatedMember(name, strength, junior, joins, leaves))
@@ -267,6 +268,8 @@ def _correction(rng: random.Random, records: list[TournamentRecord]) -> Correcti
     """One result typed wrong and corrected later, in a rated evening of the first half."""
     rated = [i for i, r in enumerate(records[: max(1, len(records) // 2)])
              if r.kind is TournamentKind.CHESS and any(p.played for p in r.pairings)]
+    if not rated:
+        raise InputError("too few members: no evening had four players to pair")
     index = rng.choice(rated)
     record = records[index]
     pairing = rng.choice([p for p in record.pairings if p.played])

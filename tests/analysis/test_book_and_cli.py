@@ -95,3 +95,15 @@ def test_analyze_reports_an_unreadable_game_with_its_file(fake_engine, tmp_path,
     code = clubrating(["analyze", str(bad), "--engine", str(fake_engine.path)], monkeypatch)
     err = capsys.readouterr().err
     assert code == 2 and "bad.pgn" in err and "game 1" in err
+
+
+@pytest.mark.parametrize(("text", "game"), [
+    ("root:x:0:0:root:/root:/bin/bash\nhello world\n", "game 1"),            # not PGN at all
+    ('[White "A"]\n[Black "B"]\n\n1. e4 e5 *\n\nsome junk after it\n', "game 2"),  # a game, then junk
+])
+def test_analyze_refuses_text_that_is_not_pgn(text, game, fake_engine, tmp_path, monkeypatch, capsys) -> None:
+    bad = tmp_path / "notes.pgn"
+    bad.write_text(text)
+    code = clubrating(["analyze", str(bad), "--engine", str(fake_engine.path)], monkeypatch)
+    err = capsys.readouterr().err
+    assert code == 2 and "notes.pgn" in err and f"{game}: not PGN" in err and len(err.strip().splitlines()) == 1

@@ -143,3 +143,15 @@ def test_the_demo_club_is_built_published_and_its_rebuild_matches(capsys):
     assert code == 0 and json.loads(out)["matched"] is True
     code, _, err = run(capsys, "demo")
     assert code == 2 and "demo club already" in err
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["audit", "--limit", "-5"], "argument --limit: -5 is out of range: expected at least 1"),
+    (["demo", "--members", "3"], "argument --members: 3 is out of range: expected from 8 to 5000"),
+    (["serve", "--port", "70000"], "argument --port: 70000 is out of range: expected from 1 to 65535"),
+    (["serve", "--workers", "x"], "argument --workers: 'x' is not a whole number"),
+])
+def test_numbers_out_of_range_are_usage_errors(argv, message, capsys):
+    with pytest.raises(SystemExit) as stop:
+        main(argv)
+    assert stop.value.code == 2 and message in capsys.readouterr().err

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from collections import Counter
 
+import pytest
+
+from clubrating.errors import InputError
 from clubrating.formats.records import ByeKind, TournamentKind
 from clubrating.rating.policy import club_policy
 from clubrating.rating.records import tournament_input
@@ -67,3 +70,14 @@ def test_a_federation_history_has_exactly_the_games_asked_for() -> None:
     assert sum(len(t.games) for t in history) == 5_003
     assert {p for t in history for g in t.games for p in (g.white, g.black)} <= set(range(300))
     assert simulate_history(1, games=5_003, players=300, tournaments=100) == history
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_a_one_season_club_of_eight_is_simulated(seed: int) -> None:
+    club = simulate_club(seed, seasons=1, members=8)  # a late joiner who also leaves broke this
+    assert club.tournaments and all(m.joins <= m.leaves for m in club.members)
+
+
+def test_too_few_members_to_pair_an_evening_is_a_clear_error() -> None:
+    with pytest.raises(InputError, match="too few members"):
+        simulate_club(1, seasons=1, members=2)

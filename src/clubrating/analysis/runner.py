@@ -96,6 +96,10 @@ class Analyzer:
         self.close()
 
 
+# The Seven Tag Roster as python-chess fills it when a game gives none of it.
+_UNSET_TAGS = dict(chess.pgn.Game().headers)
+
+
 def read_games(handle: TextIO, where: str = "") -> Iterator[chess.pgn.Game]:
     """Every game of a PGN stream; a game python-chess cannot read is an InputError."""
     number = 0
@@ -103,6 +107,10 @@ def read_games(handle: TextIO, where: str = "") -> Iterator[chess.pgn.Game]:
         number += 1
         if game.errors:
             raise InputError(f"game {number}: {game.errors[0]}", file=where or None)
+        if game.next() is None and not game.comment and all(
+                value == _UNSET_TAGS.get(tag) for tag, value in game.headers.items()):
+            # python-chess skips what it cannot read: text that is not PGN reads as an empty game
+            raise InputError(f"game {number}: not PGN (no [Tag \"value\"] pairs and no moves)", file=where or None)
         yield game
 
 

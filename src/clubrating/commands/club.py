@@ -12,7 +12,7 @@ import sys
 from collections.abc import Callable
 from typing import Any, cast
 
-from clubrating.cli import option, print_json, wants_json
+from clubrating.cli import option, print_json, wants_json, whole
 from clubrating.errors import InputError
 
 Handler = Callable[[argparse.Namespace], int | None]
@@ -470,7 +470,7 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
 
     p = _add(subparsers, common, "audit", cmd_audit, "the audit log: who changed what, when",
              "clubrating audit --limit 20")
-    p.add_argument("--limit", type=int, default=50)
+    p.add_argument("--limit", type=whole(1), default=50)
 
     p = _add(subparsers, common, "merge", cmd_merge, "two members are one person: merge the first into the second",
              "clubrating merge 31 7")

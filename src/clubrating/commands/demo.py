@@ -12,7 +12,7 @@ import argparse
 import sys
 from typing import Any
 
-from clubrating.cli import print_json, wants_json
+from clubrating.cli import print_json, wants_json, whole
 from clubrating.commands.club import open_database
 from clubrating.errors import Refused
 
@@ -101,6 +101,6 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
                     "forfeits, a bughouse night, misspelled names, a corrected result, a merge.",
         epilog="Example: clubrating --database sqlite:///demo.sqlite3 demo --seasons 3")
     p.add_argument("--seed", type=int, default=2026)
-    p.add_argument("--seasons", type=int, default=3)
-    p.add_argument("--members", type=int, default=40)
+    p.add_argument("--seasons", type=whole(1, 50), default=3)
+    p.add_argument("--members", type=whole(8, 5000), default=40, help="members at the start (8-5000, default 40)")
     p.set_defaults(handler=cmd_demo)

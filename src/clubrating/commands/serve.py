@@ -8,7 +8,7 @@ import shutil
 import tempfile
 from typing import Any
 
-from clubrating.cli import option
+from clubrating.cli import option, whole
 from clubrating.commands.club import open_database
 
 
@@ -64,8 +64,8 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
                               description="Serve the club website (Django) on this machine.",
                               epilog="Example: clubrating serve --port 8000")
     p.add_argument("--host", default="127.0.0.1")
-    p.add_argument("--port", type=int, default=8000)
-    p.add_argument("--workers", type=int, default=None,
+    p.add_argument("--port", type=whole(1, 65535), default=8000)
+    p.add_argument("--workers", type=whole(1), default=None,
                    help="worker processes (gunicorn sync workers; default: one per CPU core)")
     p.add_argument("--dev", action="store_true", help="Django's threaded development server instead of gunicorn")
     p.set_defaults(handler=cmd_serve)
