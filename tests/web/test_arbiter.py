@@ -238,3 +238,35 @@ def test_a_rename_from_the_members_page_shows_on_the_club_page(club: Club, eveni
     assert "Robert Jones" in page and "Bob Jones" not in page
     r = arbiter_client.post("/c/riverside/arbiter/members/rename/", {"member": str(bob.id), "name": "   "})
     assert "no letters" in said(r) or "empty" in said(r)
+
+
+ODD_VALUES = ["", " ", "0", "-1", "99999999999999999999", "abc", "x" * 300, "\x00", "Anna Smith (#abc)", "1.5",
+              "<script>", "\u0661\u0662"]  # the last: Arabic-Indic digits, which str.isdigit accepts
+
+
+def test_every_arbiter_form_answers_odd_values_with_a_message_never_a_500(
+        club: Club, evening: Tournament, arbiter_client: Client) -> None:
+    home, t = "/c/riverside/arbiter/", evening.id
+    forms = {
+        f"{home}t/{t}/link/": ["entry", "member"], f"{home}t/{t}/new-member/": ["entry"],
+        f"{home}t/{t}/unlink/": ["entry"], f"{home}t/{t}/date/": ["date"], f"{home}t/{t}/result/": ["game", "result"],
+        f"{home}t/{t}/delete/": ["confirm"], f"{home}members/merge/": ["absorbed", "into"],
+        f"{home}members/unmerge/": ["member"], f"{home}members/rename/": ["member", "name"],
+        f"{home}members/distinct/": ["one", "other"], f"{home}members/flags/": ["member", "junior"],
+        f"{home}privacy/": ["visibility", "names"], f"{home}upload/": ["text", "name", "date"],
+    }
+    failed = []
+    for url, fields in forms.items():
+        for value in ODD_VALUES:
+            response = arbiter_client.post(url, {field: value for field in fields})
+            if response.status_code >= 500 or (response.status_code == 302 and not said(response)):
+                failed.append((url, value, response.status_code))
+    for url in [f"{home}t/99999999999999999999/", "/c/riverside/p/99999999999999999999/",
+                "/c/riverside/t/99999999999999999999/", "/api/c/riverside/players/99999999999999999999",
+                "/api/c/riverside/tournaments/99999999999999999999", "/u/%00/"]:
+        response = arbiter_client.get(url)
+        if response.status_code != 404:
+            failed.append((url, response.status_code))
+    assert not failed
+    assert Member.objects.get(club=club, name="Anna Smith")  # nothing renamed, merged or lost
+    assert Tournament.objects.filter(club=club).count() == 1

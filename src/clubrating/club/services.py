@@ -136,18 +136,32 @@ def import_tournament(club: Club, record: TournamentRecord, *, who: str, content
     return tournament
 
 
+MAX_ID = 2**63 - 1  # the largest id any of the databases stores (64-bit integers)
+
+
+def parse_id(ref: int | str | None) -> int | None:
+    """A row id written as a number, or None when it cannot be one (not a whole number, out of range)."""
+    text = str(ref).strip() if ref is not None else ""
+    if not text.isascii() or not text.isdigit():
+        return None
+    value = int(text)
+    return value if 1 <= value <= MAX_ID else None
+
+
 def get_tournament(club: Club, tournament_id: int | str) -> Tournament:
-    try:
-        return Tournament.objects.get(club=club, id=int(tournament_id))
-    except (Tournament.DoesNotExist, ValueError):
-        raise NotFound(f"no tournament {tournament_id} in {club.name}") from None
+    number = parse_id(tournament_id)
+    tournament = Tournament.objects.filter(club=club, id=number).first() if number is not None else None
+    if tournament is None:
+        raise NotFound(f"no tournament {tournament_id} in {club.name}")
+    return tournament
 
 
 def get_member(club: Club, ref: int | str) -> Member:
     """A member by id or by exact name (case-insensitive)."""
     text = str(ref).strip()
-    if text.isdigit():
-        member = Member.objects.filter(club=club, id=int(text)).first()
+    number = parse_id(text)
+    if number is not None:
+        member = Member.objects.filter(club=club, id=number).first()
         if member is not None:
             return member
     matches = list(Member.objects.filter(club=club, name__iexact=text)[:2])

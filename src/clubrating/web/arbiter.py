@@ -171,7 +171,8 @@ def _tournament(access: ClubAccess, tournament_id: int) -> Any:
 
 
 def _entry(t: Any, request: HttpRequest) -> Entry:
-    entry = Entry.objects.filter(tournament=t, id=request.POST.get("entry", "") or 0).select_related(
+    number = services.parse_id(request.POST.get("entry"))
+    entry = None if number is None else Entry.objects.filter(tournament=t, id=number).select_related(
         "tournament__club", "member").first()
     if entry is None:
         raise NotFound("no such name in this tournament")
@@ -179,7 +180,8 @@ def _entry(t: Any, request: HttpRequest) -> Entry:
 
 
 def _game(t: Any, request: HttpRequest) -> Game:
-    game = Game.objects.filter(tournament=t, id=request.POST.get("game", "") or 0).select_related(
+    number = services.parse_id(request.POST.get("game"))
+    game = None if number is None else Game.objects.filter(tournament=t, id=number).select_related(
         "tournament__club", "white", "black").first()
     if game is None:
         raise NotFound("no such game in this tournament")
