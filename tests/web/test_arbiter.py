@@ -241,7 +241,8 @@ def test_a_rename_from_the_members_page_shows_on_the_club_page(club: Club, eveni
 
 
 ODD_VALUES = ["", " ", "0", "-1", "99999999999999999999", "abc", "x" * 300, "\x00", "Anna Smith (#abc)", "1.5",
-              "<script>", "\u0661\u0662"]  # the last: Arabic-Indic digits, which str.isdigit accepts
+              "<script>", "\u0661\u0662",  # Arabic-Indic digits, which str.isdigit accepts
+              "Anna\x00 Smith", "1, Anna\x00 Smith, Bob Jones, 1-0"]  # PostgreSQL stores no NUL in text
 
 
 def test_every_arbiter_form_answers_odd_values_with_a_message_never_a_500(
@@ -253,7 +254,7 @@ def test_every_arbiter_form_answers_odd_values_with_a_message_never_a_500(
         f"{home}t/{t}/delete/": ["confirm"], f"{home}members/merge/": ["absorbed", "into"],
         f"{home}members/unmerge/": ["member"], f"{home}members/rename/": ["member", "name"],
         f"{home}members/distinct/": ["one", "other"], f"{home}members/flags/": ["member", "junior"],
-        f"{home}privacy/": ["visibility", "names"], f"{home}upload/": ["text", "name", "date"],
+        f"{home}privacy/": ["visibility", "names"], f"{home}upload/": ["rows", "name", "date"],
     }
     failed = []
     for url, fields in forms.items():
@@ -270,3 +271,19 @@ def test_every_arbiter_form_answers_odd_values_with_a_message_never_a_500(
     assert not failed
     assert Member.objects.get(club=club, name="Anna Smith")  # nothing renamed, merged or lost
     assert Tournament.objects.filter(club=club).count() == 1
+
+
+def test_nul_characters_typed_in_a_form_are_taken_out(club: Club, arbiter_client: Client) -> None:
+    arbiter_client.post("/c/riverside/arbiter/upload/", {"rows": "1, Anna\x00 Smith, Bob Jones, 1-0\n",
+                                                          "name": "Night\x00", "date": "2024-03-05"})
+    typed = Tournament.objects.get(club=club)  # stored on PostgreSQL too, which refuses NUL in text
+    assert typed.name == "Night"
+    assert [e.name for e in Entry.objects.filter(tournament=typed).order_by("number")] == ["Anna Smith", "Bob Jones"]
+
+
+def test_an_uploaded_file_with_a_nul_byte_is_refused_with_its_line(club: Club, arbiter_client: Client) -> None:
+    data = trf_bytes("1, Anna Smith, Bob Jones, 1-0\n", "Night", dt.date(2024, 3, 5)).replace(b"Bob", b"B\x00b")
+    line = data[:data.index(b"\x00")].count(b"\n") + 1
+    r = arbiter_client.post("/c/riverside/arbiter/upload/", {"file": SimpleUploadedFile("night.trf", data)})
+    assert f"night.trf:{line}: a NUL byte: expected a text file" in r.content.decode()
+    assert not Tournament.objects.filter(club=club).exists()

@@ -97,7 +97,7 @@ def test_every_api_route_is_described_in_the_openapi_document(db: None) -> None:
         inner = getattr(pattern, "url_patterns", [None])
         for sub in inner:
             path = prefix + (str(sub.pattern) if sub is not None else "")
-            path = path.replace("<slug:slug>", "{ref}").replace("<str:token>", "{ref}")
+            path = path.replace("<slug:slug>", "{ref}").replace("<slug:token>", "{ref}")
             path = path.replace("<int:member_id>", "{member_id}").replace("<int:tournament_id>", "{tournament_id}")
             routes.add("/" + path)
     assert routes == described

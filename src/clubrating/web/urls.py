@@ -52,9 +52,9 @@ urlpatterns = [
     path("accounts/logout/", auth_views.LogoutView.as_view(next_page="/"), name="logout"),
     path("c/<slug:slug>/arbiter/", include(arbiter_patterns)),
     path("c/<slug:slug>/", include(club_patterns)),
-    path("u/<str:token>/", include(club_patterns)),
+    path("u/<slug:token>/", include(club_patterns)),  # token_urlsafe: the slug alphabet
     path("api/openapi.json", api.openapi, name="openapi"),
     path("api/clubs", api.clubs),
     path("api/c/<slug:slug>/", include(api_patterns)),
-    path("api/u/<str:token>/", include(api_patterns)),
+    path("api/u/<slug:token>/", include(api_patterns)),
 ]
