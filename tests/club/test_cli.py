@@ -75,7 +75,10 @@ def test_a_second_evening_links_exact_names_in_one_go(capsys, evening, tmp_path)
     assert [e["name"] for e in unlinked] == ["D. Eng"]
     assert unlinked[0]["proposals"][0]["member"] == "Dan Eng"
     code, out, _ = run(capsys, "link", "2", str(unlinked[0]["number"]), "Dan Eng")
-    assert code == 0 and "every name is linked" in out
+    assert code == 0 and out.splitlines()[-1] == "every name is linked: clubrating publish 2"
+    run(capsys, "publish", "2")
+    code, out, _ = run(capsys, "entries", "2")
+    assert out.splitlines()[-1] == "every name is linked"  # published: nothing more to do
 
 
 @pytest.mark.django_db(transaction=True, reset_sequences=True)

@@ -131,7 +131,16 @@ def print_entries(tournament: Any) -> None:
         print(f"{unlinked} names to confirm: clubrating link {tournament.id} NUMBER MEMBER | --new NUMBER | "
               f"--exact | --all-new")
     else:
-        print(f"every name is linked: clubrating publish {tournament.id}")
+        print(_all_linked(tournament))
+
+
+def _all_linked(tournament: Any) -> str:
+    """What to do next once every name is linked: publish a draft; a published one is rated already."""
+    from clubrating.club.models import TournamentStatus
+
+    if tournament.status == TournamentStatus.DRAFT:
+        return f"every name is linked: clubrating publish {tournament.id}"
+    return "every name is linked"
 
 
 def cmd_entries(args: argparse.Namespace) -> int:
@@ -176,7 +185,8 @@ def cmd_link(args: argparse.Namespace) -> int:
         for outcome in outcomes:
             print(outcome)
         left = Entry.objects.filter(tournament=tournament, member=None).count()
-        print(f"{left} names still to confirm" if left else f"every name is linked: clubrating publish {tournament.id}")
+        tournament.refresh_from_db()
+        print(f"{left} names still to confirm" if left else _all_linked(tournament))
     return 0
 
 
