@@ -136,6 +136,22 @@ def test_the_review_proposes_names_and_the_arbiter_confirms_publishes_and_correc
     assert AuditEntry.objects.filter(club=club, action="correct-result", who="web:anna-arbiter").exists()
 
 
+def test_a_link_of_a_published_tournament_is_changed_from_its_page_and_the_history_rebuilt(
+        club: Club, evening: Tournament, arbiter_client: Client) -> None:
+    from .conftest import publish_typed
+    home = "/c/riverside/arbiter/"
+    later = publish_typed(club, "1, A. Smith, Zed Zero, 1-0\n", "Later", dt.date(2024, 5, 1))  # a new member by mistake
+    entry = Entry.objects.get(tournament=later, name="A. Smith")
+    mistaken, anna = entry.member, member(club, "Anna Smith")
+    html = arbiter_client.get(f"{home}t/{later.id}/").content.decode()
+    assert 'aria-label="Another member for A. Smith"' in html
+    r = arbiter_client.post(f"{home}t/{later.id}/link/", {"entry": entry.id, "member": f"Anna Smith (#{anna.id})"})
+    assert said(r).startswith(f"'A. Smith' is Anna Smith (member {anna.id}); rebuilt")
+    entry.refresh_from_db()
+    assert entry.member == anna and Tournament.objects.get(pk=later.pk).is_published
+    assert mistaken is not None and not mistaken.rating_changes.exists()  # its one game now counts for Anna
+
+
 def test_a_date_change_an_unpublish_and_a_delete_tell_the_arbiter_what_happened(
         club: Club, evening: Tournament, arbiter_client: Client) -> None:
     home = f"/c/riverside/arbiter/t/{evening.id}/"
