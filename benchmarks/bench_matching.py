@@ -191,18 +191,18 @@ def baseline_norm(name: str) -> str:
 
 
 def run_matcher(matcher: Matcher, pairs: Sequence[tuple[str, str]],
-                misses: list[tuple[str, str, tuple[Proposal, ...]]] | None = None) -> Tally:
-    """Quality counts; the pairs whose canonical is not among the first 3 go to ``misses``."""
-    tally = Tally()
-    seconds = 0.0
+                misses: list[tuple[str, str, tuple[Proposal, ...]]] | None = None,
+                tally: Tally | None = None) -> Tally:
+    """Quality counts (added to ``tally`` when given); the pairs whose canonical is not
+    among the first 3 go to ``misses``."""
+    tally = tally or Tally()
     for variant, canonical in pairs:
         start = time.perf_counter()
         proposals = matcher.propose(variant)
-        seconds += time.perf_counter() - start
+        tally.seconds += time.perf_counter() - start
         tally.add(canonical, [p.member for p in proposals])
         if misses is not None and canonical not in [p.member for p in proposals[:3]]:
             misses.append((variant, canonical, proposals))
-    tally.seconds = seconds
     return tally
 
 
@@ -259,9 +259,7 @@ def run_clubs(roster: list[str], pairs: Sequence[tuple[str, str]], seed: int) ->
         while len(members) < CLUB_SIZE:
             members.add(rng.choice(roster))
         club = Matcher([RosterEntry(i, name) for i, name in enumerate(sorted(members))])
-        part = run_matcher(club, chunk)
-        for field in ("names", "at_1", "at_3", "shown", "wrong_first", "seconds"):
-            setattr(tally, field, getattr(tally, field) + getattr(part, field))
+        run_matcher(club, chunk, tally=tally)
     return tally
 
 

@@ -185,7 +185,6 @@ def cmd_link(args: argparse.Namespace) -> int:
         for outcome in outcomes:
             print(outcome)
         left = Entry.objects.filter(tournament=tournament, member=None).count()
-        tournament.refresh_from_db()
         print(f"{left} names still to confirm" if left else _all_linked(tournament))
     return 0
 

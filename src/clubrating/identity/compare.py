@@ -343,9 +343,9 @@ def _word_sets(query: NormalName, member: NormalName, alike: int) -> list[str] |
     two of them full words (three letters or more), and no word may be left
     over on both sides at once. Words that all keep their places (surname
     for surname, given names in order) are left to those readings. Tried
-    only when ``alike`` full words or
-    more are spelled alike (the same skeleton) in both names: cheap to tell,
-    and most members compared are not such.
+    only when ``alike`` full words or more are spelled alike (the same
+    skeleton) in both names: cheap to tell, and most members compared are
+    not such.
     """
     typed = [w for w in query.words if w not in query.particles]
     known = [w for w in member.words if w not in member.particles]
