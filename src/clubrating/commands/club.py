@@ -383,9 +383,12 @@ def cmd_privacy(args: argparse.Namespace) -> int:
 
     outcome = services.set_privacy(club, who=who(), visibility=args.visibility, names=args.names,
                                    rotate_token=args.rotate_token)
-    report(outcome, args, visibility=club.visibility, names=club.names)
-    if not wants_json(args) and club.visibility == "unlisted":
-        print(f"link: /c/{club.slug}/?t={club.token}")
+    # The address to share, as the website answers it (web/urls.py): an unlisted club only under its
+    # token, a public one under its slug; an arbiter-only club has none (everyone else gets 404).
+    link = {"unlisted": f"/u/{club.token}/", "public": f"/c/{club.slug}/"}.get(club.visibility)
+    report(outcome, args, visibility=club.visibility, names=club.names, link=link)
+    if not wants_json(args) and link is not None:
+        print(f"link: {link}")
     return 0
 
 
