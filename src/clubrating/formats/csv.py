@@ -16,15 +16,18 @@ from __future__ import annotations
 
 import csv as _csv
 import io
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TextIO
+from typing import TextIO, TypeVar
 
 from clubrating.errors import InputError
 from clubrating.formats.common import NumberedLines, PlayerNumbers, check_one_game_per_round, parse_date
 from clubrating.formats.records import (
     Bye, ByeKind, HalfPoints, Pairing, PlayerEntry, TimeControl, TournamentKind, TournamentRecord, Unplayed,
 )
+
+_T = TypeVar("_T")
 
 REQUIRED = ("round", "white", "black", "result")
 COLUMNS = ("round", "board", "white", "black", "result")
@@ -185,6 +188,20 @@ def _record(state: _State, entries: tuple[PlayerEntry, ...]) -> TournamentRecord
         rounds=rounds, time_control=CONTROLS.get(meta.get("time-control", "").lower(), TimeControl.STANDARD),
         kind=KINDS.get(meta.get("kind", "").lower(), TournamentKind.CHESS), source=state.source,
         format="csv", warnings=tuple(state.warnings))
+
+
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+"""What makes a spreadsheet read a cell as a formula (OWASP, "CSV Injection")."""
+_PLAIN_NUMBER = re.compile(r"[+-]?[0-9]+(?:\.[0-9]+)?")
+
+
+def spreadsheet_cell(value: _T) -> _T | str:
+    """A cell of an exported CSV that no spreadsheet runs as a formula: text starting with
+    = + - @ tab or carriage return gets a single quote in front, as OWASP advises ("CSV
+    Injection"); a plain number such as a rating change "-4.0" stays as it is."""
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS) and not _PLAIN_NUMBER.fullmatch(value):
+        return "'" + value
+    return value
 
 
 def write_csv(record: TournamentRecord, handle: TextIO) -> None:

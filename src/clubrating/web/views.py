@@ -18,6 +18,7 @@ from django.views.decorators.http import require_safe
 
 from clubrating.club import queries
 from clubrating.club.models import Club, Visibility
+from clubrating.formats.csv import spreadsheet_cell
 from clubrating.formats.pgn import write_pgn
 from clubrating.formats.trf import write_trf
 from clubrating.web import cpi_views, pages, tables
@@ -110,8 +111,9 @@ def ratings_csv(request: HttpRequest, access: ClubAccess) -> HttpResponse:
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(FIDE_COLUMNS)
     for r in pages.club_ratings(access, rating_list):
-        writer.writerow([r["rank"] or "", r["member_id"], r["name"], f"{r['rating']:.1f}", r["games"],
-                         "p" if r["provisional"] else "", r["last_played"] or "", rating_list])
+        writer.writerow([spreadsheet_cell(c) for c in (
+            r["rank"] or "", r["member_id"], r["name"], f"{r['rating']:.1f}", r["games"],
+            "p" if r["provisional"] else "", r["last_played"] or "", rating_list)])
     return _download(out.getvalue(), "text/csv; charset=utf-8", f"{access.club.slug}-{rating_list}.csv")
 
 
@@ -154,10 +156,11 @@ def player_csv(request: HttpRequest, access: ClubAccess, member_id: int) -> Http
     writer.writerow(["Date", "Tournament", "Score", "Games rated", "Rating before", "Rating after", "Change",
                      "List"])
     for t in data["history"]:
-        writer.writerow([t["date"], t["tournament"], t["score"], t["games_rated"],
-                         "" if t["rating_before"] is None else f"{t['rating_before']:.1f}",
-                         "" if t["rating_after"] is None else f"{t['rating_after']:.1f}",
-                         "" if t["change"] is None else f"{t['change']:+.1f}", t["rating_list"] or ""])
+        writer.writerow([spreadsheet_cell(c) for c in (
+            t["date"], t["tournament"], t["score"], t["games_rated"],
+            "" if t["rating_before"] is None else f"{t['rating_before']:.1f}",
+            "" if t["rating_after"] is None else f"{t['rating_after']:.1f}",
+            "" if t["change"] is None else f"{t['change']:+.1f}", t["rating_list"] or "")])
     return _download(out.getvalue(), "text/csv; charset=utf-8", f"player-{member.id}-history.csv")
 
 
