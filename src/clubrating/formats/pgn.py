@@ -38,6 +38,14 @@ FORFEIT_WORDS = re.compile(r"forfeit|abandon|no[ -]?show|unplayed|not played|did
 PLIES_TO_HAVE_PLAYED = 2   # both sides made a move: the game was played (FIDE Laws 5.2.1 analogue)
 
 SEVEN_TAG_ROSTER = ("Event", "Site", "Date", "Round", "White", "Black", "Result")   # PGN standard 8.1.1
+KEPT_TAGS = SEVEN_TAG_ROSTER + ("TimeControl", "Variant", "SetUp", "FEN")
+"""The tags stored with a game (spec R18, collect less: names and results, not a birth date,
+an e-mail, a FIDE id or a rating): the Seven Tag Roster; TimeControl, which gives the kept
+clocks their meaning (the CPI's time factor reads its increment, cpi/factors.py); Variant,
+SetUp and FEN, without which the moves of a Chess960 game or of a set-up position cannot
+be replayed. Every other tag is dropped at import, and the record says which."""
+CLOCK = re.compile(r"\[%clk\s+[0-9:.]+\s*\]")   # the clock command of PGN comments (lichess, chess.com, DGT)
+_MOVETEXT_PART = re.compile(r"\{[^}]*\}?|;[^\n]*|^%[^\n]*|[^{;%]+|[;%]", re.MULTILINE)
 _TAG_LINE = re.compile(r'\s*\[[A-Za-z0-9_]+\s+"')
 _RESULT_TOKEN = re.compile(r"\s*(1-0|0-1|1/2-1/2|\*)\s*$")
 _STANDARD_VARIANTS = {"", "standard", "chess", "chess960", "chess 960", "fischerandom", "from position"}
@@ -115,6 +123,7 @@ class _Game:
     moves: str | None
     played: bool
     bughouse: bool
+    commented: bool = False   # the movetext had comments (other than clocks), dropped
 
 
 def read_pgn(handle: TextIO, source: str = "<pgn>") -> TournamentRecord:
@@ -129,7 +138,8 @@ def read_pgn(handle: TextIO, source: str = "<pgn>") -> TournamentRecord:
     numbered = all(game.round is None for game in games)
     players = PlayerNumbers()
     pairings = []
-    for index, game in enumerate(games, start=1):
+    kept, dropped = _kept_tags(games)
+    for index, (game, headers) in enumerate(zip(games, kept), start=1):
         if game.round is None and not numbered:
             raise InputError("this game has no Round tag while others have one; expected a round"
                              " number (e.g. [Round \"3\"]) on every game", file=source, line=game.line)
@@ -138,7 +148,7 @@ def read_pgn(handle: TextIO, source: str = "<pgn>") -> TournamentRecord:
         pairings.append(Pairing(
             round=index if numbered else cast(int, game.round), board=game.board, white=white, black=black,
             white_points=white_points, black_points=black_points, played=game.played,
-            unplayed=None if game.played else Unplayed.FORFEIT, moves=game.moves, headers=game.headers,
+            unplayed=None if game.played else Unplayed.FORFEIT, moves=game.moves, headers=headers,
             line=game.line))
     entries = players.entries()
     try:
@@ -150,11 +160,14 @@ def read_pgn(handle: TextIO, source: str = "<pgn>") -> TournamentRecord:
                              " expected one tournament per file", file=source, line=error.line) from None
         raise
     name, date, control, warnings = _tournament_tags(games, source)
+    commented = sum(game.commented for game in games)
+    warnings += _dropped_warning(source, dropped, commented)
     return TournamentRecord(
         name=name, date=date, players=entries, pairings=tuple(pairings),
         rounds=max(pairing.round for pairing in pairings), time_control=control,
         kind=TournamentKind.BUGHOUSE if games[0].bughouse else TournamentKind.CHESS,
-        source=source, format="pgn", warnings=tuple(warnings))
+        source=source, format="pgn", warnings=tuple(warnings),
+        dropped=tuple(dropped) + (("comments",) if commented else ()))
 
 
 def _games(handle: TextIO, source: str) -> list[_Game]:
@@ -196,13 +209,46 @@ def _game(game: chess.pgn.Game, builder: _Builder, text: list[tuple[int, str]], 
                          " (1-0, 0-1 or 1/2-1/2), '*' means unfinished", file=source, line=start)
     body = next((i for i, (_, line) in enumerate(content) if not line.lstrip().startswith("[")), len(content))
     movetext = "\n".join(line for _, line in content[body:]).strip()
+    movetext, commented = keep_moves(movetext)
     moves = _RESULT_TOKEN.sub("", movetext).strip()
     plies = len(moves.split()) if bughouse else sum(1 for _ in game.mainline_moves())
     forfeit = bool(FORFEIT_WORDS.search(tags.get("Termination", "")) or FORFEIT_WORDS.search(_comments(game)))
     round_, board = _round(tags.get("Round", ""), source, start)
     return _Game(line=start, headers=tuple(builder.tags), white=white, black=black, result=result,
                  round=round_, board=board, moves=movetext if plies else None,
-                 played=not (forfeit and plies < PLIES_TO_HAVE_PLAYED), bughouse=bughouse)
+                 played=not (forfeit and plies < PLIES_TO_HAVE_PLAYED), bughouse=bughouse, commented=commented)
+
+
+def keep_moves(movetext: str) -> tuple[str, bool]:
+    """The movetext without its free text (R18): a comment keeps only its clock
+    (``{ [%clk 0:09:58] }``); ``;`` comments and ``%`` escape lines (PGN standard 8.2.5,
+    6) go. Moves, variations and annotation glyphs stay. Returns the text and whether
+    anything was dropped; text with nothing to drop comes back as written."""
+    parts, dropped = [], False
+    for match in _MOVETEXT_PART.finditer(movetext):
+        part = match.group(0)
+        if part.startswith("{"):
+            clocks = CLOCK.findall(part)
+            if CLOCK.sub("", part.strip("{}")).strip():
+                dropped = True
+                part = "{ " + " ".join(clocks) + " }" if clocks else ""
+        elif part.startswith((";", "%")):
+            dropped, part = True, ""
+        parts.append(part)
+    return (" ".join("".join(parts).split()) if dropped else movetext), dropped
+
+
+def _kept_tags(games: list[_Game]) -> tuple[list[tuple[tuple[str, str], ...]], list[str]]:
+    """Each game's tags that are kept (:data:`KEPT_TAGS`), and the names of those dropped."""
+    kept = [tuple((tag, value) for tag, value in game.headers if tag in KEPT_TAGS) for game in games]
+    dropped = sorted({tag for game in games for tag, _ in game.headers if tag not in KEPT_TAGS})
+    return kept, dropped
+
+
+def _dropped_warning(source: str, tags: list[str], commented: int) -> list[str]:
+    said = ([f"the tags {', '.join(tags)}"] if tags else []) + (
+        [f"the comments of {commented} game{'s' if commented > 1 else ''} (clock times kept)"] if commented else [])
+    return [f"{source}: not stored (a club rating needs names and results only, R18): {'; '.join(said)}"] if said else []
 
 
 def _comments(game: chess.pgn.Game) -> str:

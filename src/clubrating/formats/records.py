@@ -110,3 +110,4 @@ class TournamentRecord:
     format: str = ""                  # "trf", "pgn" or "csv"
     warnings: tuple[str, ...] = field(default=())   # recoverable oddities, with file:line
     planned_rounds: int | None = None  # TRF 'XXR': rounds announced (``rounds`` counts those in the file)
+    dropped: tuple[str, ...] = ()      # R18: PGN tags not kept (sorted), and "comments" when any were dropped

@@ -133,18 +133,20 @@ def upload(request: HttpRequest, access: ClubAccess) -> HttpResponse:
     if request.method != "POST":
         return _page(request, access, "web/arbiter/upload.html", today=dt.date.today().isoformat())
     try:
-        tournament = _import(request, access.club)
+        tournament, notes = _import(request, access.club)
     except ClubratingError as error:
         messages.error(request, str(error))
         return _page(request, access, "web/arbiter/upload.html", today=dt.date.today().isoformat(),
                      typed=request.POST.get("rows", ""), typed_name=request.POST.get("name", ""))
+    for note in notes:   # what the reader noticed or left out (R18: the tags and comments not stored)
+        messages.warning(request, note)
     messages.success(request, f"imported '{tournament.name}' ({tournament.date}) as a draft: "
                               f"{tournament.entries.count()} players, {tournament.games.count()} games; "
                               "confirm the names, then publish")
     return redirect(f"{access.base}arbiter/t/{tournament.id}/")
 
 
-def _import(request: HttpRequest, club: Club) -> Any:
+def _import(request: HttpRequest, club: Club) -> tuple[Any, tuple[str, ...]]:
     juniors = request.POST.get("has_juniors") == "on"
     date = _date(request.POST.get("date", ""))
     upload_file = request.FILES.get("file")
@@ -155,12 +157,12 @@ def _import(request: HttpRequest, club: Club) -> Any:
 
         record, digest = read_tournament_bytes(upload_file.read(), upload_file.name or "upload")
         return services.import_tournament(club, record, who=who(request), content_hash=digest, date=date,
-                                          has_juniors=juniors)
+                                          has_juniors=juniors), record.warnings
     rows = request.POST.get("rows", "")
     if not rows.strip():
         raise InputError("choose a file, or type the games")
     record = parse_typed(rows, name=request.POST.get("name", ""), date=date)
-    return services.import_tournament(club, record, who=who(request), has_juniors=juniors)
+    return services.import_tournament(club, record, who=who(request), has_juniors=juniors), record.warnings
 
 
 # --- one tournament: names, publish, corrections ---------------------------------------------

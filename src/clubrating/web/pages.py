@@ -26,13 +26,11 @@ from clubrating.formats.records import (
     Unplayed,
 )
 from clubrating.club import reads
+from clubrating.formats.pgn import KEPT_TAGS, keep_moves
 from clubrating.web.access import ClubAccess
 from clubrating.web.chart import ChartPoint, rating_chart
 
 RECENT_TOURNAMENTS = 10
-# PGN tags that carry no personal data beyond the players' names (which are replaced).
-SAFE_PGN_TAGS = {"Event", "Site", "Date", "Round", "Result", "EventDate", "TimeControl", "ECO", "Opening",
-                 "Variation", "Termination", "PlyCount", "Variant", "FEN", "SetUp", "Board"}
 
 
 def points_text(points: float) -> str:
@@ -217,8 +215,8 @@ def export_record(access: ClubAccess, t: Tournament) -> TournamentRecord:
     pairings = tuple(
         Pairing(round=g.round, white=number[g.white_id], black=number[g.black_id], white_points=g.white_points,
                 black_points=g.black_points, played=g.played, unplayed=Unplayed(g.unplayed) if g.unplayed else None,
-                colours_known=g.colours_known, board=g.board, moves=g.moves or None,
-                headers=tuple((k, str(v)) for k, v in (g.headers or {}).items() if k in SAFE_PGN_TAGS))
+                colours_known=g.colours_known, board=g.board, moves=keep_moves(g.moves)[0] if g.moves else None,
+                headers=tuple((k, str(v)) for k, v in (g.headers or {}).items() if k in KEPT_TAGS))
         for g in Game.objects.filter(tournament=t).order_by("round", "board", "id"))
     byes = tuple(ByeRecord(b.round, number[b.entry_id], b.points, ByeKind(b.kind))
                  for b in Bye.objects.filter(tournament=t).order_by("round", "id"))
