@@ -12,7 +12,7 @@ import pytest
 from clubrating.analysis.engine import DEFAULT_ENGINE, EngineSettings
 from clubrating.analysis.cache import MemoryCache
 from clubrating.analysis.runner import DEFAULT_BOOK, AnalysisConfig, Analyzer, analyse_games, read_pgn_file
-from clubrating.cpi.facts import BookStatus, Color, GameFacts
+from clubrating.cpi.facts import BookStatus, Color, GameFacts, Score
 from clubrating.cpi.index import score_game
 
 pytestmark = pytest.mark.engine
@@ -87,13 +87,25 @@ def test_a_game_leaving_the_book_at_move_3(analysed) -> None:
     assert [p.book for p in plies[:5]] == [BookStatus.TOP10] * 4 + [BookStatus.OUT]
     assert all(p.book is BookStatus.NO_POSITION for p in plies[5:])
     opening = score_game(analysed["early_exit"])[W].factors.O
-    assert (opening.numerator, opening.denominator) == (2, 5)
+    # moves 4 and 5 start from positions the book does not know: no misses (issue 11)
+    assert (opening.numerator, opening.denominator) == (2, 3)
 
 
 def test_terminal_positions_cost_no_search(analysed) -> None:
     facts = analysed["legal_mate"]  # ends in mate: 13 positions moved from, none after
     assert facts.searches + facts.cache_hits == len(facts.plies)
-    assert facts.plies[-1].score_after.mate == 1  # the line's score: Nd5# mates in 1
+    assert facts.plies[-1].score_after.mate == 0  # the rules' score: Nd5# has mated
+
+
+def test_a_mate_delivered_in_an_unfinished_game_record_is_found() -> None:
+    """Issue 11: with the Result tag "*" the mating move kept the MultiPV line's
+    ``mate 1`` and the attack looked missed; the rules now score a mated position."""
+    game = read_pgn_file(DATA / "legal_mate.pgn")[0]
+    game.headers["Result"] = "*"
+    (facts,) = analyse_games([game], CONFIG, jobs=1)
+    assert facts.plies[-1].san == "Nd5#" and facts.plies[-1].score_after == Score(mate=0)
+    m2 = score_game(facts)[W].factors.M2
+    assert (m2.numerator, m2.denominator) == (1, 1)
 
 
 def test_the_same_game_twice_gives_the_same_facts() -> None:

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import pytest
 
 from clubrating.cpi.facts import BookStatus, Color
-from clubrating.cpi.factors import (brilliancies, centipawn_loss, engine_choice, eval_loss,
+from clubrating.cpi.factors import (MateAttack, brilliancies, centipawn_loss, engine_choice, eval_loss,
+                                    is_sacrifice_candidate, mating_attacks, move_loss,
                                     game_accuracy, hangs, increment_seconds, mates, move_accuracy,
                                     opening, time_management, win_percent)
-from tests.cpi.helpers import ply
+from tests.cpi.helpers import ply, score
 
 W, B = Color.WHITE, Color.BLACK
 
@@ -83,15 +85,6 @@ def test_time_management_drops_an_unexplained_time_bonus() -> None:
     clocks = [(600, 590), (590, 580), (580, 2380)]  # +30 min after move 40
     plies = [ply(2 * i + 1, "a", [("a", 0)], clock=c) for i, c in enumerate(clocks)]
     assert time_management(plies, W, "5400+30").value == pytest.approx(1.0)
-
-
-def test_opening_counts_top10_book_moves_over_the_first_ten_moves() -> None:
-    statuses = [BookStatus.TOP10, BookStatus.TOP10, BookStatus.OUT] + [BookStatus.NO_POSITION] * 9
-    plies = []
-    for i, status in enumerate(statuses):
-        plies += [ply(2 * i + 1, "a", [("a", 0)], book=status), ply(2 * i + 2, "x", [("x", 0)])]
-    factor = opening(plies, W)
-    assert (factor.numerator, factor.denominator, factor.value) == (2, 10, 0.2)
 
 
 def test_opening_is_unavailable_when_no_position_was_in_the_book() -> None:
@@ -209,3 +202,72 @@ def test_game_accuracy_is_100_for_perfect_play_and_lower_with_a_blunder() -> Non
     blunder[4] = ply(5, "b", [("a", 15)], -600)
     assert game_accuracy(blunder, W) < 90
     assert game_accuracy([], W) is None
+
+
+# Issue 11: factor defects, each on a constructed game.
+
+def test_a_delivered_mate_is_found_whatever_the_result_tag_and_the_stored_score() -> None:
+    # Facts stored before issue 11 kept the MultiPV line's score (#1) after a mating move;
+    # with the Result tag "*" the attack looked missed.
+    mating = ply(3, "d8h4", [("d8h4", "#1")], "#1")
+    plies = [ply(1, "f2f3", [("e7e5", 0)], -50), ply(2, "e7e5", [("e7e5", 0)]),
+             ply(3, "g2g4", [("e2e4", 0)], -900), mating]
+    plies[3] = dataclasses.replace(mating, ply=4, color=B, san="Qh4#")
+    for result in ("*", "0-1"):
+        m1 = mates(plies, B, result)[1]
+        assert (m1.numerator, m1.denominator, m1.value) == (1, 1, 1.0), result
+        assert mating_attacks(plies, B, result) == [MateAttack(4, 1, True)]
+
+
+def test_a_mate_in_one_missed_twice_is_zero_of_two_not_unavailable() -> None:
+    plies = [ply(1, "a", [("m", "#1"), ("a", 300)]), ply(2, "x", [("x", -300)]),
+             ply(3, "b", [("m", "#1"), ("b", 300)]), ply(4, "y", [("y", -300)])]
+    m1 = mates(plies, W, "1-0")[1]
+    assert (m1.numerator, m1.denominator, m1.value, m1.available) == (0, 2, 0.0, True)
+    none = mates([ply(1, "a", [("a", 30)])], W, "1-0")[1]
+    assert (none.value, none.available) == (None, False)
+
+
+@pytest.mark.parametrize(("before", "after", "counted"), [
+    (30, 25, True),           # equal position, 5 cp from the best on raw scores: a sacrifice
+    (200, 195, True),         # the bound: +200 cp is not yet winning
+    (400, 395, False),        # trading down when already winning (+4 pawns) is no brilliancy
+    (1500, 1200, False),      # clipped, both were +1000: "within 10 cp" only by clipping
+    ("#3", "#3", False),      # a mate was already there
+    (-150, -180, False),      # 30 cp from the best on raw scores
+])
+def test_a_brilliancy_is_a_sound_sacrifice_in_a_position_not_already_won(before, after, counted) -> None:
+    p = ply(1, "s", [("b", before), ("s", after)], exchange=-300, shallow="b")
+    assert brilliancies([p], W).count == int(counted)
+    assert is_sacrifice_candidate(p) == counted
+
+
+def test_scores_are_compared_raw_and_a_mate_only_equals_the_same_mate() -> None:
+    assert not is_sacrifice_candidate(ply(1, "s", [("b", 100), ("s", "#-9")], exchange=-300))
+    # a move better than the engine's first line (a mate its search missed) is near the best
+    assert is_sacrifice_candidate(ply(1, "s", [("b", 100)], "#5", exchange=-300))
+    assert move_loss(score(-40), score(-40)) == 0 and move_loss(score(-40), score(-49)) == 9
+    assert move_loss(score("#4"), score("#4")) == 0 and move_loss(score("#4"), score(1200)) > 10
+    assert move_loss(score("#4"), score("#6")) > 10 and move_loss(score(0), score("#2")) < 0
+
+
+def test_opening_counts_only_moves_from_book_positions() -> None:
+    # White leaves the book at move 3; moves 4-10 start from positions the book does not know
+    # (after the opponent's or the player's deviation): they are no misses.
+    statuses = [BookStatus.TOP10, BookStatus.TOP10, BookStatus.OUT] + [BookStatus.NO_POSITION] * 9
+    plies = []
+    for i, status in enumerate(statuses):
+        plies += [ply(2 * i + 1, "a", [("a", 0)], book=status), ply(2 * i + 2, "x", [("x", 0)])]
+    factor = opening(plies, W)
+    assert (factor.numerator, factor.denominator) == (2, 3)
+    assert factor.value == pytest.approx(2 / 3)
+
+
+def test_opening_does_not_blame_the_player_for_the_opponents_deviation() -> None:
+    # Black's first move leaves the book; every later White position is unknown to it.
+    plies = [ply(1, "e2e4", [("e2e4", 0)], book=BookStatus.TOP10),
+             ply(2, "a7a5", [("c7c5", 0)], -60, book=BookStatus.OUT)]
+    for number in range(3, 21):
+        plies.append(ply(number, "a", [("a", 0)], book=BookStatus.NO_POSITION))
+    assert (opening(plies, W).numerator, opening(plies, W).denominator, opening(plies, W).value) == (1, 1, 1.0)
+    assert (opening(plies, B).numerator, opening(plies, B).denominator) == (0, 1)

@@ -5,8 +5,10 @@ For each game: every position the players moved from is searched once
 when the last move is not one of the engine's lines; terminal positions
 (mate, stalemate, insufficient material, 75 moves, fivefold repetition) are
 scored by the rules, not searched. The score after a move comes from the
-MultiPV line when the move is one of the engine's choices, else from the next
-position's search — never from a second search of the same position.
+rules when the position after it is terminal (a mating move scores ``mate 0``
+whatever the Result tag says, issue 11), else from the MultiPV line when the
+move is one of the engine's choices, else from the next position's search —
+never from a second search of the same position.
 
 Then, for the few moves that look like sacrifices (``cpi.factors.
 is_sacrifice_candidate``), one tiny separate search (depth 2, a fresh hash)
@@ -107,12 +109,12 @@ def _engine_moves(board: chess.Board, lines: tuple[SearchLine, ...]) -> tuple[En
 
 def _score_after(search: _GameSearch, index: int, after: chess.Board,
                  best: tuple[EngineMove, ...], move: chess.Move) -> Score:
+    terminal = terminal_score(after)
+    if terminal is not None:  # the rules first: a line's "mate 1" after the mating move is not it
+        return terminal
     for line in best:
         if line.uci == move.uci():
             return line.score
-    terminal = terminal_score(after)
-    if terminal is not None:
-        return terminal
     following = search.lines(index + 1, after)
     if not following:
         raise RuntimeError(f"the engine returned no line for {after.fen()}")

@@ -60,7 +60,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from clubrating.cpi.facts import BookStatus, Color, GameFacts, PlyFacts
+from clubrating.cpi.facts import BookStatus, Color, GameFacts, PlyFacts, Score
 
 E_CPL_SCALE = 200          # spec C3: E = max(0, 1 − CPL/200)
 OPENING_MOVES = 10         # spec C3: moves before move 10 / "first_10"
@@ -69,7 +69,11 @@ MATE_DISTANCES = (1, 2, 3)  # spec C3: M1, M2, M3
 HANG_LOSS_CP = 300         # spec C3: "swing the evaluation by 300 cp or more"
 DECIDED_CP = 500           # ours: see H above
 SACRIFICE_CP = -200        # ours: at least a minor piece for a pawn, or the exchange
-BEST_TOLERANCE_CP = 10     # ours: "within a few centipawns" of the first choice
+BEST_TOLERANCE_CP = 10     # ours: "within a few centipawns" of the first choice, raw scores
+# Not already won: +200 cp is a win % of 67.6 (lila WinPercent.scala, see win_percent), the
+# last step before lichess's "winning" band; 31 of 39 Br found before issue 11 came from
+# +300 cp or more (trading down), none of them a sacrifice a player would call one.
+WINNING_CP = 200
 NOT_WORSE_CP = -50         # ours: half a pawn, still equal
 
 # lila modules/analyse/src/main/WinPercent.scala: winningChances multiplier.
@@ -212,13 +216,10 @@ def time_management(plies: Sequence[PlyFacts], color: Color, time_control: str |
 
 
 def opening(plies: Sequence[PlyFacts], color: Color) -> Factor:
-    """O = hits among the 10 heaviest book moves / the player's first 10 moves."""
-    first = [ply for ply in own_plies(plies, color) if ply.move_number <= OPENING_MOVES]
-    probed = [ply for ply in first if ply.book is not None]
-    if not probed or all(ply.book is BookStatus.NO_POSITION for ply in probed):
-        return Factor(None, 0, len(first))
-    hits = sum(1 for ply in probed if ply.book is BookStatus.TOP10)
-    return Factor.share(hits, len(first))
+    """O = hits among the 10 heaviest book moves / the player's first 10 moves from book positions."""
+    in_book = [ply for ply in own_plies(plies, color) if ply.move_number <= OPENING_MOVES
+               and ply.book is not None and ply.book is not BookStatus.NO_POSITION]
+    return Factor.share(sum(1 for ply in in_book if ply.book is BookStatus.TOP10), len(in_book))
 
 
 def engine_choice(plies: Sequence[PlyFacts], color: Color, rank: int) -> Factor:
@@ -234,7 +235,7 @@ def _has_mate(ply: PlyFacts) -> bool:
 
 
 def _keeps_mate(ply: PlyFacts) -> bool:
-    return ply.score_after.mate is not None and ply.score_after.mate >= 0
+    return ply.delivers_mate or (ply.score_after.mate is not None and ply.score_after.mate > 0)
 
 
 def mating_attacks(plies: Sequence[PlyFacts], color: Color, result: str) -> list[MateAttack]:
@@ -255,7 +256,7 @@ def mating_attacks(plies: Sequence[PlyFacts], color: Color, result: str) -> list
             if not _keeps_mate(ply):
                 found = False
                 break
-            if ply.score_after.mate == 0:
+            if ply.delivers_mate:
                 found = True
                 break
             found = index == len(own) and won  # kept to the end: the opponent resigned
@@ -286,13 +287,36 @@ def hangs(plies: Sequence[PlyFacts], color: Color) -> Count:
     return Count(len(found), tuple(found))
 
 
+def _rank(score: Score) -> tuple[int, float]:
+    """An order on raw scores: any mate for the mover (sooner is better) > any centipawns >
+    any mate against (later is better)."""
+    if score.mate is None:
+        assert score.cp is not None
+        return 1, score.cp
+    return (2, -score.mate) if score.mate >= 0 else (0, -score.mate)
+
+
+def move_loss(before: Score, after: Score) -> float:
+    """What a move lost on raw (unclipped) scores: centipawns between two cp scores; between
+    a mate and anything else (or two different mates) 0 or less when ``after`` is at least
+    as good, else infinite — a mate score only equals a mate score."""
+    if before.cp is not None and after.cp is not None:
+        return before.cp - after.cp
+    rank_before, rank_after = _rank(before), _rank(after)
+    if rank_after == rank_before:
+        return 0.0
+    return -math.inf if rank_after > rank_before else math.inf
+
+
 def is_sacrifice_candidate(ply: PlyFacts) -> bool:
-    """Conditions 1–3 of Br: the shell runs its tiny extra search only for these."""
-    before = ply.score_before
+    """Conditions 1–4 of Br: the shell runs its tiny extra search only for these."""
+    before, after = ply.score_before, ply.score_after
     if before is None or ply.exchange > SACRIFICE_CP:
         return False
-    near_best = ply.choice == 1 or before.clipped() - ply.score_after.clipped() <= BEST_TOLERANCE_CP
-    return near_best and ply.score_after.clipped() >= NOT_WORSE_CP
+    if before.mate is not None and before.mate > 0 or before.cp is not None and before.cp > WINNING_CP:
+        return False  # already won: giving material back is trading down
+    near_best = ply.choice == 1 or move_loss(before, after) <= BEST_TOLERANCE_CP
+    return near_best and _rank(after) >= _rank(Score(cp=NOT_WORSE_CP))
 
 
 def brilliancies(plies: Sequence[PlyFacts], color: Color) -> Count:

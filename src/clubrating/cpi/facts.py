@@ -135,9 +135,11 @@ class PlyFacts:
     """Everything observed about one half-move of a game.
 
     ``score_before`` is the engine's best line (``best[0].score``);
-    ``score_after`` comes from the MultiPV line when the move played is one of
-    the engine's choices, else from the search of the next position (negated),
-    else from the rules when the next position is terminal (mate or draw).
+    ``score_after`` comes from the rules when the next position is terminal
+    (mate or draw; since issue 11 ahead of the MultiPV line, whose ``mate 1``
+    a mating move used to keep), else from the MultiPV line when the move played
+    is one of the engine's choices, else from the search of the next position
+    (negated).
     ``exchange`` is the static exchange balance of the move played in
     centipawns for the mover (negative: material given up).
     ``shallow_best`` is the best move of the tiny separate search done only
@@ -165,6 +167,12 @@ class PlyFacts:
     @property
     def score_before(self) -> Score | None:
         return self.best[0].score if self.best else None
+
+    @property
+    def delivers_mate(self) -> bool:
+        """The move mated: the stored score says so, or its SAN ends with ``#`` (facts
+        stored before issue 11 kept the MultiPV line's ``mate 1`` after a mating move)."""
+        return self.score_after.mate == 0 or self.san.endswith("#")
 
     @property
     def choice(self) -> int | None:
