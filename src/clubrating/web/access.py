@@ -20,7 +20,7 @@ import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import wraps
+from functools import cached_property, wraps
 from typing import Any
 
 from django.conf import settings
@@ -29,7 +29,9 @@ from django.core.cache import cache
 from django.db import connection
 from django.http import Http404, HttpRequest, HttpResponse
 
-from clubrating.club.models import AuditEntry, Club, CpiEntry, NameDisplay, RebuildLog, Visibility
+from clubrating.club.models import (
+    AuditEntry, Club, CpiEntry, Entry, Member, NameDisplay, RebuildLog, TournamentStatus, Visibility,
+)
 
 ARBITER_PREFIX = "web:"   # audit entries written from the website say "web:<login>"
 
@@ -48,12 +50,39 @@ class ClubAccess:
         return self.club.visibility != Visibility.PUBLIC
 
     def name(self, name: str, *, junior: bool = False, consent: bool = False,
-             juniors_event: bool = False) -> str:
-        """The name this viewer may see (R16, R17): arbiters see full names."""
+             juniors_event: bool = False, member_id: int | None = None) -> str:
+        """The name this viewer may see (R16, R17): arbiters see full names. A member who
+        played in an event with under-18 players is named by initials everywhere, not only
+        on that event's pages: each of those pages links to the member's own."""
         if self.is_arbiter:
             return name
+        juniors_event = juniors_event or (member_id is not None and member_id in self.juniors_event_members)
         return public_name(name, full=self.club.names == NameDisplay.FULL, junior=junior,
                            consent=consent, juniors_event=juniors_event)
+
+    @cached_property
+    def juniors_event_members(self) -> frozenset[int]:
+        return juniors_event_members(self.club)
+
+
+def juniors_event_members(club: Club) -> frozenset[int]:
+    """The ids of every member who played in a published tournament marked as having under-18
+    players (R16), and of every member merged with one of them (one person, several ids).
+    One query, two when the club has such players."""
+    played = set(Entry.objects.filter(tournament__club=club, tournament__has_juniors=True,
+                                      tournament__status=TournamentStatus.PUBLISHED)
+                 .exclude(member=None).values_list("member_id", flat=True).distinct())
+    if not played:
+        return frozenset()
+    parent = dict(Member.objects.filter(club=club).values_list("id", "merged_into_id"))
+
+    def root(member_id: int) -> int:
+        while parent.get(member_id) is not None:
+            member_id = parent[member_id]
+        return member_id
+
+    people = {root(m) for m in played}
+    return frozenset(m for m in parent if root(m) in people)
 
 
 def public_name(name: str, *, full: bool, junior: bool, consent: bool, juniors_event: bool = False) -> str:

@@ -53,7 +53,7 @@ def _recent(access: ClubAccess, rows: list[dict[str, Any]]) -> list[dict[str, An
         oid = row["opponent_member_id"]
         if oid in flags:
             oname, junior, consent = flags[oid]
-            opponent = access.name(oname, junior=junior, consent=consent)
+            opponent = access.name(oname, junior=junior, consent=consent, member_id=oid)
         else:
             opponent = access.name(row["opponent"], junior=True)
         recent.append({**row, "opponent": opponent, "delta_text": f"{row['delta']:+.1f}",
@@ -66,7 +66,7 @@ def dashboard(access: ClubAccess, member: Member) -> dict[str, Any]:
     member.club = access.club          # the same club, already read: saves the weights' query
     summary = cpi_summary(member, last=RECENT_GAMES)
     coach = exercises_for(member, recent=COACH_GAMES)
-    name = access.name(member.name, junior=member.junior, consent=member.full_name_consent)
+    name = access.name(member.name, junior=member.junior, consent=member.full_name_consent, member_id=member.id)
     recent = _recent(access, summary["last_games"])
     averages = coach["averages"]
     rows = [{"factor": n, **a, "average_text": _figure(n, a["average"]), "club_text": _figure(n, a["club_average"])}

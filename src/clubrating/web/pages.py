@@ -66,7 +66,8 @@ def club_ratings(access: ClubAccess, rating_list: str, search: str = "") -> list
     wanted = search.strip().casefold()
     rows = []
     for row in reads.rating_list(access.club, rating_list):
-        name = access.name(row["name"], junior=row["junior"], consent=row["full_name_consent"])
+        name = access.name(row["name"], junior=row["junior"], consent=row["full_name_consent"],
+                           member_id=row["member_id"])
         if wanted and wanted not in name.casefold():
             continue
         rows.append({"rank": row["rank"], "member_id": row["member_id"], "name": name,
@@ -105,7 +106,7 @@ def player(access: ClubAccess, member: Member) -> dict[str, Any]:
     names = {t["tournament_id"]: (t["tournament"], t["date"]) for t in hist["tournaments"]}
     shown: dict[int | None, str] = {}   # opponent member id -> the name this viewer sees
     for oid, (oname, junior, consent) in flags.items():
-        shown[oid] = access.name(oname, junior=junior, consent=consent)
+        shown[oid] = access.name(oname, junior=junior, consent=consent, member_id=oid)
     games = []
     for g in hist["games"]:
         oid = g["opponent_member_id"]
@@ -115,7 +116,7 @@ def player(access: ClubAccess, member: Member) -> dict[str, Any]:
     history = [{**t, "score_text": points_text(t["score"]), "before_text": _rating(t["rating_before"]),
                 "after_text": _rating(t["rating_after"]), "change_text": _signed(t["change"])}
                for t in hist["tournaments"]]
-    name = access.name(member.name, junior=member.junior, consent=member.full_name_consent)
+    name = access.name(member.name, junior=member.junior, consent=member.full_name_consent, member_id=member.id)
     return {"member": member, "name": name, "ratings": hist["ratings"], "history": history, "games": games,
             "aliases": hist["aliases"] if access.is_arbiter else [],
             "charts": charts(hist["tournaments"], access.club.provisional_games, name)}
@@ -168,7 +169,8 @@ def entry_name(access: ClubAccess, tournament: Tournament, name: str, member_id:
     """A tournament's name for a player: the member's name when linked, privacy applied."""
     if member_id is not None and member_id in flags:
         member, junior, consent = flags[member_id]
-        return access.name(member, junior=junior, consent=consent, juniors_event=tournament.has_juniors)
+        return access.name(member, junior=junior, consent=consent, juniors_event=tournament.has_juniors,
+                           member_id=member_id)
     return access.name(name, junior=True)
 
 
