@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import struct
 from pathlib import Path
@@ -11,8 +12,12 @@ import chess.polyglot
 import pytest
 
 import clubrating.cli as cli
+from clubrating import __version__ as clubrating_version
 from clubrating.analysis.analyzer import book_status
+from clubrating.analysis.engine import HASH_MB
+from clubrating.commands.analyze import book_identity
 from clubrating.cpi.facts import BookStatus
+from clubrating.cpi.factors import DEFINITIONS_VERSION
 
 DATA = Path(__file__).parent / "data"
 
@@ -56,7 +61,8 @@ def test_analyze_json_is_the_design_document(fake_engine, tmp_path, monkeypatch,
     assert code == 0
     (game,) = json.loads(capsys.readouterr().out)["games"]
     assert game["result"] == "0-1" and game["headers"]["White"] == "Hasty"
-    assert game["engine"] == {"name": "FakeFish", "version": "1.0", "nodes": 500, "multipv": 3}
+    assert game["engine"].items() >= {"name": "FakeFish", "version": "1.0", "nodes": 500,
+                                      "multipv": 3}.items()
     white = game["players"]["white"]
     assert set(white) >= {"name", "result_bonus", "delta_cpi", "factors"}
     assert set(white["factors"]) == {"E", "T", "O", "B1", "B2", "B3", "M1", "M2", "M3", "H", "Br"}
@@ -66,6 +72,27 @@ def test_analyze_json_is_the_design_document(fake_engine, tmp_path, monkeypatch,
     assert isinstance(white["factors"]["H"]["count"], int)
     assert game["players"]["black"]["result_bonus"] == 10
     assert len(game["plies"]) == 12 and game["plies"][0]["book"] == "top10"
+
+
+def test_analyze_json_records_its_provenance(fake_engine, tmp_path, monkeypatch, capsys) -> None:
+    """Issue 11: the definitions' version, clubrating's, the engine's Hash/Threads and the
+    depths it reached, the book (path and digest) and each player's mating attacks."""
+    book = tmp_path / "book.bin"
+    write_book(book, [(chess.Board(), "e2e4", 10)])
+    code = clubrating(["analyze", str(DATA / "mates.pgn"), "--engine", str(fake_engine.path),
+                       "--book", str(book), "--nodes", "500", "--jobs", "1", "--json"], monkeypatch)
+    assert code == 0
+    document = json.loads(capsys.readouterr().out)
+    digest = hashlib.sha256(book.read_bytes()).hexdigest()[:16]
+    assert document["provenance"] == {"clubrating": clubrating_version, "definitions": DEFINITIONS_VERSION,
+                                      "engine_path": str(fake_engine.path),
+                                      "book": {"path": str(book), "sha256": digest}}
+    (game,) = document["games"]
+    assert game["definitions"] == DEFINITIONS_VERSION
+    assert game["engine"]["hash_mb"] == HASH_MB and game["engine"]["threads"] == 1
+    assert game["depth"] == {"min": 1, "median": 1, "max": 1, "searches": game["searches"]}
+    assert all("mating_attacks" in player for player in game["players"].values())
+    assert book_identity(None) == "none"
 
 
 def test_analyze_prints_factors_as_text(fake_engine, tmp_path, monkeypatch, capsys) -> None:

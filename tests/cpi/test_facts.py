@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from clubrating.cpi.facts import BookStatus, Color, EngineMove, GameFacts, PlyFacts, Score
-from tests.cpi.helpers import ENGINE
+from clubrating.cpi.facts import BookStatus, Color, Depths, EngineInfo, EngineMove, GameFacts, PlyFacts, Score
+from tests.cpi.helpers import ENGINE, ply
 
 scores = st.one_of(st.integers(-3000, 3000).map(lambda cp: Score(cp=cp)),
                    st.integers(-20, 20).map(lambda m: Score(mate=m)))
@@ -24,10 +25,38 @@ plies = st.builds(
 )
 
 
-@given(st.lists(plies, max_size=5))
-def test_game_facts_round_trip_through_json(game_plies) -> None:
-    facts = GameFacts({"White": "A"}, "1-0", ENGINE, tuple(game_plies), searches=3, cache_hits=1)
+depths = st.none() | st.lists(st.integers(1, 60), min_size=1, max_size=9).map(Depths.of)
+engines = st.sampled_from([ENGINE, EngineInfo("Stockfish", "15.1", 10_000, 3, hash_mb=4, threads=1)])
+
+
+@settings(deadline=None)  # a shared machine: the time of one example says nothing here
+@given(st.lists(plies, max_size=5), engines, depths)
+def test_game_facts_round_trip_through_json(game_plies, engine, depth) -> None:
+    facts = GameFacts({"White": "A"}, "1-0", engine, tuple(game_plies), searches=3, cache_hits=1,
+                      depth=depth)
     assert GameFacts.from_dict(json.loads(json.dumps(facts.to_dict()))) == facts
+
+
+@pytest.mark.parametrize(("depths", "summary"), [
+    ([], None), ([7], Depths(7, 7, 7, 1)), ([9, 7, 8, 12], Depths(7, 8.5, 12, 4)),
+])
+def test_depths_are_summarised_by_min_median_max(depths, summary) -> None:
+    assert Depths.of(depths) == summary
+
+
+def test_facts_stored_before_issue_11_still_read() -> None:
+    old = {"headers": {}, "result": "*", "engine": {"name": "S", "version": "1", "nodes": 1, "multipv": 3},
+           "plies": []}
+    facts = GameFacts.from_dict(old)
+    assert facts.depth is None and facts.engine.hash_mb is None and facts.engine.threads is None
+
+
+@pytest.mark.parametrize(("san", "after", "mated"), [
+    ("Qh4#", "#1", True),    # stored before issue 11: the line's mate 1, the SAN says mate
+    ("Qh4#", "#0", True), ("Qh4", "#0", True), ("Qh4+", "#1", False), ("Qh4", 50, False),
+])
+def test_a_move_delivers_mate_by_its_score_or_its_san(san, after, mated) -> None:
+    assert dataclasses.replace(ply(1, "d8h4", [("d8h4", 0)], after), san=san).delivers_mate is mated
 
 
 def test_a_score_is_either_centipawns_or_mate() -> None:

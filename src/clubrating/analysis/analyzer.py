@@ -28,7 +28,8 @@ import chess.polyglot
 from clubrating.analysis.cache import SearchCache, SearchLine, position_key
 from clubrating.analysis.engine import SHALLOW_DEPTH, Searcher
 from clubrating.analysis.see import exchange
-from clubrating.cpi.facts import BookStatus, Color, EngineInfo, EngineMove, GameFacts, PlyFacts, Score
+from clubrating.cpi.facts import (BookStatus, Color, Depths, EngineInfo, EngineMove, GameFacts, PlyFacts,
+                                  Score)
 from clubrating.cpi.factors import OPENING_MOVES, OPENING_TOP, is_sacrifice_candidate
 from clubrating.errors import InputError
 
@@ -72,13 +73,20 @@ class _GameSearch:
     def __init__(self, searcher: Searcher, cache: SearchCache | None, settings_key: str) -> None:
         self.searcher, self.cache, self.settings_key = searcher, cache, settings_key
         self.searches = self.hits = self.shallow = 0
+        self.depths: list[int] = []  # depth reached by each search run (not the cached ones)
         self._lines: dict[int, tuple[SearchLine, ...]] = {}
 
     def lines(self, index: int, board: chess.Board) -> tuple[SearchLine, ...]:
         if index not in self._lines:
-            self._lines[index] = self._cached(board, self.settings_key,
-                                              lambda: self.searcher.search(board, object()))
+            self._lines[index] = self._cached(board, self.settings_key, lambda: self._search(board))
         return self._lines[index]
+
+    def _search(self, board: chess.Board) -> tuple[SearchLine, ...]:
+        lines = self.searcher.search(board, object())
+        depth = getattr(self.searcher, "last_depth", None)  # optional: not every Searcher tells
+        if isinstance(depth, int):
+            self.depths.append(depth)
+        return lines
 
     def shallow_best(self, board: chess.Board, shallow_key: str) -> str | None:
         def run() -> tuple[SearchLine, ...]:
@@ -165,5 +173,5 @@ def analyse_game(game: chess.pgn.Game, searcher: Searcher, cache: SearchCache | 
     return GameFacts(
         headers=dict(game.headers), result=game.headers.get("Result", "*"), engine=searcher.info,
         plies=tuple(plies), searches=search.searches, cache_hits=search.hits,
-        shallow_searches=search.shallow,
+        shallow_searches=search.shallow, depth=Depths.of(search.depths),
     )

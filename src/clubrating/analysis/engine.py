@@ -34,7 +34,7 @@ SHALLOW_DEPTH = 2                         # the tiny "was it obvious?" search of
 
 # Parse only what is stored (score, first move of the PV): python-chess parses
 # every info line, and the rest is pure overhead at small node budgets.
-PARSED = chess.engine.INFO_SCORE | chess.engine.INFO_PV
+PARSED = chess.engine.INFO_BASIC | chess.engine.INFO_SCORE | chess.engine.INFO_PV
 
 SearchLine = tuple[str, Score]
 
@@ -95,11 +95,15 @@ class UciSearcher:
         options = {"Threads": 1, "Hash": settings.hash_mb}
         self.engine.configure({k: v for k, v in options.items() if k in self.engine.options})
         name, version = _version(self.engine.id.get("name", os.path.basename(settings.path)))
-        self.info = EngineInfo(name, version, settings.nodes, settings.multipv)
+        known = {k: v for k, v in options.items() if k in self.engine.options}
+        self.info = EngineInfo(name, version, settings.nodes, settings.multipv,
+                               hash_mb=known.get("Hash"), threads=known.get("Threads"))
+        self.last_depth: int | None = None  # depth of the last main search's first line
 
     def search(self, board: chess.Board, game: object) -> tuple[SearchLine, ...]:
         infos = self.engine.analyse(board, chess.engine.Limit(nodes=self.settings.nodes),
                                     multipv=self.settings.multipv, game=game, info=PARSED)
+        self.last_depth = infos[0].get("depth") if infos else None
         return tuple((info["pv"][0].uci(), _score(info, board.turn)) for info in infos if info.get("pv"))
 
     def shallow_best(self, board: chess.Board, game: object) -> str | None:

@@ -35,6 +35,12 @@ def parse_info(line: str) -> tuple[int, str, Score] | None:
     return rank, move, Score(mate=value) if kind == "mate" else Score(cp=value)
 
 
+def parse_depth(line: str) -> int | None:
+    """``info depth 14 seldepth 20 ...`` -> 14."""
+    words = line.split()
+    return int(words[words.index("depth") + 1]) if "depth" in words else None
+
+
 class RawUciSearcher:
     """One engine process spoken to in plain UCI text."""
 
@@ -45,6 +51,7 @@ class RawUciSearcher:
                                      text=True, bufsize=1)
         self._game: object | None = None
         self._multipv = 0
+        self.last_depth: int | None = None  # depth of the last main search's first line
         self._send("uci")
         name = os.path.basename(settings.path)
         options = set()
@@ -57,7 +64,9 @@ class RawUciSearcher:
             if option in options:
                 self._send(f"setoption name {option} value {value}")
         self._ready()
-        self.info = EngineInfo(*_version(name), settings.nodes, settings.multipv)
+        self.info = EngineInfo(*_version(name), settings.nodes, settings.multipv,
+                               hash_mb=settings.hash_mb if "Hash" in options else None,
+                               threads=1 if "Threads" in options else None)
 
     def _send(self, line: str) -> None:
         assert self.proc.stdin is not None
@@ -103,6 +112,8 @@ class RawUciSearcher:
                 parsed = parse_info(line)
                 if parsed is not None:
                     latest[parsed[0]] = (parsed[1], parsed[2])
+                    if parsed[0] == 1:
+                        self.last_depth = parse_depth(line)
         return tuple(latest[rank] for rank in sorted(latest))
 
     def search(self, board: chess.Board, game: object) -> tuple[SearchLine, ...]:

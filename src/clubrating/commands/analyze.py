@@ -6,15 +6,18 @@ The JSON document is the stable contract of DESIGN.md ("analyze").
 from __future__ import annotations
 
 import argparse
+import hashlib
 import os
 from typing import Any
+
+from clubrating import __version__
 
 from clubrating.analysis.engine import DEFAULT_ENGINE, DEFAULT_NODES, EngineSettings
 from clubrating.analysis.runner import (DEFAULT_BOOK, AnalysisConfig, analyse_games, read_pgn_file,
                                         stderr_progress)
 from clubrating.cli import option, print_json, wants_json
 from clubrating.cpi.facts import Color, GameFacts
-from clubrating.cpi.factors import Factor
+from clubrating.cpi.factors import DEFINITIONS_VERSION, Factor, mating_attacks
 from clubrating.cpi.index import PlayerScore, Weights, score_game
 from clubrating.errors import InputError
 
@@ -51,15 +54,45 @@ def _config(args: argparse.Namespace) -> AnalysisConfig:
 
 
 def game_document(facts: GameFacts, weights: Weights = Weights()) -> dict[str, Any]:
-    """One game of the DESIGN.md ``analyze`` JSON."""
+    """One game of the DESIGN.md ``analyze`` JSON, plus (issue 11) each player's mating
+    attacks and the depths the engine reached."""
     scores = score_game(facts, weights)
+    players = {}
+    for color in Color:
+        player = scores[color].to_dict()
+        player["mating_attacks"] = [
+            {"start_ply": attack.start_ply, "distance": attack.distance, "found": attack.found}
+            for attack in mating_attacks(facts.plies, color, facts.result)]
+        players[color.value] = player
     return {
         "headers": dict(facts.headers), "result": facts.result,
         "engine": facts.engine.to_dict(),
-        "players": {color.value: scores[color].to_dict() for color in Color},
+        "depth": facts.depth.to_dict() if facts.depth is not None else None,
+        "definitions": DEFINITIONS_VERSION,
+        "players": players,
         "plies": [ply.to_dict() for ply in facts.plies],
         "searches": facts.searches, "cache_hits": facts.cache_hits,
         "shallow_searches": facts.shallow_searches,
+    }
+
+
+def book_identity(path: str | None) -> dict[str, str] | str:
+    """The book as provenance: its path and the first 16 hex digits of its SHA-256, or "none"."""
+    if path is None:
+        return "none"
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return {"path": os.path.abspath(path), "sha256": digest.hexdigest()[:16]}
+
+
+def provenance(config: AnalysisConfig) -> dict[str, Any]:
+    """What produced the figures, beside the engine each game records (issue 11). The weights
+    the scoring used are added by cpi.index's scoring (the lead's part of issue 11)."""
+    return {
+        "clubrating": __version__, "definitions": DEFINITIONS_VERSION,
+        "engine_path": config.engine.path, "book": book_identity(config.book),
     }
 
 
@@ -100,7 +133,8 @@ def run(args: argparse.Namespace) -> int:
         raise InputError("no game in this file", file=args.games)
     results = analyse_games(games, config, jobs=args.jobs, progress=stderr_progress(args.verbose))
     if wants_json(args):
-        print_json({"games": [game_document(facts) for facts in results]})
+        print_json({"provenance": provenance(config),
+                    "games": [game_document(facts) for facts in results]})
     else:
         _print_text(results)
     return 0

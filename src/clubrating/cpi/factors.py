@@ -53,6 +53,7 @@ R  +10 / +5 / 0 for a win / draw / loss (spec C1).
 
 from __future__ import annotations
 
+import bisect
 import math
 import re
 import statistics
@@ -61,6 +62,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from clubrating.cpi.facts import BookStatus, Color, GameFacts, PlyFacts, Score
+
+# The version of the definitions below, recorded with every analysis (analyze --json):
+# 1 = issue 5; 2 = issue 11: a mate on the board is found whatever the Result tag; O counts only
+# moves from book positions; Br only from positions not already won, on raw scores; T is the time
+# kept for critical positions; H is a drop of win % from an undecided position.
+DEFINITIONS_VERSION = 2
 
 E_CPL_SCALE = 200          # spec C3: E = max(0, 1 − CPL/200)
 OPENING_MOVES = 10         # spec C3: moves before move 10 / "first_10"
@@ -191,16 +198,51 @@ def increment_seconds(time_control: str | None) -> float:
     return float(match.group(1)) if match else 0.0
 
 
-def seconds_spent(plies: Sequence[PlyFacts], color: Color, time_control: str | None) -> list[float]:
+def timed_moves(plies: Sequence[PlyFacts], color: Color,
+                time_control: str | None) -> list[tuple[PlyFacts, float]]:
+    """The player's moves with a clock before and after, and the seconds each took."""
     increment = increment_seconds(time_control)
-    spent = []
+    timed = []
     for ply in own_plies(plies, color):
         if ply.clock_before is None or ply.clock_after is None:
             continue
         seconds = ply.clock_before - ply.clock_after + increment
         if seconds >= 0:
-            spent.append(seconds)
-    return spent
+            timed.append((ply, seconds))
+    return timed
+
+
+def seconds_spent(plies: Sequence[PlyFacts], color: Color, time_control: str | None) -> list[float]:
+    return [seconds for _, seconds in timed_moves(plies, color, time_control)]
+
+
+def base_seconds(plies: Sequence[PlyFacts], color: Color) -> float | None:
+    """The player's starting time, read from the clocks (the most they show after their first
+    two moves): PGN ``TimeControl`` tags disagree on units ("90+30" in minutes on lichess
+    broadcasts, "600" in seconds on chess.com)."""
+    first = [ply.clock_after for ply in own_plies(plies, color)[:2] if ply.clock_after is not None]
+    return max(first) if first else None
+
+
+def is_critical(ply: PlyFacts, gap: float) -> bool:
+    """One move stood out: the engine's first and second lines differ by ``gap`` win % or more."""
+    if len(ply.best) < 2:
+        return False
+    return win_percent(ply.best[0].score.clipped()) - win_percent(ply.best[1].score.clipped()) >= gap
+
+
+def critical_time(moves: Sequence[tuple[bool, float]]) -> float | None:
+    """P(a critical move took longer than a quiet one), ties half (Mann–Whitney AUC);
+    None without at least one critical and one quiet move."""
+    critical = [seconds for is_crit, seconds in moves if is_crit]
+    quiet = sorted(seconds for is_crit, seconds in moves if not is_crit)
+    if not critical or not quiet:
+        return None
+    wins = 0.0
+    for seconds in critical:
+        below = bisect.bisect_left(quiet, seconds)
+        wins += below + (bisect.bisect_right(quiet, seconds) - below) / 2
+    return wins / (len(critical) * len(quiet))
 
 
 def time_management(plies: Sequence[PlyFacts], color: Color, time_control: str | None) -> Factor:

@@ -114,6 +114,8 @@ class EngineInfo:
     version: str
     nodes: int
     multipv: int
+    hash_mb: int | None = None   # the engine's Hash option, when it has one (issue 11: provenance)
+    threads: int | None = None   # its Threads option; neither is part of the cache key below
 
     @property
     def key(self) -> str:
@@ -122,12 +124,45 @@ class EngineInfo:
         return f"{self.name} {self.version}|nodes={self.nodes}|multipv={self.multipv}|clean-hash"
 
     def to_dict(self) -> dict[str, Any]:
-        return {"name": self.name, "version": self.version, "nodes": self.nodes, "multipv": self.multipv}
+        out: dict[str, Any] = {"name": self.name, "version": self.version, "nodes": self.nodes,
+                               "multipv": self.multipv}
+        out.update({key: value for key, value in (("hash_mb", self.hash_mb), ("threads", self.threads))
+                    if value is not None})
+        return out
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> EngineInfo:
+        def optional(key: str) -> int | None:
+            return int(data[key]) if data.get(key) is not None else None
         return cls(name=data["name"], version=data.get("version", ""), nodes=int(data["nodes"]),
-                   multipv=int(data["multipv"]))
+                   multipv=int(data["multipv"]), hash_mb=optional("hash_mb"), threads=optional("threads"))
+
+
+@dataclass(frozen=True, slots=True)
+class Depths:
+    """The depths the engine reached in the searches run for one game (not those answered
+    by the cache): what a node budget meant on this engine and these positions."""
+
+    min: int
+    median: float
+    max: int
+    searches: int
+
+    @classmethod
+    def of(cls, depths: list[int]) -> Depths | None:
+        if not depths:
+            return None
+        ordered = sorted(depths)
+        middle = len(ordered) // 2
+        median = ordered[middle] if len(ordered) % 2 else (ordered[middle - 1] + ordered[middle]) / 2
+        return cls(ordered[0], median, ordered[-1], len(ordered))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"min": self.min, "median": self.median, "max": self.max, "searches": self.searches}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Depths:
+        return cls(int(data["min"]), float(data["median"]), int(data["max"]), int(data["searches"]))
 
 
 @dataclass(frozen=True, slots=True)
@@ -217,6 +252,7 @@ class GameFacts:
     searches: int = 0         # engine searches this game cost (cache misses)
     cache_hits: int = 0       # positions answered by the search cache
     shallow_searches: int = 0  # tiny separate searches for candidate sacrifices
+    depth: Depths | None = None  # depths reached by this game's searches (None: all cached)
 
     @property
     def time_control(self) -> str | None:
@@ -228,6 +264,7 @@ class GameFacts:
             "plies": [ply.to_dict() for ply in self.plies],
             "searches": self.searches, "cache_hits": self.cache_hits,
             "shallow_searches": self.shallow_searches,
+            **({"depth": self.depth.to_dict()} if self.depth is not None else {}),
         }
 
     @classmethod
@@ -238,4 +275,5 @@ class GameFacts:
             plies=tuple(PlyFacts.from_dict(ply) for ply in data["plies"]),
             searches=int(data.get("searches", 0)), cache_hits=int(data.get("cache_hits", 0)),
             shallow_searches=int(data.get("shallow_searches", 0)),
+            depth=Depths.from_dict(data["depth"]) if data.get("depth") else None,
         )
