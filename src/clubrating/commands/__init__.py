@@ -15,4 +15,5 @@ COMMAND_MODULES = (
     "clubrating.commands.arbiter",
     "clubrating.commands.cpi",
     "clubrating.commands.coach",
+    "clubrating.commands.calibrate",
 )

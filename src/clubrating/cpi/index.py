@@ -7,10 +7,11 @@ and re-scores stored facts when the weights change, without the engine.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable
+from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from clubrating.cpi.calibrate import EloMap, estimate
 from clubrating.cpi.facts import Color, GameFacts
 from clubrating.cpi.factors import PlayerFactors, player_factors
 
@@ -19,7 +20,17 @@ CPI_FLOOR, CPI_CEILING = 0.0, 4000.0  # spec C2: clamp(CPI, 0, 4000)
 
 @dataclass(frozen=True, slots=True)
 class Weights:
-    """The ΔCPI weights; defaults are the spec's preliminary values (C1, C4)."""
+    """The scoring settings of ΔCPI and of the CPI; the defaults are the spec's (C1, C2, C4),
+    every field a number so that a club can override any of them (``clubrating cpi-weights``).
+
+    The fitted presets (:data:`PRESETS`, from ``clubrating calibrate``, issue 11) also set:
+    ``renormalise`` = 1, an unavailable share factor counts as the pool's mean (``mean_*``)
+    instead of 0, so a missed mate (0) costs where "no mate on the board" does not;
+    ``min_plies``, a shorter game is not scored; ``window`` = N, the CPI is the
+    Elo-equivalent of the player's last N games (:func:`cpi_after`) instead of the spec's
+    running sum, from the measurement model ΔCPI = α + β·Elo + noise(σ) and the pool's prior
+    (``elo_*``, :func:`clubrating.cpi.calibrate.estimate`).
+    """
 
     E: float = 30
     T: float = 5
@@ -36,6 +47,24 @@ class Weights:
     draw: float = 5
     loss: float = 0
     start: float = 0   # issue 5: the starting CPI, a setting (default 0)
+    renormalise: float = 0   # spec C5: an unavailable factor adds 0 ("no mates available": 0)
+    mean_E: float = 0
+    mean_T: float = 0
+    mean_O: float = 0
+    mean_B1: float = 0
+    mean_B2: float = 0
+    mean_B3: float = 0
+    mean_M1: float = 0
+    mean_M2: float = 0
+    mean_M3: float = 0
+    min_plies: float = 0     # spec: every game counts
+    window: float = 0        # spec C2: CPI_new = clamp(CPI_old + ΔCPI, 0, 4000)
+    elo_alpha: float = 0
+    elo_beta: float = 0      # 0: no Elo-equivalent (the spec has none)
+    elo_sigma: float = 0
+    elo_mean: float = 0
+    elo_sd: float = 0
+    elo_floor: float = 0     # Elo: the error more games do not take away (calibrate's held-out sets)
 
     def to_dict(self) -> dict[str, float]:
         return {name: getattr(self, name) for name in self.__slots__}
@@ -44,8 +73,39 @@ class Weights:
     def from_dict(cls, data: dict[str, Any]) -> Weights:
         return cls(**{key: float(value) for key, value in data.items() if key in cls.__slots__})
 
+    @property
+    def elo_map(self) -> EloMap | None:
+        """The Elo-equivalent of ΔCPI, when the settings come from a fit."""
+        if self.elo_beta == 0 or self.elo_sigma <= 0 or self.elo_sd <= 0:
+            return None
+        return EloMap(self.elo_alpha, self.elo_beta, self.elo_sigma, self.elo_mean, self.elo_sd, self.elo_floor)
+
+    def unavailable_value(self, name: str) -> float:
+        """What an unavailable share factor counts as: 0 (spec) or the pool's mean (fitted)."""
+        return float(getattr(self, f"mean_{name}")) if self.renormalise else 0.0
+
 
 SHARE_FACTORS = ("E", "T", "O", "B1", "B2", "B3", "M1", "M2", "M3")
+
+# Named settings. "spec" is the specification's arithmetic (C1 weights, C2 running sum), kept
+# as the reference; the others are fits of ``clubrating calibrate`` (issue 11) on one rating
+# pool and time control each, with the command that reproduces them in
+# ``cpi/presets.json`` beside this module's documentation (README, "The CPI").
+PRESETS: dict[str, Weights] = {"spec": Weights()}
+DEFAULT_PRESET = "spec"
+
+
+def preset(name: str) -> Weights:
+    """The settings of a named preset; an unknown name is a ValueError naming the known ones."""
+    try:
+        return PRESETS[name]
+    except KeyError:
+        raise ValueError(f"unknown CPI preset {name!r}: expected one of {', '.join(PRESETS)}") from None
+
+
+def initial_cpi(weights: Weights) -> float:
+    """A player's CPI before any game: the club's start (spec), or the pool's mean (window)."""
+    return weights.elo_mean if weights.window >= 1 and weights.elo_map is not None else weights.start
 
 
 def result_bonus(result: str, color: Color, weights: Weights = Weights()) -> float:
@@ -59,8 +119,13 @@ def result_bonus(result: str, color: Color, weights: Weights = Weights()) -> flo
 
 
 def delta_cpi(factors: PlayerFactors, bonus: float, weights: Weights = Weights()) -> float:
-    """ΔCPI = Σ w·factor (unavailable factors add 0) + w_H·H + w_Br·Br + R (spec C1)."""
-    total: float = sum(getattr(weights, name) * getattr(factors, name).contribution for name in SHARE_FACTORS)
+    """ΔCPI = Σ w·factor + w_H·H + w_Br·Br + R (spec C1); an unavailable factor adds 0 (spec)
+    or counts as the pool's mean (fitted settings, ``renormalise``)."""
+    total = 0.0
+    for name in SHARE_FACTORS:
+        factor = getattr(factors, name)
+        value = factor.value if factor.available else weights.unavailable_value(name)
+        total += getattr(weights, name) * value
     total += weights.H * factors.H.count + weights.Br * factors.Br.count
     return total + bonus
 
@@ -72,11 +137,12 @@ class PlayerScore:
     factors: PlayerFactors
     result_bonus: float
     delta_cpi: float
+    scored: bool = True      # False: the game is shorter than the settings' ``min_plies``
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "name": self.name, "result_bonus": self.result_bonus,
-            "delta_cpi": round(self.delta_cpi, 6), "factors": self.factors.to_dict(),
+            "delta_cpi": round(self.delta_cpi, 6), "scored": self.scored, "factors": self.factors.to_dict(),
             "acpl": self.factors.acpl, "accuracy": self.factors.accuracy,
         }
 
@@ -85,6 +151,8 @@ def score_player(game: GameFacts, color: Color, weights: Weights = Weights()) ->
     factors = player_factors(game, color)
     bonus = result_bonus(game.result, color, weights)
     name = game.headers.get("White" if color is Color.WHITE else "Black", "?")
+    if len(game.plies) < weights.min_plies:
+        return PlayerScore(name, color, factors, bonus, 0.0, scored=False)
     return PlayerScore(name, color, factors, bonus, delta_cpi(factors, bonus, weights))
 
 
@@ -117,20 +185,36 @@ def clamp_cpi(value: float) -> float:
     return max(CPI_FLOOR, min(CPI_CEILING, value))
 
 
+def cpi_after(before: float, recent: Sequence[float], weights: Weights) -> float:
+    """The CPI after a game: the spec's clamp(CPI + ΔCPI, 0, 4000) (C2), or with a ``window``
+    and an Elo map, the Elo-equivalent of the last ``window`` ΔCPIs (``recent``, newest last),
+    so that two players' CPIs compare whatever the number of games they played."""
+    elo = weights.elo_map
+    if weights.window >= 1 and elo is not None:
+        return clamp_cpi(estimate(recent[-int(weights.window):], elo)[0])
+    return clamp_cpi(before + recent[-1])
+
+
 def ledger(games_in_order: Iterable[LedgerGame], weights: Weights = Weights()) -> tuple[LedgerEntry, ...]:
-    """Replay every game in the given order (tournament date, round, board):
-    per player CPI_new = clamp(CPI_old + ΔCPI, 0, 4000) from ``weights.start`` (spec C2).
+    """Replay every game in the given order (tournament date, round, board): per player the
+    CPI after each scored game (:func:`cpi_after`) from ``weights.start``; a game shorter than
+    ``min_plies`` has no entry.
 
     Pure: the same games and weights always give the same entries.
     """
     current: dict[Hashable, float] = {}
+    recent: dict[Hashable, list[float]] = {}
     entries: list[LedgerEntry] = []
     for game in games_in_order:
         scores = score_game(game.facts, weights)
         for color, player in ((Color.WHITE, game.white), (Color.BLACK, game.black)):
-            before = current.get(player, weights.start)
+            if not scores[color].scored:
+                continue
+            before = current.get(player, initial_cpi(weights))
             delta = scores[color].delta_cpi
-            after = clamp_cpi(before + delta)
+            played = recent.setdefault(player, [])
+            played.append(delta)
+            after = cpi_after(before, played, weights)
             current[player] = after
             entries.append(LedgerEntry(game.game_id, player, color, before, delta, after))
     return tuple(entries)

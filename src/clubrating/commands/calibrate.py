@@ -1,0 +1,177 @@
+"""``clubrating calibrate GAMES.pgn ...``: fit the CPI on rated games (spec C4, C7; issue 11).
+
+Analyses the games (the search cache makes a second run cheap), turns each
+player-side into the factors and the rating of the ``WhiteElo``/``BlackElo``
+tags, fits the weights and the Elo map (:mod:`clubrating.cpi.calibrate`),
+cross-validates by leaving players (or games) out and writes the settings
+with their provenance: a club loads them with ``clubrating cpi-weights --load``.
+
+One fit is one rating pool and one time control: lichess, chess.com and FIDE
+ratings are different scales, and blitz is not classical. The pool is named
+by the user (``--pool``); the time control is read from each game and games
+of another one are left out, never mixed in.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import os
+from collections import Counter
+from typing import Any
+
+import chess.pgn
+
+from clubrating import __version__
+from clubrating.analysis.engine import DEFAULT_ENGINE, EngineSettings
+from clubrating.analysis.runner import DEFAULT_BOOK, AnalysisConfig, analyse_games, read_pgn_file, stderr_progress
+from clubrating.cli import option, print_json, wants_json, whole
+from clubrating.cpi import factors as factor_definitions
+from clubrating.cpi.calibrate import (FEATURES, Side, cross_validate, fit, settings_of, side_values,
+                                      time_control_class)
+from clubrating.cpi.facts import Color, GameFacts
+from clubrating.cpi.index import Weights, score_game
+from clubrating.errors import InputError
+
+DEFAULT_CALIBRATION_NODES = 10_000   # ours: what the shipped presets were fitted with (README, "The CPI")
+DEFAULT_MIN_PLIES = 20               # ours: a game of fewer than 10 moves each says little of either player
+DEFAULT_WINDOW = 10                  # issue 11: "plays like 1750 ± 150 over the last 10 games"
+
+
+def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
+    parser = subparsers.add_parser(
+        "calibrate", parents=[common], help="fit the CPI weights and its Elo-equivalent on rated games",
+        description="Analyse rated games (WhiteElo/BlackElo tags) of one rating pool and one time "
+                    "control, fit the ΔCPI weights and the mapping from CPI to the pool's rating, "
+                    "cross-validate it (players left out) and write the settings with their provenance.",
+        epilog="Example: clubrating calibrate band_*.pgn --pool lichess-2018 --time-control blitz "
+               "--cache fit.sqlite --out lichess-blitz.json",
+    )
+    parser.add_argument("games", nargs="+", metavar="GAMES.pgn", help="PGN files of rated games")
+    parser.add_argument("--pool", required=True, help="the rating pool the Elo tags come from "
+                        "(e.g. lichess-2018, fide, chesscom): never mix pools in one fit")
+    parser.add_argument("--time-control", default=None, help="bullet, blitz, rapid or classical: "
+                        "games of another are left out; games that say none are taken as this one")
+    parser.add_argument("--nodes", type=whole(1), default=DEFAULT_CALIBRATION_NODES,
+                        help=f"engine nodes per position (default {DEFAULT_CALIBRATION_NODES:,})")
+    parser.add_argument("--jobs", type=whole(1), default=os.cpu_count() or 1, help="engine processes")
+    parser.add_argument("--cache", metavar="FILE", default=None, help="SQLite search cache (resumes)")
+    parser.add_argument("--folds", type=whole(2, 50), default=5, help="cross-validation folds (default 5)")
+    parser.add_argument("--min-plies", type=whole(0, 200), default=DEFAULT_MIN_PLIES,
+                        help=f"shorter games are not scored (default {DEFAULT_MIN_PLIES})")
+    parser.add_argument("--window", type=whole(1, 1000), default=DEFAULT_WINDOW,
+                        help=f"the CPI is the Elo-equivalent of the last N games (default {DEFAULT_WINDOW})")
+    parser.add_argument("--out", metavar="FILE", default=None, help="write the fitted settings here (JSON)")
+    parser.add_argument("-v", "--verbose", action="store_true", help="a line per game on stderr")
+    parser.set_defaults(handler=run)
+
+
+def _rating(headers: chess.pgn.Headers, tag: str) -> float | None:
+    text = headers.get(tag, "").strip()
+    return float(text) if text.isdigit() and 100 <= int(text) <= 3500 else None
+
+
+def pick_games(paths: list[str], time_control: str | None) -> tuple[list[chess.pgn.Game], Counter[str], str]:
+    """The rated games of one time control, what was left out and why, and the time control."""
+    left_out: Counter[str] = Counter()
+    picked: list[chess.pgn.Game] = []
+    classes: Counter[str] = Counter()
+    for path in paths:
+        for game in read_pgn_file(path):
+            if _rating(game.headers, "WhiteElo") is None or _rating(game.headers, "BlackElo") is None:
+                left_out["without both ratings"] += 1
+                continue
+            kind = time_control_class(dict(game.headers))
+            if time_control is not None and kind not in (time_control, "unknown"):
+                left_out[f"{kind}, not {time_control}"] += 1
+                continue
+            classes[kind] += 1
+            picked.append(game)
+    known = sorted(k for k in classes if k != "unknown")
+    if time_control is None and len(known) > 1:
+        raise InputError("games of several time controls (" + ", ".join(f"{k} {classes[k]}" for k in known)
+                         + "): fit one at a time with --time-control")
+    return picked, left_out, time_control or (known[0] if known else "unknown")
+
+
+def sides_of(facts: list[GameFacts], min_plies: int) -> list[Side]:
+    """Each scored player-side with its rating; anonymous players ('?') are one group a game."""
+    sides = []
+    for number, game in enumerate(facts):
+        if len(game.plies) < min_plies:
+            continue
+        scores = score_game(game)
+        for color, tag in ((Color.WHITE, "White"), (Color.BLACK, "Black")):
+            elo = _rating(game.headers, f"{tag}Elo")  # type: ignore[arg-type]
+            assert elo is not None  # pick_games kept only games with both ratings
+            name = game.headers.get(tag, "?").strip()
+            group = name if name not in ("", "?") else f"game:{number}"
+            band = game.headers.get("Band") or f"{int(elo // 200) * 200}"
+            sides.append(Side(elo, side_values(scores[color].factors, game.result, color), group, band,
+                              scores[color].factors.acpl))
+    return sides
+
+
+def spec_delta(side: Side) -> float:
+    """The spec's ΔCPI of a side (C1 weights, unavailable adds 0): the baseline of the report."""
+    spec = Weights().to_dict()
+    return sum(spec[name] * (side.values.get(name) or 0.0) for name in FEATURES)
+
+
+def run(args: argparse.Namespace) -> int:
+    games, left_out, time_control = pick_games(args.games, args.time_control)
+    if not games:
+        raise InputError("no game with both WhiteElo and BlackElo to fit on", file=args.games[0])
+    engine = option(args, "engine", "CLUBRATING_ENGINE", DEFAULT_ENGINE)
+    book = option(args, "book", "CLUBRATING_BOOK", DEFAULT_BOOK)
+    config = AnalysisConfig(EngineSettings(path=engine, nodes=args.nodes), book=book, cache=args.cache)
+    facts = analyse_games(games, config, jobs=args.jobs, progress=stderr_progress(args.verbose))
+    sides = sides_of(facts, args.min_plies)
+    try:
+        model = fit(sides)
+    except ValueError as error:
+        raise InputError(str(error)) from None
+    report = cross_validate(sides, k=args.folds, spec_delta=spec_delta)
+    document = {
+        "pool": args.pool, "time_control": time_control,
+        "settings": settings_of(model, min_plies=args.min_plies, window=args.window, floor=report.floor),
+        "provenance": {
+            "clubrating": __version__, "definitions": getattr(factor_definitions, "DEFINITIONS_VERSION", 1),
+            "engine": facts[0].engine.to_dict() if facts else None, "book": book,
+            "games": len(games), "sides": len(sides), "left_out": dict(left_out),
+            "files": [os.path.basename(p) for p in args.games], "fitted": dt.date.today().isoformat(),
+            "command": "clubrating calibrate " + " ".join(os.path.basename(p) for p in args.games)
+                       + f" --pool {args.pool} --time-control {time_control} --nodes {args.nodes}"
+                       + f" --min-plies {args.min_plies} --window {args.window} --folds {args.folds}",
+        },
+        "cross_validation": report.to_dict(),
+    }
+    if args.out:
+        try:
+            with open(args.out, "w", encoding="utf-8") as handle:
+                json.dump(document, handle, indent=2)
+                handle.write("\n")
+        except OSError as error:
+            raise InputError(f"cannot write ({error.strerror})", file=args.out) from None
+    if wants_json(args):
+        print_json(document)
+    else:
+        print(summary(document))
+    return 0
+
+
+def summary(document: dict[str, Any]) -> str:
+    cv, prov = document["cross_validation"], document["provenance"]
+    one, ten = cv["per_game"], cv["per_10_games"]
+    weights = document["settings"]
+    lines = [
+        f"{document['pool']} {document['time_control']}: {prov['games']} games, {prov['sides']} player-sides",
+        f"  per game: r(ΔCPI, Elo) {cv['delta_r']:+.3f} (ACPL alone {cv['acpl_r']:+.3f}, the spec's ΔCPI "
+        f"{cv['spec_delta_r']:+.3f}); Elo estimate MAE {one['mae']:.0f}, RMSE {one['rmse']:.0f}",
+        f"  per 10 games ({ten['n']} held-out sets): MAE {ten['mae']:.0f}, RMSE {ten['rmse']:.0f}, "
+        f"r {ten['r']:+.3f}; truth within ± 1 sd in {cv['interval_cover_10']:.0%}",
+        "  weights: " + "  ".join(f"{n}={weights[n]:+.1f}" for n in
+                                  ("E", "T", "O", "B1", "B2", "B3", "M1", "M2", "M3", "H", "Br", "win", "draw")),
+    ]
+    return "\n".join(lines)

@@ -1,0 +1,347 @@
+"""Fitting the CPI on rated games (spec C4 "the weights are to be fitted on 100+
+games of different levels", C7 "a FIDE-equivalent of CPI"; issue 11).
+
+Pure: it takes each player-side of each analysed game as a :class:`Side` (the
+eleven factors, the result and the player's rating in one pool) and returns
+a :class:`Fit`. Nothing here reads files or runs the engine: the shell
+(``clubrating calibrate``) analyses the games and hands the sides in.
+
+The model, in three steps:
+
+1. **Weights** (C1's form, fitted): ordinary least squares with a small ridge
+   of the player's rating on the factor values, an unavailable factor taking
+   the pool's mean (so it neither helps nor hurts, and a missed mate, 0,
+   lowers the score where "no mate" does not). The coefficients, in Elo per
+   unit of each factor, are divided by one scale so that the share factors'
+   weights add up to the spec's 115 (30 + 5 + 10 + … + 20): ΔCPI stays in the
+   spec's units, and its sign convention (H negative) is the data's.
+2. **Measurement model**: over the same sides, ΔCPI = α + β·Elo + ε with ε of
+   standard deviation σ: what one game says about the player's strength.
+3. **Estimate** from n games: a normal prior on the pool's ratings (mean μ,
+   standard deviation τ) and n independent measurements give the posterior
+   mean and standard deviation (:func:`estimate`): one game says little and
+   stays near the pool's mean, ten say more. This is the "plays like 1750 ±
+   150 over the last 10 games" of the dashboard and the club's CPI.
+
+Cross-validation (:func:`cross_validate`) fits on k − 1 folds and measures on
+the held-out one, folds made of whole groups (a named player's games stay
+together; anonymous games by game), so no player is measured on a fit that
+saw them.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from clubrating.cpi.facts import Color
+from clubrating.cpi.factors import PlayerFactors
+
+SHARES = ("E", "T", "O", "B1", "B2", "B3", "M1", "M2", "M3")
+COUNTS = ("H", "Br")
+RESULTS = ("win", "draw")                 # a loss is the baseline (spec C1: R = 0 for a loss)
+FEATURES = SHARES + COUNTS + RESULTS
+SPEC_SHARE_TOTAL = 115.0                 # spec C1: 30+5+10+20+5+2+8+15+20, the share factors' weights
+RIDGE = 1e-3                             # ours: a ridge of 0.1 % of each feature's variance, only
+                                         # to keep a factor that never varies (T without clocks) at 0
+PSEUDO_PLAYER_GAMES = 10                 # issue 11: "10-game Elo estimate"
+
+
+@dataclass(frozen=True, slots=True)
+class Side:
+    """One player in one analysed game: factor values (None: unavailable), rating, who."""
+
+    elo: float
+    values: dict[str, float | None]       # FEATURES -> value (H, Br counts; win/draw 0 or 1)
+    group: str = ""                       # the player (folds keep a player's games together)
+    band: str = ""                        # a rating band, for pseudo-players of anonymous games
+    acpl: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Fit:
+    """Fitted ΔCPI weights, the pool's means for unavailable factors and the Elo mapping."""
+
+    weights: dict[str, float]             # FEATURES -> ΔCPI weight (spec units)
+    means: dict[str, float]               # SHARES -> pool mean (what an unavailable factor counts as)
+    alpha: float                          # ΔCPI = alpha + beta·Elo + noise(sigma)
+    beta: float
+    sigma: float
+    prior_mean: float                     # the pool's ratings: mean and standard deviation
+    prior_sd: float
+    sides: int
+
+    def delta(self, values: dict[str, float | None]) -> float:
+        """ΔCPI of one side under this fit (unavailable shares count as the pool's mean)."""
+        total = 0.0
+        for name in FEATURES:
+            value = values.get(name)
+            if value is None:
+                value = self.means.get(name, 0.0)
+            total += self.weights[name] * value
+        return total
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"weights": dict(self.weights), "means": dict(self.means), "alpha": self.alpha,
+                "beta": self.beta, "sigma": self.sigma, "prior_mean": self.prior_mean,
+                "prior_sd": self.prior_sd, "sides": self.sides}
+
+
+def side_values(factors: PlayerFactors, result: str, color: Color) -> dict[str, float | None]:
+    """The features of one player in one game: factor values, H and Br counts, win / draw."""
+    values: dict[str, float | None] = {name: getattr(factors, name).value for name in SHARES}
+    values["H"], values["Br"] = float(factors.H.count), float(factors.Br.count)
+    won = result == ("1-0" if color is Color.WHITE else "0-1")
+    values["win"], values["draw"] = float(won), float(result == "1/2-1/2")
+    return values
+
+
+def impute(values: dict[str, float | None], means: dict[str, float]) -> list[float]:
+    """The feature vector: an unavailable share is the pool's mean, a missing count 0."""
+    row = []
+    for name in FEATURES:
+        value = values.get(name)
+        row.append(float(value) if value is not None else means.get(name, 0.0))
+    return row
+
+
+def pool_means(sides: Sequence[Side]) -> dict[str, float]:
+    """Each share factor's mean over the sides where it was available (0.5 if never)."""
+    means = {}
+    for name in SHARES:
+        seen = [v for s in sides if (v := s.values.get(name)) is not None]
+        means[name] = statistics.fmean(seen) if seen else 0.5
+    return means
+
+
+# The direction each factor is defined in (spec C3): more of it is never worse (+1) or never
+# better (−1); a fitted weight of the other sign is a sampling accident and is held at 0.
+# B2/B3 and the result are left free (a second choice, a win: the data says which way).
+SIGNS = {"E": 1, "T": 1, "O": 1, "B1": 1, "M1": 1, "M2": 1, "M3": 1, "Br": 1, "H": -1}
+
+
+def _least_squares(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """Coefficients of y ~ x (centred), with a ridge proportional to each column's variance and
+    the signs of :data:`SIGNS` kept by an active set: a weight of the wrong sign is fixed at 0
+    and the others refitted, until none is left (at most one pass per feature)."""
+    centred, target = x - x.mean(axis=0), y - y.mean()
+    gram = centred.T @ centred
+    ridge = RIDGE * np.diag(np.diag(gram)) + 1e-9 * np.eye(x.shape[1])
+    free = list(range(x.shape[1]))
+    coef = np.zeros(x.shape[1])
+    for _ in range(x.shape[1]):
+        coef = np.zeros(x.shape[1])
+        sub = np.ix_(free, free)
+        coef[free] = np.linalg.solve(gram[sub] + ridge[sub], centred[:, free].T @ target)
+        wrong = [i for i in free if SIGNS.get(FEATURES[i], 0) * coef[i] < 0]
+        if not wrong:
+            break
+        free = [i for i in free if i not in wrong]
+    return coef
+
+
+def fit(sides: Sequence[Side]) -> Fit:
+    """Weights, measurement model and prior from rated sides (see the module's text)."""
+    if len(sides) < 2 * len(FEATURES):
+        raise ValueError(f"too few rated player-sides to fit: {len(sides)}, at least {2 * len(FEATURES)}")
+    means = pool_means(sides)
+    x = np.array([impute(s.values, means) for s in sides])
+    elo = np.array([s.elo for s in sides])
+    coef = _least_squares(x, elo)
+    share_total = float(sum(abs(c) for c, n in zip(coef, FEATURES) if n in SHARES))
+    scale = share_total / SPEC_SHARE_TOTAL if share_total > 0 else 1.0
+    weights = {name: float(c / scale) for name, c in zip(FEATURES, coef)}
+    deltas = x @ np.array([weights[n] for n in FEATURES])
+    beta, alpha = (float(v) for v in np.polyfit(elo, deltas, 1))
+    sigma = float(np.std(deltas - (alpha + beta * elo), ddof=2))
+    return Fit(weights, means, alpha, beta, sigma, float(elo.mean()), float(elo.std(ddof=1)), len(sides))
+
+
+def estimate(deltas: Sequence[float], model: Fit | EloMap) -> tuple[float, float]:
+    """Posterior mean and standard deviation of the rating after ``deltas`` (ΔCPI of n games).
+
+    Each game: ΔCPI = α + β·Elo + noise(σ), so (ΔCPI − α)/β measures Elo with
+    noise σ/|β|; prior N(μ, τ²). With n games the precision is 1/τ² + n·β²/σ². The games of
+    one player are not independent measurements (a style the factors reward or miss stays),
+    so the standard deviation also holds a floor that does not shrink with n, measured on
+    held-out sets of 10 games (:attr:`Report.floor`).
+    """
+    m = model if isinstance(model, EloMap) else EloMap.of(model)
+    precision = 1 / m.prior_sd ** 2
+    weighted = m.prior_mean / m.prior_sd ** 2
+    if m.beta != 0 and m.sigma > 0:
+        per_game = (m.beta / m.sigma) ** 2
+        for d in deltas:
+            precision += per_game
+            weighted += per_game * (d - m.alpha) / m.beta
+    return weighted / precision, math.sqrt(1 / precision + m.floor ** 2)
+
+
+@dataclass(frozen=True, slots=True)
+class EloMap:
+    """The measurement model alone: what the club keeps to turn ΔCPI into an Elo-equivalent."""
+
+    alpha: float
+    beta: float
+    sigma: float
+    prior_mean: float
+    prior_sd: float
+    floor: float = 0.0        # Elo: the part of the error that more games do not take away
+
+    @classmethod
+    def of(cls, model: Fit) -> EloMap:
+        return cls(model.alpha, model.beta, model.sigma, model.prior_mean, model.prior_sd)
+
+
+# --- cross-validation ----------------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class Errors:
+    """How far estimates fall from the ratings: count, mean absolute and root mean square error,
+    and the correlation of the estimates with the ratings."""
+
+    n: int
+    mae: float
+    rmse: float
+    r: float
+
+    @classmethod
+    def of(cls, estimates: Sequence[float], truths: Sequence[float]) -> Errors:
+        diffs = [e - t for e, t in zip(estimates, truths)]
+        if not diffs:
+            return cls(0, math.nan, math.nan, math.nan)
+        return cls(len(diffs), statistics.fmean(abs(d) for d in diffs),
+                   math.sqrt(statistics.fmean(d * d for d in diffs)), correlation(estimates, truths))
+
+    def to_dict(self) -> dict[str, float]:
+        return {"n": self.n, "mae": round(self.mae, 1), "rmse": round(self.rmse, 1), "r": round(self.r, 3)}
+
+
+def correlation(xs: Sequence[float], ys: Sequence[float]) -> float:
+    if len(xs) < 3 or statistics.pstdev(xs) == 0 or statistics.pstdev(ys) == 0:
+        return math.nan
+    return statistics.correlation(list(xs), list(ys))
+
+
+@dataclass(frozen=True, slots=True)
+class Report:
+    """Held-out errors per game and per 10 games, and the baselines beside them."""
+
+    folds: int
+    per_game: Errors                      # the n = 1 estimate of each held-out side
+    per_10: Errors                        # 10 held-out sides of one player (or band) together
+    delta_r: float                        # correlation of the held-out ΔCPI with Elo
+    acpl_r: float                         # correlation of ACPL alone with Elo (the baseline)
+    spec_r: float                         # correlation of the spec's ΔCPI with Elo
+    interval_cover_10: float              # share of 10-game truths inside estimate ± 1 sd (with the floor)
+    floor: float = 0.0                    # Elo: sqrt(mean squared 10-game error − mean posterior variance)
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"folds": self.folds, "per_game": self.per_game.to_dict(), "per_10_games": self.per_10.to_dict(),
+                "delta_r": round(self.delta_r, 3), "acpl_r": round(self.acpl_r, 3),
+                "spec_delta_r": round(self.spec_r, 3), "interval_cover_10": round(self.interval_cover_10, 3),
+                "floor": round(self.floor, 1), **self.extra}
+
+
+def folds_of(sides: Sequence[Side], k: int) -> list[int]:
+    """A fold per side: whole groups in one fold, groups dealt round-robin in first-seen order
+    (deterministic: the same sides give the same folds)."""
+    order: dict[str, int] = {}
+    for side in sides:
+        order.setdefault(side.group, len(order))
+    return [order[side.group] % k for side in sides]
+
+
+def pseudo_players(indices: Sequence[int], sides: Sequence[Side], size: int = PSEUDO_PLAYER_GAMES
+                   ) -> list[list[int]]:
+    """Groups of ``size`` held-out sides that stand for one player: a player's own games when
+    they have that many, else consecutive sides of one rating band (lichess's anonymous games,
+    a rating band 200 points wide)."""
+    by_player: dict[str, list[int]] = {}
+    for i in indices:
+        by_player.setdefault(sides[i].group, []).append(i)
+    by_key: dict[str, list[int]] = {}
+    for player, own in by_player.items():
+        for i in own:
+            key = f"player:{player}" if len(own) >= size else f"band:{sides[i].band}"
+            by_key.setdefault(key, []).append(i)
+    chunks = []
+    for members in by_key.values():
+        chunks += [members[j:j + size] for j in range(0, len(members) - size + 1, size)]
+    return chunks
+
+
+def cross_validate(sides: Sequence[Side], k: int = 5,
+                   spec_delta: Callable[[Side], float] | None = None) -> Report:
+    """k-fold cross-validation by groups: estimates per game and per 10 games on held-out sides."""
+    fold = folds_of(sides, k)
+    est1: list[float] = []
+    truth1: list[float] = []
+    deltas: list[float] = []
+    est10: list[float] = []
+    truth10: list[float] = []
+    var10: list[float] = []
+    for f in range(k):
+        train = [s for s, g in zip(sides, fold) if g != f]
+        held = [i for i, g in enumerate(fold) if g == f]
+        if not held or len(train) < 2 * len(FEATURES):
+            continue
+        model = fit(train)
+        held_delta = {i: model.delta(sides[i].values) for i in held}
+        for i in held:
+            est1.append(estimate([held_delta[i]], model)[0])
+            truth1.append(sides[i].elo)
+            deltas.append(held_delta[i])
+        for chunk in pseudo_players(held, sides):
+            mean, sd = estimate([held_delta[i] for i in chunk], model)
+            est10.append(mean)
+            truth10.append(statistics.fmean(sides[i].elo for i in chunk))
+            var10.append(sd * sd)
+    with_acpl = [(s.acpl, s.elo) for s in sides if s.acpl is not None]
+    squared = [(e - t) ** 2 for e, t in zip(est10, truth10)]
+    floor = math.sqrt(max(0.0, statistics.fmean(squared) - statistics.fmean(var10))) if squared else 0.0
+    covered = sum(1 for sq, var in zip(squared, var10) if sq <= var + floor ** 2)
+    return Report(
+        folds=k, per_game=Errors.of(est1, truth1), per_10=Errors.of(est10, truth10),
+        delta_r=correlation(deltas, truth1),
+        acpl_r=correlation([a for a, _ in with_acpl], [e for _, e in with_acpl]),
+        spec_r=correlation([spec_delta(s) for s in sides], [s.elo for s in sides]) if spec_delta else math.nan,
+        interval_cover_10=covered / len(est10) if est10 else math.nan, floor=floor,
+    )
+
+
+def settings_of(model: Fit, *, min_plies: int, window: int, floor: float = 0.0) -> dict[str, float]:
+    """The fit as CPI settings (the fields of :class:`clubrating.cpi.index.Weights`)."""
+    settings = {name: round(model.weights[name], 4) for name in SHARES + COUNTS}
+    settings.update(win=round(model.weights["win"], 4), draw=round(model.weights["draw"], 4), loss=0.0,
+                    renormalise=1.0, min_plies=float(min_plies), window=float(window),
+                    elo_alpha=round(model.alpha, 4), elo_beta=round(model.beta, 6),
+                    elo_sigma=round(model.sigma, 4), elo_mean=round(model.prior_mean, 1),
+                    elo_sd=round(model.prior_sd, 1), elo_floor=round(floor, 1))
+    settings.update({f"mean_{name}": round(model.means[name], 4) for name in SHARES})
+    return settings
+
+
+def time_control_class(headers: dict[str, str]) -> str:
+    """bullet / blitz / rapid / classical from the TimeControl tag (base + 40 × increment, the
+    estimate lichess uses: lila ``modules/core/src/main/chess.scala`` ``Speed``), else from a
+    lichess Event ("Rated Blitz game"); "unknown" when neither says."""
+    control = headers.get("TimeControl", "")
+    base, _, increment = control.partition("+")
+    if base.replace(".", "", 1).isdigit():
+        seconds = float(base) + 40 * (float(increment) if increment.replace(".", "", 1).isdigit() else 0.0)
+        for limit, name in ((29, "ultrabullet"), (179, "bullet"), (479, "blitz"), (1499, "rapid")):
+            if seconds <= limit:
+                return name
+        return "classical"
+    words = headers.get("Event", "").casefold().split()
+    for name in ("ultrabullet", "bullet", "blitz", "rapid", "classical", "correspondence"):
+        if name in words:
+            return name
+    return "unknown"

@@ -1,0 +1,170 @@
+"""The CPI fit (issue 11): weights, the Elo map, the estimate from n games, cross-validation,
+and the scoring settings that use them (renormalised factors, minimum length, the window)."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+import statistics
+
+import pytest
+
+from clubrating.cpi.calibrate import (FEATURES, Side, cross_validate, estimate, fit, folds_of,
+                                      pseudo_players, settings_of, time_control_class)
+from clubrating.cpi.factors import Count, Factor, PlayerFactors
+from clubrating.cpi.facts import GameFacts
+from clubrating.cpi.index import LedgerGame, Weights, cpi_after, delta_cpi, ledger
+from tests.cpi.helpers import game, ply
+
+
+def synthetic_sides(n: int = 600, seed: int = 7, noise: float = 0.08) -> list[Side]:
+    """Sides whose E and B1 rise with Elo and whose hangs fall, plus noise; T never known."""
+    rng = random.Random(seed)
+    sides = []
+    for i in range(n):
+        elo = rng.uniform(800, 2600)
+        skill = (elo - 800) / 1800
+        values: dict[str, float | None] = {name: None for name in FEATURES}
+        values.update(E=min(1, max(0, 0.5 + 0.4 * skill + rng.gauss(0, noise))),
+                      B1=min(1, max(0, 0.25 + 0.3 * skill + rng.gauss(0, noise))),
+                      B2=rng.random() * 0.3, B3=rng.random() * 0.2, O=rng.random(),
+                      H=float(rng.random() < 0.6 - 0.5 * skill), Br=0.0,
+                      M1=float(rng.random() < 0.5 + 0.5 * skill) if i % 5 == 0 else None,
+                      win=float(i % 3 == 0), draw=float(i % 3 == 1))
+        sides.append(Side(elo, values, group=f"p{i // 4}", band=str(int(elo // 200) * 200), acpl=100 - 60 * skill))
+    return sides
+
+
+def test_the_fit_finds_the_factors_that_carry_strength_and_scales_to_the_spec_units() -> None:
+    model = fit(synthetic_sides())
+    assert model.weights["E"] > 0 and model.weights["B1"] > 0 and model.weights["H"] < 0
+    assert abs(model.weights["B2"]) < model.weights["E"] / 5       # noise gets little
+    shares = ("E", "T", "O", "B1", "B2", "B3", "M1", "M2", "M3")
+    assert sum(abs(model.weights[n]) for n in shares) == pytest.approx(115)
+    assert model.weights["T"] == pytest.approx(0, abs=1e-6)        # never available: no weight
+    assert model.beta > 0 and model.sigma > 0
+
+
+def test_one_game_says_little_and_many_games_converge_on_the_rating() -> None:
+    sides = synthetic_sides()
+    model = fit(sides)
+    strong = [s for s in sides if s.elo > 2300]
+    weak = [s for s in sides if s.elo < 1100]
+    one_strong, sd1 = estimate([model.delta(strong[0].values)], model)
+    many_strong, sd_many = estimate([model.delta(s.values) for s in strong], model)
+    many_weak, _ = estimate([model.delta(s.values) for s in weak], model)
+    assert abs(one_strong - model.prior_mean) < abs(many_strong - model.prior_mean)
+    assert sd_many < sd1 < model.prior_sd
+    assert many_strong == pytest.approx(statistics.fmean(s.elo for s in strong), abs=150)
+    assert many_weak == pytest.approx(statistics.fmean(s.elo for s in weak), abs=150)
+
+
+def test_no_games_is_the_prior() -> None:
+    model = fit(synthetic_sides())
+    assert estimate([], model) == pytest.approx((model.prior_mean, model.prior_sd))
+
+
+def test_too_few_sides_is_refused_in_words() -> None:
+    with pytest.raises(ValueError, match="too few"):
+        fit(synthetic_sides(10))
+
+
+def test_folds_keep_a_players_games_together() -> None:
+    sides = synthetic_sides(80)
+    folds = folds_of(sides, 5)
+    by_player: dict[str, set[int]] = {}
+    for side, fold in zip(sides, folds):
+        by_player.setdefault(side.group, set()).add(fold)
+    assert all(len(f) == 1 for f in by_player.values())
+    assert set(folds) == set(range(5))
+
+
+def test_pseudo_players_are_ten_sides_of_one_player_or_band() -> None:
+    sides = [Side(1500, {}, group=f"game:{i}", band="1400") for i in range(25)] + \
+            [Side(2000, {}, group="Carlsen", band="2000") for _ in range(12)]
+    chunks = pseudo_players(range(len(sides)), sides)
+    assert sorted(len(c) for c in chunks) == [10, 10, 10]
+    assert any(all(sides[i].group == "Carlsen" for i in c) for c in chunks)
+
+
+def test_cross_validation_measures_on_held_out_sides_and_beats_a_useless_fit() -> None:
+    good = cross_validate(synthetic_sides(), k=5)
+    assert good.delta_r > 0.6 and good.per_10.mae < good.per_game.mae
+    noise = [dataclasses.replace(s, elo=random.Random(i).uniform(800, 2600)) for i, s in enumerate(synthetic_sides())]
+    useless = cross_validate(noise, k=5)
+    assert abs(useless.delta_r) < 0.2 and useless.per_10.mae > good.per_10.mae
+
+
+@pytest.mark.parametrize("headers, expected", [
+    ({"TimeControl": "60+0"}, "bullet"),
+    ({"TimeControl": "180+2"}, "blitz"),          # 180 + 80 = 260 s
+    ({"TimeControl": "600+0"}, "rapid"),
+    ({"TimeControl": "900+10"}, "rapid"),         # 900 + 400 = 1300 s
+    ({"TimeControl": "5400+30"}, "classical"),
+    ({"Event": "Rated Blitz game"}, "blitz"),
+    ({"Event": "Rated Bullet tournament https://lichess.org/tournament/x"}, "bullet"),
+    ({"Event": "Tata Steel Masters"}, "unknown"),
+    ({"TimeControl": "-"}, "unknown"),
+])
+def test_time_control_classes_follow_lichess(headers: dict[str, str], expected: str) -> None:
+    assert time_control_class(headers) == expected
+
+
+# --- the settings that use a fit ------------------------------------------------------------
+
+def factors(**values: float | None) -> PlayerFactors:
+    def share(name: str) -> Factor:
+        value = values.get(name)
+        return Factor(value, 0, 1 if value is not None else 0)
+    return PlayerFactors(*(share(n) for n in ("E", "T", "O", "B1", "B2", "B3", "M1", "M2", "M3")),
+                         H=Count(0), Br=Count(0))
+
+
+FITTED = Weights.from_dict(settings_of(fit(synthetic_sides()), min_plies=20, window=10))
+
+
+def test_a_missed_mate_costs_under_fitted_settings_where_no_mate_does_not() -> None:
+    no_mate = delta_cpi(factors(E=0.9, B1=0.5), 0, FITTED)
+    missed = delta_cpi(factors(E=0.9, B1=0.5, M1=0.0), 0, FITTED)
+    found = delta_cpi(factors(E=0.9, B1=0.5, M1=1.0), 0, FITTED)
+    assert FITTED.M1 > 0 or FITTED.mean_M1 > 0
+    assert missed <= no_mate <= found and missed < found
+
+
+def test_the_spec_settings_keep_the_spec_arithmetic_an_unavailable_factor_adds_0() -> None:
+    spec = Weights()
+    # spec C5, second example: won, CPL 80, B1 0.34, no mates available, 1 hang -> 9.8
+    example = dataclasses.replace(factors(E=0.6, B1=0.34), H=Count(1))
+    assert delta_cpi(example, 10, spec) == pytest.approx(9.8)
+
+
+def test_the_window_makes_cpis_comparable_whatever_the_number_of_games() -> None:
+    elo = FITTED.elo_map
+    assert elo is not None
+    same_quality = 25.0
+    few = cpi_after(0, [same_quality] * 10, FITTED)
+    many = cpi_after(0, [same_quality] * 200, FITTED)
+    assert few == pytest.approx(many)
+    def spec_cpi(games: int) -> float:
+        cpi = 0.0
+        for n in range(1, games + 1):
+            cpi = cpi_after(cpi, [same_quality] * n, Weights())
+        return cpi
+    assert spec_cpi(200) > spec_cpi(10)   # the spec's running sum counts games played
+
+
+def test_the_ledger_follows_the_window_and_leaves_short_games_out(short_and_long_games) -> None:
+    entries = ledger(short_and_long_games, FITTED)
+    assert {e.game_id for e in entries} == {"long"}
+    assert all(e.cpi_after == pytest.approx(estimate([e.delta], elo)[0]) for e in entries
+               for elo in [FITTED.elo_map] if elo is not None)
+
+
+def quiet_game(plies: int) -> GameFacts:
+    """``plies`` moves, each the engine's first choice at an equal score."""
+    return game([ply(n, "e2e4", [("e2e4", 20), ("d2d4", 10), ("g1f3", 5)]) for n in range(1, plies + 1)], "1/2-1/2")
+
+
+@pytest.fixture
+def short_and_long_games() -> list[LedgerGame]:
+    return [LedgerGame("short", "a", "b", quiet_game(6)), LedgerGame("long", "a", "b", quiet_game(30))]
