@@ -10,8 +10,13 @@ import dj_database_url
 
 BASE_DIR = Path(__file__).resolve().parent
 from clubrating.djangoenv import DEFAULT_DATABASE_URL, page_cache  # noqa: E402  (no Django import there)
+from clubrating.web.secret_key import installation_key  # noqa: E402  (no Django import there)
 
-SECRET_KEY = os.environ.get("CLUBRATING_SECRET_KEY", "clubrating-dev-only-change-me-in-production")
+DATABASE_URL = os.environ.get("CLUBRATING_DATABASE_URL") or DEFAULT_DATABASE_URL
+# Signs sessions, CSRF tokens and the messages cookie: CLUBRATING_SECRET_KEY, else the installation's
+# own random key (written by `clubrating serve` beside the database, web/secret_key.py), else a
+# random key for this process only (a command that serves nothing). Never a constant of the code.
+SECRET_KEY = os.environ.get("CLUBRATING_SECRET_KEY") or installation_key(DATABASE_URL)
 DEBUG = os.environ.get("CLUBRATING_DEBUG", "") == "1"
 ALLOWED_HOSTS = [h for h in os.environ.get("CLUBRATING_ALLOWED_HOSTS", "localhost,127.0.0.1,[::1],testserver").split(",") if h]
 
@@ -30,6 +35,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "clubrating.web.security.limit_body",        # before anything reads the body
+    "clubrating.web.security.security_headers",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -63,12 +70,7 @@ TEMPLATES = [
 
 WSGI_APPLICATION = "clubrating.wsgi.application"
 
-DATABASES = {
-    "default": dj_database_url.parse(
-        os.environ.get("CLUBRATING_DATABASE_URL") or DEFAULT_DATABASE_URL,
-        conn_max_age=0,
-    )
-}
+DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=0)}
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Wait for a writer instead of failing at once; WAL lets readers go on.
     DATABASES["default"].setdefault("OPTIONS", {}).update(
@@ -108,12 +110,43 @@ CSRF_COOKIE_SAMESITE = "Lax"
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
-SESSION_COOKIE_SECURE = os.environ.get("CLUBRATING_HTTPS", "") == "1"
-CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
+# CLUBRATING_HTTPS=1: the site is reached over HTTPS through a proxy that sets X-Forwarded-Proto
+# (gunicorn believes it from 127.0.0.1 only, or FORWARDED_ALLOW_IPS): secure cookies, a redirect
+# of plain HTTP, and HSTS for a year (hstspreload.org's minimum) (issue 10).
+HTTPS = os.environ.get("CLUBRATING_HTTPS", "") == "1"
+SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = SECURE_SSL_REDIRECT = HTTPS
+SECURE_HSTS_SECONDS = 365 * 24 * 3600 if HTTPS else 0
+SECURE_HSTS_INCLUDE_SUBDOMAINS = HTTPS
+# Preloading is the domain owner's decision (the header is taken as consent by hstspreload.org),
+# not a program's: security.W021 (preload not set) is silenced on purpose.
+SILENCED_SYSTEM_CHECKS = ["security.W021"]
 
+# What a page may load (Content-Security-Policy, web/security.py): nothing but itself. No script
+# runs anywhere (a test reads every template); the pages' one <style> block and the SVG charts'
+# style attributes need 'unsafe-inline' for styles; the favicon is a data: URL.
+CONTENT_SECURITY_POLICY = ("default-src 'none'; script-src 'none'; style-src 'self' 'unsafe-inline'; "
+                           "img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'")
+
+# Request bodies (issue 10): a tournament file is kilobytes; 5 MB (web/arbiter.MAX_UPLOAD_BYTES)
+# is generous. A body announced larger than the file limit and 1 MB of form fields is refused
+# with 413 before anything reads it (web/security.limit_body); Django's own limits stop the rest
+# (fields: DATA_UPLOAD_MAX_MEMORY_SIZE, a file kept in memory up to the same size, never on disk).
+MAX_UPLOAD_BYTES = 5 * 1024 * 1024
+MAX_REQUEST_BYTES = MAX_UPLOAD_BYTES + 1024 * 1024
+DATA_UPLOAD_MAX_MEMORY_SIZE = MAX_UPLOAD_BYTES
+FILE_UPLOAD_MAX_MEMORY_SIZE = MAX_REQUEST_BYTES
+
+# Login lockout (django-axes): 5 failures lock that login from that address for an hour, so one
+# attacker behind a shared proxy locks out no other arbiter (axes' docs, "Configuration").
 AXES_FAILURE_LIMIT = 5
 AXES_COOLOFF_TIME = 1  # hours
 AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+# The client's address: REMOTE_ADDR, or, behind a reverse proxy, the header it sets
+# (CLUBRATING_PROXY_HEADER=X-Forwarded-For or X-Real-IP); off by default, since a client
+# could otherwise choose its address and escape the lockout.
+CLUBRATING_PROXY_HEADER = os.environ.get("CLUBRATING_PROXY_HEADER", "")
+AXES_CLIENT_IP_CALLABLE = "clubrating.web.security.client_ip"
 
 LOGGING = {
     "version": 1,

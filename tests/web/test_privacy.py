@@ -115,7 +115,7 @@ def test_the_sitemap_lists_public_clubs_only(club: Club) -> None:
     xml = Client().get("/sitemap.xml").content.decode()
     assert "/c/riverside/" in xml and "hidden" not in xml and "secret" not in xml and hidden.token not in xml
     robots = Client().get("/robots.txt").content.decode()
-    assert "Sitemap: http://testserver/sitemap.xml" in robots and "Disallow: /u/" in robots
+    assert "Sitemap: http://testserver/sitemap.xml" in robots and "Disallow: /u/" not in robots
 
 
 def test_the_index_lists_no_unlisted_or_arbiter_only_club(db: None) -> None:

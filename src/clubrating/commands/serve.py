@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import os
 import shutil
+import sys
 import tempfile
 from typing import Any
 
@@ -13,7 +14,7 @@ from clubrating.commands.club import open_database
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    if args.dev or os.environ.get("CLUBRATING_PAGE_CACHE"):
+    if args.dev or args.check or os.environ.get("CLUBRATING_PAGE_CACHE"):
         return _serve(args)
     # gunicorn's workers share one page cache: a directory of this server's own (0700), so no
     # page of another server or of an earlier run (another database, perhaps) is ever served.
@@ -27,8 +28,34 @@ def cmd_serve(args: argparse.Namespace) -> int:
             shutil.rmtree(pages, ignore_errors=True)
 
 
-def _serve(args: argparse.Namespace) -> int:
+def prepare(args: argparse.Namespace) -> None:
+    """Before Django starts: the installation's secret key (made on the first start, beside
+    the database; web/secret_key.py) unless CLUBRATING_SECRET_KEY gives one, then the database."""
+    from clubrating.djangoenv import DEFAULT_DATABASE_URL
+    from clubrating.web.secret_key import ensure_key
+
+    if not os.environ.get("CLUBRATING_SECRET_KEY"):
+        ensure_key(option(args, "database", "CLUBRATING_DATABASE_URL", DEFAULT_DATABASE_URL))
     open_database(args)
+
+
+def check_deploy() -> int:
+    """Django's deployment checks (``manage.py check --deploy``) on the settings the server uses."""
+    from django.core.management import call_command
+    from django.core.management.base import SystemCheckError
+
+    try:
+        call_command("check", deploy=True, fail_level="WARNING")
+    except SystemCheckError as error:
+        print(f"clubrating: {error}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def _serve(args: argparse.Namespace) -> int:
+    prepare(args)
+    if args.check:
+        return check_deploy()
     from django.core.management import call_command
 
     print(f"clubrating: serving on http://{args.host}:{args.port}/ (Ctrl-C to stop)", flush=True)
@@ -68,6 +95,9 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     p.add_argument("--workers", type=whole(1), default=None,
                    help="worker processes (gunicorn sync workers; default: one per CPU core)")
     p.add_argument("--dev", action="store_true", help="Django's threaded development server instead of gunicorn")
+    p.add_argument("--check", action="store_true",
+                   help="run Django's deployment checks (check --deploy) with the server's settings, then exit; "
+                        "set CLUBRATING_HTTPS=1 as the server will have it")
     p.set_defaults(handler=cmd_serve)
     p = subparsers.add_parser("worker", parents=[common], help="run background jobs (engine analysis)",
                               description="Run the queued background jobs (Django tasks, database backend).",

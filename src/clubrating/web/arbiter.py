@@ -14,6 +14,7 @@ from collections.abc import Callable
 from functools import wraps
 from typing import Any, cast
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, HttpRequest, HttpResponse, QueryDict
@@ -27,7 +28,7 @@ from clubrating.errors import ClubratingError, InputError, NotFound
 from clubrating.web.access import ARBITER_PREFIX, ClubAccess, mark_privacy
 from clubrating.web.typed import parse_typed
 
-MAX_UPLOAD_BYTES = 5 * 1024 * 1024   # a club's tournament file is kilobytes; this is generous
+MAX_UPLOAD_BYTES: int = settings.MAX_UPLOAD_BYTES   # 5 MB: a club's tournament file is kilobytes
 RESULT_CHOICES = ["1-0", "0-1", "1/2-1/2", "+-", "-+", "--"]
 
 

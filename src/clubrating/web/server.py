@@ -18,6 +18,10 @@ from typing import Any
 DEFAULT_WORKERS = os.cpu_count() or 1
 TIMEOUT_SECONDS = 30      # gunicorn's default: a worker silent this long is killed and replaced
 BACKLOG = 2048            # gunicorn's default listen() backlog
+# The request line and headers, bounded before Django sees them (gunicorn's defaults, "Settings":
+# limit_request_line 4094 bytes, 100 header fields of 8190 bytes each). gunicorn has no limit on
+# the body: Django's middleware refuses one announced too large (web/security.limit_body).
+REQUEST_LIMITS = {"limit_request_line": 4094, "limit_request_fields": 100, "limit_request_field_size": 8190}
 
 
 def serve(host: str, port: int, workers: int | None = None) -> None:
@@ -28,7 +32,7 @@ def serve(host: str, port: int, workers: int | None = None) -> None:
 
     connections.close_all()   # a connection opened before the fork must not be shared by the workers
     options = {"bind": f"{host}:{port}", "workers": workers or DEFAULT_WORKERS, "worker_class": "sync",
-               "timeout": TIMEOUT_SECONDS, "backlog": BACKLOG, "loglevel": "warning"}
+               "timeout": TIMEOUT_SECONDS, "backlog": BACKLOG, "loglevel": "warning", **REQUEST_LIMITS}
 
     class Application(BaseApplication):  # type: ignore[misc]
         def load_config(self) -> None:

@@ -56,7 +56,9 @@ def index(request: HttpRequest) -> HttpResponse:
 
 @require_safe
 def robots_txt(request: HttpRequest) -> HttpResponse:
-    lines = ["User-agent: *", "Disallow: /u/", "Disallow: /api/", "Disallow: /accounts/",
+    # Not "Disallow: /u/": a crawler that may not fetch an unlisted page never reads its noindex,
+    # and may still list the bare address it found elsewhere (Google Search Central, "robots.txt").
+    lines = ["User-agent: *", "Disallow: /api/c/", "Disallow: /accounts/",
              "Disallow: /c/*/arbiter/", f"Sitemap: {request.build_absolute_uri('/sitemap.xml')}"]
     return HttpResponse("\n".join(lines) + "\n", content_type="text/plain")
 
