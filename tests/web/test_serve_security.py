@@ -9,12 +9,16 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from django.contrib.messages import constants
 from django.contrib.messages.storage.base import Message
 from django.contrib.messages.storage.cookie import CookieStorage
 from django.http import HttpRequest
 from django.test import override_settings
 from django.utils.safestring import mark_safe
+
+from clubrating.errors import InputError
+from clubrating.web.secret_key import ensure_key, key_path
 
 from .test_serve import _start, _stop
 
@@ -110,3 +114,21 @@ def test_a_body_announced_too_large_is_refused_before_it_is_sent(tmp_path: Path)
         conn.close()
     finally:
         _stop(server)
+
+
+def test_the_key_of_a_server_database_lives_in_the_users_config_directory(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    path = ensure_key("postgres://club@db.example/ratings")
+    assert path == tmp_path / "config" / "clubrating" / "secret-key"
+    assert path.stat().st_mode & 0o777 == 0o600 and (path.parent.stat().st_mode & 0o077) == 0
+    assert ensure_key("postgres://club@db.example/ratings") == path and len(path.read_text().strip()) >= 50
+    assert key_path("sqlite:///:memory:") == path
+
+
+def test_a_key_that_cannot_be_stored_is_one_clear_line(tmp_path: Path) -> None:
+    (tmp_path / "a-file").write_text("")
+    with pytest.raises(InputError) as error:
+        ensure_key(f"sqlite:///{tmp_path}/a-file/site.sqlite3")
+    assert str(error.value).startswith(f"{tmp_path}/a-file/site.sqlite3.secret-key: cannot store the secret key")
+    assert "CLUBRATING_SECRET_KEY" in str(error.value)

@@ -24,8 +24,7 @@ def key_path(database_url: str) -> Path:
     """Where the secret key of the installation that uses this database is kept."""
     url = urlparse(database_url)
     if url.scheme in ("sqlite", "spatialite"):
-        name = unquote(url.netloc + url.path)
-        name = name[1:] if name.startswith("/") and not name.startswith("//") and url.netloc == "" else name
+        name = unquote(url.path[1:])   # as dj_database_url reads it: sqlite:///rel.db, sqlite:////abs.db
         if name and name != ":memory:":
             return Path(os.path.abspath(name + ".secret-key"))
     config = os.environ.get("XDG_CONFIG_HOME") or os.path.join(Path.home(), ".config")

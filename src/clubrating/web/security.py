@@ -48,10 +48,11 @@ def client_ip(request: HttpRequest) -> str | None:
     """REMOTE_ADDR, or with ``CLUBRATING_PROXY_HEADER`` set, the address the proxy put in that
     header: the right-most of a list (X-Forwarded-For), which the proxy appended itself; the
     ones before it came from the client and prove nothing (MDN, X-Forwarded-For, "Security")."""
-    header = settings.CLUBRATING_PROXY_HEADER
+    header: str = settings.CLUBRATING_PROXY_HEADER
     if header:
-        value = request.META.get("HTTP_" + header.upper().replace("-", "_"), "")
+        value: str = request.META.get("HTTP_" + header.upper().replace("-", "_"), "")
         forwarded = [part.strip() for part in value.split(",") if part.strip()]
         if forwarded:
             return forwarded[-1]
-    return request.META.get("REMOTE_ADDR")
+    address: str | None = request.META.get("REMOTE_ADDR")
+    return address
