@@ -28,7 +28,7 @@ from clubrating.analysis.engine import DEFAULT_ENGINE, EngineSettings
 from clubrating.analysis.runner import DEFAULT_BOOK, AnalysisConfig, analyse_games, read_pgn_file, stderr_progress
 from clubrating.cli import option, print_json, wants_json, whole
 from clubrating.cpi import factors as factor_definitions
-from clubrating.cpi.calibrate import (FEATURES, Side, cross_validate, fit, settings_of, side_values,
+from clubrating.cpi.calibrate import (FEATURES, Side, careers, cross_validate, fit, settings_of, side_values,
                                       time_control_class)
 from clubrating.cpi.facts import Color, GameFacts
 from clubrating.cpi.index import Weights, score_game
@@ -146,6 +146,7 @@ def run(args: argparse.Namespace) -> int:
                        + f" --min-plies {args.min_plies} --window {args.window} --folds {args.folds}",
         },
         "cross_validation": report.to_dict(),
+        "careers": careers(sides, model, spec_delta, window=args.window),
     }
     if args.out:
         try:
@@ -171,6 +172,10 @@ def summary(document: dict[str, Any]) -> str:
         f"{cv['spec_delta_r']:+.3f}); Elo estimate MAE {one['mae']:.0f}, RMSE {one['rmse']:.0f}",
         f"  per 10 games ({ten['n']} held-out sets): MAE {ten['mae']:.0f}, RMSE {ten['rmse']:.0f}, "
         f"r {ten['r']:+.3f}; truth within ± 1 sd in {cv['interval_cover_10']:.0%}",
+        f"  simulated careers: the spec's running sum ranks players by games played (Spearman "
+        f"{document['careers']['spec_sum_vs_games_played']:+.2f}) more than by strength "
+        f"({document['careers']['spec_sum_vs_strength']:+.2f}); the window's Elo-equivalent by strength "
+        f"({document['careers']['window_vs_strength']:+.2f}, games played {document['careers']['window_vs_games_played']:+.2f})",
         "  weights: " + "  ".join(f"{n}={weights[n]:+.1f}" for n in
                                   ("E", "T", "O", "B1", "B2", "B3", "M1", "M2", "M3", "H", "Br", "win", "draw")),
     ]

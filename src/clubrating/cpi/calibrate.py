@@ -32,6 +32,7 @@ saw them.
 from __future__ import annotations
 
 import math
+import random
 import statistics
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -235,7 +236,7 @@ class Report:
     folds: int
     per_game: Errors                      # the n = 1 estimate of each held-out side
     per_10: Errors                        # 10 held-out sides of one player (or band) together
-    delta_r: float                        # correlation of the held-out ΔCPI with Elo
+    delta_r: float                        # correlation of the held-out ΔCPI with Elo (mean over folds)
     acpl_r: float                         # correlation of ACPL alone with Elo (the baseline)
     spec_r: float                         # correlation of the spec's ΔCPI with Elo
     interval_cover_10: float              # share of 10-game truths inside estimate ± 1 sd (with the floor)
@@ -283,7 +284,7 @@ def cross_validate(sides: Sequence[Side], k: int = 5,
     fold = folds_of(sides, k)
     est1: list[float] = []
     truth1: list[float] = []
-    deltas: list[float] = []
+    fold_r: list[float] = []
     est10: list[float] = []
     truth10: list[float] = []
     var10: list[float] = []
@@ -297,7 +298,7 @@ def cross_validate(sides: Sequence[Side], k: int = 5,
         for i in held:
             est1.append(estimate([held_delta[i]], model)[0])
             truth1.append(sides[i].elo)
-            deltas.append(held_delta[i])
+        fold_r.append(correlation([held_delta[i] for i in held], [sides[i].elo for i in held]))
         for chunk in pseudo_players(held, sides):
             mean, sd = estimate([held_delta[i] for i in chunk], model)
             est10.append(mean)
@@ -309,7 +310,7 @@ def cross_validate(sides: Sequence[Side], k: int = 5,
     covered = sum(1 for sq, var in zip(squared, var10) if sq <= var + floor ** 2)
     return Report(
         folds=k, per_game=Errors.of(est1, truth1), per_10=Errors.of(est10, truth10),
-        delta_r=correlation(deltas, truth1),
+        delta_r=statistics.fmean(fold_r) if fold_r else math.nan,
         acpl_r=correlation([a for a, _ in with_acpl], [e for _, e in with_acpl]),
         spec_r=correlation([spec_delta(s) for s in sides], [s.elo for s in sides]) if spec_delta else math.nan,
         interval_cover_10=covered / len(est10) if est10 else math.nan, floor=floor,
@@ -345,3 +346,60 @@ def time_control_class(headers: dict[str, str]) -> str:
         if name in words:
             return name
     return "unknown"
+
+
+# --- why the CPI is a window, not a running sum (issue 11, spec C2, C7) ----------------------
+
+CAREER_LENGTHS = (5, 10, 20, 50, 100, 200)   # ours: from a season's newcomer to a decade's regular
+SPEC_CEILING = 4000.0                         # spec C2: clamp(CPI, 0, 4000)
+
+
+def ranks(values: Sequence[float]) -> list[float]:
+    """Ranks from 1, ties sharing their mean rank (for Spearman's correlation)."""
+    order = sorted(range(len(values)), key=lambda i: values[i])
+    result = [0.0] * len(values)
+    i = 0
+    while i < len(order):
+        j = i
+        while j + 1 < len(order) and values[order[j + 1]] == values[order[i]]:
+            j += 1
+        for k in range(i, j + 1):
+            result[order[k]] = (i + j) / 2 + 1
+        i = j + 1
+    return result
+
+
+def spearman(xs: Sequence[float], ys: Sequence[float]) -> float:
+    return correlation(ranks(xs), ranks(ys))
+
+
+def careers(sides: Sequence[Side], model: Fit, spec: Callable[[Side], float], *, window: int,
+            players: int = 300, seed: int = 1) -> dict[str, float]:
+    """Simulated careers from real sides: each player is a rating band and a number of games
+    (:data:`CAREER_LENGTHS`) drawn from that band's sides. Compares how the spec's running sum
+    (C2) and the window's Elo-equivalent rank the players: by strength, or by games played."""
+    rng = random.Random(seed)
+    bands: dict[str, list[Side]] = {}
+    for side in sides:
+        bands.setdefault(side.band, []).append(side)
+    names = sorted(bands)
+    strength: list[float] = []
+    played: list[float] = []
+    running: list[float] = []
+    windowed: list[float] = []
+    for _ in range(players):
+        band = bands[rng.choice(names)]
+        games = [rng.choice(band) for _ in range(rng.choice(CAREER_LENGTHS))]
+        cpi = 0.0
+        for side in games:
+            cpi = max(0.0, min(SPEC_CEILING, cpi + spec(side)))
+        strength.append(statistics.fmean(s.elo for s in band))
+        played.append(len(games))
+        running.append(cpi)
+        windowed.append(estimate([model.delta(s.values) for s in games[-window:]], model)[0])
+    return {"players": players,
+            "spec_sum_vs_strength": round(spearman(running, strength), 3),
+            "spec_sum_vs_games_played": round(spearman(running, played), 3),
+            "window_vs_strength": round(spearman(windowed, strength), 3),
+            "window_vs_games_played": round(spearman(windowed, played), 3),
+            "spec_sum_at_ceiling": round(sum(1 for c in running if c >= SPEC_CEILING) / players, 3)}

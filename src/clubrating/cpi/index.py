@@ -92,6 +92,7 @@ SHARE_FACTORS = ("E", "T", "O", "B1", "B2", "B3", "M1", "M2", "M3")
 # pool and time control each, with the command that reproduces them in
 # ``cpi/presets.json`` beside this module's documentation (README, "The CPI").
 PRESETS: dict[str, Weights] = {"spec": Weights()}
+PRESET_POOLS: dict[str, str] = {"spec": "the specification's weights"}   # what each preset's Elo means
 DEFAULT_PRESET = "spec"
 
 
