@@ -16,6 +16,7 @@ from clubrating import __version__ as clubrating_version
 from clubrating.analysis.analyzer import book_status
 from clubrating.analysis.engine import HASH_MB
 from clubrating.commands.analyze import book_identity
+from clubrating.cpi.index import DEFAULT_PRESET, PRESET_POOLS, PRESETS
 from clubrating.cpi.facts import BookStatus
 from clubrating.cpi.factors import DEFINITIONS_VERSION
 
@@ -84,6 +85,9 @@ def test_analyze_json_records_its_provenance(fake_engine, tmp_path, monkeypatch,
     assert code == 0
     document = json.loads(capsys.readouterr().out)
     digest = hashlib.sha256(book.read_bytes()).hexdigest()[:16]
+    weights = document["provenance"].pop("weights")
+    assert weights == {"preset": DEFAULT_PRESET, "pool": PRESET_POOLS[DEFAULT_PRESET],
+                       **PRESETS[DEFAULT_PRESET].to_dict()}
     assert document["provenance"] == {"clubrating": clubrating_version, "definitions": DEFINITIONS_VERSION,
                                       "engine_path": str(fake_engine.path),
                                       "book": {"path": str(book), "sha256": digest}}

@@ -18,7 +18,8 @@ from clubrating.analysis.runner import (DEFAULT_BOOK, AnalysisConfig, analyse_ga
 from clubrating.cli import option, print_json, wants_json
 from clubrating.cpi.facts import Color, GameFacts
 from clubrating.cpi.factors import DEFINITIONS_VERSION, Factor, mating_attacks
-from clubrating.cpi.index import PlayerScore, Weights, score_game
+from clubrating.cpi.calibrate import estimate
+from clubrating.cpi.index import DEFAULT_PRESET, PRESET_POOLS, PRESETS, PlayerScore, Weights, score_game
 from clubrating.errors import InputError
 
 SHARES = ("E", "T", "O", "B1", "B2", "B3", "M1", "M2", "M3")
@@ -39,6 +40,9 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     parser.add_argument("--cache", metavar="FILE", default=None,
                         help="SQLite file keeping every search: repeated positions and an "
                              "interrupted run are not searched again")
+    parser.add_argument("--preset", choices=sorted(PRESETS), default=DEFAULT_PRESET,
+                        help=f"the CPI settings that score the factors (default {DEFAULT_PRESET}; 'spec': "
+                             "the specification's weights)")
     parser.add_argument("-v", "--verbose", action="store_true", help="a line per game on stderr")
     parser.set_defaults(handler=run)
 
@@ -58,8 +62,12 @@ def game_document(facts: GameFacts, weights: Weights = Weights()) -> dict[str, A
     attacks and the depths the engine reached."""
     scores = score_game(facts, weights)
     players = {}
+    elo = weights.elo_map
     for color in Color:
         player = scores[color].to_dict()
+        if elo is not None and scores[color].scored:
+            mean, sd = estimate([scores[color].delta_cpi], elo)
+            player["elo_equivalent"] = {"elo": round(mean), "sd": round(sd), "games": 1}
         player["mating_attacks"] = [
             {"start_ply": attack.start_ply, "distance": attack.distance, "found": attack.found}
             for attack in mating_attacks(facts.plies, color, facts.result)]
@@ -87,12 +95,13 @@ def book_identity(path: str | None) -> dict[str, str] | str:
     return {"path": os.path.abspath(path), "sha256": digest.hexdigest()[:16]}
 
 
-def provenance(config: AnalysisConfig) -> dict[str, Any]:
-    """What produced the figures, beside the engine each game records (issue 11). The weights
-    the scoring used are added by cpi.index's scoring (the lead's part of issue 11)."""
+def provenance(config: AnalysisConfig, preset: str = DEFAULT_PRESET) -> dict[str, Any]:
+    """What produced the figures, beside the engine each game records (issue 11): the versions,
+    the engine and book, and the CPI settings that scored the factors."""
     return {
         "clubrating": __version__, "definitions": DEFINITIONS_VERSION,
         "engine_path": config.engine.path, "book": book_identity(config.book),
+        "weights": {"preset": preset, "pool": PRESET_POOLS.get(preset, preset), **PRESETS[preset].to_dict()},
     }
 
 
@@ -115,14 +124,14 @@ def _player_lines(score: PlayerScore) -> list[str]:
     ]
 
 
-def _print_text(results: list[GameFacts]) -> None:
+def _print_text(results: list[GameFacts], weights: Weights) -> None:
     for number, facts in enumerate(results, start=1):
         white, black = facts.headers.get("White", "?"), facts.headers.get("Black", "?")
         engine = facts.engine
         print(f"Game {number}: {white} - {black} {facts.result}  [{engine.name} {engine.version}, "
               f"{engine.nodes:,} nodes, MultiPV {engine.multipv}; {facts.searches} searches, "
               f"{facts.cache_hits} cached]")
-        for score in score_game(facts).values():
+        for score in score_game(facts, weights).values():
             print("\n".join(line for line in _player_lines(score) if line))
 
 
@@ -133,8 +142,8 @@ def run(args: argparse.Namespace) -> int:
         raise InputError("no game in this file", file=args.games)
     results = analyse_games(games, config, jobs=args.jobs, progress=stderr_progress(args.verbose))
     if wants_json(args):
-        print_json({"provenance": provenance(config),
-                    "games": [game_document(facts) for facts in results]})
+        print_json({"provenance": provenance(config, args.preset),
+                    "games": [game_document(facts, PRESETS[args.preset]) for facts in results]})
     else:
-        _print_text(results)
+        _print_text(results, PRESETS[args.preset])
     return 0
