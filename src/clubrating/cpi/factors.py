@@ -2,10 +2,13 @@
 
 Every factor of one player in one game is computed from the plies where that
 player was to move. A factor that cannot be measured (no clocks, no mate
-available, no book position) is *unavailable*: it contributes 0 to ΔCPI and
-is reported with ``available: false``, never as 0 % (issue 5).
+available, no book position) is *unavailable*: its value is ``None`` and it is
+reported with ``available: false``, never as 0 % (issue 5); a factor measured
+and failed (a mate missed) is 0. How ΔCPI treats an unavailable factor is the
+scoring's business (:mod:`clubrating.cpi.index`).
 
-Definitions (the code below follows them line by line):
+Definitions, version :data:`DEFINITIONS_VERSION` (the code below follows them
+line by line; every threshold is a named constant with its source):
 
 E  eval-loss = max(0, 1 − CPL/200) (spec C3). CPL is the mean centipawn loss
    of the player's moves: loss = max(0, before − after), both from the
@@ -15,39 +18,71 @@ E  eval-loss = max(0, 1 − CPL/200) (spec C3). CPL is the mean centipawn loss
    ``Cp.ceiled``; ``diffsList`` clamps each loss at 0). numerator = summed
    loss in cp, denominator = moves. Beside it, lichess's accuracy % (see
    :func:`game_accuracy`).
-T  time management = 1 − stddev/mean of the seconds spent per move (spec C3),
-   clipped to [0, 1]. Seconds spent = clock before − clock after + increment
-   (``TimeControl`` "base+inc"); the player's first move has no clock before
-   and is skipped; a negative result (a time bonus the header does not
-   describe, e.g. +30 min at move 40) is dropped. numerator = stddev,
-   denominator = mean; unavailable with fewer than 2 timed moves or mean 0.
-O  opening = share of the player's first 10 moves that are among the 10
-   heaviest moves of the Polyglot book in that position (spec C3, "hits /
-   first_10" in the original). Unavailable when no book was probed or none of
-   those positions is in the book (a game from a set-up position).
+T  time management = the Gini coefficient of the seconds the player spent per
+   move (issue 11): 0 when every move took the same time, towards 1 when the
+   time went to a few moves — thinking at the key moments and playing the
+   rest quickly; 0 as well when the player lost on time (:func:`lost_on_time`).
+   numerator = half the mean absolute difference between two moves' times
+   (Σ|tᵢ − tⱼ| / 2n²), denominator = the mean, value = their ratio. Seconds
+   spent = clock before − clock after + increment (``TimeControl``
+   "base+inc"); the player's first move has no clock before and is skipped; a
+   negative result (a time bonus the header does not describe, e.g. +30 min
+   at move 40) is dropped. Unavailable with fewer than 2 timed moves.
+   Why (``benchmarks/measure_time_factor.py``): the spec's 1 − stddev/mean
+   rewarded equal time per move and was 0 for 440 of 485 OTB sides; on 463
+   sides of a FIDE 90'+30" open (Lezcano memorial 2025, Elo 1409–2496) the
+   Gini rises with rating (r = +0.40), against −0.20 for the spec's formula,
+   −0.13 for "no time trouble" (1 − share of moves started with < 10 % of the
+   base time: strong players use their clock) and −0.21 for time on engine-
+   critical moves (mostly recaptures, played fast); "never lost on time" is
+   1 for every side there. On chess.com 3+2/5+5 (400–1100) r = +0.19, on
+   10' beginners (median 860) +0.04.
+O  opening = hits / the player's moves among their first 10 whose position is
+   in the Polyglot book; a hit is a move among the 10 heaviest book moves of
+   that position (spec C3, "hits / first_10" in the original). Positions the
+   book does not know (after the opponent's or one's own deviation) are no
+   misses (issue 11): only a move played from a book position can miss.
+   Unavailable when no book was probed or none of those positions is in it.
 B1/B2/B3 = share of the player's moves equal to the engine's first / second /
    third MultiPV choice, counting only positions with at least 1 / 2 / 3
    legal moves (and as many engine lines).
 M1/M2/M3 = mating attacks found / available, by the mate distance at the
-   attack's first position. An attack starts at the player's first position
-   where the engine reports a forced mate for them, and is counted once there.
-   It is *found* when every move of the player from there keeps a forced mate
-   (score after the move is a mate for them) until a move mates, or the game
-   ends after such a move with the player's win (the opponent resigned). A
-   move that lets the mate go ends the attack unfound; a later mate starts a
-   new attack. Attacks starting with a mate in more than 3 count for none.
-H  hangs = moves losing ≥ 300 cp (spec C3) on the clipped scale where the
-   position before was not decided: |eval before| ≤ 500 cp. Why 500: beyond
-   it lichess's win % is above 86 % (or below 14 %): the game is won or lost
-   and engine scores of won positions (+600 vs +1000) swing without changing
-   the result, so a 300 cp drop there is not a hang; and once a player has
-   hung a queen the position is decided, so the same hang is counted once.
-Br brilliancies = moves that (1) give up material by static exchange
-   (``exchange`` ≤ −200 cp, at least a minor piece for a pawn or the
-   exchange, computed by the shell), (2) are the engine's first choice or
-   within 10 cp of it, (3) leave the player not worse (score after ≥ −50 cp),
-   and (4) were not obvious: a tiny separate search (the shell's
-   ``shallow_best``, run only for moves meeting 1–3) preferred another move.
+   attack's first position; value ``None`` when the player had no such
+   attack, 0 when every one was missed. An attack starts at the player's
+   first position where the engine reports a forced mate for them, and is
+   counted once there. It is *found* when every move of the player from there
+   keeps a forced mate (score after the move is a mate for them) until a move
+   mates, or the game ends after such a move with the player's win (the
+   opponent resigned). A move mates when the position after it is mate on the
+   board (the shell scores it ``mate 0`` by the rules; facts stored before
+   issue 11 kept the line's ``mate 1``, so a SAN ending in ``#`` counts too):
+   a delivered mate never depends on the Result tag. A move that lets the
+   mate go ends the attack unfound; a later mate starts a new attack. Attacks
+   starting with a mate in more than 3 count for none.
+H  hangs = moves that cost the player at least ``HANG_WIN_DROP`` = 15 points
+   of lichess win % (:func:`win_percent`, lila ``WinPercent.scala``) from a
+   position that was not decided (|eval before| ≤ ``DECIDED_CP`` = 500 cp,
+   win % within [13.7, 86.3]). 15 points is lichess's "blunder": a drop of
+   winning chances ≥ 0.3 on the [−1, 1] scale (lila
+   ``modules/analyse/src/main/Advice.scala``). Win % rather than centipawns
+   (issue 11): the spec's "300 cp" flipped with the engine's depth; win %
+   saturates where engine scores swing without changing the result
+   (``benchmarks/measure_hang_stability.py``). Once a player has hung a queen
+   the position is decided, so the same hang is counted once.
+Br brilliancies = sound sacrifices in a position that was not already won,
+   judged on raw (unclipped) scores: (1) the move gives up material by static
+   exchange (``exchange`` ≤ ``SACRIFICE_CP`` = −200 cp, at least a minor piece
+   for a pawn or the exchange, computed by the shell); (2) the position
+   before was not already won: the engine's best line ≤ ``WINNING_CP`` =
+   +200 cp (win % 67.6) and no mate for the player — giving material back
+   when well ahead is trading down; (3) the move is the engine's first
+   choice or within ``BEST_TOLERANCE_CP`` = 10 cp of it on raw scores, a
+   mate score only equalling the same mate (:func:`move_loss`; before issue
+   11 both scores were clipped at ±1000, so +1500 and +1200 were "equal");
+   (4) the result is not worse than ``NOT_WORSE_CP`` = −50 cp; and (5) it
+   was not obvious: a tiny separate search (the shell's ``shallow_best``,
+   run only for moves meeting 1–4, :func:`is_sacrifice_candidate`) preferred
+   another move.
 R  +10 / +5 / 0 for a win / draw / loss (spec C1).
 """
 
@@ -70,11 +105,15 @@ from clubrating.cpi.facts import BookStatus, Color, GameFacts, PlyFacts, Score
 DEFINITIONS_VERSION = 2
 
 E_CPL_SCALE = 200          # spec C3: E = max(0, 1 − CPL/200)
+MIN_TIMED_MOVES = 2        # a spread needs two moves
 OPENING_MOVES = 10         # spec C3: moves before move 10 / "first_10"
 OPENING_TOP = 10           # spec C3: the 10 most played moves
 MATE_DISTANCES = (1, 2, 3)  # spec C3: M1, M2, M3
-HANG_LOSS_CP = 300         # spec C3: "swing the evaluation by 300 cp or more"
-DECIDED_CP = 500           # ours: see H above
+# H (issue 11): lichess's "blunder" is a drop of winning chances >= 0.3 on the [-1, 1] scale,
+# i.e. 15 points of win % (lila modules/analyse/src/main/Advice.scala, Judgement.Blunder).
+HANG_WIN_DROP = 15.0
+# Decided: beyond +/-500 cp (the bound before issue 11), i.e. win % outside [13.7, 86.3].
+DECIDED_CP = 500
 SACRIFICE_CP = -200        # ours: at least a minor piece for a pawn, or the exchange
 BEST_TOLERANCE_CP = 10     # ours: "within a few centipawns" of the first choice, raw scores
 # Not already won: +200 cp is a win % of 67.6 (lila WinPercent.scala, see win_percent), the
@@ -245,16 +284,38 @@ def critical_time(moves: Sequence[tuple[bool, float]]) -> float | None:
     return wins / (len(critical) * len(quiet))
 
 
-def time_management(plies: Sequence[PlyFacts], color: Color, time_control: str | None) -> Factor:
-    """T = clip(1 − stddev/mean, 0, 1) of seconds per move; numerator stddev, denominator mean."""
+def half_mean_difference(values: Sequence[float]) -> float:
+    """Σ|x_i − x_j| / (2n²) over all ordered pairs: the Gini coefficient's numerator."""
+    ordered = sorted(values)
+    n = len(ordered)
+    # Σ_{i<j} (x_j − x_i) = Σ_k x_k·(2k − n + 1) for 0-based k on the sorted values
+    pairs = sum(x * (2 * k - n + 1) for k, x in enumerate(ordered))
+    return pairs / (n * n)
+
+
+def lost_on_time(game: GameFacts, color: Color) -> bool:
+    """The player lost and the record says on time: a Termination tag naming time (chess.com
+    "won on time", lichess "Time forfeit") or the player's clock at 0 after their last move."""
+    if game.result != ("0-1" if color is Color.WHITE else "1-0"):
+        return False
+    if "time" in game.headers.get("Termination", "").lower():
+        return True
+    clocks = [ply.clock_after for ply in own_plies(game.plies, color) if ply.clock_after is not None]
+    return bool(clocks) and clocks[-1] <= 0
+
+
+def time_management(plies: Sequence[PlyFacts], color: Color, time_control: str | None,
+                    flagged: bool = False) -> Factor:
+    """T = Gini coefficient of the seconds per move (numerator: half the mean absolute
+    difference, denominator: the mean); 0 when the player lost on time (``flagged``)."""
     spent = seconds_spent(plies, color, time_control)
-    if len(spent) < 2:
+    if len(spent) < MIN_TIMED_MOVES or sum(spent) <= 0:
         return Factor(None, 0, 0)
     mean = statistics.fmean(spent)
-    stddev = statistics.pstdev(spent)
-    if mean <= 0:
-        return Factor(None, stddev, mean)
-    return Factor(min(1.0, max(0.0, 1 - stddev / mean)), stddev, mean)
+    if flagged:
+        return Factor(0.0, 0, mean)
+    spread = half_mean_difference(spent)
+    return Factor(min(1.0, spread / mean), spread, mean)
 
 
 def opening(plies: Sequence[PlyFacts], color: Color) -> Factor:
@@ -317,15 +378,23 @@ def mates(plies: Sequence[PlyFacts], color: Color, result: str) -> dict[int, Fac
     }
 
 
+def win_drop(ply: PlyFacts) -> float | None:
+    """How many points of lichess win % the move cost its player (negative: it gained)."""
+    if ply.score_before is None:
+        return None
+    return win_percent(ply.score_before.clipped()) - win_percent(ply.score_after.clipped())
+
+
+def is_undecided(score: Score) -> bool:
+    """Neither side has the game in hand: |score| ≤ 500 cp, win % within [13.7, 86.3]."""
+    return abs(score.clipped()) <= DECIDED_CP
+
+
 def hangs(plies: Sequence[PlyFacts], color: Color) -> Count:
-    """H: moves losing ≥ 300 cp (clipped) from a position with |eval| ≤ 500 cp."""
-    found = []
-    for ply in own_plies(plies, color):
-        before = ply.score_before
-        loss = centipawn_loss(ply)
-        if before is not None and loss is not None and abs(before.clipped()) <= DECIDED_CP \
-                and loss >= HANG_LOSS_CP:
-            found.append(ply.ply)
+    """H: moves costing ≥ HANG_WIN_DROP points of win % from an undecided position."""
+    found = [ply.ply for ply in own_plies(plies, color)
+             if ply.score_before is not None and is_undecided(ply.score_before)
+             and (drop := win_drop(ply)) is not None and drop >= HANG_WIN_DROP]
     return Count(len(found), tuple(found))
 
 
@@ -430,7 +499,8 @@ def player_factors(game: GameFacts, color: Color) -> PlayerFactors:
     plies = game.plies
     mate = mates(plies, color, game.result)
     return PlayerFactors(
-        E=eval_loss(plies, color), T=time_management(plies, color, game.time_control),
+        E=eval_loss(plies, color),
+        T=time_management(plies, color, game.time_control, lost_on_time(game, color)),
         O=opening(plies, color),
         B1=engine_choice(plies, color, 1), B2=engine_choice(plies, color, 2),
         B3=engine_choice(plies, color, 3),
