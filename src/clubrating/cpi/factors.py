@@ -88,7 +88,6 @@ R  +10 / +5 / 0 for a win / draw / loss (spec C1).
 
 from __future__ import annotations
 
-import bisect
 import math
 import re
 import statistics
@@ -100,8 +99,9 @@ from clubrating.cpi.facts import BookStatus, Color, GameFacts, PlyFacts, Score
 
 # The version of the definitions below, recorded with every analysis (analyze --json):
 # 1 = issue 5; 2 = issue 11: a mate on the board is found whatever the Result tag; O counts only
-# moves from book positions; Br only from positions not already won, on raw scores; T is the time
-# kept for critical positions; H is a drop of win % from an undecided position.
+# moves from book positions; Br only from positions not already won, on raw scores; T is the Gini
+# coefficient of the seconds per move (0 after a loss on time); H is a drop of >= 15 win % points
+# from an undecided position.
 DEFINITIONS_VERSION = 2
 
 E_CPL_SCALE = 200          # spec C3: E = max(0, 1 − CPL/200)
@@ -253,35 +253,6 @@ def timed_moves(plies: Sequence[PlyFacts], color: Color,
 
 def seconds_spent(plies: Sequence[PlyFacts], color: Color, time_control: str | None) -> list[float]:
     return [seconds for _, seconds in timed_moves(plies, color, time_control)]
-
-
-def base_seconds(plies: Sequence[PlyFacts], color: Color) -> float | None:
-    """The player's starting time, read from the clocks (the most they show after their first
-    two moves): PGN ``TimeControl`` tags disagree on units ("90+30" in minutes on lichess
-    broadcasts, "600" in seconds on chess.com)."""
-    first = [ply.clock_after for ply in own_plies(plies, color)[:2] if ply.clock_after is not None]
-    return max(first) if first else None
-
-
-def is_critical(ply: PlyFacts, gap: float) -> bool:
-    """One move stood out: the engine's first and second lines differ by ``gap`` win % or more."""
-    if len(ply.best) < 2:
-        return False
-    return win_percent(ply.best[0].score.clipped()) - win_percent(ply.best[1].score.clipped()) >= gap
-
-
-def critical_time(moves: Sequence[tuple[bool, float]]) -> float | None:
-    """P(a critical move took longer than a quiet one), ties half (Mann–Whitney AUC);
-    None without at least one critical and one quiet move."""
-    critical = [seconds for is_crit, seconds in moves if is_crit]
-    quiet = sorted(seconds for is_crit, seconds in moves if not is_crit)
-    if not critical or not quiet:
-        return None
-    wins = 0.0
-    for seconds in critical:
-        below = bisect.bisect_left(quiet, seconds)
-        wins += below + (bisect.bisect_right(quiet, seconds) - below) / 2
-    return wins / (len(critical) * len(quiet))
 
 
 def half_mean_difference(values: Sequence[float]) -> float:
