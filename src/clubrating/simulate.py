@@ -1,7 +1,10 @@
 """Seeded simulations: a realistic club for the demo, a federation for the benchmark.
 
 Pure: everything comes from ``random.Random(seed)``; nothing is read or written.
-The same seed always gives the same club, byte for byte.
+The same seed always gives the same club, byte for byte. The club's last
+evenings may be played over the board by a function the caller gives (the
+demo's engine self-play, :mod:`clubrating.analysis.selfplay`); the simulator
+only pairs the rounds and takes the results.
 """
 
 from __future__ import annotations
@@ -9,7 +12,8 @@ from __future__ import annotations
 import datetime as dt
 import math
 import random
-from dataclasses import dataclass
+from collections.abc import Callable, Generator, Sequence
+from dataclasses import dataclass, field
 
 from clubrating.errors import InputError
 from clubrating.formats.records import (
@@ -137,25 +141,86 @@ class SimulatedClub:
     corrections: tuple[Correction, ...]
 
 
-def simulate_club(seed: int, seasons: int = 3, members: int = 40,
-                  evenings: int = EVENINGS_PER_SEASON) -> SimulatedClub:
-    """A club's seasons of weekly Swiss evenings, as the arbiter would type them in."""
+@dataclass(frozen=True, slots=True)
+class Encounter:
+    """A game the simulator wants played over the board (the demo has an engine play it)."""
+
+    white: str                # member names
+    black: str
+    white_strength: float     # hidden true strengths on the evening
+    black_strength: float
+    seed: int                 # makes the game reproducible
+
+
+@dataclass(frozen=True, slots=True)
+class BoardResult:
+    """What the board gave: White's half-points and the moves (PGN movetext, clocks and result)."""
+
+    white_points: int
+    moves: str
+    headers: tuple[tuple[str, str], ...] = ()
+
+
+PlayRound = Callable[[Sequence[Encounter]], Sequence[BoardResult]]
+"""Plays a batch of encounters (one round of one or more evenings); results in the same order."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Night:
+    """A club night on the calendar, before it is played."""
+
+    season: int
+    date: dt.date
+    present: tuple[SimulatedMember, ...]
+    kind: TournamentKind
+    seed: int                 # the evening's own random stream: evenings are independent
+
+
+def first_evening(seasons: int, evenings: int, last_evening: dt.date | None) -> dt.date:
+    """The calendar's first club night: SEASON_START, or counted back from ``last_evening``
+    so that the last night of the last season falls on it (never after: no date in the future)."""
+    if last_evening is None:
+        return SEASON_START
+    return last_evening - dt.timedelta(weeks=52 * (seasons - 1) + evenings - 1)
+
+
+def simulate_club(seed: int, seasons: int = 3, members: int = 40, evenings: int = EVENINGS_PER_SEASON,
+                  last_evening: dt.date | None = None, play: PlayRound | None = None,
+                  with_moves: int = 0) -> SimulatedClub:
+    """A club's seasons of weekly Swiss evenings, as the arbiter would type them in.
+
+    With ``play``, the games of the last ``with_moves`` chess evenings are played over the
+    board by it, round by round (the evenings side by side): their results are the played
+    games' results, and the Swiss pairs each round on them. The others have results only.
+    """
     rng = random.Random(seed)
     roster = _members(rng, members, seasons)
+    nights = _calendar(rng, roster, seasons, evenings, first_evening(seasons, evenings, last_evening))
+    chess_nights = [i for i, night in enumerate(nights) if night.kind is TournamentKind.CHESS]
+    over_board = set(chess_nights[len(chess_nights) - with_moves:]) if play is not None and with_moves > 0 else set()
+    played = _play_nights(nights, over_board, play)
     typed = _Typist(rng, roster)
-    records: list[TournamentRecord] = []
-    for season in range(seasons):
-        bughouse_night = rng.randrange(evenings)
-        for week in range(evenings):
-            date = SEASON_START + dt.timedelta(weeks=52 * season + week)
-            present = [m for m in roster if m.joins <= season < m.leaves and rng.random() < ATTENDANCE]
-            if len(present) < 4:
-                continue
-            kind = TournamentKind.BUGHOUSE if week == bughouse_night else TournamentKind.CHESS
-            records.append(_evening(rng, present, season, date, kind, typed, len(records)))
+    records = [_record(night, evening, typed, index) for index, (night, evening) in enumerate(zip(nights, played))]
     return SimulatedClub(members=roster, tournaments=tuple(records), true_name=dict(typed.member_of),
                          juniors=frozenset(m.name for m in roster if m.junior),
                          corrections=(_correction(rng, records),))
+
+
+def _calendar(rng: random.Random, roster: tuple[SimulatedMember, ...], seasons: int, evenings: int,
+              first: dt.date) -> list[_Night]:
+    """Who comes on which club night; a night with fewer than four players is not held."""
+    nights = []
+    for season in range(seasons):
+        bughouse_night = rng.randrange(evenings)
+        for week in range(evenings):
+            date = first + dt.timedelta(weeks=52 * season + week)
+            present = tuple(m for m in roster if m.joins <= season < m.leaves and rng.random() < ATTENDANCE)
+            night_seed = rng.getrandbits(64)
+            if len(present) < 4:
+                continue
+            kind = TournamentKind.BUGHOUSE if week == bughouse_night else TournamentKind.CHESS
+            nights.append(_Night(season, date, present, kind, night_seed))
+    return nights
 
 
 def _members(rng: random.Random, count: int, seasons: int) -> tuple[SimulatedMember, ...]:
@@ -196,48 +261,114 @@ def _typo(rng: random.Random, word: str) -> str:
     return word[:i] + rng.choice("aeiouy") + word[i + 1:]              # one letter wrong
 
 
-def _evening(rng: random.Random, present: list[SimulatedMember], season: int, date: dt.date,
-             kind: TournamentKind, typist: _Typist, index: int) -> TournamentRecord:
-    """One club night: a 4-5 round Swiss paired by score, then strength."""
-    def now(m: SimulatedMember) -> float:
-        return m.strength + (JUNIOR_GROWTH * season if m.junior else 0.0)
+@dataclass
+class _Evening:
+    """A club night being played: who has which number, scores, games and byes so far."""
 
-    seeded = sorted(present, key=now, reverse=True)
-    number = {m.name: i + 1 for i, m in enumerate(seeded)}
-    score = {m.name: 0 for m in seeded}
+    night: _Night
+    seeded: list[SimulatedMember]
+    number: dict[str, int]
+    score: dict[str, int]
+    rounds: int
+    pairings: list[Pairing] = field(default_factory=list)
+    byes: list[Bye] = field(default_factory=list)
+
+
+EveningPlay = Generator[list[Encounter], Sequence[BoardResult], _Evening]
+
+
+def _now(member: SimulatedMember, season: int) -> float:
+    """A member's true strength this season (juniors grow)."""
+    return member.strength + (JUNIOR_GROWTH * season if member.junior else 0.0)
+
+
+def _evening(night: _Night, over_board: bool) -> EveningPlay:
+    """One club night: a 4-5 round Swiss paired by score, then strength.
+
+    A generator: each round whose games are played over the board is yielded as
+    encounters, and the results are sent back (never when ``over_board`` is False).
+    """
+    rng = random.Random(night.seed)
+    seeded = sorted(night.present, key=lambda m: _now(m, night.season), reverse=True)
+    evening = _Evening(night, seeded, {m.name: i + 1 for i, m in enumerate(seeded)},
+                       {m.name: 0 for m in seeded}, rng.choice((4, 5)))
     met: set[frozenset[str]] = set()
     had_bye: set[str] = set()
-    pairings: list[Pairing] = []
-    byes: list[Bye] = []
-    rounds = rng.choice((4, 5))
-    for rnd in range(1, rounds + 1):
-        playing = []
-        for m in seeded:
-            if rng.random() < HALF_BYE_REQUEST:
-                byes.append(Bye(rnd, number[m.name], 1, ByeKind.HALF_POINT))
-                score[m.name] += 1
-            else:
-                playing.append(m)
-        playing.sort(key=lambda m: (-score[m.name], -now(m)))
-        if len(playing) % 2:                               # odd: the lowest without a bye sits out
-            out = next((m for m in reversed(playing) if m.name not in had_bye), playing[-1])
-            playing.remove(out)
-            had_bye.add(out.name)
-            byes.append(Bye(rnd, number[out.name], 2, ByeKind.PAIRING))
-            score[out.name] += 2
+    for rnd in range(1, evening.rounds + 1):
+        playing = _sit_out(rng, evening, rnd, had_bye)
+        games: list[tuple[SimulatedMember, SimulatedMember, Pairing | Encounter]] = []
         for white, black in _pair(playing, met):
             if rng.random() < 0.5:
                 white, black = black, white
-            pairing = _game(rng, rnd, number[white.name], number[black.name], now(white), now(black))
-            score[white.name] += pairing.white_points
-            score[black.name] += pairing.black_points
-            pairings.append(pairing)
-    players = tuple(PlayerEntry(number[m.name], typist.name(m), score[m.name]) for m in seeded)
-    title = "Bughouse night" if kind is TournamentKind.BUGHOUSE else "Club night"
-    return TournamentRecord(name=f"{title} {date.isoformat()}", date=date, players=players,
-                            pairings=tuple(pairings), byes=tuple(byes), rounds=rounds,
-                            time_control=TimeControl.RAPID, kind=kind, source=f"simulated-{index}",
+            games.append((white, black, _game(rng, evening, rnd, white, black, over_board)))
+        encounters = [game for _, _, game in games if isinstance(game, Encounter)]
+        results = iter((yield encounters) if encounters else ())
+        for white, black, game in games:
+            pairing = game if isinstance(game, Pairing) else _board_pairing(rnd, evening, white, black, next(results))
+            evening.score[white.name] += pairing.white_points
+            evening.score[black.name] += pairing.black_points
+            evening.pairings.append(pairing)
+    return evening
+
+
+def _sit_out(rng: random.Random, evening: _Evening, rnd: int, had_bye: set[str]) -> list[SimulatedMember]:
+    """Half-point byes asked for, then a pairing bye for the lowest without one if the count is odd;
+    the others in pairing order (score, then strength)."""
+    playing = []
+    for m in evening.seeded:
+        if rng.random() < HALF_BYE_REQUEST:
+            evening.byes.append(Bye(rnd, evening.number[m.name], 1, ByeKind.HALF_POINT))
+            evening.score[m.name] += 1
+        else:
+            playing.append(m)
+    playing.sort(key=lambda m: (-evening.score[m.name], -_now(m, evening.night.season)))
+    if len(playing) % 2:
+        out = next((m for m in reversed(playing) if m.name not in had_bye), playing[-1])
+        playing.remove(out)
+        had_bye.add(out.name)
+        evening.byes.append(Bye(rnd, evening.number[out.name], 2, ByeKind.PAIRING))
+        evening.score[out.name] += 2
+    return playing
+
+
+def _record(night: _Night, evening: _Evening, typist: _Typist, index: int) -> TournamentRecord:
+    """The evening as the arbiter types it in (names sometimes misspelled)."""
+    players = tuple(PlayerEntry(evening.number[m.name], typist.name(m), evening.score[m.name])
+                    for m in evening.seeded)
+    title = "Bughouse night" if night.kind is TournamentKind.BUGHOUSE else "Club night"
+    return TournamentRecord(name=f"{title} {night.date.isoformat()}", date=night.date, players=players,
+                            pairings=tuple(evening.pairings), byes=tuple(evening.byes), rounds=evening.rounds,
+                            time_control=TimeControl.RAPID, kind=night.kind, source=f"simulated-{index}",
                             format="simulated")
+
+
+def _play_nights(nights: list[_Night], over_board: set[int], play: PlayRound | None) -> list[_Evening]:
+    """Every night played; those in ``over_board`` side by side, one round of all of them at a time."""
+    done: dict[int, _Evening] = {}
+    waiting: dict[int, tuple[EveningPlay, list[Encounter]]] = {}
+    for index, night in enumerate(nights):
+        _advance(index, _evening(night, index in over_board), None, done, waiting)
+    while waiting:
+        assert play is not None, "an evening played over the board needs a player"
+        batch = [(index, encounter) for index, (_, encounters) in sorted(waiting.items())
+                 for encounter in encounters]
+        results = list(play([encounter for _, encounter in batch]))
+        if len(results) != len(batch):
+            raise ValueError(f"{len(batch)} games were to be played, {len(results)} results came back")
+        for index, (evening, _) in sorted(waiting.items()):
+            _advance(index, evening, [r for (i, _), r in zip(batch, results) if i == index], done, waiting)
+    return [done[index] for index in range(len(nights))]
+
+
+def _advance(index: int, evening: EveningPlay, results: Sequence[BoardResult] | None,
+             done: dict[int, _Evening], waiting: dict[int, tuple[EveningPlay, list[Encounter]]]) -> None:
+    """Run an evening to its next round played over the board (or to its end)."""
+    try:
+        encounters = next(evening) if results is None else evening.send(results)
+        waiting[index] = (evening, encounters)
+    except StopIteration as finished:
+        waiting.pop(index, None)
+        done[index] = finished.value
 
 
 def _pair(playing: list[SimulatedMember],
@@ -254,23 +385,41 @@ def _pair(playing: list[SimulatedMember],
     return pairs
 
 
-def _game(rng: random.Random, rnd: int, white: int, black: int,
-          white_strength: float, black_strength: float) -> Pairing:
-    if rng.random() < FORFEIT:                             # a no-show: never rated (R8)
+def _game(rng: random.Random, evening: _Evening, rnd: int, white: SimulatedMember, black: SimulatedMember,
+          over_board: bool) -> Pairing | Encounter:
+    """A forfeit (a no-show, never rated: R8), a game to play over the board, or a result drawn
+    from the strengths."""
+    white_number, black_number = evening.number[white.name], evening.number[black.name]
+    if rng.random() < FORFEIT:
         white_points = rng.choice((2, 0))
-        return Pairing(rnd, white, black, white_points, 2 - white_points, played=False,
+        return Pairing(rnd, white_number, black_number, white_points, 2 - white_points, played=False,
                        unplayed=Unplayed.FORFEIT)
-    white_points = game_points(rng, white_strength, black_strength)
-    return Pairing(rnd, white, black, white_points, 2 - white_points)
+    season = evening.night.season
+    if over_board:
+        return Encounter(white.name, black.name, _now(white, season), _now(black, season), rng.getrandbits(63))
+    white_points = game_points(rng, _now(white, season), _now(black, season))
+    return Pairing(rnd, white_number, black_number, white_points, 2 - white_points)
+
+
+def _board_pairing(rnd: int, evening: _Evening, white: SimulatedMember, black: SimulatedMember,
+                   result: BoardResult) -> Pairing:
+    if result.white_points not in (0, 1, 2):
+        raise ValueError(f"a game gave White {result.white_points} half-points")
+    return Pairing(rnd, evening.number[white.name], evening.number[black.name], result.white_points,
+                   2 - result.white_points, moves=result.moves, headers=result.headers)
 
 
 def _correction(rng: random.Random, records: list[TournamentRecord]) -> Correction:
-    """One result typed wrong and corrected later, in a rated evening of the first half."""
-    rated = [i for i, r in enumerate(records[: max(1, len(records) // 2)])
-             if r.kind is TournamentKind.CHESS and any(p.played for p in r.pairings)]
+    """One result typed wrong and corrected later, in a rated evening of the first half (or any
+    evening with results only: a game with moves keeps the result its moves gave)."""
+    rated = [i for i, r in enumerate(records) if r.kind is TournamentKind.CHESS and any(p.played for p in r.pairings)]
     if not rated:
         raise InputError("too few members: no evening had four players to pair")
-    index = rng.choice(rated)
+    results_only = [i for i in rated if not any(p.moves for p in records[i].pairings)]
+    if not results_only:
+        raise InputError("every evening has moves: leave at least one with results only (fewer evenings with moves)")
+    first_half = [i for i in results_only if i < max(1, len(records) // 2)]
+    index = rng.choice(first_half or results_only)
     record = records[index]
     pairing = rng.choice([p for p in record.pairings if p.played])
     names = {p.number: p.name for p in record.players}

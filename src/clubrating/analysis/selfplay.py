@@ -1,0 +1,370 @@
+"""Engine self-play for the demo club: games between simulated members, with clocks.
+
+A member's strength sets how the engine plays for them (:func:`side_for`): a
+Stockfish *Skill Level* 0-20 and a node budget per move. Skill is applied as
+Stockfish applies it (``Skill::pick_best`` in Stockfish 15.1 ``search.cpp``):
+a MultiPV 4 search limited to depth ``1 + level``, then a weaker move chosen
+among the four with a random push that grows as the level falls. Stockfish
+draws that random number from the wall clock; here it comes from the game's
+seed, and every search is bounded by nodes and depth (never time) with one
+thread, so the same seed plays the same game move for move.
+
+Clocks are written as ``[%clk h:mm:ss]`` after every move (the clock after the
+move, the increment added) for :data:`TIME_CONTROL`. The time a move takes
+grows with the position's difficulty (close alternatives, many legal moves);
+a player in time trouble moves fast and plays worse. A game ends by the rules
+(mate, stalemate, a claimed repetition or fifty moves, dead material), by
+resignation, by a draw agreed in a dead-level endgame, or at a move cap where
+the arbiter adjudicates; the result is the game's own outcome.
+"""
+
+from __future__ import annotations
+
+import math
+import multiprocessing
+import os
+import multiprocessing.util
+import random
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from types import TracebackType
+
+import chess
+import chess.pgn
+import chess.polyglot
+
+from clubrating.analysis.engine import DEFAULT_ENGINE, EngineSettings, SearchLine
+from clubrating.analysis.rawuci import RawUciSearcher
+from clubrating.analysis.runner import DEFAULT_BOOK
+from clubrating.cpi.facts import Score
+
+# --- the players ---------------------------------------------------------------------------
+
+MAX_SKILL = 20              # Stockfish's "Skill Level" option: 0-20, 20 = not weakened
+TOP_SKILL = 19              # ours: the demo's strongest level; 20 would play one game whatever the seed
+SKILL_MULTIPV = 4           # Stockfish search.cpp: a skill below 20 searches at least MultiPV 4
+DEFAULT_NODES = 2_000       # ours: the node budget per move of the demo's players (benchmarks/bench_demo.py)
+# ours: a member's strength (the simulator's hidden Elo, mostly 700-2200) to a skill level:
+# level 0 at 700, one level per 75 points, 20 (full strength at the budget) from 2200 up.
+# tests/test_demo.py checks that a higher setting loses fewer centipawns per move.
+SKILL_ZERO_STRENGTH = 700.0
+STRENGTH_PER_SKILL = 75.0
+
+
+@dataclass(frozen=True, slots=True)
+class Side:
+    """How the engine plays one member: a skill level and a node budget per move."""
+
+    skill: int
+    nodes: int = DEFAULT_NODES
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.skill <= MAX_SKILL or self.nodes < 1:
+            raise ValueError(f"a side needs a skill level 0-{MAX_SKILL} and a positive node budget, not {self}")
+
+
+def side_for(strength: float, nodes: int = DEFAULT_NODES) -> Side:
+    """The engine setting for a player of ``strength`` (see SKILL_ZERO_STRENGTH)."""
+    level = round((strength - SKILL_ZERO_STRENGTH) / STRENGTH_PER_SKILL)
+    return Side(min(TOP_SKILL, max(0, level)), nodes)
+
+
+# ours: a player knows the opening book (weighted by its Polyglot weights) for 4 plies at
+# skill 0 and one more per level (23 plies, 12 moves, at the top level).
+BOOK_PLIES_AT_ZERO = 4
+BOOK_PLIES_PER_SKILL = 1
+
+
+def book_plies(side: Side) -> int:
+    return BOOK_PLIES_AT_ZERO + BOOK_PLIES_PER_SKILL * side.skill
+
+
+def score_cp(score: Score) -> int:
+    """A score in centipawns for comparing moves: a mate is worth more than any material."""
+    if score.mate is None:
+        return score.cp or 0
+    return (100_000 - 100 * abs(score.mate)) * (1 if score.mate > 0 else -1)
+
+
+def pick_line(lines: Sequence[SearchLine], skill: int, rng: random.Random) -> int:
+    """Stockfish 15.1 ``Skill::pick_best``: the index of the line a player of ``skill`` plays.
+
+    weakness = 120 - 2 * level; every line gets a push of (weakness * its loss
+    against the best + delta * random % weakness) / 128, delta the spread of the
+    lines capped at a pawn; the line whose score plus push is highest is played.
+    Scores are in UCI centipawns here (Stockfish uses its internal units).
+    """
+    if skill >= MAX_SKILL or len(lines) < 2:
+        return 0
+    scores = [score_cp(score) for _, score in lines]
+    top = scores[0]
+    delta = min(top - scores[-1], 100)       # Stockfish: std::min(topScore - last, PawnValueMg)
+    weakness = 120 - 2 * skill
+    best, best_value = 0, -math.inf
+    for index, score in enumerate(scores):
+        push = (weakness * (top - score) + delta * rng.randrange(weakness)) // 128
+        if score + push >= best_value:
+            best, best_value = index, score + push
+    return best
+
+
+# --- the clock -----------------------------------------------------------------------------
+
+TIME_CONTROL = (900, 10)    # ours: 15 minutes + 10 s a move, a club rapid (FIDE Laws A.1: rapid 10-60 min)
+BOOK_SECONDS = (2, 8)       # ours: a book move takes a few seconds
+OPENING_MOVES = 8           # ours: the first moves are known and played in a few seconds
+MOVES_HORIZON = 40          # ours: a player budgets the clock for about 40 more moves, at least ...
+MIN_MOVES_LEFT = 15         # ... 15, as human players do with an increment (and engines: Stockfish timeman)
+TROUBLE_SECONDS = 60        # ours: under a minute a player is in time trouble ...
+TROUBLE_SKILL_DROP = 4      # ... and plays four levels weaker
+CLOSE_CP = 30               # ours: two moves this close make a position hard to judge (more time)
+
+
+@dataclass(frozen=True, slots=True)
+class Temper:
+    """How one player handles the clock in one game (drawn from the game's seed)."""
+
+    pace: float       # > 1: spends more than the budget in the middlegame (weaker players, sometimes)
+    spread: float     # the lognormal sigma of the time per move (weaker players: less regular)
+
+
+def temper_for(side: Side, rng: random.Random) -> Temper:
+    """Weaker players more often overspend (and so meet time trouble) and vary more."""
+    weak = 1.0 - side.skill / MAX_SKILL
+    pace = 1.0 + (rng.uniform(0.6, 1.4) if rng.random() < 0.45 * weak else rng.uniform(-0.2, 0.2))
+    return Temper(pace=pace, spread=0.45 + 0.35 * weak)
+
+
+def think_seconds(clock: float, move_number: int, lines: Sequence[SearchLine], legal: int,
+                  temper: Temper, rng: random.Random) -> int:
+    """Whole seconds a move takes: a share of the clock, more in a hard position, never all of it."""
+    if legal == 1:
+        return rng.randint(1, 3)
+    if clock < TROUBLE_SECONDS:
+        return min(int(clock) - 1, rng.randint(2, 8)) if clock > 3 else 1
+    if move_number <= OPENING_MOVES:
+        return rng.randint(2, 12)
+    scores = [score_cp(score) for _, score in lines]
+    close = sum(1 for s in scores[1:] if scores[0] - s <= CLOSE_CP)
+    hardness = 0.6 + 0.25 * close + min(legal, 40) / 80
+    budget = clock / max(MIN_MOVES_LEFT, MOVES_HORIZON - move_number // 2) + TIME_CONTROL[1] * 0.8
+    seconds = budget * hardness * temper.pace * rng.lognormvariate(0.0, temper.spread)
+    return max(1, min(int(seconds), int(clock * 0.5)))
+
+
+# --- the game ------------------------------------------------------------------------------
+
+# The adjudication rules of fishtest's cutechess-cli runs ("-resign movecount=3 score=400
+# -draw movenumber=34 movecount=8 score=20"), made human: a club player resigns later the
+# weaker they are (ours: up to 700 cp at skill 0), and a draw is agreed only without queens.
+RESIGN_MOVES = 3
+RESIGN_CP = 400
+RESIGN_CP_PER_WEAK_LEVEL = 15
+DRAW_FROM_MOVE = 34
+DRAW_PLIES = 8
+DRAW_CP = 20
+MOVE_CAP = 150              # ours: the arbiter adjudicates a game still going after 150 moves ...
+ADJUDICATE_CP = 200         # ... as a win for a side this far ahead, else a draw
+POINTS = {chess.WHITE: 2, chess.BLACK: 0}
+BookReader = chess.polyglot.MemoryMappedReader
+
+
+@dataclass(frozen=True, slots=True)
+class GameOrder:
+    """One game to play: who plays how, and the seed that makes it reproducible."""
+
+    white: Side
+    black: Side
+    seed: int
+
+
+@dataclass(frozen=True, slots=True)
+class PlayedGame:
+    moves: str              # PGN movetext with [%clk] comments and the result
+    white_points: int       # half-points: 2, 1 or 0
+    plies: int
+    ending: str             # "checkmate", "resignation", "agreed draw", "threefold repetition", ...
+
+    @property
+    def result(self) -> str:
+        return {2: "1-0", 1: "1/2-1/2", 0: "0-1"}[self.white_points]
+
+
+class SelfPlayEngine(RawUciSearcher):
+    """The project's lean UCI client, asked for a depth- and node-bounded MultiPV search,
+    with the opening book the players know (None: no book)."""
+
+    def __init__(self, path: str = DEFAULT_ENGINE, book: str | None = None) -> None:
+        super().__init__(EngineSettings(path=path, nodes=DEFAULT_NODES, multipv=SKILL_MULTIPV))
+        self.book: BookReader | None = chess.polyglot.open_reader(book) if book else None
+
+    def close(self) -> None:
+        super().close()
+        if self.book is not None:
+            self.book.close()
+
+    def lines(self, board: chess.Board, game: object, side: Side, skill: int) -> tuple[SearchLine, ...]:
+        if skill >= MAX_SKILL:
+            self._prepare(board, game, 1)
+            return self._go(f"go nodes {side.nodes}")
+        self._prepare(board, game, SKILL_MULTIPV)
+        return self._go(f"go depth {1 + skill} nodes {side.nodes}")   # Stockfish: picks at depth 1 + level
+
+
+class _Game:
+    """The state of one game being played."""
+
+    def __init__(self, order: GameOrder) -> None:
+        self.order = order
+        self.rng = random.Random(order.seed)
+        self.board = chess.Board()
+        self.pgn = chess.pgn.Game()
+        self.node: chess.pgn.GameNode = self.pgn
+        self.clock = {chess.WHITE: float(TIME_CONTROL[0]), chess.BLACK: float(TIME_CONTROL[0])}
+        self.temper = {chess.WHITE: temper_for(order.white, self.rng), chess.BLACK: temper_for(order.black, self.rng)}
+        self.hopeless = {chess.WHITE: 0, chess.BLACK: 0}
+        self.level: list[int] = []      # |score| of the latest searches
+
+    def side(self) -> Side:
+        return self.order.white if self.board.turn == chess.WHITE else self.order.black
+
+    def finish(self, white_points: int, ending: str) -> PlayedGame:
+        self.pgn.headers["Result"] = {2: "1-0", 1: "1/2-1/2", 0: "0-1"}[white_points]
+        exporter = chess.pgn.StringExporter(headers=False, variations=False, comments=True)
+        return PlayedGame(self.pgn.accept(exporter), white_points, self.board.ply(), ending)
+
+    def ending_before_move(self, lines: Sequence[SearchLine]) -> PlayedGame | None:
+        """Resignation, an agreed draw or the move cap, judged on the mover's search."""
+        turn, value = self.board.turn, score_cp(lines[0][1])
+        resign_at = RESIGN_CP + RESIGN_CP_PER_WEAK_LEVEL * (MAX_SKILL - self.side().skill)
+        self.hopeless[turn] = self.hopeless[turn] + 1 if value <= -resign_at else 0
+        if self.hopeless[turn] >= RESIGN_MOVES:
+            return self.finish(POINTS[not turn], "resignation")
+        self.level.append(abs(value))
+        level = len(self.level) >= DRAW_PLIES and max(self.level[-DRAW_PLIES:]) <= DRAW_CP
+        no_queens = not self.board.pieces(chess.QUEEN, chess.WHITE) | self.board.pieces(chess.QUEEN, chess.BLACK)
+        if level and no_queens and self.board.fullmove_number >= DRAW_FROM_MOVE:
+            return self.finish(1, "agreed draw")
+        if self.board.fullmove_number > MOVE_CAP:
+            white_view = value if turn == chess.WHITE else -value
+            points = 1 if abs(white_view) < ADJUDICATE_CP else (2 if white_view > 0 else 0)
+            return self.finish(points, "adjudicated")
+        return None
+
+    def book_move(self, book: BookReader | None) -> chess.Move | None:
+        """A book move (Polyglot weights, the game's seed) while this player knows the opening."""
+        if book is None or self.board.ply() >= book_plies(self.side()):
+            return None
+        try:
+            return book.weighted_choice(self.board, random=self.rng).move
+        except IndexError:   # python-chess: no entry for this position
+            return None
+
+    def play_move(self, move: chess.Move, seconds: int) -> None:
+        turn = self.board.turn
+        self.clock[turn] = self.clock[turn] - seconds + TIME_CONTROL[1]
+        self.board.push(move)
+        self.node = self.node.add_variation(move)
+        self.node.set_clock(self.clock[turn])
+
+
+def rules_ending(board: chess.Board) -> tuple[int, str] | None:
+    """The result the rules give, if any: mate, stalemate, dead material, 75 moves, fivefold
+    repetition, or a threefold repetition or fifty moves claimed as soon as they stand (FIDE
+    Laws 9.2, 9.3; checked on the board as it is, which is cheaper than python-chess's claim
+    test of every legal move)."""
+    outcome = board.outcome(claim_draw=False)
+    if outcome is not None:
+        points = 1 if outcome.winner is None else POINTS[outcome.winner]
+        return points, outcome.termination.name.lower().replace("_", " ")
+    if board.halfmove_clock >= 100:
+        return 1, "fifty moves"
+    if board.is_repetition(3):
+        return 1, "threefold repetition"
+    return None
+
+
+def play_game(engine: SelfPlayEngine, order: GameOrder) -> PlayedGame:
+    """One game from the initial position to its end (see the module's docstring)."""
+    game, token = _Game(order), object()    # a new token: the engine starts a new game (a clean hash)
+    while True:
+        ruled = rules_ending(game.board)
+        if ruled is not None:
+            return game.finish(*ruled)
+        known = game.book_move(engine.book)
+        if known is not None:
+            game.play_move(known, game.rng.randint(*BOOK_SECONDS))
+            continue
+        side = game.side()
+        trouble = game.clock[game.board.turn] < TROUBLE_SECONDS
+        skill = max(0, side.skill - TROUBLE_SKILL_DROP) if trouble and side.skill < MAX_SKILL else side.skill
+        lines = engine.lines(game.board, token, side, skill)
+        ended = game.ending_before_move(lines)
+        if ended is not None:
+            return ended
+        move = chess.Move.from_uci(lines[pick_line(lines, skill, game.rng)][0])
+        turn = game.board.turn
+        game.play_move(move, think_seconds(game.clock[turn], game.board.fullmove_number, lines,
+                                           game.board.legal_moves.count(), game.temper[turn], game.rng))
+
+
+# --- many games over several engine processes ------------------------------------------------
+
+_ENGINE: SelfPlayEngine | None = None
+
+
+def _start_worker(path: str, book: str | None) -> None:
+    global _ENGINE
+    _ENGINE = SelfPlayEngine(path, book)
+    multiprocessing.util.Finalize(_ENGINE, _ENGINE.close, exitpriority=10)
+
+
+def _play(order: GameOrder) -> PlayedGame:
+    assert _ENGINE is not None, "worker not started"
+    return play_game(_ENGINE, order)
+
+
+class Referee:
+    """Plays rounds of games over ``jobs`` engine processes (one engine in this process for 1).
+
+    ``with Referee(path, jobs) as referee: played = referee.play(orders)`` gives the
+    games in the order of ``orders``; the same orders always give the same games.
+    """
+
+    def __init__(self, engine: str = DEFAULT_ENGINE, jobs: int = 1, book: str | None = DEFAULT_BOOK) -> None:
+        self.engine_path, self.jobs = engine, jobs
+        self.book = book if book and os.path.isfile(book) else None   # no book here: openings from the engine
+        self._engine: SelfPlayEngine | None = None
+        self._pool: ProcessPoolExecutor | None = None
+        self.games = 0
+        self.plies = 0
+
+    def __enter__(self) -> Referee:
+        self._engine = SelfPlayEngine(self.engine_path, self.book)   # a bad path: one clear line, here
+        if self.jobs > 1:
+            self._engine.close()
+            self._engine = None
+            # "spawn", as analysis.runner does: a fork of a threaded parent is not safe
+            self._pool = ProcessPoolExecutor(max_workers=self.jobs, initializer=_start_worker,
+                                             initargs=(self.engine_path, self.book),
+                                             mp_context=multiprocessing.get_context("spawn"))
+        return self
+
+    def play(self, orders: Sequence[GameOrder]) -> list[PlayedGame]:
+        if self._engine is not None:
+            played = [play_game(self._engine, order) for order in orders]
+        elif self._pool is not None:
+            played = list(self._pool.map(_play, orders))
+        else:
+            raise RuntimeError("use the Referee in a with block")
+        self.games += len(played)
+        self.plies += sum(game.plies for game in played)
+        return played
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
+                 trace: TracebackType | None) -> None:
+        if self._engine is not None:
+            self._engine.close()
+        if self._pool is not None:
+            self._pool.shutdown(cancel_futures=True)
