@@ -123,6 +123,7 @@ def main() -> int:
     for drop in (15, 20, 25, 30):
         report(f"sweep: win % drop >= {drop}, in [14, 86]", win_drop_hangs(drop, 86.3), low, high)
     for drop in (15, 25):
+        report(f"sweep: win % drop >= {drop}, < 1000 cp", win_drop_hangs(drop, 97.5), low, high)
         report(f"sweep: win % drop >= {drop}, no bound", win_drop_hangs(drop, 100), low, high)
     deltas = [[score_game(f)[c].delta_cpi for f, c in sides(x)] for x in (low, high)]
     print(f"ΔCPI (current weights) Pearson r between budgets: {statistics.correlation(*deltas):.3f}")

@@ -170,14 +170,16 @@ def test_a_long_mate_counts_for_no_mate_factor() -> None:
     (0, -200, True),         # win % 50 -> 32.4: a drop of 17.6 points, a lichess blunder
     (0, -150, False),        # 50 -> 36.5: 13.5 points, a mistake, no hang
     (0, -300, True),
-    (500, 100, True),        # the bound: 500 cp (86.3 %) is not yet decided
-    (501, 100, False),       # already won beyond repair
-    (-501, -900, False),     # already lost
+    (500, 100, True),        # 86.3 % -> 59.1 %
+    (800, 200, True),        # 94.9 % -> 67.6 %: a won game thrown back to a fight
+    (999, 400, True),        # the bound: below the ceiling is not yet decided
+    (1000, 300, False),      # at lichess's ceiling: decided, win % no longer moves
+    (-501, -900, False),     # 13.3 % -> 3.5 %: nearly lost already, 9.8 points
     (-400, -700, False),     # 300 cp, but 18.7 % -> 7.1 %: the game was nearly lost already
     (300, 0, True),          # 75.1 % -> 50 %
     (200, "#-3", True),      # walking into a mate from a balanced position
     (0, "#-1", True),
-    ("#2", 0, False),        # losing a mate from a won position: decided (see M instead)
+    ("#2", 0, False),        # losing a mate: decided before (see M instead)
 ])
 def test_a_hang_drops_the_win_percent_by_15_points_from_an_undecided_position(before, after,
                                                                               counted) -> None:

@@ -61,14 +61,18 @@ M1/M2/M3 = mating attacks found / available, by the mate distance at the
    starting with a mate in more than 3 count for none.
 H  hangs = moves that cost the player at least ``HANG_WIN_DROP`` = 15 points
    of lichess win % (:func:`win_percent`, lila ``WinPercent.scala``) from a
-   position that was not decided (|eval before| ≤ ``DECIDED_CP`` = 500 cp,
-   win % within [13.7, 86.3]). 15 points is lichess's "blunder": a drop of
-   winning chances ≥ 0.3 on the [−1, 1] scale (lila
-   ``modules/analyse/src/main/Advice.scala``). Win % rather than centipawns
-   (issue 11): the spec's "300 cp" flipped with the engine's depth; win %
-   saturates where engine scores swing without changing the result
-   (``benchmarks/measure_hang_stability.py``). Once a player has hung a queen
-   the position is decided, so the same hang is counted once.
+   position that was not decided: no mate on the board for either side and
+   |eval before| < ``DECIDED_CP`` = 1000 cp, lichess's ceiling (``Cp.CEILING``),
+   where win % stops moving (97.5 % / 2.5 %). 15 points is lichess's
+   "blunder": a drop of winning chances ≥ 0.3 on the [−1, 1] scale (lila
+   ``modules/analyse/src/main/Advice.scala``); from equality it is about
+   170 cp, from +500 cp about 300. Win % rather than centipawns (issue 11):
+   the spec's "300 cp from |eval| ≤ 500" flipped with the engine's depth
+   (rank correlation of the hang counts of 80 sides between 10,000 and
+   100,000 nodes: 0.825; win % drop ≥ 15: 0.905,
+   ``benchmarks/measure_hang_stability.py``): win % saturates where engine
+   scores of won or lost positions swing without changing the result, so
+   a hung queen (win % near 2.5 after it) is counted once.
 Br brilliancies = sound sacrifices in a position that was not already won,
    judged on raw (unclipped) scores: (1) the move gives up material by static
    exchange (``exchange`` ≤ ``SACRIFICE_CP`` = −200 cp, at least a minor piece
@@ -95,7 +99,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from clubrating.cpi.facts import BookStatus, Color, GameFacts, PlyFacts, Score
+from clubrating.cpi.facts import CP_CEILING, BookStatus, Color, GameFacts, PlyFacts, Score
 
 # The version of the definitions below, recorded with every analysis (analyze --json):
 # 1 = issue 5; 2 = issue 11: a mate on the board is found whatever the Result tag; O counts only
@@ -112,8 +116,10 @@ MATE_DISTANCES = (1, 2, 3)  # spec C3: M1, M2, M3
 # H (issue 11): lichess's "blunder" is a drop of winning chances >= 0.3 on the [-1, 1] scale,
 # i.e. 15 points of win % (lila modules/analyse/src/main/Advice.scala, Judgement.Blunder).
 HANG_WIN_DROP = 15.0
-# Decided: beyond +/-500 cp (the bound before issue 11), i.e. win % outside [13.7, 86.3].
-DECIDED_CP = 500
+# Decided: a mate, or a score at lichess's ceiling (±CP_CEILING = 1000 cp, win % 97.5 / 2.5), where
+# win % stops moving. The bound before issue 11 (±500 cp) flipped hangs with the engine's depth:
+# Spearman 0.855 with it vs 0.905 with the ceiling (benchmarks/measure_hang_stability.py).
+DECIDED_CP = CP_CEILING
 SACRIFICE_CP = -200        # ours: at least a minor piece for a pawn, or the exchange
 BEST_TOLERANCE_CP = 10     # ours: "within a few centipawns" of the first choice, raw scores
 # Not already won: +200 cp is a win % of 67.6 (lila WinPercent.scala, see win_percent), the
@@ -357,8 +363,8 @@ def win_drop(ply: PlyFacts) -> float | None:
 
 
 def is_undecided(score: Score) -> bool:
-    """Neither side has the game in hand: |score| ≤ 500 cp, win % within [13.7, 86.3]."""
-    return abs(score.clipped()) <= DECIDED_CP
+    """Neither side has the game in hand: no mate and |score| < 1000 cp (win % in (2.5, 97.5))."""
+    return score.mate is None and abs(score.clipped()) < DECIDED_CP
 
 
 def hangs(plies: Sequence[PlyFacts], color: Color) -> Count:
