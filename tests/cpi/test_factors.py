@@ -89,8 +89,8 @@ def timed(seconds: list[float], start: float = 5400) -> list:
 ])
 def test_time_management_rewards_time_concentrated_on_few_moves(seconds, value) -> None:
     # Issue 11: 1 − sd/mean rewarded equal time per move (0 for 440 of 485 OTB sides);
-    # the Gini coefficient of the seconds per move rose with FIDE rating (r = +0.40 on
-    # 463 sides of the Lezcano memorial, benchmarks/measure_time_factor.py).
+    # the Gini coefficient of the seconds per move rose with FIDE rating (r = +0.31 on
+    # 493 sides of the Lezcano memorial, benchmarks/measure_time_factor.py).
     assert time_management(timed(seconds), W, "5400").value == pytest.approx(value, abs=1e-4)
 
 

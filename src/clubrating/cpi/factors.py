@@ -29,14 +29,17 @@ T  time management = the Gini coefficient of the seconds the player spent per
    negative result (a time bonus the header does not describe, e.g. +30 min
    at move 40) is dropped. Unavailable with fewer than 2 timed moves.
    Why (``benchmarks/measure_time_factor.py``): the spec's 1 − stddev/mean
-   rewarded equal time per move and was 0 for 440 of 485 OTB sides; on 463
-   sides of a FIDE 90'+30" open (Lezcano memorial 2025, Elo 1409–2496) the
-   Gini rises with rating (r = +0.40), against −0.20 for the spec's formula,
-   −0.13 for "no time trouble" (1 − share of moves started with < 10 % of the
-   base time: strong players use their clock) and −0.21 for time on engine-
-   critical moves (mostly recaptures, played fast); "never lost on time" is
-   1 for every side there. On chess.com 3+2/5+5 (400–1100) r = +0.19, on
-   10' beginners (median 860) +0.04.
+   rewarded equal time per move and was 0 for 440 of 485 OTB sides. On the
+   493 sides of a FIDE 90'+30" open (Lezcano memorial 2025, Elo 1409–2496)
+   the Gini rises with rating: r = +0.31 (Spearman +0.40), value strictly
+   inside (0, 1) for 489 sides; the spec's formula gives r = −0.18 (97
+   non-degenerate), "no time trouble" (1 − share of moves started with
+   < 10 % of the base time) −0.14 (strong players use their clock), "never
+   lost on time" is 1 for all but 4 sides, and "time on engine-critical
+   moves" (first and second line ≥ 10 win % apart, 5,000 nodes, 237 sides)
+   −0.20: those are mostly recaptures, played fast. On chess.com 3+2/5+5
+   (2,098 sides, 400–1,100) the Gini gives r = +0.18, on 10' beginners
+   (2,946 sides, median 860) +0.04.
 O  opening = hits / the player's moves among their first 10 whose position is
    in the Polyglot book; a hit is a move among the 10 heaviest book moves of
    that position (spec C3, "hits / first_10" in the original). Positions the
