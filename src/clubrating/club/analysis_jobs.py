@@ -24,7 +24,6 @@ from dataclasses import dataclass
 from typing import Any
 
 import chess.pgn
-from django.db import transaction
 
 from clubrating.analysis.analyzer import game_boards, shallow_settings_key
 from clubrating.analysis.cache import SearchLine, decode_lines, encode_lines, position_key
@@ -32,6 +31,7 @@ from clubrating.analysis.engine import DEFAULT_ENGINE, DEFAULT_NODES, EngineSett
 from clubrating.analysis.runner import DEFAULT_BOOK, AnalysisConfig, Analyzer, check_config
 from clubrating.club import audit
 from clubrating.club.cpi import INSERT_BATCH, PREFETCH_CHUNK, RESULTS, game_order, rebuild_cpi
+from clubrating.club.locking import history_write
 from clubrating.club.models import Club, CpiEntry, Game, GameAnalysis, PositionSearch, TournamentStatus
 from clubrating.cpi.facts import EngineInfo, GameFacts
 from clubrating.errors import InputError
@@ -281,8 +281,12 @@ def needs_analysis(game: Game, info: EngineInfo, reanalyse: bool) -> bool:
 
 def store_analysis(game: Game, facts: GameFacts, searches: dict[CacheKey, tuple[SearchLine, ...]],
                    cache: DatabaseCache) -> None:
-    """One game's facts and the searches its engine process made, in one transaction."""
-    with transaction.atomic():
+    """One game's facts and the searches its engine process made, in one transaction,
+    under the club's lock (a correction's rebuild of the ledger is not interleaved);
+    a game deleted or unpublished meanwhile is left alone."""
+    with history_write(game.tournament.club_id):
+        if not Game.objects.filter(pk=game.pk, tournament__status=TournamentStatus.PUBLISHED).exists():
+            return
         if searches:
             cache.put_many(searches)
         CpiEntry.objects.filter(game=game).delete()   # new facts: the next rebuild writes them anew
@@ -335,9 +339,10 @@ def analyse_games(club: Club, *, engine: str | None = None, book: str | None = N
         if progress is not None:
             progress(stored + len(unreadable), len(todo), facts)
     if rebuild and stored:
-        ledger = rebuild_cpi(club)
-        # New CPI figures change what the pages show: leave the trace every change leaves.
-        audit.record(club, "analysis", "analyse", club.slug,
-                     new={"games": stored, "searched": searched, "cached": cached},
-                     summary=f"analysed {stored} games; {ledger}")
+        with history_write(club):
+            ledger = rebuild_cpi(club)
+            # New CPI figures change what the pages show: leave the trace every change leaves.
+            audit.record(club, "analysis", "analyse", club.slug,
+                         new={"games": stored, "searched": searched, "cached": cached},
+                         summary=f"analysed {stored} games; {ledger}")
     return AnalysisReport(stored, searched, cached, tuple(unreadable))

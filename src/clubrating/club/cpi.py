@@ -20,9 +20,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from django.db import transaction
-
 from clubrating.club import audit
+from clubrating.club.locking import history_write
 from clubrating.club.models import Club, CpiEntry, GameAnalysis, Member, TournamentStatus
 from clubrating.club.rebuild import resolve_members
 from clubrating.club.services import game_result_text
@@ -189,9 +188,10 @@ def rebuild_cpi(club: Club) -> CpiReport:
     compared with the stored rows and only the rows that differ are rewritten
     (a publish adds its games' rows; a correction rewrites the two players'
     later rows): the result equals deleting everything and inserting the
-    replay. Runs inside the caller's transaction (the rating rebuild's).
+    replay. Runs inside the caller's transaction (the rating rebuild's), or alone in
+    one of its own holding the club's lock.
     """
-    with transaction.atomic():
+    with history_write(club):
         weights = club_weights(club)
         rows = ledger_rows(club)
         stored = _stored_entries(club)
@@ -258,7 +258,8 @@ def set_cpi_weights(club: Club, changes: dict[str, float | None], *, who: str) -
     if unknown:
         raise InputError(f"unknown weight {unknown[0]!r}: expected one of {', '.join(WEIGHT_NAMES)}")
     defaults = Weights().to_dict()
-    with transaction.atomic():
+    with history_write(club):
+        club.refresh_from_db()   # the weights as stored now, under the club's lock
         old = club_weights(club).to_dict()
         overrides = dict(club.cpi_weights or {})
         for name, value in changes.items():

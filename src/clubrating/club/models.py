@@ -78,10 +78,19 @@ class Member(models.Model):
         return self.name
 
     def active(self) -> Member:
-        """The member this one stands for now: itself, or where its merges lead."""
-        member = self
+        """The member this one stands for now: itself, or where its merges lead.
+
+        Merges never form a cycle (services.merge checks under the club's lock);
+        should a database hold one all the same, this says so instead of looping.
+        """
+        member, walked = self, [self.pk]
         while member.merged_into is not None:
             member = member.merged_into
+            if member.pk in walked:
+                from clubrating.club.rebuild import merge_cycle
+
+                raise merge_cycle([*walked, member.pk])
+            walked.append(member.pk)
         return member
 
 
@@ -137,7 +146,12 @@ class Entry(models.Model):
 
     class Meta:
         ordering = ["tournament", "number"]
-        constraints = [models.UniqueConstraint(fields=["tournament", "number"], name="one_entry_per_number")]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"], name="one_entry_per_number"),
+            # one member is one name of a tournament (R10): services.link checks it under the
+            # club's lock, the database refuses it whatever writes (migration 0006)
+            models.UniqueConstraint(fields=["tournament", "member"], name="one_entry_per_member"),
+        ]
 
 
 class Game(models.Model):

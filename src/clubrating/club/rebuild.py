@@ -23,7 +23,9 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from django.db import connection, transaction
+from django.db import connection
+
+from clubrating.club.locking import history_write
 
 from clubrating.club.models import (
     Club,
@@ -37,6 +39,7 @@ from clubrating.club.models import (
     TournamentStatus,
 )
 from clubrating.club.policy import policy_for
+from clubrating.errors import Refused
 from clubrating.rating.replay import HistoryColumns, ReplayColumns, replay_columns
 from clubrating.rating.types import Standing
 
@@ -104,15 +107,31 @@ def _insert(model: Any, columns: Sequence[str], rows: list[tuple[Any, ...]]) -> 
 
 
 def resolve_members(club: Club) -> dict[int, int]:
-    """Member id -> the member it stands for now (following merges)."""
-    parent = dict(Member.objects.filter(club=club).values_list("id", "merged_into_id"))
+    """Member id -> the member it stands for now (following merges).
+
+    Merges never form a cycle (each is checked under the club's lock); should a
+    database hold one all the same, this says so instead of walking it forever.
+    """
+    parent = dict(Member.objects.filter(club=club).order_by("id").values_list("id", "merged_into_id"))
     resolved: dict[int, int] = {}
     for member_id in parent:
-        seen = member_id
-        while parent.get(seen) is not None:
-            seen = parent[seen]
-        resolved[member_id] = seen
+        walked, on_the_way = [member_id], {member_id}
+        while parent.get(walked[-1]) is not None and walked[-1] not in resolved:
+            walked.append(parent[walked[-1]])
+            if walked[-1] in on_the_way:
+                raise merge_cycle(walked)
+            on_the_way.add(walked[-1])
+        end = resolved.get(walked[-1], walked[-1])
+        resolved.update((m, end) for m in walked)
     return resolved
+
+
+def merge_cycle(walked: Sequence[int]) -> Refused:
+    """The error for merges that come back to where they started (never made by the services)."""
+    start = walked.index(walked[-1])
+    loop = " -> ".join(str(m) for m in walked[start:])
+    return Refused(f"the stored merges form a cycle (members {loop}): undo one of them "
+                   f"(clubrating unmerge {walked[start]})")
 
 
 def history_columns(club: Club, tournaments: list[Tournament]) -> HistoryColumns:
@@ -214,9 +233,9 @@ def rebuild(club: Club, *, reason: str, since: Tournament | OrderKey | None = No
     """Replay the published history (all of it, or from ``since`` on) and store the result.
 
     Runs inside the transaction of the change that caused it (it opens one of
-    its own when called alone, as ``clubrating rebuild`` does).
+    its own, holding the club's lock, when called alone).
     """
-    with transaction.atomic():
+    with history_write(club):
         key = order_key(since) if isinstance(since, Tournament) else since
         published = [t for t in Tournament.objects.filter(club=club, status=TournamentStatus.PUBLISHED)
                      .order_by("date", "sequence", "id") if key is None or order_key(t) >= key]

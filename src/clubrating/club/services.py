@@ -3,6 +3,11 @@
 Each service runs in one transaction together with the rebuild it causes
 (spec R13) and leaves an audit entry (who, when, old -> new). Views and
 commands call these; they never write through the ORM themselves.
+
+Every write to a club's history holds the club's lock
+(:func:`clubrating.club.locking.history_write`) and reads again, under the
+lock, what it checks: two arbiters (or an arbiter and a command) writing at
+once wait for each other, and the second one's checks see the first's change.
 """
 
 from __future__ import annotations
@@ -12,12 +17,14 @@ from collections.abc import Sequence
 from typing import Any
 from dataclasses import dataclass
 
-from django.db import transaction
+from django.core.exceptions import ObjectDoesNotExist
+from django.db import IntegrityError, models, transaction
 from django.db.models import Max
 from django.utils import timezone
 from django.utils.text import slugify
 
 from clubrating.club import audit
+from clubrating.club.locking import history_write
 from clubrating.club.models import (
     Bye,
     Club,
@@ -60,12 +67,18 @@ def create_club(name: str, *, who: str, slug: str | None = None, policy: str = "
     if policy not in ("club", "fide"):
         raise InputError(f"unknown policy {policy!r}: expected 'club' or 'fide'")
     slug = slugify(slug or name)[:60] or "club"
+    taken = Refused(f"a club with the short name {slug!r} exists already")
     if Club.objects.filter(slug=slug).exists():
-        raise Refused(f"a club with the short name {slug!r} exists already")
-    with transaction.atomic():
-        club = Club.objects.create(name=name, slug=slug, policy=policy, separate_lists=separate_lists,
-                                   names=NameDisplay.FULL)
-        audit.record(club, who, "create-club", club.slug, new={"name": name, "policy": policy})
+        raise taken
+    try:
+        with transaction.atomic():
+            club = Club.objects.create(name=name, slug=slug, policy=policy, separate_lists=separate_lists,
+                                       names=NameDisplay.FULL)
+            audit.record(club, who, "create-club", club.slug, new={"name": name, "policy": policy})
+    except IntegrityError:
+        if Club.objects.filter(slug=slug).exists():  # created meanwhile by another process
+            raise taken from None
+        raise
     return club
 
 
@@ -98,10 +111,6 @@ def import_tournament(club: Club, record: TournamentRecord, *, who: str, content
         raise InputError(f"the tournament is dated {when.isoformat()}, in the future", file=source)
     if not record.players:
         raise InputError("the file holds no players", file=source)
-    if content_hash:
-        twin = Tournament.objects.filter(club=club, content_hash=content_hash).first()
-        if twin is not None:
-            raise Refused(f"{source} was imported already: tournament {twin.id} '{twin.name}' ({twin.date})")
     numbers = {p.number for p in record.players}
     for pairing in record.pairings:
         for number in (pairing.white, pairing.black):
@@ -110,7 +119,11 @@ def import_tournament(club: Club, record: TournamentRecord, *, who: str, content
                                  file=source, line=pairing.line)
         if pairing.white_points + pairing.black_points > 2 or min(pairing.white_points, pairing.black_points) < 0:
             raise InputError("an impossible result", file=source, line=pairing.line)
-    with transaction.atomic():
+    with history_write(club) as club:
+        if content_hash:
+            twin = Tournament.objects.filter(club=club, content_hash=content_hash).first()
+            if twin is not None:
+                raise Refused(f"{source} was imported already: tournament {twin.id} '{twin.name}' ({twin.date})")
         sequence = (Tournament.objects.filter(club=club, date=when).aggregate(m=Max("sequence"))["m"] or 0) + 1
         tournament = Tournament.objects.create(
             club=club, name=(name or record.name or source)[:200], date=when, sequence=sequence,
@@ -172,6 +185,17 @@ def get_member(club: Club, ref: int | str) -> Member:
     raise NotFound(f"no member {text!r} in {club.name}")
 
 
+def reread(*rows: models.Model) -> None:
+    """Read these rows again, under the club's lock: a service checks what is stored now,
+    not what the caller read before another writer committed."""
+    for row in rows:
+        try:
+            row.refresh_from_db()
+        except ObjectDoesNotExist:
+            raise NotFound(f"{row._meta.verbose_name} {row.pk} no longer exists: "
+                           "it was deleted meanwhile") from None
+
+
 # --- names ---------------------------------------------------------------------------------
 
 def _rebuild_if_published(tournament: Tournament, reason: str,
@@ -183,15 +207,15 @@ def _rebuild_if_published(tournament: Tournament, reason: str,
 
 def link(entry: Entry, member: Member, *, who: str) -> Outcome:
     """The arbiter says: this name in this tournament is this member (R10)."""
-    club = entry.tournament.club
-    if member.club_id != club.id:
-        raise Refused(f"member {member.id} belongs to another club")
-    if member.merged_into_id is not None:
-        raise Refused(f"{member.name} was merged into {member.active().name}: link to that member")
-    clash = Entry.objects.filter(tournament=entry.tournament, member=member).exclude(id=entry.id).first()
-    if clash is not None:
-        raise Refused(f"{member.name} is already '{clash.name}' (number {clash.number}) in this tournament")
-    with transaction.atomic():
+    with history_write(entry.tournament.club_id) as club:
+        reread(entry, member)
+        if member.club_id != club.id:
+            raise Refused(f"member {member.id} belongs to another club")
+        if member.merged_into_id is not None:
+            raise Refused(f"{member.name} was merged into {member.active().name}: link to that member")
+        clash = Entry.objects.filter(tournament=entry.tournament, member=member).exclude(id=entry.id).first()
+        if clash is not None:
+            raise Refused(f"{member.name} is already '{clash.name}' (number {clash.number}) in this tournament")
         old = entry.member.name if entry.member else None
         entry.member = member
         entry.save(update_fields=["member"])
@@ -202,9 +226,11 @@ def link(entry: Entry, member: Member, *, who: str) -> Outcome:
 
 
 def unlink(entry: Entry, *, who: str) -> Outcome:
-    if entry.tournament.is_published:
-        raise Refused("a published tournament needs every name linked: link the name to another member instead")
-    with transaction.atomic():
+    with history_write(entry.tournament.club_id):
+        reread(entry)
+        if entry.tournament.is_published:
+            raise Refused("a published tournament needs every name linked: link the name to another member "
+                          "instead")
         old = entry.member.name if entry.member else None
         entry.member = None
         entry.save(update_fields=["member"])
@@ -215,8 +241,8 @@ def unlink(entry: Entry, *, who: str) -> Outcome:
 
 def new_member(entry: Entry, *, who: str, name: str | None = None, junior: bool | None = None) -> Outcome:
     """Make the name a new member of the club and link it."""
-    club = entry.tournament.club
-    with transaction.atomic():
+    with history_write(entry.tournament.club_id) as club:
+        reread(entry)
         member = Member.objects.create(club=club, name=(name or entry.name).strip()[:200],
                                        junior=entry.tournament.has_juniors if junior is None else junior)
         audit.record(club, who, "new-member", f"member {member.id}", new={"name": member.name})
@@ -258,7 +284,8 @@ def accept_exact(tournament: Tournament, *, who: str) -> Outcome:
     from clubrating.club.matching import roster_matcher
 
     linked = 0
-    with transaction.atomic():
+    with history_write(tournament.club_id):
+        reread(tournament)
         matcher = roster_matcher(tournament.club)
         taken = set(Entry.objects.filter(tournament=tournament).exclude(member=None).values_list("member_id", flat=True))
         for entry in Entry.objects.filter(tournament=tournament, member=None).select_related("tournament__club"):
@@ -273,7 +300,8 @@ def accept_exact(tournament: Tournament, *, who: str) -> Outcome:
 def all_new_members(tournament: Tournament, *, who: str) -> Outcome:
     """Make every still-unlinked name a new member (after the arbiter reviewed the proposals)."""
     count = 0
-    with transaction.atomic():
+    with history_write(tournament.club_id):
+        reread(tournament)
         for entry in Entry.objects.filter(tournament=tournament, member=None).select_related("tournament__club"):
             new_member(entry, who=who)
             count += 1
@@ -283,14 +311,15 @@ def all_new_members(tournament: Tournament, *, who: str) -> Outcome:
 # --- publish, unpublish, delete ------------------------------------------------------------
 
 def publish(tournament: Tournament, *, who: str) -> Outcome:
-    if tournament.is_published:
-        raise Refused(f"tournament {tournament.id} is already published")
-    unlinked = list(Entry.objects.filter(tournament=tournament, member=None).values_list("name", flat=True))
-    if unlinked:
-        shown = ", ".join(repr(n) for n in unlinked[:5]) + (" ..." if len(unlinked) > 5 else "")
-        raise Refused(f"{len(unlinked)} names are not linked to members yet: {shown} "
-                      "(link them, or make them new members)")
-    with transaction.atomic():
+    with history_write(tournament.club_id):
+        reread(tournament)
+        if tournament.is_published:
+            raise Refused(f"tournament {tournament.id} is already published")
+        unlinked = list(Entry.objects.filter(tournament=tournament, member=None).values_list("name", flat=True))
+        if unlinked:
+            shown = ", ".join(repr(n) for n in unlinked[:5]) + (" ..." if len(unlinked) > 5 else "")
+            raise Refused(f"{len(unlinked)} names are not linked to members yet: {shown} "
+                          "(link them, or make them new members)")
         tournament.status = TournamentStatus.PUBLISHED
         tournament.published_at = timezone.now()
         tournament.save(update_fields=["status", "published_at"])
@@ -303,9 +332,10 @@ def publish(tournament: Tournament, *, who: str) -> Outcome:
 
 
 def unpublish(tournament: Tournament, *, who: str) -> Outcome:
-    if not tournament.is_published:
-        raise Refused(f"tournament {tournament.id} is not published")
-    with transaction.atomic():
+    with history_write(tournament.club_id):
+        reread(tournament)
+        if not tournament.is_published:
+            raise Refused(f"tournament {tournament.id} is not published")
         tournament.status = TournamentStatus.DRAFT
         tournament.save(update_fields=["status"])
         report = rebuild(tournament.club, reason=f"unpublish tournament {tournament.id}", since=tournament)
@@ -315,8 +345,9 @@ def unpublish(tournament: Tournament, *, who: str) -> Outcome:
 
 
 def delete_tournament(tournament: Tournament, *, who: str) -> Outcome:
-    club, key, was_published = tournament.club, order_key(tournament), tournament.is_published
-    with transaction.atomic():
+    with history_write(tournament.club_id) as club:
+        reread(tournament)
+        key, was_published = order_key(tournament), tournament.is_published
         old = {"name": tournament.name, "date": tournament.date.isoformat(), "status": tournament.status,
                "games": tournament.games.count(), "file": tournament.source_name}
         tournament.delete()
@@ -348,8 +379,9 @@ def game_result_text(game: Game) -> str:
 
 def correct_result(game: Game, result: str, *, who: str) -> Outcome:
     white, black, played = parse_result(result)
-    tournament = game.tournament
-    with transaction.atomic():
+    with history_write(game.tournament.club_id):
+        reread(game)
+        tournament = game.tournament
         old = game_result_text(game)
         game.white_points, game.black_points, game.played = white, black, played
         game.unplayed = "" if played else ("double-forfeit" if white == black == 0 else "forfeit")
@@ -365,7 +397,8 @@ def correct_result(game: Game, result: str, *, who: str) -> Outcome:
 def change_date(tournament: Tournament, date: dt.date, *, who: str, today: dt.date | None = None) -> Outcome:
     if date > (today or timezone.localdate()):
         raise InputError(f"{date.isoformat()} is in the future")
-    with transaction.atomic():
+    with history_write(tournament.club_id):
+        reread(tournament)
         old_key, old_date = order_key(tournament), tournament.date
         tournament.date = date
         tournament.sequence = (Tournament.objects.filter(club=tournament.club, date=date)
@@ -397,20 +430,25 @@ def _shared_tournaments(a: Member, b: Member) -> Sequence[int]:
 
 
 def merge(absorbed: Member, into: Member, *, who: str) -> Outcome:
-    """``absorbed`` and ``into`` are one person: ``into``'s history now holds both (R12)."""
+    """``absorbed`` and ``into`` are one person: ``into``'s history now holds both (R12).
+
+    Both must be unmerged, checked under the club's lock: so no merge ever points
+    at a merged member, and no chain of merges can come back to where it started.
+    """
     if absorbed.club_id != into.club_id:
         raise Refused("members of two different clubs cannot be merged")
     if absorbed.id == into.id:
         raise Refused("a member cannot be merged into itself")
-    if absorbed.merged_into_id is not None:
-        raise Refused(f"{absorbed.name} was merged already (into {absorbed.active().name})")
-    if into.merged_into_id is not None:
-        raise Refused(f"{into.name} was merged into {into.active().name}: merge into that member")
-    both = _shared_tournaments(absorbed, into)
-    if both:
-        raise Refused(f"{absorbed.name} and {into.name} both played in tournament {both[0]}: "
-                      "they cannot be one person")
-    with transaction.atomic():
+    with history_write(absorbed.club_id):
+        reread(absorbed, into)
+        if absorbed.merged_into_id is not None:
+            raise Refused(f"{absorbed.name} was merged already (into {absorbed.active().name})")
+        if into.merged_into_id is not None:
+            raise Refused(f"{into.name} was merged into {into.active().name}: merge into that member")
+        both = _shared_tournaments(absorbed, into)
+        if both:
+            raise Refused(f"{absorbed.name} and {into.name} both played in tournament {both[0]}: "
+                          "they cannot be one person")
         absorbed.merged_into = into
         absorbed.save(update_fields=["merged_into"])
         Merge.objects.create(club=absorbed.club, absorbed=absorbed, into=into)
@@ -423,9 +461,10 @@ def merge(absorbed: Member, into: Member, *, who: str) -> Outcome:
 
 def unmerge(member: Member, *, who: str) -> Outcome:
     """Undo a merge: both members get back exactly their own names and histories."""
-    if member.merged_into_id is None:
-        raise Refused(f"{member.name} (member {member.id}) was never merged into another member")
-    with transaction.atomic():
+    with history_write(member.club_id):
+        reread(member)
+        if member.merged_into_id is None:
+            raise Refused(f"{member.name} (member {member.id}) was never merged into another member")
         into = member.merged_into
         assert into is not None  # merged_into_id was checked above
         Merge.objects.filter(absorbed=member, undone=None).update(undone=timezone.now())
@@ -446,8 +485,9 @@ def mark_distinct(one: Member, other: Member, *, who: str, undo: bool = False) -
     if one.id == other.id:
         raise Refused("a member is one person")
     low, high = sorted((one, other), key=lambda m: m.id)
-    pair = f"{low.name} (member {low.id}) and {high.name} (member {high.id})"
-    with transaction.atomic():
+    with history_write(low.club_id):
+        reread(low, high)
+        pair = f"{low.name} (member {low.id}) and {high.name} (member {high.id})"
         held = Distinct.objects.filter(one=low, other=high)
         if undo:
             if not held.exists():
@@ -468,12 +508,13 @@ def set_privacy(club: Club, *, who: str, visibility: str | None = None, names: s
                 rotate_token: bool = False) -> Outcome:
     from clubrating.club.models import Visibility, new_token
 
-    old = {"visibility": club.visibility, "names": club.names}
     if visibility is not None and visibility not in Visibility.values:
         raise InputError(f"unknown visibility {visibility!r}: expected one of {', '.join(Visibility.values)}")
     if names is not None and names not in NameDisplay.values:
         raise InputError(f"unknown name display {names!r}: expected one of {', '.join(NameDisplay.values)}")
-    with transaction.atomic():
+    with history_write(club):
+        reread(club)
+        old = {"visibility": club.visibility, "names": club.names}
         club.visibility = visibility or club.visibility
         club.names = names or club.names
         if rotate_token:
@@ -486,8 +527,9 @@ def set_privacy(club: Club, *, who: str, visibility: str | None = None, names: s
 
 def set_member_flags(member: Member, *, who: str, junior: bool | None = None,
                      consent: bool | None = None) -> Outcome:
-    old = {"junior": member.junior, "full_name_consent": member.full_name_consent}
-    with transaction.atomic():
+    with history_write(member.club_id):
+        reread(member)
+        old = {"junior": member.junior, "full_name_consent": member.full_name_consent}
         if junior is not None:
             member.junior = junior
         if consent is not None:
@@ -511,12 +553,13 @@ def rename_member(member: Member, name: str, *, who: str) -> Outcome:
 
     new = clean_text(name)  # control characters and runs of spaces out; at most 200 characters
     normalize_name(new)  # letters in it: or an InputError that says why
-    if member.merged_into_id is not None:
-        raise Refused(f"{member.name} was merged into {member.active().name}: rename that member")
-    if new == member.name:
-        raise Refused(f"member {member.id} is called {new!r} already")
-    old = member.name
-    with transaction.atomic():
+    with history_write(member.club_id):
+        reread(member)
+        if member.merged_into_id is not None:
+            raise Refused(f"{member.name} was merged into {member.active().name}: rename that member")
+        if new == member.name:
+            raise Refused(f"member {member.id} is called {new!r} already")
+        old = member.name
         member.name = new
         member.save(update_fields=["name"])
         audit.record(member.club, who, "rename", f"member {member.id}", old={"name": old}, new={"name": new})
@@ -526,7 +569,7 @@ def rename_member(member: Member, name: str, *, who: str) -> Outcome:
 def check_history(club: Club, *, who: str) -> RebuildReport:
     """The manual rebuild (R14): replay everything, store it, and record whether the
     stored ratings matched the replay (a difference is a missed rebuild made visible)."""
-    with transaction.atomic():
+    with history_write(club) as club:
         report = rebuild(club, reason=f"manual rebuild by {who}", expect_difference=False)
         audit.record(club, who, "rebuild", club.slug, new={"matched": report.changes_differing == 0,
                                                            "changes_differing": report.changes_differing},
