@@ -143,7 +143,7 @@ def test_the_command_prints_the_weakest_factor_and_the_exercises_without_solutio
     publish_analysed(club, 2)
     assert main(["coach", "Anna Berg"]) == 0
     out = capsys.readouterr().out
-    assert "weakest factor: H, hangs (moves losing 300 cp or more): 1.00 a game (club 0.50 a game)" in out
+    assert "weakest factor: H, hangs (moves costing 15 points of win chance or more): 1.00 a game (club 0.50 a game)" in out
     assert "FEN: rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1" not in out   # Black's turn: no
     assert "Find the best move for White. Hint: the move played hung 310 cp" in out
     assert "Solution" not in out and "Bc4" not in out

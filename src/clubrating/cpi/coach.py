@@ -70,7 +70,7 @@ FACTOR_NAMES = {
     "E": "eval loss (average centipawn loss)", "T": "time management", "O": "opening (book moves)",
     "B1": "engine's first choice", "B2": "engine's second choice", "B3": "engine's third choice",
     "M1": "mates in 1 found", "M2": "mates in 2 found", "M3": "mates in 3 found",
-    "H": "hangs (moves losing 300 cp or more)", "Br": "brilliancies (sound sacrifices)",
+    "H": "hangs (moves costing 15 points of win chance or more)", "Br": "brilliancies (sound sacrifices)",
 }
 Exchange = Callable[[chess.Board, chess.Move], int]   # material won (> 0) or given up (< 0), cp
 
