@@ -49,7 +49,16 @@ def restore_database_url(monkeypatch: pytest.MonkeyPatch) -> None:
 
 @pytest.fixture
 def club(db: None) -> Club:
-    return services.create_club("Test Chess Club", who=ARBITER)
+    return spec_cpi(services.create_club("Test Chess Club", who=ARBITER))
+
+
+def spec_cpi(club: Club) -> Club:
+    """The club's CPI under the specification's arithmetic (C1 weights, C2 running sum, every
+    game scored): the tests of the ledger's mechanics were written against it. A new club's
+    default, a fitted preset, has tests of its own (test_cpi_fit.py)."""
+    Club.objects.filter(pk=club.pk).update(cpi_weights={"preset": "spec"})
+    club.cpi_weights = {"preset": "spec"}
+    return club
 
 
 Publisher = Callable[..., Tournament]

@@ -177,6 +177,6 @@ def test_simulated_careers_show_the_running_sum_counts_games_and_the_window_stre
     model = fit(sides)
     spec = Weights().to_dict()
     found = careers(sides, model, lambda s: sum(spec[n] * (s.values.get(n) or 0) for n in FEATURES), window=10)
-    assert found["spec_sum_vs_games_played"] > found["spec_sum_vs_strength"]
+    assert found["spec_sum_vs_games_played"] > 0.3 and found["window_vs_strength"] > found["spec_sum_vs_strength"]
     assert found["window_vs_strength"] > 0.8 and abs(found["window_vs_games_played"]) < 0.2
     assert spearman([1, 2, 3, 4], [10, 20, 20, 40]) == pytest.approx(0.9486833)

@@ -42,6 +42,8 @@ def publish_typed(club: Club, text: str, name: str, date: dt.date, *, juniors: b
 def club(db: None) -> Club:
     club = services.create_club("Riverside Chess Club", who=WHO, slug="riverside")
     services.set_privacy(club, who=WHO, visibility="public")
+    Club.objects.filter(pk=club.pk).update(cpi_weights={"preset": "spec"})  # as tests/club/conftest.spec_cpi
+    club.cpi_weights = {"preset": "spec"}
     return club
 
 

@@ -28,7 +28,9 @@ from clubrating.club.services import game_result_text
 from clubrating.cpi.coach import WEAKEST_CANDIDATES, FactorAverage
 from clubrating.cpi.coach import weakest_factor as coach_weakest_factor
 from clubrating.cpi.facts import Color, GameFacts
-from clubrating.cpi.index import SHARE_FACTORS, LedgerGame, Weights, clamp_cpi, score_game
+from clubrating.cpi.calibrate import estimate
+from clubrating.cpi.index import (DEFAULT_PRESET, PRESET_POOLS, PRESETS, SHARE_FACTORS, LedgerGame, Weights, cpi_after,
+                                  initial_cpi, score_game)
 from clubrating.errors import InputError
 
 PREFETCH_CHUNK = 500        # ours: well under SQLite's 32,766 host parameters per statement
@@ -68,9 +70,16 @@ class CpiReport:
         return dataclasses.asdict(self)
 
 
+def club_preset(club: Club) -> str:
+    """The name of the preset the club's settings start from (:data:`~clubrating.cpi.index.PRESETS`)."""
+    name = str((club.cpi_weights or {}).get("preset", DEFAULT_PRESET))
+    return name if name in PRESETS else DEFAULT_PRESET
+
+
 def club_weights(club: Club) -> Weights:
-    """The spec's C1 weights with the club's overrides, starting at the club's CPI start."""
-    return Weights.from_dict({**Weights().to_dict(), **(club.cpi_weights or {}), "start": club.cpi_start})
+    """The club's preset with the club's overrides, starting at the club's CPI start."""
+    overrides = {k: v for k, v in (club.cpi_weights or {}).items() if k != "preset"}
+    return Weights.from_dict({**PRESETS[club_preset(club)].to_dict(), **overrides, "start": club.cpi_start})
 
 
 @dataclass(frozen=True)
@@ -126,15 +135,15 @@ def scoring_key(weights: Weights, result: str) -> str:
     return hashlib.sha1(f"{json.dumps(shown, sort_keys=True)}|{result}".encode()).hexdigest()[:16]
 
 
-def _scored(game: GameFacts, weights: Weights, key: str) -> dict[Color, tuple[float, dict[str, Any]]]:
-    """Each player's ΔCPI and factors for display (the analyze JSON's PLAYER without the
-    name), with the scoring key they were computed with."""
-    scored = {}
+def _scored(game: GameFacts, weights: Weights, key: str) -> dict[Color, tuple[float | None, dict[str, Any]]]:
+    """Each player's ΔCPI (None: a game too short to score) and factors for display (the
+    analyze JSON's PLAYER without the name), with the scoring key they were computed with."""
+    scored: dict[Color, tuple[float | None, dict[str, Any]]] = {}
     for color, score in score_game(game, weights).items():
         document = score.to_dict()
         document.pop("name", None)
         document["scored_with"] = key
-        scored[color] = (score.delta_cpi, document)
+        scored[color] = (score.delta_cpi if score.scored else None, document)
     return scored
 
 
@@ -151,7 +160,7 @@ def _stored_entries(club: Club) -> dict[tuple[int, str], StoredRow]:
 
 
 def _deltas(rows: Sequence[LedgerRow], stored: dict[tuple[int, str], StoredRow], weights: Weights
-            ) -> tuple[dict[tuple[int, str], float], dict[int, dict[Color, dict[str, Any]]]]:
+            ) -> tuple[dict[tuple[int, str], float | None], dict[int, dict[Color, dict[str, Any]]]]:
     """Each player's ΔCPI in each game: the stored one when the game's facts, result and the
     weights are those it was scored with (a new analysis deletes its rows), else scored anew."""
     keys = {row.game_id: scoring_key(weights, row.result) for row in rows}
@@ -159,23 +168,28 @@ def _deltas(rows: Sequence[LedgerRow], stored: dict[tuple[int, str], StoredRow],
         (stored.get((row.game_id, color.value)) or (None,) * 8)[7] != keys[row.game_id] for color in Color)]
     facts = stored_facts(fresh)
     scored = {row.game_id: _scored(facts[row.game_id], weights, keys[row.game_id]) for row in fresh}
-    deltas = {(g, c): row[5] for (g, c), row in stored.items()}
+    deltas: dict[tuple[int, str], float | None] = {(g, c): row[5] for (g, c), row in stored.items()}
     deltas.update({(g, color.value): delta for g, both in scored.items() for color, (delta, _) in both.items()})
     return deltas, {g: {color: shown for color, (_, shown) in both.items()} for g, both in scored.items()}
 
 
-def replay_ledger(rows: Sequence[LedgerRow], deltas: dict[tuple[int, str], float], start: float
+def replay_ledger(rows: Sequence[LedgerRow], deltas: dict[tuple[int, str], float | None], weights: Weights
                   ) -> dict[tuple[int, int], tuple[int, str, float, float, float]]:
     """(member, game) -> (ordinal, colour, CPI before, ΔCPI, CPI after): the rule of
-    :func:`clubrating.cpi.index.ledger` (spec C2, clamp to [0, 4000]) over known deltas;
-    a test checks both give the same entries."""
+    :func:`clubrating.cpi.index.ledger` (:func:`~clubrating.cpi.index.cpi_after`) over known
+    deltas, a game too short to score (None) left out; a test checks both give the same entries."""
     current: dict[int, float] = {}
+    recent: dict[int, list[float]] = {}
     replayed: dict[tuple[int, int], tuple[int, str, float, float, float]] = {}
     for row in rows:
         for color, member in ((Color.WHITE, row.white), (Color.BLACK, row.black)):
-            before = current.get(member, start)
             delta = deltas[row.game_id, color.value]
-            current[member] = after = clamp_cpi(before + delta)
+            if delta is None:
+                continue
+            before = current.get(member, initial_cpi(weights))
+            played = recent.setdefault(member, [])
+            played.append(delta)
+            current[member] = after = cpi_after(before, played, weights)
             replayed[member, row.game_id] = (len(replayed) + 1, color.value, before, delta, after)
     return replayed
 
@@ -196,7 +210,7 @@ def rebuild_cpi(club: Club) -> CpiReport:
         rows = ledger_rows(club)
         stored = _stored_entries(club)
         deltas, shown = _deltas(rows, stored, weights)
-        replayed = replay_ledger(rows, deltas, weights.start)
+        replayed = replay_ledger(rows, deltas, weights)
         before = {(r[1], g): r for (g, _), r in stored.items()}
         old = {key: (r[2], r[3], r[4], r[5], r[6]) for key, r in before.items()}
         differing = {key for key in old.keys() | replayed.keys() if old.get(key) != replayed.get(key)}
@@ -249,22 +263,27 @@ def parse_weight(text: str) -> tuple[str, float | None]:
     return by_folded[name.casefold()], number
 
 
-def set_cpi_weights(club: Club, changes: dict[str, float | None], *, who: str) -> CpiReport:
-    """Change some weights (None: back to the default) and re-score the ledger, without the
-    engine, in one transaction with an audit entry (old -> new)."""
-    if not changes:
-        raise InputError("no weight to change: give NAME=VALUE")
+def set_cpi_weights(club: Club, changes: dict[str, float | None], *, who: str,
+                    preset: str | None = None) -> CpiReport:
+    """Change some weights (None: back to the preset's value), or start from another preset
+    (its values replace every override), and re-score the ledger, without the engine, in one
+    transaction with an audit entry (old -> new)."""
+    if not changes and preset is None:
+        raise InputError("no weight to change: give NAME=VALUE or a preset")
     unknown = sorted(set(changes) - set(WEIGHT_NAMES))
     if unknown:
         raise InputError(f"unknown weight {unknown[0]!r}: expected one of {', '.join(WEIGHT_NAMES)}")
-    defaults = Weights().to_dict()
+    if preset is not None and preset not in PRESETS:
+        raise InputError(f"unknown CPI preset {preset!r}: expected one of {', '.join(PRESETS)}")
     with history_write(club):
         club.refresh_from_db()   # the weights as stored now, under the club's lock
         old = club_weights(club).to_dict()
-        overrides = dict(club.cpi_weights or {})
+        old_preset = club_preset(club)
+        overrides: dict[str, Any] = {"preset": preset} if preset is not None else dict(club.cpi_weights or {})
+        defaults = PRESETS[str(overrides.get("preset", DEFAULT_PRESET))].to_dict()
         for name, value in changes.items():
             if name == "start":
-                club.cpi_start = defaults["start"] if value is None else value
+                club.cpi_start = Weights().start if value is None else value
             elif value is None or value == defaults[name]:
                 overrides.pop(name, None)
             else:
@@ -273,8 +292,11 @@ def set_cpi_weights(club: Club, changes: dict[str, float | None], *, who: str) -
         club.save(update_fields=["cpi_weights", "cpi_start"])
         new = club_weights(club).to_dict()
         report = rebuild_cpi(club)
-        audit.record(club, who, "cpi-weights", club.slug,
-                     old={n: old[n] for n in changes}, new={n: new[n] for n in changes}, summary=str(report))
+        shown = [n for n in WEIGHT_NAMES if n in changes or (preset is not None and old[n] != new[n])]
+        was: dict[str, Any] = {"preset": old_preset} if preset is not None else {}
+        now: dict[str, Any] = {"preset": club_preset(club)} if preset is not None else {}
+        audit.record(club, who, "cpi-weights", club.slug, old={**was, **{n: old[n] for n in shown}},
+                     new={**now, **{n: new[n] for n in shown}}, summary=str(report))
     return report
 
 
@@ -338,11 +360,32 @@ def member_ledger(member: Member) -> dict[str, Any]:
     member = member.active()  # a merged member's ledger lives where it was merged
     rows = _ledger_rows(member)
     averages = factor_averages(rows)
+    weights = club_weights(member.club)
     return {
         "member_id": member.id, "name": member.name, "cpi": rows[-1]["cpi_after"] if rows else None,
-        "games": len(rows), "averages": averages,
-        "weakest": weakest_factor(averages, club_weights(member.club)), "ledger": rows,
+        "games": len(rows), "averages": averages, "weakest": weakest_factor(averages, weights),
+        "strength": playing_strength(rows, weights, club_preset(member.club)), "ledger": rows,
     }
+
+
+MIN_GAMES_FOR_STRENGTH = 5     # ours: fewer games give an interval as wide as the pool itself
+MIN_MOVES_FOR_STRENGTH = 150   # ours: about five games of 30 moves (issue 11: "once enough moves exist")
+
+
+def playing_strength(rows: Sequence[dict[str, Any]], weights: Weights, preset: str) -> dict[str, Any] | None:
+    """"Plays like 1750 ± 150 over the last 10 games": the Elo-equivalent of the member's last
+    ``window`` games in the fitted pool's ratings (:func:`clubrating.cpi.calibrate.estimate`),
+    None under settings without an Elo map or before enough moves were analysed."""
+    elo = weights.elo_map
+    if elo is None or weights.window < 1:
+        return None
+    recent = list(rows[-int(weights.window):])
+    moves = sum(int(row["factors"].get("E", {}).get("denominator") or 0) for row in recent)
+    if len(recent) < MIN_GAMES_FOR_STRENGTH or moves < MIN_MOVES_FOR_STRENGTH:
+        return None
+    mean, sd = estimate([row["delta"] for row in recent], elo)
+    return {"elo": round(mean), "sd": round(sd), "games": len(recent), "moves": moves,
+            "pool": PRESET_POOLS.get(preset, preset)}
 
 
 def cpi_summary(member: Member, last: int = LAST_GAMES) -> dict[str, Any]:

@@ -7,12 +7,15 @@ Thin translations to :mod:`clubrating.club.cpi`.
 from __future__ import annotations
 
 import argparse
+import json
+import math
 from typing import Any, cast
 
 from clubrating.analysis.engine import DEFAULT_NODES
 from clubrating.analysis.runner import stderr_progress
-from clubrating.cli import option, print_json, wants_json
+from clubrating.cli import option, print_json, wants_json, whole
 from clubrating.commands.club import the_club, who
+from clubrating.cpi.index import PRESETS
 from clubrating.errors import InputError
 
 SHARES = ("E", "T", "O", "B1", "B2", "B3", "M1", "M2", "M3")
@@ -47,6 +50,10 @@ def _factor_cell(factor: dict[str, Any]) -> str:
 def _print_ledger(doc: dict[str, Any]) -> None:
     current = "none yet" if doc["cpi"] is None else f"{doc['cpi']:.1f}"
     print(f"{doc['name']} (member {doc['member_id']}): CPI {current} after {doc['games']} analysed games")
+    strength = doc.get("strength")
+    if strength is not None:
+        print(f"  plays like {strength['elo']} ± {strength['sd']} ({strength['pool']}) "
+              f"over the last {strength['games']} analysed games")
     weakest = doc["weakest"]
     if weakest is not None:
         print(f"  weakest factor: {weakest['factor']} (costs {weakest['cost_per_game']:.1f} CPI a game)")
@@ -72,22 +79,74 @@ def cmd_cpi(args: argparse.Namespace) -> int:
     return 0
 
 
+def load_settings(path: str) -> dict[str, float | None]:
+    """The ``settings`` of a file written by ``clubrating calibrate --out``, checked."""
+    from clubrating.club.cpi import WEIGHT_NAMES
+
+    try:
+        with open(path, encoding="utf-8") as handle:
+            document = json.load(handle)
+    except OSError as error:
+        raise InputError(f"cannot read ({error.strerror})", file=path) from None
+    except ValueError as error:
+        raise InputError(f"not JSON ({error})", file=path) from None
+    settings = document.get("settings") if isinstance(document, dict) else None
+    if not isinstance(settings, dict) or not settings:
+        raise InputError("expected the JSON written by 'clubrating calibrate --out' (a \"settings\" object)",
+                         file=path)
+    loaded: dict[str, float | None] = {}
+    for name, value in settings.items():
+        if name not in WEIGHT_NAMES or isinstance(value, bool) or not isinstance(value, (int, float)) \
+                or not math.isfinite(value):
+            raise InputError(f"settings.{name}: expected one of {', '.join(WEIGHT_NAMES)} with a number",
+                             file=path)
+        loaded[name] = float(value)
+    return loaded
+
+
 def cmd_weights(args: argparse.Namespace) -> int:
     club = the_club(args)
-    from clubrating.club.cpi import club_weights, parse_weight, set_cpi_weights
+    from clubrating.club.cpi import club_preset, club_weights, parse_weight, set_cpi_weights
 
     report = None
-    if args.set:
-        changes = dict(parse_weight(text) for text in args.set)
-        report = set_cpi_weights(club, changes, who=who())
+    changes: dict[str, float | None] = dict(parse_weight(text) for text in args.set or ())
+    preset = args.preset
+    if args.load:
+        changes = {**load_settings(args.load), **changes}
+        preset = preset or "spec"   # every setting comes from the file
+    if changes or preset:
+        report = set_cpi_weights(club, changes, who=who(), preset=preset)
     weights = club_weights(club).to_dict()
     if wants_json(args):
-        print_json({"weights": weights, "overrides": sorted(club.cpi_weights or {}),
+        print_json({"preset": club_preset(club), "weights": weights,
+                    "overrides": sorted(k for k in club.cpi_weights or {} if k != "preset"),
                     "rebuild": report.as_dict() if report else None})
         return 0
+    print(f"preset {club_preset(club)}")
     print("  ".join(f"{name}={value:g}" for name, value in weights.items()))
     if report is not None:
         print(report)
+    return 0
+
+
+def cmd_fairplay(args: argparse.Namespace) -> int:
+    club = the_club(args)
+    from clubrating.club.fairplay import fair_play
+
+    doc = fair_play(club, recent=args.games)
+    if wants_json(args):
+        print_json(doc)
+        return 0
+    print(f"Game quality of the last {doc['recent_games']} analysed games against what each club rating "
+          f"predicts (preset {doc['preset']}); z >= {doc['look_closer_at_z']:g}: look closer, nothing more.")
+    print("The club's ratings are not the preset's pool: read the order and the outliers, not the level.")
+    print(f"{'member':<28} {'rating':>7} {'games':>5} {'ΔCPI':>7} {'expected':>8} {'z':>6} {'B1':>5} {'acc.':>5}")
+    for row in doc["members"]:
+        b1 = "-" if row["engine_agreement"] is None else f"{row['engine_agreement']:.2f}"
+        acc = "-" if row["accuracy"] is None else f"{row['accuracy']:.0f}"
+        mark = "  <- look closer" if row["look_closer"] else ""
+        print(f"{row['name'][:28]:<28} {row['rating']:>7.0f} {row['games']:>5} {row['mean_delta']:>7.1f} "
+              f"{row['expected_delta']:>8.1f} {row['z']:>+6.2f} {b1:>5} {acc:>5}{mark}")
     return 0
 
 
@@ -123,4 +182,16 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
             "the spec's value back); the ledger is re-scored from the stored analyses, never the engine.",
             "clubrating cpi-weights --set B1=25 --set H=-30")
     p.add_argument("--set", action="append", metavar="NAME=VALUE",
-                   help="E, T, O, B1-B3, M1-M3, H, Br, win, draw, loss, start (the starting CPI)")
+                   help="E, T, O, B1-B3, M1-M3, H, Br, win, draw, loss, start (the starting CPI), "
+                        "or any other setting the JSON shows")
+    p.add_argument("--preset", choices=sorted(PRESETS),
+                   help="start again from a named preset ('spec': the specification's arithmetic; "
+                        "the others: fits on rated games, see the README)")
+    p.add_argument("--load", metavar="FILE", help="the settings written by 'clubrating calibrate --out'")
+
+    p = add("fairplay", cmd_fairplay, "for the arbiter: game quality against what each rating predicts",
+            "For the arbiter only: each member's mean ΔCPI, engine agreement and accuracy over the last "
+            "analysed games against what their club rating predicts under the fitted CPI settings, as a "
+            "z-score. A reason to look closer, never a verdict: nothing is done automatically.",
+            "clubrating fairplay --games 10 --json")
+    p.add_argument("--games", type=whole(1, 1000), default=10, help="the latest N analysed games (default 10)")

@@ -14,6 +14,7 @@ from typing import Any
 from clubrating.cpi.calibrate import EloMap, estimate
 from clubrating.cpi.facts import Color, GameFacts
 from clubrating.cpi.factors import PlayerFactors, player_factors
+from clubrating.cpi.presets import FITTED, POOLS
 
 CPI_FLOOR, CPI_CEILING = 0.0, 4000.0  # spec C2: clamp(CPI, 0, 4000)
 
@@ -88,12 +89,14 @@ class Weights:
 SHARE_FACTORS = ("E", "T", "O", "B1", "B2", "B3", "M1", "M2", "M3")
 
 # Named settings. "spec" is the specification's arithmetic (C1 weights, C2 running sum), kept
-# as the reference; the others are fits of ``clubrating calibrate`` (issue 11) on one rating
-# pool and time control each, with the command that reproduces them in
-# ``cpi/presets.json`` beside this module's documentation (README, "The CPI").
-PRESETS: dict[str, Weights] = {"spec": Weights()}
-PRESET_POOLS: dict[str, str] = {"spec": "the specification's weights"}   # what each preset's Elo means
-DEFAULT_PRESET = "spec"
+# as the reference; the others are fits of ``clubrating calibrate`` on one rating pool and
+# time control each (issue 11: ``benchmarks/fit_presets.py`` writes :mod:`clubrating.cpi.presets`,
+# ``acceptance/test_cpi_fit.py`` refits them). A club starts from DEFAULT_PRESET: its games
+# are over the board, and FIDE's classical ratings are the scale its members know.
+PRESETS: dict[str, Weights] = {"spec": Weights(), **{name: Weights.from_dict(settings)
+                                                    for name, settings in FITTED.items()}}
+PRESET_POOLS: dict[str, str] = {"spec": "the specification's weights", **POOLS}   # what each Elo means
+DEFAULT_PRESET = "fide-classical"
 
 
 def preset(name: str) -> Weights:

@@ -74,6 +74,7 @@ def dashboard(access: ClubAccess, member: Member) -> dict[str, Any]:
     exercises = [{**e, "board": board_svg(e["fen"], e["side_to_move"])} for e in coach["exercises"]]
     return {
         "member": member, "name": name, "cpi": summary["cpi"], "games": summary["games"],
+        "strength": summary["strength"],
         "weakest": coach["weakest"], "factor": coach["factor"], "factor_label": coach["label"],
         "games_coached": coach["games_coached"], "factor_rows": rows, "recent": list(reversed(recent)),
         "exercises": exercises,

@@ -1,0 +1,138 @@
+"""Fit the CPI presets the product ships (issue 11) and write ``src/clubrating/cpi/presets.py``.
+
+    .venv/bin/python benchmarks/fit_presets.py [--cache FILE] [--check]
+
+Two rating pools of ../shared/data/games, never mixed, each fitted by ``clubrating calibrate``
+with the real Stockfish at 10,000 nodes (deterministic: one thread, a node budget, a clean
+hash for every search):
+
+- ``lichess-blitz``: the first 30 blitz games of 30 plies or more of each of the ten lichess
+  rating bands of June 2018 (300 games, 600 player-sides);
+- ``fide-classical``: the Lezcano memorial 2025 (252 over-the-board games, FIDE 1400-2500,
+  90'+30") and every third classical over-the-board game of TWIC 1362 (online, rapid and
+  blitz events left out).
+
+``acceptance/test_cpi_fit.py`` builds the same samples (it imports them from here), refits
+and fails when the shipped presets differ. ``--check`` only prints the figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import re
+import sys
+from io import StringIO
+from pathlib import Path
+
+import chess.pgn
+
+ROOT = Path(__file__).resolve().parents[1]
+GAMES = ROOT.parent / "shared" / "data" / "games"
+PRESETS_MODULE = ROOT / "src" / "clubrating" / "cpi" / "presets.py"
+BANDS = ("lt900", "900-1100", "1100-1300", "1300-1500", "1500-1700", "1700-1900", "1900-2100",
+         "2100-2300", "2300-2500", "2500plus")
+PER_BAND = 30
+MIN_SAMPLE_PLIES = 30
+NOT_CLASSICAL = re.compile(r"blitz|speed|rapid|online|bullet|\bCB\b|FSIM", re.I)
+NODES = 10_000
+POOLS = {"lichess-blitz": "lichess blitz ratings of 2018", "fide-classical": "FIDE ratings, classical over the board"}
+
+
+def read(path: Path):  # type: ignore[no-untyped-def]
+    with open(path, encoding="utf-8") as handle:
+        while (game := chess.pgn.read_game(handle)) is not None:
+            yield game
+
+
+def rated(game: chess.pgn.Game) -> bool:
+    return (game.headers.get("WhiteElo", "").isdigit() and game.headers.get("BlackElo", "").isdigit()
+            and sum(1 for _ in game.mainline_moves()) >= MIN_SAMPLE_PLIES)
+
+
+def write(path: Path, games: list[chess.pgn.Game]) -> Path:
+    path.write_text("".join(f"{game}\n\n" for game in games), encoding="utf-8")
+    return path
+
+
+def lichess_blitz(folder: Path) -> list[Path]:
+    chosen = []
+    for band in BANDS:
+        games = [g for g in read(GAMES / "lichess_2018-06_bands" / f"band_{band}.pgn")
+                 if g.headers.get("Event", "").startswith("Rated Blitz") and rated(g)][:PER_BAND]
+        assert len(games) == PER_BAND, band
+        for game in games:
+            game.headers["Band"] = band
+        chosen += games
+    return [write(folder / "lichess-blitz.pgn", chosen)]
+
+
+def fide_classical(folder: Path) -> list[Path]:
+    lezcano = GAMES / "otb_broadcast_clk" / "lezcano_memorial_2025_broadcast.pgn"
+    classical = [g for g in read(GAMES / "otb_twic" / "twic1362.pgn")
+                 if not NOT_CLASSICAL.search(g.headers.get("Event", "")) and rated(g)]
+    return [lezcano, write(folder / "twic-classical.pgn", classical[::3])]
+
+
+SAMPLES = {"lichess-blitz": (lichess_blitz, ("--pool", "lichess-2018", "--time-control", "blitz")),
+           "fide-classical": (fide_classical, ("--pool", "fide", "--time-control", "classical"))}
+
+
+def fit_all(folder: Path, cache: str | None = None, jobs: int = 2) -> dict[str, dict]:  # type: ignore[type-arg]
+    """Both fits: the JSON documents of ``clubrating calibrate --json``."""
+    from clubrating.cli import main
+
+    assert GAMES.is_dir(), f"real games missing: {GAMES}"
+    results = {}
+    for name, (sample, options) in SAMPLES.items():
+        buffer = StringIO()
+        extra = ["--cache", cache] if cache else []
+        with contextlib.redirect_stdout(buffer):
+            code = main(["calibrate", *map(str, sample(folder)), "--nodes", str(NODES), "--jobs", str(jobs),
+                         "--json", *extra, *options])
+        assert code == 0, name
+        results[name] = json.loads(buffer.getvalue())
+    return results
+
+
+def module_text(fits: dict[str, dict]) -> str:  # type: ignore[type-arg]
+    lines = ['"""The CPI presets fitted on real rated games (issue 11), written by',
+             "``benchmarks/fit_presets.py`` from ``clubrating calibrate``: do not edit by hand;",
+             "``acceptance/test_cpi_fit.py`` refits them and fails when they differ.",
+             '"""', "", "from __future__ import annotations", "",
+             "FITTED: dict[str, dict[str, float]] = {"]
+    for name, fit in fits.items():
+        lines.append(f"    {name!r}: {{")
+        lines += [f"        {k!r}: {v!r}," for k, v in fit["settings"].items()]
+        lines.append("    },")
+    lines += ["}", "", f"POOLS: dict[str, str] = {POOLS!r}", "", "PROVENANCE: dict[str, dict[str, object]] = {"]
+    for name, fit in fits.items():
+        lines.append(f"    {name!r}: {fit['provenance']!r},")
+    lines += ["}", "", "CROSS_VALIDATION: dict[str, dict[str, object]] = {"]
+    for name, fit in fits.items():
+        lines.append(f"    {name!r}: {fit['cross_validation']!r},")
+    lines += ["}", ""]
+    return "\n".join(lines)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--cache", help="SQLite search cache (a second run costs no search)")
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--check", action="store_true", help="print the figures, write nothing")
+    args = parser.parse_args()
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as folder:
+        fits = fit_all(Path(folder), args.cache, args.jobs)
+    for name, fit in fits.items():
+        print(name, json.dumps(fit["cross_validation"]), json.dumps(fit["careers"]), file=sys.stderr)
+    if not args.check:
+        PRESETS_MODULE.write_text(module_text(fits), encoding="utf-8")
+        print(f"wrote {PRESETS_MODULE}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,164 @@
+"""A club under fitted CPI settings (issue 11): the CPI is the Elo-equivalent of the last games
+(comparable between members), short games are not scored, "plays like ± " appears once enough
+moves exist, presets and calibrated files are chosen by the arbiter, and the fair-play signal."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from clubrating.cli import main
+from clubrating.club.cpi import club_preset, club_weights, member_ledger, set_cpi_weights
+from clubrating.club.fairplay import fair_play
+from clubrating.club.models import AuditEntry, Club, CpiEntry, Member
+from clubrating.cpi.calibrate import estimate
+from clubrating.cpi.facts import GameFacts
+from clubrating.cpi.index import Weights
+from clubrating.errors import Refused
+from tests.cpi.coach_games import OPEN_GAME, build, publish_analysed
+
+from .conftest import ARBITER
+
+RUY = ["e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "Ba4", "Nf6", "O-O", "Be7", "Re1", "b5",
+       "Bb3", "d6", "c3", "O-O", "h3", "Nb8", "d4", "Nbd7", "c4", "c6", "Nc3", "Bb7"]   # 24 plies
+WINDOW = 3
+# A small fitted-style setting: ΔCPI is 100·E (E = 1 − CPL/200) and the Elo map says ΔCPI =
+# -100 + 0.1·Elo with σ 10 per game (1 game ≈ 100 Elo of noise), pool 1500 ± 400.
+FITTED = {"E": 100, "T": 0, "O": 0, "B1": 0, "B2": 0, "B3": 0, "M1": 0, "M2": 0, "M3": 0, "H": 0, "Br": 0,
+          "win": 0, "draw": 0, "loss": 0, "renormalise": 1, "min_plies": 20, "window": WINDOW,
+          "elo_alpha": -100, "elo_beta": 0.1, "elo_sigma": 10, "elo_mean": 1500, "elo_sd": 400}
+
+
+def uneven_game(index: int) -> GameFacts:
+    """White loses 40·(index % 4) cp once; Black plays the engine's move throughout."""
+    loss = 40 * (index % 4)
+    return build(RUY, {7: {"best": [("Ba4", 0)], "after": -loss}} if loss else {})
+
+
+def short_game(index: int) -> GameFacts:
+    return build(OPEN_GAME)
+
+
+@pytest.fixture
+def fitted_club(club: Club) -> Club:
+    set_cpi_weights(club, {k: float(v) for k, v in FITTED.items()}, who=ARBITER, preset="spec")
+    return club
+
+
+def test_the_cpi_is_the_elo_equivalent_of_the_last_games(fitted_club: Club) -> None:
+    publish_analysed(fitted_club, 8, facts=uneven_game)
+    weights = club_weights(fitted_club)
+    elo = weights.elo_map
+    assert elo is not None
+    for member in Member.objects.all():
+        entries = list(CpiEntry.objects.filter(member=member).order_by("ordinal"))
+        assert len(entries) == 8
+        deltas = [e.delta for e in entries]
+        for n, entry in enumerate(entries, start=1):
+            assert entry.cpi_after == pytest.approx(estimate(deltas[max(0, n - WINDOW):n], elo)[0])
+        assert entries[0].cpi_before == 1500          # the pool's mean before any game
+    anna, ben = (member_ledger(Member.objects.get(name=n)) for n in ("Anna Berg", "Ben Cole"))
+    assert ben["cpi"] > anna["cpi"]                    # Ben never lost a centipawn
+
+
+def test_games_too_short_are_not_scored_under_fitted_settings_and_are_under_the_spec(club: Club) -> None:
+    publish_analysed(club, 3, facts=short_game)
+    set_cpi_weights(club, {}, who=ARBITER, preset="spec")
+    assert CpiEntry.objects.count() == 6
+    set_cpi_weights(club, {k: float(v) for k, v in FITTED.items()}, who=ARBITER, preset="spec")
+    assert CpiEntry.objects.count() == 0
+
+
+def test_plays_like_appears_once_enough_moves_exist(fitted_club: Club, monkeypatch) -> None:
+    from clubrating.club import cpi as cpi_module
+
+    monkeypatch.setattr(cpi_module, "MIN_GAMES_FOR_STRENGTH", WINDOW)
+    monkeypatch.setattr(cpi_module, "MIN_MOVES_FOR_STRENGTH", 12 * WINDOW)
+    publish_analysed(fitted_club, 2, facts=uneven_game)
+    anna = Member.objects.get(name="Anna Berg")
+    assert member_ledger(anna)["strength"] is None     # 2 games of 12 moves: not enough
+    publish_analysed(fitted_club, 10, facts=uneven_game)
+    strength = member_ledger(anna)["strength"]
+    assert strength is not None and strength["games"] == WINDOW and strength["moves"] == 12 * WINDOW
+    mean, sd = estimate([e.delta for e in CpiEntry.objects.filter(member=anna).order_by("ordinal")][-WINDOW:],
+                        club_weights(fitted_club).elo_map)  # type: ignore[arg-type]
+    assert (strength["elo"], strength["sd"]) == (round(mean), round(sd))
+
+
+def test_the_arbiter_switches_presets_and_loads_a_calibrated_file(club: Club, tmp_path: Path, capsys) -> None:
+    publish_analysed(club, 2, facts=uneven_game)
+    assert main(["cpi-weights", "--preset", "spec", "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["preset"] == "spec" and doc["weights"]["E"] == Weights().E
+    settings = tmp_path / "fit.json"
+    settings.write_text(json.dumps({"pool": "test", "settings": FITTED}), encoding="utf-8")
+    assert main(["cpi-weights", "--load", str(settings), "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["weights"]["E"] == 100 and doc["weights"]["window"] == WINDOW
+    club.refresh_from_db()
+    assert club_weights(club).elo_map is not None and club_preset(club) == "spec"
+    audit = AuditEntry.objects.filter(action="cpi-weights").order_by("id").last()
+    assert audit is not None and audit.new["E"] == 100 and audit.old["E"] == Weights().E
+
+
+@pytest.mark.parametrize("content, expected", [
+    ("not json", "not JSON"),
+    ('{"weights": {}}', "a \"settings\" object"),
+    ('{"settings": {"E": "high"}}', "settings.E"),
+    ('{"settings": {"Q": 1}}', "settings.Q"),
+])
+def test_a_bad_settings_file_is_one_line_naming_the_file(club: Club, tmp_path: Path, capsys, content: str,
+                                                         expected: str) -> None:
+    path = tmp_path / "bad.json"
+    path.write_text(content, encoding="utf-8")
+    assert main(["cpi-weights", "--load", str(path)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and str(path) in err and expected in err and "Traceback" not in err
+
+
+def test_fair_play_puts_the_member_playing_far_above_the_rating_first(fitted_club: Club, capsys) -> None:
+    publish_analysed(fitted_club, 10, facts=uneven_game)
+    doc = fair_play(fitted_club)
+    names = [row["name"] for row in doc["members"]]
+    assert names == ["Ben Cole", "Anna Berg"]
+    ben, anna = doc["members"]
+    assert ben["z"] > anna["z"] and ben["engine_agreement"] == 1.0
+    expected = FITTED["elo_alpha"] + FITTED["elo_beta"] * ben["rating"]
+    assert ben["expected_delta"] == pytest.approx(expected, abs=0.01)
+    assert main(["fairplay"]) == 0
+    out = capsys.readouterr().out
+    assert "look closer" in out and "Ben Cole" in out
+
+
+def test_fair_play_needs_an_elo_map(club: Club) -> None:
+    set_cpi_weights(club, {}, who=ARBITER, preset="spec")
+    with pytest.raises(Refused, match="no Elo map"):
+        fair_play(club)
+
+
+def test_a_new_club_starts_from_the_fitted_fide_preset(db: None) -> None:
+    from clubrating.club import services
+
+    club = services.create_club("New Chess Club", who=ARBITER)
+    assert club_preset(club) == "fide-classical"
+    weights = club_weights(club)
+    assert weights.elo_map is not None and weights.window == 10 and weights.min_plies == 20
+
+
+def test_the_dashboard_says_plays_like_with_the_interval(fitted_club: Club, monkeypatch) -> None:
+    from django.test import Client
+
+    from clubrating.club import cpi as cpi_module
+    from clubrating.club import services
+
+    monkeypatch.setattr(cpi_module, "MIN_GAMES_FOR_STRENGTH", WINDOW)
+    monkeypatch.setattr(cpi_module, "MIN_MOVES_FOR_STRENGTH", 12 * WINDOW)
+    services.set_privacy(fitted_club, who=ARBITER, visibility="public")
+    publish_analysed(fitted_club, 6, facts=uneven_game)
+    ben = Member.objects.get(name="Ben Cole")
+    strength = member_ledger(ben)["strength"]
+    html = Client().get(f"/c/{fitted_club.slug}/p/{ben.id}/cpi/").content.decode()
+    assert f"Plays like <strong>{strength['elo']} ± {strength['sd']}</strong>" in html
+    assert f"over the last {WINDOW} analysed games" in html
