@@ -1,11 +1,15 @@
 """A scripted UCI engine for protocol tests: answers every ``go`` with the legal
 moves ranked by material (captures first), logs every command it receives to
-``$FAKE_UCI_LOG``. Deterministic, instant, no chess knowledge beyond the rules."""
+``$FAKE_UCI_LOG``. Deterministic, instant, no chess knowledge beyond the rules.
+
+``$FAKE_UCI_MODE`` makes it misbehave from the ``$FAKE_UCI_FROM``-th ``go`` on (default
+the first): ``hang`` stops answering anything, ``garbage`` prints ``score cp abc``."""
 
 from __future__ import annotations
 
 import os
 import sys
+import time
 
 import chess
 
@@ -40,7 +44,8 @@ def position(words: list[str]) -> chess.Board:
 
 def main() -> None:
     log = open(os.environ.get("FAKE_UCI_LOG", os.devnull), "a", encoding="utf-8")
-    board, multipv = chess.Board(), 1
+    board, multipv, searches = chess.Board(), 1, 0
+    mode, start = os.environ.get("FAKE_UCI_MODE", ""), int(os.environ.get("FAKE_UCI_FROM", "1"))
     for line in sys.stdin:
         line = line.strip()
         log.write(line + "\n")
@@ -59,8 +64,13 @@ def main() -> None:
         elif words[0] == "position":
             board = position(words)
         elif words[0] == "go":
+            searches += 1
+            if mode == "hang" and searches >= start:
+                time.sleep(3600)   # alive, reading nothing, saying nothing
             lines = ranked(board)[: multipv if "nodes" in words else 1]
             for rank, (move, score) in enumerate(lines, start=1):
+                if mode == "garbage" and searches >= start:
+                    score = "cp abc"
                 print(f"info depth 1 multipv {rank} score {score} nodes 1 pv {move.uci()}")
             print(f"bestmove {lines[0][0].uci() if lines else '(none)'}", flush=True)
         elif words[0] == "quit":

@@ -11,8 +11,12 @@ which of them came from the cache.
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import os
 import re
+import signal
+import sys
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -31,6 +35,15 @@ MULTIPV = 3                               # spec C3: MultiPV 3
 # one hash per game (the bare UCI loop of benchmarks/bench_analysis.py, both ways, 2026-11-29).
 HASH_MB = 4
 SHALLOW_DEPTH = 2                         # the tiny "was it obvious?" search of Br (cpi.factors)
+
+# How long one exchange with the engine (starting it, one search) may take before it counts as
+# hung (issue 10). Stockfish 15.1 here searches ~170,000 nodes/s on one thread with MultiPV 3
+# while the machine is busy (go nodes 1000000: 5.96 s, 2026-12-01); 10,000 nodes/s is 17 times
+# slower than that, and 30 s covers a cold start and a swapping machine. CLUBRATING_ENGINE_TIMEOUT
+# (seconds) overrides it.
+MIN_TIMEOUT_S = 30.0
+SLOWEST_NODES_PER_S = 10_000
+TIMEOUT_ENV = "CLUBRATING_ENGINE_TIMEOUT"
 
 # Parse only what is stored (score, first move of the PV): python-chess parses
 # every info line, and the rest is pure overhead at small node budgets.
@@ -62,6 +75,74 @@ class EngineSettings:
     multipv: int = MULTIPV
     hash_mb: int = HASH_MB
     protocol: str = "raw"  # "raw": rawuci.RawUciSearcher; "python-chess": UciSearcher
+    timeout: float | None = None  # seconds per search; None: $CLUBRATING_ENGINE_TIMEOUT or the formula
+
+
+class EngineFailure(ClubratingError):
+    """The engine hung, died or printed what a UCI engine never prints: one line, naming it."""
+
+
+def search_timeout(settings: EngineSettings) -> float:
+    """Seconds one search may take: ``settings.timeout``, else $CLUBRATING_ENGINE_TIMEOUT, else
+    max(MIN_TIMEOUT_S, nodes / SLOWEST_NODES_PER_S)."""
+    if settings.timeout is not None:
+        return settings.timeout
+    text = os.environ.get(TIMEOUT_ENV, "").strip()
+    if text:
+        try:
+            value = float(text)
+        except ValueError:
+            value = 0.0
+        if not value > 0:
+            raise InputError(f"{TIMEOUT_ENV} must be a number of seconds above 0, not {text!r}")
+        return value
+    return max(MIN_TIMEOUT_S, settings.nodes / SLOWEST_NODES_PER_S)
+
+
+_PR_SET_PDEATHSIG = 1   # <linux/prctl.h>
+
+
+def die_with_parent(sig: int = signal.SIGKILL) -> None:
+    """Ask Linux to send ``sig`` to this process when its parent dies (prctl(2),
+    PR_SET_PDEATHSIG): an engine or a pool worker must not outlive the command that started it
+    (issue 10: orphans kept searching for minutes). Elsewhere: nothing."""
+    if not sys.platform.startswith("linux"):
+        return
+    import ctypes
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.prctl(_PR_SET_PDEATHSIG, int(sig), 0, 0, 0)
+
+
+def describe(board: chess.Board) -> str:
+    """Where a search was: "the position after 12. Nf3 (FEN)", "the starting position"."""
+    if not board.move_stack:
+        return f"the position {board.fen()}"
+    before = board.copy()
+    move = before.pop()
+    number = f"{before.fullmove_number}." if before.turn == chess.WHITE else f"{before.fullmove_number}..."
+    return f"the position after {number} {before.san(move)} ({board.fen()})"
+
+
+class _UnreadableInfo(logging.Filter):
+    """Keeps (and silences) python-chess's log of an info line it could not parse: the
+    analysis then fails with one line naming it, not a log line and a traceback."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.lines: list[str] = []
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if not record.getMessage().startswith("Exception parsing"):
+            return True
+        args = record.args if isinstance(record.args, tuple) else ()
+        texts = [arg for arg in args if isinstance(arg, str) and " " in arg and "/" not in arg]  # not the FEN
+        self.lines.append(f"info {texts[0]}" if texts else record.getMessage())
+        return False
+
+
+_UNREADABLE = _UnreadableInfo()
+logging.getLogger("chess.engine").addFilter(_UNREADABLE)
 
 
 def _score(info: chess.engine.InfoDict, turn: chess.Color) -> Score:
@@ -87,11 +168,16 @@ class UciSearcher:
 
     def __init__(self, settings: EngineSettings) -> None:
         self.settings = settings
+        self.timeout = search_timeout(settings)
         check_engine(settings.path)
         try:
-            self.engine = chess.engine.SimpleEngine.popen_uci(settings.path)
+            self.engine = chess.engine.SimpleEngine.popen_uci(settings.path, timeout=self.timeout,
+                                                              preexec_fn=die_with_parent)
         except (chess.engine.EngineError, OSError) as error:
             raise ClubratingError(f"{settings.path}: not a working UCI engine ({error})") from None
+        except TimeoutError:
+            raise EngineFailure(f"{settings.path}: the engine did not answer 'uci' within "
+                                f"{self.timeout:g} s") from None
         options = {"Threads": 1, "Hash": settings.hash_mb}
         self.engine.configure({k: v for k, v in options.items() if k in self.engine.options})
         name, version = _version(self.engine.id.get("name", os.path.basename(settings.path)))
@@ -100,19 +186,40 @@ class UciSearcher:
                                hash_mb=known.get("Hash"), threads=known.get("Threads"))
         self.last_depth: int | None = None  # depth of the last main search's first line
 
+    def _analyse(self, board: chess.Board, limit: chess.engine.Limit, multipv: int,
+                 game: object) -> list[chess.engine.InfoDict]:
+        """python-chess's ``SimpleEngine.analyse`` with our timeout (its own waits forever on a
+        node limit); a hung engine is killed and named, with the position."""
+        _UNREADABLE.lines.clear()
+        coro = asyncio.wait_for(self.engine.protocol.analyse(board, limit, multipv=multipv, game=game,
+                                                             info=PARSED), self.timeout)
+        try:
+            infos = asyncio.run_coroutine_threadsafe(coro, self.engine.protocol.loop).result()
+        except TimeoutError:
+            self.engine.close()   # kills the process
+            raise EngineFailure(f"{self.settings.path}: no answer within {self.timeout:g} s "
+                                f"(searching {describe(board)})") from None
+        except (chess.engine.EngineError, chess.engine.EngineTerminatedError) as error:
+            raise EngineFailure(f"{self.settings.path}: the engine failed ({error}) "
+                                f"(searching {describe(board)})") from None
+        if _UNREADABLE.lines or any("score" not in info for info in infos if info.get("pv")):
+            said = f": {_UNREADABLE.lines[0]!r}" if _UNREADABLE.lines else " (a line without a score)"
+            raise EngineFailure(f"{self.settings.path}: unreadable analysis{said} "
+                                f"(searching {describe(board)})")
+        return list(infos)
+
     def search(self, board: chess.Board, game: object) -> tuple[SearchLine, ...]:
-        infos = self.engine.analyse(board, chess.engine.Limit(nodes=self.settings.nodes),
-                                    multipv=self.settings.multipv, game=game, info=PARSED)
+        infos = self._analyse(board, chess.engine.Limit(nodes=self.settings.nodes), self.settings.multipv, game)
         self.last_depth = infos[0].get("depth") if infos else None
         return tuple((info["pv"][0].uci(), _score(info, board.turn)) for info in infos if info.get("pv"))
 
     def shallow_best(self, board: chess.Board, game: object) -> str | None:
-        info = self.engine.analyse(board, chess.engine.Limit(depth=SHALLOW_DEPTH), game=game, info=PARSED)
-        pv = info.get("pv")
+        infos = self._analyse(board, chess.engine.Limit(depth=SHALLOW_DEPTH), 1, game)
+        pv = infos[0].get("pv") if infos else None
         return pv[0].uci() if pv else None
 
     def close(self) -> None:
         try:
             self.engine.quit()
-        except (chess.engine.EngineError, chess.engine.EngineTerminatedError, OSError):
-            pass  # the engine is already gone: nothing left to close
+        except (chess.engine.EngineError, chess.engine.EngineTerminatedError, OSError, TimeoutError):
+            self.engine.close()  # gone or hung: nothing left to say to it

@@ -9,16 +9,24 @@ and parses only the last one of each MultiPV line, after ``bestmove``.
 Same commands as python-chess sends: ``ucinewgame`` + ``isready`` when the
 game changes (the analyzer changes it for every search: a clean hash), ``position startpos moves ...`` with the whole move stack,
 ``go nodes N``.
+
+Every exchange has a deadline (``engine.search_timeout``): an engine that stops
+answering is killed and named with the position it was searching, and a line it
+prints that is no UCI (``score cp abc``) is named too (issue 10).
 """
 
 from __future__ import annotations
 
 import os
+import select
 import subprocess
+import time
+from collections import deque
 
 import chess
 
-from clubrating.analysis.engine import SHALLOW_DEPTH, EngineSettings, SearchLine, _version, check_engine
+from clubrating.analysis.engine import (SHALLOW_DEPTH, EngineFailure, EngineSettings, SearchLine, _version,
+                                        check_engine, describe, die_with_parent, search_timeout)
 from clubrating.cpi.facts import EngineInfo, Score
 from clubrating.errors import ClubratingError
 
@@ -30,6 +38,8 @@ def parse_info(line: str) -> tuple[int, str, Score] | None:
         return None
     at = words.index("score")
     kind, value = words[at + 1], int(words[at + 2])  # a bound is kept, as python-chess does
+    if kind not in ("cp", "mate"):
+        raise ValueError(f"score {kind}: expected cp or mate")
     rank = int(words[words.index("multipv") + 1]) if "multipv" in words else 1
     move = words[words.index("pv") + 1]
     return rank, move, Score(mate=value) if kind == "mate" else Score(cp=value)
@@ -46,10 +56,14 @@ class RawUciSearcher:
 
     def __init__(self, settings: EngineSettings) -> None:
         self.settings = settings
+        self.timeout = search_timeout(settings)
         check_engine(settings.path)
         self.proc = subprocess.Popen([settings.path], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     text=True, bufsize=1)
+                                     preexec_fn=die_with_parent)
+        self._lines: deque[str] = deque()   # read from the engine, not yet handled
+        self._partial = b""                  # the start of a line still being printed
         self._game: object | None = None
+        self._board: chess.Board | None = None  # the position being searched, to name it
         self._multipv = 0
         self.last_depth: int | None = None  # depth of the last main search's first line
         self._send("uci")
@@ -68,24 +82,43 @@ class RawUciSearcher:
                                hash_mb=settings.hash_mb if "Hash" in options else None,
                                threads=1 if "Threads" in options else None)
 
+    def _where(self) -> str:
+        return f" (searching {describe(self._board)})" if self._board is not None else ""
+
     def _send(self, line: str) -> None:
         assert self.proc.stdin is not None
         try:
-            self.proc.stdin.write(line + "\n")
-        except BrokenPipeError:
-            raise ClubratingError(f"{self.settings.path}: the engine stopped") from None
+            self.proc.stdin.write(line.encode() + b"\n")
+            self.proc.stdin.flush()
+        except (BrokenPipeError, ValueError):   # ValueError: killed after a timeout, pipe closed
+            raise EngineFailure(f"{self.settings.path}: the engine stopped{self._where()}") from None
+
+    def _readline(self, deadline: float) -> str:
+        """The engine's next line; it must come before ``deadline`` (time.monotonic)."""
+        assert self.proc.stdout is not None
+        fd = self.proc.stdout.fileno()
+        while not self._lines:
+            left = deadline - time.monotonic()
+            if left <= 0 or not select.select([fd], [], [], left)[0]:
+                self.proc.kill()
+                self.proc.wait()
+                raise EngineFailure(f"{self.settings.path}: no answer within {self.timeout:g} s{self._where()}")
+            chunk = os.read(fd, 1 << 16)
+            if not chunk:
+                raise EngineFailure(f"{self.settings.path}: the engine stopped{self._where()}")
+            *complete, self._partial = (self._partial + chunk).split(b"\n")
+            self._lines.extend(line.decode("utf-8", "replace").rstrip("\r") for line in complete)
+        return self._lines.popleft()
 
     def _until(self, prefix: str) -> list[str]:
-        assert self.proc.stdout is not None
+        """The engine's lines up to the first one starting with ``prefix``, within the timeout."""
+        deadline = time.monotonic() + self.timeout
         lines = []
         while True:
-            line = self.proc.stdout.readline()
-            if not line:
-                raise ClubratingError(f"{self.settings.path}: the engine stopped")
-            if line.startswith(prefix):
-                lines.append(line)
-                return lines
+            line = self._readline(deadline)
             lines.append(line)
+            if line.startswith(prefix):
+                return lines
 
     def _ready(self) -> None:
         self._send("isready")
@@ -99,6 +132,7 @@ class RawUciSearcher:
         if multipv != self._multipv:
             self._multipv = multipv
             self._send(f"setoption name MultiPV value {multipv}")
+        self._board = board
         root = board.root()
         start = "startpos" if root.fen() == chess.STARTING_FEN else f"fen {root.fen()}"
         moves = " ".join(move.uci() for move in board.move_stack)
@@ -109,11 +143,15 @@ class RawUciSearcher:
         latest: dict[int, tuple[str, Score]] = {}
         for line in self._until("bestmove"):
             if line.startswith("info") and " pv " in line:
-                parsed = parse_info(line)
+                try:
+                    parsed = parse_info(line)
+                    if parsed is not None and parsed[0] == 1:
+                        self.last_depth = parse_depth(line)
+                except (ValueError, IndexError):
+                    raise EngineFailure(f"{self.settings.path}: unreadable analysis: {line.strip()!r}"
+                                        f"{self._where()}") from None
                 if parsed is not None:
                     latest[parsed[0]] = (parsed[1], parsed[2])
-                    if parsed[0] == 1:
-                        self.last_depth = parse_depth(line)
         return tuple(latest[rank] for rank in sorted(latest))
 
     def search(self, board: chess.Board, game: object) -> tuple[SearchLine, ...]:
@@ -126,8 +164,11 @@ class RawUciSearcher:
         return lines[0][0] if lines else None
 
     def close(self) -> None:
+        if self.proc.poll() is not None:
+            return
         try:
             self._send("quit")
             self.proc.wait(timeout=5)
         except (ClubratingError, subprocess.TimeoutExpired):
             self.proc.kill()
+            self.proc.wait()

@@ -5,6 +5,12 @@ engine, one opening book reader and one handle on the search cache.
 With ``jobs == 1`` everything runs in this process (no pool). The cache is a
 SQLite file when ``config.cache`` is set (shared by the workers, committed per
 search, so an interrupted run resumes), else an in-memory dict per worker.
+
+Nothing outlives the command (issue 10): each worker and each engine asks Linux
+to kill it when its parent dies (``engine.die_with_parent``), so a SIGTERM or
+SIGKILL of the command takes the pool and every Stockfish with it; an
+exception or a Ctrl-C in the parent cancels the queued games and kills the
+workers at once instead of waiting for them.
 """
 
 from __future__ import annotations
@@ -13,6 +19,7 @@ import io
 import multiprocessing
 import multiprocessing.util
 import os
+import signal
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -26,7 +33,8 @@ import chess.polyglot
 
 from clubrating.analysis.analyzer import BookReader, analyse_game
 from clubrating.analysis.cache import MemoryCache, SearchCache, SqliteCache
-from clubrating.analysis.engine import EngineSettings, Searcher, UciSearcher, check_engine
+from clubrating.analysis.engine import (EngineFailure, EngineSettings, Searcher, UciSearcher, check_engine,
+                                        die_with_parent)
 from clubrating.analysis.rawuci import RawUciSearcher
 from clubrating.cpi.facts import GameFacts
 from clubrating.errors import InputError
@@ -77,8 +85,12 @@ class Analyzer:
         elif cache is None and config.memory_cache:
             self.cache = MemoryCache()
 
-    def analyse(self, game: chess.pgn.Game) -> GameFacts:
-        return analyse_game(game, self.searcher, self.cache, self.book)
+    def analyse(self, game: chess.pgn.Game, number: int | None = None) -> GameFacts:
+        """The facts of ``game`` (``number``: its place in the input, to name it in an error)."""
+        try:
+            return analyse_game(game, self.searcher, self.cache, self.book)
+        except EngineFailure as error:
+            raise EngineFailure(f"{error} in {game_label(game, number)}") from None
 
     def close(self) -> None:
         self.searcher.close()
@@ -94,6 +106,15 @@ class Analyzer:
     def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
                  trace: TracebackType | None) -> None:
         self.close()
+
+
+def game_label(game: chess.pgn.Game, number: int | None = None) -> str:
+    """"game 3 (Anna Berg - Carl Dahl, round 2)": a game as a user finds it in the file."""
+    headers = game.headers
+    players = f"{headers.get('White', '?')} - {headers.get('Black', '?')}"
+    round_ = headers.get("Round", "?")
+    where = f"{players}, round {round_}" if round_ not in ("?", "-", "") else players
+    return f"game {number} ({where})" if number is not None else f"the game {where}"
 
 
 # The Seven Tag Roster as python-chess fills it when a game gives none of it.
@@ -125,19 +146,41 @@ def read_pgn_file(path: str | Path) -> list[chess.pgn.Game]:
 _WORKER: Analyzer | None = None
 
 
-def _start_worker(config: AnalysisConfig) -> None:
+def start_pool_worker(parent: int) -> None:
+    """In a pool worker, first thing: die with the parent (and end at once if it is already
+    gone), and leave Ctrl-C to the parent, which then stops the pool (``stop_pool``)."""
+    die_with_parent()
+    if os.getppid() != parent:
+        os._exit(1)   # the parent died before we asked: nobody wants our results
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def stop_pool(pool: ProcessPoolExecutor) -> None:
+    """Stop now: cancel the queued work and kill the workers (their engines die with them)
+    rather than let them finish every game already handed out."""
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        process.kill()
+    for process in processes:
+        process.join(timeout=5)
+
+
+def _start_worker(config: AnalysisConfig, parent: int) -> None:
     global _WORKER
+    start_pool_worker(parent)
     _WORKER = Analyzer(config)
     # Quit the engine when the pool stops this worker: python-chess's engine
     # thread would otherwise keep the worker (and the pool's shutdown) waiting.
     multiprocessing.util.Finalize(_WORKER, _WORKER.close, exitpriority=10)
 
 
-def _analyse_text(pgn: str) -> GameFacts:
+def _analyse_text(job: tuple[int, str]) -> GameFacts:
     assert _WORKER is not None, "worker not started"
+    number, pgn = job
     game = chess.pgn.read_game(io.StringIO(pgn))
     assert game is not None
-    return _WORKER.analyse(game)
+    return _WORKER.analyse(game, number)
 
 
 def analyse_games(games: Sequence[chess.pgn.Game], config: AnalysisConfig, jobs: int = 1,
@@ -147,20 +190,25 @@ def analyse_games(games: Sequence[chess.pgn.Game], config: AnalysisConfig, jobs:
     results: list[GameFacts] = []
     if jobs <= 1 or len(games) <= 1:
         with Analyzer(config) as analyzer:
-            for game in games:
-                results.append(analyzer.analyse(game))
+            for number, game in enumerate(games, start=1):
+                results.append(analyzer.analyse(game, number))
                 if progress:
                     progress(len(results), len(games), results[-1])
         return results
-    texts = [str(game) for game in games]
+    texts = [(number, str(game)) for number, game in enumerate(games, start=1)]
     # "spawn": a fresh interpreter per worker; python-chess's asyncio engine
     # thread and child watcher do not survive a fork of a threaded parent.
-    with ProcessPoolExecutor(max_workers=min(jobs, len(games)), initializer=_start_worker,
-                             initargs=(config,), mp_context=multiprocessing.get_context("spawn")) as pool:
+    pool = ProcessPoolExecutor(max_workers=min(jobs, len(games)), initializer=_start_worker,
+                               initargs=(config, os.getpid()), mp_context=multiprocessing.get_context("spawn"))
+    try:
         for facts in pool.map(_analyse_text, texts):
             results.append(facts)
             if progress:
                 progress(len(results), len(games), facts)
+    except BaseException:
+        stop_pool(pool)
+        raise
+    pool.shutdown()
     return results
 
 
