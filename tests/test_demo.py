@@ -104,6 +104,16 @@ def test_a_stronger_setting_loses_fewer_centipawns_a_move_than_a_weaker_one() ->
     assert strong_points >= 6, strong_points                 # at least 3 of 4 points
 
 
+@needs_engine
+@pytest.mark.engine
+def test_the_same_seed_plays_the_same_game_move_for_move_and_clock_for_clock() -> None:
+    orders = [GameOrder(side_for(1200, 300), side_for(1600, 300), seed) for seed in (11, 12, 13)]
+    with Referee(jobs=1) as one, Referee(jobs=2) as two:
+        first, second = one.play(orders), two.play(orders)
+    assert first == second                                   # one engine or a pool: the same games
+    assert len({game.moves for game in first}) == 3          # another seed, another game
+
+
 # --- the small demo in the database -------------------------------------------------------------
 
 def final_board(moves: str) -> tuple[chess.Board, int]:
