@@ -47,8 +47,11 @@ SKILL_MULTIPV = 4           # Stockfish search.cpp: a skill below 20 searches at
 DEFAULT_NODES = 2_000       # ours: the node budget per move of the demo's players (benchmarks/bench_demo.py)
 # ours: a member's strength (the simulator's hidden Elo, mostly 700-2200) to a skill level:
 # level 0 at 700, one level per 75 points, TOP_SKILL from about 2100 up. The mean centipawn
-# loss falls with the level (benchmarks/measure_selfplay_strength.py; at 2,000 nodes of analysis:
-# level 0 about 120, 6 about 50, 12 about 36), and tests/test_demo.py checks it.
+# loss falls with the level up to about 9, then levels off at this node budget
+# (benchmarks/measure_selfplay_strength.py, 4 games a level, 2,000 nodes to play and to analyse:
+# level 0: 138, 3: 66, 6: 64, 9: 38, 12: 45, 15: 38, 19: 41); in the default demo the members'
+# ACPL follows their club rating at r = -0.72 (benchmarks/bench_demo.py); tests/test_demo.py
+# checks that a stronger member's setting loses fewer centipawns.
 SKILL_ZERO_STRENGTH = 700.0
 STRENGTH_PER_SKILL = 75.0
 
