@@ -14,8 +14,50 @@ from typing import Any, cast
 
 from clubrating.cli import option, print_json, wants_json, whole
 from clubrating.errors import InputError
+from clubrating.formats.records import MAX_ROUNDS
 
 Handler = Callable[[argparse.Namespace], int | None]
+
+# Results that begin with '-', which argparse takes for an option or for its '--' (issue 10); the
+# CSV forfeit spellings of docs/formats.md as well as the services' own (+- -+ --).
+DASH_RESULTS = frozenset({"--", "-+", "-:+", "-:-", "-/+", "-/-"})
+SAME_RESULT = {"+:-": "+-", "+/-": "+-", "-:+": "-+", "-/+": "-+", "-:-": "--", "-/-": "--",
+               "1:0": "1-0", "0:1": "0-1", "0.5-0.5": "1/2-1/2", "½:½": "½-½"}
+"""docs/formats.md's other spellings of a result, in the words ``services.parse_result`` reads."""
+
+
+def protect_results(args: list[str]) -> list[str]:
+    """``correct``'s arguments with a result such as ``--`` or ``-+`` marked as a positional
+    (a leading space: argparse reads a word that starts with one as no option). A ``--``
+    followed by another such result is dropped (``-- --`` is a double forfeit and options may
+    follow), one followed by a word that is no option stays argparse's end of options
+    (``-- 12 3 Anna 1-0``)."""
+    protected = []
+    for index, word in enumerate(args):
+        following = args[index + 1] if index + 1 < len(args) else None
+        if word == "--" and following in DASH_RESULTS:
+            continue   # the end of options before a result that no longer needs it
+        if word == "--" and following is not None and not following.startswith("-"):
+            protected.append(word)
+        elif word in DASH_RESULTS:
+            protected.append(" " + word)
+        else:
+            protected.append(word)
+    return protected
+
+
+class ResultArguments(argparse.ArgumentParser):
+    """The parser of ``correct``: takes every documented result spelling (``protect_results``)."""
+
+    def parse_known_args(self, args: Any = None, namespace: Any = None) -> Any:
+        return super().parse_known_args(protect_results(list(sys.argv[1:] if args is None else args)),
+                                        namespace)
+
+
+def result_text(text: str) -> str:
+    """A result as typed on the command line, in the services' words."""
+    spelled = "".join(text.split())
+    return SAME_RESULT.get(spelled, spelled)
 
 
 def open_database(args: argparse.Namespace) -> None:
@@ -216,7 +258,7 @@ def cmd_correct(args: argparse.Namespace) -> int:
 
     tournament = services.get_tournament(club, args.tournament)
     game = services.find_game(tournament, args.round, args.player)
-    report(services.correct_result(game, args.result, who=who()), args)
+    report(services.correct_result(game, result_text(args.result), who=who()), args)
     return 0
 
 
@@ -455,11 +497,13 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
         p.add_argument("tournament")
 
     p = _add(subparsers, common, "correct", cmd_correct, "correct a game's result (ratings rebuilt)",
-             "clubrating correct 12 3 'Anna Berg' 1/2-1/2")
+             "clubrating correct 12 3 'Anna Berg' 1/2-1/2   |   clubrating correct 12 3 4 --")
+    p.__class__ = ResultArguments   # argparse builds every verb's parser of one class: this one reads '--'
     p.add_argument("tournament")
-    p.add_argument("round", type=int)
+    p.add_argument("round", type=whole(1, MAX_ROUNDS), help=f"the round, 1 to {MAX_ROUNDS}")
     p.add_argument("player", help="number or name of either player")
-    p.add_argument("result", help="1-0, 0-1, 1/2-1/2, +- / -+ (forfeit), -- (double forfeit)")
+    p.add_argument("result", help="1-0, 0-1, 1/2-1/2 (or =), +- / -+ (forfeit), -- (double forfeit); "
+                                  "also +:- -:+ -:- +/- -/+ -/- (docs/formats.md)")
 
     p = _add(subparsers, common, "redate", cmd_redate, "change a tournament's date (ratings rebuilt)",
              "clubrating redate 12 2026-11-20")

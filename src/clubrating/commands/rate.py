@@ -17,7 +17,8 @@ from typing import Any
 
 from clubrating.cli import print_json, wants_json
 from clubrating.errors import InputError
-from clubrating.formats.records import TournamentRecord
+from clubrating.formats.common import check_name
+from clubrating.formats.records import MAX_NAME_LENGTH, TournamentRecord
 from clubrating.rating.elo import rate_tournament
 from clubrating.rating.policy import POLICIES, Policy, policy_named
 from clubrating.rating.records import tournament_input
@@ -77,6 +78,14 @@ def read_prior(path: str) -> dict[str, Standing]:
 def parse_prior(text: str, source: str) -> dict[str, Standing]:
     """``name,rating,games`` lines -> standings by name key; bad lines name file:line."""
     rows = csv.reader(io.StringIO(text, newline=""))
+    try:
+        return _prior_rows(rows, source)
+    except csv.Error as error:   # "field larger than field limit (131072)": no name is that long
+        raise InputError(f"unreadable fields ({error}): expected a name of at most {MAX_NAME_LENGTH}"
+                         " characters, a rating and a number of games", file=source, line=rows.line_num) from None
+
+
+def _prior_rows(rows: Any, source: str) -> dict[str, Standing]:
     header = next(rows, None)
     if header is None or [cell.strip().lower() for cell in header] != PRIOR_HEADER:
         raise InputError("expected the header name,rating,games", file=source, line=1)
@@ -88,6 +97,7 @@ def parse_prior(text: str, source: str) -> dict[str, Standing]:
         if len(row) != 3:
             raise InputError(f"expected 3 fields (name,rating,games), found {len(row)}", file=source, line=line)
         name, rating, games = (cell.strip() for cell in row)
+        check_name(name, source, line)
         key = name_key(name)
         if not key:
             raise InputError("empty name", file=source, line=line)
@@ -108,7 +118,7 @@ def _rating(text: str, source: str, line: int) -> float:
 
 
 def _games(text: str, source: str, line: int) -> int:
-    if not text.isdigit():
+    if not (text.isascii() and text.isdigit()):   # '²' is a digit to str.isdigit, not to int()
         raise InputError(f"games {text!r}: expected a whole number of rated games, 0 or more",
                          file=source, line=line)
     return int(text)

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import TextIO
 
 from clubrating.errors import InputError
-from clubrating.formats.common import decode_text
+from clubrating.formats.common import check_bounds, decode_text
 from clubrating.formats.csv import read_csv, write_csv
 from clubrating.formats.pgn import read_pgn, write_pgn
 from clubrating.formats.records import TournamentRecord
@@ -50,4 +50,6 @@ def read_tournament_text(text: str, source: str, *, format: str | None = None) -
     chosen = (format or detect_format(text, source)).lower()
     if chosen not in READERS:
         raise InputError(f"unknown format {format!r}: expected one of {', '.join(READERS)}", file=source)
-    return READERS[chosen](io.StringIO(text, newline=None), source)
+    record = READERS[chosen](io.StringIO(text, newline=None), source)
+    check_bounds(record)   # the PGN reader's too: rounds, players, names (issue 10)
+    return record

@@ -12,7 +12,8 @@ from collections.abc import Iterable, Iterator
 from typing import TextIO
 
 from clubrating.errors import InputError
-from clubrating.formats.records import Bye, Pairing, PlayerEntry, TimeControl
+from clubrating.formats.records import (MAX_NAME_LENGTH, MAX_PLAYERS, MAX_ROUNDS, Bye, Pairing, PlayerEntry,
+                                        TimeControl, TournamentRecord)
 
 # FIDE Laws of Chess (2023), Appendices A.1 and B.1: blitz is 10 minutes or less
 # of (time + 60 x increment) per player, rapid more than 10 and less than 60,
@@ -161,6 +162,35 @@ def check_one_game_per_round(pairings: Iterable[Pairing], byes: Iterable[Bye],
                              f" (first at line {first}); expected one game or bye per round",
                              file=source, line=line)
         seen[(round_, player)] = line
+
+
+def check_bounds(record: TournamentRecord) -> None:
+    """Refuse a tournament beyond :data:`MAX_ROUNDS` rounds, :data:`MAX_PLAYERS` players (or
+    board numbers) or a name longer than :data:`MAX_NAME_LENGTH`, naming the line."""
+    source = record.source or "<input>"
+    for entry in record.players:
+        check_name(entry.name, source, entry.line)
+    if len(record.players) > MAX_PLAYERS:
+        raise InputError(f"{len(record.players):,} players: at most {MAX_PLAYERS:,} in one tournament",
+                         file=source, line=record.players[MAX_PLAYERS].line)
+    for pairing in record.pairings:
+        check_round(pairing.round, source, pairing.line)
+        if pairing.board is not None and not 1 <= pairing.board <= MAX_PLAYERS:
+            raise InputError(f"board {pairing.board}: expected a board number from 1 to {MAX_PLAYERS:,}",
+                             file=source, line=pairing.line)
+    for bye in record.byes:
+        check_round(bye.round, source, bye.line)
+
+
+def check_round(number: int, source: str, line: int | None) -> None:
+    if not 1 <= number <= MAX_ROUNDS:
+        raise InputError(f"round {number}: expected a round number from 1 to {MAX_ROUNDS}", file=source, line=line)
+
+
+def check_name(name: str, source: str, line: int | None) -> None:
+    if len(name) > MAX_NAME_LENGTH:
+        raise InputError(f"a name of {len(name):,} characters ({name[:20]!r}...): expected at most "
+                         f"{MAX_NAME_LENGTH}", file=source, line=line)
 
 
 def points_text(half_points: int) -> str:

@@ -22,9 +22,11 @@ from dataclasses import dataclass, field
 from typing import TextIO, TypeVar
 
 from clubrating.errors import InputError
-from clubrating.formats.common import NumberedLines, PlayerNumbers, check_one_game_per_round, parse_date
+from clubrating.formats.common import (NumberedLines, PlayerNumbers, check_bounds, check_name,
+                                       check_one_game_per_round, check_round, parse_date)
 from clubrating.formats.records import (
-    Bye, ByeKind, HalfPoints, Pairing, PlayerEntry, TimeControl, TournamentKind, TournamentRecord, Unplayed,
+    MAX_NAME_LENGTH, MAX_PLAYERS, Bye, ByeKind, HalfPoints, Pairing, PlayerEntry, TimeControl, TournamentKind, TournamentRecord,
+    Unplayed,
 )
 
 _T = TypeVar("_T")
@@ -76,10 +78,10 @@ def read_csv(handle: TextIO, source: str = "<csv>") -> TournamentRecord:
             _meta_line(stripped[1:], number, state)
         elif stripped and columns is None:
             delimiter = max(",;\t", key=stripped.count)
-            columns = _header(_split(text, delimiter), number, state)
+            columns = _header(_split(text, delimiter, number, state), number, state)
         elif stripped.strip(delimiter + " "):
             assert columns is not None
-            _row(_split(text, delimiter), columns, number, state)
+            _row(_split(text, delimiter, number, state), columns, number, state)
     if columns is None:
         raise InputError(f"no header line: expected the columns {','.join(COLUMNS)} (board optional)",
                          file=source)
@@ -87,11 +89,17 @@ def read_csv(handle: TextIO, source: str = "<csv>") -> TournamentRecord:
         raise InputError("no game in the file: expected one row per game or bye under the header", file=source)
     entries = state.players.entries()
     check_one_game_per_round(state.pairings, state.byes, {e.number: e.name for e in entries}, source)
-    return _record(state, entries)
+    record = _record(state, entries)
+    check_bounds(record)
+    return record
 
 
-def _split(text: str, delimiter: str) -> list[str]:
-    return [cell.strip() for cell in next(_csv.reader([text], delimiter=delimiter))]
+def _split(text: str, delimiter: str, line: int, state: _State) -> list[str]:
+    try:
+        return [cell.strip() for cell in next(_csv.reader([text], delimiter=delimiter))]
+    except _csv.Error as error:   # "field larger than field limit (131072)": no name is that long
+        raise InputError(f"unreadable fields ({error}): expected round, board, names of at most"
+                         f" {MAX_NAME_LENGTH} characters and a result", file=state.source, line=line) from None
 
 
 def _meta_line(text: str, line: int, state: _State) -> None:
@@ -134,8 +142,14 @@ def _row(cells: list[str], columns: dict[str, int], line: int, state: _State) ->
                          f" got {len(cells)}", file=state.source, line=line)
     value = {name: cells[index] for name, index in columns.items()}
     round_ = _positive(value["round"], "round", line, state)
+    check_round(round_, state.source, line)
     board = _positive(value["board"], "board", line, state) if value.get("board") else None
+    if board is not None and board > MAX_PLAYERS:
+        raise InputError(f"board {board}: expected a board number from 1 to {MAX_PLAYERS:,}",
+                         file=state.source, line=line)
     white, black = " ".join(value["white"].split()), " ".join(value["black"].split())
+    check_name(white, state.source, line)
+    check_name(black, state.source, line)
     result = " ".join(value["result"].lower().split())
     if not white:
         raise InputError("expected the white player's name (or the player having a bye)",

@@ -15,6 +15,18 @@ from dataclasses import dataclass, field
 HalfPoints = int
 """Points counted in halves: 2 = one point, 1 = a draw."""
 
+# Bounds of one tournament (issue 10): a typo or a hostile file is refused in one line instead of
+# overflowing the database's integers or making a page of megabytes, and no real event comes near.
+MAX_ROUNDS = 99
+"""The longest events a club runs: a weekly ladder over a year (52 rounds), a double round robin
+of 50 members (98 rounds)."""
+MAX_PLAYERS = 9_999
+"""FIDE TRF-16 writes a start number in four columns (5-8 of a 001 line): 9,999 at most; also the
+largest board number."""
+MAX_NAME_LENGTH = 200
+"""The database keeps 200 characters of a name (club.models, CharField(max_length=200)), as
+identity.normalize checks; no one's name is longer."""
+
 
 class TimeControl(enum.Enum):
     """The rating list a tournament belongs to. Bughouse belongs to none (spec R8)."""

@@ -19,9 +19,9 @@ from dataclasses import dataclass
 from typing import TextIO
 
 from clubrating.errors import InputError
-from clubrating.formats.common import NumberedLines, parse_date, points_text, time_control_from_text
+from clubrating.formats.common import NumberedLines, check_bounds, parse_date, points_text, time_control_from_text
 from clubrating.formats.records import (
-    Bye, ByeKind, HalfPoints, Pairing, PlayerEntry, TimeControl, TournamentKind, TournamentRecord,
+    MAX_ROUNDS, Bye, ByeKind, HalfPoints, Pairing, PlayerEntry, TimeControl, TournamentKind, TournamentRecord,
     Unplayed,
 )
 
@@ -108,8 +108,10 @@ def read_trf(handle: TextIO, source: str = "<trf>") -> TournamentRecord:
                         f" the file has {len(rows)} player lines")
     players = tuple(PlayerEntry(number=row.number, name=row.name, points=row.points, line=row.line)
                     for row in sorted(rows, key=lambda row: row.number))
-    return dataclasses.replace(record, players=players, pairings=pairings, byes=byes,
-                               rounds=rounds, warnings=tuple(warnings))
+    record = dataclasses.replace(record, players=players, pairings=pairings, byes=byes,
+                                 rounds=rounds, warnings=tuple(warnings))
+    check_bounds(record)
+    return record
 
 
 def _value(header: _Header, code: str) -> str:
@@ -132,6 +134,9 @@ def _parse_player_line(text: str, line: int, source: str) -> _Row:
         except (ValueError, OverflowError):
             raise InputError(f"expected the points in columns 81-84 (e.g. ' 4.5'), got {points_text_!r}",
                              file=source, line=line) from None
+    if text[FIRST_ROUND - 2 + ROUND_WIDTH * MAX_ROUNDS:].strip():
+        raise InputError(f"a round beyond round {MAX_ROUNDS} (column {FIRST_ROUND + ROUND_WIDTH * MAX_ROUNDS - 1} on):"
+                         f" expected at most {MAX_ROUNDS} rounds", file=source, line=line)
     cells = []
     round_ = 1
     while (start := FIRST_ROUND + ROUND_WIDTH * (round_ - 1)) < len(text):

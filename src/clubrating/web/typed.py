@@ -14,7 +14,7 @@ import datetime as dt
 
 from clubrating.club.services import parse_result
 from clubrating.errors import InputError
-from clubrating.formats.common import check_one_game_per_round
+from clubrating.formats.common import check_bounds, check_name, check_one_game_per_round, check_round
 from clubrating.formats.records import Bye, ByeKind, Pairing, PlayerEntry, TournamentRecord, Unplayed
 
 SOURCE = "typed"
@@ -36,6 +36,7 @@ def parse_typed(text: str, *, name: str, date: dt.date | None) -> TournamentReco
     def number(player: str, line: int) -> int:
         if not player:
             raise InputError("a player's name is missing", file=SOURCE, line=line)
+        check_name(player, SOURCE, line)
         key = " ".join(player.split()).casefold()
         if key not in numbers:
             numbers[key] = len(numbers) + 1
@@ -46,9 +47,10 @@ def parse_typed(text: str, *, name: str, date: dt.date | None) -> TournamentReco
         if not raw.strip() or raw.lstrip().startswith("#"):
             continue
         fields = _fields(raw)
-        if not fields[0].isdigit() or int(fields[0]) < 1:
+        if not (fields[0].isascii() and fields[0].isdigit()) or int(fields[0]) < 1:
             raise InputError(f"expected a round number first, found {fields[0]!r}", file=SOURCE, line=line)
         rnd = int(fields[0])
+        check_round(rnd, SOURCE, line)
         if len(fields) == 3 and fields[2].casefold().startswith("bye"):
             points = fields[2][3:].strip()
             if points not in BYE_POINTS:
@@ -76,6 +78,8 @@ def parse_typed(text: str, *, name: str, date: dt.date | None) -> TournamentReco
     rounds = max([p.round for p in pairings] + [b.round for b in byes])
     check_one_game_per_round(pairings, byes, names, SOURCE)
     players = tuple(PlayerEntry(n, " ".join(names[n].split())) for n in sorted(names))
-    return TournamentRecord(name=name.strip() or "Typed tournament", date=date, players=players,
-                            pairings=tuple(pairings), byes=tuple(byes), rounds=rounds, source=SOURCE,
-                            format="typed")
+    record = TournamentRecord(name=name.strip() or "Typed tournament", date=date, players=players,
+                              pairings=tuple(pairings), byes=tuple(byes), rounds=rounds, source=SOURCE,
+                              format="typed")
+    check_bounds(record)
+    return record

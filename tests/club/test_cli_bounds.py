@@ -1,0 +1,109 @@
+"""The command line against values no tournament has (issue 10): a CSV field of 131,073
+characters, a round of 99999999999999999999, and every documented spelling of a result
+given to ``correct`` (``--`` and ``-+`` used to be argparse's)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from clubrating.cli import main
+from clubrating.club.models import Game, Tournament
+from clubrating.formats.records import MAX_ROUNDS
+
+HUGE = "99999999999999999999"
+EVENING = "# event: Tuesday evening\n# date: 2026-03-03\nround,white,black,result\n"
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def one_line_error(err: str, verb: str, *said: str) -> None:
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"clubrating {verb}: error: "), err
+    for text in said:
+        assert text in lines[0], err
+
+
+def test_rate_refuses_a_csv_field_beyond_the_limit_in_one_line(tmp_path, capsys) -> None:
+    night = tmp_path / "night.csv"
+    night.write_text(EVENING + f"1,{'A' * 131_073},Bob,1-0\n")
+    code, _, err = run(capsys, "rate", str(night))
+    assert code == 2
+    one_line_error(err, "rate", f"{night}:4: unreadable fields")
+
+
+def test_rate_refuses_a_prior_field_beyond_the_limit_in_one_line(tmp_path, capsys) -> None:
+    night = tmp_path / "night.csv"
+    night.write_text(EVENING + "1,Anna,Bob,1-0\n")
+    prior = tmp_path / "prior.csv"
+    prior.write_text(f"name,rating,games\nAnna,1500,3\n{'B' * 131_073},1400,2\n")
+    code, _, err = run(capsys, "rate", str(night), "--prior", str(prior))
+    assert code == 2
+    one_line_error(err, "rate", f"{prior}:3: unreadable fields")
+
+
+@pytest.mark.django_db(transaction=True, reset_sequences=True)
+@pytest.mark.parametrize("row, said", [
+    (f"1,{'A' * 131_073},Bob,1-0", "night.csv:4: unreadable fields"),
+    (f"{HUGE},Anna,Bob,1-0", f"night.csv:4: round {HUGE}: expected a round number from 1 to {MAX_ROUNDS}"),
+    ("20000,Anna,Bob,1-0", "night.csv:4: round 20000: expected"),
+])
+def test_import_refuses_a_value_beyond_the_bounds_and_stores_nothing(tmp_path, capsys, row, said) -> None:
+    assert run(capsys, "init", "Riverside Chess Club")[0] == 0
+    night = tmp_path / "night.csv"
+    night.write_text(EVENING + row + "\n")
+    code, _, err = run(capsys, "import", str(night))
+    assert code == 2
+    one_line_error(err, "import", said)
+    assert not Tournament.objects.exists()
+
+
+@pytest.fixture
+def published(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    night = tmp_path / "night.csv"
+    night.write_text(EVENING + "1,Anna Berg,Ben Cole,1-0\n")
+    for args in (("init", "Riverside Chess Club"), ("import", str(night)), ("link", "1", "--all-new"),
+                 ("publish", "1")):
+        assert run(capsys, *args)[0] == 0
+
+
+# Every spelling of `correct --help` and of docs/formats.md's result table, and what it stores
+# (white's and black's half-points, played).
+SPELLINGS = [
+    (["1-0"], (2, 0, True)), (["0-1"], (0, 2, True)), (["1/2-1/2"], (1, 1, True)), (["½-½"], (1, 1, True)),
+    (["="], (1, 1, True)), (["+-"], (2, 0, False)), (["-+"], (0, 2, False)), (["--"], (0, 0, False)),
+    (["+:-"], (2, 0, False)), (["-:+"], (0, 2, False)), (["-:-"], (0, 0, False)), (["+/-"], (2, 0, False)),
+    (["-/+"], (0, 2, False)), (["-/-"], (0, 0, False)), (["1:0"], (2, 0, True)), (["0.5-0.5"], (1, 1, True)),
+    (["--", "--"], (0, 0, False)), (["--", "-+"], (0, 2, False)),
+]
+
+
+@pytest.mark.django_db(transaction=True, reset_sequences=True)
+@pytest.mark.parametrize("words, stored", SPELLINGS, ids=[" ".join(w) for w, _ in SPELLINGS])
+@pytest.mark.parametrize("json_first", [False, True])
+def test_correct_takes_every_documented_result_spelling(published, capsys, words, stored, json_first) -> None:
+    args = ["correct", "1", "1", "Anna Berg", *words, "--json"]
+    if json_first:
+        args = ["correct", "--json", "1", "1", "Anna Berg", *words]
+    code, out, err = run(capsys, *args)
+    assert code == 0, err
+    assert json.loads(out)["message"]
+    game = Game.objects.get()
+    assert (game.white_points, game.black_points, game.played) == stored
+
+
+@pytest.mark.django_db(transaction=True, reset_sequences=True)
+@pytest.mark.parametrize("round_", [HUGE, "20000", str(MAX_ROUNDS + 1), "0"])
+def test_correct_refuses_a_round_beyond_the_bounds(published, capsys, round_) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        main(["correct", "1", round_, "Anna Berg", "0-1"])
+    assert exit_.value.code == 2
+    assert f"argument round: {int(round_)} is out of range: expected from 1 to {MAX_ROUNDS}" \
+        in capsys.readouterr().err
+    assert Game.objects.get().white_points == 2
