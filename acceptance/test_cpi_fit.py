@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import os
 from pathlib import Path
 from types import ModuleType
 
@@ -32,8 +33,11 @@ def fit_presets() -> ModuleType:
 
 @pytest.fixture(scope="module")
 def fits(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict]:
+    """Both fits; CLUBRATING_FIT_CACHE names a search cache to reuse (a local rerun costs no
+    search; CI starts from an empty one)."""
     folder = tmp_path_factory.mktemp("fit")
-    return fit_presets().fit_all(folder, cache=str(folder / "cache.sqlite"))
+    cache = os.environ.get("CLUBRATING_FIT_CACHE") or str(folder / "cache.sqlite")
+    return fit_presets().fit_all(folder, cache=cache)
 
 
 def test_the_lichess_fit_tracks_strength_better_than_acpl_alone(fits) -> None:

@@ -6,8 +6,8 @@ Two rating pools of ../shared/data/games, never mixed, each fitted by ``clubrati
 with the real Stockfish at 10,000 nodes (deterministic: one thread, a node budget, a clean
 hash for every search):
 
-- ``lichess-blitz``: the first 30 blitz games of 30 plies or more of each of the ten lichess
-  rating bands of June 2018 (300 games, 600 player-sides);
+- ``lichess-blitz``: the first 60 blitz games of 30 plies or more of each of the ten lichess
+  rating bands of June 2018 (600 games, 1,200 player-sides);
 - ``fide-classical``: the Lezcano memorial 2025 (252 over-the-board games, FIDE 1400-2500,
   90'+30") and every third classical over-the-board game of TWIC 1362 (online, rapid and
   blitz events left out).
@@ -33,7 +33,7 @@ GAMES = ROOT.parent / "shared" / "data" / "games"
 PRESETS_MODULE = ROOT / "src" / "clubrating" / "cpi" / "presets.py"
 BANDS = ("lt900", "900-1100", "1100-1300", "1300-1500", "1500-1700", "1700-1900", "1900-2100",
          "2100-2300", "2300-2500", "2500plus")
-PER_BAND = 30
+PER_BAND = 60
 MIN_SAMPLE_PLIES = 30
 NOT_CLASSICAL = re.compile(r"blitz|speed|rapid|online|bullet|\bCB\b|FSIM", re.I)
 NODES = 10_000

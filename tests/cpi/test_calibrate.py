@@ -110,6 +110,12 @@ def test_time_control_classes_follow_lichess(headers: dict[str, str], expected: 
     assert time_control_class(headers) == expected
 
 
+def test_a_base_written_in_minutes_is_read_from_the_clock() -> None:
+    assert time_control_class({"TimeControl": "90+30"}) == "rapid"                      # 90 s + 40 × 30 s
+    assert time_control_class({"TimeControl": "90+30"}, first_clock=5398) == "classical"  # a broadcast's 90 min
+    assert time_control_class({"TimeControl": "300+3"}, first_clock=299) == "blitz"
+
+
 # --- the settings that use a fit ------------------------------------------------------------
 
 def factors(**values: float | None) -> PlayerFactors:

@@ -82,7 +82,8 @@ def pick_games(paths: list[str], time_control: str | None) -> tuple[list[chess.p
             if _rating(game.headers, "WhiteElo") is None or _rating(game.headers, "BlackElo") is None:
                 left_out["without both ratings"] += 1
                 continue
-            kind = time_control_class(dict(game.headers))
+            first = next(iter(game.mainline()), None)
+            kind = time_control_class(dict(game.headers), first.clock() if first is not None else None)
             if time_control is not None and kind not in (time_control, "unknown"):
                 left_out[f"{kind}, not {time_control}"] += 1
                 continue

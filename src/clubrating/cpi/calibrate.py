@@ -329,14 +329,19 @@ def settings_of(model: Fit, *, min_plies: int, window: int, floor: float = 0.0) 
     return settings
 
 
-def time_control_class(headers: dict[str, str]) -> str:
+def time_control_class(headers: dict[str, str], first_clock: float | None = None) -> str:
     """bullet / blitz / rapid / classical from the TimeControl tag (base + 40 × increment, the
     estimate lichess uses: lila ``modules/core/src/main/chess.scala`` ``Speed``), else from a
-    lichess Event ("Rated Blitz game"); "unknown" when neither says."""
+    lichess Event ("Rated Blitz game"); "unknown" when neither says. ``first_clock``, the
+    seconds a player had after their first move (``%clk``), corrects a base written in
+    minutes, as broadcasts do ("90+30" for 90 minutes and 30 seconds)."""
     control = headers.get("TimeControl", "")
     base, _, increment = control.partition("+")
     if base.replace(".", "", 1).isdigit():
-        seconds = float(base) + 40 * (float(increment) if increment.replace(".", "", 1).isdigit() else 0.0)
+        base_seconds = float(base)
+        if first_clock is not None and first_clock > base_seconds * 2 + 60:
+            base_seconds *= 60     # the clock shows minutes where the tag said seconds
+        seconds = base_seconds + 40 * (float(increment) if increment.replace(".", "", 1).isdigit() else 0.0)
         for limit, name in ((29, "ultrabullet"), (179, "bullet"), (479, "blitz"), (1499, "rapid")):
             if seconds <= limit:
                 return name
