@@ -13,7 +13,8 @@ from clubrating.cpi.calibrate import (FEATURES, Side, cross_validate, estimate, 
                                       pseudo_players, settings_of, time_control_class)
 from clubrating.cpi.factors import Count, Factor, PlayerFactors
 from clubrating.cpi.facts import GameFacts
-from clubrating.cpi.index import LedgerGame, Weights, cpi_after, delta_cpi, ledger
+from clubrating.cpi.facts import Color
+from clubrating.cpi.index import PRESETS, LedgerGame, Weights, cpi_after, delta_cpi, ledger, score_game
 from tests.cpi.helpers import game, ply
 
 
@@ -186,3 +187,17 @@ def test_simulated_careers_show_the_running_sum_counts_games_and_the_window_stre
     assert found["spec_sum_vs_games_played"] > 0.3 and found["window_vs_strength"] > found["spec_sum_vs_strength"]
     assert found["window_vs_strength"] > 0.8 and abs(found["window_vs_games_played"]) < 0.2
     assert spearman([1, 2, 3, 4], [10, 20, 20, 40]) == pytest.approx(0.9486833)
+
+
+@pytest.mark.parametrize("name", sorted(PRESETS))
+def test_under_every_preset_missing_a_mate_lowers_the_score(name: str) -> None:
+    """A mate in 1 on the board and another move played scores lower than the same move where no
+    mate was there (issue 11: both added 0 before). Under the fitted presets M1–M3 weigh 0 (the
+    data gives them no weight beside E and B1), so the cost comes through E and B1."""
+    from tests.cpi.coach_games import OPEN_GAME, build
+
+    missed = build(OPEN_GAME, {5: {"best": [("Bc4", "#1"), ("d4", 50)], "after": 50}}, result="1-0")
+    quiet = build(OPEN_GAME, {5: {"best": [("d4", 50), ("Bc4", 40)], "after": 50}}, result="1-0")
+    weights = dataclasses.replace(PRESETS[name], min_plies=0)   # a 10-ply sketch of a game
+    assert score_game(missed, weights)[Color.WHITE].delta_cpi < score_game(quiet, weights)[Color.WHITE].delta_cpi
+    assert score_game(missed, weights)[Color.WHITE].factors.M1.value == 0
