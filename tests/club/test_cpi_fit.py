@@ -162,3 +162,22 @@ def test_the_dashboard_says_plays_like_with_the_interval(fitted_club: Club, monk
     html = Client().get(f"/c/{fitted_club.slug}/p/{ben.id}/cpi/").content.decode()
     assert f"Plays like <strong>{strength['elo']} ± {strength['sd']}</strong>" in html
     assert f"over the last {WINDOW} analysed games" in html
+
+
+@pytest.mark.django_db(transaction=True)
+def test_migration_0007_keeps_a_customised_clubs_weights_on_the_spec_base() -> None:
+    from django.db import connection
+    from django.db.migrations.executor import MigrationExecutor
+
+    executor = MigrationExecutor(connection)
+    executor.migrate([("club", "0006_one_entry_per_member")])
+    old = executor.loader.project_state([("club", "0006_one_entry_per_member")]).apps.get_model("club", "Club")
+    old.objects.create(name="Customised", slug="customised", cpi_weights={"B1": 25.0})
+    old.objects.create(name="Plain", slug="plain", cpi_weights={})
+    executor = MigrationExecutor(connection)
+    executor.loader.build_graph()
+    executor.migrate(executor.loader.graph.leaf_nodes())
+    customised, plain = Club.objects.get(slug="customised"), Club.objects.get(slug="plain")
+    assert customised.cpi_weights == {"preset": "spec", "B1": 25.0} and club_preset(customised) == "spec"
+    assert club_weights(customised).B1 == 25.0 and club_weights(customised).E == Weights().E
+    assert plain.cpi_weights == {} and club_preset(plain) == "fide-classical"
