@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import fcntl
 import os
+import urllib.parse
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -12,6 +13,7 @@ from clubrating.errors import InputError
 
 DEFAULT_DATABASE_URL = "sqlite:///clubrating.sqlite3"
 _ready = False
+_read_only: tuple[str, str] | None = None   # (SQLite file, why this process may not write it)
 
 
 def page_cache(value: str) -> dict[str, Any]:
@@ -34,8 +36,72 @@ def page_cache(value: str) -> dict[str, Any]:
     return {"BACKEND": "django.core.cache.backends.filebased.FileBasedCache", "LOCATION": path}
 
 
+def sqlite_database(config: dict[str, Any]) -> dict[str, Any]:
+    """Django's database settings for a SQLite file (settings.py; issue 10).
+
+    Writable: WAL (readers go on while one writer writes), a writer waits 20 s for another,
+    ``BEGIN IMMEDIATE``. Read-only for this process (the file or its directory not writable, a
+    read-only file system): opened read-only (URI ``mode=ro``; ``immutable=1`` when SQLite could
+    not even create the WAL index beside it, sqlite.org/wal.html "Read-Only Databases"), no
+    journal mode set, no migration, so every read command still works. A file that cannot be
+    created is one line naming the path and the reason.
+    """
+    global _read_only
+    name = str(config.get("NAME") or "")
+    options = config.setdefault("OPTIONS", {})
+    in_memory = not name or name == ":memory:" or name.startswith("file:")
+    reason = None if in_memory else _why_read_only(os.path.abspath(name))
+    if reason is None:
+        options.update({"timeout": 20, "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+                        "transaction_mode": "IMMEDIATE"})
+        return config
+    path = os.path.abspath(name)
+    _read_only = (path, reason)
+    directory = os.path.dirname(path)
+    can_index = os.access(directory, os.W_OK) or all(os.path.exists(path + end) for end in ("-wal", "-shm"))
+    flags = "mode=ro" if can_index else "mode=ro&immutable=1"
+    options.update({"timeout": 20})
+    return {**config, "NAME": f"file:{urllib.parse.quote(path)}?{flags}"}
+
+
+def _why_read_only(path: str) -> str | None:
+    """Why this process may not write the SQLite file ``path`` (None: it may); an InputError
+    when the file does not exist and cannot be created."""
+    directory = os.path.dirname(path)
+    if not os.path.isdir(directory):
+        raise InputError(f"cannot open the database: no directory {directory}", file=path)
+    read_only_fs = bool(os.statvfs(directory).f_flag & os.ST_RDONLY)
+    if not os.path.exists(path):
+        if read_only_fs or not os.access(directory, os.W_OK):
+            why = "a read-only file system" if read_only_fs else f"the directory {directory} is not writable"
+            raise InputError(f"cannot create the database: {why}", file=path)
+        return None
+    if not os.access(path, os.R_OK):
+        raise InputError("cannot open the database: the file is not readable", file=path)
+    if read_only_fs:
+        return "a read-only file system"
+    if not os.access(path, os.W_OK):
+        return f"the file is not writable (mode {os.stat(path).st_mode & 0o777:04o})"
+    if not os.access(directory, os.W_OK):
+        return f"the directory {directory} is not writable (SQLite writes its journal beside the file)"
+    return None
+
+
+def read_only() -> tuple[str, str] | None:
+    """(path, reason) when the database was opened read-only, else None."""
+    return _read_only
+
+
+def check_writable(what: str = "this command changes the database") -> None:
+    """One line naming the file and the reason when a write would fail on a read-only database."""
+    if _read_only is not None:
+        path, reason = _read_only
+        raise InputError(f"{what}, which is read-only here: {reason}", file=path)
+
+
 def setup(database_url: str | None = None, *, migrate: bool = False) -> None:
-    """Configure Django once for this process; optionally bring the schema up to date."""
+    """Configure Django once for this process; optionally bring the schema up to date
+    (a read-only database is only checked to be up to date)."""
     global _ready
     if database_url:
         os.environ["CLUBRATING_DATABASE_URL"] = database_url
@@ -46,8 +112,21 @@ def setup(database_url: str | None = None, *, migrate: bool = False) -> None:
 
         django.setup()
         _ready = True
-    if migrate:
+    if migrate and _read_only is not None:
+        _check_schema(*_read_only)
+    elif migrate:
         migrate_once()
+
+
+def _check_schema(path: str, reason: str) -> None:
+    """A read-only database cannot be migrated: it must be up to date already."""
+    from django.db import connection
+    from django.db.migrations.executor import MigrationExecutor
+
+    executor = MigrationExecutor(connection)
+    if executor.migration_plan(executor.loader.graph.leaf_nodes()):
+        raise InputError(f"the database needs a schema update and is read-only here ({reason}): "
+                         "run any clubrating command once with write access", file=path)
 
 
 # Any fixed 64-bit key of our own: PostgreSQL's advisory locks are named by a number

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 import dj_database_url
 
 BASE_DIR = Path(__file__).resolve().parent
-from clubrating.djangoenv import DEFAULT_DATABASE_URL, page_cache  # noqa: E402  (no Django import there)
+from clubrating.djangoenv import (DEFAULT_DATABASE_URL, page_cache,  # noqa: E402  (no Django import there)
+                                  sqlite_database)
 from clubrating.web.secret_key import installation_key  # noqa: E402  (no Django import there)
 
 DATABASE_URL = os.environ.get("CLUBRATING_DATABASE_URL") or DEFAULT_DATABASE_URL
@@ -70,13 +72,11 @@ TEMPLATES = [
 
 WSGI_APPLICATION = "clubrating.wsgi.application"
 
-DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=0)}
-if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
-    # Wait for a writer instead of failing at once; WAL lets readers go on.
-    DATABASES["default"].setdefault("OPTIONS", {}).update(
-        {"timeout": 20, "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
-         "transaction_mode": "IMMEDIATE"}
-    )
+_DATABASE: dict[str, Any] = dict(dj_database_url.parse(DATABASE_URL, conn_max_age=0))
+if _DATABASE["ENGINE"] == "django.db.backends.sqlite3":
+    # WAL and a writer's wait; opened read-only where this process may not write (djangoenv)
+    _DATABASE = sqlite_database(_DATABASE)
+DATABASES = {"default": _DATABASE}
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

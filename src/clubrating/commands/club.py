@@ -67,9 +67,15 @@ def open_database(args: argparse.Namespace) -> None:
                     migrate=True)
 
 
-def the_club(args: argparse.Namespace) -> Any:
+def the_club(args: argparse.Namespace, *, write: bool = True) -> Any:
+    """The club the command is about; ``write``: the command changes the database, so a
+    read-only one is refused at once, in one line naming the file and why (issue 10)."""
     open_database(args)
+    from clubrating import djangoenv
     from clubrating.club.services import find_club
+
+    if write:
+        djangoenv.check_writable()
 
     return find_club(getattr(args, "club", None))
 
@@ -109,6 +115,9 @@ def fmt_change(value: float | None) -> str:
 
 def cmd_init(args: argparse.Namespace) -> int:
     open_database(args)
+    from clubrating import djangoenv
+
+    djangoenv.check_writable()
     from clubrating.club.services import create_club
 
     club = create_club(args.name, who=who(), slug=args.slug, policy=args.policy, separate_lists=args.separate_lists)
@@ -186,7 +195,7 @@ def _all_linked(tournament: Any) -> str:
 
 
 def cmd_entries(args: argparse.Namespace) -> int:
-    club = the_club(args)
+    club = the_club(args, write=False)
     from clubrating.club.services import get_tournament
 
     tournament = get_tournament(club, args.tournament)
@@ -292,7 +301,7 @@ def cmd_rebuild(args: argparse.Namespace) -> int:
 
 
 def cmd_ratings(args: argparse.Namespace) -> int:
-    club = the_club(args)
+    club = the_club(args, write=False)
     from clubrating.club.reads import rating_list
 
     rows = rating_list(club, args.list)
@@ -309,7 +318,7 @@ def cmd_ratings(args: argparse.Namespace) -> int:
 
 
 def cmd_player(args: argparse.Namespace) -> int:
-    club = the_club(args)
+    club = the_club(args, write=False)
     from clubrating.club.reads import player_history
     from clubrating.club.services import get_member
 
@@ -330,7 +339,7 @@ def cmd_player(args: argparse.Namespace) -> int:
 
 
 def cmd_tournament(args: argparse.Namespace) -> int:
-    club = the_club(args)
+    club = the_club(args, write=False)
     from clubrating.club.queries import standings, tournaments
     from clubrating.club.services import get_tournament
 
@@ -361,7 +370,7 @@ def _cell(cell: dict[str, Any]) -> str:
 
 
 def cmd_audit(args: argparse.Namespace) -> int:
-    club = the_club(args)
+    club = the_club(args, write=False)
     from clubrating.club.queries import audit_log
 
     rows = audit_log(club, args.limit)
@@ -385,7 +394,7 @@ def cmd_merge(args: argparse.Namespace) -> int:
 
 
 def cmd_duplicates(args: argparse.Namespace) -> int:
-    club = the_club(args)
+    club = the_club(args, write=False)
     from clubrating.club.matching import possible_duplicates
 
     pairs = possible_duplicates(club, args.min_score)
