@@ -181,3 +181,15 @@ def test_migration_0007_keeps_a_customised_clubs_weights_on_the_spec_base() -> N
     assert customised.cpi_weights == {"preset": "spec", "B1": 25.0} and club_preset(customised) == "spec"
     assert club_weights(customised).B1 == 25.0 and club_weights(customised).E == Weights().E
     assert plain.cpi_weights == {} and club_preset(plain) == "fide-classical"
+
+
+def test_a_preset_name_this_version_does_not_know_is_the_default_when_weights_change(club: Club) -> None:
+    """An older or newer clubrating may have stored a preset this one lacks: the club's
+    weights read it as the default preset, and changing a weight must do the same."""
+    Club.objects.filter(pk=club.pk).update(cpi_weights={"preset": "gone-since", "B1": 25.0})
+    club.refresh_from_db()
+    assert club_preset(club) == "fide-classical"
+    set_cpi_weights(club, {"B2": 7.0}, who=ARBITER)
+    club.refresh_from_db()
+    weights = club_weights(club)
+    assert (weights.B1, weights.B2, club_preset(club)) == (25.0, 7.0, "fide-classical")

@@ -280,7 +280,7 @@ def set_cpi_weights(club: Club, changes: dict[str, float | None], *, who: str,
         old = club_weights(club).to_dict()
         old_preset = club_preset(club)
         overrides: dict[str, Any] = {"preset": preset} if preset is not None else dict(club.cpi_weights or {})
-        defaults = PRESETS[str(overrides.get("preset", DEFAULT_PRESET))].to_dict()
+        defaults = PRESETS[preset if preset is not None else old_preset].to_dict()
         for name, value in changes.items():
             if name == "start":
                 club.cpi_start = Weights().start if value is None else value
