@@ -70,6 +70,22 @@ def test_too_few_sides_is_refused_in_words() -> None:
         fit(synthetic_sides(10))
 
 
+def test_sides_all_of_one_rating_are_refused_in_words() -> None:
+    """Nothing to fit when every rating is the same (a file whose Elo tags all say 1500)."""
+    same = [dataclasses.replace(side, elo=1500.0) for side in synthetic_sides(60)]
+    with pytest.raises(ValueError, match="same rating"):
+        fit(same)
+
+
+def test_a_fold_whose_training_sides_share_one_rating_is_left_out_of_the_cross_validation() -> None:
+    """Only the held-out fold's player differs: the other folds' training sets still vary, the
+    fold holding that player's games cannot be fitted and is skipped, not a crash."""
+    sides = [dataclasses.replace(side, elo=1500.0 if side.group != "p0" else 1900.0)
+             for side in synthetic_sides(120)]
+    report = cross_validate(sides, k=2)
+    assert report.per_game.n < len(sides)
+
+
 def test_folds_keep_a_players_games_together() -> None:
     sides = synthetic_sides(80)
     folds = folds_of(sides, 5)

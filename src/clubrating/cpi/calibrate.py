@@ -150,9 +150,12 @@ def fit(sides: Sequence[Side]) -> Fit:
     """Weights, measurement model and prior from rated sides (see the module's text)."""
     if len(sides) < 2 * len(FEATURES):
         raise ValueError(f"too few rated player-sides to fit: {len(sides)}, at least {2 * len(FEATURES)}")
+    elo = np.array([s.elo for s in sides])
+    if elo.std() == 0:
+        raise ValueError(f"every rated player-side has the same rating ({elo[0]:g}): "
+                         "nothing to fit the ratings with")
     means = pool_means(sides)
     x = np.array([impute(s.values, means) for s in sides])
-    elo = np.array([s.elo for s in sides])
     coef = _least_squares(x, elo)
     share_total = float(sum(abs(c) for c, n in zip(coef, FEATURES) if n in SHARES))
     scale = share_total / SPEC_SHARE_TOTAL if share_total > 0 else 1.0
@@ -291,9 +294,12 @@ def cross_validate(sides: Sequence[Side], k: int = 5,
     for f in range(k):
         train = [s for s, g in zip(sides, fold) if g != f]
         held = [i for i, g in enumerate(fold) if g == f]
-        if not held or len(train) < 2 * len(FEATURES):
+        if not held:
             continue
-        model = fit(train)
+        try:
+            model = fit(train)
+        except ValueError:   # too few sides, or one rating for all: this fold measures nothing
+            continue
         held_delta = {i: model.delta(sides[i].values) for i in held}
         for i in held:
             est1.append(estimate([held_delta[i]], model)[0])
