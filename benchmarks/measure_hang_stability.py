@@ -26,6 +26,7 @@ import chess.pgn
 
 from clubrating.analysis.engine import EngineSettings
 from clubrating.analysis.runner import AnalysisConfig, analyse_games, read_pgn_file
+from clubrating.cpi.calibrate import spearman
 from clubrating.cpi.facts import Color, GameFacts, PlyFacts
 from clubrating.cpi.factors import centipawn_loss, hangs, own_plies, win_percent
 from clubrating.cpi.index import score_game
@@ -68,25 +69,6 @@ def win_drop_hangs(drop: float, decided: float) -> Callable[[Sequence[PlyFacts],
                 found += 1
         return found
     return count
-
-
-def ranks(values: Sequence[float]) -> list[float]:
-    """Average ranks (ties share their mean rank)."""
-    order = sorted(range(len(values)), key=lambda i: values[i])
-    out = [0.0] * len(values)
-    i = 0
-    while i < len(order):
-        j = i
-        while j + 1 < len(order) and values[order[j + 1]] == values[order[i]]:
-            j += 1
-        for k in range(i, j + 1):
-            out[order[k]] = (i + j) / 2 + 1
-        i = j + 1
-    return out
-
-
-def spearman(a: Sequence[float], b: Sequence[float]) -> float:
-    return statistics.correlation(ranks(a), ranks(b))
 
 
 def sides(facts: Sequence[GameFacts]) -> list[tuple[GameFacts, Color]]:

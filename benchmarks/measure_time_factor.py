@@ -37,6 +37,7 @@ from clubrating.analysis.engine import EngineSettings
 from clubrating.analysis.runner import AnalysisConfig, analyse_games, read_pgn_file
 import chess.pgn
 
+from clubrating.cpi.calibrate import spearman
 from clubrating.cpi.facts import Color, EngineInfo, GameFacts, PlyFacts, Score
 from clubrating.cpi.factors import own_plies, player_factors, seconds_spent, timed_moves, win_percent
 
@@ -145,22 +146,6 @@ def elo(game: GameFacts, color: Color) -> int | None:
         return int(game.headers.get("WhiteElo" if color is Color.WHITE else "BlackElo", ""))
     except ValueError:
         return None
-
-
-def spearman(a: list[float], b: list[float]) -> float:
-    def ranks(values: list[float]) -> list[float]:
-        order = sorted(range(len(values)), key=values.__getitem__)
-        out = [0.0] * len(values)
-        i = 0
-        while i < len(order):
-            j = i
-            while j + 1 < len(order) and values[order[j + 1]] == values[order[i]]:
-                j += 1
-            for k in range(i, j + 1):
-                out[order[k]] = (i + j) / 2
-            i = j + 1
-        return out
-    return statistics.correlation(ranks(a), ranks(b))
 
 
 def measure(name: str, candidate: Candidate, games: list[GameFacts]) -> str:
