@@ -193,3 +193,11 @@ def test_a_preset_name_this_version_does_not_know_is_the_default_when_weights_ch
     club.refresh_from_db()
     weights = club_weights(club)
     assert (weights.B1, weights.B2, club_preset(club)) == (25.0, 7.0, "fide-classical")
+
+
+def test_fair_play_over_fewer_games_than_it_needs_is_refused_in_one_line(fitted_club: Club, capsys) -> None:
+    """--games 3 can never reach the 5 games a z needs: say so, rather than an empty table."""
+    publish_analysed(fitted_club, 10, facts=uneven_game)
+    assert main(["fairplay", "--games", "3"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "at least 5" in err
