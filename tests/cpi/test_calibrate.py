@@ -217,3 +217,21 @@ def test_under_every_preset_missing_a_mate_lowers_the_score(name: str) -> None:
     weights = dataclasses.replace(PRESETS[name], min_plies=0)   # a 10-ply sketch of a game
     assert score_game(missed, weights)[Color.WHITE].delta_cpi < score_game(quiet, weights)[Color.WHITE].delta_cpi
     assert score_game(missed, weights)[Color.WHITE].factors.M1.value == 0
+
+
+def test_a_report_without_ten_game_sets_is_strict_json_and_its_summary_prints() -> None:
+    """Few sides of one player each: no held-out 10-game set, so those figures are unknown.
+    They are null in the JSON (NaN is not JSON) and 'n/a' in the summary, not a crash."""
+    import json
+
+    from clubrating.commands.calibrate import summary
+
+    sides = [dataclasses.replace(side, group=f"g{i}", band=f"b{i}") for i, side in enumerate(synthetic_sides(80))]
+    report = cross_validate(sides).to_dict()
+    assert report["per_10_games"]["n"] == 0 and report["per_10_games"]["mae"] is None
+    text = json.dumps(report, allow_nan=False)
+    careers = dict.fromkeys(("spec_sum_vs_games_played", "spec_sum_vs_strength", "window_vs_strength",
+                             "window_vs_games_played"), None)
+    document = {"pool": "p", "time_control": "blitz", "cross_validation": json.loads(text), "careers": careers,
+                "provenance": {"games": 40, "sides": 80}, "settings": settings_of(fit(sides), min_plies=0, window=10)}
+    assert "n/a" in summary(document)

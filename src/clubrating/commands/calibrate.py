@@ -163,20 +163,26 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def _shown(value: float | None, spec: str) -> str:
+    """A figure of the report as text; "n/a" where the data could not give it (None)."""
+    return "n/a" if value is None else format(value, spec)
+
+
 def summary(document: dict[str, Any]) -> str:
-    cv, prov = document["cross_validation"], document["provenance"]
+    cv, prov, lives = document["cross_validation"], document["provenance"], document["careers"]
     one, ten = cv["per_game"], cv["per_10_games"]
     weights = document["settings"]
     lines = [
         f"{document['pool']} {document['time_control']}: {prov['games']} games, {prov['sides']} player-sides",
-        f"  per game: r(ΔCPI, Elo) {cv['delta_r']:+.3f} (ACPL alone {cv['acpl_r']:+.3f}, the spec's ΔCPI "
-        f"{cv['spec_delta_r']:+.3f}); Elo estimate MAE {one['mae']:.0f}, RMSE {one['rmse']:.0f}",
-        f"  per 10 games ({ten['n']} held-out sets): MAE {ten['mae']:.0f}, RMSE {ten['rmse']:.0f}, "
-        f"r {ten['r']:+.3f}; truth within ± 1 sd in {cv['interval_cover_10']:.0%}",
+        f"  per game: r(ΔCPI, Elo) {_shown(cv['delta_r'], '+.3f')} (ACPL alone {_shown(cv['acpl_r'], '+.3f')}, "
+        f"the spec's ΔCPI {_shown(cv['spec_delta_r'], '+.3f')}); Elo estimate MAE {_shown(one['mae'], '.0f')}, "
+        f"RMSE {_shown(one['rmse'], '.0f')}",
+        f"  per 10 games ({ten['n']} held-out sets): MAE {_shown(ten['mae'], '.0f')}, RMSE {_shown(ten['rmse'], '.0f')}, "
+        f"r {_shown(ten['r'], '+.3f')}; truth within ± 1 sd in {_shown(cv['interval_cover_10'], '.0%')}",
         f"  simulated careers: the spec's running sum ranks players by games played (Spearman "
-        f"{document['careers']['spec_sum_vs_games_played']:+.2f}) more than by strength "
-        f"({document['careers']['spec_sum_vs_strength']:+.2f}); the window's Elo-equivalent by strength "
-        f"({document['careers']['window_vs_strength']:+.2f}, games played {document['careers']['window_vs_games_played']:+.2f})",
+        f"{_shown(lives['spec_sum_vs_games_played'], '+.2f')}) more than by strength "
+        f"({_shown(lives['spec_sum_vs_strength'], '+.2f')}); the window's Elo-equivalent by strength "
+        f"({_shown(lives['window_vs_strength'], '+.2f')}, games played {_shown(lives['window_vs_games_played'], '+.2f')})",
         "  weights: " + "  ".join(f"{n}={weights[n]:+.1f}" for n in
                                   ("E", "T", "O", "B1", "B2", "B3", "M1", "M2", "M3", "H", "Br", "win", "draw")),
     ]

@@ -222,8 +222,13 @@ class Errors:
         return cls(len(diffs), statistics.fmean(abs(d) for d in diffs),
                    math.sqrt(statistics.fmean(d * d for d in diffs)), correlation(estimates, truths))
 
-    def to_dict(self) -> dict[str, float]:
-        return {"n": self.n, "mae": round(self.mae, 1), "rmse": round(self.rmse, 1), "r": round(self.r, 3)}
+    def to_dict(self) -> dict[str, float | None]:
+        return {"n": self.n, "mae": figure(self.mae, 1), "rmse": figure(self.rmse, 1), "r": figure(self.r, 3)}
+
+
+def figure(value: float, digits: int) -> float | None:
+    """A figure for the JSON report, rounded; None where it is unknown (NaN is not JSON)."""
+    return round(value, digits) if math.isfinite(value) else None
 
 
 def correlation(xs: Sequence[float], ys: Sequence[float]) -> float:
@@ -248,8 +253,8 @@ class Report:
 
     def to_dict(self) -> dict[str, Any]:
         return {"folds": self.folds, "per_game": self.per_game.to_dict(), "per_10_games": self.per_10.to_dict(),
-                "delta_r": round(self.delta_r, 3), "acpl_r": round(self.acpl_r, 3),
-                "spec_delta_r": round(self.spec_r, 3), "interval_cover_10": round(self.interval_cover_10, 3),
+                "delta_r": figure(self.delta_r, 3), "acpl_r": figure(self.acpl_r, 3),
+                "spec_delta_r": figure(self.spec_r, 3), "interval_cover_10": figure(self.interval_cover_10, 3),
                 "floor": round(self.floor, 1), **self.extra}
 
 
@@ -385,7 +390,7 @@ def spearman(xs: Sequence[float], ys: Sequence[float]) -> float:
 
 
 def careers(sides: Sequence[Side], model: Fit, spec: Callable[[Side], float], *, window: int,
-            players: int = 300, seed: int = 1) -> dict[str, float]:
+            players: int = 300, seed: int = 1) -> dict[str, float | None]:
     """Simulated careers from real sides: each player is a rating band and a number of games
     (:data:`CAREER_LENGTHS`) drawn from that band's sides. Compares how the spec's running sum
     (C2) and the window's Elo-equivalent rank the players: by strength, or by games played."""
@@ -409,8 +414,8 @@ def careers(sides: Sequence[Side], model: Fit, spec: Callable[[Side], float], *,
         running.append(cpi)
         windowed.append(estimate([model.delta(s.values) for s in games[-window:]], model)[0])
     return {"players": players,
-            "spec_sum_vs_strength": round(spearman(running, strength), 3),
-            "spec_sum_vs_games_played": round(spearman(running, played), 3),
-            "window_vs_strength": round(spearman(windowed, strength), 3),
-            "window_vs_games_played": round(spearman(windowed, played), 3),
+            "spec_sum_vs_strength": figure(spearman(running, strength), 3),
+            "spec_sum_vs_games_played": figure(spearman(running, played), 3),
+            "window_vs_strength": figure(spearman(windowed, strength), 3),
+            "window_vs_games_played": figure(spearman(windowed, played), 3),
             "spec_sum_at_ceiling": round(sum(1 for c in running if c >= SPEC_CEILING) / players, 3)}
