@@ -168,3 +168,21 @@ def test_no_page_shows_contact_or_birth_data_fields(club: Club, evening: Tournam
         body = arbiter_client.get(url).content.decode().casefold()
         for word in ("birth", "e-mail", "email", "phone", "address"):
             assert word not in body, (url, word)
+
+
+def test_a_stored_merge_cycle_does_not_hang_the_initials_rule(db: None) -> None:
+    """The services refuse merge cycles; a database that holds one anyway (written before
+    the lock) must not loop forever in the pages' initials rule (web.access)."""
+    from clubrating.club.models import Member
+    from clubrating.web.access import juniors_event_members
+    from tests.club.conftest import make_record
+
+    club = services.create_club("Cycle Club", who="test")
+    record = make_record("Juniors", dt.date(2026, 1, 6), ("Ann Lee", "Bo Kim"), [(1, "Ann Lee", "Bo Kim", "1-0")])
+    tournament = services.import_tournament(club, record, who="test", has_juniors=True, today=dt.date(2030, 1, 1))
+    services.all_new_members(tournament, who="test")
+    services.publish(tournament, who="test")
+    ann, bo = Member.objects.get(name="Ann Lee"), Member.objects.get(name="Bo Kim")
+    Member.objects.filter(pk=ann.pk).update(merged_into=bo)
+    Member.objects.filter(pk=bo.pk).update(merged_into=ann)
+    assert juniors_event_members(club) >= {ann.id, bo.id}

@@ -133,3 +133,17 @@ def test_a_key_that_cannot_be_stored_is_one_clear_line(tmp_path: Path) -> None:
         ensure_key(f"sqlite:///{tmp_path}/a-file/site.sqlite3")
     assert str(error.value).startswith(f"{tmp_path}/a-file/site.sqlite3.secret-key: cannot store the secret key")
     assert "CLUBRATING_SECRET_KEY" in str(error.value)
+
+
+def test_a_key_file_that_cannot_be_read_or_is_empty_stops_the_server_in_one_line(tmp_path: Path) -> None:
+    """Before: serve went on and every gunicorn worker signed with a random key of its own
+    (logins and CSRF failing at random); now one line naming the file."""
+    database = f"sqlite:///{tmp_path}/site.sqlite3"
+    key_path(database).mkdir()                     # unreadable as a file (root reads any file)
+    with pytest.raises(InputError, match="the secret key cannot be read") as error:
+        ensure_key(database)
+    assert str(error.value).startswith(f"{tmp_path}/site.sqlite3.secret-key: ")
+    key_path(database).rmdir()
+    key_path(database).write_text("\n")
+    with pytest.raises(InputError, match="the secret key file is empty"):
+        ensure_key(database)

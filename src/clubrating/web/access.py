@@ -77,8 +77,10 @@ def juniors_event_members(club: Club) -> frozenset[int]:
     parent = dict(Member.objects.filter(club=club).values_list("id", "merged_into_id"))
 
     def root(member_id: int) -> int:
-        while parent.get(member_id) is not None:
-            member_id = parent[member_id]
+        seen = {member_id}   # a stored merge cycle (refused by the services) must not loop here
+        while (up := parent.get(member_id)) is not None and up not in seen:
+            member_id = up
+            seen.add(up)
         return member_id
 
     people = {root(m) for m in played}

@@ -47,6 +47,14 @@ def ensure_key(database_url: str) -> Path:
     both read one whole key. One clear line when the place is not writable."""
     path = key_path(database_url)
     if path.exists():
+        try:
+            readable = bool(path.read_text().strip())
+        except OSError as error:
+            raise InputError(f"the secret key cannot be read ({error.strerror}): give the server's user read "
+                             "access, or set CLUBRATING_SECRET_KEY", file=str(path)) from None
+        if not readable:
+            raise InputError("the secret key file is empty: remove it (a new one is made) or set "
+                             "CLUBRATING_SECRET_KEY", file=str(path))
         return path
     try:
         path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
