@@ -201,3 +201,11 @@ def test_fair_play_over_fewer_games_than_it_needs_is_refused_in_one_line(fitted_
     assert main(["fairplay", "--games", "3"]) == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and "at least 5" in err
+
+
+def test_the_ledger_of_a_member_whose_games_are_too_short_says_so(club: Club, capsys) -> None:
+    publish_analysed(club, 2, facts=short_game)
+    set_cpi_weights(club, {k: float(v) for k, v in FITTED.items()}, who=ARBITER, preset="spec")
+    assert main(["cpi", "Anna Berg"]) == 0
+    out = capsys.readouterr().out
+    assert "no CPI yet: no analysed game scored" in out and "after 0" not in out

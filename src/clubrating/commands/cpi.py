@@ -48,8 +48,11 @@ def _factor_cell(factor: dict[str, Any]) -> str:
 
 
 def _print_ledger(doc: dict[str, Any]) -> None:
-    current = "none yet" if doc["cpi"] is None else f"{doc['cpi']:.1f}"
-    print(f"{doc['name']} (member {doc['member_id']}): CPI {current} after {doc['games']} analysed games")
+    if doc["cpi"] is None:
+        print(f"{doc['name']} (member {doc['member_id']}): no CPI yet: no analysed game scored "
+              "(games with moves are analysed after publishing; the club's settings may leave out short games)")
+    else:
+        print(f"{doc['name']} (member {doc['member_id']}): CPI {doc['cpi']:.1f} after {doc['games']} scored games")
     strength = doc.get("strength")
     if strength is not None:
         print(f"  plays like {strength['elo']} ± {strength['sd']} ({strength['pool']}) "
