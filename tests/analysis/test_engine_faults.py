@@ -12,6 +12,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from dataclasses import replace
 from pathlib import Path
@@ -48,6 +49,14 @@ def test_a_hung_engine_ends_the_analysis_with_a_line_naming_engine_position_and_
     assert "\n" not in message
     assert str(fake_engine.path) in message and f"no answer within {TIMEOUT_S:g} s" in message
     assert "the position after" in message and "game 1 (" in message
+    deadline = time.monotonic() + 5   # and python-chess's engine thread ends (a cancelled search did not)
+    while time.monotonic() < deadline and engine_threads():
+        time.sleep(0.05)
+    assert not engine_threads()
+
+
+def engine_threads() -> list[str]:
+    return [t.name for t in threading.enumerate() if t.name.startswith("SimpleEngine")]
 
 
 @pytest.mark.parametrize("protocol", PROTOCOLS)

@@ -12,6 +12,7 @@ which of them came from the cache.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
 import re
@@ -191,12 +192,15 @@ class UciSearcher:
         """python-chess's ``SimpleEngine.analyse`` with our timeout (its own waits forever on a
         node limit); a hung engine is killed and named, with the position."""
         _UNREADABLE.lines.clear()
-        coro = asyncio.wait_for(self.engine.protocol.analyse(board, limit, multipv=multipv, game=game,
-                                                             info=PARSED), self.timeout)
+        coro = self.engine.protocol.analyse(board, limit, multipv=multipv, game=game, info=PARSED)
+        running = asyncio.run_coroutine_threadsafe(coro, self.engine.protocol.loop)
         try:
-            infos = asyncio.run_coroutine_threadsafe(coro, self.engine.protocol.loop).result()
+            infos = running.result(timeout=self.timeout)
         except TimeoutError:
-            self.engine.close()   # kills the process
+            # Kill the process, not the command: python-chess then ends the search with an error
+            # and its thread; a cancelled command meeting a dead engine leaves its thread running.
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(self.engine.transport.get_pid(), signal.SIGKILL)
             raise EngineFailure(f"{self.settings.path}: no answer within {self.timeout:g} s "
                                 f"(searching {describe(board)})") from None
         except (chess.engine.EngineError, chess.engine.EngineTerminatedError) as error:
