@@ -28,7 +28,8 @@ import chess.pgn
 from clubrating.analysis.analyzer import game_boards, shallow_settings_key
 from clubrating.analysis.cache import SearchLine, decode_lines, encode_lines, position_key
 from clubrating.analysis.engine import DEFAULT_ENGINE, DEFAULT_NODES, EngineSettings, UciSearcher
-from clubrating.analysis.runner import DEFAULT_BOOK, AnalysisConfig, Analyzer, check_config
+from clubrating.analysis.runner import (DEFAULT_BOOK, AnalysisConfig, Analyzer, check_config, start_pool_worker,
+                                        stop_pool)
 from clubrating.club import audit
 from clubrating.club.cpi import INSERT_BATCH, PREFETCH_CHUNK, RESULTS, game_order, rebuild_cpi
 from clubrating.club.locking import history_write
@@ -215,8 +216,9 @@ def _analyse_with(analyzer: Analyzer, pgn: str) -> GameFacts:
 _WORKER: Analyzer | None = None
 
 
-def _start_worker(config: AnalysisConfig) -> None:
+def _start_worker(config: AnalysisConfig, parent: int) -> None:
     global _WORKER
+    start_pool_worker(parent)   # dies with the worker that started it, engine and all (issue 10)
     _WORKER = Analyzer(config, cache=SeededCache({}))
     # Close the engine when the pool stops this process: the engine's thread is not a
     # daemon, and multiprocessing joins such threads only after its finalizers ran, so
@@ -254,7 +256,8 @@ def _in_process(config: AnalysisConfig, jobs_in: Iterator[tuple[int, str, Any]],
 def _in_pool(config: AnalysisConfig, jobs: int, jobs_in: Iterator[tuple[int, str, Any]]) -> Iterator[Outcome]:
     """``jobs`` engine processes; a game is handed out only when a process is free, so
     its prefetched searches include those of every game finished before it."""
-    with ProcessPoolExecutor(max_workers=jobs, initializer=_start_worker, initargs=(config,)) as pool:
+    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_start_worker, initargs=(config, os.getpid()))
+    try:
         running: set[Future[Outcome]] = set()
         for job in jobs_in:
             running.add(pool.submit(_worker_analyse, job))
@@ -264,6 +267,10 @@ def _in_pool(config: AnalysisConfig, jobs: int, jobs_in: Iterator[tuple[int, str
         while running:
             done, running = wait(running, return_when=FIRST_COMPLETED)
             yield from (future.result() for future in done)
+    except BaseException:   # an engine failed, Ctrl-C, or the caller stopped reading: stop at once
+        stop_pool(pool)
+        raise
+    pool.shutdown()
 
 
 def default_jobs() -> int:
@@ -311,6 +318,8 @@ def analyse_games(club: Club, *, engine: str | None = None, book: str | None = N
     info = engine_info(config)
     todo = [g for g in analysable_games(club, tournament_id) if needs_analysis(g, info, reanalyse)]
     if not todo:
+        if rebuild and ledger_behind(club):   # a run stopped after its last game, before the ledger
+            _rebuild_ledger(club, 0, 0, 0)
         return AnalysisReport(0, 0, 0)
     cache = DatabaseCache()
     keys = (info.key, shallow_settings_key(info))
@@ -338,11 +347,26 @@ def analyse_games(club: Club, *, engine: str | None = None, book: str | None = N
         stored, searched, cached = stored + 1, searched + facts.searches, cached + facts.cache_hits
         if progress is not None:
             progress(stored + len(unreadable), len(todo), facts)
-    if rebuild and stored:
-        with history_write(club):
-            ledger = rebuild_cpi(club)
-            # New CPI figures change what the pages show: leave the trace every change leaves.
-            audit.record(club, "analysis", "analyse", club.slug,
-                         new={"games": stored, "searched": searched, "cached": cached},
-                         summary=f"analysed {stored} games; {ledger}")
+    if rebuild and (stored or ledger_behind(club)):
+        _rebuild_ledger(club, stored, searched, cached)
     return AnalysisReport(stored, searched, cached, tuple(unreadable))
+
+
+def ledger_behind(club: Club) -> bool:
+    """A stored analysis of a published game has no ledger row: a run was stopped between
+    storing its games and rebuilding the ledger (issue 10), so this one finishes it."""
+    return GameAnalysis.objects.filter(game__tournament__club=club, game__played=True,
+                                       game__tournament__status=TournamentStatus.PUBLISHED,
+                                       game__cpi_entries__isnull=True).exclude(
+        game__tournament__kind="bughouse").exists()   # the games cpi.ledger_rows scores
+
+
+def _rebuild_ledger(club: Club, stored: int, searched: int, cached: int) -> None:
+    with history_write(club):
+        ledger = rebuild_cpi(club)
+        if not stored and not ledger.entries_differing:
+            return   # nothing new to say
+        # New CPI figures change what the pages show: leave the trace every change leaves.
+        audit.record(club, "analysis", "analyse", club.slug,
+                     new={"games": stored, "searched": searched, "cached": cached},
+                     summary=f"analysed {stored} games; {ledger}")

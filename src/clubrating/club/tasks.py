@@ -5,16 +5,36 @@ The worker takes its engine, book, node budget and number of engine processes
 from $CLUBRATING_ENGINE, $CLUBRATING_BOOK, $CLUBRATING_NODES and
 $CLUBRATING_JOBS (defaults: Debian's Stockfish and gnuchess-book, 150,000
 nodes, the number of cores).
+
+Jobs are leased (issue 10): a worker renews the lease of the job it runs every
+``LEASE / 5``; a job RUNNING whose lease ran out (its worker was killed, its
+machine lost) is put back in the queue by any worker (at start, then every
+``LEASE / 5``) and run again, at most ``MAX_ATTEMPTS`` times in all, then marked
+FAILED. Running the analysis twice is harmless: it analyses only the games
+without a stored analysis and finishes the ledger.
 """
 
 from __future__ import annotations
 
+import datetime as dt
+import os
+import threading
 from typing import Any
 
-from django.db import transaction
-from django_tasks import task
+from django.db import OperationalError, close_old_connections, transaction
+from django.utils import timezone
+from django_tasks import TaskResultStatus, task
+from django_tasks.signals import task_finished, task_started
 
 from clubrating.club.models import Game, Tournament, TournamentStatus
+from clubrating.errors import InputError
+
+# A job whose worker has not renewed it for LEASE is taken as lost. The worker renews it every
+# LEASE / 5 from a thread of its own, so only a dead (or frozen) worker loses it; 5 minutes let
+# a machine that paused (a suspended laptop, a swapping server) come back without a second run.
+LEASE = dt.timedelta(minutes=5)
+LEASE_ENV = "CLUBRATING_JOB_LEASE"   # seconds
+MAX_ATTEMPTS = 3   # a job that killed its worker three times (say, out of memory) is not tried again
 
 
 @task()
@@ -44,3 +64,93 @@ def enqueue_analysis_on_commit(tournament: Tournament) -> None:
     if has_games_to_analyse(tournament):
         tournament_id = tournament.id
         transaction.on_commit(lambda: analyse_tournament.enqueue(tournament_id))
+
+
+# --- leases --------------------------------------------------------------------------------
+
+def lease() -> dt.timedelta:
+    """LEASE, or $CLUBRATING_JOB_LEASE seconds."""
+    text = os.environ.get(LEASE_ENV, "").strip()
+    if not text:
+        return LEASE
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = 0.0
+    if not seconds > 0:
+        raise InputError(f"{LEASE_ENV} must be a number of seconds above 0, not {text!r}")
+    return dt.timedelta(seconds=seconds)
+
+
+class JobLost(Exception):
+    """Recorded as the failure of a job whose workers died MAX_ATTEMPTS times."""
+
+
+def requeue_lost_jobs(now: dt.datetime | None = None) -> tuple[int, int]:
+    """Put back in the queue every RUNNING job whose lease ran out; fail those tried
+    MAX_ATTEMPTS times. Returns (requeued, failed)."""
+    from django_tasks_db.models import DBTaskResult
+
+    now = now or timezone.now()
+    requeued = failed = 0
+    lost = DBTaskResult.objects.filter(status=TaskResultStatus.RUNNING, started_at__lt=now - lease())
+    for job in lost:
+        with transaction.atomic():
+            if len(job.worker_ids) >= MAX_ATTEMPTS:
+                failed += DBTaskResult.objects.filter(pk=job.pk, status=TaskResultStatus.RUNNING).update(
+                    status=TaskResultStatus.FAILED, finished_at=now,
+                    exception_class_path=f"{JobLost.__module__}.{JobLost.__qualname__}",
+                    traceback=f"JobLost: its worker stopped {len(job.worker_ids)} times without finishing it"
+                              f" (workers {', '.join(map(str, job.worker_ids))})\n")
+            else:
+                requeued += DBTaskResult.objects.filter(pk=job.pk, status=TaskResultStatus.RUNNING,
+                                                        started_at=job.started_at).update(
+                    status=TaskResultStatus.READY, run_after=now)
+    return requeued, failed
+
+
+class LeaseKeeper:
+    """In a worker: renews the lease of the jobs this process runs, and requeues lost ones."""
+
+    def __init__(self) -> None:
+        self.running: set[str] = set()   # ids of the jobs this process runs now
+        self.lock = threading.Lock()
+        self.stop = threading.Event()
+        task_started.connect(self._started, weak=False)
+        task_finished.connect(self._finished, weak=False)
+
+    def _started(self, sender: Any, task_result: Any, **kwargs: Any) -> None:
+        with self.lock:
+            self.running.add(str(task_result.id))
+
+    def _finished(self, sender: Any, task_result: Any, **kwargs: Any) -> None:
+        with self.lock:
+            self.running.discard(str(task_result.id))
+
+    def renew(self) -> None:
+        from django_tasks_db.models import DBTaskResult
+
+        with self.lock:
+            ids = list(self.running)
+        if ids:
+            DBTaskResult.objects.filter(pk__in=ids, status=TaskResultStatus.RUNNING).update(
+                started_at=timezone.now())
+
+    def loop(self) -> None:
+        while not self.stop.wait(lease().total_seconds() / 5):
+            try:
+                self.renew()
+                requeue_lost_jobs()
+            except OperationalError:
+                pass   # the database is busy (a long write): try again at the next beat
+            finally:
+                close_old_connections()   # this thread's own connection
+
+
+def keep_leases() -> LeaseKeeper:
+    """Call once in a worker before it runs jobs: lost jobs are requeued now, then a daemon
+    thread renews this worker's leases and requeues lost jobs every LEASE / 5."""
+    requeue_lost_jobs()
+    keeper = LeaseKeeper()
+    threading.Thread(target=keeper.loop, name="clubrating-leases", daemon=True).start()
+    return keeper

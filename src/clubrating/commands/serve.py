@@ -79,6 +79,9 @@ def cmd_worker(args: argparse.Namespace) -> int:
         if value is not None:
             os.environ[env] = str(value)
 
+    from clubrating.club.tasks import keep_leases
+
+    keep_leases()   # lost jobs back in the queue; this worker's leases renewed (issue 10)
     options: dict[str, Any] = {"interval": args.interval}
     if args.once:
         options["batch"] = True
