@@ -88,16 +88,23 @@ def search_timeout(settings: EngineSettings) -> float:
     max(MIN_TIMEOUT_S, nodes / SLOWEST_NODES_PER_S)."""
     if settings.timeout is not None:
         return settings.timeout
-    text = os.environ.get(TIMEOUT_ENV, "").strip()
-    if text:
-        try:
-            value = float(text)
-        except ValueError:
-            value = 0.0
-        if not value > 0:
-            raise InputError(f"{TIMEOUT_ENV} must be a number of seconds above 0, not {text!r}")
-        return value
-    return max(MIN_TIMEOUT_S, settings.nodes / SLOWEST_NODES_PER_S)
+    seconds = env_seconds(TIMEOUT_ENV)
+    return seconds if seconds is not None else max(MIN_TIMEOUT_S, settings.nodes / SLOWEST_NODES_PER_S)
+
+
+def env_seconds(name: str) -> float | None:
+    """A number of seconds above 0 from the environment variable ``name``; None when unset.
+    Anything else is an InputError naming the variable."""
+    text = os.environ.get(name, "").strip()
+    if not text:
+        return None
+    try:
+        value = float(text)
+    except ValueError:
+        value = 0.0
+    if not value > 0:
+        raise InputError(f"{name} must be a number of seconds above 0, not {text!r}")
+    return value
 
 
 _PR_SET_PDEATHSIG = 1   # <linux/prctl.h>

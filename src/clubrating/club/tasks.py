@@ -17,7 +17,6 @@ without a stored analysis and finishes the ledger.
 from __future__ import annotations
 
 import datetime as dt
-import os
 import threading
 from typing import Any
 
@@ -27,7 +26,6 @@ from django_tasks import TaskResultStatus, task
 from django_tasks.signals import task_finished, task_started
 
 from clubrating.club.models import Game, Tournament, TournamentStatus
-from clubrating.errors import InputError
 
 # A job whose worker has not renewed it for LEASE is taken as lost. The worker renews it every
 # LEASE / 5 from a thread of its own, so only a dead (or frozen) worker loses it; 5 minutes let
@@ -70,16 +68,10 @@ def enqueue_analysis_on_commit(tournament: Tournament) -> None:
 
 def lease() -> dt.timedelta:
     """LEASE, or $CLUBRATING_JOB_LEASE seconds."""
-    text = os.environ.get(LEASE_ENV, "").strip()
-    if not text:
-        return LEASE
-    try:
-        seconds = float(text)
-    except ValueError:
-        seconds = 0.0
-    if not seconds > 0:
-        raise InputError(f"{LEASE_ENV} must be a number of seconds above 0, not {text!r}")
-    return dt.timedelta(seconds=seconds)
+    from clubrating.analysis.engine import env_seconds
+
+    seconds = env_seconds(LEASE_ENV)
+    return LEASE if seconds is None else dt.timedelta(seconds=seconds)
 
 
 class JobLost(Exception):
