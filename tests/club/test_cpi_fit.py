@@ -209,3 +209,16 @@ def test_the_ledger_of_a_member_whose_games_are_too_short_says_so(club: Club, ca
     assert main(["cpi", "Anna Berg"]) == 0
     out = capsys.readouterr().out
     assert "no CPI yet: no analysed game scored" in out and "after 0" not in out
+
+
+def test_games_too_short_to_score_do_not_leave_the_ledger_behind(fitted_club: Club) -> None:
+    """A stored analysis of a game shorter than ``min_plies`` has no ledger row by design: it
+    must not count as a run stopped before its ledger, or every ``analyse`` replays the ledger."""
+    from clubrating.club.analysis_jobs import ledger_behind
+
+    publish_analysed(fitted_club, 2, facts=short_game)
+    publish_analysed(fitted_club, 2, facts=uneven_game)
+    assert CpiEntry.objects.count() == 4          # the two long games, both sides
+    assert not ledger_behind(fitted_club)
+    CpiEntry.objects.filter(game_id=CpiEntry.objects.values_list("game_id", flat=True)[0]).delete()
+    assert ledger_behind(fitted_club)             # a scorable game without its rows still is

@@ -31,7 +31,7 @@ from clubrating.analysis.engine import DEFAULT_ENGINE, DEFAULT_NODES, EngineSett
 from clubrating.analysis.runner import (DEFAULT_BOOK, AnalysisConfig, Analyzer, check_config, start_pool_worker,
                                         stop_pool)
 from clubrating.club import audit
-from clubrating.club.cpi import INSERT_BATCH, PREFETCH_CHUNK, RESULTS, game_order, rebuild_cpi
+from clubrating.club.cpi import INSERT_BATCH, PREFETCH_CHUNK, RESULTS, club_weights, game_order, rebuild_cpi
 from clubrating.club.locking import history_write
 from clubrating.club.models import Club, CpiEntry, Game, GameAnalysis, PositionSearch, TournamentStatus
 from clubrating.cpi.facts import EngineInfo, GameFacts
@@ -354,11 +354,15 @@ def analyse_games(club: Club, *, engine: str | None = None, book: str | None = N
 
 def ledger_behind(club: Club) -> bool:
     """A stored analysis of a published game has no ledger row: a run was stopped between
-    storing its games and rebuilding the ledger (issue 10), so this one finishes it."""
-    return GameAnalysis.objects.filter(game__tournament__club=club, game__played=True,
-                                       game__tournament__status=TournamentStatus.PUBLISHED,
-                                       game__cpi_entries__isnull=True).exclude(
-        game__tournament__kind="bughouse").exists()   # the games cpi.ledger_rows scores
+    storing its games and rebuilding the ledger (issue 10), so this one finishes it. A game
+    shorter than the settings' ``min_plies`` has no row by design and does not count."""
+    unscored = GameAnalysis.objects.filter(game__tournament__club=club, game__played=True,
+                                           game__tournament__status=TournamentStatus.PUBLISHED,
+                                           game__cpi_entries__isnull=True).exclude(
+        game__tournament__kind="bughouse")   # the games cpi.ledger_rows scores
+    min_plies = club_weights(club).min_plies
+    return any(len(facts.get("plies", ())) >= min_plies
+               for facts in unscored.values_list("facts", flat=True).iterator())
 
 
 def _rebuild_ledger(club: Club, stored: int, searched: int, cached: int) -> None:
