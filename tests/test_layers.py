@@ -1,0 +1,194 @@
+"""One direction of dependency (issue 12): every import of ``clubrating`` points down.
+
+Every module is read with ``ast`` (imports at the top and inside functions,
+``import x`` and ``from x import y``, relative imports); an import of a module
+in a higher layer fails the test, naming the file, the line and the import.
+
+The order of the packages (a package may import its own layer and the ones
+before it):
+"""
+
+from __future__ import annotations
+
+import ast
+import fnmatch
+from dataclasses import dataclass
+from pathlib import Path
+
+SRC = Path(__file__).resolve().parents[1] / "src"
+ROOT = "clubrating"
+
+PACKAGE_LAYERS: list[tuple[str, ...]] = [
+    ("errors", "__init__"),                        # the version, the error types
+    ("formats", "identity"),                       # pure readers and names
+    ("rating", "cpi", "files", "simulate"),        # pure rules, and the files they read
+    ("analysis",),                                 # the engine shell
+    ("djangoenv",),                                # Django set up
+    ("club",),                                     # the Django app: history, services, jobs
+    ("web",),                                      # views
+    ("commands", "cli", "settings", "wsgi", "__main__"),   # the outer shell
+]
+"""Packages (and top-level modules) of ``clubrating``, lowest first."""
+
+CLUB_LAYERS: list[tuple[str, tuple[str, ...]]] = [
+    ("models", ("models", "signals", "migrations", "migrations.*")),
+    ("lookups", ("locking", "audit", "policy", "lookups", "queries", "reads", "matching")),
+    ("derived data", ("ratings", "rebuild", "cpi", "coach", "fairplay")),
+    ("history", ("history",)),
+    ("services", ("services", "services.*", "analysis_jobs", "evening*")),
+    ("tasks", ("tasks", "rq*", "jobs*", "apps")),
+]
+"""Modules of ``clubrating.club`` (shell patterns, relative to it), lowest first:
+
+- models: the tables, and the signals services send (``signals``);
+- lookups: reads of stored rows, the club's lock, the audit log, the policy;
+- derived data: the ratings replay (``ratings``) and the CPI ledger (``cpi``) with their
+  read sides;
+- history: ONE call, ``history.rebuild``: a change to history rebuilds the ratings,
+  then the ledger;
+- services: every write, split by subject (``services.clubs``, ``.tournaments``,
+  ``.names``, ``.members``, ``.history``), and the engine analysis;
+- tasks: background jobs, queued after commit by receivers of ``signals`` that
+  ``apps`` (the app's wiring, run when Django starts) connects.
+"""
+
+
+@dataclass(frozen=True)
+class Import:
+    importer: str      # dotted module name
+    imported: str      # dotted module name
+    path: Path
+    line: int
+    text: str          # the statement as written
+
+    def __str__(self) -> str:
+        return f"{self.path.relative_to(SRC.parent)}:{self.line}: {self.text}"
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(SRC).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+MODULES = {module_name(p): p for p in sorted((SRC / ROOT).rglob("*.py"))}
+
+
+def _resolve(importer: str, path: Path, node: ast.ImportFrom) -> str:
+    if not node.level:
+        return node.module or ""
+    package = importer.split(".") if path.name == "__init__.py" else importer.split(".")[:-1]
+    base = package[: len(package) - (node.level - 1)]
+    return ".".join(base + ([node.module] if node.module else []))
+
+
+def imports_of(importer: str, path: Path) -> list[Import]:
+    """Every import of a ``clubrating`` module in the file, wherever it stands."""
+    found: list[Import] = []
+    source = path.read_text(encoding="utf-8")
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            targets = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            module = _resolve(importer, path, node)
+            # ``from package import submodule`` imports the submodule
+            targets = [f"{module}.{a.name}" if f"{module}.{a.name}" in MODULES else module for a in node.names]
+        else:
+            continue
+        text = ast.get_source_segment(source, node) or ""
+        found += [Import(importer, t, path, node.lineno, " ".join(text.split()))
+                  for t in dict.fromkeys(targets) if t == ROOT or t.startswith(ROOT + ".")]
+    return found
+
+
+ALL_IMPORTS = [i for name, path in MODULES.items() for i in imports_of(name, path)]
+
+
+def _top(module: str) -> str:
+    """The package (or top-level module) of ``clubrating`` a module belongs to."""
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else "__init__"
+
+
+def package_rank(module: str) -> int | None:
+    return next((rank for rank, layer in enumerate(PACKAGE_LAYERS) if _top(module) in layer), None)
+
+
+def club_rank(module: str) -> int | None:
+    if not module.startswith(f"{ROOT}.club."):
+        return None
+    inner = module.removeprefix(f"{ROOT}.club.")
+    return next((rank for rank, (_, patterns) in enumerate(CLUB_LAYERS)
+                 if any(fnmatch.fnmatchcase(inner, p) for p in patterns)), None)
+
+
+def test_every_module_has_a_layer() -> None:
+    missing = [name for name in MODULES if package_rank(name) is None
+               or (name.startswith(f"{ROOT}.club.") and club_rank(name) is None)]
+    assert missing == [], "modules without a layer: add them to PACKAGE_LAYERS or CLUB_LAYERS"
+
+
+def test_packages_import_only_their_layer_and_those_below() -> None:
+    upward = [f"{i} ({_top(i.importer)} may not import {_top(i.imported)})" for i in ALL_IMPORTS
+              if (package_rank(i.importer) or 0) < (package_rank(i.imported) or 0)]
+    assert upward == []
+
+
+def test_club_modules_import_only_their_layer_and_those_below() -> None:
+    upward = []
+    for i in ALL_IMPORTS:
+        mine, theirs = club_rank(i.importer), club_rank(i.imported)
+        if mine is not None and theirs is not None and mine < theirs:
+            upward.append(f"{i} ({CLUB_LAYERS[mine][0]} may not import {CLUB_LAYERS[theirs][0]})")
+    assert upward == []
+
+
+def _cycle(graph: dict[str, set[str]]) -> list[str] | None:
+    """One cycle of the graph, as the modules along it, or None."""
+    state: dict[str, int] = {}   # 1: on the current path, 2: done
+    path: list[str] = []
+
+    def visit(node: str) -> list[str] | None:
+        state[node] = 1
+        path.append(node)
+        for nxt in sorted(graph.get(node, ())):
+            if state.get(nxt) == 1:
+                return path[path.index(nxt):] + [nxt]
+            if nxt not in state and (found := visit(nxt)) is not None:
+                return found
+        state[node] = 2
+        path.pop()
+        return None
+
+    for start in sorted(graph):
+        if start not in state and (found := visit(start)) is not None:
+            return found
+    return None
+
+
+def test_no_module_of_the_club_imports_itself_through_others() -> None:
+    graph: dict[str, set[str]] = {}
+    for i in ALL_IMPORTS:
+        if club_rank(i.importer) is not None and club_rank(i.imported) is not None and i.importer != i.imported:
+            graph.setdefault(i.importer, set()).add(i.imported)
+    cycle = _cycle(graph)
+    assert cycle is None, "an import cycle: " + " -> ".join(cycle or [])
+
+
+def test_the_checker_sees_imports_inside_functions_and_relative_ones(tmp_path: Path) -> None:
+    package = tmp_path / "src" / ROOT / "club"
+    package.mkdir(parents=True)
+    module = package / "ratings.py"
+    module.write_text("from . import models\n\ndef f():\n    from .services import publish\n"
+                      "    import clubrating.club.tasks\n", encoding="utf-8")
+    found = [(i.imported, i.line) for i in imports_of("clubrating.club.ratings", module)]
+    assert found == [("clubrating.club.models", 1), ("clubrating.club.services", 4), ("clubrating.club.tasks", 5)]
+
+
+APART = [("ratings", "cpi")]
+"""Derived data rebuilt side by side: neither imports the other; ``history`` calls both, in order."""
+
+
+def test_the_ratings_and_the_ledger_meet_only_in_history() -> None:
+    crossing = [str(i) for one, other in APART for a, b in ((one, other), (other, one)) for i in ALL_IMPORTS
+                if i.importer == f"{ROOT}.club.{a}" and i.imported == f"{ROOT}.club.{b}"]
+    assert crossing == []
