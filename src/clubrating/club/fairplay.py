@@ -61,8 +61,10 @@ def _row(rating: dict[str, Any], mine: list[dict[str, Any]], alpha: float, beta:
     z = (mean - expected) / math.sqrt(sigma ** 2 / n + (beta * floor) ** 2)
     agreement = [g["factors"]["B1"]["value"] for g in mine if g.get("factors", {}).get("B1", {}).get("available")]
     accuracy = [g["accuracy"] for g in mine if g.get("accuracy") is not None]
+    loss = [g["acpl"] for g in mine if g.get("acpl") is not None]   # mean centipawn loss of each game
     return {"member_id": rating["member_id"], "name": rating["name"], "rating": rating["rating"], "games": n,
             "mean_delta": round(mean, 2), "expected_delta": round(expected, 2), "z": round(z, 2),
             "engine_agreement": round(statistics.fmean(agreement), 3) if agreement else None,
             "accuracy": round(statistics.fmean(accuracy), 1) if accuracy else None,
+            "acpl": round(statistics.fmean(loss), 1) if loss else None,
             "look_closer": z >= Z_LOOK_CLOSER}
