@@ -38,6 +38,7 @@ from clubrating.club.models import (
     TournamentStatus,
 )
 from clubrating.club.rebuild import RebuildReport, order_key, rebuild
+from clubrating.club.signals import tournament_published
 from clubrating.errors import InputError, NotFound, Refused
 from clubrating.formats.records import TournamentRecord
 from clubrating.identity.compare import ALIAS, SAME_NAME
@@ -324,8 +325,7 @@ def publish(tournament: Tournament, *, who: str) -> Outcome:
         tournament.published_at = timezone.now()
         tournament.save(update_fields=["status", "published_at"])
         report = rebuild(tournament.club, reason=f"publish tournament {tournament.id}", since=tournament)
-        from clubrating.club.tasks import enqueue_analysis_on_commit  # engine analysis, after commit
-        enqueue_analysis_on_commit(tournament)
+        tournament_published.send(sender=Tournament, tournament=tournament)  # analysis, after commit
         audit.record(tournament.club, who, "publish", f"tournament {tournament.id} '{tournament.name}'",
                      old={"status": "draft"}, new={"status": "published"}, summary=str(report))
     return Outcome(f"published '{tournament.name}'", report)

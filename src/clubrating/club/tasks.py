@@ -23,9 +23,11 @@ from typing import Any
 from django.db import OperationalError, close_old_connections, transaction
 from django.utils import timezone
 from django_tasks import TaskResultStatus, task
+from django.dispatch import receiver
 from django_tasks.signals import task_finished, task_started
 
 from clubrating.club.models import Game, Tournament, TournamentStatus
+from clubrating.club.signals import tournament_published
 
 # A job whose worker has not renewed it for LEASE is taken as lost. The worker renews it every
 # LEASE / 5 from a thread of its own, so only a dead (or frozen) worker loses it; 5 minutes let
@@ -46,6 +48,9 @@ def analyse_tournament(tournament_id: int) -> dict[str, Any]:
     tournament = Tournament.objects.filter(id=tournament_id).select_related("club").first()
     if tournament is None or tournament.status != TournamentStatus.PUBLISHED:
         return {"tournament_id": tournament_id, "skipped": "not a published tournament"}
+    from clubrating.club import rq_jobs
+    if rq_jobs.uses_rq():   # many workers: one job a game (issue 12)
+        return rq_jobs.fan_out(tournament)
     report = analyse_games(tournament.club, tournament_id=tournament.id)
     return {"tournament_id": tournament_id, **report.as_dict()}
 
@@ -62,6 +67,13 @@ def enqueue_analysis_on_commit(tournament: Tournament) -> None:
     if has_games_to_analyse(tournament):
         tournament_id = tournament.id
         transaction.on_commit(lambda: analyse_tournament.enqueue(tournament_id))
+
+
+@receiver(tournament_published, dispatch_uid="clubrating.club.tasks.analyse-on-publish")
+def analyse_when_published(sender: Any, tournament: Tournament, **kwargs: Any) -> None:
+    """A published tournament's games are analysed after the publish commits (the services
+    send the signal and never import this layer)."""
+    enqueue_analysis_on_commit(tournament)
 
 
 # --- leases --------------------------------------------------------------------------------

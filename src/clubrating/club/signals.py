@@ -1,0 +1,14 @@
+"""What the services tell the layers above them, without importing them (issue 12).
+
+The services send these inside their transaction; the tasks layer connects its
+receivers when Django starts (:meth:`clubrating.club.apps.ClubConfig.ready`) and
+queues its jobs for after the commit, so a rolled-back write queues nothing.
+"""
+
+from __future__ import annotations
+
+from django.dispatch import Signal
+
+tournament_published = Signal()
+"""Sent by :func:`clubrating.club.services.publish` with ``tournament=`` (the published
+:class:`~clubrating.club.models.Tournament`), inside the transaction that publishes it."""
