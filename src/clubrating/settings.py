@@ -84,11 +84,21 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # (``clubrating serve`` shares a directory between its workers).
 CACHES = {"default": page_cache(os.environ.get("CLUBRATING_PAGE_CACHE", ""))}
 
+# Background jobs (issue 12): the database backend by default (the embedded demo needs nothing
+# else); CLUBRATING_REDIS_URL (redis://host:port/db) puts them on RQ, so that workers on many
+# machines share one queue (club.rq_jobs). CLUBRATING_TASKS_BACKEND overrides both.
+REDIS_URL = os.environ.get("CLUBRATING_REDIS_URL", "")
 TASKS = {
     "default": {
-        "BACKEND": os.environ.get("CLUBRATING_TASKS_BACKEND", "django_tasks_db.DatabaseBackend"),
+        "BACKEND": os.environ.get("CLUBRATING_TASKS_BACKEND") or (
+            "django_tasks_rq.RQBackend" if REDIS_URL else "django_tasks_db.DatabaseBackend"),
     }
 }
+if REDIS_URL:
+    INSTALLED_APPS.append("django_rq")
+    # django-rq's queue: one, on that server. DEFAULT_TIMEOUT: a whole tournament's fan-out or
+    # one game; a game job sets its own (club.rq_jobs.GAME_TIMEOUT).
+    RQ_QUEUES = {"default": {"URL": REDIS_URL, "DEFAULT_TIMEOUT": 3600}}
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
