@@ -79,8 +79,11 @@ def cmd_worker(args: argparse.Namespace) -> int:
         if value is not None:
             os.environ[env] = str(value)
 
+    from clubrating.club import rq_jobs
     from clubrating.club.tasks import keep_leases
 
+    if rq_jobs.uses_rq():   # CLUBRATING_REDIS_URL: an RQ worker (issue 12)
+        return rq_jobs.run_worker(once=args.once)
     keep_leases()   # lost jobs back in the queue; this worker's leases renewed (issue 10)
     options: dict[str, Any] = {"interval": args.interval}
     if args.once:
@@ -103,7 +106,8 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
                         "set CLUBRATING_HTTPS=1 as the server will have it")
     p.set_defaults(handler=cmd_serve)
     p = subparsers.add_parser("worker", parents=[common], help="run background jobs (engine analysis)",
-                              description="Run the queued background jobs (Django tasks, database backend).",
+                              description="Run the queued background jobs (Django tasks: the database backend, or RQ "
+                                          "on the Redis server of $CLUBRATING_REDIS_URL).",
                               epilog="Example: clubrating worker --once")
     p.add_argument("--interval", type=float, default=1.0, help="seconds between polls of the queue")
     p.add_argument("--once", action="store_true", help="run what is queued, then stop")
