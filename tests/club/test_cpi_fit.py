@@ -4,6 +4,7 @@ moves exist, presets and calibrated files are chosen by the arbiter, and the fai
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
@@ -222,3 +223,34 @@ def test_games_too_short_to_score_do_not_leave_the_ledger_behind(fitted_club: Cl
     assert not ledger_behind(fitted_club)
     CpiEntry.objects.filter(game_id=CpiEntry.objects.values_list("game_id", flat=True)[0]).delete()
     assert ledger_behind(fitted_club)             # a scorable game without its rows still is
+
+
+def test_with_decay_the_interval_widens_while_a_member_does_not_play(fitted_club: Club, monkeypatch,
+                                                                      capsys) -> None:
+    import datetime as dt
+
+    from django.test import Client
+
+    from clubrating.club import cpi as cpi_module
+    from clubrating.club import services
+    from clubrating.club.cpi import playing_strength
+
+    monkeypatch.setattr(cpi_module, "MIN_GAMES_FOR_STRENGTH", WINDOW)
+    monkeypatch.setattr(cpi_module, "MIN_MOVES_FOR_STRENGTH", 12 * WINDOW)
+    assert main(["cpi-weights", "--set", "decay=200"]) == 0, capsys.readouterr()
+    services.set_privacy(fitted_club, who=ARBITER, visibility="public")
+    publish_analysed(fitted_club, 6, facts=uneven_game)
+    ben = Member.objects.get(name="Ben Cole")
+    rows = member_ledger(ben)["ledger"]
+    weights, last = club_weights(fitted_club), rows[-1]["date"]
+    assert weights.decay == 200
+    at_once, a_year, five_years = (playing_strength(rows, weights, "spec", last + dt.timedelta(days=d))
+                                   for d in (0, 365, 5 * 365))
+    assert at_once and a_year and five_years
+    assert at_once["elo"] == a_year["elo"] and at_once["sd"] < a_year["sd"] < five_years["sd"]
+    assert not a_year["stale"] and five_years["stale"]                 # wider than the pool's 400
+    undecayed = playing_strength(rows, dataclasses.replace(weights, decay=0), "spec", last + dt.timedelta(days=5 * 365))
+    assert undecayed and undecayed["sd"] <= at_once["sd"] and not undecayed["stale"]   # the spec: no decay
+    monkeypatch.setattr(cpi_module.timezone, "localdate", lambda: last + dt.timedelta(days=5 * 365))
+    html = Client().get(f"/c/{fitted_club.slug}/p/{ben.id}/cpi/").content.decode()
+    assert "No recent games: the last analysed game was on" in html and "Plays like" not in html

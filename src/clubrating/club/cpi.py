@@ -14,11 +14,14 @@ from the stored engine facts, the weights, and the read side.
 from __future__ import annotations
 
 import dataclasses
+import datetime as dt
 import hashlib
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
+
+from django.utils import timezone
 
 from clubrating.club import audit
 from clubrating.club.locking import history_write
@@ -30,7 +33,7 @@ from clubrating.cpi.coach import weakest_factor as coach_weakest_factor
 from clubrating.cpi.facts import Color, GameFacts
 from clubrating.cpi.calibrate import estimate
 from clubrating.cpi.index import (DEFAULT_PRESET, PRESET_POOLS, PRESETS, SHARE_FACTORS, LedgerGame, Weights, cpi_after,
-                                  initial_cpi, score_game)
+                                  initial_cpi, score_game, years_before)
 from clubrating.errors import InputError
 
 PREFETCH_CHUNK = 500        # ours: well under SQLite's 32,766 host parameters per statement
@@ -90,6 +93,7 @@ class LedgerRow:
     white: int          # members, resolved through merges
     black: int
     result: str         # as the club stores it now: a corrected result counts
+    date: Any = None    # the tournament's date (datetime.date): the ``decay`` setting needs it
 
 
 LEDGER_FIELDS = ("game_id", "game__tournament__date", "game__tournament__sequence", "game__tournament_id",
@@ -105,8 +109,8 @@ def ledger_rows(club: Club) -> list[LedgerRow]:
     rows.sort(key=lambda r: game_order(r[1], r[2], r[3], r[4], r[5], r[0]))
     who = resolve_members(club)
     return [LedgerRow(game_id, who.get(white, white), who.get(black, black),
-                      RESULTS.get((white_points, black_points), "*"))
-            for game_id, *_, white, black, white_points, black_points in rows
+                      RESULTS.get((white_points, black_points), "*"), date)
+            for game_id, date, *_, white, black, white_points, black_points in rows
             if white is not None and black is not None]   # published games have both names linked
 
 
@@ -126,7 +130,7 @@ def ledger_games(club: Club) -> list[LedgerGame]:
     """The analysed games with their facts, for the pure :func:`clubrating.cpi.index.ledger`."""
     rows = ledger_rows(club)
     facts = stored_facts(rows)
-    return [LedgerGame(row.game_id, row.white, row.black, facts[row.game_id]) for row in rows]
+    return [LedgerGame(row.game_id, row.white, row.black, facts[row.game_id], row.date) for row in rows]
 
 
 def scoring_key(weights: Weights, result: str) -> str:
@@ -180,6 +184,7 @@ def replay_ledger(rows: Sequence[LedgerRow], deltas: dict[tuple[int, str], float
     deltas, a game too short to score (None) left out; a test checks both give the same entries."""
     current: dict[int, float] = {}
     recent: dict[int, list[float]] = {}
+    dates: dict[int, list[Any]] = {}
     replayed: dict[tuple[int, int], tuple[int, str, float, float, float]] = {}
     for row in rows:
         for color, member in ((Color.WHITE, row.white), (Color.BLACK, row.black)):
@@ -189,7 +194,9 @@ def replay_ledger(rows: Sequence[LedgerRow], deltas: dict[tuple[int, str], float
             before = current.get(member, initial_cpi(weights))
             played = recent.setdefault(member, [])
             played.append(delta)
-            current[member] = after = cpi_after(before, played, weights)
+            when = dates.setdefault(member, [])
+            when.append(row.date)
+            current[member] = after = cpi_after(before, played, weights, when)
             replayed[member, row.game_id] = (len(replayed) + 1, color.value, before, delta, after)
     return replayed
 
@@ -372,10 +379,15 @@ MIN_GAMES_FOR_STRENGTH = 5     # ours: fewer games give an interval as wide as t
 MIN_MOVES_FOR_STRENGTH = 150   # ours: about five games of 30 moves (issue 11: "once enough moves exist")
 
 
-def playing_strength(rows: Sequence[dict[str, Any]], weights: Weights, preset: str) -> dict[str, Any] | None:
+def playing_strength(rows: Sequence[dict[str, Any]], weights: Weights, preset: str,
+                     today: dt.date | None = None) -> dict[str, Any] | None:
     """"Plays like 1750 ± 150 over the last 10 games": the Elo-equivalent of the member's last
     ``window`` games in the fitted pool's ratings (:func:`clubrating.cpi.calibrate.estimate`),
-    None under settings without an Elo map or before enough moves were analysed."""
+    None under settings without an Elo map or before enough moves were analysed.
+
+    With the ``decay`` setting the interval is as of ``today`` (default: the server's date):
+    it widens while the member does not play, and once it is as wide as the pool's own spread
+    (nothing is known beyond "a player of this pool") the figure is ``stale``."""
     elo = weights.elo_map
     if elo is None or weights.window < 1:
         return None
@@ -383,9 +395,12 @@ def playing_strength(rows: Sequence[dict[str, Any]], weights: Weights, preset: s
     moves = sum(int(row["factors"].get("E", {}).get("denominator") or 0) for row in recent)
     if len(recent) < MIN_GAMES_FOR_STRENGTH or moves < MIN_MOVES_FOR_STRENGTH:
         return None
-    mean, sd = estimate([row["delta"] for row in recent], elo)
+    today = today or timezone.localdate()
+    ages = years_before([row["date"] for row in recent], today) if weights.decay > 0 else None
+    mean, sd = estimate([row["delta"] for row in recent], elo, ages=ages, decay=weights.decay)
     return {"elo": round(mean), "sd": round(sd), "games": len(recent), "moves": moves,
-            "pool": PRESET_POOLS.get(preset, preset)}
+            "pool": PRESET_POOLS.get(preset, preset), "last_played": recent[-1]["date"],
+            "stale": sd >= elo.prior_sd}
 
 
 def cpi_summary(member: Member, last: int = LAST_GAMES) -> dict[str, Any]:

@@ -51,6 +51,11 @@ SPEC_SHARE_TOTAL = 115.0                 # spec C1: 30+5+10+20+5+2+8+15+20, the 
 RIDGE = 1e-3                             # ours: a ridge of 0.1 % of each feature's variance, only
                                          # to keep a factor that never varies (T without clocks) at 0
 PSEUDO_PLAYER_GAMES = 10                 # issue 11: "10-game Elo estimate"
+# Decay when inactive, in Elo per √year (Glicko's c): not fitted (no data follows players over
+# years); ours, from the simulated careers of cpi.decay (benchmarks/simulate_decay.py): with a
+# true drift anywhere from 0 to 100, 50 keeps the shown ± holding the true strength 57-77 % of
+# the time after up to four years away (68 % is honest), where no decay falls to 51 %.
+DECAY = 50.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,24 +171,43 @@ def fit(sides: Sequence[Side]) -> Fit:
     return Fit(weights, means, alpha, beta, sigma, float(elo.mean()), float(elo.std(ddof=1)), len(sides))
 
 
-def estimate(deltas: Sequence[float], model: Fit | EloMap) -> tuple[float, float]:
-    """Posterior mean and standard deviation of the rating after ``deltas`` (ΔCPI of n games).
+def estimate(deltas: Sequence[float], model: Fit | EloMap, *, ages: Sequence[float] | None = None,
+             decay: float = 0.0) -> tuple[float, float]:
+    """Posterior mean and standard deviation of the rating after ``deltas`` (ΔCPI of n games,
+    oldest first).
 
     Each game: ΔCPI = α + β·Elo + noise(σ), so (ΔCPI − α)/β measures Elo with
     noise σ/|β|; prior N(μ, τ²). With n games the precision is 1/τ² + n·β²/σ². The games of
     one player are not independent measurements (a style the factors reward or miss stays),
     so the standard deviation also holds a floor that does not shrink with n, measured on
     held-out sets of 10 games (:attr:`Report.floor`).
+
+    Decay when inactive (issue 11, spec C7's open question): with ``decay`` = c Elo per
+    square root of a year and ``ages`` (years from each game to the moment of the estimate),
+    the player's strength is a random walk of variance c² a year, as in Glicko's rating
+    deviation (Glickman 1999, "Parameter estimation in large dynamic paired comparison
+    experiments", step 1): a Kalman filter over the games, the variance growing by c²·Δt
+    between games and after the last one. The estimate weighs older games less and its
+    interval widens while a player does not play; it does not drift toward the pool's mean.
+    Without decay it is the precision sum above, exactly.
     """
     m = model if isinstance(model, EloMap) else EloMap.of(model)
-    precision = 1 / m.prior_sd ** 2
-    weighted = m.prior_mean / m.prior_sd ** 2
-    if m.beta != 0 and m.sigma > 0:
-        per_game = (m.beta / m.sigma) ** 2
-        for d in deltas:
-            precision += per_game
-            weighted += per_game * (d - m.alpha) / m.beta
-    return weighted / precision, math.sqrt(1 / precision + m.floor ** 2)
+    mean, variance = m.prior_mean, m.prior_sd ** 2
+    if m.beta == 0 or m.sigma <= 0:
+        deltas = ()
+    noise = (m.sigma / m.beta) ** 2 if m.beta else 0.0
+    when = list(ages) if ages is not None and decay > 0 else [0.0] * len(deltas)
+    if len(when) != len(deltas):
+        raise ValueError(f"estimate: {len(deltas)} games but {len(when)} ages")
+    for i, d in enumerate(deltas):
+        if i:
+            variance += decay ** 2 * max(0.0, when[i - 1] - when[i])
+        gain = variance / (variance + noise)
+        mean += gain * ((d - m.alpha) / m.beta - mean)
+        variance *= 1 - gain
+    if deltas and when:
+        variance += decay ** 2 * max(0.0, when[-1])
+    return mean, math.sqrt(variance + m.floor ** 2)
 
 
 @dataclass(frozen=True, slots=True)
@@ -335,7 +359,7 @@ def settings_of(model: Fit, *, min_plies: int, window: int, floor: float = 0.0) 
                     renormalise=1.0, min_plies=float(min_plies), window=float(window),
                     elo_alpha=round(model.alpha, 4), elo_beta=round(model.beta, 6),
                     elo_sigma=round(model.sigma, 4), elo_mean=round(model.prior_mean, 1),
-                    elo_sd=round(model.prior_sd, 1), elo_floor=round(floor, 1))
+                    elo_sd=round(model.prior_sd, 1), elo_floor=round(floor, 1), decay=DECAY)
     settings.update({f"mean_{name}": round(model.means[name], 4) for name in SHARES})
     return settings
 

@@ -7,6 +7,7 @@ and re-scores stored facts when the weights change, without the engine.
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -30,7 +31,9 @@ class Weights:
     ``min_plies``, a shorter game is not scored; ``window`` = N, the CPI is the
     Elo-equivalent of the player's last N games (:func:`cpi_after`) instead of the spec's
     running sum, from the measurement model ΔCPI = α + β·Elo + noise(σ) and the pool's prior
-    (``elo_*``, :func:`clubrating.cpi.calibrate.estimate`).
+    (``elo_*``, :func:`clubrating.cpi.calibrate.estimate`); ``decay``, how far (Elo per √year)
+    a player's strength may have moved while they did not play: older games of the window count
+    less and the interval widens with time away (:func:`~clubrating.cpi.calibrate.estimate`).
     """
 
     E: float = 30
@@ -66,6 +69,7 @@ class Weights:
     elo_mean: float = 0
     elo_sd: float = 0
     elo_floor: float = 0     # Elo: the error more games do not take away (calibrate's held-out sets)
+    decay: float = 0         # Elo per √year a strength may move unseen (Glicko's c); 0: none (spec)
 
     def to_dict(self) -> dict[str, float]:
         return {name: getattr(self, name) for name in self.__slots__}
@@ -173,6 +177,7 @@ class LedgerGame:
     white: Hashable
     black: Hashable
     facts: GameFacts
+    date: dt.date | None = None   # when it was played: the ``decay`` setting needs it
 
 
 @dataclass(frozen=True, slots=True)
@@ -189,14 +194,29 @@ def clamp_cpi(value: float) -> float:
     return max(CPI_FLOOR, min(CPI_CEILING, value))
 
 
-def cpi_after(before: float, recent: Sequence[float], weights: Weights) -> float:
+def cpi_after(before: float, recent: Sequence[float], weights: Weights,
+              dates: Sequence[dt.date | None] | None = None) -> float:
     """The CPI after a game: the spec's clamp(CPI + ΔCPI, 0, 4000) (C2), or with a ``window``
-    and an Elo map, the Elo-equivalent of the last ``window`` ΔCPIs (``recent``, newest last),
-    so that two players' CPIs compare whatever the number of games they played."""
+    and an Elo map, the Elo-equivalent of the last ``window`` ΔCPIs (``recent``, newest last,
+    played on ``dates``), so that two players' CPIs compare whatever the number of games they
+    played."""
     elo = weights.elo_map
     if weights.window >= 1 and elo is not None:
-        return clamp_cpi(estimate(recent[-int(weights.window):], elo)[0])
+        n = int(weights.window)
+        window = recent[-n:]
+        ages = years_before(dates[-n:], dates[-1]) if dates and weights.decay > 0 else None
+        return clamp_cpi(estimate(window, elo, ages=ages, decay=weights.decay)[0])
     return clamp_cpi(before + recent[-1])
+
+
+DAYS_A_YEAR = 365.2425   # the Gregorian calendar's mean year
+
+
+def years_before(dates: Sequence[dt.date | None], moment: dt.date | None) -> list[float] | None:
+    """Years from each date to ``moment`` (0 for a game after it); None when a date is unknown."""
+    if moment is None or any(d is None for d in dates):
+        return None
+    return [max(0, (moment - d).days) / DAYS_A_YEAR for d in dates if d is not None]
 
 
 def ledger(games_in_order: Iterable[LedgerGame], weights: Weights = Weights()) -> tuple[LedgerEntry, ...]:
@@ -208,6 +228,7 @@ def ledger(games_in_order: Iterable[LedgerGame], weights: Weights = Weights()) -
     """
     current: dict[Hashable, float] = {}
     recent: dict[Hashable, list[float]] = {}
+    dates: dict[Hashable, list[dt.date | None]] = {}
     entries: list[LedgerEntry] = []
     for game in games_in_order:
         scores = score_game(game.facts, weights)
@@ -218,7 +239,9 @@ def ledger(games_in_order: Iterable[LedgerGame], weights: Weights = Weights()) -
             delta = scores[color].delta_cpi
             played = recent.setdefault(player, [])
             played.append(delta)
-            after = cpi_after(before, played, weights)
+            when = dates.setdefault(player, [])
+            when.append(game.date)
+            after = cpi_after(before, played, weights, when)
             current[player] = after
             entries.append(LedgerEntry(game.game_id, player, color, before, delta, after))
     return tuple(entries)
