@@ -86,7 +86,7 @@ def main() -> int:
     djangoenv.setup(f"sqlite:///{folder}/federation.sqlite3")
     from clubrating.club import services
     from clubrating.club.models import Game, Tournament
-    from clubrating.club.rebuild import rebuild
+    from clubrating.club.history import rebuild
     from clubrating.simulate import simulate_history
 
     print(f"federation: {args.games:,} games, {args.players:,} players, {args.tournaments:,} tournaments")

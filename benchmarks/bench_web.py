@@ -54,7 +54,7 @@ def build(url: str, seed: int = 7) -> tuple[str, int]:
 
     from clubrating.club import services
     from clubrating.club.models import Entry, Game, Member, Tournament
-    from clubrating.club.rebuild import rebuild
+    from clubrating.club.history import rebuild
     from clubrating.simulate import game_points
 
     rng = random.Random(seed)

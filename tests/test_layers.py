@@ -33,7 +33,7 @@ PACKAGE_LAYERS: list[tuple[str, ...]] = [
 CLUB_LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("models", ("models", "signals", "migrations", "migrations.*")),
     ("lookups", ("locking", "audit", "policy", "lookups", "queries", "reads", "matching")),
-    ("derived data", ("ratings", "rebuild", "cpi", "coach", "fairplay")),
+    ("derived data", ("ratings", "cpi", "coach", "fairplay")),
     ("history", ("history",)),
     ("services", ("services", "services.*", "analysis_jobs", "evening*")),
     ("tasks", ("tasks", "rq*", "jobs*", "apps")),

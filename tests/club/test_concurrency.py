@@ -413,7 +413,7 @@ def at_most(seconds: int) -> Iterator[None]:
 
 def test_a_cycle_of_merges_held_by_a_database_is_one_clear_error_not_an_endless_walk(club):
     from clubrating.club.models import Member
-    from clubrating.club.rebuild import resolve_members
+    from clubrating.club.lookups import resolve_members
     from clubrating.errors import Refused
 
     one, two, three = (Member.objects.create(club=club, name=name) for name in ("Ann", "Bea", "Cal"))

@@ -10,7 +10,7 @@ from clubrating.club import services
 from clubrating.club.models import AuditEntry, Club, CurrentRating, Entry, Game, Member, RatingChange, Tournament
 from clubrating.club.queries import standings
 from clubrating.club.reads import player_history, rating_list
-from clubrating.club.rebuild import rebuild
+from clubrating.club.history import rebuild
 from clubrating.errors import InputError, NotFound, Refused
 from clubrating.formats.records import TournamentKind
 

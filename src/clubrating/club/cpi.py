@@ -1,11 +1,12 @@
 """The club's Chess Performance Index (issue 5, spec C1-C5): the CPI ledger derived
 from the stored engine facts, the weights, and the read side.
 
-- :func:`analyse_games` (in :mod:`clubrating.club.analysis_jobs`, the engine
-  side) stores each published game's facts in :class:`GameAnalysis`.
+- :func:`clubrating.club.analysis_jobs.analyse_games` (the engine side, a
+  service above this module) stores each published game's facts in :class:`GameAnalysis`.
 - :func:`rebuild_cpi` re-scores the stored facts (no engine) into the derived
-  :class:`CpiEntry` rows, as the rating rebuild does for ratings: it runs at
-  the end of every rating rebuild (a corrected result, a merge, a deletion)
+  :class:`CpiEntry` rows, as the rating rebuild does for ratings: it runs
+  after every rating rebuild (:func:`clubrating.club.history.rebuild`: a
+  corrected result, a merge, a deletion)
   and when the weights change (:func:`set_cpi_weights`).
 - :func:`cpi_summary` and :func:`member_ledger` are the read side for the CLI
   and the website, a fixed number of SQL queries each.
@@ -26,8 +27,7 @@ from django.utils import timezone
 from clubrating.club import audit
 from clubrating.club.locking import history_write
 from clubrating.club.models import Club, CpiEntry, GameAnalysis, Member, TournamentStatus
-from clubrating.club.rebuild import resolve_members
-from clubrating.club.services import game_result_text
+from clubrating.club.lookups import game_result_text, resolve_members
 from clubrating.cpi.coach import WEAKEST_CANDIDATES, FactorAverage
 from clubrating.cpi.coach import weakest_factor as coach_weakest_factor
 from clubrating.cpi.facts import Color, GameFacts
@@ -35,18 +35,12 @@ from clubrating.cpi.calibrate import estimate
 from clubrating.cpi.index import (DEFAULT_PRESET, PRESET_POOLS, PRESETS, SHARE_FACTORS, LedgerGame, Weights, cpi_after,
                                   initial_cpi, score_game, years_before)
 from clubrating.errors import InputError
+from clubrating.formats.results import GameResult
 
 PREFETCH_CHUNK = 500        # ours: well under SQLite's 32,766 host parameters per statement
 INSERT_BATCH = 2_000        # ours: rows per INSERT of bulk_create
-RESULTS = {(2, 0): "1-0", (0, 2): "0-1", (1, 1): "1/2-1/2"}  # half-points -> PGN result
+RESULTS = {r.points: r.value for r in GameResult if r.played}  # half-points -> PGN result
 LAST_GAMES = 10             # ours: the games listed by cpi_summary
-
-
-def analyse_games(club: Club, **options: Any) -> Any:
-    """See :func:`clubrating.club.analysis_jobs.analyse_games` (the engine side, kept apart)."""
-    from clubrating.club.analysis_jobs import analyse_games as run
-
-    return run(club, **options)
 
 
 def game_order(date: Any, sequence: int, tournament_id: int, round_: int, board: int | None,

@@ -7,8 +7,8 @@ from dataclasses import dataclass
 from typing import Any, cast
 
 from clubrating.club.models import Club, Distinct, Entry, Member, Merge, Tournament
+from clubrating.club.lookups import resolve_members
 from clubrating.club.queries import member_roster
-from clubrating.club.rebuild import resolve_members
 from clubrating.errors import InputError
 from clubrating.identity.match import Matcher, RosterEntry
 

@@ -12,9 +12,12 @@ address, phone or e-mail is stored for a player.
 from __future__ import annotations
 
 import secrets
+from collections.abc import Sequence
 
 from django.conf import settings
 from django.db import models
+
+from clubrating.errors import Refused
 
 
 def new_token() -> str:
@@ -87,11 +90,17 @@ class Member(models.Model):
         while member.merged_into is not None:
             member = member.merged_into
             if member.pk in walked:
-                from clubrating.club.rebuild import merge_cycle
-
                 raise merge_cycle([*walked, member.pk])
             walked.append(member.pk)
         return member
+
+
+def merge_cycle(walked: Sequence[int]) -> Refused:
+    """The error for merges that come back to where they started (never made by the services)."""
+    start = walked.index(walked[-1])
+    loop = " -> ".join(str(m) for m in walked[start:])
+    return Refused(f"the stored merges form a cycle (members {loop}): undo one of them "
+                   f"(clubrating unmerge {walked[start]})")
 
 
 class TournamentStatus(models.TextChoices):

@@ -19,8 +19,8 @@ from clubrating.club.models import (
     Tournament,
     TournamentStatus,
 )
-from clubrating.club.rebuild import resolve_members
-from clubrating.club.services import find_club, game_result_text
+from clubrating.club.lookups import find_club, resolve_members
+from clubrating.formats.results import result_text
 
 
 def rating_lists(club: Club) -> list[str]:
@@ -50,7 +50,7 @@ def standings(tournament: Tournament) -> dict[str, Any]:
         "id", "round", "white_id", "black_id", "white_points", "black_points", "played", "unplayed",
         "colours_known")
     for gid, rnd, white, black, wp, bp, played, unplayed, colours_known in games:
-        result = game_result_text(Game(white_points=wp, black_points=bp, played=played))
+        result = result_text(wp, bp, played)
         for me, other, scored, colour in ((white, black, wp, "w"), (black, white, bp, "b")):
             points[me] += scored
             cells[me][rnd] = {

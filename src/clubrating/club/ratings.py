@@ -1,4 +1,5 @@
-"""Rebuild the derived ratings from the stored history (spec R13, R14).
+"""Rebuild the derived ratings from the stored history (spec R13, R14): derived data, below
+:mod:`clubrating.club.history`, which calls this and then the CPI ledger's rebuild.
 
 Derived rows are never patched: the published tournaments are replayed by the
 pure core and the rating changes written anew. A rebuild compares what it
@@ -26,7 +27,7 @@ import numpy as np
 from django.db import connection
 
 from clubrating.club.locking import history_write
-
+from clubrating.club.lookups import resolve_members
 from clubrating.club.models import (
     Club,
     CurrentRating,
@@ -39,7 +40,6 @@ from clubrating.club.models import (
     TournamentStatus,
 )
 from clubrating.club.policy import policy_for
-from clubrating.errors import Refused
 from clubrating.rating.replay import HistoryColumns, ReplayColumns, replay_columns
 from clubrating.rating.types import Standing
 
@@ -104,34 +104,6 @@ def _insert(model: Any, columns: Sequence[str], rows: list[tuple[Any, ...]]) -> 
     with connection.cursor() as cursor:
         for lo in range(0, len(rows), 20_000):
             cursor.executemany(f"INSERT INTO {_table(model)} ({names}) VALUES ({marks})", rows[lo:lo + 20_000])
-
-
-def resolve_members(club: Club) -> dict[int, int]:
-    """Member id -> the member it stands for now (following merges).
-
-    Merges never form a cycle (each is checked under the club's lock); should a
-    database hold one all the same, this says so instead of walking it forever.
-    """
-    parent = dict(Member.objects.filter(club=club).order_by("id").values_list("id", "merged_into_id"))
-    resolved: dict[int, int] = {}
-    for member_id in parent:
-        walked, on_the_way = [member_id], {member_id}
-        while parent.get(walked[-1]) is not None and walked[-1] not in resolved:
-            walked.append(parent[walked[-1]])
-            if walked[-1] in on_the_way:
-                raise merge_cycle(walked)
-            on_the_way.add(walked[-1])
-        end = resolved.get(walked[-1], walked[-1])
-        resolved.update((m, end) for m in walked)
-    return resolved
-
-
-def merge_cycle(walked: Sequence[int]) -> Refused:
-    """The error for merges that come back to where they started (never made by the services)."""
-    start = walked.index(walked[-1])
-    loop = " -> ".join(str(m) for m in walked[start:])
-    return Refused(f"the stored merges form a cycle (members {loop}): undo one of them "
-                   f"(clubrating unmerge {walked[start]})")
 
 
 def history_columns(club: Club, tournaments: list[Tournament]) -> HistoryColumns:
@@ -228,12 +200,13 @@ def _stored(model: Any, columns: Sequence[str], where: str, params: list[Any]) -
     return {(row[0], row[1]): tuple(row) for row in _fetch(sql, params)}
 
 
-def rebuild(club: Club, *, reason: str, since: Tournament | OrderKey | None = None,
-            expect_difference: bool = True) -> RebuildReport:
-    """Replay the published history (all of it, or from ``since`` on) and store the result.
+def rebuild_ratings(club: Club, *, reason: str, since: Tournament | OrderKey | None = None,
+                    expect_difference: bool = True) -> RebuildReport:
+    """Replay the published history (all of it, or from ``since`` on) and store the ratings.
 
     Runs inside the transaction of the change that caused it (it opens one of
-    its own, holding the club's lock, when called alone).
+    its own, holding the club's lock, when called alone). The CPI ledger is not
+    touched: :func:`clubrating.club.history.rebuild` rebuilds both, in order.
     """
     with history_write(club):
         key = order_key(since) if isinstance(since, Tournament) else since
@@ -276,6 +249,4 @@ def rebuild(club: Club, *, reason: str, since: Tournament | OrderKey | None = No
         RebuildLog.objects.create(club=club, reason=reason[:200], tournaments=report.tournaments,
                                   changes_differing=differing, ratings_changed=changed,
                                   expected_difference=expect_difference)
-        from clubrating.club.cpi import rebuild_cpi  # the CPI ledger follows every history change
-        rebuild_cpi(club)
         return report

@@ -14,7 +14,6 @@ import datetime as dt
 from collections import defaultdict
 from collections.abc import Callable
 from functools import lru_cache
-from types import SimpleNamespace
 from typing import Any
 
 from django.db import connection
@@ -23,7 +22,7 @@ from django.db.models.functions import Length
 
 from clubrating.club.models import Bye, Club, CurrentRating, Entry, Game, Member, RatingChange, TournamentStatus
 from clubrating.club.queries import member_ids_of
-from clubrating.club.services import game_result_text
+from clubrating.formats.results import result_text
 
 PUBLISHED = TournamentStatus.PUBLISHED
 ORDER = ("tournament__date", "tournament__sequence", "tournament_id")
@@ -126,7 +125,7 @@ def _side(ids: list[int], me: str, other: str) -> list[tuple[Any, ...]]:
 
 @lru_cache(maxsize=64)
 def _result(white: int, black: int, played: bool) -> str:
-    return game_result_text(SimpleNamespace(white_points=white, black_points=black, played=played))  # type: ignore[arg-type]
+    return result_text(white, black, played)
 
 
 def _game_rows(ids: list[int], mine: set[int], order: dict[int, tuple[Any, ...]], points: dict[int, int],

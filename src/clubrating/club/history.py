@@ -1,0 +1,40 @@
+"""A change to a club's history rebuilds what derives from it: ONE call (issue 12).
+
+Every service that changes history (import, publish, correction, deletion,
+redating, merge, unmerge, the junior flag under the FIDE policy, the manual
+rebuild) calls :func:`rebuild` inside its transaction: the ratings are replayed
+(:mod:`clubrating.club.ratings`), then the CPI ledger re-scored from the stored
+facts (:mod:`clubrating.club.cpi`), which reads the members the ratings'
+merges resolve and the results as now corrected. Neither of the two imports
+the other; this is where they meet, in that order.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from clubrating.club.cpi import rebuild_cpi
+from clubrating.club.locking import history_write
+from clubrating.club.models import Club, Tournament
+from clubrating.club.ratings import OrderKey, RebuildReport, order_key, rebuild_ratings
+
+__all__ = ["OrderKey", "RebuildReport", "order_key", "rebuild", "rebuild_if_published"]
+
+
+def rebuild(club: Club, *, reason: str, since: Tournament | OrderKey | None = None,
+            expect_difference: bool = True) -> RebuildReport:
+    """Replay the published history (all of it, or from ``since`` on), store the ratings,
+    then rebuild the CPI ledger; in the caller's transaction, or in one of its own holding
+    the club's lock when called alone. The report is the ratings'."""
+    with history_write(club):
+        report = rebuild_ratings(club, reason=reason, since=since, expect_difference=expect_difference)
+        rebuild_cpi(club)   # the CPI ledger follows every history change
+    return report
+
+
+def rebuild_if_published(tournament: Tournament, reason: str,
+                         since: Tournament | tuple[Any, ...] | None = None) -> RebuildReport | None:
+    """The rebuild a change to ``tournament`` causes: none while it is a draft."""
+    if not tournament.is_published:
+        return None
+    return rebuild(tournament.club, reason=reason, since=since or tournament)

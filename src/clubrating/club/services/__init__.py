@@ -1,0 +1,38 @@
+"""Every write to a club's history: import, link, publish, correct, delete, merge.
+
+Each service runs in one transaction together with the rebuild it causes
+(spec R13, :func:`clubrating.club.history.rebuild`) and leaves an audit entry
+(who, when, old -> new). Views and commands call these; they never write
+through the ORM themselves.
+
+Every write to a club's history holds the club's lock
+(:func:`clubrating.club.locking.history_write`) and reads again, under the
+lock, what it checks: two arbiters (or an arbiter and a command) writing at
+once wait for each other, and the second one's checks see the first's change.
+
+Split by subject (issue 12): :mod:`.clubs`, :mod:`.tournaments`, :mod:`.names`,
+:mod:`.members`, :mod:`.history`. Every name stays importable from here, with
+the lookups the callers use beside them (:mod:`clubrating.club.lookups`).
+"""
+
+from clubrating.club.lookups import (MAX_ID, find_club, game_result_text, get_member, get_tournament, parse_id,
+                                     reread)
+from clubrating.club.ratings import RebuildReport
+from clubrating.club.services.clubs import create_club, set_privacy
+from clubrating.club.services.history import check_history
+from clubrating.club.services.members import mark_distinct, merge, rename_member, set_member_flags, unmerge
+from clubrating.club.services.names import (accept_exact, all_new_members, exact_candidates, link, new_member,
+                                            unlink)
+from clubrating.club.services.outcome import Outcome
+from clubrating.club.services.tournaments import (change_date, correct_result, delete_tournament, find_game,
+                                                  import_tournament, parse_result, publish, unpublish)
+from clubrating.formats.results import GameResult
+
+__all__ = [
+    "MAX_ID", "GameResult", "Outcome", "RebuildReport",
+    "accept_exact", "all_new_members", "change_date", "check_history", "correct_result", "create_club",
+    "delete_tournament", "exact_candidates", "find_club", "find_game", "game_result_text", "get_member",
+    "get_tournament", "import_tournament", "link", "mark_distinct", "merge", "new_member", "parse_id",
+    "parse_result", "publish", "rename_member", "reread", "set_member_flags", "set_privacy", "unlink",
+    "unmerge", "unpublish",
+]

@@ -1,0 +1,55 @@
+"""The club itself: created, who may see it and how names are shown."""
+
+from __future__ import annotations
+
+from django.db import IntegrityError, transaction
+from django.utils.text import slugify
+
+from clubrating.club import audit
+from clubrating.club.locking import history_write
+from clubrating.club.lookups import reread
+from clubrating.club.models import Club, NameDisplay, Visibility, new_token
+from clubrating.club.services.outcome import Outcome
+from clubrating.errors import InputError, Refused
+
+
+def create_club(name: str, *, who: str, slug: str | None = None, policy: str = "club",
+                separate_lists: bool = False) -> Club:
+    name = name.strip()
+    if not name:
+        raise InputError("a club needs a name")
+    if policy not in ("club", "fide"):
+        raise InputError(f"unknown policy {policy!r}: expected 'club' or 'fide'")
+    slug = slugify(slug or name)[:60] or "club"
+    taken = Refused(f"a club with the short name {slug!r} exists already")
+    if Club.objects.filter(slug=slug).exists():
+        raise taken
+    try:
+        with transaction.atomic():
+            club = Club.objects.create(name=name, slug=slug, policy=policy, separate_lists=separate_lists,
+                                       names=NameDisplay.FULL)
+            audit.record(club, who, "create-club", club.slug, new={"name": name, "policy": policy})
+    except IntegrityError:
+        if Club.objects.filter(slug=slug).exists():  # created meanwhile by another process
+            raise taken from None
+        raise
+    return club
+
+
+def set_privacy(club: Club, *, who: str, visibility: str | None = None, names: str | None = None,
+                rotate_token: bool = False) -> Outcome:
+    if visibility is not None and visibility not in Visibility.values:
+        raise InputError(f"unknown visibility {visibility!r}: expected one of {', '.join(Visibility.values)}")
+    if names is not None and names not in NameDisplay.values:
+        raise InputError(f"unknown name display {names!r}: expected one of {', '.join(NameDisplay.values)}")
+    with history_write(club):
+        reread(club)
+        old = {"visibility": club.visibility, "names": club.names}
+        club.visibility = visibility or club.visibility
+        club.names = names or club.names
+        if rotate_token:
+            club.token = new_token()
+        club.save(update_fields=["visibility", "names", "token"])
+        audit.record(club, who, "privacy", club.slug, old=old,
+                     new={"visibility": club.visibility, "names": club.names, "token_rotated": rotate_token})
+    return Outcome(f"{club.name}: visible to {club.get_visibility_display().lower()}, {club.get_names_display().lower()}")

@@ -1,0 +1,136 @@
+"""Members: merged into one person and apart again (R12), marked as two people, their flags
+and their names."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from django.utils import timezone
+
+from clubrating.club import audit
+from clubrating.club.history import rebuild
+from clubrating.club.locking import history_write
+from clubrating.club.lookups import reread
+from clubrating.club.models import Distinct, Entry, Member, Merge
+from clubrating.club.services.outcome import Outcome
+from clubrating.errors import Refused
+from clubrating.identity.normalize import clean_text, normalize_name
+
+
+def _shared_tournaments(a: Member, b: Member) -> Sequence[int]:
+    return list(Entry.objects.filter(member=a).filter(
+        tournament__in=Entry.objects.filter(member=b).values("tournament")).values_list("tournament_id", flat=True))
+
+
+def merge(absorbed: Member, into: Member, *, who: str) -> Outcome:
+    """``absorbed`` and ``into`` are one person: ``into``'s history now holds both (R12).
+
+    Both must be unmerged, checked under the club's lock: so no merge ever points
+    at a merged member, and no chain of merges can come back to where it started.
+    """
+    if absorbed.club_id != into.club_id:
+        raise Refused("members of two different clubs cannot be merged")
+    if absorbed.id == into.id:
+        raise Refused("a member cannot be merged into itself")
+    with history_write(absorbed.club_id):
+        reread(absorbed, into)
+        if absorbed.merged_into_id is not None:
+            raise Refused(f"{absorbed.name} was merged already (into {absorbed.active().name})")
+        if into.merged_into_id is not None:
+            raise Refused(f"{into.name} was merged into {into.active().name}: merge into that member")
+        both = _shared_tournaments(absorbed, into)
+        if both:
+            raise Refused(f"{absorbed.name} and {into.name} both played in tournament {both[0]}: "
+                          "they cannot be one person")
+        absorbed.merged_into = into
+        absorbed.save(update_fields=["merged_into"])
+        Merge.objects.create(club=absorbed.club, absorbed=absorbed, into=into)
+        report = rebuild(absorbed.club, reason=f"merge member {absorbed.id} into {into.id}")
+        audit.record(absorbed.club, who, "merge", f"member {absorbed.id} '{absorbed.name}' into {into.id}",
+                     old={"member": absorbed.id, "merged_into": None},
+                     new={"member": absorbed.id, "merged_into": into.id}, summary=str(report))
+    return Outcome(f"{absorbed.name} (member {absorbed.id}) merged into {into.name} (member {into.id})", report)
+
+
+def unmerge(member: Member, *, who: str) -> Outcome:
+    """Undo a merge: both members get back exactly their own names and histories."""
+    with history_write(member.club_id):
+        reread(member)
+        if member.merged_into_id is None:
+            raise Refused(f"{member.name} (member {member.id}) was never merged into another member")
+        into = member.merged_into
+        assert into is not None  # merged_into_id was checked above
+        Merge.objects.filter(absorbed=member, undone=None).update(undone=timezone.now())
+        member.merged_into = None
+        member.save(update_fields=["merged_into"])
+        report = rebuild(member.club, reason=f"unmerge member {member.id}")
+        audit.record(member.club, who, "unmerge", f"member {member.id} '{member.name}' from {into.id}",
+                     old={"member": member.id, "merged_into": into.id},
+                     new={"member": member.id, "merged_into": None}, summary=str(report))
+    return Outcome(f"{member.name} (member {member.id}) is separate from {into.name} again", report)
+
+
+def mark_distinct(one: Member, other: Member, *, who: str, undo: bool = False) -> Outcome:
+    """The arbiter says two members are two people (R12): they are no longer listed as possibly
+    one person. ``undo`` takes that back. Nothing else changes: no rating depends on it."""
+    if one.club_id != other.club_id:
+        raise Refused("members of two different clubs are two people already")
+    if one.id == other.id:
+        raise Refused("a member is one person")
+    low, high = sorted((one, other), key=lambda m: m.id)
+    with history_write(low.club_id):
+        reread(low, high)
+        pair = f"{low.name} (member {low.id}) and {high.name} (member {high.id})"
+        held = Distinct.objects.filter(one=low, other=high)
+        if undo:
+            if not held.exists():
+                raise Refused(f"{pair} were not marked as two people")
+            held.delete()
+            audit.record(low.club, who, "undistinct", f"members {low.id} and {high.id}",
+                         old={"distinct": True}, new={"distinct": False})
+            return Outcome(f"{pair} may be listed as possibly one person again")
+        if held.exists():
+            raise Refused(f"{pair} are marked as two people already")
+        Distinct.objects.create(club=low.club, one=low, other=high)
+        audit.record(low.club, who, "distinct", f"members {low.id} and {high.id}",
+                     old={"distinct": False}, new={"distinct": True})
+    return Outcome(f"{pair} are two people: no longer listed as possibly one")
+
+
+def set_member_flags(member: Member, *, who: str, junior: bool | None = None,
+                     consent: bool | None = None) -> Outcome:
+    with history_write(member.club_id):
+        reread(member)
+        old = {"junior": member.junior, "full_name_consent": member.full_name_consent}
+        if junior is not None:
+            member.junior = junior
+        if consent is not None:
+            member.full_name_consent = consent
+        member.save(update_fields=["junior", "full_name_consent"])
+        audit.record(member.club, who, "member-flags", f"member {member.id} '{member.name}'", old=old,
+                     new={"junior": member.junior, "full_name_consent": member.full_name_consent})
+        report = rebuild(member.club, reason="junior flag") if (
+            junior is not None and junior != old["junior"] and member.club.policy == "fide") else None
+    return Outcome(f"{member.name}: junior {member.junior}, full-name consent {member.full_name_consent}", report)
+
+
+def rename_member(member: Member, name: str, *, who: str) -> Outcome:
+    """Correct a member's name (a typo made when the member was created, a new surname).
+
+    The names typed in tournaments stay as they were written, so the old
+    spelling is still matched to this member (a known alias). No rating
+    depends on a name; the pages show the new one.
+    """
+    new = clean_text(name)  # control characters and runs of spaces out; at most 200 characters
+    normalize_name(new)  # letters in it: or an InputError that says why
+    with history_write(member.club_id):
+        reread(member)
+        if member.merged_into_id is not None:
+            raise Refused(f"{member.name} was merged into {member.active().name}: rename that member")
+        if new == member.name:
+            raise Refused(f"member {member.id} is called {new!r} already")
+        old = member.name
+        member.name = new
+        member.save(update_fields=["name"])
+        audit.record(member.club, who, "rename", f"member {member.id}", old={"name": old}, new={"name": new})
+    return Outcome(f"member {member.id} renamed: {old!r} -> {new!r}")

@@ -1,0 +1,113 @@
+"""Which member each name of a tournament is (spec R10): linked by the arbiter, never guessed."""
+
+from __future__ import annotations
+
+from clubrating.club import audit
+from clubrating.club.history import rebuild_if_published
+from clubrating.club.locking import history_write
+from clubrating.club.lookups import reread
+from clubrating.club.matching import roster_matcher
+from clubrating.club.models import Club, Entry, Member, Tournament
+from clubrating.club.services.outcome import Outcome
+from clubrating.errors import InputError, Refused
+from clubrating.identity.compare import ALIAS, SAME_NAME
+from clubrating.identity.match import Matcher
+
+
+def link(entry: Entry, member: Member, *, who: str) -> Outcome:
+    """The arbiter says: this name in this tournament is this member (R10)."""
+    with history_write(entry.tournament.club_id) as club:
+        reread(entry, member)
+        if member.club_id != club.id:
+            raise Refused(f"member {member.id} belongs to another club")
+        if member.merged_into_id is not None:
+            raise Refused(f"{member.name} was merged into {member.active().name}: link to that member")
+        clash = Entry.objects.filter(tournament=entry.tournament, member=member).exclude(id=entry.id).first()
+        if clash is not None:
+            raise Refused(f"{member.name} is already '{clash.name}' (number {clash.number}) in this tournament")
+        old = entry.member.name if entry.member else None
+        entry.member = member
+        entry.save(update_fields=["member"])
+        audit.record(club, who, "link", f"tournament {entry.tournament_id} #{entry.number} '{entry.name}'",
+                     old={"member": old}, new={"member": member.name, "member_id": member.id})
+        report = rebuild_if_published(entry.tournament, f"link '{entry.name}'") if old != member.name else None
+    return Outcome(f"'{entry.name}' is {member.name} (member {member.id})", report)
+
+
+def unlink(entry: Entry, *, who: str) -> Outcome:
+    with history_write(entry.tournament.club_id):
+        reread(entry)
+        if entry.tournament.is_published:
+            raise Refused("a published tournament needs every name linked: link the name to another member "
+                          "instead")
+        old = entry.member.name if entry.member else None
+        entry.member = None
+        entry.save(update_fields=["member"])
+        audit.record(entry.tournament.club, who, "unlink", f"tournament {entry.tournament_id} #{entry.number}",
+                     old={"member": old}, new=None)
+    return Outcome(f"'{entry.name}' is linked to no member")
+
+
+def new_member(entry: Entry, *, who: str, name: str | None = None, junior: bool | None = None) -> Outcome:
+    """Make the name a new member of the club and link it."""
+    with history_write(entry.tournament.club_id) as club:
+        reread(entry)
+        member = Member.objects.create(club=club, name=(name or entry.name).strip()[:200],
+                                       junior=entry.tournament.has_juniors if junior is None else junior)
+        audit.record(club, who, "new-member", f"member {member.id}", new={"name": member.name})
+        outcome = link(entry, member, who=who)
+    return outcome
+
+
+def exact_candidates(club: Club, name: str, matcher: Matcher | None = None) -> list[Member]:
+    """Active members whose name is exactly this one: the same words, whatever the case,
+    spacing or customary order ("Smith, Jane" / "Jane Smith" / "SMITH Jane").
+
+    Accents, punctuation, another script or an alias are not exact: those
+    stay proposals for the arbiter to read. ``matcher`` is the club's, when
+    the caller already built it.
+    """
+    wanted = " ".join(name.split())
+    found = {m.id: m for m in Member.objects.filter(club=club, merged_into=None, name__iexact=wanted)}
+    if matcher is None:
+        matcher = roster_matcher(club)
+    try:
+        proposals = matcher.propose(name)
+    except InputError:
+        proposals = ()
+    words = _folded_words(name)
+    same = [p.key for p in proposals if p.reasons[0] == SAME_NAME and ALIAS not in p.reasons
+            and _folded_words(p.member) == words]
+    found.update((m.id, m) for m in Member.objects.filter(club=club, merged_into=None, id__in=same))
+    return sorted(found.values(), key=lambda m: m.id)
+
+
+def _folded_words(name: str) -> list[str]:
+    return sorted(name.casefold().replace(",", " ").split())
+
+
+def accept_exact(tournament: Tournament, *, who: str) -> Outcome:
+    """Link every unlinked name that matches exactly one member exactly (the arbiter's one click)."""
+    linked = 0
+    with history_write(tournament.club_id):
+        reread(tournament)
+        matcher = roster_matcher(tournament.club)
+        taken = set(Entry.objects.filter(tournament=tournament).exclude(member=None).values_list("member_id", flat=True))
+        for entry in Entry.objects.filter(tournament=tournament, member=None).select_related("tournament__club"):
+            found = exact_candidates(tournament.club, entry.name, matcher)
+            if len(found) == 1 and found[0].id not in taken:
+                link(entry, found[0], who=who)
+                taken.add(found[0].id)
+                linked += 1
+    return Outcome(f"linked {linked} names that matched one member exactly")
+
+
+def all_new_members(tournament: Tournament, *, who: str) -> Outcome:
+    """Make every still-unlinked name a new member (after the arbiter reviewed the proposals)."""
+    count = 0
+    with history_write(tournament.club_id):
+        reread(tournament)
+        for entry in Entry.objects.filter(tournament=tournament, member=None).select_related("tournament__club"):
+            new_member(entry, who=who)
+            count += 1
+    return Outcome(f"made {count} new members")

@@ -1,0 +1,172 @@
+"""A tournament's life: imported as a draft, published, unpublished, deleted, its results
+corrected and its date changed; each change rebuilds the history it touches."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from django.db.models import Max
+from django.utils import timezone
+
+from clubrating.club import audit
+from clubrating.club.history import order_key, rebuild, rebuild_if_published
+from clubrating.club.locking import history_write
+from clubrating.club.lookups import game_result_text, reread
+from clubrating.club.models import Bye, Club, Entry, Game, Tournament, TournamentStatus
+from clubrating.club.services.outcome import Outcome
+from clubrating.club.signals import tournament_published
+from clubrating.errors import InputError, NotFound, Refused
+from clubrating.formats.records import TournamentRecord
+from clubrating.formats.results import GameResult
+
+
+def import_tournament(club: Club, record: TournamentRecord, *, who: str, content_hash: str = "",
+                      date: dt.date | None = None, name: str | None = None,
+                      has_juniors: bool = False, today: dt.date | None = None) -> Tournament:
+    """Store a tournament file as a draft; nothing of it is stored if anything is wrong."""
+    when = date or record.date
+    source = record.source or "<input>"
+    if when is None:
+        raise InputError("the file gives no date: give one (--date YYYY-MM-DD)", file=source)
+    if when > (today or timezone.localdate()):
+        raise InputError(f"the tournament is dated {when.isoformat()}, in the future", file=source)
+    if not record.players:
+        raise InputError("the file holds no players", file=source)
+    numbers = {p.number for p in record.players}
+    for pairing in record.pairings:
+        for number in (pairing.white, pairing.black):
+            if number not in numbers:
+                raise InputError(f"a game names player {number}, who is not in the tournament",
+                                 file=source, line=pairing.line)
+        if pairing.white_points + pairing.black_points > 2 or min(pairing.white_points, pairing.black_points) < 0:
+            raise InputError("an impossible result", file=source, line=pairing.line)
+    with history_write(club) as club:
+        if content_hash:
+            twin = Tournament.objects.filter(club=club, content_hash=content_hash).first()
+            if twin is not None:
+                raise Refused(f"{source} was imported already: tournament {twin.id} '{twin.name}' ({twin.date})")
+        sequence = (Tournament.objects.filter(club=club, date=when).aggregate(m=Max("sequence"))["m"] or 0) + 1
+        tournament = Tournament.objects.create(
+            club=club, name=(name or record.name or source)[:200], date=when, sequence=sequence,
+            time_control=record.time_control.value, kind=record.kind.value,
+            has_juniors=has_juniors, rounds=record.rounds, source_name=source[-255:],
+            source_format=record.format[:16], content_hash=content_hash)
+        entries = {p.number: Entry(tournament=tournament, number=p.number, name=p.name[:200], points=p.points)
+                   for p in record.players}
+        Entry.objects.bulk_create(entries.values())
+        entries = {e.number: e for e in Entry.objects.filter(tournament=tournament)}
+        Game.objects.bulk_create([
+            Game(tournament=tournament, round=p.round, board=p.board, white=entries[p.white],
+                 black=entries[p.black], white_points=p.white_points, black_points=p.black_points,
+                 played=p.played, unplayed=p.unplayed.value if p.unplayed else "",
+                 colours_known=p.colours_known, moves=p.moves or "", headers=dict(p.headers))
+            for p in record.pairings])
+        Bye.objects.bulk_create([
+            Bye(tournament=tournament, round=b.round, entry=entries[b.player], points=b.points, kind=b.kind.value)
+            for b in record.byes if b.player in entries])
+        audit.record(club, who, "import", f"tournament {tournament.id}",
+                     new={"name": tournament.name, "date": when.isoformat(), "file": source,
+                          "players": len(entries), "games": len(record.pairings)})
+    return tournament
+
+
+# --- publish, unpublish, delete ------------------------------------------------------------
+
+def publish(tournament: Tournament, *, who: str) -> Outcome:
+    with history_write(tournament.club_id):
+        reread(tournament)
+        if tournament.is_published:
+            raise Refused(f"tournament {tournament.id} is already published")
+        unlinked = list(Entry.objects.filter(tournament=tournament, member=None).values_list("name", flat=True))
+        if unlinked:
+            shown = ", ".join(repr(n) for n in unlinked[:5]) + (" ..." if len(unlinked) > 5 else "")
+            raise Refused(f"{len(unlinked)} names are not linked to members yet: {shown} "
+                          "(link them, or make them new members)")
+        tournament.status = TournamentStatus.PUBLISHED
+        tournament.published_at = timezone.now()
+        tournament.save(update_fields=["status", "published_at"])
+        report = rebuild(tournament.club, reason=f"publish tournament {tournament.id}", since=tournament)
+        tournament_published.send(sender=Tournament, tournament=tournament)  # analysis, after commit
+        audit.record(tournament.club, who, "publish", f"tournament {tournament.id} '{tournament.name}'",
+                     old={"status": "draft"}, new={"status": "published"}, summary=str(report))
+    return Outcome(f"published '{tournament.name}'", report)
+
+
+def unpublish(tournament: Tournament, *, who: str) -> Outcome:
+    with history_write(tournament.club_id):
+        reread(tournament)
+        if not tournament.is_published:
+            raise Refused(f"tournament {tournament.id} is not published")
+        tournament.status = TournamentStatus.DRAFT
+        tournament.save(update_fields=["status"])
+        report = rebuild(tournament.club, reason=f"unpublish tournament {tournament.id}", since=tournament)
+        audit.record(tournament.club, who, "unpublish", f"tournament {tournament.id} '{tournament.name}'",
+                     old={"status": "published"}, new={"status": "draft"}, summary=str(report))
+    return Outcome(f"unpublished '{tournament.name}'", report)
+
+
+def delete_tournament(tournament: Tournament, *, who: str) -> Outcome:
+    with history_write(tournament.club_id) as club:
+        reread(tournament)
+        key, was_published = order_key(tournament), tournament.is_published
+        old = {"name": tournament.name, "date": tournament.date.isoformat(), "status": tournament.status,
+               "games": tournament.games.count(), "file": tournament.source_name}
+        tournament.delete()
+        report = rebuild(club, reason=f"delete tournament {key[2]}", since=key) if was_published else None
+        audit.record(club, who, "delete", f"tournament {key[2]} '{old['name']}'", old=old,
+                     summary=str(report or ""))
+    return Outcome(f"deleted '{old['name']}'", report)
+
+
+# --- corrections ---------------------------------------------------------------------------
+
+def parse_result(text: str) -> tuple[int, int, bool]:
+    """A result as the arbiter types it -> (white half-points, black half-points, played)
+    (:meth:`clubrating.formats.results.GameResult.parse`)."""
+    result = GameResult.parse(text)
+    return result.white_points, result.black_points, result.played
+
+
+def correct_result(game: Game, result: str, *, who: str) -> Outcome:
+    parsed = GameResult.parse(result)
+    with history_write(game.tournament.club_id):
+        reread(game)
+        tournament = game.tournament
+        old = game_result_text(game)
+        (game.white_points, game.black_points), game.played = parsed.points, parsed.played
+        game.unplayed = parsed.unplayed.value if parsed.unplayed else ""
+        game.save(update_fields=["white_points", "black_points", "played", "unplayed"])
+        new = game_result_text(game)
+        report = rebuild_if_published(tournament, f"correct game {game.id}")
+        audit.record(tournament.club, who, "correct-result",
+                     f"tournament {tournament.id} round {game.round}: {game.white.name} - {game.black.name}",
+                     old={"result": old}, new={"result": new}, summary=str(report or ""))
+    return Outcome(f"round {game.round} {game.white.name} - {game.black.name}: {old} -> {new}", report)
+
+
+def change_date(tournament: Tournament, date: dt.date, *, who: str, today: dt.date | None = None) -> Outcome:
+    if date > (today or timezone.localdate()):
+        raise InputError(f"{date.isoformat()} is in the future")
+    with history_write(tournament.club_id):
+        reread(tournament)
+        old_key, old_date = order_key(tournament), tournament.date
+        tournament.date = date
+        tournament.sequence = (Tournament.objects.filter(club=tournament.club, date=date)
+                               .exclude(id=tournament.id).aggregate(m=Max("sequence"))["m"] or 0) + 1
+        tournament.save(update_fields=["date", "sequence"])
+        report = rebuild_if_published(tournament, f"redate tournament {tournament.id}",
+                                       since=min(old_key, order_key(tournament)))
+        audit.record(tournament.club, who, "change-date", f"tournament {tournament.id} '{tournament.name}'",
+                     old={"date": old_date.isoformat()}, new={"date": date.isoformat()}, summary=str(report or ""))
+    return Outcome(f"'{tournament.name}' is now dated {date.isoformat()}", report)
+
+
+def find_game(tournament: Tournament, round_number: int, player: str) -> Game:
+    """The game of ``round_number`` where an entry's number or name is ``player``."""
+    games = Game.objects.filter(tournament=tournament, round=round_number).select_related("white", "black")
+    text = player.strip()
+    for game in games:
+        for entry in (game.white, game.black):
+            if text == str(entry.number) or text.casefold() == entry.name.casefold():
+                return game
+    raise NotFound(f"no game of {text!r} in round {round_number} of tournament {tournament.id}")
