@@ -1,4 +1,5 @@
-"""The club's CPI verbs: ``analyse`` (engine analysis of the published games),
+"""The club's CPI verbs: ``analyse-club`` (engine analysis of the published games; the old
+name ``analyse`` stays for one release, one letter from ``analyze FILE``),
 ``cpi PLAYER`` (a member's ledger) and ``cpi-weights`` (show or change the weights).
 
 Thin translations to :mod:`clubrating.club.cpi`.
@@ -9,6 +10,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import sys
 from typing import Any, cast
 
 from clubrating.analysis.engine import DEFAULT_NODES
@@ -37,6 +39,17 @@ def cmd_analyse(args: argparse.Namespace) -> int:
         for line in report.unreadable:
             print(f"  not analysed: {line}")
     return 0
+
+
+ANALYSE_CLUB = "analyse-club"
+OLD_ANALYSE = "analyse"   # the name before issue 12: one letter from 'analyze GAMES.pgn'; removed in the next release
+
+
+def cmd_analyse_old_name(args: argparse.Namespace) -> int:
+    """``analyse``, the old name: one line on stderr, then the same as ``analyse-club``."""
+    print(f"clubrating: '{OLD_ANALYSE}' is now '{ANALYSE_CLUB}' (the old name goes in the next release; "
+          f"'analyze GAMES.pgn' analyses a file)", file=sys.stderr)
+    return cmd_analyse(args)
 
 
 def _factor_cell(factor: dict[str, Any]) -> str:
@@ -161,18 +174,21 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
         parser.set_defaults(handler=handler)
         return cast(argparse.ArgumentParser, parser)
 
-    p = add("analyse", cmd_analyse, "engine analysis of the club's published games with moves",
-            "Analyse every published game with moves not analysed yet (one engine search per position, "
-            "MultiPV 3, searches shared by all games of the database), store the facts and rebuild the "
-            "CPI ledger. An interrupted run resumes where it stopped.",
-            "clubrating analyse --nodes 150000 --jobs 2")
-    p.add_argument("--nodes", type=int, default=None,
-                   help=f"engine nodes per position (default $CLUBRATING_NODES or {DEFAULT_NODES:,})")
-    p.add_argument("--jobs", type=int, default=None,
-                   help="engine processes in parallel (default $CLUBRATING_JOBS or the number of cores)")
-    p.add_argument("--reanalyse", action="store_true",
-                   help="analyse again the games analysed with another engine, version or node budget")
-    p.add_argument("-v", "--verbose", action="store_true", help="a line per game on stderr")
+    description = ("Analyse every published game of the club with moves not analysed yet (one engine search "
+                   "per position, MultiPV 3, searches shared by all games of the database), store the facts "
+                   "and rebuild the CPI ledger. An interrupted run resumes where it stopped. (A PGN file "
+                   "without a database: 'clubrating analyze GAMES.pgn'.)")
+    for name, handler, help in (
+            (ANALYSE_CLUB, cmd_analyse, "engine analysis of the club's published games with moves"),
+            (OLD_ANALYSE, cmd_analyse_old_name, f"old name of {ANALYSE_CLUB} (goes in the next release)")):
+        p = add(name, handler, help, description, f"clubrating {name} --nodes 150000 --jobs 2")
+        p.add_argument("--nodes", type=int, default=None,
+                       help=f"engine nodes per position (default $CLUBRATING_NODES or {DEFAULT_NODES:,})")
+        p.add_argument("--jobs", type=int, default=None,
+                       help="engine processes in parallel (default $CLUBRATING_JOBS or the number of cores)")
+        p.add_argument("--reanalyse", action="store_true",
+                       help="analyse again the games analysed with another engine, version or node budget")
+        p.add_argument("-v", "--verbose", action="store_true", help="a line per game on stderr")
 
     p = add("cpi", cmd_cpi, "a member's CPI ledger: ΔCPI and factors of every analysed game",
             "A member's Chess Performance Index: every analysed game with its date, opponent, colour, "
