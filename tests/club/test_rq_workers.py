@@ -1,0 +1,306 @@
+"""Analysis jobs on RQ/Redis (issue 12), end to end with real components: the private
+redis-server of scripts/redis, real ``clubrating worker`` processes, real Stockfish at a small
+node budget, on a SQLite file or (in make test's PostgreSQL pass) a fresh PostgreSQL database.
+
+- two workers split a club's games, and a tournament queued twice is analysed once;
+- a worker SIGKILLed in the middle of a game: the other worker analyses that game;
+- a game whose workers die MAX_ATTEMPTS times fails with JobLost naming it.
+
+A missing redis-server fails these tests (scripts/redis says why); it never skips them.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import re
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+import uuid
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import chess
+import chess.pgn
+import pytest
+from redis import Redis
+from rq import Queue
+from rq.job import Job
+from rq.registry import FailedJobRegistry
+
+from clubrating.club.tasks import MAX_ATTEMPTS
+
+from .test_job_faults import alive, fake_engine, processes_of
+
+ROOT = Path(__file__).parents[2]
+NODES = "3000"   # small and fixed: a game of 60 plies takes about half a second
+NAMES = ["Anna Berg", "Ben Cole", "Cara Dunn", "Dan Eng", "Eva Fox", "Finn Gray", "Gus Hall", "Hana Ito"]
+ANALYSED = re.compile(r"clubrating worker (\d+): analysed game (\d+) in")
+STARTED = re.compile(r"default: analyse game (\d+) \(")
+pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+
+
+def evening_pgn(games: int, plies: int, seed: int = 12) -> str:
+    """``games`` games of ``plies`` random legal moves (fixed seed), four boards a round."""
+    rng, out = random.Random(seed), []
+    for number in range(games):
+        board = chess.Board()
+        for _ in range(plies):
+            moves = list(board.legal_moves)
+            if not moves:
+                break
+            board.push(rng.choice(moves))
+        game = chess.pgn.Game.from_board(board)
+        game.headers.update({"Event": "Tuesday", "Date": "2026.03.03", "Round": str(number // 4 + 1),
+                             "White": NAMES[2 * number % 8], "Black": NAMES[(2 * number + 1) % 8],
+                             "Result": "1/2-1/2"})
+        out.append(str(game))
+    return "\n\n".join(out) + "\n"
+
+
+# --- components ---------------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def redis_url() -> Iterator[str]:
+    """scripts/redis's server, started here if it is not running (and then stopped again)."""
+    script = ROOT / "scripts" / "redis"
+    url = subprocess.run([script, "url"], capture_output=True, text=True, check=True).stdout.strip()
+    was_running = ping(url)
+    if not was_running:
+        started = subprocess.run([script, "start"], capture_output=True, text=True)
+        if started.returncode != 0:
+            pytest.fail(f"scripts/redis start failed: {started.stderr.strip()}")
+    yield url
+    if not was_running:
+        subprocess.run([script, "stop"], check=True)
+
+
+def ping(url: str) -> bool:
+    try:
+        return bool(Redis.from_url(url, socket_connect_timeout=1).ping())
+    except Exception:
+        return False
+
+
+@pytest.fixture
+def queue_server(redis_url: str) -> str:
+    """The test server emptied: no job of an earlier test is left for these workers."""
+    Redis.from_url(redis_url).flushdb()
+    return redis_url
+
+
+class Database:
+    """A new database for the workers: a SQLite file, or a fresh database on the PostgreSQL
+    server of $CLUBRATING_DATABASE_URL when that is PostgreSQL (make test's second pass)."""
+
+    def __init__(self, folder: Path) -> None:
+        server = os.environ.get("CLUBRATING_DATABASE_URL", "")
+        self.postgres = server.startswith(("postgres://", "postgresql://"))
+        if self.postgres:
+            self.server, self.name = server, f"rq_{uuid.uuid4().hex[:12]}"
+            self.admin("CREATE DATABASE " + self.name)
+            self.url = server.rsplit("/", 1)[0] + "/" + self.name
+        else:
+            self.url = f"sqlite:///{folder / 'club.sqlite3'}"
+
+    def admin(self, sql: str) -> None:
+        import psycopg
+
+        with psycopg.connect(self.server.replace("postgres://", "postgresql://"), autocommit=True) as db:
+            db.execute(sql)
+
+    def rows(self, sql: str) -> list[tuple[Any, ...]]:
+        if self.postgres:
+            import psycopg
+
+            with psycopg.connect(self.url.replace("postgres://", "postgresql://")) as db:
+                return list(db.execute(sql).fetchall())
+        with sqlite3.connect(self.url.removeprefix("sqlite:///")) as db:
+            return list(db.execute(sql).fetchall())
+
+    def count(self, table: str) -> int:
+        return int(self.rows(f"SELECT count(*) FROM {table}")[0][0])
+
+    def drop(self) -> None:
+        if self.postgres:
+            self.admin(f"DROP DATABASE IF EXISTS {self.name} WITH (FORCE)")
+
+
+@pytest.fixture
+def database(tmp_path: Path) -> Iterator[Database]:
+    db = Database(tmp_path)
+    yield db
+    db.drop()
+
+
+def environment(database: Database, redis_url: str, **extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("CLUBRATING_", "DJANGO_", "FAKE_UCI"))}
+    return {**env, "CLUBRATING_DATABASE_URL": database.url, "CLUBRATING_REDIS_URL": redis_url,
+            "CLUBRATING_BOOK": "", "CLUBRATING_NODES": NODES, "CLUBRATING_JOBS": "1",
+            "CLUBRATING_JOB_LEASE": "2", **extra}
+
+
+def clubrating(env: dict[str, str], *args: str) -> str:
+    done = subprocess.run([sys.executable, "-m", "clubrating.cli", *args], env=env, capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def publish(folder: Path, env: dict[str, str], pgn: str) -> None:
+    """A club with one published evening: publishing queues its analysis (one job)."""
+    (folder / "evening.pgn").write_text(pgn)
+    for args in (("init", "Riverside"), ("import", str(folder / "evening.pgn")), ("link", "1", "--all-new"),
+                 ("publish", "1")):
+        clubrating(env, *args)
+
+
+class Worker:
+    """A real ``clubrating worker`` process, its stderr in a file."""
+
+    def __init__(self, folder: Path, name: str, env: dict[str, str]) -> None:
+        self.log = folder / f"{name}.log"
+        with self.log.open("w") as err:
+            self.process = subprocess.Popen([sys.executable, "-m", "clubrating.cli", "worker"], env=env,
+                                            stdout=subprocess.DEVNULL, stderr=err)
+
+    @property
+    def text(self) -> str:
+        return self.log.read_text()
+
+    def analysed(self) -> list[int]:
+        return [int(game) for pid, game in ANALYSED.findall(self.text) if int(pid) == self.process.pid]
+
+    def started(self) -> list[int]:
+        return [int(game) for game in STARTED.findall(self.text)]
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)   # RQ's warm shutdown
+            try:
+                self.process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+
+
+@pytest.fixture
+def workers() -> Iterator[list[Worker]]:
+    started: list[Worker] = []
+    yield started
+    for worker in started:
+        worker.stop()
+
+
+def wait_for(condition: Any, seconds: float, what: str) -> None:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        if time.monotonic() > deadline:
+            pytest.fail(f"waited {seconds} s for {what}")
+        time.sleep(0.1)
+
+
+def analyse_entries(database: Database) -> list[str]:
+    return [summary for (summary,) in database.rows(
+        "SELECT summary FROM club_auditentry WHERE action = 'analyse' ORDER BY id")]
+
+
+# --- two workers share a club's games --------------------------------------------------------------
+
+@pytest.mark.engine
+def test_two_workers_split_a_clubs_games_and_a_tournament_queued_twice_is_analysed_once(
+        tmp_path: Path, queue_server: str, database: Database, workers: list[Worker]) -> None:
+    env = environment(database, queue_server)
+    publish(tmp_path, env, evening_pgn(8, 60))
+    # The same tournament queued a second time (published twice, say): its games are claimed
+    # or analysed already when its own game jobs come.
+    clubrating_python(env, "from clubrating.club.tasks import analyse_tournament; analyse_tournament.enqueue(1)")
+    workers += [Worker(tmp_path, "a", env), Worker(tmp_path, "b", env)]
+    wait_for(lambda: database.count("club_gameanalysis") == 8 and analyse_entries(database)
+             and queue_idle(queue_server), 240, "8 stored analyses, the ledger and an empty queue")
+    for worker in workers:
+        worker.stop()
+    by_worker = [worker.analysed() for worker in workers]
+    assert sorted(by_worker[0] + by_worker[1]) == sorted(g for (g,) in database.rows("SELECT id FROM club_game"))
+    assert all(by_worker), f"one worker did all the games: {by_worker}"
+    assert Counter(by_worker[0] + by_worker[1]).most_common(1)[0][1] == 1   # none analysed twice
+    # The ledger: rebuilt at the end of the batch that analysed the 8 games, with all 8.
+    entries = analyse_entries(database)
+    assert [e for e in entries if not e.startswith("analysed 0 games")] == [entries[-1]]
+    assert entries[-1].startswith("analysed 8 games"), entries
+    scored = database.count("club_cpientry")
+    assert scored == 16, f"{scored} ledger rows for 8 games of 60 plies"
+
+
+def clubrating_python(env: dict[str, str], code: str) -> None:
+    setup = "from clubrating.djangoenv import setup; setup(); "
+    done = subprocess.run([sys.executable, "-c", setup + code], env=env, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+
+
+def queue_idle(url: str) -> bool:
+    queue = Queue("default", connection=Redis.from_url(url))
+    return queue.count == 0 and queue.started_job_registry.count == 0
+
+
+# --- a killed worker's game ------------------------------------------------------------------------
+
+@pytest.mark.engine
+def test_a_game_whose_worker_is_killed_is_analysed_by_the_other_worker(
+        tmp_path: Path, queue_server: str, database: Database, workers: list[Worker]) -> None:
+    env = environment(database, queue_server)
+    publish(tmp_path, env, evening_pgn(4, 200, seed=7))   # long games: a kill lands inside one
+    slow = environment(database, queue_server, CLUBRATING_NODES="20000")
+    victim = Worker(tmp_path, "victim", slow)
+    workers.append(victim)
+    wait_for(lambda: victim.started(), 60, "the first worker to start a game")
+    game = victim.started()[0]
+    time.sleep(1.5)   # well inside the game, and past a renewal of its lease
+    assert not database.rows(f"SELECT 1 FROM club_gameanalysis WHERE game_id = {game}"), "the game ended too soon"
+    engines = processes_of(victim.process.pid)
+    victim.process.send_signal(signal.SIGKILL)
+    victim.process.wait()
+    time.sleep(0.5)
+    assert not [pid for pid in engines if alive(pid)], "the killed worker's engine survived it"
+    other = Worker(tmp_path, "other", env)
+    workers.append(other)
+    wait_for(lambda: database.count("club_gameanalysis") == 4 and analyse_entries(database)
+             and queue_idle(queue_server), 240, "the 4 games analysed and the ledger rebuilt")
+    other.stop()
+    assert game in other.analysed()
+    assert sorted(other.analysed()) == sorted(g for (g,) in database.rows("SELECT id FROM club_game"))
+    assert analyse_entries(database)[-1].startswith("analysed 4 games")
+
+
+# --- a game that kills every worker ---------------------------------------------------------------
+
+def test_a_game_whose_workers_die_every_time_fails_with_joblost_naming_it(
+        tmp_path: Path, queue_server: str, database: Database, workers: list[Worker]) -> None:
+    engine = fake_engine(tmp_path)
+    env = environment(database, queue_server, CLUBRATING_ENGINE=str(engine))
+    publish(tmp_path, env, evening_pgn(1, 40))
+    hanging = {**env, "FAKE_UCI_MODE": "hang", "FAKE_UCI_FROM": "5", "CLUBRATING_ENGINE_TIMEOUT": "600"}
+    for attempt in range(1, MAX_ATTEMPTS + 1):
+        worker = Worker(tmp_path, f"dies-{attempt}", hanging)
+        workers.append(worker)
+        wait_for(lambda: worker.started(), 60, f"attempt {attempt} to start the game")
+        time.sleep(0.5)
+        worker.process.send_signal(signal.SIGKILL)
+        worker.process.wait()
+        time.sleep(2.5)   # its lease (2 s) runs out: the next worker puts the job back in the queue
+    last = Worker(tmp_path, "last", env)
+    workers.append(last)
+    failed = FailedJobRegistry("default", connection=Redis.from_url(queue_server))
+    wait_for(lambda: failed.count == 1, 60, "the game's job to fail")
+    job = Job.fetch(failed.get_job_ids()[0], connection=Redis.from_url(queue_server))
+    result = job.latest_result()
+    assert result is not None and result.exc_string is not None
+    assert "JobLost: game 1 (Anna Berg - Ben Cole, round 1 of Tuesday): its worker stopped 3 times" in result.exc_string
+    assert job.meta["attempts"] == MAX_ATTEMPTS + 1
+    assert database.count("club_gameanalysis") == 0
+    assert not last.analysed()
