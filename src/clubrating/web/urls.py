@@ -8,7 +8,7 @@ the JSON API under ``/api/``.
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from clubrating.web import api, arbiter, cpi_views, views
+from clubrating.web import api, arbiter, cpi_views, fairplay, views
 
 club_patterns = [
     path("", views.club_page, name="club"),
@@ -34,6 +34,7 @@ arbiter_patterns = [
     path("members/", arbiter.members_page, name="arbiter-members"),
     path("members/<slug:action>/", arbiter.member_action, name="arbiter-member-action"),
     path("privacy/", arbiter.privacy, name="arbiter-privacy"),
+    path("fair-play/", fairplay.fairplay_page, name="arbiter-fair-play"),
 ]
 
 api_patterns = [
