@@ -12,7 +12,7 @@ from django.test import Client
 
 from clubrating.club import services
 from clubrating.club.models import Club, Member, Tournament
-from clubrating.web.typed import parse_typed
+from clubrating.formats.typed import parse_typed
 
 WHO = "test:arbiter"
 PASSWORD = "correct horse battery staple"

@@ -14,7 +14,7 @@ from django.test import Client
 from clubrating.club import services
 from clubrating.club.models import AuditEntry, Club, Entry, Game, Member, RebuildLog, Tournament
 from clubrating.formats.trf import write_trf
-from clubrating.web.typed import parse_typed
+from clubrating.formats.typed import parse_typed
 
 from .conftest import PASSWORD, make_arbiter, member
 

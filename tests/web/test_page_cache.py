@@ -23,7 +23,7 @@ from clubrating.club.cpi import rebuild_cpi
 from clubrating.club.models import Club, CpiEntry, Entry, Game, Tournament
 from clubrating.formats.records import TournamentRecord
 from clubrating.web.access import history_version
-from clubrating.web.typed import parse_typed
+from clubrating.formats.typed import parse_typed
 
 from .conftest import TODAY, WHO, make_arbiter, member, publish_typed
 

@@ -15,15 +15,13 @@ from typing import Any, cast
 from clubrating.cli import option, print_json, wants_json, whole
 from clubrating.errors import InputError
 from clubrating.formats.records import MAX_ROUNDS
+from clubrating.formats.results import SPELLINGS, GameResult
 
 Handler = Callable[[argparse.Namespace], int | None]
 
-# Results that begin with '-', which argparse takes for an option or for its '--' (issue 10); the
-# CSV forfeit spellings of docs/formats.md as well as the services' own (+- -+ --).
-DASH_RESULTS = frozenset({"--", "-+", "-:+", "-:-", "-/+", "-/-"})
-SAME_RESULT = {"+:-": "+-", "+/-": "+-", "-:+": "-+", "-/+": "-+", "-:-": "--", "-/-": "--",
-               "1:0": "1-0", "0:1": "0-1", "0.5-0.5": "1/2-1/2", "½:½": "½-½"}
-"""docs/formats.md's other spellings of a result, in the words ``services.parse_result`` reads."""
+# Results that begin with '-', which argparse takes for an option or for its '--' (issue 10): every
+# such spelling GameResult reads (docs/formats.md's -- -+ -:+ -:- -/+ -/-).
+DASH_RESULTS = frozenset(spelling for spelling in SPELLINGS if spelling.startswith("-"))
 
 
 def protect_results(args: list[str]) -> list[str]:
@@ -55,9 +53,10 @@ class ResultArguments(argparse.ArgumentParser):
 
 
 def result_text(text: str) -> str:
-    """A result as typed on the command line, in the services' words."""
-    spelled = "".join(text.split())
-    return SAME_RESULT.get(spelled, spelled)
+    """A result as typed on the command line (any spelling of docs/formats.md), in the services'
+    words; what no spelling reads is handed on as typed, for the services to refuse."""
+    found = GameResult.find(text)
+    return found.value if found is not None else "".join(text.split())
 
 
 def open_database(args: argparse.Namespace) -> None:

@@ -28,22 +28,20 @@ from clubrating.formats.records import (
     MAX_NAME_LENGTH, MAX_PLAYERS, Bye, ByeKind, HalfPoints, Pairing, PlayerEntry, TimeControl, TournamentKind, TournamentRecord,
     Unplayed,
 )
+from clubrating.formats.results import GameResult
 
 _T = TypeVar("_T")
 
 REQUIRED = ("round", "white", "black", "result")
 COLUMNS = ("round", "board", "white", "black", "result")
 
-PLAYED = {"1-0": (2, 0), "0-1": (0, 2), "1/2-1/2": (1, 1), "½-½": (1, 1), "=": (1, 1),
-          "0.5-0.5": (1, 1), "1:0": (2, 0), "0:1": (0, 2), "½:½": (1, 1)}
-"""Results of games played over the board (white's and black's half-points)."""
-
-FORFEITS = {"+:-": (2, 0, Unplayed.FORFEIT), "-:+": (0, 2, Unplayed.FORFEIT),
-            "-:-": (0, 0, Unplayed.DOUBLE_FORFEIT)}
-"""Forfeits, in TRF's + / - vocabulary: '+:-' white wins by forfeit (never rated, R8)."""
-NO_MOVES = {"1-0 unplayed": (2, 0), "0-1 unplayed": (0, 2), "1/2-1/2 unplayed": (1, 1)}
-"""Results given without a move played (TRF's W / L / D): counted in standings, never rated (R8)."""
-_FORFEIT_SPELLINGS = {"+-": "+:-", "+/-": "+:-", "-+": "-:+", "-/+": "-:+", "--": "-:-", "-/-": "-:-"}
+WRITTEN_FORFEITS = {GameResult.WHITE_WINS_BY_FORFEIT: "+:-", GameResult.BLACK_WINS_BY_FORFEIT: "-:+",
+                    GameResult.DOUBLE_FORFEIT: "-:-"}
+"""Forfeits as this format writes them, in TRF's + / - vocabulary (never rated, R8); a result is
+read in any spelling of :class:`~clubrating.formats.results.GameResult`."""
+NO_MOVES = " unplayed"
+"""After a played result ('1-0 unplayed'): given without a move played (TRF's W / L / D), counted in
+standings, never rated (R8)."""
 
 BYES: dict[str, tuple[ByeKind, HalfPoints]] = {
     "bye": (ByeKind.PAIRING, 2),          # pairing-allocated bye: a win's point (FIDE C.04.1 d)
@@ -169,21 +167,16 @@ def _row(cells: list[str], columns: dict[str, int], line: int, state: _State) ->
 
 def _pairing(round_: int, board: int | None, white: str, black: str, result: str, line: int,
              state: _State) -> Pairing:
-    spelled = result.replace(" ", "")
-    spelled = _FORFEIT_SPELLINGS.get(spelled, spelled)
-    if result in PLAYED:
-        (white_points, black_points), unplayed = PLAYED[result], None
-    elif spelled in FORFEITS:
-        white_points, black_points, unplayed = FORFEITS[spelled]
-    elif result in NO_MOVES:
-        (white_points, black_points), unplayed = NO_MOVES[result], Unplayed.NO_MOVES
-    else:
+    no_moves = result.endswith(NO_MOVES)
+    found = GameResult.find(result.removesuffix(NO_MOVES))
+    if found is None or (no_moves and not found.played):
         raise InputError(f"result {result!r} not understood: expected 1-0, 0-1, 1/2-1/2 (or ½-½, =),"
                          " a forfeit +:- -:+ -:-, a result without moves such as '1-0 unplayed',"
                          " or with an empty black a bye", file=state.source, line=line)
     return Pairing(round=round_, board=board, white=state.players.number(white, line),
-                   black=state.players.number(black, line), white_points=white_points,
-                   black_points=black_points, played=unplayed is None, unplayed=unplayed, line=line)
+                   black=state.players.number(black, line), white_points=found.white_points,
+                   black_points=found.black_points, played=found.played and not no_moves,
+                   unplayed=Unplayed.NO_MOVES if no_moves else found.unplayed, line=line)
 
 
 def _positive(text: str, what: str, line: int, state: _State) -> int:
@@ -202,6 +195,15 @@ def _record(state: _State, entries: tuple[PlayerEntry, ...]) -> TournamentRecord
         rounds=rounds, time_control=CONTROLS.get(meta.get("time-control", "").lower(), TimeControl.STANDARD),
         kind=KINDS.get(meta.get("kind", "").lower(), TournamentKind.CHESS), source=state.source,
         format="csv", warnings=tuple(state.warnings))
+
+
+def _written_result(pairing: Pairing) -> str:
+    """A pairing's result as this format writes it: 1-0, +:-, '1-0 unplayed' ..."""
+    no_moves = pairing.unplayed is Unplayed.NO_MOVES
+    found = GameResult.of(pairing.white_points, pairing.black_points, pairing.played or no_moves)
+    if found is None:
+        raise ValueError(f"no result gives {pairing.white_points}-{pairing.black_points} half-points")
+    return found.value + NO_MOVES if no_moves else WRITTEN_FORFEITS.get(found, found.value)
 
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
@@ -230,14 +232,10 @@ def write_csv(record: TournamentRecord, handle: TextIO) -> None:
     buffer = io.StringIO()
     writer = _csv.writer(buffer, lineterminator="\n")
     writer.writerow(COLUMNS)
-    played = {points: text for text, points in PLAYED.items() if "/" in text or text in ("1-0", "0-1")}
-    unplayed = {(w, b, kind): text for text, (w, b, kind) in FORFEITS.items()}
-    unplayed.update({(w, b, Unplayed.NO_MOVES): text for text, (w, b) in NO_MOVES.items()})
     bye_text = {kind: text for text, (kind, _) in reversed(list(BYES.items()))}
     rows: list[tuple[int, int, list[object]]] = []
     for p in record.pairings:
-        result = (played[(p.white_points, p.black_points)] if p.played
-                  else unplayed[(p.white_points, p.black_points, p.unplayed or Unplayed.FORFEIT)])
+        result = _written_result(p)
         rows.append((p.round, 0, [p.round, p.board or "", names[p.white], names[p.black], result]))
     for bye in record.byes:
         rows.append((bye.round, 1, [bye.round, "", names[bye.player], "", bye_text[bye.kind]]))

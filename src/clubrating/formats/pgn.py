@@ -28,9 +28,10 @@ from clubrating.formats.common import (
 from clubrating.formats.records import (
     Pairing, TimeControl, TournamentKind, TournamentRecord, Unplayed,
 )
+from clubrating.formats.results import PGN_UNFINISHED, GameResult, pgn_result
 
-RESULTS = {"1-0": (2, 0), "0-1": (0, 2), "1/2-1/2": (1, 1)}
-"""PGN standard 8.2.6: the three finished results, as half-points (white, black)."""
+RESULTS = {result.value: result.points for result in GameResult if result.played}
+"""PGN standard 8.2.6: the three finished results (1-0, 0-1, 1/2-1/2), as half-points (white, black)."""
 
 FORFEIT_WORDS = re.compile(r"forfeit|abandon|no[ -]?show|unplayed|not played|did not start|nostart", re.I)
 """Termination values and comments that mark a game not played over the board."""
@@ -322,9 +323,9 @@ def _tags(record: TournamentRecord, pairing: Pairing, names: dict[int, str]) -> 
 
 
 def _result(pairing: Pairing) -> str:
-    for text, points in RESULTS.items():
-        if points == (pairing.white_points, pairing.black_points):
-            return text
+    text = pgn_result(pairing.white_points, pairing.black_points)
+    if text != PGN_UNFINISHED:
+        return text
     raise InputError(f"round {pairing.round}: {pairing.white_points}/2 - {pairing.black_points}/2"
                      " has no PGN result; expected 1-0, 0-1 or 1/2-1/2", line=pairing.line)
 

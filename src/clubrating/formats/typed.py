@@ -3,19 +3,21 @@
     round, white, black, result        e.g.  1, Anna Smith, Bob Jones, 1-0
     round, player, bye [points]        e.g.  2, Carl Berg, bye 1/2
 
-Results as :func:`clubrating.club.services.parse_result` reads them (1-0, 0-1,
-1/2-1/2, =, +-, -+, --); a bye is worth 1 point unless written otherwise.
-Players are numbered in the order they first appear.
+Results in any spelling of :class:`clubrating.formats.results.GameResult` (1-0, 0-1,
+1/2-1/2, =, +-, -+, -- and docs/formats.md's others); a bye is worth 1 point unless
+written otherwise. Players are numbered in the order they first appear.
+
+Pure (issue 12): the web's arbiter form only hands the text over.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 
-from clubrating.club.services import parse_result
 from clubrating.errors import InputError
 from clubrating.formats.common import check_bounds, check_name, check_one_game_per_round, check_round
-from clubrating.formats.records import Bye, ByeKind, Pairing, PlayerEntry, TournamentRecord, Unplayed
+from clubrating.formats.records import Bye, ByeKind, Pairing, PlayerEntry, TournamentRecord
+from clubrating.formats.results import GameResult
 
 SOURCE = "typed"
 BYE_POINTS = {"": 2, "1": 2, "1/2": 1, "½": 1, "0.5": 1, "0": 0}   # half-points
@@ -67,12 +69,12 @@ def parse_typed(text: str, *, name: str, date: dt.date | None) -> TournamentReco
         names.setdefault(white, fields[1])
         names.setdefault(black, fields[2])
         try:
-            w, b, played = parse_result(fields[3])
+            result = GameResult.parse(fields[3])
         except InputError as error:
             raise InputError(error.reason, file=SOURCE, line=line) from None
-        unplayed = None if played else (Unplayed.DOUBLE_FORFEIT if w == b == 0 else Unplayed.FORFEIT)
-        pairings.append(Pairing(round=rnd, white=white, black=black, white_points=w, black_points=b,
-                                played=played, unplayed=unplayed, line=line))
+        pairings.append(Pairing(round=rnd, white=white, black=black, white_points=result.white_points,
+                                black_points=result.black_points, played=result.played,
+                                unplayed=result.unplayed, line=line))
     if not pairings:
         raise InputError("no games typed: one line a game, 'round, white, black, result'", file=SOURCE)
     rounds = max([p.round for p in pairings] + [b.round for b in byes])

@@ -25,11 +25,12 @@ from clubrating.club import queries, services
 from clubrating.club.matching import possible_duplicates, proposals_for
 from clubrating.club.models import Club, Entry, Game, Member, Visibility
 from clubrating.errors import ClubratingError, InputError, NotFound
+from clubrating.formats.results import GameResult
+from clubrating.formats.typed import parse_typed
 from clubrating.web.access import ARBITER_PREFIX, ClubAccess, mark_privacy
-from clubrating.web.typed import parse_typed
 
 MAX_UPLOAD_BYTES: int = settings.MAX_UPLOAD_BYTES   # 5 MB: a club's tournament file is kilobytes
-RESULT_CHOICES = ["1-0", "0-1", "1/2-1/2", "+-", "-+", "--"]
+RESULT_CHOICES = [result.value for result in GameResult]   # 1-0, 0-1, 1/2-1/2, +-, -+, --
 
 
 def arbiter_view(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
