@@ -36,7 +36,7 @@ CLUB_LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("derived data", ("ratings", "cpi", "coach", "fairplay")),
     ("history", ("history",)),
     ("services", ("services", "services.*", "analysis_jobs", "evening*")),
-    ("tasks", ("tasks", "rq*", "jobs*", "apps")),
+    ("tasks", ("leases", "tasks", "rq*", "jobs*", "apps")),
 ]
 """Modules of ``clubrating.club`` (shell patterns, relative to it), lowest first:
 

@@ -21,7 +21,7 @@ club's games. Chosen by ``CLUBRATING_REDIS_URL`` (settings.py); the database bac
   (``CLUBRATING_JOB_LEASE``), as on the database backend; RQ's forking worker would renew
   it itself but lets the job run on in its child when the worker is killed, and its floor
   of 60 s a lease would make a killed worker's game wait at least a minute.
-  A game whose workers died ``MAX_ATTEMPTS`` times fails with :class:`~clubrating.club.tasks.JobLost`
+  A game whose workers died ``MAX_ATTEMPTS`` times fails with :class:`~clubrating.club.leases.JobLost`
   naming the game, and leaves its batch (the ledger still comes).
 """
 
@@ -57,7 +57,7 @@ from clubrating.club.analysis_jobs import (DatabaseCache, _rebuild_ledger, analy
                                            game_positions, ledger_behind, pgn_text, store_analysis)
 from clubrating.club.locking import history_write
 from clubrating.club.models import Club, Game, GameAnalysis, Tournament
-from clubrating.club.tasks import MAX_ATTEMPTS, JobLost, lease
+from clubrating.club.leases import MAX_ATTEMPTS, JobLost, lease
 from clubrating.errors import InputError
 
 log = logging.getLogger("clubrating.worker")

@@ -27,14 +27,12 @@ from django.dispatch import receiver
 from django_tasks.signals import task_finished, task_started
 
 from clubrating.club.models import Game, Tournament, TournamentStatus
+from clubrating.club.leases import LEASE, LEASE_ENV, MAX_ATTEMPTS, JobLost, lease
 from clubrating.club.signals import tournament_published
 
-# A job whose worker has not renewed it for LEASE is taken as lost. The worker renews it every
-# LEASE / 5 from a thread of its own, so only a dead (or frozen) worker loses it; 5 minutes let
-# a machine that paused (a suspended laptop, a swapping server) come back without a second run.
-LEASE = dt.timedelta(minutes=5)
-LEASE_ENV = "CLUBRATING_JOB_LEASE"   # seconds
-MAX_ATTEMPTS = 3   # a job that killed its worker three times (say, out of memory) is not tried again
+__all__ = ["LEASE", "LEASE_ENV", "MAX_ATTEMPTS", "JobLost", "lease", "analyse_tournament",
+           "enqueue_analysis_on_commit", "keep_leases", "requeue_lost_jobs"]
+
 
 
 @task()
@@ -77,18 +75,6 @@ def analyse_when_published(sender: Any, tournament: Tournament, **kwargs: Any) -
 
 
 # --- leases --------------------------------------------------------------------------------
-
-def lease() -> dt.timedelta:
-    """LEASE, or $CLUBRATING_JOB_LEASE seconds."""
-    from clubrating.analysis.engine import env_seconds
-
-    seconds = env_seconds(LEASE_ENV)
-    return LEASE if seconds is None else dt.timedelta(seconds=seconds)
-
-
-class JobLost(Exception):
-    """Recorded as the failure of a job whose workers died MAX_ATTEMPTS times."""
-
 
 def requeue_lost_jobs(now: dt.datetime | None = None) -> tuple[int, int]:
     """Put back in the queue every RUNNING job whose lease ran out; fail those tried
