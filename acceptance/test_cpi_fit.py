@@ -52,6 +52,7 @@ def test_the_lichess_fit_tracks_strength_better_than_acpl_alone(fits) -> None:
 def test_the_fide_fit_tracks_strength_better_than_acpl_alone(fits) -> None:
     cv = fits["fide-classical"]["cross_validation"]
     print("FIDE classical:", json.dumps(cv))
+    assert cv["delta_r"] >= 0.55 and cv["per_game"]["r"] >= 0.55   # issue 11: |r| >= 0.55 per game
     assert cv["delta_r"] > abs(cv["acpl_r"])
     assert cv["delta_r"] > cv["spec_delta_r"]
     assert cv["per_10_games"]["mae"] <= 200

@@ -254,3 +254,24 @@ def test_with_decay_the_interval_widens_while_a_member_does_not_play(fitted_club
     monkeypatch.setattr(cpi_module.timezone, "localdate", lambda: last + dt.timedelta(days=5 * 365))
     html = Client().get(f"/c/{fitted_club.slug}/p/{ben.id}/cpi/").content.decode()
     assert "No recent games: the last analysed game was on" in html and "Plays like" not in html
+
+
+def test_an_upgrade_rescores_a_ledger_scored_by_older_rules(fitted_club: Club) -> None:
+    """After an upgrade whose presets or factor definitions changed, the stored ΔCPIs and CPIs
+    are re-scored by the migrate every command starts with, not left as the old rules made them."""
+    from django.core.management import call_command
+
+    from clubrating.club.cpi import ledger_is_current
+
+    publish_analysed(fitted_club, 4, facts=uneven_game)
+    right = {e.id: (e.delta, e.cpi_after) for e in CpiEntry.objects.all()}
+    assert right and ledger_is_current(fitted_club)
+    for entry in CpiEntry.objects.all():   # as an older version would have left them
+        entry.factors = {**entry.factors, "scored_with": "older-rules"}
+        entry.delta, entry.cpi_after = entry.delta + 7, entry.cpi_after + 70
+        entry.save()
+    assert not ledger_is_current(fitted_club)
+    call_command("migrate", verbosity=0, interactive=False)
+    assert ledger_is_current(fitted_club)
+    rescored = sorted(x for e in CpiEntry.objects.all() for x in (e.delta, e.cpi_after))
+    assert rescored == pytest.approx(sorted(x for pair in right.values() for x in pair))

@@ -8,7 +8,7 @@ import math
 import pytest
 
 from clubrating.cpi.facts import BookStatus, Color
-from clubrating.cpi.factors import (MateAttack, brilliancies, centipawn_loss, engine_choice, eval_loss,
+from clubrating.cpi.factors import (FITTED_E, SPEC_E, MateAttack, acpl, brilliancies, centipawn_loss, engine_choice, eval_loss,
                                     is_sacrifice_candidate, lost_on_time, mating_attacks, move_loss,
                                     player_factors,
                                     game_accuracy, hangs, increment_seconds, mates, move_accuracy,
@@ -40,10 +40,26 @@ def test_eval_loss_is_one_minus_mean_loss_over_200() -> None:
     assert (factor.numerator, factor.denominator) == (100, 2)
     assert factor.value == pytest.approx(1 - 50 / 200)
     assert eval_loss(plies, B).value == 1.0
+    fitted = eval_loss(plies, W, FITTED_E)
+    assert (fitted.numerator, fitted.denominator) == (100, 2)
+    assert fitted.value == pytest.approx(math.exp(-50 / 50))
 
 
 def test_eval_loss_is_zero_not_negative_when_cpl_exceeds_200() -> None:
     assert eval_loss([ply(1, "a", [("b", 500)], -500)], W).value == 0.0
+
+
+def test_in_the_fitted_form_one_blunder_counts_at_most_500_cp_and_in_full_in_the_acpl() -> None:
+    """Issue 11 (definitions 3): a lost queen in an even game weighed as much as 33 careful
+    moves in the spec's E; in the fitted presets' form each move's loss counts at most 500 cp."""
+    careful = [ply(2 * i + 1, "a", [("b", 30)], 0) for i in range(19)]       # 30 cp a move
+    blunder = ply(39, "a", [("b", 0)], -1000)                                  # a queen
+    spec, fitted = (eval_loss(careful + [blunder], W, form) for form in (SPEC_E, FITTED_E))
+    assert spec.numerator == 19 * 30 + 1000
+    assert fitted.numerator == 19 * 30 + 500
+    assert fitted.value == pytest.approx(math.exp(-(19 * 30 + 500) / 20 / 50))
+    assert acpl(careful + [blunder], W) == pytest.approx((19 * 30 + 1000) / 20)
+    assert 0 < eval_loss([ply(1, "a", [("b", 500)], -500)], W, FITTED_E).value < 0.0001   # never below 0
 
 
 def test_eval_loss_of_a_player_without_moves_is_unavailable() -> None:

@@ -9,4 +9,9 @@ class ClubConfig(AppConfig):
     def ready(self) -> None:
         # The app's wiring (the top of club's layers, tests/test_layers.py): the tasks layer's
         # receivers of the services' signals, connected once Django has started.
+        from django.db.models.signals import post_migrate
+
         from clubrating.club import tasks  # noqa: F401
+        from clubrating.club.cpi import rescore_after_upgrade
+
+        post_migrate.connect(rescore_after_upgrade, sender=self, dispatch_uid="clubrating-rescore-cpi")

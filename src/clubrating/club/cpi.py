@@ -30,6 +30,7 @@ from clubrating.club.models import Club, CpiEntry, GameAnalysis, Member, Tournam
 from clubrating.club.lookups import game_result_text, resolve_members
 from clubrating.cpi.coach import WEAKEST_CANDIDATES, FactorAverage
 from clubrating.cpi.coach import weakest_factor as coach_weakest_factor
+from clubrating.cpi.factors import DEFINITIONS_VERSION
 from clubrating.cpi.facts import Color, GameFacts
 from clubrating.cpi.calibrate import estimate
 from clubrating.cpi.index import (DEFAULT_PRESET, PRESET_POOLS, PRESETS, SHARE_FACTORS, LedgerGame, Weights, cpi_after,
@@ -128,9 +129,31 @@ def ledger_games(club: Club) -> list[LedgerGame]:
 
 
 def scoring_key(weights: Weights, result: str) -> str:
-    """What a game's ΔCPI depends on beside its facts: the weights (not the start) and the result."""
+    """What a game's ΔCPI depends on beside its facts: the weights (not the start), the result,
+    and the factors' definitions (a new version of clubrating may read the same facts anew)."""
     shown = {name: value for name, value in weights.to_dict().items() if name != "start"}
-    return hashlib.sha1(f"{json.dumps(shown, sort_keys=True)}|{result}".encode()).hexdigest()[:16]
+    text = f"{json.dumps(shown, sort_keys=True)}|{result}|{DEFINITIONS_VERSION}"
+    return hashlib.sha1(text.encode()).hexdigest()[:16]
+
+
+def ledger_is_current(club: Club) -> bool:
+    """Whether the stored ledger was scored with the club's settings and this version's
+    definitions (one row tells: every rebuild re-scores all rows whose key differs)."""
+    row = (CpiEntry.objects.filter(member__club=club)
+           .values_list("factors__scored_with", "game__white_points", "game__black_points").first())
+    if row is None:
+        return True
+    key, white_points, black_points = row
+    return bool(key == scoring_key(club_weights(club), RESULTS.get((white_points, black_points), "*")))
+
+
+def rescore_after_upgrade(**_: Any) -> None:
+    """Django's ``post_migrate``: a new version whose presets or factor definitions changed
+    re-scores each club's stored analyses at once (never the engine), so that no page shows a
+    CPI computed by the old rules; a club already current costs one query."""
+    for club in Club.objects.all():
+        if not ledger_is_current(club):
+            rebuild_cpi(club)
 
 
 def _scored(game: GameFacts, weights: Weights, key: str) -> dict[Color, tuple[float | None, dict[str, Any]]]:

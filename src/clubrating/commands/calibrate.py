@@ -28,6 +28,7 @@ from clubrating.analysis.engine import DEFAULT_ENGINE, EngineSettings
 from clubrating.analysis.runner import DEFAULT_BOOK, AnalysisConfig, analyse_games, read_pgn_file, stderr_progress
 from clubrating.cli import option, print_json, wants_json, whole
 from clubrating.cpi import factors as factor_definitions
+from clubrating.cpi.factors import FITTED_E
 from clubrating.cpi.calibrate import (FEATURES, Side, careers, cross_validate, fit, settings_of, side_values,
                                       time_control_class)
 from clubrating.cpi.facts import Color, GameFacts
@@ -96,30 +97,35 @@ def pick_games(paths: list[str], time_control: str | None) -> tuple[list[chess.p
     return picked, left_out, time_control or (known[0] if known else "unknown")
 
 
+SPEC_WEIGHTS = Weights().to_dict()   # the spec's C1 weights, read once (careers call this ~30,000 times)
+FITTED_FORM = Weights(e_scale=FITTED_E.exp_scale, e_cap=FITTED_E.cap)   # the factors as the fit reads them
+SPEC_E_KEY = "E_spec"                # not a feature: the spec's E, for the baseline
+
+
 def sides_of(facts: list[GameFacts], min_plies: int) -> list[Side]:
     """Each scored player-side with its rating; anonymous players ('?') are one group a game."""
     sides = []
     for number, game in enumerate(facts):
         if len(game.plies) < min_plies:
             continue
-        scores = score_game(game)
+        scores = score_game(game, FITTED_FORM)
+        spec = score_game(game)
         for color, tag in ((Color.WHITE, "White"), (Color.BLACK, "Black")):
             elo = _rating(game.headers, f"{tag}Elo")  # type: ignore[arg-type]
             assert elo is not None  # pick_games kept only games with both ratings
             name = game.headers.get(tag, "?").strip()
             group = name if name not in ("", "?") else f"game:{number}"
             band = game.headers.get("Band") or f"{int(elo // 200) * 200}"
-            sides.append(Side(elo, side_values(scores[color].factors, game.result, color), group, band,
-                              scores[color].factors.acpl))
+            values = side_values(scores[color].factors, game.result, color)
+            values[SPEC_E_KEY] = spec[color].factors.E.value   # the baseline scores the spec's E
+            sides.append(Side(elo, values, group, band, scores[color].factors.acpl))
     return sides
 
 
-SPEC_WEIGHTS = Weights().to_dict()   # the spec's C1 weights, read once (careers call this ~30,000 times)
-
-
 def spec_delta(side: Side) -> float:
-    """The spec's ΔCPI of a side (C1 weights, unavailable adds 0): the baseline of the report."""
-    return sum(SPEC_WEIGHTS[name] * (side.values.get(name) or 0.0) for name in FEATURES)
+    """The spec's ΔCPI of a side (C1 weights, C3's E, unavailable adds 0): the report's baseline."""
+    values = {**side.values, "E": side.values.get(SPEC_E_KEY, side.values.get("E"))}
+    return sum(SPEC_WEIGHTS[name] * (values.get(name) or 0.0) for name in FEATURES)
 
 
 def run(args: argparse.Namespace) -> int:

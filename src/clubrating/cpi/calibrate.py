@@ -41,7 +41,7 @@ from typing import Any
 import numpy as np
 
 from clubrating.cpi.facts import Color
-from clubrating.cpi.factors import PlayerFactors
+from clubrating.cpi.factors import FITTED_E, PlayerFactors
 
 SHARES = ("E", "T", "O", "B1", "B2", "B3", "M1", "M2", "M3")
 COUNTS = ("H", "Br")
@@ -359,7 +359,8 @@ def settings_of(model: Fit, *, min_plies: int, window: int, floor: float = 0.0) 
                     renormalise=1.0, min_plies=float(min_plies), window=float(window),
                     elo_alpha=round(model.alpha, 4), elo_beta=round(model.beta, 6),
                     elo_sigma=round(model.sigma, 4), elo_mean=round(model.prior_mean, 1),
-                    elo_sd=round(model.prior_sd, 1), elo_floor=round(floor, 1), decay=DECAY)
+                    elo_sd=round(model.prior_sd, 1), elo_floor=round(floor, 1), decay=DECAY,
+                    e_scale=FITTED_E.exp_scale, e_cap=FITTED_E.cap)
     settings.update({f"mean_{name}": round(model.means[name], 4) for name in SHARES})
     return settings
 

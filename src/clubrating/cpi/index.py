@@ -14,7 +14,7 @@ from typing import Any
 
 from clubrating.cpi.calibrate import EloMap, estimate
 from clubrating.cpi.facts import Color, GameFacts
-from clubrating.cpi.factors import PlayerFactors, player_factors
+from clubrating.cpi.factors import EvalLossForm, PlayerFactors, player_factors
 from clubrating.cpi.presets import FITTED, POOLS
 
 CPI_FLOOR, CPI_CEILING = 0.0, 4000.0  # spec C2: clamp(CPI, 0, 4000)
@@ -33,7 +33,9 @@ class Weights:
     running sum, from the measurement model ΔCPI = α + β·Elo + noise(σ) and the pool's prior
     (``elo_*``, :func:`clubrating.cpi.calibrate.estimate`); ``decay``, how far (Elo per √year)
     a player's strength may have moved while they did not play: older games of the window count
-    less and the interval widens with time away (:func:`~clubrating.cpi.calibrate.estimate`).
+    less and the interval widens with time away (:func:`~clubrating.cpi.calibrate.estimate`);
+    ``e_scale``/``e_cap``, E read as exp(−CPL′/50) with each move's loss capped at 500 cp
+    (:data:`clubrating.cpi.factors.FITTED_E`) instead of the spec's 1 − CPL/200.
     """
 
     E: float = 30
@@ -70,6 +72,8 @@ class Weights:
     elo_sd: float = 0
     elo_floor: float = 0     # Elo: the error more games do not take away (calibrate's held-out sets)
     decay: float = 0         # Elo per √year a strength may move unseen (Glicko's c); 0: none (spec)
+    e_scale: float = 0       # E's form (factors.EvalLossForm): 0 = spec C3, max(0, 1 − CPL/200)
+    e_cap: float = 0         # cp: each move's loss counted at most this in E (0: no cap, spec)
 
     def to_dict(self) -> dict[str, float]:
         return {name: getattr(self, name) for name in self.__slots__}
@@ -84,6 +88,11 @@ class Weights:
         if self.elo_beta == 0 or self.elo_sigma <= 0 or self.elo_sd <= 0:
             return None
         return EloMap(self.elo_alpha, self.elo_beta, self.elo_sigma, self.elo_mean, self.elo_sd, self.elo_floor)
+
+    @property
+    def e_form(self) -> EvalLossForm:
+        """How E reads the losses under these settings (spec C3, or the fitted presets' form)."""
+        return EvalLossForm(self.e_scale, self.e_cap)
 
     def unavailable_value(self, name: str) -> float:
         """What an unavailable share factor counts as: 0 (spec) or the pool's mean (fitted)."""
@@ -156,7 +165,7 @@ class PlayerScore:
 
 
 def score_player(game: GameFacts, color: Color, weights: Weights = Weights()) -> PlayerScore:
-    factors = player_factors(game, color)
+    factors = player_factors(game, color, weights.e_form)
     bonus = result_bonus(game.result, color, weights)
     name = game.headers.get("White" if color is Color.WHITE else "Black", "?")
     if len(game.plies) < weights.min_plies:
