@@ -49,6 +49,9 @@ def build(sans: list[str], notes: dict[int, dict[str, Any]] | None = None, resul
 BLUNDER = {5: {"best": [("Bc4", 30), ("Nc3", 20), ("d3", 10)], "after": -310}}   # d4 loses 340 cp
 CLOCKS = {1: {"clock": (None, 600)}, 3: {"clock": (600, 590)}, 5: {"clock": (590, 500)},
           7: {"clock": (500, 490)}, 9: {"clock": (490, 480)}}                     # 10, 90, 10, 10 s
+HASTY = {1: {"clock": (None, 600)}, 3: {"clock": (600, 540)},                     # 60, 5, 60, 60 s
+         5: {"clock": (540, 535), "best": [("Bc4", 30), ("Nc3", 20)], "after": -310},   # d4 loses 340 cp
+         7: {"clock": (535, 475)}, 9: {"clock": (475, 415)}}
 BOOK = {1: {"book": BookStatus.TOP10}, 3: {"book": BookStatus.TOP10}, 5: {"book": BookStatus.OUT},
         7: {"book": BookStatus.OUT}}
 SACRIFICE = {5: {"best": [("Nxe5", 60), ("Bc4", 40)], "after": -20}}              # Nxe5 gives N for P

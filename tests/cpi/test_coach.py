@@ -14,7 +14,7 @@ from clubrating.cpi.coach import (FACTORS, CoachGame, Exercise, choose_exercises
 from clubrating.cpi.facts import BookStatus, Color, GameFacts, Score
 from clubrating.cpi.factors import Count, Factor, PlayerFactors
 from clubrating.cpi.index import Weights
-from tests.cpi.coach_games import (AFTER_FOUR, BLUNDER, BOOK, CLOCKS, OPEN_GAME, SACRIFICE, build,
+from tests.cpi.coach_games import (AFTER_FOUR, BLUNDER, BOOK, CLOCKS, HASTY, OPEN_GAME, SACRIFICE, build,
                                    mate_missed)
 
 
@@ -32,7 +32,8 @@ def one(facts: GameFacts, game_id: int = 1, color: Color = Color.WHITE) -> Coach
     ("M3", mate_missed(3), "Bc4", "White has a mate in 3"),
     ("H", BLUNDER, "Bc4", "the move played hung 340 cp: find a move that keeps the balance"),
     ("O", BOOK, "d4", "move 3 left the opening book's 10 main moves"),
-    ("T", CLOCKS, "d4", "1:30 spent here, 3.0× the mean of 0:30: plan your time"),
+    ("T", HASTY, "Bc4", "0:05 spent here against a mean of 0:46, and the move played lost 340 cp: "
+                        "a moment to take your time"),
     ("Br", SACRIFICE, "Nxe5", "a sacrifice is the strongest move here; the move played lost 80 cp"),
 ])
 def test_each_factor_finds_the_position_before_the_players_wrong_move(factor, notes, best, hint) -> None:
@@ -43,7 +44,7 @@ def test_each_factor_finds_the_position_before_the_players_wrong_move(factor, no
     assert exercise.fen == AFTER_FOUR
     assert exercise.side_to_move is Color.WHITE and exercise.played_san == "d4"
     assert exercise.best_san == best and exercise.hint == hint
-    assert exercise.task == ("White to move: plan your time here" if factor == "T" else
+    assert exercise.task == ("White to move: take your time here" if factor == "T" else
                              "Find the best move for White")
 
 
@@ -190,8 +191,7 @@ def test_the_weights_decide_the_weakest_factor() -> None:
 
 
 def test_the_coach_trains_the_weakest_factor_unless_another_is_asked_for() -> None:
-    notes = {p: {**BLUNDER.get(p, {}), **CLOCKS.get(p, {})} for p in BLUNDER.keys() | CLOCKS.keys()}
-    games = [one(build(OPEN_GAME, notes))]
+    games = [one(build(OPEN_GAME, HASTY))]      # d4 loses 340 cp in 5 s
     report = coach(games)
     assert report.weakest is not None and report.factor == report.weakest.factor == "H"
     assert [e.factor for e in report.exercises] == ["H"]

@@ -31,15 +31,18 @@ player went wrong in that factor:
 - H: the hangs (the position before the blunder, as H counts them);
 - O: in each game, the first of the player's first 10 moves that left the
   book's 10 main moves in a position the book knows;
-- T: the moves where the player spent the most time, at least twice their
-  mean time in that game ("plan your time"; no best move needed);
+- T: the mistakes played in haste: moves that lost ≥ 100 cp and took less than
+  the player's mean time in that game. T (issue 11) is the Gini coefficient of
+  the seconds per move: it rewards time kept for the moments that decide a
+  game, and a mistake made quickly is where that time was missing ("take your
+  time here");
 - Br: positions where the engine's best move was a sacrifice (static exchange
   ≤ −200 cp, as Br) keeping the player not worse, and the player's move lost
   at least 50 cp against it. Needs the ``exchange`` function of the shell
   (:func:`clubrating.analysis.see.exchange`), passed in: without it, none.
 
 Candidates are ranked by how much they cost (cp lost; for mates the shortest
-first; for T the time ratio), ties by the games' given order and the ply. The
+first; for T the cp lost), ties by the games' given order and the ply. The
 best candidate of each game is taken first (variety), then the others, at most
 ``limit`` in all and never the same position (FEN without the move counters)
 twice.
@@ -63,7 +66,7 @@ from clubrating.cpi.index import SHARE_FACTORS, Weights
 DEFAULT_LIMIT = 10           # brief: at most N exercises, default 10
 CLEAR_LOSS_CP = 100          # lila's former CpAdvice: 50 inaccuracy, 100 mistake, 300 blunder
 MISSED_SACRIFICE_CP = 50     # ours: half a pawn, the sacrifice was clearly better than the move played
-SLOW_MOVE_RATIO = 2.0        # ours: twice the player's mean time per move in the game
+HASTY_SHARE = 1.0            # ours: a hasty move took less than the player's mean time in the game
 FACTORS = (*SHARE_FACTORS, "H", "Br")
 WEAKEST_CANDIDATES = ("E", "T", "O", "B1", "M1", "M2", "M3", "H")   # see the module's docstring
 FACTOR_NAMES = {
@@ -168,7 +171,7 @@ class Exercise:
     def task(self) -> str:
         side = self.side_to_move.value.capitalize()
         if self.factor == "T":
-            return f"{side} to move: plan your time here"
+            return f"{side} to move: take your time here"
         return f"Find the best move for {side}"
 
     def to_dict(self, *, solution: bool = True) -> dict[str, Any]:
@@ -251,8 +254,9 @@ def _minutes(seconds: float) -> str:
     return f"{int(seconds // 60)}:{int(round(seconds % 60)):02d}"
 
 
-def _slow_moves(game: CoachGame) -> Iterator[tuple[float, PlyFacts, str]]:
-    """T: moves taking at least twice the player's mean time (seconds as factor T counts them)."""
+def _hasty_mistakes(game: CoachGame) -> Iterator[tuple[float, PlyFacts, str]]:
+    """T: moves losing ≥ 100 cp played in less than the player's mean time (seconds as factor
+    T counts them): where time kept for the decisive moments was missing."""
     increment = increment_seconds(game.facts.time_control)
     spent = [(ply, ply.clock_before - ply.clock_after + increment) for ply in game.facts.plies
              if ply.color is game.color and ply.clock_before is not None and ply.clock_after is not None]
@@ -261,9 +265,10 @@ def _slow_moves(game: CoachGame) -> Iterator[tuple[float, PlyFacts, str]]:
         return
     mean = sum(seconds for _, seconds in spent) / len(spent)
     for ply, seconds in spent:
-        if mean > 0 and seconds >= SLOW_MOVE_RATIO * mean:
-            yield seconds / mean, ply, (f"{_minutes(seconds)} spent here, {seconds / mean:.1f}× the mean of "
-                                        f"{_minutes(mean)}: plan your time")
+        loss = centipawn_loss(ply)
+        if loss is not None and loss >= CLEAR_LOSS_CP and ply.choice != 1 and seconds < HASTY_SHARE * mean:
+            yield loss, ply, (f"{_minutes(seconds)} spent here against a mean of {_minutes(mean)}, and the "
+                              f"move played lost {loss} cp: a moment to take your time")
 
 
 def _missed_sacrifices(game: CoachGame, exchange: Exchange | None) -> Iterator[tuple[float, PlyFacts, str]]:
@@ -290,7 +295,7 @@ def _candidates(game: CoachGame, factor: str, exchange: Exchange | None
     if factor in ("M1", "M2", "M3"):
         return _missed_mates(game, int(factor[1]))
     finders: dict[str, Callable[[], Iterator[tuple[float, PlyFacts, str]]]] = {
-        "H": lambda: _hangs(game), "O": lambda: _left_book(game), "T": lambda: _slow_moves(game),
+        "H": lambda: _hangs(game), "O": lambda: _left_book(game), "T": lambda: _hasty_mistakes(game),
         "Br": lambda: _missed_sacrifices(game, exchange)}
     if factor not in finders:
         raise ValueError(f"unknown factor {factor!r}: expected one of {', '.join(FACTORS)}")
