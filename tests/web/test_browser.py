@@ -13,7 +13,7 @@ import pytest
 from clubrating.club import services
 from clubrating.club.models import Club, CurrentRating, Member
 from clubrating.formats.trf import write_trf
-from clubrating.web.typed import parse_typed
+from clubrating.formats.typed import parse_typed
 
 from .conftest import PASSWORD, make_arbiter, publish_typed
 

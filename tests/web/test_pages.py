@@ -68,7 +68,7 @@ def test_the_tournament_page_marks_forfeits_and_byes_as_not_rated(club: Club) ->
 
 def test_a_bughouse_tournament_shows_standings_and_says_it_is_not_rated(club: Club) -> None:
     record_text = "1, Anna Smith, Bob Jones, 1-0\n"
-    from clubrating.web.typed import parse_typed
+    from clubrating.formats.typed import parse_typed
     import dataclasses
     record = dataclasses.replace(parse_typed(record_text, name="Bughouse night", date=dt.date(2024, 1, 9)),
                                  kind=TournamentKind.BUGHOUSE)
@@ -81,7 +81,7 @@ def test_a_bughouse_tournament_shows_standings_and_says_it_is_not_rated(club: Cl
 
 
 def test_a_draft_tournament_is_hidden_from_members(club: Club) -> None:
-    from clubrating.web.typed import parse_typed
+    from clubrating.formats.typed import parse_typed
     t = services.import_tournament(club, parse_typed("1, A B, C D, 1-0", name="Draft", date=dt.date(2024, 1, 1)),
                                    who=WHO, today=dt.date(2030, 1, 1))
     assert Client().get(f"/c/riverside/t/{t.id}/").status_code == 404
