@@ -22,6 +22,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from django.db.models import OuterRef, Subquery
+from django.db.models.fields.json import KeyTextTransform
 from django.utils import timezone
 
 from clubrating.club import audit
@@ -136,23 +138,36 @@ def scoring_key(weights: Weights, result: str) -> str:
     return hashlib.sha1(text.encode()).hexdigest()[:16]
 
 
+def _ledger_samples(clubs: Any) -> Any:
+    """Each club with one stored ledger row's scoring key and result (None without a ledger):
+    one query whatever the number of clubs, an index lookup per club (member, then entry)."""
+    sample = (CpiEntry.objects.filter(member__club=OuterRef("pk")).order_by("id")
+              .annotate(key=KeyTextTransform("scored_with", "factors")))
+    return clubs.annotate(sample_key=Subquery(sample.values("key")[:1]),
+                          sample_white=Subquery(sample.values("game__white_points")[:1]),
+                          sample_black=Subquery(sample.values("game__black_points")[:1]))
+
+
+def _is_current(club: Any) -> bool:
+    if club.sample_white is None:
+        return True     # no ledger yet
+    result = RESULTS.get((club.sample_white, club.sample_black), "*")
+    return bool(club.sample_key == scoring_key(club_weights(club), result))
+
+
 def ledger_is_current(club: Club) -> bool:
     """Whether the stored ledger was scored with the club's settings and this version's
     definitions (one row tells: every rebuild re-scores all rows whose key differs)."""
-    row = (CpiEntry.objects.filter(member__club=club)
-           .values_list("factors__scored_with", "game__white_points", "game__black_points").first())
-    if row is None:
-        return True
-    key, white_points, black_points = row
-    return bool(key == scoring_key(club_weights(club), RESULTS.get((white_points, black_points), "*")))
+    return _is_current(_ledger_samples(Club.objects.filter(pk=club.pk)).get())
 
 
 def rescore_after_upgrade(**_: Any) -> None:
     """Django's ``post_migrate``: a new version whose presets or factor definitions changed
     re-scores each club's stored analyses at once (never the engine), so that no page shows a
-    CPI computed by the old rules; a club already current costs one query."""
-    for club in Club.objects.all():
-        if not ledger_is_current(club):
+    CPI computed by the old rules. Every command migrates first: when all clubs are current
+    this costs one query."""
+    for club in _ledger_samples(Club.objects.all()).iterator():
+        if not _is_current(club):
             rebuild_cpi(club)
 
 
