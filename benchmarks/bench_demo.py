@@ -1,14 +1,21 @@
 """The demo club that ``make run`` builds (``clubrating demo``, default settings).
 
 Runs ``clubrating demo --json`` into a new SQLite file under a temporary folder,
-``--runs`` times, and reports the median of each part the command times itself:
-- results: the results-only history (simulation, import, linking, publishing,
-  the correction, the merge), one process;
+``--runs`` times, and reports the median of the wall seconds, the CPU seconds of
+the whole process tree (the machine may be shared: CPU seconds / cores is about
+what an idle machine takes when every core is kept busy), and each part the
+command times itself. The parts overlap since the pipelined build (issue 11):
+- results: storing the evenings (import, linking, publishing, the correction,
+  the merge), in the main thread;
 - playing: the last evenings played over the board by Stockfish (``--jobs``
-  engines);
-- analysis: the engine analysis of those games and the CPI ledger;
-- total, and the CPU seconds of the whole process tree (the machine is shared:
-  CPU seconds / cores is what an idle machine would take for the engine parts).
+  engines), from a second thread, each game analysed as soon as it is played;
+- analysis: what is left once every evening is stored: the last analyses, their
+  storing, the CPI ledger;
+- total (the build, without starting Python and migrating the new file).
+
+``--before SRC`` also runs another version of the package (``SRC`` is its ``src``
+folder, e.g. of a ``git worktree add /tmp/before <commit>``), alternating with this
+one, and prints both side by side: on a shared machine both meet the same load.
 
 And what the games look like (first run): moves a game, draws, seconds a move,
 the share of sides that fell under a minute on the clock, and how the members'
@@ -18,7 +25,7 @@ three analysed games or more; negative: stronger players lose fewer centipawns).
 Target (issue 11): a newcomer's ``make run`` shows the CPI within about a minute
 of build time on a 2-core machine.
 
-Usage: python benchmarks/bench_demo.py [--runs 3] [-- extra demo options]
+Usage: python benchmarks/bench_demo.py [--runs 3] [--before SRC] [-- extra demo options]
 """
 
 from __future__ import annotations
@@ -27,13 +34,14 @@ import argparse
 import io
 import json
 import os
-import sqlite3
 import resource
+import sqlite3
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from contextlib import closing
 from pathlib import Path
 from typing import Any
@@ -43,9 +51,11 @@ import chess.pgn
 PARTS = ("results", "playing", "analysis", "total")
 
 
-def one_run(folder: Path, extra: list[str]) -> dict[str, Any]:
+def one_run(folder: Path, extra: list[str], source: str | None = None) -> dict[str, Any]:
     database = folder / "demo.sqlite3"
     env = {k: v for k, v in os.environ.items() if k != "CLUBRATING_DATABASE_URL"}
+    if source is not None:
+        env["PYTHONPATH"] = source
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
     run = subprocess.run([sys.executable, "-m", "clubrating", "--database", f"sqlite:///{database}", "demo",
@@ -90,32 +100,48 @@ def looks(database: Path) -> dict[str, float]:
         if len(members) > 2 else float("nan")
     return {"plies": statistics.fmean(plies), "draws": sum(w == 1 for _, w in games) / len(games),
             "seconds_a_move": statistics.fmean(spent), "under_a_minute": trouble / (2 * len(games)),
-            "members": len(members), "r_rating_acpl": r}
+            "members": len(members), "r_rating_acpl": r,
+            "five_plus": sum(1 for games in Counter(m for m, _, _ in sides).values() if games >= 5)}
+
+
+def median_table(versions: dict[str, list[dict[str, Any]]]) -> None:
+    """One row a figure, one column a version: the median of its runs (and every run)."""
+    print(f"  {'':<9} " + "".join(f"{name:>34}" for name in versions))
+    for part in ("wall", "cpu", *PARTS):
+        cells = []
+        for runs in versions.values():
+            values = [run[part] for run in runs]
+            cells.append(f"{statistics.median(values):6.1f} s ({', '.join(f'{v:.0f}' for v in values)})")
+        print(f"  {part:<9} " + "".join(f"{cell:>34}" for cell in cells))
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--before", metavar="SRC", help="also run the package in SRC (a src folder), alternating")
     parser.add_argument("extra", nargs="*", help="options passed to clubrating demo (after --)")
     args = parser.parse_args()
-    runs = []
+    sources = {"this": None, **({"before": str(Path(args.before).resolve())} if args.before else {})}
+    versions: dict[str, list[dict[str, Any]]] = {name: [] for name in sources}
     with tempfile.TemporaryDirectory(prefix="bench-demo-") as folder:
         for index in range(args.runs):
-            runs.append(one_run(Path(folder), args.extra))
-            row = runs[-1]
-            print(f"run {index + 1}: " + ", ".join(f"{part} {row[part]:.1f} s" for part in PARTS)
-                  + f", CPU {row['cpu']:.1f} s; load {os.getloadavg()[0]:.1f}", file=sys.stderr, flush=True)
-    first = runs[0]
+            for name, source in sources.items():
+                versions[name].append(one_run(Path(folder), args.extra, source))
+                row = versions[name][-1]
+                print(f"run {index + 1} ({name}): wall {row['wall']:.1f} s, CPU {row['cpu']:.1f} s; "
+                      + ", ".join(f"{part} {row[part]:.1f} s" for part in PARTS)
+                      + f"; load {os.getloadavg()[0]:.1f}", file=sys.stderr, flush=True)
+    first = versions["this"][0]
     print(f"demo club: {first['tournaments']} evenings, {first['games_with_moves']} games with moves, "
           f"analysed at {first['nodes']:,} nodes ({first['searched']:,} positions searched); "
-          f"{os.cpu_count()} cores, median of {len(runs)} runs:")
-    for part in (*PARTS, "cpu"):
-        values = [run[part] for run in runs]
-        print(f"  {part:<9} {statistics.median(values):6.1f} s   (runs: {', '.join(f'{v:.1f}' for v in values)})")
-    seen = first["looks"]
-    print(f"games: {seen['plies']:.0f} plies on average, {seen['draws']:.0%} drawn, {seen['seconds_a_move']:.0f} s a "
-          f"move, {seen['under_a_minute']:.0%} of the sides under a minute on the clock; members' ACPL against "
-          f"their rating: r = {seen['r_rating_acpl']:+.2f} over {seen['members']} members with 3+ games")
+          f"{os.cpu_count()} cores, load {os.getloadavg()[0]:.1f} at the end; median of {args.runs} runs:")
+    median_table(versions)
+    for name, runs in versions.items():
+        seen = runs[0]["looks"]
+        print(f"games ({name}): {seen['plies']:.0f} plies on average, {seen['draws']:.0%} drawn, "
+              f"{seen['seconds_a_move']:.0f} s a move, {seen['under_a_minute']:.0%} of the sides under a minute on "
+              f"the clock; members' ACPL against their rating: r = {seen['r_rating_acpl']:+.2f} over "
+              f"{seen['members']} members with 3+ games; {seen['five_plus']} members with 5+ analysed games")
 
 
 if __name__ == "__main__":

@@ -25,14 +25,14 @@ import pytest
 from django.test import Client
 
 from clubrating.analysis.engine import DEFAULT_ENGINE, EngineSettings
-from clubrating.analysis.runner import AnalysisConfig, analyse_games
+from clubrating.analysis.runner import AnalysisConfig, Analyzer, analyse_games
 from clubrating.analysis.selfplay import GameOrder, Referee, side_for
 from clubrating.commands.demo import DemoSettings, build_atomically, build_demo, last_club_night
 from clubrating.cpi.facts import Color
 from clubrating.cpi.factors import acpl
 from clubrating.errors import InputError
 from clubrating.formats.records import TournamentKind
-from clubrating.simulate import BoardResult, Encounter, simulate_club
+from clubrating.simulate import BoardResult, Encounter, simulate_club, stage_club
 
 ROOT = Path(__file__).resolve().parents[1]
 CLI = [sys.executable, "-m", "clubrating"]
@@ -64,6 +64,19 @@ def test_the_last_evenings_take_the_boards_results_and_the_others_have_results_o
         for bye in record.byes:
             points[bye.player] += bye.points
         assert points == {p.number: p.points for p in record.players}   # standings from the board's results
+
+
+@pytest.mark.parametrize("with_moves", [0, 1, 2, 30])
+def test_a_staged_club_gives_its_early_evenings_first_and_then_the_same_club_as_simulate_club(
+        with_moves: int) -> None:
+    last = dt.date(2026, 11, 24)
+    staged = stage_club(4, seasons=2, members=20, last_evening=last, with_moves=with_moves)
+    whole = simulate_club(4, seasons=2, members=20, last_evening=last, play=white_always_wins,
+                          with_moves=with_moves)
+    played = [i for i, r in enumerate(whole.tournaments) if any(p.moves for p in r.pairings)]
+    assert staged.early == whole.tournaments[:min(played, default=len(whole.tournaments))]
+    assert all(staged.early_names[p.name] == whole.true_name[p.name] for r in staged.early for p in r.players)
+    assert staged.finish(white_always_wins if with_moves else None) == whole
 
 
 def test_every_allowed_number_of_seasons_ends_on_or_before_the_last_club_night() -> None:
@@ -160,6 +173,44 @@ def test_a_small_demo_plays_its_last_evenings_with_clocks_and_analyses_every_gam
     assert analysed.count() == len(with_moves) == summary["analysis"]["games"]
     assert analysed.filter(nodes=SMALL.nodes).count() == len(with_moves)
     assert CpiEntry.objects.count() >= len(with_moves)        # two sides a game, short games aside
+    # Analysed by the process that played it, stored as analyse-club would have analysed it anew:
+    from clubrating.club.analysis_jobs import analysis_config, pgn_text
+
+    config = analysis_config(nodes=SMALL.nodes)
+    with Analyzer(config) as analyzer:
+        for game in Game.objects.exclude(moves="").select_related("analysis", "white", "black"):
+            fresh = analyzer.analyse(chess.pgn.read_game(io.StringIO(pgn_text(game))))
+            assert same_facts(game.analysis.facts, fresh.to_dict()), game.id
+
+
+def same_facts(stored: dict[str, object], fresh: dict[str, object]) -> bool:
+    """The facts but what depends on the search cache (how many searches ran, their depths)."""
+    cost = ("searches", "cache_hits", "depth")
+    return {k: v for k, v in stored.items() if k not in cost} == {k: v for k, v in fresh.items() if k not in cost}
+
+
+def moves_and_analyses(database: Path) -> list[tuple[object, ...]]:
+    with closing(sqlite3.connect(database)) as db:
+        rows = db.execute("SELECT t.date, g.round, g.board, g.white_points, g.moves, a.facts FROM club_game g "
+                          "JOIN club_tournament t ON t.id = g.tournament_id "
+                          "LEFT JOIN club_gameanalysis a ON a.game_id = g.id "
+                          "WHERE g.moves <> '' ORDER BY t.date, g.round, g.board").fetchall()
+    cost = ("searches", "cache_hits", "depth")
+    return [(*row[:5], {k: v for k, v in json.loads(row[5]).items() if k not in cost}) for row in rows]
+
+
+@needs_engine
+@pytest.mark.engine
+def test_two_builds_of_one_seed_one_engine_or_a_pool_give_the_same_games_and_analyses(tmp_path: Path) -> None:
+    small = ["--seasons", "1", "--members", "8", "--with-moves", "1", "--play-nodes", "200", "--nodes", "200"]
+    built = []
+    for jobs in ("1", "2"):
+        database = tmp_path / f"demo-{jobs}.sqlite3"
+        run = run_demo(database, *small, "--jobs", jobs)
+        assert run.returncode == 0, run.stderr
+        built.append(moves_and_analyses(database))
+    assert len(built[0]) > 3 and all(row[5]["plies"] for row in built[0])
+    assert built[0] == built[1]
 
 
 @needs_engine

@@ -193,17 +193,53 @@ def simulate_club(seed: int, seasons: int = 3, members: int = 40, evenings: int 
     board by it, round by round (the evenings side by side): their results are the played
     games' results, and the Swiss pairs each round on them. The others have results only.
     """
+    staged = stage_club(seed, seasons, members, evenings, last_evening, with_moves if play is not None else 0)
+    return staged.finish(play)
+
+
+class StagedClub:
+    """A club simulated up to its first evening played over the board.
+
+    ``early`` (the evenings before it, as typed) and ``early_names`` (every name typed in
+    them -> the member) are final: a caller may store them while :meth:`finish` has the
+    rest played (the demo does, from another thread). ``finish`` gives the whole club,
+    the same as :func:`simulate_club` gives for the seed.
+    """
+
+    def __init__(self, rng: random.Random, roster: tuple[SimulatedMember, ...], nights: list[_Night],
+                 over_board: set[int]) -> None:
+        self._rng, self._roster, self._nights = rng, roster, nights
+        self._done: dict[int, _Evening] = {}
+        self._waiting: dict[int, tuple[EveningPlay, list[Encounter]]] = {}
+        for index, night in enumerate(nights):
+            _advance(index, _evening(night, index in over_board), None, self._done, self._waiting)
+        self._typist = _Typist(rng, roster)       # types the evenings in date order, as before
+        first = min(over_board, default=len(nights))
+        self.early = tuple(_record(nights[i], self._done[i], self._typist, i) for i in range(first))
+        self.early_names = dict(self._typist.member_of)
+        self.juniors = frozenset(m.name for m in roster if m.junior)
+
+    def finish(self, play: PlayRound | None) -> SimulatedClub:
+        """The evenings played over the board (by ``play``), then the whole club."""
+        _play_waiting(self._waiting, self._done, play)
+        later = [_record(self._nights[i], self._done[i], self._typist, i)
+                 for i in range(len(self.early), len(self._nights))]
+        records = [*self.early, *later]
+        return SimulatedClub(members=self._roster, tournaments=tuple(records),
+                             true_name=dict(self._typist.member_of), juniors=self.juniors,
+                             corrections=(_correction(self._rng, records),))
+
+
+def stage_club(seed: int, seasons: int = 3, members: int = 40, evenings: int = EVENINGS_PER_SEASON,
+               last_evening: dt.date | None = None, with_moves: int = 0) -> StagedClub:
+    """The club of :func:`simulate_club` up to its first evening played over the board
+    (the last ``with_moves`` chess evenings; 0: none, every evening is early)."""
     rng = random.Random(seed)
     roster = _members(rng, members, seasons)
     nights = _calendar(rng, roster, seasons, evenings, first_evening(seasons, evenings, last_evening))
     chess_nights = [i for i, night in enumerate(nights) if night.kind is TournamentKind.CHESS]
-    over_board = set(chess_nights[len(chess_nights) - with_moves:]) if play is not None and with_moves > 0 else set()
-    played = _play_nights(nights, over_board, play)
-    typed = _Typist(rng, roster)
-    records = [_record(night, evening, typed, index) for index, (night, evening) in enumerate(zip(nights, played))]
-    return SimulatedClub(members=roster, tournaments=tuple(records), true_name=dict(typed.member_of),
-                         juniors=frozenset(m.name for m in roster if m.junior),
-                         corrections=(_correction(rng, records),))
+    over_board = set(chess_nights[len(chess_nights) - with_moves:]) if with_moves > 0 else set()
+    return StagedClub(rng, roster, nights, over_board)
 
 
 def _calendar(rng: random.Random, roster: tuple[SimulatedMember, ...], seasons: int, evenings: int,
@@ -342,14 +378,12 @@ def _record(night: _Night, evening: _Evening, typist: _Typist, index: int) -> To
                             format="simulated")
 
 
-def _play_nights(nights: list[_Night], over_board: set[int], play: PlayRound | None) -> list[_Evening]:
-    """Every night played; those in ``over_board`` side by side, one round of all of them at a time."""
-    done: dict[int, _Evening] = {}
-    waiting: dict[int, tuple[EveningPlay, list[Encounter]]] = {}
-    for index, night in enumerate(nights):
-        _advance(index, _evening(night, index in over_board), None, done, waiting)
+def _play_waiting(waiting: dict[int, tuple[EveningPlay, list[Encounter]]], done: dict[int, _Evening],
+                  play: PlayRound | None) -> None:
+    """The evenings still ``waiting`` for the board played side by side, one round of all of them at a time."""
     while waiting:
-        assert play is not None, "an evening played over the board needs a player"
+        if play is None:
+            raise ValueError("an evening played over the board needs a player")
         batch = [(index, encounter) for index, (_, encounters) in sorted(waiting.items())
                  for encounter in encounters]
         results = list(play([encounter for _, encounter in batch]))
@@ -357,7 +391,6 @@ def _play_nights(nights: list[_Night], over_board: set[int], play: PlayRound | N
             raise ValueError(f"{len(batch)} games were to be played, {len(results)} results came back")
         for index, (evening, _) in sorted(waiting.items()):
             _advance(index, evening, [r for (i, _), r in zip(batch, results) if i == index], done, waiting)
-    return [done[index] for index in range(len(nights))]
 
 
 def _advance(index: int, evening: EveningPlay, results: Sequence[BoardResult] | None,

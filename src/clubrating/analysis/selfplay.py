@@ -20,13 +20,14 @@ the arbiter adjudicates; the result is the game's own outcome.
 
 from __future__ import annotations
 
+import io
 import math
 import multiprocessing
 import multiprocessing.util
 import os
 import random
-from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Iterator, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from types import TracebackType
 
@@ -36,8 +37,8 @@ import chess.polyglot
 
 from clubrating.analysis.engine import DEFAULT_ENGINE, EngineSettings, SearchLine
 from clubrating.analysis.rawuci import RawUciSearcher
-from clubrating.analysis.runner import DEFAULT_BOOK
-from clubrating.cpi.facts import Score
+from clubrating.analysis.runner import DEFAULT_BOOK, AnalysisConfig, Analyzer, start_pool_worker, stop_pool
+from clubrating.cpi.facts import GameFacts, Score
 
 # --- the players ---------------------------------------------------------------------------
 
@@ -322,18 +323,79 @@ def play_game(engine: SelfPlayEngine, order: GameOrder) -> PlayedGame:
 
 # --- many games over several engine processes ------------------------------------------------
 
-_ENGINE: SelfPlayEngine | None = None
+class RecordingCache:
+    """An engine worker's search cache for many games (a dict), noting the searches made
+    since :meth:`take_new` was last called, to hand back to the parent."""
+
+    def __init__(self) -> None:
+        self.known: dict[tuple[str, str], tuple[SearchLine, ...]] = {}
+        self.new: dict[tuple[str, str], tuple[SearchLine, ...]] = {}
+
+    def get(self, position: str, settings: str) -> tuple[SearchLine, ...] | None:
+        return self.known.get((position, settings))
+
+    def put(self, position: str, settings: str, lines: tuple[SearchLine, ...]) -> None:
+        self.known[position, settings] = self.new[position, settings] = lines
+
+    def take_new(self) -> dict[tuple[str, str], tuple[SearchLine, ...]]:
+        new, self.new = self.new, {}
+        return new
 
 
-def _start_worker(path: str, book: str | None) -> None:
-    global _ENGINE
-    _ENGINE = SelfPlayEngine(path, book)
-    multiprocessing.util.Finalize(_ENGINE, _ENGINE.close, exitpriority=10)
+@dataclass(frozen=True)
+class AnalysedGame:
+    """A played game's analysis, made in the process that played it: ``facts`` are those of
+    its movetext alone (no headers but the result); ``searches`` are the engine searches
+    made for it (cache key -> lines), for the club's search cache."""
+
+    moves: str
+    facts: GameFacts
+    searches: dict[tuple[str, str], tuple[SearchLine, ...]]
+
+
+class _Worker:
+    """The engine that plays, and (with an analysis config) the analyser of what it played."""
+
+    def __init__(self, path: str, book: str | None, analysis: AnalysisConfig | None) -> None:
+        self.engine = SelfPlayEngine(path, book)
+        self.cache = RecordingCache()
+        try:
+            self.analyzer = Analyzer(analysis, cache=self.cache) if analysis is not None else None
+        except BaseException:
+            self.engine.close()
+            raise
+
+    def analyse(self, moves: str) -> AnalysedGame:
+        assert self.analyzer is not None, "no analysis config"
+        game = chess.pgn.read_game(io.StringIO(moves))
+        assert game is not None, "a played game has moves"
+        facts = self.analyzer.analyse(game)
+        return AnalysedGame(moves, facts, self.cache.take_new())
+
+    def close(self) -> None:
+        self.engine.close()
+        if self.analyzer is not None:
+            self.analyzer.close()
+
+
+_WORKER: _Worker | None = None
+
+
+def _start_worker(path: str, book: str | None, analysis: AnalysisConfig | None, parent: int) -> None:
+    global _WORKER
+    start_pool_worker(parent)   # dies with the demo, engines and all (issue 10)
+    _WORKER = _Worker(path, book, analysis)
+    multiprocessing.util.Finalize(_WORKER, _WORKER.close, exitpriority=10)
 
 
 def _play(order: GameOrder) -> PlayedGame:
-    assert _ENGINE is not None, "worker not started"
-    return play_game(_ENGINE, order)
+    assert _WORKER is not None, "worker not started"
+    return play_game(_WORKER.engine, order)
+
+
+def _analyse(moves: str) -> AnalysedGame:
+    assert _WORKER is not None, "worker not started"
+    return _WORKER.analyse(moves)
 
 
 class Referee:
@@ -341,41 +403,67 @@ class Referee:
 
     ``with Referee(path, jobs) as referee: played = referee.play(orders)`` gives the
     games in the order of ``orders``; the same orders always give the same games.
+
+    With ``analysis``, each game is also analysed (a task of its own, in the process
+    that is free first) as soon as it is played, while the round's other games are
+    still going; :meth:`analyses` gives those analyses as they are done. Analysis is
+    deterministic (one thread, a clean hash and a node budget a search), so which
+    process analyses a game changes nothing but the cache hits.
     """
 
-    def __init__(self, engine: str = DEFAULT_ENGINE, jobs: int = 1, book: str | None = DEFAULT_BOOK) -> None:
-        self.engine_path, self.jobs = engine, jobs
+    def __init__(self, engine: str = DEFAULT_ENGINE, jobs: int = 1, book: str | None = DEFAULT_BOOK,
+                 analysis: AnalysisConfig | None = None) -> None:
+        self.engine_path, self.jobs, self.analysis = engine, jobs, analysis
         self.book = book if book and os.path.isfile(book) else None   # no book here: openings from the engine
-        self._engine: SelfPlayEngine | None = None
+        self._worker: _Worker | None = None
         self._pool: ProcessPoolExecutor | None = None
+        self._analysed: list[AnalysedGame] = []                  # done in this process
+        self._analysing: list[Future[AnalysedGame]] = []          # given to the pool
         self.games = 0
         self.plies = 0
 
     def __enter__(self) -> Referee:
-        self._engine = SelfPlayEngine(self.engine_path, self.book)   # a bad path: one clear line, here
+        self._worker = _Worker(self.engine_path, self.book, self.analysis)   # a bad path: one clear line, here
         if self.jobs > 1:
-            self._engine.close()
-            self._engine = None
+            self._worker.close()
+            self._worker = None
             # "spawn", as analysis.runner does: a fork of a threaded parent is not safe
             self._pool = ProcessPoolExecutor(max_workers=self.jobs, initializer=_start_worker,
-                                             initargs=(self.engine_path, self.book),
+                                             initargs=(self.engine_path, self.book, self.analysis, os.getpid()),
                                              mp_context=multiprocessing.get_context("spawn"))
         return self
 
     def play(self, orders: Sequence[GameOrder]) -> list[PlayedGame]:
-        if self._engine is not None:
-            played = [play_game(self._engine, order) for order in orders]
+        if self._worker is not None:
+            played = [play_game(self._worker.engine, order) for order in orders]
+            if self.analysis is not None:
+                self._analysed += [self._worker.analyse(game.moves) for game in played]
         elif self._pool is not None:
-            played = list(self._pool.map(_play, orders))
+            played = self._play_in_pool(self._pool, orders)
         else:
             raise RuntimeError("use the Referee in a with block")
         self.games += len(played)
         self.plies += sum(game.plies for game in played)
         return played
 
+    def _play_in_pool(self, pool: ProcessPoolExecutor, orders: Sequence[GameOrder]) -> list[PlayedGame]:
+        playing = [pool.submit(_play, order) for order in orders]
+        if self.analysis is not None:
+            for done in as_completed(playing):
+                self._analysing.append(pool.submit(_analyse, done.result().moves))
+        return [future.result() for future in playing]
+
+    def analyses(self) -> Iterator[AnalysedGame]:
+        """The analyses of the games played so far, each as soon as it is done (call after
+        the last :meth:`play` has returned)."""
+        yield from self._analysed
+        yield from (future.result() for future in as_completed(self._analysing))
+
     def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
                  trace: TracebackType | None) -> None:
-        if self._engine is not None:
-            self._engine.close()
-        if self._pool is not None:
+        if self._worker is not None:
+            self._worker.close()
+        if self._pool is not None and error is not None:
+            stop_pool(self._pool)          # an error or Ctrl-C: kill the engines now, not after their games
+        elif self._pool is not None:
             self._pool.shutdown(cancel_futures=True)
