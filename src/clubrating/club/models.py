@@ -328,3 +328,37 @@ class CpiEntry(models.Model):
     class Meta:
         ordering = ["ordinal", "id"]
         constraints = [models.UniqueConstraint(fields=["member", "game"], name="one_cpi_entry_per_game")]
+
+
+# --- tonight's evening (issue 12): a draft tournament clubrating pairs itself -----------------
+
+class Evening(models.Model):
+    """A draft tournament paired here, round by round (club.evening); published like an import."""
+
+    tournament = models.OneToOneField(Tournament, on_delete=models.CASCADE, related_name="evening")
+    planned_rounds = models.PositiveSmallIntegerField()
+    paired_rounds = models.PositiveSmallIntegerField(default=0)
+
+
+class EveningPlayer(models.Model):
+    """A registered name of the evening: from which round it is paired, until which."""
+
+    entry = models.OneToOneField(Entry, on_delete=models.CASCADE, related_name="evening")
+    joined_round = models.PositiveSmallIntegerField(default=1)    # a late entry is paired from here
+    withdrawn_from = models.PositiveSmallIntegerField(null=True, blank=True)  # paired no more from here
+    seed_rating = models.IntegerField(null=True, blank=True)       # the club rating it was seeded by
+
+
+class EveningBoard(models.Model):
+    """A pairing of the evening; its :class:`Game` is stored when the result is entered."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="evening_boards")
+    round = models.PositiveSmallIntegerField()
+    board = models.PositiveSmallIntegerField()
+    white = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="+")
+    black = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="+")
+    game = models.OneToOneField(Game, null=True, blank=True, on_delete=models.SET_NULL, related_name="evening_board")
+
+    class Meta:
+        ordering = ["tournament", "round", "board"]
+        constraints = [models.UniqueConstraint(fields=["tournament", "round", "board"], name="one_evening_board")]
