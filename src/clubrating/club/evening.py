@@ -1,0 +1,293 @@
+"""Tonight's evening run by clubrating itself (issue 12): register, pair, enter results, publish.
+
+An evening is a draft :class:`~clubrating.club.models.Tournament` with an
+:class:`~clubrating.club.models.Evening` row. Names are registered as entries
+and linked to members only by the arbiter (R10, through ``services.link`` and
+``services.new_member``); the first round seeds them by the club rating; each
+round is paired by the FIDE Dutch system (:mod:`clubrating.club.evening_pairing`)
+and stored as boards whose games are written when the results come in. The
+evening is published through ``services.publish``: it then rates exactly like
+an imported TRF (byes and forfeits never rated, R8).
+
+Every write holds the club's lock (``history_write``), reads again under it
+what it checks, leaves an audit entry, and stores all of its change or none.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+
+from django.db.models import Max
+from django.utils import timezone
+
+from clubrating.club import audit
+from clubrating.club.evening_pairing import History, PairingFailed, Rest, Result, Seat, pair_round
+from clubrating.club.evening_standings import Standing, standings
+from clubrating.club.locking import history_write
+from clubrating.club.models import (Bye, Club, CurrentRating, Entry, Evening, EveningBoard, EveningPlayer, Game,
+                                    Tournament, TournamentStatus)
+from clubrating.club.services import Outcome, parse_result, publish, reread
+from clubrating.errors import InputError, NotFound, Refused
+from clubrating.formats.records import MAX_NAME_LENGTH, MAX_ROUNDS, ByeKind, Unplayed
+
+HALF_POINT_BYE = 1   # half-points: a requested bye scores a draw (TRF-16 'H', FIDE C.04.1 note)
+PAB = 2              # half-points: the pairing-allocated bye scores a win (C.04.1.c)
+
+
+def _evening(tournament: Tournament) -> Evening:
+    evening = Evening.objects.filter(tournament=tournament).first()
+    if evening is None:
+        raise NotFound(f"tournament {tournament.id} is not an evening paired here")
+    if tournament.status != TournamentStatus.DRAFT:
+        raise Refused(f"'{tournament.name}' is published: its rounds are closed (correct a result from the "
+                      "tournament's page)")
+    return evening
+
+
+def _rounds_text(text: str | int) -> int:
+    try:
+        rounds = int(str(text).strip())
+    except ValueError:
+        raise InputError(f"{text!r} is not a number of rounds: expected a whole number from 1 to {MAX_ROUNDS}") from None
+    if not 1 <= rounds <= MAX_ROUNDS:
+        raise InputError(f"{rounds} rounds: expected from 1 to {MAX_ROUNDS}")
+    return rounds
+
+
+def start_evening(club: Club, name: str, date: dt.date, rounds: str | int, *, who: str,
+                  time_control: str = "standard", today: dt.date | None = None) -> Tournament:
+    """A new evening: a draft tournament with its planned number of rounds, nobody registered yet."""
+    planned = _rounds_text(rounds)
+    if not name.strip():
+        raise InputError("give the evening a name")
+    if date > (today or timezone.localdate()):
+        raise InputError(f"the evening is dated {date.isoformat()}, in the future")
+    if time_control not in ("standard", "rapid", "blitz"):
+        raise InputError(f"{time_control!r} is not a time control: expected standard, rapid or blitz")
+    with history_write(club) as club:
+        sequence = (Tournament.objects.filter(club=club, date=date).aggregate(m=Max("sequence"))["m"] or 0) + 1
+        tournament = Tournament.objects.create(club=club, name=name.strip()[:200], date=date, sequence=sequence,
+                                               time_control=time_control, source_format="evening",
+                                               source_name="paired here")
+        Evening.objects.create(tournament=tournament, planned_rounds=planned)
+        audit.record(club, who, "evening-start", f"tournament {tournament.id}",
+                     new={"name": tournament.name, "date": date.isoformat(), "rounds": planned})
+    return tournament
+
+
+def register(tournament: Tournament, name: str, *, who: str) -> Entry:
+    """A player of tonight: a name as the arbiter typed it, paired from the next round to be paired."""
+    text = " ".join(name.split())
+    if not text:
+        raise InputError("type the player's name")
+    if len(text) > MAX_NAME_LENGTH:
+        raise InputError(f"a name of {len(text)} characters: at most {MAX_NAME_LENGTH}")
+    with history_write(tournament.club_id) as club:
+        reread(tournament)
+        evening = _evening(tournament)
+        if evening.paired_rounds >= evening.planned_rounds:
+            raise Refused(f"all {evening.planned_rounds} rounds are paired: no one can join now")
+        entries = Entry.objects.filter(tournament=tournament)
+        clash = next((e for e in entries if e.name.casefold() == text.casefold()), None)
+        if clash is not None:
+            raise Refused(f"'{clash.name}' is registered already (number {clash.number})")
+        number = (entries.aggregate(m=Max("number"))["m"] or 0) + 1
+        entry = Entry.objects.create(tournament=tournament, number=number, name=text)
+        EveningPlayer.objects.create(entry=entry, joined_round=evening.paired_rounds + 1)
+        audit.record(club, who, "evening-register", f"tournament {tournament.id} #{number}",
+                     new={"name": text, "from_round": evening.paired_rounds + 1})
+    return entry
+
+
+def withdraw(entry: Entry, *, who: str) -> Outcome:
+    """The player leaves: paired no more from the next round on; the rounds played stay."""
+    with history_write(entry.tournament.club_id) as club:
+        reread(entry)
+        evening = _evening(entry.tournament)
+        player = EveningPlayer.objects.get(entry=entry)
+        if player.withdrawn_from is not None:
+            raise Refused(f"{entry.name} withdrew already (from round {player.withdrawn_from})")
+        player.withdrawn_from = evening.paired_rounds + 1
+        player.save(update_fields=["withdrawn_from"])
+        Bye.objects.filter(tournament=entry.tournament, entry=entry, round__gt=evening.paired_rounds).delete()
+        audit.record(club, who, "evening-withdraw", f"tournament {entry.tournament_id} #{entry.number} '{entry.name}'",
+                     new={"withdrawn_from": player.withdrawn_from})
+    return Outcome(f"{entry.name} withdrew: not paired from round {player.withdrawn_from} on")
+
+
+def request_bye(entry: Entry, round_text: str | int, *, who: str) -> Outcome:
+    """A half-point bye the player asked for, in a round not paired yet."""
+    with history_write(entry.tournament.club_id) as club:
+        reread(entry)
+        evening = _evening(entry.tournament)
+        try:
+            rnd = int(str(round_text).strip())
+        except ValueError:
+            raise InputError(f"{round_text!r} is not a round: expected a number") from None
+        if not evening.paired_rounds < rnd <= evening.planned_rounds:
+            raise InputError(f"round {rnd}: a bye is asked for a round not paired yet, "
+                             f"{evening.paired_rounds + 1} to {evening.planned_rounds}")
+        player = EveningPlayer.objects.get(entry=entry)
+        if player.withdrawn_from is not None and rnd >= player.withdrawn_from:
+            raise Refused(f"{entry.name} withdrew: no bye to give")
+        if Bye.objects.filter(tournament=entry.tournament, entry=entry, round=rnd).exists():
+            raise Refused(f"{entry.name} has a bye in round {rnd} already")
+        Bye.objects.create(tournament=entry.tournament, round=rnd, entry=entry, points=HALF_POINT_BYE,
+                           kind=ByeKind.HALF_POINT.value)
+        audit.record(club, who, "evening-bye", f"tournament {entry.tournament_id} #{entry.number} '{entry.name}'",
+                     new={"round": rnd, "bye": "half-point"})
+    return Outcome(f"{entry.name} has a half-point bye in round {rnd}")
+
+
+# --- pairing -----------------------------------------------------------------------------------
+
+def history_of(tournament: Tournament) -> History:
+    """The stored rounds of the evening as the pairing and the standings read them."""
+    players = EveningPlayer.objects.filter(entry__tournament=tournament).select_related("entry")
+    seats = tuple(Seat(p.entry.number, p.seed_rating) for p in sorted(players, key=lambda p: p.entry.number))
+    number = {p.entry_id: p.entry.number for p in players}
+    results = tuple(Result(g.round, number[g.white_id], number[g.black_id], g.white_points, g.black_points,
+                           g.played) for g in Game.objects.filter(tournament=tournament))
+    paired = Evening.objects.get(tournament=tournament).paired_rounds
+    rests = tuple(Rest(b.round, number[b.entry_id], b.points, ByeKind(b.kind))
+                  for b in Bye.objects.filter(tournament=tournament, round__lte=paired))
+    return History(seats, results, rests)
+
+
+def _club_rating(tournament: Tournament, entry: Entry) -> int | None:
+    """The member's current club rating on the evening's list, rounded: None for a new member."""
+    if entry.member is None:
+        raise Refused(f"'{entry.name}' is not confirmed yet: say which member it is, or make it a new member")
+    rating_list = tournament.time_control if tournament.club.separate_lists else "standard"  # ratings.rating_list_of
+    row = CurrentRating.objects.filter(member=entry.member.active(), rating_list=rating_list).first()
+    return None if row is None else round(row.rating)
+
+
+def _seed(tournament: Tournament, players: list[EveningPlayer], first: int) -> None:
+    """Pairing numbers from ``first`` on by club rating, highest first; unrated players last by name
+    (FIDE C.04.2.B: the initial ranking list by rating; the club's unrated have no other key)."""
+    for p in players:
+        p.seed_rating = _club_rating(tournament, p.entry)
+    order = sorted(players, key=lambda p: (p.seed_rating is None, -(p.seed_rating or 0), p.entry.name.casefold()))
+    for p in order:   # out of the way of the unique (tournament, number) first
+        Entry.objects.filter(pk=p.entry_id).update(number=p.entry.number + 100_000)
+    for number, p in enumerate(order, first):
+        Entry.objects.filter(pk=p.entry_id).update(number=number)
+        p.save(update_fields=["seed_rating"])
+
+
+@dataclass(frozen=True)
+class Present:
+    players: list[EveningPlayer]
+    newcomers: list[EveningPlayer]
+
+
+def _present(tournament: Tournament, rnd: int) -> Present:
+    players = list(EveningPlayer.objects.filter(entry__tournament=tournament).select_related("entry__member"))
+    resting = set(Bye.objects.filter(tournament=tournament, round=rnd).values_list("entry_id", flat=True))
+    playing = [p for p in players if p.joined_round <= rnd and (p.withdrawn_from is None or p.withdrawn_from > rnd)
+               and p.entry_id not in resting]
+    return Present(playing, [p for p in players if p.joined_round == rnd])
+
+
+def pair_next_round(tournament: Tournament, *, who: str) -> Outcome:
+    """Pair the next round (FIDE Dutch); round 1 seeds everyone by club rating first."""
+    with history_write(tournament.club_id) as club:
+        reread(tournament)
+        evening = _evening(tournament)
+        rnd = evening.paired_rounds + 1
+        if rnd > evening.planned_rounds:
+            raise Refused(f"all {evening.planned_rounds} rounds are paired: publish the evening")
+        missing = EveningBoard.objects.filter(tournament=tournament, round=evening.paired_rounds, game=None).count()
+        if missing:
+            raise Refused(f"{missing} results of round {evening.paired_rounds} are not entered yet")
+        present = _present(tournament, rnd)
+        if present.newcomers:
+            before = Entry.objects.filter(tournament=tournament).exclude(
+                id__in=[p.entry_id for p in present.newcomers]).count()
+            _seed(tournament, present.newcomers, before + 1)   # late entries take the next numbers
+        try:
+            plan = pair_round(history_of(tournament), rnd, evening.planned_rounds,
+                              [Entry.objects.get(pk=p.entry_id).number for p in present.players])
+        except PairingFailed as error:   # nothing stored: the transaction rolls back
+            raise Refused(str(error)) from None
+        entry = {e.number: e for e in Entry.objects.filter(tournament=tournament)}
+        EveningBoard.objects.bulk_create([
+            EveningBoard(tournament=tournament, round=rnd, board=board, white=entry[w], black=entry[b])
+            for board, (w, b) in enumerate(plan.boards, 1)])
+        if plan.bye is not None:
+            Bye.objects.create(tournament=tournament, round=rnd, entry=entry[plan.bye], points=PAB,
+                               kind=ByeKind.PAIRING.value)
+        evening.paired_rounds = rnd
+        evening.save(update_fields=["paired_rounds"])
+        tournament.rounds = rnd
+        tournament.save(update_fields=["rounds"])
+        bye = f", pairing bye: {entry[plan.bye].name}" if plan.bye is not None else ""
+        audit.record(club, who, "evening-pair", f"tournament {tournament.id} round {rnd}",
+                     new={"boards": [[w, b] for w, b in plan.boards], "bye": plan.bye})
+    return Outcome(f"round {rnd} paired: {len(plan.boards)} boards{bye}")
+
+
+# --- results -----------------------------------------------------------------------------------
+
+def enter_result(board: EveningBoard, result: str, *, who: str) -> Outcome:
+    """The result of a board of the current round; entered again, it corrects the first one."""
+    white_points, black_points, played = parse_result(result)
+    with history_write(board.tournament.club_id) as club:
+        reread(board)
+        evening = _evening(board.tournament)
+        if board.round != evening.paired_rounds:
+            raise Refused(f"round {board.round} is closed: round {evening.paired_rounds} is paired already")
+        unplayed = "" if played else (Unplayed.DOUBLE_FORFEIT if white_points + black_points == 0
+                                      else Unplayed.FORFEIT).value
+        game, old = board.game, None
+        if game is None:
+            game = Game.objects.create(tournament=board.tournament, round=board.round, board=board.board,
+                                       white=board.white, black=board.black, white_points=white_points,
+                                       black_points=black_points, played=played, unplayed=unplayed)
+            board.game = game
+            board.save(update_fields=["game"])
+        else:
+            old = _text(game.white_points, game.black_points, game.played)
+            game.white_points, game.black_points, game.played, game.unplayed = (white_points, black_points,
+                                                                                  played, unplayed)
+            game.save(update_fields=["white_points", "black_points", "played", "unplayed"])
+        new = _text(white_points, black_points, played)
+        audit.record(club, who, "evening-result",
+                     f"tournament {board.tournament_id} round {board.round} board {board.board}",
+                     old=None if old is None else {"result": old}, new={"result": new})
+    names = f"{board.white.name} - {board.black.name}"
+    return Outcome(f"round {board.round} board {board.board} {names}: "
+                   + (f"{old} -> {new}" if old is not None else new))
+
+
+def _text(white: int, black: int, played: bool) -> str:
+    if not played:
+        return {(2, 0): "+-", (0, 2): "-+"}.get((white, black), "--")
+    return {(2, 0): "1-0", (0, 2): "0-1"}.get((white, black), "1/2-1/2")
+
+
+def publish_evening(tournament: Tournament, *, who: str) -> Outcome:
+    """Every round paired has its results: publish through ``services.publish`` (rated like a TRF)."""
+    with history_write(tournament.club_id):
+        reread(tournament)
+        evening = _evening(tournament)
+        if evening.paired_rounds == 0:
+            raise Refused("no round is paired yet: nothing to publish")
+        missing = EveningBoard.objects.filter(tournament=tournament, game=None).count()
+        if missing:
+            raise Refused(f"{missing} results of round {evening.paired_rounds} are not entered yet")
+        Bye.objects.filter(tournament=tournament, round__gt=evening.paired_rounds).delete()  # rounds never paired
+        tournament.rounds = evening.paired_rounds
+        tournament.save(update_fields=["rounds"])
+        return publish(tournament, who=who)
+
+
+def standings_of(tournament: Tournament) -> list[tuple[Standing, Entry]]:
+    """The evening's standings after the rounds paired so far (C.07 tie-breaks), with each entry."""
+    evening = Evening.objects.get(tournament=tournament)
+    open_boards = EveningBoard.objects.filter(tournament=tournament, round=evening.paired_rounds, game=None)
+    finished = evening.paired_rounds - (1 if open_boards.exists() else 0)   # a round still being played waits
+    entry = {e.number: e for e in Entry.objects.filter(tournament=tournament).select_related("member")}
+    return [(row, entry[row.number]) for row in standings(history_of(tournament), finished)]
