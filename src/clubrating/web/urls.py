@@ -8,7 +8,7 @@ the JSON API under ``/api/``.
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from clubrating.web import api, arbiter, cpi_views, fairplay, views
+from clubrating.web import api, arbiter, cpi_views, evening, fairplay, views
 
 club_patterns = [
     path("", views.club_page, name="club"),
@@ -35,6 +35,10 @@ arbiter_patterns = [
     path("members/<slug:action>/", arbiter.member_action, name="arbiter-member-action"),
     path("privacy/", arbiter.privacy, name="arbiter-privacy"),
     path("fair-play/", fairplay.fairplay_page, name="arbiter-fair-play"),
+    path("evening/", evening.evenings, name="arbiter-evenings"),
+    path("evening/<int:tournament_id>/", evening.evening_page, name="arbiter-evening"),
+    path("evening/<int:tournament_id>/round/", evening.round_page, name="arbiter-evening-round"),
+    path("evening/<int:tournament_id>/<slug:action>/", evening.evening_action, name="arbiter-evening-action"),
 ]
 
 api_patterns = [

@@ -1,0 +1,174 @@
+"""The arbiter's pages of tonight's evening (issue 12): start, register, confirm names, pair,
+enter results on a phone, standings with tie-breaks, publish.
+
+Every page is the arbiter's (:func:`clubrating.web.arbiter.arbiter_view`); every write is a
+POST through :mod:`clubrating.club.evening` or ``services``, its outcome one message. The results
+page needs no script (the CSP says ``script-src 'none'``): one form a board, a button a result.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable
+from typing import Any
+
+from django.contrib import messages
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_POST, require_safe
+
+from clubrating.club import evening, services
+from clubrating.club.evening_standings import TIEBREAKS
+from clubrating.club.matching import proposals_for
+from clubrating.club.models import Bye, Entry, Evening, EveningBoard, EveningPlayer, Member, Tournament
+from clubrating.errors import ClubratingError, InputError, NotFound
+from clubrating.formats.common import points_text
+from clubrating.web.access import ClubAccess
+from clubrating.web.arbiter import act, arbiter_view, who
+
+RESULTS = [("1-0", "1-0"), ("1/2-1/2", "½-½"), ("0-1", "0-1")]
+FORFEITS = [("+-", "+ −"), ("-+", "− +"), ("--", "− −")]
+
+
+def _page(request: HttpRequest, access: ClubAccess, template: str, **context: Any) -> HttpResponse:
+    home = f"{access.base}arbiter/"
+    return render(request, template, {"access": access, "club": access.club, "base": access.base, "home": home,
+                                      **context})
+
+
+def _evening(access: ClubAccess, tournament_id: int) -> tuple[Tournament, Evening]:
+    found = Evening.objects.filter(tournament__club=access.club, tournament_id=tournament_id).select_related(
+        "tournament__club").first()
+    if found is None:
+        raise Http404("no such evening")
+    return found.tournament, found
+
+
+@arbiter_view
+def evenings(request: HttpRequest, access: ClubAccess) -> HttpResponse:
+    """The evenings paired here, and the form that starts tonight's."""
+    if request.method == "POST":
+        return _start(request, access)
+    rows = Evening.objects.filter(tournament__club=access.club).select_related("tournament").order_by("-id")
+    return _page(request, access, "evening/list.html", evenings=rows, today=dt.date.today().isoformat())
+
+
+def _start(request: HttpRequest, access: ClubAccess) -> HttpResponse:
+    try:
+        date = dt.date.fromisoformat(request.POST.get("date", "").strip())
+    except ValueError:
+        messages.error(request, f"{request.POST.get('date', '')!r} is not a date: expected YYYY-MM-DD")
+        return redirect(f"{access.base}arbiter/evening/")
+    try:
+        t = evening.start_evening(access.club, request.POST.get("name", ""), date, request.POST.get("rounds", ""),
+                                  who=who(request), time_control=request.POST.get("time_control", "standard"))
+    except ClubratingError as error:
+        messages.error(request, str(error))
+        return redirect(f"{access.base}arbiter/evening/")
+    messages.success(request, f"started '{t.name}': register tonight's players")
+    return redirect(f"{access.base}arbiter/evening/{t.id}/")
+
+
+@require_safe
+@arbiter_view
+def evening_page(request: HttpRequest, access: ClubAccess, tournament_id: int) -> HttpResponse:
+    t, ev = _evening(access, tournament_id)
+    players = {p.entry_id: p for p in EveningPlayer.objects.filter(entry__tournament=t)}
+    byes = {(b.entry_id, b.round): b for b in Bye.objects.filter(tournament=t)}
+    rows = [{"entry": e, "proposals": proposals, "player": players.get(e.id),
+             "byes": sorted(r for (entry_id, r) in byes if entry_id == e.id)}
+            for e, proposals in proposals_for(t)]
+    members = Member.objects.filter(club=access.club, merged_into=None).order_by("name").values_list("id", "name")
+    return _page(request, access, "evening/evening.html", tournament=t, evening=ev, rows=rows, members=list(members),
+                 boards=_boards(t, ev.paired_rounds), standings=_standings(t), tiebreaks=TIEBREAKS,
+                 next_rounds=list(range(ev.paired_rounds + 1, ev.planned_rounds + 1)),
+                 open_boards=EveningBoard.objects.filter(tournament=t, game=None).count())
+
+
+@require_safe
+@arbiter_view
+def round_page(request: HttpRequest, access: ClubAccess, tournament_id: int) -> HttpResponse:
+    """The results of the current round, for a phone: one board a row, a big button a result."""
+    t, ev = _evening(access, tournament_id)
+    return _page(request, access, "evening/round.html", tournament=t, evening=ev, boards=_boards(t, ev.paired_rounds),
+                 results=RESULTS, forfeits=FORFEITS)
+
+
+def _boards(t: Tournament, rnd: int) -> list[dict[str, Any]]:
+    boards = EveningBoard.objects.filter(tournament=t, round=rnd).select_related("white", "black", "game")
+    pab = Bye.objects.filter(tournament=t, round=rnd, kind="U").select_related("entry").first()
+    rows: list[dict[str, Any]] = [{"board": b, "result": _result(b)} for b in boards]
+    if pab is not None:
+        rows.append({"board": None, "bye": pab.entry})
+    return rows
+
+
+def _result(board: EveningBoard) -> str:
+    game = board.game
+    return "" if game is None else services.game_result_text(game)
+
+
+def _standings(t: Tournament) -> list[dict[str, Any]]:
+    return [{"place": row.place, "number": row.number, "name": entry.name, "points": points_text(row.points),
+             "tiebreaks": [f"{value:g}" for value in row.tiebreaks]}
+            for row, entry in evening.standings_of(t)]
+
+
+# --- the writes ----------------------------------------------------------------------------------
+
+def _entry(t: Tournament, request: HttpRequest) -> Entry:
+    number = services.parse_id(request.POST.get("entry"))
+    entry = None if number is None else Entry.objects.filter(tournament=t, id=number).select_related(
+        "tournament__club", "member").first()
+    if entry is None:
+        raise NotFound("no such player in this evening")
+    return entry
+
+
+def _board(t: Tournament, request: HttpRequest) -> EveningBoard:
+    number = services.parse_id(request.POST.get("board"))
+    board = None if number is None else EveningBoard.objects.filter(tournament=t, id=number).select_related(
+        "tournament__club", "white", "black", "game").first()
+    if board is None:
+        raise NotFound("no such board in this evening")
+    return board
+
+
+def _member(access: ClubAccess, text: str) -> Member:
+    """A member picked as "Name (#12)", "12" or typed as an exact name."""
+    text = text.strip()
+    if text.endswith(")") and "(#" in text:
+        text = text.rsplit("(#", 1)[1].rstrip(")")
+    if not text:
+        raise InputError("say which member: pick one from the list")
+    return services.get_member(access.club, text)
+
+
+def _actions(request: HttpRequest, access: ClubAccess, t: Tournament) -> dict[str, Callable[[], Any]]:
+    by = who(request)
+    post = request.POST
+    return {
+        "register": lambda: f"registered '{evening.register(t, post.get('name', ''), who=by).name}'",
+        "link": lambda: services.link(_entry(t, request), _member(access, post.get("member", "")), who=by),
+        "new-member": lambda: services.new_member(_entry(t, request), who=by),
+        "accept-exact": lambda: services.accept_exact(t, who=by),
+        "withdraw": lambda: evening.withdraw(_entry(t, request), who=by),
+        "bye": lambda: evening.request_bye(_entry(t, request), post.get("round", ""), who=by),
+        "pair": lambda: evening.pair_next_round(t, who=by),
+        "result": lambda: evening.enter_result(_board(t, request), post.get("result", ""), who=by),
+        "publish": lambda: evening.publish_evening(t, who=by),
+    }
+
+
+@require_POST
+@arbiter_view
+def evening_action(request: HttpRequest, access: ClubAccess, tournament_id: int, action: str) -> HttpResponse:
+    t, _ = _evening(access, tournament_id)
+    actions = _actions(request, access, t)
+    if action not in actions:
+        raise Http404("no such action")
+    back = request.POST.get("back") == "round"
+    page = f"{access.base}arbiter/evening/{t.id}/" + ("round/" if back else "")
+    if action == "publish":
+        page = f"{access.base}arbiter/evening/{t.id}/"
+    return act(request, actions[action], page)
