@@ -76,8 +76,13 @@ def redis_url() -> Iterator[str]:
         if started.returncode != 0:
             pytest.fail(f"scripts/redis start failed: {started.stderr.strip()}")
     yield url
-    if not was_running:
+    if not was_running and not claimed_elsewhere(url):   # another run's tests still use it
         subprocess.run([script, "stop"], check=True)
+
+
+def claimed_elsewhere(url: str) -> bool:
+    base = url.rsplit("/", 1)[0]
+    return any(Redis.from_url(f"{base}/{n}").exists("clubrating-test:claim") for n in range(1, 16))
 
 
 def ping(url: str) -> bool:
@@ -87,11 +92,28 @@ def ping(url: str) -> bool:
         return False
 
 
+# Redis's 16 numbered databases (redis.conf "databases 16"): 0 for a person's own use (the
+# benchmark), 1-15 taken by the tests of concurrent runs on the same server.
+TEST_DATABASES = range(1, 16)
+CLAIM_SECONDS = 900   # longer than any test here; a killed run's claim lapses by itself
+
+
 @pytest.fixture
-def queue_server(redis_url: str) -> str:
-    """The test server emptied: no job of an earlier test is left for these workers."""
-    Redis.from_url(redis_url).flushdb()
-    return redis_url
+def queue_server(redis_url: str) -> Iterator[str]:
+    """A Redis database of this test's own on the server, emptied: no job of an earlier test,
+    nor of another test run at the same time, is seen by these workers."""
+    base, token = redis_url.rsplit("/", 1)[0], uuid.uuid4().hex
+    for number in TEST_DATABASES:
+        connection = Redis.from_url(f"{base}/{number}")
+        if connection.set("clubrating-test:claim", token, nx=True, ex=CLAIM_SECONDS):
+            break
+    else:
+        pytest.fail(f"every Redis database {TEST_DATABASES.start}-{TEST_DATABASES.stop - 1} is taken by a test")
+    for name in connection.scan_iter():
+        if name != b"clubrating-test:claim":
+            connection.delete(name)
+    yield f"{base}/{number}"
+    connection.flushdb()
 
 
 class Database:
