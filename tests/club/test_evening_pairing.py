@@ -6,7 +6,12 @@ a requested half-point bye now and then, a forfeit now and then. Every round is 
 engines from the same history; the product's pairing is played on. Rounds where they differ are
 sorted by why; a difference of any other kind fails the test.
 
-Run with ``-s`` to see the figures (the issue 12 report quotes them).
+Run with ``-s`` to see the figures. Over the 28 evenings (139 rounds) on 2026-12-01: 91 identical
+(65 %); 28 refused by pairing-core (24 "no C4-compliant candidate" where caissify's pairing keeps every
+absolute rule, 4 past its step budget); 15 the same pairs with other colours (C.04.3 E.3/E.4 read
+differently: pairing-core aligns colour histories by round and ranks by score, caissify counts played
+games only and ranks by pairing number); 1 bye given by pairing-core to a higher score (C5); 4 other
+pairs. caissify took 7.5 ms a round, pairing-core 53 ms.
 """
 
 from __future__ import annotations
@@ -114,7 +119,7 @@ def test_the_two_dutch_engines_agree_or_differ_for_a_known_reason(players: int) 
                 assert isinstance(theirs, RoundPlan) and _colours_explained(ours, theirs, history), (ours, theirs)
     print(f"\n{players} players, 4 evenings of {ROUNDS} rounds: {dict(why)}")
     assert why["same"] >= sum(why.values()) / 2   # most rounds come out identical
-    # other pairs: 4 of 140 rounds, all in the 8-player evenings; e.g. seed 8, round 5, where pairing-core
+    # other pairs: 4 of 139 rounds, all in the 8-player evenings; e.g. seed 8, round 5, where pairing-core
     # floats the leader (4/4) down to 1.5 points and caissify floats two 2.5s instead (C.04.3 C7: minimise
     # the scores of the downfloaters, bracket by bracket)
     assert why["other pairs"] <= sum(why.values()) / 4, dict(why)
