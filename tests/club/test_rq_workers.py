@@ -327,3 +327,21 @@ def test_a_game_whose_workers_die_every_time_fails_with_joblost_naming_it(
     assert job.meta["attempts"] == MAX_ATTEMPTS + 1
     assert database.count("club_gameanalysis") == 0
     assert not last.analysed()
+
+
+# --- an engine that fails -------------------------------------------------------------------------
+
+def test_a_game_whose_engine_fails_fails_once_and_leaves_its_batch(
+        tmp_path: Path, queue_server: str, database: Database, workers: list[Worker]) -> None:
+    engine = fake_engine(tmp_path)
+    env = environment(database, queue_server, CLUBRATING_ENGINE=str(engine), FAKE_UCI_MODE="garbage")
+    publish(tmp_path, env, evening_pgn(2, 40))
+    workers.append(Worker(tmp_path, "w", env))
+    connection = Redis.from_url(queue_server)
+    failed = FailedJobRegistry("default", connection=connection)
+    wait_for(lambda: failed.count == 2 and queue_idle(queue_server), 60, "both games' jobs to fail")
+    jobs = [Job.fetch(job_id, connection=connection) for job_id in failed.get_job_ids()]
+    assert [job.meta["attempts"] for job in jobs] == [1, 1]   # an engine's error is not retried
+    assert all("score cp abc" in (job.latest_result().exc_string or "") for job in jobs)  # type: ignore[union-attr]
+    batches = [k for k in connection.scan_iter("clubrating:*:batch:*") if not k.endswith(b":totals")]
+    assert batches == []   # both games left the batch: its last one would have rebuilt the ledger

@@ -83,7 +83,9 @@ def redis() -> Redis:
 
 def key(*parts: object) -> str:
     """A Redis key of this database's: one Redis may serve several installations (or test runs)."""
-    database = hashlib.sha256(str(settings.DATABASES["default"]["NAME"]).encode()).hexdigest()[:12]
+    where = settings.DATABASES["default"]
+    name = "|".join(str(where.get(part, "")) for part in ("ENGINE", "HOST", "PORT", "NAME"))
+    database = hashlib.sha256(name.encode()).hexdigest()[:12]
     return ":".join(("clubrating", database, *map(str, parts)))
 
 
@@ -193,15 +195,23 @@ def analyse_claimed(game: Game, club_id: int, batch: str) -> dict[str, Any]:
     if GameAnalysis.objects.filter(game_id=game.id).exists():
         leave_batch(club_id, batch, game.id)
         return {"game": game.id, "skipped": "analysed already"}
-    analyzer = worker_analyzer(analysis_config())
+    try:
+        analyzer = worker_analyzer(analysis_config())
+    except Exception:   # no engine, no book: the job fails in one line, the batch goes on without it
+        leave_batch(club_id, batch, game.id)
+        raise
     analyzer.cache = cache = DatabaseCache()
     pgn = pgn_text(game)
     try:
         cache.prefetch(game_positions(pgn), (analyzer.searcher.info.key, shallow_settings_key(analyzer.searcher.info)))
         facts = analyzer.analyse(read_pgn(pgn))
-    except InputError as error:
+    except InputError as error:   # moves that cannot be read: reported, not retried
         leave_batch(club_id, batch, game.id)
         return {"game": game.id, "unreadable": str(error)}
+    except Exception:   # the engine failed: the next game starts a new one
+        close_analyzer()
+        leave_batch(club_id, batch, game.id)
+        raise
     finally:
         analyzer.cache = None
     with history_write(club_id):
