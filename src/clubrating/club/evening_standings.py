@@ -8,7 +8,6 @@ requested bye, a forfeit, an absence after a withdrawal): Article 16 then decide
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from tiebreak_core import (ABSENT, FORFEIT_LOSS, FORFEIT_WIN, PAIRING_BYE, PLAYED, REQUESTED_BYE, GameRecord,
@@ -80,6 +79,3 @@ def standings(history: History, rounds: int) -> list[Standing]:
     return [Standing(place, p.player_id, points[p.player_id], tuple(float(p.values[c]) for c in criteria))
             for place, p in enumerate(ranked.players, 1)]
 
-
-def by_number(rows: Sequence[Standing]) -> Mapping[int, Standing]:
-    return {row.number: row for row in rows}
