@@ -211,3 +211,21 @@ def test_an_imported_tournament_is_not_an_evening(regulars: Club) -> None:
     with pytest.raises(NotFound, match="is not an evening"):
         evening.pair_next_round(imported, who=ARBITER)
     assert Member.objects.filter(club=regulars).count() == 4
+
+
+def test_a_name_registered_after_the_last_round_paired_is_not_published_and_a_refusal_keeps_it(
+        regulars: Club) -> None:
+    t = _start(regulars, REGULARS)
+    evening.pair_next_round(t, who=ARBITER)
+    _play_round(t, 1)
+    evening.register(t, "Eva Fox", who=ARBITER)   # for round 2, never paired
+    evening.request_bye(Entry.objects.get(tournament=t, name="Anna Berg"), 2, who=ARBITER)
+    EveningBoard.objects.filter(tournament=t).update(game=None)   # as if a result were missing
+    with pytest.raises(Refused, match="not entered yet"):
+        evening.publish_evening(t, who=ARBITER)
+    assert Entry.objects.filter(tournament=t).count() == 5 and Bye.objects.filter(tournament=t, round=2).exists()
+    Game.objects.filter(tournament=t).delete()
+    _play_round(t, 1)
+    evening.publish_evening(t, who=ARBITER)
+    assert not Entry.objects.filter(tournament=t, name="Eva Fox").exists()
+    assert not Bye.objects.filter(tournament=t, round=2).exists()

@@ -279,6 +279,7 @@ def publish_evening(tournament: Tournament, *, who: str) -> Outcome:
         if missing:
             raise Refused(f"{missing} results of round {evening.paired_rounds} are not entered yet")
         Bye.objects.filter(tournament=tournament, round__gt=evening.paired_rounds).delete()  # rounds never paired
+        Entry.objects.filter(tournament=tournament, evening__joined_round__gt=evening.paired_rounds).delete()  # came too late
         tournament.rounds = evening.paired_rounds
         tournament.save(update_fields=["rounds"])
         return publish(tournament, who=who)
