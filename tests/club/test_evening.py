@@ -229,3 +229,16 @@ def test_a_name_registered_after_the_last_round_paired_is_not_published_and_a_re
     evening.publish_evening(t, who=ARBITER)
     assert not Entry.objects.filter(tournament=t, name="Eva Fox").exists()
     assert not Bye.objects.filter(tournament=t, round=2).exists()
+
+
+def test_the_generic_publish_refuses_an_evening_with_a_board_still_waiting_for_its_result(regulars: Club) -> None:
+    """The tournament's own page offers "Publish and rate" for an evening too: it must not rate
+    an evening whose paired boards have no result (their games would simply be missing)."""
+    t = _start(regulars, REGULARS)
+    evening.pair_next_round(t, who=ARBITER)
+    first, *_ = _boards(t, 1)
+    evening.enter_result(first, "1-0", who=ARBITER)
+    with pytest.raises(Refused, match="round 1 board 2 has no result yet"):
+        services.publish(t, who=ARBITER)
+    t.refresh_from_db()
+    assert t.status == TournamentStatus.DRAFT and not RatingChange.objects.filter(tournament=t).exists()

@@ -12,7 +12,7 @@ from clubrating.club import audit
 from clubrating.club.history import order_key, rebuild, rebuild_if_published
 from clubrating.club.locking import history_write
 from clubrating.club.lookups import game_result_text, reread
-from clubrating.club.models import Bye, Club, Entry, Game, Tournament, TournamentStatus
+from clubrating.club.models import Bye, Club, Entry, EveningBoard, Game, Tournament, TournamentStatus
 from clubrating.club.services.outcome import Outcome
 from clubrating.club.signals import tournament_published
 from clubrating.errors import InputError, NotFound, Refused
@@ -82,6 +82,10 @@ def publish(tournament: Tournament, *, who: str) -> Outcome:
             shown = ", ".join(repr(n) for n in unlinked[:5]) + (" ..." if len(unlinked) > 5 else "")
             raise Refused(f"{len(unlinked)} names are not linked to members yet: {shown} "
                           "(link them, or make them new members)")
+        waiting = EveningBoard.objects.filter(tournament=tournament, game=None).order_by("round", "board").first()
+        if waiting is not None:   # an evening paired here: every paired board needs its result
+            raise Refused(f"round {waiting.round} board {waiting.board} has no result yet: enter every "
+                          "result of the evening before publishing it")
         tournament.status = TournamentStatus.PUBLISHED
         tournament.published_at = timezone.now()
         tournament.save(update_fields=["status", "published_at"])
