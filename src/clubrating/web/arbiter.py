@@ -12,11 +12,12 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Callable
 from functools import wraps
-from typing import Any, cast
+from typing import Any, TypeVar, cast
 
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
+from django.db.models import Model
 from django.http import Http404, HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST, require_safe
@@ -188,22 +189,27 @@ def _tournament(access: ClubAccess, tournament_id: int) -> Any:
         raise Http404("no such tournament") from None
 
 
+Row = TypeVar("Row", bound=Model)
+
+
+def posted(model: type[Row], t: Any, request: HttpRequest, field: str, related: tuple[str, ...],
+           missing: str) -> Row:
+    """The row of ``model`` in tournament ``t`` whose id the form posted as ``field``; NotFound
+    (one line, ``missing``) for a bad or foreign id."""
+    number = services.parse_id(request.POST.get(field))
+    found = None if number is None else model._default_manager.filter(tournament=t, id=number).select_related(
+        *related).first()
+    if found is None:
+        raise NotFound(missing)
+    return found
+
+
 def _entry(t: Any, request: HttpRequest) -> Entry:
-    number = services.parse_id(request.POST.get("entry"))
-    entry = None if number is None else Entry.objects.filter(tournament=t, id=number).select_related(
-        "tournament__club", "member").first()
-    if entry is None:
-        raise NotFound("no such name in this tournament")
-    return entry
+    return posted(Entry, t, request, "entry", ("tournament__club", "member"), "no such name in this tournament")
 
 
 def _game(t: Any, request: HttpRequest) -> Game:
-    number = services.parse_id(request.POST.get("game"))
-    game = None if number is None else Game.objects.filter(tournament=t, id=number).select_related(
-        "tournament__club", "white", "black").first()
-    if game is None:
-        raise NotFound("no such game in this tournament")
-    return game
+    return posted(Game, t, request, "game", ("tournament__club", "white", "black"), "no such game in this tournament")
 
 
 TournamentAction = Callable[[HttpRequest, Any, str], Any]

@@ -21,10 +21,10 @@ from clubrating.club import evening, services
 from clubrating.club.evening_standings import TIEBREAKS
 from clubrating.club.matching import proposals_for
 from clubrating.club.models import Bye, Entry, Evening, EveningBoard, EveningPlayer, Member, Tournament
-from clubrating.errors import ClubratingError, InputError, NotFound
+from clubrating.errors import ClubratingError, InputError
 from clubrating.formats.common import points_text
 from clubrating.web.access import ClubAccess
-from clubrating.web.arbiter import act, arbiter_view, who
+from clubrating.web.arbiter import act, arbiter_view, posted, who
 
 RESULTS = [("1-0", "1-0"), ("1/2-1/2", "½-½"), ("0-1", "0-1")]
 FORFEITS = [("+-", "+ −"), ("-+", "− +"), ("--", "− −")]
@@ -117,21 +117,12 @@ def _standings(t: Tournament) -> list[dict[str, Any]]:
 # --- the writes ----------------------------------------------------------------------------------
 
 def _entry(t: Tournament, request: HttpRequest) -> Entry:
-    number = services.parse_id(request.POST.get("entry"))
-    entry = None if number is None else Entry.objects.filter(tournament=t, id=number).select_related(
-        "tournament__club", "member").first()
-    if entry is None:
-        raise NotFound("no such player in this evening")
-    return entry
+    return posted(Entry, t, request, "entry", ("tournament__club", "member"), "no such player in this evening")
 
 
 def _board(t: Tournament, request: HttpRequest) -> EveningBoard:
-    number = services.parse_id(request.POST.get("board"))
-    board = None if number is None else EveningBoard.objects.filter(tournament=t, id=number).select_related(
-        "tournament__club", "white", "black", "game").first()
-    if board is None:
-        raise NotFound("no such board in this evening")
-    return board
+    return posted(EveningBoard, t, request, "board", ("tournament__club", "white", "black", "game"),
+                  "no such board in this evening")
 
 
 def _member(access: ClubAccess, text: str) -> Member:
