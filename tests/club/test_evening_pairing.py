@@ -22,9 +22,11 @@ from dataclasses import replace
 
 import pytest
 
-from clubrating.club.evening_pairing import (History, PairingFailed, Rest, Result, RoundPlan, Seat, pair_round,
+from clubrating.club.evening_pairing import (History, PairingFailed, RoundPlan, Seat, pair_round,
                                              pair_round_2026, states_before)
+from clubrating.formats.records import Bye as Rest
 from clubrating.formats.records import ByeKind
+from clubrating.formats.records import Pairing as Result
 
 ROUNDS = 5
 DRAW_BAND = 0.15   # a draw when the draw lands within ±0.15 of the expectation: ~30 % draws, a club's share

@@ -22,13 +22,14 @@ from django.db.models import Max
 from django.utils import timezone
 
 from clubrating.club import audit
-from clubrating.club.evening_pairing import History, PairingFailed, Rest, Result, Seat, pair_round
+from clubrating.club.evening_pairing import History, PairingFailed, Seat, pair_round
 from clubrating.club.evening_standings import Standing, standings
 from clubrating.club.locking import history_write
 from clubrating.club.models import (Bye, Club, CurrentRating, Entry, Evening, EveningBoard, EveningPlayer, Game,
                                     Tournament, TournamentStatus)
 from clubrating.club.services import Outcome, parse_result, publish, reread
 from clubrating.errors import InputError, NotFound, Refused
+from clubrating.formats import records
 from clubrating.formats.records import MAX_NAME_LENGTH, MAX_ROUNDS, ByeKind, Unplayed
 
 HALF_POINT_BYE = 1   # half-points: a requested bye scores a draw (TRF-16 'H', FIDE C.04.1 note)
@@ -147,10 +148,10 @@ def history_of(tournament: Tournament) -> History:
     players = EveningPlayer.objects.filter(entry__tournament=tournament).select_related("entry")
     seats = tuple(Seat(p.entry.number, p.seed_rating) for p in sorted(players, key=lambda p: p.entry.number))
     number = {p.entry_id: p.entry.number for p in players}
-    results = tuple(Result(g.round, number[g.white_id], number[g.black_id], g.white_points, g.black_points,
-                           g.played) for g in Game.objects.filter(tournament=tournament))
+    results = tuple(records.Pairing(g.round, number[g.white_id], number[g.black_id], g.white_points,
+                                    g.black_points, g.played) for g in Game.objects.filter(tournament=tournament))
     paired = Evening.objects.get(tournament=tournament).paired_rounds
-    rests = tuple(Rest(b.round, number[b.entry_id], b.points, ByeKind(b.kind))
+    rests = tuple(records.Bye(b.round, number[b.entry_id], b.points, ByeKind(b.kind))
                   for b in Bye.objects.filter(tournament=tournament, round__lte=paired))
     return History(seats, results, rests)
 

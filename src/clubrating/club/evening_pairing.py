@@ -33,7 +33,7 @@ from caissify_pairings import generate_pairings  # type: ignore[import-untyped]
 from pairing_core.errors import PairingError  # type: ignore[import-untyped]
 from pairing_core.fide2026 import DUTCH_2026, P26Player, P26Request, pair_2026  # type: ignore[import-untyped]
 
-from clubrating.formats.records import ByeKind, HalfPoints
+from clubrating.formats.records import Bye, ByeKind, HalfPoints, Pairing
 
 PAB_POINTS: HalfPoints = 2
 """The pairing-allocated bye scores as a win (FIDE Handbook C.04.1.c: "as many points as rewarded for
@@ -67,34 +67,12 @@ class Seat:
 
 
 @dataclass(frozen=True, slots=True)
-class Result:
-    """A finished pairing: half-points, and whether it was played over the board."""
-
-    round: int
-    white: int
-    black: int
-    white_points: HalfPoints
-    black_points: HalfPoints
-    played: bool = True
-
-
-@dataclass(frozen=True, slots=True)
-class Rest:
-    """A round without an opponent: a requested bye or the pairing-allocated one."""
-
-    round: int
-    player: int
-    points: HalfPoints
-    kind: ByeKind
-
-
-@dataclass(frozen=True, slots=True)
 class History:
     """The rounds so far of one tournament."""
 
     seats: tuple[Seat, ...]
-    results: tuple[Result, ...] = ()
-    rests: tuple[Rest, ...] = ()
+    results: tuple[Pairing, ...] = ()   # finished pairings (formats.records, as an imported file's)
+    rests: tuple[Bye, ...] = ()          # requested and pairing-allocated byes
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,7 +124,7 @@ def states_before(history: History, round_: int) -> dict[int, PlayerState]:
     return states
 
 
-def _play(state: PlayerState, points: HalfPoints, colour: str, mine: int, theirs: int, result: Result,
+def _play(state: PlayerState, points: HalfPoints, colour: str, mine: int, theirs: int, result: Pairing,
           opponent: int) -> None:
     state.points += points
     if not result.played:
