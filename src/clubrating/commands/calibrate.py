@@ -28,7 +28,7 @@ from clubrating.analysis.engine import DEFAULT_ENGINE, EngineSettings
 from clubrating.analysis.runner import DEFAULT_BOOK, AnalysisConfig, analyse_games, read_pgn_file, stderr_progress
 from clubrating.cli import option, print_json, wants_json, whole
 from clubrating.cpi import factors as factor_definitions
-from clubrating.cpi.factors import FITTED_E
+from clubrating.cpi.factors import FITTED_E, eval_loss
 from clubrating.cpi.calibrate import (FEATURES, Side, careers, cross_validate, fit, settings_of, side_values,
                                       time_control_class)
 from clubrating.cpi.facts import Color, GameFacts
@@ -109,7 +109,6 @@ def sides_of(facts: list[GameFacts], min_plies: int) -> list[Side]:
         if len(game.plies) < min_plies:
             continue
         scores = score_game(game, FITTED_FORM)
-        spec = score_game(game)
         for color, tag in ((Color.WHITE, "White"), (Color.BLACK, "Black")):
             elo = _rating(game.headers, f"{tag}Elo")  # type: ignore[arg-type]
             assert elo is not None  # pick_games kept only games with both ratings
@@ -117,7 +116,7 @@ def sides_of(facts: list[GameFacts], min_plies: int) -> list[Side]:
             group = name if name not in ("", "?") else f"game:{number}"
             band = game.headers.get("Band") or f"{int(elo // 200) * 200}"
             values = side_values(scores[color].factors, game.result, color)
-            values[SPEC_E_KEY] = spec[color].factors.E.value   # the baseline scores the spec's E
+            values[SPEC_E_KEY] = eval_loss(game.plies, color).value   # the baseline scores the spec's E
             sides.append(Side(elo, values, group, band, scores[color].factors.acpl))
     return sides
 

@@ -192,21 +192,20 @@ def estimate(deltas: Sequence[float], model: Fit | EloMap, *, ages: Sequence[flo
     Without decay it is the precision sum above, exactly.
     """
     m = model if isinstance(model, EloMap) else EloMap.of(model)
+    if ages is not None and len(ages) != len(deltas):
+        raise ValueError(f"estimate: {len(deltas)} games but {len(ages)} ages")
     mean, variance = m.prior_mean, m.prior_sd ** 2
-    if m.beta == 0 or m.sigma <= 0:
-        deltas = ()
-    noise = (m.sigma / m.beta) ** 2 if m.beta else 0.0
-    when = list(ages) if ages is not None and decay > 0 else [0.0] * len(deltas)
-    if len(when) != len(deltas):
-        raise ValueError(f"estimate: {len(deltas)} games but {len(when)} ages")
-    for i, d in enumerate(deltas):
-        if i:
-            variance += decay ** 2 * max(0.0, when[i - 1] - when[i])
-        gain = variance / (variance + noise)
-        mean += gain * ((d - m.alpha) / m.beta - mean)
-        variance *= 1 - gain
-    if deltas and when:
-        variance += decay ** 2 * max(0.0, when[-1])
+    if m.beta != 0 and m.sigma > 0:
+        noise = (m.sigma / m.beta) ** 2
+        when = ages if ages is not None and decay > 0 else [0.0] * len(deltas)
+        for i, d in enumerate(deltas):
+            if i:
+                variance += decay ** 2 * max(0.0, when[i - 1] - when[i])
+            gain = variance / (variance + noise)
+            mean += gain * ((d - m.alpha) / m.beta - mean)
+            variance *= 1 - gain
+        if deltas:
+            variance += decay ** 2 * max(0.0, when[-1])
     return mean, math.sqrt(variance + m.floor ** 2)
 
 
