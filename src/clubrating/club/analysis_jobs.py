@@ -319,7 +319,7 @@ def analyse_games(club: Club, *, engine: str | None = None, book: str | None = N
     todo = [g for g in analysable_games(club, tournament_id) if needs_analysis(g, info, reanalyse)]
     if not todo:
         if rebuild and ledger_behind(club):   # a run stopped after its last game, before the ledger
-            _rebuild_ledger(club, 0, 0, 0)
+            rebuild_ledger(club, 0, 0, 0)
         return AnalysisReport(0, 0, 0)
     cache = DatabaseCache()
     keys = (info.key, shallow_settings_key(info))
@@ -348,7 +348,7 @@ def analyse_games(club: Club, *, engine: str | None = None, book: str | None = N
         if progress is not None:
             progress(stored + len(unreadable), len(todo), facts)
     if rebuild and (stored or ledger_behind(club)):
-        _rebuild_ledger(club, stored, searched, cached)
+        rebuild_ledger(club, stored, searched, cached)
     return AnalysisReport(stored, searched, cached, tuple(unreadable))
 
 
@@ -365,7 +365,9 @@ def ledger_behind(club: Club) -> bool:
                for facts in unscored.values_list("facts", flat=True).iterator())
 
 
-def _rebuild_ledger(club: Club, stored: int, searched: int, cached: int) -> None:
+def rebuild_ledger(club: Club, stored: int, searched: int, cached: int) -> None:
+    """Rebuild the club's CPI ledger after an analysis run (this module's, a worker's on RQ, the
+    demo's) and leave the audit entry when something changed."""
     with history_write(club):
         ledger = rebuild_cpi(club)
         if not stored and not ledger.entries_differing:

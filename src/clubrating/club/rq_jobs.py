@@ -53,8 +53,9 @@ from rq.job import JobStatus
 
 from clubrating.analysis.analyzer import shallow_settings_key
 from clubrating.analysis.runner import AnalysisConfig, Analyzer
-from clubrating.club.analysis_jobs import (DatabaseCache, _rebuild_ledger, analysable_games, analysis_config,
-                                           game_positions, ledger_behind, pgn_text, store_analysis)
+from clubrating.club.analysis_jobs import (DatabaseCache, analysable_games, analysis_config,
+                                           game_positions, ledger_behind, pgn_text, rebuild_ledger,
+                                           store_analysis)
 from clubrating.club.locking import history_write
 from clubrating.club.models import Club, Game, GameAnalysis, Tournament
 from clubrating.club.leases import MAX_ATTEMPTS, JobLost, lease
@@ -96,7 +97,7 @@ def fan_out(tournament: Tournament) -> dict[str, Any]:
     games = [g.id for g in analysable_games(tournament.club, tournament.id) if getattr(g, "analysis", None) is None]
     if not games:
         if ledger_behind(tournament.club):
-            _rebuild_ledger(tournament.club, 0, 0, 0)
+            rebuild_ledger(tournament.club, 0, 0, 0)
         return {"tournament_id": tournament.id, "games": 0}
     batch = get_random_id()
     connection = redis()
@@ -267,7 +268,7 @@ def leave_batch(club_id: int, batch: str, game_id: int, done: tuple[int, int, in
         games, searched, cached = (int(x or 0) for x in figures)
         club = Club.objects.filter(id=club_id).first()
         if club is not None and (games or ledger_behind(club)):
-            _rebuild_ledger(club, games, searched, cached)
+            rebuild_ledger(club, games, searched, cached)
 
 
 # --- the worker -------------------------------------------------------------------------------

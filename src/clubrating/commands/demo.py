@@ -259,8 +259,8 @@ def _store_analyses(club: Any, referee: Any, settings: DemoSettings) -> dict[str
     as it comes in under the game's own headers (as ``analyse-club`` would store it); the
     CPI ledger rebuilt once at the end."""
     from clubrating.analysis.runner import stderr_progress
-    from clubrating.club.analysis_jobs import (DatabaseCache, _rebuild_ledger, analysable_games, analyse_games,
-                                               pgn_text, store_analysis)
+    from clubrating.club.analysis_jobs import (DatabaseCache, analysable_games, analyse_games, pgn_text,
+                                               rebuild_ledger, store_analysis)
 
     games = analysable_games(club)
     by_moves: dict[str, list[Any]] = {}
@@ -282,7 +282,7 @@ def _store_analyses(club: Any, referee: Any, settings: DemoSettings) -> dict[str
         if report.unreadable:
             raise InputError(f"the demo played a game that cannot be analysed: {report.unreadable[0]}")
         stored, searched, cached = stored + report.games, searched + report.searched, cached + report.cached
-    _rebuild_ledger(club, stored, searched, cached)
+    rebuild_ledger(club, stored, searched, cached)
     return {"games": stored, "searched": searched, "cached": cached, "unreadable": [], "nodes": settings.nodes}
 
 
