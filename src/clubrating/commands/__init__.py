@@ -8,6 +8,7 @@ error, not a silent skip.
 COMMAND_MODULES = (
     "clubrating.commands.rate",
     "clubrating.commands.club",
+    "clubrating.commands.settings",
     "clubrating.commands.match",
     "clubrating.commands.analyze",
     "clubrating.commands.serve",

@@ -8,7 +8,7 @@ the JSON API under ``/api/``.
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from clubrating.web import api, arbiter, cpi_views, evening, fairplay, views
+from clubrating.web import api, arbiter, club_settings, cpi_views, evening, fairplay, views
 
 club_patterns = [
     path("", views.club_page, name="club"),
@@ -34,6 +34,7 @@ arbiter_patterns = [
     path("members/", arbiter.members_page, name="arbiter-members"),
     path("members/<slug:action>/", arbiter.member_action, name="arbiter-member-action"),
     path("privacy/", arbiter.privacy, name="arbiter-privacy"),
+    path("settings/", club_settings.settings_page, name="arbiter-settings"),
     path("fair-play/", fairplay.fairplay_page, name="arbiter-fair-play"),
     path("evening/", evening.evenings, name="arbiter-evenings"),
     path("evening/<int:tournament_id>/", evening.evening_page, name="arbiter-evening"),

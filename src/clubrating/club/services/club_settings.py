@@ -1,0 +1,123 @@
+"""The club's settings: its rating rules (spec R3, R4, R6) as the arbiter changes them.
+
+Each setting is one :class:`Setting` of :data:`SETTINGS` (the one list the CLI,
+the web page and the docs read). A change of the rating rules replays the whole
+history under the new numbers, in the change's own transaction, and leaves one
+audit entry with the old and the new values.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from clubrating.club import audit
+from clubrating.club.history import rebuild
+from clubrating.club.locking import history_write
+from clubrating.club.models import Club
+from clubrating.club.services.outcome import Outcome
+from clubrating.errors import InputError, Refused
+
+MAX_RATING = 4000.0      # no chess rating list goes near it: a typo, not a setting
+MAX_K = 100.0            # FIDE's largest K is 40; a club's K above 100 is a typo
+MAX_GAMES = 1000
+
+
+def _number(low: float, high: float) -> Callable[[str], float]:
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            value = math.nan
+        if not math.isfinite(value) or not low <= value <= high:
+            raise ValueError(f"expected a number from {low:g} to {high:g}")
+        return value
+    return parse
+
+
+def _whole(low: int, high: int) -> Callable[[str], int]:
+    def parse(text: str) -> int:
+        if not (text.isascii() and text.isdigit()) or not low <= int(text) <= high:
+            raise ValueError(f"expected a whole number from {low} to {high}")
+        return int(text)
+    return parse
+
+
+def _policy(text: str) -> str:
+    if text not in ("club", "fide"):
+        raise ValueError("expected 'club' or 'fide'")
+    return text
+
+
+@dataclass(frozen=True)
+class Setting:
+    """One setting: its name on the command line and the page, the Club field, how it is read."""
+
+    key: str                                # "start-rating"
+    field: str                              # Club.start_rating
+    parse: Callable[[str], Any]             # text -> value, ValueError saying what was expected
+    help: str
+    replays: bool = True                    # a change replays the history (the rating rules do)
+
+    def read(self, text: str) -> Any:
+        try:
+            return self.parse(text.strip())
+        except ValueError as error:
+            raise InputError(f"{self.key} {text!r}: {error}") from None
+
+
+SETTINGS: tuple[Setting, ...] = (
+    Setting("policy", "policy", _policy, "rating rules: club (the numbers below) or fide (FIDE's own)"),
+    Setting("start-rating", "start_rating", _number(0, MAX_RATING), "rating of a new player (R3)"),
+    Setting("k-new", "k_new", _number(1, MAX_K), "K of a player's first k-new-games rated games (R4)"),
+    Setting("k-new-games", "k_new_games", _whole(0, MAX_GAMES), "rated games played with k-new (R4)"),
+    Setting("k-established", "k_established", _number(1, MAX_K), "K afterwards (R4)"),
+    Setting("provisional-games", "provisional_games", _whole(0, MAX_GAMES),
+            "provisional while fewer rated games than this (R6)"),
+)
+BY_KEY = {s.key: s for s in SETTINGS}
+
+
+def setting_named(key: str) -> Setting:
+    found = BY_KEY.get(key.strip().lower().replace("_", "-"))
+    if found is None:
+        raise InputError(f"unknown setting {key!r}: expected one of {', '.join(BY_KEY)}")
+    return found
+
+
+def current_settings(club: Club) -> dict[str, Any]:
+    """Every setting's value, by key, in the order of :data:`SETTINGS`."""
+    return {s.key: getattr(club, s.field) for s in SETTINGS}
+
+
+def parse_settings(texts: Mapping[str, str]) -> dict[Setting, Any]:
+    """``{"k-new": "30"}`` -> the settings and their values; a bad one is one InputError."""
+    return {setting_named(key): setting_named(key).read(text) for key, text in texts.items()}
+
+
+def change_settings(club: Club, changes: Mapping[Setting, Any], *, who: str) -> Outcome:
+    """Set the club's settings; if a rating rule changed, replay the whole history."""
+    if not changes:
+        raise InputError("nothing to change: give KEY=VALUE, e.g. k-new=30")
+    with history_write(club) as club:
+        old = {s.key: getattr(club, s.field) for s in changes}
+        new = {s.key: value for s, value in changes.items()}
+        changed = [s for s in changes if old[s.key] != new[s.key]]
+        if not changed:
+            raise Refused("the settings are those already: nothing changed")
+        if club.policy == "fide" and "policy" not in new and any(s.key != "policy" and s.replays for s in changed):
+            raise Refused("the club rates by FIDE's rules, which fix these numbers: set policy=club with them")
+        for setting in changed:
+            setattr(club, setting.field, changes[setting])
+        club.save(update_fields=[s.field for s in changed])
+        report = rebuild(club, reason="settings changed") if any(s.replays for s in changed) else None
+        audit.record(club, who, "settings", club.slug, old={s.key: old[s.key] for s in changed},
+                     new={s.key: new[s.key] for s in changed}, summary=str(report or ""))
+    shown = ", ".join(f"{s.key} {_shown(old[s.key])} -> {_shown(new[s.key])}" for s in changed)
+    return Outcome(f"{club.name}: {shown}", report)
+
+
+def _shown(value: Any) -> str:
+    return f"{value:g}" if isinstance(value, float) else str(value)
