@@ -31,7 +31,7 @@ PACKAGE_LAYERS: list[tuple[str, ...]] = [
 """Packages (and top-level modules) of ``clubrating``, lowest first."""
 
 CLUB_LAYERS: list[tuple[str, tuple[str, ...]]] = [
-    ("models", ("models", "signals", "migrations", "migrations.*")),
+    ("models", ("models", "signals", "migrations", "migrations.*", "zones")),
     ("lookups", ("locking", "audit", "policy", "lookups", "queries", "reads", "matching")),
     ("derived data", ("ratings", "cpi", "coach", "fairplay")),
     ("history", ("history",)),

@@ -19,9 +19,8 @@ import datetime as dt
 from dataclasses import dataclass
 
 from django.db.models import Max
-from django.utils import timezone
 
-from clubrating.club import audit
+from clubrating.club import audit, zones
 from clubrating.club.evening_pairing import History, PairingFailed, Seat, pair_round
 from clubrating.club.evening_standings import Standing, standings
 from clubrating.club.locking import history_write
@@ -62,7 +61,7 @@ def start_evening(club: Club, name: str, date: dt.date, rounds: str | int, *, wh
     planned = _rounds_text(rounds)
     if not name.strip():
         raise InputError("give the evening a name")
-    if date > (today or timezone.localdate()):
+    if date > (today or zones.today(club.time_zone)):
         raise InputError(f"the evening is dated {date.isoformat()}, in the future")
     if time_control not in ("standard", "rapid", "blitz"):
         raise InputError(f"{time_control!r} is not a time control: expected standard, rapid or blitz")

@@ -54,6 +54,7 @@ class Club(models.Model):
     k_new_games = models.PositiveIntegerField(default=20)
     provisional_games = models.PositiveIntegerField(default=5)
     separate_lists = models.BooleanField(default=False)  # one list per time control
+    time_zone = models.CharField(max_length=64, blank=True, default="")  # IANA name; "": the server's (zones.py)
     cpi_start = models.FloatField(default=0.0)
     cpi_weights = models.JSONField(default=dict, blank=True)   # overrides of the C1 weights
     arbiters = models.ManyToManyField(settings.AUTH_USER_MODEL, related_name="clubs", blank=True)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any
 
+from clubrating.club import zones
 from clubrating.club.models import (
     AuditEntry,
     Bye,
@@ -92,7 +93,8 @@ def tournaments(club: Club, *, published_only: bool = False) -> list[dict[str, A
 
 
 def audit_log(club: Club, limit: int = 50) -> list[dict[str, Any]]:
-    return [{"when": a.when.isoformat(timespec="seconds"), "who": a.who, "action": a.action,
+    return [{"when": a.when.astimezone(zones.zone(club.time_zone)).isoformat(timespec="seconds"),
+             "local": zones.local_text(a.when, club.time_zone), "who": a.who, "action": a.action,
              "target": a.target, "old": a.old, "new": a.new, "summary": a.summary}
             for a in AuditEntry.objects.filter(club=club)[:limit]]
 

@@ -119,7 +119,8 @@ def cmd_init(args: argparse.Namespace) -> int:
     djangoenv.check_writable()
     from clubrating.club.services import create_club
 
-    club = create_club(args.name, who=who(), slug=args.slug, policy=args.policy, separate_lists=args.separate_lists)
+    club = create_club(args.name, who=who(), slug=args.slug, policy=args.policy, separate_lists=args.separate_lists,
+                       time_zone=args.time_zone or "")
     if wants_json(args):
         print_json({"club": club.slug, "name": club.name, "policy": club.policy})
     else:
@@ -378,7 +379,7 @@ def cmd_audit(args: argparse.Namespace) -> int:
         return 0
     for a in rows:
         change = f"{a['old']} -> {a['new']}" if a["old"] is not None else f"{a['new']}"
-        print(f"{a['when']}  {a['who']:<16} {a['action']:<15} {a['target']}: {change}"
+        print(f"{a['local']}  {a['who']:<16} {a['action']:<15} {a['target']}: {change}"
               + (f"  [{a['summary']}]" if a["summary"] else ""))
     return 0
 
@@ -476,6 +477,8 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     p.add_argument("--slug", help="short name used in links")
     p.add_argument("--policy", choices=("club", "fide"), default="club")
     p.add_argument("--separate-lists", action="store_true", help="one rating list per time control")
+    p.add_argument("--time-zone", metavar="ZONE",
+                   help="the club's time zone, an IANA name such as Europe/Yerevan (default: the server's)")
 
     p = _add(subparsers, common, "import", cmd_import, "import a tournament file (TRF, PGN, CSV) as a draft",
              "clubrating import 2026-11-27.trf --accept-exact")

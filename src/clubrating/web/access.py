@@ -28,7 +28,9 @@ from django.contrib.messages.storage.cookie import CookieStorage
 from django.core.cache import cache
 from django.db import connection
 from django.http import Http404, HttpRequest, HttpResponse
+from django.utils import timezone
 
+from clubrating.club import zones
 from clubrating.club.models import (
     AuditEntry, Club, CpiEntry, Entry, Member, NameDisplay, RebuildLog, TournamentStatus, Visibility,
 )
@@ -135,6 +137,11 @@ def resolve(request: HttpRequest, *, slug: str | None = None, token: str | None 
     return ClubAccess(club, arbiter, f"/u/{club.token}/", f"/api/u/{club.token}/")
 
 
+def in_club_zone(club: Club) -> Any:
+    """While a page of the club is made, its dates and times read in the club's zone."""
+    return timezone.override(zones.zone(club.time_zone))
+
+
 def mark_privacy(response: HttpResponse, access: ClubAccess) -> HttpResponse:
     """Headers of every page and export of a club that is not public (R15)."""
     if access.noindex:
@@ -190,7 +197,8 @@ def club_view(view: View) -> View:
         if response is not None:
             response[CACHE_HEADER] = "hit"
         else:
-            response = mark_privacy(view(request, access, *args, **kwargs), access)
+            with in_club_zone(access.club):
+                response = mark_privacy(view(request, access, *args, **kwargs), access)
             if cacheable and response.status_code == 200 and not response.streaming and not response.cookies:
                 cache.set(key, response, PAGE_CACHE_SECONDS)
                 response[CACHE_HEADER] = "miss"

@@ -22,13 +22,13 @@ from django.http import Http404, HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST, require_safe
 
-from clubrating.club import queries, services
+from clubrating.club import queries, services, zones
 from clubrating.club.matching import possible_duplicates, proposals_for
 from clubrating.club.models import Club, Entry, Game, Member, Visibility
 from clubrating.errors import ClubratingError, InputError, NotFound
 from clubrating.formats.results import GameResult
 from clubrating.formats.typed import parse_typed
-from clubrating.web.access import ARBITER_PREFIX, ClubAccess, mark_privacy
+from clubrating.web.access import ARBITER_PREFIX, ClubAccess, in_club_zone, mark_privacy
 
 MAX_UPLOAD_BYTES: int = settings.MAX_UPLOAD_BYTES   # 5 MB: a club's tournament file is kilobytes
 RESULT_CHOICES = [result.value for result in GameResult]   # 1-0, 0-1, 1/2-1/2, +-, -+, --
@@ -45,7 +45,8 @@ def arbiter_view(view: Callable[..., HttpResponse]) -> Callable[..., HttpRespons
         access = ClubAccess(club, True, f"/c/{club.slug}/", f"/api/c/{club.slug}/")
         if request.method == "POST":
             cast(Any, request).POST = _without_nul(request.POST)  # immutable, as Django's own
-        return mark_privacy(view(request, access, *args, **kwargs), access)
+        with in_club_zone(club):
+            return mark_privacy(view(request, access, *args, **kwargs), access)
     return wrapper
 
 
@@ -79,7 +80,8 @@ def act(request: HttpRequest, action: Callable[[], Any], back: str) -> HttpRespo
 def _page(request: HttpRequest, access: ClubAccess, template: str, **context: Any) -> HttpResponse:
     home = f"{access.base}arbiter/"
     return render(request, template, {"access": access, "club": access.club, "base": access.base,
-                                      "home": home, **context})
+                                      "home": home, "time_zone": zones.zone_name(access.club.time_zone),
+                                      **context})
 
 
 def _date(text: str) -> dt.date | None:
@@ -134,12 +136,12 @@ def audit_page(request: HttpRequest, access: ClubAccess) -> HttpResponse:
 @arbiter_view
 def upload(request: HttpRequest, access: ClubAccess) -> HttpResponse:
     if request.method != "POST":
-        return _page(request, access, "web/arbiter/upload.html", today=dt.date.today().isoformat())
+        return _page(request, access, "web/arbiter/upload.html", today=zones.today(access.club.time_zone).isoformat())
     try:
         tournament, notes = _import(request, access.club)
     except ClubratingError as error:
         messages.error(request, str(error))
-        return _page(request, access, "web/arbiter/upload.html", today=dt.date.today().isoformat(),
+        return _page(request, access, "web/arbiter/upload.html", today=zones.today(access.club.time_zone).isoformat(),
                      typed=request.POST.get("rows", ""), typed_name=request.POST.get("name", ""))
     for note in notes:   # what the reader noticed or left out (R18: the tags and comments not stored)
         messages.warning(request, note)

@@ -17,7 +17,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST, require_safe
 
-from clubrating.club import evening, services
+from clubrating.club import evening, services, zones
 from clubrating.club.evening_standings import TIEBREAKS
 from clubrating.club.matching import proposals_for
 from clubrating.club.models import Bye, Entry, Evening, EveningBoard, EveningPlayer, Member, Tournament
@@ -50,7 +50,7 @@ def evenings(request: HttpRequest, access: ClubAccess) -> HttpResponse:
     if request.method == "POST":
         return _start(request, access)
     rows = Evening.objects.filter(tournament__club=access.club).select_related("tournament").order_by("-id")
-    return _page(request, access, "evening/list.html", evenings=rows, today=dt.date.today().isoformat())
+    return _page(request, access, "evening/list.html", evenings=rows, today=zones.today(access.club.time_zone).isoformat())
 
 
 def _start(request: HttpRequest, access: ClubAccess) -> HttpResponse:

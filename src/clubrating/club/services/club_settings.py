@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from clubrating.club import audit
+from clubrating.club import audit, zones
 from clubrating.club.history import rebuild
 from clubrating.club.locking import history_write
 from clubrating.club.models import Club
@@ -51,6 +51,14 @@ def _policy(text: str) -> str:
     return text
 
 
+def _zone(text: str) -> str:
+    try:
+        return zones.parse_zone(text)
+    except InputError:
+        raise ValueError("expected an IANA time zone such as Europe/Yerevan or UTC, "
+                         "or nothing for the server's") from None
+
+
 @dataclass(frozen=True)
 class Setting:
     """One setting: its name on the command line and the page, the Club field, how it is read."""
@@ -76,6 +84,8 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("k-established", "k_established", _number(1, MAX_K), "K afterwards (R4)"),
     Setting("provisional-games", "provisional_games", _whole(0, MAX_GAMES),
             "provisional while fewer rated games than this (R6)"),
+    Setting("time-zone", "time_zone", _zone, "the club's dates and times, e.g. Europe/Yerevan (empty: the "
+            "server's zone); stored times stay UTC", replays=False),
 )
 BY_KEY = {s.key: s for s in SETTINGS}
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.db import IntegrityError, transaction
 from django.utils.text import slugify
 
-from clubrating.club import audit
+from clubrating.club import audit, zones
 from clubrating.club.locking import history_write
 from clubrating.club.lookups import reread
 from clubrating.club.models import Club, NameDisplay, Visibility, new_token
@@ -14,12 +14,13 @@ from clubrating.errors import InputError, Refused
 
 
 def create_club(name: str, *, who: str, slug: str | None = None, policy: str = "club",
-                separate_lists: bool = False) -> Club:
+                separate_lists: bool = False, time_zone: str = "") -> Club:
     name = name.strip()
     if not name:
         raise InputError("a club needs a name")
     if policy not in ("club", "fide"):
         raise InputError(f"unknown policy {policy!r}: expected 'club' or 'fide'")
+    time_zone = zones.parse_zone(time_zone)
     slug = slugify(slug or name)[:60] or "club"
     taken = Refused(f"a club with the short name {slug!r} exists already")
     if Club.objects.filter(slug=slug).exists():
@@ -27,8 +28,9 @@ def create_club(name: str, *, who: str, slug: str | None = None, policy: str = "
     try:
         with transaction.atomic():
             club = Club.objects.create(name=name, slug=slug, policy=policy, separate_lists=separate_lists,
-                                       names=NameDisplay.FULL)
-            audit.record(club, who, "create-club", club.slug, new={"name": name, "policy": policy})
+                                       names=NameDisplay.FULL, time_zone=time_zone)
+            audit.record(club, who, "create-club", club.slug, new={"name": name, "policy": policy,
+                                                                   "time_zone": zones.zone_name(time_zone)})
     except IntegrityError:
         if Club.objects.filter(slug=slug).exists():  # created meanwhile by another process
             raise taken from None
@@ -53,3 +55,4 @@ def set_privacy(club: Club, *, who: str, visibility: str | None = None, names: s
         audit.record(club, who, "privacy", club.slug, old=old,
                      new={"visibility": club.visibility, "names": club.names, "token_rotated": rotate_token})
     return Outcome(f"{club.name}: visible to {club.get_visibility_display().lower()}, {club.get_names_display().lower()}")
+

@@ -8,7 +8,7 @@ import datetime as dt
 from django.db.models import Max
 from django.utils import timezone
 
-from clubrating.club import audit
+from clubrating.club import audit, zones
 from clubrating.club.history import order_key, rebuild, rebuild_if_published
 from clubrating.club.locking import history_write
 from clubrating.club.lookups import game_result_text, reread
@@ -28,7 +28,7 @@ def import_tournament(club: Club, record: TournamentRecord, *, who: str, content
     source = record.source or "<input>"
     if when is None:
         raise InputError("the file gives no date: give one (--date YYYY-MM-DD)", file=source)
-    if when > (today or timezone.localdate()):
+    if when > (today or zones.today(club.time_zone)):
         raise InputError(f"the tournament is dated {when.isoformat()}, in the future", file=source)
     if not record.players:
         raise InputError("the file holds no players", file=source)
@@ -149,7 +149,7 @@ def correct_result(game: Game, result: str, *, who: str) -> Outcome:
 
 
 def change_date(tournament: Tournament, date: dt.date, *, who: str, today: dt.date | None = None) -> Outcome:
-    if date > (today or timezone.localdate()):
+    if date > (today or zones.today(tournament.club.time_zone)):
         raise InputError(f"{date.isoformat()} is in the future")
     with history_write(tournament.club_id):
         reread(tournament)

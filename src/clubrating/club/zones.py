@@ -1,0 +1,71 @@
+"""A club's time zone: which calendar day it is and how stored times are shown.
+
+Stored times stay UTC (Django's ``USE_TZ``); a club names an IANA zone
+(``Europe/Yerevan``) for its evening's default date, the audit log and every
+date and time it shows. An empty setting means the server's own zone.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import zoneinfo
+
+from clubrating.errors import InputError
+
+ZONEINFO_DIR = "/usr/share/zoneinfo/"   # where /etc/localtime points on Debian (tzdata)
+
+
+def parse_zone(name: str) -> str:
+    """The zone's IANA name, or "" for the server's zone; anything zoneinfo does not know is one line."""
+    name = name.strip()
+    if name in ("", "server"):
+        return ""
+    try:
+        zoneinfo.ZoneInfo(name)
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        raise InputError(f"unknown time zone {name!r}: expected an IANA name such as Europe/Yerevan "
+                         "or UTC") from None
+    return name
+
+
+def server_zone_name() -> str:
+    """The server's zone: $TZ if zoneinfo knows it, else where /etc/localtime points, else UTC."""
+    for candidate in (os.environ.get("TZ", "").removeprefix(":"), _localtime_name()):
+        if candidate:
+            try:
+                zoneinfo.ZoneInfo(candidate)
+                return candidate
+            except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+                continue
+    return "UTC"
+
+
+def _localtime_name() -> str:
+    try:
+        target = os.path.realpath("/etc/localtime")
+    except OSError:
+        return ""
+    return target.split(ZONEINFO_DIR, 1)[1] if ZONEINFO_DIR in target else ""
+
+
+def zone_name(setting: str) -> str:
+    """The zone a club's setting means (its own, or the server's)."""
+    return setting or server_zone_name()
+
+
+def zone(setting: str) -> zoneinfo.ZoneInfo:
+    return zoneinfo.ZoneInfo(zone_name(setting))
+
+
+def today(setting: str, now: dt.datetime | None = None) -> dt.date:
+    """The calendar day it is now in the club's zone."""
+    return (now or dt.datetime.now(dt.timezone.utc)).astimezone(zone(setting)).date()
+
+
+def local_text(moment: dt.datetime, setting: str) -> str:
+    """A stored (UTC) moment as the club reads it: ``2026-12-01 23:05:09 +04``."""
+    local = moment.astimezone(zone(setting))
+    offset = local.strftime("%z")
+    short = offset[:3] if offset.endswith("00") else f"{offset[:3]}:{offset[3:]}"
+    return f"{local:%Y-%m-%d %H:%M:%S} {short}"
