@@ -161,11 +161,14 @@ def ledger_is_current(club: Club) -> bool:
     return _is_current(_ledger_samples(Club.objects.filter(pk=club.pk)).get())
 
 
-def rescore_after_upgrade(**_: Any) -> None:
+def rescore_after_upgrade(plan: Any = None, **_: Any) -> None:
     """Django's ``post_migrate``: a new version whose presets or factor definitions changed
     re-scores each club's stored analyses at once (never the engine), so that no page shows a
     CPI computed by the old rules. Every command migrates first: when all clubs are current
-    this costs one query."""
+    this costs one query. Not after a migration backwards: the tables are older than the
+    models then (a column added since is not there yet)."""
+    if plan and any(backwards for _migration, backwards in plan):
+        return
     for club in _ledger_samples(Club.objects.all()).iterator():
         if not _is_current(club):
             rebuild_cpi(club)
