@@ -70,6 +70,7 @@ class PlayerEntry:
     name: str
     points: HalfPoints | None = None   # the total written in the file, if any
     line: int | None = None
+    rank: int | None = None            # the place written in the file (TRF columns 86-89); None: none given
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,3 +124,4 @@ class TournamentRecord:
     warnings: tuple[str, ...] = field(default=())   # recoverable oddities, with file:line
     planned_rounds: int | None = None  # TRF 'XXR': rounds announced (``rounds`` counts those in the file)
     dropped: tuple[str, ...] = ()      # R18: PGN tags not kept (sorted), and "comments" when any were dropped
+    headers: tuple[tuple[str, str], ...] = ()   # TRF header lines (code, text) about the event, as written

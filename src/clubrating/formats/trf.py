@@ -16,6 +16,7 @@ from __future__ import annotations
 import dataclasses
 import re
 from dataclasses import dataclass
+from collections.abc import Mapping
 from typing import TextIO
 
 from clubrating.errors import InputError
@@ -28,7 +29,9 @@ from clubrating.formats.records import (
 # Column layout of a 001 line, 0-based slices of TRF-16's 1-based columns.
 NUMBER = slice(4, 8)          # columns 5-8: starting rank
 NAME = slice(14, 47)          # columns 15-47
+RATING = slice(48, 52)        # columns 49-52: the rating (written only on request, never read: R18)
 POINTS = slice(80, 84)        # columns 81-84
+RANK = slice(85, 89)          # columns 86-89: the place, as the pairing program ranked it
 FIRST_ROUND = 91              # column 92: first round's opponent
 ROUND_WIDTH = 10              # TRF-16: each round takes 10 columns
 NAME_WIDTH = NAME.stop - NAME.start
@@ -56,6 +59,10 @@ BYE_RESULTS: dict[str, tuple[ByeKind, HalfPoints]] = {
 BYE_CODES_WRITTEN = {ByeKind.HALF_POINT: "H", ByeKind.FULL_POINT: "F", ByeKind.PAIRING: "U",
                      ByeKind.ZERO_POINT: "Z", ByeKind.UNFIELDED: "-", ByeKind.ABSENT: " "}
 NO_OPPONENT = "0000"
+HEADER_CODES = ("012", "022", "032", "042", "052", "062", "072", "082", "092", "102", "112", "122", "XXR")
+"""The header lines about the event that are kept at import and written back (TRF-16: name, city,
+federation, dates, counts of players, rated players and teams, type, arbiters, time control; XXR
+the rounds announced, a JaVaFo extension that FIDE's pairing checker reads)."""
 _COLOURS = "wb- "
 
 
@@ -74,6 +81,7 @@ class _Row:
     points: HalfPoints | None
     line: int
     cells: tuple[_Cell, ...]
+    rank: str = ""           # columns 86-89 as written
 
 
 @dataclass
@@ -106,12 +114,25 @@ def read_trf(handle: TextIO, source: str = "<trf>") -> TournamentRecord:
     if (declared := _value(header, "062")).isdecimal() and int(declared) != len(rows):
         warnings.append(f"{source}:{header.values['062'][1]}: 062 announces {declared} players,"
                         f" the file has {len(rows)} player lines")
-    players = tuple(PlayerEntry(number=row.number, name=row.name, points=row.points, line=row.line)
-                    for row in sorted(rows, key=lambda row: row.number))
-    record = dataclasses.replace(record, players=players, pairings=pairings, byes=byes,
+    ranks = _ranks(rows, source, warnings)
+    players = tuple(PlayerEntry(number=row.number, name=row.name, points=row.points, line=row.line,
+                                rank=ranks[row.number]) for row in sorted(rows, key=lambda row: row.number))
+    headers = tuple((code, header.values[code][0]) for code in HEADER_CODES if code in header.values)
+    record = dataclasses.replace(record, players=players, pairings=pairings, byes=byes, headers=headers,
                                  rounds=rounds, warnings=tuple(warnings))
     check_bounds(record)
     return record
+
+
+def _ranks(rows: list[_Row], source: str, warnings: list[str]) -> dict[int, int | None]:
+    """The places written in columns 86-89: blank or 0 (a withdrawn player) is no place."""
+    ranks: dict[int, int | None] = {}
+    for row in rows:
+        text = row.rank.strip()
+        if text and not text.isdecimal():
+            warnings.append(f"{source}:{row.line}: expected a rank in columns 86-89, got {text!r}; ignored")
+        ranks[row.number] = (int(text) or None) if text.isdecimal() else None
+    return ranks
 
 
 def _value(header: _Header, code: str) -> str:
@@ -142,7 +163,7 @@ def _parse_player_line(text: str, line: int, source: str) -> _Row:
     while (start := FIRST_ROUND + ROUND_WIDTH * (round_ - 1)) < len(text):
         cells.append(_parse_cell(text[start - 2:start + 8].ljust(10), round_, line, source))
         round_ += 1
-    return _Row(int(number_text), name, points, line, tuple(cells))
+    return _Row(int(number_text), name, points, line, tuple(cells), text[RANK])
 
 
 def _parse_cell(text: str, round_: int, line: int, source: str) -> _Cell:
@@ -293,12 +314,16 @@ def _points_warnings(rows: list[_Row], pairings: tuple[Pairing, ...], byes: tupl
             for row in written if row.points is not None and row.points != computed[row.number]]
 
 
-def write_trf(record: TournamentRecord, handle: TextIO) -> None:
+def write_trf(record: TournamentRecord, handle: TextIO, ratings: Mapping[int, int] | None = None) -> None:
     """Write a tournament as TRF-16 (LF line ends; names longer than 33 characters are cut).
 
-    Points and ranks are computed from the pairings and byes, not copied from
-    ``PlayerEntry.points``. Forfeits without known colours are written with
-    colour '-'; an absent round is left blank.
+    Points are computed from the pairings and byes, not copied from ``PlayerEntry.points``;
+    ranks are ``PlayerEntry.rank`` (0 for a player left unranked) when the record gives any,
+    else by points and start number. The header lines kept from the imported file
+    (``record.headers``) are written back, except where the record now says otherwise.
+    ``ratings`` (start number -> rating) fills the rating column, for a pairing program to
+    seed the next round; without it the column stays blank. Forfeits without known colours
+    are written with colour '-'; an absent round is left blank.
     """
     if any(player.number > 9999 for player in record.players):
         raise InputError("TRF-16 numbers players with at most 4 digits", file=record.source or None)
@@ -312,29 +337,59 @@ def write_trf(record: TournamentRecord, handle: TextIO) -> None:
         points[bye.player] += bye.points
     ranks = {number: rank for rank, number in
              enumerate(sorted(points, key=lambda number: (-points[number], number)), start=1)}
+    if any(player.rank for player in record.players):
+        ranks = {player.number: player.rank or 0 for player in record.players}
     for line in _header_lines(record):
         handle.write(line + "\n")
     for player in sorted(record.players, key=lambda player: player.number):
         name = " ".join(player.name.split())[:NAME_WIDTH]
-        prefix = (f"001 {player.number:>4}{'':6}{name:<{NAME_WIDTH}}{'':33}"
+        rating = (ratings or {}).get(player.number)
+        rating_text = f"{rating:>4}" if rating and 0 < rating <= 9999 else ""   # TRF-16: four columns
+        prefix = (f"001 {player.number:>4}{'':6}{name:<{NAME_WIDTH}} {rating_text:<4}{'':28}"
                   f"{points_text(points[player.number]):>4} {ranks[player.number]:>4}")
         row = "".join("  " + cells.get((player.number, round_), " " * 8) for round_ in range(1, rounds + 1))
         handle.write(prefix + row + "\n")
 
 
 def _header_lines(record: TournamentRecord) -> list[str]:
+    """The kept header lines in TRF-16's order, each replaced by the record's own value where
+    the two disagree (a tournament renamed or redated since; the number of players)."""
+    kept = dict(record.headers)
+    ours = _own_headers(record)
+    lines = []
+    for code in HEADER_CODES:
+        text = kept.get(code)
+        if text is None or (code in ours and not _header_agrees(code, text, ours[code])):
+            text = ours.get(code)
+        if text is not None:
+            lines.append(f"{code} {text}".rstrip())
+    return lines
+
+
+def _own_headers(record: TournamentRecord) -> dict[str, str]:
     control = {TimeControl.STANDARD: "Standard", TimeControl.RAPID: "Rapid", TimeControl.BLITZ: "Blitz"}
     team = any(bye.kind is ByeKind.UNFIELDED for bye in record.byes)
     kind = "Bughouse" if record.kind is TournamentKind.BUGHOUSE else control[record.time_control]
-    lines = [f"012 {' '.join(record.name.split())}"]
+    lines = {"012": " ".join(record.name.split()), "062": str(len(record.players)),
+             "092": f"{'Team' if team else 'Individual'}: Swiss-System ({kind})"}
     if record.date is not None:
-        lines.append(f"042 {record.date:%Y/%m/%d}")
+        lines["042"] = f"{record.date:%Y/%m/%d}"
     if record.end_date is not None:
-        lines.append(f"052 {record.end_date:%Y/%m/%d}")
-    lines += [f"062 {len(record.players)}", f"092 {'Team' if team else 'Individual'}: Swiss-System ({kind})"]
+        lines["052"] = f"{record.end_date:%Y/%m/%d}"
     if record.planned_rounds is not None:
-        lines.append(f"XXR {record.planned_rounds}")
+        lines["XXR"] = str(record.planned_rounds)
     return lines
+
+
+def _header_agrees(code: str, kept: str, ours: str) -> bool:
+    """Whether a kept header line still says what the record says (dates in any spelling;
+    092 is the file's own description of the event, always kept)."""
+    if code in ("042", "052"):
+        try:
+            return parse_date(kept) == parse_date(ours)
+        except ValueError:
+            return False
+    return code == "092" or " ".join(kept.split()) == ours
 
 
 def _cells_by_player(record: TournamentRecord) -> dict[tuple[int, int], str]:
