@@ -5,6 +5,7 @@ and the players and rounds also from the data's README."""
 
 from __future__ import annotations
 
+import datetime as dt
 from pathlib import Path
 
 import pytest
@@ -80,3 +81,29 @@ def test_the_gelendzhik_file_with_all_zero_points_is_read_with_one_warning() -> 
     record = read_tournament_file(str(TRF_DIR / "xii_sds_classic_gelendzhik_2016.trf"))
     assert any("all zero" in warning for warning in record.warnings)
     assert record.players[0].name == "Vitaly Boiarintsev"
+
+
+# The files whose 001 lines carry a final rank (columns 86-89) that agrees with their points; the
+# Gelendzhik file's ranks are its start numbers over an all-zero points column (README: the results
+# look machine-generated), and the lichess exports leave the column blank.
+RANKED_AS_WRITTEN = {"fide_example1_karl_mala_2005.trf", "gros_open_2010_javafo_TRFXSample2.trf",
+                     "gros_open_2010_competichess_variant.trf"}
+
+
+@pytest.mark.parametrize("path", trf_files(), ids=lambda path: path.name)
+def test_every_real_trf_file_is_stored_in_the_order_of_the_ranks_written_in_it(path: Path, db: None) -> None:
+    from clubrating.club import queries, services
+
+    club = services.create_club("Acceptance", who="acceptance")
+    record = read_tournament_file(str(path))
+    tournament = services.import_tournament(club, record, who="acceptance", date=record.date or dt.date(2020, 1, 1))
+    table = queries.standings(tournament)
+    written = {p.number: p.rank for p in record.players}
+    places = [(p["place"], p["number"]) for p in table["players"]]
+    if path.name not in RANKED_AS_WRITTEN:
+        assert table["rule"] == "tiebreaks" and [place for place, _ in places] == list(range(1, len(places) + 1))
+        return
+    assert table["rule"] == "written" and table["ranked_by"] == "Ranked as written in the file"
+    assert [(written[number], number) for _, number in places if written[number]] == sorted(
+        (rank, number) for number, rank in written.items() if rank)
+    assert all(place == written[number] for place, number in places)   # None where the file has 0 (withdrawn)

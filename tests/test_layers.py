@@ -21,7 +21,7 @@ ROOT = "clubrating"
 PACKAGE_LAYERS: list[tuple[str, ...]] = [
     ("errors", "__init__"),                        # the version, the error types
     ("formats", "identity"),                       # pure readers and names
-    ("rating", "cpi", "files", "simulate"),        # pure rules, and the files they read
+    ("rating", "cpi", "tournament", "files", "simulate"),   # pure rules, and the files they read
     ("analysis",),                                 # the engine shell
     ("djangoenv",),                                # Django set up
     ("club",),                                     # the Django app: history, services, jobs

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 SRC = Path(__file__).resolve().parents[1] / "src" / "clubrating"
-PURE = ("rating", "identity", "formats", "cpi")
+PURE = ("rating", "identity", "formats", "tournament", "cpi")
 FORBIDDEN = ("django", "sqlite3", "subprocess", "psycopg", "chess.engine", "clubrating.club",
              "clubrating.web", "clubrating.analysis", "multiprocessing", "socket")
 

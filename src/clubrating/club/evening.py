@@ -22,14 +22,15 @@ from django.db.models import Max
 
 from clubrating.club import audit, zones
 from clubrating.club.evening_pairing import History, PairingFailed, Seat, pair_round
-from clubrating.club.evening_standings import Standing, standings
 from clubrating.club.locking import history_write
+from clubrating.club.queries import table_of
 from clubrating.club.models import (Bye, Club, CurrentRating, Entry, Evening, EveningBoard, EveningPlayer, Game,
                                     Tournament, TournamentStatus)
 from clubrating.club.services import Outcome, parse_result, publish, reread
 from clubrating.errors import InputError, NotFound, Refused
 from clubrating.formats import records
 from clubrating.formats.records import MAX_NAME_LENGTH, MAX_ROUNDS, ByeKind, Unplayed
+from clubrating.tournament import Standing
 
 HALF_POINT_BYE = 1   # half-points: a requested bye scores a draw (TRF-16 'H', FIDE C.04.1 note)
 PAB = 2              # half-points: the pairing-allocated bye scores a win (C.04.1.c)
@@ -287,8 +288,5 @@ def publish_evening(tournament: Tournament, *, who: str) -> Outcome:
 
 def standings_of(tournament: Tournament) -> list[tuple[Standing, Entry]]:
     """The evening's standings after the rounds paired so far (C.07 tie-breaks), with each entry."""
-    evening = Evening.objects.get(tournament=tournament)
-    open_boards = EveningBoard.objects.filter(tournament=tournament, round=evening.paired_rounds, game=None)
-    finished = evening.paired_rounds - (1 if open_boards.exists() else 0)   # a round still being played waits
     entry = {e.number: e for e in Entry.objects.filter(tournament=tournament).select_related("member")}
-    return [(row, entry[row.number]) for row in standings(history_of(tournament), finished)]
+    return [(row, entry[row.number]) for row in table_of(tournament).rows]   # as the tournament's page ranks it

@@ -122,6 +122,7 @@ class Tournament(models.Model):
     source_name = models.CharField(max_length=255, blank=True)
     source_format = models.CharField(max_length=16, blank=True)   # "trf", "pgn", "csv", "typed", "simulated"
     content_hash = models.CharField(max_length=64, blank=True)
+    trf_headers = models.JSONField(default=list, blank=True)   # [[code, text], ...]: the file's TRF header lines
     created = models.DateTimeField(auto_now_add=True)
     published_at = models.DateTimeField(null=True, blank=True)
 
@@ -153,6 +154,7 @@ class Entry(models.Model):
     name = models.CharField(max_length=200)
     member = models.ForeignKey(Member, null=True, blank=True, on_delete=models.PROTECT, related_name="entries")
     points = models.IntegerField(null=True, blank=True)   # half-points written in the file
+    rank = models.PositiveIntegerField(null=True, blank=True)   # the place written in the file (TRF 86-89)
 
     class Meta:
         ordering = ["tournament", "number"]

@@ -4,6 +4,7 @@ number of SQL queries each, whatever the number of rows."""
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Sequence
 from typing import Any
 
 from clubrating.club import zones
@@ -13,6 +14,9 @@ from clubrating.club.models import (
     Club,
     CurrentRating,
     Entry,
+    Evening,
+    EveningBoard,
+    EveningPlayer,
     Game,
     Member,
     RatingChange,
@@ -21,7 +25,10 @@ from clubrating.club.models import (
     TournamentStatus,
 )
 from clubrating.club.lookups import find_club, resolve_members
+from clubrating.formats.records import Bye as ByeRecord
+from clubrating.formats.records import ByeKind, Pairing
 from clubrating.formats.results import result_text
+from clubrating.tournament import SWISS_TIEBREAKS, Rule, System, Table, rank_table, system_of, tiebreak_standings
 
 
 def rating_lists(club: Club) -> list[str]:
@@ -41,47 +48,104 @@ def member_ids_of(member: Member) -> list[int]:
 def standings(tournament: Tournament) -> dict[str, Any]:
     """Standings with every round's cell; byes, forfeits and bughouse marked as not rated.
 
-    Plain rows (``values_list``), four queries whatever the size of the tournament."""
+    Ranked by :func:`rank_rounds` (the rule every page and export of the tournament uses), with
+    each tie-break's value and a line saying which rule ranked the table. Plain rows
+    (``values_list``), a fixed number of queries whatever the size of the tournament."""
     entries = list(Entry.objects.filter(tournament=tournament).order_by("number").values_list(
-        "id", "number", "name", "member_id", "member__name"))
+        "id", "number", "name", "member_id", "member__name", "rank"))
     cells: dict[int, dict[int, dict[str, Any]]] = defaultdict(dict)
-    points: dict[int, int] = defaultdict(int)
     number = {e[0]: e[1] for e in entries}
+    pairings: list[Pairing] = []
+    byes: list[ByeRecord] = []
     games = Game.objects.filter(tournament=tournament).values_list(
         "id", "round", "white_id", "black_id", "white_points", "black_points", "played", "unplayed",
         "colours_known")
     for gid, rnd, white, black, wp, bp, played, unplayed, colours_known in games:
         result = result_text(wp, bp, played)
+        pairings.append(Pairing(rnd, number[white], number[black], wp, bp, played))
         for me, other, scored, colour in ((white, black, wp, "w"), (black, white, bp, "b")):
-            points[me] += scored
             cells[me][rnd] = {
                 "round": rnd, "opponent": number[other], "colour": colour if colours_known else None,
                 "score": scored / 2, "game_id": gid, "result": result,
                 "rated": played and tournament.is_rated,
                 "note": None if played else ("forfeit" if unplayed != "no-moves" else "not played"),
             }
-    for rnd, entry_id, bye_points in Bye.objects.filter(tournament=tournament).values_list(
-            "round", "entry_id", "points"):
-        points[entry_id] += bye_points
+    for rnd, entry_id, bye_points, kind in Bye.objects.filter(tournament=tournament).values_list(
+            "round", "entry_id", "points", "kind"):
+        byes.append(ByeRecord(rnd, number[entry_id], bye_points, ByeKind(kind)))
         cells[entry_id][rnd] = {"round": rnd, "opponent": None, "colour": None, "score": bye_points / 2,
                                 "game_id": None, "result": "bye", "rated": False, "note": "bye"}
     changes = {m: (before, after, n) for m, before, after, n in RatingChange.objects.filter(
         tournament=tournament).values_list("member_id", "rating_before", "rating_after", "games_rated")}
+    table = rank_rounds(tournament, {e[1]: e[5] for e in entries}, pairings, byes)
+    by_number = {e[1]: e for e in entries}
     rows: list[dict[str, Any]] = []
-    for entry_id, entry_number, name, member_id, member_name in entries:
+    for row in table.rows:
+        entry_id, entry_number, name, member_id, member_name, _ = by_number[row.number]
         before, after, rated = changes.get(member_id, (None, None, 0)) if member_id else (None, None, 0)
         rows.append({
-            "number": entry_number, "name": name, "member_id": member_id, "member": member_name,
-            "points": points[entry_id] / 2, "rounds": [cells[entry_id][r] for r in sorted(cells[entry_id])],
+            "place": row.place, "number": entry_number, "name": name, "member_id": member_id,
+            "member": member_name, "points": row.points / 2, "tiebreaks": list(row.tiebreaks),
+            "rounds": [cells[entry_id][r] for r in sorted(cells[entry_id])],
             "rating_before": before, "rating_after": after,
             "change": None if before is None or after is None else after - before, "games_rated": rated,
         })
-    rows.sort(key=lambda r: (-r["points"], r["number"]))
     return {
         "tournament_id": tournament.id, "name": tournament.name, "date": tournament.date.isoformat(),
         "status": tournament.status, "kind": tournament.kind, "time_control": tournament.time_control,
         "rated": tournament.is_rated, "rounds": tournament.rounds, "players": rows,
+        "ranked_by": table.describe(), "rule": table.rule.value, "system": table.system.value,
+        "tiebreaks": [{"short": t.short, "name": t.name, "source": t.source} for t in table.tiebreaks],
     }
+
+
+def table_of(tournament: Tournament) -> Table:
+    """The tournament's ranked table, read from the database (:func:`rank_rounds`)."""
+    numbers = list(Entry.objects.filter(tournament=tournament).values_list("id", "number", "rank"))
+    number = {entry_id: n for entry_id, n, _ in numbers}
+    pairings = tuple(Pairing(rnd, number[w], number[b], wp, bp, played) for rnd, w, b, wp, bp, played in
+                     Game.objects.filter(tournament=tournament).values_list(
+                         "round", "white_id", "black_id", "white_points", "black_points", "played"))
+    byes = tuple(ByeRecord(rnd, number[e], points, ByeKind(kind)) for rnd, e, points, kind in
+                 Bye.objects.filter(tournament=tournament).values_list("round", "entry_id", "points", "kind"))
+    return rank_rounds(tournament, {n: rank for _, n, rank in numbers}, pairings, byes)
+
+
+def rank_rounds(tournament: Tournament, ranks: dict[int, int | None], pairings: Sequence[Pairing],
+                byes: Sequence[ByeRecord]) -> Table:
+    """The ranked table of a tournament's rounds (:func:`clubrating.tournament.rank_table`): an
+    evening paired here by its own tie-breaks over the rounds finished; an imported file by the
+    ranks written in it (``ranks``: start number -> rank), or by points and FIDE's default
+    tie-breaks for its system."""
+    evening = Evening.objects.filter(tournament=tournament).first()
+    if evening is not None:
+        seeds = dict(EveningPlayer.objects.filter(entry__tournament=tournament).values_list(
+            "entry__number", "seed_rating"))
+        playing = EveningBoard.objects.filter(tournament=tournament, round=evening.paired_rounds, game=None).exists()
+        finished = evening.paired_rounds - (1 if playing else 0)   # a round still being played waits
+        rows = tiebreak_standings({n: seeds.get(n) for n in ranks}, pairings,
+                                  [b for b in byes if b.round <= evening.paired_rounds], finished)
+        return Table(tuple(rows), Rule.TIEBREAKS, System.SWISS, SWISS_TIEBREAKS)
+    rounds = max([tournament.rounds, *(p.round for p in pairings), *(b.round for b in byes)])
+    system = system_of(list(ranks), pairings, dict(tournament.trf_headers or []).get("092", ""))
+    return rank_table({n: None for n in ranks}, ranks, pairings, byes, rounds, system)
+
+
+def club_ratings(tournament: Tournament) -> dict[int, int]:
+    """Each start number's club rating, rounded, for a pairing program to seed by: an evening's
+    seed rating; else the rating before the tournament (published), else the member's current
+    rating on the tournament's list. Names not linked and new members have none."""
+    if Evening.objects.filter(tournament=tournament).exists():
+        seeds = EveningPlayer.objects.filter(entry__tournament=tournament).values_list("entry__number", "seed_rating")
+        return {number: rating for number, rating in seeds if rating}
+    members = dict(Entry.objects.filter(tournament=tournament).exclude(member=None).values_list("member_id", "number"))
+    top = resolve_members(tournament.club)
+    before = dict(RatingChange.objects.filter(tournament=tournament).values_list("member_id", "rating_before"))
+    rating_list = tournament.time_control if tournament.club.separate_lists else "standard"
+    now = dict(CurrentRating.objects.filter(member_id__in=set(top[m] for m in members), rating_list=rating_list)
+               .values_list("member_id", "rating"))
+    ratings = {number: before.get(member, now.get(top[member])) for member, number in members.items()}
+    return {number: round(rating) for number, rating in ratings.items() if rating and rating >= 1}
 
 
 def tournaments(club: Club, *, published_only: bool = False) -> list[dict[str, Any]]:

@@ -355,8 +355,10 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         print_json(table)
         return 0
     print(f"{table['name']} ({table['date']}), {table['status']}" + ("" if table["rated"] else ", bughouse: not rated"))
-    for place, p in enumerate(table["players"], 1):
+    print(f"{table['ranked_by']}.")
+    for p in table["players"]:
         cells = " ".join(_cell(c) for c in p["rounds"])
+        place = p["place"] or "-"   # not ranked in the file (withdrawn)
         print(f"{place:>3}. {p['name']:<28} {p['points']:>4g}  {cells:<40} "
               f"{fmt_rating(p['rating_before']):>7} {fmt_change(p['change']):>7}")
     print("(  ) = not rated: bye, forfeit or game without a move")

@@ -83,13 +83,13 @@ def tournaments(request: HttpRequest, access: ClubAccess) -> list[dict[str, Any]
 def tournament(request: HttpRequest, access: ClubAccess, tournament_id: int) -> dict[str, Any]:
     data = pages.tournament(access, pages.get_tournament(access, tournament_id))
     players = [{"place": p["place"], "number": p["number"], "name": p["name"], "member_id": p["member_id"],
-                "points": p["points"], "rating_before": p["rating_before"], "rating_after": p["rating_after"],
+                "points": p["points"], "tiebreaks": p["tiebreaks"], "rating_before": p["rating_before"], "rating_after": p["rating_after"],
                 "change": p["change"], "games_rated": p["games_rated"],
                 "rounds": [{k: c[k] for k in ("round", "opponent", "colour", "score", "result", "rated", "note")}
                            for c in p["rounds"]]}
                for p in data["players"]]
     return {k: data[k] for k in ("tournament_id", "name", "date", "status", "kind", "time_control", "rated",
-                                 "rounds")} | {"players": players}
+                                 "rounds", "ranked_by", "rule", "system", "tiebreaks")} | {"players": players}
 
 
 # --- the OpenAPI description -----------------------------------------------------------------
@@ -168,9 +168,13 @@ OPENAPI: dict[str, Any] = {
         "TournamentSummary": _obj(tournament_id=_INT, name=_STR, date=_DATE, kind=_STR, time_control=_STR,
                                   rounds=_INT, status=_STR),
         "Standings": _obj(tournament_id=_INT, name=_STR, date=_DATE, status=_STR, kind=_STR, time_control=_STR,
-                          rated={"type": "boolean"}, rounds=_INT, players={"type": "array", "items": _obj(
-                              place=_INT, number=_INT, name=_STR, member_id={"type": ["integer", "null"]},
-                              points=_NUM, rating_before=_OPT_NUM, rating_after=_OPT_NUM, change=_OPT_NUM,
+                          rated={"type": "boolean"}, rounds=_INT, ranked_by=_STR,
+                          rule={"enum": ["written", "tiebreaks"]}, system={"enum": ["swiss", "round_robin"]},
+                          tiebreaks={"type": "array", "items": _obj(short=_STR, name=_STR, source=_STR)},
+                          players={"type": "array", "items": _obj(
+                              place={"type": ["integer", "null"]}, number=_INT, name=_STR,
+                              member_id={"type": ["integer", "null"]}, points=_NUM,
+                              tiebreaks={"type": "array", "items": {"type": ["number", "null"]}}, rating_before=_OPT_NUM, rating_after=_OPT_NUM, change=_OPT_NUM,
                               games_rated=_INT, rounds={"type": "array", "items": {"type": "object"}})}),
     }},
 }

@@ -18,16 +18,17 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST, require_safe
 
 from clubrating.club import evening, services, zones
-from clubrating.club.evening_standings import TIEBREAKS
 from clubrating.club.matching import proposals_for
 from clubrating.club.models import Bye, Entry, Evening, EveningBoard, EveningPlayer, Member, Tournament
 from clubrating.errors import ClubratingError, InputError
 from clubrating.formats.common import points_text
+from clubrating.tournament import SWISS_TIEBREAKS
 from clubrating.web.access import ClubAccess
 from clubrating.web.arbiter import act, arbiter_view, posted, who
 
 RESULTS = [("1-0", "1-0"), ("1/2-1/2", "½-½"), ("0-1", "0-1")]
 FORFEITS = [("+-", "+ −"), ("-+", "− +"), ("--", "− −")]
+TIEBREAKS = [(t.key, t.short, f"{t.source} {t.name}") for t in SWISS_TIEBREAKS]   # the columns of the standings
 
 
 def _page(request: HttpRequest, access: ClubAccess, template: str, **context: Any) -> HttpResponse:

@@ -12,7 +12,7 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import redirect
 
 from clubrating.club import queries
-from clubrating.club.models import Bye, Entry, Game, Member, Tournament, TournamentStatus
+from clubrating.club.models import Bye, Entry, Evening, Game, Member, Tournament, TournamentStatus
 from clubrating.formats.records import (
     Bye as ByeRecord,
 )
@@ -179,11 +179,12 @@ def tournament(access: ClubAccess, t: Tournament) -> dict[str, Any]:
     flags = member_flags(p["member_id"] for p in data["players"])
     rounds = max([data["rounds"]] + [c["round"] for p in data["players"] for c in p["rounds"]])
     rows = []
-    for place, p in enumerate(data["players"], 1):
+    for p in data["players"]:
         cells = {c["round"]: c for c in p["rounds"]}
         rows.append({
-            **p, "place": place, "name": entry_name(access, t, p["name"], p["member_id"], flags),
+            **p, "name": entry_name(access, t, p["name"], p["member_id"], flags),
             "written": p["name"], "points_text": points_text(p["points"]),
+            "tiebreak_texts": ["" if v is None else f"{v:g}" for v in p["tiebreaks"]],
             "cells": [_cell(cells.get(r), t.is_rated) for r in range(1, rounds + 1)],
             "before_text": _rating(p["rating_before"]), "after_text": _rating(p["rating_after"]),
             "change_text": _signed(p["change"]),
@@ -213,7 +214,6 @@ def export_record(access: ClubAccess, t: Tournament) -> TournamentRecord:
     entries = list(Entry.objects.filter(tournament=t).order_by("number"))
     flags = member_flags(e.member_id for e in entries)
     number = {e.id: e.number for e in entries}
-    players = tuple(PlayerEntry(e.number, entry_name(access, t, e.name, e.member_id, flags)) for e in entries)
     pairings = tuple(
         Pairing(round=g.round, white=number[g.white_id], black=number[g.black_id], white_points=g.white_points,
                 black_points=g.black_points, played=g.played, unplayed=Unplayed(g.unplayed) if g.unplayed else None,
@@ -222,7 +222,13 @@ def export_record(access: ClubAccess, t: Tournament) -> TournamentRecord:
         for g in Game.objects.filter(tournament=t).order_by("round", "board", "id"))
     byes = tuple(ByeRecord(b.round, number[b.entry_id], b.points, ByeKind(b.kind))
                  for b in Bye.objects.filter(tournament=t).order_by("round", "id"))
+    place = {row.number: row.place for row in queries.rank_rounds(t, {e.number: e.rank for e in entries},
+                                                                  pairings, byes).rows}   # the page's order
+    players = tuple(PlayerEntry(e.number, entry_name(access, t, e.name, e.member_id, flags), rank=place[e.number])
+                    for e in entries)
     return TournamentRecord(
         name=t.name, date=t.date, players=players, pairings=pairings, byes=byes, rounds=t.rounds,
         time_control=TimeControl(t.time_control), kind=TournamentKind(t.kind),
-        source=f"tournament {t.id}", format=t.source_format)
+        source=f"tournament {t.id}", format=t.source_format,
+        headers=tuple((code, text) for code, text in t.trf_headers or []),
+        planned_rounds=next((e.planned_rounds for e in Evening.objects.filter(tournament=t)), None))

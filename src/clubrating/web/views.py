@@ -187,9 +187,15 @@ def tournament_page(request: HttpRequest, access: ClubAccess, tournament_id: int
 @require_safe
 @club_view
 def tournament_trf(request: HttpRequest, access: ClubAccess, tournament_id: int) -> HttpResponse:
+    """The tournament as TRF-16; ``?ratings=club`` fills the rating column with the club ratings, for
+    Swiss-Manager or Vega to pair the next round."""
     t = pages.get_tournament(access, tournament_id)
+    choice = request.GET.get("ratings", "")
+    if choice not in ("", "club"):
+        return HttpResponse("ratings= takes 'club' (the club ratings in the rating column) or nothing\n",
+                            status=400, content_type="text/plain; charset=utf-8")
     out = io.StringIO()
-    write_trf(pages.export_record(access, t), out)
+    write_trf(pages.export_record(access, t), out, queries.club_ratings(t) if choice == "club" else None)
     return _download(out.getvalue(), "text/plain; charset=utf-8", f"tournament-{t.id}.trf")
 
 

@@ -50,9 +50,10 @@ def import_tournament(club: Club, record: TournamentRecord, *, who: str, content
             club=club, name=(name or record.name or source)[:200], date=when, sequence=sequence,
             time_control=record.time_control.value, kind=record.kind.value,
             has_juniors=has_juniors, rounds=record.rounds, source_name=source[-255:],
-            source_format=record.format[:16], content_hash=content_hash)
-        entries = {p.number: Entry(tournament=tournament, number=p.number, name=p.name[:200], points=p.points)
-                   for p in record.players}
+            source_format=record.format[:16], content_hash=content_hash,
+            trf_headers=[[code, text[:255]] for code, text in record.headers])
+        entries = {p.number: Entry(tournament=tournament, number=p.number, name=p.name[:200], points=p.points,
+                                   rank=p.rank) for p in record.players}
         Entry.objects.bulk_create(entries.values())
         entries = {e.number: e for e in Entry.objects.filter(tournament=tournament)}
         Game.objects.bulk_create([

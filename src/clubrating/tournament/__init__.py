@@ -1,0 +1,10 @@
+"""Pure tournament rules: standings and their tie-breaks (FIDE Handbook C.07).
+
+No Django, no database: plain records in (:mod:`clubrating.formats.records`), ranked rows out.
+"""
+
+from clubrating.tournament.standings import (ROUND_ROBIN_TIEBREAKS, SWISS_TIEBREAKS, Rule, Standing, System, Table,
+                                             Tiebreak, rank_table, system_of, tiebreak_standings)
+
+__all__ = ["ROUND_ROBIN_TIEBREAKS", "SWISS_TIEBREAKS", "Rule", "Standing", "System", "Table", "Tiebreak",
+           "rank_table", "system_of", "tiebreak_standings"]
