@@ -1,10 +1,11 @@
-"""A tournament ranks its players one way on its page, in its API document and in its TRF export:
-an evening paired here by its own tie-breaks, an imported file by the ranks written in it, a file
-without ranks by points and FIDE's default tie-breaks. The TRF export keeps the imported header
+"""A tournament ranks its players one way on its page, in its API document, its standings CSV and
+its TRF export: an evening paired here by its own tie-breaks, an imported file by the ranks written
+in it, a file without ranks by points and FIDE's default tie-breaks. The TRF export keeps the imported header
 lines and, on request, carries the club ratings; the Dutch engine pairs its next round from it."""
 
 from __future__ import annotations
 
+import csv
 import datetime as dt
 import io
 import re
@@ -61,6 +62,9 @@ def _everywhere(t: Tournament) -> dict[str, list[int]]:
     api = [p["number"] for p in client.get(f"/api/c/riverside/tournaments/{t.id}").json()["players"]]
     export = client.get(f"/c/riverside/t/{t.id}/tournament.trf").content.decode()
     ranks = {int(row[4:8]): int(row[85:89]) for row in export.splitlines() if row.startswith("001")}
+    table = csv.DictReader(io.StringIO(client.get(f"/c/riverside/t/{t.id}/standings.csv").content.decode()))
+    csv_order = [int(row["No."]) for row in table]
+    assert csv_order == page, "the standings CSV lists the page's order"
     return {"page": page, "api": api, "trf": sorted(ranks, key=lambda n: ranks[n])}
 
 
@@ -71,6 +75,8 @@ def test_an_imported_file_is_ranked_as_written_in_it_on_every_page_and_export(cl
     html = Client().get(f"/c/riverside/t/{t.id}/").content.decode()
     assert "Ranked as written in the file." in html
     assert all(f">{short}</abbr></th>" in html for short in ("BH-C1", "BH", "SB", "PS"))
+    header = Client().get(f"/c/riverside/t/{t.id}/standings.csv").content.decode().splitlines()[0]
+    assert header == "Place,No.,Name,Points,BH-C1,BH,SB,PS,Rating before,Rating after"
     doc = Client().get(f"/api/c/riverside/tournaments/{t.id}").json()
     assert doc["rule"] == "written" and doc["ranked_by"] == "Ranked as written in the file"
     assert [p["place"] for p in doc["players"]] == [1, 2, 3, 4] and len(doc["players"][0]["tiebreaks"]) == 4

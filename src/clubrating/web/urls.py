@@ -18,6 +18,7 @@ club_patterns = [
     path("t/<int:tournament_id>/", views.tournament_page, name="tournament"),
     path("t/<int:tournament_id>/tournament.trf", views.tournament_trf, name="tournament-trf"),
     path("t/<int:tournament_id>/games.pgn", views.tournament_pgn, name="tournament-pgn"),
+    path("t/<int:tournament_id>/standings.csv", views.tournament_csv, name="tournament-csv"),
     path("p/<int:member_id>/", views.player_page, name="player"),
     path("p/<int:member_id>/history.csv", views.player_csv, name="player-csv"),
     path("p/<int:member_id>/history.json", views.player_json, name="player-json"),

@@ -201,6 +201,23 @@ def tournament_trf(request: HttpRequest, access: ClubAccess, tournament_id: int)
 
 @require_safe
 @club_view
+def tournament_csv(request: HttpRequest, access: ClubAccess, tournament_id: int) -> HttpResponse:
+    """The standings as the page shows them: place, start number, name, points, each tie-break."""
+    data = pages.tournament(access, pages.get_tournament(access, tournament_id))
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(["Place", "No.", "Name", "Points", *(t["short"] for t in data["tiebreaks"]),
+                     "Rating before", "Rating after"])
+    for p in data["players"]:
+        writer.writerow([spreadsheet_cell(c) for c in (
+            p["place"] or "", p["number"], p["name"], p["points_text"], *p["tiebreak_texts"],
+            "" if p["rating_before"] is None else f"{p['rating_before']:.1f}",
+            "" if p["rating_after"] is None else f"{p['rating_after']:.1f}")])
+    return _download(out.getvalue(), "text/csv; charset=utf-8", f"tournament-{tournament_id}-standings.csv")
+
+
+@require_safe
+@club_view
 def tournament_pgn(request: HttpRequest, access: ClubAccess, tournament_id: int) -> HttpResponse:
     """The games with moves; when no game has moves, every played game with its result."""
     t = pages.get_tournament(access, tournament_id)
