@@ -107,3 +107,30 @@ def test_every_real_trf_file_is_stored_in_the_order_of_the_ranks_written_in_it(p
     assert [(written[number], number) for _, number in places if written[number]] == sorted(
         (rank, number) for number, rank in written.items() if rank)
     assert all(place == written[number] for place, number in places)   # None where the file has 0 (withdrawn)
+
+
+TRF_HEADER_FIELDS = ("name", "city", "federation", "startdate", "enddate", "numplayers", "numratedplayers",
+                     "numteams", "type", "chiefarbiter", "deputyarbiters", "rateofplay")
+"""The header lines as the independent ``trf`` package (1.1.1) names them."""
+
+
+@pytest.mark.parametrize("path", trf_files(), ids=lambda path: path.name)
+def test_every_real_trf_file_s_header_lines_survive_the_export_for_an_independent_reader(path: Path) -> None:
+    import io
+
+    import trf  # type: ignore[import-untyped]
+
+    from clubrating.formats.trf import write_trf
+
+    record = read_tournament_file(str(path))
+    original = trf.loads(path.read_bytes().decode("latin-1" if "karl_mala" in path.name else "utf-8"))
+    out = io.StringIO()
+    write_trf(record, out)
+    exported = trf.loads(out.getvalue())
+    differing = {f: (getattr(original, f), getattr(exported, f)) for f in TRF_HEADER_FIELDS
+                 if getattr(original, f) != getattr(exported, f)}
+    if path.name == "xii_sds_classic_gelendzhik_2016.trf":   # 062 announces 14 players, the file has 13
+        assert differing == {"numplayers": (14, 13)}
+    else:
+        assert differing == {}
+    assert original.xx_fields.get("XXR") == exported.xx_fields.get("XXR")
