@@ -1,30 +1,30 @@
 """``clubrating rate FILE``: the arbiter's calculator, with no database.
 
 The rating change of every player of one tournament file, given prior ratings
-and game counts (``name,rating,games``; a player missing from it is new).
+and game counts (a rating list, :mod:`clubrating.formats.ratinglist`; a player
+missing from it is new, one listed without a games count is established).
 """
 
 from __future__ import annotations
 
 import argparse
-import csv
 import datetime as dt
 import io
-import math
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from clubrating.cli import print_json, wants_json
 from clubrating.errors import InputError
-from clubrating.formats.common import check_name
-from clubrating.formats.records import MAX_NAME_LENGTH, TournamentRecord
+from clubrating.formats.common import decode_text
+from clubrating.formats.ratinglist import name_key, read_rating_list
+from clubrating.formats.records import TournamentRecord
 from clubrating.rating.elo import rate_tournament
-from clubrating.rating.policy import POLICIES, Policy, policy_named
+from clubrating.rating.initial import InitialRating, initial_standings
+from clubrating.rating.policy import POLICIES, Policy, club_policy, policy_named
 from clubrating.rating.records import tournament_input
 from clubrating.rating.types import PlayerChange, Standing
 
-PRIOR_HEADER = ["name", "rating", "games"]
 UNDATED = dt.date(1, 1, 1)   # one tournament alone needs no date to be ordered by
 
 
@@ -37,8 +37,9 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
         epilog="Example: clubrating rate evening.trf --prior ratings.csv --policy club --json",
     )
     parser.add_argument("file", metavar="FILE", help="the tournament file (TRF, PGN or CSV)")
-    parser.add_argument("--prior", metavar="CSV",
-                        help="prior ratings: a CSV with the header name,rating,games")
+    parser.add_argument("--prior", metavar="LIST",
+                        help="prior ratings: a CSV with the columns name, rating and optionally games "
+                             "(',' or ';', any header case), or a TRF's rating column")
     parser.add_argument("--policy", choices=sorted(POLICIES), default="club",
                         help="rating rules: the club's (default) or FIDE's")
     parser.add_argument("--junior", metavar="NAME", action="append", default=[],
@@ -51,7 +52,7 @@ def run(args: argparse.Namespace) -> int:
 
     policy = policy_named(args.policy)
     record = read_tournament_file(args.file)
-    prior = read_prior(args.prior) if args.prior else {}
+    prior = read_prior(args.prior, policy) if args.prior else {}
     document = rate_record(record, prior, policy, juniors=frozenset(args.junior))
     if wants_json(args):
         print_json(document)
@@ -60,68 +61,22 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def name_key(name: str) -> str:
-    """Names match whatever their case and spacing ("anna  SMITH" is "Anna Smith")."""
-    return " ".join(name.split()).casefold()
-
-
-def read_prior(path: str) -> dict[str, Standing]:
+def read_prior(path: str, policy: Policy | None = None) -> dict[str, Standing]:
     try:
-        text = Path(path).read_text(encoding="utf-8-sig")
+        text = Path(path).read_bytes()
     except FileNotFoundError:
         raise InputError("no such file", file=path) from None
-    except (OSError, UnicodeDecodeError) as error:
-        raise InputError(f"cannot read the prior ratings ({error})", file=path) from None
-    return parse_prior(text, path)
+    except OSError as error:
+        raise InputError(f"cannot read the prior ratings ({error.strerror})", file=path) from None
+    return parse_prior(decode_text(text), path, policy)
 
 
-def parse_prior(text: str, source: str) -> dict[str, Standing]:
-    """``name,rating,games`` lines -> standings by name key; bad lines name file:line."""
-    rows = csv.reader(io.StringIO(text, newline=""))
-    try:
-        return _prior_rows(rows, source)
-    except csv.Error as error:   # "field larger than field limit (131072)": no name is that long
-        raise InputError(f"unreadable fields ({error}): expected a name of at most {MAX_NAME_LENGTH}"
-                         " characters, a rating and a number of games", file=source, line=rows.line_num) from None
-
-
-def _prior_rows(rows: Any, source: str) -> dict[str, Standing]:
-    header = next(rows, None)
-    if header is None or [cell.strip().lower() for cell in header] != PRIOR_HEADER:
-        raise InputError("expected the header name,rating,games", file=source, line=1)
-    prior: dict[str, Standing] = {}
-    for row in rows:
-        line = rows.line_num
-        if not any(cell.strip() for cell in row):
-            continue
-        if len(row) != 3:
-            raise InputError(f"expected 3 fields (name,rating,games), found {len(row)}", file=source, line=line)
-        name, rating, games = (cell.strip() for cell in row)
-        check_name(name, source, line)
-        key = name_key(name)
-        if not key:
-            raise InputError("empty name", file=source, line=line)
-        if key in prior:
-            raise InputError(f"{name!r} is listed twice", file=source, line=line)
-        prior[key] = Standing(rating=_rating(rating, source, line), games=_games(games, source, line))
-    return prior
-
-
-def _rating(text: str, source: str, line: int) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        value = math.nan
-    if not math.isfinite(value) or value < 0:
-        raise InputError(f"rating {text!r}: expected a number such as 1450 or 1413.8", file=source, line=line)
-    return value
-
-
-def _games(text: str, source: str, line: int) -> int:
-    if not (text.isascii() and text.isdigit()):   # '²' is a digit to str.isdigit, not to int()
-        raise InputError(f"games {text!r}: expected a whole number of rated games, 0 or more",
-                         file=source, line=line)
-    return int(text)
+def parse_prior(text: str, source: str, policy: Policy | None = None) -> dict[str, Standing]:
+    """A rating list (:mod:`clubrating.formats.ratinglist`: CSV with ``,`` or ``;``, header in
+    any case, ``games`` optional; or a TRF) -> standings by name key; bad lines name file:line."""
+    rows = read_rating_list(io.StringIO(text, newline=""), source)
+    listed = [InitialRating(name_key(row.name), row.rating, row.games) for row in rows]
+    return initial_standings(listed, policy or club_policy())
 
 
 def rate_record(record: TournamentRecord, prior: Mapping[str, Standing], policy: Policy,

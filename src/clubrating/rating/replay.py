@@ -31,6 +31,7 @@ import numpy.typing as npt
 
 from clubrating.rating import fide
 from clubrating.rating.elo import check_game, in_order
+from clubrating.rating.initial import InitialRating, initial_standings
 from clubrating.rating.policy import ExpectedScore, Policy
 from clubrating.rating.types import (
     PlayerChange,
@@ -387,12 +388,16 @@ def final_standings(result: ReplayColumns,
 
 
 def replay(tournaments: Iterable[TournamentInput], policy: Policy,
-           start: Mapping[PlayerKey, Standing] | None = None) -> RatingHistory:
+           start: Mapping[PlayerKey, Standing] | None = None,
+           initial: Iterable[InitialRating] = ()) -> RatingHistory:
     """R13: replay a history in (date, sequence, id) order, from ``start`` or from nothing.
 
     Mutates nothing it is given; the same history gives identical results.
     ``start`` holds the standings before the first tournament given (a stored
     per-tournament snapshot), so a correction can replay only from there on.
+    ``initial`` is the club's initial list (:mod:`.initial`): where its players
+    stand before any tournament; ``start`` overrides it for the players it holds.
     """
-    result = replay_columns(columns_of(tournaments), policy, start)
-    return RatingHistory(outcomes=Outcomes(result), final=final_standings(result, start))  # type: ignore[arg-type]
+    begin = {**initial_standings(initial, policy), **(start or {})}
+    result = replay_columns(columns_of(tournaments), policy, begin)
+    return RatingHistory(outcomes=Outcomes(result), final=final_standings(result, begin))  # type: ignore[arg-type]

@@ -1,0 +1,147 @@
+"""A rating list: members with their ratings and, optionally, rated games played.
+
+Read by ``clubrating seed-ratings`` (the club's initial list) and by ``clubrating
+rate --prior``. Two shapes, told apart by the first line that is not blank:
+
+- CSV with ``,`` or ``;`` (the header line decides), header names in any case:
+  ``name`` and ``rating`` required, ``games`` optional, other columns ignored;
+- a FIDE TRF-16 file: each ``001`` line's name (columns 15-47) and rating
+  (columns 49-52); a player without a rating is not listed (new), and a TRF
+  gives no games count.
+
+Pure: reads a text handle, every problem names the source and the line.
+"""
+
+from __future__ import annotations
+
+import csv
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import TextIO
+
+from clubrating.errors import InputError
+from clubrating.formats.common import NumberedLines, check_name
+from clubrating.formats.records import MAX_NAME_LENGTH, MAX_PLAYERS
+
+TRF_NAME = slice(14, 47)       # TRF-16 columns 15-47: the player's name
+TRF_RATING = slice(48, 52)     # TRF-16 columns 49-52: the player's rating
+TRF_CODE = slice(0, 3)         # every TRF line starts with its three-digit code
+MAX_RATING = 4000.0            # no rating list goes near it: a typo
+COLUMNS = ("name", "rating", "games")
+
+
+@dataclass(frozen=True, slots=True)
+class ListedRating:
+    """One member of a rating list. ``games`` None: the list does not say (a TRF)."""
+
+    name: str
+    rating: float
+    games: int | None
+    line: int
+
+
+def name_key(name: str) -> str:
+    """Names match whatever their case and spacing ("anna  SMITH" is "Anna Smith")."""
+    return " ".join(name.split()).casefold()
+
+
+def read_rating_list(handle: TextIO, source: str = "<list>") -> tuple[ListedRating, ...]:
+    """Every row of the list, in file order; a bad row raises :class:`InputError` (file:line)."""
+    lines = [(n, text) for n, text in NumberedLines(handle)]
+    first = next(((n, t) for n, t in lines if t.strip()), None)
+    if first is None:
+        raise InputError("the file is empty: expected a header line name,rating[,games] or a TRF", file=source)
+    if _is_trf(first[1]):
+        rows = _trf_rows(lines, source)
+    else:
+        rows = _csv_rows(lines, source)
+    return _checked(rows, source)
+
+
+def _is_trf(text: str) -> bool:
+    code = text[TRF_CODE]
+    return len(text) > 3 and code.isdigit() and text[3] == " "
+
+
+def _trf_rows(lines: Iterable[tuple[int, str]], source: str) -> list[ListedRating]:
+    rows = []
+    for number, text in lines:
+        if not text.startswith("001"):
+            continue
+        name = text[TRF_NAME].strip()
+        if not name:
+            raise InputError("expected the player's name in columns 15-47, found it blank", file=source, line=number)
+        rating = text[TRF_RATING].strip()
+        if rating and rating != "0":
+            rows.append(ListedRating(name, _rating(rating, source, number, "columns 49-52: "), None, number))
+    if not rows:
+        raise InputError("no 001 line with a rating in columns 49-52: expected a TRF with ratings", file=source)
+    return rows
+
+
+def _csv_rows(lines: list[tuple[int, str]], source: str) -> list[ListedRating]:
+    body = [(n, t) for n, t in lines if t.strip()]
+    header_line, header_text = body[0]
+    delimiter = ";" if header_text.count(";") > header_text.count(",") else ","
+    header = [cell.strip().casefold() for cell in _split(header_text, delimiter, source, header_line)]
+    where = {column: header.index(column) for column in COLUMNS if column in header}
+    if "name" not in where or "rating" not in where or len(set(header)) != len(header):
+        raise InputError(f"expected a header with the columns name, rating and optionally games "
+                         f"(in any case, separated by ',' or ';'), got {header_text.strip()[:80]!r}",
+                         file=source, line=header_line)
+    rows = []
+    for number, text in body[1:]:
+        cells = _split(text, delimiter, source, number)
+        if len(cells) != len(header):
+            raise InputError(f"expected {len(header)} fields ({delimiter.join(header)}), found {len(cells)}",
+                             file=source, line=number)
+        name = cells[where["name"]].strip()
+        games = cells[where["games"]].strip() if "games" in where else ""
+        rows.append(ListedRating(name, _rating(cells[where["rating"]].strip(), source, number),
+                                 _games(games, source, number) if games else None, number))
+    return rows
+
+
+def _split(text: str, delimiter: str, source: str, line: int) -> list[str]:
+    try:
+        return next(csv.reader([text], delimiter=delimiter))
+    except csv.Error as error:   # "field larger than field limit": no name is that long
+        raise InputError(f"unreadable fields ({error}): expected a name of at most {MAX_NAME_LENGTH}"
+                         " characters, a rating and a number of games", file=source, line=line) from None
+
+
+def _rating(text: str, source: str, line: int, where: str = "") -> float:
+    try:
+        value = float(text.replace(",", ".")) if text.isascii() else math.nan
+    except ValueError:
+        value = math.nan
+    if not math.isfinite(value) or not 0 <= value <= MAX_RATING:
+        raise InputError(f"{where}rating {text!r}: expected a number such as 1450 or 1413.8 "
+                         f"(0 to {MAX_RATING:g})", file=source, line=line)
+    return value
+
+
+def _games(text: str, source: str, line: int) -> int:
+    if not (text.isascii() and text.isdigit()):   # '²' is a digit to str.isdigit, not to int()
+        raise InputError(f"games {text!r}: expected a whole number of rated games, 0 or more",
+                         file=source, line=line)
+    return int(text)
+
+
+def _checked(rows: list[ListedRating], source: str) -> tuple[ListedRating, ...]:
+    if not rows:
+        raise InputError("the list holds no player: expected a line per player after the header", file=source)
+    if len(rows) > MAX_PLAYERS:
+        raise InputError(f"{len(rows):,} players: expected at most {MAX_PLAYERS:,}", file=source)
+    seen: dict[str, ListedRating] = {}
+    for row in rows:
+        check_name(row.name, source, row.line)
+        key = name_key(row.name)
+        if not key:
+            raise InputError("empty name: expected the player's name", file=source, line=row.line)
+        if key in seen:
+            raise InputError(f"{row.name!r} is listed twice (first on line {seen[key].line})",
+                             file=source, line=row.line)
+        seen[key] = row
+    return tuple(rows)
