@@ -7,7 +7,8 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any
 
-from clubrating.club.models import Bye, Club, CurrentRating, Entry, Game, Member, RatingChange, TournamentStatus
+from clubrating.club.models import (Bye, Club, CurrentRating, Entry, Game, InitialEntry, Member, RatingChange,
+                                     TournamentStatus)
 from clubrating.club.queries import member_ids_of
 from clubrating.club.services import game_result_text
 
@@ -72,6 +73,7 @@ def player_history(member: Member) -> dict[str, Any]:
         })
     current = {r.rating_list: r for r in CurrentRating.objects.filter(member=member)}
     aliases = sorted({e.name for e in entries} - {member.name})
+    listed = InitialEntry.objects.filter(member_id__in=ids).order_by("number").first()
     return {
         "member_id": member.id, "name": member.name, "junior": member.junior,
         "merged_into": member.merged_into_id,
@@ -79,4 +81,5 @@ def player_history(member: Member) -> dict[str, Any]:
                           "last_played": r.last_played.isoformat() if r.last_played else None}
                     for lst, r in sorted(current.items())},
         "aliases": aliases, "tournaments": history, "games": game_rows,
+        "initial": {"name_as_written": listed.name, "rating": listed.rating, "games": listed.games} if listed else None,
     }

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import datetime as dt
+import io
 
 from clubrating.club import reads, services
 from clubrating.club.models import Club, Member, Tournament
+from clubrating.club.services import initial_list
+from clubrating.formats.ratinglist import read_rating_list
 from clubrating.web.tables import game_rows, rating_rows
 
 from . import reference_reads
@@ -15,6 +18,10 @@ from .conftest import WHO, member, publish_typed
 def test_the_fast_player_history_equals_the_shared_query_for_every_member(club: Club, evening: Tournament) -> None:
     publish_typed(club, "1, A. Smith, Zed Zero, 1-0\n1, Carl Berg, bye 1/2\n2, Zed Zero, Carl Berg, -+\n",
                   "Later", dt.date(2024, 5, 1))
+    listed = read_rating_list(io.StringIO("name,rating\nA. Smith,1500\nCarl Berg,1400\n"), "list.csv")
+    initial_list.seed_ratings(club, listed, who=WHO, source="list.csv")
+    initial_list.link_initial(initial_list.get_initial_row(club, 1), member(club, "A. Smith"), who=WHO)
+    initial_list.link_initial(initial_list.get_initial_row(club, 2), member(club, "Carl Berg"), who=WHO)
     services.merge(member(club, "A. Smith"), member(club, "Anna Smith"), who=WHO)
     members = list(Member.objects.filter(club=club, merged_into=None))
     assert len(members) == 5

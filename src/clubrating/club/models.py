@@ -220,6 +220,27 @@ class Distinct(models.Model):
         constraints = [models.UniqueConstraint(fields=["one", "other"], name="distinct_pair_once")]
 
 
+class InitialEntry(models.Model):
+    """A row of the club's initial list: a rating carried over from before its first
+    tournament (stored history, replayed as the players' start). Its name is linked to
+    a member by the arbiter, as a tournament's names are (R10); only linked rows count."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="initial_list")
+    number = models.PositiveIntegerField()                 # the row's place in the list
+    name = models.CharField(max_length=200)
+    rating = models.FloatField()
+    games = models.PositiveIntegerField(null=True, blank=True)   # None: the list did not say
+    member = models.ForeignKey(Member, null=True, blank=True, on_delete=models.PROTECT,
+                               related_name="initial_entries")
+
+    class Meta:
+        ordering = ["club", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["club", "number"], name="one_initial_row_per_number"),
+            models.UniqueConstraint(fields=["club", "member"], name="one_initial_row_per_member"),
+        ]
+
+
 class RatingChange(models.Model):
     """Derived: one member's rating change in one tournament (rebuilt, never edited)."""
 

@@ -6,6 +6,9 @@ pure core and the rating changes written anew. A rebuild compares what it
 computed with what was stored and says how many rows differed, so that a
 missed rebuild is a difference made visible, not silence (R14).
 
+The club's initial list (:class:`InitialEntry`, linked rows only) is where the
+replay starts: each listed member's standing before any tournament.
+
 A rebuild may start at a tournament (``since``): the players' standings just
 before it are taken from the stored per-tournament changes (the snapshots),
 and only that tournament and the later ones are replayed. A test checks that
@@ -33,6 +36,7 @@ from clubrating.club.models import (
     CurrentRating,
     Entry,
     Game,
+    InitialEntry,
     Member,
     RatingChange,
     RebuildLog,
@@ -40,6 +44,8 @@ from clubrating.club.models import (
     TournamentStatus,
 )
 from clubrating.club.policy import policy_for
+from clubrating.rating.initial import InitialRating, initial_standings
+from clubrating.rating.policy import Policy
 from clubrating.rating.replay import HistoryColumns, ReplayColumns, replay_columns
 from clubrating.rating.types import Standing
 
@@ -190,7 +196,16 @@ def _current_rows(club: Club, lst: str, snap: Snapshot, result: ReplayColumns,
     for p in np.flatnonzero(touched).tolist():
         rating[keys[p]], games[keys[p]] = float(result.final_rating[p]), int(result.final_games[p])
     below = club.provisional_games
-    return [(m, lst, rating[m], games[m], games[m] < below, last[m]) for m in sorted(rating)]
+    return [(m, lst, rating[m], games[m], games[m] < below, last.get(m)) for m in sorted(rating)]
+
+
+def initial_list_standings(club: Club, policy: Policy) -> dict[int, Standing]:
+    """The club's initial list as the replay's start, keyed by the active member of each
+    linked row (unlinked rows do not count; of two rows of one person, the first counts)."""
+    who = resolve_members(club)
+    rows = InitialEntry.objects.filter(club=club, member__isnull=False).order_by("number").values_list(
+        "member_id", "rating", "games")
+    return initial_standings((InitialRating(who[m], rating, games) for m, rating, games in rows), policy)
 
 
 def _stored(model: Any, columns: Sequence[str], where: str, params: list[Any]) -> dict[RowKey, tuple[Any, ...]]:
@@ -216,10 +231,13 @@ def rebuild_ratings(club: Club, *, reason: str, since: Tournament | OrderKey | N
         policy = policy_for(club)
         fresh: list[tuple[Any, ...]] = []
         current: list[tuple[Any, ...]] = []
-        lists = sorted({rating_list_of(club, t) for t in published} | set(snapshots))
+        initial = initial_list_standings(club, policy)
+        lists = sorted({rating_list_of(club, t) for t in published} | set(snapshots)
+                       | ({"standard"} if initial else set()))
         for lst in lists:
             tournaments = [t for t in published if rating_list_of(club, t) == lst]
-            snap = snapshots.get(lst, Snapshot({}, {}))
+            held = snapshots.get(lst, Snapshot({}, {}))
+            snap = Snapshot({**initial, **held.standings}, held.last_played)
             result = replay_columns(history_columns(club, tournaments), policy, snap.standings)
             fresh += _fresh_rows(lst, result)
             current += _current_rows(club, lst, snap, result, [t.date for t in tournaments])

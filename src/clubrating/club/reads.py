@@ -20,7 +20,8 @@ from django.db import connection
 from django.db.models import QuerySet
 from django.db.models.functions import Length
 
-from clubrating.club.models import Bye, Club, CurrentRating, Entry, Game, Member, RatingChange, TournamentStatus
+from clubrating.club.models import (Bye, Club, CurrentRating, Entry, Game, InitialEntry, Member, RatingChange,
+                                     TournamentStatus)
 from clubrating.club.queries import member_ids_of
 from clubrating.formats.results import result_text
 
@@ -177,6 +178,7 @@ def player_history_and_opponents(member: Member) -> tuple[dict[str, Any], Flags]
         "member_id": member.id, "name": member.name, "junior": member.junior,
         "merged_into": member.merged_into_id, "ratings": _ratings(member),
         "aliases": sorted({e[2] for e in entries} - {member.name}),
+        "initial": _initial(ids),
         "tournaments": [_history_row(e, changes.get(e[1]), points[e[1]]) for e in entries], "games": games,
     }
     return document, flags
@@ -191,6 +193,16 @@ def _history_row(entry: tuple[Any, ...], c: tuple[Any, ...] | None, points: int)
         "rating_after": after, "change": after - before if c else None, "games_rated": rated if c else 0,
         "score_rated": score / 2 if c else 0.0, "k": k, "provisional_before": None if c is None else bool(provisional),
     }
+
+
+def _initial(ids: list[int]) -> dict[str, Any] | None:
+    """The member's row of the club's initial list (the start of the history), if linked."""
+    rows = prepared("initial", lambda wanted: InitialEntry.objects.filter(member_id__in=wanted).order_by(
+        "number").values_list("name", "rating", "games"), ids)
+    if not rows:
+        return None
+    name, rating, games = rows[0]
+    return {"name_as_written": name, "rating": rating, "games": games}
 
 
 def _iso(day: dt.date | str) -> str:

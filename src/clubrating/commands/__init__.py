@@ -9,6 +9,7 @@ COMMAND_MODULES = (
     "clubrating.commands.rate",
     "clubrating.commands.club",
     "clubrating.commands.settings",
+    "clubrating.commands.initial_list",
     "clubrating.commands.match",
     "clubrating.commands.analyze",
     "clubrating.commands.serve",

@@ -195,6 +195,9 @@ def _all_linked(tournament: Any) -> str:
 
 
 def cmd_entries(args: argparse.Namespace) -> int:
+    if args.tournament == "initial":   # the club's initial list (commands/initial_list.py)
+        from clubrating.commands.initial_list import cmd_entries_initial
+        return cmd_entries_initial(args)
     club = the_club(args, write=False)
     from clubrating.club.services import get_tournament
 
@@ -208,6 +211,9 @@ def cmd_entries(args: argparse.Namespace) -> int:
 
 
 def cmd_link(args: argparse.Namespace) -> int:
+    if args.tournament == "initial":   # the club's initial list (commands/initial_list.py)
+        from clubrating.commands.initial_list import cmd_link_initial
+        return cmd_link_initial(args)
     club = the_club(args)
     from clubrating.club import services
     from clubrating.club.models import Entry
@@ -332,6 +338,10 @@ def cmd_player(args: argparse.Namespace) -> int:
     if history["aliases"]:
         print("  also written: " + ", ".join(history["aliases"]))
     print(f"{'date':<10}  {'tournament':<34} {'score':>5} {'rated':>5} {'before':>7} {'after':>7} {'change':>7}")
+    if history.get("initial"):
+        i = history["initial"]
+        print(f"{'':<10}  {'initial list':<34} {'':>5} {'' if i['games'] is None else i['games']:>5} "
+              f"{'':>7} {fmt_rating(i['rating']):>7} {'':>7}")
     for t in history["tournaments"]:
         print(f"{t['date']:<10}  {t['tournament'][:34]:<34} {t['score']:>5g} {t['games_rated']:>5} "
               f"{fmt_rating(t['rating_before']):>7} {fmt_rating(t['rating_after']):>7} {fmt_change(t['change']):>7}")
@@ -491,12 +501,12 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     p.add_argument("--accept-exact", action="store_true", help="link names that match one member exactly")
 
     p = _add(subparsers, common, "entries", cmd_entries, "the names of a tournament with the members they could be",
-             "clubrating entries 12")
-    p.add_argument("tournament")
+             "clubrating entries 12   (or: clubrating entries initial, the initial list)")
+    p.add_argument("tournament", help="the tournament's number, or 'initial' for the initial list")
 
     p = _add(subparsers, common, "link", cmd_link, "confirm which member a name is, or make it a new member",
              "clubrating link 12 4 'John Smith'   |   clubrating link 12 --exact --all-new")
-    p.add_argument("tournament")
+    p.add_argument("tournament", help="the tournament's number, or 'initial' for the initial list")
     p.add_argument("number", nargs="?", help="the player's number in the tournament")
     p.add_argument("member", nargs="?", help="member id or exact name ('-' to unlink a draft's name)")
     p.add_argument("--new", action="append", metavar="NUMBER", help="make this name a new member")

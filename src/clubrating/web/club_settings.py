@@ -1,16 +1,28 @@
-"""The arbiter's settings page: the club's rating rules, each change replayed and audited.
+"""The arbiter's rating setup: the settings page (the club's rating rules, each change
+replayed and audited) and the initial list (ratings carried over, names confirmed).
 
-The fields are :data:`clubrating.club.services.club_settings.SETTINGS`; a change
-goes through :func:`~clubrating.club.services.club_settings.change_settings`.
+The settings are :data:`clubrating.club.services.club_settings.SETTINGS`; the initial
+list's writes are :mod:`clubrating.club.services.initial_list`.
 """
 
 from __future__ import annotations
 
-from django.http import HttpRequest, HttpResponse
+import io
+from collections.abc import Callable
+from typing import Any
 
+from django.http import Http404, HttpRequest, HttpResponse
+from django.views.decorators.http import require_POST, require_safe
+
+from clubrating.club import services
+from clubrating.club.models import Club, InitialEntry, Member
 from clubrating.club.services import club_settings
+from clubrating.club.services import initial_list as il
+from clubrating.errors import InputError, NotFound
+from clubrating.formats.common import decode_text
+from clubrating.formats.ratinglist import read_rating_list
 from clubrating.web.access import ClubAccess
-from clubrating.web.arbiter import _page, act, arbiter_view, who
+from clubrating.web.arbiter import MAX_UPLOAD_BYTES, _member, _page, act, arbiter_view, who
 
 
 @arbiter_view
@@ -27,3 +39,55 @@ def settings_page(request: HttpRequest, access: ClubAccess) -> HttpResponse:
 
 def _shown(value: object) -> str:
     return f"{value:g}" if isinstance(value, float) else str(value)
+
+
+# --- the initial list ------------------------------------------------------------------------
+
+def _row(club: Club, request: HttpRequest) -> InitialEntry:
+    number = services.parse_id(request.POST.get("row"))
+    found = None if number is None else InitialEntry.objects.filter(club=club, id=number).select_related(
+        "club", "member").first()
+    if found is None:
+        raise NotFound("no such row in the initial list")
+    return found
+
+
+InitialAction = Callable[[HttpRequest, Club, str], Any]
+INITIAL_ACTIONS: dict[str, InitialAction] = {
+    "link": lambda r, c, w: il.link_initial(_row(c, r), _member(c, r.POST.get("member", "")), who=w),
+    "new-member": lambda r, c, w: il.new_member_initial(_row(c, r), who=w),
+    "unlink": lambda r, c, w: il.unlink_initial(_row(c, r), who=w),
+    "accept-exact": lambda r, c, w: il.accept_exact_initial(c, who=w),
+    "all-new": lambda r, c, w: il.all_new_initial(c, who=w),
+    "upload": lambda r, c, w: _seed(r, c, w),
+}
+
+
+def _seed(request: HttpRequest, club: Club, who_: str) -> Any:
+    upload_file = request.FILES.get("file")
+    if upload_file is None:
+        raise InputError("choose a file: a CSV with name, rating and optionally games, or a TRF")
+    name = upload_file.name or "upload"
+    if upload_file.size and upload_file.size > MAX_UPLOAD_BYTES:
+        raise InputError(f"the file is larger than {MAX_UPLOAD_BYTES // 1024 // 1024} MB", file=name)
+    listed = read_rating_list(io.StringIO(decode_text(upload_file.read()), newline=""), name)
+    return il.seed_ratings(club, listed, who=who_, source=name)
+
+
+@require_safe
+@arbiter_view
+def initial_page(request: HttpRequest, access: ClubAccess) -> HttpResponse:
+    rows = il.initial_rows(access.club)
+    members = Member.objects.filter(club=access.club, merged_into=None).order_by("name").values_list("id", "name")
+    return _page(request, access, "web/arbiter/initial.html", rows=rows, members=list(members),
+                 unlinked=sum(1 for r, _ in rows if r.member_id is None))
+
+
+@require_POST
+@arbiter_view
+def initial_action(request: HttpRequest, access: ClubAccess, action: str) -> HttpResponse:
+    if action not in INITIAL_ACTIONS:
+        raise Http404("no such action")
+    club = access.club
+    return act(request, lambda: INITIAL_ACTIONS[action](request, club, who(request)),
+               f"{access.base}arbiter/initial-list/")

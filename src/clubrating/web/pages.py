@@ -118,6 +118,7 @@ def player(access: ClubAccess, member: Member) -> dict[str, Any]:
                for t in hist["tournaments"]]
     name = access.name(member.name, junior=member.junior, consent=member.full_name_consent, member_id=member.id)
     return {"member": member, "name": name, "ratings": hist["ratings"], "history": history, "games": games,
+            "initial": hist["initial"],
             "aliases": hist["aliases"] if access.is_arbiter else [],
             "charts": charts(hist["tournaments"], access.club.provisional_games, name)}
 

@@ -1,0 +1,163 @@
+"""The club's initial list: ratings carried over from before its first tournament.
+
+Stored history like a tournament: rows with names as written, each linked to a
+member by the arbiter (R10) with the same matcher and the same checks as a
+tournament's names (:mod:`.names`); only linked rows count. Every change
+replays the whole history (the list is its start) and is audited.
+
+A second ``seed_ratings`` replaces the list: the new file is the list from then
+on. A name written as before (whatever its case and spacing) keeps its member.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, cast
+
+from clubrating.club import audit
+from clubrating.club.history import rebuild
+from clubrating.club.locking import history_write
+from clubrating.club.lookups import reread
+from clubrating.club.matching import EntryProposal, roster_matcher
+from clubrating.club.models import Club, InitialEntry, Member
+from clubrating.club.services.names import exact_candidates
+from clubrating.club.services.outcome import Outcome
+from clubrating.errors import InputError, NotFound, Refused
+from clubrating.formats.ratinglist import ListedRating, name_key
+
+
+def _rows(club: Club) -> list[list[Any]]:
+    """The list as the audit log keeps it: [name, rating, games, member id] per row."""
+    return [[r.name, r.rating, r.games, r.member_id]
+            for r in InitialEntry.objects.filter(club=club).order_by("number")]
+
+
+def seed_ratings(club: Club, listed: Sequence[ListedRating], *, who: str, source: str) -> Outcome:
+    """Store ``listed`` as the club's initial list (replacing any earlier one) and replay."""
+    if not listed:
+        raise InputError("the list holds no player", file=source)
+    with history_write(club) as club:
+        old = _rows(club)
+        kept = {name_key(r.name): r.member_id for r in InitialEntry.objects.filter(club=club)
+                if r.member_id is not None}
+        InitialEntry.objects.filter(club=club).delete()
+        InitialEntry.objects.bulk_create([
+            InitialEntry(club=club, number=n, name=row.name[:200], rating=row.rating, games=row.games,
+                         member_id=kept.get(name_key(row.name)))
+            for n, row in enumerate(listed, 1)])
+        report = rebuild(club, reason=f"initial list from {source}"[:200])
+        new = _rows(club)
+        audit.record(club, who, "seed-ratings", f"initial list from {source}", old={"rows": old} if old else None,
+                     new={"file": source, "rows": new}, summary=str(report))
+    linked = sum(1 for row in new if row[3] is not None)
+    return Outcome(f"initial list of {len(new)} players from {source} ({linked} linked to members)", report)
+
+
+def get_initial_row(club: Club, number: int | str) -> InitialEntry:
+    row = InitialEntry.objects.filter(club=club, number=int(number) if str(number).isdigit() else -1).first()
+    if row is None:
+        raise NotFound(f"the initial list has no row {number}")
+    return row
+
+
+def link_initial(row: InitialEntry, member: Member, *, who: str) -> Outcome:
+    """The arbiter says: this name of the initial list is this member (R10)."""
+    with history_write(row.club_id) as club:
+        changed = _link(club, row, member, who)
+        report = rebuild(club, reason=f"initial list: link '{row.name}'") if changed else None
+    return Outcome(f"'{row.name}' ({row.rating:g}) is {member.name} (member {member.id})", report)
+
+
+def _link(club: Club, row: InitialEntry, member: Member, who: str) -> bool:
+    """Link under the caller's lock, audited; the caller replays. True if the member changed."""
+    reread(row, member)
+    if member.club_id != club.id:
+        raise Refused(f"member {member.id} belongs to another club")
+    if member.merged_into_id is not None:
+        raise Refused(f"{member.name} was merged into {member.active().name}: link to that member")
+    clash = InitialEntry.objects.filter(club=club, member=member).exclude(id=row.id).first()
+    if clash is not None:
+        raise Refused(f"{member.name} is already '{clash.name}' (row {clash.number}) of the initial list")
+    old = row.member.name if row.member else None
+    row.member = member
+    row.save(update_fields=["member"])
+    audit.record(club, who, "link-initial", f"initial list #{row.number} '{row.name}'",
+                 old={"member": old}, new={"member": member.name, "member_id": member.id})
+    return old != member.name
+
+
+def unlink_initial(row: InitialEntry, *, who: str) -> Outcome:
+    """The name is no member after all: the row stays in the list and no longer counts."""
+    with history_write(row.club_id) as club:
+        reread(row)
+        if row.member is None:
+            raise Refused(f"'{row.name}' (row {row.number}) is linked to no member")
+        old = row.member.name
+        row.member = None
+        row.save(update_fields=["member"])
+        report = rebuild(club, reason=f"initial list: unlink '{row.name}'")
+        audit.record(club, who, "unlink-initial", f"initial list #{row.number} '{row.name}'",
+                     old={"member": old}, new=None, summary=str(report))
+    return Outcome(f"'{row.name}' is linked to no member", report)
+
+
+def new_member_initial(row: InitialEntry, *, who: str) -> Outcome:
+    """Make the name a new member of the club and link it."""
+    with history_write(row.club_id) as club:
+        member = _new_member(club, row, who)
+        report = rebuild(club, reason=f"initial list: new member '{row.name}'")
+    return Outcome(f"'{row.name}' ({row.rating:g}) is {member.name} (member {member.id})", report)
+
+
+def _new_member(club: Club, row: InitialEntry, who: str) -> Member:
+    reread(row)
+    if row.member_id is not None:
+        raise Refused(f"'{row.name}' (row {row.number}) is member {row.member_id} already")
+    member = Member.objects.create(club=club, name=row.name.strip()[:200])
+    audit.record(club, who, "new-member", f"member {member.id}", new={"name": member.name})
+    _link(club, row, member, who)
+    return member
+
+
+def accept_exact_initial(club: Club, *, who: str) -> Outcome:
+    """Link every unlinked name that matches exactly one member exactly (as at an import)."""
+    linked = 0
+    with history_write(club) as club:
+        matcher = roster_matcher(club)
+        taken = set(InitialEntry.objects.filter(club=club).exclude(member=None).values_list("member_id", flat=True))
+        for row in InitialEntry.objects.filter(club=club, member=None).order_by("number"):
+            found = exact_candidates(club, row.name, matcher)
+            if len(found) == 1 and found[0].id not in taken:
+                _link(club, row, found[0], who)
+                taken.add(found[0].id)
+                linked += 1
+        report = rebuild(club, reason="initial list: exact names linked") if linked else None
+    return Outcome(f"linked {linked} names that matched one member exactly", report)
+
+
+def all_new_initial(club: Club, *, who: str) -> Outcome:
+    """Make every still-unlinked name a new member (after the arbiter reviewed the proposals)."""
+    count = 0
+    with history_write(club) as club:
+        for row in InitialEntry.objects.filter(club=club, member=None).order_by("number"):
+            _new_member(club, row, who)
+            count += 1
+        report = rebuild(club, reason="initial list: new members") if count else None
+    return Outcome(f"made {count} new members", report)
+
+
+def initial_rows(club: Club) -> list[tuple[InitialEntry, tuple[EntryProposal, ...]]]:
+    """Every row of the initial list with, when it is not linked yet, the members it could be."""
+    rows = list(InitialEntry.objects.filter(club=club).select_related("member").order_by("number"))
+    matcher = roster_matcher(club) if any(r.member_id is None for r in rows) else None
+    shown: list[tuple[InitialEntry, tuple[EntryProposal, ...]]] = []
+    for row in rows:
+        if matcher is None or row.member_id is not None:
+            shown.append((row, ()))
+            continue
+        try:
+            found = matcher.propose(row.name)
+        except InputError:
+            found = ()
+        shown.append((row, tuple(EntryProposal(cast(int, p.key), p.member, p.score, p.reasons) for p in found)))
+    return shown

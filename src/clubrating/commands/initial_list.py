@@ -1,0 +1,125 @@
+"""``clubrating seed-ratings FILE``: the club's initial list, and its names confirmed with
+``clubrating entries initial`` and ``clubrating link initial ...`` (as a tournament's)."""
+
+from __future__ import annotations
+
+import argparse
+import io
+import sys
+from typing import Any
+
+from clubrating.cli import print_json, wants_json
+from clubrating.commands.club import _add, the_club, who
+from clubrating.errors import InputError
+
+INITIAL = "initial"   # what ``entries`` and ``link`` take instead of a tournament's number
+
+
+def read_list_file(path: str) -> Any:
+    from clubrating.formats.common import decode_text
+    from clubrating.formats.ratinglist import read_rating_list
+
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read()
+    except FileNotFoundError:
+        raise InputError("no such file", file=path) from None
+    except OSError as error:
+        raise InputError(f"cannot read the file ({error.strerror})", file=path) from None
+    return read_rating_list(io.StringIO(decode_text(data), newline=""), path)
+
+
+def initial_rows_json(club: Any) -> list[dict[str, Any]]:
+    from clubrating.club.services.initial_list import initial_rows
+
+    return [{"number": r.number, "name": r.name, "rating": r.rating, "games": r.games,
+             "member_id": r.member_id, "member": r.member.name if r.member else None,
+             "proposals": [p.as_dict() for p in proposals]} for r, proposals in initial_rows(club)]
+
+
+def print_initial(club: Any) -> None:
+    rows = initial_rows_json(club)
+    if not rows:
+        print("the club has no initial list: clubrating seed-ratings FILE")
+        return
+    for r in rows:
+        listed = f"{r['rating']:g}" + ("" if r["games"] is None else f"/{r['games']}")
+        head = f"  {r['number']:>4}  {r['name']:<32} {listed:>9}"
+        if r["member_id"] is not None:
+            print(f"{head} = {r['member']} (member {r['member_id']})")
+            continue
+        shown = "; ".join(f"{p['member']} (member {p['member_id']}, {p['score']:.0f}: {', '.join(p['reasons'])})"
+                          for p in r["proposals"]) or "no member looks like this name"
+        print(f"{head} ? {shown}")
+    left = sum(1 for r in rows if r["member_id"] is None)
+    if left:
+        print(f"{left} names to confirm (only linked rows count): clubrating link initial NUMBER MEMBER, "
+              "--new NUMBER, --exact or --all-new")
+    else:
+        print("every name is linked")
+
+
+def cmd_seed_ratings(args: argparse.Namespace) -> int:
+    club = the_club(args)
+    from clubrating.club.services import initial_list
+
+    listed = read_list_file(args.file)
+    outcomes = [initial_list.seed_ratings(club, listed, who=who(), source=args.file)]
+    if args.accept_exact:
+        outcomes.append(initial_list.accept_exact_initial(club, who=who()))
+    return _show(club, args, outcomes)
+
+
+def cmd_entries_initial(args: argparse.Namespace) -> int:
+    club = the_club(args, write=False)
+    if wants_json(args):
+        print_json(initial_rows_json(club))
+    else:
+        print(f"{club.name}: initial list (ratings before the first tournament)")
+        print_initial(club)
+    return 0
+
+
+def cmd_link_initial(args: argparse.Namespace) -> int:
+    club = the_club(args)
+    from clubrating.club import services
+    from clubrating.club.services import initial_list as il
+
+    outcomes = []
+    if args.exact:
+        outcomes.append(il.accept_exact_initial(club, who=who()))
+    for number in args.new or ():
+        outcomes.append(il.new_member_initial(il.get_initial_row(club, number), who=who()))
+    if args.number is not None:
+        row = il.get_initial_row(club, args.number)
+        if args.member is None:
+            raise InputError("say which member: clubrating link initial NUMBER MEMBER (id or exact name)")
+        if args.member == "-":
+            outcomes.append(il.unlink_initial(row, who=who()))
+        else:
+            outcomes.append(il.link_initial(row, services.get_member(club, args.member), who=who()))
+    if args.all_new:
+        outcomes.append(il.all_new_initial(club, who=who()))
+    if not outcomes:
+        raise InputError("nothing to do: give NUMBER MEMBER, --new NUMBER, --exact or --all-new")
+    return _show(club, args, outcomes)
+
+
+def _show(club: Any, args: argparse.Namespace, outcomes: list[Any]) -> int:
+    if wants_json(args):
+        print_json({"messages": [str(o) for o in outcomes], "entries": initial_rows_json(club)})
+        return 0
+    for outcome in outcomes:
+        print(outcome)
+    print_initial(club)
+    sys.stdout.flush()
+    return 0
+
+
+def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
+    p = _add(subparsers, common, "seed-ratings", cmd_seed_ratings,
+             "store the club's initial list: members' ratings from before its first tournament",
+             "clubrating seed-ratings ratings.csv --accept-exact")
+    p.add_argument("file", metavar="FILE", help="a CSV with the columns name, rating and optionally games "
+                                                "(',' or ';', any header case), or a TRF (its rating column)")
+    p.add_argument("--accept-exact", action="store_true", help="link names that match one member exactly")
