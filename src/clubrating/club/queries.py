@@ -53,28 +53,7 @@ def standings(tournament: Tournament) -> dict[str, Any]:
     (``values_list``), a fixed number of queries whatever the size of the tournament."""
     entries = list(Entry.objects.filter(tournament=tournament).order_by("number").values_list(
         "id", "number", "name", "member_id", "member__name", "rank"))
-    cells: dict[int, dict[int, dict[str, Any]]] = defaultdict(dict)
-    number = {e[0]: e[1] for e in entries}
-    pairings: list[Pairing] = []
-    byes: list[ByeRecord] = []
-    games = Game.objects.filter(tournament=tournament).values_list(
-        "id", "round", "white_id", "black_id", "white_points", "black_points", "played", "unplayed",
-        "colours_known")
-    for gid, rnd, white, black, wp, bp, played, unplayed, colours_known in games:
-        result = result_text(wp, bp, played)
-        pairings.append(Pairing(rnd, number[white], number[black], wp, bp, played))
-        for me, other, scored, colour in ((white, black, wp, "w"), (black, white, bp, "b")):
-            cells[me][rnd] = {
-                "round": rnd, "opponent": number[other], "colour": colour if colours_known else None,
-                "score": scored / 2, "game_id": gid, "result": result,
-                "rated": played and tournament.is_rated,
-                "note": None if played else ("forfeit" if unplayed != "no-moves" else "not played"),
-            }
-    for rnd, entry_id, bye_points, kind in Bye.objects.filter(tournament=tournament).values_list(
-            "round", "entry_id", "points", "kind"):
-        byes.append(ByeRecord(rnd, number[entry_id], bye_points, ByeKind(kind)))
-        cells[entry_id][rnd] = {"round": rnd, "opponent": None, "colour": None, "score": bye_points / 2,
-                                "game_id": None, "result": "bye", "rated": False, "note": "bye"}
+    cells, pairings, byes = _rounds(tournament, {e[0]: e[1] for e in entries})
     changes = {m: (before, after, n) for m, before, after, n in RatingChange.objects.filter(
         tournament=tournament).values_list("member_id", "rating_before", "rating_after", "games_rated")}
     table = rank_rounds(tournament, {e[1]: e[5] for e in entries}, pairings, byes)
@@ -99,15 +78,38 @@ def standings(tournament: Tournament) -> dict[str, Any]:
     }
 
 
+def _rounds(tournament: Tournament, number: dict[int, int]
+            ) -> tuple[dict[int, dict[int, dict[str, Any]]], list[Pairing], list[ByeRecord]]:
+    """Every entry's cells by round (entry id -> round -> cell), and the games and byes as records
+    for the ranking (``number``: entry id -> start number). Two queries."""
+    cells: dict[int, dict[int, dict[str, Any]]] = defaultdict(dict)
+    pairings: list[Pairing] = []
+    byes: list[ByeRecord] = []
+    games = Game.objects.filter(tournament=tournament).values_list(
+        "id", "round", "white_id", "black_id", "white_points", "black_points", "played", "unplayed",
+        "colours_known")
+    for gid, rnd, white, black, wp, bp, played, unplayed, colours_known in games:
+        result = result_text(wp, bp, played)
+        pairings.append(Pairing(rnd, number[white], number[black], wp, bp, played))
+        for me, other, scored, colour in ((white, black, wp, "w"), (black, white, bp, "b")):
+            cells[me][rnd] = {
+                "round": rnd, "opponent": number[other], "colour": colour if colours_known else None,
+                "score": scored / 2, "game_id": gid, "result": result,
+                "rated": played and tournament.is_rated,
+                "note": None if played else ("forfeit" if unplayed != "no-moves" else "not played"),
+            }
+    for rnd, entry_id, bye_points, kind in Bye.objects.filter(tournament=tournament).values_list(
+            "round", "entry_id", "points", "kind"):
+        byes.append(ByeRecord(rnd, number[entry_id], bye_points, ByeKind(kind)))
+        cells[entry_id][rnd] = {"round": rnd, "opponent": None, "colour": None, "score": bye_points / 2,
+                                "game_id": None, "result": "bye", "rated": False, "note": "bye"}
+    return cells, pairings, byes
+
+
 def table_of(tournament: Tournament) -> Table:
     """The tournament's ranked table, read from the database (:func:`rank_rounds`)."""
     numbers = list(Entry.objects.filter(tournament=tournament).values_list("id", "number", "rank"))
-    number = {entry_id: n for entry_id, n, _ in numbers}
-    pairings = tuple(Pairing(rnd, number[w], number[b], wp, bp, played) for rnd, w, b, wp, bp, played in
-                     Game.objects.filter(tournament=tournament).values_list(
-                         "round", "white_id", "black_id", "white_points", "black_points", "played"))
-    byes = tuple(ByeRecord(rnd, number[e], points, ByeKind(kind)) for rnd, e, points, kind in
-                 Bye.objects.filter(tournament=tournament).values_list("round", "entry_id", "points", "kind"))
+    _, pairings, byes = _rounds(tournament, {entry_id: n for entry_id, n, _ in numbers})
     return rank_rounds(tournament, {n: rank for _, n, rank in numbers}, pairings, byes)
 
 
