@@ -25,12 +25,13 @@ def link(entry: Entry, member: Member, *, who: str) -> Outcome:
         clash = Entry.objects.filter(tournament=entry.tournament, member=member).exclude(id=entry.id).first()
         if clash is not None:
             raise Refused(f"{member.name} is already '{clash.name}' (number {clash.number}) in this tournament")
-        old = entry.member.name if entry.member else None
+        old, old_id = (entry.member.name if entry.member else None), entry.member_id
         entry.member = member
         entry.save(update_fields=["member"])
         audit.record(club, who, "link", f"tournament {entry.tournament_id} #{entry.number} '{entry.name}'",
                      old={"member": old}, new={"member": member.name, "member_id": member.id})
-        report = rebuild_if_published(entry.tournament, f"link '{entry.name}'") if old != member.name else None
+        # another member, even one of the same name, takes the name's games: compare ids
+        report = rebuild_if_published(entry.tournament, f"link '{entry.name}'") if old_id != member.id else None
     return Outcome(f"'{entry.name}' is {member.name} (member {member.id})", report)
 
 

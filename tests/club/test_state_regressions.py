@@ -1,0 +1,39 @@
+"""Sequences of arbiter actions the state machine (test_state_machine.py) found to leave
+wrong numbers, each as a plain test: the stored ratings must equal a full replay after it."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from django.db import transaction
+
+from clubrating.club import services
+from clubrating.club.cpi import rebuild_cpi
+from clubrating.club.models import Club, Entry, Member, RatingChange
+from clubrating.club.ratings import rebuild_ratings
+
+from .conftest import ARBITER, Publisher
+
+DAY = dt.date(2026, 3, 2)
+
+
+def replay_differences(club: Club) -> tuple[int, int, int]:
+    """(rating changes, current ratings, ledger rows) a full rebuild would change; nothing is kept."""
+    with transaction.atomic():
+        ratings = rebuild_ratings(club, reason="check", expect_difference=False)
+        ledger = rebuild_cpi(club)
+        transaction.set_rollback(True)
+    return ratings.changes_differing, ratings.ratings_changed, ledger.entries_differing
+
+
+def test_a_published_name_made_a_new_member_of_the_same_name_moves_its_games(club: Club, publish: Publisher) -> None:
+    tournament = publish("Monday", DAY, ["Anna Berg", "Ben Cole"], [(1, "Anna Berg", "Ben Cole", "1-0")])
+    entry = Entry.objects.get(tournament=tournament, name="Anna Berg")
+    old = entry.member
+    services.new_member(entry, who=ARBITER)
+    entry.refresh_from_db()
+    assert entry.member_id != old.id and entry.member.name == old.name
+    assert replay_differences(club) == (0, 0, 0)
+    assert list(RatingChange.objects.filter(tournament=tournament, member__name="Anna Berg")
+                .values_list("member_id", flat=True)) == [entry.member_id]
+    assert not Member.objects.get(pk=old.pk).rating_changes.exists()
