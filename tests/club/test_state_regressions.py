@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import datetime as dt
 
+import pytest
 from django.db import transaction
 
 from clubrating.club import services
 from clubrating.club.cpi import rebuild_cpi
 from clubrating.club.models import Club, Entry, Member, RatingChange
 from clubrating.club.ratings import rebuild_ratings
+from clubrating.errors import Refused
 
 from .conftest import ARBITER, Publisher
 
@@ -37,3 +39,25 @@ def test_a_published_name_made_a_new_member_of_the_same_name_moves_its_games(clu
     assert list(RatingChange.objects.filter(tournament=tournament, member__name="Anna Berg")
                 .values_list("member_id", flat=True)) == [entry.member_id]
     assert not Member.objects.get(pk=old.pk).rating_changes.exists()
+
+
+def test_a_name_cannot_be_linked_to_a_member_whose_merged_twin_plays_in_the_tournament(
+        club: Club, publish: Publisher) -> None:
+    first = publish("Monday", DAY, ["Anna Berg", "Ben Cole"], [(1, "Anna Berg", "Ben Cole", "1-0")])
+    publish("Tuesday", DAY + dt.timedelta(days=1), ["A. Berg", "Cara Dunn"], [(1, "A. Berg", "Cara Dunn", "0-1")])
+    anna, a_berg = Member.objects.get(name="Anna Berg"), Member.objects.get(name="A. Berg")
+    services.merge(anna, a_berg, who=ARBITER)
+    ben = Entry.objects.get(tournament=first, name="Ben Cole")
+    with pytest.raises(Refused, match="already 'Anna Berg'"):
+        services.link(ben, a_berg, who=ARBITER)
+    assert Entry.objects.get(pk=ben.pk).member.name == "Ben Cole"
+
+
+def test_a_merge_is_refused_when_a_member_merged_earlier_shares_a_tournament(club: Club, publish: Publisher) -> None:
+    publish("Monday", DAY, ["Anna Berg", "Ben Cole"], [(1, "Anna Berg", "Ben Cole", "1-0")])
+    publish("Tuesday", DAY + dt.timedelta(days=1), ["A. Berg", "Cara Dunn"], [(1, "A. Berg", "Cara Dunn", "0-1")])
+    anna, a_berg, ben = (Member.objects.get(name=n) for n in ("Anna Berg", "A. Berg", "Ben Cole"))
+    services.merge(anna, a_berg, who=ARBITER)
+    with pytest.raises(Refused, match="both played in tournament"):
+        services.merge(ben, a_berg, who=ARBITER)   # Ben played Anna, who is A. Berg now
+    assert Member.objects.get(pk=ben.pk).merged_into_id is None

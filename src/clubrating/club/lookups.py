@@ -93,6 +93,21 @@ def resolve_members(club: Club) -> dict[int, int]:
     return resolved
 
 
+def merged_persons(club: Club) -> dict[int, int]:
+    """Merged member id -> the member it stands for now; a member missing from it stands for
+    itself. As :func:`resolve_members`, but reading only the merged members (few)."""
+    parent = dict(Member.objects.filter(club=club).exclude(merged_into=None).values_list("id", "merged_into_id"))
+    resolved: dict[int, int] = {}
+    for member_id in parent:
+        walked = [member_id]
+        while walked[-1] in parent:
+            walked.append(parent[walked[-1]])
+            if walked[-1] in walked[:-1]:
+                raise merge_cycle(walked)
+        resolved[member_id] = walked[-1]
+    return resolved
+
+
 def game_result_text(game: Game) -> str:
     """The stored game's result in the club's words: 1-0, 0-1, 1/2-1/2, +-, -+, --
     (:func:`clubrating.formats.results.result_text`)."""

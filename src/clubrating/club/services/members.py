@@ -10,7 +10,7 @@ from django.utils import timezone
 from clubrating.club import audit
 from clubrating.club.history import rebuild
 from clubrating.club.locking import history_write
-from clubrating.club.lookups import reread
+from clubrating.club.lookups import merged_persons, reread
 from clubrating.club.models import Distinct, Entry, Member, Merge
 from clubrating.club.services.outcome import Outcome
 from clubrating.errors import Refused
@@ -18,8 +18,11 @@ from clubrating.identity.normalize import clean_text, normalize_name
 
 
 def _shared_tournaments(a: Member, b: Member) -> Sequence[int]:
-    return list(Entry.objects.filter(member=a).filter(
-        tournament__in=Entry.objects.filter(member=b).values("tournament")).values_list("tournament_id", flat=True))
+    """Tournaments where both persons played: each member with those merged into it."""
+    person = merged_persons(a.club)
+    ones, others = ([x.id, *(m for m, p in person.items() if p == x.id)] for x in (a, b))
+    theirs = Entry.objects.filter(member__in=others).values("tournament")
+    return list(Entry.objects.filter(member__in=ones, tournament__in=theirs).values_list("tournament_id", flat=True))
 
 
 def merge(absorbed: Member, into: Member, *, who: str) -> Outcome:

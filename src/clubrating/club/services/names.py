@@ -5,7 +5,7 @@ from __future__ import annotations
 from clubrating.club import audit
 from clubrating.club.history import rebuild_if_published
 from clubrating.club.locking import history_write
-from clubrating.club.lookups import reread
+from clubrating.club.lookups import merged_persons, reread
 from clubrating.club.matching import roster_matcher
 from clubrating.club.models import Club, Entry, Member, Tournament
 from clubrating.club.services.outcome import Outcome
@@ -22,7 +22,7 @@ def link(entry: Entry, member: Member, *, who: str) -> Outcome:
             raise Refused(f"member {member.id} belongs to another club")
         if member.merged_into_id is not None:
             raise Refused(f"{member.name} was merged into {member.active().name}: link to that member")
-        clash = Entry.objects.filter(tournament=entry.tournament, member=member).exclude(id=entry.id).first()
+        clash = _same_person(entry, member)
         if clash is not None:
             raise Refused(f"{member.name} is already '{clash.name}' (number {clash.number}) in this tournament")
         old, old_id = (entry.member.name if entry.member else None), entry.member_id
@@ -33,6 +33,17 @@ def link(entry: Entry, member: Member, *, who: str) -> Outcome:
         # another member, even one of the same name, takes the name's games: compare ids
         report = rebuild_if_published(entry.tournament, f"link '{entry.name}'") if old_id != member.id else None
     return Outcome(f"'{entry.name}' is {member.name} (member {member.id})", report)
+
+
+def _same_person(entry: Entry, member: Member) -> Entry | None:
+    """Another name of ``entry``'s tournament that is ``member``: the member itself or one
+    merged into it (a person holds one name in a tournament)."""
+    person = merged_persons(member.club)
+    target = person.get(member.id, member.id)
+    for other in Entry.objects.filter(tournament=entry.tournament).exclude(id=entry.id).order_by("number"):
+        if other.member_id is not None and person.get(other.member_id, other.member_id) == target:
+            return other
+    return None
 
 
 def unlink(entry: Entry, *, who: str) -> Outcome:
@@ -93,7 +104,9 @@ def accept_exact(tournament: Tournament, *, who: str) -> Outcome:
     with history_write(tournament.club_id):
         reread(tournament)
         matcher = roster_matcher(tournament.club)
-        taken = set(Entry.objects.filter(tournament=tournament).exclude(member=None).values_list("member_id", flat=True))
+        person = merged_persons(tournament.club)   # the persons already in it, merges followed
+        taken = {person.get(m, m) for m in Entry.objects.filter(tournament=tournament).exclude(member=None)
+                 .values_list("member_id", flat=True)}
         for entry in Entry.objects.filter(tournament=tournament, member=None).select_related("tournament__club"):
             found = exact_candidates(tournament.club, entry.name, matcher)
             if len(found) == 1 and found[0].id not in taken:
