@@ -37,6 +37,7 @@ from clubrating.club.models import (AuditEntry, Bye, Club, CpiEntry, CurrentRati
                                     EveningBoard, EveningPlayer, Game, GameAnalysis, Member, Merge, RatingChange,
                                     Tournament, TournamentStatus)
 from clubrating.club.ratings import rebuild_ratings
+from clubrating.club.services.club_settings import SETTINGS, change_settings, parse_settings
 from clubrating.errors import ClubratingError
 from clubrating.files import read_tournament_bytes
 from clubrating.formats import write_csv, write_pgn, write_trf
@@ -56,6 +57,8 @@ FORMATS = ("record", "trf", "pgn", "csv", "typed")
 THEN = ("draft", "exact", "all-new", "publish", "publish")   # what the arbiter does after an import
 DATES = tuple(dt.date(2026, 3, day) for day in (2, 2, 9, 16, 23))
 ids = st.integers(0, 10_000)
+RULE_VALUES = {"policy": ("club", "fide"), "start-rating": ("1200", "1500"), "k-new": ("40", "25"),
+               "k-new-games": ("20", "2"), "k-established": ("20", "10"), "provisional-games": ("5", "1")}
 
 # A small tournament: 2 to 5 names, up to 3 rounds of games between them.
 games_strategy = st.lists(st.tuples(st.integers(1, 3), ids, ids, st.sampled_from(RESULTS)), min_size=1, max_size=6)
@@ -112,6 +115,7 @@ def stored_state(club: Club) -> tuple[Any, ...]:
     """Everything stored about the club's history (not the derived rows nor the audit log)."""
     tournaments = Tournament.objects.filter(club=club)
     return (
+        list(Club.objects.filter(pk=club.pk).values_list(*(s.field for s in SETTINGS))),
         list(tournaments.order_by("id").values_list("id", "name", "date", "sequence", "status", "rounds")),
         list(Entry.objects.filter(tournament__club=club).order_by("id").values_list("id", "number", "name",
                                                                                     "member_id")),
@@ -385,6 +389,13 @@ class ClubMachine(RuleBasedStateMachine):
         member = pick(self.members(), a)
         if member is not None:
             self.attempt(lambda: services.set_member_flags(member, who=WHO, junior=junior, consent=consent))
+
+    @rule(changes=st.dictionaries(st.sampled_from(sorted(RULE_VALUES)), st.integers(0, 1), min_size=1, max_size=2))
+    def change_settings(self, changes: dict[str, int]) -> None:
+        """The club's rating rules changed (a start rating, K values, the policy...)."""
+        texts = {key: RULE_VALUES[key][i] for key, i in changes.items()}
+        self.attempt(lambda: change_settings(self.club, parse_settings(texts), who=WHO))
+        self.club.refresh_from_db()
 
     @precondition(lambda self: self.sizes["unanalysed"] > 0)
     @rule()
