@@ -352,7 +352,9 @@ def test_arbiters_posting_while_the_command_line_corrects_wait_and_never_see_a_s
         server.wait(timeout=60)
     assert len(statuses) == 32 and statuses.count(500) == 0, statuses
     assert set(statuses) == {302}, statuses
-    assert [c.returncode for c in corrections] == [0] * 6, [c.stderr for c in corrections]
+    # a correction the arbiters' posts made already is refused in one line ("nothing to correct")
+    assert all(c.returncode == 0 or (c.returncode == 2 and "nothing to correct" in c.stderr)
+               for c in corrections) and len(corrections) == 6, [c.stderr for c in corrections]
     assert_history_matches_a_replay(database)
 
 

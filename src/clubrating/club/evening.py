@@ -2,12 +2,13 @@
 
 An evening is a draft :class:`~clubrating.club.models.Tournament` with an
 :class:`~clubrating.club.models.Evening` row. Names are registered as entries
-and linked to members only by the arbiter (R10, through ``services.link`` and
-``services.new_member``); the first round seeds them by the club rating; each
-round is paired by the FIDE Dutch system (:mod:`clubrating.club.evening_pairing`)
-and stored as boards whose games are written when the results come in. The
-evening is published through ``services.publish``: it then rates exactly like
-an imported TRF (byes and forfeits never rated, R8).
+and linked to members only by the arbiter (R10): at registration when the name
+typed is one member's, else through ``services.link`` and ``services.new_member``;
+the first round seeds them by the club rating; each round is paired by the FIDE
+Dutch system (:mod:`clubrating.club.evening_pairing`) and stored as boards whose
+games are written when the results come in. The evening is published through
+``services.publish``: it then rates exactly like an imported TRF (byes and
+forfeits never rated, R8).
 
 Every write holds the club's lock (``history_write``), reads again under it
 what it checks, leaves an audit entry, and stores all of its change or none.
@@ -23,9 +24,10 @@ from django.db.models import Max
 from clubrating.club import audit, zones
 from clubrating.club.evening_pairing import History, PairingFailed, Seat, pair_round
 from clubrating.club.locking import history_write
+from clubrating.club.lookups import find_member_by_name, get_member, members_called
 from clubrating.club.queries import table_of
 from clubrating.club.models import (Bye, Club, CurrentRating, Entry, Evening, EveningBoard, EveningPlayer, Game,
-                                    Tournament, TournamentStatus)
+                                    Member, Tournament, TournamentStatus)
 from clubrating.club.services import Outcome, parse_result, publish, reread
 from clubrating.errors import InputError, NotFound, Refused
 from clubrating.formats import records
@@ -78,7 +80,11 @@ def start_evening(club: Club, name: str, date: dt.date, rounds: str | int, *, wh
 
 
 def register(tournament: Tournament, name: str, *, who: str) -> Entry:
-    """A player of tonight: a name as the arbiter typed it, paired from the next round to be paired."""
+    """A player of tonight: a name as the arbiter typed it, paired from the next round to be paired.
+
+    A member's number, name or any name it is known under (:func:`lookups.members_called`)
+    registers that member, linked at once; a name several members carry is refused with the
+    candidates; any other name is registered unlinked, for the arbiter to link."""
     text = " ".join(name.split())
     if not text:
         raise InputError("type the player's name")
@@ -89,16 +95,30 @@ def register(tournament: Tournament, name: str, *, who: str) -> Entry:
         evening = _evening(tournament)
         if evening.paired_rounds >= evening.planned_rounds:
             raise Refused(f"all {evening.planned_rounds} rounds are paired: no one can join now")
+        member = _registered_member(club, text)
+        text = member.name if member is not None and text.isdigit() else text
         entries = Entry.objects.filter(tournament=tournament)
-        clash = next((e for e in entries if e.name.casefold() == text.casefold()), None)
+        clash = next((e for e in entries if e.name.casefold() == text.casefold()
+                      or (member is not None and e.member_id == member.id)), None)
         if clash is not None:
             raise Refused(f"'{clash.name}' is registered already (number {clash.number})")
         number = (entries.aggregate(m=Max("number"))["m"] or 0) + 1
-        entry = Entry.objects.create(tournament=tournament, number=number, name=text)
+        entry = Entry.objects.create(tournament=tournament, number=number, name=text, member=member)
         EveningPlayer.objects.create(entry=entry, joined_round=evening.paired_rounds + 1)
         audit.record(club, who, "evening-register", f"tournament {tournament.id} #{number}",
-                     new={"name": text, "from_round": evening.paired_rounds + 1})
+                     new={"name": text, "from_round": evening.paired_rounds + 1,
+                          **({"member": member.name, "member_id": member.id} if member else {})})
     return entry
+
+
+def _registered_member(club: Club, text: str) -> Member | None:
+    """The member the arbiter typed at registration (a number must be one), or None for a new name."""
+    if text.isdigit():
+        return get_member(club, text).active()
+    found = members_called(club, text)
+    if len(found) > 1:
+        find_member_by_name(club, text)   # refused: the line that lists them
+    return found[0].active() if found else None
 
 
 def withdraw(entry: Entry, *, who: str) -> Outcome:

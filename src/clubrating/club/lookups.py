@@ -7,9 +7,10 @@ from __future__ import annotations
 from django.db import models
 from django.core.exceptions import ObjectDoesNotExist
 
-from clubrating.club.models import Club, Game, Member, Tournament, merge_cycle
+from clubrating.club.models import Club, Entry, Game, Member, Tournament, merge_cycle
 from clubrating.errors import InputError, NotFound
 from clubrating.formats.results import result_text
+from clubrating.identity.same import is_exact, word_key
 
 MAX_ID = 2**63 - 1  # the largest id any of the databases stores (64-bit integers)
 
@@ -47,19 +48,60 @@ def get_tournament(club: Club, tournament_id: int | str) -> Tournament:
 
 
 def get_member(club: Club, ref: int | str) -> Member:
-    """A member by id or by exact name (case-insensitive)."""
+    """A member by id, or by name (:func:`find_member_by_name`): what every command and form
+    that takes a member reads."""
     text = str(ref).strip()
     number = parse_id(text)
     if number is not None:
         member = Member.objects.filter(club=club, id=number).first()
         if member is not None:
             return member
-    matches = list(Member.objects.filter(club=club, name__iexact=text)[:2])
-    if len(matches) == 1:
-        return matches[0]
-    if matches:
-        raise InputError(f"several members are called {text!r}: give the member's number")
-    raise NotFound(f"no member {text!r} in {club.name}")
+    return find_member_by_name(club, text)
+
+
+def find_member_by_name(club: Club, typed: str) -> Member:
+    """The one member :func:`members_called` finds; NotFound for none, and one line that
+    lists them when several members carry the name."""
+    text = " ".join(typed.split())
+    found = members_called(club, text)
+    if not found:
+        raise NotFound(f"no member {text!r} in {club.name}")
+    if len(found) > 1:
+        shown = ", ".join(f"{m.name} (member {m.id})" for m in found)
+        raise InputError(f"{text!r} could be {len(found)} members: {shown}; give the member's number")
+    return found[0]
+
+
+def members_called(club: Club, typed: str) -> list[Member]:
+    """The members called ``typed``, or written so in a tournament, or whose merged member was
+    called so; by the matcher's exact rule (:func:`clubrating.identity.same.is_exact`: the same
+    words whatever the case or customary order).
+
+    A member's own name comes first (a merged member's too, for ``unmerge``); a name that is
+    a member's and the members merged into it is that member.
+    """
+    text = " ".join(typed.split())
+    if not word_key(text):
+        raise InputError("say which member: a member's number or name")
+    named = [m for m in Member.objects.filter(_containing(text), club=club).order_by("id") if is_exact(text, m.name)]
+    if named:
+        top = resolve_members(club)
+        ends = {top[m.id] for m in named}
+        return [m for m in named if m.id in ends] if len(ends) == 1 and ends <= {m.id for m in named} else named
+    written = {member_id for member_id, name in Entry.objects.filter(
+        _containing(text), tournament__club=club, member__isnull=False).values_list(
+        "member_id", "name").distinct() if is_exact(text, name)}
+    if not written:
+        return []
+    top = resolve_members(club)
+    return list(Member.objects.filter(id__in={top[m] for m in written}).order_by("id"))
+
+
+def _containing(text: str) -> models.Q:
+    """Rows whose name holds the longest word typed: the database narrows the search when
+    that word is ASCII (SQLite folds the case of ASCII letters only); else every row is read."""
+    longest = max(text.replace(",", " ").split(), key=len)
+    return models.Q(name__icontains=longest) if longest.isascii() else models.Q()
 
 
 def reread(*rows: models.Model) -> None:

@@ -4,6 +4,7 @@ corrected and its date changed; each change rebuilds the history it touches."""
 from __future__ import annotations
 
 import datetime as dt
+from typing import cast
 
 from django.db.models import Max
 from django.utils import timezone
@@ -11,7 +12,7 @@ from django.utils import timezone
 from clubrating.club import audit, zones
 from clubrating.club.history import order_key, rebuild, rebuild_if_published
 from clubrating.club.locking import history_write
-from clubrating.club.lookups import game_result_text, reread
+from clubrating.club.lookups import game_result_text, members_called, reread, resolve_members
 from clubrating.club.models import Bye, Club, Entry, EveningBoard, Game, Tournament, TournamentStatus
 from clubrating.club.services.outcome import Outcome
 from clubrating.club.signals import tournament_published
@@ -138,8 +139,13 @@ def correct_result(game: Game, result: str, *, who: str) -> Outcome:
         reread(game)
         tournament = game.tournament
         old = game_result_text(game)
+        unplayed = parsed.unplayed.value if parsed.unplayed else ""
+        if (game.white_points, game.black_points, game.played, game.unplayed) == (*parsed.points, parsed.played,
+                                                                                 unplayed):
+            raise Refused(f"round {game.round} {game.white.name} - {game.black.name} is {old} already: "
+                          "nothing to correct")
         (game.white_points, game.black_points), game.played = parsed.points, parsed.played
-        game.unplayed = parsed.unplayed.value if parsed.unplayed else ""
+        game.unplayed = unplayed
         game.save(update_fields=["white_points", "black_points", "played", "unplayed"])
         new = game_result_text(game)
         report = rebuild_if_published(tournament, f"correct game {game.id}")
@@ -167,11 +173,24 @@ def change_date(tournament: Tournament, date: dt.date, *, who: str, today: dt.da
 
 
 def find_game(tournament: Tournament, round_number: int, player: str) -> Game:
-    """The game of ``round_number`` where an entry's number or name is ``player``."""
-    games = Game.objects.filter(tournament=tournament, round=round_number).select_related("white", "black")
-    text = player.strip()
+    """The game of ``round_number`` where a player is ``player``: the number or the name written
+    in this tournament, or any name of the member linked to it (:func:`lookups.members_called`)."""
+    games = list(Game.objects.filter(tournament=tournament, round=round_number).select_related("white", "black"))
+    text = " ".join(player.split())
     for game in games:
         for entry in (game.white, game.black):
             if text == str(entry.number) or text.casefold() == entry.name.casefold():
                 return game
-    raise NotFound(f"no game of {text!r} in round {round_number} of tournament {tournament.id}")
+    missing = NotFound(f"no game of {text!r} in round {round_number} of tournament {tournament.id}")
+    if not text or text.isdigit():
+        raise missing   # a number is a start number here, never a member's id
+    top = resolve_members(tournament.club)
+    wanted = {top.get(m.id, m.id) for m in members_called(tournament.club, text)}
+    found = [g for g in games if wanted & {top.get(cast(int, e.member_id)) for e in (g.white, g.black)}]
+    if len(found) > 1:
+        shown = ", ".join(f"{e.name} (number {e.number})" for g in found for e in (g.white, g.black)
+                          if top.get(cast(int, e.member_id)) in wanted)
+        raise InputError(f"{text!r} could be {shown} in round {round_number}: give the player's number")
+    if not found:
+        raise missing
+    return found[0]
