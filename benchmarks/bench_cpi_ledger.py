@@ -46,7 +46,8 @@ def main(sizes: tuple[int, ...]) -> None:
                              for b in range(10))
             record = TournamentRecord(name=f"Evening {made}", date=dt.date(2020, 1, 1) + dt.timedelta(days=made // 10),
                                       players=players, pairings=pairings, rounds=1, source="bench", format="csv")
-            t = services.import_tournament(club, record, who="bench", today=dt.date(2030, 1, 1))
+            # force: every evening repeats the same pairings and results a day apart, on purpose
+            t = services.import_tournament(club, record, who="bench", today=dt.date(2030, 1, 1), force=True)
             services.all_new_members(t, who="bench") if made == 0 else services.accept_exact(t, who="bench")
             services.publish(t, who="bench")
             made += 10

@@ -93,7 +93,8 @@ def publish_analysed(club: Any, count: int, *, white: str = "Anna Berg", black: 
             players=(PlayerEntry(1, white), PlayerEntry(2, black)),
             pairings=tuple(Pairing(r, 1, 2, *points[(first + r - 1) % 3]) for r in rounds),
             rounds=len(rounds), source="coach.csv", format="csv")
-        tournament = services.import_tournament(club, record, who=who, today=dt.date(2030, 1, 1))
+        # force: a second call repeats the same evenings (same date, players and results) on purpose
+        tournament = services.import_tournament(club, record, who=who, today=dt.date(2030, 1, 1), force=True)
         services.accept_exact(tournament, who=who)
         services.all_new_members(tournament, who=who)
         services.publish(tournament, who=who)

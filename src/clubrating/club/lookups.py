@@ -104,6 +104,19 @@ def _containing(text: str) -> models.Q:
     return models.Q(name__icontains=longest) if longest.isascii() else models.Q()
 
 
+def names_known(club: Club) -> dict[int, set[str]]:
+    """Active member id -> every name it is known under: its own, those of the members merged
+    into it, and the names it (or they) were written under in the club's tournaments."""
+    top = resolve_members(club)
+    known: dict[int, set[str]] = {}
+    for member_id, name in Member.objects.filter(club=club).values_list("id", "name"):
+        known.setdefault(top[member_id], set()).add(name)
+    for member_id, name in Entry.objects.filter(tournament__club=club, member__isnull=False).values_list(
+            "member_id", "name").distinct():
+        known.setdefault(top[member_id], set()).add(name)
+    return known
+
+
 def reread(*rows: models.Model) -> None:
     """Read these rows again, under the club's lock: a service checks what is stored now,
     not what the caller read before another writer committed."""

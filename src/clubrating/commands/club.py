@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any, cast
 
 from clubrating.cli import option, print_json, wants_json, whole
-from clubrating.errors import InputError
+from clubrating.errors import InputError, Refused
 from clubrating.formats.records import MAX_ROUNDS
 from clubrating.formats.results import SPELLINGS, GameResult
 
@@ -140,9 +140,12 @@ def cmd_import(args: argparse.Namespace) -> int:
     except OSError as error:
         raise InputError(f"cannot read the file: {error.strerror}", file=path) from None
     record, digest = read_tournament_bytes(data, path)
-    tournament = services.import_tournament(
-        club, record, who=who(), content_hash=digest, name=args.name,
-        date=parse_date(args.date) if args.date else None, has_juniors=args.juniors)
+    try:
+        tournament = services.import_tournament(
+            club, record, who=who(), content_hash=digest, name=args.name,
+            date=parse_date(args.date) if args.date else None, has_juniors=args.juniors, force=args.force)
+    except services.SameTournament as twin:
+        raise Refused(f"{twin}; --force imports it anyway") from None
     for warning in record.warnings:
         print(f"warning: {warning}", file=sys.stderr)
     linked = services.accept_exact(tournament, who=who()) if args.accept_exact else None
@@ -499,6 +502,9 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     p.add_argument("--date", help="the tournament's date, YYYY-MM-DD (default: from the file)")
     p.add_argument("--juniors", action="store_true", help="under-18 players took part: initials by default")
     p.add_argument("--accept-exact", action="store_true", help="link names that match one member exactly")
+    p.add_argument("--force", action="store_true",
+                   help="import it even if it looks like a tournament already stored (same date, players "
+                        "and results)")
 
     p = _add(subparsers, common, "entries", cmd_entries, "the names of a tournament with the members they could be",
              "clubrating entries 12   (or: clubrating entries initial, the initial list)")

@@ -140,9 +140,13 @@ def upload(request: HttpRequest, access: ClubAccess) -> HttpResponse:
     try:
         tournament, notes = _import(request, access.club)
     except ClubratingError as error:
-        messages.error(request, str(error))
+        twin = error.twin if isinstance(error, services.SameTournament) else None
+        again = " (choose the file again)" if request.FILES.get("file") else ""
+        messages.error(request, str(error) if twin is None else
+                       f"{error}: to import it anyway, tick the box below and send it again{again}")
         return _page(request, access, "web/arbiter/upload.html", today=zones.today(access.club.time_zone).isoformat(),
-                     typed=request.POST.get("rows", ""), typed_name=request.POST.get("name", ""))
+                     typed=request.POST.get("rows", ""), typed_name=request.POST.get("name", ""),
+                     typed_date=request.POST.get("date", ""), twin=twin)
     for note in notes:   # what the reader noticed or left out (R18: the tags and comments not stored)
         messages.warning(request, note)
     messages.success(request, f"imported '{tournament.name}' ({tournament.date}) as a draft: "
@@ -153,6 +157,7 @@ def upload(request: HttpRequest, access: ClubAccess) -> HttpResponse:
 
 def _import(request: HttpRequest, club: Club) -> tuple[Any, tuple[str, ...]]:
     juniors = request.POST.get("has_juniors") == "on"
+    force = request.POST.get("force") == "on"   # the arbiter confirmed: not the tournament already stored
     date = _date(request.POST.get("date", ""))
     upload_file = request.FILES.get("file")
     if upload_file is not None:
@@ -162,12 +167,13 @@ def _import(request: HttpRequest, club: Club) -> tuple[Any, tuple[str, ...]]:
 
         record, digest = read_tournament_bytes(upload_file.read(), upload_file.name or "upload")
         return services.import_tournament(club, record, who=who(request), content_hash=digest, date=date,
-                                          has_juniors=juniors), record.warnings
+                                          has_juniors=juniors, force=force), record.warnings
     rows = request.POST.get("rows", "")
     if not rows.strip():
         raise InputError("choose a file, or type the games")
     record = parse_typed(rows, name=request.POST.get("name", ""), date=date)
-    return services.import_tournament(club, record, who=who(request), has_juniors=juniors), record.warnings
+    return services.import_tournament(club, record, who=who(request), has_juniors=juniors,
+                                      force=force), record.warnings
 
 
 # --- one tournament: names, publish, corrections ---------------------------------------------

@@ -24,12 +24,12 @@ from clubrating.club.services.members import mark_distinct, merge, rename_member
 from clubrating.club.services.names import (accept_exact, all_new_members, exact_candidates, link, new_member,
                                             unlink)
 from clubrating.club.services.outcome import Outcome
-from clubrating.club.services.tournaments import (change_date, correct_result, delete_tournament, find_game,
-                                                  import_tournament, parse_result, publish, unpublish)
+from clubrating.club.services.tournaments import (SameTournament, change_date, correct_result, delete_tournament,
+                                                  find_game, import_tournament, parse_result, publish, unpublish)
 from clubrating.formats.results import GameResult
 
 __all__ = [
-    "MAX_ID", "GameResult", "Outcome", "RebuildReport",
+    "MAX_ID", "GameResult", "Outcome", "RebuildReport", "SameTournament",
     "accept_exact", "all_new_members", "change_date", "check_history", "correct_result", "create_club",
     "delete_tournament", "exact_candidates", "find_club", "find_game", "game_result_text", "get_member",
     "get_tournament", "import_tournament", "link", "mark_distinct", "merge", "new_member", "parse_id",

@@ -4,27 +4,40 @@ corrected and its date changed; each change rebuilds the history it touches."""
 from __future__ import annotations
 
 import datetime as dt
-from typing import cast
+from typing import Any, cast
 
-from django.db.models import Max
+from django.db.models import Count, Max, Q
 from django.utils import timezone
 
 from clubrating.club import audit, zones
 from clubrating.club.history import order_key, rebuild, rebuild_if_published
 from clubrating.club.locking import history_write
-from clubrating.club.lookups import game_result_text, members_called, reread, resolve_members
+from clubrating.club.lookups import game_result_text, members_called, names_known, reread, resolve_members
 from clubrating.club.models import Bye, Club, Entry, EveningBoard, Game, Tournament, TournamentStatus
 from clubrating.club.services.outcome import Outcome
 from clubrating.club.signals import tournament_published
 from clubrating.errors import InputError, NotFound, Refused
 from clubrating.formats.records import TournamentRecord
 from clubrating.formats.results import GameResult
+from clubrating.identity.same import DATE_TOLERANCE, Event, EventGame, event_of_record, same_event
+
+
+class SameTournament(Refused):
+    """The file is a tournament already stored (:func:`clubrating.identity.same.same_event`)."""
+
+    def __init__(self, twin: Tournament) -> None:
+        self.twin = twin
+        super().__init__(f"this looks like tournament {twin.id} '{twin.name}' of {twin.date.isoformat()}, "
+                         "already stored: same players and results")
 
 
 def import_tournament(club: Club, record: TournamentRecord, *, who: str, content_hash: str = "",
                       date: dt.date | None = None, name: str | None = None,
-                      has_juniors: bool = False, today: dt.date | None = None) -> Tournament:
-    """Store a tournament file as a draft; nothing of it is stored if anything is wrong."""
+                      has_juniors: bool = False, today: dt.date | None = None, force: bool = False) -> Tournament:
+    """Store a tournament file as a draft; nothing of it is stored if anything is wrong.
+
+    The same file twice is refused; a tournament already stored under another format or
+    spelling (:class:`SameTournament`) too, unless ``force`` (audited)."""
     when = date or record.date
     source = record.source or "<input>"
     if when is None:
@@ -46,6 +59,9 @@ def import_tournament(club: Club, record: TournamentRecord, *, who: str, content
             twin = Tournament.objects.filter(club=club, content_hash=content_hash).first()
             if twin is not None:
                 raise Refused(f"{source} was imported already: tournament {twin.id} '{twin.name}' ({twin.date})")
+        twin = stored_twin(club, record, when)
+        if twin is not None and not force:
+            raise SameTournament(twin)
         sequence = (Tournament.objects.filter(club=club, date=when).aggregate(m=Max("sequence"))["m"] or 0) + 1
         tournament = Tournament.objects.create(
             club=club, name=(name or record.name or source)[:200], date=when, sequence=sequence,
@@ -68,8 +84,36 @@ def import_tournament(club: Club, record: TournamentRecord, *, who: str, content
             for b in record.byes if b.player in entries])
         audit.record(club, who, "import", f"tournament {tournament.id}",
                      new={"name": tournament.name, "date": when.isoformat(), "file": source,
-                          "players": len(entries), "games": len(record.pairings)})
+                          "players": len(entries), "games": len(record.pairings),
+                          **({"forced": f"looks like tournament {twin.id}"} if twin is not None else {})})
     return tournament
+
+
+def stored_twin(club: Club, record: TournamentRecord, when: dt.date) -> Tournament | None:
+    """The club's tournament that ``record`` is again, dated ``when``, if any: dated within a day,
+    the same players (by any name a linked member is known under) and the same played games."""
+    incoming = event_of_record(record, when)
+    near = Tournament.objects.filter(club=club, date__range=(when - DATE_TOLERANCE, when + DATE_TOLERANCE))
+    known: dict[int, set[str]] | None = None
+    for tournament in near.annotate(played=Count("games", filter=Q(games__played=True))).order_by("id"):
+        if cast(Any, tournament).played != len(incoming.games):
+            continue
+        if known is None:   # every name each member is known under, once the first candidate is near
+            top, names = resolve_members(club), names_known(club)
+            known = {member: names.get(active, set()) for member, active in top.items()}
+        if same_event(_stored_event(tournament, known), incoming):
+            return tournament
+    return None
+
+
+def _stored_event(tournament: Tournament, known: dict[int, set[str]]) -> Event:
+    """A stored tournament as :func:`same_event` compares it; ``known``: member id -> its names."""
+    names = {number: (name, *sorted(known.get(member, ()))) for number, name, member in
+             Entry.objects.filter(tournament=tournament).values_list("number", "name", "member_id")}
+    games = tuple(EventGame(w, b, wp, bp) for w, b, wp, bp in Game.objects.filter(
+        tournament=tournament, played=True).values_list("white__number", "black__number", "white_points",
+                                                         "black_points"))
+    return Event(tournament.date, names, games)
 
 
 # --- publish, unpublish, delete ------------------------------------------------------------
