@@ -34,6 +34,8 @@ def test_an_arbiter_uploads_a_list_and_confirms_its_names(club: Club, evening: T
     player = Client().get(f"/c/riverside/p/{anna.id}/").content.decode()
     assert "Initial list (before the first tournament)" in player
     assert player.index("Initial list") < player.index("Tuesday Rapid")
+    history = Client().get(f"/c/riverside/p/{anna.id}/history.csv").content.decode().splitlines()
+    assert history[1] == ",Initial list,,3,,1650.0,," and "Tuesday Rapid" in history[2]
 
 
 def test_a_bad_list_on_the_page_is_one_message_and_stores_nothing(club: Club, arbiter_client: Client) -> None:

@@ -157,6 +157,9 @@ def player_csv(request: HttpRequest, access: ClubAccess, member_id: int) -> Http
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(["Date", "Tournament", "Score", "Games rated", "Rating before", "Rating after", "Change",
                      "List"])
+    if data["initial"]:   # the start of the history: the club's initial list
+        writer.writerow(["", "Initial list", "", "" if data["initial"]["games"] is None else data["initial"]["games"],
+                         "", f"{data['initial']['rating']:.1f}", "", ""])
     for t in data["history"]:
         writer.writerow([spreadsheet_cell(c) for c in (
             t["date"], t["tournament"], t["score"], t["games_rated"],
