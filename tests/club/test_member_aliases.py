@@ -129,3 +129,10 @@ def test_correct_and_player_take_the_member_s_name_from_the_terminal(capsys, tmp
     assert (code, out) == (2, "") and "Ben Cole and Mirzoev Azer both played in tournament" in err
     code, out, err = run(capsys, "player", "Nobody Here")
     assert (code, out, err) == (2, "", "clubrating player: error: no member 'Nobody Here' in Riverside Chess Club\n")
+
+
+def test_a_draft_s_name_is_found_in_either_customary_order_before_it_is_linked(club):
+    draft = services.import_tournament(club, make_record("Draft", D1, FOUR, ROUND_ROBIN), who=ARBITER, today=LATER)
+    assert Entry.objects.filter(tournament=draft, member=None).count() == 4
+    game = services.find_game(draft, 2, "AZER mirzoev")
+    assert (game.white.name, game.black.name) == ("Cara Dunn", "Mirzoev Azer")

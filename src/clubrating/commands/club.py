@@ -230,7 +230,7 @@ def cmd_link(args: argparse.Namespace) -> int:
     if args.number is not None:
         entry = _entry(tournament, args.number)
         if args.member is None:
-            raise InputError("say which member: clubrating link TOURNAMENT NUMBER MEMBER (id or exact name)")
+            raise InputError("say which member: clubrating link TOURNAMENT NUMBER MEMBER (id, name or alias)")
         if args.member == "-":
             outcomes.append(services.unlink(entry, who=who()))
         else:
@@ -514,7 +514,7 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
              "clubrating link 12 4 'John Smith'   |   clubrating link 12 --exact --all-new")
     p.add_argument("tournament", help="the tournament's number, or 'initial' for the initial list")
     p.add_argument("number", nargs="?", help="the player's number in the tournament")
-    p.add_argument("member", nargs="?", help="member id or exact name ('-' to unlink a draft's name)")
+    p.add_argument("member", nargs="?", help="member id, name or any name it is known under ('-' to unlink a draft's name)")
     p.add_argument("--new", action="append", metavar="NUMBER", help="make this name a new member")
     p.add_argument("--exact", action="store_true", help="link every name that matches one member exactly")
     p.add_argument("--all-new", action="store_true", help="make every name still unlinked a new member")
@@ -530,7 +530,8 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     p.__class__ = ResultArguments   # argparse builds every verb's parser of one class: this one reads '--'
     p.add_argument("tournament")
     p.add_argument("round", type=whole(1, MAX_ROUNDS), help=f"the round, 1 to {MAX_ROUNDS}")
-    p.add_argument("player", help="number or name of either player")
+    p.add_argument("player", help="start number or name of either player (as written in the tournament, "
+                                  "or any name of the member it is linked to)")
     p.add_argument("result", help="1-0, 0-1, 1/2-1/2 (or =), +- / -+ (forfeit), -- (double forfeit); "
                                   "also +:- -:+ -:- +/- -/+ -/- (docs/formats.md)")
 
@@ -547,7 +548,7 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     p.add_argument("--list", default="standard", help="standard, rapid or blitz (with separate lists)")
 
     p = _add(subparsers, common, "player", cmd_player, "a member's lifetime history", "clubrating player 'Anna Berg'")
-    p.add_argument("member", help="member id or exact name")
+    p.add_argument("member", help="member id, name or any name it is known under")
 
     p = _add(subparsers, common, "tournament", cmd_tournament,
              "standings of a tournament (or the list of tournaments)", "clubrating tournament 12")

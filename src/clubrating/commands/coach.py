@@ -65,7 +65,7 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
                     "the club's average, and positions from the member's latest analysed games where they "
                     "went wrong in it (FEN, side to move, a hint; the solution with --solutions).",
         epilog="Example: clubrating coach 'Anna Berg' --factor M2 --limit 5 --solutions")
-    p.add_argument("member", help="member id or exact name")
+    p.add_argument("member", help="member id, name or any name it is known under")
     p.add_argument("--club", metavar="SLUG", help="the club (needed when the database holds several)")
     p.add_argument("--factor", metavar="F", help=f"train this factor instead of the weakest: {', '.join(FACTORS)}")
     p.add_argument("--limit", type=int, default=DEFAULT_LIMIT, metavar="N",

@@ -194,7 +194,7 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
             "A member's Chess Performance Index: every analysed game with its date, opponent, colour, "
             "result, ΔCPI, the CPI after it and the eleven factors; the current CPI and the weakest factor.",
             "clubrating cpi 'Anna Berg' --json")
-    p.add_argument("member", help="member id or exact name")
+    p.add_argument("member", help="member id, name or any name it is known under")
 
     p = add("cpi-weights", cmd_weights, "show or change the CPI weights (re-scores without the engine)",
             "Show the weights of ΔCPI (spec C1), or change some with --set NAME=VALUE (NAME=default puts "

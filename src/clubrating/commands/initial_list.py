@@ -93,7 +93,7 @@ def cmd_link_initial(args: argparse.Namespace) -> int:
     if args.number is not None:
         row = il.get_initial_row(club, args.number)
         if args.member is None:
-            raise InputError("say which member: clubrating link initial NUMBER MEMBER (id or exact name)")
+            raise InputError("say which member: clubrating link initial NUMBER MEMBER (id, name or alias)")
         if args.member == "-":
             outcomes.append(il.unlink_initial(row, who=who()))
         else:

@@ -19,7 +19,7 @@ from clubrating.club.signals import tournament_published
 from clubrating.errors import InputError, NotFound, Refused
 from clubrating.formats.records import TournamentRecord
 from clubrating.formats.results import GameResult
-from clubrating.identity.same import DATE_TOLERANCE, Event, EventGame, event_of_record, same_event
+from clubrating.identity.same import DATE_TOLERANCE, Event, EventGame, event_of_record, is_exact, same_event
 
 
 class SameTournament(Refused):
@@ -223,7 +223,7 @@ def find_game(tournament: Tournament, round_number: int, player: str) -> Game:
     text = " ".join(player.split())
     for game in games:
         for entry in (game.white, game.black):
-            if text == str(entry.number) or text.casefold() == entry.name.casefold():
+            if text == str(entry.number) or is_exact(text, entry.name):
                 return game
     missing = NotFound(f"no game of {text!r} in round {round_number} of tournament {tournament.id}")
     if not text or text.isdigit():
