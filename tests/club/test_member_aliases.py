@@ -136,3 +136,12 @@ def test_a_draft_s_name_is_found_in_either_customary_order_before_it_is_linked(c
     assert Entry.objects.filter(tournament=draft, member=None).count() == 4
     game = services.find_game(draft, 2, "AZER mirzoev")
     assert (game.white.name, game.black.name) == ("Cara Dunn", "Mirzoev Azer")
+
+
+def test_accept_exact_links_a_name_in_capitals_without_the_comma_the_member_s_name_has(club, publish):
+    publish("First", D1, ["Smith, Jane", "Ben Cole"], [(1, "Smith, Jane", "Ben Cole", "1-0")])
+    later = services.import_tournament(club, make_record("Next", D2, ["SMITH Jane", "Ben Cole"],
+                                                         [(1, "Ben Cole", "SMITH Jane", "0-1")]),
+                                       who=ARBITER, today=LATER)
+    services.accept_exact(later, who=ARBITER)
+    assert Entry.objects.get(tournament=later, name="SMITH Jane").member == Member.objects.get(name="Smith, Jane")

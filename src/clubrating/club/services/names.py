@@ -10,8 +10,9 @@ from clubrating.club.matching import roster_matcher
 from clubrating.club.models import Club, Entry, Member, Tournament
 from clubrating.club.services.outcome import Outcome
 from clubrating.errors import InputError, Refused
-from clubrating.identity.compare import ALIAS, SAME_NAME
+from clubrating.identity.compare import ALIAS
 from clubrating.identity.match import Matcher
+from clubrating.identity.same import is_exact
 
 
 def link(entry: Entry, member: Member, *, who: str) -> Outcome:
@@ -87,15 +88,9 @@ def exact_candidates(club: Club, name: str, matcher: Matcher | None = None) -> l
         proposals = matcher.propose(name)
     except InputError:
         proposals = ()
-    words = _folded_words(name)
-    same = [p.key for p in proposals if p.reasons[0] == SAME_NAME and ALIAS not in p.reasons
-            and _folded_words(p.member) == words]
+    same = [p.key for p in proposals if ALIAS not in p.reasons and is_exact(name, p.member)]
     found.update((m.id, m) for m in Member.objects.filter(club=club, merged_into=None, id__in=same))
     return sorted(found.values(), key=lambda m: m.id)
-
-
-def _folded_words(name: str) -> list[str]:
-    return sorted(name.casefold().replace(",", " ").split())
 
 
 def accept_exact(tournament: Tournament, *, who: str) -> Outcome:
