@@ -19,7 +19,7 @@ SRC = Path(__file__).resolve().parents[1] / "src"
 ROOT = "clubrating"
 
 PACKAGE_LAYERS: list[tuple[str, ...]] = [
-    ("errors", "__init__"),                        # the version, the error types
+    ("errors", "__init__", "words"),               # the version, the error types, counted nouns
     ("formats", "identity"),                       # pure readers and names
     ("rating", "cpi", "tournament", "files", "simulate"),   # pure rules, and the files they read
     ("analysis",),                                 # the engine shell
@@ -32,7 +32,7 @@ PACKAGE_LAYERS: list[tuple[str, ...]] = [
 
 CLUB_LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("models", ("models", "signals", "migrations", "migrations.*", "zones")),
-    ("lookups", ("locking", "audit", "policy", "lookups", "queries", "reads", "matching")),
+    ("lookups", ("locking", "audit", "audit_text", "policy", "lookups", "queries", "reads", "matching")),
     ("derived data", ("ratings", "cpi", "coach", "fairplay")),
     ("history", ("history",)),
     ("services", ("services", "services.*", "analysis_jobs", "evening*")),

@@ -43,7 +43,7 @@ def test_an_arbiter_imports_links_publishes_and_corrects_from_the_terminal(capsy
     code, out, _ = run(capsys, "link", "1", "--all-new")
     assert code == 0 and "made 4 new members" in out
     code, out, _ = run(capsys, "publish", "1")
-    assert code == 0 and "rebuilt 1 tournaments, 4 ratings changed" in out
+    assert code == 0 and "rebuilt 1 tournament, 4 ratings changed" in out
     code, out, _ = run(capsys, "ratings", "--json")
     players = json.loads(out)["players"]
     assert [p["name"] for p in players][0] == "Anna Berg" and all(p["provisional"] for p in players)
@@ -53,7 +53,7 @@ def test_an_arbiter_imports_links_publishes_and_corrects_from_the_terminal(capsy
     code, out, _ = run(capsys, "rebuild")
     assert code == 0 and "matched the replay exactly" in out
     code, out, _ = run(capsys, "audit", "--json")
-    assert [a["action"] for a in json.loads(out)][:2] == ["rebuild", "correct-result"]
+    assert [a["action"] for a in json.loads(out)["entries"]][:2] == ["rebuild", "correct-result"]
     code, out, _ = run(capsys, "tournament", "1")
     assert code == 0 and "Anna Berg" in out
     code, out, _ = run(capsys, "player", "Anna Berg", "--json")

@@ -140,7 +140,7 @@ def test_the_next_round_waits_for_every_result_and_a_late_entry_joins_it(regular
     t = _start(regulars, REGULARS)
     evening.pair_next_round(t, who=ARBITER)
     evening.enter_result(_boards(t, 1)[0], "1-0", who=ARBITER)
-    with pytest.raises(Refused, match="1 results of round 1 are not entered yet"):
+    with pytest.raises(Refused, match="1 result of round 1 is not entered yet"):
         evening.pair_next_round(t, who=ARBITER)
     _play_round(t, 1)
     late = evening.register(t, "Eva Fox", who=ARBITER)
@@ -191,7 +191,7 @@ def test_the_published_evening_rates_like_an_import_byes_and_forfeits_never_rate
     evening.pair_next_round(t, who=ARBITER)
     boards = _boards(t, 1)
     evening.enter_result(boards[0], "+-", who=ARBITER)
-    with pytest.raises(Refused, match="1 results of round 1 are not entered yet"):
+    with pytest.raises(Refused, match="1 result of round 1 is not entered yet"):
         evening.publish_evening(t, who=ARBITER)
     evening.enter_result(boards[1], "1-0", who=ARBITER)
     assert "published 'Tuesday Swiss'" in str(evening.publish_evening(t, who=ARBITER))

@@ -69,18 +69,18 @@ def test_an_arbiter_uploads_confirms_publishes_corrects_and_the_member_page_show
     page.wait_for_selector("text=as a draft: 4 players, 4 games")
 
     page.click("text=Confirm all exact matches")
-    page.wait_for_selector("text=linked 1 names that matched one member exactly")
+    page.wait_for_selector("text=linked 1 name that matched one member exactly")
     page.click("text=Confirm: Anna Smith")
     page.wait_for_selector("text='A. Smith' is Anna Smith")
     page.click("text=Make every remaining name a new member")
     page.wait_for_selector("text=made 2 new members")
     page.click("text=Publish and rate")
-    page.wait_for_selector("text=published 'February evening'; rebuilt 1 tournaments")
+    page.wait_for_selector("text=published 'February evening'; rebuilt 1 tournament")
 
     row = page.locator("tr", has_text="Dana White").filter(has_text="A. Smith")
     row.locator("select").select_option("1/2-1/2")
     row.locator("button", has_text="Correct").click()
-    page.wait_for_selector("text=round 2 Dana White - A. Smith: 0-1 -> 1/2-1/2; rebuilt 1 tournaments")
+    page.wait_for_selector("text=round 2 Dana White - A. Smith: 0-1 -> 1/2-1/2; rebuilt 1 tournament")
 
     anna = Member.objects.get(club=club, name="Anna Smith")
     rating = CurrentRating.objects.get(member=anna).rating

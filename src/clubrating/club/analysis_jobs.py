@@ -36,6 +36,7 @@ from clubrating.club.locking import history_write
 from clubrating.club.models import Club, CpiEntry, Game, GameAnalysis, PositionSearch, TournamentStatus
 from clubrating.cpi.facts import EngineInfo, GameFacts
 from clubrating.errors import InputError
+from clubrating.words import plural
 
 Progress = Callable[[int, int, GameFacts], None]
 CacheKey = tuple[str, str]  # (position, settings)
@@ -131,8 +132,9 @@ class AnalysisReport:
     unreadable: tuple[str, ...] = ()   # "game 12: why" for games whose moves could not be read
 
     def __str__(self) -> str:
-        text = f"analysed {self.games} games, {self.searched} positions searched, {self.cached} from the cache"
-        return text + (f"; {len(self.unreadable)} games unreadable" if self.unreadable else "")
+        text = (f"analysed {plural(self.games, 'game')}, {plural(self.searched, 'position')} searched, "
+                f"{self.cached} from the cache")
+        return text + (f"; {plural(len(self.unreadable), 'game')} unreadable" if self.unreadable else "")
 
     def as_dict(self) -> dict[str, Any]:
         return {"games": self.games, "searched": self.searched, "cached": self.cached,
@@ -375,4 +377,4 @@ def rebuild_ledger(club: Club, stored: int, searched: int, cached: int) -> None:
         # New CPI figures change what the pages show: leave the trace every change leaves.
         audit.record(club, "analysis", "analyse", club.slug,
                      new={"games": stored, "searched": searched, "cached": cached},
-                     summary=f"analysed {stored} games; {ledger}")
+                     summary=f"analysed {plural(stored, 'game')}; {ledger}")

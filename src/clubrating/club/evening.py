@@ -33,6 +33,7 @@ from clubrating.errors import InputError, NotFound, Refused
 from clubrating.formats import records
 from clubrating.formats.records import MAX_NAME_LENGTH, MAX_ROUNDS, ByeKind, Unplayed
 from clubrating.tournament import Standing
+from clubrating.words import plural
 
 HALF_POINT_BYE = 1   # half-points: a requested bye scores a draw (TRF-16 'H', FIDE C.04.1 note)
 PAB = 2              # half-points: the pairing-allocated bye scores a win (C.04.1.c)
@@ -222,7 +223,7 @@ def pair_next_round(tournament: Tournament, *, who: str) -> Outcome:
             raise Refused(f"all {evening.planned_rounds} rounds are paired: publish the evening")
         missing = EveningBoard.objects.filter(tournament=tournament, round=evening.paired_rounds, game=None).count()
         if missing:
-            raise Refused(f"{missing} results of round {evening.paired_rounds} are not entered yet")
+            raise Refused(_results_missing(missing, evening.paired_rounds))
         present = _present(tournament, rnd)
         if present.newcomers:
             before = Entry.objects.filter(tournament=tournament).exclude(
@@ -247,7 +248,7 @@ def pair_next_round(tournament: Tournament, *, who: str) -> Outcome:
         bye = f", pairing bye: {entry[plan.bye].name}" if plan.bye is not None else ""
         audit.record(club, who, "evening-pair", f"tournament {tournament.id} round {rnd}",
                      new={"boards": [[w, b] for w, b in plan.boards], "bye": plan.bye})
-    return Outcome(f"round {rnd} paired: {len(plan.boards)} boards{bye}")
+    return Outcome(f"round {rnd} paired: {plural(len(plan.boards), 'board')}{bye}")
 
 
 # --- results -----------------------------------------------------------------------------------
@@ -298,7 +299,7 @@ def publish_evening(tournament: Tournament, *, who: str) -> Outcome:
             raise Refused("no round is paired yet: nothing to publish")
         missing = EveningBoard.objects.filter(tournament=tournament, game=None).count()
         if missing:
-            raise Refused(f"{missing} results of round {evening.paired_rounds} are not entered yet")
+            raise Refused(_results_missing(missing, evening.paired_rounds))
         Bye.objects.filter(tournament=tournament, round__gt=evening.paired_rounds).delete()  # rounds never paired
         Entry.objects.filter(tournament=tournament, evening__joined_round__gt=evening.paired_rounds).delete()  # came too late
         tournament.rounds = evening.paired_rounds
@@ -310,3 +311,7 @@ def standings_of(tournament: Tournament) -> list[tuple[Standing, Entry]]:
     """The evening's standings after the rounds paired so far (C.07 tie-breaks), with each entry."""
     entry = {e.number: e for e in Entry.objects.filter(tournament=tournament).select_related("member")}
     return [(row, entry[row.number]) for row in table_of(tournament).rows]   # as the tournament's page ranks it
+
+
+def _results_missing(count: int, rnd: int) -> str:
+    return f"{plural(count, 'result')} of round {rnd} {'is' if count == 1 else 'are'} not entered yet"

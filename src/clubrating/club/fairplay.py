@@ -22,6 +22,7 @@ from clubrating.club.cpi import club_preset, club_weights
 from clubrating.club.models import Club, CpiEntry
 from clubrating.club.reads import rating_list
 from clubrating.errors import InputError, Refused
+from clubrating.words import plural
 
 RECENT_GAMES = 10    # ours: the window of the dashboard's "plays like"
 MIN_GAMES = 5        # ours: fewer games make a z of noise
@@ -33,7 +34,7 @@ def fair_play(club: Club, recent: int = RECENT_GAMES, min_games: int = MIN_GAMES
     and accuracy of their last ``recent`` games, what their rating predicts and the z-score,
     highest z first."""
     if recent < min_games:
-        raise InputError(f"the latest {recent} games are too few for a z-score: at least {min_games}")
+        raise InputError(f"the latest {plural(recent, 'game')} are too few for a z-score: at least {min_games}")
     weights = club_weights(club)
     elo = weights.elo_map
     if elo is None:

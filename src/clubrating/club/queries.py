@@ -24,11 +24,14 @@ from clubrating.club.models import (
     Tournament,
     TournamentStatus,
 )
+from clubrating.club.audit_text import sentence
 from clubrating.club.lookups import find_club, resolve_members
+from clubrating.errors import InputError
 from clubrating.formats.records import Bye as ByeRecord
 from clubrating.formats.records import ByeKind, Pairing
 from clubrating.formats.results import result_text
 from clubrating.tournament import SWISS_TIEBREAKS, Rule, System, Table, rank_table, system_of, tiebreak_standings
+from clubrating.words import plural
 
 
 def rating_lists(club: Club) -> list[str]:
@@ -158,11 +161,25 @@ def tournaments(club: Club, *, published_only: bool = False) -> list[dict[str, A
              "kind": t.kind, "time_control": t.time_control, "rounds": t.rounds} for t in qs]
 
 
-def audit_log(club: Club, limit: int = 50) -> list[dict[str, Any]]:
+def audit_log(club: Club, limit: int = 50, offset: int = 0) -> list[dict[str, Any]]:
+    """The club's audit entries, newest first, each with its sentence and its time in the club's zone."""
     return [{"when": a.when.astimezone(zones.zone(club.time_zone)).isoformat(timespec="seconds"),
              "local": zones.local_text(a.when, club.time_zone), "who": a.who, "action": a.action,
-             "target": a.target, "old": a.old, "new": a.new, "summary": a.summary}
-            for a in AuditEntry.objects.filter(club=club)[:limit]]
+             "target": a.target, "old": a.old, "new": a.new, "summary": a.summary,
+             "sentence": sentence(a.action, a.target, a.old, a.new)}
+            for a in AuditEntry.objects.filter(club=club)[offset:offset + limit]]
+
+
+def audit_page(club: Club, page: int = 1, per_page: int = 50) -> dict[str, Any]:
+    """One page of the audit log (newest first) and how many entries and pages there are."""
+    total = AuditEntry.objects.filter(club=club).count()
+    pages = max(1, -(-total // per_page))
+    if not 1 <= page <= pages:
+        raise InputError(f"page {page}: the audit log has {plural(pages, 'page')} of {per_page} "
+                         f"({plural(total, 'entry')}), expected 1 to {pages}")
+    return {"club": club.slug, "time_zone": zones.zone_name(club.time_zone), "total": total, "page": page,
+            "pages": pages, "per_page": per_page,
+            "entries": audit_log(club, per_page, (page - 1) * per_page)}
 
 
 def last_rebuild(club: Club) -> RebuildLog | None:

@@ -48,6 +48,7 @@ from clubrating.rating.initial import InitialRating, initial_standings
 from clubrating.rating.policy import Policy
 from clubrating.rating.replay import HistoryColumns, ReplayColumns, replay_columns
 from clubrating.rating.types import Standing
+from clubrating.words import plural
 
 OrderKey = tuple[dt.date, int, int]
 RowKey = tuple[int, int]  # (tournament id, member id)
@@ -67,7 +68,8 @@ class RebuildReport:
     full: bool
 
     def __str__(self) -> str:
-        return f"rebuilt {self.tournaments} tournaments, {self.ratings_changed} ratings changed"
+        return (f"rebuilt {plural(self.tournaments, 'tournament')}, "
+                f"{plural(self.ratings_changed, 'rating')} changed")
 
     def as_dict(self) -> dict[str, int | bool]:
         return {"tournaments": self.tournaments, "changes_differing": self.changes_differing,

@@ -16,6 +16,7 @@ from clubrating.cli import option, print_json, wants_json, whole
 from clubrating.errors import InputError, Refused
 from clubrating.formats.records import MAX_ROUNDS
 from clubrating.formats.results import SPELLINGS, GameResult
+from clubrating.words import plural
 
 Handler = Callable[[argparse.Namespace], int | None]
 
@@ -155,7 +156,7 @@ def cmd_import(args: argparse.Namespace) -> int:
                     "status": tournament.status, "entries": entry_rows(tournament)})
         return 0
     print(f"imported tournament {tournament.id} '{tournament.name}' ({tournament.date}) as a draft: "
-          f"{tournament.entries.count()} players, {tournament.games.count()} games")
+          f"{plural(tournament.entries.count(), 'player')}, {plural(tournament.games.count(), 'game')}")
     if linked:
         print(linked)
     print_entries(tournament)
@@ -245,7 +246,7 @@ def cmd_link(args: argparse.Namespace) -> int:
         for outcome in outcomes:
             print(outcome)
         left = Entry.objects.filter(tournament=tournament, member=None).count()
-        print(f"{left} names still to confirm" if left else _all_linked(tournament))
+        print(f"{plural(left, 'name')} still to confirm" if left else _all_linked(tournament))
     return 0
 
 
@@ -302,7 +303,7 @@ def cmd_rebuild(args: argparse.Namespace) -> int:
         if matched:
             print("the stored ratings matched the replay exactly")
     if not matched:
-        print(f"clubrating rebuild: warning: {result.changes_differing} stored rating changes differed from "
+        print(f"clubrating rebuild: warning: {plural(result.changes_differing, 'stored rating change')} differed from "
               "the replay of the history and were replaced: a rebuild was missed somewhere (R14)",
               file=sys.stderr)
         return 1
@@ -337,7 +338,7 @@ def cmd_player(args: argparse.Namespace) -> int:
         return 0
     print(f"{history['name']} (member {history['member_id']})")
     for lst, r in history["ratings"].items():
-        print(f"  {lst}: {r['rating']:.1f} after {r['games']} rated games" + (" (provisional)" if r["provisional"] else ""))
+        print(f"  {lst}: {r['rating']:.1f} after {plural(r['games'], 'rated game')}" + (" (provisional)" if r["provisional"] else ""))
     if history["aliases"]:
         print("  also written: " + ", ".join(history["aliases"]))
     print(f"{'date':<10}  {'tournament':<34} {'score':>5} {'rated':>5} {'before':>7} {'after':>7} {'change':>7}")
@@ -386,16 +387,20 @@ def _cell(cell: dict[str, Any]) -> str:
 
 def cmd_audit(args: argparse.Namespace) -> int:
     club = the_club(args, write=False)
-    from clubrating.club.queries import audit_log
+    from clubrating.club.queries import audit_page
 
-    rows = audit_log(club, args.limit)
+    document = audit_page(club, args.page, args.limit)
     if wants_json(args):
-        print_json(rows)
+        print_json(document)
         return 0
-    for a in rows:
-        change = f"{a['old']} -> {a['new']}" if a["old"] is not None else f"{a['new']}"
-        print(f"{a['local']}  {a['who']:<16} {a['action']:<15} {a['target']}: {change}"
-              + (f"  [{a['summary']}]" if a["summary"] else ""))
+    total, page, pages = document["total"], document["page"], document["pages"]
+    print(f"{club.name}: {plural(total, 'entry')} in the audit log, newest first; page {page} of {pages} "
+          f"(times in {document['time_zone']})")
+    for a in document["entries"]:
+        effect = f"; {a['summary']}" if a["summary"] else ""
+        print(f"{a['local']}  {a['who']}: {a['sentence']}{effect}")
+    if page < pages:
+        print(f"older entries: clubrating audit --page {page + 1}")
     return 0
 
 
@@ -554,9 +559,10 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
              "standings of a tournament (or the list of tournaments)", "clubrating tournament 12")
     p.add_argument("tournament", nargs="?")
 
-    p = _add(subparsers, common, "audit", cmd_audit, "the audit log: who changed what, when",
-             "clubrating audit --limit 20")
-    p.add_argument("--limit", type=whole(1), default=50)
+    p = _add(subparsers, common, "audit", cmd_audit, "the audit log: who changed what, when (newest first)",
+             "clubrating audit --page 2 --limit 20")
+    p.add_argument("--page", type=whole(1), default=1, help="which page, 1 (the newest) to the last")
+    p.add_argument("--limit", type=whole(1), default=50, help="entries a page (default 50)")
 
     p = _add(subparsers, common, "merge", cmd_merge, "two members are one person: merge the first into the second",
              "clubrating merge 31 7")

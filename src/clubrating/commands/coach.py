@@ -9,6 +9,7 @@ from typing import Any
 from clubrating.cli import print_json, wants_json
 from clubrating.commands.club import the_club
 from clubrating.cpi.coach import DEFAULT_LIMIT, FACTORS
+from clubrating.words import plural
 
 SOLUTION_FIELDS = ("played", "played_uci", "best", "best_uci", "best_score")
 
@@ -32,7 +33,7 @@ def _print(doc: dict[str, Any], solutions: bool) -> None:
     if doc["factor"] is None:
         return
     exercises = doc["exercises"]
-    print(f"Exercises for {doc['factor']} ({doc['label']}) from the latest {doc['games_coached']} games: "
+    print(f"Exercises for {doc['factor']} ({doc['label']}) from the latest {plural(doc['games_coached'], 'game')}: "
           f"{len(exercises) or 'none found'}")
     for number, e in enumerate(exercises, 1):
         print(f"{number}. {e['tournament']} {e['date'] or ''}, move {e['move_number']}".rstrip())

@@ -34,6 +34,7 @@ from typing import Any
 from clubrating.cli import option, print_json, wants_json, whole
 from clubrating.commands.club import open_database
 from clubrating.errors import InputError, Refused
+from clubrating.words import plural
 
 DEMO_SLUG = "demo"
 DEMO_ARBITER = ("arbiter", "demo-arbiter-password")
@@ -105,7 +106,7 @@ def _player(settings: DemoSettings, referee: Any) -> Callable[..., Any]:
         orders = [GameOrder(side_for(e.white_strength, settings.play_nodes),
                             side_for(e.black_strength, settings.play_nodes), e.seed) for e in encounters]
         played = referee.play(orders)
-        say(f"played {referee.games} games ({referee.plies:,} moves) so far")
+        say(f"played {plural(referee.games, 'game')} ({referee.plies:,} moves) so far")
         return [BoardResult(game.white_points, game.moves, time_control) for game in played]
     return play
 
@@ -361,10 +362,11 @@ def cmd_demo(args: argparse.Namespace) -> int:
     if wants_json(args):
         print_json(summary)
     else:
-        print(f"demo club '{summary['club']}': {summary['members']} members, {summary['tournaments']} tournaments "
-              f"({summary['first_date']} to {summary['last_date']}), {summary['games']} games "
+        print(f"demo club '{summary['club']}': {plural(summary['members'], 'member')}, "
+              f"{plural(summary['tournaments'], 'tournament')} "
+              f"({summary['first_date']} to {summary['last_date']}), {plural(summary['games'], 'game')} "
               f"({summary['games_with_moves']} with moves, {summary['analysis']['games']} analysed), "
-              f"{summary['corrections']} corrected result, {summary['merges']} merge; "
+              f"{plural(summary['corrections'], 'corrected result')}, {plural(summary['merges'], 'merge')}; "
               f"built in {summary['seconds']['total']:.0f} s")
         print(f"arbiter login (demo only): {summary['arbiter']['username']} / {summary['arbiter']['password']}")
     return 0

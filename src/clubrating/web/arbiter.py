@@ -29,6 +29,7 @@ from clubrating.errors import ClubratingError, InputError, NotFound
 from clubrating.formats.results import GameResult
 from clubrating.formats.typed import parse_typed
 from clubrating.web.access import ARBITER_PREFIX, ClubAccess, in_club_zone, mark_privacy
+from clubrating.words import plural
 
 MAX_UPLOAD_BYTES: int = settings.MAX_UPLOAD_BYTES   # 5 MB: a club's tournament file is kilobytes
 RESULT_CHOICES = [result.value for result in GameResult]   # 1-0, 0-1, 1/2-1/2, +-, -+, --
@@ -105,6 +106,8 @@ def _member(club: Club, text: str) -> Member:
 
 # --- dashboard, rebuild, audit --------------------------------------------------------------
 
+AUDIT_PAGE = 100   # audit entries a page
+
 @require_safe
 @arbiter_view
 def dashboard(request: HttpRequest, access: ClubAccess) -> HttpResponse:
@@ -118,7 +121,7 @@ def rebuild_now(request: HttpRequest, access: ClubAccess) -> HttpResponse:
     """The manual rebuild (R14): replay everything and say whether the stored history matched."""
     report = services.check_history(access.club, who=who(request))
     if report.changes_differing:
-        messages.warning(request, f"{report}; {report.changes_differing} stored rating changes did not match "
+        messages.warning(request, f"{report}; {plural(report.changes_differing, 'stored rating change')} did not match "
                                   "the replay and were corrected")
     else:
         messages.success(request, f"{report}; the stored history matched (0 rating changes differed)")
@@ -128,7 +131,13 @@ def rebuild_now(request: HttpRequest, access: ClubAccess) -> HttpResponse:
 @require_safe
 @arbiter_view
 def audit_page(request: HttpRequest, access: ClubAccess) -> HttpResponse:
-    return _page(request, access, "web/arbiter/audit.html", entries=queries.audit_log(access.club, limit=200))
+    text = request.GET.get("page", "1")
+    try:
+        log = queries.audit_page(access.club, int(text) if text.isascii() and text.isdigit() else 0, AUDIT_PAGE)
+    except InputError as error:
+        messages.error(request, str(error))
+        log = queries.audit_page(access.club, 1, AUDIT_PAGE)
+    return _page(request, access, "web/arbiter/audit.html", log=log, entries=log["entries"])
 
 
 # --- import ----------------------------------------------------------------------------------
@@ -150,7 +159,7 @@ def upload(request: HttpRequest, access: ClubAccess) -> HttpResponse:
     for note in notes:   # what the reader noticed or left out (R18: the tags and comments not stored)
         messages.warning(request, note)
     messages.success(request, f"imported '{tournament.name}' ({tournament.date}) as a draft: "
-                              f"{tournament.entries.count()} players, {tournament.games.count()} games; "
+                              f"{plural(tournament.entries.count(), 'player')}, {plural(tournament.games.count(), 'game')}; "
                               "confirm the names, then publish")
     return redirect(f"{access.base}arbiter/t/{tournament.id}/")
 

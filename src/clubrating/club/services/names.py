@@ -13,6 +13,7 @@ from clubrating.errors import InputError, Refused
 from clubrating.identity.compare import ALIAS
 from clubrating.identity.match import Matcher
 from clubrating.identity.same import is_exact
+from clubrating.words import plural
 
 
 def link(entry: Entry, member: Member, *, who: str) -> Outcome:
@@ -108,7 +109,7 @@ def accept_exact(tournament: Tournament, *, who: str) -> Outcome:
                 link(entry, found[0], who=who)
                 taken.add(found[0].id)
                 linked += 1
-    return Outcome(f"linked {linked} names that matched one member exactly")
+    return Outcome(f"linked {plural(linked, 'name')} that matched one member exactly")
 
 
 def all_new_members(tournament: Tournament, *, who: str) -> Outcome:
@@ -119,4 +120,4 @@ def all_new_members(tournament: Tournament, *, who: str) -> Outcome:
         for entry in Entry.objects.filter(tournament=tournament, member=None).select_related("tournament__club"):
             new_member(entry, who=who)
             count += 1
-    return Outcome(f"made {count} new members")
+    return Outcome(f"made {plural(count, 'new member')}")

@@ -20,6 +20,7 @@ from clubrating.errors import InputError, NotFound, Refused
 from clubrating.formats.records import TournamentRecord
 from clubrating.formats.results import GameResult
 from clubrating.identity.same import DATE_TOLERANCE, Event, EventGame, event_of_record, is_exact, same_event
+from clubrating.words import plural
 
 
 class SameTournament(Refused):
@@ -126,7 +127,8 @@ def publish(tournament: Tournament, *, who: str) -> Outcome:
         unlinked = list(Entry.objects.filter(tournament=tournament, member=None).values_list("name", flat=True))
         if unlinked:
             shown = ", ".join(repr(n) for n in unlinked[:5]) + (" ..." if len(unlinked) > 5 else "")
-            raise Refused(f"{len(unlinked)} names are not linked to members yet: {shown} "
+            are = "is" if len(unlinked) == 1 else "are"
+            raise Refused(f"{plural(len(unlinked), 'name')} {are} not linked to members yet: {shown} "
                           "(link them, or make them new members)")
         waiting = EveningBoard.objects.filter(tournament=tournament, game=None).order_by("round", "board").first()
         if waiting is not None:   # an evening paired here: every paired board needs its result
@@ -194,9 +196,14 @@ def correct_result(game: Game, result: str, *, who: str) -> Outcome:
         new = game_result_text(game)
         report = rebuild_if_published(tournament, f"correct game {game.id}")
         audit.record(tournament.club, who, "correct-result",
-                     f"tournament {tournament.id} round {game.round}: {game.white.name} - {game.black.name}",
+                     f"tournament {tournament.id} round {game.round}{_board(game)}: "
+                     f"{game.white.name} - {game.black.name}",
                      old={"result": old}, new={"result": new}, summary=str(report or ""))
     return Outcome(f"round {game.round} {game.white.name} - {game.black.name}: {old} -> {new}", report)
+
+
+def _board(game: Game) -> str:
+    return "" if game.board is None else f" board {game.board}"
 
 
 def change_date(tournament: Tournament, date: dt.date, *, who: str, today: dt.date | None = None) -> Outcome:

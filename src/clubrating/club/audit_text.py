@@ -1,0 +1,161 @@
+"""The audit log in sentences: "result of round 4, board 2 changed from 0-1 to ½-½".
+
+Each stored entry keeps its action, target and old/new values (JSON) as the
+services wrote them; :func:`sentence` reads them back for the arbiter. An action
+without a sentence of its own (a new service's) still reads as "action target:
+key from old to new", never as a Python dict.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+from clubrating.words import plural
+
+Values = Any   # the JSON an entry stored: usually a dict, sometimes None
+
+
+def sentence(action: str, target: str, old: Values, new: Values) -> str:
+    """One entry as the arbiter reads it."""
+    old_d, new_d = _as_dict(old), _as_dict(new)
+    writer = SENTENCES.get(action)
+    if writer is not None:
+        try:
+            return writer(target, old_d, new_d)
+        except (KeyError, TypeError, ValueError, AttributeError):
+            pass   # an entry written by an older version with other fields: the general form
+    changes = changes_text(old, new)
+    return f"{action} {target}" + (f": {changes}" if changes else "")
+
+
+def _as_dict(value: Values) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+def shown(value: Any) -> str:
+    """A stored value in words: yes/no, numbers without a trailing .0, results with ½."""
+    if value is None or value == "":
+        return "none"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, float):
+        return f"{value:g}"
+    if isinstance(value, list):
+        return ", ".join(shown(v) for v in value) or "none"
+    if isinstance(value, dict):
+        return ", ".join(f"{k} {shown(v)}" for k, v in value.items()) or "none"
+    return result_shown(str(value))
+
+
+def result_shown(text: str) -> str:
+    return text.replace("1/2", "½")
+
+
+def changes_text(old: Values, new: Values) -> str:
+    """What changed between two stored values: "visibility from arbiter to public, names ..."."""
+    if not isinstance(old, dict) and not isinstance(new, dict):
+        if old is None and new is None:
+            return ""
+        return f"{shown(new)}" if old is None else f"from {shown(old)} to {shown(new)}"
+    old_d, new_d = _as_dict(old), _as_dict(new)
+    parts = []
+    for key in [*old_d, *(k for k in new_d if k not in old_d)]:
+        label = key.replace("_", " ")
+        if key not in new_d:
+            parts.append(f"{label} was {shown(old_d[key])}")
+        elif key not in old_d:
+            parts.append(f"{label} {shown(new_d[key])}")
+        elif old_d[key] != new_d[key]:
+            parts.append(f"{label} from {shown(old_d[key])} to {shown(new_d[key])}")
+    return ", ".join(parts)
+
+
+_ROUND = re.compile(r"tournament (?P<t>\d+) round (?P<round>\d+)(?: board (?P<board>\d+))?(?:: (?P<names>.*))?")
+_MEMBERS = re.compile(r"member (?P<m>\d+) '(?P<name>.*)' (?:into|from) (?P<other>\d+)")
+
+
+def _result(target: str, old: dict[str, Any], new: dict[str, Any]) -> str:
+    found = _ROUND.fullmatch(target)
+    if found is None:
+        raise ValueError(target)
+    where = f"round {found['round']}" + (f", board {found['board']}" if found["board"] else "")
+    names = f" ({found['names']})" if found["names"] else ""
+    if not old.get("result"):
+        return f"result of {where}{names} of tournament {found['t']} entered: {result_shown(new['result'])}"
+    return (f"result of {where}{names} of tournament {found['t']} changed from "
+            f"{result_shown(old['result'])} to {result_shown(new['result'])}")
+
+
+def _members(verb: str) -> Callable[[str, dict[str, Any], dict[str, Any]], str]:
+    def write(target: str, old: dict[str, Any], new: dict[str, Any]) -> str:
+        found = _MEMBERS.fullmatch(target)
+        if found is None:
+            raise ValueError(target)
+        return f"member {found['m']} '{found['name']}' {verb} member {found['other']}"
+    return write
+
+
+def _link(target: str, old: dict[str, Any], new: dict[str, Any]) -> str:
+    if old.get("member"):
+        return f"{target} relinked from {old['member']} to {new['member']} (member {new['member_id']})"
+    return f"{target} linked to {new['member']} (member {new['member_id']})"
+
+
+def _import(target: str, old: dict[str, Any], new: dict[str, Any]) -> str:
+    return (f"imported {target} '{new['name']}' dated {new['date']} from {new['file']}: "
+            f"{plural(new['players'], 'player')}, {plural(new['games'], 'game')}")
+
+
+def _rebuild(target: str, old: dict[str, Any], new: dict[str, Any]) -> str:
+    if new.get("matched"):
+        return "rebuilt the whole history: the stored ratings matched the replay"
+    count = new["changes_differing"]
+    return (f"rebuilt the whole history: {plural(count, 'stored rating change')} differed from the replay "
+            f"and {'was' if count == 1 else 'were'} replaced")
+
+
+def _pair(target: str, old: dict[str, Any], new: dict[str, Any]) -> str:
+    bye = f", a pairing bye for #{new['bye']}" if new.get("bye") is not None else ""
+    return f"paired {target}: {plural(len(new['boards']), 'board')}{bye}"
+
+
+def _arbiter_add(target: str, old: dict[str, Any], new: dict[str, Any]) -> str:
+    return f"{target} made an arbiter" + (" (a new login)" if new.get("created") else "")
+
+
+SENTENCES: dict[str, Callable[[str, dict[str, Any], dict[str, Any]], str]] = {
+    "create-club": lambda t, o, n: f"created the club '{n['name']}' ({t}), policy {n['policy']}",
+    "privacy": lambda t, o, n: f"privacy changed: {changes_text(o, {k: v for k, v in n.items() if k != 'token_rotated'})}"
+                               + ("; the unlisted link has a new token" if n.get("token_rotated") else ""),
+    "settings": lambda t, o, n: f"settings changed: {changes_text(o, n)}",
+    "cpi-weights": lambda t, o, n: f"CPI weights changed: {changes_text(o, n)}",
+    "import": _import,
+    "publish": lambda t, o, n: f"published {t}",
+    "unpublish": lambda t, o, n: f"took {t} back to draft",
+    "delete": lambda t, o, n: f"deleted {t} (dated {o['date']}, {o['status']}, {plural(o['games'], 'game')})",
+    "correct-result": _result,
+    "evening-result": _result,
+    "change-date": lambda t, o, n: f"date of {t} changed from {o['date']} to {n['date']}",
+    "link": _link,
+    "unlink": lambda t, o, n: f"{t} unlinked from {o['member']}",
+    "new-member": lambda t, o, n: f"new {t}: '{n['name']}'",
+    "merge": _members("merged into"),
+    "unmerge": _members("separated again from"),
+    "distinct": lambda t, o, n: f"{t} marked as two different people",
+    "undistinct": lambda t, o, n: f"{t} may be one person again",
+    "member-flags": lambda t, o, n: f"{t}: {changes_text(o, n) or 'nothing changed'}",
+    "rename": lambda t, o, n: f"{t} renamed from '{o['name']}' to '{n['name']}'",
+    "rebuild": _rebuild,
+    "analyse": lambda t, o, n: f"analysed {plural(n['games'], 'game')} with the engine",
+    "evening-start": lambda t, o, n: f"started the evening '{n['name']}' of {n['date']} "
+                                     f"({plural(n['rounds'], 'round')}) as {t}",
+    "evening-register": lambda t, o, n: f"registered '{n['name']}' as {t}, playing from round {n['from_round']}",
+    "evening-withdraw": lambda t, o, n: f"{t} withdrew: not paired from round {n['withdrawn_from']} on",
+    "evening-bye": lambda t, o, n: f"{t}: half-point bye in round {n['round']}",
+    "evening-pair": _pair,
+    "arbiter-add": _arbiter_add,
+    "arbiter-remove": lambda t, o, n: f"{t} is no longer an arbiter",
+}
+"""The sentence of each action the services record (``audit.record(club, who, ACTION, ...)``)."""

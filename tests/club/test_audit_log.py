@@ -1,0 +1,127 @@
+"""The audit log reads as sentences, says how many entries it holds and pages through them."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+
+import pytest
+from django.contrib.auth.models import User
+from django.test import Client
+
+from clubrating.cli import main
+from clubrating.club import queries, services
+from clubrating.club.audit_text import sentence
+from clubrating.club.models import AuditEntry, Club, Game
+from clubrating.errors import InputError
+from clubrating.formats.typed import parse_typed
+
+WHO = "test:arbiter"
+TODAY = dt.date(2030, 1, 1)
+EVENING = """
+1, Anna Smith, Bob Jones, 0-1
+1, Carl Berg, Dana White, 1/2-1/2
+"""
+
+
+@pytest.mark.parametrize(("action", "target", "old", "new", "expected"), [
+    ("correct-result", "tournament 3 round 4 board 2: Anna Smith - Bob Jones", {"result": "0-1"},
+     {"result": "1/2-1/2"}, "result of round 4, board 2 (Anna Smith - Bob Jones) of tournament 3 changed "
+                            "from 0-1 to ½-½"),
+    ("correct-result", "tournament 3 round 4: A - B", {"result": "1-0"}, {"result": "+-"},
+     "result of round 4 (A - B) of tournament 3 changed from 1-0 to +-"),
+    ("evening-result", "tournament 5 round 2 board 3", None, {"result": "1-0"},
+     "result of round 2, board 3 of tournament 5 entered: 1-0"),
+    ("privacy", "riverside", {"visibility": "arbiter", "names": "full"},
+     {"visibility": "public", "names": "full", "token_rotated": True},
+     "privacy changed: visibility from arbiter to public; the unlisted link has a new token"),
+    ("member-flags", "member 7 'Dana White'", {"junior": False, "full_name_consent": False},
+     {"junior": True, "full_name_consent": False}, "member 7 'Dana White': junior from no to yes"),
+    ("merge", "member 7 'D. White' into 3", {"member": 7, "merged_into": None}, {"member": 7, "merged_into": 3},
+     "member 7 'D. White' merged into member 3"),
+    ("link", "tournament 1 #2 'B. Jones'", {"member": "Bob Jonas"}, {"member": "Bob Jones", "member_id": 4},
+     "tournament 1 #2 'B. Jones' relinked from Bob Jonas to Bob Jones (member 4)"),
+    ("rebuild", "riverside", None, {"matched": False, "changes_differing": 1},
+     "rebuilt the whole history: 1 stored rating change differed from the replay and was replaced"),
+    ("settings", "riverside", {"k-new": 40.0, "time-zone": ""}, {"k-new": 30.0, "time-zone": "Asia/Yerevan"},
+     "settings changed: k-new from 40 to 30, time-zone from none to Asia/Yerevan"),
+    # an action without a sentence of its own (or an entry of an older shape) still reads as words
+    ("seed-ratings", "initial list 2", {"rating": 1500.0}, {"rating": 1550.5}, "seed-ratings initial list 2: "
+                                                                              "rating from 1500 to 1550.5"),
+    ("publish", "tournament 1 'Week 1'", {"status": "draft"}, {"status": "published"}, "published tournament 1 'Week 1'"),
+    ("merge", "an unexpected target", None, None, "merge an unexpected target"),
+])
+def test_an_entry_reads_as_a_sentence(action: str, target: str, old: object, new: object, expected: str) -> None:
+    assert sentence(action, target, old, new) == expected
+
+
+def _club_with_history() -> Club:
+    club = services.create_club("Riverside", who=WHO, slug="riverside", time_zone="UTC")
+    record = parse_typed(EVENING, name="Week 1", date=dt.date(2026, 3, 3))
+    tournament = services.import_tournament(club, record, who=WHO, today=TODAY)
+    services.all_new_members(tournament, who=WHO)
+    services.publish(tournament, who=WHO)
+    game = Game.objects.get(tournament=tournament, white__name="Anna Smith")
+    Game.objects.filter(pk=game.pk).update(board=1)
+    game.refresh_from_db()
+    services.correct_result(game, "1/2-1/2", who=WHO)
+    services.set_privacy(club, who=WHO, visibility="public")
+    return club
+
+
+@pytest.mark.django_db
+def test_every_entry_of_a_real_history_is_a_sentence_without_python_values() -> None:
+    club = _club_with_history()
+    rows = queries.audit_log(club, limit=100)
+    assert [r["action"] for r in rows][:3] == ["privacy", "correct-result", "publish"]
+    assert rows[1]["sentence"] == ("result of round 1, board 1 (Anna Smith - Bob Jones) of tournament 1 changed "
+                                   "from 0-1 to ½-½")
+    for row in rows:
+        assert not any(mark in row["sentence"] for mark in ("{", "}", "': ", "None", "True")), row["sentence"]
+    assert {r["sentence"] for r in rows} >= {"published tournament 1 'Week 1'", "new member 1: 'Anna Smith'",
+                                             "privacy changed: visibility from arbiter to public"}
+
+
+@pytest.mark.django_db
+def test_the_audit_log_pages_and_counts() -> None:
+    club = _club_with_history()
+    total = AuditEntry.objects.filter(club=club).count()
+    first, last = queries.audit_page(club, 1, 3), queries.audit_page(club, -(-total // 3), 3)
+    assert first["total"] == total and first["pages"] == -(-total // 3) and len(first["entries"]) == 3
+    assert first["entries"][0]["action"] == "privacy" and last["entries"][-1]["action"] == "create-club"
+    with pytest.raises(InputError, match=f"page 99: the audit log has {first['pages']} pages of 3"):
+        queries.audit_page(club, 99, 3)
+
+
+@pytest.mark.django_db(transaction=True, reset_sequences=True)
+def test_the_audit_command_prints_sentences_the_count_and_the_next_page(capsys: pytest.CaptureFixture[str]) -> None:
+    club = _club_with_history()
+    total = AuditEntry.objects.filter(club=club).count()
+    assert main(["audit", "--limit", "2"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == (f"Riverside: {total} entries in the audit log, newest first; page 1 of {-(-total // 2)} "
+                      "(times in UTC)")
+    assert out[1].endswith(f"{WHO}: privacy changed: visibility from arbiter to public")
+    assert "changed from 0-1 to ½-½; rebuilt 1 tournament, 2 ratings changed" in out[2]
+    assert out[-1] == "older entries: clubrating audit --page 2"
+    assert main(["audit", "--limit", "2", "--page", "2", "--json"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    assert document["total"] == total and document["page"] == 2 and len(document["entries"]) == 2
+    assert main(["audit", "--page", "50"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "page 50: the audit log has 1 page of 50" in err
+
+
+@pytest.mark.django_db
+def test_the_audit_page_shows_sentences_the_count_and_pages() -> None:
+    club = _club_with_history()
+    user = User.objects.create_user(username="anna", password="long enough secret")
+    club.arbiters.add(user)
+    client = Client()
+    client.force_login(user)
+    total = AuditEntry.objects.filter(club=club).count()
+    html = client.get("/c/riverside/arbiter/audit/").content.decode()
+    assert f"{total} entries, newest first; page 1 of 1." in html
+    assert "changed from 0-1 to ½-½" in html and "{&#x27;" not in html and "{'" not in html
+    html = client.get("/c/riverside/arbiter/audit/?page=7").content.decode()
+    assert "page 7: the audit log has 1 page of 100" in html and "page 1 of 1." in html
