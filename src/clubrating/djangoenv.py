@@ -99,9 +99,10 @@ def check_writable(what: str = "this command changes the database") -> None:
         raise InputError(f"{what}, which is read-only here: {reason}", file=path)
 
 
-def setup(database_url: str | None = None, *, migrate: bool = False) -> None:
+def setup(database_url: str | None = None, *, migrate: bool = False, must_exist: bool = False) -> None:
     """Configure Django once for this process; optionally bring the schema up to date
-    (a read-only database is only checked to be up to date)."""
+    (a read-only database is only checked to be up to date). ``must_exist``: a SQLite file
+    that is not there is one line, and nothing is created (only ``init`` creates one)."""
     global _ready
     if database_url:
         os.environ["CLUBRATING_DATABASE_URL"] = database_url
@@ -112,10 +113,24 @@ def setup(database_url: str | None = None, *, migrate: bool = False) -> None:
 
         django.setup()
         _ready = True
+    if must_exist:
+        _check_exists()
     if migrate and _read_only is not None:
         _check_schema(*_read_only)
     elif migrate:
         migrate_once()
+
+
+def _check_exists() -> None:
+    from django.db import connection
+
+    name = str(connection.settings_dict.get("NAME") or "")
+    if connection.vendor != "sqlite" or not name or name == ":memory:" or name.startswith("file:"):
+        return   # a server's database, in memory, or a file opened read-only (so it exists)
+    path = os.path.abspath(name)
+    if not os.path.exists(path):
+        raise InputError("no database here: create one with clubrating init 'CLUB NAME', or choose one "
+                         "with --database URL or $CLUBRATING_DATABASE_URL", file=path)
 
 
 def _check_schema(path: str, reason: str) -> None:

@@ -1,6 +1,9 @@
-"""Counts in English sentences: "1 tournament", "2 tournaments" (every message that prints a count)."""
+"""Words and columns for people: counts that agree with their nouns ("1 tournament", "2
+tournaments") in every message, and table cells measured as a terminal displays them."""
 
 from __future__ import annotations
+
+import unicodedata
 
 IRREGULAR = {"entry": "entries", "person": "people"}
 
@@ -14,3 +17,25 @@ def plural(count: int, singular: str, many: str | None = None) -> str:
         head, space, last = singular.rpartition(" ")
         many = head + space + IRREGULAR.get(last, last + "s")
     return f"{count} {many}"
+
+
+def display_width(text: str) -> int:
+    """How many terminal columns ``text`` takes: combining marks none, East Asian wide two
+    (Unicode UAX #11), everything else (Latin, Cyrillic, Armenian) one."""
+    return sum(0 if unicodedata.combining(c) or unicodedata.category(c) in ("Mn", "Me", "Cf")
+               else 2 if unicodedata.east_asian_width(c) in ("W", "F") else 1 for c in text)
+
+
+def fit(text: str, width: int, align: str = "<") -> str:
+    """``text`` in exactly ``width`` columns: cut with "…" when longer, padded when shorter."""
+    if display_width(text) > width:
+        kept, used = [], 0
+        for c in text:
+            w = display_width(c)
+            if used + w > width - 1:
+                break
+            kept.append(c)
+            used += w
+        text = "".join(kept) + "…"
+    pad = " " * max(0, width - display_width(text))
+    return pad + text if align == ">" else text + pad

@@ -133,8 +133,9 @@ def test_matching_against_a_database_without_a_club_says_so(tmp_path):
     database = f"sqlite:///{tmp_path / 'empty.sqlite3'}"
     done = subprocess.run([sys.executable, "-m", "clubrating", "--database", database, "match", "Smith, John"],
                           capture_output=True, text=True)
-    assert done.returncode == 2
-    assert done.stderr == "clubrating match: error: this database holds no club yet: run 'clubrating init NAME' first\n"
+    assert done.returncode == 2 and not (tmp_path / "empty.sqlite3").exists()
+    assert done.stderr == (f"clubrating match: error: {tmp_path / 'empty.sqlite3'}: no database here: create one with "
+                           "clubrating init 'CLUB NAME', or choose one with --database URL or $CLUBRATING_DATABASE_URL\n")
 
 
 @pytest.mark.django_db(transaction=True, reset_sequences=True)

@@ -21,13 +21,25 @@ def find_club(slug: str | None = None) -> Club:
         try:
             return Club.objects.get(slug=slug)
         except Club.DoesNotExist:
-            raise NotFound(f"no club {slug!r} in this database") from None
+            raise NotFound(f"no club {slug!r} in this database: {_slugs()}") from None
     clubs = list(Club.objects.all()[:2])
     if not clubs:
         raise NotFound("this database holds no club yet: run 'clubrating init NAME' first")
     if len(clubs) > 1:
-        raise InputError("this database holds several clubs: say which with --club SLUG")
+        raise InputError(f"this database holds several clubs: say which with --club SLUG ({_slugs()})")
     return clubs[0]
+
+
+SLUGS_SHOWN = 20   # a federation's database may hold hundreds of clubs
+
+
+def _slugs() -> str:
+    """The clubs' short names, as --club takes them."""
+    slugs = list(Club.objects.order_by("slug").values_list("slug", flat=True)[:SLUGS_SHOWN + 1])
+    if not slugs:
+        return "it holds no club yet (clubrating init NAME)"
+    more = f" and {Club.objects.count() - SLUGS_SHOWN} more" if len(slugs) > SLUGS_SHOWN else ""
+    return "the clubs are " + ", ".join(slugs[:SLUGS_SHOWN]) + more
 
 
 def parse_id(ref: int | str | None) -> int | None:

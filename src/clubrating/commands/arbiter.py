@@ -12,7 +12,10 @@ from clubrating.commands.club import the_club, who
 from clubrating.errors import InputError
 
 
-def _password(args: argparse.Namespace) -> str | None:
+def _password(args: argparse.Namespace, *, is_new: bool) -> str | None:
+    """The password from stdin's first line (--password-stdin), else asked on the terminal (not
+    echoed, twice); None: keep an existing login's password. No terminal and no --password-stdin:
+    None, and a new login is refused in one line (accounts.add_arbiter)."""
     if args.password_stdin:
         line = sys.stdin.readline().rstrip("\r\n")
         if not line:
@@ -20,11 +23,15 @@ def _password(args: argparse.Namespace) -> str | None:
         return line
     if not sys.stdin.isatty():
         return None
-    first = getpass.getpass("Password (empty: keep the current one): ")
+    prompt = f"Password for the new login {args.username}: " if is_new else \
+        f"New password for {args.username} (empty: keep the current one): "
+    first = getpass.getpass(prompt)
     if not first:
+        if is_new:
+            raise InputError(f"{args.username!r} is a new login: it needs a password")
         return None
-    if getpass.getpass("Password again: ") != first:
-        raise InputError("the two passwords differ")
+    if getpass.getpass("The same password again: ") != first:
+        raise InputError("the two passwords differ: nothing changed")
     return first
 
 
@@ -42,7 +49,8 @@ def cmd_arbiter(args: argparse.Namespace) -> int:
     if not args.username:
         raise InputError(f"'arbiter {args.action}' needs a login name")
     if args.action == "add":
-        message = accounts.add_arbiter(club, args.username, _password(args), who=who())
+        password = _password(args, is_new=not accounts.login_exists(args.username))
+        message = accounts.add_arbiter(club, args.username, password, who=who())
     else:
         message = accounts.remove_arbiter(club, args.username, who=who())
     if wants_json(args):

@@ -16,7 +16,7 @@ from clubrating.cli import option, print_json, wants_json, whole
 from clubrating.errors import InputError, Refused
 from clubrating.formats.records import MAX_ROUNDS
 from clubrating.formats.results import SPELLINGS, GameResult
-from clubrating.words import plural
+from clubrating.words import fit, plural
 
 Handler = Callable[[argparse.Namespace], int | None]
 
@@ -60,17 +60,19 @@ def result_text(text: str) -> str:
     return found.value if found is not None else "".join(text.split())
 
 
-def open_database(args: argparse.Namespace) -> None:
-    """Start Django on the chosen database and bring its schema up to date."""
+def open_database(args: argparse.Namespace, *, must_exist: bool = False) -> None:
+    """Start Django on the chosen database and bring its schema up to date; ``must_exist``: a
+    database file that is not there is an error, not created (every command but ``init``)."""
     from clubrating import djangoenv
     djangoenv.setup(option(args, "database", "CLUBRATING_DATABASE_URL", djangoenv.DEFAULT_DATABASE_URL),
-                    migrate=True)
+                    migrate=True, must_exist=must_exist)
 
 
 def the_club(args: argparse.Namespace, *, write: bool = True) -> Any:
     """The club the command is about; ``write``: the command changes the database, so a
-    read-only one is refused at once, in one line naming the file and why (issue 10)."""
-    open_database(args)
+    read-only one is refused at once, in one line naming the file and why; a database that
+    does not exist is not created."""
+    open_database(args, must_exist=True)
     from clubrating import djangoenv
     from clubrating.club.services import find_club
 
@@ -126,6 +128,9 @@ def cmd_init(args: argparse.Namespace) -> int:
         print_json({"club": club.slug, "name": club.name, "policy": club.policy})
     else:
         print(f"created club '{club.name}' ({club.slug}), policy {club.policy}")
+        print(f"who can see it: {club.get_visibility_display().lower()}, once logged in to the website; to show it "
+              "to others: clubrating privacy --visibility unlisted (anyone with the link) or --visibility public")
+        print(f"add an arbiter: clubrating arbiter add LOGIN --club {club.slug}")
     return 0
 
 
@@ -177,14 +182,14 @@ def print_entries(tournament: Any) -> None:
     unlinked = sum(1 for r in rows if r["member_id"] is None)
     for r in rows:
         if r["member_id"] is not None:
-            print(f"  {r['number']:>4}  {r['name']:<32} = {r['member']} (member {r['member_id']})")
+            print(f"  {r['number']:>4}  {fit(r['name'], 32)} = {r['member']} (member {r['member_id']})")
             continue
         shown = "; ".join(f"{p['member']} (member {p['member_id']}, {p['score']:.0f}: {', '.join(p['reasons'])})"
                           for p in r["proposals"]) or "no member looks like this name"
-        print(f"  {r['number']:>4}  {r['name']:<32} ? {shown}")
+        print(f"  {r['number']:>4}  {fit(r['name'], 32)} ? {shown}")
     if unlinked:
-        print(f"{unlinked} names to confirm: clubrating link {tournament.id} NUMBER MEMBER | --new NUMBER | "
-              f"--exact | --all-new")
+        print(f"{plural(unlinked, 'name')} to confirm: clubrating link {tournament.id} NUMBER MEMBER, or with "
+              "--new NUMBER, --exact or --all-new")
     else:
         print(_all_linked(tournament))
 
@@ -323,7 +328,7 @@ def cmd_ratings(args: argparse.Namespace) -> int:
     for r in rows:
         rank = f"{r['rank']:>4}" if r["rank"] else "   -"
         mark = "  provisional" if r["provisional"] else ""
-        print(f"{rank}  {r['name']:<32} {r['rating']:>7.1f} {r['games']:>5}  {r['last_played'] or ''}{mark}")
+        print(f"{rank}  {fit(r['name'], 32)} {r['rating']:>7.1f} {r['games']:>5}  {r['last_played'] or ''}{mark}")
     return 0
 
 
@@ -347,9 +352,12 @@ def cmd_player(args: argparse.Namespace) -> int:
         print(f"{'':<10}  {'initial list':<34} {'':>5} {'' if i['games'] is None else i['games']:>5} "
               f"{'':>7} {fmt_rating(i['rating']):>7} {'':>7}")
     for t in history["tournaments"]:
-        print(f"{t['date']:<10}  {t['tournament'][:34]:<34} {t['score']:>5g} {t['games_rated']:>5} "
+        print(f"{t['date']:<10}  {fit(t['tournament'], 34)} {t['score']:>5g} {t['games_rated']:>5} "
               f"{fmt_rating(t['rating_before']):>7} {fmt_rating(t['rating_after']):>7} {fmt_change(t['change']):>7}")
     return 0
+
+
+NAME_COLUMNS = 30   # wider names are cut with "…" (the JSON has them whole)
 
 
 def cmd_tournament(args: argparse.Namespace) -> int:
@@ -361,7 +369,9 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         rows = tournaments(club)
         if wants_json(args):
             print_json(rows)
-        for t in rows if not wants_json(args) else ():
+            return 0
+        print(f"{'id':>5}  {'date':<10}  {'status':<9} {'kind':<8} name")
+        for t in rows:
             print(f"{t['tournament_id']:>5}  {t['date']}  {t['status']:<9} {t['kind']:<8} {t['name']}")
         return 0
     table = standings(get_tournament(club, args.tournament))
@@ -370,13 +380,33 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         return 0
     print(f"{table['name']} ({table['date']}), {table['status']}" + ("" if table["rated"] else ", bughouse: not rated"))
     print(f"{table['ranked_by']}.")
-    for p in table["players"]:
-        cells = " ".join(_cell(c) for c in p["rounds"])
-        place = p["place"] or "-"   # not ranked in the file (withdrawn)
-        print(f"{place:>3}. {p['name']:<28} {p['points']:>4g}  {cells:<40} "
-              f"{fmt_rating(p['rating_before']):>7} {fmt_change(p['change']):>7}")
-    print("(  ) = not rated: bye, forfeit or game without a move")
+    for line in standings_lines(table):
+        print(line.rstrip())
+    print("no.: start number; a round's cell: the opponent's no., colour (w or b) and score (1 win, = draw, "
+          "0 loss); in ( ): not rated (bye, forfeit, game without a move)")
     return 0
+
+
+def standings_lines(table: dict[str, Any]) -> list[str]:
+    """The standings as aligned columns: place, start number, name, points, one column a round,
+    rating before and change. Widths count characters as a terminal shows them (words.fit)."""
+    from clubrating.words import display_width
+
+    players = table["players"]
+    rounds = sorted({c["round"] for p in players for c in p["rounds"]} | set(range(1, (table["rounds"] or 0) + 1)))
+    cells = [{c["round"]: _cell(c) for c in p["rounds"]} for p in players]
+    widths = {r: max([len(str(r))] + [len(row.get(r, "")) for row in cells]) for r in rounds}
+    name_width = min(NAME_COLUMNS, max([4] + [display_width(p["name"]) for p in players]))
+    number_width = max([3] + [len(str(p["number"])) for p in players])
+    header = (f"{'place':>5}  {'no.':>{number_width}}  {fit('name', name_width)}  {'points':>6}  "
+              + "".join(f"{str(r):<{widths[r]}}  " for r in rounds) + f"{'before':>7} {'change':>7}")
+    lines = [header]
+    for place, (p, row) in enumerate(zip(players, cells), 1):
+        shown_place = p.get("place", place) or "-"   # None: not ranked in the file (withdrawn)
+        lines.append(f"{shown_place:>5}  {p['number']:>{number_width}}  {fit(p['name'], name_width)}  "
+                     f"{p['points']:>6g}  " + "".join(f"{row.get(r, ''):<{widths[r]}}  " for r in rounds)
+                     + f"{fmt_rating(p['rating_before']):>7} {fmt_change(p['change']):>7}")
+    return lines
 
 
 def _cell(cell: dict[str, Any]) -> str:
@@ -424,7 +454,7 @@ def cmd_duplicates(args: argparse.Namespace) -> int:
     for pair in pairs:
         print(f"{pair.score:5.1f}  {pair.absorbed.name} (member {pair.absorbed.id}) may be "
               f"{pair.into.name} (member {pair.into.id}): {'; '.join(pair.reasons)}")
-        print(f"       clubrating merge {pair.absorbed.id} {pair.into.id}   |   "
+        print(f"       clubrating merge {pair.absorbed.id} {pair.into.id}   or   "
               f"clubrating distinct {pair.absorbed.id} {pair.into.id}")
     if not pairs:
         print("no two members look like one person")
@@ -484,7 +514,7 @@ def cmd_member(args: argparse.Namespace) -> int:
 def _add(subparsers: Any, common: argparse.ArgumentParser, name: str, handler: Handler, help: str,
          example: str) -> argparse.ArgumentParser:
     parser = subparsers.add_parser(name, parents=[common], help=help, description=help,
-                                   epilog=f"Example: {example}")
+                                   epilog=f"{'Examples' if '; ' in example else 'Example'}: {example}")
     parser.add_argument("--club", metavar="SLUG", help="the club (needed when the database holds several)")
     parser.set_defaults(handler=handler)
     return cast(argparse.ArgumentParser, parser)
@@ -516,7 +546,7 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     p.add_argument("tournament", help="the tournament's number, or 'initial' for the initial list")
 
     p = _add(subparsers, common, "link", cmd_link, "confirm which member a name is, or make it a new member",
-             "clubrating link 12 4 'John Smith'   |   clubrating link 12 --exact --all-new")
+             "clubrating link 12 4 'John Smith'; clubrating link 12 --exact --all-new")
     p.add_argument("tournament", help="the tournament's number, or 'initial' for the initial list")
     p.add_argument("number", nargs="?", help="the player's number in the tournament")
     p.add_argument("member", nargs="?", help="member id, name or any name it is known under ('-' to unlink a draft's name)")
@@ -531,7 +561,7 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
         p.add_argument("tournament")
 
     p = _add(subparsers, common, "correct", cmd_correct, "correct a game's result (ratings rebuilt)",
-             "clubrating correct 12 3 'Anna Berg' 1/2-1/2   |   clubrating correct 12 3 4 --")
+             "clubrating correct 12 3 'Anna Berg' 1/2-1/2; clubrating correct 12 3 4 --")
     p.__class__ = ResultArguments   # argparse builds every verb's parser of one class: this one reads '--'
     p.add_argument("tournament")
     p.add_argument("round", type=whole(1, MAX_ROUNDS), help=f"the round, 1 to {MAX_ROUNDS}")
@@ -591,7 +621,7 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     p.add_argument("--rotate-token", action="store_true", help="give the unlisted link a new token")
 
     p = _add(subparsers, common, "member", cmd_member, "a member's name, junior flag and full-name consent",
-             "clubrating member 7 --junior yes --consent no | clubrating member 7 --name 'John Smith'")
+             "clubrating member 7 --junior yes --consent no; clubrating member 7 --name 'John Smith'")
     p.add_argument("member")
     p.add_argument("--name", help="correct the member's name (the spellings typed in tournaments stay)")
     p.add_argument("--junior", choices=("yes", "no"))

@@ -24,6 +24,7 @@ from clubrating.rating.initial import InitialRating, initial_standings
 from clubrating.rating.policy import POLICIES, Policy, club_policy, policy_named
 from clubrating.rating.records import tournament_input
 from clubrating.rating.types import PlayerChange, Standing
+from clubrating.words import fit
 
 UNDATED = dt.date(1, 1, 1)   # one tournament alone needs no date to be ordered by
 
@@ -122,7 +123,7 @@ def render_table(document: Mapping[str, Any], policy: Policy) -> str:
              f"{'Score':>5} {'Exp':>5}"]
     for p in document["players"]:
         mark = " (P)" if p["provisional_before"] else ""
-        lines.append(f"{(p['name'] + mark)[:28]:<28} {p['rating_before']:>8.{places}f} "
+        lines.append(f"{fit(p['name'] + mark, 28)} {p['rating_before']:>8.{places}f} "
                      f"{p['rating_after']:>8.{places}f} {p['change']:>+7.{places}f} {p['k']:>4g} "
                      f"{p['games_rated']:>5} {p['score_rated']:>5g} {p['expected']:>5.2f}")
     lines.append("(P) provisional before this tournament: fewer than "

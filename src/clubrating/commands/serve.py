@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import argparse
+import errno
 import os
 import shutil
+import socket
 import sys
 import tempfile
 from typing import Any
 
 from clubrating.cli import option, whole
 from clubrating.commands.club import open_database
+from clubrating.errors import InputError
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
@@ -52,12 +55,31 @@ def check_deploy() -> int:
     return 0
 
 
+def check_port(host: str, port: int) -> None:
+    """One line, before anything starts, when another program listens on the port already (gunicorn
+    would log five retries and exit 1; runserver says it and exits 0). Bound as the servers bind it
+    (SO_REUSEADDR), then closed again."""
+    try:
+        family = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0][0]
+        with socket.socket(family, socket.SOCK_STREAM) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            probe.bind((host, port))
+    except socket.gaierror as error:
+        raise InputError(f"--host {host}: not an address of this machine ({error.strerror})") from None
+    except OSError as error:
+        if error.errno == errno.EADDRINUSE:
+            raise InputError(f"port {port} on {host} is in use by another program: stop it, or choose "
+                             "another port with --port") from None
+        raise InputError(f"cannot listen on {host}:{port}: {error.strerror}") from None
+
+
 def _serve(args: argparse.Namespace) -> int:
     prepare(args)
     if args.check:
         return check_deploy()
     from django.core.management import call_command
 
+    check_port(args.host, args.port)
     print(f"clubrating: serving on http://{args.host}:{args.port}/ (Ctrl-C to stop)", flush=True)
     if args.dev:
         call_command("runserver", f"{args.host}:{args.port}", use_reloader=False, use_threading=True)

@@ -42,6 +42,10 @@ def add_arbiter(club: Club, username: str, password: str | None, *, who: str) ->
     return f"{username} is an arbiter of {club.name}" + (" (new login)" if created else "")
 
 
+def login_exists(username: str) -> bool:
+    return get_user_model().objects.filter(username=username.strip()).exists()
+
+
 def remove_arbiter(club: Club, username: str, *, who: str) -> str:
     user = club.arbiters.filter(username=username).first()
     if user is None:
