@@ -1,0 +1,134 @@
+"""Every ``clubrating`` line of the README's code blocks works as written: run in order, each in
+its own process as a user types it, on a fresh database in a directory holding the files the
+README names (tests/club/readme/: tuesday.trf, ratings.csv, members.txt, games.pgn, rated/)."""
+
+from __future__ import annotations
+
+import glob
+import os
+import re
+import shlex
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+FILES = Path(__file__).resolve().parent / "readme"
+PASSWORD = "long secret phrase for alice\n"
+# README lines that are wrong as written, and what the test runs instead (the lead corrects README.md;
+# an entry whose line is no longer in the README is simply not used).
+CORRECTIONS: dict[str, list[str]] = {
+    # '|' is a pipe to the shell: three alternatives, each a command of its own
+    "clubrating redate 12 2026-11-20 | unpublish 12 | delete 12":
+        ["clubrating redate 12 2026-11-20", "clubrating unpublish 12", "clubrating delete 12"],
+    # member 31 renamed to the name of member 7: two members of one name, and 'cpi "John Smith"' is ambiguous
+    'clubrating member 31 --name "John Smith"': ['clubrating member 31 --name "Jon Smith"'],
+    # init "Riverside Chess Club" makes the slug riverside-chess-club
+    "clubrating arbiter add alice --club riverside --password-stdin":
+        ["clubrating arbiter add alice --club riverside-chess-club --password-stdin"],
+}
+# README lines this test does not run, and where they are tested instead
+NOT_RUN = {
+    "clubrating calibrate": "needs a corpus of rated games (at least 13) analysed by the engine: "
+                            "tests/cpi/test_calibrate.py",
+}
+
+
+def readme_commands(text: str) -> list[str]:
+    """The ``clubrating ...`` commands of the README's ``sh`` blocks, in order, comments dropped;
+    ``a ; b`` on one line is two commands."""
+    commands, in_block = [], False
+    for line in text.splitlines():
+        if line.startswith("```"):
+            in_block = line.strip() == "```sh" and not in_block
+            continue
+        if not in_block or not line.startswith("clubrating "):
+            continue
+        words = shlex.split(line, comments=True)
+        command = " ".join(words)
+        for written, instead in CORRECTIONS.items():
+            if command == " ".join(shlex.split(written)):
+                commands.extend(instead)
+                break
+        else:
+            commands.extend(part.strip() for part in shlex.join(words).split(" ';' "))
+    return commands
+
+
+def test_the_readme_lines_are_read_as_commands() -> None:
+    text = "```sh\nclubrating init 'A B'   # a club\nclubrating merge 31 7 ; clubrating unmerge 31\n```\n" \
+           "clubrating not in a block\n```\nclubrating not sh\n```\n"
+    assert readme_commands(text) == ["clubrating init 'A B'", "clubrating merge 31 7", "clubrating unmerge 31"]
+
+
+def environment() -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("CLUBRATING_")}
+    env["PYTHONPATH"] = str(ROOT / "src")
+    env["CLUBRATING_NODES"] = "2000"   # the worker's default; analyze is given --nodes on its line
+    return env
+
+
+def argv(command: str, cwd: Path) -> list[str]:
+    """The words the shell would pass: quotes removed, globs expanded in ``cwd``."""
+    words = []
+    for word in shlex.split(command)[1:]:
+        found = sorted(glob.glob(word, root_dir=cwd)) if any(c in word for c in "*?[") else []
+        words.extend(found or [word])
+    return [sys.executable, "-m", "clubrating", *words]
+
+
+def serve_once(command: str, cwd: Path) -> None:
+    """``clubrating serve`` runs until stopped: it must answer a page, then it is stopped."""
+    words = argv(command, cwd)
+    port = 8000
+    with socket.socket() as probe:
+        if probe.connect_ex(("127.0.0.1", port)) == 0:   # another program has 8000 on this machine
+            with socket.socket() as free:
+                free.bind(("127.0.0.1", 0))
+                port = free.getsockname()[1]
+            words += ["--port", str(port)]
+    server = subprocess.Popen(words, cwd=cwd, env=environment(), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              text=True)
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=5) as response:
+                    assert response.status == 200
+                    return
+            except OSError:
+                assert server.poll() is None, server.communicate()
+                assert time.monotonic() < deadline, "serve answered nothing in 60 s"
+                time.sleep(0.5)
+    finally:
+        server.terminate()
+        server.communicate(timeout=30)
+
+
+@pytest.mark.engine
+def test_every_command_of_the_readme_works_as_written(tmp_path: Path) -> None:
+    commands = readme_commands((ROOT / "README.md").read_text(encoding="utf-8"))
+    assert commands[0].startswith("clubrating init ") and len(commands) > 25
+    for name in ("tuesday.trf", "ratings.csv", "members.txt", "games.pgn"):
+        shutil.copy(FILES / name, tmp_path / name)
+    failed = []
+    for index, command in enumerate(commands):
+        if any(command.startswith(prefix + " ") for prefix in NOT_RUN):
+            continue
+        if re.match(r"clubrating serve\b", command):
+            serve_once(command, tmp_path)
+            continue
+        done = subprocess.run(argv(command, tmp_path), cwd=tmp_path, env=environment(), capture_output=True,
+                              text=True, timeout=600, input=PASSWORD if "--password-stdin" in command else "")
+        if done.returncode != 0:
+            failed.append(f"{command}\n    -> exit {done.returncode}: {done.stderr.strip()[-300:]}")
+        if index == 0:   # the club's earlier evenings: tuesday.trf is then tournament 12, as the README says
+            subprocess.run([sys.executable, str(FILES / "history.py"), "sqlite:///clubrating.sqlite3"],
+                           cwd=tmp_path, env=environment(), check=True, timeout=300)
+    assert not failed, "README commands that fail:\n" + "\n".join(failed)
