@@ -12,7 +12,7 @@ from django.test import Client
 from clubrating.cli import main
 from clubrating.club import queries, services
 from clubrating.club.audit_text import sentence
-from clubrating.club.models import AuditEntry, Club, Game
+from clubrating.club.models import AuditEntry, Club, Game, Member, Tournament
 from clubrating.errors import InputError
 from clubrating.formats.typed import parse_typed
 
@@ -73,12 +73,14 @@ def _club_with_history() -> Club:
 def test_every_entry_of_a_real_history_is_a_sentence_without_python_values() -> None:
     club = _club_with_history()
     rows = queries.audit_log(club, limit=100)
+    tournament, anna = Tournament.objects.get(club=club), Member.objects.get(club=club, name="Anna Smith")
     assert [r["action"] for r in rows][:3] == ["privacy", "correct-result", "publish"]
-    assert rows[1]["sentence"] == ("result of round 1, board 1 (Anna Smith - Bob Jones) of tournament 1 changed "
-                                   "from 0-1 to ½-½")
+    assert rows[1]["sentence"] == ("result of round 1, board 1 (Anna Smith - Bob Jones) of tournament "
+                                   f"{tournament.id} changed from 0-1 to ½-½")
     for row in rows:
         assert not any(mark in row["sentence"] for mark in ("{", "}", "': ", "None", "True")), row["sentence"]
-    assert {r["sentence"] for r in rows} >= {"published tournament 1 'Week 1'", "new member 1: 'Anna Smith'",
+    assert {r["sentence"] for r in rows} >= {f"published tournament {tournament.id} 'Week 1'",
+                                             f"new member {anna.id}: 'Anna Smith'",
                                              "privacy changed: visibility from arbiter to public"}
 
 
