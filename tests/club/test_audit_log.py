@@ -46,8 +46,10 @@ EVENING = """
     ("settings", "riverside", {"k-new": 40.0, "time-zone": ""}, {"k-new": 30.0, "time-zone": "Asia/Yerevan"},
      "settings changed: k-new from 40 to 30, time-zone from none to Asia/Yerevan"),
     # an action without a sentence of its own (or an entry of an older shape) still reads as words
-    ("seed-ratings", "initial list 2", {"rating": 1500.0}, {"rating": 1550.5}, "seed-ratings initial list 2: "
-                                                                              "rating from 1500 to 1550.5"),
+    ("frobnicate", "initial list 2", {"rating": 1500.0}, {"rating": 1550.5}, "frobnicate initial list 2: "
+                                                                            "rating from 1500 to 1550.5"),
+    ("seed-ratings", "initial list from club.csv", None, {"file": "club.csv", "rows": [["Anna", 1500.0, 12, 1]]},
+     "stored the initial list from club.csv: 1 row"),
     ("publish", "tournament 1 'Week 1'", {"status": "draft"}, {"status": "published"}, "published tournament 1 'Week 1'"),
     ("merge", "an unexpected target", None, None, "merge an unexpected target"),
 ])

@@ -140,6 +140,10 @@ SENTENCES: dict[str, Callable[[str, dict[str, Any], dict[str, Any]], str]] = {
     "change-date": lambda t, o, n: f"date of {t} changed from {o['date']} to {n['date']}",
     "link": _link,
     "unlink": lambda t, o, n: f"{t} unlinked from {o['member']}",
+    "link-initial": _link,
+    "unlink-initial": lambda t, o, n: f"{t} unlinked from {o['member']}",
+    "seed-ratings": lambda t, o, n: f"stored the {t}: {plural(len(n['rows']), 'row')}"
+                                    + (f", replacing {plural(len(o['rows']), 'row')}" if o.get("rows") else ""),
     "new-member": lambda t, o, n: f"new {t}: '{n['name']}'",
     "merge": _members("merged into"),
     "unmerge": _members("separated again from"),

@@ -11,6 +11,7 @@ from typing import Any
 from clubrating.cli import print_json, wants_json
 from clubrating.commands.club import _add, the_club, who
 from clubrating.errors import InputError
+from clubrating.words import plural
 
 INITIAL = "initial"   # what ``entries`` and ``link`` take instead of a tournament's number
 
@@ -53,7 +54,7 @@ def print_initial(club: Any) -> None:
         print(f"{head} ? {shown}")
     left = sum(1 for r in rows if r["member_id"] is None)
     if left:
-        print(f"{left} names to confirm (only linked rows count): clubrating link initial NUMBER MEMBER, "
+        print(f"{plural(left, 'name')} to confirm (only linked rows count): clubrating link initial NUMBER MEMBER, "
               "--new NUMBER, --exact or --all-new")
     else:
         print("every name is linked")

@@ -24,6 +24,7 @@ from clubrating.club.services.names import exact_candidates
 from clubrating.club.services.outcome import Outcome
 from clubrating.errors import InputError, NotFound, Refused
 from clubrating.formats.ratinglist import ListedRating, name_key
+from clubrating.words import plural
 
 
 def _rows(club: Club) -> list[list[Any]]:
@@ -50,7 +51,7 @@ def seed_ratings(club: Club, listed: Sequence[ListedRating], *, who: str, source
         audit.record(club, who, "seed-ratings", f"initial list from {source}", old={"rows": old} if old else None,
                      new={"file": source, "rows": new}, summary=str(report))
     linked = sum(1 for row in new if row[3] is not None)
-    return Outcome(f"initial list of {len(new)} players from {source} ({linked} linked to members)", report)
+    return Outcome(f"initial list of {plural(len(new), 'player')} from {source} ({linked} linked to members)", report)
 
 
 def get_initial_row(club: Club, number: int | str) -> InitialEntry:
@@ -132,7 +133,7 @@ def accept_exact_initial(club: Club, *, who: str) -> Outcome:
                 taken.add(found[0].id)
                 linked += 1
         report = rebuild(club, reason="initial list: exact names linked") if linked else None
-    return Outcome(f"linked {linked} names that matched one member exactly", report)
+    return Outcome(f"linked {plural(linked, 'name')} that matched one member exactly", report)
 
 
 def all_new_initial(club: Club, *, who: str) -> Outcome:
