@@ -59,7 +59,8 @@ def test_the_standings_have_headers_start_numbers_and_straight_columns(tmp_path:
     for args in (("init", "Riverside"), ("import", "evening.csv"), ("link", "1", "--all-new"), ("publish", "1")):
         assert clubrating(tmp_path, *args).returncode == 0
     lines = clubrating(tmp_path, "tournament", "1").stdout.splitlines()
-    header, rows = lines[1], lines[2:6]
+    assert lines[1].startswith("Ranked by points, then ")   # which rule ranked the table
+    header, rows = lines[2], lines[3:7]
     assert header.split() == ["place", "no.", "name", "points", "1", "2", "before", "change"]
     assert [row.split()[:2] for row in rows] == [["1", "1"], ["2", "3"], ["3", "4"], ["4", "2"]]
     assert "Ёлкин Иван Дмитриевич-Сидоров…" in rows[2]
