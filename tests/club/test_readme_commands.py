@@ -21,18 +21,9 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 FILES = Path(__file__).resolve().parent / "readme"
 PASSWORD = "long secret phrase for alice\n"
-# README lines that are wrong as written, and what the test runs instead (the lead corrects README.md;
-# an entry whose line is no longer in the README is simply not used).
-CORRECTIONS: dict[str, list[str]] = {
-    # '|' is a pipe to the shell: three alternatives, each a command of its own
-    "clubrating redate 12 2026-11-20 | unpublish 12 | delete 12":
-        ["clubrating redate 12 2026-11-20", "clubrating unpublish 12", "clubrating delete 12"],
-    # member 31 renamed to the name of member 7: two members of one name, and 'cpi "John Smith"' is ambiguous
-    'clubrating member 31 --name "John Smith"': ['clubrating member 31 --name "Jon Smith"'],
-    # init "Riverside Chess Club" makes the slug riverside-chess-club
-    "clubrating arbiter add alice --club riverside --password-stdin":
-        ["clubrating arbiter add alice --club riverside-chess-club --password-stdin"],
-}
+# README lines that cannot run as written, and what the test runs instead (none today; an entry
+# whose line is no longer in the README is simply not used).
+CORRECTIONS: dict[str, list[str]] = {}
 # README lines this test does not run, and where they are tested instead
 NOT_RUN = {
     "clubrating calibrate": "needs a corpus of rated games (at least 13) analysed by the engine: "

@@ -34,7 +34,7 @@ def test_a_stored_moment_is_shown_with_the_zones_offset() -> None:
     assert zones.local_text(moment, "Asia/Kolkata") == "2026-12-02 02:00:05 +05:30"
 
 
-@pytest.mark.parametrize("name", ["Mars/Olympus", "Europe/Yerevan/", "../etc/passwd", "utc+4"])
+@pytest.mark.parametrize("name", ["Mars/Olympus", "Asia/Yerevan/", "../etc/passwd", "utc+4"])
 def test_an_unknown_zone_is_one_line(name: str) -> None:
     with pytest.raises(InputError, match=re.escape(f"unknown time zone '{name}': expected an IANA name")):
         zones.parse_zone(name)

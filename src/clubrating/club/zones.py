@@ -1,7 +1,7 @@
 """A club's time zone: which calendar day it is and how stored times are shown.
 
 Stored times stay UTC (Django's ``USE_TZ``); a club names an IANA zone
-(``Europe/Yerevan``) for its evening's default date, the audit log and every
+(``Asia/Yerevan``) for its evening's default date, the audit log and every
 date and time it shows. An empty setting means the server's own zone.
 """
 
@@ -24,7 +24,7 @@ def parse_zone(name: str) -> str:
     try:
         zoneinfo.ZoneInfo(name)
     except (zoneinfo.ZoneInfoNotFoundError, ValueError):
-        raise InputError(f"unknown time zone {name!r}: expected an IANA name such as Europe/Yerevan "
+        raise InputError(f"unknown time zone {name!r}: expected an IANA name such as Asia/Yerevan "
                          "or UTC") from None
     return name
 

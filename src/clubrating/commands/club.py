@@ -528,7 +528,7 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     p.add_argument("--policy", choices=("club", "fide"), default="club")
     p.add_argument("--separate-lists", action="store_true", help="one rating list per time control")
     p.add_argument("--time-zone", metavar="ZONE",
-                   help="the club's time zone, an IANA name such as Europe/Yerevan (default: the server's)")
+                   help="the club's time zone, an IANA name such as Asia/Yerevan (default: the server's)")
 
     p = _add(subparsers, common, "import", cmd_import, "import a tournament file (TRF, PGN, CSV) as a draft",
              "clubrating import 2026-11-27.trf --accept-exact")

@@ -55,7 +55,7 @@ def _zone(text: str) -> str:
     try:
         return zones.parse_zone(text)
     except InputError:
-        raise ValueError("expected an IANA time zone such as Europe/Yerevan or UTC, "
+        raise ValueError("expected an IANA time zone such as Asia/Yerevan or UTC, "
                          "or nothing for the server's") from None
 
 
@@ -84,7 +84,7 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("k-established", "k_established", _number(1, MAX_K), "K afterwards (R4)"),
     Setting("provisional-games", "provisional_games", _whole(0, MAX_GAMES),
             "provisional while fewer rated games than this (R6)"),
-    Setting("time-zone", "time_zone", _zone, "the club's dates and times, e.g. Europe/Yerevan (empty: the "
+    Setting("time-zone", "time_zone", _zone, "the club's dates and times, e.g. Asia/Yerevan (empty: the "
             "server's zone); stored times stay UTC", replays=False),
 )
 BY_KEY = {s.key: s for s in SETTINGS}
