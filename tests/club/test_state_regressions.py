@@ -10,9 +10,11 @@ from django.db import transaction
 
 from clubrating.club import services
 from clubrating.club.cpi import rebuild_cpi
-from clubrating.club.models import Club, Entry, Member, RatingChange
+from clubrating.club.models import Club, Entry, InitialEntry, Member, RatingChange
 from clubrating.club.ratings import rebuild_ratings
+from clubrating.club.services import initial_list
 from clubrating.errors import Refused
+from clubrating.formats.ratinglist import ListedRating
 
 from .conftest import ARBITER, Publisher
 
@@ -61,3 +63,39 @@ def test_a_merge_is_refused_when_a_member_merged_earlier_shares_a_tournament(clu
     with pytest.raises(Refused, match="both played in tournament"):
         services.merge(ben, a_berg, who=ARBITER)   # Ben played Anna, who is A. Berg now
     assert Member.objects.get(pk=ben.pk).merged_into_id is None
+
+
+def listed(*rows: tuple[str, float]) -> list[ListedRating]:
+    return [ListedRating(name, rating, 30, line) for line, (name, rating) in enumerate(rows, 1)]
+
+
+def test_an_initial_row_linked_to_another_member_of_the_same_name_moves_its_rating(
+        club: Club, publish: Publisher) -> None:
+    publish("Monday", DAY, ["Anna Berg", "Ben Cole"], [(1, "Anna Berg", "Ben Cole", "1-0")])
+    twin = Member.objects.create(club=club, name="Anna Berg")   # a second Anna, as a stale page makes one
+    initial_list.seed_ratings(club, listed(("Anna Berg", 1800.0)), who=ARBITER, source="list.csv")
+    row = InitialEntry.objects.get(club=club)
+    initial_list.link_initial(row, Member.objects.filter(name="Anna Berg").order_by("id").first(), who=ARBITER)
+    initial_list.link_initial(row, twin, who=ARBITER)
+    assert replay_differences(club) == (0, 0, 0)
+
+
+def test_two_members_with_initial_ratings_cannot_be_merged(club: Club) -> None:
+    initial_list.seed_ratings(club, listed(("Anna Berg", 1800.0), ("A. Berg", 1500.0)), who=ARBITER,
+                              source="list.csv")
+    initial_list.all_new_initial(club, who=ARBITER)
+    anna, a_berg = Member.objects.get(name="Anna Berg"), Member.objects.get(name="A. Berg")
+    with pytest.raises(Refused, match="initial list"):
+        services.merge(anna, a_berg, who=ARBITER)
+    assert Member.objects.get(pk=anna.pk).merged_into_id is None
+
+
+def test_an_initial_row_cannot_be_linked_to_a_member_whose_merged_twin_has_one(club: Club) -> None:
+    initial_list.seed_ratings(club, listed(("Anna Berg", 1800.0), ("A. Berg", 1500.0)), who=ARBITER,
+                              source="list.csv")
+    initial_list.new_member_initial(InitialEntry.objects.get(name="Anna Berg"), who=ARBITER)
+    anna = Member.objects.get(name="Anna Berg")
+    a_berg = Member.objects.create(club=club, name="A. Berg")
+    services.merge(anna, a_berg, who=ARBITER)
+    with pytest.raises(Refused, match="already 'Anna Berg'"):
+        initial_list.link_initial(InitialEntry.objects.get(name="A. Berg"), a_berg, who=ARBITER)

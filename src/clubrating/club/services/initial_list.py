@@ -17,7 +17,7 @@ from typing import Any, cast
 from clubrating.club import audit
 from clubrating.club.history import rebuild
 from clubrating.club.locking import history_write
-from clubrating.club.lookups import reread
+from clubrating.club.lookups import merged_persons, reread
 from clubrating.club.matching import EntryProposal, roster_matcher
 from clubrating.club.models import Club, InitialEntry, Member
 from clubrating.club.services.names import exact_candidates
@@ -76,15 +76,18 @@ def _link(club: Club, row: InitialEntry, member: Member, who: str) -> bool:
         raise Refused(f"member {member.id} belongs to another club")
     if member.merged_into_id is not None:
         raise Refused(f"{member.name} was merged into {member.active().name}: link to that member")
-    clash = InitialEntry.objects.filter(club=club, member=member).exclude(id=row.id).first()
+    person = merged_persons(club)   # one row a person: the member or one merged into it
+    clash = next((r for r in InitialEntry.objects.filter(club=club).exclude(id=row.id).order_by("number")
+                  if r.member_id is not None
+                  and person.get(r.member_id, r.member_id) == person.get(member.id, member.id)), None)
     if clash is not None:
         raise Refused(f"{member.name} is already '{clash.name}' (row {clash.number}) of the initial list")
-    old = row.member.name if row.member else None
+    old, old_id = (row.member.name if row.member else None), row.member_id
     row.member = member
     row.save(update_fields=["member"])
     audit.record(club, who, "link-initial", f"initial list #{row.number} '{row.name}'",
                  old={"member": old}, new={"member": member.name, "member_id": member.id})
-    return old != member.name
+    return old_id != member.id   # another member, even of the same name, takes the rating
 
 
 def unlink_initial(row: InitialEntry, *, who: str) -> Outcome:

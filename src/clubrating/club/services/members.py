@@ -11,7 +11,7 @@ from clubrating.club import audit
 from clubrating.club.history import rebuild
 from clubrating.club.locking import history_write
 from clubrating.club.lookups import merged_persons, reread
-from clubrating.club.models import Distinct, Entry, Member, Merge
+from clubrating.club.models import Distinct, Entry, InitialEntry, Member, Merge
 from clubrating.club.services.outcome import Outcome
 from clubrating.errors import Refused
 from clubrating.identity.normalize import clean_text, normalize_name
@@ -23,6 +23,14 @@ def _shared_tournaments(a: Member, b: Member) -> Sequence[int]:
     ones, others = ([x.id, *(m for m, p in person.items() if p == x.id)] for x in (a, b))
     theirs = Entry.objects.filter(member__in=others).values("tournament")
     return list(Entry.objects.filter(member__in=ones, tournament__in=theirs).values_list("tournament_id", flat=True))
+
+
+def _both_listed(a: Member, b: Member) -> bool:
+    """Whether both persons (each member with those merged into it) have a row of the initial list."""
+    person = merged_persons(a.club)
+    listed = {person.get(m, m) for m in InitialEntry.objects.filter(club=a.club).exclude(member=None)
+              .values_list("member_id", flat=True)}
+    return a.id in listed and b.id in listed
 
 
 def merge(absorbed: Member, into: Member, *, who: str) -> Outcome:
@@ -45,6 +53,9 @@ def merge(absorbed: Member, into: Member, *, who: str) -> Outcome:
         if both:
             raise Refused(f"{absorbed.name} and {into.name} both played in tournament {both[0]}: "
                           "they cannot be one person")
+        if _both_listed(absorbed, into):
+            raise Refused(f"{absorbed.name} and {into.name} both have a rating in the initial list: "
+                          "they cannot be one person (unlink one of the rows first)")
         absorbed.merged_into = into
         absorbed.save(update_fields=["merged_into"])
         Merge.objects.create(club=absorbed.club, absorbed=absorbed, into=into)
