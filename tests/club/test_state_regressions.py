@@ -99,3 +99,13 @@ def test_an_initial_row_cannot_be_linked_to_a_member_whose_merged_twin_has_one(c
     services.merge(anna, a_berg, who=ARBITER)
     with pytest.raises(Refused, match="already 'Anna Berg'"):
         initial_list.link_initial(InitialEntry.objects.get(name="A. Berg"), a_berg, who=ARBITER)
+
+
+def test_a_new_initial_list_that_spells_a_linked_name_twice_keeps_the_member_on_the_first_row(club: Club) -> None:
+    initial_list.seed_ratings(club, listed(("CARA DUNN", 1500.0)), who=ARBITER, source="old.csv")
+    initial_list.new_member_initial(InitialEntry.objects.get(club=club), who=ARBITER)
+    initial_list.seed_ratings(club, listed(("CARA DUNN", 1500.0), ("Cara Dunn", 1600.0)), who=ARBITER,
+                              source="new.csv")
+    rows = list(InitialEntry.objects.filter(club=club).order_by("number").values_list("name", "member__name"))
+    assert rows == [("CARA DUNN", "CARA DUNN"), ("Cara Dunn", None)]
+    assert replay_differences(club) == (0, 0, 0)

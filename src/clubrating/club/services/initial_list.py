@@ -44,7 +44,7 @@ def seed_ratings(club: Club, listed: Sequence[ListedRating], *, who: str, source
         InitialEntry.objects.filter(club=club).delete()
         InitialEntry.objects.bulk_create([
             InitialEntry(club=club, number=n, name=row.name[:200], rating=row.rating, games=row.games,
-                         member_id=kept.get(name_key(row.name)))
+                         member_id=kept.pop(name_key(row.name), None))   # a name written twice: the first row
             for n, row in enumerate(listed, 1)])
         report = rebuild(club, reason=f"initial list from {source}"[:200])
         new = _rows(club)
