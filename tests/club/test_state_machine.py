@@ -34,13 +34,15 @@ from clubrating.club.analysis_jobs import rebuild_ledger
 from clubrating.club.cpi import rebuild_cpi
 from clubrating.club.lookups import resolve_members
 from clubrating.club.models import (AuditEntry, Bye, Club, CpiEntry, CurrentRating, Distinct, Entry, Evening,
-                                    EveningBoard, EveningPlayer, Game, GameAnalysis, Member, Merge, RatingChange,
-                                    Tournament, TournamentStatus)
+                                    EveningBoard, EveningPlayer, Game, GameAnalysis, InitialEntry, Member, Merge,
+                                    RatingChange, Tournament, TournamentStatus)
 from clubrating.club.ratings import rebuild_ratings
+from clubrating.club.services import initial_list
 from clubrating.club.services.club_settings import SETTINGS, change_settings, parse_settings
 from clubrating.errors import ClubratingError
 from clubrating.files import read_tournament_bytes
 from clubrating.formats import write_csv, write_pgn, write_trf
+from clubrating.formats.ratinglist import ListedRating
 from clubrating.formats.records import TimeControl, TournamentRecord
 from clubrating.formats.typed import parse_typed
 
@@ -131,6 +133,8 @@ def stored_state(club: Club) -> tuple[Any, ...]:
             "id", "joined_round", "withdrawn_from", "seed_rating")),
         list(EveningBoard.objects.filter(tournament__club=club).order_by("id").values_list("id", "game_id")),
         list(GameAnalysis.objects.filter(game__tournament__club=club).order_by("id").values_list("id", "game_id")),
+        list(InitialEntry.objects.filter(club=club).order_by("number").values_list("name", "rating", "games",
+                                                                                   "member_id")),
     )
 
 
@@ -160,6 +164,11 @@ def persons_with_two_names(club: Club) -> list[tuple[int, int]]:
     for tournament_id, member_id in Entry.objects.filter(tournament__club=club).exclude(member=None).values_list(
             "tournament_id", "member_id"):
         key = (tournament_id, who[member_id])
+        if key in seen:
+            twice.append(key)
+        seen.add(key)
+    for member_id in InitialEntry.objects.filter(club=club).exclude(member=None).values_list("member_id", flat=True):
+        key = (0, who[member_id])   # tournament 0: the initial list
         if key in seen:
             twice.append(key)
         seen.add(key)
@@ -222,6 +231,7 @@ class ClubMachine(RuleBasedStateMachine):
             "evenings": Evening.objects.filter(tournament__club=club, tournament__status=TournamentStatus.DRAFT).count(),
             "evening_entries": EveningPlayer.objects.filter(entry__tournament__club=club).count(),
             "boards": EveningBoard.objects.filter(tournament__club=club).count(),
+            "initial": InitialEntry.objects.filter(club=club).count(),
         }
 
     def teardown(self) -> None:
@@ -396,6 +406,30 @@ class ClubMachine(RuleBasedStateMachine):
         texts = {key: RULE_VALUES[key][i] for key, i in changes.items()}
         self.attempt(lambda: change_settings(self.club, parse_settings(texts), who=WHO))
         self.club.refresh_from_db()
+
+    @rule(names=st.lists(st.sampled_from(NAMES), min_size=1, max_size=4, unique=True),
+          ratings=st.lists(st.sampled_from((1350.0, 1600.0, 1900.0)), min_size=4, max_size=4),
+          games=st.sampled_from((None, 3, 30)), then=st.sampled_from(("draft", "exact", "all-new")))
+    def seed_ratings(self, names: list[str], ratings: list[float], games: int | None, then: str) -> None:
+        """The club's initial list (ratings from before its first tournament), then its names confirmed."""
+        listed = [ListedRating(name, rating, games, line) for line, (name, rating) in enumerate(zip(names, ratings), 1)]
+        self.attempt(lambda: initial_list.seed_ratings(self.club, listed, who=WHO, source="list.csv"))
+        if then != "draft":
+            self.attempt(lambda: initial_list.accept_exact_initial(self.club, who=WHO))
+        if then == "all-new":
+            self.attempt(lambda: initial_list.all_new_initial(self.club, who=WHO))
+
+    @precondition(lambda self: self.sizes["initial"] > 0)
+    @rule(r=ids, m=ids, action=st.sampled_from(("link", "unlink", "new")))
+    def initial_row(self, r: int, m: int, action: str) -> None:
+        row = pick(list(InitialEntry.objects.filter(club=self.club).order_by("number")), r)
+        member = pick(self.members(), m)
+        if action == "link" and member is not None:
+            self.attempt(lambda: initial_list.link_initial(row, member, who=WHO))
+        elif action == "unlink":
+            self.attempt(lambda: initial_list.unlink_initial(row, who=WHO))
+        elif action == "new":
+            self.attempt(lambda: initial_list.new_member_initial(row, who=WHO))
 
     @precondition(lambda self: self.sizes["unanalysed"] > 0)
     @rule()
