@@ -10,7 +10,7 @@ from django.db import transaction
 
 from clubrating.club import services
 from clubrating.club.cpi import rebuild_cpi
-from clubrating.club.models import Club, Entry, InitialEntry, Member, RatingChange
+from clubrating.club.models import AuditEntry, Club, Entry, InitialEntry, Member, RatingChange
 from clubrating.club.ratings import rebuild_ratings
 from clubrating.club.services import initial_list
 from clubrating.errors import Refused
@@ -109,3 +109,12 @@ def test_a_new_initial_list_that_spells_a_linked_name_twice_keeps_the_member_on_
     rows = list(InitialEntry.objects.filter(club=club).order_by("number").values_list("name", "member__name"))
     assert rows == [("CARA DUNN", "CARA DUNN"), ("Cara Dunn", None)]
     assert replay_differences(club) == (0, 0, 0)
+def test_redating_a_tournament_to_its_own_date_is_refused_and_keeps_its_place_in_the_day(
+        club: Club, publish: Publisher) -> None:
+    first = publish("Morning", DAY, ["Anna Berg", "Ben Cole"], [(1, "Anna Berg", "Ben Cole", "1-0")])
+    publish("Evening", DAY, ["Anna Berg", "Ben Cole"], [(1, "Anna Berg", "Ben Cole", "0-1")])
+    audits = AuditEntry.objects.count()
+    with pytest.raises(Refused, match="already"):
+        services.change_date(first, DAY, who=ARBITER, today=dt.date(2030, 1, 1))
+    first.refresh_from_db()
+    assert first.sequence == 1 and AuditEntry.objects.count() == audits

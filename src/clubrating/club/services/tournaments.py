@@ -211,6 +211,8 @@ def change_date(tournament: Tournament, date: dt.date, *, who: str, today: dt.da
         raise InputError(f"{date.isoformat()} is in the future")
     with history_write(tournament.club_id):
         reread(tournament)
+        if date == tournament.date:   # a new sequence would move it after the day's other events
+            raise Refused(f"'{tournament.name}' is dated {date.isoformat()} already")
         old_key, old_date = order_key(tournament), tournament.date
         tournament.date = date
         tournament.sequence = (Tournament.objects.filter(club=tournament.club, date=date)
