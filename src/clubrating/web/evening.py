@@ -136,11 +136,18 @@ def _member(access: ClubAccess, text: str) -> Member:
     return services.get_member(access.club, text)
 
 
+def _registered(entry: Entry) -> str:
+    """The registration's message: a member's name, number or alias is linked at once, and says so."""
+    if entry.member is None:
+        return f"registered '{entry.name}'"
+    return f"registered '{entry.name}': member {entry.member.name} (#{entry.member_id})"
+
+
 def _actions(request: HttpRequest, access: ClubAccess, t: Tournament) -> dict[str, Callable[[], Any]]:
     by = who(request)
     post = request.POST
     return {
-        "register": lambda: f"registered '{evening.register(t, post.get('name', ''), who=by).name}'",
+        "register": lambda: _registered(evening.register(t, post.get("name", ""), who=by)),
         "link": lambda: services.link(_entry(t, request), _member(access, post.get("member", "")), who=by),
         "new-member": lambda: services.new_member(_entry(t, request), who=by),
         "accept-exact": lambda: services.accept_exact(t, who=by),
