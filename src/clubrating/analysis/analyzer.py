@@ -6,7 +6,7 @@ when the last move is not one of the engine's lines; terminal positions
 (mate, stalemate, insufficient material, 75 moves, fivefold repetition) are
 scored by the rules, not searched. The score after a move comes from the
 rules when the position after it is terminal (a mating move scores ``mate 0``
-whatever the Result tag says, issue 11), else from the MultiPV line when the
+whatever the Result tag says), else from the MultiPV line when the
 move is one of the engine's choices, else from the next position's search —
 never from a second search of the same position.
 

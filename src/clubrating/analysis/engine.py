@@ -28,7 +28,7 @@ from clubrating.cpi.facts import EngineInfo, Score
 from clubrating.errors import ClubratingError, InputError
 
 DEFAULT_ENGINE = "/usr/games/stockfish"   # Debian package stockfish (DESIGN.md)
-DEFAULT_NODES = 150_000                   # lichess's automatic analysis (issue 5)
+DEFAULT_NODES = 150_000                   # lichess's automatic analysis
 MULTIPV = 3                               # spec C3: MultiPV 3
 # Small: one search's tree. 150,000 nodes fit in 4 MB (about 390,000 entries, 3 per 32-byte
 # cluster), and the hash is cleared before every search: on 6 games at 20,000 nodes a clean
@@ -38,7 +38,7 @@ HASH_MB = 4
 SHALLOW_DEPTH = 2                         # the tiny "was it obvious?" search of Br (cpi.factors)
 
 # How long one exchange with the engine (starting it, one search) may take before it counts as
-# hung (issue 10). Stockfish 15.1 here searches ~170,000 nodes/s on one thread with MultiPV 3
+# hung. Stockfish 15.1 here searches ~170,000 nodes/s on one thread with MultiPV 3
 # while the machine is busy (go nodes 1000000: 5.96 s, 2026-12-01); 10,000 nodes/s is 17 times
 # slower than that, and 30 s covers a cold start and a swapping machine. CLUBRATING_ENGINE_TIMEOUT
 # (seconds) overrides it.
@@ -113,7 +113,7 @@ _PR_SET_PDEATHSIG = 1   # <linux/prctl.h>
 def die_with_parent(sig: int = signal.SIGKILL) -> None:
     """Ask Linux to send ``sig`` to this process when its parent dies (prctl(2),
     PR_SET_PDEATHSIG): an engine or a pool worker must not outlive the command that started it
-    (issue 10: orphans kept searching for minutes). Elsewhere: nothing."""
+    (orphans once kept searching for minutes). Elsewhere: nothing."""
     if not sys.platform.startswith("linux"):
         return
     import ctypes

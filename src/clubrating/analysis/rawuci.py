@@ -12,7 +12,7 @@ game changes (the analyzer changes it for every search: a clean hash), ``positio
 
 Every exchange has a deadline (``engine.search_timeout``): an engine that stops
 answering is killed and named with the position it was searching, and a line it
-prints that is no UCI (``score cp abc``) is named too (issue 10).
+prints that is no UCI (``score cp abc``) is named too.
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ With ``jobs == 1`` everything runs in this process (no pool). The cache is a
 SQLite file when ``config.cache`` is set (shared by the workers, committed per
 search, so an interrupted run resumes), else an in-memory dict per worker.
 
-Nothing outlives the command (issue 10): each worker and each engine asks Linux
+Nothing outlives the command: each worker and each engine asks Linux
 to kill it when its parent dies (``engine.die_with_parent``), so a SIGTERM or
 SIGKILL of the command takes the pool and every Stockfish with it; an
 exception or a Ctrl-C in the parent cancels the queued games and kills the

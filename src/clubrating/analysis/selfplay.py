@@ -383,7 +383,7 @@ _WORKER: _Worker | None = None
 
 def _start_worker(path: str, book: str | None, analysis: AnalysisConfig | None, parent: int) -> None:
     global _WORKER
-    start_pool_worker(parent)   # dies with the demo, engines and all (issue 10)
+    start_pool_worker(parent)   # dies with the demo, engines and all
     _WORKER = _Worker(path, book, analysis)
     multiprocessing.util.Finalize(_WORKER, _WORKER.close, exitpriority=10)
 

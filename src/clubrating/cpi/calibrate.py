@@ -1,5 +1,5 @@
 """Fitting the CPI on rated games (spec C4 "the weights are to be fitted on 100+
-games of different levels", C7 "a FIDE-equivalent of CPI"; issue 11).
+games of different levels", C7 "a FIDE-equivalent of CPI").
 
 Pure: it takes each player-side of each analysed game as a :class:`Side` (the
 eleven factors, the result and the player's rating in one pool) and returns
@@ -50,7 +50,7 @@ FEATURES = SHARES + COUNTS + RESULTS
 SPEC_SHARE_TOTAL = 115.0                 # spec C1: 30+5+10+20+5+2+8+15+20, the share factors' weights
 RIDGE = 1e-3                             # ours: a ridge of 0.1 % of each feature's variance, only
                                          # to keep a factor that never varies (T without clocks) at 0
-PSEUDO_PLAYER_GAMES = 10                 # issue 11: "10-game Elo estimate"
+PSEUDO_PLAYER_GAMES = 10                 # the Elo estimate is judged over 10 games
 # Decay when inactive, in Elo per √year (Glicko's c): not fitted (no data follows players over
 # years); ours, from the simulated careers of cpi.decay (benchmarks/simulate_decay.py): with a
 # true drift anywhere from 0 to 100, 50 keeps the shown ± holding the true strength 57-77 % of
@@ -182,7 +182,7 @@ def estimate(deltas: Sequence[float], model: Fit | EloMap, *, ages: Sequence[flo
     so the standard deviation also holds a floor that does not shrink with n, measured on
     held-out sets of 10 games (:attr:`Report.floor`).
 
-    Decay when inactive (issue 11, spec C7's open question): with ``decay`` = c Elo per
+    Decay when inactive (spec C7's open question): with ``decay`` = c Elo per
     square root of a year and ``ages`` (years from each game to the moment of the estimate),
     the player's strength is a random walk of variance c² a year, as in Glicko's rating
     deviation (Glickman 1999, "Parameter estimation in large dynamic paired comparison
@@ -388,7 +388,7 @@ def time_control_class(headers: dict[str, str], first_clock: float | None = None
     return "unknown"
 
 
-# --- why the CPI is a window, not a running sum (issue 11, spec C2, C7) ----------------------
+# --- why the CPI is a window, not a running sum (spec C2, C7) ----------------------
 
 CAREER_LENGTHS = (5, 10, 20, 50, 100, 200)   # ours: from a season's newcomer to a decade's regular
 SPEC_CEILING = 4000.0                         # spec C2: clamp(CPI, 0, 4000)

@@ -32,7 +32,7 @@ player went wrong in that factor:
 - O: in each game, the first of the player's first 10 moves that left the
   book's 10 main moves in a position the book knows;
 - T: the mistakes played in haste: moves that lost ≥ 100 cp and took less than
-  the player's mean time in that game. T (issue 11) is the Gini coefficient of
+  the player's mean time in that game. T is the Gini coefficient of
   the seconds per move: it rewards time kept for the moments that decide a
   game, and a mistake made quickly is where that time was missing ("take your
   time here");

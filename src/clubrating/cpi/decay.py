@@ -1,4 +1,4 @@
-"""What the ``decay`` setting does to a player who stops playing (issue 11, spec C7: "decay
+"""What the ``decay`` setting does to a player who stops playing (spec C7: "decay
 when a player stops playing"), in simulated careers under a fitted measurement model.
 
 Each simulated player has a true strength that moves as a random walk (``drift`` Elo per

@@ -3,7 +3,7 @@
 Every factor of one player in one game is computed from the plies where that
 player was to move. A factor that cannot be measured (no clocks, no mate
 available, no book position) is *unavailable*: its value is ``None`` and it is
-reported with ``available: false``, never as 0 % (issue 5); a factor measured
+reported with ``available: false``, never as 0 %; a factor measured
 and failed (a mate missed) is 0. How ΔCPI treats an unavailable factor is the
 scoring's business (:mod:`clubrating.cpi.index`).
 
@@ -11,7 +11,7 @@ Definitions, version :data:`DEFINITIONS_VERSION` (the code below follows them
 line by line; every threshold is a named constant with its source):
 
 E  eval-loss = max(0, 1 − CPL/200) (spec C3), or in the fitted presets'
-   form (:data:`FITTED_E`, issue 11, definitions 3) exp(−CPL′/50), CPL′ the
+   form (:data:`FITTED_E`, definitions 3) exp(−CPL′/50), CPL′ the
    mean of the per-move losses each counted at most 500 cp. A move's loss = max(0, before − after), both from the
    mover's point of view and clipped to ±1000 cp, a mate for the mover being
    +1000 and a mate against −1000 — as lichess's ACPL (lila
@@ -27,7 +27,7 @@ E  eval-loss = max(0, 1 − CPL/200) (spec C3), or in the fitted presets'
    143 → 134 and 194 → 180 Elo. The ACPL shown beside it is uncapped
    (lichess's), and so is lichess's accuracy % (see :func:`game_accuracy`).
 T  time management = the Gini coefficient of the seconds the player spent per
-   move (issue 11): 0 when every move took the same time, towards 1 when the
+   move: 0 when every move took the same time, towards 1 when the
    time went to a few moves — thinking at the key moments and playing the
    rest quickly; 0 as well when the player lost on time (:func:`lost_on_time`).
    numerator = half the mean absolute difference between two moves' times
@@ -52,7 +52,7 @@ O  opening = hits / the player's moves among their first 10 whose position is
    in the Polyglot book; a hit is a move among the 10 heaviest book moves of
    that position (spec C3, "hits / first_10" in the original). Positions the
    book does not know (after the opponent's or one's own deviation) are no
-   misses (issue 11): only a move played from a book position can miss.
+   misses: only a move played from a book position can miss.
    Unavailable when no book was probed or none of those positions is in it.
 B1/B2/B3 = share of the player's moves equal to the engine's first / second /
    third MultiPV choice, counting only positions with at least 1 / 2 / 3
@@ -66,7 +66,7 @@ M1/M2/M3 = mating attacks found / available, by the mate distance at the
    mates, or the game ends after such a move with the player's win (the
    opponent resigned). A move mates when the position after it is mate on the
    board (the shell scores it ``mate 0`` by the rules; facts stored before
-   issue 11 kept the line's ``mate 1``, so a SAN ending in ``#`` counts too):
+   the old facts kept the line's ``mate 1``, so a SAN ending in ``#`` counts too):
    a delivered mate never depends on the Result tag. A move that lets the
    mate go ends the attack unfound; a later mate starts a new attack. Attacks
    starting with a mate in more than 3 count for none.
@@ -77,7 +77,7 @@ H  hangs = moves that cost the player at least ``HANG_WIN_DROP`` = 15 points
    where win % stops moving (97.5 % / 2.5 %). 15 points is lichess's
    "blunder": a drop of winning chances ≥ 0.3 on the [−1, 1] scale (lila
    ``modules/analyse/src/main/Advice.scala``); from equality it is about
-   170 cp, from +500 cp about 300. Win % rather than centipawns (issue 11):
+   170 cp, from +500 cp about 300. Win % rather than centipawns:
    the spec's "300 cp from |eval| ≤ 500" flipped with the engine's depth
    (rank correlation of the hang counts of 80 sides between 10,000 and
    100,000 nodes: 0.825; win % drop ≥ 15: 0.905,
@@ -113,10 +113,10 @@ from typing import Any
 from clubrating.cpi.facts import CP_CEILING, BookStatus, Color, GameFacts, PlyFacts, Score
 
 # The version of the definitions below, recorded with every analysis (analyze --json):
-# 1 = issue 5; 2 = issue 11: a mate on the board is found whatever the Result tag; O counts only
+# 1 = the first definitions; 2: a mate on the board is found whatever the Result tag; O counts only
 # moves from book positions; Br only from positions not already won, on raw scores; T is the Gini
 # coefficient of the seconds per move (0 after a loss on time); H is a drop of >= 15 win % points
-# from an undecided position; 3 = issue 11: E may also be exp(−CPL′/50) on losses capped at 500 cp
+# from an undecided position; 3: E may also be exp(−CPL′/50) on losses capped at 500 cp
 # a move (the fitted presets' form, EvalLossForm).
 DEFINITIONS_VERSION = 3
 
@@ -133,22 +133,22 @@ class EvalLossForm:
 
 
 SPEC_E = EvalLossForm()
-FITTED_E = EvalLossForm(exp_scale=50.0, cap=500.0)   # ours (issue 11): see E above
+FITTED_E = EvalLossForm(exp_scale=50.0, cap=500.0)   # ours: see E above
 MIN_TIMED_MOVES = 2        # a spread needs two moves
 OPENING_MOVES = 10         # spec C3: moves before move 10 / "first_10"
 OPENING_TOP = 10           # spec C3: the 10 most played moves
 MATE_DISTANCES = (1, 2, 3)  # spec C3: M1, M2, M3
-# H (issue 11): lichess's "blunder" is a drop of winning chances >= 0.3 on the [-1, 1] scale,
+# H: lichess's "blunder" is a drop of winning chances >= 0.3 on the [-1, 1] scale,
 # i.e. 15 points of win % (lila modules/analyse/src/main/Advice.scala, Judgement.Blunder).
 HANG_WIN_DROP = 15.0
 # Decided: a mate, or a score at lichess's ceiling (±CP_CEILING = 1000 cp, win % 97.5 / 2.5), where
-# win % stops moving. The bound before issue 11 (±500 cp) flipped hangs with the engine's depth:
+# win % stops moving. The earlier bound (±500 cp) flipped hangs with the engine's depth:
 # Spearman 0.855 with it vs 0.905 with the ceiling (benchmarks/measure_hang_stability.py).
 DECIDED_CP = CP_CEILING
 SACRIFICE_CP = -200        # ours: at least a minor piece for a pawn, or the exchange
 BEST_TOLERANCE_CP = 10     # ours: "within a few centipawns" of the first choice, raw scores
 # Not already won: +200 cp is a win % of 67.6 (lila WinPercent.scala, see win_percent), the
-# last step before lichess's "winning" band; 31 of 39 Br found before issue 11 came from
+# last step before lichess's "winning" band; 31 of 39 Br found by the earlier definition came from
 # +300 cp or more (trading down), none of them a sacrifice a player would call one.
 WINNING_CP = 200
 NOT_WORSE_CP = -50         # ours: half a pawn, still equal

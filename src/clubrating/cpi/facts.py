@@ -35,7 +35,7 @@ class Color(str, Enum):
 
 
 class BookStatus(str, Enum):
-    """Where the move played stands in the opening book (issue 5, factor O)."""
+    """Where the move played stands in the opening book (factor O)."""
 
     TOP10 = "top10"              # among the 10 heaviest book moves of the position
     BOOK = "book"                # in the book, but not among the 10 heaviest
@@ -114,7 +114,7 @@ class EngineInfo:
     version: str
     nodes: int
     multipv: int
-    hash_mb: int | None = None   # the engine's Hash option, when it has one (issue 11: provenance)
+    hash_mb: int | None = None   # the engine's Hash option, when it has one (provenance of the figures)
     threads: int | None = None   # its Threads option; neither is part of the cache key below
 
     @property
@@ -171,7 +171,7 @@ class PlyFacts:
 
     ``score_before`` is the engine's best line (``best[0].score``);
     ``score_after`` comes from the rules when the next position is terminal
-    (mate or draw; since issue 11 ahead of the MultiPV line, whose ``mate 1``
+    (mate or draw; ahead of the MultiPV line, whose ``mate 1``
     a mating move used to keep), else from the MultiPV line when the move played
     is one of the engine's choices, else from the search of the next position
     (negated).
@@ -206,7 +206,7 @@ class PlyFacts:
     @property
     def delivers_mate(self) -> bool:
         """The move mated: the stored score says so, or its SAN ends with ``#`` (facts
-        stored before issue 11 kept the MultiPV line's ``mate 1`` after a mating move)."""
+        stored by earlier versions kept the MultiPV line's ``mate 1`` after a mating move)."""
         return self.score_after.mate == 0 or self.san.endswith("#")
 
     @property

@@ -25,7 +25,7 @@ class Weights:
     """The scoring settings of ΔCPI and of the CPI; the defaults are the spec's (C1, C2, C4),
     every field a number so that a club can override any of them (``clubrating cpi-weights``).
 
-    The fitted presets (:data:`PRESETS`, from ``clubrating calibrate``, issue 11) also set:
+    The fitted presets (:data:`PRESETS`, from ``clubrating calibrate``) also set:
     ``renormalise`` = 1, an unavailable share factor counts as the pool's mean (``mean_*``)
     instead of 0, so a missed mate (0) costs where "no mate on the board" does not;
     ``min_plies``, a shorter game is not scored; ``window`` = N, the CPI is the
@@ -52,7 +52,7 @@ class Weights:
     win: float = 10    # spec C1: R = +10 / +5 / 0
     draw: float = 5
     loss: float = 0
-    start: float = 0   # issue 5: the starting CPI, a setting (default 0)
+    start: float = 0   # the starting CPI, a setting (default 0)
     renormalise: float = 0   # spec C5: an unavailable factor adds 0 ("no mates available": 0)
     mean_E: float = 0
     mean_T: float = 0
@@ -103,7 +103,7 @@ SHARE_FACTORS = ("E", "T", "O", "B1", "B2", "B3", "M1", "M2", "M3")
 
 # Named settings. "spec" is the specification's arithmetic (C1 weights, C2 running sum), kept
 # as the reference; the others are fits of ``clubrating calibrate`` on one rating pool and
-# time control each (issue 11: ``benchmarks/fit_presets.py`` writes :mod:`clubrating.cpi.presets`,
+# time control each (``benchmarks/fit_presets.py`` writes :mod:`clubrating.cpi.presets`,
 # ``acceptance/test_cpi_fit.py`` refits them). A club starts from DEFAULT_PRESET: its games
 # are over the board, and FIDE's classical ratings are the scale its members know.
 PRESETS: dict[str, Weights] = {"spec": Weights(), **{name: Weights.from_dict(settings)

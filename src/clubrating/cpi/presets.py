@@ -1,4 +1,4 @@
-"""The CPI presets fitted on real rated games (issue 11), written by
+"""The CPI presets fitted on real rated games, written by
 ``benchmarks/fit_presets.py`` from ``clubrating calibrate``: do not edit by hand;
 ``acceptance/test_cpi_fit.py`` refits them and fails when they differ.
 """

@@ -51,5 +51,5 @@ def read_tournament_text(text: str, source: str, *, format: str | None = None) -
     if chosen not in READERS:
         raise InputError(f"unknown format {format!r}: expected one of {', '.join(READERS)}", file=source)
     record = READERS[chosen](io.StringIO(text, newline=None), source)
-    check_bounds(record)   # the PGN reader's too: rounds, players, names (issue 10)
+    check_bounds(record)   # the PGN reader's too: rounds, players, names
     return record

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 HalfPoints = int
 """Points counted in halves: 2 = one point, 1 = a draw."""
 
-# Bounds of one tournament (issue 10): a typo or a hostile file is refused in one line instead of
+# Bounds of one tournament: a typo or a hostile file is refused in one line instead of
 # overflowing the database's integers or making a page of megabytes, and no real event comes near.
 MAX_ROUNDS = 99
 """The longest events a club runs: a weekly ladder over a year (52 rounds), a double round robin

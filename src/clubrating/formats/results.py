@@ -1,4 +1,4 @@
-"""A game's result (issue 12): one type, read from every spelling and written in one place.
+"""A game's result: one type, read from every spelling and written in one place.
 
 The services, the CSV reader, the typed-results form, the ``correct`` command
 and the pages all read and write results through :class:`GameResult`, so a

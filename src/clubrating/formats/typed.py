@@ -7,7 +7,7 @@ Results in any spelling of :class:`clubrating.formats.results.GameResult` (1-0, 
 1/2-1/2, =, +-, -+, -- and docs/formats.md's others); a bye is worth 1 point unless
 written otherwise. Players are numbered in the order they first appear.
 
-Pure (issue 12): the web's arbiter form only hands the text over.
+Pure: the web's arbiter form only hands the text over.
 """
 
 from __future__ import annotations

@@ -23,7 +23,7 @@ from rapidfuzz.distance import OSA, Indel
 from clubrating.identity.given_names import is_abbreviation, same_given_name
 from clubrating.identity.normalize import NormalName, skeleton
 
-# Reasons, in the words the arbiter reads (issue 3).
+# Reasons, in the words the arbiter reads.
 SAME_NAME = "same name"
 INITIAL = "initial for the first name"
 MIDDLE_INITIAL = "initial for a middle name"

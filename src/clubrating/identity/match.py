@@ -33,7 +33,7 @@ from clubrating.identity import normalize as _normalize
 from clubrating.identity.compare import ALIAS, RARE_GIVEN_NAMES, compare
 from clubrating.identity.normalize import NormalName, normalize_name, skeleton
 
-# At most this many proposals for one name (issue 3: "at most 5 shown").
+# At most this many proposals for one name (the arbiter reads at most 5).
 MAX_PROPOSALS = 5
 # A proposal scoring below this is not shown: below it the surnames differ
 # or the first names differ and more (see the penalties in compare.py).
