@@ -37,7 +37,7 @@ def page_cache(value: str) -> dict[str, Any]:
 
 
 def sqlite_database(config: dict[str, Any]) -> dict[str, Any]:
-    """Django's database settings for a SQLite file (settings.py; issue 10).
+    """Django's database settings for a SQLite file (settings.py).
 
     Writable: WAL (readers go on while one writer writes), a writer waits 20 s for another,
     ``BEGIN IMMEDIATE``. Read-only for this process (the file or its directory not writable, a
@@ -151,7 +151,7 @@ MIGRATION_LOCK_KEY = 0xF2DF_E00C   # zlib.crc32(b"clubrating")
 
 def migrate_once() -> None:
     """Bring the schema up to date, one process at a time: two first commands on a new
-    database would both create its tables, and one would fail (issue 10).
+    database would both create its tables, and one would fail.
 
     PostgreSQL: a session advisory lock. SQLite: an exclusive ``flock`` on the
     database file itself (SQLite locks byte ranges with ``fcntl``, which ``flock``

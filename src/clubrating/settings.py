@@ -84,7 +84,7 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # (``clubrating serve`` shares a directory between its workers).
 CACHES = {"default": page_cache(os.environ.get("CLUBRATING_PAGE_CACHE", ""))}
 
-# Background jobs (issue 12): the database backend by default (the embedded demo needs nothing
+# Background jobs: the database backend by default (the embedded demo needs nothing
 # else); CLUBRATING_REDIS_URL (redis://host:port/db) puts them on RQ, so that workers on many
 # machines share one queue (club.rq_jobs). CLUBRATING_TASKS_BACKEND overrides both.
 REDIS_URL = os.environ.get("CLUBRATING_REDIS_URL", "")
@@ -113,7 +113,7 @@ USE_TZ = True
 STATIC_URL = "static/"
 LOGIN_URL = "login"
 
-# Security basics (issue 4): Django's own machinery, not hand-written.
+# Security basics: Django's own machinery, not hand-written.
 SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_SAMESITE = "Lax"
 CSRF_COOKIE_SAMESITE = "Lax"
@@ -122,7 +122,7 @@ SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
 # CLUBRATING_HTTPS=1: the site is reached over HTTPS through a proxy that sets X-Forwarded-Proto
 # (gunicorn believes it from 127.0.0.1 only, or FORWARDED_ALLOW_IPS): secure cookies, a redirect
-# of plain HTTP, and HSTS for a year (hstspreload.org's minimum) (issue 10).
+# of plain HTTP, and HSTS for a year (hstspreload.org's minimum).
 HTTPS = os.environ.get("CLUBRATING_HTTPS", "") == "1"
 SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = SECURE_SSL_REDIRECT = HTTPS
 SECURE_HSTS_SECONDS = 365 * 24 * 3600 if HTTPS else 0
@@ -137,7 +137,7 @@ SILENCED_SYSTEM_CHECKS = ["security.W021"]
 CONTENT_SECURITY_POLICY = ("default-src 'none'; script-src 'none'; style-src 'self' 'unsafe-inline'; "
                            "img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'")
 
-# Request bodies (issue 10): a tournament file is kilobytes; 5 MB (web/arbiter.MAX_UPLOAD_BYTES)
+# Request bodies: a tournament file is kilobytes; 5 MB (web/arbiter.MAX_UPLOAD_BYTES)
 # is generous. A body announced larger than the file limit and 1 MB of form fields is refused
 # with 413 before anything reads it (web/security.limit_body); Django's own limits stop the rest
 # (fields: DATA_UPLOAD_MAX_MEMORY_SIZE, a file kept in memory up to the same size, never on disk).

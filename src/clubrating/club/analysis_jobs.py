@@ -1,4 +1,4 @@
-"""Engine analysis of the club's published games (issue 5), kept in the database.
+"""Engine analysis of the club's published games, kept in the database.
 
 - :class:`DatabaseCache` is the search cache over :class:`PositionSearch`: the
   same position under the same engine settings is searched once for every
@@ -220,7 +220,7 @@ _WORKER: Analyzer | None = None
 
 def _start_worker(config: AnalysisConfig, parent: int) -> None:
     global _WORKER
-    start_pool_worker(parent)   # dies with the worker that started it, engine and all (issue 10)
+    start_pool_worker(parent)   # dies with the worker that started it, engine and all
     _WORKER = Analyzer(config, cache=SeededCache({}))
     # Close the engine when the pool stops this process: the engine's thread is not a
     # daemon, and multiprocessing joins such threads only after its finalizers ran, so
@@ -276,7 +276,7 @@ def _in_pool(config: AnalysisConfig, jobs: int, jobs_in: Iterator[tuple[int, str
 
 
 def default_jobs() -> int:
-    """Engine processes: $CLUBRATING_JOBS, else the number of cores (issue 5)."""
+    """Engine processes: $CLUBRATING_JOBS, else the number of cores."""
     text = os.environ.get("CLUBRATING_JOBS") or ""
     if text and not text.isdigit():
         raise InputError(f"CLUBRATING_JOBS must be a whole number, not {text!r}")
@@ -356,7 +356,7 @@ def analyse_games(club: Club, *, engine: str | None = None, book: str | None = N
 
 def ledger_behind(club: Club) -> bool:
     """A stored analysis of a published game has no ledger row: a run was stopped between
-    storing its games and rebuilding the ledger (issue 10), so this one finishes it. A game
+    storing its games and rebuilding the ledger, so this one finishes it. A game
     shorter than the settings' ``min_plies`` has no row by design and does not count."""
     unscored = GameAnalysis.objects.filter(game__tournament__club=club, game__played=True,
                                            game__tournament__status=TournamentStatus.PUBLISHED,

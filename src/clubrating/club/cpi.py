@@ -1,4 +1,4 @@
-"""The club's Chess Performance Index (issue 5, spec C1-C5): the CPI ledger derived
+"""The club's Chess Performance Index (spec C1-C5): the CPI ledger derived
 from the stored engine facts, the weights, and the read side.
 
 - :func:`clubrating.club.analysis_jobs.analyse_games` (the engine side, a
@@ -48,7 +48,7 @@ LAST_GAMES = 10             # ours: the games listed by cpi_summary
 
 def game_order(date: Any, sequence: int, tournament_id: int, round_: int, board: int | None,
                game_id: int) -> tuple[Any, ...]:
-    """Ledger order: tournament (date, sequence, id), round, board (none last), game id (issue 5)."""
+    """Ledger order: tournament (date, sequence, id), round, board (none last), game id."""
     return (date, sequence, tournament_id, round_, board is None, board or 0, game_id)
 
 
@@ -411,7 +411,7 @@ def member_ledger(member: Member) -> dict[str, Any]:
 
 
 MIN_GAMES_FOR_STRENGTH = 5     # ours: fewer games give an interval as wide as the pool itself
-MIN_MOVES_FOR_STRENGTH = 150   # ours: about five games of 30 moves (issue 11: "once enough moves exist")
+MIN_MOVES_FOR_STRENGTH = 150   # ours: about five games of 30 moves (a strength only once enough moves exist)
 
 
 def playing_strength(rows: Sequence[dict[str, Any]], weights: Weights, preset: str,

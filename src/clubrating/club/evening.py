@@ -1,4 +1,4 @@
-"""Tonight's evening run by clubrating itself (issue 12): register, pair, enter results, publish.
+"""Tonight's evening run by clubrating itself: register, pair, enter results, publish.
 
 An evening is a draft :class:`~clubrating.club.models.Tournament` with an
 :class:`~clubrating.club.models.Evening` row. Names are registered as entries

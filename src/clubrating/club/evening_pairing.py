@@ -1,4 +1,4 @@
-"""Pairing one round of tonight's Swiss by the FIDE Dutch system (issue 12), pure.
+"""Pairing one round of tonight's Swiss by the FIDE Dutch system, pure.
 
 Plain records in (who is seeded where, what was played, which byes were given),
 the boards of the next round out. No Django, no database: the evening's
@@ -41,7 +41,7 @@ a win, unless the regulations of the tournament rule otherwise")."""
 P26_MAX_STEPS = 50_000
 """pairing-core's search budget: its exact search is factorial in a bracket's size (its README,
 limitation L1); past this many steps it gives up with a typed error instead of running for minutes
-(13 players once took 205 s without a budget, /tmp measurement in the issue 12 report)."""
+(13 players once took 205 s without a budget)."""
 UNRATED = 0
 """The rating an engine is given for an unrated player: below everyone (they are seeded last)."""
 

@@ -1,4 +1,4 @@
-"""A fair-play signal for the arbiter (spec C7, "anti-cheat"; issue 11): how far the quality
+"""A fair-play signal for the arbiter (spec C7, "anti-cheat"): how far the quality
 of each member's recent games stands above what their club rating predicts.
 
 Never an automatic action and never shown to members: the arbiter reads it as one reason to

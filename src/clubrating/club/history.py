@@ -1,4 +1,4 @@
-"""A change to a club's history rebuilds what derives from it: ONE call (issue 12).
+"""A change to a club's history rebuilds what derives from it: ONE call.
 
 Every service that changes history (import, publish, correction, deletion,
 redating, merge, unmerge, the junior flag under the FIDE policy, the manual

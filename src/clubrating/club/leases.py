@@ -1,5 +1,5 @@
 """How long a background job's worker may stay silent, and how often a job may lose its
-worker (issue 10): shared by the database backend's jobs (:mod:`clubrating.club.tasks`)
+worker: shared by the database backend's jobs (:mod:`clubrating.club.tasks`)
 and the RQ jobs (:mod:`clubrating.club.rq_jobs`), so neither imports the other for them."""
 
 from __future__ import annotations

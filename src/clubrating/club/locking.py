@@ -1,4 +1,4 @@
-"""Every write that changes a club's history is serialised per club (issue 10).
+"""Every write that changes a club's history is serialised per club.
 
 :func:`history_write` opens (or joins) the write's transaction and takes the
 club's lock first: PostgreSQL ``SELECT ... FOR NO KEY UPDATE`` on the club's

@@ -21,7 +21,7 @@ from clubrating.errors import Refused
 
 
 def new_token() -> str:
-    """An unguessable link token: 160 random bits (issue 4 asks for at least 128)."""
+    """An unguessable link token: 160 random bits (at least 128 are needed against guessing)."""
     return secrets.token_urlsafe(20)
 
 
@@ -354,7 +354,7 @@ class CpiEntry(models.Model):
         constraints = [models.UniqueConstraint(fields=["member", "game"], name="one_cpi_entry_per_game")]
 
 
-# --- tonight's evening (issue 12): a draft tournament clubrating pairs itself -----------------
+# --- tonight's evening: a draft tournament clubrating pairs itself -----------------
 
 class Evening(models.Model):
     """A draft tournament paired here, round by round (club.evening); published like an import."""

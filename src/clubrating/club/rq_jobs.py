@@ -1,4 +1,4 @@
-"""Analysis jobs on RQ/Redis (issue 12): many worker processes, on many machines, share a
+"""Analysis jobs on RQ/Redis: many worker processes, on many machines, share a
 club's games. Chosen by ``CLUBRATING_REDIS_URL`` (settings.py); the database backend
 (club/tasks.py) stays the default.
 

@@ -1,4 +1,4 @@
-"""What the services tell the layers above them, without importing them (issue 12).
+"""What the services tell the layers above them, without importing them.
 
 The services send these inside their transaction; the tasks layer connects its
 receivers when Django starts (:meth:`clubrating.club.apps.ClubConfig.ready`) and

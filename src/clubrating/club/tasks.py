@@ -6,7 +6,7 @@ from $CLUBRATING_ENGINE, $CLUBRATING_BOOK, $CLUBRATING_NODES and
 $CLUBRATING_JOBS (defaults: Debian's Stockfish and gnuchess-book, 150,000
 nodes, the number of cores).
 
-Jobs are leased (issue 10): a worker renews the lease of the job it runs every
+Jobs are leased: a worker renews the lease of the job it runs every
 ``LEASE / 5``; a job RUNNING whose lease ran out (its worker was killed, its
 machine lost) is put back in the queue by any worker (at start, then every
 ``LEASE / 5``) and run again, at most ``MAX_ATTEMPTS`` times in all, then marked
@@ -47,7 +47,7 @@ def analyse_tournament(tournament_id: int) -> dict[str, Any]:
     if tournament is None or tournament.status != TournamentStatus.PUBLISHED:
         return {"tournament_id": tournament_id, "skipped": "not a published tournament"}
     from clubrating.club import rq_jobs
-    if rq_jobs.uses_rq():   # many workers: one job a game (issue 12)
+    if rq_jobs.uses_rq():   # many workers: one job a game
         return rq_jobs.fan_out(tournament)
     report = analyse_games(tournament.club, tournament_id=tournament.id)
     return {"tournament_id": tournament_id, **report.as_dict()}

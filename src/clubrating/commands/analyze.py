@@ -58,7 +58,7 @@ def _config(args: argparse.Namespace) -> AnalysisConfig:
 
 
 def game_document(facts: GameFacts, weights: Weights = Weights()) -> dict[str, Any]:
-    """One game of the DESIGN.md ``analyze`` JSON, plus (issue 11) each player's mating
+    """One game of the DESIGN.md ``analyze`` JSON, plus each player's mating
     attacks and the depths the engine reached."""
     scores = score_game(facts, weights)
     players = {}
@@ -96,7 +96,7 @@ def book_identity(path: str | None) -> dict[str, str] | str:
 
 
 def provenance(config: AnalysisConfig, preset: str = DEFAULT_PRESET) -> dict[str, Any]:
-    """What produced the figures, beside the engine each game records (issue 11): the versions,
+    """What produced the figures, beside the engine each game records: the versions,
     the engine and book, and the CPI settings that scored the factors."""
     return {
         "clubrating": __version__, "definitions": DEFINITIONS_VERSION,

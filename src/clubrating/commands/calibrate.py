@@ -1,4 +1,4 @@
-"""``clubrating calibrate GAMES.pgn ...``: fit the CPI on rated games (spec C4, C7; issue 11).
+"""``clubrating calibrate GAMES.pgn ...``: fit the CPI on rated games (spec C4, C7).
 
 Analyses the games (the search cache makes a second run cheap), turns each
 player-side into the factors and the rating of the ``WhiteElo``/``BlackElo``
@@ -37,7 +37,7 @@ from clubrating.errors import InputError
 
 DEFAULT_CALIBRATION_NODES = 10_000   # ours: what the shipped presets were fitted with (README, "The CPI")
 DEFAULT_MIN_PLIES = 20               # ours: a game of fewer than 10 moves each says little of either player
-DEFAULT_WINDOW = 10                  # issue 11: "plays like 1750 ± 150 over the last 10 games"
+DEFAULT_WINDOW = 10                  # "plays like 1750 ± 150 over the last 10 games"
 
 
 def register(subparsers: Any, common: argparse.ArgumentParser) -> None:

@@ -20,7 +20,7 @@ from clubrating.words import fit, plural
 
 Handler = Callable[[argparse.Namespace], int | None]
 
-# Results that begin with '-', which argparse takes for an option or for its '--' (issue 10): every
+# Results that begin with '-', which argparse takes for an option or for its '--': every
 # such spelling GameResult reads (docs/formats.md's -- -+ -:+ -:- -/+ -/-).
 DASH_RESULTS = frozenset(spelling for spelling in SPELLINGS if spelling.startswith("-"))
 

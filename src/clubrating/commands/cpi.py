@@ -42,7 +42,7 @@ def cmd_analyse(args: argparse.Namespace) -> int:
 
 
 ANALYSE_CLUB = "analyse-club"
-OLD_ANALYSE = "analyse"   # the name before issue 12: one letter from 'analyze GAMES.pgn'; removed in the next release
+OLD_ANALYSE = "analyse"   # the earlier name: one letter from 'analyze GAMES.pgn'; removed in the next release
 
 
 def cmd_analyse_old_name(args: argparse.Namespace) -> int:

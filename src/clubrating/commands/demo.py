@@ -9,7 +9,7 @@ The last evenings are played over the board by Stockfish, each member at a
 strength of their own (:mod:`clubrating.analysis.selfplay`), with clocks; the
 rest have results only. Each game is analysed as soon as it is played, so the
 CPI dashboard and the coach have something to show when the server starts.
-The build keeps both cores busy (issue 11: a newcomer sees the CPI within a
+The build keeps both cores busy (a newcomer sees the CPI within a
 minute): the evenings with results only are stored while the engines play the
 last ones, and the engines analyse between the games (:func:`_play_store_and_analyse`).
 
@@ -144,7 +144,7 @@ def build_demo(settings: DemoSettings) -> dict[str, Any]:
 
 def _play_store_and_analyse(settings: DemoSettings, staged: Any, arbiter: _Arbiter,
                             clock: _Clock) -> tuple[dict[str, Any], float]:
-    """Three things at once, so that both cores work (issue 11, a minute's build): this
+    """Three things at once, so that both cores work (a minute's build): this
     thread stores the evenings with results only; a second thread has the last evenings
     played (``StagedClub.finish``) by the engine processes; and those processes analyse
     each game as soon as it is played, between the games still going. Then the last

@@ -104,9 +104,9 @@ def cmd_worker(args: argparse.Namespace) -> int:
     from clubrating.club import rq_jobs
     from clubrating.club.tasks import keep_leases
 
-    if rq_jobs.uses_rq():   # CLUBRATING_REDIS_URL: an RQ worker (issue 12)
+    if rq_jobs.uses_rq():   # CLUBRATING_REDIS_URL: an RQ worker
         return rq_jobs.run_worker(once=args.once)
-    keep_leases()   # lost jobs back in the queue; this worker's leases renewed (issue 10)
+    keep_leases()   # lost jobs back in the queue; this worker's leases renewed
     options: dict[str, Any] = {"interval": args.interval}
     if args.once:
         options["batch"] = True

@@ -1,4 +1,4 @@
-"""The arbiter's pages of tonight's evening (issue 12): start, register, confirm names, pair,
+"""The arbiter's pages of tonight's evening: start, register, confirm names, pair,
 enter results on a phone, standings with tie-breaks, publish.
 
 Every page is the arbiter's (:func:`clubrating.web.arbiter.arbiter_view`); every write is a

@@ -1,4 +1,4 @@
-"""The fair-play signal as a page for the club's arbiters (spec C7, "anti-cheat"; issue 11).
+"""The fair-play signal as a page for the club's arbiters (spec C7, "anti-cheat").
 
 The same numbers as ``clubrating fairplay`` (:func:`clubrating.club.fairplay.fair_play`): each
 member's mean ΔCPI, engine agreement (B1), accuracy and centipawn loss over their latest analysed

@@ -1,4 +1,4 @@
-"""Two middlewares and the client address (issue 10, privacy and security).
+"""Two middlewares and the client address (privacy and security).
 
 - :func:`limit_body`: a request whose body is announced larger than
   ``MAX_REQUEST_BYTES`` gets 413 before anything (CSRF, the login check, the

@@ -1,4 +1,4 @@
-"""One member is one name of a tournament (issue 10): the constraint ``one_entry_per_member``.
+"""One member is one name of a tournament: the constraint ``one_entry_per_member``.
 
 Two ``link`` commands at once could give one member two names of one tournament
 before the services checked under the club's lock. Such a database is checked

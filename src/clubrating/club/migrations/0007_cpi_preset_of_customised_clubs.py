@@ -1,4 +1,4 @@
-"""The CPI's fitted presets (issue 11): a club whose arbiter changed CPI weights before presets
+"""The CPI's fitted presets: a club whose arbiter changed CPI weights before presets
 existed keeps the settings it chose, on the specification's base they were chosen against.
 
 A club that never changed a weight has no override and starts from the new default preset

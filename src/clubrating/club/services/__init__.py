@@ -10,7 +10,7 @@ Every write to a club's history holds the club's lock
 lock, what it checks: two arbiters (or an arbiter and a command) writing at
 once wait for each other, and the second one's checks see the first's change.
 
-Split by subject (issue 12): :mod:`.clubs`, :mod:`.tournaments`, :mod:`.names`,
+Split by subject: :mod:`.clubs`, :mod:`.tournaments`, :mod:`.names`,
 :mod:`.members`, :mod:`.history`. Every name stays importable from here, with
 the lookups the callers use beside them (:mod:`clubrating.club.lookups`).
 """
