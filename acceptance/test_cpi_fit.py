@@ -1,4 +1,4 @@
-"""The CPI fitted on real rated games (issue 11, spec C4/C7): ``clubrating calibrate`` on two
+"""The CPI fitted on real rated games (spec C4/C7): ``clubrating calibrate`` on two
 rating pools of ../shared/data/games, never mixed, with the real Stockfish at 10,000 nodes
 (the samples: ``benchmarks/fit_presets.py``).
 
@@ -43,16 +43,16 @@ def fits(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict]:
 def test_the_lichess_fit_tracks_strength_better_than_acpl_alone(fits) -> None:
     cv = fits["lichess-blitz"]["cross_validation"]
     print("lichess-2018 blitz:", json.dumps(cv))
-    assert cv["delta_r"] >= 0.55                      # issue 11: |r| >= 0.55 per game, held out
+    assert cv["delta_r"] >= 0.55                      # target: |r| >= 0.55 per game, held out
     assert cv["delta_r"] > abs(cv["acpl_r"])          # ... and better than ACPL alone
     assert cv["delta_r"] > cv["spec_delta_r"] + 0.1   # the spec's weights track hangs, not skill
-    assert cv["per_10_games"]["mae"] <= 200           # issue 11: 10-game Elo estimate MAE <= 200
+    assert cv["per_10_games"]["mae"] <= 200           # target: 10-game Elo estimate MAE <= 200
 
 
 def test_the_fide_fit_tracks_strength_better_than_acpl_alone(fits) -> None:
     cv = fits["fide-classical"]["cross_validation"]
     print("FIDE classical:", json.dumps(cv))
-    assert cv["delta_r"] >= 0.55 and cv["per_game"]["r"] >= 0.55   # issue 11: |r| >= 0.55 per game
+    assert cv["delta_r"] >= 0.55 and cv["per_game"]["r"] >= 0.55   # target: |r| >= 0.55 per game
     assert cv["delta_r"] > abs(cv["acpl_r"])
     assert cv["delta_r"] > cv["spec_delta_r"]
     assert cv["per_10_games"]["mae"] <= 200

@@ -1,4 +1,4 @@
-"""Name matching on real spelling variants: floors that CI keeps (issue 3).
+"""Name matching on real spelling variants: floors that CI keeps.
 
 ``../shared/data/names/``: 231,679 canonical names of real players and 23,972
 real variant spellings (the Scid spelling file). On a fixed seeded sample of

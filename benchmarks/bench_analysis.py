@@ -1,4 +1,4 @@
-"""Benchmark of the analysis shell on real games (issue 5), side by side in one run:
+"""Benchmark of the analysis shell on real games, side by side in one run:
 
 1. our analysis (one engine, no cache) vs the bare engine doing the same
    searches over plain UCI (a minimal loop writing ``position ... moves ...`` /

@@ -4,7 +4,7 @@ Runs ``clubrating demo --json`` into a new SQLite file under a temporary folder,
 ``--runs`` times, and reports the median of the wall seconds, the CPU seconds of
 the whole process tree (the machine may be shared: CPU seconds / cores is about
 what an idle machine takes when every core is kept busy), and each part the
-command times itself. The parts overlap since the pipelined build (issue 11):
+command times itself. The parts overlap since the pipelined build:
 - results: storing the evenings (import, linking, publishing, the correction,
   the merge), in the main thread;
 - playing: the last evenings played over the board by Stockfish (``--jobs``
@@ -22,7 +22,7 @@ the share of sides that fell under a minute on the clock, and how the members'
 mean centipawn loss follows their club rating (Pearson r over the members with
 three analysed games or more; negative: stronger players lose fewer centipawns).
 
-Target (issue 11): a newcomer's ``make run`` shows the CPI within about a minute
+Target: a newcomer's ``make run`` shows the CPI within about a minute
 of build time on a 2-core machine.
 
 Usage: python benchmarks/bench_demo.py [--runs 3] [--before SRC] [-- extra demo options]

@@ -47,8 +47,8 @@ from clubrating.identity.match import MAX_BEHIND_BEST, MIN_SCORE, Matcher, Propo
 from clubrating.identity.normalize import normalize_name
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "names"
-BIG_ROSTER = 400_000  # issue 3: "100 new names against a 400,000-player roster"
-CLUB_SIZE = 500  # issue 3: "against a 500-member club"
+BIG_ROSTER = 400_000  # target: "100 new names against a 400,000-player roster"
+CLUB_SIZE = 500  # target: "against a 500-member club"
 SPEED_NAMES = 100
 DUPLICATE_CLUBS = (500, 2000)  # the arbiter's "possibly one person" list, computed on each view
 CLUB_RUNS = 31  # a run takes ~20 ms: many, for a steady median on a shared machine

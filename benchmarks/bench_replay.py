@@ -1,4 +1,4 @@
-"""How fast the pure replay is on a federation-sized history (issue 2, "Speed").
+"""How fast the pure replay is on a federation-sized history ("Speed").
 
     .venv/bin/python benchmarks/bench_replay.py [--games 1000000] [--players 50000]
         [--tournaments 20000] [--reference-games 100000] [--runs 3]
@@ -10,7 +10,7 @@ Builds a synthetic history with ``simulate_history``, then times, side by side:
   (``replay_columns``: slots, dependency levels, one numpy pass per level),
 - the reference replay (plain Python, tournament by tournament) on a prefix.
 Medians of ``--runs`` runs; peak memory traced in one extra run of each.
-Target (issue 2): >= 2,000,000 games/s for the pure replay on one core.
+Target: >= 2,000,000 games/s for the pure replay on one core.
 """
 
 from __future__ import annotations

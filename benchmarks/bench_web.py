@@ -1,5 +1,5 @@
 """The website under load: the club page of a 500-member club with ten seasons of
-history, and the page of a player with 500 games (issue 4: p95 <= 50 ms each).
+history, and the page of a player with 500 games (target: p95 <= 50 ms each).
 
 Builds the club in a temporary SQLite file (bulk rows, then one full rebuild),
 starts a server on loopback and drives it with a load generator written here: a
@@ -42,7 +42,7 @@ EVENINGS = 40           # club evenings a season
 BOARDS = 12             # 24 players an evening
 ROUNDS = 5
 REGULAR_EVERY = 4       # member 1 plays one evening in 4: 100 evenings x 5 rounds = 500 games
-TARGET_MS = 50.0        # issue 4
+TARGET_MS = 50.0        # p95 target of each page
 
 
 def build(url: str, seed: int = 7) -> tuple[str, int]:

@@ -1,4 +1,4 @@
-"""Fit the CPI presets the product ships (issue 11) and write ``src/clubrating/cpi/presets.py``.
+"""Fit the CPI presets the product ships and write ``src/clubrating/cpi/presets.py``.
 
     .venv/bin/python benchmarks/fit_presets.py [--cache FILE] [--check]
 
@@ -97,7 +97,7 @@ def fit_all(folder: Path, cache: str | None = None, jobs: int = 2) -> dict[str, 
 
 
 def module_text(fits: dict[str, dict]) -> str:  # type: ignore[type-arg]
-    lines = ['"""The CPI presets fitted on real rated games (issue 11), written by',
+    lines = ['"""The CPI presets fitted on real rated games, written by',
              "``benchmarks/fit_presets.py`` from ``clubrating calibrate``: do not edit by hand;",
              "``acceptance/test_cpi_fit.py`` refits them and fails when they differ.",
              '"""', "", "from __future__ import annotations", "",

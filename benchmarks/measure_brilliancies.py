@@ -1,4 +1,4 @@
-"""Brilliancies (Br) on real games, the definition before issue 11 against the new one.
+"""Brilliancies (Br) on real games, the earlier definition against the new one.
 
 Both rules are judged on the same facts: the analysis runs its tiny "was it obvious?"
 search for the candidates of either rule, then each rule counts its own. Every move
@@ -26,7 +26,7 @@ SOURCE = DATA / "otb_twic" / "twic1362.pgn"
 
 
 def old_candidate(ply: PlyFacts) -> bool:
-    """Conditions 1-3 before issue 11: clipped scores, no bound on the position before."""
+    """Conditions 1-3 of the earlier definition: clipped scores, no bound on the position before."""
     before = ply.score_before
     if before is None or ply.exchange > -200:
         return False

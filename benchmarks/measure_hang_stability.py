@@ -1,4 +1,4 @@
-"""Hang counts at two engine budgets, old definition vs new (issue 11, factor H).
+"""Hang counts at two engine budgets, old definition vs new (factor H).
 
 The old H counted moves losing >= 300 cp on the clipped scale from |eval| <= 500 cp;
 the new one counts moves dropping the mover's lichess win % by >= HANG_WIN_DROP
@@ -47,7 +47,7 @@ def pick_games(per_band: int) -> list[chess.pgn.Game]:
 
 
 def old_hangs(plies: Sequence[PlyFacts], color: Color) -> int:
-    """The definition before issue 11: >= 300 cp clipped loss from |eval| <= 500 cp."""
+    """The earlier definition: >= 300 cp clipped loss from |eval| <= 500 cp."""
     count = 0
     for ply in own_plies(plies, color):
         before, loss = ply.score_before, centipawn_loss(ply)

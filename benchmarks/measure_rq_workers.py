@@ -1,4 +1,4 @@
-"""Analysis on RQ (issue 12): the time for one evening's games with 1, then 2 ``clubrating
+"""Analysis on RQ: the time for one evening's games with 1, then 2 ``clubrating
 worker`` processes, side by side (alternating runs), each run on a new SQLite database
 (no search cached) and the emptied Redis of scripts/redis.
 

@@ -1,11 +1,11 @@
-"""Which time-management factor T means something? (issue 11)
+"""Which time-management factor T means something?
 
 Each candidate is computed per player-side of real clocked games and compared with
 the player's rating: Pearson r and Spearman rho with the side's Elo, how many sides
 get a value, and how many a non-degenerate one (strictly between 0 and 1).
 
 Candidates (all shares in [0, 1], higher meant to be better):
-- ``old``: 1 − stddev/mean of the seconds per move (spec C3, the definition before issue 11);
+- ``old``: 1 − stddev/mean of the seconds per move (spec C3, the earlier definition);
 - ``no-trouble``: 1 − share of the moves started with less than 10 % of the base time left;
 - ``never-flagged``: 0 when the side lost with its clock at 0 (or chess.com says "on time"), else 1;
 - ``no-trouble (< N s)``: the same with a fixed number of seconds left;
@@ -13,7 +13,7 @@ Candidates (all shares in [0, 1], higher meant to be better):
   lines differ by >= ``--gap`` win % points) took more time than a quiet one
   (Mann–Whitney AUC; ties count half); ``no capture``: a position whose best move is a
   capture is never critical;
-- ``new T``: cpi.factors' T since issue 11, the Gini coefficient of the seconds per move
+- ``new T``: cpi.factors' T today, the Gini coefficient of the seconds per move
   (0 after a loss on time).
 
 Sources: ``../shared/data/games/otb_broadcast_clk/lezcano_memorial_2025_broadcast.pgn``

@@ -1,4 +1,4 @@
-"""Decay when inactive (issue 11): simulated careers with a break under a shipped preset's
+"""Decay when inactive: simulated careers with a break under a shipped preset's
 measurement model (clubrating.cpi.decay). Per true drift of strength (Elo per √year) and per
 ``decay`` setting: the error of the shown Elo-equivalent on return after 0-4 years away, and how
 often the true strength lies inside the shown ± (68 % is an honest interval).

@@ -1,4 +1,4 @@
-"""The demo club (``clubrating demo``, issue 11 "The demo shows it", issue 10 "Faults"):
+"""The demo club (``clubrating demo``: it shows the CPI, and survives faults):
 its last evenings played by the real Stockfish with clocks, analysed during the build, the
 CPI dashboard and the coach filled; every allowed number of seasons dated up to today;
 all or nothing."""

@@ -1,4 +1,4 @@
-"""One direction of dependency (issue 12): every import of ``clubrating`` points down.
+"""One direction of dependency: every import of ``clubrating`` points down.
 
 Every module is read with ``ast`` (imports at the top and inside functions,
 ``import x`` and ``from x import y``, relative imports); an import of a module

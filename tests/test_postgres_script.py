@@ -1,4 +1,4 @@
-"""``scripts/postgres`` from a checkout under a 0700 directory (root's home, issue 10): run as
+"""``scripts/postgres`` from a checkout under a 0700 directory (root's home): run as
 root, initdb runs as the postgres user, who could not enter the checkout's var/pg.
 
 Real PostgreSQL binaries, its own port and data directory; skipped where they are missing.

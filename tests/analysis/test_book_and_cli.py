@@ -76,7 +76,7 @@ def test_analyze_json_is_the_design_document(fake_engine, tmp_path, monkeypatch,
 
 
 def test_analyze_json_records_its_provenance(fake_engine, tmp_path, monkeypatch, capsys) -> None:
-    """Issue 11: the definitions' version, clubrating's, the engine's Hash/Threads and the
+    """The definitions' version, clubrating's, the engine's Hash/Threads and the
     depths it reached, the book (path and digest) and each player's mating attacks."""
     book = tmp_path / "book.bin"
     write_book(book, [(chess.Board(), "e2e4", 10)])

@@ -1,4 +1,4 @@
-"""An engine that hangs or talks nonsense, and a command killed mid-analysis (issue 10).
+"""An engine that hangs or talks nonsense, and a command killed mid-analysis.
 
 The fake engine (``fake_uci.py``) hangs or prints ``score cp abc`` on demand; both adapters
 must end with one line naming the engine, the position and the game. The kill test runs

@@ -1,4 +1,4 @@
-"""Stockfish on short games (issue 5): a small fixed node budget, one thread, a
+"""Stockfish on short games: a small fixed node budget, one thread, a
 clean hash per search, so the figures are reproducible. These tests FAIL (never
 skip) when Stockfish or the book is missing: ``scripts/bootstrap --test``
 installs both."""
@@ -87,7 +87,7 @@ def test_a_game_leaving_the_book_at_move_3(analysed) -> None:
     assert [p.book for p in plies[:5]] == [BookStatus.TOP10] * 4 + [BookStatus.OUT]
     assert all(p.book is BookStatus.NO_POSITION for p in plies[5:])
     opening = score_game(analysed["early_exit"])[W].factors.O
-    # moves 4 and 5 start from positions the book does not know: no misses (issue 11)
+    # moves 4 and 5 start from positions the book does not know: no misses
     assert (opening.numerator, opening.denominator) == (2, 3)
 
 
@@ -98,7 +98,7 @@ def test_terminal_positions_cost_no_search(analysed) -> None:
 
 
 def test_a_mate_delivered_in_an_unfinished_game_record_is_found() -> None:
-    """Issue 11: with the Result tag "*" the mating move kept the MultiPV line's
+    """With the Result tag "*" the mating move kept the MultiPV line's
     ``mate 1`` and the attack looked missed; the rules now score a mated position."""
     game = read_pgn_file(DATA / "legal_mate.pgn")[0]
     game.headers["Result"] = "*"

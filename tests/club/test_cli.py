@@ -117,7 +117,7 @@ def test_a_malformed_file_is_refused_with_file_and_line_and_no_traceback(tmp_pat
     ("database", "expected"),
     [
         ("postgresql://nobody@127.0.0.1:9/none", "clubrating ratings: error: database: "),  # nothing listens on 9
-        ("sqlite:////no/such/directory/club.sqlite3",   # the path and the reason (issue 10)
+        ("sqlite:////no/such/directory/club.sqlite3",   # the path and the reason
          "clubrating ratings: error: /no/such/directory/club.sqlite3: cannot open the database: no directory "
          "/no/such/directory"),
     ],

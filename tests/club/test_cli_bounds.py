@@ -1,4 +1,4 @@
-"""The command line against values no tournament has (issue 10): a CSV field of 131,073
+"""The command line against values no tournament has: a CSV field of 131,073
 characters, a round of 99999999999999999999, and every documented spelling of a result
 given to ``correct`` (``--`` and ``-+`` used to be argparse's)."""
 

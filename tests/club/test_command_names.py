@@ -1,5 +1,5 @@
 """The club's analysis is ``analyse-club``: one letter no longer tells it from ``analyze
-GAMES.pgn`` (issue 12). The old ``analyse`` works for one release, with one line on stderr."""
+GAMES.pgn``. The old ``analyse`` works for one release, with one line on stderr."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Two writers of one club's history at once (issue 10, "Concurrency"): real processes
+"""Two writers of one club's history at once: real processes
 running the ``clubrating`` command on a database of their own (a SQLite file, or a new
 database on the PostgreSQL server of ``CLUBRATING_DATABASE_URL``).
 

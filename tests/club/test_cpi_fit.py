@@ -1,4 +1,4 @@
-"""A club under fitted CPI settings (issue 11): the CPI is the Elo-equivalent of the last games
+"""A club under fitted CPI settings: the CPI is the Elo-equivalent of the last games
 (comparable between members), short games are not scored, "plays like ± " appears once enough
 moves exist, presets and calibrated files are chosen by the arbiter, and the fair-play signal."""
 

@@ -1,4 +1,4 @@
-"""Tonight's evening run by clubrating (issue 12): register, seed, pair, results, byes, withdrawals,
+"""Tonight's evening run by clubrating: register, seed, pair, results, byes, withdrawals,
 standings and publication, on the real database (SQLite and PostgreSQL)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Tonight's pairings (issue 12), pure: the Dutch engine the product uses (caissify-pairings)
+"""Tonight's pairings, pure: the Dutch engine the product uses (caissify-pairings)
 checked against an independent one (pairing-core's dutch-2026) on the same simulated evenings.
 
 Each evening: players with random ratings, five rounds, results drawn from the Elo expectation,

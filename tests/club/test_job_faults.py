@@ -1,4 +1,4 @@
-"""What a killed ``analyse`` or ``worker`` leaves behind (issue 10): a run stopped after its
+"""What a killed ``analyse`` or ``worker`` leaves behind: a run stopped after its
 last game was stored but before the ledger is finished by the next run; a job whose worker
 was killed is put back in the queue when its lease runs out and finished by another worker.
 

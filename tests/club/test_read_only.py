@@ -1,4 +1,4 @@
-"""A SQLite database this process may not write (issue 10): every read command works, opened
+"""A SQLite database this process may not write: every read command works, opened
 read-only; a write, or a file that cannot be created, is one line naming the path and why.
 
 Run as root, the commands run under ``setpriv`` without CAP_DAC_OVERRIDE, so that file modes

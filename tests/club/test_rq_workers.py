@@ -1,4 +1,4 @@
-"""Analysis jobs on RQ/Redis (issue 12), end to end with real components: the private
+"""Analysis jobs on RQ/Redis, end to end with real components: the private
 redis-server of scripts/redis, real ``clubrating worker`` processes, real Stockfish at a small
 node budget, on a SQLite file or (in make test's PostgreSQL pass) a fresh PostgreSQL database.
 

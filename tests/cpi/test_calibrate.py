@@ -1,4 +1,4 @@
-"""The CPI fit (issue 11): weights, the Elo map, the estimate from n games, cross-validation,
+"""The CPI fit: weights, the Elo map, the estimate from n games, cross-validation,
 and the scoring settings that use them (renormalised factors, minimum length, the window)."""
 
 from __future__ import annotations
@@ -208,7 +208,7 @@ def test_simulated_careers_show_the_running_sum_counts_games_and_the_window_stre
 @pytest.mark.parametrize("name", sorted(PRESETS))
 def test_under_every_preset_missing_a_mate_lowers_the_score(name: str) -> None:
     """A mate in 1 on the board and another move played scores lower than the same move where no
-    mate was there (issue 11: both added 0 before). Under the fitted presets M1–M3 weigh 0 (the
+    mate was there (both added 0 before). Under the fitted presets M1–M3 weigh 0 (the
     data gives them no weight beside E and B1), so the cost comes through E and B1."""
     from tests.cpi.coach_games import OPEN_GAME, build
 

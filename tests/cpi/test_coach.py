@@ -79,7 +79,7 @@ def test_a_mate_carried_out_is_no_exercise() -> None:
 
 
 def test_a_hang_in_a_decided_position_is_not_an_exercise() -> None:
-    decided = {5: {"best": [("Bc4", 1200)], "after": 600}}     # +12 to +6: still winning (issue 11)
+    decided = {5: {"best": [("Bc4", 1200)], "after": 600}}     # +12 to +6: still winning
     assert choose_exercises([one(build(OPEN_GAME, decided))], "H") == ()
     assert len(choose_exercises([one(build(OPEN_GAME, decided))], "E")) == 1   # but a mistake for E
 

@@ -1,4 +1,4 @@
-"""Decay when inactive (issue 11, spec C7): a strength that may move while a player does not
+"""Decay when inactive (spec C7): a strength that may move while a player does not
 play (a random walk, Glicko's c) widens the interval with time away and weighs older games
 less; without the setting nothing changes."""
 

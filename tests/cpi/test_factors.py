@@ -50,7 +50,7 @@ def test_eval_loss_is_zero_not_negative_when_cpl_exceeds_200() -> None:
 
 
 def test_in_the_fitted_form_one_blunder_counts_at_most_500_cp_and_in_full_in_the_acpl() -> None:
-    """Issue 11 (definitions 3): a lost queen in an even game weighed as much as 33 careful
+    """Definitions 3: a lost queen in an even game weighed as much as 33 careful
     moves in the spec's E; in the fitted presets' form each move's loss counts at most 500 cp."""
     careful = [ply(2 * i + 1, "a", [("b", 30)], 0) for i in range(19)]       # 30 cp a move
     blunder = ply(39, "a", [("b", 0)], -1000)                                  # a queen
@@ -104,7 +104,7 @@ def timed(seconds: list[float], start: float = 5400) -> list:
     ([5, 5, 300, 5, 600, 5], 0.6993),  # fast where it is easy, long thinks at two moments
 ])
 def test_time_management_rewards_time_concentrated_on_few_moves(seconds, value) -> None:
-    # Issue 11: 1 − sd/mean rewarded equal time per move (0 for 440 of 485 OTB sides);
+    # 1 − sd/mean rewarded equal time per move (0 for 440 of 485 OTB sides);
     # the Gini coefficient of the seconds per move rose with FIDE rating (r = +0.31 on
     # 493 sides of the Lezcano memorial, benchmarks/measure_time_factor.py).
     assert time_management(timed(seconds), W, "5400").value == pytest.approx(value, abs=1e-4)
@@ -251,10 +251,10 @@ def test_game_accuracy_is_100_for_perfect_play_and_lower_with_a_blunder() -> Non
     assert game_accuracy([], W) is None
 
 
-# Issue 11: factor defects, each on a constructed game.
+# Factor defects, each on a constructed game.
 
 def test_a_delivered_mate_is_found_whatever_the_result_tag_and_the_stored_score() -> None:
-    # Facts stored before issue 11 kept the MultiPV line's score (#1) after a mating move;
+    # Facts stored by earlier versions kept the MultiPV line's score (#1) after a mating move;
     # with the Result tag "*" the attack looked missed.
     mating = ply(3, "d8h4", [("d8h4", "#1")], "#1")
     plies = [ply(1, "f2f3", [("e7e5", 0)], -50), ply(2, "e7e5", [("e7e5", 0)]),

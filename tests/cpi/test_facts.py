@@ -52,7 +52,7 @@ def test_facts_stored_before_issue_11_still_read() -> None:
 
 
 @pytest.mark.parametrize(("san", "after", "mated"), [
-    ("Qh4#", "#1", True),    # stored before issue 11: the line's mate 1, the SAN says mate
+    ("Qh4#", "#1", True),    # stored by earlier versions: the line's mate 1, the SAN says mate
     ("Qh4#", "#0", True), ("Qh4", "#0", True), ("Qh4+", "#1", False), ("Qh4", 50, False),
 ])
 def test_a_move_delivers_mate_by_its_score_or_its_san(san, after, mated) -> None:

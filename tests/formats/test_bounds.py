@@ -1,4 +1,4 @@
-"""Bounds of one tournament (issue 10): rounds, players, board numbers, names and CSV fields
+"""Bounds of one tournament: rounds, players, board numbers, names and CSV fields
 beyond any real event are refused in one line naming the file and the line."""
 
 from __future__ import annotations

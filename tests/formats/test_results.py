@@ -1,4 +1,4 @@
-"""One type for a game's result (issue 12): every spelling docs/formats.md documents is read
+"""One type for a game's result: every spelling docs/formats.md documents is read
 alike by the CSV reader, the typed-results form and the services, and written in one place."""
 
 from __future__ import annotations

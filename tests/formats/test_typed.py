@@ -1,4 +1,4 @@
-"""The typed-results parser (issue 12: moved from web/ to the pure formats package)."""
+"""The typed-results parser (in the pure formats package, not in web/)."""
 
 from __future__ import annotations
 

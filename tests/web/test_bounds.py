@@ -1,4 +1,4 @@
-"""The arbiter's forms against rounds, boards and names beyond any tournament (issue 10):
+"""The arbiter's forms against rounds, boards and names beyond any tournament:
 a clear message, never a 500, nothing stored."""
 
 from __future__ import annotations

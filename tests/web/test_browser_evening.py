@@ -1,4 +1,4 @@
-"""A whole five-round evening run in a real browser (issue 12): Playwright driving Debian's Chromium
+"""A whole five-round evening run in a real browser: Playwright driving Debian's Chromium
 against the live server. The arbiter registers seven players (one name confirmed as an existing
 member, one new member), pairs five rounds, enters every result on the phone page at 375 px, lets a
 player withdraw, reads the standings with their tie-breaks, publishes, sees the ratings change on

@@ -1,4 +1,4 @@
-"""The player's CPI dashboard and the CPI block of the player page (spec C6, issue 4):
+"""The player's CPI dashboard and the CPI block of the player page (spec C6):
 SVG charts and boards without JavaScript, the player page's privacy rules, fixed queries."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The evening's pages in-process (issue 12): who may see them, bad input as one message, the phone
+"""The evening's pages in-process: who may see them, bad input as one message, the phone
 page's forms (run on SQLite and PostgreSQL; the whole evening in Chromium is test_browser_evening)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The fair-play page of the arbiter (issue 11): the z-score table of ``fair_play`` for the
+"""The fair-play page of the arbiter: the z-score table of ``fair_play`` for the
 club's arbiters only, with its caveats, a bounded window ``?games=N``, a clear line for a bad
 window, the "not enough games" text, and never cached, indexed or listed anywhere."""
 

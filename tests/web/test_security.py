@@ -1,4 +1,4 @@
-"""Hardening of the website (issue 10): login lockout by login and address, request bodies
+"""Hardening of the website: login lockout by login and address, request bodies
 capped before they are read, the Content-Security-Policy and the robots rules."""
 
 from __future__ import annotations

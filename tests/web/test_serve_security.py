@@ -1,4 +1,4 @@
-"""``clubrating serve`` hardening (issue 10): the installation's own secret key, the
+"""``clubrating serve`` hardening: the installation's own secret key, the
 deployment checks, HTTPS headers, and a body refused before it is read."""
 
 from __future__ import annotations
