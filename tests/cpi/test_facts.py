@@ -44,7 +44,7 @@ def test_depths_are_summarised_by_min_median_max(depths, summary) -> None:
     assert Depths.of(depths) == summary
 
 
-def test_facts_stored_before_issue_11_still_read() -> None:
+def test_facts_stored_by_earlier_versions_still_read() -> None:
     old = {"headers": {}, "result": "*", "engine": {"name": "S", "version": "1", "nodes": 1, "multipv": 3},
            "plies": []}
     facts = GameFacts.from_dict(old)
