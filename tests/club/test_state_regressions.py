@@ -16,7 +16,7 @@ from clubrating.club.services import initial_list
 from clubrating.errors import Refused
 from clubrating.formats.ratinglist import ListedRating
 
-from .conftest import ARBITER, Publisher
+from .conftest import ARBITER, Publisher, make_record
 
 DAY = dt.date(2026, 3, 2)
 
@@ -118,3 +118,10 @@ def test_redating_a_tournament_to_its_own_date_is_refused_and_keeps_its_place_in
         services.change_date(first, DAY, who=ARBITER, today=dt.date(2030, 1, 1))
     first.refresh_from_db()
     assert first.sequence == 1 and AuditEntry.objects.count() == audits
+
+
+def test_a_file_of_two_spellings_of_one_name_imported_again_is_refused_as_the_same(club: Club) -> None:
+    record = make_record("Event", DAY, ["Anna Berg", "Berg, Anna"], [(1, "Anna Berg", "Berg, Anna", "1-0")])
+    services.import_tournament(club, record, who=ARBITER, today=dt.date(2030, 1, 1))
+    with pytest.raises(services.SameTournament):
+        services.import_tournament(club, record, who=ARBITER, today=dt.date(2030, 1, 1))

@@ -102,16 +102,26 @@ def same_event(stored: Event, incoming: Event) -> bool:
     if len(players) != len(arriving) or len(stored.games) != len(incoming.games):
         return False
     known = {n: {name_key(name) for name in stored.names.get(n, ())} for n in players}
-    pairing = _pair_players(known, {n: name_key(incoming.names[n][0]) for n in arriving if incoming.names.get(n)})
+    written = {n: _spelled(stored.names[n][0]) for n in players if stored.names.get(n)}
+    pairing = _pair_players(known, {n: name_key(incoming.names[n][0]) for n in arriving if incoming.names.get(n)},
+                            lambda n, s: written.get(s) != _spelled(incoming.names[n][0]))
     if pairing is None or len(pairing) != len(arriving):
         return False
     return _results(stored.games, lambda n: n) == _results(incoming.games, pairing.__getitem__)
 
 
-def _pair_players(known: Mapping[int, set[NameKey]], arriving: Mapping[int, NameKey]) -> dict[int, int] | None:
+def _spelled(name: str) -> str:
+    return " ".join(name.split()).casefold()
+
+
+def _pair_players(known: Mapping[int, set[NameKey]], arriving: Mapping[int, NameKey],
+                  other_spelling: Callable[[int, int], bool]) -> dict[int, int] | None:
     """Each arriving player -> a different stored player one of whose names it is (a perfect
-    matching, Kuhn's augmenting paths: namesakes and shared aliases find their way), or None."""
-    candidates = {n: [s for s, keys in sorted(known.items()) if key in keys] for n, key in arriving.items()}
+    matching, Kuhn's augmenting paths: namesakes and shared aliases find their way), or None.
+    A stored player written as the arriving one is tried first: "Anna Berg" and "Berg, Anna" in
+    one file are two entries with one key, and the file again must pair each with itself."""
+    candidates = {n: sorted((s for s, keys in known.items() if key in keys), key=lambda s: (other_spelling(n, s), s))
+                  for n, key in arriving.items()}
     taken: dict[int, int] = {}   # stored -> arriving
 
     def place(number: int, seen: set[int]) -> bool:
