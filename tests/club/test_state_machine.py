@@ -1,16 +1,16 @@
 """Any sequence of arbiter actions keeps the club's numbers right (a stateful property test).
 
 Hypothesis drives the services the way arbiters do: imports (a record, TRF, PGN, CSV,
-typed lines), links and new members on drafts and on published tournaments, publish and
-unpublish, corrections, redating, deletion, merges, renames, flags, stored analyses, and
-the evening paired here. A refusal is a legal outcome of a step, after which nothing
+typed lines; chess or bughouse; a stored tournament again, refused, then forced), links and new members on drafts and on published tournaments, publish and
+unpublish, corrections (of a game found by a member's other spelling too), redating, deletion, merges, renames, flags, stored analyses, and
+the club's time zone, the evening paired here. A refusal is a legal outcome of a step, after which nothing
 stored may differ. After every step:
 
 - the stored ratings and the CPI ledger equal a full replay of the stored history (the
   rebuild is run in a savepoint and rolled back: it must find nothing to change);
 - a step that changed the stored history left an audit entry;
 - no person holds two names in one tournament, and no derived row names a member merged
-  away, a draft, or a member without a game.
+  away, a draft, a bughouse tournament, or a member without a game.
 
 Each failure it found is kept as a plain test in ``test_state_regressions.py``.
 """
@@ -32,7 +32,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 from clubrating.club import evening, services
 from clubrating.club.analysis_jobs import rebuild_ledger
 from clubrating.club.cpi import rebuild_cpi
-from clubrating.club.lookups import resolve_members
+from clubrating.club.lookups import members_called, resolve_members
 from clubrating.club.models import (AuditEntry, Bye, Club, CpiEntry, CurrentRating, Distinct, Entry, Evening,
                                     EveningBoard, EveningPlayer, Game, GameAnalysis, InitialEntry, Member, Merge,
                                     RatingChange, Tournament, TournamentStatus)
@@ -43,8 +43,9 @@ from clubrating.errors import ClubratingError
 from clubrating.files import read_tournament_bytes
 from clubrating.formats import write_csv, write_pgn, write_trf
 from clubrating.formats.ratinglist import ListedRating
-from clubrating.formats.records import TimeControl, TournamentRecord
+from clubrating.formats.records import TimeControl, TournamentKind, TournamentRecord
 from clubrating.formats.typed import parse_typed
+from clubrating.identity.same import is_exact
 
 from ..cpi.coach_games import hanging_game
 from .conftest import make_record, spec_cpi
@@ -61,6 +62,7 @@ DATES = tuple(dt.date(2026, 3, day) for day in (2, 2, 9, 16, 23))
 ids = st.integers(0, 10_000)
 RULE_VALUES = {"policy": ("club", "fide"), "start-rating": ("1200", "1500"), "k-new": ("40", "25"),
                "k-new-games": ("20", "2"), "k-established": ("20", "10"), "provisional-games": ("5", "1")}
+ZONES = ("UTC", "Asia/Yerevan", "America/New_York", "")   # "": the server's zone
 
 # A small tournament: 2 to 5 names, up to 3 rounds of games between them.
 games_strategy = st.lists(st.tuples(st.integers(1, 3), ids, ids, st.sampled_from(RESULTS)), min_size=1, max_size=6)
@@ -86,6 +88,8 @@ def as_format(record: TournamentRecord, fmt: str) -> tuple[TournamentRecord, str
     """The record written as a file of ``fmt`` and read back the way ``clubrating import`` does."""
     if fmt == "pgn" and not any(p.played for p in record.pairings):
         fmt = "csv"   # a PGN holds played games only: a tournament of forfeits comes as a CSV
+    if fmt == "typed" and record.kind is TournamentKind.BUGHOUSE:
+        fmt = "record"   # typed lines are chess games: they say nothing of bughouse
     if fmt == "typed" and len({" ".join(p.name.casefold().split()) for p in record.players}) < len(record.players):
         fmt = "record"   # typed lines know a player by the name, whatever its case: "CARA DUNN" is "Cara Dunn"
     if fmt == "record":
@@ -118,7 +122,8 @@ def stored_state(club: Club) -> tuple[Any, ...]:
     tournaments = Tournament.objects.filter(club=club)
     return (
         list(Club.objects.filter(pk=club.pk).values_list(*(s.field for s in SETTINGS))),
-        list(tournaments.order_by("id").values_list("id", "name", "date", "sequence", "status", "rounds")),
+        list(tournaments.order_by("id").values_list("id", "name", "date", "sequence", "status", "rounds",
+                                                                      "kind")),
         list(Entry.objects.filter(tournament__club=club).order_by("id").values_list("id", "number", "name",
                                                                                     "member_id")),
         list(Game.objects.filter(tournament__club=club).order_by("id").values_list(
@@ -184,6 +189,8 @@ def dangling_rows(club: Club) -> list[str]:
             found.append(f"rating change of draft tournament {row.tournament_id}")
         if row.member_id in merged:
             found.append(f"rating change of merged member {row.member_id}")
+        if not row.tournament.is_rated:
+            found.append(f"rating change of bughouse tournament {row.tournament_id}")
     for current in CurrentRating.objects.filter(member__club=club, member_id__in=merged):
         found.append(f"current rating of merged member {current.member_id}")
     for entry in CpiEntry.objects.filter(member__club=club).select_related("game__tournament"):
@@ -191,10 +198,28 @@ def dangling_rows(club: Club) -> list[str]:
             found.append(f"CPI entry of merged member {entry.member_id}")
         if entry.game.tournament.status != TournamentStatus.PUBLISHED:
             found.append(f"CPI entry of a draft's game {entry.game_id}")
+        if not entry.game.tournament.is_rated:
+            found.append(f"CPI entry of a bughouse game {entry.game_id}")
     published_unlinked = Entry.objects.filter(tournament__club=club, member=None,
                                               tournament__status=TournamentStatus.PUBLISHED)
     found += [f"published entry {e.id} linked to no member" for e in published_unlinked]
     return found
+
+
+@dataclasses.dataclass(frozen=True)
+class Imported:
+    """A tournament the machine imported: the record as drawn, its date, its played games then."""
+
+    tournament_id: int
+    record: TournamentRecord
+    date: dt.date
+    games: list[tuple[str, str, int, int]]
+
+
+def played_games(tournament: Tournament) -> list[tuple[str, str, int, int]]:
+    """Its played games as names and points (what :func:`stored_twin` compares, the names as written)."""
+    return sorted(Game.objects.filter(tournament=tournament, played=True).values_list(
+        "white__name", "black__name", "white_points", "black_points"))
 
 
 # --- the machine ------------------------------------------------------------------------------
@@ -209,6 +234,7 @@ class ClubMachine(RuleBasedStateMachine):
         Club.objects.filter(slug="state-machine").delete()
         self.club = spec_cpi(services.create_club("State Machine", who=WHO, slug="state-machine"))
         self.counter = 0
+        self.imports: list[Imported] = []   # what a later step may import again
         self.sizes = self.measure()
 
     @initialize(policy=st.sampled_from(("club", "fide")), separate_lists=st.booleans())
@@ -271,18 +297,58 @@ class ClubMachine(RuleBasedStateMachine):
     # imports
     @rule(names=st.lists(st.sampled_from(NAMES), min_size=2, max_size=5, unique=True), drawn=games_strategy,
           date=st.sampled_from(DATES), fmt=st.sampled_from(FORMATS), then=st.sampled_from(THEN),
-          control=st.sampled_from(TimeControl), juniors=st.booleans())
+          control=st.sampled_from(TimeControl), juniors=st.booleans(),
+          kind=st.sampled_from((TournamentKind.CHESS,) * 3 + (TournamentKind.BUGHOUSE,)))
     def import_file(self, names: list[str], drawn: list[tuple[int, int, int, str]], date: dt.date, fmt: str,
-                    then: str, control: TimeControl, juniors: bool) -> None:
-        """An import, and what the arbiter does next on the same page."""
+                    then: str, control: TimeControl, juniors: bool, kind: TournamentKind) -> None:
+        """An import (chess, or a bughouse night: never rated), and what the arbiter does next."""
         self.counter += 1
-        record = tournament_record(names, drawn, date, f"Event {self.counter}")
-        if record is None:
+        drawn_record = tournament_record(names, drawn, date, f"Event {self.counter}")
+        if drawn_record is None:
             return
-        record, digest = as_format(dataclasses.replace(record, time_control=control), fmt)
+        written = dataclasses.replace(drawn_record, time_control=control, kind=kind)
+        record, digest = as_format(written, fmt)
+        assert record.kind is kind, f"a {fmt} file lost the tournament's kind"
         imported: list[Tournament] = []
         self.attempt(lambda: imported.append(services.import_tournament(
             self.club, record, who=WHO, content_hash=digest, date=date, has_juniors=juniors, today=TODAY)))
+        if imported:
+            self.imports.append(Imported(imported[0].id, written, date, played_games(imported[0])))
+            self.confirm(imported[0], then)
+
+    @precondition(lambda self: bool(self.imports))
+    @rule(i=ids, fmt=st.sampled_from(FORMATS), shift=st.sampled_from((0, 0, 1, -1)), force=st.booleans(),
+          then=st.sampled_from(THEN))
+    def import_again(self, i: int, fmt: str, shift: int, force: bool, then: str) -> None:
+        """A tournament stored already, imported again (another format, a day off): refused as the
+        same tournament while it still is, then maybe forced (audited as forced)."""
+        earlier = pick(self.imports, i)
+        record, digest = as_format(earlier.record, fmt)
+        when = earlier.date + dt.timedelta(days=shift)
+        still = Tournament.objects.filter(pk=earlier.tournament_id, date__range=(when - dt.timedelta(days=1),
+                                                                                 when + dt.timedelta(days=1))).first()
+        expect_twin = (still is not None and played_games(still) == earlier.games and when <= TODAY
+                       and not (digest and Tournament.objects.filter(club=self.club, content_hash=digest).exists()))
+        refusal: list[ClubratingError] = []
+        imported: list[Tournament] = []
+
+        def again(forced: bool) -> None:
+            try:
+                imported.append(services.import_tournament(self.club, record, who=WHO, content_hash=digest,
+                                                           date=when, today=TODAY, force=forced))
+            except ClubratingError as error:
+                refusal.append(error)
+                raise
+
+        self.attempt(lambda: again(False))
+        if expect_twin:
+            assert imported == [] and isinstance(refusal[0], services.SameTournament), \
+                f"tournament {earlier.tournament_id} imported again was not refused as the same: {refusal}"
+        if force and isinstance(pick(refusal, 0), services.SameTournament):
+            self.attempt(lambda: again(True))
+            if imported:
+                entry = AuditEntry.objects.filter(club=self.club, action="import").order_by("-id").first()
+                assert entry is not None and "forced" in entry.new, "a forced import was not audited as forced"
         if imported:
             self.confirm(imported[0], then)
 
@@ -348,6 +414,33 @@ class ClubMachine(RuleBasedStateMachine):
         if game is not None:
             self.attempt(lambda: services.correct_result(game, result, who=WHO))
 
+    @precondition(lambda self: self.sizes["games"] > 0)
+    @rule(g=ids, white=st.booleans(), s=ids, result=st.sampled_from(RESULTS + ("--",)))
+    def correct_by_name(self, g: int, white: bool, s: int, result: str) -> None:
+        """A correction of a game found as the arbiter types it: the round and any spelling of
+        one of its players' member (its name, a name written in another tournament)."""
+        game = pick(list(Game.objects.filter(tournament__club=self.club).select_related(
+            "white", "black", "tournament").order_by("id")), g)
+        entry = game.white if white else game.black
+        if entry.member_id is None:
+            return
+        top = resolve_members(self.club)
+        spellings = sorted({name for name, member in Entry.objects.filter(
+            tournament__club=self.club, member__isnull=False).values_list("name", "member_id")
+            if top[member] == top[entry.member_id]} | {entry.member.name})
+        spelling = pick(spellings, s)
+        round_names = Game.objects.filter(tournament=game.tournament, round=game.round).values_list(
+            "white__name", "black__name")
+        by_alias = not any(is_exact(spelling, name) for pair in round_names for name in pair)
+        only_this = by_alias and {top[m.id] for m in members_called(self.club, spelling)} == {top[entry.member_id]}
+        found: list[Game] = []
+        self.attempt(lambda: found.append(services.find_game(game.tournament, game.round, spelling)))
+        if only_this:   # the spelling is this player's member's alone: it finds this game
+            assert [g.id for g in found] == [game.id], f"{spelling!r} found {found}, not game {game.id}"
+        if found:
+            assert (found[0].tournament_id, found[0].round) == (game.tournament_id, game.round)
+            self.attempt(lambda: services.correct_result(found[0], result, who=WHO))
+
     @precondition(lambda self: self.sizes["tournaments"] > 0)
     @rule(t=ids, date=st.sampled_from(DATES))
     def redate(self, t: int, date: dt.date) -> None:
@@ -406,6 +499,17 @@ class ClubMachine(RuleBasedStateMachine):
         texts = {key: RULE_VALUES[key][i] for key, i in changes.items()}
         self.attempt(lambda: change_settings(self.club, parse_settings(texts), who=WHO))
         self.club.refresh_from_db()
+
+    @rule(zone=st.sampled_from(ZONES))
+    def change_time_zone(self, zone: str) -> None:
+        """The club's time zone changed: its dates shown differ, its numbers do not (no replay)."""
+        rows = sorted(RatingChange.objects.filter(tournament__club=self.club).values_list("id", flat=True))
+        outcome: list[Any] = []
+        self.attempt(lambda: outcome.append(change_settings(self.club, parse_settings({"time-zone": zone}), who=WHO)))
+        self.club.refresh_from_db()
+        if outcome:
+            assert outcome[0].rebuild is None, "a change of the time zone replayed the history"
+            assert sorted(RatingChange.objects.filter(tournament__club=self.club).values_list("id", flat=True)) == rows
 
     @rule(names=st.lists(st.sampled_from(NAMES), min_size=1, max_size=4, unique=True),
           ratings=st.lists(st.sampled_from((1350.0, 1600.0, 1900.0)), min_size=4, max_size=4),
