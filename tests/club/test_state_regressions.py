@@ -120,8 +120,10 @@ def test_redating_a_tournament_to_its_own_date_is_refused_and_keeps_its_place_in
     assert first.sequence == 1 and AuditEntry.objects.count() == audits
 
 
-def test_a_file_of_two_spellings_of_one_name_imported_again_is_refused_as_the_same(club: Club) -> None:
-    record = make_record("Event", DAY, ["Anna Berg", "Berg, Anna"], [(1, "Anna Berg", "Berg, Anna", "1-0")])
+@pytest.mark.parametrize("names", [("Anna Berg", "Berg, Anna"), ("Cara Dunn", "CARA DUNN")])
+def test_a_file_of_two_spellings_of_one_name_imported_again_is_refused_as_the_same(club: Club,
+                                                                                 names: tuple[str, str]) -> None:
+    record = make_record("Event", DAY, names, [(1, names[0], names[1], "1-0")])
     services.import_tournament(club, record, who=ARBITER, today=dt.date(2030, 1, 1))
     with pytest.raises(services.SameTournament):
         services.import_tournament(club, record, who=ARBITER, today=dt.date(2030, 1, 1))

@@ -111,7 +111,7 @@ def same_event(stored: Event, incoming: Event) -> bool:
 
 
 def _spelled(name: str) -> str:
-    return " ".join(name.split()).casefold()
+    return " ".join(name.split())
 
 
 def _pair_players(known: Mapping[int, set[NameKey]], arriving: Mapping[int, NameKey],
@@ -119,7 +119,8 @@ def _pair_players(known: Mapping[int, set[NameKey]], arriving: Mapping[int, Name
     """Each arriving player -> a different stored player one of whose names it is (a perfect
     matching, Kuhn's augmenting paths: namesakes and shared aliases find their way), or None.
     A stored player written as the arriving one is tried first: "Anna Berg" and "Berg, Anna" in
-    one file are two entries with one key, and the file again must pair each with itself."""
+    one file (or "CARA DUNN" and "Cara Dunn") are two entries with one key, and the file again
+    must pair each with itself."""
     candidates = {n: sorted((s for s, keys in known.items() if key in keys), key=lambda s: (other_spelling(n, s), s))
                   for n, key in arriving.items()}
     taken: dict[int, int] = {}   # stored -> arriving
