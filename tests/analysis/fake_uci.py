@@ -78,4 +78,11 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # The analyser closed the pipe (it gave up on this engine): end quietly, as Stockfish does,
+        # instead of a Python traceback on the stderr the analyser shares with its user.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        sys.exit(1)
