@@ -20,7 +20,7 @@ from clubrating.club.locking import history_write
 from clubrating.club.lookups import merged_persons, reread
 from clubrating.club.matching import EntryProposal, roster_matcher
 from clubrating.club.models import Club, InitialEntry, Member
-from clubrating.club.services.names import exact_candidates
+from clubrating.club.services.names import check_linkable, exact_candidates
 from clubrating.club.services.outcome import Outcome
 from clubrating.errors import InputError, NotFound, Refused
 from clubrating.formats.ratinglist import ListedRating, name_key
@@ -72,10 +72,7 @@ def link_initial(row: InitialEntry, member: Member, *, who: str) -> Outcome:
 def _link(club: Club, row: InitialEntry, member: Member, who: str) -> bool:
     """Link under the caller's lock, audited; the caller replays. True if the member changed."""
     reread(row, member)
-    if member.club_id != club.id:
-        raise Refused(f"member {member.id} belongs to another club")
-    if member.merged_into_id is not None:
-        raise Refused(f"{member.name} was merged into {member.active().name}: link to that member")
+    check_linkable(club, member)
     person = merged_persons(club)   # one row a person: the member or one merged into it
     clash = next((r for r in InitialEntry.objects.filter(club=club).exclude(id=row.id).order_by("number")
                   if r.member_id is not None

@@ -16,14 +16,19 @@ from clubrating.identity.same import is_exact
 from clubrating.words import plural
 
 
+def check_linkable(club: Club, member: Member) -> None:
+    """A name (of a tournament or of the initial list) is linked only to an active member of its club."""
+    if member.club_id != club.id:
+        raise Refused(f"member {member.id} belongs to another club")
+    if member.merged_into_id is not None:
+        raise Refused(f"{member.name} was merged into {member.active().name}: link to that member")
+
+
 def link(entry: Entry, member: Member, *, who: str) -> Outcome:
     """The arbiter says: this name in this tournament is this member (R10)."""
     with history_write(entry.tournament.club_id) as club:
         reread(entry, member)
-        if member.club_id != club.id:
-            raise Refused(f"member {member.id} belongs to another club")
-        if member.merged_into_id is not None:
-            raise Refused(f"{member.name} was merged into {member.active().name}: link to that member")
+        check_linkable(club, member)
         clash = _same_person(entry, member)
         if clash is not None:
             raise Refused(f"{member.name} is already '{clash.name}' (number {clash.number}) in this tournament")
