@@ -3,7 +3,7 @@ rating pools of ../shared/data/games, never mixed, with the real Stockfish at 10
 (the samples: ``benchmarks/fit_presets.py``).
 
 The run is deterministic (one thread, a node budget, a clean hash for every search), so the
-figures are the README's, and the presets the product ships must be exactly what the command
+figures are docs/cpi.md's, and the presets the product ships must be exactly what the command
 fits here. FAILS (never skips) without ../shared/data or Stockfish.
 """
 

@@ -1,32 +1,12 @@
 """Fitting the CPI on rated games (spec C4 "the weights are to be fitted on 100+
 games of different levels", C7 "a FIDE-equivalent of CPI").
 
-Pure: it takes each player-side of each analysed game as a :class:`Side` (the
-eleven factors, the result and the player's rating in one pool) and returns
-a :class:`Fit`. Nothing here reads files or runs the engine: the shell
-(``clubrating calibrate``) analyses the games and hands the sides in.
-
-The model, in three steps:
-
-1. **Weights** (C1's form, fitted): ordinary least squares with a small ridge
-   of the player's rating on the factor values, an unavailable factor taking
-   the pool's mean (so it neither helps nor hurts, and a missed mate, 0,
-   lowers the score where "no mate" does not). The coefficients, in Elo per
-   unit of each factor, are divided by one scale so that the share factors'
-   weights add up to the spec's 115 (30 + 5 + 10 + … + 20): ΔCPI stays in the
-   spec's units, and its sign convention (H negative) is the data's.
-2. **Measurement model**: over the same sides, ΔCPI = α + β·Elo + ε with ε of
-   standard deviation σ: what one game says about the player's strength.
-3. **Estimate** from n games: a normal prior on the pool's ratings (mean μ,
-   standard deviation τ) and n independent measurements give the posterior
-   mean and standard deviation (:func:`estimate`): one game says little and
-   stays near the pool's mean, ten say more. This is the "plays like 1750 ±
-   150 over the last 10 games" of the dashboard and the club's CPI.
-
-Cross-validation (:func:`cross_validate`) fits on k − 1 folds and measures on
-the held-out one, folds made of whole groups (a named player's games stay
-together; anonymous games by game), so no player is measured on a fit that
-saw them.
+Pure: it takes each player-side of each analysed game as a :class:`Side` (the eleven factors,
+the result and the player's rating in one pool) and returns a :class:`Fit`: weights by least
+squares of the rating on the factors, scaled to the spec's units; a measurement model
+ΔCPI = α + β·Elo + noise; and :func:`estimate`, the posterior Elo-equivalent of n games (the
+dashboard's "plays like 1750 ± 150"). :func:`cross_validate` holds whole players out. The
+model step by step and the figures of the shipped presets are in ``docs/cpi.md``.
 """
 
 from __future__ import annotations

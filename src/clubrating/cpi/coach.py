@@ -1,51 +1,12 @@
 """Coach by CPI (spec C6): the player's weakest factor and exercises built from
 the player's own analysed games. Pure: facts in, exercises out.
 
-The weakest factor
-------------------
-The factor that costs the player the most ΔCPI per game against a perfect
-score (its *shortfall*), over the player's analysed games:
-
-- a share factor F (E, T, O, B1, M1, M2, M3): w_F · (1 − mean of F over the
-  games where F was available) · (games where F was available / games). The
-  last term keeps a factor measured once in twenty games (a mate in 3) from
-  outweighing one measured in every game;
-- H: |w_H| · hangs per game (every hang costs |w_H|, spec C1).
-
-B2, B3 and Br are not candidates: a second or third engine choice is no
-weakness beside a missed first one, and a brilliancy is a bonus whose absence
-is not a fault. They can still be asked for by name (``factor=``). Ties go to
-the earlier factor of :data:`WEAKEST_CANDIDATES`. This is the rule of
-:func:`clubrating.club.cpi.weakest_factor` (the club's summary), so the
-player's page and the coach name the same factor.
-
-Exercises
----------
-Positions from the player's games (the FEN before the player's move) where the
-player went wrong in that factor:
-
-- E, B1, B2, B3: the moves that lost the most centipawns (clipped scale, as E)
-  where the engine's first choice was clearly better (loss ≥ 100 cp);
-- M1, M2, M3: the forced mates in 1 / 2 / 3 the player had and did not carry
-  out (the first position of each missed mating attack, as M counts them);
-- H: the hangs (the position before the blunder, as H counts them);
-- O: in each game, the first of the player's first 10 moves that left the
-  book's 10 main moves in a position the book knows;
-- T: the mistakes played in haste: moves that lost ≥ 100 cp and took less than
-  the player's mean time in that game. T is the Gini coefficient of
-  the seconds per move: it rewards time kept for the moments that decide a
-  game, and a mistake made quickly is where that time was missing ("take your
-  time here");
-- Br: positions where the engine's best move was a sacrifice (static exchange
-  ≤ −200 cp, as Br) keeping the player not worse, and the player's move lost
-  at least 50 cp against it. Needs the ``exchange`` function of the shell
-  (:func:`clubrating.analysis.see.exchange`), passed in: without it, none.
-
-Candidates are ranked by how much they cost (cp lost; for mates the shortest
-first; for T the cp lost), ties by the games' given order and the ply. The
-best candidate of each game is taken first (variety), then the others, at most
-``limit`` in all and never the same position (FEN without the move counters)
-twice.
+The weakest factor is the one that costs the most ΔCPI per game against a perfect score,
+weighed by how often it was measured (B2, B3 and Br are no weakness, so never chosen; they
+can be asked for by name). It is the rule of :func:`clubrating.club.cpi.weakest_factor`, so
+the player's page and the coach name the same factor. Exercises are the positions before the
+player's moves that went wrong in that factor, the costliest first, one a game before a
+second, never the same position twice. The rules per factor are in ``docs/cpi.md``.
 """
 
 from __future__ import annotations

@@ -1,18 +1,11 @@
 """What the ``decay`` setting does to a player who stops playing (spec C7: "decay
 when a player stops playing"), in simulated careers under a fitted measurement model.
 
-Each simulated player has a true strength that moves as a random walk (``drift`` Elo per
-square root of a year), plays ``GAMES_BEFORE`` weekly games, then stays away for one of
-:data:`GAPS`; on their return, before their next game, the club shows their Elo-equivalent
-(:func:`clubrating.cpi.calibrate.estimate` over the window of their last games). Each game's
-ΔCPI follows the fitted model, ΔCPI = α + β·(strength + style) + noise(σ), where the style is a
-player's own lasting offset of standard deviation ``floor`` (the part of the error that more
-games do not take away). We report, per ``decay`` setting, how far the shown figure falls from
-the true strength on return and how often the true strength lies inside the shown ± (one
-standard deviation: 68 % when the interval is honest).
-
-Nobody's real strength is known on return from a break, so the true drift of club players is
-not measured here; the simulation shows what each setting promises under each drift.
+Each simulated player's true strength is a random walk; they play ``GAMES_BEFORE`` weekly games,
+stay away for one of :data:`GAPS`, and on their return the shown Elo-equivalent is compared with
+the true strength (how far off, and how often inside the shown ±). The true drift of club
+players is not known, so this shows what each setting promises under each drift; the figures
+and the command are in ``docs/cpi.md``.
 """
 
 from __future__ import annotations

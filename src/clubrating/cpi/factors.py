@@ -1,104 +1,16 @@
 """The eleven CPI factors (spec C3), pure functions of the per-ply facts.
 
-Every factor of one player in one game is computed from the plies where that
-player was to move. A factor that cannot be measured (no clocks, no mate
-available, no book position) is *unavailable*: its value is ``None`` and it is
-reported with ``available: false``, never as 0 %; a factor measured
-and failed (a mate missed) is 0. How ΔCPI treats an unavailable factor is the
-scoring's business (:mod:`clubrating.cpi.index`).
+Each factor of one player in one game is computed from the plies where that player was to
+move: E (eval loss), T (time management: the Gini of the seconds per move), O (opening: book
+moves), B1/B2/B3 (the engine's first, second, third choice played), M1/M2/M3 (mates in 1, 2,
+3 found), H (hangs: a drop of 15 points of lichess win %) and Br (sound sacrifices). A factor
+that cannot be measured (no clocks, no mate available, no book position) is *unavailable*:
+``None``, reported with ``available: false``, never 0 %; one measured and failed is 0. How ΔCPI
+treats an unavailable factor is :mod:`clubrating.cpi.index`'s business.
 
-Definitions, version :data:`DEFINITIONS_VERSION` (the code below follows them
-line by line; every threshold is a named constant with its source):
-
-E  eval-loss = max(0, 1 − CPL/200) (spec C3), or in the fitted presets'
-   form (:data:`FITTED_E`, definitions 3) exp(−CPL′/50), CPL′ the
-   mean of the per-move losses each counted at most 500 cp. A move's loss = max(0, before − after), both from the
-   mover's point of view and clipped to ±1000 cp, a mate for the mover being
-   +1000 and a mate against −1000 — as lichess's ACPL (lila
-   ``modules/analyse/src/main/AccuracyCP.scala``: ``forceAsCp`` then
-   ``Cp.ceiled``; ``diffsList`` clamps each loss at 0). numerator = summed
-   loss in cp (capped in the fitted form), denominator = moves. Why the fitted
-   form (``benchmarks/fit_presets.py``,
-   cross-validated by players; eleven forms compared on the same held-out
-   sets): one blunder of a piece weighed as much as twenty careful moves, and
-   the spec's line spent its range where club players are (CPL 100-200) and
-   none where masters differ (15-40). Fitted ΔCPI against Elo, per game:
-   FIDE classical r 0.542 → 0.562, lichess blitz 0.666 → 0.683; 10-game MAE
-   143 → 134 and 194 → 180 Elo. The ACPL shown beside it is uncapped
-   (lichess's), and so is lichess's accuracy % (see :func:`game_accuracy`).
-T  time management = the Gini coefficient of the seconds the player spent per
-   move: 0 when every move took the same time, towards 1 when the
-   time went to a few moves — thinking at the key moments and playing the
-   rest quickly; 0 as well when the player lost on time (:func:`lost_on_time`).
-   numerator = half the mean absolute difference between two moves' times
-   (Σ|tᵢ − tⱼ| / 2n²), denominator = the mean, value = their ratio. Seconds
-   spent = clock before − clock after + increment (``TimeControl``
-   "base+inc"); the player's first move has no clock before and is skipped; a
-   negative result (a time bonus the header does not describe, e.g. +30 min
-   at move 40) is dropped. Unavailable with fewer than 2 timed moves.
-   Why (``benchmarks/measure_time_factor.py``): the spec's 1 − stddev/mean
-   rewarded equal time per move and was 0 for 440 of 485 OTB sides. On the
-   493 sides of a FIDE 90'+30" open (Lezcano memorial 2025, Elo 1409–2496)
-   the Gini rises with rating: r = +0.31 (Spearman +0.40), value strictly
-   inside (0, 1) for 489 sides; the spec's formula gives r = −0.18 (97
-   non-degenerate), "no time trouble" (1 − share of moves started with
-   < 10 % of the base time) −0.14 (strong players use their clock), "never
-   lost on time" is 1 for all but 4 sides, and "time on engine-critical
-   moves" (first and second line ≥ 10 win % apart, 5,000 nodes, 237 sides)
-   −0.20: those are mostly recaptures, played fast. On chess.com 3+2/5+5
-   (2,098 sides, 400–1,100) the Gini gives r = +0.18, on 10' beginners
-   (2,946 sides, median 860) +0.04.
-O  opening = hits / the player's moves among their first 10 whose position is
-   in the Polyglot book; a hit is a move among the 10 heaviest book moves of
-   that position (spec C3, "hits / first_10" in the original). Positions the
-   book does not know (after the opponent's or one's own deviation) are no
-   misses: only a move played from a book position can miss.
-   Unavailable when no book was probed or none of those positions is in it.
-B1/B2/B3 = share of the player's moves equal to the engine's first / second /
-   third MultiPV choice, counting only positions with at least 1 / 2 / 3
-   legal moves (and as many engine lines).
-M1/M2/M3 = mating attacks found / available, by the mate distance at the
-   attack's first position; value ``None`` when the player had no such
-   attack, 0 when every one was missed. An attack starts at the player's
-   first position where the engine reports a forced mate for them, and is
-   counted once there. It is *found* when every move of the player from there
-   keeps a forced mate (score after the move is a mate for them) until a move
-   mates, or the game ends after such a move with the player's win (the
-   opponent resigned). A move mates when the position after it is mate on the
-   board (the shell scores it ``mate 0`` by the rules; facts stored before
-   the old facts kept the line's ``mate 1``, so a SAN ending in ``#`` counts too):
-   a delivered mate never depends on the Result tag. A move that lets the
-   mate go ends the attack unfound; a later mate starts a new attack. Attacks
-   starting with a mate in more than 3 count for none.
-H  hangs = moves that cost the player at least ``HANG_WIN_DROP`` = 15 points
-   of lichess win % (:func:`win_percent`, lila ``WinPercent.scala``) from a
-   position that was not decided: no mate on the board for either side and
-   |eval before| < ``DECIDED_CP`` = 1000 cp, lichess's ceiling (``Cp.CEILING``),
-   where win % stops moving (97.5 % / 2.5 %). 15 points is lichess's
-   "blunder": a drop of winning chances ≥ 0.3 on the [−1, 1] scale (lila
-   ``modules/analyse/src/main/Advice.scala``); from equality it is about
-   170 cp, from +500 cp about 300. Win % rather than centipawns:
-   the spec's "300 cp from |eval| ≤ 500" flipped with the engine's depth
-   (rank correlation of the hang counts of 80 sides between 10,000 and
-   100,000 nodes: 0.825; win % drop ≥ 15: 0.905,
-   ``benchmarks/measure_hang_stability.py``): win % saturates where engine
-   scores of won or lost positions swing without changing the result, so
-   a hung queen (win % near 2.5 after it) is counted once.
-Br brilliancies = sound sacrifices in a position that was not already won,
-   judged on raw (unclipped) scores: (1) the move gives up material by static
-   exchange (``exchange`` ≤ ``SACRIFICE_CP`` = −200 cp, at least a minor piece
-   for a pawn or the exchange, computed by the shell); (2) the position
-   before was not already won: the engine's best line ≤ ``WINNING_CP`` =
-   +200 cp (win % 67.6) and no mate for the player — giving material back
-   when well ahead is trading down; (3) the move is the engine's first
-   choice or within ``BEST_TOLERANCE_CP`` = 10 cp of it on raw scores, a
-   mate score only equalling the same mate (:func:`move_loss`; before issue
-   11 both scores were clipped at ±1000, so +1500 and +1200 were "equal");
-   (4) the result is not worse than ``NOT_WORSE_CP`` = −50 cp; and (5) it
-   was not obvious: a tiny separate search (the shell's ``shallow_best``,
-   run only for moves meeting 1–4, :func:`is_sacrifice_candidate`) preferred
-   another move.
-R  +10 / +5 / 0 for a win / draw / loss (spec C1).
+Every threshold is a named constant below with its source. The definitions in full
+(version :data:`DEFINITIONS_VERSION`) and the measurements behind each choice, with the
+commands that reproduce them, are in ``docs/cpi.md``.
 """
 
 from __future__ import annotations

@@ -120,7 +120,8 @@ class EngineInfo:
     @property
     def key(self) -> str:
         """What a search cache must match: engine identity and limits, and a clean hash for
-        each search (analysis.analyzer), unlike the searches cached before session 2."""
+        each search (analysis.analyzer), unlike searches cached by earlier versions, which kept one
+        hash through a game."""
         return f"{self.name} {self.version}|nodes={self.nodes}|multipv={self.multipv}|clean-hash"
 
     def to_dict(self) -> dict[str, Any]:
