@@ -84,7 +84,7 @@ def bare_game(engine: BareUci, game: chess.pgn.Game, facts: GameFacts, nodes: in
     """The searches our analysis made for this game, replayed over plain UCI.
 
     ``clean``: a clean hash for every search, as the analyzer does; without
-    it, one per game (what the analyzer did before session 2), to show what
+    it, one per game (what earlier versions of the analyzer did), to show what
     the clean hash costs.
     """
     moves = [move.uci() for move in game.mainline_moves()]

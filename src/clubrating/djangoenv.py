@@ -20,8 +20,8 @@ def page_cache(value: str) -> dict[str, Any]:
     """Django's CACHES["default"] for ``CLUBRATING_PAGE_CACHE``: where the anonymous pages are kept.
 
     "" or "memory": each process its own (tests, ``serve --dev``); an absolute
-    directory, or ``file://`` and one: shared by every process of this
-    machine (Django's FileBasedCache, directory mode 0700, files 0600);
+    directory, or ``file://`` and one: shared by every process of the
+    host (Django's FileBasedCache, directory mode 0700, files 0600);
     ``redis://host:port/db``: shared by every machine (Django's RedisCache,
     which needs the ``redis`` package).
     """

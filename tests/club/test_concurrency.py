@@ -34,7 +34,7 @@ from urllib.parse import urlencode, urlsplit, urlunsplit
 import pytest
 
 RACER = str(Path(__file__).with_name("racer.py"))
-DEADLINE = 120.0   # seconds a race may take at most on this 2-core machine before the test fails
+DEADLINE = 120.0   # seconds a race may take at most, on a busy 2-core machine, before the test fails
 
 
 def _server_url() -> str:

@@ -93,7 +93,7 @@ def test_under_https_plain_http_is_redirected_and_https_answers_carry_hsts_and_c
     try:
         status, headers, _ = _request(port, "/accounts/login/", {"Host": "localhost"})
         assert status == 301 and headers["location"] == "https://localhost/accounts/login/"
-        # Through the TLS proxy in front (on this machine): gunicorn believes its X-Forwarded-Proto.
+        # Through the TLS proxy in front (on the same host): gunicorn believes its X-Forwarded-Proto.
         status, headers, _ = _request(port, "/accounts/login/", {"Host": "localhost", "X-Forwarded-Proto": "https"})
         assert status == 200
         assert headers["strict-transport-security"] == "max-age=31536000; includeSubDomains"
