@@ -39,7 +39,8 @@ import chess.pgn
 
 from clubrating.cpi.calibrate import spearman
 from clubrating.cpi.facts import Color, EngineInfo, GameFacts, PlyFacts, Score
-from clubrating.cpi.factors import own_plies, player_factors, seconds_spent, timed_moves, win_percent
+from clubrating.cpi.factors import own_plies, seconds_spent, timed_moves, win_percent
+from clubrating.cpi.registry import player_factors
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "games"
 POOLS = {

@@ -11,7 +11,8 @@ import pytest
 
 from clubrating.cpi.calibrate import (FEATURES, Side, cross_validate, estimate, fit, folds_of,
                                       pseudo_players, settings_of, time_control_class)
-from clubrating.cpi.factors import Count, Factor, PlayerFactors
+from clubrating.cpi.factors import Count, Factor
+from clubrating.cpi.registry import PlayerFactors
 from clubrating.cpi.facts import GameFacts
 from clubrating.cpi.facts import Color
 from clubrating.cpi.index import PRESETS, LedgerGame, Weights, cpi_after, delta_cpi, ledger, score_game

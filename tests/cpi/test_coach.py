@@ -12,7 +12,8 @@ from clubrating.analysis.see import exchange
 from clubrating.cpi.coach import (FACTORS, CoachGame, Exercise, choose_exercises, coach, factor_averages,
                                   score_text, shortfalls, weakest_factor)
 from clubrating.cpi.facts import BookStatus, Color, GameFacts, Score
-from clubrating.cpi.factors import Count, Factor, PlayerFactors
+from clubrating.cpi.factors import Count, Factor
+from clubrating.cpi.registry import PlayerFactors
 from clubrating.cpi.index import Weights
 from tests.cpi.coach_games import (AFTER_FOUR, BLUNDER, BOOK, CLOCKS, HASTY, OPEN_GAME, SACRIFICE, build,
                                    mate_missed)

@@ -10,9 +10,9 @@ import pytest
 from clubrating.cpi.facts import BookStatus, Color
 from clubrating.cpi.factors import (FITTED_E, SPEC_E, MateAttack, acpl, brilliancies, centipawn_loss, engine_choice, eval_loss,
                                     is_sacrifice_candidate, lost_on_time, mating_attacks, move_loss,
-                                    player_factors,
                                     game_accuracy, hangs, increment_seconds, mates, move_accuracy,
                                     opening, time_management, win_percent)
+from clubrating.cpi.registry import player_factors
 from tests.cpi.helpers import game, ply, score
 
 W, B = Color.WHITE, Color.BLACK

@@ -9,7 +9,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from clubrating.cpi.facts import Color, GameFacts
-from clubrating.cpi.factors import Count, Factor, PlayerFactors, eval_loss_from_cpl
+from clubrating.cpi.factors import Count, Factor, eval_loss_from_cpl
+from clubrating.cpi.registry import PlayerFactors
 from clubrating.cpi.index import (LedgerGame, Weights, delta_cpi, ledger, result_bonus, score_game,
                                   standings)
 from tests.cpi.helpers import game, ply

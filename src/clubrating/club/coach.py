@@ -26,8 +26,8 @@ from clubrating.club.models import Club, CpiEntry, GameAnalysis, Member
 from clubrating.cpi.coach import (DEFAULT_LIMIT, FACTOR_NAMES, FACTORS, CoachGame,
                                   choose_exercises, factor_averages, weakest_factor)
 from clubrating.cpi.facts import Color, GameFacts
-from clubrating.cpi.factors import Count, Factor, PlayerFactors
-from clubrating.cpi.index import SHARE_FACTORS
+from clubrating.cpi.factors import Count, Factor
+from clubrating.cpi.registry import COUNTS, SHARES, PlayerFactors
 from clubrating.errors import InputError
 
 COACH_GAMES = 40    # ours: exercises come from the latest 40 analysed games (current form; bounds the cost)
@@ -54,8 +54,9 @@ def stored_player_factors(shown: dict[str, Any]) -> PlayerFactors:
         data = shown.get(name) or {}
         return Count(int(data.get("count", 0)), tuple(data.get("plies", ())))
 
-    shares: dict[str, Any] = {name: share(name) for name in SHARE_FACTORS}
-    return PlayerFactors(**shares, H=count("H"), Br=count("Br"))
+    measured: dict[str, Any] = {name: share(name) for name in SHARES}
+    measured.update({name: count(name) for name in COUNTS})
+    return PlayerFactors(**measured)
 
 
 def _means() -> dict[str, Any]:
@@ -66,9 +67,9 @@ def _means() -> dict[str, Any]:
 
     # SQLite's KT gives the text 'null' for a JSON null, which CAST reads as 0: hence the filter.
     means: dict[str, Any] = {name: Avg(Cast(KT(f"factors__factors__{name}__value"), FloatField()),
-                                       filter=available(name)) for name in SHARE_FACTORS}
+                                       filter=available(name)) for name in SHARES}
     means.update({name: Avg(Cast(KT(f"factors__factors__{name}__count"), FloatField()))
-                  for name in ("H", "Br")})
+                  for name in COUNTS})
     return means
 
 

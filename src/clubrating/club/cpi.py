@@ -35,8 +35,9 @@ from clubrating.cpi.coach import weakest_factor as coach_weakest_factor
 from clubrating.cpi.factors import DEFINITIONS_VERSION
 from clubrating.cpi.facts import Color, GameFacts
 from clubrating.cpi.calibrate import estimate
-from clubrating.cpi.index import (DEFAULT_PRESET, PRESET_POOLS, PRESETS, SHARE_FACTORS, LedgerGame, Weights, cpi_after,
+from clubrating.cpi.index import (DEFAULT_PRESET, PRESET_POOLS, PRESETS, LedgerGame, Weights, cpi_after,
                                   initial_cpi, score_game, years_before)
+from clubrating.cpi.registry import COUNTS, SHARES
 from clubrating.errors import InputError
 from clubrating.formats.results import GameResult
 
@@ -370,12 +371,12 @@ def factor_averages(rows: Sequence[dict[str, Any]]) -> dict[str, dict[str, Any]]
     """Per share factor: the mean value over the games where it was available, and in how
     many games it was; per counted factor (H, Br): the total and the mean per game."""
     averages: dict[str, dict[str, Any]] = {}
-    for name in SHARE_FACTORS:
+    for name in SHARES:
         values = [row["factors"][name]["value"] for row in rows
                   if row["factors"].get(name, {}).get("available")]
         averages[name] = {"average": sum(values) / len(values) if values else None,
                           "available": len(values), "games": len(rows)}
-    for name in ("H", "Br"):
+    for name in COUNTS:
         total = sum(int(row["factors"].get(name, {}).get("count", 0)) for row in rows)
         averages[name] = {"average": total / len(rows) if rows else None, "total": total, "games": len(rows)}
     return averages

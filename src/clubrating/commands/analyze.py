@@ -19,10 +19,9 @@ from clubrating.cli import option, print_json, wants_json
 from clubrating.cpi.facts import Color, GameFacts
 from clubrating.cpi.factors import DEFINITIONS_VERSION, Factor, mating_attacks
 from clubrating.cpi.calibrate import estimate
+from clubrating.cpi.registry import COUNTS, SHARES
 from clubrating.cpi.index import DEFAULT_PRESET, PRESET_POOLS, PRESETS, PlayerScore, Weights, score_game
 from clubrating.errors import InputError
-
-SHARES = ("E", "T", "O", "B1", "B2", "B3", "M1", "M2", "M3")
 
 
 def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
@@ -113,13 +112,14 @@ def _format_factor(factor: Factor) -> str:
 
 def _player_lines(score: PlayerScore) -> list[str]:
     factors = score.factors
-    cells = [f"{name}={_format_factor(getattr(factors, name))}" for name in SHARES]
+    cells = [f"{name}={_format_factor(factors.share(name))}" for name in SHARES]
+    counts = "".join(f"  {name}={factors.count(name).count}" for name in COUNTS)
     extra = f"acpl={factors.acpl:.1f} accuracy={factors.accuracy:.1f}%" if factors.acpl is not None \
         and factors.accuracy is not None else ""
     return [
         f"  {score.color.value:5} {score.name}: ΔCPI {score.delta_cpi:+.2f} (R {score.result_bonus:+g})",
         "    " + "  ".join(cells[:5]),
-        "    " + "  ".join(cells[5:]) + f"  H={factors.H.count}  Br={factors.Br.count}",
+        "    " + "  ".join(cells[5:]) + counts,
         f"    {extra}" if extra else "",
     ]
 

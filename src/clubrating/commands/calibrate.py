@@ -33,6 +33,7 @@ from clubrating.cpi.calibrate import (FEATURES, Side, careers, cross_validate, f
                                       time_control_class)
 from clubrating.cpi.facts import Color, GameFacts
 from clubrating.cpi.index import Weights, score_game
+from clubrating.cpi.registry import NAMES
 from clubrating.errors import InputError
 
 DEFAULT_CALIBRATION_NODES = 10_000   # ours: what the shipped presets were fitted with (README, "The CPI")
@@ -191,6 +192,6 @@ def summary(document: dict[str, Any]) -> str:
         f"({_shown(lives['spec_sum_vs_strength'], '+.2f')}); the window's Elo-equivalent by strength "
         f"({_shown(lives['window_vs_strength'], '+.2f')}, games played {_shown(lives['window_vs_games_played'], '+.2f')})",
         "  weights: " + "  ".join(f"{n}={weights[n]:+.1f}" for n in
-                                  ("E", "T", "O", "B1", "B2", "B3", "M1", "M2", "M3", "H", "Br", "win", "draw")),
+                                  (*NAMES, "win", "draw")),
     ]
     return "\n".join(lines)

@@ -9,6 +9,7 @@ from typing import Any
 from clubrating.cli import print_json, wants_json
 from clubrating.commands.club import the_club
 from clubrating.cpi.coach import DEFAULT_LIMIT, FACTORS
+from clubrating.cpi.registry import COUNTS
 from clubrating.words import plural
 
 SOLUTION_FIELDS = ("played", "played_uci", "best", "best_uci", "best_score")
@@ -17,7 +18,7 @@ SOLUTION_FIELDS = ("played", "played_uci", "best", "best_uci", "best_score")
 def _figure(value: float | None, factor: str) -> str:
     if value is None:
         return "not available"
-    return f"{value:.2f} a game" if factor in ("H", "Br") else f"{value:.0%}"
+    return f"{value:.2f} a game" if factor in COUNTS else f"{value:.0%}"
 
 
 def _print(doc: dict[str, Any], solutions: bool) -> None:

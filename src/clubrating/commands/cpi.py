@@ -18,9 +18,9 @@ from clubrating.analysis.runner import stderr_progress
 from clubrating.cli import option, print_json, wants_json, whole
 from clubrating.commands.club import the_club, who
 from clubrating.cpi.index import PRESETS
+from clubrating.cpi.registry import NAMES
 from clubrating.errors import InputError
 
-SHARES = ("E", "T", "O", "B1", "B2", "B3", "M1", "M2", "M3")
 
 
 def cmd_analyse(args: argparse.Namespace) -> int:
@@ -78,7 +78,7 @@ def _print_ledger(doc: dict[str, Any]) -> None:
         print(f"{row['date'].isoformat():<10} {row['opponent'][:24]:<24} {row['colour']:<5} {row['result']:<7} "
               f"{row['delta']:>+7.1f} {row['cpi_after']:>7.1f}")
         factors = row["factors"]
-        cells = [f"{name}={_factor_cell(factors[name])}" for name in (*SHARES, "H", "Br") if name in factors]
+        cells = [f"{name}={_factor_cell(factors[name])}" for name in NAMES if name in factors]
         print("    " + "  ".join(cells))
 
 

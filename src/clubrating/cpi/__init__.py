@@ -6,12 +6,13 @@ Per-ply facts (:mod:`.facts`) -> the eleven factors (:mod:`.factors`) ->
 
 from clubrating.cpi.facts import (BookStatus, Color, EngineInfo, EngineMove, GameFacts, PlyFacts,
                                   Score)
-from clubrating.cpi.factors import Count, Factor, PlayerFactors, player_factors
+from clubrating.cpi.factors import Count, Factor
+from clubrating.cpi.registry import FACTORS, FactorSpec, Kind, PlayerFactors, player_factors
 from clubrating.cpi.index import (LedgerEntry, LedgerGame, PlayerScore, Weights, delta_cpi, ledger,
                                   result_bonus, score_game, standings)
 
 __all__ = [
-    "BookStatus", "Color", "Count", "EngineInfo", "EngineMove", "Factor", "GameFacts",
+    "FACTORS", "BookStatus", "Color", "Count", "EngineInfo", "EngineMove", "Factor", "FactorSpec", "GameFacts", "Kind",
     "LedgerEntry", "LedgerGame", "PlayerFactors", "PlayerScore", "PlyFacts", "Score", "Weights",
     "delta_cpi", "ledger", "player_factors", "result_bonus", "score_game", "standings",
 ]

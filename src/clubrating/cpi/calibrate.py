@@ -21,10 +21,9 @@ from typing import Any
 import numpy as np
 
 from clubrating.cpi.facts import Color
-from clubrating.cpi.factors import FITTED_E, PlayerFactors
+from clubrating.cpi.factors import FITTED_E
+from clubrating.cpi.registry import COUNTS, FACTORS, SHARES, PlayerFactors
 
-SHARES = ("E", "T", "O", "B1", "B2", "B3", "M1", "M2", "M3")
-COUNTS = ("H", "Br")
 RESULTS = ("win", "draw")                 # a loss is the baseline (spec C1: R = 0 for a loss)
 FEATURES = SHARES + COUNTS + RESULTS
 SPEC_SHARE_TOTAL = 115.0                 # spec C1: 30+5+10+20+5+2+8+15+20, the share factors' weights
@@ -80,8 +79,8 @@ class Fit:
 
 def side_values(factors: PlayerFactors, result: str, color: Color) -> dict[str, float | None]:
     """The features of one player in one game: factor values, H and Br counts, win / draw."""
-    values: dict[str, float | None] = {name: getattr(factors, name).value for name in SHARES}
-    values["H"], values["Br"] = float(factors.H.count), float(factors.Br.count)
+    values: dict[str, float | None] = {name: factors.share(name).value for name in SHARES}
+    values.update({name: float(factors.count(name).count) for name in COUNTS})
     won = result == ("1-0" if color is Color.WHITE else "0-1")
     values["win"], values["draw"] = float(won), float(result == "1/2-1/2")
     return values
@@ -107,8 +106,8 @@ def pool_means(sides: Sequence[Side]) -> dict[str, float]:
 
 # The direction each factor is defined in (spec C3): more of it is never worse (+1) or never
 # better (−1); a fitted weight of the other sign is a sampling accident and is held at 0.
-# B2/B3 and the result are left free (a second choice, a win: the data says which way).
-SIGNS = {"E": 1, "T": 1, "O": 1, "B1": 1, "M1": 1, "M2": 1, "M3": 1, "Br": 1, "H": -1}
+# The registry's ``sign``: B2/B3 and the result are left free (the data says which way).
+SIGNS = {spec.name: spec.sign for spec in FACTORS if spec.sign}
 
 
 def _least_squares(x: np.ndarray, y: np.ndarray) -> np.ndarray:

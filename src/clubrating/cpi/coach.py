@@ -19,23 +19,18 @@ from typing import Any
 import chess
 
 from clubrating.cpi.facts import BookStatus, Color, GameFacts, PlyFacts, Score
-from clubrating.cpi.factors import (NOT_WORSE_CP, OPENING_MOVES, SACRIFICE_CP, PlayerFactors,
-                                    centipawn_loss, hangs, increment_seconds, mating_attacks,
-                                    player_factors)
-from clubrating.cpi.index import SHARE_FACTORS, Weights
+from clubrating.cpi.factors import (NOT_WORSE_CP, OPENING_MOVES, SACRIFICE_CP, centipawn_loss, hangs,
+                                    increment_seconds, mating_attacks)
+from clubrating.cpi.index import Weights
+from clubrating.cpi.registry import COUNTS, FACTORS as SPECS, LABELS, NAMES, SHARES, PlayerFactors, player_factors
 
 DEFAULT_LIMIT = 10           # brief: at most N exercises, default 10
 CLEAR_LOSS_CP = 100          # lila's former CpAdvice: 50 inaccuracy, 100 mistake, 300 blunder
 MISSED_SACRIFICE_CP = 50     # ours: half a pawn, the sacrifice was clearly better than the move played
 HASTY_SHARE = 1.0            # ours: a hasty move took less than the player's mean time in the game
-FACTORS = (*SHARE_FACTORS, "H", "Br")
-WEAKEST_CANDIDATES = ("E", "T", "O", "B1", "M1", "M2", "M3", "H")   # see the module's docstring
-FACTOR_NAMES = {
-    "E": "eval loss (average centipawn loss)", "T": "time management", "O": "opening (book moves)",
-    "B1": "engine's first choice", "B2": "engine's second choice", "B3": "engine's third choice",
-    "M1": "mates in 1 found", "M2": "mates in 2 found", "M3": "mates in 3 found",
-    "H": "hangs (moves costing 15 points of win chance or more)", "Br": "brilliancies (sound sacrifices)",
-}
+FACTORS = NAMES
+WEAKEST_CANDIDATES = tuple(spec.name for spec in SPECS if spec.drill)   # see the module's docstring
+FACTOR_NAMES = LABELS
 Exchange = Callable[[chess.Board, chess.Move], int]   # material won (> 0) or given up (< 0), cp
 
 
@@ -72,11 +67,11 @@ def factor_averages(per_game: Sequence[PlayerFactors]) -> dict[str, FactorAverag
     """Each factor over the games: share factors averaged where available, H and Br per game."""
     games = len(per_game)
     out: dict[str, FactorAverage] = {}
-    for name in SHARE_FACTORS:
-        values = [v for f in per_game if (v := getattr(f, name).value) is not None]
+    for name in SHARES:
+        values = [v for f in per_game if (v := f.share(name).value) is not None]
         out[name] = FactorAverage(name, sum(values) / len(values) if values else None, len(values), games)
-    for name in ("H", "Br"):
-        total = sum(getattr(f, name).count for f in per_game)
+    for name in COUNTS:
+        total = sum(f.count(name).count for f in per_game)
         out[name] = FactorAverage(name, total / games if games else None, games, games)
     return out
 

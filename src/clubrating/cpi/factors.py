@@ -116,32 +116,6 @@ class MateAttack:
     found: bool
 
 
-@dataclass(frozen=True, slots=True)
-class PlayerFactors:
-    """The eleven factors of one player in one game, plus lichess-style figures."""
-
-    E: Factor
-    T: Factor
-    O: Factor
-    B1: Factor
-    B2: Factor
-    B3: Factor
-    M1: Factor
-    M2: Factor
-    M3: Factor
-    H: Count
-    Br: Count
-    acpl: float | None = None
-    accuracy: float | None = None
-
-    def to_dict(self) -> dict[str, Any]:
-        shares = ("E", "T", "O", "B1", "B2", "B3", "M1", "M2", "M3")
-        out: dict[str, Any] = {name: getattr(self, name).to_dict() for name in shares}
-        out["H"] = self.H.to_dict()
-        out["Br"] = self.Br.to_dict()
-        return out
-
-
 def own_plies(plies: Sequence[PlyFacts], color: Color) -> list[PlyFacts]:
     return [ply for ply in plies if ply.color is color]
 
@@ -415,19 +389,3 @@ def game_accuracy(plies: Sequence[PlyFacts], color: Color) -> float | None:
     weighted = sum(a * w for a, w in pairs) / sum(w for _, w in pairs)
     harmonic = len(pairs) / sum(1 / max(1.0, a) for a, _ in pairs)
     return (weighted + harmonic) / 2
-
-
-def player_factors(game: GameFacts, color: Color, e_form: EvalLossForm = SPEC_E) -> PlayerFactors:
-    """All factors of one player in one analysed game (E in the given form)."""
-    plies = game.plies
-    mate = mates(plies, color, game.result)
-    return PlayerFactors(
-        E=eval_loss(plies, color, e_form),
-        T=time_management(plies, color, game.time_control, lost_on_time(game, color)),
-        O=opening(plies, color),
-        B1=engine_choice(plies, color, 1), B2=engine_choice(plies, color, 2),
-        B3=engine_choice(plies, color, 3),
-        M1=mate[1], M2=mate[2], M3=mate[3],
-        H=hangs(plies, color), Br=brilliancies(plies, color),
-        acpl=acpl(plies, color), accuracy=game_accuracy(plies, color),
-    )

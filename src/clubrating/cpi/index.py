@@ -14,8 +14,9 @@ from typing import Any
 
 from clubrating.cpi.calibrate import EloMap, estimate
 from clubrating.cpi.facts import Color, GameFacts
-from clubrating.cpi.factors import EvalLossForm, PlayerFactors, player_factors
+from clubrating.cpi.factors import EvalLossForm
 from clubrating.cpi.presets import FITTED, POOLS
+from clubrating.cpi.registry import COUNTS, SHARES, PlayerFactors, player_factors
 
 CPI_FLOOR, CPI_CEILING = 0.0, 4000.0  # spec C2: clamp(CPI, 0, 4000)
 
@@ -99,8 +100,6 @@ class Weights:
         return float(getattr(self, f"mean_{name}")) if self.renormalise else 0.0
 
 
-SHARE_FACTORS = ("E", "T", "O", "B1", "B2", "B3", "M1", "M2", "M3")
-
 # Named settings. "spec" is the specification's arithmetic (C1 weights, C2 running sum), kept
 # as the reference; the others are fits of ``clubrating calibrate`` on one rating pool and
 # time control each (``benchmarks/fit_presets.py`` writes :mod:`clubrating.cpi.presets`,
@@ -139,11 +138,11 @@ def delta_cpi(factors: PlayerFactors, bonus: float, weights: Weights = Weights()
     """ΔCPI = Σ w·factor + w_H·H + w_Br·Br + R (spec C1); an unavailable factor adds 0 (spec)
     or counts as the pool's mean (fitted settings, ``renormalise``)."""
     total = 0.0
-    for name in SHARE_FACTORS:
-        factor = getattr(factors, name)
-        value = factor.value if factor.available else weights.unavailable_value(name)
+    for name in SHARES:
+        factor = factors.share(name)
+        value = factor.value if factor.value is not None else weights.unavailable_value(name)
         total += getattr(weights, name) * value
-    total += weights.H * factors.H.count + weights.Br * factors.Br.count
+    total += sum(getattr(weights, name) * factors.count(name).count for name in COUNTS)
     return total + bonus
 
 

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from html import escape
 from typing import Any
 
+from clubrating.cpi.registry import COUNTS, SHARES
 from clubrating.web.chart import nice_step
 
 WIDTH = 640
@@ -66,7 +67,7 @@ def cpi_line(points: Sequence[tuple[dt.date, float]], *, start: float, title: st
     return "\n".join(out)
 
 
-SHARE_ORDER = ("E", "T", "O", "B1", "B2", "B3", "M1", "M2", "M3")
+SHARE_ORDER = SHARES
 ROW, LABEL_W = 24, 150
 
 
@@ -77,7 +78,7 @@ def _percent(value: float | None) -> str:
 def factor_bars(averages: dict[str, dict[str, Any]], *, title: str) -> str:
     """One row per share factor (bar = the player's average, tick = the club's), then H and Br
     per game in words. ``averages[name]`` has ``average``, ``club_average``, ``label``."""
-    rows = [*SHARE_ORDER, "H", "Br"]
+    rows = [*SHARE_ORDER, *COUNTS]
     height = TOP + ROW * len(rows) + 8
     plot = WIDTH - LEFT - LABEL_W - 90
     words = "; ".join(f"{n} {_percent(averages[n]['average'])}" for n in SHARE_ORDER)
@@ -88,7 +89,7 @@ def factor_bars(averages: dict[str, dict[str, Any]], *, title: str) -> str:
         out.append(f'<text class="axis" x="{LEFT + LABEL_W - 8}" y="{top + 15}" text-anchor="end">'
                    f'{escape(name)} {escape(_short(figures["label"]))}</text>')
         value, club = figures["average"], figures.get("club_average")
-        if name in ("H", "Br"):
+        if name in COUNTS:
             per_game = "not available" if value is None else f"{value:.2f} a game"
             club_text = "" if club is None else f" (club {club:.2f})"
             out.append(f'<text class="axis" x="{x0}" y="{top + 15}">{per_game}{club_text}</text>')

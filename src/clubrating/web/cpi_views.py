@@ -21,6 +21,7 @@ from django.views.decorators.http import require_safe
 from clubrating.club.coach import cpi_brief, exercises_for
 from clubrating.club.cpi import cpi_summary
 from clubrating.club.models import Member
+from clubrating.cpi.registry import COUNTS
 from clubrating.web import pages
 from clubrating.web.access import ClubAccess, club_view
 from clubrating.web.cpi_charts import cpi_line, delta_bars, factor_bars
@@ -89,7 +90,7 @@ def dashboard(access: ClubAccess, member: Member) -> dict[str, Any]:
 def _figure(name: str, value: float | None) -> str:
     if value is None:
         return "not available"
-    return f"{value:.2f} a game" if name in ("H", "Br") else f"{value:.0%}"
+    return f"{value:.2f} a game" if name in COUNTS else f"{value:.0%}"
 
 
 @require_safe

@@ -1,0 +1,117 @@
+"""The CPI factors, one row each (spec C1, C3): the single list every layer reads.
+
+A :class:`FactorSpec` says what a factor is called, whether it is a share (a value in [0, 1]
+from a numerator and a denominator) or a count, its label, the spec's weight, how it is
+measured from a game's facts, which way the calibration may weigh it and whether the coach
+may name it a player's weakest. :class:`PlayerFactors`, the JSON, the weights, the text and
+the charts are all built from :data:`FACTORS`; adding a factor is a row here, a field of
+:class:`PlayerFactors` and its measure in :mod:`clubrating.cpi.factors`.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable
+from dataclasses import dataclass, fields
+from typing import Any
+
+from clubrating.cpi.facts import Color, GameFacts
+from clubrating.cpi.factors import (SPEC_E, Count, EvalLossForm, Factor, acpl, brilliancies,
+                                    engine_choice, eval_loss, game_accuracy, hangs, lost_on_time,
+                                    mates, opening, time_management)
+
+
+class Kind(enum.Enum):
+    SHARE = "share"   # a Factor: value = f(numerator, denominator), or unavailable
+    COUNT = "count"   # a Count: how many times it happened, and at which plies
+
+
+Measure = Callable[[GameFacts, Color, EvalLossForm], Factor | Count]
+
+
+@dataclass(frozen=True, slots=True)
+class FactorSpec:
+    name: str
+    kind: Kind
+    label: str
+    spec_weight: float          # spec C1: ΔCPI = Σ w·factor (+ R)
+    measure: Measure
+    sign: int = 1               # calibration: +1 more is never worse, −1 never better, 0 free
+    drill: bool = True          # the coach may name it the weakest factor (cpi.coach)
+
+
+def _mate(distance: int) -> Measure:
+    return lambda game, color, form: mates(game.plies, color, game.result)[distance]
+
+
+FACTORS: tuple[FactorSpec, ...] = (
+    FactorSpec("E", Kind.SHARE, "eval loss (average centipawn loss)", 30,
+               lambda game, color, form: eval_loss(game.plies, color, form)),
+    FactorSpec("T", Kind.SHARE, "time management", 5,
+               lambda game, color, form: time_management(game.plies, color, game.time_control,
+                                                         lost_on_time(game, color))),
+    FactorSpec("O", Kind.SHARE, "opening (book moves)", 10, lambda game, color, form: opening(game.plies, color)),
+    FactorSpec("B1", Kind.SHARE, "engine's first choice", 20,
+               lambda game, color, form: engine_choice(game.plies, color, 1)),
+    # B2/B3 are left free by the fit (a second choice: the data says which way) and not drilled
+    FactorSpec("B2", Kind.SHARE, "engine's second choice", 5,
+               lambda game, color, form: engine_choice(game.plies, color, 2), sign=0, drill=False),
+    FactorSpec("B3", Kind.SHARE, "engine's third choice", 2,
+               lambda game, color, form: engine_choice(game.plies, color, 3), sign=0, drill=False),
+    FactorSpec("M1", Kind.SHARE, "mates in 1 found", 8, _mate(1)),
+    FactorSpec("M2", Kind.SHARE, "mates in 2 found", 15, _mate(2)),
+    FactorSpec("M3", Kind.SHARE, "mates in 3 found", 20, _mate(3)),
+    FactorSpec("H", Kind.COUNT, "hangs (moves costing 15 points of win chance or more)", -25,
+               lambda game, color, form: hangs(game.plies, color), sign=-1),
+    FactorSpec("Br", Kind.COUNT, "brilliancies (sound sacrifices)", 30,
+               lambda game, color, form: brilliancies(game.plies, color), drill=False),
+)
+
+NAMES: tuple[str, ...] = tuple(spec.name for spec in FACTORS)
+SHARES: tuple[str, ...] = tuple(spec.name for spec in FACTORS if spec.kind is Kind.SHARE)
+COUNTS: tuple[str, ...] = tuple(spec.name for spec in FACTORS if spec.kind is Kind.COUNT)
+LABELS: dict[str, str] = {spec.name: spec.label for spec in FACTORS}
+BY_NAME: dict[str, FactorSpec] = {spec.name: spec for spec in FACTORS}
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerFactors:
+    """The factors of one player in one game (one field per row of :data:`FACTORS`, in its
+    order), plus lichess-style figures."""
+
+    E: Factor
+    T: Factor
+    O: Factor
+    B1: Factor
+    B2: Factor
+    B3: Factor
+    M1: Factor
+    M2: Factor
+    M3: Factor
+    H: Count
+    Br: Count
+    acpl: float | None = None
+    accuracy: float | None = None
+
+    def share(self, name: str) -> Factor:
+        value = getattr(self, name)
+        assert isinstance(value, Factor), name
+        return value
+
+    def count(self, name: str) -> Count:
+        value = getattr(self, name)
+        assert isinstance(value, Count), name
+        return value
+
+    def to_dict(self) -> dict[str, Any]:
+        return {name: getattr(self, name).to_dict() for name in NAMES}
+
+
+if tuple(f.name for f in fields(PlayerFactors))[:len(NAMES)] != NAMES:   # pragma: no cover
+    raise AssertionError("PlayerFactors' fields must be the registry's factors, in its order")
+
+
+def player_factors(game: GameFacts, color: Color, e_form: EvalLossForm = SPEC_E) -> PlayerFactors:
+    """All factors of one player in one analysed game (E in the given form)."""
+    measured: dict[str, Any] = {spec.name: spec.measure(game, color, e_form) for spec in FACTORS}
+    return PlayerFactors(**measured, acpl=acpl(game.plies, color), accuracy=game_accuracy(game.plies, color))
