@@ -142,7 +142,7 @@ def delta_cpi(factors: PlayerFactors, bonus: float, weights: Weights = Weights()
         factor = factors.share(name)
         value = factor.value if factor.value is not None else weights.unavailable_value(name)
         total += getattr(weights, name) * value
-    total += sum(getattr(weights, name) * factors.count(name).count for name in COUNTS)
+    total += sum(float(getattr(weights, name)) * factors.count(name).count for name in COUNTS)
     return total + bonus
 
 
