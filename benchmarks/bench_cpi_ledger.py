@@ -31,8 +31,9 @@ def main(sizes: tuple[int, ...]) -> None:
     djangoenv.setup(f"sqlite:///{path}", migrate=True)
 
     from clubrating.club import services
-    from clubrating.club.analysis_jobs import analyse_games
-    from clubrating.club.cpi import rebuild_cpi, set_cpi_weights
+    from clubrating.club.jobs.analysis import analyse_games
+    from clubrating.club.cpi import rebuild_cpi
+    from clubrating.club.services.cpi import set_cpi_weights
     from clubrating.formats.records import Pairing, PlayerEntry, TournamentRecord
 
     club = services.create_club("Bench", who="bench")

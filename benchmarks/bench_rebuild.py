@@ -87,7 +87,7 @@ def main() -> int:
     from clubrating.club import services
     from clubrating.club.models import Game, Tournament
     from clubrating.club.history import rebuild
-    from clubrating.simulate import simulate_history
+    from clubrating.demo.simulate import simulate_history
 
     print(f"federation: {args.games:,} games, {args.players:,} players, {args.tournaments:,} tournaments")
     club = fresh_database(folder, "federation.sqlite3")

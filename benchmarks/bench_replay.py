@@ -29,7 +29,7 @@ from clubrating.rating.elo import replay_reference
 from clubrating.rating.policy import Policy, club_policy, fide_policy
 from clubrating.rating.replay import columns_of, replay, replay_columns
 from clubrating.rating.types import TournamentInput
-from clubrating.simulate import simulate_history
+from clubrating.demo.simulate import simulate_history
 
 
 def median_seconds(run: Callable[[], Any], runs: int) -> float:

@@ -55,7 +55,7 @@ def build(url: str, seed: int = 7) -> tuple[str, int]:
     from clubrating.club import services
     from clubrating.club.models import Entry, Game, Member, Tournament
     from clubrating.club.history import rebuild
-    from clubrating.simulate import game_points
+    from clubrating.demo.simulate import game_points
 
     rng = random.Random(seed)
     club = services.create_club("Bench Chess Club", who="bench", slug="bench")

@@ -1,4 +1,4 @@
-"""How the demo's engine players' quality follows their skill level (analysis.selfplay).
+"""How the demo's engine players' quality follows their skill level (demo.selfplay).
 
 For each skill level asked, plays ``--games`` games of the level against itself
 (Stockfish, ``--play-nodes`` a move, the demo's book and clocks), analyses them
@@ -21,7 +21,7 @@ import chess.pgn
 
 from clubrating.analysis.engine import EngineSettings
 from clubrating.analysis.runner import AnalysisConfig, analyse_games
-from clubrating.analysis.selfplay import DEFAULT_NODES, GameOrder, Referee, Side
+from clubrating.demo.selfplay import DEFAULT_NODES, GameOrder, Referee, Side
 from clubrating.cpi.facts import Color
 from clubrating.cpi.factors import acpl
 

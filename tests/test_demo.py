@@ -26,13 +26,13 @@ from django.test import Client
 
 from clubrating.analysis.engine import DEFAULT_ENGINE, EngineSettings
 from clubrating.analysis.runner import AnalysisConfig, Analyzer, analyse_games
-from clubrating.analysis.selfplay import GameOrder, Referee, side_for
-from clubrating.commands.demo import DemoSettings, build_atomically, build_demo, last_club_night
+from clubrating.demo.selfplay import GameOrder, Referee, side_for
+from clubrating.demo.build import DemoSettings, build_atomically, build_demo, last_club_night
 from clubrating.cpi.facts import Color
 from clubrating.cpi.factors import acpl
 from clubrating.errors import InputError
 from clubrating.formats.records import TournamentKind
-from clubrating.simulate import BoardResult, Encounter, simulate_club, stage_club
+from clubrating.demo.simulate import BoardResult, Encounter, simulate_club, stage_club
 
 ROOT = Path(__file__).resolve().parents[1]
 CLI = [sys.executable, "-m", "clubrating"]
@@ -174,7 +174,7 @@ def test_a_small_demo_plays_its_last_evenings_with_clocks_and_analyses_every_gam
     assert analysed.filter(nodes=SMALL.nodes).count() == len(with_moves)
     assert CpiEntry.objects.count() >= len(with_moves)        # two sides a game, short games aside
     # Analysed by the process that played it, stored as analyse-club would have analysed it anew:
-    from clubrating.club.analysis_jobs import analysis_config, pgn_text
+    from clubrating.club.jobs.analysis import analysis_config, pgn_text
 
     config = analysis_config(nodes=SMALL.nodes)
     with Analyzer(config) as analyzer:

@@ -11,7 +11,6 @@ before it):
 from __future__ import annotations
 
 import ast
-import fnmatch
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -21,24 +20,25 @@ ROOT = "clubrating"
 PACKAGE_LAYERS: list[tuple[str, ...]] = [
     ("errors", "__init__", "words"),               # the version, the error types, counted nouns
     ("formats", "identity"),                       # pure readers and names
-    ("rating", "cpi", "tournament", "files", "simulate"),   # pure rules, and the files they read
+    ("rating", "cpi", "tournament", "files"),      # pure rules, and the files they read
     ("analysis",),                                 # the engine shell
     ("djangoenv",),                                # Django set up
     ("club",),                                     # the Django app: history, services, jobs
     ("web",),                                      # views
+    ("demo",),                                     # the simulator, self-play and the demo club's build
     ("commands", "cli", "settings", "wsgi", "__main__"),   # the outer shell
 ]
 """Packages (and top-level modules) of ``clubrating``, lowest first."""
 
 CLUB_LAYERS: list[tuple[str, tuple[str, ...]]] = [
-    ("models", ("models", "signals", "migrations", "migrations.*", "zones")),
+    ("models", ("models", "signals", "migrations", "zones")),
     ("lookups", ("locking", "audit", "audit_text", "policy", "lookups", "queries", "reads", "matching")),
     ("derived data", ("ratings", "cpi", "coach", "fairplay")),
     ("history", ("history",)),
-    ("services", ("services", "services.*", "analysis_jobs", "evening*")),
-    ("tasks", ("leases", "tasks", "rq*", "jobs*", "apps")),
+    ("services", ("services", "evening")),
+    ("jobs", ("jobs", "rq_jobs", "apps")),
 ]
-"""Modules of ``clubrating.club`` (shell patterns, relative to it), lowest first:
+"""Modules and folders of ``clubrating.club`` (a folder's modules share its layer), lowest first:
 
 - models: the tables, and the signals services send (``signals``);
 - lookups: reads of stored rows, the club's lock, the audit log, the policy;
@@ -47,9 +47,10 @@ CLUB_LAYERS: list[tuple[str, tuple[str, ...]]] = [
 - history: ONE call, ``history.rebuild``: a change to history rebuilds the ratings,
   then the ledger;
 - services: every write, split by subject (``services.clubs``, ``.tournaments``,
-  ``.names``, ``.members``, ``.history``), and the engine analysis;
-- tasks: background jobs, queued after commit by receivers of ``signals`` that
-  ``apps`` (the app's wiring, run when Django starts) connects.
+  ``.names``, ``.members``, ``.history``, ``.accounts``, ``.cpi``), and the evening;
+- jobs: background jobs (the engine analysis, its tasks, RQ workers and leases), queued
+  after commit by receivers of ``signals`` that ``apps`` (the app's wiring, run when
+  Django starts) connects.
 """
 
 
@@ -116,9 +117,8 @@ def package_rank(module: str) -> int | None:
 def club_rank(module: str) -> int | None:
     if not module.startswith(f"{ROOT}.club."):
         return None
-    inner = module.removeprefix(f"{ROOT}.club.")
-    return next((rank for rank, (_, patterns) in enumerate(CLUB_LAYERS)
-                 if any(fnmatch.fnmatchcase(inner, p) for p in patterns)), None)
+    folder = module.removeprefix(f"{ROOT}.club.").split(".")[0]
+    return next((rank for rank, (_, names) in enumerate(CLUB_LAYERS) if folder in names), None)
 
 
 def test_every_module_has_a_layer() -> None:
@@ -179,9 +179,9 @@ def test_the_checker_sees_imports_inside_functions_and_relative_ones(tmp_path: P
     package.mkdir(parents=True)
     module = package / "ratings.py"
     module.write_text("from . import models\n\ndef f():\n    from .services import publish\n"
-                      "    import clubrating.club.tasks\n", encoding="utf-8")
+                      "    import clubrating.club.jobs.tasks\n", encoding="utf-8")
     found = [(i.imported, i.line) for i in imports_of("clubrating.club.ratings", module)]
-    assert found == [("clubrating.club.models", 1), ("clubrating.club.services", 4), ("clubrating.club.tasks", 5)]
+    assert found == [("clubrating.club.models", 1), ("clubrating.club.services", 4), ("clubrating.club.jobs.tasks", 5)]
 
 
 APART = [("ratings", "cpi")]
@@ -192,3 +192,20 @@ def test_the_ratings_and_the_ledger_meet_only_in_history() -> None:
     crossing = [str(i) for one, other in APART for a, b in ((one, other), (other, one)) for i in ALL_IMPORTS
                 if i.importer == f"{ROOT}.club.{a}" and i.imported == f"{ROOT}.club.{b}"]
     assert crossing == []
+
+
+DEMO_REACH = {"simulate": "rating", "selfplay": "analysis"}
+"""The highest package each module of ``clubrating.demo`` may import: the simulator is pure,
+self-play drives the engine; only the build (``demo.build``) stores a club."""
+
+
+def demo_rank(module: str) -> int | None:
+    """A module's package rank, the simulator and self-play counted at the layer they may reach."""
+    top = DEMO_REACH.get(module.removeprefix(f"{ROOT}.demo."))
+    return package_rank(f"{ROOT}.{top}") if module.startswith(f"{ROOT}.demo.") and top else package_rank(module)
+
+
+def test_the_demos_simulator_is_pure_and_its_self_play_stores_nothing() -> None:
+    upward = [str(i) for i in ALL_IMPORTS if i.importer.removeprefix(f"{ROOT}.demo.") in DEMO_REACH
+              and (demo_rank(i.importer) or 0) < (demo_rank(i.imported) or 0)]
+    assert upward == []

@@ -86,7 +86,7 @@ CACHES = {"default": page_cache(os.environ.get("CLUBRATING_PAGE_CACHE", ""))}
 
 # Background jobs: the database backend by default (the embedded demo needs nothing
 # else); CLUBRATING_REDIS_URL (redis://host:port/db) puts them on RQ, so that workers on many
-# machines share one queue (club.rq_jobs). CLUBRATING_TASKS_BACKEND overrides both.
+# machines share one queue (club.jobs.rq_workers). CLUBRATING_TASKS_BACKEND overrides both.
 REDIS_URL = os.environ.get("CLUBRATING_REDIS_URL", "")
 TASKS = {
     "default": {
@@ -97,7 +97,7 @@ TASKS = {
 if REDIS_URL:
     INSTALLED_APPS.append("django_rq")
     # django-rq's queue: one, on that server. DEFAULT_TIMEOUT: a whole tournament's fan-out or
-    # one game; a game job sets its own (club.rq_jobs.GAME_TIMEOUT).
+    # one game; a game job sets its own (club.jobs.rq_workers.GAME_TIMEOUT).
     RQ_QUEUES = {"default": {"URL": REDIS_URL, "DEFAULT_TIMEOUT": 3600}}
 
 AUTH_PASSWORD_VALIDATORS = [

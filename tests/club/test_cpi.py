@@ -21,7 +21,7 @@ from django_tasks_db.models import DBTaskResult
 from clubrating.analysis import engine as engine_module
 from clubrating.cli import main
 from clubrating.club import cpi as cpi_module
-from clubrating.club.analysis_jobs import analyse_games
+from clubrating.club.jobs.analysis import analyse_games
 from clubrating.club import services
 from clubrating.club.cpi import (
     CpiReport,
@@ -31,8 +31,8 @@ from clubrating.club.cpi import (
     member_ledger,
     parse_weight,
     rebuild_cpi,
-    set_cpi_weights,
 )
+from clubrating.club.services.cpi import set_cpi_weights
 from clubrating.club.models import AuditEntry, Club, CpiEntry, Game, GameAnalysis, Member, PositionSearch, Tournament
 from clubrating.cpi.facts import Color, GameFacts
 from clubrating.cpi.index import ledger, score_game

@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from clubrating.cli import main
-from clubrating.club.cpi import club_preset, club_weights, member_ledger, set_cpi_weights
+from clubrating.club.cpi import club_preset, club_weights, member_ledger
+from clubrating.club.services.cpi import set_cpi_weights
 from clubrating.club.fairplay import fair_play
 from clubrating.club.models import AuditEntry, Club, CpiEntry, Member
 from clubrating.cpi.calibrate import estimate
@@ -215,7 +216,7 @@ def test_the_ledger_of_a_member_whose_games_are_too_short_says_so(club: Club, ca
 def test_games_too_short_to_score_do_not_leave_the_ledger_behind(fitted_club: Club) -> None:
     """A stored analysis of a game shorter than ``min_plies`` has no ledger row by design: it
     must not count as a run stopped before its ledger, or every ``analyse`` replays the ledger."""
-    from clubrating.club.analysis_jobs import ledger_behind
+    from clubrating.club.jobs.analysis import ledger_behind
 
     publish_analysed(fitted_club, 2, facts=short_game)
     publish_analysed(fitted_club, 2, facts=uneven_game)

@@ -22,9 +22,9 @@ import pytest
 from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
 
-from clubrating.club.analysis_jobs import analyse_games
+from clubrating.club.jobs.analysis import analyse_games
 from clubrating.club.models import AuditEntry, CpiEntry, GameAnalysis
-from clubrating.club.tasks import MAX_ATTEMPTS, requeue_lost_jobs
+from clubrating.club.jobs.tasks import MAX_ATTEMPTS, requeue_lost_jobs
 
 from .test_cpi import NODES, evening  # noqa: F401  (fixture)
 
@@ -62,7 +62,7 @@ def test_a_job_past_its_lease_is_requeued_and_one_tried_too_often_fails() -> Non
 
     def job(workers: list[str], started: dt.datetime) -> DBTaskResult:
         return DBTaskResult.objects.create(
-            status="RUNNING", args_kwargs={"args": [1], "kwargs": {}}, task_path="clubrating.club.tasks.analyse_tournament",
+            status="RUNNING", args_kwargs={"args": [1], "kwargs": {}}, task_path="clubrating.club.jobs.tasks.analyse_tournament",
             worker_ids=workers, queue_name="default", backend_name="default", run_after=old, started_at=started)
     lost, fresh, tired = job(["a"], old), job(["b"], now), job([f"w{i}" for i in range(MAX_ATTEMPTS)], old)
     assert requeue_lost_jobs(now) == (1, 1)

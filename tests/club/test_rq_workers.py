@@ -33,7 +33,7 @@ from rq import Queue
 from rq.job import Job
 from rq.registry import FailedJobRegistry
 
-from clubrating.club.tasks import MAX_ATTEMPTS
+from clubrating.club.jobs.tasks import MAX_ATTEMPTS
 
 from .test_job_faults import alive, fake_engine, processes_of
 
@@ -241,7 +241,7 @@ def test_two_workers_split_a_clubs_games_and_a_tournament_queued_twice_is_analys
     publish(tmp_path, env, evening_pgn(8, 60))
     # The same tournament queued a second time (published twice, say): its games are claimed
     # or analysed already when its own game jobs come.
-    clubrating_python(env, "from clubrating.club.tasks import analyse_tournament; analyse_tournament.enqueue(1)")
+    clubrating_python(env, "from clubrating.club.jobs.tasks import analyse_tournament; analyse_tournament.enqueue(1)")
     workers += [Worker(tmp_path, "a", env), Worker(tmp_path, "b", env)]
     wait_for(lambda: database.count("club_gameanalysis") == 8 and analyse_entries(database)
              and queue_idle(queue_server), 240, "8 stored analyses, the ledger and an empty queue")

@@ -30,7 +30,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule, run_state_machine_as_test
 
 from clubrating.club import evening, services
-from clubrating.club.analysis_jobs import rebuild_ledger
+from clubrating.club.jobs.analysis import rebuild_ledger
 from clubrating.club.cpi import rebuild_cpi
 from clubrating.club.lookups import members_called, resolve_members
 from clubrating.club.models import (AuditEntry, Bye, Club, CpiEntry, CurrentRating, Distinct, Entry, Evening,

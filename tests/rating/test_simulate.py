@@ -11,7 +11,7 @@ from clubrating.formats.records import ByeKind, TournamentKind
 from clubrating.rating.policy import club_policy
 from clubrating.rating.records import tournament_input
 from clubrating.rating.replay import replay
-from clubrating.simulate import simulate_club, simulate_history
+from clubrating.demo.simulate import simulate_club, simulate_history
 
 
 def test_the_same_seed_gives_the_same_club_and_another_seed_another() -> None:

@@ -11,7 +11,7 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
-from clubrating.club.cpi import set_cpi_weights
+from clubrating.club.services.cpi import set_cpi_weights
 from clubrating.club.fairplay import fair_play
 from clubrating.club.models import Club, Member
 from clubrating.cpi.facts import GameFacts

@@ -17,7 +17,7 @@ from django.test import Client
 
 from clubrating.club import evening as evenings
 from clubrating.club import services
-from clubrating.club.evening_pairing import History, Seat, pair_round
+from clubrating.tournament.pairing import History, Seat, pair_round
 from clubrating.club.models import Club, EveningBoard, Tournament
 from clubrating.files import read_tournament_file
 from clubrating.formats.records import Bye, ByeKind, Pairing

@@ -11,7 +11,7 @@ class ClubConfig(AppConfig):
         # receivers of the services' signals, connected once Django has started.
         from django.db.models.signals import post_migrate
 
-        from clubrating.club import tasks  # noqa: F401
+        from clubrating.club.jobs import tasks  # noqa: F401
         from clubrating.club.cpi import rescore_after_upgrade
 
         post_migrate.connect(rescore_after_upgrade, sender=self, dispatch_uid="clubrating-rescore-cpi")

@@ -1,13 +1,13 @@
 """The club's Chess Performance Index (spec C1-C5): the CPI ledger derived
 from the stored engine facts, the weights, and the read side.
 
-- :func:`clubrating.club.analysis_jobs.analyse_games` (the engine side, a
+- :func:`clubrating.club.jobs.analysis.analyse_games` (the engine side, a
   service above this module) stores each published game's facts in :class:`GameAnalysis`.
 - :func:`rebuild_cpi` re-scores the stored facts (no engine) into the derived
   :class:`CpiEntry` rows, as the rating rebuild does for ratings: it runs
   after every rating rebuild (:func:`clubrating.club.history.rebuild`: a
   corrected result, a merge, a deletion)
-  and when the weights change (:func:`set_cpi_weights`).
+  and when the weights change (:func:`clubrating.club.services.cpi.set_cpi_weights`).
 - :func:`cpi_summary` and :func:`member_ledger` are the read side for the CLI
   and the website, a fixed number of SQL queries each.
 """
@@ -26,7 +26,6 @@ from django.db.models import OuterRef, Subquery
 from django.db.models.fields.json import KeyTextTransform
 from django.utils import timezone
 
-from clubrating.club import audit
 from clubrating.club.locking import history_write
 from clubrating.club.models import Club, CpiEntry, GameAnalysis, Member, TournamentStatus
 from clubrating.club.lookups import game_result_text, resolve_members
@@ -304,43 +303,6 @@ def parse_weight(text: str) -> tuple[str, float | None]:
     if number != number or number in (float("inf"), float("-inf")):
         raise InputError(f"{name}: {value!r} is not a finite number")
     return by_folded[name.casefold()], number
-
-
-def set_cpi_weights(club: Club, changes: dict[str, float | None], *, who: str,
-                    preset: str | None = None) -> CpiReport:
-    """Change some weights (None: back to the preset's value), or start from another preset
-    (its values replace every override), and re-score the ledger, without the engine, in one
-    transaction with an audit entry (old -> new)."""
-    if not changes and preset is None:
-        raise InputError("no weight to change: give NAME=VALUE or a preset")
-    unknown = sorted(set(changes) - set(WEIGHT_NAMES))
-    if unknown:
-        raise InputError(f"unknown weight {unknown[0]!r}: expected one of {', '.join(WEIGHT_NAMES)}")
-    if preset is not None and preset not in PRESETS:
-        raise InputError(f"unknown CPI preset {preset!r}: expected one of {', '.join(PRESETS)}")
-    with history_write(club):
-        club.refresh_from_db()   # the weights as stored now, under the club's lock
-        old = club_weights(club).to_dict()
-        old_preset = club_preset(club)
-        overrides: dict[str, Any] = {"preset": preset} if preset is not None else dict(club.cpi_weights or {})
-        defaults = PRESETS[preset if preset is not None else old_preset].to_dict()
-        for name, value in changes.items():
-            if name == "start":
-                club.cpi_start = Weights().start if value is None else value
-            elif value is None or value == defaults[name]:
-                overrides.pop(name, None)
-            else:
-                overrides[name] = value
-        club.cpi_weights = overrides
-        club.save(update_fields=["cpi_weights", "cpi_start"])
-        new = club_weights(club).to_dict()
-        report = rebuild_cpi(club)
-        shown = [n for n in WEIGHT_NAMES if n in changes or (preset is not None and old[n] != new[n])]
-        was: dict[str, Any] = {"preset": old_preset} if preset is not None else {}
-        now: dict[str, Any] = {"preset": club_preset(club)} if preset is not None else {}
-        audit.record(club, who, "cpi-weights", club.slug, old={**was, **{n: old[n] for n in shown}},
-                     new={**now, **{n: new[n] for n in shown}}, summary=str(report))
-    return report
 
 
 # --- queries for the CLI and the website ---------------------------------------------------

@@ -5,7 +5,7 @@ An evening is a draft :class:`~clubrating.club.models.Tournament` with an
 and linked to members only by the arbiter (R10): at registration when the name
 typed is one member's, else through ``services.link`` and ``services.new_member``;
 the first round seeds them by the club rating; each round is paired by the FIDE
-Dutch system (:mod:`clubrating.club.evening_pairing`) and stored as boards whose
+Dutch system (:mod:`clubrating.tournament.pairing`) and stored as boards whose
 games are written when the results come in. The evening is published through
 ``services.publish``: it then rates exactly like an imported TRF (byes and
 forfeits never rated, R8).
@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from django.db.models import Max
 
 from clubrating.club import audit, zones
-from clubrating.club.evening_pairing import History, PairingFailed, Seat, pair_round
+from clubrating.tournament.pairing import History, PairingFailed, Seat, pair_round
 from clubrating.club.locking import history_write
 from clubrating.club.lookups import find_member_by_name, get_member, members_called
 from clubrating.club.queries import table_of

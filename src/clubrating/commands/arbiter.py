@@ -37,7 +37,7 @@ def _password(args: argparse.Namespace, *, is_new: bool) -> str | None:
 
 def cmd_arbiter(args: argparse.Namespace) -> int:
     club = the_club(args)
-    from clubrating.web import accounts
+    from clubrating.club.services import accounts
 
     if args.action == "list":
         names = accounts.arbiters(club)

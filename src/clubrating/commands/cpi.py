@@ -27,7 +27,7 @@ def cmd_analyse(args: argparse.Namespace) -> int:
     if args.nodes is not None and args.nodes < 1:
         raise InputError(f"--nodes must be at least 1, not {args.nodes}")
     club = the_club(args)
-    from clubrating.club.analysis_jobs import analyse_games
+    from clubrating.club.jobs.analysis import analyse_games
 
     report = analyse_games(club, engine=option(args, "engine", "CLUBRATING_ENGINE"),
                            book=option(args, "book", "CLUBRATING_BOOK"), nodes=args.nodes, jobs=args.jobs,
@@ -122,7 +122,8 @@ def load_settings(path: str) -> dict[str, float | None]:
 
 def cmd_weights(args: argparse.Namespace) -> int:
     club = the_club(args)
-    from clubrating.club.cpi import club_preset, club_weights, parse_weight, set_cpi_weights
+    from clubrating.club.cpi import club_preset, club_weights, parse_weight
+    from clubrating.club.services.cpi import set_cpi_weights
 
     report = None
     changes: dict[str, float | None] = dict(parse_weight(text) for text in args.set or ())

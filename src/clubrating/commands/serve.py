@@ -101,11 +101,11 @@ def cmd_worker(args: argparse.Namespace) -> int:
         if value is not None:
             os.environ[env] = str(value)
 
-    from clubrating.club import rq_jobs
-    from clubrating.club.tasks import keep_leases
+    from clubrating.club.jobs import rq_workers
+    from clubrating.club.jobs.tasks import keep_leases
 
-    if rq_jobs.uses_rq():   # CLUBRATING_REDIS_URL: an RQ worker
-        return rq_jobs.run_worker(once=args.once)
+    if rq_workers.uses_rq():   # CLUBRATING_REDIS_URL: an RQ worker
+        return rq_workers.run_worker(once=args.once)
     keep_leases()   # lost jobs back in the queue; this worker's leases renewed
     options: dict[str, Any] = {"interval": args.interval}
     if args.once:

@@ -3,7 +3,7 @@
 Pure: everything comes from ``random.Random(seed)``; nothing is read or written.
 The same seed always gives the same club, byte for byte. The club's last
 evenings may be played over the board by a function the caller gives (the
-demo's engine self-play, :mod:`clubrating.analysis.selfplay`); the simulator
+demo's engine self-play, :mod:`clubrating.demo.selfplay`); the simulator
 only pairs the rounds and takes the results.
 """
 

@@ -1,6 +1,6 @@
 """How long a background job's worker may stay silent, and how often a job may lose its
-worker: shared by the database backend's jobs (:mod:`clubrating.club.tasks`)
-and the RQ jobs (:mod:`clubrating.club.rq_jobs`), so neither imports the other for them."""
+worker: shared by the database backend's jobs (:mod:`clubrating.club.jobs.tasks`)
+and the RQ jobs (:mod:`clubrating.club.jobs.rq_workers`), so neither imports the other for them."""
 
 from __future__ import annotations
 

@@ -22,7 +22,7 @@ from dataclasses import replace
 
 import pytest
 
-from clubrating.club.evening_pairing import (History, PairingFailed, RoundPlan, Seat, pair_round,
+from clubrating.tournament.pairing import (History, PairingFailed, RoundPlan, Seat, pair_round,
                                              pair_round_2026, states_before)
 from clubrating.formats.records import Bye as Rest
 from clubrating.formats.records import ByeKind

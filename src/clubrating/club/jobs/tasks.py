@@ -27,7 +27,7 @@ from django.dispatch import receiver
 from django_tasks.signals import task_finished, task_started
 
 from clubrating.club.models import Game, Tournament, TournamentStatus
-from clubrating.club.leases import LEASE, LEASE_ENV, MAX_ATTEMPTS, JobLost, lease
+from clubrating.club.jobs.leases import LEASE, LEASE_ENV, MAX_ATTEMPTS, JobLost, lease
 from clubrating.club.signals import tournament_published
 
 __all__ = ["LEASE", "LEASE_ENV", "MAX_ATTEMPTS", "JobLost", "lease", "analyse_tournament",
@@ -41,14 +41,14 @@ def analyse_tournament(tournament_id: int) -> dict[str, Any]:
 
     A tournament deleted or unpublished since it was queued is left alone.
     """
-    from clubrating.club.analysis_jobs import analyse_games
+    from clubrating.club.jobs.analysis import analyse_games
 
     tournament = Tournament.objects.filter(id=tournament_id).select_related("club").first()
     if tournament is None or tournament.status != TournamentStatus.PUBLISHED:
         return {"tournament_id": tournament_id, "skipped": "not a published tournament"}
-    from clubrating.club import rq_jobs
-    if rq_jobs.uses_rq():   # many workers: one job a game
-        return rq_jobs.fan_out(tournament)
+    from clubrating.club.jobs import rq_workers
+    if rq_workers.uses_rq():   # many workers: one job a game
+        return rq_workers.fan_out(tournament)
     report = analyse_games(tournament.club, tournament_id=tournament.id)
     return {"tournament_id": tournament_id, **report.as_dict()}
 
@@ -67,7 +67,7 @@ def enqueue_analysis_on_commit(tournament: Tournament) -> None:
         transaction.on_commit(lambda: analyse_tournament.enqueue(tournament_id))
 
 
-@receiver(tournament_published, dispatch_uid="clubrating.club.tasks.analyse-on-publish")
+@receiver(tournament_published, dispatch_uid="clubrating.club.jobs.tasks.analyse-on-publish")
 def analyse_when_published(sender: Any, tournament: Tournament, **kwargs: Any) -> None:
     """A published tournament's games are analysed after the publish commits (the services
     send the signal and never import this layer)."""

@@ -12,7 +12,7 @@ wrapped here, each fed from the same history:
   against the FIDE-endorsed bbpPairings on 5,000 random tournaments of 20
   players / 9 rounds and 5,000 of 10 / 5 (FIDE's A.7 endorsement test).
 - ``pairing-core``'s ``dutch-2026`` kernel (the check,
-  tests/club/test_evening_pairing.py): an independent implementation of the
+  tests/tournament/test_pairing.py): an independent implementation of the
   2026 text. Its ``dutch-till2026-compat`` kernel is not used: it carries a
   documented round-1 colour deviation (its README, "Known limitations").
 

@@ -1,0 +1,327 @@
+"""Analysis jobs on RQ/Redis: many worker processes, on many machines, share a
+club's games. Chosen by ``CLUBRATING_REDIS_URL`` (settings.py); the database backend
+(club/jobs/tasks.py) stays the default.
+
+- **Split.** The tournament's job (``tasks.analyse_tournament``) only fans out: one
+  :func:`analyse_game` job per game without a stored analysis, all in one *batch* (a Redis
+  set of the game ids still to do). Any free worker takes the next game.
+- **Claimed.** A game job first claims its game (a Redis key holding the job's id, taken
+  from a holder whose job is no longer queued or running), then checks that the game has
+  no stored analysis (``GameAnalysis`` is one row a game): a game queued twice (published
+  twice, say) is analysed once.
+- **Ledger once.** A game's facts are stored, and the game leaves its batch, in one
+  transaction under the club's lock (club.locking); the game that leaves the batch empty
+  rebuilds the CPI ledger in that transaction. A retried last game rebuilds it again, which
+  changes nothing (a rebuild of the same history is byte-identical).
+- **Retried.** RQ's own handling of abandoned jobs: a job whose worker stopped renewing its
+  entry in the queue's StartedJobRegistry is found by any other worker's maintenance and,
+  having ``Retry(max=MAX_ATTEMPTS)``, queued again. The worker runs jobs in its own process
+  (SimpleWorker: the engines die with it, no fork of Django's connections), so the renewal
+  is a thread of ours (:class:`LeasedWorker`), every ``LEASE / 5``, for a lease of ``LEASE``
+  (``CLUBRATING_JOB_LEASE``), as on the database backend; RQ's forking worker would renew
+  it itself but lets the job run on in its child when the worker is killed, and its floor
+  of 60 s a lease would make a killed worker's game wait at least a minute.
+  A game whose workers died ``MAX_ATTEMPTS`` times fails with :class:`~clubrating.club.jobs.leases.JobLost`
+  naming the game, and leaves its batch (the ledger still comes).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import logging
+import math
+import os
+import sys
+import threading
+import time
+from typing import Any
+
+import chess.pgn
+import django_rq
+from django.conf import settings
+from django.db import close_old_connections
+from django_tasks import task, task_backends
+from django_tasks.utils import get_random_id
+from django_tasks_rq.backend import Job, RQBackend, failed_callback, success_callback
+from redis import Redis, WatchError
+from rq import Queue, Retry, SimpleWorker, get_current_job
+from rq.exceptions import AbandonedJobError, NoSuchJobError
+from rq.callbacks import Callback
+from rq.job import Job as RQJob
+from rq.job import JobStatus
+
+from clubrating.analysis.analyzer import shallow_settings_key
+from clubrating.analysis.runner import AnalysisConfig, Analyzer
+from clubrating.club.jobs.analysis import (DatabaseCache, analysable_games, analysis_config,
+                                           game_positions, ledger_behind, pgn_text, rebuild_ledger,
+                                           store_analysis)
+from clubrating.club.locking import history_write
+from clubrating.club.models import Club, Game, GameAnalysis, Tournament
+from clubrating.club.jobs.leases import MAX_ATTEMPTS, JobLost, lease
+from clubrating.errors import InputError
+
+log = logging.getLogger("clubrating.worker")
+
+# A game's job may run this long (RQ kills it then). A game at the default 150,000 nodes takes
+# about a minute on one core (README, "Engine analysis"); a hung engine is ended much sooner by
+# CLUBRATING_ENGINE_TIMEOUT (analysis.engine), so an hour is a stuck job, never a slow game.
+GAME_TIMEOUT = 3600
+# A batch's set and a game's claim outlive every attempt of every job they concern.
+KEEP_SECONDS = GAME_TIMEOUT * (MAX_ATTEMPTS + 1)
+# RQ's states of a job that will still run (rq.job.JobStatus): its claim on a game holds.
+LIVE = {JobStatus.QUEUED, JobStatus.STARTED, JobStatus.SCHEDULED, JobStatus.DEFERRED}
+
+
+def uses_rq() -> bool:
+    """The jobs go to RQ (CLUBRATING_REDIS_URL), not the database."""
+    return isinstance(task_backends["default"], RQBackend)
+
+
+def redis() -> Redis:
+    return django_rq.get_connection("default")
+
+
+def key(*parts: object) -> str:
+    """A Redis key of this database's: one Redis may serve several installations (or test runs)."""
+    where = settings.DATABASES["default"]
+    name = "|".join(str(where.get(part, "")) for part in ("ENGINE", "HOST", "PORT", "NAME"))
+    database = hashlib.sha256(name.encode()).hexdigest()[:12]
+    return ":".join(("clubrating", database, *map(str, parts)))
+
+
+# --- the fan-out ------------------------------------------------------------------------------
+
+def fan_out(tournament: Tournament) -> dict[str, Any]:
+    """One job a game of ``tournament`` without a stored analysis, in one batch."""
+    games = [g.id for g in analysable_games(tournament.club, tournament.id) if getattr(g, "analysis", None) is None]
+    if not games:
+        if ledger_behind(tournament.club):
+            rebuild_ledger(tournament.club, 0, 0, 0)
+        return {"tournament_id": tournament.id, "games": 0}
+    batch = get_random_id()
+    connection = redis()
+    with connection.pipeline() as pipeline:
+        pipeline.sadd(key("batch", batch), *games)
+        pipeline.expire(key("batch", batch), KEEP_SECONDS)
+        pipeline.execute()
+    for game_id in games:
+        enqueue_game(game_id, tournament.club_id, batch)
+    return {"tournament_id": tournament.id, "games": len(games), "batch": batch}
+
+
+def enqueue_game(game_id: int, club_id: int, batch: str) -> str:
+    """Queue :func:`analyse_game` as django-tasks-rq would, with a retry for each lost worker."""
+    queue = django_rq.get_queue(analyse_game.queue_name, job_class=Job)
+    job = queue.create_job(
+        analyse_game.module_path, args=[game_id, club_id, batch], job_id=get_random_id(), timeout=GAME_TIMEOUT,
+        retry=Retry(max=MAX_ATTEMPTS), on_failure=Callback(game_failed), on_success=Callback(success_callback),
+        meta={"backend_name": analyse_game.backend}, description=f"analyse game {game_id}")
+    queue.enqueue_job(job)
+    return str(job.id)
+
+
+def game_failed(job: Job, connection: Redis | None, kind: type[Exception], error: Exception, trace: Any) -> None:
+    """A game's job failed. Only a lost worker (AbandonedJobError) is retried: an error of the
+    job itself (an engine that cannot start) would fail again the same way."""
+    failed_callback(job, connection, kind, error, trace)
+    if not issubclass(kind, AbandonedJobError):
+        job.retries_left = 0
+
+
+# --- one game ---------------------------------------------------------------------------------
+
+@task()
+def analyse_game(game_id: int, club_id: int, batch: str) -> dict[str, Any]:
+    """Analyse one game unless it has a stored analysis or another live job claimed it;
+    then leave the batch (the last game rebuilds the ledger)."""
+    job = get_current_job()
+    attempt = count_attempt(job)
+    game = Game.objects.filter(id=game_id).select_related("tournament", "white", "black").first()
+    if game is None:
+        leave_batch(club_id, batch, game_id)
+        return {"game": game_id, "skipped": "deleted"}
+    if attempt > MAX_ATTEMPTS:
+        leave_batch(club_id, batch, game_id)
+        raise JobLost(f"game {game_id} ({game.white.name} - {game.black.name}, round {game.round} of "
+                      f"{game.tournament.name}): its worker stopped {MAX_ATTEMPTS} times without finishing it")
+    holder = claim(game_id, str(job.id) if job else get_random_id())
+    if holder is not None:
+        leave_batch(club_id, batch, game_id)
+        return {"game": game_id, "skipped": f"claimed by job {holder}"}
+    try:
+        return analyse_claimed(game, club_id, batch)
+    finally:
+        redis().delete(key("game", game_id))
+
+
+def count_attempt(job: RQJob | None) -> int:
+    """This run's number among the runs of ``job`` (kept in its meta in Redis)."""
+    if job is None:
+        return 1
+    job.meta["attempts"] = int(job.meta.get("attempts", 0)) + 1
+    job.save_meta()  # type: ignore[no-untyped-call]
+    return int(job.meta["attempts"])
+
+
+def claim(game_id: int, job_id: str) -> str | None:
+    """Take the game for ``job_id``; returns the id of the live job holding it instead, if any."""
+    connection, name = redis(), key("game", game_id)
+    with connection.pipeline() as pipeline:
+        while True:
+            try:
+                pipeline.watch(name)  # type: ignore[no-untyped-call]
+                held = pipeline.get(name)
+                holder = held.decode() if isinstance(held, bytes) else None
+                if holder is not None and holder != job_id and is_live(connection, holder):
+                    pipeline.unwatch()
+                    return holder
+                pipeline.multi()
+                pipeline.set(name, job_id, ex=KEEP_SECONDS)
+                pipeline.execute()
+                return None
+            except WatchError:
+                continue   # another job took or freed it meanwhile: look again
+
+
+def is_live(connection: Redis, job_id: str) -> bool:
+    try:
+        return Job.fetch(job_id, connection=connection).get_status() in LIVE
+    except NoSuchJobError:
+        return False
+
+
+def analyse_claimed(game: Game, club_id: int, batch: str) -> dict[str, Any]:
+    started = time.monotonic()
+    if GameAnalysis.objects.filter(game_id=game.id).exists():
+        leave_batch(club_id, batch, game.id)
+        return {"game": game.id, "skipped": "analysed already"}
+    try:
+        analyzer = worker_analyzer(analysis_config())
+    except Exception:   # no engine, no book: the job fails in one line, the batch goes on without it
+        leave_batch(club_id, batch, game.id)
+        raise
+    analyzer.cache = cache = DatabaseCache()
+    pgn = pgn_text(game)
+    try:
+        cache.prefetch(game_positions(pgn), (analyzer.searcher.info.key, shallow_settings_key(analyzer.searcher.info)))
+        facts = analyzer.analyse(read_pgn(pgn))
+    except InputError as error:   # moves that cannot be read: reported, not retried
+        leave_batch(club_id, batch, game.id)
+        return {"game": game.id, "unreadable": str(error)}
+    except Exception:   # the engine failed: the next game starts a new one
+        close_analyzer()
+        leave_batch(club_id, batch, game.id)
+        raise
+    finally:
+        analyzer.cache = None
+    with history_write(club_id):
+        store_analysis(game, facts, {}, cache)
+        leave_batch(club_id, batch, game.id, (1, facts.searches, facts.cache_hits))
+    seconds = time.monotonic() - started
+    print(f"clubrating worker {os.getpid()}: analysed game {game.id} in {seconds:.1f} s", file=sys.stderr, flush=True)
+    return {"game": game.id, "analysed": True, "seconds": round(seconds, 3), "pid": os.getpid()}
+
+
+def read_pgn(pgn: str) -> chess.pgn.Game:
+    game = chess.pgn.read_game(io.StringIO(pgn))
+    if game is None:
+        raise InputError("no moves")
+    return game
+
+
+_ANALYZER: tuple[AnalysisConfig, Analyzer] | None = None
+
+
+def worker_analyzer(config: AnalysisConfig) -> Analyzer:
+    """This worker's engine, started by its first game and kept for the next ones (a new one
+    when the configuration changed)."""
+    global _ANALYZER
+    if _ANALYZER is None or _ANALYZER[0] != config:
+        close_analyzer()
+        _ANALYZER = (config, Analyzer(config))
+    return _ANALYZER[1]
+
+
+def close_analyzer() -> None:
+    global _ANALYZER
+    if _ANALYZER is not None:
+        _ANALYZER[1].close()
+        _ANALYZER = None
+
+
+def leave_batch(club_id: int, batch: str, game_id: int, done: tuple[int, int, int] = (0, 0, 0)) -> None:
+    """The game is done with (analysed, skipped, unreadable or lost): it leaves the batch, and
+    the game that leaves it empty rebuilds the club's CPI ledger. Called inside the stored
+    game's transaction, or takes the club's lock for the rebuild: the rebuild sees every game
+    stored before it left the batch."""
+    name, totals = key("batch", batch), key("batch", batch, "totals")
+    with redis().pipeline() as pipeline:   # MULTI ... EXEC: one game sees the set empty first
+        pipeline.srem(name, game_id)
+        for field, value in zip(("games", "searched", "cached"), done):
+            pipeline.hincrby(totals, field, value)
+        pipeline.expire(totals, KEEP_SECONDS)
+        pipeline.scard(name)
+        pipeline.hmget(totals, "games", "searched", "cached")
+        *_, left, figures = pipeline.execute()
+    if left == 0:
+        games, searched, cached = (int(x or 0) for x in figures)
+        club = Club.objects.filter(id=club_id).first()
+        if club is not None and (games or ledger_behind(club)):
+            rebuild_ledger(club, games, searched, cached)
+
+
+# --- the worker -------------------------------------------------------------------------------
+
+def lease_seconds() -> int:
+    return max(1, math.ceil(lease().total_seconds()))
+
+
+def beat_seconds() -> int:
+    """A worker renews its lease every LEASE / 5 (as jobs.tasks.LeaseKeeper does)."""
+    return max(1, lease_seconds() // 5)
+
+
+class LeasedWorker(SimpleWorker):
+    """RQ's SimpleWorker (jobs in this process) whose running job's entry in the
+    StartedJobRegistry is renewed every LEASE / 5 from a thread, for LEASE; idle, it looks for
+    other workers' lost jobs every LEASE / 5 (RQ's maintenance)."""
+
+    def get_heartbeat_ttl(self, job: Any, working_time: float = 0.0) -> int:
+        return lease_seconds()
+
+    @property
+    def dequeue_timeout(self) -> int:
+        return beat_seconds()
+
+    def execute_job(self, job: Any, queue: Queue) -> None:
+        close_old_connections()
+        stop = threading.Event()
+        beat = threading.Thread(target=self._renew, args=(job, stop), name="clubrating-lease", daemon=True)
+        beat.start()
+        try:
+            super().execute_job(job, queue)
+        finally:
+            stop.set()
+            beat.join()
+            close_old_connections()
+
+    def _renew(self, job: Any, stop: threading.Event) -> None:
+        while not stop.wait(beat_seconds()):
+            execution = self.execution
+            if execution is not None:
+                try:
+                    self.maintain_heartbeats(job, execution)
+                except Exception as error:   # Redis unreachable a moment: try again at the next beat
+                    log.warning("could not renew the lease of job %s: %s", job.id, error)
+
+
+def run_worker(once: bool) -> int:
+    """``clubrating worker`` on RQ: take jobs from the queue until stopped (``once``: until it is empty)."""
+    queue = django_rq.get_queue("default", job_class=Job)
+    worker = LeasedWorker([queue], connection=queue.connection, job_class=Job, maintenance_interval=beat_seconds())
+    try:
+        worker.work(burst=once, logging_level="INFO", with_scheduler=False)
+    finally:
+        close_analyzer()
+    return 0

@@ -1,0 +1,50 @@
+"""The club's CPI weights, changed under the club's lock with an audit entry; the ledger
+re-scored from the stored facts (no engine) in the same transaction."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from clubrating.club import audit
+from clubrating.club.cpi import WEIGHT_NAMES, CpiReport, club_preset, club_weights, rebuild_cpi
+from clubrating.club.locking import history_write
+from clubrating.club.models import Club
+from clubrating.cpi.index import PRESETS, Weights
+from clubrating.errors import InputError
+
+
+def set_cpi_weights(club: Club, changes: dict[str, float | None], *, who: str,
+                    preset: str | None = None) -> CpiReport:
+    """Change some weights (None: back to the preset's value), or start from another preset
+    (its values replace every override), and re-score the ledger, without the engine, in one
+    transaction with an audit entry (old -> new)."""
+    if not changes and preset is None:
+        raise InputError("no weight to change: give NAME=VALUE or a preset")
+    unknown = sorted(set(changes) - set(WEIGHT_NAMES))
+    if unknown:
+        raise InputError(f"unknown weight {unknown[0]!r}: expected one of {', '.join(WEIGHT_NAMES)}")
+    if preset is not None and preset not in PRESETS:
+        raise InputError(f"unknown CPI preset {preset!r}: expected one of {', '.join(PRESETS)}")
+    with history_write(club):
+        club.refresh_from_db()   # the weights as stored now, under the club's lock
+        old = club_weights(club).to_dict()
+        old_preset = club_preset(club)
+        overrides: dict[str, Any] = {"preset": preset} if preset is not None else dict(club.cpi_weights or {})
+        defaults = PRESETS[preset if preset is not None else old_preset].to_dict()
+        for name, value in changes.items():
+            if name == "start":
+                club.cpi_start = Weights().start if value is None else value
+            elif value is None or value == defaults[name]:
+                overrides.pop(name, None)
+            else:
+                overrides[name] = value
+        club.cpi_weights = overrides
+        club.save(update_fields=["cpi_weights", "cpi_start"])
+        new = club_weights(club).to_dict()
+        report = rebuild_cpi(club)
+        shown = [n for n in WEIGHT_NAMES if n in changes or (preset is not None and old[n] != new[n])]
+        was: dict[str, Any] = {"preset": old_preset} if preset is not None else {}
+        now: dict[str, Any] = {"preset": club_preset(club)} if preset is not None else {}
+        audit.record(club, who, "cpi-weights", club.slug, old={**was, **{n: old[n] for n in shown}},
+                     new={**now, **{n: new[n] for n in shown}}, summary=str(report))
+    return report
