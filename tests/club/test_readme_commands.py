@@ -1,6 +1,7 @@
-"""Every ``clubrating`` line of the README's code blocks works as written: run in order, each in
-its own process as a user types it, on a fresh database in a directory holding the files the
-README names (tests/club/readme/: tuesday.trf, ratings.csv, members.txt, games.pgn, rated/)."""
+"""Every ``clubrating`` line of the ``sh`` blocks of the README and of the command reference
+(docs/cli.md) works as written: run in order, each in its own process as a user types it, on a
+fresh database in a directory holding the files they name (tests/club/readme/: tuesday.trf,
+ratings.csv, members.txt, games.pgn, rated/)."""
 
 from __future__ import annotations
 
@@ -21,10 +22,10 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 FILES = Path(__file__).resolve().parent / "readme"
 PASSWORD = "long secret phrase for alice\n"
-# README lines that cannot run as written, and what the test runs instead (none today; an entry
+# Lines that cannot run as written, and what the test runs instead (none today; an entry
 # whose line is no longer in the README is simply not used).
 CORRECTIONS: dict[str, list[str]] = {}
-# README lines this test does not run, and where they are tested instead
+# Lines this test does not run, and where they are tested instead
 NOT_RUN = {
     "clubrating calibrate": "needs a corpus of rated games (at least 13) analysed by the engine: "
                             "tests/cpi/test_calibrate.py",
@@ -102,24 +103,39 @@ def serve_once(command: str, cwd: Path) -> None:
         server.communicate(timeout=30)
 
 
+def run_in_order(commands: list[str], cwd: Path) -> list[str]:
+    """Run ``commands`` in ``cwd`` as a user would, the club's earlier evenings stored right after
+    ``clubrating init`` (tuesday.trf is then tournament 12, as the examples say); what failed."""
+    for name in ("tuesday.trf", "ratings.csv", "members.txt", "games.pgn"):
+        shutil.copy(FILES / name, cwd / name)
+    failed = []
+    for command in commands:
+        if any(command.startswith(prefix + " ") for prefix in NOT_RUN):
+            continue
+        if re.match(r"clubrating serve\b", command):
+            serve_once(command, cwd)
+            continue
+        done = subprocess.run(argv(command, cwd), cwd=cwd, env=environment(), capture_output=True,
+                              text=True, timeout=600, input=PASSWORD if "--password-stdin" in command else "")
+        if done.returncode != 0:
+            failed.append(f"{command}\n    -> exit {done.returncode}: {done.stderr.strip()[-300:]}")
+        if command.startswith("clubrating init "):
+            subprocess.run([sys.executable, str(FILES / "history.py"), "sqlite:///clubrating.sqlite3"],
+                           cwd=cwd, env=environment(), check=True, timeout=300)
+    return failed
+
+
 @pytest.mark.engine
 def test_every_command_of_the_readme_works_as_written(tmp_path: Path) -> None:
     commands = readme_commands((ROOT / "README.md").read_text(encoding="utf-8"))
     assert commands[0].startswith("clubrating init ") and len(commands) > 25
-    for name in ("tuesday.trf", "ratings.csv", "members.txt", "games.pgn"):
-        shutil.copy(FILES / name, tmp_path / name)
-    failed = []
-    for index, command in enumerate(commands):
-        if any(command.startswith(prefix + " ") for prefix in NOT_RUN):
-            continue
-        if re.match(r"clubrating serve\b", command):
-            serve_once(command, tmp_path)
-            continue
-        done = subprocess.run(argv(command, tmp_path), cwd=tmp_path, env=environment(), capture_output=True,
-                              text=True, timeout=600, input=PASSWORD if "--password-stdin" in command else "")
-        if done.returncode != 0:
-            failed.append(f"{command}\n    -> exit {done.returncode}: {done.stderr.strip()[-300:]}")
-        if index == 0:   # the club's earlier evenings: tuesday.trf is then tournament 12, as the README says
-            subprocess.run([sys.executable, str(FILES / "history.py"), "sqlite:///clubrating.sqlite3"],
-                           cwd=tmp_path, env=environment(), check=True, timeout=300)
+    failed = run_in_order(commands, tmp_path)
     assert not failed, "README commands that fail:\n" + "\n".join(failed)
+
+
+@pytest.mark.engine
+def test_every_example_of_the_command_reference_works_as_written(tmp_path: Path) -> None:
+    commands = readme_commands((ROOT / "docs" / "cli.md").read_text(encoding="utf-8"))
+    assert any(command.startswith("clubrating init ") for command in commands) and len(commands) > 40
+    failed = run_in_order(commands, tmp_path)
+    assert not failed, "docs/cli.md examples that fail:\n" + "\n".join(failed)
