@@ -24,14 +24,15 @@ from django.db.models import Max
 from clubrating.club import audit, zones
 from clubrating.tournament.pairing import History, PairingFailed, Seat, pair_round
 from clubrating.club.locking import history_write
-from clubrating.club.lookups import find_member_by_name, get_member, members_called
+from clubrating.club.lookups import find_member_by_name, game_result_text, get_member, members_called
 from clubrating.club.queries import table_of
 from clubrating.club.models import (Bye, Club, CurrentRating, Entry, Evening, EveningBoard, EveningPlayer, Game,
                                     Member, Tournament, TournamentStatus)
-from clubrating.club.services import Outcome, parse_result, publish, reread
+from clubrating.club.services import Outcome, publish, reread
 from clubrating.errors import InputError, NotFound, Refused
 from clubrating.formats import records
-from clubrating.formats.records import MAX_NAME_LENGTH, MAX_ROUNDS, ByeKind, Unplayed
+from clubrating.formats.records import MAX_NAME_LENGTH, MAX_ROUNDS, ByeKind
+from clubrating.formats.results import GameResult
 from clubrating.tournament import Standing
 from clubrating.words import plural
 
@@ -255,14 +256,14 @@ def pair_next_round(tournament: Tournament, *, who: str) -> Outcome:
 
 def enter_result(board: EveningBoard, result: str, *, who: str) -> Outcome:
     """The result of a board of the current round; entered again, it corrects the first one."""
-    white_points, black_points, played = parse_result(result)
+    parsed = GameResult.parse(result)
+    (white_points, black_points), played = parsed.points, parsed.played
     with history_write(board.tournament.club_id) as club:
         reread(board)
         evening = _evening(board.tournament)
         if board.round != evening.paired_rounds:
             raise Refused(f"round {board.round} is closed: round {evening.paired_rounds} is paired already")
-        unplayed = "" if played else (Unplayed.DOUBLE_FORFEIT if white_points + black_points == 0
-                                      else Unplayed.FORFEIT).value
+        unplayed = parsed.unplayed.value if parsed.unplayed else ""
         game, old = board.game, None
         if game is None:
             game = Game.objects.create(tournament=board.tournament, round=board.round, board=board.board,
@@ -271,23 +272,17 @@ def enter_result(board: EveningBoard, result: str, *, who: str) -> Outcome:
             board.game = game
             board.save(update_fields=["game"])
         else:
-            old = _text(game.white_points, game.black_points, game.played)
+            old = game_result_text(game)
             game.white_points, game.black_points, game.played, game.unplayed = (white_points, black_points,
                                                                                   played, unplayed)
             game.save(update_fields=["white_points", "black_points", "played", "unplayed"])
-        new = _text(white_points, black_points, played)
+        new = parsed.value
         audit.record(club, who, "evening-result",
                      f"tournament {board.tournament_id} round {board.round} board {board.board}",
                      old=None if old is None else {"result": old}, new={"result": new})
     names = f"{board.white.name} - {board.black.name}"
     return Outcome(f"round {board.round} board {board.board} {names}: "
                    + (f"{old} -> {new}" if old is not None else new))
-
-
-def _text(white: int, black: int, played: bool) -> str:
-    if not played:
-        return {(2, 0): "+-", (0, 2): "-+"}.get((white, black), "--")
-    return {(2, 0): "1-0", (0, 2): "0-1"}.get((white, black), "1/2-1/2")
 
 
 def publish_evening(tournament: Tournament, *, who: str) -> Outcome:

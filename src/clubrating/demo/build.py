@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from clubrating.errors import InputError, Refused
+from clubrating.formats.results import GameResult
 from clubrating.words import plural
 
 DEMO_SLUG = "demo"
@@ -236,8 +237,10 @@ class _Arbiter:
             tournament = self.published[fix.tournament]
             game = Game.objects.get(tournament=tournament, round=fix.round, white__name=fix.white,
                                     black__name=fix.black)
-            result = {(2, 0): "1-0", (0, 2): "0-1", (1, 1): "1/2-1/2"}[(fix.white_points, fix.black_points)]
-            services.correct_result(game, result, who=WHO)
+            result = GameResult.of(fix.white_points, fix.black_points)
+            if result is None:
+                raise ValueError(f"a correction to half-points no result gives: {fix}")
+            services.correct_result(game, result.value, who=WHO)
         if self.duplicate:
             real = Member.objects.get(club=club, name=self.duplicate["real"], merged_into=None)
             services.merge(self.duplicate["member"], real, who=WHO)

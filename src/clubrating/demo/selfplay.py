@@ -39,6 +39,7 @@ from clubrating.analysis.engine import DEFAULT_ENGINE, EngineSettings, SearchLin
 from clubrating.analysis.rawuci import RawUciSearcher
 from clubrating.analysis.runner import DEFAULT_BOOK, AnalysisConfig, Analyzer, start_pool_worker, stop_pool
 from clubrating.cpi.facts import GameFacts, Score
+from clubrating.formats.results import GameResult
 
 # --- the players ---------------------------------------------------------------------------
 
@@ -199,8 +200,21 @@ class PlayedGame:
     ending: str             # "checkmate", "resignation", "agreed draw", "threefold repetition", ...
 
     @property
+    def game_result(self) -> GameResult:
+        return result_of(self.white_points)
+
+    @property
     def result(self) -> str:
-        return {2: "1-0", 1: "1/2-1/2", 0: "0-1"}[self.white_points]
+        """The PGN Result tag."""
+        return self.game_result.value
+
+
+def result_of(white_points: int) -> GameResult:
+    """The result of a finished game in which white scored ``white_points`` half-points (2, 1 or 0)."""
+    found = GameResult.of(white_points, 2 - white_points)
+    if found is None:
+        raise ValueError(f"a finished game gives white 0, 1 or 2 half-points, not {white_points}")
+    return found
 
 
 class SelfPlayEngine(RawUciSearcher):
@@ -242,7 +256,7 @@ class _Game:
         return self.order.white if self.board.turn == chess.WHITE else self.order.black
 
     def finish(self, white_points: int, ending: str) -> PlayedGame:
-        self.pgn.headers["Result"] = {2: "1-0", 1: "1/2-1/2", 0: "0-1"}[white_points]
+        self.pgn.headers["Result"] = result_of(white_points).value
         exporter = chess.pgn.StringExporter(headers=False, variations=False, comments=True)
         return PlayedGame(self.pgn.accept(exporter), white_points, self.board.ply(), ending)
 
