@@ -1,22 +1,14 @@
 """Rebuild the derived ratings from the stored history (spec R13, R14): derived data, below
 :mod:`clubrating.club.history`, which calls this and then the CPI ledger's rebuild.
 
-Derived rows are never patched: the published tournaments are replayed by the
-pure core and the rating changes written anew. A rebuild compares what it
-computed with what was stored and says how many rows differed, so that a
-missed rebuild is a difference made visible, not silence (R14).
-
-The club's initial list (:class:`InitialEntry`, linked rows only) is where the
-replay starts: each listed member's standing before any tournament.
-
-A rebuild may start at a tournament (``since``): the players' standings just
-before it are taken from the stored per-tournament changes (the snapshots),
-and only that tournament and the later ones are replayed. A test checks that
-this always equals a full replay.
-
-The history is read straight into the columns the vectorised replay works on
-(:class:`clubrating.rating.replay.HistoryColumns`), and the changes written
-with ``executemany``: a federation's million games are rebuilt in seconds.
+Derived rows are never patched: the published tournaments are replayed by the pure core,
+starting from the club's initial list (:class:`InitialEntry`, linked rows only), and the
+rating changes written anew. A rebuild says how many stored rows differed from what it
+computed, so that a missed rebuild is made visible (R14). A rebuild may start at a tournament
+(``since``), from the stored per-tournament snapshots; a test checks that this equals a full
+replay. The history is read straight into the columns of the vectorised replay
+(:class:`clubrating.rating.replay.HistoryColumns`) and written with ``executemany``: a
+federation's million games are rebuilt in seconds.
 """
 
 from __future__ import annotations

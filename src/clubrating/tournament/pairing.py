@@ -1,26 +1,14 @@
 """Pairing one round of tonight's Swiss by the FIDE Dutch system, pure.
 
-Plain records in (who is seeded where, what was played, which byes were given),
-the boards of the next round out. No Django, no database: the evening's
-services (:mod:`clubrating.club.evening`) read the stored rounds into a
-:class:`History`, ask :func:`pair_round` for the next one and store it.
-
-Two maintained implementations of the Dutch system (FIDE Handbook C.04.3) are
-wrapped here, each fed from the same history:
-
-- ``caissify-pairings`` (the product's): its README reports 0 discrepancies
-  against the FIDE-endorsed bbpPairings on 5,000 random tournaments of 20
-  players / 9 rounds and 5,000 of 10 / 5 (FIDE's A.7 endorsement test).
-- ``pairing-core``'s ``dutch-2026`` kernel (the check,
-  tests/tournament/test_pairing.py): an independent implementation of the
-  2026 text. Its ``dutch-till2026-compat`` kernel is not used: it carries a
-  documented round-1 colour deviation (its README, "Known limitations").
-
-The history each engine needs is derived here, the way FIDE's endorsed
-programs derive it from a TRF file (caissify_pairings/fpc.py does the same):
-scores count byes and forfeits; colours and the no-rematch rule count only
-games played over the board; a player who did not play a round (a bye, a
-forfeit win) floated down in it (C.04.3 A.4.b).
+Plain records in (who is seeded where, what was played, which byes were given), the boards of
+the next round out: the evening's services (:mod:`clubrating.club.evening`) read the stored
+rounds into a :class:`History`, ask :func:`pair_round` for the next one and store it.
+``caissify-pairings`` pairs (the product's); ``pairing-core``'s ``dutch-2026`` kernel, an
+independent implementation, checks it in the tests. The history each engine needs is derived
+here as FIDE's endorsed programs derive it from a TRF file: scores count byes and forfeits;
+colours and the no-rematch rule count only games played over the board; a player who did not
+play a round floated down in it (C.04.3 A.4.b). Why these two, and how they compare:
+``docs/website.md``.
 """
 
 from __future__ import annotations

@@ -2,27 +2,14 @@
 club's games. Chosen by ``CLUBRATING_REDIS_URL`` (settings.py); the database backend
 (club/jobs/tasks.py) stays the default.
 
-- **Split.** The tournament's job (``tasks.analyse_tournament``) only fans out: one
-  :func:`analyse_game` job per game without a stored analysis, all in one *batch* (a Redis
-  set of the game ids still to do). Any free worker takes the next game.
-- **Claimed.** A game job first claims its game (a Redis key holding the job's id, taken
-  from a holder whose job is no longer queued or running), then checks that the game has
-  no stored analysis (``GameAnalysis`` is one row a game): a game queued twice (published
-  twice, say) is analysed once.
-- **Ledger once.** A game's facts are stored, and the game leaves its batch, in one
-  transaction under the club's lock (club.locking); the game that leaves the batch empty
-  rebuilds the CPI ledger in that transaction. A retried last game rebuilds it again, which
-  changes nothing (a rebuild of the same history is byte-identical).
-- **Retried.** RQ's own handling of abandoned jobs: a job whose worker stopped renewing its
-  entry in the queue's StartedJobRegistry is found by any other worker's maintenance and,
-  having ``Retry(max=MAX_ATTEMPTS)``, queued again. The worker runs jobs in its own process
-  (SimpleWorker: the engines die with it, no fork of Django's connections), so the renewal
-  is a thread of ours (:class:`LeasedWorker`), every ``LEASE / 5``, for a lease of ``LEASE``
-  (``CLUBRATING_JOB_LEASE``), as on the database backend; RQ's forking worker would renew
-  it itself but lets the job run on in its child when the worker is killed, and its floor
-  of 60 s a lease would make a killed worker's game wait at least a minute.
-  A game whose workers died ``MAX_ATTEMPTS`` times fails with :class:`~clubrating.club.jobs.leases.JobLost`
-  naming the game, and leaves its batch (the ledger still comes).
+The tournament's job only fans out: one :func:`analyse_game` job per game without a stored
+analysis, in one *batch* (a Redis set of the game ids still to do). A game job claims its game,
+checks it has no stored analysis (a game queued twice is analysed once), and stores its facts
+and leaves the batch in one transaction under the club's lock; the game that empties the batch
+rebuilds the CPI ledger there. A dead worker's game is queued again through RQ's abandoned-job
+handling, the lease renewed by a thread of ours (:class:`LeasedWorker`); after
+``MAX_ATTEMPTS`` deaths it fails with :class:`~clubrating.club.jobs.leases.JobLost`. Each step
+and why RQ's own forking worker is not used: ``docs/operations.md``.
 """
 
 from __future__ import annotations
