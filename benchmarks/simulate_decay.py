@@ -23,7 +23,7 @@ def main() -> int:
     parser.add_argument("--preset", default="fide-classical", choices=[n for n in PRESETS if n != "spec"])
     parser.add_argument("--players", type=int, default=2000)
     args = parser.parse_args()
-    model = PRESETS[args.preset].elo_map
+    model = PRESETS[args.preset].model.elo_map
     assert model is not None
     print(f"{args.preset}: {args.players} simulated players per cell, {len(GAPS)} breaks; "
           "MAE Elo / share inside ± / mean ±")

@@ -71,7 +71,7 @@ def test_analyze_json_is_the_design_document(fake_engine, tmp_path, monkeypatch,
         assert set(white["factors"][name]) == {"value", "numerator", "denominator", "available"}
     assert white["factors"]["M1"] == {"value": None, "numerator": 0, "denominator": 0, "available": False}
     assert isinstance(white["factors"]["H"]["count"], int)
-    assert game["players"]["black"]["result_bonus"] == PRESETS[DEFAULT_PRESET].win   # the default preset's R
+    assert game["players"]["black"]["result_bonus"] == PRESETS[DEFAULT_PRESET].result.win   # the default preset's R
     assert len(game["plies"]) == 12 and game["plies"][0]["book"] == "top10"
 
 

@@ -52,7 +52,7 @@ def fitted_club(club: Club) -> Club:
 def test_the_cpi_is_the_elo_equivalent_of_the_last_games(fitted_club: Club) -> None:
     publish_analysed(fitted_club, 8, facts=uneven_game)
     weights = club_weights(fitted_club)
-    elo = weights.elo_map
+    elo = weights.model.elo_map
     assert elo is not None
     for member in Member.objects.all():
         entries = list(CpiEntry.objects.filter(member=member).order_by("ordinal"))
@@ -85,7 +85,7 @@ def test_plays_like_appears_once_enough_moves_exist(fitted_club: Club, monkeypat
     strength = member_ledger(anna)["strength"]
     assert strength is not None and strength["games"] == WINDOW and strength["moves"] == 12 * WINDOW
     mean, sd = estimate([e.delta for e in CpiEntry.objects.filter(member=anna).order_by("ordinal")][-WINDOW:],
-                        club_weights(fitted_club).elo_map)  # type: ignore[arg-type]
+                        club_weights(fitted_club).model.elo_map)  # type: ignore[arg-type]
     assert (strength["elo"], strength["sd"]) == (round(mean), round(sd))
 
 
@@ -93,16 +93,16 @@ def test_the_arbiter_switches_presets_and_loads_a_calibrated_file(club: Club, tm
     publish_analysed(club, 2, facts=uneven_game)
     assert main(["cpi-weights", "--preset", "spec", "--json"]) == 0
     doc = json.loads(capsys.readouterr().out)
-    assert doc["preset"] == "spec" and doc["weights"]["E"] == Weights().E
+    assert doc["preset"] == "spec" and doc["weights"]["E"] == Weights().weight("E")
     settings = tmp_path / "fit.json"
     settings.write_text(json.dumps({"pool": "test", "settings": FITTED}), encoding="utf-8")
     assert main(["cpi-weights", "--load", str(settings), "--json"]) == 0
     doc = json.loads(capsys.readouterr().out)
     assert doc["weights"]["E"] == 100 and doc["weights"]["window"] == WINDOW
     club.refresh_from_db()
-    assert club_weights(club).elo_map is not None and club_preset(club) == "spec"
+    assert club_weights(club).model.elo_map is not None and club_preset(club) == "spec"
     audit = AuditEntry.objects.filter(action="cpi-weights").order_by("id").last()
-    assert audit is not None and audit.new["E"] == 100 and audit.old["E"] == Weights().E
+    assert audit is not None and audit.new["E"] == 100 and audit.old["E"] == Weights().weight("E")
 
 
 @pytest.mark.parametrize("content, expected", [
@@ -146,7 +146,7 @@ def test_a_new_club_starts_from_the_fitted_fide_preset(db: None) -> None:
     club = services.create_club("New Chess Club", who=ARBITER)
     assert club_preset(club) == "fide-classical"
     weights = club_weights(club)
-    assert weights.elo_map is not None and weights.window == 10 and weights.min_plies == 20
+    assert weights.model.elo_map is not None and weights.model.window == 10 and weights.model.min_plies == 20
 
 
 def test_the_dashboard_says_plays_like_with_the_interval(fitted_club: Club, monkeypatch) -> None:
@@ -181,7 +181,7 @@ def test_migration_0007_keeps_a_customised_clubs_weights_on_the_spec_base() -> N
     executor.migrate(executor.loader.graph.leaf_nodes())
     customised, plain = Club.objects.get(slug="customised"), Club.objects.get(slug="plain")
     assert customised.cpi_weights == {"preset": "spec", "B1": 25.0} and club_preset(customised) == "spec"
-    assert club_weights(customised).B1 == 25.0 and club_weights(customised).E == Weights().E
+    assert club_weights(customised).weight("B1") == 25.0 and club_weights(customised).weight("E") == Weights().weight("E")
     assert plain.cpi_weights == {} and club_preset(plain) == "fide-classical"
 
 
@@ -194,7 +194,7 @@ def test_a_preset_name_this_version_does_not_know_is_the_default_when_weights_ch
     set_cpi_weights(club, {"B2": 7.0}, who=ARBITER)
     club.refresh_from_db()
     weights = club_weights(club)
-    assert (weights.B1, weights.B2, club_preset(club)) == (25.0, 7.0, "fide-classical")
+    assert (weights.weight("B1"), weights.weight("B2"), club_preset(club)) == (25.0, 7.0, "fide-classical")
 
 
 def test_fair_play_over_fewer_games_than_it_needs_is_refused_in_one_line(fitted_club: Club, capsys) -> None:
@@ -244,13 +244,14 @@ def test_with_decay_the_interval_widens_while_a_member_does_not_play(fitted_club
     ben = Member.objects.get(name="Ben Cole")
     rows = member_ledger(ben)["ledger"]
     weights, last = club_weights(fitted_club), rows[-1]["date"]
-    assert weights.decay == 200
+    assert weights.model.decay == 200
     at_once, a_year, five_years = (playing_strength(rows, weights, "spec", last + dt.timedelta(days=d))
                                    for d in (0, 365, 5 * 365))
     assert at_once and a_year and five_years
     assert at_once["elo"] == a_year["elo"] and at_once["sd"] < a_year["sd"] < five_years["sd"]
     assert not a_year["stale"] and five_years["stale"]                 # wider than the pool's 400
-    undecayed = playing_strength(rows, dataclasses.replace(weights, decay=0), "spec", last + dt.timedelta(days=5 * 365))
+    no_decay = dataclasses.replace(weights, model=dataclasses.replace(weights.model, decay=0))
+    undecayed = playing_strength(rows, no_decay, "spec", last + dt.timedelta(days=5 * 365))
     assert undecayed and undecayed["sd"] <= at_once["sd"] and not undecayed["stale"]   # the spec: no decay
     monkeypatch.setattr(cpi_module.timezone, "localdate", lambda: last + dt.timedelta(days=5 * 365))
     html = Client().get(f"/c/{fitted_club.slug}/p/{ben.id}/cpi/").content.decode()

@@ -151,7 +151,7 @@ def test_a_missed_mate_costs_under_fitted_settings_where_no_mate_does_not() -> N
     no_mate = delta_cpi(factors(E=0.9, B1=0.5), 0, FITTED)
     missed = delta_cpi(factors(E=0.9, B1=0.5, M1=0.0), 0, FITTED)
     found = delta_cpi(factors(E=0.9, B1=0.5, M1=1.0), 0, FITTED)
-    assert FITTED.M1 > 0 or FITTED.mean_M1 > 0
+    assert FITTED.weight("M1") > 0 or FITTED.factor("M1").mean > 0
     assert missed <= no_mate <= found and missed < found
 
 
@@ -163,7 +163,7 @@ def test_the_spec_settings_keep_the_spec_arithmetic_an_unavailable_factor_adds_0
 
 
 def test_the_window_makes_cpis_comparable_whatever_the_number_of_games() -> None:
-    elo = FITTED.elo_map
+    elo = FITTED.model.elo_map
     assert elo is not None
     same_quality = 25.0
     few = cpi_after(0, [same_quality] * 10, FITTED)
@@ -181,7 +181,7 @@ def test_the_ledger_follows_the_window_and_leaves_short_games_out(short_and_long
     entries = ledger(short_and_long_games, FITTED)
     assert {e.game_id for e in entries} == {"long"}
     assert all(e.cpi_after == pytest.approx(estimate([e.delta], elo)[0]) for e in entries
-               for elo in [FITTED.elo_map] if elo is not None)
+               for elo in [FITTED.model.elo_map] if elo is not None)
 
 
 def quiet_game(plies: int) -> GameFacts:
@@ -215,7 +215,8 @@ def test_under_every_preset_missing_a_mate_lowers_the_score(name: str) -> None:
 
     missed = build(OPEN_GAME, {5: {"best": [("Bc4", "#1"), ("d4", 50)], "after": 50}}, result="1-0")
     quiet = build(OPEN_GAME, {5: {"best": [("d4", 50), ("Bc4", 40)], "after": 50}}, result="1-0")
-    weights = dataclasses.replace(PRESETS[name], min_plies=0)   # a 10-ply sketch of a game
+    model = dataclasses.replace(PRESETS[name].model, min_plies=0)   # a 10-ply sketch of a game
+    weights = dataclasses.replace(PRESETS[name], model=model)
     assert score_game(missed, weights)[Color.WHITE].delta_cpi < score_game(quiet, weights)[Color.WHITE].delta_cpi
     assert score_game(missed, weights)[Color.WHITE].factors.M1.value == 0
 

@@ -50,9 +50,9 @@ def test_ages_must_match_the_games() -> None:
 
 
 def fitted(decay: float) -> Weights:
-    return Weights(E=100, T=0, O=0, B1=0, B2=0, B3=0, M1=0, M2=0, M3=0, H=0, Br=0, win=0, draw=0, loss=0,
-                   renormalise=1, window=4, elo_alpha=-100, elo_beta=0.1, elo_sigma=10, elo_mean=1500,
-                   elo_sd=400, decay=decay)
+    return Weights.spec(E=100, T=0, O=0, B1=0, B2=0, B3=0, M1=0, M2=0, M3=0, H=0, Br=0, win=0, draw=0, loss=0,
+                        renormalise=1, window=4, elo_alpha=-100, elo_beta=0.1, elo_sigma=10, elo_mean=1500,
+                        elo_sd=400, decay=decay)
 
 
 def test_the_ledger_weighs_a_players_games_by_their_dates_under_decay() -> None:

@@ -49,8 +49,8 @@ def test_result_bonus_is_10_5_0(result, color, bonus) -> None:
 
 def test_weights_are_settings_and_change_delta_cpi() -> None:
     player = factors(80, 0.34, hangs=1)
-    assert delta_cpi(player, 10, Weights(H=-50)) == pytest.approx(9.8 - 25)
-    assert Weights.from_dict(Weights(E=31).to_dict()) == Weights(E=31)
+    assert delta_cpi(player, 10, Weights.spec(H=-50)) == pytest.approx(9.8 - 25)
+    assert Weights.from_dict(Weights.spec(E=31).to_dict()) == Weights.spec(E=31)
 
 
 def _short_game(result: str, white_blunders: bool) -> GameFacts:
@@ -73,14 +73,14 @@ def test_ledger_accumulates_per_player_in_game_order_and_clamps_at_zero() -> Non
 
 def test_ledger_starts_from_the_configured_value_and_tops_out_at_4000() -> None:
     g = LedgerGame("g", "ann", "bob", _short_game("1-0", False))
-    entries = ledger([g], Weights(start=3990))
+    entries = ledger([g], Weights.spec(start=3990))
     assert entries[0].cpi_before == 3990 and entries[0].cpi_after == 4000
 
 
 def test_rescoring_stored_facts_with_new_weights_needs_no_engine() -> None:
     stored = json.dumps(_short_game("0-1", True).to_dict())
     facts = GameFacts.from_dict(json.loads(stored))
-    assert score_game(facts)[Color.WHITE].delta_cpi != score_game(facts, Weights(H=0))[Color.WHITE].delta_cpi
+    assert score_game(facts)[Color.WHITE].delta_cpi != score_game(facts, Weights.spec(H=0))[Color.WHITE].delta_cpi
 
 
 @given(st.lists(st.tuples(st.sampled_from(["a", "b", "c"]), st.sampled_from(["a", "b", "c"]),

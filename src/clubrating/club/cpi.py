@@ -37,6 +37,7 @@ from clubrating.cpi.calibrate import estimate
 from clubrating.cpi.index import (DEFAULT_PRESET, PRESET_POOLS, PRESETS, LedgerGame, Weights, cpi_after,
                                   initial_cpi, score_game, years_before)
 from clubrating.cpi.registry import COUNTS, SHARES
+from clubrating.cpi.weights import SETTING_NAMES
 from clubrating.errors import InputError
 from clubrating.formats.results import GameResult
 
@@ -284,7 +285,7 @@ def _current(rows: dict[tuple[int, int], tuple[Any, ...]]) -> dict[int, float]:
 
 # --- weights -------------------------------------------------------------------------------
 
-WEIGHT_NAMES = tuple(Weights.__slots__)   # E ... Br, win/draw/loss, start (the club's cpi_start)
+WEIGHT_NAMES = SETTING_NAMES   # E ... Br, win/draw/loss, start (the club's cpi_start), the model's
 
 
 def parse_weight(text: str) -> tuple[str, float | None]:
@@ -386,16 +387,17 @@ def playing_strength(rows: Sequence[dict[str, Any]], weights: Weights, preset: s
     With the ``decay`` setting the interval is as of ``today`` (default: the server's date):
     it widens while the member does not play, and once it is as wide as the pool's own spread
     (nothing is known beyond "a player of this pool") the figure is ``stale``."""
-    elo = weights.elo_map
-    if elo is None or weights.window < 1:
+    model = weights.model
+    elo = model.elo_map
+    if elo is None or model.window < 1:
         return None
-    recent = list(rows[-int(weights.window):])
+    recent = list(rows[-model.window:])
     moves = sum(int(row["factors"].get("E", {}).get("denominator") or 0) for row in recent)
     if len(recent) < MIN_GAMES_FOR_STRENGTH or moves < MIN_MOVES_FOR_STRENGTH:
         return None
     today = today or timezone.localdate()
-    ages = years_before([row["date"] for row in recent], today) if weights.decay > 0 else None
-    mean, sd = estimate([row["delta"] for row in recent], elo, ages=ages, decay=weights.decay)
+    ages = years_before([row["date"] for row in recent], today) if model.decay > 0 else None
+    mean, sd = estimate([row["delta"] for row in recent], elo, ages=ages, decay=model.decay)
     return {"elo": round(mean), "sd": round(sd), "games": len(recent), "moves": moves,
             "pool": PRESET_POOLS.get(preset, preset), "last_played": recent[-1]["date"],
             "stale": sd >= elo.prior_sd}

@@ -36,7 +36,7 @@ def fair_play(club: Club, recent: int = RECENT_GAMES, min_games: int = MIN_GAMES
     if recent < min_games:
         raise InputError(f"the latest {plural(recent, 'game')} are too few for a z-score: at least {min_games}")
     weights = club_weights(club)
-    elo = weights.elo_map
+    elo = weights.model.elo_map
     if elo is None:
         raise Refused(f"the club's CPI settings (preset {club_preset(club)!r}) have no Elo map to predict "
                       "game quality from a rating: choose a fitted preset (clubrating cpi-weights --preset)")
@@ -47,7 +47,7 @@ def fair_play(club: Club, recent: int = RECENT_GAMES, min_games: int = MIN_GAMES
         mine = games.setdefault(member_id, [])
         if len(mine) < recent:
             mine.append({"delta": delta, **(shown or {})})
-    rows = [_row(ratings[m], mine, weights.elo_alpha, weights.elo_beta, weights.elo_sigma, weights.elo_floor)
+    rows = [_row(ratings[m], mine, elo.alpha, elo.beta, elo.sigma, elo.floor)
             for m, mine in games.items() if m in ratings and len(mine) >= min_games]
     rows.sort(key=lambda r: (-r["z"], r["name"]))
     return {"preset": club_preset(club), "recent_games": recent, "look_closer_at_z": Z_LOOK_CLOSER,

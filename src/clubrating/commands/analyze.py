@@ -61,7 +61,7 @@ def game_document(facts: GameFacts, weights: Weights = Weights()) -> dict[str, A
     attacks and the depths the engine reached."""
     scores = score_game(facts, weights)
     players = {}
-    elo = weights.elo_map
+    elo = weights.model.elo_map
     for color in Color:
         player = scores[color].to_dict()
         if elo is not None and scores[color].scored:

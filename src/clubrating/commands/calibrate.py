@@ -34,6 +34,7 @@ from clubrating.cpi.calibrate import (FEATURES, Side, careers, cross_validate, f
 from clubrating.cpi.facts import Color, GameFacts
 from clubrating.cpi.index import Weights, score_game
 from clubrating.cpi.registry import NAMES
+from clubrating.cpi.weights import ScoringModel
 from clubrating.errors import InputError
 
 DEFAULT_CALIBRATION_NODES = 10_000   # ours: what the shipped presets were fitted with (README, "The CPI")
@@ -99,7 +100,7 @@ def pick_games(paths: list[str], time_control: str | None) -> tuple[list[chess.p
 
 
 SPEC_WEIGHTS = Weights().to_dict()   # the spec's C1 weights, read once (careers call this ~30,000 times)
-FITTED_FORM = Weights(e_scale=FITTED_E.exp_scale, e_cap=FITTED_E.cap)   # the factors as the fit reads them
+FITTED_FORM = Weights(model=ScoringModel(e_form=FITTED_E))   # the factors as the fit reads them
 SPEC_E_KEY = "E_spec"                # not a feature: the spec's E, for the baseline
 
 

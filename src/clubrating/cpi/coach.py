@@ -83,10 +83,10 @@ def shortfalls(averages: dict[str, FactorAverage], weights: Weights = Weights())
         figures = averages[name]
         if figures.average is None or not figures.games:
             continue
-        if name == "H":
-            cost = abs(weights.H) * figures.average
+        if name in COUNTS:
+            cost = abs(weights.weight(name)) * figures.average
         else:
-            cost = getattr(weights, name) * (1 - figures.average) * figures.available / figures.games
+            cost = weights.weight(name) * (1 - figures.average) * figures.available / figures.games
         out[name] = Shortfall(name, cost, figures.average)
     return out
 

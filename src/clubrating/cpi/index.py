@@ -12,92 +12,13 @@ from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from clubrating.cpi.calibrate import EloMap, estimate
+from clubrating.cpi.calibrate import estimate
 from clubrating.cpi.facts import Color, GameFacts
-from clubrating.cpi.factors import EvalLossForm
 from clubrating.cpi.presets import FITTED, POOLS
 from clubrating.cpi.registry import COUNTS, SHARES, PlayerFactors, player_factors
+from clubrating.cpi.weights import Weights as Weights   # its home is cpi.weights
 
 CPI_FLOOR, CPI_CEILING = 0.0, 4000.0  # spec C2: clamp(CPI, 0, 4000)
-
-
-@dataclass(frozen=True, slots=True)
-class Weights:
-    """The scoring settings of ΔCPI and of the CPI; the defaults are the spec's (C1, C2, C4),
-    every field a number so that a club can override any of them (``clubrating cpi-weights``).
-
-    The fitted presets (:data:`PRESETS`, from ``clubrating calibrate``) also set:
-    ``renormalise`` = 1, an unavailable share factor counts as the pool's mean (``mean_*``)
-    instead of 0, so a missed mate (0) costs where "no mate on the board" does not;
-    ``min_plies``, a shorter game is not scored; ``window`` = N, the CPI is the
-    Elo-equivalent of the player's last N games (:func:`cpi_after`) instead of the spec's
-    running sum, from the measurement model ΔCPI = α + β·Elo + noise(σ) and the pool's prior
-    (``elo_*``, :func:`clubrating.cpi.calibrate.estimate`); ``decay``, how far (Elo per √year)
-    a player's strength may have moved while they did not play: older games of the window count
-    less and the interval widens with time away (:func:`~clubrating.cpi.calibrate.estimate`);
-    ``e_scale``/``e_cap``, E read as exp(−CPL′/50) with each move's loss capped at 500 cp
-    (:data:`clubrating.cpi.factors.FITTED_E`) instead of the spec's 1 − CPL/200.
-    """
-
-    E: float = 30
-    T: float = 5
-    O: float = 10
-    B1: float = 20
-    B2: float = 5
-    B3: float = 2
-    M1: float = 8
-    M2: float = 15
-    M3: float = 20
-    H: float = -25     # spec C1: − 25·H
-    Br: float = 30
-    win: float = 10    # spec C1: R = +10 / +5 / 0
-    draw: float = 5
-    loss: float = 0
-    start: float = 0   # the starting CPI, a setting (default 0)
-    renormalise: float = 0   # spec C5: an unavailable factor adds 0 ("no mates available": 0)
-    mean_E: float = 0
-    mean_T: float = 0
-    mean_O: float = 0
-    mean_B1: float = 0
-    mean_B2: float = 0
-    mean_B3: float = 0
-    mean_M1: float = 0
-    mean_M2: float = 0
-    mean_M3: float = 0
-    min_plies: float = 0     # spec: every game counts
-    window: float = 0        # spec C2: CPI_new = clamp(CPI_old + ΔCPI, 0, 4000)
-    elo_alpha: float = 0
-    elo_beta: float = 0      # 0: no Elo-equivalent (the spec has none)
-    elo_sigma: float = 0
-    elo_mean: float = 0
-    elo_sd: float = 0
-    elo_floor: float = 0     # Elo: the error more games do not take away (calibrate's held-out sets)
-    decay: float = 0         # Elo per √year a strength may move unseen (Glicko's c); 0: none (spec)
-    e_scale: float = 0       # E's form (factors.EvalLossForm): 0 = spec C3, max(0, 1 − CPL/200)
-    e_cap: float = 0         # cp: each move's loss counted at most this in E (0: no cap, spec)
-
-    def to_dict(self) -> dict[str, float]:
-        return {name: getattr(self, name) for name in self.__slots__}
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Weights:
-        return cls(**{key: float(value) for key, value in data.items() if key in cls.__slots__})
-
-    @property
-    def elo_map(self) -> EloMap | None:
-        """The Elo-equivalent of ΔCPI, when the settings come from a fit."""
-        if self.elo_beta == 0 or self.elo_sigma <= 0 or self.elo_sd <= 0:
-            return None
-        return EloMap(self.elo_alpha, self.elo_beta, self.elo_sigma, self.elo_mean, self.elo_sd, self.elo_floor)
-
-    @property
-    def e_form(self) -> EvalLossForm:
-        """How E reads the losses under these settings (spec C3, or the fitted presets' form)."""
-        return EvalLossForm(self.e_scale, self.e_cap)
-
-    def unavailable_value(self, name: str) -> float:
-        """What an unavailable share factor counts as: 0 (spec) or the pool's mean (fitted)."""
-        return float(getattr(self, f"mean_{name}")) if self.renormalise else 0.0
 
 
 # Named settings. "spec" is the specification's arithmetic (C1 weights, C2 running sum), kept
@@ -121,16 +42,17 @@ def preset(name: str) -> Weights:
 
 def initial_cpi(weights: Weights) -> float:
     """A player's CPI before any game: the club's start (spec), or the pool's mean (window)."""
-    return weights.elo_mean if weights.window >= 1 and weights.elo_map is not None else weights.start
+    model = weights.model
+    return model.elo.prior_mean if model.windowed else model.start
 
 
 def result_bonus(result: str, color: Color, weights: Weights = Weights()) -> float:
     """R: +10 win, +5 draw, 0 loss (spec C1); 0 for an unfinished game ("*")."""
     if result == "1/2-1/2":
-        return weights.draw
+        return weights.result.draw
     if result in ("1-0", "0-1"):
         won = (result == "1-0") == (color is Color.WHITE)
-        return weights.win if won else weights.loss
+        return weights.result.win if won else weights.result.loss
     return 0.0
 
 
@@ -141,8 +63,8 @@ def delta_cpi(factors: PlayerFactors, bonus: float, weights: Weights = Weights()
     for name in SHARES:
         factor = factors.share(name)
         value = factor.value if factor.value is not None else weights.unavailable_value(name)
-        total += getattr(weights, name) * value
-    total += sum(float(getattr(weights, name)) * factors.count(name).count for name in COUNTS)
+        total += weights.weight(name) * value
+    total += sum(weights.weight(name) * factors.count(name).count for name in COUNTS)
     return total + bonus
 
 
@@ -164,10 +86,10 @@ class PlayerScore:
 
 
 def score_player(game: GameFacts, color: Color, weights: Weights = Weights()) -> PlayerScore:
-    factors = player_factors(game, color, weights.e_form)
+    factors = player_factors(game, color, weights.model.e_form)
     bonus = result_bonus(game.result, color, weights)
     name = game.headers.get("White" if color is Color.WHITE else "Black", "?")
-    if len(game.plies) < weights.min_plies:
+    if len(game.plies) < weights.model.min_plies:
         return PlayerScore(name, color, factors, bonus, 0.0, scored=False)
     return PlayerScore(name, color, factors, bonus, delta_cpi(factors, bonus, weights))
 
@@ -208,12 +130,13 @@ def cpi_after(before: float, recent: Sequence[float], weights: Weights,
     and an Elo map, the Elo-equivalent of the last ``window`` ΔCPIs (``recent``, newest last,
     played on ``dates``), so that two players' CPIs compare whatever the number of games they
     played."""
-    elo = weights.elo_map
-    if weights.window >= 1 and elo is not None:
-        n = int(weights.window)
+    model = weights.model
+    elo = model.elo_map
+    if model.window >= 1 and elo is not None:
+        n = model.window
         window = recent[-n:]
-        ages = years_before(dates[-n:], dates[-1]) if dates and weights.decay > 0 else None
-        return clamp_cpi(estimate(window, elo, ages=ages, decay=weights.decay)[0])
+        ages = years_before(dates[-n:], dates[-1]) if dates and model.decay > 0 else None
+        return clamp_cpi(estimate(window, elo, ages=ages, decay=model.decay)[0])
     return clamp_cpi(before + recent[-1])
 
 
@@ -229,7 +152,7 @@ def years_before(dates: Sequence[dt.date | None], moment: dt.date | None) -> lis
 
 def ledger(games_in_order: Iterable[LedgerGame], weights: Weights = Weights()) -> tuple[LedgerEntry, ...]:
     """Replay every game in the given order (tournament date, round, board): per player the
-    CPI after each scored game (:func:`cpi_after`) from ``weights.start``; a game shorter than
+    CPI after each scored game (:func:`cpi_after`) from ``weights.model.start``; a game shorter than
     ``min_plies`` has no entry.
 
     Pure: the same games and weights always give the same entries.

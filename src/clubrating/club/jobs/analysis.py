@@ -362,7 +362,7 @@ def ledger_behind(club: Club) -> bool:
                                            game__tournament__status=TournamentStatus.PUBLISHED,
                                            game__cpi_entries__isnull=True).exclude(
         game__tournament__kind="bughouse")   # the games cpi.ledger_rows scores
-    min_plies = club_weights(club).min_plies
+    min_plies = club_weights(club).model.min_plies
     return any(len(facts.get("plies", ())) >= min_plies
                for facts in unscored.values_list("facts", flat=True).iterator())
 

@@ -33,7 +33,7 @@ def set_cpi_weights(club: Club, changes: dict[str, float | None], *, who: str,
         defaults = PRESETS[preset if preset is not None else old_preset].to_dict()
         for name, value in changes.items():
             if name == "start":
-                club.cpi_start = Weights().start if value is None else value
+                club.cpi_start = Weights().model.start if value is None else value
             elif value is None or value == defaults[name]:
                 overrides.pop(name, None)
             else:
