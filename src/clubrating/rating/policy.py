@@ -15,6 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from clubrating.rating import fide
+from clubrating.rating.performance import PerformanceMethod
 from clubrating.rating.types import Standing
 
 
@@ -43,6 +44,7 @@ class Policy:
     k_high_from: float = 2400.0
     k_games_cap: int | None = None        # FIDE 8.3.3: K x n <= 700
     round_change: bool = False            # FIDE 8.3.4: change rounded per tournament
+    performance: PerformanceMethod = PerformanceMethod.LOGISTIC   # the player card's performance rating
 
     def __post_init__(self) -> None:
         if self.k_new <= 0 or self.k_established <= 0 or self.k_new_games < 0:
@@ -118,6 +120,7 @@ def fide_policy() -> Policy:
         k_games_cap=fide.K_GAMES_CAP,
         expected=ExpectedScore.FIDE_TABLE,
         round_change=True,
+        performance=PerformanceMethod.FIDE_TABLE,   # FIDE B02 8.1.1: Rp = Ra + dp
     )
 
 
