@@ -33,7 +33,7 @@ PACKAGE_LAYERS: list[tuple[str, ...]] = [
 CLUB_LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("models", ("models", "signals", "migrations", "zones")),
     ("lookups", ("locking", "audit", "audit_text", "policy", "lookups", "queries", "reads", "matching")),
-    ("derived data", ("ratings", "cpi", "coach", "fairplay")),
+    ("derived data", ("ratings", "cpi", "coach", "fairplay", "card")),
     ("history", ("history",)),
     ("services", ("services", "evening")),
     ("jobs", ("jobs", "rq_jobs", "apps")),
@@ -42,7 +42,7 @@ CLUB_LAYERS: list[tuple[str, tuple[str, ...]]] = [
 
 - models: the tables, and the signals services send (``signals``);
 - lookups: reads of stored rows, the club's lock, the audit log, the policy;
-- derived data: the ratings replay (``ratings``) and the CPI ledger (``cpi``) with their
+- derived data: the ratings replay (``ratings``), the CPI ledger (``cpi``) and the player card (``card``) with their
   read sides;
 - history: ONE call, ``history.rebuild``: a change to history rebuilds the ratings,
   then the ledger;

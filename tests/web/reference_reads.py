@@ -56,15 +56,18 @@ def player_history(member: Member) -> dict[str, Any]:
             "colour": "white" if is_white else "black", "opponent": other.name,
             "opponent_member_id": other.member_id, "result": game_result_text(g),
             "score": scored / 2, "rated": g.played, "has_moves": bool(g.moves),
+            "unplayed": g.unplayed, "colours_known": g.colours_known,
         })
-    for b in Bye.objects.filter(entry_id__in=entry_ids):
+    byes = list(Bye.objects.filter(entry_id__in=entry_ids).select_related("tournament").order_by(
+        "tournament__date", "tournament__sequence", "tournament_id", "round"))
+    for b in byes:
         points[b.tournament_id] += b.points
     history = []
     for e in entries:
         c = changes.get(e.tournament_id)
         history.append({
             "tournament_id": e.tournament_id, "tournament": e.tournament.name, "date": e.tournament.date.isoformat(),
-            "name_as_written": e.name, "score": points[e.tournament_id] / 2,
+            "name_as_written": e.name, "kind": e.tournament.kind, "score": points[e.tournament_id] / 2,
             "rated": c is not None, "rating_list": c.rating_list if c else None,
             "rating_before": c.rating_before if c else None, "rating_after": c.rating_after if c else None,
             "change": c.change if c else None, "games_rated": c.games_rated if c else 0,
@@ -81,5 +84,7 @@ def player_history(member: Member) -> dict[str, Any]:
                           "last_played": r.last_played.isoformat() if r.last_played else None}
                     for lst, r in sorted(current.items())},
         "aliases": aliases, "tournaments": history, "games": game_rows,
+        "byes": [{"tournament_id": b.tournament_id, "round": b.round, "points": b.points / 2, "kind": b.kind}
+                 for b in byes],
         "initial": {"name_as_written": listed.name, "rating": listed.rating, "games": listed.games} if listed else None,
     }

@@ -82,7 +82,7 @@ CASES = [
          lambda s, html: "Tuesday Rapid" not in html, setup=lambda c, t: _later(c)),
     Case("correct a result", player_url("Bob Jones"),
          lambda c, t: services.correct_result(_first_game(t), "1/2-1/2", who=WHO),
-         lambda s, html: "1/2-1/2" in html),
+         lambda s, html: "<td>½</td>" in html),   # the card's result of the game
     Case("change a date", player_url("Anna Smith"),
          lambda c, t: services.change_date(t, dt.date(2024, 1, 16), who=WHO, today=TODAY),
          lambda s, html: "2024-01-16" in html),
@@ -102,7 +102,7 @@ CASES = [
     Case("a rebuild after a change made outside the services", player_url("Bob Jones"),
          lambda c, t: (Game.objects.filter(id=_first_game(t).id).update(white_points=1, black_points=1),
                        services.check_history(c, who=WHO)),
-         lambda s, html: "1/2-1/2" in html),
+         lambda s, html: "<td>½</td>" in html),
 ]
 
 
@@ -130,7 +130,7 @@ def test_a_change_made_outside_the_services_stays_hidden_until_a_rebuild(club: C
     Game.objects.filter(id=_first_game(evening).id).update(white_points=1, black_points=1)
     assert Client().get(url).content.decode() == before
     services.check_history(club, who=WHO)
-    assert "1/2-1/2" in Client().get(url).content.decode()
+    assert "<td>½</td>" in Client().get(url).content.decode()
 
 
 def test_the_history_version_changes_with_writes_to_drafts_and_with_the_cpi_ledger(

@@ -120,7 +120,8 @@ def _side(ids: list[int], me: str, other: str) -> list[tuple[Any, ...]]:
                     .annotate(moves_length=Length("moves")).order_by()
                     .values_list("tournament_id", "round", "board", "id", "white_id", "white_points", "black_points",
                               "played", f"{other}__name", f"{other}__member_id", f"{other}__member__name",
-                              f"{other}__member__junior", f"{other}__member__full_name_consent", "moves_length"),
+                              f"{other}__member__junior", f"{other}__member__full_name_consent", "unplayed",
+                              "colours_known", "moves_length"),
                     ids)
 
 
@@ -137,7 +138,7 @@ def _game_rows(ids: list[int], mine: set[int], order: dict[int, tuple[Any, ...]]
     rows += [r for r in _side(ids, "black", "white") if r[0] in order and r[4] not in mine]
     rows.sort(key=lambda r: (order[r[0]], r[1], r[2], r[3]))
     out = []
-    for tid, rnd, _, gid, white, wp, bp, played, oname, omember, mname, junior, consent, moves in rows:
+    for tid, rnd, _, gid, white, wp, bp, played, oname, omember, mname, junior, consent, unplayed, known, moves in rows:
         is_white = white in mine
         scored = wp if is_white else bp
         points[tid] += scored
@@ -147,6 +148,7 @@ def _game_rows(ids: list[int], mine: set[int], order: dict[int, tuple[Any, ...]]
             "game_id": gid, "tournament_id": tid, "round": rnd, "colour": "white" if is_white else "black",
             "opponent": oname, "opponent_member_id": omember, "result": _result(wp, bp, bool(played)),
             "score": scored / 2, "rated": bool(played), "has_moves": bool(moves),
+            "unplayed": unplayed or "", "colours_known": bool(known),
         })
     return out
 
@@ -161,7 +163,8 @@ def player_history_and_opponents(member: Member) -> tuple[dict[str, Any], Flags]
     ids = member_ids_of(member)
     entries = prepared("entries", lambda wanted: Entry.objects.filter(
         member_id__in=wanted, tournament__status=PUBLISHED).order_by(*ORDER).values_list(
-        "id", "tournament_id", "name", "tournament__name", "tournament__date", "tournament__sequence"), ids)
+        "id", "tournament_id", "name", "tournament__name", "tournament__date", "tournament__sequence",
+        "tournament__kind"), ids)
     changes = {row[0]: row[1:] for row in prepared("changes", lambda m: RatingChange.objects.filter(
         member_id=m).order_by().values_list("tournament_id", "rating_list", "rating_before", "rating_after",
                                              "games_rated", "score_rated", "k", "provisional_before"), member.id)}
@@ -170,25 +173,28 @@ def player_history_and_opponents(member: Member) -> tuple[dict[str, Any], Flags]
     flags: Flags = {}
     order = {e[1]: (e[4], e[5], e[1]) for e in entries}   # the shared query's ORDER
     games = _game_rows(ids, mine, order, points, flags)
-    for tid, pts in prepared("byes", lambda wanted: Bye.objects.filter(
-            entry__member_id__in=wanted, entry__tournament__status=PUBLISHED).order_by().values_list(
-            "tournament_id", "points"), ids):
-        points[tid] += pts
+    byes = [{"tournament_id": tid, "round": rnd, "points": pts / 2, "kind": kind}
+            for tid, rnd, pts, kind in sorted(prepared("byes", lambda wanted: Bye.objects.filter(
+                entry__member_id__in=wanted, entry__tournament__status=PUBLISHED).order_by().values_list(
+                "tournament_id", "round", "points", "kind"), ids), key=lambda b: (order[b[0]], b[1]))]
+    for b in byes:
+        points[b["tournament_id"]] += round(b["points"] * 2)
     document = {
         "member_id": member.id, "name": member.name, "junior": member.junior,
         "merged_into": member.merged_into_id, "ratings": _ratings(member),
         "aliases": sorted({e[2] for e in entries} - {member.name}),
         "initial": _initial(ids),
         "tournaments": [_history_row(e, changes.get(e[1]), points[e[1]]) for e in entries], "games": games,
+        "byes": byes,
     }
     return document, flags
 
 
 def _history_row(entry: tuple[Any, ...], c: tuple[Any, ...] | None, points: int) -> dict[str, Any]:
-    _, tid, written, name, date, _ = entry
+    _, tid, written, name, date, _, kind = entry
     lst, before, after, rated, score, k, provisional = c if c else (None,) * 7
     return {
-        "tournament_id": tid, "tournament": name, "date": _iso(date), "name_as_written": written,
+        "tournament_id": tid, "tournament": name, "date": _iso(date), "name_as_written": written, "kind": kind,
         "score": points / 2, "rated": c is not None, "rating_list": lst, "rating_before": before,
         "rating_after": after, "change": after - before if c else None, "games_rated": rated if c else 0,
         "score_rated": score / 2 if c else 0.0, "k": k, "provisional_before": None if c is None else bool(provisional),

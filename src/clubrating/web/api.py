@@ -68,7 +68,7 @@ def player(request: HttpRequest, access: ClubAccess, member_id: int) -> dict[str
     games = [{k: g[k] for k in ("tournament_id", "date", "round", "colour", "opponent", "opponent_member_id",
                                 "result", "score", "rated")} for g in data["games"]]
     return {"member_id": member.id, "name": data["name"], "ratings": data["ratings"], "history": history,
-            "games": games}
+            "games": games, "card": data["card"]}
 
 
 @api_view
@@ -164,7 +164,29 @@ OPENAPI: dict[str, Any] = {
                        games={"type": "array", "items": _obj(
                            tournament_id=_INT, date=_DATE, round=_INT, colour={"enum": ["white", "black"]},
                            opponent=_STR, opponent_member_id={"type": ["integer", "null"]}, result=_STR,
-                           score=_NUM, rated={"type": "boolean"})}),
+                           score=_NUM, rated={"type": "boolean"})},
+                       card=_ref("Card")),
+        "Card": _obj(
+            games={"type": "array", "items": _ref("CardGame")},
+            performances={"type": "array", "items": _obj(tournament_id=_INT, tournament=_STR, rating=_NUM,
+                                                         average_opponent=_NUM, games=_INT, score=_NUM)},
+            peaks={"type": "object", "additionalProperties": _obj(
+                rating=_NUM, date={"type": ["string", "null"], "format": "date"},
+                tournament_id={"type": ["integer", "null"]})},
+            colours={"type": "object", "additionalProperties": _ref("Tally")},
+            head_to_head={"type": "array", "items": {"allOf": [_ref("Tally"), _obj(
+                opponent_id=_INT, opponent=_STR, last_date=_DATE, last_tournament_id=_INT)]}},
+            streaks=_obj(winning=_ref("Streak"), unbeaten=_ref("Streak")),
+            best_wins={"type": "array", "items": _ref("CardGame")}),
+        "CardGame": _obj(tournament_id=_INT, tournament=_STR, date=_DATE, round=_INT,
+                         colour={"enum": ["white", "black", None]}, opponent_id={"type": ["integer", "null"]},
+                         opponent=_STR, opponent_rating=_OPT_NUM, result=_STR, score=_NUM,
+                         rated={"type": "boolean"},
+                         status={"enum": ["rated", "provisional opponent", "forfeit", "bye", "bughouse"]},
+                         expected=_OPT_NUM, change=_OPT_NUM, game_id={"type": ["integer", "null"]}),
+        "Tally": _obj(games=_INT, wins=_INT, draws=_INT, losses=_INT, score=_NUM),
+        "Streak": _obj(length=_INT, **{"from": {"type": ["string", "null"], "format": "date"},
+                                        "to": {"type": ["string", "null"], "format": "date"}}),
         "TournamentSummary": _obj(tournament_id=_INT, name=_STR, date=_DATE, kind=_STR, time_control=_STR,
                                   rounds=_INT, status=_STR),
         "Standings": _obj(tournament_id=_INT, name=_STR, date=_DATE, status=_STR, kind=_STR, time_control=_STR,

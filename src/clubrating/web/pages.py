@@ -28,6 +28,7 @@ from clubrating.formats.records import (
 from clubrating.club import reads
 from clubrating.formats.pgn import KEPT_TAGS, keep_moves
 from clubrating.web.access import ClubAccess
+from clubrating.web.card import card_document
 from clubrating.web.chart import ChartPoint, rating_chart
 
 RECENT_TOURNAMENTS = 10
@@ -118,7 +119,7 @@ def player(access: ClubAccess, member: Member) -> dict[str, Any]:
                for t in hist["tournaments"]]
     name = access.name(member.name, junior=member.junior, consent=member.full_name_consent, member_id=member.id)
     return {"member": member, "name": name, "ratings": hist["ratings"], "history": history, "games": games,
-            "initial": hist["initial"],
+            "initial": hist["initial"], "card": card_document(access, hist, flags),
             "aliases": hist["aliases"] if access.is_arbiter else [],
             "charts": charts(hist["tournaments"], access.club.provisional_games, name)}
 

@@ -22,6 +22,8 @@ club_patterns = [
     path("p/<int:member_id>/", views.player_page, name="player"),
     path("p/<int:member_id>/history.csv", views.player_csv, name="player-csv"),
     path("p/<int:member_id>/history.json", views.player_json, name="player-json"),
+    path("p/<int:member_id>/card.csv", views.player_card_csv, name="player-card-csv"),
+    path("p/<int:member_id>/card.json", views.player_card_json, name="player-card-json"),
     path("p/<int:member_id>/cpi/", cpi_views.cpi_dashboard, name="player-cpi"),
 ]
 

@@ -21,7 +21,7 @@ from clubrating.club.models import Club, Visibility
 from clubrating.formats.csv import spreadsheet_cell
 from clubrating.formats.pgn import write_pgn
 from clubrating.formats.trf import write_trf
-from clubrating.web import cpi_views, pages, tables
+from clubrating.web import card, cpi_views, pages, tables
 from clubrating.web.access import ClubAccess, club_view
 
 
@@ -141,9 +141,13 @@ def player_page(request: HttpRequest, access: ClubAccess, member_id: int) -> Htt
     if isinstance(member, HttpResponse):
         return member
     data = pages.player(access, member)
+    vs = request.GET.get("vs", "")
+    against = int(vs) if vs.isdigit() and len(vs) < 12 else None
+    shown = next((h for h in data["card"]["head_to_head"] if h["opponent_id"] == against), None)
     return _page(request, access, "web/player.html", **data, cpi=cpi_views.player_cpi(access, member),
                  history_html=tables.history_rows(data["history"], access.base, is_arbiter=access.is_arbiter),
-                 games_html=tables.game_rows(data["games"], access.base))
+                 games_html=card.game_rows(data["card"], access.base, shown["opponent_id"] if shown else None),
+                 against=shown, head_to_head_html=card.head_to_head_rows(data["card"], access.base))
 
 
 @require_safe
@@ -176,6 +180,43 @@ def player_json(request: HttpRequest, access: ClubAccess, member_id: int) -> Htt
     if isinstance(member, HttpResponse):
         return member
     return HttpResponse(json.dumps(pages.lichess_history(access, member)), content_type="application/json")
+
+
+CARD_COLUMNS = ["Date", "Tournament", "Round", "Colour", "Opponent", "Opponent rating", "Result", "Status",
+                "Expected", "Change", "Performance"]
+
+
+@require_safe
+@club_view
+def player_card_csv(request: HttpRequest, access: ClubAccess, member_id: int) -> HttpResponse:
+    """The card's games, one a row; a tournament's performance on each of its rows."""
+    member = pages.member_or_redirect(access, member_id, "card.csv")
+    if isinstance(member, HttpResponse):
+        return member
+    doc = pages.player(access, member)["card"]
+    perf = {p["tournament_id"]: f"{p['rating']:.0f}" for p in doc["performances"]}
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(CARD_COLUMNS)
+    for g in doc["games"]:
+        writer.writerow([spreadsheet_cell(c) for c in (
+            g["date"], g["tournament"], g["round"], g["colour"] or "", g["opponent"],
+            "" if g["opponent_rating"] is None else f"{g['opponent_rating']:.1f}", g["result"], g["status"],
+            "" if g["expected"] is None else f"{g['expected']:.3f}",
+            "" if g["change"] is None else f"{g['change']:+.2f}", perf.get(g["tournament_id"], ""))])
+    return _download(out.getvalue(), "text/csv; charset=utf-8", f"player-{member.id}-card.csv")
+
+
+@require_safe
+@club_view
+def player_card_json(request: HttpRequest, access: ClubAccess, member_id: int) -> HttpResponse:
+    """Every figure of the card (the API's ``card``)."""
+    member = pages.member_or_redirect(access, member_id, "card.json")
+    if isinstance(member, HttpResponse):
+        return member
+    data = pages.player(access, member)
+    return JsonResponse({"member_id": member.id, "name": data["name"], "card": data["card"]},
+                        json_dumps_params={"ensure_ascii": False})
 
 
 # --- tournament ------------------------------------------------------------------------------

@@ -1,0 +1,90 @@
+"""The player card read from the store: the member's history (:mod:`clubrating.club.reads`)
+turned into the pure card's rows, with everybody's standing before each tournament.
+
+The standings come from the stored rating changes (derived data, rebuilt by every
+correction): three queries whatever the number of games (the merged members, the
+changes of the member and the opponents, their rows of the initial list). A player
+who had no rated game in a tournament (an established player who met only
+provisional ones) stands as after the latest earlier change, or as the initial list.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from clubrating.club.lookups import merged_persons
+from clubrating.club.models import Club, InitialEntry, RatingChange
+from clubrating.club.policy import policy_for
+from clubrating.club.reads import fetch
+from clubrating.rating.card import Before, Card, CardBye, CardGame, OwnChange, StandingKey, build_card
+from clubrating.rating.initial import InitialRating, initial_standings
+from clubrating.rating.policy import Policy
+from clubrating.rating.types import Standing
+
+BUGHOUSE = "bughouse"
+
+
+def player_card(club: Club, hist: dict[str, Any]) -> tuple[Card, dict[int, int]]:
+    """The card of the member of ``hist`` (:func:`reads.player_history`), and member id -> the
+    member it stands for now, for every merged member (opponents link to the active one)."""
+    me = hist["member_id"]
+    roots = merged_persons(club)
+    kind = {t["tournament_id"]: t["kind"] for t in hist["tournaments"]}
+    day = {t["tournament_id"]: dt.date.fromisoformat(t["date"]) for t in hist["tournaments"]}
+    games = [CardGame(g["tournament_id"], day[g["tournament_id"]], g["round"],
+                      g["colour"] if g["colours_known"] else None,
+                      roots.get(g["opponent_member_id"], g["opponent_member_id"]), round(g["score"] * 2),
+                      g["rated"], kind[g["tournament_id"]] != BUGHOUSE, g["game_id"])
+             for g in hist["games"]]
+    byes = [CardBye(b["tournament_id"], day[b["tournament_id"]], b["round"], round(b["points"] * 2))
+            for b in hist["byes"]]
+    changes = [OwnChange(t["tournament_id"], day[t["tournament_id"]], t["rating_list"], t["rating_before"],
+                         t["rating_after"], t["k"], bool(t["provisional_before"]))
+               for t in hist["tournaments"] if t["rated"]]
+    needed = {(g.tournament_id, who) for g in games if g.played and g.rated_event for who in (me, g.opponent)}
+    policy = policy_for(club)
+    before = standings_before(club, needed, policy, roots)
+    initial = hist["initial"]["rating"] if hist.get("initial") else None
+    return build_card(me, games, byes, changes, before, policy, initial), roots
+
+
+def standings_before(club: Club, needed: set[StandingKey], policy: Policy,
+                     roots: dict[int, int] | None = None) -> dict[StandingKey, Before]:
+    """Each (tournament, member)'s standing before the tournament: the stored change's
+    ``rating_before``, else the latest earlier change on the tournament's list, else the
+    initial list, else new (R3). Two queries whatever the number of games."""
+    if not needed:
+        return {}
+    members = sorted({m for _, m in needed})
+    tids = {t for t, _ in needed}
+    rows = fetch(RatingChange.objects.filter(member_id__in=members, tournament__club_id=club.id)
+                 .order_by("tournament__date", "tournament__sequence", "tournament_id")
+                 .values_list("tournament_id", "member_id", "rating_list", "rating_before", "rating_after",
+                              "games_before", "games_rated", "provisional_before"))
+    key: dict[int, tuple[int, str]] = {}   # tournament -> (its first row, its list); a played game rates a side
+    for i, (t, _, lst, *_) in enumerate(rows):
+        if t in tids:
+            key.setdefault(t, (i, lst))
+    found: dict[StandingKey, Before] = {}
+    after_each: dict[int, list[tuple[int, str, Standing]]] = {}   # member -> (row, list, standing after)
+    for i, (t, m, lst, before, after, games, rated, provisional) in enumerate(rows):
+        if (t, m) in needed:
+            found[(t, m)] = Before(before, bool(provisional))
+        after_each.setdefault(m, []).append((i, lst, Standing(after, games + rated)))
+    initial = _initial(members, roots or {}, policy)
+    for t, m in needed - found.keys():
+        at, lst = key.get(t, (len(rows), "standard"))
+        held = [s for i, held_list, s in after_each.get(m, []) if i < at and held_list == lst]
+        standing = held[-1] if held else initial.get(m, policy.new_standing())
+        found[(t, m)] = Before(standing.rating, policy.is_provisional(standing))
+    return found
+
+
+def _initial(members: list[int], roots: dict[int, int], policy: Policy) -> dict[int, Standing]:
+    """The initial list's standing of each of ``members`` (a merged member's row counts for the
+    member it was merged into; of two rows of one person, the first)."""
+    ids = members + [m for m, root in roots.items() if root in set(members)]
+    rows = fetch(InitialEntry.objects.filter(member_id__in=ids).order_by("number")
+                 .values_list("member_id", "rating", "games"))
+    return initial_standings((InitialRating(roots.get(m, m), r, g) for m, r, g in rows), policy)
