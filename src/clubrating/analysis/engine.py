@@ -31,17 +31,15 @@ DEFAULT_ENGINE = "/usr/games/stockfish"   # Debian package stockfish (DESIGN.md)
 DEFAULT_NODES = 150_000                   # lichess's automatic analysis
 MULTIPV = 3                               # spec C3: MultiPV 3
 # Small: one search's tree. 150,000 nodes fit in 4 MB (about 390,000 entries, 3 per 32-byte
-# cluster), and the hash is cleared before every search: on 6 games at 20,000 nodes a clean
-# hash per search cost +5.5 % time at 4 MB against +12.7 % at 16 MB and +8.5 % at 1 MB, over
-# one hash per game (the bare UCI loop of benchmarks/bench_analysis.py, both ways, 2026-11-29).
+# cluster), and the hash is cleared before every search; 4 MB cost the least time of 1, 4 and
+# 16 MB (benchmarks/bench_analysis.py; the figures in docs/benchmarks.md).
 HASH_MB = 4
 SHALLOW_DEPTH = 2                         # the tiny "was it obvious?" search of Br (cpi.factors)
 
 # How long one exchange with the engine (starting it, one search) may take before it counts as
-# hung. Stockfish 15.1 here searches ~170,000 nodes/s on one thread with MultiPV 3
-# while the machine is busy (go nodes 1000000: 5.96 s, 2026-12-01); 10,000 nodes/s is 17 times
-# slower than that, and 30 s covers a cold start and a swapping machine. CLUBRATING_ENGINE_TIMEOUT
-# (seconds) overrides it.
+# hung: 10,000 nodes/s is about 17 times slower than Stockfish 15.1 searches on one busy core
+# with MultiPV 3 (docs/benchmarks.md), and 30 s covers a cold start and a swapping machine.
+# CLUBRATING_ENGINE_TIMEOUT (seconds) overrides it.
 MIN_TIMEOUT_S = 30.0
 SLOWEST_NODES_PER_S = 10_000
 TIMEOUT_ENV = "CLUBRATING_ENGINE_TIMEOUT"
