@@ -1,19 +1,11 @@
 """Games -> per-ply facts: exactly one engine search per position.
 
-For each game: every position the players moved from is searched once
-(MultiPV 3, a node budget); the position after the last move is searched only
-when the last move is not one of the engine's lines; terminal positions
-(mate, stalemate, insufficient material, 75 moves, fivefold repetition) are
-scored by the rules, not searched. The score after a move comes from the
-rules when the position after it is terminal (a mating move scores ``mate 0``
-whatever the Result tag says), else from the MultiPV line when the
-move is one of the engine's choices, else from the next position's search —
-never from a second search of the same position.
-
-Then, for the few moves that look like sacrifices (``cpi.factors.
-is_sacrifice_candidate``), one tiny separate search (depth 2, a fresh hash)
-asks whether the move was obvious; it is counted apart
-(``GameFacts.shallow_searches``) and cached under its own key.
+Every position the players moved from is searched once (MultiPV 3, a node budget); terminal
+positions are scored by the rules, not searched, and the score after a move comes from the
+rules, the move's MultiPV line or the next position's search, never from a second search of
+the same position. The few moves that look like sacrifices get one tiny separate search
+(depth 2, a fresh hash), counted apart (``GameFacts.shallow_searches``) and cached under its
+own key. Each rule in full: ``docs/cpi.md``.
 """
 
 from __future__ import annotations

@@ -1,19 +1,11 @@
 """Every write that changes a club's history is serialised per club.
 
-:func:`history_write` opens (or joins) the write's transaction and takes the
-club's lock first: PostgreSQL ``SELECT ... FOR NO KEY UPDATE`` on the club's
-row; SQLite's ``BEGIN IMMEDIATE`` (``transaction_mode`` in settings.py), which
-takes the database's one write lock at the start of the transaction. A second
-writer of the same club waits there until the first has committed, and the
-service then reads what it checks (a tournament's status, a member's merge, the
-names already linked) inside the lock: every check runs on current data.
-
-``FOR NO KEY UPDATE`` rather than ``FOR UPDATE``: writers of the club exclude
-each other, while a row that merely refers to the club (a login's audit, a
-queued job) is not held up (PostgreSQL manual, 13.3.2 "Row-Level Locks").
-
-A writer waits at most :data:`LOCK_WAIT_SECONDS`; then the club is busy and the
-arbiter reads one line saying so, never a server error.
+:func:`history_write` opens (or joins) the write's transaction and takes the club's lock first:
+PostgreSQL ``SELECT ... FOR NO KEY UPDATE`` on the club's row (writers of the club exclude each
+other, while a row that merely refers to the club is not held up: PostgreSQL manual, 13.3.2
+"Row-Level Locks"); SQLite's ``BEGIN IMMEDIATE`` (``transaction_mode`` in settings.py). The
+service then reads what it checks inside the lock, on current data. A writer waits at most
+:data:`LOCK_WAIT_SECONDS`; then the club is busy, one line, never a server error.
 """
 
 from __future__ import annotations

@@ -1,21 +1,11 @@
 """Engine self-play for the demo club: games between simulated members, with clocks.
 
-A member's strength sets how the engine plays for them (:func:`side_for`): a
-Stockfish *Skill Level* 0-20 and a node budget per move. Skill is applied as
-Stockfish applies it (``Skill::pick_best`` in Stockfish 15.1 ``search.cpp``):
-a MultiPV 4 search limited to depth ``1 + level``, then a weaker move chosen
-among the four with a random push that grows as the level falls. Stockfish
-draws that random number from the wall clock; here it comes from the game's
-seed, and every search is bounded by nodes and depth (never time) with one
-thread, so the same seed plays the same game move for move.
-
-Clocks are written as ``[%clk h:mm:ss]`` after every move (the clock after the
-move, the increment added) for :data:`TIME_CONTROL`. The time a move takes
-grows with the position's difficulty (close alternatives, many legal moves);
-a player in time trouble moves fast and plays worse. A game ends by the rules
-(mate, stalemate, a claimed repetition or fifty moves, dead material), by
-resignation, by a draw agreed in a dead-level endgame, or at a move cap where
-the arbiter adjudicates; the result is the game's own outcome.
+A member's strength sets how the engine plays for them (:func:`side_for`): a Stockfish *Skill
+Level* 0-20 and a node budget per move, applied as Stockfish applies it (``Skill::pick_best``
+in Stockfish 15.1 ``search.cpp``) but with the random push drawn from the game's seed and every
+search bounded by nodes and depth, so the same seed plays the same game move for move. Clocks
+are written as ``[%clk h:mm:ss]`` for :data:`TIME_CONTROL`; a game ends by the rules, by
+resignation, by an agreed draw or at a move cap. The details: ``docs/architecture.md``.
 """
 
 from __future__ import annotations

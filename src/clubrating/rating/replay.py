@@ -1,21 +1,11 @@
 """The vectorised replay of a whole history (R13), same rules as :mod:`.elo`.
 
-How it is fast without changing a single rule:
-
-- players and tournaments become integer indices; every played game of a
-  rated tournament becomes two *sides* (white's and black's view), and every
-  (tournament, player) pair a *slot*;
-- each tournament gets a dependency level: 1 + the highest level among the
-  previous tournaments of its players. Tournaments of one level share no
-  player, so rating them all at once from the same rating array is exactly
-  what rating them one after the other would give (R5 freezes each
-  tournament's ratings anyway);
-- each level is one numpy pass: gather ratings, expected scores per side,
-  ``bincount`` sums per slot (in game order, as the reference adds them), K,
-  the change, scatter back.
-
-The outcomes are materialised into :class:`PlayerChange` values lazily, one
-tournament at a time, from the result columns (:class:`ReplayColumns`).
+Players and tournaments become integer indices and every game two *sides*; each tournament
+gets a dependency level (1 + the highest level among its players' previous tournaments), so
+the tournaments of one level share no player and are rated in one numpy pass from the same
+rating array, exactly as one after the other (R5 freezes each tournament's ratings anyway).
+The outcomes become :class:`PlayerChange` values lazily, one tournament at a time, from the
+result columns (:class:`ReplayColumns`). How each pass works: ``docs/architecture.md``.
 """
 
 from __future__ import annotations
