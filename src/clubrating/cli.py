@@ -36,6 +36,18 @@ def whole(low: int, high: int | None = None) -> Callable[[str], int]:
     return parse
 
 
+class VerbParser(argparse.ArgumentParser):
+    """The parser of each verb. A verb that reads words argparse would take for options (say
+    ``correct``'s results ``--`` and ``-+``) marks them first with the function it sets as its
+    ``prepare_arguments`` default."""
+
+    def parse_known_args(self, args: Any = None, namespace: Any = None) -> Any:
+        prepare = self.get_default("prepare_arguments")
+        if prepare is not None:
+            args = prepare(list(sys.argv[1:] if args is None else args))
+        return super().parse_known_args(args, namespace)
+
+
 def common_options() -> argparse.ArgumentParser:
     """Options every verb accepts, before or after the verb's name."""
     common = argparse.ArgumentParser(add_help=False)
@@ -67,7 +79,7 @@ def build_parser() -> argparse.ArgumentParser:
         epilog="Example: clubrating rate evening.trf --prior ratings.csv --json",
     )
     parser.add_argument("--version", action="version", version=f"clubrating {__version__}")
-    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True, parser_class=VerbParser)
     for name in COMMAND_MODULES:
         importlib.import_module(name).register(subparsers, common)
     return parser

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from clubrating.cli import build_parser, main
-from clubrating.commands.club import standings_lines
+from clubrating.commands.tournaments import standings_lines
 from clubrating.words import display_width, fit
 
 SRC = str(Path(__file__).resolve().parents[2] / "src")

@@ -8,6 +8,10 @@ error, not a silent skip.
 COMMAND_MODULES = (
     "clubrating.commands.rate",
     "clubrating.commands.club",
+    "clubrating.commands.tournaments",
+    "clubrating.commands.names",
+    "clubrating.commands.history",
+    "clubrating.commands.privacy",
     "clubrating.commands.settings",
     "clubrating.commands.initial_list",
     "clubrating.commands.match",

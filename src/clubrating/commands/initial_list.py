@@ -10,6 +10,7 @@ from typing import Any
 
 from clubrating.cli import print_json, wants_json
 from clubrating.commands.club import _add, the_club, who
+from clubrating.commands.names import LinkTarget, link_outcomes
 from clubrating.errors import InputError
 from clubrating.words import plural
 
@@ -83,26 +84,16 @@ def cmd_entries_initial(args: argparse.Namespace) -> int:
 
 def cmd_link_initial(args: argparse.Namespace) -> int:
     club = the_club(args)
-    from clubrating.club import services
     from clubrating.club.services import initial_list as il
 
-    outcomes = []
-    if args.exact:
-        outcomes.append(il.accept_exact_initial(club, who=who()))
-    for number in args.new or ():
-        outcomes.append(il.new_member_initial(il.get_initial_row(club, number), who=who()))
-    if args.number is not None:
-        row = il.get_initial_row(club, args.number)
-        if args.member is None:
-            raise InputError("say which member: clubrating link initial NUMBER MEMBER (id, name or alias)")
-        if args.member == "-":
-            outcomes.append(il.unlink_initial(row, who=who()))
-        else:
-            outcomes.append(il.link_initial(row, services.get_member(club, args.member), who=who()))
-    if args.all_new:
-        outcomes.append(il.all_new_initial(club, who=who()))
-    if not outcomes:
-        raise InputError("nothing to do: give NUMBER MEMBER, --new NUMBER, --exact or --all-new")
+    by = who()
+    outcomes = link_outcomes(args, club, LinkTarget(
+        usage=INITIAL, find=lambda number: il.get_initial_row(club, number),
+        accept_exact=lambda: il.accept_exact_initial(club, who=by),
+        new_member=lambda row: il.new_member_initial(row, who=by),
+        link=lambda row, member: il.link_initial(row, member, who=by),
+        unlink=lambda row: il.unlink_initial(row, who=by),
+        all_new=lambda: il.all_new_initial(club, who=by)))
     return _show(club, args, outcomes)
 
 

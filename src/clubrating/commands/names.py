@@ -1,0 +1,240 @@
+"""The verbs on the names typed in tournaments and the members they are: entries, link,
+merge, duplicates, distinct, unmerge and member."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from clubrating.cli import print_json, wants_json
+from clubrating.commands.club import _add, report, the_club, who
+from clubrating.errors import InputError
+from clubrating.words import fit, plural
+
+def entry_rows(tournament: Any) -> list[dict[str, Any]]:
+    from clubrating.club.matching import proposals_for
+
+    return [{"number": e.number, "name": e.name, "member_id": e.member_id,
+             "member": e.member.name if e.member else None,
+             "proposals": [p.as_dict() for p in proposals]}
+            for e, proposals in proposals_for(tournament)]
+
+
+def print_entries(tournament: Any) -> None:
+    rows = entry_rows(tournament)
+    unlinked = sum(1 for r in rows if r["member_id"] is None)
+    for r in rows:
+        if r["member_id"] is not None:
+            print(f"  {r['number']:>4}  {fit(r['name'], 32)} = {r['member']} (member {r['member_id']})")
+            continue
+        shown = "; ".join(f"{p['member']} (member {p['member_id']}, {p['score']:.0f}: {', '.join(p['reasons'])})"
+                          for p in r["proposals"]) or "no member looks like this name"
+        print(f"  {r['number']:>4}  {fit(r['name'], 32)} ? {shown}")
+    if unlinked:
+        print(f"{plural(unlinked, 'name')} to confirm: clubrating link {tournament.id} NUMBER MEMBER, or with "
+              "--new NUMBER, --exact or --all-new")
+    else:
+        print(_all_linked(tournament))
+
+
+def _all_linked(tournament: Any) -> str:
+    """What to do next once every name is linked: publish a draft; a published one is rated already."""
+    from clubrating.club.models import TournamentStatus
+
+    if tournament.status == TournamentStatus.DRAFT:
+        return f"every name is linked: clubrating publish {tournament.id}"
+    return "every name is linked"
+
+
+def cmd_entries(args: argparse.Namespace) -> int:
+    if args.tournament == "initial":   # the club's initial list (commands/initial_list.py)
+        from clubrating.commands.initial_list import cmd_entries_initial
+        return cmd_entries_initial(args)
+    club = the_club(args, write=False)
+    from clubrating.club.services import get_tournament
+
+    tournament = get_tournament(club, args.tournament)
+    if wants_json(args):
+        print_json(entry_rows(tournament))
+    else:
+        print(f"tournament {tournament.id} '{tournament.name}' ({tournament.date}), {tournament.status}")
+        print_entries(tournament)
+    return 0
+
+
+def cmd_link(args: argparse.Namespace) -> int:
+    if args.tournament == "initial":   # the club's initial list (commands/initial_list.py)
+        from clubrating.commands.initial_list import cmd_link_initial
+        return cmd_link_initial(args)
+    club = the_club(args)
+    from clubrating.club import services
+    from clubrating.club.models import Entry
+
+    tournament, by = services.get_tournament(club, args.tournament), who()
+    outcomes = link_outcomes(args, club, LinkTarget(
+        usage="TOURNAMENT", find=lambda number: _entry(tournament, number),
+        accept_exact=lambda: services.accept_exact(tournament, who=by),
+        new_member=lambda entry: services.new_member(entry, who=by),
+        link=lambda entry, member: services.link(entry, member, who=by),
+        unlink=lambda entry: services.unlink(entry, who=by),
+        all_new=lambda: services.all_new_members(tournament, who=by)))
+    if wants_json(args):
+        print_json({"messages": [str(o) for o in outcomes], "entries": entry_rows(tournament)})
+    else:
+        for outcome in outcomes:
+            print(outcome)
+        left = Entry.objects.filter(tournament=tournament, member=None).count()
+        print(f"{plural(left, 'name')} still to confirm" if left else _all_linked(tournament))
+    return 0
+
+
+@dataclass(frozen=True)
+class LinkTarget:
+    """What ``link`` confirms names in (a tournament, or the initial list): how it finds a row
+    by its number and the services that act on its rows, for :func:`link_outcomes`."""
+
+    usage: str                                   # the word in ``clubrating link USAGE NUMBER MEMBER``
+    find: Callable[[str], Any]                   # NUMBER -> the row
+    accept_exact: Callable[[], Any]
+    new_member: Callable[[Any], Any]
+    link: Callable[[Any, Any], Any]              # the row, the member
+    unlink: Callable[[Any], Any]
+    all_new: Callable[[], Any]
+
+
+def link_outcomes(args: argparse.Namespace, club: Any, target: LinkTarget) -> list[Any]:
+    """``link``'s options applied in order (--exact, --new, NUMBER MEMBER, --all-new): the outcomes."""
+    from clubrating.club import services
+
+    outcomes = []
+    if args.exact:
+        outcomes.append(target.accept_exact())
+    for number in args.new or ():
+        outcomes.append(target.new_member(target.find(number)))
+    if args.number is not None:
+        row = target.find(args.number)
+        if args.member is None:
+            raise InputError(f"say which member: clubrating link {target.usage} NUMBER MEMBER (id, name or alias)")
+        if args.member == "-":
+            outcomes.append(target.unlink(row))
+        else:
+            outcomes.append(target.link(row, services.get_member(club, args.member)))
+    if args.all_new:
+        outcomes.append(target.all_new())
+    if not outcomes:
+        raise InputError("nothing to do: give NUMBER MEMBER, --new NUMBER, --exact or --all-new")
+    return outcomes
+
+
+def _entry(tournament: Any, number: str) -> Any:
+    from clubrating.club.models import Entry
+    from clubrating.errors import NotFound
+
+    entry = Entry.objects.filter(tournament=tournament, number=int(number) if str(number).isdigit() else -1).first()
+    if entry is None:
+        raise NotFound(f"tournament {tournament.id} has no player number {number}")
+    return entry
+
+
+def cmd_merge(args: argparse.Namespace) -> int:
+    club = the_club(args)
+    from clubrating.club import services
+
+    report(services.merge(services.get_member(club, args.absorbed), services.get_member(club, args.into),
+                          who=who()), args)
+    return 0
+
+
+def cmd_duplicates(args: argparse.Namespace) -> int:
+    club = the_club(args, write=False)
+    from clubrating.club.matching import possible_duplicates
+
+    pairs = possible_duplicates(club, args.min_score)
+    if wants_json(args):
+        print_json([pair.as_dict() for pair in pairs])
+        return 0
+    for pair in pairs:
+        print(f"{pair.score:5.1f}  {pair.absorbed.name} (member {pair.absorbed.id}) may be "
+              f"{pair.into.name} (member {pair.into.id}): {'; '.join(pair.reasons)}")
+        print(f"       clubrating merge {pair.absorbed.id} {pair.into.id}   or   "
+              f"clubrating distinct {pair.absorbed.id} {pair.into.id}")
+    if not pairs:
+        print("no two members look like one person")
+    return 0
+
+
+def cmd_distinct(args: argparse.Namespace) -> int:
+    club = the_club(args)
+    from clubrating.club import services
+
+    report(services.mark_distinct(services.get_member(club, args.one), services.get_member(club, args.other),
+                                  who=who(), undo=args.undo), args)
+    return 0
+
+
+def cmd_unmerge(args: argparse.Namespace) -> int:
+    club = the_club(args)
+    from clubrating.club import services
+
+    report(services.unmerge(services.get_member(club, args.member), who=who()), args)
+    return 0
+
+
+def cmd_member(args: argparse.Namespace) -> int:
+    club = the_club(args)
+    from clubrating.club import services
+
+    flag = {"yes": True, "no": False, None: None}
+    member = services.get_member(club, args.member)
+    done = []
+    if args.name is not None:
+        done.append(services.rename_member(member, args.name, who=who()))
+    if args.name is None or args.junior is not None or args.consent is not None:
+        done.append(services.set_member_flags(member, who=who(), junior=flag[args.junior],
+                                              consent=flag[args.consent]))
+    report(services.Outcome("; ".join(o.message for o in done), done[-1].rebuild), args)  # one document
+    return 0
+
+
+def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
+    p = _add(subparsers, common, "entries", cmd_entries, "the names of a tournament with the members they could be",
+             "clubrating entries 12   (or: clubrating entries initial, the initial list)")
+    p.add_argument("tournament", help="the tournament's number, or 'initial' for the initial list")
+
+    p = _add(subparsers, common, "link", cmd_link, "confirm which member a name is, or make it a new member",
+             "clubrating link 12 4 'John Smith'; clubrating link 12 --exact --all-new")
+    p.add_argument("tournament", help="the tournament's number, or 'initial' for the initial list")
+    p.add_argument("number", nargs="?", help="the player's number in the tournament")
+    p.add_argument("member", nargs="?", help="member id, name or any name it is known under ('-' to unlink a draft's name)")
+    p.add_argument("--new", action="append", metavar="NUMBER", help="make this name a new member")
+    p.add_argument("--exact", action="store_true", help="link every name that matches one member exactly")
+    p.add_argument("--all-new", action="store_true", help="make every name still unlinked a new member")
+
+    p = _add(subparsers, common, "merge", cmd_merge, "two members are one person: merge the first into the second",
+             "clubrating merge 31 7")
+    p.add_argument("absorbed")
+    p.add_argument("into")
+
+    p = _add(subparsers, common, "duplicates", cmd_duplicates,
+             "members whose names look like one person (proposals to merge, never applied)",
+             "clubrating duplicates --min-score 90")
+    p.add_argument("--min-score", type=float, default=85.0, metavar="N",
+                   help="list pairs whose names score N or more against each other (85-100, default 85)")
+
+    p = _add(subparsers, common, "distinct", cmd_distinct,
+             "two members are two people: no longer listed by 'duplicates'", "clubrating distinct 31 7 [--undo]")
+    p.add_argument("one")
+    p.add_argument("other")
+    p.add_argument("--undo", action="store_true", help="take it back: the pair may be listed again")
+
+    p = _add(subparsers, common, "unmerge", cmd_unmerge, "undo a merge", "clubrating unmerge 31")
+    p.add_argument("member")
+
+    p = _add(subparsers, common, "member", cmd_member, "a member's name, junior flag and full-name consent",
+             "clubrating member 7 --junior yes --consent no; clubrating member 7 --name 'John Smith'")
+    p.add_argument("member")
+    p.add_argument("--name", help="correct the member's name (the spellings typed in tournaments stay)")
+    p.add_argument("--junior", choices=("yes", "no"))
+    p.add_argument("--consent", choices=("yes", "no"), help="the arbiter recorded consent to show the full name")

@@ -1,0 +1,207 @@
+"""The verbs on a club's tournaments: import, publish, unpublish, delete, correct, redate
+and tournament (the standings, or the list)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from clubrating.cli import print_json, wants_json, whole
+from clubrating.commands.club import Handler, _add, fmt_change, fmt_rating, parse_date, report, the_club, who
+from clubrating.commands.names import entry_rows, print_entries
+from clubrating.errors import InputError, Refused
+from clubrating.formats.records import MAX_ROUNDS
+from clubrating.formats.results import SPELLINGS, GameResult
+from clubrating.words import fit, plural
+
+# Results that begin with '-', which argparse takes for an option or for its '--': every
+# such spelling GameResult reads (docs/formats.md's -- -+ -:+ -:- -/+ -/-).
+DASH_RESULTS = frozenset(spelling for spelling in SPELLINGS if spelling.startswith("-"))
+
+
+def protect_results(args: list[str]) -> list[str]:
+    """``correct``'s arguments with a result such as ``--`` or ``-+`` marked as a positional
+    (a leading space: argparse reads a word that starts with one as no option). A ``--``
+    followed by another such result is dropped (``-- --`` is a double forfeit and options may
+    follow), one followed by a word that is no option stays argparse's end of options
+    (``-- 12 3 Anna 1-0``)."""
+    protected = []
+    for index, word in enumerate(args):
+        following = args[index + 1] if index + 1 < len(args) else None
+        if word == "--" and following in DASH_RESULTS:
+            continue   # the end of options before a result that no longer needs it
+        if word == "--" and following is not None and not following.startswith("-"):
+            protected.append(word)
+        elif word in DASH_RESULTS:
+            protected.append(" " + word)
+        else:
+            protected.append(word)
+    return protected
+
+
+def result_text(text: str) -> str:
+    """A result as typed on the command line (any spelling of docs/formats.md), in the services'
+    words; what no spelling reads is handed on as typed, for the services to refuse."""
+    found = GameResult.find(text)
+    return found.value if found is not None else "".join(text.split())
+
+
+def cmd_import(args: argparse.Namespace) -> int:
+    club = the_club(args)
+    from clubrating.club import services
+    from clubrating.files import read_tournament_bytes
+
+    path = args.file
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read()
+    except OSError as error:
+        raise InputError(f"cannot read the file: {error.strerror}", file=path) from None
+    record, digest = read_tournament_bytes(data, path)
+    try:
+        tournament = services.import_tournament(
+            club, record, who=who(), content_hash=digest, name=args.name,
+            date=parse_date(args.date) if args.date else None, has_juniors=args.juniors, force=args.force)
+    except services.SameTournament as twin:
+        raise Refused(f"{twin}; --force imports it anyway") from None
+    for warning in record.warnings:
+        print(f"warning: {warning}", file=sys.stderr)
+    linked = services.accept_exact(tournament, who=who()) if args.accept_exact else None
+    if wants_json(args):
+        print_json({"tournament_id": tournament.id, "name": tournament.name, "date": tournament.date.isoformat(),
+                    "players": tournament.entries.count(), "games": tournament.games.count(),
+                    "status": tournament.status, "entries": entry_rows(tournament)})
+        return 0
+    print(f"imported tournament {tournament.id} '{tournament.name}' ({tournament.date}) as a draft: "
+          f"{plural(tournament.entries.count(), 'player')}, {plural(tournament.games.count(), 'game')}")
+    if linked:
+        print(linked)
+    print_entries(tournament)
+    return 0
+
+
+def _tournament_verb(service: str) -> Handler:
+    def handler(args: argparse.Namespace) -> int:
+        club = the_club(args)
+        from clubrating.club import services
+
+        outcome = getattr(services, service)(services.get_tournament(club, args.tournament), who=who())
+        report(outcome, args)
+        return 0
+    return handler
+
+
+def cmd_correct(args: argparse.Namespace) -> int:
+    club = the_club(args)
+    from clubrating.club import services
+
+    tournament = services.get_tournament(club, args.tournament)
+    game = services.find_game(tournament, args.round, args.player)
+    report(services.correct_result(game, result_text(args.result), who=who()), args)
+    return 0
+
+
+def cmd_redate(args: argparse.Namespace) -> int:
+    club = the_club(args)
+    from clubrating.club import services
+
+    tournament = services.get_tournament(club, args.tournament)
+    report(services.change_date(tournament, parse_date(args.date), who=who()), args)
+    return 0
+
+
+NAME_COLUMNS = 30   # wider names are cut with "…" (the JSON has them whole)
+
+
+def cmd_tournament(args: argparse.Namespace) -> int:
+    club = the_club(args, write=False)
+    from clubrating.club.queries import standings, tournaments
+    from clubrating.club.services import get_tournament
+
+    if args.tournament is None:
+        rows = tournaments(club)
+        if wants_json(args):
+            print_json(rows)
+            return 0
+        print(f"{'id':>5}  {'date':<10}  {'status':<9} {'kind':<8} name")
+        for t in rows:
+            print(f"{t['tournament_id']:>5}  {t['date']}  {t['status']:<9} {t['kind']:<8} {t['name']}")
+        return 0
+    table = standings(get_tournament(club, args.tournament))
+    if wants_json(args):
+        print_json(table)
+        return 0
+    print(f"{table['name']} ({table['date']}), {table['status']}" + ("" if table["rated"] else ", bughouse: not rated"))
+    print(f"{table['ranked_by']}.")
+    for line in standings_lines(table):
+        print(line.rstrip())
+    print("no.: start number; a round's cell: the opponent's no., colour (w or b) and score (1 win, = draw, "
+          "0 loss); in ( ): not rated (bye, forfeit, game without a move)")
+    return 0
+
+
+def standings_lines(table: dict[str, Any]) -> list[str]:
+    """The standings as aligned columns: place, start number, name, points, one column a round,
+    rating before and change. Widths count characters as a terminal shows them (words.fit)."""
+    from clubrating.words import display_width
+
+    players = table["players"]
+    rounds = sorted({c["round"] for p in players for c in p["rounds"]} | set(range(1, (table["rounds"] or 0) + 1)))
+    cells = [{c["round"]: _cell(c) for c in p["rounds"]} for p in players]
+    widths = {r: max([len(str(r))] + [len(row.get(r, "")) for row in cells]) for r in rounds}
+    name_width = min(NAME_COLUMNS, max([4] + [display_width(p["name"]) for p in players]))
+    number_width = max([3] + [len(str(p["number"])) for p in players])
+    header = (f"{'place':>5}  {'no.':>{number_width}}  {fit('name', name_width)}  {'points':>6}  "
+              + "".join(f"{str(r):<{widths[r]}}  " for r in rounds) + f"{'before':>7} {'change':>7}")
+    lines = [header]
+    for place, (p, row) in enumerate(zip(players, cells), 1):
+        shown_place = p.get("place", place) or "-"   # None: not ranked in the file (withdrawn)
+        lines.append(f"{shown_place:>5}  {p['number']:>{number_width}}  {fit(p['name'], name_width)}  "
+                     f"{p['points']:>6g}  " + "".join(f"{row.get(r, ''):<{widths[r]}}  " for r in rounds)
+                     + f"{fmt_rating(p['rating_before']):>7} {fmt_change(p['change']):>7}")
+    return lines
+
+
+def _cell(cell: dict[str, Any]) -> str:
+    score = {1.0: "1", 0.5: "=", 0.0: "0"}.get(cell["score"], str(cell["score"]))
+    text = f"{cell['opponent'] or 'bye'}{cell['colour'] or ''}{score}"
+    return text if cell["rated"] else f"({text})"
+
+
+def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
+    p = _add(subparsers, common, "import", cmd_import, "import a tournament file (TRF, PGN, CSV) as a draft",
+             "clubrating import 2026-11-27.trf --accept-exact")
+    p.add_argument("file")
+    p.add_argument("--name", help="the tournament's name (default: from the file)")
+    p.add_argument("--date", help="the tournament's date, YYYY-MM-DD (default: from the file)")
+    p.add_argument("--juniors", action="store_true", help="under-18 players took part: initials by default")
+    p.add_argument("--accept-exact", action="store_true", help="link names that match one member exactly")
+    p.add_argument("--force", action="store_true",
+                   help="import it even if it looks like a tournament already stored (same date, players "
+                        "and results)")
+
+    for name, service, help in (("publish", "publish", "rate a draft tournament and show it"),
+                                ("unpublish", "unpublish", "take a tournament back to draft (ratings rebuilt)"),
+                                ("delete", "delete_tournament", "delete a tournament (ratings rebuilt)")):
+        p = _add(subparsers, common, name, _tournament_verb(service), help, f"clubrating {name} 12")
+        p.add_argument("tournament")
+
+    p = _add(subparsers, common, "correct", cmd_correct, "correct a game's result (ratings rebuilt)",
+             "clubrating correct 12 3 'Anna Berg' 1/2-1/2; clubrating correct 12 3 4 --")
+    p.set_defaults(prepare_arguments=protect_results)   # reads '--', '-+' ... as results (cli.VerbParser)
+    p.add_argument("tournament")
+    p.add_argument("round", type=whole(1, MAX_ROUNDS), help=f"the round, 1 to {MAX_ROUNDS}")
+    p.add_argument("player", help="start number or name of either player (as written in the tournament, "
+                                  "or any name of the member it is linked to)")
+    p.add_argument("result", help="1-0, 0-1, 1/2-1/2 (or =), +- / -+ (forfeit), -- (double forfeit); "
+                                  "also +:- -:+ -:- +/- -/+ -/- (docs/formats.md)")
+
+    p = _add(subparsers, common, "redate", cmd_redate, "change a tournament's date (ratings rebuilt)",
+             "clubrating redate 12 2026-11-20")
+    p.add_argument("tournament")
+    p.add_argument("date")
+
+    p = _add(subparsers, common, "tournament", cmd_tournament,
+             "standings of a tournament (or the list of tournaments)", "clubrating tournament 12")
+    p.add_argument("tournament", nargs="?")
