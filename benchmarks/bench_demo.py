@@ -1,29 +1,11 @@
 """The demo club that ``make run`` builds (``clubrating demo``, default settings).
 
-Runs ``clubrating demo --json`` into a new SQLite file under a temporary folder,
-``--runs`` times, and reports the median of the wall seconds, the CPU seconds of
-the whole process tree (the machine may be shared: CPU seconds / cores is about
-what an idle machine takes when every core is kept busy), and each part the
-command times itself. The parts overlap since the pipelined build:
-- results: storing the evenings (import, linking, publishing, the correction,
-  the merge), in the main thread;
-- playing: the last evenings played over the board by Stockfish (``--jobs``
-  engines), from a second thread, each game analysed as soon as it is played;
-- analysis: what is left once every evening is stored: the last analyses, their
-  storing, the CPI ledger;
-- total (the build, without starting Python and migrating the new file).
-
-``--before SRC`` also runs another version of the package (``SRC`` is its ``src``
-folder, e.g. of a ``git worktree add /tmp/before <commit>``), alternating with this
-one, and prints both side by side: on a shared machine both meet the same load.
-
-And what the games look like (first run): moves a game, draws, seconds a move,
-the share of sides that fell under a minute on the clock, and how the members'
-mean centipawn loss follows their club rating (Pearson r over the members with
-three analysed games or more; negative: stronger players lose fewer centipawns).
-
-Target: a newcomer's ``make run`` shows the CPI within about a minute
-of build time on a 2-core machine.
+Runs ``clubrating demo --json`` into a new SQLite file ``--runs`` times and reports the median
+wall and CPU seconds, each part the command times itself (results, playing, analysis, total),
+and what the games look like (moves a game, draws, clocks, and how the members' centipawn loss
+follows their club rating). ``--before SRC`` runs another version's ``src`` alternating with
+this one, side by side. Target: a newcomer's ``make run`` shows the CPI within about a minute
+of build time. What each figure means: ``docs/benchmarks.md``.
 
 Usage: python benchmarks/bench_demo.py [--runs 3] [--before SRC] [-- extra demo options]
 """

@@ -1,28 +1,14 @@
 """Name matching on real spelling variants: quality and speed, beside the plain baseline.
 
-Data: ../shared/data/names/ (the Scid spelling file, see its README):
-roster.txt (231,679 canonical names) and variants.tsv (variant<TAB>canonical).
-
-Measured in one run, on a seeded sample:
-- real variants against the whole roster: recall@1, recall@3, mean proposals
-  shown, wrong-first rate (a different person proposed first), ms a name;
-- the same variants against club-sized rosters: 500 members each, the
-  canonical names of 100 variants among 400 other real roster names;
-- the four kinds of variation of R11, generated from real roster names with
-  the same seed: initial for the first name, middle name dropped / added,
-  one-letter surname typo, first and last name swapped;
-- the baseline: rapidfuzz process.extract(variant, normalised roster,
-  scorer=token_set_ratio, limit=3), on the first --baseline-sample names of
-  each sample;
-- the misses at 3 sorted by kind (--misses FILE lists each one), and the
-  share no rule that needs a shared reading can reach;
-- speed: 100 names against a 500-member club, first, in a process that holds
-  no large index (a club's server); then 100 names against a 400,000-player
-  roster (the real roster plus generated distinct names: a real surname with
-  the given names of another real player).
+Data: ../shared/data/names/ (the Scid spelling file, see its README): roster.txt (231,679
+canonical names) and variants.tsv (variant<TAB>canonical). On a seeded sample: recall at 1 and
+3, proposals shown and wrong-first rate for real variants (against the whole roster and against
+500-member clubs) and for the four generated kinds of R11; the plain rapidfuzz baseline; the
+misses at 3 sorted by kind (``--misses FILE`` lists each); and the speed of 100 names against a
+club and against a 400,000-player roster. Each measure in full: ``docs/benchmarks.md``.
 
 Run: .venv/bin/python benchmarks/bench_matching.py [--sample 2000] [--seed 3] [--misses FILE]
-Timings move with the machine's load: run it on a quiet machine.
+Timings move with the load: run it with nothing else running.
 """
 
 from __future__ import annotations

@@ -1,20 +1,10 @@
 """The website under load: the club page of a 500-member club with ten seasons of
 history, and the page of a player with 500 games (target: p95 <= 50 ms each).
 
-Builds the club in a temporary SQLite file (bulk rows, then one full rebuild),
-starts a server on loopback and drives it with a load generator written here: a
-pool of 20 threads, each a client sending one request after another over
-http.client (a new connection each). Servers, side by side in one run:
-- ``gunicorn``: ``clubrating serve`` (gunicorn sync workers, one process per CPU core
-  sharing one socket, one request at a time each);
-- ``runserver``: ``clubrating serve --dev``, Django's threaded development server
-  (20 threads share one interpreter lock, so the in-server time includes waiting).
-Reported per page:
-- "server": the view's own time, from the ``Server-Timing`` header;
-- "client": the round trip seen by the client (queueing in the server included);
-for the page cache warm (anonymous visitors, the normal case) and cold (every
-request a different URL, so each one is rendered from the database: there is no
-other cache), and cold with one client at a time (the render alone).
+Builds the club in a temporary SQLite file, starts ``clubrating serve`` (gunicorn) and/or
+``serve --dev`` (runserver) on loopback and drives it with 20 client threads; reports per page
+the server's own time (``Server-Timing``) and the client's round trip, with the page cache warm
+and cold. How it is driven and what each figure means: ``docs/benchmarks.md``.
 
 Usage: python benchmarks/bench_web.py [--requests 400] [--clients 20] [--server gunicorn runserver]
 """

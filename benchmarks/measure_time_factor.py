@@ -1,26 +1,13 @@
 """Which time-management factor T means something?
 
-Each candidate is computed per player-side of real clocked games and compared with
-the player's rating: Pearson r and Spearman rho with the side's Elo, how many sides
-get a value, and how many a non-degenerate one (strictly between 0 and 1).
+Each candidate (the spec's 1 − stddev/mean, "no time trouble", "never flagged", time on
+critical moves, and T as defined today: the Gini of the seconds per move) is computed per
+player-side of real clocked games and compared with the player's rating (Pearson r, Spearman
+rho, how many sides get a non-degenerate value). Pools are reported apart, never mixed: the
+Lezcano memorial 2025 (FIDE OTB 90'+30") and chess.com 10' and 3+2 / 5+5. The candidates in
+full and the results: ``docs/cpi.md``.
 
-Candidates (all shares in [0, 1], higher meant to be better):
-- ``old``: 1 − stddev/mean of the seconds per move (spec C3, the earlier definition);
-- ``no-trouble``: 1 − share of the moves started with less than 10 % of the base time left;
-- ``never-flagged``: 0 when the side lost with its clock at 0 (or chess.com says "on time"), else 1;
-- ``no-trouble (< N s)``: the same with a fixed number of seconds left;
-- ``critical-time``: the chance that a critical move (the engine's best and second-best
-  lines differ by >= ``--gap`` win % points) took more time than a quiet one
-  (Mann–Whitney AUC; ties count half); ``no capture``: a position whose best move is a
-  capture is never critical;
-- ``new T``: cpi.factors' T today, the Gini coefficient of the seconds per move
-  (0 after a loss on time).
-
-Sources: ``../shared/data/games/otb_broadcast_clk/lezcano_memorial_2025_broadcast.pgn``
-(FIDE OTB 90'+30"), ``chesscom_clk/*.pgn`` (chess.com 10' and 3+2 / 5+5). Pools are
-reported apart, never mixed (data README).
-
-    .venv/bin/python benchmarks/measure_time_factor.py --games 120 --nodes 5000 \\
+    .venv/bin/python benchmarks/measure_time_factor.py --games 120 --nodes 5000 \
         --cache /tmp/clubrating-time.sqlite
 """
 
