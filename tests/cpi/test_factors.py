@@ -13,6 +13,7 @@ from clubrating.cpi.factors import (FITTED_E, SPEC_E, MateAttack, acpl, brillian
                                     game_accuracy, hangs, increment_seconds, mates, move_accuracy,
                                     opening, time_management, win_percent)
 from clubrating.cpi.registry import player_factors
+from clubrating.formats.results import GameResult
 from tests.cpi.helpers import game, ply, score
 
 W, B = Color.WHITE, Color.BLACK
@@ -149,7 +150,7 @@ def test_engine_choices_count_only_positions_with_enough_legal_moves() -> None:
 def test_a_mate_in_one_played_is_found_and_one_missed_is_not() -> None:
     plies = [ply(1, "a", [("m", "#1"), ("a", 200)]), ply(2, "x", [("x", -200)]),
              ply(3, "m", [("m", "#1")], "#0")]
-    m1 = mates(plies, W, "1-0")[1]
+    m1 = mates(plies, W, GameResult.WHITE_WINS)[1]
     assert (m1.numerator, m1.denominator) == (1, 2)
 
 
@@ -157,7 +158,7 @@ def test_a_mating_attack_counts_once_at_its_first_position() -> None:
     plies = [ply(1, "a", [("a", "#3")], "#3"), ply(2, "x", [("x", "#-2")]),
              ply(3, "b", [("b", "#2")], "#2"), ply(4, "y", [("y", "#-1")]),
              ply(5, "c", [("c", "#1")], "#0")]
-    found = mates(plies, W, "1-0")
+    found = mates(plies, W, GameResult.WHITE_WINS)
     assert (found[3].numerator, found[3].denominator) == (1, 1)
     assert found[1].denominator == 0 and found[2].denominator == 0
     assert found[1].available is False
@@ -165,21 +166,21 @@ def test_a_mating_attack_counts_once_at_its_first_position() -> None:
 
 def test_a_mating_attack_kept_until_resignation_is_found() -> None:
     plies = [ply(1, "a", [("a", "#2")], "#2"), ply(2, "x", [("x", "#-1")])]
-    assert mates(plies, W, "1-0")[2].value == 1.0
-    assert mates(plies, W, "1/2-1/2")[2].value == 0.0
+    assert mates(plies, W, GameResult.WHITE_WINS)[2].value == 1.0
+    assert mates(plies, W, GameResult.DRAW)[2].value == 0.0
 
 
 def test_a_mate_let_go_ends_the_attack_and_a_later_one_starts_anew() -> None:
     plies = [ply(1, "a", [("m", "#2"), ("a", 300)]), ply(2, "x", [("x", -300)]),
              ply(3, "b", [("b", "#1")], "#0")]
-    found = mates(plies, W, "1-0")
+    found = mates(plies, W, GameResult.WHITE_WINS)
     assert (found[2].numerator, found[2].denominator) == (0, 1)
     assert (found[1].numerator, found[1].denominator) == (1, 1)
 
 
 def test_a_long_mate_counts_for_no_mate_factor() -> None:
     plies = [ply(1, "a", [("a", "#5")], "#5"), ply(2, "x", [("x", "#-4")])]
-    assert all(f.denominator == 0 for f in mates(plies, W, "1-0").values())
+    assert all(f.denominator == 0 for f in mates(plies, W, GameResult.WHITE_WINS).values())
 
 
 @pytest.mark.parametrize(("before", "after", "counted"), [
@@ -260,7 +261,7 @@ def test_a_delivered_mate_is_found_whatever_the_result_tag_and_the_stored_score(
     plies = [ply(1, "f2f3", [("e7e5", 0)], -50), ply(2, "e7e5", [("e7e5", 0)]),
              ply(3, "g2g4", [("e2e4", 0)], -900), mating]
     plies[3] = dataclasses.replace(mating, ply=4, color=B, san="Qh4#")
-    for result in ("*", "0-1"):
+    for result in (None, GameResult.BLACK_WINS):
         m1 = mates(plies, B, result)[1]
         assert (m1.numerator, m1.denominator, m1.value) == (1, 1, 1.0), result
         assert mating_attacks(plies, B, result) == [MateAttack(4, 1, True)]
@@ -269,9 +270,9 @@ def test_a_delivered_mate_is_found_whatever_the_result_tag_and_the_stored_score(
 def test_a_mate_in_one_missed_twice_is_zero_of_two_not_unavailable() -> None:
     plies = [ply(1, "a", [("m", "#1"), ("a", 300)]), ply(2, "x", [("x", -300)]),
              ply(3, "b", [("m", "#1"), ("b", 300)]), ply(4, "y", [("y", -300)])]
-    m1 = mates(plies, W, "1-0")[1]
+    m1 = mates(plies, W, GameResult.WHITE_WINS)[1]
     assert (m1.numerator, m1.denominator, m1.value, m1.available) == (0, 2, 0.0, True)
-    none = mates([ply(1, "a", [("a", 30)])], W, "1-0")[1]
+    none = mates([ply(1, "a", [("a", 30)])], W, GameResult.WHITE_WINS)[1]
     assert (none.value, none.available) == (None, False)
 
 

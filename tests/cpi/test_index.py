@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from clubrating.cpi.facts import Color, GameFacts
+from clubrating.cpi.facts import Color, GameFacts, finished
 from clubrating.cpi.factors import Count, Factor, eval_loss_from_cpl
 from clubrating.cpi.registry import PlayerFactors
 from clubrating.cpi.index import (LedgerGame, Weights, delta_cpi, ledger, result_bonus, score_game,
@@ -35,7 +35,7 @@ def factors(cpl: float, b1: float, m1: tuple[int, int] = (0, 0), m2: tuple[int, 
     ("perfect draw", factors(8, 0.75), "1/2-1/2", Color.WHITE, 48.8),
 ])
 def test_the_worked_examples_of_c5(name, player, result, color, expected) -> None:
-    bonus = result_bonus(result, color)
+    bonus = result_bonus(finished(result), color)
     assert delta_cpi(player, bonus) == pytest.approx(expected, abs=1e-9), name
 
 
@@ -44,7 +44,7 @@ def test_the_worked_examples_of_c5(name, player, result, color, expected) -> Non
     ("1/2-1/2", Color.BLACK, 5), ("*", Color.WHITE, 0),
 ])
 def test_result_bonus_is_10_5_0(result, color, bonus) -> None:
-    assert result_bonus(result, color) == bonus
+    assert result_bonus(finished(result), color) == bonus
 
 
 def test_weights_are_settings_and_change_delta_cpi() -> None:

@@ -69,7 +69,7 @@ def game_document(facts: GameFacts, weights: Weights = Weights()) -> dict[str, A
             player["elo_equivalent"] = {"elo": round(mean), "sd": round(sd), "games": 1}
         player["mating_attacks"] = [
             {"start_ply": attack.start_ply, "distance": attack.distance, "found": attack.found}
-            for attack in mating_attacks(facts.plies, color, facts.result)]
+            for attack in mating_attacks(facts.plies, color, facts.outcome)]
         players[color.value] = player
     return {
         "headers": dict(facts.headers), "result": facts.result,

@@ -117,7 +117,7 @@ def sides_of(facts: list[GameFacts], min_plies: int) -> list[Side]:
             name = game.headers.get(tag, "?").strip()
             group = name if name not in ("", "?") else f"game:{number}"
             band = game.headers.get("Band") or f"{int(elo // 200) * 200}"
-            values = side_values(scores[color].factors, game.result, color)
+            values = side_values(scores[color].factors, game.outcome, color)
             values[SPEC_E_KEY] = eval_loss(game.plies, color).value   # the baseline scores the spec's E
             sides.append(Side(elo, values, group, band, scores[color].factors.acpl))
     return sides

@@ -20,9 +20,10 @@ from typing import Any
 
 import numpy as np
 
-from clubrating.cpi.facts import Color
+from clubrating.cpi.facts import Color, won
 from clubrating.cpi.factors import FITTED_E
 from clubrating.cpi.registry import COUNTS, FACTORS, SHARES, PlayerFactors
+from clubrating.formats.results import GameResult
 
 RESULTS = ("win", "draw")                 # a loss is the baseline (spec C1: R = 0 for a loss)
 FEATURES = SHARES + COUNTS + RESULTS
@@ -77,12 +78,11 @@ class Fit:
                 "prior_sd": self.prior_sd, "sides": self.sides}
 
 
-def side_values(factors: PlayerFactors, result: str, color: Color) -> dict[str, float | None]:
+def side_values(factors: PlayerFactors, result: GameResult | None, color: Color) -> dict[str, float | None]:
     """The features of one player in one game: factor values, H and Br counts, win / draw."""
     values: dict[str, float | None] = {name: factors.share(name).value for name in SHARES}
     values.update({name: float(factors.count(name).count) for name in COUNTS})
-    won = result == ("1-0" if color is Color.WHITE else "0-1")
-    values["win"], values["draw"] = float(won), float(result == "1/2-1/2")
+    values["win"], values["draw"] = float(won(result, color)), float(result is GameResult.DRAW)
     return values
 
 

@@ -185,7 +185,7 @@ def _mistakes(game: CoachGame) -> Iterator[tuple[float, PlyFacts, str]]:
 
 def _missed_mates(game: CoachGame, distance: int) -> Iterator[tuple[float, PlyFacts, str]]:
     by_ply = {ply.ply: ply for ply in game.facts.plies}
-    for attack in mating_attacks(game.facts.plies, game.color, game.facts.result):
+    for attack in mating_attacks(game.facts.plies, game.color, game.facts.outcome):
         if attack.distance == distance and not attack.found:
             yield -distance, by_ply[attack.start_ply], f"{_side(game.color)} has a mate in {distance}"
 

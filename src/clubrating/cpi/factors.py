@@ -22,7 +22,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from clubrating.cpi.facts import CP_CEILING, BookStatus, Color, GameFacts, PlyFacts, Score
+from clubrating.cpi.facts import CP_CEILING, BookStatus, Color, GameFacts, PlyFacts, Score, lost, won
+from clubrating.formats.results import GameResult
 
 # The version of the definitions below, recorded with every analysis (analyze --json):
 # 1 = the first definitions; 2: a mate on the board is found whatever the Result tag; O counts only
@@ -193,7 +194,7 @@ def half_mean_difference(values: Sequence[float]) -> float:
 def lost_on_time(game: GameFacts, color: Color) -> bool:
     """The player lost and the record says on time: a Termination tag naming time (chess.com
     "won on time", lichess "Time forfeit") or the player's clock at 0 after their last move."""
-    if game.result != ("0-1" if color is Color.WHITE else "1-0"):
+    if not lost(game.outcome, color):
         return False
     if "time" in game.headers.get("Termination", "").lower():
         return True
@@ -238,9 +239,10 @@ def _keeps_mate(ply: PlyFacts) -> bool:
     return ply.delivers_mate or (ply.score_after.mate is not None and ply.score_after.mate > 0)
 
 
-def mating_attacks(plies: Sequence[PlyFacts], color: Color, result: str) -> list[MateAttack]:
-    """Each mating attack of the player, at its first position (see M above)."""
-    won = result == ("1-0" if color is Color.WHITE else "0-1")
+def mating_attacks(plies: Sequence[PlyFacts], color: Color, result: GameResult | None) -> list[MateAttack]:
+    """Each mating attack of the player, at its first position (see M above); ``result`` None:
+    the game is not finished."""
+    player_won = won(result, color)
     own = own_plies(plies, color)
     attacks: list[MateAttack] = []
     index = 0
@@ -259,13 +261,13 @@ def mating_attacks(plies: Sequence[PlyFacts], color: Color, result: str) -> list
             if ply.delivers_mate:
                 found = True
                 break
-            found = index == len(own) and won  # kept to the end: the opponent resigned
+            found = index == len(own) and player_won  # kept to the end: the opponent resigned
         assert start.score_before is not None and start.score_before.mate is not None
         attacks.append(MateAttack(start.ply, start.score_before.mate, found))
     return attacks
 
 
-def mates(plies: Sequence[PlyFacts], color: Color, result: str) -> dict[int, Factor]:
+def mates(plies: Sequence[PlyFacts], color: Color, result: GameResult | None) -> dict[int, Factor]:
     """M1, M2, M3: attacks found / attacks available by mate distance."""
     attacks = mating_attacks(plies, color, result)
     return {

@@ -21,6 +21,8 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
+from clubrating.formats.results import GameResult
+
 # lila modules/analyse AccuracyCP / scalachess chess.eval: Cp.CEILING = 1000.
 CP_CEILING = 1000
 
@@ -32,6 +34,23 @@ class Color(str, Enum):
     @property
     def other(self) -> Color:
         return Color.BLACK if self is Color.WHITE else Color.WHITE
+
+
+# The PGN standard's finished results (8.2.6); any other Result tag ("*") is an unfinished game.
+PGN_RESULTS: dict[str, GameResult] = {result.value: result for result in GameResult if result.played}
+
+
+def finished(result_tag: str) -> GameResult | None:
+    """The result a game's Result tag records, or None for a game not finished ("*")."""
+    return PGN_RESULTS.get(result_tag)
+
+
+def won(result: GameResult | None, color: Color) -> bool:
+    return result is (GameResult.WHITE_WINS if color is Color.WHITE else GameResult.BLACK_WINS)
+
+
+def lost(result: GameResult | None, color: Color) -> bool:
+    return result is (GameResult.BLACK_WINS if color is Color.WHITE else GameResult.WHITE_WINS)
 
 
 class BookStatus(str, Enum):
@@ -247,13 +266,18 @@ class GameFacts:
     """One analysed game: its headers, result, engine and plies."""
 
     headers: dict[str, str]
-    result: str
+    result: str               # the Result tag as recorded (the club's result where it has one)
     engine: EngineInfo
     plies: tuple[PlyFacts, ...]
     searches: int = 0         # engine searches this game cost (cache misses)
     cache_hits: int = 0       # positions answered by the search cache
     shallow_searches: int = 0  # tiny separate searches for candidate sacrifices
     depth: Depths | None = None  # depths reached by this game's searches (None: all cached)
+
+    @property
+    def outcome(self) -> GameResult | None:
+        """The result, typed: None for a game not finished."""
+        return finished(self.result)
 
     @property
     def time_control(self) -> str | None:

@@ -13,10 +13,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from clubrating.cpi.calibrate import estimate
-from clubrating.cpi.facts import Color, GameFacts
+from clubrating.cpi.facts import Color, GameFacts, won
 from clubrating.cpi.presets import FITTED, POOLS
 from clubrating.cpi.registry import COUNTS, SHARES, PlayerFactors, player_factors
 from clubrating.cpi.weights import Weights as Weights   # its home is cpi.weights
+from clubrating.formats.results import GameResult
 
 CPI_FLOOR, CPI_CEILING = 0.0, 4000.0  # spec C2: clamp(CPI, 0, 4000)
 
@@ -46,14 +47,13 @@ def initial_cpi(weights: Weights) -> float:
     return model.elo.prior_mean if model.windowed else model.start
 
 
-def result_bonus(result: str, color: Color, weights: Weights = Weights()) -> float:
-    """R: +10 win, +5 draw, 0 loss (spec C1); 0 for an unfinished game ("*")."""
-    if result == "1/2-1/2":
+def result_bonus(result: GameResult | None, color: Color, weights: Weights = Weights()) -> float:
+    """R: +10 win, +5 draw, 0 loss (spec C1); 0 for an unfinished game (None)."""
+    if result is None:
+        return 0.0
+    if result is GameResult.DRAW:
         return weights.result.draw
-    if result in ("1-0", "0-1"):
-        won = (result == "1-0") == (color is Color.WHITE)
-        return weights.result.win if won else weights.result.loss
-    return 0.0
+    return weights.result.win if won(result, color) else weights.result.loss
 
 
 def delta_cpi(factors: PlayerFactors, bonus: float, weights: Weights = Weights()) -> float:
@@ -87,7 +87,7 @@ class PlayerScore:
 
 def score_player(game: GameFacts, color: Color, weights: Weights = Weights()) -> PlayerScore:
     factors = player_factors(game, color, weights.model.e_form)
-    bonus = result_bonus(game.result, color, weights)
+    bonus = result_bonus(game.outcome, color, weights)
     name = game.headers.get("White" if color is Color.WHITE else "Black", "?")
     if len(game.plies) < weights.model.min_plies:
         return PlayerScore(name, color, factors, bonus, 0.0, scored=False)

@@ -41,7 +41,7 @@ class FactorSpec:
 
 
 def _mate(distance: int) -> Measure:
-    return lambda game, color, form: mates(game.plies, color, game.result)[distance]
+    return lambda game, color, form: mates(game.plies, color, game.outcome)[distance]
 
 
 FACTORS: tuple[FactorSpec, ...] = (
