@@ -7,6 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from clubrating.errors import InputError
+from clubrating.identity.compare import Reason, words
 from clubrating.identity.match import MAX_PROPOSALS, Matcher, Proposal, RosterEntry
 
 CLUB = (
@@ -65,7 +66,7 @@ def test_each_kind_of_variation_finds_the_member_first_with_its_reason(
     proposals = matcher.propose(typed)
     assert proposals, f"nothing proposed for {typed!r}"
     assert proposals[0].member == member
-    assert reason in proposals[0].reasons
+    assert reason in words(proposals[0].reasons)
 
 
 def test_an_exact_name_scores_100_and_a_variation_less(matcher: Matcher) -> None:
@@ -77,7 +78,7 @@ def test_an_initial_shared_by_two_members_proposes_both_with_equal_scores(matche
     proposals = matcher.propose("J. Smith")
     top = [p for p in proposals if p.score == proposals[0].score]
     assert {p.member for p in top} == {"Smith, John", "Smith, Jane"}
-    assert top[0].reasons == top[1].reasons == ("initial for the first name",)
+    assert words(top[0].reasons) == words(top[1].reasons) == ("initial for the first name",)
     assert "Smith, Peter Paul" not in [p.member for p in top]
 
 
@@ -92,7 +93,7 @@ def test_every_proposal_has_a_reason_and_a_score_out_of_100(matcher: Matcher) ->
     for typed in ("J. Smith", "Novak", "Aronyan, L.", "Anna Weber", "Tomas Novak"):
         for proposal in matcher.propose(typed):
             assert isinstance(proposal, Proposal)
-            assert proposal.reasons and all(isinstance(r, str) and r for r in proposal.reasons)
+            assert proposal.reasons and all(isinstance(r, Reason) and r.text for r in proposal.reasons)
             assert 0.0 <= proposal.score <= 100.0
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from clubrating.identity.compare import compare
+from clubrating.identity.compare import compare, words
 from clubrating.identity.given_names import is_abbreviation, same_given_name
 from clubrating.identity.match import Matcher, RosterEntry
 from clubrating.identity.normalize import normalize_name
@@ -13,7 +13,7 @@ from clubrating.identity.normalize import normalize_name
 
 def likeness(typed: str, member: str) -> tuple[float, tuple[str, ...]]:
     found = compare(normalize_name(typed), normalize_name(member))
-    return found.score, found.reasons
+    return found.score, words(found.reasons)
 
 
 @pytest.mark.parametrize(
@@ -191,7 +191,7 @@ RARE = "same rare given names, another surname (married or maiden name?)"
 def test_rare_given_names_under_another_surname_are_proposed_with_their_reason() -> None:
     roster = [RosterEntry(1, "Fleischer, Birgit"), RosterEntry(2, "Meier, Anna"), RosterEntry(3, "Meier, Anna")]
     proposals = Matcher(roster).propose("Stroehle, Birgit")
-    assert [(p.key, p.reasons) for p in proposals] == [(1, (RARE,))]
+    assert [(p.key, words(p.reasons)) for p in proposals] == [(1, (RARE,))]
     assert 60.0 <= proposals[0].score < 70.0
 
 

@@ -10,6 +10,7 @@ from clubrating.club.models import Club, Distinct, Entry, Member, Merge, Tournam
 from clubrating.club.lookups import resolve_members
 from clubrating.club.queries import member_roster
 from clubrating.errors import InputError
+from clubrating.identity.compare import words
 from clubrating.identity.match import Matcher, RosterEntry
 
 
@@ -45,7 +46,7 @@ def proposals_for(tournament: Tournament) -> list[tuple[Entry, tuple[EntryPropos
             found = matcher.propose(entry.name)
         except InputError:
             found = ()
-        rows.append((entry, tuple(EntryProposal(cast(int, p.key), p.member, p.score, p.reasons) for p in found)))
+        rows.append((entry, tuple(EntryProposal(cast(int, p.key), p.member, p.score, words(p.reasons)) for p in found)))
     return rows
 
 
@@ -109,5 +110,5 @@ def possible_duplicates(club: Club, min_score: float = DUPLICATE_SCORE) -> list[
             if played[member.id] & played[other]:
                 continue
             into, absorbed = sorted((member, members[other]), key=lambda m: m.id)
-            found[pair] = PossibleDuplicate(absorbed, into, proposal.score, proposal.reasons)
+            found[pair] = PossibleDuplicate(absorbed, into, proposal.score, words(proposal.reasons))
     return sorted(found.values(), key=lambda d: (-d.score, d.into.id, d.absorbed.id))

@@ -20,6 +20,7 @@ from typing import Any
 
 from clubrating.cli import option, print_json, wants_json
 from clubrating.errors import InputError
+from clubrating.identity.compare import words
 from clubrating.identity.match import MAX_PROPOSALS, Matcher, Proposal, RosterEntry
 
 SHOWN_NAME = 80  # characters of a typed name echoed in the text output
@@ -132,7 +133,7 @@ def match_names(matcher: Matcher, names: Sequence[str], limit: int) -> tuple[lis
 
 
 def as_json(proposal: Proposal) -> dict[str, Any]:
-    return {"member": proposal.member, "score": proposal.score, "reasons": list(proposal.reasons)}
+    return {"member": proposal.member, "score": proposal.score, "reasons": list(words(proposal.reasons))}
 
 
 def shown(name: str) -> str:

@@ -15,6 +15,7 @@ Pure: no I/O; rapidfuzz computes the edit distances.
 
 from __future__ import annotations
 
+import enum
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -23,63 +24,124 @@ from rapidfuzz.distance import OSA, Indel
 from clubrating.identity.given_names import is_abbreviation, same_given_name
 from clubrating.identity.normalize import NormalName, skeleton
 
+
+class Reason(enum.Enum):
+    """Why a typed name could be a member's; its words for the arbiter are :attr:`text`
+    (kept apart, so that the matcher keys on the reason and a page may translate its words)."""
+
+    SAME_NAME = enum.auto()
+    INITIAL = enum.auto()
+    MIDDLE_INITIAL = enum.auto()
+    MIDDLE_MISSING = enum.auto()
+    MIDDLE_ADDED = enum.auto()
+    FIRST_MISSING = enum.auto()
+    FIRST_ADDED = enum.auto()
+    SHORT_FORM = enum.auto()
+    MIDDLE_SHORT_FORM = enum.auto()
+    GIVEN_TYPO = enum.auto()
+    MIDDLE_TYPO = enum.auto()
+    NICKNAME = enum.auto()
+    MIDDLE_NICKNAME = enum.auto()
+    SIMILAR_FIRST = enum.auto()
+    OTHER_FIRST = enum.auto()
+    OTHER_MIDDLE = enum.auto()
+    SURNAME_TYPO_1 = enum.auto()
+    SURNAME_TYPO_2 = enum.auto()
+    OTHER_SURNAME = enum.auto()
+    LATER_SURNAME_TYPO = enum.auto()
+    SWAPPED = enum.auto()
+    PUNCTUATION = enum.auto()
+    TRANSLITERATION = enum.auto()
+    DOUBLE_SURNAME = enum.auto()
+    DOUBLE_SURNAME_LATER = enum.auto()
+    JOINED_SURNAME = enum.auto()
+    PARTICLE = enum.auto()
+    SURNAME_SHORTENED = enum.auto()
+    SURNAME_ORDER = enum.auto()
+    OTHER_SECOND_SURNAME = enum.auto()
+    ALIAS = enum.auto()
+    SURNAME_NOT_TYPED = enum.auto()
+    WORDS_REORDERED = enum.auto()
+    WORD_ADDED = enum.auto()
+    RARE_GIVEN_NAMES = enum.auto()
+    OTHER_NUMBER = enum.auto()
+    OTHER_GENERATION = enum.auto()
+    GENERATION_ONE_SIDE = enum.auto()
+    OTHER_FEDERATION = enum.auto()
+
+    @property
+    def text(self) -> str:
+        return TEXT[self]
+
+    def __str__(self) -> str:
+        return TEXT[self]
+
+
+def words(reasons: tuple[Reason, ...]) -> tuple[str, ...]:
+    """The reasons in the words the arbiter reads (the JSON and the pages show these)."""
+    return tuple(TEXT[reason] for reason in reasons)
+
+
 # Reasons, in the words the arbiter reads.
-SAME_NAME = "same name"
-INITIAL = "initial for the first name"
-MIDDLE_INITIAL = "initial for a middle name"
-MIDDLE_MISSING = "middle name missing"
-MIDDLE_ADDED = "middle name added"
-FIRST_MISSING = "first name missing"
-FIRST_ADDED = "first name added"
-SHORT_FORM = "short form of the first name"
-MIDDLE_SHORT_FORM = "short form of a middle name"
-GIVEN_TYPO = "typo in a given name"
-MIDDLE_TYPO = "typo in a middle name"
-NICKNAME = "other form of the first name (nickname, short or foreign form)"
-MIDDLE_NICKNAME = "other form of a middle name"
-SIMILAR_FIRST = "similar first name"
-OTHER_FIRST = "different first name"
-OTHER_MIDDLE = "different middle name"
-SURNAME_TYPO_1 = "one-letter typo in the surname"
-SURNAME_TYPO_2 = "two-letter typo in the surname"
-OTHER_SURNAME = "different surname"
-LATER_SURNAME_TYPO = "typo in the second part of a double surname"
-SWAPPED = "first and last name swapped"
-PUNCTUATION = "accents, case or punctuation"
-TRANSLITERATION = "transliteration"
-DOUBLE_SURNAME = "hyphenated / double surname"
-DOUBLE_SURNAME_LATER = "hyphenated / double surname, not its first part"
-JOINED_SURNAME = "hyphenated / double surname written joined or apart"
-PARTICLE = "particle (van, de ...) added, dropped or moved"
-SURNAME_SHORTENED = "surname shortened (initial or abbreviation)"
-SURNAME_ORDER = "double surname in the other order"
-OTHER_SECOND_SURNAME = "same first surname, different second surname"
-ALIAS = "known alias"
-# Readings by words, whatever their places (see _word_sets).
-SURNAME_NOT_TYPED = "surname not typed: the name typed is the given names"
-WORDS_REORDERED = "same words in another order"
-WORD_ADDED = "a word typed that the member's name lacks"
-# Only the given names alike, and rare ones (the matcher counts them): a
-# married or maiden name is the one change no spelling rule can see.
-RARE_GIVEN_NAMES = "same rare given names, another surname (married or maiden name?)"
-# Evidence beside the words: a namesake number, junior / senior, a federation.
-OTHER_NUMBER = "another namesake's number"
-OTHER_GENERATION = "junior / senior differ"
-GENERATION_ONE_SIDE = "junior / senior on one side only"
-OTHER_FEDERATION = "different federation"
+TEXT: dict[Reason, str] = {
+    Reason.SAME_NAME: "same name",
+    Reason.INITIAL: "initial for the first name",
+    Reason.MIDDLE_INITIAL: "initial for a middle name",
+    Reason.MIDDLE_MISSING: "middle name missing",
+    Reason.MIDDLE_ADDED: "middle name added",
+    Reason.FIRST_MISSING: "first name missing",
+    Reason.FIRST_ADDED: "first name added",
+    Reason.SHORT_FORM: "short form of the first name",
+    Reason.MIDDLE_SHORT_FORM: "short form of a middle name",
+    Reason.GIVEN_TYPO: "typo in a given name",
+    Reason.MIDDLE_TYPO: "typo in a middle name",
+    Reason.NICKNAME: "other form of the first name (nickname, short or foreign form)",
+    Reason.MIDDLE_NICKNAME: "other form of a middle name",
+    Reason.SIMILAR_FIRST: "similar first name",
+    Reason.OTHER_FIRST: "different first name",
+    Reason.OTHER_MIDDLE: "different middle name",
+    Reason.SURNAME_TYPO_1: "one-letter typo in the surname",
+    Reason.SURNAME_TYPO_2: "two-letter typo in the surname",
+    Reason.OTHER_SURNAME: "different surname",
+    Reason.LATER_SURNAME_TYPO: "typo in the second part of a double surname",
+    Reason.SWAPPED: "first and last name swapped",
+    Reason.PUNCTUATION: "accents, case or punctuation",
+    Reason.TRANSLITERATION: "transliteration",
+    Reason.DOUBLE_SURNAME: "hyphenated / double surname",
+    Reason.DOUBLE_SURNAME_LATER: "hyphenated / double surname, not its first part",
+    Reason.JOINED_SURNAME: "hyphenated / double surname written joined or apart",
+    Reason.PARTICLE: "particle (van, de ...) added, dropped or moved",
+    Reason.SURNAME_SHORTENED: "surname shortened (initial or abbreviation)",
+    Reason.SURNAME_ORDER: "double surname in the other order",
+    Reason.OTHER_SECOND_SURNAME: "same first surname, different second surname",
+    Reason.ALIAS: "known alias",
+    # Readings by words, whatever their places (see _word_sets).
+    Reason.SURNAME_NOT_TYPED: "surname not typed: the name typed is the given names",
+    Reason.WORDS_REORDERED: "same words in another order",
+    Reason.WORD_ADDED: "a word typed that the member's name lacks",
+    # Only the given names alike, and rare ones (the matcher counts them): a
+    # married or maiden name is the one change no spelling rule can see.
+    Reason.RARE_GIVEN_NAMES: "same rare given names, another surname (married or maiden name?)",
+    # Evidence beside the words: a namesake number, junior / senior, a federation.
+    Reason.OTHER_NUMBER: "another namesake's number",
+    Reason.OTHER_GENERATION: "junior / senior differ",
+    Reason.GENERATION_ONE_SIDE: "junior / senior on one side only",
+    Reason.OTHER_FEDERATION: "different federation",
+}
 
 # Penalties (points off 100), hand-fitted as said above.
-PENALTY = {
-    PUNCTUATION: 1.0, TRANSLITERATION: 3.0, PARTICLE: 2.0, SWAPPED: 3.0, DOUBLE_SURNAME: 6.0, JOINED_SURNAME: 2.0,
-    DOUBLE_SURNAME_LATER: 8.0,
-    INITIAL: 6.0, MIDDLE_INITIAL: 1.0, MIDDLE_MISSING: 3.0, MIDDLE_ADDED: 4.0,
-    SHORT_FORM: 7.0, MIDDLE_SHORT_FORM: 2.0, GIVEN_TYPO: 8.0, MIDDLE_TYPO: 3.0, FIRST_MISSING: 15.0, FIRST_ADDED: 15.0,
-    NICKNAME: 7.0, MIDDLE_NICKNAME: 2.0, SIMILAR_FIRST: 22.0,
-    OTHER_MIDDLE: 12.0, OTHER_FIRST: 35.0,
-    SURNAME_TYPO_1: 8.0, SURNAME_TYPO_2: 16.0, LATER_SURNAME_TYPO: 4.0, OTHER_SURNAME: 40.0,
-    SURNAME_SHORTENED: 5.0, SURNAME_ORDER: 4.0, OTHER_SECOND_SURNAME: 22.0,
-    SURNAME_NOT_TYPED: 20.0, WORDS_REORDERED: 6.0, WORD_ADDED: 12.0, RARE_GIVEN_NAMES: 40.0,
-    OTHER_NUMBER: 10.0, OTHER_GENERATION: 10.0, GENERATION_ONE_SIDE: 2.0, OTHER_FEDERATION: 10.0,
+PENALTY: dict[Reason, float] = {
+    Reason.PUNCTUATION: 1.0, Reason.TRANSLITERATION: 3.0, Reason.PARTICLE: 2.0, Reason.SWAPPED: 3.0,
+    Reason.DOUBLE_SURNAME: 6.0, Reason.JOINED_SURNAME: 2.0, Reason.DOUBLE_SURNAME_LATER: 8.0,
+    Reason.INITIAL: 6.0, Reason.MIDDLE_INITIAL: 1.0, Reason.MIDDLE_MISSING: 3.0, Reason.MIDDLE_ADDED: 4.0,
+    Reason.SHORT_FORM: 7.0, Reason.MIDDLE_SHORT_FORM: 2.0, Reason.GIVEN_TYPO: 8.0, Reason.MIDDLE_TYPO: 3.0,
+    Reason.FIRST_MISSING: 15.0, Reason.FIRST_ADDED: 15.0, Reason.NICKNAME: 7.0, Reason.MIDDLE_NICKNAME: 2.0,
+    Reason.SIMILAR_FIRST: 22.0, Reason.OTHER_MIDDLE: 12.0, Reason.OTHER_FIRST: 35.0, Reason.SURNAME_TYPO_1: 8.0,
+    Reason.SURNAME_TYPO_2: 16.0, Reason.LATER_SURNAME_TYPO: 4.0, Reason.OTHER_SURNAME: 40.0,
+    Reason.SURNAME_SHORTENED: 5.0, Reason.SURNAME_ORDER: 4.0, Reason.OTHER_SECOND_SURNAME: 22.0,
+    Reason.SURNAME_NOT_TYPED: 20.0, Reason.WORDS_REORDERED: 6.0, Reason.WORD_ADDED: 12.0,
+    Reason.RARE_GIVEN_NAMES: 40.0, Reason.OTHER_NUMBER: 10.0, Reason.OTHER_GENERATION: 10.0,
+    Reason.GENERATION_ONE_SIDE: 2.0, Reason.OTHER_FEDERATION: 10.0,
 }
 # A given name written as its first three letters or more ("Alex" for
 # "Alexander") counts as a short form; shorter prefixes are too common.
@@ -96,10 +158,10 @@ SIMILAR_RATIO = 0.7
 @dataclass(frozen=True)
 class Likeness:
     score: float
-    reasons: tuple[str, ...]
+    reasons: tuple[Reason, ...]
 
 
-def _penalty(reasons: list[str]) -> float:
+def _penalty(reasons: list[Reason]) -> float:
     return sum(PENALTY.get(reason, 0.0) for reason in reasons)
 
 
@@ -109,112 +171,112 @@ def compact_skeleton(words: tuple[str, ...]) -> str:
 
 
 @lru_cache(maxsize=65536)
-def aligned_surname_reasons(query: tuple[str, ...], member: tuple[str, ...]) -> tuple[str, ...]:
+def aligned_surname_reasons(query: tuple[str, ...], member: tuple[str, ...]) -> tuple[Reason, ...]:
     return tuple(surname_reasons(query, member))
 
 
-def surname_reasons(query: tuple[str, ...], member: tuple[str, ...]) -> list[str]:
-    """Why two surnames (without particles) are alike; OTHER_SURNAME when they are not."""
+def surname_reasons(query: tuple[str, ...], member: tuple[str, ...]) -> list[Reason]:
+    """Why two surnames (without particles) are alike; Reason.OTHER_SURNAME when they are not."""
     if query == member:
         return []
     if len(query) == len(member) >= 2 and query[0] == member[0]:
         # the second part typed with a typo is more alike than one left out
-        # (DOUBLE_SURNAME): "Martinez Mataredonda" / "Martinez Matarredona"
+        # (Reason.DOUBLE_SURNAME): "Martinez Mataredonda" / "Martinez Matarredona"
         later = _one_surname(query[1:], member[1:])
-        if later in ([SURNAME_TYPO_1], [SURNAME_TYPO_2]):
-            return [LATER_SURNAME_TYPO]
+        if later in ([Reason.SURNAME_TYPO_1], [Reason.SURNAME_TYPO_2]):
+            return [Reason.LATER_SURNAME_TYPO]
     if len(query) < len(member) and member[:len(query)] == query and all(len(w) <= 2 for w in member[len(query):]):
         # the member's last surname written as its initial ("Garcia-Monteavaro
         # R."): shortened, not a one-letter typo of the joined words
-        return [SURNAME_SHORTENED]
+        return [Reason.SURNAME_SHORTENED]
     reasons = _one_surname(query, member)
-    if reasons == [OTHER_SURNAME] and len(query) != len(member):
+    if reasons == [Reason.OTHER_SURNAME] and len(query) != len(member):
         reasons = _part_of_double(*sorted((query, member), key=len))
-    if reasons == [OTHER_SURNAME] and len(query) == len(member) >= 2:
+    if reasons == [Reason.OTHER_SURNAME] and len(query) == len(member) >= 2:
         reasons = _double_surname_words(query, member)
     return reasons
 
 
-def _double_surname_words(query: tuple[str, ...], member: tuple[str, ...]) -> list[str]:
+def _double_surname_words(query: tuple[str, ...], member: tuple[str, ...]) -> list[Reason]:
     """Double surnames of as many words: shortened ("Monroy G."), reordered, second one other."""
     if sorted(query) == sorted(member):
-        return [SURNAME_ORDER]
+        return [Reason.SURNAME_ORDER]
     pairs = [_surname_word(one, other) for one, other in zip(query, member)]
     if None not in pairs:
         found = [reason for reasons in pairs for reason in reasons or []]
-        if SURNAME_SHORTENED in found:
+        if Reason.SURNAME_SHORTENED in found:
             return list(dict.fromkeys(found))
-    if pairs[0] is not None and SURNAME_SHORTENED not in pairs[0] and len(query) == 2:
-        return [OTHER_SECOND_SURNAME] + pairs[0]
-    return [OTHER_SURNAME]
+    if pairs[0] is not None and Reason.SURNAME_SHORTENED not in pairs[0] and len(query) == 2:
+        return [Reason.OTHER_SECOND_SURNAME] + pairs[0]
+    return [Reason.OTHER_SURNAME]
 
 
-def _surname_word(one: str, other: str) -> list[str] | None:
+def _surname_word(one: str, other: str) -> list[Reason] | None:
     """One word of a double surname against another: alike, shortened, or None."""
     shorter, longer = sorted((one, other), key=len)
     if shorter == longer:
         return []
     if longer.startswith(shorter) or is_abbreviation(shorter, longer):
-        return [SURNAME_SHORTENED]
+        return [Reason.SURNAME_SHORTENED]
     reasons = _one_surname((one,), (other,))
-    return None if reasons == [OTHER_SURNAME] else reasons
+    return None if reasons == [Reason.OTHER_SURNAME] else reasons
 
 
-def _part_of_double(shorter: tuple[str, ...], longer: tuple[str, ...]) -> list[str]:
+def _part_of_double(shorter: tuple[str, ...], longer: tuple[str, ...]) -> list[Reason]:
     """"Lopez" / "Lopez Gaviria": every word of the shorter surname in the longer one."""
-    worst: list[str] = []
+    worst: list[Reason] = []
     first = True
     for index, word in enumerate(shorter):
         parts = [_one_surname((word,), (other,)) for other in longer]
         best = min(parts, key=_penalty)
-        if best == [OTHER_SURNAME]:
-            return [OTHER_SURNAME]
+        if best == [Reason.OTHER_SURNAME]:
+            return [Reason.OTHER_SURNAME]
         first = first and parts[index] == best
         worst = max(worst, best, key=_penalty)
-    return [DOUBLE_SURNAME if first else DOUBLE_SURNAME_LATER] + worst
+    return [Reason.DOUBLE_SURNAME if first else Reason.DOUBLE_SURNAME_LATER] + worst
 
 
-def _one_surname(query: tuple[str, ...], member: tuple[str, ...]) -> list[str]:
+def _one_surname(query: tuple[str, ...], member: tuple[str, ...]) -> list[Reason]:
     q_compact, m_compact = "".join(query), "".join(member)
     if q_compact == m_compact:
-        return [] if query == member else [JOINED_SURNAME]
+        return [] if query == member else [Reason.JOINED_SURNAME]
     if compact_skeleton(query) == compact_skeleton(member):
-        return [TRANSLITERATION]
+        return [Reason.TRANSLITERATION]
     distance = min(OSA.distance(q_compact, m_compact, score_cutoff=3),
                    OSA.distance(compact_skeleton(query), compact_skeleton(member), score_cutoff=3))
     shortest = min(len(q_compact), len(m_compact))
     if distance == 1 and shortest >= 3:
-        return [SURNAME_TYPO_1]
+        return [Reason.SURNAME_TYPO_1]
     if distance == 2 and shortest >= 5:
-        return [SURNAME_TYPO_2]
-    return [OTHER_SURNAME]
+        return [Reason.SURNAME_TYPO_2]
+    return [Reason.OTHER_SURNAME]
 
 
-def _pair(query: str, member: str, first: bool) -> list[str] | None:
+def _pair(query: str, member: str, first: bool) -> list[Reason] | None:
     """Reasons two given names are one, or None when they are not."""
     if query == member:
         return []
     if len(query) == 1 or len(member) == 1:
         if query[0] == member[0]:
-            return [INITIAL if first else MIDDLE_INITIAL]
+            return [Reason.INITIAL if first else Reason.MIDDLE_INITIAL]
         return None
     if skeleton(query) == skeleton(member):
-        return [TRANSLITERATION]
+        return [Reason.TRANSLITERATION]
     shorter, longer = sorted((query, member), key=len)
     if longer.startswith(shorter):  # "An." for "Anatoly": as good as an initial
         if len(shorter) < MIN_SHORT_FORM:
-            return [INITIAL if first else MIDDLE_INITIAL]
-        return [SHORT_FORM if first else MIDDLE_SHORT_FORM]
+            return [Reason.INITIAL if first else Reason.MIDDLE_INITIAL]
+        return [Reason.SHORT_FORM if first else Reason.MIDDLE_SHORT_FORM]
     if same_given_name(query, member) or is_abbreviation(shorter, longer):
-        return [NICKNAME if first else MIDDLE_NICKNAME]
+        return [Reason.NICKNAME if first else Reason.MIDDLE_NICKNAME]
     if min(len(query), len(member)) >= 4 and (
             OSA.distance(query, member, score_cutoff=2) <= 1
             or OSA.distance(skeleton(query), skeleton(member), score_cutoff=2) <= 1):
         # a middle name typed with a typo is still one more word alike: it
         # must cost less than leaving it out and adding another (3 + 4)
-        return [GIVEN_TYPO if first else MIDDLE_TYPO]
+        return [Reason.GIVEN_TYPO if first else Reason.MIDDLE_TYPO]
     if first and _similar(query, member):
-        return [SIMILAR_FIRST]
+        return [Reason.SIMILAR_FIRST]
     return None
 
 
@@ -225,11 +287,11 @@ def _similar(one: str, other: str) -> bool:
 
 
 @lru_cache(maxsize=65536)
-def aligned_given_reasons(query: tuple[str, ...], member: tuple[str, ...]) -> tuple[str, ...]:
+def aligned_given_reasons(query: tuple[str, ...], member: tuple[str, ...]) -> tuple[Reason, ...]:
     return tuple(given_reasons(query, member))
 
 
-def given_reasons(query: tuple[str, ...], member: tuple[str, ...]) -> list[str]:
+def given_reasons(query: tuple[str, ...], member: tuple[str, ...]) -> list[Reason]:
     """The cheapest order-keeping alignment of two lists of given names, as reasons.
 
     A small edit-distance over words (both lists hold at most a few words):
@@ -237,18 +299,18 @@ def given_reasons(query: tuple[str, ...], member: tuple[str, ...]) -> list[str]:
     substitute (a different first or middle name).
     """
     rows, cols = len(query), len(member)
-    best: list[list[tuple[float, list[str]]]] = [[(0.0, [])] * (cols + 1) for _ in range(rows + 1)]
+    best: list[list[tuple[float, list[Reason]]]] = [[(0.0, [])] * (cols + 1) for _ in range(rows + 1)]
     for i in range(rows + 1):
         for j in range(cols + 1):
             if i == 0 and j == 0:
                 continue
-            options: list[tuple[float, list[str]]] = []
+            options: list[tuple[float, list[Reason]]] = []
             if i > 0:
-                reason = FIRST_ADDED if i == 1 else MIDDLE_ADDED
+                reason = Reason.FIRST_ADDED if i == 1 else Reason.MIDDLE_ADDED
                 cost, reasons = best[i - 1][j]
                 options.append((cost + PENALTY[reason], reasons + [reason]))
             if j > 0:
-                reason = FIRST_MISSING if j == 1 else MIDDLE_MISSING
+                reason = Reason.FIRST_MISSING if j == 1 else Reason.MIDDLE_MISSING
                 cost, reasons = best[i][j - 1]
                 options.append((cost + PENALTY[reason], reasons + [reason]))
             if i > 0 and j > 0:
@@ -256,12 +318,12 @@ def given_reasons(query: tuple[str, ...], member: tuple[str, ...]) -> list[str]:
                 first = i == 1 or j == 1
                 pair = _pair(query[i - 1], member[j - 1], first)
                 if pair is None:
-                    pair = [OTHER_FIRST if first else OTHER_MIDDLE]
+                    pair = [Reason.OTHER_FIRST if first else Reason.OTHER_MIDDLE]
                 options.append((cost + _penalty(pair), reasons + pair))
             best[i][j] = min(options, key=lambda option: option[0])
     reasons = best[rows][cols][1]
-    if FIRST_ADDED in reasons and FIRST_MISSING in reasons:
-        reasons = [OTHER_FIRST] + [r for r in reasons if r not in (FIRST_ADDED, FIRST_MISSING)]
+    if Reason.FIRST_ADDED in reasons and Reason.FIRST_MISSING in reasons:
+        reasons = [Reason.OTHER_FIRST] + [r for r in reasons if r not in (Reason.FIRST_ADDED, Reason.FIRST_MISSING)]
     return reasons
 
 
@@ -302,36 +364,36 @@ def _member_readings(member: NormalName) -> list[tuple[tuple[str, ...], tuple[st
 
 def compare(query: NormalName, member: NormalName) -> Likeness:
     """How likely ``member`` is the person typed as ``query``: best reading of both names."""
-    best: tuple[float, list[str], bool] | None = None
+    best: tuple[float, list[Reason], bool] | None = None
     parses = _query_parses(query)
     for other_order, (member_surname, member_given) in enumerate(_member_readings(member)):
         for index, (surname, given, swapped) in enumerate(parses):
             joined = index == 0 and not other_order and query.full_surname == member.full_surname
             if joined:  # "Al Amiri" / "Alamiri", "Lorenzi, Sebastien de" / "De Lorenzi, Sebastien"
-                reasons = [] if surname == member_surname else [JOINED_SURNAME]
+                reasons = [] if surname == member_surname else [Reason.JOINED_SURNAME]
             else:
                 reasons = list(aligned_surname_reasons(surname, member_surname))
-            if OTHER_SURNAME in reasons:
+            if Reason.OTHER_SURNAME in reasons:
                 continue  # no reading of the query has this member's surname
             reasons += aligned_given_reasons(given, member_given)
             if swapped != bool(other_order):
-                reasons.append(SWAPPED)
+                reasons.append(Reason.SWAPPED)
             cost = _penalty(reasons)
             if best is None or cost < best[0]:
                 best = (cost, reasons, joined)
-    if best is None or best[0] > PENALTY[WORDS_REORDERED]:
+    if best is None or best[0] > PENALTY[Reason.WORDS_REORDERED]:
         by_words = _word_sets(query, member, alike=1 if best is None else 2)
         if by_words is not None and (best is None or _penalty(by_words) < best[0]):
             best = (_penalty(by_words), by_words, False)
     if best is None:
-        return Likeness(0.0, (OTHER_SURNAME,))
+        return Likeness(0.0, (Reason.OTHER_SURNAME,))
     _, reasons, joined = best
     if not joined and sorted(query.particles) != sorted(member.particles):
-        reasons.append(PARTICLE)
+        reasons.append(Reason.PARTICLE)
     return _finish(query, member, reasons + _evidence(query, member))
 
 
-def _word_sets(query: NormalName, member: NormalName, alike: int) -> list[str] | None:
+def _word_sets(query: NormalName, member: NormalName, alike: int) -> list[Reason] | None:
     """The words of both names paired whatever their places, or None when too few pair.
 
     For what no reading by surname and given names finds: the surname left
@@ -360,7 +422,7 @@ def _word_sets(query: NormalName, member: NormalName, alike: int) -> list[str] |
                 pairs.append((_penalty(reasons), i, j, reasons))
     pairs.sort(key=lambda pair: pair[:3])
     chosen: dict[int, int] = {}
-    found: list[str] = []
+    found: list[Reason] = []
     for _, i, j, reasons in pairs:
         if i not in chosen and j not in chosen.values():
             chosen[i] = j
@@ -375,40 +437,40 @@ def _word_sets(query: NormalName, member: NormalName, alike: int) -> list[str] |
                                         for i, j in chosen.items()):
         return None  # every word in its place: the readings by surname and given names said it all
     surname = {j for j, word in enumerate(known) if word in member.surname}
-    reasons = [WORD_ADDED] * left_typed
+    reasons = [Reason.WORD_ADDED] * left_typed
     if surname and surname <= set(left_known):
-        reasons.append(SURNAME_NOT_TYPED)
-        reasons += [MIDDLE_MISSING] * (len(left_known) - len(surname))
+        reasons.append(Reason.SURNAME_NOT_TYPED)
+        reasons += [Reason.MIDDLE_MISSING] * (len(left_known) - len(surname))
     else:
-        reasons.append(WORDS_REORDERED)
-        reasons += [MIDDLE_MISSING] * len(left_known)
+        reasons.append(Reason.WORDS_REORDERED)
+        reasons += [Reason.MIDDLE_MISSING] * len(left_known)
     return reasons + found
 
 
-def _evidence(query: NormalName, member: NormalName) -> list[str]:
+def _evidence(query: NormalName, member: NormalName) -> list[Reason]:
     """What the namesake number, junior / senior and federation say, when both names give them."""
     reasons = []
     if query.number and member.number and query.number != member.number:
-        reasons.append(OTHER_NUMBER)
+        reasons.append(Reason.OTHER_NUMBER)
     if query.generation != member.generation:
         both = query.generation and member.generation
-        reasons.append(OTHER_GENERATION if both else GENERATION_ONE_SIDE)
+        reasons.append(Reason.OTHER_GENERATION if both else Reason.GENERATION_ONE_SIDE)
     if query.federation and member.federation and query.federation != member.federation:
-        reasons.append(OTHER_FEDERATION)
+        reasons.append(Reason.OTHER_FEDERATION)
     return reasons
 
 
-def _finish(query: NormalName, member: NormalName, reasons: list[str]) -> Likeness:
+def _finish(query: NormalName, member: NormalName, reasons: list[Reason]) -> Likeness:
     """Say "same name" when only the script, accents, case or punctuation differ."""
     explicit = query.has_comma and member.has_comma
-    if reasons == [SWAPPED] and not explicit and _plain_words(query) == _plain_words(member):
+    if reasons == [Reason.SWAPPED] and not explicit and _plain_words(query) == _plain_words(member):
         reasons = []  # "Kasparov Garry" and "Kasparov, Garry": one name, two customary orders
     same = not reasons
     if query.other_script != member.other_script:
-        reasons.append(TRANSLITERATION)
+        reasons.append(Reason.TRANSLITERATION)
     elif same and _plain_words(query) != _plain_words(member):
-        reasons.append(PUNCTUATION)
+        reasons.append(Reason.PUNCTUATION)
     if same:
-        reasons.insert(0, SAME_NAME)
+        reasons.insert(0, Reason.SAME_NAME)
     unique = list(dict.fromkeys(reasons))
     return Likeness(max(0.0, 100.0 - _penalty(unique)), tuple(unique))

@@ -30,7 +30,7 @@ from rapidfuzz.distance import OSA
 from clubrating.errors import InputError
 from clubrating.identity import compare as _compare
 from clubrating.identity import normalize as _normalize
-from clubrating.identity.compare import ALIAS, RARE_GIVEN_NAMES, compare
+from clubrating.identity.compare import Reason, compare
 from clubrating.identity.normalize import NormalName, normalize_name, skeleton
 
 # At most this many proposals for one name (the arbiter reads at most 5).
@@ -72,7 +72,7 @@ SMALL_SPELLINGS = 2
 # each word typed of MIN_RESCUED letters or more is looked up among the
 # roster's spelled keys of about its length (LARGE_LENGTHS letters more or
 # less) by rapidfuzz: the LARGE_LIMIT closest within LARGE_EDITS edits (OSA
-# distance, as compare.SURNAME_TYPO_2). It finds the two-letter typos and
+# distance, as compare.Reason.SURNAME_TYPO_2). It finds the two-letter typos and
 # transliterations no key joins ("Hadzidakis" / "Chatzidakis", "Bouasis" /
 # "Bouaziz"). It costs about 15 ms a name against a 400,000-player roster,
 # so only for the few names (7 in 100) whose best proposal is this weak:
@@ -82,7 +82,7 @@ LARGE_RESCUE = 70.0
 LARGE_EDITS = 2
 LARGE_LIMIT = 10
 LARGE_LENGTHS = 1
-MIN_RESCUED = 5  # as compare.SURNAME_TYPO_2: two letters of a shorter word are too many
+MIN_RESCUED = 5  # as compare.Reason.SURNAME_TYPO_2: two letters of a shorter word are too many
 # Surname keys shorter than this get no one-letter-deleted keys: "li" and
 # "lu" are different surnames, not typos of each other.
 MIN_DELETE_KEY = 4
@@ -98,14 +98,14 @@ _VOWELS = str.maketrans("", "", "aeiouh")
 MIN_CONSONANTS = 4
 # And so do pairs of given names, spelling skeletons in sorted order
 # ("+siti zulaika"): a member whose surname was not typed is found by the
-# given names typed as the whole name (compare.SURNAME_NOT_TYPED). Only
+# given names typed as the whole name (compare.Reason.SURNAME_NOT_TYPED). Only
 # words of MIN_PAIR_WORD letters or more: initials pair with too many.
 _PAIR_MARK = "+"
 MIN_PAIR_WORD = 3
 # And the given names of each member, whole ("=siti zulaika"): a name typed
 # with the same given names as at most RARE_GIVEN members, and with
 # MIN_RARE_LETTERS letters or more, proposes them even under another surname
-# (compare.RARE_GIVEN_NAMES): the same rare given names are evidence of
+# (compare.Reason.RARE_GIVEN_NAMES): the same rare given names are evidence of
 # their own, the way record linkage weighs a value by its rarity
 # (Fellegi & Sunter 1969).
 _GIVEN_MARK = "="
@@ -129,7 +129,7 @@ class Proposal:
     key: Hashable
     member: str
     score: float
-    reasons: tuple[str, ...]
+    reasons: tuple[Reason, ...]
 
 
 @dataclass(frozen=True)
@@ -337,7 +337,7 @@ class Matcher:
         readings = [query.given]
         if not query.has_comma and len(query.words) >= 2:
             readings.append(tuple(w for w in query.words[1:] if w not in query.particles))
-        penalty = _compare.PENALTY[RARE_GIVEN_NAMES]
+        penalty = _compare.PENALTY[Reason.RARE_GIVEN_NAMES]
         for given in readings:
             forms = self._postings.get(_given_key(given), ())
             if len(forms) > RARE_GIVEN:
@@ -347,7 +347,7 @@ class Matcher:
                 held = best.get(form.entry)
                 if held is None or held.score < 100.0 - penalty:
                     entry = self._entries[form.entry]
-                    reasons = (RARE_GIVEN_NAMES,) + ((ALIAS,) if form.is_alias else ())
+                    reasons = (Reason.RARE_GIVEN_NAMES,) + ((Reason.ALIAS,) if form.is_alias else ())
                     best[form.entry] = Proposal(entry.key, entry.name, 100.0 - penalty, reasons)
 
     def _score(self, query: NormalName, form_ids: Iterable[int], best: dict[int, Proposal]) -> None:
@@ -358,10 +358,10 @@ class Matcher:
             if likeness.score < MIN_SCORE:
                 continue
             entry = self._entries[form.entry]
-            reasons = likeness.reasons + ((ALIAS,) if form.is_alias else ())
+            reasons = likeness.reasons + ((Reason.ALIAS,) if form.is_alias else ())
             proposal = Proposal(entry.key, entry.name, likeness.score, reasons)
             held = best.get(form.entry)
-            if held is None or (proposal.score, not form.is_alias) > (held.score, ALIAS not in held.reasons):
+            if held is None or (proposal.score, not form.is_alias) > (held.score, Reason.ALIAS not in held.reasons):
                 best[form.entry] = proposal
 
 

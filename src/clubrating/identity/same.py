@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from clubrating.errors import InputError
 from clubrating.formats.records import TournamentRecord
-from clubrating.identity.compare import SAME_NAME, compare
+from clubrating.identity.compare import Reason, compare
 from clubrating.identity.normalize import normalize_name
 
 DATE_TOLERANCE = dt.timedelta(days=1)
@@ -49,7 +49,7 @@ def is_exact(typed: str, name: str) -> bool:
         likeness = compare(normalize_name(typed.casefold()), normalize_name(name.casefold()))
     except InputError:
         return False
-    return likeness.reasons[:1] == (SAME_NAME,)
+    return likeness.reasons[:1] == (Reason.SAME_NAME,)
 
 
 def name_key(name: str) -> NameKey:

@@ -23,6 +23,7 @@ from clubrating.club.models import Club, InitialEntry, Member
 from clubrating.club.services.names import check_linkable, exact_candidates
 from clubrating.club.services.outcome import Outcome
 from clubrating.errors import InputError, NotFound, Refused
+from clubrating.identity.compare import words
 from clubrating.formats.ratinglist import ListedRating, name_key
 from clubrating.words import plural
 
@@ -160,5 +161,5 @@ def initial_rows(club: Club) -> list[tuple[InitialEntry, tuple[EntryProposal, ..
             found = matcher.propose(row.name)
         except InputError:
             found = ()
-        shown.append((row, tuple(EntryProposal(cast(int, p.key), p.member, p.score, p.reasons) for p in found)))
+        shown.append((row, tuple(EntryProposal(cast(int, p.key), p.member, p.score, words(p.reasons)) for p in found)))
     return shown

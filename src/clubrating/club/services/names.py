@@ -10,7 +10,7 @@ from clubrating.club.matching import roster_matcher
 from clubrating.club.models import Club, Entry, Member, Tournament
 from clubrating.club.services.outcome import Outcome
 from clubrating.errors import InputError, Refused
-from clubrating.identity.compare import ALIAS
+from clubrating.identity.compare import Reason
 from clubrating.identity.match import Matcher
 from clubrating.identity.same import is_exact
 from clubrating.words import plural
@@ -94,7 +94,7 @@ def exact_candidates(club: Club, name: str, matcher: Matcher | None = None) -> l
         proposals = matcher.propose(name)
     except InputError:
         proposals = ()
-    same = [p.key for p in proposals if ALIAS not in p.reasons and is_exact(name, p.member)]
+    same = [p.key for p in proposals if Reason.ALIAS not in p.reasons and is_exact(name, p.member)]
     found.update((m.id, m) for m in Member.objects.filter(club=club, merged_into=None, id__in=same))
     return sorted(found.values(), key=lambda m: m.id)
 
