@@ -23,6 +23,8 @@ def sentence(action: str, target: str, old: Values, new: Values) -> str:
     writer = SENTENCES.get(action)
     if writer is not None:
         try:
+            if isinstance(writer, str):
+                return writer.format(t=target, o=old_d, n=new_d)
             return writer(target, old_d, new_d)
         except (KeyError, TypeError, ValueError, AttributeError):
             pass   # an entry written by an older version with other fields: the general form
@@ -76,10 +78,17 @@ _ROUND = re.compile(r"tournament (?P<t>\d+) round (?P<round>\d+)(?: board (?P<bo
 _MEMBERS = re.compile(r"member (?P<m>\d+) '(?P<name>.*)' (?:into|from) (?P<other>\d+)")
 
 
-def _result(target: str, old: dict[str, Any], new: dict[str, Any]) -> str:
-    found = _ROUND.fullmatch(target)
+def _parts(pattern: re.Pattern[str], target: str) -> re.Match[str]:
+    """The parts of a target the services wrote in ``pattern``'s form (ValueError otherwise:
+    an older entry, read in the general form)."""
+    found = pattern.fullmatch(target)
     if found is None:
         raise ValueError(target)
+    return found
+
+
+def _result(target: str, old: dict[str, Any], new: dict[str, Any]) -> str:
+    found = _parts(_ROUND, target)
     where = f"round {found['round']}" + (f", board {found['board']}" if found["board"] else "")
     names = f" ({found['names']})" if found["names"] else ""
     if not old.get("result"):
@@ -90,9 +99,7 @@ def _result(target: str, old: dict[str, Any], new: dict[str, Any]) -> str:
 
 def _members(verb: str) -> Callable[[str, dict[str, Any], dict[str, Any]], str]:
     def write(target: str, old: dict[str, Any], new: dict[str, Any]) -> str:
-        found = _MEMBERS.fullmatch(target)
-        if found is None:
-            raise ValueError(target)
+        found = _parts(_MEMBERS, target)
         return f"member {found['m']} '{found['name']}' {verb} member {found['other']}"
     return write
 
@@ -101,6 +108,10 @@ def _link(target: str, old: dict[str, Any], new: dict[str, Any]) -> str:
     if old.get("member"):
         return f"{target} relinked from {old['member']} to {new['member']} (member {new['member_id']})"
     return f"{target} linked to {new['member']} (member {new['member_id']})"
+
+
+def _unlink(target: str, old: dict[str, Any], new: dict[str, Any]) -> str:
+    return f"{target} unlinked from {old['member']}"
 
 
 def _import(target: str, old: dict[str, Any], new: dict[str, Any]) -> str:
@@ -125,41 +136,43 @@ def _arbiter_add(target: str, old: dict[str, Any], new: dict[str, Any]) -> str:
     return f"{target} made an arbiter" + (" (a new login)" if new.get("created") else "")
 
 
-SENTENCES: dict[str, Callable[[str, dict[str, Any], dict[str, Any]], str]] = {
-    "create-club": lambda t, o, n: f"created the club '{n['name']}' ({t}), policy {n['policy']}",
+SENTENCES: dict[str, str | Callable[[str, dict[str, Any], dict[str, Any]], str]] = {
+    "create-club": "created the club '{n[name]}' ({t}), policy {n[policy]}",
     "privacy": lambda t, o, n: f"privacy changed: {changes_text(o, {k: v for k, v in n.items() if k != 'token_rotated'})}"
                                + ("; the unlisted link has a new token" if n.get("token_rotated") else ""),
     "settings": lambda t, o, n: f"settings changed: {changes_text(o, n)}",
     "cpi-weights": lambda t, o, n: f"CPI weights changed: {changes_text(o, n)}",
     "import": _import,
-    "publish": lambda t, o, n: f"published {t}",
-    "unpublish": lambda t, o, n: f"took {t} back to draft",
+    "publish": "published {t}",
+    "unpublish": "took {t} back to draft",
     "delete": lambda t, o, n: f"deleted {t} (dated {o['date']}, {o['status']}, {plural(o['games'], 'game')})",
     "correct-result": _result,
     "evening-result": _result,
-    "change-date": lambda t, o, n: f"date of {t} changed from {o['date']} to {n['date']}",
+    "change-date": "date of {t} changed from {o[date]} to {n[date]}",
     "link": _link,
-    "unlink": lambda t, o, n: f"{t} unlinked from {o['member']}",
+    "unlink": _unlink,
     "link-initial": _link,
-    "unlink-initial": lambda t, o, n: f"{t} unlinked from {o['member']}",
+    "unlink-initial": _unlink,
     "seed-ratings": lambda t, o, n: f"stored the {t}: {plural(len(n['rows']), 'row')}"
                                     + (f", replacing {plural(len(o['rows']), 'row')}" if o.get("rows") else ""),
-    "new-member": lambda t, o, n: f"new {t}: '{n['name']}'",
+    "new-member": "new {t}: '{n[name]}'",
     "merge": _members("merged into"),
     "unmerge": _members("separated again from"),
-    "distinct": lambda t, o, n: f"{t} marked as two different people",
-    "undistinct": lambda t, o, n: f"{t} may be one person again",
+    "distinct": "{t} marked as two different people",
+    "undistinct": "{t} may be one person again",
     "member-flags": lambda t, o, n: f"{t}: {changes_text(o, n) or 'nothing changed'}",
-    "rename": lambda t, o, n: f"{t} renamed from '{o['name']}' to '{n['name']}'",
+    "rename": "{t} renamed from '{o[name]}' to '{n[name]}'",
     "rebuild": _rebuild,
     "analyse": lambda t, o, n: f"analysed {plural(n['games'], 'game')} with the engine",
     "evening-start": lambda t, o, n: f"started the evening '{n['name']}' of {n['date']} "
                                      f"({plural(n['rounds'], 'round')}) as {t}",
-    "evening-register": lambda t, o, n: f"registered '{n['name']}' as {t}, playing from round {n['from_round']}",
-    "evening-withdraw": lambda t, o, n: f"{t} withdrew: not paired from round {n['withdrawn_from']} on",
-    "evening-bye": lambda t, o, n: f"{t}: half-point bye in round {n['round']}",
+    "evening-register": "registered '{n[name]}' as {t}, playing from round {n[from_round]}",
+    "evening-withdraw": "{t} withdrew: not paired from round {n[withdrawn_from]} on",
+    "evening-bye": "{t}: half-point bye in round {n[round]}",
     "evening-pair": _pair,
     "arbiter-add": _arbiter_add,
-    "arbiter-remove": lambda t, o, n: f"{t} is no longer an arbiter",
+    "arbiter-remove": "{t} is no longer an arbiter",
 }
-"""The sentence of each action the services record (``audit.record(club, who, ACTION, ...)``)."""
+"""The sentence of each action the services record (``audit.record(club, who, ACTION, ...)``):
+a template of the target ``t`` and the old and new values ``o`` and ``n`` (``str.format``), or a
+function of them where the sentence needs more than their fields."""
