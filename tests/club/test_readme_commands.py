@@ -80,7 +80,8 @@ def serve_once(command: str, cwd: Path) -> None:
     words = argv(command, cwd)
     port = 8000
     with socket.socket() as probe:
-        if probe.connect_ex(("127.0.0.1", port)) == 0:   # another program already listens on 8000
+        # Another program already listens on 8000, or another test of a parallel run may.
+        if probe.connect_ex(("127.0.0.1", port)) == 0 or os.environ.get("PYTEST_XDIST_WORKER"):
             with socket.socket() as free:
                 free.bind(("127.0.0.1", 0))
                 port = free.getsockname()[1]
