@@ -4,8 +4,10 @@ A :class:`FactorSpec` says what a factor is called, whether it is a share (a val
 from a numerator and a denominator) or a count, its label, the spec's weight, how it is
 measured from a game's facts, which way the calibration may weigh it and whether the coach
 may name it a player's weakest. :class:`PlayerFactors`, the JSON, the weights, the text and
-the charts are all built from :data:`FACTORS`; adding a factor is a row here, a field of
-:class:`PlayerFactors` and its measure in :mod:`clubrating.cpi.factors`.
+the charts are all built from :data:`FACTORS`. Adding a factor is a row here, a field of
+:class:`PlayerFactors` (with a default, so that stored ledgers and callers without it still
+read) and its measure in :mod:`clubrating.cpi.factors`; the exercises of a factor the coach
+drills go in :mod:`clubrating.cpi.coach`, and the presets are refitted (``clubrating calibrate``).
 """
 
 from __future__ import annotations
