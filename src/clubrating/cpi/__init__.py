@@ -1,18 +1,21 @@
 """clubrating.cpi: the Chess Performance Index, pure (DESIGN.md).
 
-Per-ply facts (:mod:`.facts`) -> the eleven factors (:mod:`.factors`) ->
-ΔCPI and the ledger (:mod:`.index`). No engine, no database, no file I/O.
+Per-ply facts (:mod:`.facts`) -> the factors of the registry (:mod:`.registry`, measured in
+:mod:`.factors`) -> ΔCPI and the ledger (:mod:`.index`) under the settings of :mod:`.weights`.
+No engine, no database, no file I/O.
 """
 
 from clubrating.cpi.facts import (BookStatus, Color, EngineInfo, EngineMove, GameFacts, PlyFacts,
                                   Score)
 from clubrating.cpi.factors import Count, Factor
 from clubrating.cpi.registry import FACTORS, FactorSpec, Kind, PlayerFactors, player_factors
-from clubrating.cpi.index import (LedgerEntry, LedgerGame, PlayerScore, Weights, delta_cpi, ledger,
+from clubrating.cpi.index import (LedgerEntry, LedgerGame, PlayerScore, delta_cpi, ledger,
                                   result_bonus, score_game, standings)
+from clubrating.cpi.weights import FactorWeight, ResultBonus, ScoringModel, Weights
 
 __all__ = [
-    "FACTORS", "BookStatus", "Color", "Count", "EngineInfo", "EngineMove", "Factor", "FactorSpec", "GameFacts", "Kind",
-    "LedgerEntry", "LedgerGame", "PlayerFactors", "PlayerScore", "PlyFacts", "Score", "Weights",
+    "FACTORS", "BookStatus", "Color", "Count", "EngineInfo", "EngineMove", "Factor", "FactorSpec",
+    "FactorWeight", "GameFacts", "Kind", "LedgerEntry", "LedgerGame", "PlayerFactors", "PlayerScore",
+    "PlyFacts", "ResultBonus", "Score", "ScoringModel", "Weights",
     "delta_cpi", "ledger", "player_factors", "result_bonus", "score_game", "standings",
 ]
