@@ -31,6 +31,14 @@ def rating_list(club: Club, rating_list: str = "standard") -> list[dict[str, Any
     return result
 
 
+def _list_days(member: Member, rating_list: str) -> dict[str, str | None]:
+    days = sorted(d for d in CurrentRating.objects.filter(
+        member__club_id=member.club_id, member__merged_into=None, rating_list=rating_list)
+        .values_list("last_played", flat=True) if d is not None)
+    return {"list_first": days[0].isoformat() if days else None,
+            "list_latest": days[-1].isoformat() if days else None}
+
+
 def player_history(member: Member) -> dict[str, Any]:
     """A member's lifetime history: every published tournament and every game."""
     ids = member_ids_of(member)
@@ -81,7 +89,8 @@ def player_history(member: Member) -> dict[str, Any]:
         "member_id": member.id, "name": member.name, "junior": member.junior,
         "merged_into": member.merged_into_id,
         "ratings": {lst: {"rating": r.rating, "games": r.games, "provisional": r.provisional,
-                          "last_played": r.last_played.isoformat() if r.last_played else None}
+                          "last_played": r.last_played.isoformat() if r.last_played else None,
+                          **_list_days(member, lst)}
                     for lst, r in sorted(current.items())},
         "aliases": aliases, "tournaments": history, "games": game_rows,
         "byes": [{"tournament_id": b.tournament_id, "round": b.round, "points": b.points / 2, "kind": b.kind}

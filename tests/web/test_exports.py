@@ -33,7 +33,8 @@ def test_the_rating_list_json_matches_the_page(club: Club, evening: Tournament) 
     doc = Client().get("/c/riverside/ratings.json").json()
     assert doc["club"] == {"slug": "riverside", "name": "Riverside Chess Club"} and doc["list"] == "standard"
     assert [p["name"] for p in doc["players"]][0] == "Anna Smith"
-    assert all(set(p) == {"rank", "member_id", "name", "rating", "games", "provisional", "last_played"}
+    assert all(set(p) == {"rank", "member_id", "name", "rating", "games", "provisional", "inactive",
+                      "last_played"}
                for p in doc["players"])
 
 

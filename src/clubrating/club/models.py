@@ -55,6 +55,7 @@ class Club(models.Model):
     provisional_games = models.PositiveIntegerField(default=5)
     separate_lists = models.BooleanField(default=False)  # one list per time control
     time_zone = models.CharField(max_length=64, blank=True, default="")  # IANA name; "": the server's (zones.py)
+    inactive_months = models.PositiveIntegerField(default=12)   # listed apart without a rated game for this long; 0: never
     cpi_start = models.FloatField(default=0.0)
     cpi_weights = models.JSONField(default=dict, blank=True)   # overrides of the C1 weights
     arbiters = models.ManyToManyField(settings.AUTH_USER_MODEL, related_name="clubs", blank=True)

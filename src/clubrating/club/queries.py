@@ -5,7 +5,10 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
+
+from django.db.models.functions import Length
 
 from clubrating.club import zones
 from clubrating.club.models import (
@@ -123,17 +126,87 @@ def rank_rounds(tournament: Tournament, ranks: dict[int, int | None], pairings: 
     ranks written in it (``ranks``: start number -> rank), or by points and FIDE's default
     tie-breaks for its system."""
     evening = Evening.objects.filter(tournament=tournament).first()
+    state = None
     if evening is not None:
         seeds = dict(EveningPlayer.objects.filter(entry__tournament=tournament).values_list(
             "entry__number", "seed_rating"))
         playing = EveningBoard.objects.filter(tournament=tournament, round=evening.paired_rounds, game=None).exists()
-        finished = evening.paired_rounds - (1 if playing else 0)   # a round still being played waits
-        rows = tiebreak_standings({n: seeds.get(n) for n in ranks}, pairings,
+        state = EveningState(evening.paired_rounds, seeds, playing)
+    return rank_with(tournament, ranks, pairings, byes, state)
+
+
+@dataclass(frozen=True)
+class EveningState:
+    """What ranks an evening paired here: its rounds paired, seeds, and whether the last is still played."""
+
+    paired_rounds: int
+    seeds: dict[int, int | None]   # start number -> the club rating it was seeded by
+    playing: bool
+
+
+def rank_with(tournament: Tournament, ranks: dict[int, int | None], pairings: Sequence[Pairing],
+              byes: Sequence[ByeRecord], evening: EveningState | None) -> Table:
+    """:func:`rank_rounds` once the evening's state is read (no query)."""
+    if evening is not None:
+        finished = evening.paired_rounds - (1 if evening.playing else 0)   # a round still being played waits
+        rows = tiebreak_standings({n: evening.seeds.get(n) for n in ranks}, pairings,
                                   [b for b in byes if b.round <= evening.paired_rounds], finished)
         return Table(tuple(rows), Rule.TIEBREAKS, System.SWISS, SWISS_TIEBREAKS)
     rounds = max([tournament.rounds, *(p.round for p in pairings), *(b.round for b in byes)])
     system = system_of(list(ranks), pairings, dict(tournament.trf_headers or []).get("092", ""))
     return rank_table({n: None for n in ranks}, ranks, pairings, byes, rounds, system)
+
+
+def tournament_summaries(club: Club, tournaments: Sequence[Tournament]) -> dict[int, dict[str, Any]]:
+    """Tournament id -> players, rounds, whether any game has moves, and the winners (the
+    entries placed first by the event's own ranking, :func:`rank_rounds`): five or six
+    queries for the whole list, whatever the number of tournaments."""
+    wanted = {t.id for t in tournaments}
+    entries: dict[int, list[tuple[Any, ...]]] = defaultdict(list)
+    for row in Entry.objects.filter(tournament__club=club).order_by("number").values_list(
+            "tournament_id", "id", "number", "name", "member_id", "rank"):
+        if row[0] in wanted:
+            entries[row[0]].append(row[1:])
+    number = {e[0]: e[1] for rows in entries.values() for e in rows}
+    pairings: dict[int, list[Pairing]] = defaultdict(list)
+    moves: set[int] = set()
+    for tid, rnd, white, black, wp, bp, played, length in Game.objects.filter(tournament__club=club).annotate(
+            moves_length=Length("moves")).order_by().values_list(
+            "tournament_id", "round", "white_id", "black_id", "white_points", "black_points", "played",
+            "moves_length"):
+        if tid in wanted:
+            pairings[tid].append(Pairing(rnd, number[white], number[black], wp, bp, played))
+            if length:
+                moves.add(tid)
+    byes: dict[int, list[ByeRecord]] = defaultdict(list)
+    for tid, rnd, entry_id, pts, kind in Bye.objects.filter(tournament__club=club).values_list(
+            "tournament_id", "round", "entry_id", "points", "kind"):
+        if tid in wanted:
+            byes[tid].append(ByeRecord(rnd, number[entry_id], pts, ByeKind(kind)))
+    states = _evening_states(club)
+    out = {}
+    for t in tournaments:
+        rows = entries.get(t.id, [])
+        table = rank_with(t, {e[1]: e[4] for e in rows}, pairings[t.id], byes[t.id], states.get(t.id))
+        by_number = {e[1]: e for e in rows}
+        out[t.id] = {"players": len(rows), "has_moves": t.id in moves,
+                     "rounds": max([t.rounds, *(p.round for p in pairings[t.id]), *(b.round for b in byes[t.id])]),
+                     "winners": [(by_number[r.number][2], by_number[r.number][3]) for r in table.rows
+                                 if r.place == 1]}
+    return out
+
+
+def _evening_states(club: Club) -> dict[int, EveningState]:
+    """Every evening of the club paired here, as :func:`rank_with` ranks it: one query, three with evenings."""
+    paired = dict(Evening.objects.filter(tournament__club=club).values_list("tournament_id", "paired_rounds"))
+    if not paired:
+        return {}
+    seeds: dict[int, dict[int, int | None]] = defaultdict(dict)
+    for tid, n, seed in EveningPlayer.objects.filter(entry__tournament__club=club).values_list(
+            "entry__tournament_id", "entry__number", "seed_rating"):
+        seeds[tid][n] = seed
+    playing = set(EveningBoard.objects.filter(tournament__club=club, game=None).values_list("tournament_id", "round"))
+    return {tid: EveningState(rounds, seeds[tid], (tid, rounds) in playing) for tid, rounds in paired.items()}
 
 
 def club_ratings(tournament: Tournament) -> dict[int, int]:

@@ -17,7 +17,7 @@ from functools import lru_cache
 from typing import Any
 
 from django.db import connection
-from django.db.models import QuerySet
+from django.db.models import Max, Min, OuterRef, QuerySet, Subquery
 from django.db.models.functions import Length
 
 from clubrating.club.models import (Bye, Club, CurrentRating, Entry, Game, InitialEntry, Member, RatingChange,
@@ -216,7 +216,21 @@ def _iso(day: dt.date | str) -> str:
 
 
 def _ratings(member: Member) -> dict[str, dict[str, Any]]:
-    rows = prepared("ratings", lambda m: CurrentRating.objects.filter(member_id=m).order_by().values_list(
-        "rating_list", "rating", "games", "provisional", "last_played"), member.id)
-    return {lst: {"rating": r, "games": g, "provisional": bool(p), "last_played": d.isoformat() if d else None}
-            for lst, r, g, p, d in sorted(rows)}
+    """The member's current ratings, each with the first and latest day anyone of the club last
+    played on that list (what :mod:`clubrating.rating.activity` counts inactivity from)."""
+    def on_list(extreme: Any) -> Subquery:
+        return Subquery(CurrentRating.objects.filter(
+            member__club_id=OuterRef("member__club_id"), member__merged_into=None,
+            rating_list=OuterRef("rating_list")).order_by().values("rating_list").annotate(
+            day=extreme("last_played")).values("day")[:1])
+
+    rows = prepared("ratings", lambda m: CurrentRating.objects.filter(member_id=m).order_by().annotate(
+        list_first=on_list(Min), list_latest=on_list(Max)).values_list(
+        "rating_list", "rating", "games", "provisional", "last_played", "list_first", "list_latest"), member.id)
+    return {lst: {"rating": r, "games": g, "provisional": bool(p), "last_played": _iso_or_none(d),
+                  "list_first": _iso_or_none(first), "list_latest": _iso_or_none(latest)}
+            for lst, r, g, p, d, first, latest in sorted(rows)}
+
+
+def _iso_or_none(day: dt.date | str | None) -> str | None:
+    return None if day is None else _iso(day)

@@ -73,10 +73,12 @@ def player(request: HttpRequest, access: ClubAccess, member_id: int) -> dict[str
 
 @api_view
 def tournaments(request: HttpRequest, access: ClubAccess) -> list[dict[str, Any]]:
-    return [{"tournament_id": t.id, "name": t.name, "date": t.date.isoformat(), "kind": t.kind,
-             "time_control": t.time_control, "rounds": t.rounds, "status": t.status}
-            for t in pages.recent_tournaments(access, None)
-            if t.status == TournamentStatus.PUBLISHED or access.is_arbiter]
+    return [{"tournament_id": t["id"], "name": t["name"], "date": t["date"].isoformat(), "kind": t["kind"],
+             "time_control": t["time_control"], "rounds": t["rounds"], "status": t["status"],
+             "players": t["summary"]["players"], "winners": t["summary"]["winners"],
+             "has_moves": t["summary"]["has_moves"]}
+            for t in pages.tournament_rows(access)
+            if t["status"] == TournamentStatus.PUBLISHED or access.is_arbiter]
 
 
 @api_view
@@ -188,7 +190,9 @@ OPENAPI: dict[str, Any] = {
         "Streak": _obj(length=_INT, **{"from": {"type": ["string", "null"], "format": "date"},
                                         "to": {"type": ["string", "null"], "format": "date"}}),
         "TournamentSummary": _obj(tournament_id=_INT, name=_STR, date=_DATE, kind=_STR, time_control=_STR,
-                                  rounds=_INT, status=_STR),
+                                  rounds=_INT, status=_STR, players=_INT, has_moves={"type": "boolean"},
+                                  winners={"type": "array", "items": _obj(
+                                      name=_STR, member_id={"type": ["integer", "null"]})}),
         "Standings": _obj(tournament_id=_INT, name=_STR, date=_DATE, status=_STR, kind=_STR, time_control=_STR,
                           rated={"type": "boolean"}, rounds=_INT, ranked_by=_STR,
                           rule={"enum": ["written", "tiebreaks"]}, system={"enum": ["swiss", "round_robin"]},

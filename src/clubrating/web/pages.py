@@ -12,7 +12,7 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import redirect
 
 from clubrating.club import queries
-from clubrating.club.models import Bye, Entry, Evening, Game, Member, Tournament, TournamentStatus
+from clubrating.club.models import Bye, Club, Entry, Evening, Game, Member, Tournament, TournamentStatus
 from clubrating.formats.records import (
     Bye as ByeRecord,
 )
@@ -27,6 +27,7 @@ from clubrating.formats.records import (
 )
 from clubrating.club import reads
 from clubrating.formats.pgn import KEPT_TAGS, keep_moves
+from clubrating.rating import activity
 from clubrating.web.access import ClubAccess
 from clubrating.web.card import card_document
 from clubrating.web.chart import ChartPoint, rating_chart
@@ -63,18 +64,35 @@ def member_flags(ids: Iterable[int | None]) -> dict[int, tuple[str, bool, bool]]
 
 def club_ratings(access: ClubAccess, rating_list: str, search: str = "") -> list[dict[str, Any]]:
     """The rating list as this viewer may see it; ``search`` matches the shown name only,
-    so that a name shown as initials cannot be found by its full spelling."""
+    so that a name shown as initials cannot be found by its full spelling. Inactive members
+    (:func:`inactive_rule`) are marked and not ranked; they keep their rating."""
     wanted = search.strip().casefold()
-    rows = []
-    for row in reads.rating_list(access.club, rating_list):
+    listed = reads.rating_list(access.club, rating_list)
+    days = [dt.date.fromisoformat(r["last_played"]) if r["last_played"] else None for r in listed]
+    rule = inactive_rule(access.club, days)
+    first = min((d for d in days if d), default=None)
+    rows, rank = [], 0
+    for row, day in zip(listed, days):
+        inactive = rule is not None and activity.is_inactive(day, first, rule["since"])
+        rank += not (row["provisional"] or inactive)
         name = access.name(row["name"], junior=row["junior"], consent=row["full_name_consent"],
                            member_id=row["member_id"])
         if wanted and wanted not in name.casefold():
             continue
-        rows.append({"rank": row["rank"], "member_id": row["member_id"], "name": name,
-                     "rating": row["rating"], "rating_text": _rating(row["rating"]), "games": row["games"],
-                     "provisional": row["provisional"], "last_played": row["last_played"]})
+        rows.append({"rank": None if row["provisional"] or inactive else rank, "member_id": row["member_id"],
+                     "name": name, "rating": row["rating"], "rating_text": _rating(row["rating"]),
+                     "games": row["games"], "provisional": row["provisional"], "inactive": inactive,
+                     "last_played": row["last_played"]})
     return rows
+
+
+def inactive_rule(club: Club, days: Iterable[dt.date | None]) -> dict[str, Any] | None:
+    """The club's rule on this list: months, the list's latest rated game, the first day that
+    counts as active; None when the rule is off or nobody has played."""
+    found = activity.cutoff(days, club.inactive_months)
+    if found is None:
+        return None
+    return {"months": club.inactive_months, "latest": found[0], "since": found[1]}
 
 
 def recent_tournaments(access: ClubAccess, limit: int | None = RECENT_TOURNAMENTS) -> list[Tournament]:
@@ -82,6 +100,19 @@ def recent_tournaments(access: ClubAccess, limit: int | None = RECENT_TOURNAMENT
     if not access.is_arbiter:
         qs = qs.filter(status=TournamentStatus.PUBLISHED)
     return list(qs[:limit] if limit else qs)
+
+
+def tournament_rows(access: ClubAccess) -> list[dict[str, Any]]:
+    """The tournament list: each tournament with its players, rounds, winners (named as this
+    viewer may see them), and whether any game has moves."""
+    listed = recent_tournaments(access, None)
+    summaries = queries.tournament_summaries(access.club, listed)
+    flags = member_flags(m for s in summaries.values() for _, m in s["winners"])
+    return [{"id": t.id, "name": t.name, "date": t.date, "kind": t.kind, "time_control": t.time_control,
+             "is_published": t.is_published, "is_rated": t.is_rated, "status": t.status, "rounds": t.rounds,
+             "summary": {**summaries[t.id], "winners": [
+                 {"name": entry_name(access, t, name, m, flags), "member_id": m}
+                 for name, m in summaries[t.id]["winners"]]}} for t in listed]
 
 
 # --- player page -----------------------------------------------------------------------------
@@ -118,10 +149,24 @@ def player(access: ClubAccess, member: Member) -> dict[str, Any]:
                 "after_text": _rating(t["rating_after"]), "change_text": _signed(t["change"])}
                for t in hist["tournaments"]]
     name = access.name(member.name, junior=member.junior, consent=member.full_name_consent, member_id=member.id)
-    return {"member": member, "name": name, "ratings": hist["ratings"], "history": history, "games": games,
+    return {"member": member, "name": name, "ratings": _with_activity(access.club, hist["ratings"]),
+            "history": history, "games": games,
             "initial": hist["initial"], "card": card_document(access, hist, flags),
             "aliases": hist["aliases"] if access.is_arbiter else [],
             "charts": charts(hist["tournaments"], access.club.provisional_games, name)}
+
+
+def _with_activity(club: Club, ratings: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """The member's ratings, each marked ``inactive`` by the club's rule on its list."""
+    def day(text: str | None) -> dt.date | None:
+        return dt.date.fromisoformat(text) if text else None
+
+    out = {}
+    for lst, r in ratings.items():
+        rule = inactive_rule(club, [day(r["list_latest"])])
+        out[lst] = {**r, "inactive": rule is not None and activity.is_inactive(
+            day(r["last_played"]), day(r["list_first"]), rule["since"])}
+    return out
 
 
 def charts(tournaments: list[dict[str, Any]], provisional_games: int, name: str) -> list[dict[str, str]]:

@@ -8,6 +8,7 @@ the club and marks non-public pages ``noindex``).
 from __future__ import annotations
 
 import csv
+import datetime as dt
 import io
 import json
 from typing import Any
@@ -84,12 +85,16 @@ def club_page(request: HttpRequest, access: ClubAccess) -> HttpResponse:
     rating_list, lists = _list_name(request, access)
     search = request.GET.get("q", "")[:100]
     rows = pages.club_ratings(access, rating_list, search)
-    established = [r for r in rows if not r["provisional"]]
-    provisional = [r for r in rows if r["provisional"]]
+    established = [r for r in rows if not r["provisional"] and not r["inactive"]]
+    provisional = [r for r in rows if r["provisional"] and not r["inactive"]]
+    inactive = [r for r in rows if r["inactive"]]
     return _page(request, access, "web/club.html", rating_list=rating_list, lists=lists, search=search,
-                 established=established, provisional=provisional,
+                 established=established, provisional=provisional, inactive=inactive,
+                 inactive_rule=pages.inactive_rule(access.club, [r["last_played"] and dt.date.fromisoformat(
+                     r["last_played"]) for r in rows]) if rows else None,
                  established_html=tables.rating_rows(established, access.base, provisional=False),
                  provisional_html=tables.rating_rows(provisional, access.base, provisional=True),
+                 inactive_html=tables.rating_rows(inactive, access.base, provisional=False),
                  tournaments=pages.recent_tournaments(access),
                  last_rebuild=queries.last_rebuild(access.club) if access.is_arbiter else None)
 
@@ -97,12 +102,12 @@ def club_page(request: HttpRequest, access: ClubAccess) -> HttpResponse:
 @require_safe
 @club_view
 def tournament_list(request: HttpRequest, access: ClubAccess) -> HttpResponse:
-    return _page(request, access, "web/tournaments.html", tournaments=pages.recent_tournaments(access, None))
+    return _page(request, access, "web/tournaments.html", rows=pages.tournament_rows(access))
 
 
 FIDE_COLUMNS = ["Rank", "ID", "Name", "Rtg", "Gms", "Flag", "Last played", "List"]
 # Rtg, Gms and Flag are the FIDE rating list's column names (players_list.txt, ratings.fide.com
-# download); "Flag" holds "p" for a provisional rating here (FIDE uses it for i = inactive, w = woman).
+# download); "Flag" holds "p" for a provisional rating here, and FIDE's "i" for an inactive member.
 
 
 @require_safe
@@ -115,12 +120,13 @@ def ratings_csv(request: HttpRequest, access: ClubAccess) -> HttpResponse:
     for r in pages.club_ratings(access, rating_list):
         writer.writerow([spreadsheet_cell(c) for c in (
             r["rank"] or "", r["member_id"], r["name"], f"{r['rating']:.1f}", r["games"],
-            "p" if r["provisional"] else "", r["last_played"] or "", rating_list)])
+            ("p" if r["provisional"] else "") + ("i" if r["inactive"] else ""), r["last_played"] or "", rating_list)])
     return _download(out.getvalue(), "text/csv; charset=utf-8", f"{access.club.slug}-{rating_list}.csv")
 
 
 def ratings_document(access: ClubAccess, rating_list: str) -> dict[str, Any]:
-    players = [{k: r[k] for k in ("rank", "member_id", "name", "rating", "games", "provisional", "last_played")}
+    players = [{k: r[k] for k in ("rank", "member_id", "name", "rating", "games", "provisional", "inactive",
+                                  "last_played")}
                for r in pages.club_ratings(access, rating_list)]
     return {"club": {"slug": access.club.slug, "name": access.club.name}, "list": rating_list, "players": players}
 

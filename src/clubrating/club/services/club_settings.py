@@ -23,6 +23,7 @@ from clubrating.errors import InputError, Refused
 MAX_RATING = 4000.0      # no chess rating list goes near it: a typo, not a setting
 MAX_K = 100.0            # FIDE's largest K is 40; a club's K above 100 is a typo
 MAX_GAMES = 1000
+MAX_MONTHS = 1200        # a hundred years
 
 
 def _number(low: float, high: float) -> Callable[[str], float]:
@@ -86,6 +87,9 @@ SETTINGS: tuple[Setting, ...] = (
             "provisional while fewer rated games than this (R6)"),
     Setting("time-zone", "time_zone", _zone, "the club's dates and times, e.g. Asia/Yerevan (empty: the "
             "server's zone); stored times stay UTC", replays=False),
+    Setting("inactive-months", "inactive_months", _whole(0, MAX_MONTHS),
+            "members without a rated game in this many months before the list's latest one are listed "
+            "apart as inactive, keeping their rating (0: never)", replays=False),
 )
 BY_KEY = {s.key: s for s in SETTINGS}
 
