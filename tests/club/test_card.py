@@ -135,3 +135,40 @@ def test_the_card_after_a_correction_equals_the_card_of_the_right_result_from_th
         assert without_ids(card_of(Member.objects.get(club=club, name=name))) == without_ids(
             card_of(Member.objects.get(club=right_club, name=name))), name
     assert without_ids(card_of(wrong)) == without_ids(card_of(right))
+
+
+def test_an_established_player_without_a_change_in_the_tournament_stands_as_before_it(club: Club) -> None:
+    """R7: an established player's games against provisional ones do not move them, so that
+    tournament stores no change of theirs; their opponents' cards read the rating they had
+    then: the initial list's, or the latest earlier change's."""
+    from io import StringIO
+
+    from clubrating.club.services import initial_list as il
+    from clubrating.formats.ratinglist import read_rating_list
+
+    il.seed_ratings(club, read_rating_list(StringIO("Name;Rating;Games\nAnna Berg;1600;40\nCara Dunn;1500;\n"),
+                                           "list.csv"), who=ARBITER, source="list.csv")
+    for row in (1, 2):
+        il.new_member_initial(il.get_initial_row(club, row), who=ARBITER)
+
+    def publish_games(name: str, date: dt.date, games: list[tuple[int, str, str, str]]) -> None:
+        players = sorted({p for g in games for p in g[1:3]})
+        t = services.import_tournament(club, make_record(name, date, players, games), who=ARBITER,
+                                       today=dt.date(2030, 1, 1))
+        services.accept_exact(t, who=ARBITER)
+        services.all_new_members(t, who=ARBITER)
+        services.publish(t, who=ARBITER)
+
+    publish_games("First", E1, [(1, "Zed New", "Anna Berg", "0-1")])   # Anna stores no change here
+    publish_games("Second", E2, [(1, "Anna Berg", "Cara Dunn", "1-0"), (2, "Yan New", "Anna Berg", "0-1")])
+    publish_games("Third", dt.date(2024, 3, 5), [(1, "Yan New", "Anna Berg", "0-1")])   # nor here
+    zed = card_of(Member.objects.get(club=club, name="Zed New"))["games"][0]
+    assert (zed["opponent_rating"], zed["status"]) == (1600, "rated")          # the initial list
+    assert zed["expected"] == pytest.approx(1 / 11)
+    after_second = 1600 + 20 * (1 - expected(1600, 1500))
+    yan = card_of(Member.objects.get(club=club, name="Yan New"))["games"]
+    assert [g["opponent_rating"] for g in yan] == pytest.approx([1600, after_second])   # then her latest change
+    anna = card_of(Member.objects.get(club=club, name="Anna Berg"))["games"]
+    assert [(g["opponent"], g["status"], g["opponent_rating"]) for g in anna] == [
+        ("Zed New", "provisional opponent", 1200), ("Cara Dunn", "rated", 1500),
+        ("Yan New", "provisional opponent", 1200), ("Yan New", "provisional opponent", pytest.approx(1200 - 40 / 11))]
