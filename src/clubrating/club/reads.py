@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import defaultdict
-from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
@@ -31,50 +30,11 @@ Flags = dict[int, tuple[str, bool, bool]]   # member id -> (name, junior, full-n
 
 
 def fetch(qs: QuerySet[Any]) -> list[tuple[Any, ...]]:
-    """The rows of a ``values_list`` query straight from the cursor (see :func:`_run`)."""
+    """The rows of a ``values_list`` query straight from the cursor (see :func:`_run`). The ORM
+    compiles the query each time: caching the SQL saved well under a millisecond a query and no
+    page's p95 needed it (docs/benchmarks.md, "Website")."""
     sql, params = qs.query.sql_with_params()
     return _run(sql, list(params))
-
-
-Value = int | str
-Argument = int | str | list[int] | list[str]  # a value, or a list of them for __in
-_PREPARED: dict[tuple[Any, ...], tuple[str, list[Any], list[int | None]]] = {}
-_SENTINEL = -7_000_000_000   # stands for an argument while the ORM compiles; never a real id or value
-
-
-def _fake(args: tuple[Argument, ...]) -> tuple[list[Any], list[Value]]:
-    fake: list[Any] = []
-    flat: list[Value] = []
-    n = 0
-    for arg in args:
-        values: list[int] | list[str] | list[Value] = arg if isinstance(arg, list) else [arg]
-        stand_ins: list[Value] = []
-        for value in values:
-            n += 1
-            stand_ins.append(_SENTINEL - n if isinstance(value, int) else f"\x00{_SENTINEL - n}")
-        flat.extend(stand_ins)
-        fake.append(stand_ins if isinstance(arg, list) else stand_ins[0])
-    return fake, flat
-
-
-def prepared(name: str, build: Callable[..., QuerySet[Any]], *args: Argument) -> list[tuple[Any, ...]]:
-    """:func:`fetch` of ``build(*args)``, the SQL compiled by the ORM once per process and shape
-    (the lengths of list arguments): compiling costs 0.3-1 ms a query, more than running most.
-    The ORM compiles ``build`` on stand-in values; each call puts the real ones in their places.
-    When a stand-in does not reach the parameters unchanged the query is compiled every time."""
-    shape = (name, *(len(a) if isinstance(a, list) else type(a) for a in args))
-    entry = _PREPARED.get(shape)
-    if entry is None:
-        fake, flat = _fake(args)
-        sql, params = build(*fake).query.sql_with_params()
-        position = {v: i for i, v in enumerate(flat)}
-        slots = [position.get(p) if isinstance(p, int | str) else None for p in params]
-        if sorted(s for s in slots if s is not None) != list(range(len(flat))):
-            return fetch(build(*args))
-        entry = _PREPARED[shape] = (sql, list(params), slots)
-    sql, constants, slots = entry
-    real = [v for a in args for v in (a if isinstance(a, list) else [a])]
-    return _run(sql, [c if s is None else real[s] for c, s in zip(constants, slots)])
 
 
 def _run(sql: str, params: list[Any]) -> list[tuple[Any, ...]]:
@@ -98,7 +58,7 @@ def _rating_list(club_id: int, rating_list: str) -> QuerySet[Any]:
 
 def rating_list(club: Club, rating_list: str = "standard") -> list[dict[str, Any]]:
     """Established players first by rating, provisional ones below (spec R6)."""
-    rows = prepared("rating_list", _rating_list, club.id, rating_list)
+    rows = fetch(_rating_list(club.id, rating_list))
     result, rank = [], 0
     for member_id, name, rating, games, provisional, last, junior, consent in rows:
         if not provisional:
@@ -115,14 +75,12 @@ def _side(ids: list[int], me: str, other: str) -> list[tuple[Any, ...]]:
     ones): one join through the entries' member index, the opponent's entry and member."""
     # The member's entries as a subquery on the indexed entry column: a plan that stays an
     # index lookup even before the database has statistics (a join on member_id did not).
-    return prepared(f"games-{me}", lambda wanted: Game.objects.filter(
-                        **{f"{me}_id__in": Entry.objects.filter(member_id__in=wanted).values("id")})
-                    .annotate(moves_length=Length("moves")).order_by()
-                    .values_list("tournament_id", "round", "board", "id", "white_id", "white_points", "black_points",
+    return fetch(Game.objects.filter(**{f"{me}_id__in": Entry.objects.filter(member_id__in=ids).values("id")})
+                 .annotate(moves_length=Length("moves")).order_by()
+                 .values_list("tournament_id", "round", "board", "id", "white_id", "white_points", "black_points",
                               "played", f"{other}__name", f"{other}__member_id", f"{other}__member__name",
                               f"{other}__member__junior", f"{other}__member__full_name_consent", "unplayed",
-                              "colours_known", "moves_length"),
-                    ids)
+                              "colours_known", "moves_length"))
 
 
 @lru_cache(maxsize=64)
@@ -161,22 +119,21 @@ def player_history(member: Member) -> dict[str, Any]:
 def player_history_and_opponents(member: Member) -> tuple[dict[str, Any], Flags]:
     """:func:`player_history`, and the name and privacy flags of every opponent who is a member."""
     ids = member_ids_of(member)
-    entries = prepared("entries", lambda wanted: Entry.objects.filter(
-        member_id__in=wanted, tournament__status=PUBLISHED).order_by(*ORDER).values_list(
+    entries = fetch(Entry.objects.filter(member_id__in=ids, tournament__status=PUBLISHED).order_by(*ORDER).values_list(
         "id", "tournament_id", "name", "tournament__name", "tournament__date", "tournament__sequence",
-        "tournament__kind"), ids)
-    changes = {row[0]: row[1:] for row in prepared("changes", lambda m: RatingChange.objects.filter(
-        member_id=m).order_by().values_list("tournament_id", "rating_list", "rating_before", "rating_after",
-                                             "games_rated", "score_rated", "k", "provisional_before"), member.id)}
+        "tournament__kind"))
+    changes = {row[0]: row[1:] for row in fetch(RatingChange.objects.filter(member_id=member.id).order_by().values_list(
+        "tournament_id", "rating_list", "rating_before", "rating_after", "games_rated", "score_rated", "k",
+        "provisional_before"))}
     mine = {e[0] for e in entries}
     points: dict[int, int] = defaultdict(int)
     flags: Flags = {}
     order = {e[1]: (e[4], e[5], e[1]) for e in entries}   # the shared query's ORDER
     games = _game_rows(ids, mine, order, points, flags)
     byes = [{"tournament_id": tid, "round": rnd, "points": pts / 2, "kind": kind}
-            for tid, rnd, pts, kind in sorted(prepared("byes", lambda wanted: Bye.objects.filter(
-                entry__member_id__in=wanted, entry__tournament__status=PUBLISHED).order_by().values_list(
-                "tournament_id", "round", "points", "kind"), ids), key=lambda b: (order[b[0]], b[1]))]
+            for tid, rnd, pts, kind in sorted(fetch(Bye.objects.filter(
+                entry__member_id__in=ids, entry__tournament__status=PUBLISHED).order_by().values_list(
+                "tournament_id", "round", "points", "kind")), key=lambda b: (order[b[0]], b[1]))]
     for b in byes:
         points[b["tournament_id"]] += round(b["points"] * 2)
     document = {
@@ -203,8 +160,8 @@ def _history_row(entry: tuple[Any, ...], c: tuple[Any, ...] | None, points: int)
 
 def _initial(ids: list[int]) -> dict[str, Any] | None:
     """The member's row of the club's initial list (the start of the history), if linked."""
-    rows = prepared("initial", lambda wanted: InitialEntry.objects.filter(member_id__in=wanted).order_by(
-        "number").values_list("name", "rating", "games"), ids)
+    rows = fetch(InitialEntry.objects.filter(member_id__in=ids).order_by("number")
+                 .values_list("name", "rating", "games"))
     if not rows:
         return None
     name, rating, games = rows[0]
@@ -224,9 +181,9 @@ def _ratings(member: Member) -> dict[str, dict[str, Any]]:
             rating_list=OuterRef("rating_list")).order_by().values("rating_list").annotate(
             day=extreme("last_played")).values("day")[:1])
 
-    rows = prepared("ratings", lambda m: CurrentRating.objects.filter(member_id=m).order_by().annotate(
+    rows = fetch(CurrentRating.objects.filter(member_id=member.id).order_by().annotate(
         list_first=on_list(Min), list_latest=on_list(Max)).values_list(
-        "rating_list", "rating", "games", "provisional", "last_played", "list_first", "list_latest"), member.id)
+        "rating_list", "rating", "games", "provisional", "last_played", "list_first", "list_latest"))
     return {lst: {"rating": r, "games": g, "provisional": bool(p), "last_played": _iso_or_none(d),
                   "list_first": _iso_or_none(first), "list_latest": _iso_or_none(latest)}
             for lst, r, g, p, d, first, latest in sorted(rows)}
