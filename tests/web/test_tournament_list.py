@@ -44,3 +44,16 @@ def test_the_winner_follows_the_page_ranking_and_the_clubs_privacy(club: Club) -
     api = json.loads(Client().get("/api/c/riverside/tournaments").content)
     assert api[0]["winners"] == [{"name": "D. W.", "member_id": member(club, "Dana White").id}]
     assert api[0]["players"] == 2 and api[0]["has_moves"] is False
+
+
+def test_the_winners_are_the_first_places_of_each_tournaments_standings(club: Club, evening: Tournament) -> None:
+    from clubrating.club import queries
+
+    publish_typed(club, TIED, "Blitz Night", dt.date(2024, 2, 1))
+    publish_typed(club, "1, Anna Smith, Bob Jones, 1/2-1/2\n1, Carl Berg, Dana White, 1/2-1/2\n"
+                        "2, Anna Smith, Carl Berg, 1/2-1/2\n2, Bob Jones, Dana White, 1/2-1/2", "Ties", dt.date(2024, 3, 1))
+    listed = list(Tournament.objects.filter(club=club))
+    summaries = queries.tournament_summaries(club, listed)
+    for t in listed:
+        first = [(p["name"], p["member_id"]) for p in queries.standings(t)["players"] if p["place"] == 1]
+        assert summaries[t.id]["winners"] == first, t.name
