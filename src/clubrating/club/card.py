@@ -2,8 +2,9 @@
 turned into the pure card's rows, with everybody's standing before each tournament.
 
 The standings come from the stored rating changes (derived data, rebuilt by every
-correction): three queries whatever the number of games (the merged members, the
-changes of the member and the opponents, their rows of the initial list). A player
+correction): four queries whatever the number of games (the merged members, the
+changes of the member and the opponents at the member's tournaments, the earlier changes
+of those who have none there, their rows of the initial list). A player
 who had no rated game in a tournament (an established player who met only
 provisional ones) stands as after the latest earlier change, or as the initial list.
 """
@@ -53,32 +54,36 @@ def standings_before(club: Club, needed: set[StandingKey], policy: Policy,
                      roots: dict[int, int] | None = None) -> dict[StandingKey, Before]:
     """Each (tournament, member)'s standing before the tournament: the stored change's
     ``rating_before``, else the latest earlier change on the tournament's list, else the
-    initial list, else new (R3). Two queries whatever the number of games."""
+    initial list, else new (R3). Three queries whatever the number of games."""
     if not needed:
         return {}
     members = sorted({m for _, m in needed})
-    tids = {t for t, _ in needed}
-    rows = fetch(RatingChange.objects.filter(member_id__in=members, tournament__club_id=club.id)
-                 .order_by("tournament__date", "tournament__sequence", "tournament_id")
-                 .values_list("tournament_id", "member_id", "rating_list", "rating_before", "rating_after",
-                              "games_before", "games_rated", "provisional_before"))
-    key: dict[int, tuple[int, str]] = {}   # tournament -> (its first row, its list); a played game rates a side
-    for i, (t, _, lst, *_) in enumerate(rows):
-        if t in tids:
-            key.setdefault(t, (i, lst))
-    found: dict[StandingKey, Before] = {}
-    after_each: dict[int, list[tuple[int, str, Standing]]] = {}   # member -> (row, list, standing after)
-    for i, (t, m, lst, before, after, games, rated, provisional) in enumerate(rows):
-        if (t, m) in needed:
-            found[(t, m)] = Before(before, bool(provisional))
-        after_each.setdefault(m, []).append((i, lst, Standing(after, games + rated)))
+    rows = fetch(RatingChange.objects.filter(tournament_id__in=sorted({t for t, _ in needed}),
+                                             member_id__in=members).order_by().values_list(
+        "tournament_id", "member_id", "rating_list", "rating_before", "provisional_before",
+        "tournament__date", "tournament__sequence"))
+    found = {(t, m): Before(before, bool(p)) for t, m, _, before, p, _, _ in rows if (t, m) in needed}
+    key = {t: ((_day(d), seq, t), lst) for t, _, lst, _, _, d, seq in rows}   # a played game rates a side
+    missing = needed - found.keys()
+    latest = max((key[t][0] for t, _ in missing if t in key), default=None)
+    earlier = fetch(RatingChange.objects.filter(   # always run: the same queries whatever the data
+        member_id__in=sorted({m for _, m in missing}) or [-1], tournament__club_id=club.id,
+        tournament__date__lte=latest[0] if latest else dt.date.min).order_by(
+        "tournament__date", "tournament__sequence", "tournament_id").values_list(
+        "member_id", "rating_list", "rating_after", "games_before", "games_rated", "tournament__date",
+        "tournament__sequence", "tournament_id"))
     initial = _initial(members, roots or {}, policy)
-    for t, m in needed - found.keys():
-        at, lst = key.get(t, (len(rows), "standard"))
-        held = [s for i, held_list, s in after_each.get(m, []) if i < at and held_list == lst]
+    for t, m in missing:
+        at, lst = key.get(t, ((dt.date.max, 0, t), "standard"))
+        held = [Standing(after, games + rated) for who, held_list, after, games, rated, d, seq, tid in earlier
+                if who == m and held_list == lst and (_day(d), seq, tid) < at]
         standing = held[-1] if held else initial.get(m, policy.new_standing())
         found[(t, m)] = Before(standing.rating, policy.is_provisional(standing))
     return found
+
+
+def _day(value: dt.date | str) -> dt.date:
+    return value if isinstance(value, dt.date) else dt.date.fromisoformat(value)
 
 
 def _initial(members: list[int], roots: dict[int, int], policy: Policy) -> dict[int, Standing]:
