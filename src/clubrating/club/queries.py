@@ -3,11 +3,14 @@ number of SQL queries each, whatever the number of rows."""
 
 from __future__ import annotations
 
+import hashlib
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from django.db import connection
+from django.db.models import QuerySet
 from django.db.models.functions import Length
 
 from clubrating.club import zones
@@ -159,28 +162,29 @@ def rank_with(tournament: Tournament, ranks: dict[int, int | None], pairings: Se
 
 def tournament_summaries(club: Club, tournaments: Sequence[Tournament]) -> dict[int, dict[str, Any]]:
     """Tournament id -> players, rounds, whether any game has moves, and the winners (the
-    entries placed first by the event's own ranking, :func:`rank_rounds`): five or six
-    queries for the whole list, whatever the number of tournaments."""
+    entries placed first by the event's own ranking, :func:`rank_rounds`): four to six
+    queries for the whole list, whatever the number of tournaments. Rows straight from the
+    cursor, records made only for a tournament whose winner the tie-breaks decide."""
     wanted = {t.id for t in tournaments}
     entries: dict[int, list[tuple[Any, ...]]] = defaultdict(list)
-    for row in Entry.objects.filter(tournament__club=club).order_by("number").values_list(
-            "tournament_id", "id", "number", "name", "member_id", "rank"):
+    for row in _raw(Entry.objects.filter(tournament__club=club).order_by("number").values_list(
+            "tournament_id", "id", "number", "name", "member_id", "rank")):
         if row[0] in wanted:
             entries[row[0]].append(row[1:])
     number = {e[0]: e[1] for rows in entries.values() for e in rows}
-    pairings: dict[int, list[Pairing]] = defaultdict(list)
+    games: dict[int, list[tuple[int, int, int, int, int, bool]]] = defaultdict(list)
     moves: set[int] = set()
-    for tid, rnd, white, black, wp, bp, played, length in Game.objects.filter(tournament__club=club).annotate(
+    for tid, rnd, white, black, wp, bp, played, length in _raw(Game.objects.filter(tournament__club=club).annotate(
             moves_length=Length("moves")).order_by().values_list(
             "tournament_id", "round", "white_id", "black_id", "white_points", "black_points", "played",
-            "moves_length"):
+            "moves_length")):
         if tid in wanted:
-            pairings[tid].append(Pairing(rnd, number[white], number[black], wp, bp, played))
+            games[tid].append((rnd, number[white], number[black], wp, bp, bool(played)))
             if length:
                 moves.add(tid)
     byes: dict[int, list[ByeRecord]] = defaultdict(list)
-    for tid, rnd, entry_id, pts, kind in Bye.objects.filter(tournament__club=club).values_list(
-            "tournament_id", "round", "entry_id", "points", "kind"):
+    for tid, rnd, entry_id, pts, kind in _raw(Bye.objects.filter(tournament__club=club).values_list(
+            "tournament_id", "round", "entry_id", "points", "kind")):
         if tid in wanted:
             byes[tid].append(ByeRecord(rnd, number[entry_id], pts, ByeKind(kind)))
     states = _evening_states(club)
@@ -188,31 +192,53 @@ def tournament_summaries(club: Club, tournaments: Sequence[Tournament]) -> dict[
     for t in tournaments:
         rows = entries.get(t.id, [])
         by_number = {e[1]: e for e in rows}
-        first = _first_places(t, rows, pairings[t.id], byes[t.id], states.get(t.id))
+        first = _first_places(t, rows, games[t.id], byes[t.id], states.get(t.id))
         out[t.id] = {"players": len(rows), "has_moves": t.id in moves,
-                     "rounds": max([t.rounds, *(p.round for p in pairings[t.id]), *(b.round for b in byes[t.id])]),
+                     "rounds": max([t.rounds, *(g[0] for g in games[t.id]), *(b.round for b in byes[t.id])]),
                      "winners": [(by_number[n][2], by_number[n][3]) for n in first]}
     return out
 
 
-def _first_places(t: Tournament, rows: list[tuple[Any, ...]], pairings: list[Pairing], byes: list[ByeRecord],
-                  evening: EveningState | None) -> list[int]:
+def _raw(qs: QuerySet[Any]) -> list[tuple[Any, ...]]:
+    """A ``values_list`` query's rows from the cursor, without Django's per-value converters."""
+    sql, params = qs.query.sql_with_params()
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return list(cursor.fetchall())
+
+
+def _first_places(t: Tournament, rows: list[tuple[Any, ...]], games: list[tuple[int, int, int, int, int, bool]],
+                  byes: list[ByeRecord], evening: EveningState | None) -> list[int]:
     """The start numbers :func:`rank_with` places first. Without written ranks and outside an
-    evening, points rank first, so a sole top scorer is the winner without the tie-breaks (the
-    list of a club's 400 tournaments took 1.5 s with them, most of it in tie-breaks)."""
+    evening, points rank first, so a sole top scorer is the winner without the tie-breaks."""
     if evening is None and all(e[4] is None for e in rows):
         points = {e[1]: 0 for e in rows}
-        for p in pairings:
-            points[p.white] += p.white_points
-            points[p.black] += p.black_points
+        for _, white, black, wp, bp, _ in games:
+            points[white] += wp
+            points[black] += bp
         for b in byes:
             points[b.player] += b.points
         top = max(points.values(), default=0)
         leaders = [n for n, v in points.items() if v == top]
         if len(leaders) == 1:
             return leaders
-    table = rank_with(t, {e[1]: e[4] for e in rows}, pairings, byes, evening)
-    return [r.number for r in table.rows if r.place == 1]
+    ranks = {e[1]: e[4] for e in rows}
+    key = hashlib.blake2b(repr((t.rounds, dict(t.trf_headers or []).get("092", ""), sorted(ranks.items()),
+                                games, byes, evening)).encode(), digest_size=16).digest()
+    first = _FIRST_PLACES.get(key)
+    if first is None:
+        pairings = [Pairing(rnd, white, black, wp, bp, played) for rnd, white, black, wp, bp, played in games]
+        first = [r.number for r in rank_with(t, ranks, pairings, byes, evening).rows if r.place == 1]
+        _FIRST_PLACES[key] = first
+        while len(_FIRST_PLACES) > FIRST_PLACES_KEPT:
+            _FIRST_PLACES.pop(next(iter(_FIRST_PLACES)))
+    return first
+
+
+# The first places of tournaments with a tie at the top, by everything their ranking reads: the
+# tie-breaks cost about 5 ms a tournament, and a club's list reads them all at every change.
+FIRST_PLACES_KEPT = 20_000
+_FIRST_PLACES: dict[bytes, list[int]] = {}
 
 
 def _evening_states(club: Club) -> dict[int, EveningState]:

@@ -50,3 +50,21 @@ def game_rows(games: Iterable[dict[str, Any]], base: str) -> SafeString:
                    f'<td>{g["colour"]}</td><td>{opponent}</td><td>{escape(g["result"])}{unrated}</td>'
                    f'<td class="num">{g["score_text"]}</td></tr>')
     return mark_safe("\n".join(out))
+
+
+def tournament_rows(rows: Iterable[dict[str, Any]], base: str) -> SafeString:
+    """The tournament list (pages.tournament_rows): date, name, time control, players, rounds,
+    winners (several: a shared first place), whether games have moves."""
+    b = escape(base)
+    out = []
+    for t in rows:
+        s = t["summary"]
+        draft = "" if t["is_published"] else ' <span class="tag">draft</span>'
+        kind = escape(t["time_control"]) + ("" if t["is_rated"] else ", bughouse (not rated)")
+        winners = ", ".join(f'<a href="{b}p/{w["member_id"]}/">{escape(w["name"])}</a>' if w["member_id"]
+                            else escape(w["name"]) for w in s["winners"])
+        shared = " (shared)" if len(s["winners"]) > 1 else ""
+        out.append(f'<tr><td>{t["date"].isoformat()}</td><td><a href="{b}t/{t["id"]}/">{escape(t["name"])}</a>{draft}'
+                   f'</td><td>{kind}</td><td class="num">{s["players"]}</td><td class="num">{s["rounds"]}</td>'
+                   f'<td>{winners}{shared}</td><td>{"with moves" if s["has_moves"] else "results only"}</td></tr>')
+    return mark_safe("\n".join(out))

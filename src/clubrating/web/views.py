@@ -102,7 +102,8 @@ def club_page(request: HttpRequest, access: ClubAccess) -> HttpResponse:
 @require_safe
 @club_view
 def tournament_list(request: HttpRequest, access: ClubAccess) -> HttpResponse:
-    return _page(request, access, "web/tournaments.html", rows=pages.tournament_rows(access))
+    rows = pages.tournament_rows(access)
+    return _page(request, access, "web/tournaments.html", rows=rows, rows_html=tables.tournament_rows(rows, access.base))
 
 
 FIDE_COLUMNS = ["Rank", "ID", "Name", "Rtg", "Gms", "Flag", "Last played", "List"]
