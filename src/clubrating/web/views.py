@@ -189,6 +189,7 @@ def player_json(request: HttpRequest, access: ClubAccess, member_id: int) -> Htt
     return HttpResponse(json.dumps(pages.lichess_history(access, member)), content_type="application/json")
 
 
+_SCORE = {1.0: "1", 0.5: "½", 0.0: "0"}   # a forfeit's "+" would be read as a formula and escaped
 CARD_COLUMNS = ["Date", "Tournament", "Round", "Colour", "Opponent", "Opponent rating", "Result", "Status",
                 "Expected", "Change", "Performance"]
 
@@ -208,7 +209,7 @@ def player_card_csv(request: HttpRequest, access: ClubAccess, member_id: int) ->
     for g in doc["games"]:
         writer.writerow([spreadsheet_cell(c) for c in (
             g["date"], g["tournament"], g["round"], g["colour"] or "", g["opponent"],
-            "" if g["opponent_rating"] is None else f"{g['opponent_rating']:.1f}", g["result"], g["status"],
+            "" if g["opponent_rating"] is None else f"{g['opponent_rating']:.1f}", _SCORE[g["score"]], g["status"],
             "" if g["expected"] is None else f"{g['expected']:.3f}",
             "" if g["change"] is None else f"{g['change']:+.2f}", perf.get(g["tournament_id"], ""))])
     return _download(out.getvalue(), "text/csv; charset=utf-8", f"player-{member.id}-card.csv")
