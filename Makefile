@@ -1,6 +1,6 @@
 # The two commands of the README:
 #   make run   - install, build a demo club in an embedded SQLite database, serve it
-#   make test  - install everything and run the whole test suite
+#   make test  - install everything and run the whole test suite (scripts/test: on all cores)
 VENV := .venv/bin
 DEMO_DB := var/demo.sqlite3
 PORT ?= 8000
@@ -24,7 +24,7 @@ test: install-test
 	scripts/test
 
 acceptance: install-test
-	$(VENV)/python -m pytest -q -p no:cacheprovider acceptance
+	scripts/acceptance
 
 benchmarks: install-test
 	for b in benchmarks/bench_*.py; do $(VENV)/python $$b; done
