@@ -11,6 +11,7 @@ A missing redis-server fails these tests (scripts/redis says why); it never skip
 
 from __future__ import annotations
 
+import fcntl
 import os
 import random
 import re
@@ -67,17 +68,30 @@ def evening_pgn(games: int, plies: int, seed: int = 12) -> str:
 
 @pytest.fixture(scope="module")
 def redis_url() -> Iterator[str]:
-    """scripts/redis's server, started here if it is not running (and then stopped again)."""
+    """scripts/redis's server, started here if it is not running, and stopped again by the last
+    test process that uses it: pytest-xdist's workers share one server. Each holds a shared lock
+    on a file beside the server's data while it uses it (an exclusive one to start it), and a
+    process that started it leaves a mark, so a server started by a person is never stopped."""
     script = ROOT / "scripts" / "redis"
-    url = subprocess.run([script, "url"], capture_output=True, text=True, check=True).stdout.strip()
-    was_running = ping(url)
-    if not was_running:
-        started = subprocess.run([script, "start"], capture_output=True, text=True)
-        if started.returncode != 0:
-            pytest.fail(f"scripts/redis start failed: {started.stderr.strip()}")
-    yield url
-    if not was_running and not claimed_elsewhere(url):   # another run's tests still use it
-        subprocess.run([script, "stop"], check=True)
+    url, data = (subprocess.run([script, verb], capture_output=True, text=True, check=True).stdout.strip()
+                 for verb in ("url", "data"))
+    mark = Path(f"{data}.started-by-tests")
+    with open(f"{data}.users", "a") as users:
+        fcntl.flock(users, fcntl.LOCK_EX)   # one process at a time starts it
+        if not ping(url):
+            started = subprocess.run([script, "start"], capture_output=True, text=True)
+            if started.returncode != 0:
+                pytest.fail(f"scripts/redis start failed: {started.stderr.strip()}")
+            mark.touch()
+        fcntl.flock(users, fcntl.LOCK_SH)
+        yield url
+        try:
+            fcntl.flock(users, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return   # another worker of this run still uses it
+        if mark.exists() and not claimed_elsewhere(url):   # another run's tests still use it
+            subprocess.run([script, "stop"], check=True)
+            mark.unlink()
 
 
 def claimed_elsewhere(url: str) -> bool:
