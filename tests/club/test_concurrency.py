@@ -51,13 +51,16 @@ def database(tmp_path: Path) -> Iterator[str]:
     import psycopg
 
     name = f"race_{uuid.uuid4().hex[:12]}"
-    with psycopg.connect(server, autocommit=True) as connection:
-        connection.execute(f"CREATE DATABASE {name}")
     parts = urlsplit(server)
+    # Through the server's maintenance database, as Django makes its test databases: the URL
+    # may name one that does not exist (pytest-django makes test_<name> from it).
+    admin = urlunsplit(parts._replace(path="/postgres"))
+    with psycopg.connect(admin, autocommit=True) as connection:
+        connection.execute(f"CREATE DATABASE {name}")
     try:
         yield urlunsplit(parts._replace(path=f"/{name}"))
     finally:
-        with psycopg.connect(server, autocommit=True) as connection:
+        with psycopg.connect(admin, autocommit=True) as connection:
             connection.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
 
 

@@ -138,7 +138,9 @@ class Database:
         server = os.environ.get("CLUBRATING_DATABASE_URL", "")
         self.postgres = server.startswith(("postgres://", "postgresql://"))
         if self.postgres:
-            self.server, self.name = server, f"rq_{uuid.uuid4().hex[:12]}"
+            # the server's maintenance database, as Django makes its test databases: the URL may
+            # name one that does not exist (pytest-django makes test_<name> from it)
+            self.server, self.name = server.rsplit("/", 1)[0] + "/postgres", f"rq_{uuid.uuid4().hex[:12]}"
             self.admin("CREATE DATABASE " + self.name)
             self.url = server.rsplit("/", 1)[0] + "/" + self.name
         else:
