@@ -104,7 +104,14 @@ def test_analyze_prints_factors_as_text(fake_engine, tmp_path, monkeypatch, caps
     code = clubrating(["analyze", str(DATA / "ruy_exchange.pgn"), "--engine", str(fake_engine.path),
                        "--book", str(tmp_path / "book.bin"), "--nodes", "500"], monkeypatch)
     out = capsys.readouterr().out
-    assert code == 0 and "ΔCPI" in out and "Opener" in out and "T=n/a" in out
+    assert code == 0 and "ΔCPI" in out and "Opener" in out
+    lines = out.splitlines()
+    t_row = next(line for line in lines if line.strip().startswith("T "))
+    assert "not measured" in t_row and "thinking time" in t_row   # no clocks in the file
+    e_row = next(line for line in lines if line.strip().startswith("E "))
+    assert " % (" in e_row and "cp lost a move" in e_row and "more is better" in e_row
+    assert "=" not in e_row and "/" not in e_row   # not 'E=0.584 (77.28/132.36)'
+
 
 
 @pytest.mark.parametrize(("argv", "message"), [

@@ -277,3 +277,11 @@ def test_an_upgrade_rescores_a_ledger_scored_by_older_rules(fitted_club: Club) -
     assert ledger_is_current(fitted_club)
     rescored = sorted(x for e in CpiEntry.objects.all() for x in (e.delta, e.cpi_after))
     assert rescored == pytest.approx(sorted(x for pair in right.values() for x in pair))
+
+
+def test_the_ledger_in_words_has_a_factor_table_and_no_raw_fractions(fitted_club: Club, capsys) -> None:
+    publish_analysed(fitted_club, 2, facts=uneven_game)
+    assert main(["cpi", "Anna Berg"]) == 0
+    out = capsys.readouterr().out
+    assert "the factors over these" in out and "more is better" in out and "fewer is better" in out
+    assert "E=" not in out and "(R " not in out

@@ -16,8 +16,9 @@ from clubrating.analysis.engine import DEFAULT_ENGINE, DEFAULT_NODES, EngineSett
 from clubrating.analysis.runner import (DEFAULT_BOOK, AnalysisConfig, analyse_games, read_pgn_file,
                                         stderr_progress)
 from clubrating.cli import option, print_json, wants_json
+from clubrating.commands.cpi_words import factor_table, plays_like
 from clubrating.cpi.facts import Color, GameFacts
-from clubrating.cpi.factors import DEFINITIONS_VERSION, Factor, mating_attacks
+from clubrating.cpi.factors import DEFINITIONS_VERSION, mating_attacks
 from clubrating.cpi.calibrate import estimate
 from clubrating.cpi.registry import COUNTS, SHARES
 from clubrating.cpi.index import DEFAULT_PRESET, PRESET_POOLS, PRESETS, PlayerScore, Weights, score_game
@@ -104,23 +105,25 @@ def provenance(config: AnalysisConfig, preset: str = DEFAULT_PRESET) -> dict[str
     }
 
 
-def _format_factor(factor: Factor) -> str:
-    if not factor.available:
-        return "n/a"
-    return f"{factor.value:.3f} ({factor.numerator:g}/{factor.denominator:g})"
-
-
-def _player_lines(score: PlayerScore) -> list[str]:
+def _player_lines(score: PlayerScore, weights: Weights) -> list[str]:
+    """A player's game in words: ΔCPI, the Elo it plays like, one row a factor (cpi_words)."""
     factors = score.factors
-    cells = [f"{name}={_format_factor(factors.share(name))}" for name in SHARES]
-    counts = "".join(f"  {name}={factors.count(name).count}" for name in COUNTS)
-    extra = f"acpl={factors.acpl:.1f} accuracy={factors.accuracy:.1f}%" if factors.acpl is not None \
-        and factors.accuracy is not None else ""
+    doc = {name: factors.share(name).to_dict() for name in SHARES}
+    doc.update({name: factors.count(name).to_dict() for name in COUNTS})
+    extra = f"    lichess-style: {factors.acpl:.1f} centipawns lost a move, accuracy {factors.accuracy:.1f} %" \
+        if factors.acpl is not None and factors.accuracy is not None else ""
+    strength = None
+    if weights.model.elo_map is not None and score.scored:
+        mean, sd = estimate([score.delta_cpi], weights.model.elo_map)
+        strength = {"elo": round(mean), "sd": round(sd)}
+    like = plays_like(strength, "(this game alone)")
+    delta = (f"ΔCPI {score.delta_cpi:+.1f} (the game's change of the index, a result bonus of "
+             f"{score.result_bonus:+.1f} included)" if score.scored else
+             f"ΔCPI not counted: the game is shorter than the {weights.model.min_plies} plies the preset counts")
     return [
-        f"  {score.color.value:5} {score.name}: ΔCPI {score.delta_cpi:+.2f} (R {score.result_bonus:+g})",
-        "    " + "  ".join(cells[:5]),
-        "    " + "  ".join(cells[5:]) + counts,
-        f"    {extra}" if extra else "",
+        f"  {score.color.value:5} {score.name}: {delta}{'; ' + like if like else ''}",
+        *factor_table(doc),
+        extra,
     ]
 
 
@@ -132,7 +135,7 @@ def _print_text(results: list[GameFacts], weights: Weights) -> None:
               f"{engine.nodes:,} nodes, MultiPV {engine.multipv}; {facts.searches} searches, "
               f"{facts.cache_hits} cached]")
         for score in score_game(facts, weights).values():
-            print("\n".join(line for line in _player_lines(score) if line))
+            print("\n".join(line for line in _player_lines(score, weights) if line))
 
 
 def run(args: argparse.Namespace) -> int:

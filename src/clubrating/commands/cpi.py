@@ -17,6 +17,7 @@ from clubrating.analysis.engine import DEFAULT_NODES
 from clubrating.analysis.runner import stderr_progress
 from clubrating.cli import option, print_json, wants_json, whole
 from clubrating.commands.club import the_club, who
+from clubrating.commands.cpi_words import factor_table, factor_value, plays_like
 from clubrating.cpi.index import PRESETS
 from clubrating.cpi.registry import NAMES
 from clubrating.errors import InputError
@@ -52,12 +53,22 @@ def cmd_analyse_old_name(args: argparse.Namespace) -> int:
     return cmd_analyse(args)
 
 
-def _factor_cell(factor: dict[str, Any]) -> str:
-    if "count" in factor:
-        return str(factor["count"])
-    if not factor.get("available"):
-        return "n/a"
-    return f"{factor['value']:.2f} ({factor['numerator']:g}/{factor['denominator']:g})"
+def _mean_factors(ledger: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Each factor over the ledger's games: shares summed (value = the mean of the measured
+    games), counts as the mean a game; a factor never measured stays unmeasured."""
+    out: dict[str, dict[str, Any]] = {}
+    for name in NAMES:
+        cells = [row["factors"][name] for row in ledger if name in row["factors"]]
+        if not cells:
+            continue
+        if "count" in cells[0]:
+            out[name] = {"count": f"{sum(c['count'] for c in cells) / len(cells):.2f} a game"}
+            continue
+        measured = [c for c in cells if c.get("available")]
+        out[name] = {"available": bool(measured), "numerator": sum(c["numerator"] for c in measured),
+                     "denominator": sum(c["denominator"] for c in measured),
+                     "value": sum(c["value"] for c in measured) / len(measured) if measured else None}
+    return out
 
 
 def _print_ledger(doc: dict[str, Any]) -> None:
@@ -68,18 +79,21 @@ def _print_ledger(doc: dict[str, Any]) -> None:
         print(f"{doc['name']} (member {doc['member_id']}): CPI {doc['cpi']:.1f} after {doc['games']} scored games")
     strength = doc.get("strength")
     if strength is not None:
-        print(f"  plays like {strength['elo']} ± {strength['sd']} ({strength['pool']}) "
-              f"over the last {strength['games']} analysed games")
+        print(f"  {plays_like(strength, 'over the last ' + str(strength['games']) + ' analysed games')} "
+              f"({strength['pool']})")
     weakest = doc["weakest"]
     if weakest is not None:
         print(f"  weakest factor: {weakest['factor']} (costs {weakest['cost_per_game']:.1f} CPI a game)")
+    if doc["ledger"]:
+        print(f"  the factors over these {len(doc['ledger'])} games:")
+        print("\n".join(factor_table(_mean_factors(doc["ledger"]))))
     print(f"{'date':<10} {'opponent':<24} {'col':<5} {'result':<7} {'ΔCPI':>7} {'CPI':>7}")
     for row in doc["ledger"]:
         print(f"{row['date'].isoformat():<10} {row['opponent'][:24]:<24} {row['colour']:<5} {row['result']:<7} "
               f"{row['delta']:>+7.1f} {row['cpi_after']:>7.1f}")
         factors = row["factors"]
-        cells = [f"{name}={_factor_cell(factors[name])}" for name in NAMES if name in factors]
-        print("    " + "  ".join(cells))
+        cells = [f"{name} {factor_value(name, factors[name])}" for name in NAMES if name in factors]
+        print("    " + " · ".join(cells))
 
 
 def cmd_cpi(args: argparse.Namespace) -> int:
