@@ -1,5 +1,5 @@
 # The two commands of the README:
-#   make run   - install, build a demo club in an embedded SQLite database, serve it
+#   make run   - install, build a demo club in an embedded SQLite database, serve it (and a worker)
 #   make test  - install everything and run the whole test suite (scripts/test: on all cores)
 VENV := .venv/bin
 DEMO_DB := var/demo.sqlite3
@@ -17,7 +17,10 @@ demo: install
 	mkdir -p var
 	@if [ ! -f $(DEMO_DB) ]; then $(VENV)/clubrating --database sqlite:///$(DEMO_DB) demo; fi
 
+# A worker beside the server analyses what is published or given moves; it stops with the server.
 run: demo
+	$(VENV)/clubrating --database sqlite:///$(DEMO_DB) worker & worker=$$!; \
+	trap 'kill $$worker 2>/dev/null' EXIT INT TERM; \
 	$(VENV)/clubrating --database sqlite:///$(DEMO_DB) serve --port $(PORT)
 
 test: install-test

@@ -37,11 +37,12 @@ from clubrating.club.models import (AuditEntry, Bye, Club, CpiEntry, CurrentRati
                                     EveningBoard, EveningPlayer, Game, GameAnalysis, InitialEntry, Member, Merge,
                                     RatingChange, Tournament, TournamentStatus)
 from clubrating.club.ratings import rebuild_ratings
-from clubrating.club.services import initial_list
+from clubrating.club.services import initial_list, moves
 from clubrating.club.services.club_settings import SETTINGS, change_settings, parse_settings
 from clubrating.errors import ClubratingError
 from clubrating.files import read_tournament_bytes
 from clubrating.formats import write_csv, write_pgn, write_trf
+from clubrating.formats.pgn import read_pgn
 from clubrating.formats.ratinglist import ListedRating
 from clubrating.formats.records import TimeControl, TournamentKind, TournamentRecord
 from clubrating.formats.typed import parse_typed
@@ -62,6 +63,7 @@ DATES = tuple(dt.date(2026, 3, day) for day in (2, 2, 9, 16, 23))
 ids = st.integers(0, 10_000)
 RULE_VALUES = {"policy": ("club", "fide"), "start-rating": ("1200", "1500"), "k-new": ("40", "25"),
                "k-new-games": ("20", "2"), "k-established": ("20", "10"), "provisional-games": ("5", "1")}
+TYPED_MOVES = ("1. e4 e5 2. Nf3 Nc6", "f3 e5 g4 Qh4#", "e4 e5 Ke3", "е4 е5 Кf3 1:29:55")   # legal, mate, illegal, Russian
 ZONES = ("UTC", "Asia/Yerevan", "America/New_York", "")   # "": the server's zone
 
 # A small tournament: 2 to 5 names, up to 3 rounds of games between them.
@@ -127,7 +129,7 @@ def stored_state(club: Club) -> tuple[Any, ...]:
         list(Entry.objects.filter(tournament__club=club).order_by("id").values_list("id", "number", "name",
                                                                                     "member_id")),
         list(Game.objects.filter(tournament__club=club).order_by("id").values_list(
-            "id", "white_id", "black_id", "white_points", "black_points", "played")),
+            "id", "white_id", "black_id", "white_points", "black_points", "played", "moves", "headers")),
         list(Bye.objects.filter(tournament__club=club).order_by("id").values_list("id", "entry_id", "round", "points")),
         list(Member.objects.filter(club=club).order_by("id").values_list("id", "name", "junior", "full_name_consent",
                                                                          "merged_into_id")),
@@ -534,6 +536,34 @@ class ClubMachine(RuleBasedStateMachine):
             self.attempt(lambda: initial_list.unlink_initial(row, who=WHO))
         elif action == "new":
             self.attempt(lambda: initial_list.new_member_initial(row, who=WHO))
+
+    @precondition(lambda self: self.sizes["games"] > 0)
+    @rule(g=ids, text=st.sampled_from(TYPED_MOVES), confirm=st.booleans())
+    def type_moves(self, g: int, text: str, confirm: bool) -> None:
+        """One game's moves typed: legal, illegal, or ending in a mate the result may contradict."""
+        game = pick(list(Game.objects.filter(tournament__club=self.club).order_by("id")), g)
+        if game is not None:
+            self.attempt(lambda: moves.attach_typed_moves(game, text, who=WHO, confirm=confirm))
+
+    @precondition(lambda self: self.sizes["games"] > 0)
+    @rule(g=ids, result=st.sampled_from(("same", "same", "1-0", "0-1", "1/2-1/2")), accept=st.booleans(),
+          decision=st.sampled_from(("none", "correct", "drop", "both")), misspell=st.booleans())
+    def attach_pgn(self, g: int, result: str, accept: bool, decision: str, misspell: bool) -> None:
+        """A PGN of one stored game attached: its result maybe another, White's name maybe misspelled."""
+        game = pick(list(Game.objects.filter(tournament__club=self.club).select_related("white", "black")
+                         .order_by("id")), g)
+        if game is None:
+            return
+        stored = services.game_result_text(game)
+        if result == "same":
+            result = stored if stored in ("1-0", "0-1", "1/2-1/2") else "1-0"
+        white = game.white.name + ("x" if misspell else "")
+        text = (f'[Event "?"]\n[Round "{game.round}"]\n[White "{white}"]\n[Black "{game.black.name}"]\n'
+                f'[Result "{result}"]\n\n1. e4 e5 2. Nf3 Nc6 {result}\n')
+        record = read_pgn(io.StringIO(text), "moves.pgn")
+        self.attempt(lambda: moves.attach_pgn_moves(
+            game.tournament, record, who=WHO, accept=accept, correct=decision in ("correct", "both"),
+            drop=decision in ("drop", "both")))
 
     @precondition(lambda self: self.sizes["unanalysed"] > 0)
     @rule()

@@ -172,6 +172,11 @@ SENTENCES: dict[str, str | Callable[[str, dict[str, Any], dict[str, Any]], str]]
     "evening-pair": _pair,
     "arbiter-add": _arbiter_add,
     "arbiter-remove": "{t} is no longer an arbiter",
+    "attach-moves": lambda t, o, n: f"moves of {t} stored from {n['file']}"
+                                    + (f" ({'; '.join(n['names'])})" if n.get("names") else ""),
+    "analysis-retry": lambda t, o, n: f"the analysis of {t} queued again",
+    "drop-moves": lambda t, o, n: f"moves of {t} from {n['file']} dropped: the file says {result_shown(n['result'])}, "
+                                  f"the stored result {result_shown(o['result'])} was kept",
 }
 """The sentence of each action the services record (``audit.record(club, who, ACTION, ...)``):
 a template of the target ``t`` and the old and new values ``o`` and ``n`` (``str.format``), or a

@@ -22,4 +22,5 @@ COMMAND_MODULES = (
     "clubrating.commands.cpi",
     "clubrating.commands.coach",
     "clubrating.commands.calibrate",
+    "clubrating.commands.moves",
 )

@@ -80,7 +80,11 @@ def _serve(args: argparse.Namespace) -> int:
     from django.core.management import call_command
 
     check_port(args.host, args.port)
-    print(f"clubrating: serving on http://{args.host}:{args.port}/ (Ctrl-C to stop)", flush=True)
+    from clubrating.club.jobs.status import queue_state
+
+    waiting = queue_state().warning()   # analysis never comes without a worker: said first
+    print(f"clubrating: serving on http://{args.host}:{args.port}/ (Ctrl-C to stop)"
+          + (f"; {waiting}" if waiting else ""), flush=True)
     if args.dev:
         call_command("runserver", f"{args.host}:{args.port}", use_reloader=False, use_threading=True)
         return 0

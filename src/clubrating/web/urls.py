@@ -8,7 +8,7 @@ the JSON API under ``/api/``.
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from clubrating.web import api, arbiter, club_settings, cpi_views, evening, fairplay, views
+from clubrating.web import api, arbiter, club_settings, cpi_views, evening, fairplay, moves, views
 
 club_patterns = [
     path("", views.club_page, name="club"),
@@ -33,6 +33,9 @@ arbiter_patterns = [
     path("audit/", arbiter.audit_page, name="arbiter-audit"),
     path("upload/", arbiter.upload, name="arbiter-upload"),
     path("t/<int:tournament_id>/", arbiter.review, name="arbiter-tournament"),
+    path("t/<int:tournament_id>/moves/", moves.add_moves, name="arbiter-moves"),
+    path("t/<int:tournament_id>/analysis/", moves.analysis_page, name="arbiter-analysis"),
+    path("g/<int:game_id>/", moves.game_page, name="arbiter-game"),
     path("t/<int:tournament_id>/<slug:action>/", arbiter.tournament_action, name="arbiter-tournament-action"),
     path("members/", arbiter.members_page, name="arbiter-members"),
     path("members/<slug:action>/", arbiter.member_action, name="arbiter-member-action"),

@@ -28,7 +28,7 @@ from django_tasks.signals import task_finished, task_started
 
 from clubrating.club.models import Game, Tournament, TournamentStatus
 from clubrating.club.jobs.leases import LEASE, LEASE_ENV, MAX_ATTEMPTS, JobLost, lease
-from clubrating.club.signals import tournament_published
+from clubrating.club.signals import moves_attached, tournament_published
 
 __all__ = ["LEASE", "LEASE_ENV", "MAX_ATTEMPTS", "JobLost", "lease", "analyse_tournament",
            "enqueue_analysis_on_commit", "keep_leases", "requeue_lost_jobs"]
@@ -71,6 +71,12 @@ def enqueue_analysis_on_commit(tournament: Tournament) -> None:
 def analyse_when_published(sender: Any, tournament: Tournament, **kwargs: Any) -> None:
     """A published tournament's games are analysed after the publish commits (the services
     send the signal and never import this layer)."""
+    enqueue_analysis_on_commit(tournament)
+
+
+@receiver(moves_attached, dispatch_uid="clubrating.club.jobs.tasks.analyse-on-moves")
+def analyse_when_moves_attached(sender: Any, tournament: Tournament, **kwargs: Any) -> None:
+    """Moves attached to a published tournament's games are analysed by the same job."""
     enqueue_analysis_on_commit(tournament)
 
 

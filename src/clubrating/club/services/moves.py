@@ -1,0 +1,314 @@
+"""Moves into games that are stored already: a PGN for a tournament, or one game typed.
+
+A tournament imported from a TRF, a CSV, the typed form or an evening has results and
+no moves. :func:`plan_pgn_moves` matches each game of a PGN file to a stored game of
+the tournament by its round and its two players (an entry's name, or any name its
+member is known under; other spellings go through the matcher and are proposals the
+arbiter confirms, R10). :func:`attach_pgn_moves` stores the moves of the matched games
+in one transaction, once every proposal is accepted and every game whose result
+differs is decided (the result corrected by a full replay, or those moves dropped);
+a game matching no pairing, or two, is listed and not stored. :func:`attach_typed_moves`
+stores one game's typed moves. Moves are stored as a PGN import stores them (the same
+movetext and kept tags), and a published tournament's new moves are analysed.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Collection
+from dataclasses import dataclass, field
+from typing import Any, cast
+
+from clubrating.club import audit
+from clubrating.club.locking import history_write
+from clubrating.club.lookups import game_result_text, names_known, reread, resolve_members
+from clubrating.club.models import Entry, Game, Tournament
+from clubrating.club.services.outcome import Outcome
+from clubrating.club.services.tournaments import correct_result
+from clubrating.club.signals import moves_attached
+from clubrating.errors import InputError, Refused
+from clubrating.formats.movetext import read_typed_moves
+from clubrating.formats.records import Pairing, TournamentRecord
+from clubrating.formats.results import pgn_result
+from clubrating.identity.compare import words
+from clubrating.identity.match import Matcher, RosterEntry
+from clubrating.identity.same import is_exact
+from clubrating.words import plural
+
+
+class Status:
+    """How a game of the file found its stored game."""
+
+    EXACT = "exact"          # both names written as stored (or as a name the member is known under)
+    PROPOSAL = "proposal"    # at least one name found by the matcher: the arbiter confirms
+    UNMATCHED = "unmatched"  # no stored game of that round with these two players
+    AMBIGUOUS = "ambiguous"  # two stored games or more
+    TWICE = "twice"          # two games of the file found the same stored game
+    HAS_MOVES = "has-moves"  # the stored game has moves already (kept)
+
+    STORABLE = (EXACT, PROPOSAL)
+
+
+@dataclass(frozen=True)
+class FileGame:
+    """One game of the file and what it was matched to."""
+
+    index: int                 # 1-based, in file order
+    line: int | None
+    round: int | None          # None: the file gives no Round tag
+    white: str
+    black: str
+    result: str                # the file's (1-0, 0-1, 1/2-1/2)
+    status: str
+    game_id: int | None = None
+    stored: str | None = None  # the stored game's players and result, for the side-by-side view
+    stored_result: str | None = None
+    reasons: tuple[str, ...] = ()
+    candidates: tuple[int, ...] = ()
+
+    @property
+    def differs(self) -> bool:
+        return self.status in Status.STORABLE and self.stored_result != self.result
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"index": self.index, "line": self.line, "round": self.round, "white": self.white,
+                "black": self.black, "result": self.result, "status": self.status, "game_id": self.game_id,
+                "stored": self.stored, "stored_result": self.stored_result, "differs": self.differs,
+                "reasons": list(self.reasons), "candidates": list(self.candidates)}
+
+
+@dataclass(frozen=True)
+class MovesPlan:
+    """What a PGN file would attach to a tournament; nothing of it is stored yet."""
+
+    tournament_id: int
+    source: str
+    games: tuple[FileGame, ...]
+    pairings: tuple[Pairing, ...] = field(repr=False, default=())
+
+    def of(self, status: str) -> list[FileGame]:
+        return [g for g in self.games if g.status == status]
+
+    @property
+    def differing(self) -> list[FileGame]:
+        return [g for g in self.games if g.differs]
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"tournament": self.tournament_id, "file": self.source, "games": [g.as_dict() for g in self.games]}
+
+
+class Undecided(Refused):
+    """Proposals not accepted or differing results not decided: nothing was stored."""
+
+    def __init__(self, plan: MovesPlan, message: str) -> None:
+        self.plan = plan
+        super().__init__(message)
+
+
+class NeedsConfirmation(Refused):
+    """Typed moves end in a position the stored result contradicts: the arbiter confirms."""
+
+
+# --- matching ------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class _Named:
+    exact: bool
+    reason: str
+
+
+def _names_of(tournament: Tournament) -> tuple[list[Entry], dict[int, set[str]]]:
+    """The tournament's entries and, for each, every name it is known under."""
+    entries = list(Entry.objects.filter(tournament=tournament).order_by("number"))
+    top, known = resolve_members(tournament.club), names_known(tournament.club)
+    names = {e.id: {e.name} | (known.get(top.get(e.member_id, -1), set()) if e.member_id else set())
+             for e in entries}
+    return entries, names
+
+
+def _entries_called(name: str, names: dict[int, set[str]], matcher: Matcher) -> dict[int, _Named]:
+    """Entry id -> how ``name`` names it: exactly, or as the matcher proposes it."""
+    exact = {entry: _Named(True, "") for entry, spellings in names.items()
+             if any(is_exact(name, spelling) for spelling in spellings)}
+    if exact:
+        return exact
+    try:
+        proposals = matcher.propose(name)
+    except InputError:
+        return {}
+    return {cast(int, p.key): _Named(False, f"{name!r} is {p.member!r}? {p.score:.0f}: {', '.join(words(p.reasons))}")
+            for p in proposals}
+
+
+def plan_pgn_moves(tournament: Tournament, record: TournamentRecord) -> MovesPlan:
+    """Match every game of ``record`` (a PGN file read by formats.pgn) to a stored game."""
+    if not tournament.is_rated:
+        raise Refused(f"'{tournament.name}' is a bughouse tournament: its games have no moves to analyse")
+    entries, names = _names_of(tournament)
+    matcher = Matcher([RosterEntry(e.id, e.name, tuple(sorted(names[e.id] - {e.name}))) for e in entries])
+    numbers = {p.number: p.name for p in record.players}
+    stored = list(Game.objects.filter(tournament=tournament).select_related("white", "black"))
+    found = []
+    for index, pairing in enumerate(record.pairings, start=1):
+        tags = dict(pairing.headers)
+        round_ = pairing.round if tags.get("Round", "?").strip() not in ("", "?", "-") else None
+        white, black = numbers[pairing.white], numbers[pairing.black]
+        found.append(_match(index, pairing, round_, white, black, stored,
+                            _entries_called(white, names, matcher), _entries_called(black, names, matcher)))
+    twice: Counter[int | None] = Counter(g.game_id for g in found if g.game_id is not None)
+    games = tuple(_final_status(g, twice, stored) for g in found)
+    return MovesPlan(tournament.id, record.source or "<pgn>", games, tuple(record.pairings))
+
+
+def _match(index: int, pairing: Pairing, round_: int | None, white: str, black: str, stored: list[Game],
+           by_white: dict[int, _Named], by_black: dict[int, _Named]) -> FileGame:
+    result = pgn_result(pairing.white_points, pairing.black_points)
+    base = FileGame(index, pairing.line, round_, white, black, result, Status.UNMATCHED)
+    candidates = [(g, by_white[g.white_id], by_black[g.black_id]) for g in stored
+                  if (round_ is None or g.round == round_) and g.white_id in by_white and g.black_id in by_black]
+    exact = [c for c in candidates if c[1].exact and c[2].exact]
+    chosen = exact if exact else candidates
+    if not chosen:
+        return base
+    if len(chosen) > 1:
+        return _with(base, status=Status.AMBIGUOUS, candidates=tuple(g.id for g, _, _ in chosen))
+    game, named_white, named_black = chosen[0]
+    reasons = tuple(n.reason for n in (named_white, named_black) if not n.exact)
+    return _with(base, status=Status.PROPOSAL if reasons else Status.EXACT, game_id=game.id, reasons=reasons,
+                 stored=f"round {game.round}{'' if game.board is None else f' board {game.board}'}: "
+                        f"{game.white.name} - {game.black.name} {game_result_text(game)}",
+                 stored_result=game_result_text(game))
+
+
+def _with(game: FileGame, **changes: Any) -> FileGame:
+    return FileGame(**{**game.__dict__, **changes})
+
+
+def _final_status(game: FileGame, twice: Counter[int | None], stored: list[Game]) -> FileGame:
+    if game.game_id is None:
+        return game
+    if twice[game.game_id] > 1:
+        return _with(game, status=Status.TWICE)
+    if next(g for g in stored if g.id == game.game_id).moves.strip():
+        return _with(game, status=Status.HAS_MOVES)
+    return game
+
+
+# --- storing -------------------------------------------------------------------------------
+
+def attach_pgn_moves(tournament: Tournament, record: TournamentRecord, *, who: str,
+                     accept: bool | Collection[int] = False, correct: bool | Collection[int] = False,
+                     drop: bool | Collection[int] = False) -> tuple[Outcome, MovesPlan]:
+    """Store the moves of the file's matched games, all in one transaction.
+
+    ``accept``: the proposals accepted (True: all; else the file's game indices);
+    ``correct`` / ``drop``: the games whose result differs, corrected to the file's
+    (full replay, audited) or whose moves are dropped. Anything left undecided
+    stores nothing (:class:`Undecided`)."""
+    with history_write(tournament.club_id):
+        reread(tournament)
+        plan = plan_pgn_moves(tournament, record)
+        chosen = {g.index: _decision(g, accept, correct, drop) for g in plan.games if g.status in Status.STORABLE}
+        pending = [g for g in plan.games if g.index in chosen and chosen[g.index] is None]
+        if pending:
+            raise Undecided(plan, _pending_message(pending))
+        stored = dropped = corrected = 0
+        for game in plan.games:
+            decision = chosen.get(game.index)
+            if decision is None:
+                continue
+            row = Game.objects.select_related("white", "black", "tournament").get(id=cast(int, game.game_id))
+            if decision == "drop":
+                audit.record(tournament.club, who, "drop-moves", _target(row),
+                             old={"result": game.stored_result}, new={"file": plan.source, "result": game.result},
+                             summary="the file's result differs; its moves were not stored")
+                dropped += 1
+                continue
+            if decision == "correct":
+                correct_result(row, game.result, who=who)
+                corrected += 1
+            _store(row, plan.pairings[game.index - 1], who=who, source=plan.source, reasons=game.reasons)
+            stored += 1
+        if stored and tournament.is_published:
+            moves_attached.send(sender=Tournament, tournament=tournament)
+    return Outcome(_stored_message(plan, stored, corrected, dropped)), plan
+
+
+def _decision(game: FileGame, accept: bool | Collection[int], correct: bool | Collection[int],
+              drop: bool | Collection[int]) -> str | None:
+    """"store", "correct" or "drop" for a matched game, or None while it waits for the arbiter."""
+    def chosen(choice: bool | Collection[int]) -> bool:
+        return choice is True or (not isinstance(choice, bool) and game.index in choice)
+
+    if game.status == Status.PROPOSAL and not chosen(accept):
+        return None
+    if not game.differs:
+        return "store"
+    if chosen(correct) and chosen(drop):
+        raise InputError(f"game {game.index} of the file: correct its result or drop its moves, not both")
+    return "correct" if chosen(correct) else "drop" if chosen(drop) else None
+
+
+def _pending_message(pending: list[FileGame]) -> str:
+    proposals = [g for g in pending if g.status == Status.PROPOSAL]
+    differing = [g for g in pending if g.differs and g not in proposals]
+    said = ([f"{plural(len(proposals), 'name proposal')} to confirm"] if proposals else []) + (
+        [f"{plural(len(differing), 'result')} differing from the stored one"] if differing else [])
+    return f"nothing stored: {' and '.join(said)} (accept the proposals; correct the results or drop those moves)"
+
+
+def _stored_message(plan: MovesPlan, stored: int, corrected: int, dropped: int) -> str:
+    left = [g for g in plan.games if g.status not in Status.STORABLE]
+    parts = [f"moves of {plural(stored, 'game')} stored"]
+    if corrected:
+        parts.append(f"{plural(corrected, 'result')} corrected")
+    if dropped:
+        parts.append(f"moves of {plural(dropped, 'game')} dropped")
+    if left:
+        parts.append(f"{plural(len(left), 'game')} of the file not stored (no single pairing, or moves already)")
+    return "; ".join(parts)
+
+
+def _target(game: Game) -> str:
+    board = "" if game.board is None else f" board {game.board}"
+    return f"tournament {game.tournament_id} round {game.round}{board}: {game.white.name} - {game.black.name}"
+
+
+def _store(game: Game, pairing: Pairing, *, who: str, source: str, reasons: tuple[str, ...] = ()) -> None:
+    """The pairing's moves and kept tags into the stored game, as a PGN import stores them."""
+    game.moves, game.headers = pairing.moves or "", dict(pairing.headers)
+    game.save(update_fields=["moves", "headers"])
+    audit.record(game.tournament.club, who, "attach-moves", _target(game),
+                 new={"file": source, "line": pairing.line, **({"names": list(reasons)} if reasons else {})},
+                 summary="names confirmed: " + "; ".join(reasons) if reasons else "")
+
+
+def attach_typed_moves(game: Game, text: str, *, who: str, confirm: bool = False) -> Outcome:
+    """Store one game's typed moves (formats.movetext) with the tags a PGN import keeps.
+
+    Moves ending in a position the stored result contradicts are refused unless
+    ``confirm`` (:class:`NeedsConfirmation`); a game stored with moves keeps them."""
+    moves = read_typed_moves(text)
+    with history_write(game.tournament.club_id):
+        reread(game)
+        game = Game.objects.select_related("white", "black", "tournament").get(id=game.id)
+        if game.moves.strip():
+            raise Refused(f"round {game.round} {game.white.name} - {game.black.name} has its moves already")
+        if not game.played:
+            raise Refused(f"round {game.round} {game.white.name} - {game.black.name} is stored as not played "
+                          f"({game_result_text(game)}): correct its result first")
+        why = moves.ends_contradicting(game.white_points, game.black_points)
+        if why is not None and not confirm:
+            raise NeedsConfirmation(f"{why} ({game_result_text(game)}): confirm to store these moves as they are")
+        result = game_result_text(game)
+        tournament = game.tournament
+        board = "" if game.board is None else f".{game.board}"
+        pairing = Pairing(round=game.round, white=0, black=0, white_points=game.white_points,
+                          black_points=game.black_points, moves=f"{moves.movetext} {result}", headers=(
+                              ("Event", tournament.name), ("Site", "?"), ("Date", f"{tournament.date:%Y.%m.%d}"),
+                              ("Round", f"{game.round}{board}"), ("White", game.white.name),
+                              ("Black", game.black.name), ("Result", result)))
+        _store(game, pairing, who=who, source="typed", reasons=(f"confirmed: {why}",) if why else ())
+        if tournament.is_published:
+            moves_attached.send(sender=Tournament, tournament=tournament)
+    return Outcome(f"round {game.round} {game.white.name} - {game.black.name}: {plural(moves.plies, 'half-move')} stored")

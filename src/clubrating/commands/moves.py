@@ -1,0 +1,104 @@
+"""``clubrating moves T GAMES.pgn``: the moves of a tournament's stored games, from a PGN
+file or typed for one game (``--round R --player NAME --typed TEXT``).
+
+Without a decision flag a file whose names need confirming, or whose results differ
+from the stored ones, is listed and nothing is stored; ``--accept-proposals``,
+``--correct-results`` and ``--drop-differing`` store it, each decision audited.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from clubrating.cli import print_json, wants_json, whole
+from clubrating.commands.club import _add, the_club, who
+from clubrating.errors import InputError
+from clubrating.formats.records import MAX_ROUNDS
+
+MARKS = {"exact": "=", "proposal": "?", "unmatched": "-", "ambiguous": "-", "twice": "-", "has-moves": "-"}
+WHY_NOT = {"unmatched": "no stored pairing of this round with these players",
+           "ambiguous": "more than one stored pairing", "twice": "another game of the file found the same pairing",
+           "has-moves": "the stored game has moves already (kept)"}
+
+
+def print_plan(plan: Any) -> None:
+    for game in plan.games:
+        head = f"  {game.index:>3} {MARKS[game.status]} round {game.round or '?'}: {game.white} - {game.black} {game.result}"
+        if game.status in WHY_NOT:
+            print(f"{head}  [not stored: {WHY_NOT[game.status]}]")
+            continue
+        print(head)
+        for reason in game.reasons:
+            print(f"        name: {reason}")
+        if game.differs:
+            print(f"        result differs: the file {game.result}, stored {game.stored}")
+
+
+def cmd_moves(args: argparse.Namespace) -> int:
+    club = the_club(args)
+    from clubrating.club import services
+
+    tournament = services.get_tournament(club, args.tournament)
+    if args.typed is not None:
+        return _typed(tournament, args)
+    if args.file is None:
+        raise InputError("give a PGN file, or --round R --player NAME --typed 'MOVES' for one game")
+    from clubrating.club.services.moves import Undecided, attach_pgn_moves
+    from clubrating.files import read_tournament_file
+
+    record = read_tournament_file(args.file, format="pgn")
+    try:
+        outcome, plan = attach_pgn_moves(tournament, record, who=who(), accept=args.accept_proposals,
+                                         correct=args.correct_results, drop=args.drop_differing)
+    except Undecided as undecided:
+        if wants_json(args):
+            print_json({"stored": False, "message": str(undecided), **undecided.plan.as_dict()})
+        else:
+            print_plan(undecided.plan)
+            print(undecided, file=sys.stderr)
+        return 1
+    if wants_json(args):
+        print_json({"stored": True, "message": str(outcome), **plan.as_dict()})
+    else:
+        print_plan(plan)
+        print(outcome)
+    return 0
+
+
+def _typed(tournament: Any, args: argparse.Namespace) -> int:
+    from clubrating.club import services
+    from clubrating.club.services.moves import attach_typed_moves
+
+    if args.round is None or args.player is None:
+        raise InputError("typed moves are for one game: give --round R and --player NAME (or number)")
+    game = services.find_game(tournament, args.round, args.player)
+    outcome = attach_typed_moves(game, args.typed, who=who(), confirm=args.confirm)
+    if wants_json(args):
+        print_json({"stored": True, "message": str(outcome), "game_id": game.id})
+    else:
+        print(outcome)
+    return 0
+
+
+def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
+    p = _add(subparsers, common, "moves", cmd_moves,
+             "add moves to a tournament's stored games: a PGN file matched by round and players, or one game typed",
+             "clubrating moves 12 evening.pgn; clubrating moves 12 evening.pgn --accept-proposals --drop-differing; "
+             "clubrating moves 12 --round 3 --player 'Anna Berg' --typed '1. e4 e5 2. Nf3 Nc6'")
+    p.add_argument("tournament", metavar="T", help="the tournament's number")
+    p.add_argument("file", metavar="GAMES.pgn", nargs="?", help="a PGN file of the tournament's games")
+    p.add_argument("--accept-proposals", action="store_true",
+                   help="accept every name the matcher found under another spelling (listed first without it)")
+    p.add_argument("--correct-results", action="store_true",
+                        help="where the file's result differs, correct the stored result to it (full replay)")
+    p.add_argument("--drop-differing", action="store_true",
+                        help="where the file's result differs, keep the stored result and drop those moves "
+                        "(not with --correct-results)")
+    p.add_argument("--round", type=whole(1, MAX_ROUNDS), help="with --typed: the game's round")
+    p.add_argument("--player", help="with --typed: one of its players (name or number)")
+    p.add_argument("--typed", metavar="MOVES",
+                   help="the game's moves as written (SAN, move numbers optional, 0-0, Russian letters, clocks)")
+    p.add_argument("--confirm", action="store_true",
+                   help="with --typed: store moves that end in a position contradicting the stored result")

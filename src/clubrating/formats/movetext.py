@@ -1,0 +1,204 @@
+"""Moves as people write them on a scoresheet, read into PGN movetext.
+
+An arbiter types a game from a paper scoresheet: SAN with or without move
+numbers (``1. e4 e5 2. Nf3`` or ``e4 e5 Nf3``), castling as ``0-0`` or
+``O-O``, captures with ``x`` or ``:``, checks with ``+``, the piece letters of
+the club's language (Russian Кр Ф Л С К, Armenian, figurines ♔♕♖♗♘), and
+optionally each move's clock (``e4 1:29:55`` or ``e4 {1:29:55}`` or
+``e4 [%clk 1:29:55]``). python-chess checks every move; the first that is
+illegal or ambiguous refuses the text with its move number, the move as typed
+and the position (:class:`MoveError`).
+
+Pure: no I/O.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import chess
+
+from clubrating.errors import InputError
+
+PIECE_LETTERS: dict[str, dict[str, str]] = {
+    # Russian notation (the Russian chess federation's scoresheets): Король, Ферзь, Ладья,
+    # Слон, Конь; "Кр" before "К" (knight), longest first.
+    "ru": {"Кр": "K", "Ф": "Q", "Л": "R", "С": "B", "К": "N"},
+    # Armenian: the initials of Արքա, Թագուհի, Նավակ, Փիղ, Ձի (king, queen, rook, bishop,
+    # knight). No published scoresheet standard was found; these initials are unambiguous.
+    "hy": {"Ա": "K", "Թ": "Q", "Ն": "R", "Փ": "B", "Ձ": "N"},
+    # Figurine algebraic notation (Unicode 2654-265F), both colours.
+    "figurine": {"♔": "K", "♕": "Q", "♖": "R", "♗": "B", "♘": "N",
+                 "♚": "K", "♛": "Q", "♜": "R", "♝": "B", "♞": "N"},
+}
+"""Piece letters read besides the English K Q R B N, by language."""
+
+# Cyrillic letters that look like the Latin files or castling's O, typed on a Russian keyboard
+# layout ("е4", "Кс3", "о-о"), and the Cyrillic "х" for a capture.
+_LOOKALIKES = str.maketrans({"а": "a", "с": "c", "е": "e", "х": "x", "о": "O", "О": "O"})
+_DASHES = str.maketrans({"–": "-", "—": "-", "−": "-", "‐": "-"})
+
+MAX_MOVETEXT = 20_000
+"""Characters of typed movetext read at most: the longest recorded game (269 moves, Nikolić -
+Arsović 1989) takes about 3,000; a page of megabytes is refused in one line."""
+
+RESULTS = ("1-0", "0-1", "1/2-1/2", "½-½", "*")
+"""Result tokens skipped (the result is the stored game's, not the typed text's)."""
+_CLOCK = re.compile(r"^(\d{1,2}):(\d{2})(?::(\d{2}))?$")
+_CLK_COMMAND = re.compile(r"\[%clk\s+([0-9:.]+)\s*\]")
+_TOKEN = re.compile(r"\{[^}]*\}?|\([^)]*\)?|\[%clk[^\]]*\]?|[^\s{}()\[\]]+")
+_MOVE_NUMBER = re.compile(r"^(\d+)\s*(\.+|…)$")
+_NUMBERED_MOVE = re.compile(r"^(\d+)(\.+|…)(.+)$")
+_GLYPHS = re.compile(r"(?:[!?]+|e\.?p\.?|\$\d+)$")
+
+
+class MoveError(InputError):
+    """A typed move that python-chess does not accept where it stands."""
+
+    def __init__(self, number: int, color: chess.Color, typed: str, fen: str, why: str) -> None:
+        self.number, self.color, self.typed, self.fen, self.why = number, color, typed, fen, why
+        side = "White" if color == chess.WHITE else "Black"
+        super().__init__(f"move {number} ({side}) {typed!r}: {why}; the position: {fen}")
+
+
+@dataclass(frozen=True, slots=True)
+class TypedMoves:
+    """Typed moves, checked: the movetext as a PGN import stores it, and where it ends."""
+
+    movetext: str          # PGN movetext with [%clk] comments, without a result
+    plies: int
+    final_fen: str
+    has_clocks: bool
+
+    def ends_contradicting(self, white_points: int, black_points: int) -> str | None:
+        """Why the final position contradicts the result (half-points), or None: a mate
+        the result does not give to the mating side, a stalemate scored as a win
+        (FIDE Laws 5.1.1, 5.2.1)."""
+        return contradiction(chess.Board(self.final_fen), white_points, black_points)
+
+
+def contradiction(board: chess.Board, white_points: int, black_points: int) -> str | None:
+    """Why ``board``, the game's last position, contradicts the result, or None."""
+    if board.is_checkmate():
+        winner = "Black" if board.turn == chess.WHITE else "White"
+        won = (white_points, black_points) == ((2, 0) if winner == "White" else (0, 2))
+        return None if won else f"the moves end in mate by {winner}, and the result is not a win for {winner}"
+    if board.is_stalemate() and (white_points, black_points) != (1, 1):
+        return "the moves end in stalemate (a draw), and the result is not a draw"
+    return None
+
+
+def letters_to_english(word: str) -> str:
+    """A move as typed with the piece letters of any language of :data:`PIECE_LETTERS`, in SAN letters."""
+    word = word.translate(_DASHES)
+    for letters in PIECE_LETTERS.values():
+        for letter in sorted(letters, key=len, reverse=True):
+            if word.startswith(letter):
+                word = letters[letter] + word[len(letter):]
+                break
+            # a promotion written with the piece letter ("e8Ф", "e8=Ф")
+            if len(letter) == 1 and word.endswith(letter) and len(word) > 2:
+                word = word[:-1] + letters[letter]
+                break
+    return word.translate(_LOOKALIKES).replace(":", "x")
+
+
+def _san(word: str) -> str:
+    """The typed word as python-chess's SAN parser reads it: glyphs and "e.p." dropped,
+    a capture marked ``x`` or ``:``, ``0-0`` and ``O-O`` both castling."""
+    english = letters_to_english(word)
+    while True:
+        stripped = _GLYPHS.sub("", english)
+        if stripped == english:
+            break
+        english = stripped
+    if english.upper().replace("0", "O") in ("O-O", "O-O-O", "O-O+", "O-O-O+", "O-O#", "O-O-O#"):
+        english = english.upper().replace("0", "O")
+    return english
+
+
+def _clock(token: str) -> str | None:
+    """A clock time as typed (``1:29:55``, ``29:55``, ``{1:29:55}``, ``[%clk 1:29:55]``) as
+    the PGN clock command's H:MM:SS, or None when the token is no clock."""
+    text = token.strip("{}() ")
+    command = _CLK_COMMAND.search(text)
+    if command:
+        text = command.group(1).split(".")[0]
+    match = _CLOCK.match(text)
+    if match is None:
+        return None
+    first, second, third = match.groups()
+    hours, minutes, seconds = (int(first), int(second), int(third)) if third else (0, int(first), int(second))
+    if minutes > 59 and third or seconds > 59:
+        return None
+    return f"{hours}:{minutes:02d}:{seconds:02d}"
+
+
+def _words(text: str) -> list[str]:
+    """The text's words: move numbers split from a move written onto them ("1.e4")."""
+    words: list[str] = []
+    for token in _TOKEN.findall(text):
+        numbered = _NUMBERED_MOVE.match(token)
+        if numbered and not _CLOCK.match(token):
+            words.extend((numbered.group(1) + ".", numbered.group(3)))
+        else:
+            words.append(token)
+    return words
+
+
+def read_typed_moves(text: str, board: chess.Board | None = None) -> TypedMoves:
+    """Check typed moves from the start (or ``board``) and write them as PGN movetext.
+
+    Raises :class:`MoveError` at the first illegal, ambiguous or unreadable move, and
+    :class:`InputError` for text with no move or a clock with no move before it."""
+    if len(text) > MAX_MOVETEXT:
+        raise InputError(f"the moves are {len(text):,} characters long; at most {MAX_MOVETEXT:,} are read")
+    board = (board or chess.Board()).copy()
+    start = board.copy()
+    clocks: list[str | None] = []
+    for word in _words(text):
+        if _MOVE_NUMBER.match(word) or word in RESULTS or _GLYPHS.fullmatch(word):
+            continue
+        if word.startswith("{") and _clock(word) is None:
+            continue   # a comment: free text is not kept (R18)
+        clock = _clock(word)
+        if clock is not None:
+            if not board.move_stack or clocks[-1] is not None:
+                raise InputError(f"the clock time {word!r} follows no move; expected it right after its move")
+            clocks[-1] = clock
+            continue
+        _push(board, word)
+        clocks.append(None)
+    if not board.move_stack:
+        raise InputError("no move found: expected moves such as '1. e4 e5 2. Nf3 Nc6'")
+    return TypedMoves(_movetext(start, board, clocks), len(board.move_stack), board.fen(),
+                      any(c is not None for c in clocks))
+
+
+def _push(board: chess.Board, word: str) -> None:
+    number, color = board.fullmove_number, board.turn
+    try:
+        move = board.parse_san(_san(word))
+    except chess.AmbiguousMoveError:
+        raise MoveError(number, color, word, board.fen(), "ambiguous: more than one piece can make it") from None
+    except chess.IllegalMoveError:
+        raise MoveError(number, color, word, board.fen(), "illegal in this position") from None
+    except ValueError:
+        raise MoveError(number, color, word, board.fen(), "not a move: expected SAN such as Nf3, exd5, 0-0") from None
+    board.push(move)
+
+
+def _movetext(start: chess.Board, end: chess.Board, clocks: list[str | None]) -> str:
+    """The moves as a PGN import stores them: numbered SAN, each clock as ``{ [%clk H:MM:SS] }``."""
+    board, parts = start.copy(), []
+    for move, clock in zip(end.move_stack, clocks):
+        if board.turn == chess.WHITE:
+            parts.append(f"{board.fullmove_number}.")
+        elif not parts:
+            parts.append(f"{board.fullmove_number}...")
+        parts.append(board.san(move))
+        board.push(move)
+        if clock is not None:
+            parts.append(f"{{ [%clk {clock}] }}")
+    return " ".join(parts)

@@ -1,0 +1,145 @@
+"""The arbiter's pages for moves of stored games: "Add moves" (a PGN for a tournament) and
+one game's page (its moves, typed as on a scoresheet).
+
+The PGN page shows what the file would attach: each game matched, the names the matcher
+proposes (a box to tick each), the results that differ side by side (correct the stored
+result, or drop those moves). The file's text travels in the form, so confirming sends it
+again and the service matches it again under the club's lock: nothing is kept between
+requests. A typed game with an illegal move shows the message, the board (python-chess's
+SVG) and the FEN, with the text kept in the form. No script (the CSP says none).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import chess
+import chess.svg
+from django.contrib import messages
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect
+from django.utils.safestring import SafeString, mark_safe
+
+from clubrating.club import services
+from clubrating.club.models import Game
+from clubrating.club.services.moves import NeedsConfirmation, Status, Undecided, attach_pgn_moves, attach_typed_moves
+from clubrating.errors import ClubratingError, InputError
+from clubrating.formats.movetext import MoveError
+from clubrating.web.access import ClubAccess
+from clubrating.web.arbiter import MAX_UPLOAD_BYTES, _page, _tournament, act, arbiter_view, who
+
+BOARD_PIXELS = 280   # a board that fits a 360 px phone beside nothing else
+
+
+def board_svg(fen: str) -> SafeString:
+    """The position drawn by python-chess (chess.svg): SVG made from a FEN, no user text in it."""
+    return mark_safe(chess.svg.board(chess.Board(fen), size=BOARD_PIXELS))  # noqa: S308 - python-chess's SVG
+
+
+def _pgn_text(request: HttpRequest) -> tuple[str, str]:
+    """The PGN sent: an uploaded file, else the text of the form (a confirmation sends it again)."""
+    upload = request.FILES.get("file")
+    if upload is not None:
+        if upload.size and upload.size > MAX_UPLOAD_BYTES:
+            raise InputError(f"the file is larger than {MAX_UPLOAD_BYTES // 1024 // 1024} MB", file=upload.name)
+        from clubrating.formats import decode_text
+
+        return decode_text(upload.read()), upload.name or "upload.pgn"
+    text = request.POST.get("pgn", "")
+    if not text.strip():
+        raise InputError("choose a PGN file, or paste its games")
+    return text, request.POST.get("source", "") or "pasted.pgn"
+
+
+def _indices(request: HttpRequest, name: str) -> set[int]:
+    return {int(v) for v in request.POST.getlist(name) if v.isascii() and v.isdigit()}
+
+
+def _decisions(request: HttpRequest, choice: str) -> set[int]:
+    return {int(k.split("-", 1)[1]) for k, v in request.POST.items()
+            if k.startswith("result-") and k.split("-", 1)[1].isdigit() and v == choice}
+
+
+@arbiter_view
+def add_moves(request: HttpRequest, access: ClubAccess, tournament_id: int) -> HttpResponse:
+    t = _tournament(access, tournament_id)
+    page = "web/arbiter/moves.html"
+    if request.method != "POST":
+        return _page(request, access, page, tournament=t)
+    from clubrating.formats import read_tournament_text
+
+    text, source = "", ""
+    try:
+        text, source = _pgn_text(request)
+        record = read_tournament_text(text, source, format="pgn")
+        outcome, _ = attach_pgn_moves(t, record, who=who(request), accept=_indices(request, "accept"),
+                                      correct=_decisions(request, "correct"), drop=_decisions(request, "drop"))
+    except Undecided as undecided:
+        messages.warning(request, str(undecided))
+        return _page(request, access, page, tournament=t, plan=undecided.plan, pgn=text, source=source,
+                     storable=Status.STORABLE)
+    except ClubratingError as error:
+        messages.error(request, str(error))
+        return _page(request, access, page, tournament=t, pgn=text, source=source)
+    messages.success(request, str(outcome))
+    return redirect(f"{access.base}arbiter/t/{t.id}/")
+
+
+def _game(access: ClubAccess, game_id: int) -> Game:
+    game = Game.objects.filter(tournament__club=access.club, id=game_id).select_related(
+        "tournament__club", "white", "black").first()
+    if game is None:
+        raise Http404("no such game")
+    return game
+
+
+def _final_fen(game: Game) -> str | None:
+    """The position after the stored moves, or None when they cannot be read."""
+    import io
+
+    import chess.pgn
+
+    read = chess.pgn.read_game(io.StringIO(game.moves))
+    return None if read is None else read.end().board().fen()
+
+
+@arbiter_view
+def game_page(request: HttpRequest, access: ClubAccess, game_id: int) -> HttpResponse:
+    game = _game(access, game_id)
+    context: dict[str, Any] = {"game": game, "tournament": game.tournament,
+                               "result": services.game_result_text(game), "typed": ""}
+    if request.method == "POST":
+        text = request.POST.get("moves", "")
+        try:
+            outcome = attach_typed_moves(game, text, who=who(request), confirm=request.POST.get("confirm") == "on")
+        except MoveError as error:
+            messages.error(request, str(error))
+            context.update(typed=text, error=error, board=board_svg(error.fen))
+        except NeedsConfirmation as error:
+            messages.warning(request, str(error))
+            context.update(typed=text, confirming=True)
+        except ClubratingError as error:
+            messages.error(request, str(error))
+            context.update(typed=text)
+        else:
+            messages.success(request, str(outcome))
+            return redirect(f"{access.base}arbiter/g/{game.id}/")
+    elif game.moves.strip():
+        fen = _final_fen(game)
+        if fen is not None:
+            context.update(board=board_svg(fen), fen=fen)
+    return _page(request, access, "web/arbiter/game.html", **context)
+
+
+@arbiter_view
+def analysis_page(request: HttpRequest, access: ClubAccess, tournament_id: int) -> HttpResponse:
+    """Per tournament: its games with moves queued, running, analysed or failed (with the
+    reason), and a retry (a POST, audited)."""
+    from clubrating.club.jobs.status import STATES, queue_state, retry_analysis, tournament_analysis
+
+    t = _tournament(access, tournament_id)
+    if request.method == "POST":
+        return act(request, lambda: retry_analysis(t, who=who(request)), f"{access.base}arbiter/t/{t.id}/analysis/")
+    status = tournament_analysis(t)
+    return _page(request, access, "web/arbiter/analysis.html", tournament=t, status=status,
+                 counts=[(state, status.count(state)) for state in STATES], waiting=queue_state().warning())

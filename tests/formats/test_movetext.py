@@ -1,0 +1,122 @@
+"""Typed moves: the ways people write them, the clocks, the first bad move named with its position."""
+
+from __future__ import annotations
+
+import io
+
+import chess
+import chess.pgn
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from clubrating.errors import InputError
+from clubrating.formats.movetext import MAX_MOVETEXT, MoveError, read_typed_moves
+
+RUY_LOPEZ = "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. O-O"
+
+
+@pytest.mark.parametrize("typed", [
+    "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. O-O",
+    "e4 e5 Nf3 Nc6 Bb5 a6 0-0",
+    "1.e4 e5 2.Nf3 Nc6 3.Bb5 a6 4.0-0",
+    "1. e2-e4 e7-e5 2. Ng1-f3 Nb8-c6 3. Bf1-b5 a7-a6 4. O-O",
+    "1. e4 e5\n2. Nf3 Nc6\n3. Bb5 a6\n4. 0-0 *",
+    "е4 е5 Кf3 Кс6 Сb5 а6 О-О",            # Russian letters, a Russian keyboard's е, с, а, О
+    "e4 e5 Ձf3 Ձc6 Փb5 a6 0-0",              # Armenian initials
+    "e4 e5 ♘f3 ♞c6 ♗b5 a6 0-0",              # figurines
+    "1. e4! e5 2. Nf3 Nc6?! 3. Bb5!? a6 4. O-O 1-0",
+])
+def test_every_way_of_writing_the_same_moves_gives_the_same_movetext(typed: str) -> None:
+    moves = read_typed_moves(typed)
+    assert moves.movetext == RUY_LOPEZ
+    assert moves.plies == 7
+
+
+@pytest.mark.parametrize("typed", [
+    "1. e4 1:29:55 e5 1:29:40",
+    "1. e4 {1:29:55} e5 {1:29:40}",
+    "1. e4 [%clk 1:29:55] e5 [%clk 1:29:40]",
+    "1. e4 (1:29:55) e5 (1:29:40)",
+])
+def test_clock_times_are_kept_as_pgn_clock_commands(typed: str) -> None:
+    moves = read_typed_moves(typed)
+    assert moves.movetext == "1. e4 { [%clk 1:29:55] } e5 { [%clk 1:29:40] }"
+    game = chess.pgn.read_game(io.StringIO(moves.movetext))
+    assert game is not None and [node.clock() for node in game.mainline()] == [5395.0, 5380.0]
+
+
+def test_a_clock_of_minutes_and_seconds_is_written_with_hours() -> None:
+    assert read_typed_moves("e4 4:58 e5 4:57").movetext == "1. e4 { [%clk 0:04:58] } e5 { [%clk 0:04:57] }"
+
+
+def test_captures_with_a_colon_and_promotions_with_the_clubs_letter_are_read() -> None:
+    moves = read_typed_moves("e4 d5 e:d5 Фxd5 Кc3 Фa5 d4 c6 Кf3 Сg4 h3 С:f3 Ф:f3")
+    assert moves.movetext.endswith("6. h3 Bxf3 7. Qxf3")
+    promoted = read_typed_moves("a4 b5 axb5 a6 bxa6 Bb7 axb7 h6 bxa8Ф")
+    assert promoted.movetext.endswith("bxa8=Q")
+
+
+def test_an_illegal_move_names_its_number_the_move_as_typed_and_the_position() -> None:
+    with pytest.raises(MoveError) as raised:
+        read_typed_moves("1. e4 e5 2. Nf3 Nc6 3. Ke3")
+    error = raised.value
+    assert (error.number, error.color, error.typed) == (3, chess.WHITE, "Ke3")
+    assert error.fen == "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"
+    assert str(error).startswith("move 3 (White) 'Ke3': illegal in this position; the position: r1bqkbnr/")
+
+
+def test_an_ambiguous_move_says_so() -> None:
+    with pytest.raises(MoveError, match=r"move 5 \(White\) 'Nd4': ambiguous"):
+        read_typed_moves("e4 e5 Nc3 Nf6 Nf3 d6 Nb5 a6 Nd4")
+
+
+def test_a_black_move_that_is_not_a_move_names_black() -> None:
+    with pytest.raises(MoveError, match=r"move 1 \(Black\) 'Zz9': not a move"):
+        read_typed_moves("1. d4 Zz9")
+
+
+@pytest.mark.parametrize("typed, why", [
+    ("", "no move found"),
+    ("1. 2. 3.", "no move found"),
+    ("1:29:55 e4", "follows no move"),
+    ("e4 1:29:55 1:29:50", "follows no move"),
+])
+def test_text_without_moves_or_with_a_stray_clock_is_refused(typed: str, why: str) -> None:
+    with pytest.raises(InputError, match=why):
+        read_typed_moves(typed)
+
+
+def test_text_longer_than_any_game_is_refused_in_one_line() -> None:
+    with pytest.raises(InputError, match="at most"):
+        read_typed_moves("e4 " * (MAX_MOVETEXT // 2))
+
+
+@pytest.mark.parametrize("result, contradicts", [
+    ((0, 2), False), ((2, 0), True), ((1, 1), True),
+])
+def test_moves_ending_in_mate_contradict_a_result_that_is_not_the_mates(result: tuple[int, int],
+                                                                        contradicts: bool) -> None:
+    moves = read_typed_moves("f3 e5 g4 Qh4#")
+    assert (moves.ends_contradicting(*result) is not None) is contradicts
+
+
+def test_a_stalemate_contradicts_a_win_and_not_a_draw() -> None:
+    # Sam Loyd's ten-move stalemate
+    moves = read_typed_moves("e3 a5 Qh5 Ra6 Qxa5 h5 h4 Rah6 Qxc7 f6 Qxd7+ Kf7 Qxb7 Qd3 Qxb8 Qh7 Qxc8 Kg6 Qe6")
+    assert moves.ends_contradicting(1, 1) is None
+    assert "stalemate" in (moves.ends_contradicting(2, 0) or "")
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.randoms(use_true_random=False), st.integers(min_value=1, max_value=60))
+def test_a_random_game_written_by_python_chess_reads_back_to_its_moves(rnd: object, plies: int) -> None:
+    board = chess.Board()
+    for _ in range(plies):
+        legal = list(board.legal_moves)
+        if not legal:
+            break
+        board.push(rnd.choice(legal))  # type: ignore[attr-defined]
+    text = chess.Board().variation_san(board.move_stack)
+    moves = read_typed_moves(text)
+    assert moves.movetext == text and moves.final_fen == board.fen()

@@ -1,0 +1,112 @@
+"""The arbiter's "Add moves" page and a game's page: matched, confirmed, decided; typed, refused with the board."""
+
+from __future__ import annotations
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.core.management import call_command
+from django.test import Client
+
+from clubrating.club import services
+from clubrating.club.models import AuditEntry, Club, Game, Tournament
+
+LEGAL = "1. e4 e5 2. Bc4 d6 3. Nf3 Bg4 4. Nc3 g6 5. Nxe5 Bxd1 6. Bxf7+ Ke7 7. Nd5#"
+
+
+def pgn_game(round_: str, white: str, black: str, result: str, moves: str) -> str:
+    tags = {"Event": "Tuesday Rapid", "Site": "?", "Date": "2024.01.09", "Round": round_, "White": white,
+            "Black": black, "Result": result}
+    return "".join(f'[{k} "{v}"]\n' for k, v in tags.items()) + f"\n{moves} {result}\n\n"
+
+
+# round 1: Anna Smith - Bob Jones 1-0 (written "Ana Smith"); Carl Berg - Dana White stored 1/2-1/2, here 1-0
+THE_FILE = (pgn_game("1", "Ana Smith", "Bob Jones", "1-0", LEGAL)
+            + pgn_game("1", "Carl Berg", "Dana White", "1-0", LEGAL))
+
+
+def game(evening: Tournament, round_: int, white: str) -> Game:
+    return Game.objects.select_related("white", "black").get(tournament=evening, round=round_, white__name=white)
+
+
+def test_a_pgn_with_a_proposal_and_a_differing_result_is_shown_and_stored_once_decided(
+        club: Club, evening: Tournament, arbiter_client: Client) -> None:
+    url = f"/c/riverside/arbiter/t/{evening.id}/moves/"
+    assert b"Match the games" in arbiter_client.get(url).content
+    upload = SimpleUploadedFile("evening.pgn", THE_FILE.encode(), content_type="application/x-chess-pgn")
+    shown = arbiter_client.post(url, {"file": upload})
+    page = shown.content.decode()
+    assert shown.status_code == 200 and "nothing stored" in page
+    assert "&#x27;Ana Smith&#x27; is &#x27;Anna Smith&#x27;?" in page
+    assert "The results differ." in page and "round 1: Carl Berg - Dana White 1/2-1/2" in page
+    assert not Game.objects.filter(tournament=evening).exclude(moves="").exists()
+    stored = arbiter_client.post(url, {"pgn": THE_FILE, "source": "evening.pgn", "accept": ["1"],
+                                       "result-2": "correct"})
+    assert stored.status_code == 302 and stored["Location"] == f"/c/riverside/arbiter/t/{evening.id}/"
+    assert game(evening, 1, "Anna Smith").moves == f"{LEGAL} 1-0"
+    carl = game(evening, 1, "Carl Berg")
+    assert carl.moves == f"{LEGAL} 1-0" and services.game_result_text(carl) == "1-0"
+    assert AuditEntry.objects.filter(club=club, action="correct-result").count() == 1
+
+
+def test_a_pgn_that_is_not_one_is_one_message_and_the_text_stays(evening: Tournament, arbiter_client: Client) -> None:
+    response = arbiter_client.post(f"/c/riverside/arbiter/t/{evening.id}/moves/", {"pgn": "[Event \"x\"]\n\n1. e4 Ke3 1-0\n"})
+    assert response.status_code == 200 and b"expected legal moves" in response.content
+    assert b"1. e4 Ke3 1-0" in response.content
+
+
+def test_an_illegal_typed_move_shows_the_board_and_the_fen_and_keeps_the_text(
+        evening: Tournament, arbiter_client: Client) -> None:
+    url = f"/c/riverside/arbiter/g/{game(evening, 3, 'Dana White').id}/"
+    assert b"Type the moves" in arbiter_client.get(url).content
+    response = arbiter_client.post(url, {"moves": "1. e4 e5 2. Ke3"})
+    page = response.content.decode()
+    assert response.status_code == 200 and "<svg" in page
+    assert "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2" in page
+    assert "Move 2 (White) “Ke3”: illegal in this position" in page
+    assert ">1. e4 e5 2. Ke3</textarea>" in page
+    stored = arbiter_client.post(url, {"moves": "1. e4 e5 2. Ke2"})
+    assert stored.status_code == 302
+    assert game(evening, 3, "Dana White").moves == "1. e4 e5 2. Ke2 0-1"
+    assert b"<svg" in arbiter_client.get(url).content   # the position after the stored moves
+
+
+def test_typed_moves_contradicting_the_result_ask_for_a_confirmation(evening: Tournament,
+                                                                      arbiter_client: Client) -> None:
+    url = f"/c/riverside/arbiter/g/{game(evening, 1, 'Anna Smith').id}/"   # stored 1-0
+    asked = arbiter_client.post(url, {"moves": "f3 e5 g4 Qh4#"})
+    assert asked.status_code == 200 and b'name="confirm"' in asked.content and b"mate by Black" in asked.content
+    assert game(evening, 1, "Anna Smith").moves == ""
+    assert arbiter_client.post(url, {"moves": "f3 e5 g4 Qh4#", "confirm": "on"}).status_code == 302
+    assert game(evening, 1, "Anna Smith").moves == "1. f3 e5 2. g4 Qh4# 1-0"
+
+
+def test_another_clubs_arbiter_gets_404_on_the_moves_pages(evening: Tournament, other_arbiter_client: Client) -> None:
+    target = game(evening, 1, "Anna Smith")
+    assert other_arbiter_client.get(f"/c/riverside/arbiter/t/{evening.id}/moves/").status_code == 404
+    assert other_arbiter_client.post(f"/c/riverside/arbiter/g/{target.id}/", {"moves": "e4"}).status_code == 404
+    assert game(evening, 1, "Anna Smith").moves == ""
+
+
+def test_the_tournament_page_links_to_the_moves_pages(evening: Tournament, arbiter_client: Client) -> None:
+    page = arbiter_client.get(f"/c/riverside/arbiter/t/{evening.id}/").content.decode()
+    assert f"/c/riverside/arbiter/t/{evening.id}/moves/" in page
+    assert f"/c/riverside/arbiter/g/{game(evening, 1, 'Anna Smith').id}/" in page
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_analysis_page_shows_the_queued_games_and_a_failed_jobs_reason_with_a_retry(
+        club: Club, evening: Tournament, arbiter_client: Client, monkeypatch: pytest.MonkeyPatch) -> None:
+    arbiter_client.post(f"/c/riverside/arbiter/t/{evening.id}/moves/",
+                        {"pgn": pgn_game("1", "Anna Smith", "Bob Jones", "1-0", LEGAL)})
+    url = f"/c/riverside/arbiter/t/{evening.id}/analysis/"
+    page = arbiter_client.get(url).content.decode()
+    assert "queued: 1 · running: 0 · analysed: 0 · failed: 0" in page
+    assert "1 analysis job is waiting and no worker has been seen" in page
+    monkeypatch.setenv("CLUBRATING_ENGINE", "/nonexistent/stockfish")
+    call_command("db_worker", batch=True, startup_delay=False, reload=False, verbosity=0)
+    page = arbiter_client.get(url).content.decode()
+    assert "failed: 1" in page and "/nonexistent/stockfish" in page and "Queue the analysis again" in page
+    retried = arbiter_client.post(url)
+    assert retried.status_code == 302
+    assert "queued: 1" in arbiter_client.get(url).content.decode()
+    assert AuditEntry.objects.filter(club=club, action="analysis-retry").exists()
