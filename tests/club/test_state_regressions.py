@@ -127,3 +127,23 @@ def test_a_file_of_two_spellings_of_one_name_imported_again_is_refused_as_the_sa
     services.import_tournament(club, record, who=ARBITER, today=dt.date(2030, 1, 1))
     with pytest.raises(services.SameTournament):
         services.import_tournament(club, record, who=ARBITER, today=dt.date(2030, 1, 1))
+
+
+def test_a_later_publish_keeps_the_initial_ratings_on_a_list_whose_only_tournament_had_no_games(
+        club: Club, publish: Publisher) -> None:
+    """With one list per time control the initial list counts on each list the history has; a
+    rebuild from a later tournament must not drop the rows of a list it does not replay."""
+    Club.objects.filter(pk=club.pk).update(separate_lists=True)
+    club.refresh_from_db()
+    initial_list.seed_ratings(club, listed(("Anna Berg", 1800.0), ("Ben Cole", 1600.0)), who=ARBITER,
+                              source="list.csv")
+    initial_list.all_new_initial(club, who=ARBITER)
+    record = make_record("Rapid night", DAY, ["Anna Berg", "Ben Cole"], [], byes=[(1, "Anna Berg", 1)])
+    rapid = services.import_tournament(club, record, who=ARBITER, today=dt.date(2030, 1, 1))
+    rapid.time_control = "rapid"
+    rapid.save(update_fields=["time_control"])
+    services.accept_exact(rapid, who=ARBITER)
+    services.publish(rapid, who=ARBITER)
+    assert replay_differences(club) == (0, 0, 0)
+    publish("Monday", DAY + dt.timedelta(days=7), ["Anna Berg", "Ben Cole"], [(1, "Anna Berg", "Ben Cole", "1-0")])
+    assert replay_differences(club) == (0, 0, 0)

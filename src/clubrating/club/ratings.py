@@ -219,14 +219,17 @@ def rebuild_ratings(club: Club, *, reason: str, since: Tournament | OrderKey | N
     """
     with history_write(club):
         key = order_key(since) if isinstance(since, Tournament) else since
-        published = [t for t in Tournament.objects.filter(club=club, status=TournamentStatus.PUBLISHED)
-                     .order_by("date", "sequence", "id") if key is None or order_key(t) >= key]
+        history = list(Tournament.objects.filter(club=club, status=TournamentStatus.PUBLISHED)
+                       .order_by("date", "sequence", "id"))
+        published = [t for t in history if key is None or order_key(t) >= key]
         snapshots = snapshot_before(club, key)
         policy = policy_for(club)
         fresh: list[tuple[Any, ...]] = []
         current: list[tuple[Any, ...]] = []
         initial = initial_list_standings(club, policy)
-        lists = sorted({rating_list_of(club, t) for t in published} | set(snapshots)
+        # every list the history has, not only those replayed: a partial rebuild must leave
+        # the same current rows (the initial list counts on each) as a full one
+        lists = sorted({rating_list_of(club, t) for t in history} | set(snapshots)
                        | ({"standard"} if initial else set()))
         for lst in lists:
             tournaments = [t for t in published if rating_list_of(club, t) == lst]
