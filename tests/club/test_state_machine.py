@@ -329,8 +329,9 @@ class ClubMachine(RuleBasedStateMachine):
         when = earlier.date + dt.timedelta(days=shift)
         still = Tournament.objects.filter(pk=earlier.tournament_id, date__range=(when - dt.timedelta(days=1),
                                                                                  when + dt.timedelta(days=1))).first()
-        expect_twin = (still is not None and played_games(still) == earlier.games and when <= TODAY
-                       and not (digest and Tournament.objects.filter(club=self.club, content_hash=digest).exists()))
+        # a file without a played game is never taken for a stored one (docs/names-and-duplicates.md)
+        expect_twin = (still is not None and bool(earlier.games) and played_games(still) == earlier.games
+                       and when <= TODAY and not (digest and Tournament.objects.filter(club=self.club, content_hash=digest).exists()))
         refusal: list[ClubratingError] = []
         imported: list[Tournament] = []
 
