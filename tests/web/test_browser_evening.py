@@ -59,6 +59,7 @@ def _register_and_confirm(page: Any) -> None:
 def _enter_results(page: Any, rnd: int, back: str) -> None:
     """Every board of the round from the phone page, each by one tap; one result corrected."""
     page.click("text=Enter the results (phone page)")
+    page.wait_for_selector("ol.boards li[id^=board-]")   # the phone page loaded, not the one it left
     page.set_viewport_size(PHONE)
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]   # no sideways scrolling
     boards = page.locator("ol.boards li[id^=board-]").count()
