@@ -156,6 +156,14 @@ def player(access: ClubAccess, member: Member) -> dict[str, Any]:
             "charts": charts(hist["tournaments"], access.club.provisional_games, name)}
 
 
+def player_card(access: ClubAccess, member: Member) -> dict[str, Any]:
+    """The member's name and card as this viewer may see them, without the page's charts
+    (the card's own exports)."""
+    hist, flags = reads.player_history_and_opponents(member)
+    name = access.name(member.name, junior=member.junior, consent=member.full_name_consent, member_id=member.id)
+    return {"name": name, "card": card_document(access, hist, flags)}
+
+
 def _with_activity(club: Club, ratings: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
     """The member's ratings, each marked ``inactive`` by the club's rule on its list."""
     def day(text: str | None) -> dt.date | None:

@@ -201,7 +201,7 @@ def player_card_csv(request: HttpRequest, access: ClubAccess, member_id: int) ->
     member = pages.member_or_redirect(access, member_id, "card.csv")
     if isinstance(member, HttpResponse):
         return member
-    doc = pages.player(access, member)["card"]
+    doc = pages.player_card(access, member)["card"]
     perf = {p["tournament_id"]: f"{p['rating']:.0f}" for p in doc["performances"]}
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
@@ -222,7 +222,7 @@ def player_card_json(request: HttpRequest, access: ClubAccess, member_id: int) -
     member = pages.member_or_redirect(access, member_id, "card.json")
     if isinstance(member, HttpResponse):
         return member
-    data = pages.player(access, member)
+    data = pages.player_card(access, member)
     return JsonResponse({"member_id": member.id, "name": data["name"], "card": data["card"]},
                         json_dumps_params={"ensure_ascii": False})
 
