@@ -8,7 +8,7 @@ the JSON API under ``/api/``.
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from clubrating.web import api, arbiter, club_settings, cpi_views, evening, fairplay, moves, views
+from clubrating.web import api, arbiter, club_settings, cpi_views, evening, fairplay, moves, viewer, views
 
 club_patterns = [
     path("", views.club_page, name="club"),
@@ -25,6 +25,8 @@ club_patterns = [
     path("p/<int:member_id>/card.csv", views.player_card_csv, name="player-card-csv"),
     path("p/<int:member_id>/card.json", views.player_card_json, name="player-card-json"),
     path("p/<int:member_id>/cpi/", cpi_views.cpi_dashboard, name="player-cpi"),
+    path("g/<int:game_id>/", viewer.game_page, name="game"),
+    path("g/<int:game_id>/game.pgn", viewer.game_pgn, name="game-pgn"),
 ]
 
 arbiter_patterns = [
