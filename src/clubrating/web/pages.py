@@ -8,6 +8,7 @@ import datetime as dt
 from collections.abc import Iterable
 from typing import Any
 
+from django.db.models import F, Q
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect
 
@@ -96,10 +97,20 @@ def inactive_rule(club: Club, days: Iterable[dt.date | None]) -> dict[str, Any] 
 
 
 def recent_tournaments(access: ClubAccess, limit: int | None = RECENT_TOURNAMENTS) -> list[Tournament]:
-    qs = Tournament.objects.filter(club=access.club).order_by("-date", "-sequence", "-id")
-    if not access.is_arbiter:
-        qs = qs.filter(status=TournamentStatus.PUBLISHED)
+    """The newest tournaments this viewer may open (:func:`shown_tournaments`), each with
+    ``paired_rounds`` and ``planned_rounds`` when it is an evening paired here (else None)."""
+    qs = (Tournament.objects.filter(shown_tournaments(access), club=access.club).order_by("-date", "-sequence", "-id")
+          .annotate(paired_rounds=F("evening__paired_rounds"), planned_rounds=F("evening__planned_rounds")))
     return list(qs[:limit] if limit else qs)
+
+
+RUNNING = Q(status=TournamentStatus.DRAFT, evening__paired_rounds__gte=1)   # a draft evening being played
+
+
+def shown_tournaments(access: ClubAccess) -> Q:
+    """The tournaments this viewer may open: every one for an arbiter; the published ones and the
+    running evenings (public while played, rated only when published) for everyone else."""
+    return Q() if access.is_arbiter else Q(status=TournamentStatus.PUBLISHED) | RUNNING
 
 
 def tournament_rows(access: ClubAccess) -> list[dict[str, Any]]:
@@ -110,6 +121,7 @@ def tournament_rows(access: ClubAccess) -> list[dict[str, Any]]:
     flags = member_flags(m for s in summaries.values() for _, m in s["winners"])
     return [{"id": t.id, "name": t.name, "date": t.date, "kind": t.kind, "time_control": t.time_control,
              "is_published": t.is_published, "is_rated": t.is_rated, "status": t.status, "rounds": t.rounds,
+             "paired_rounds": getattr(t, "paired_rounds", None),
              "summary": {**summaries[t.id], "winners": [
                  {"name": entry_name(access, t, name, m, flags), "member_id": m}
                  for name, m in summaries[t.id]["winners"]]}} for t in listed]

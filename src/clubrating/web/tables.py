@@ -59,7 +59,8 @@ def tournament_rows(rows: Iterable[dict[str, Any]], base: str) -> SafeString:
     out = []
     for t in rows:
         s = t["summary"]
-        draft = "" if t["is_published"] else ' <span class="tag">draft</span>'
+        draft = ("" if t["is_published"] else ' <span class="tag">in progress, not rated yet</span>'
+                 if t["paired_rounds"] else ' <span class="tag">draft</span>')
         kind = escape(t["time_control"]) + ("" if t["is_rated"] else ", bughouse (not rated)")
         winners = ", ".join(f'<a href="{b}p/{w["member_id"]}/">{escape(w["name"])}</a>' if w["member_id"]
                             else escape(w["name"]) for w in s["winners"])

@@ -8,7 +8,7 @@ the JSON API under ``/api/``.
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from clubrating.web import api, arbiter, club_settings, cpi_views, evening, fairplay, moves, viewer, views
+from clubrating.web import api, arbiter, club_settings, cpi_views, evening, fairplay, moves, viewer, views, wall
 
 club_patterns = [
     path("", views.club_page, name="club"),
@@ -19,6 +19,9 @@ club_patterns = [
     path("t/<int:tournament_id>/tournament.trf", views.tournament_trf, name="tournament-trf"),
     path("t/<int:tournament_id>/games.pgn", views.tournament_pgn, name="tournament-pgn"),
     path("t/<int:tournament_id>/standings.csv", views.tournament_csv, name="tournament-csv"),
+    path("t/<int:tournament_id>/print/pairings/", wall.pairings_by_board, name="print-pairings"),
+    path("t/<int:tournament_id>/print/names/", wall.pairings_by_name, name="print-names"),
+    path("t/<int:tournament_id>/print/wallchart/", wall.wall_chart, name="print-wallchart"),
     path("p/<int:member_id>/", views.player_page, name="player"),
     path("p/<int:member_id>/history.csv", views.player_csv, name="player-csv"),
     path("p/<int:member_id>/history.json", views.player_json, name="player-json"),

@@ -22,7 +22,7 @@ from clubrating.club.models import Club, Visibility
 from clubrating.formats.csv import spreadsheet_cell
 from clubrating.formats.pgn import write_pgn
 from clubrating.formats.trf import write_trf
-from clubrating.web import card, cpi_views, pages, tables
+from clubrating.web import card, cpi_views, pages, tables, wall
 from clubrating.web.access import ClubAccess, club_view
 
 
@@ -232,8 +232,13 @@ def player_card_json(request: HttpRequest, access: ClubAccess, member_id: int) -
 @require_safe
 @club_view
 def tournament_page(request: HttpRequest, access: ClubAccess, tournament_id: int) -> HttpResponse:
-    t = pages.get_tournament(access, tournament_id)
-    return _page(request, access, "web/tournament.html", **pages.tournament(access, t))
+    """A published tournament; for everyone, also a running evening (its pairings and standings so
+    far, not rated yet); any draft for its arbiters."""
+    t = wall.shown_tournament(access, tournament_id)
+    progress = wall.progress(t)
+    current = wall.pairings(access, t, progress["round"]) if progress else None
+    return _page(request, access, "web/tournament.html", **pages.tournament(access, t), progress=progress,
+                 current=current)
 
 
 @require_safe
