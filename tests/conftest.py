@@ -5,6 +5,7 @@ crash in python-chess's PGN reader was found (tests/formats/test_files.py)."""
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 
 import pytest
 
@@ -24,9 +25,41 @@ SLOW_FIRST = ("test_demo.py", "test_readme_commands.py", "test_rq_workers.py", "
               "test_concurrency.py", "test_read_only.py", "test_duplicates.py", "test_serve.py")
 
 
+# The tests whose result can depend on the database, marked ``storage`` here so that the
+# PostgreSQL run of scripts/test (``-m storage``) keeps them and drops the rest, which run on
+# SQLite only: a test on pytest-django's database (every query, lock, transaction, migration
+# and service goes through it; a test without it cannot open it, pytest-django blocks that),
+# and a test marked ``storage`` by hand because the processes it starts open the database of
+# $CLUBRATING_DATABASE_URL. A test whose processes are given a SQLite file runs the same on
+# both passes and is not marked.
+DATABASE_FIXTURES = frozenset({"db", "transactional_db", "django_db_reset_sequences",
+                               "django_db_serialized_rollback", "live_server"})
+
+
+def uses_storage(item: pytest.Item) -> bool:
+    fixtures = getattr(item, "fixturenames", ())
+    return (item.get_closest_marker("django_db") is not None
+            or item.get_closest_marker("storage") is not None
+            or not DATABASE_FIXTURES.isdisjoint(fixtures))
+
+
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     def rank(item: pytest.Item) -> int:
         name = item.path.name
         return SLOW_FIRST.index(name) if name in SLOW_FIRST else len(SLOW_FIRST)
     items.sort(key=rank)   # stable: the other files keep pytest's order
+    for item in items:     # before -m selects (tryfirst)
+        if uses_storage(item):
+            item.add_marker(pytest.mark.storage)
+
+
+@pytest.fixture(autouse=True, scope="session")
+def quick_password_hashes() -> Iterator[None]:
+    """Passwords hashed in the tests' own process with one round of MD5, as Django's testing
+    guide advises, instead of PBKDF2's million (half a CPU-second for each arbiter made or
+    logged in). No test is about the hash's strength; the ``clubrating`` processes the
+    tests start hash as shipped."""
+    from django.test import override_settings
+    with override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"]):
+        yield

@@ -33,6 +33,7 @@ from urllib.parse import urlencode, urlsplit, urlunsplit
 
 import pytest
 
+pytestmark = pytest.mark.storage   # the racers open the database of $CLUBRATING_DATABASE_URL's server
 RACER = str(Path(__file__).with_name("racer.py"))
 DEADLINE = 120.0   # seconds a race may take at most, on a busy 2-core machine, before the test fails
 

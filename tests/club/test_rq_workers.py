@@ -43,7 +43,8 @@ NODES = "3000"   # small and fixed: a game of 60 plies takes about half a second
 NAMES = ["Anna Berg", "Ben Cole", "Cara Dunn", "Dan Eng", "Eva Fox", "Finn Gray", "Gus Hall", "Hana Ito"]
 ANALYSED = re.compile(r"clubrating worker (\d+): analysed game (\d+) in")
 STARTED = re.compile(r"default: analyse game (\d+) \(")
-pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+pytestmark = [pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc"),
+              pytest.mark.storage]   # the workers open the database of $CLUBRATING_DATABASE_URL's server
 
 
 def evening_pgn(games: int, plies: int, seed: int = 12) -> str:
