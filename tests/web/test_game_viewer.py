@@ -16,7 +16,7 @@ from clubrating.formats.typed import parse_typed
 from clubrating.web.links import game_href
 from tests.cpi.coach_games import build
 
-from .conftest import WHO, make_arbiter
+from .conftest import WHO, make_arbiter, member
 
 SCHOLAR = ["e4", "e5", "Qh5", "Nc6", "Bc4", "Nf6", "Qxf7#"]
 # ply 3 Qh5: 40 -> -30 cp (winning chances drop 0.13, an inaccuracy); ply 4 Nc6: 50 -> -80 (0.24, a
@@ -141,3 +141,13 @@ def test_an_analysis_of_other_moves_marks_nothing(scholar: Game) -> None:
     GameAnalysis.objects.filter(game=scholar).update(facts=build(["d4", "d5"], {}).to_dict())
     html = page(Client(), f"/c/riverside/g/{scholar.id}/")
     assert "Not analysed yet" in html and "<abbr" not in html
+
+
+def test_the_crosstable_and_the_player_s_games_link_the_games_with_moves_to_the_viewer(
+        club: Club, scholar: Game) -> None:
+    viewer = f'href="/c/riverside/g/{scholar.id}/"'
+    crosstable = page(Client(), f"/c/riverside/t/{scholar.tournament_id}/")
+    assert crosstable.count(viewer) == 2 and crosstable.count('href="/c/riverside/g/') == 2   # both players' cells
+    for name in ("Anna Smith", "Bob Jones"):
+        games = page(Client(), f"/c/riverside/p/{member(club, name).id}/")
+        assert games.count(viewer) == 1 and games.count('href="/c/riverside/g/') == 1

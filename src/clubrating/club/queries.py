@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import connection
-from django.db.models import QuerySet
+from django.db.models import BooleanField, ExpressionWrapper, Q, QuerySet
 from django.db.models.functions import Length
 
 from clubrating.club import zones
@@ -94,16 +94,17 @@ def _rounds(tournament: Tournament, number: dict[int, int]
     cells: dict[int, dict[int, dict[str, Any]]] = defaultdict(dict)
     pairings: list[Pairing] = []
     byes: list[ByeRecord] = []
-    games = Game.objects.filter(tournament=tournament).values_list(
+    games = Game.objects.filter(tournament=tournament).annotate(
+        has_moves=ExpressionWrapper(~Q(moves=""), output_field=BooleanField())).values_list(
         "id", "round", "white_id", "black_id", "white_points", "black_points", "played", "unplayed",
-        "colours_known")
-    for gid, rnd, white, black, wp, bp, played, unplayed, colours_known in games:
+        "colours_known", "has_moves")
+    for gid, rnd, white, black, wp, bp, played, unplayed, colours_known, has_moves in games:
         result = result_text(wp, bp, played)
         pairings.append(Pairing(rnd, number[white], number[black], wp, bp, played))
         for me, other, scored, colour in ((white, black, wp, "w"), (black, white, bp, "b")):
             cells[me][rnd] = {
                 "round": rnd, "opponent": number[other], "colour": colour if colours_known else None,
-                "score": scored / 2, "game_id": gid, "result": result,
+                "score": scored / 2, "game_id": gid, "result": result, "has_moves": bool(has_moves),
                 "rated": played and tournament.is_rated,
                 "note": None if played else ("forfeit" if unplayed != "no-moves" else "not played"),
             }
@@ -111,7 +112,7 @@ def _rounds(tournament: Tournament, number: dict[int, int]
             "round", "entry_id", "points", "kind"):
         byes.append(ByeRecord(rnd, number[entry_id], bye_points, ByeKind(kind)))
         cells[entry_id][rnd] = {"round": rnd, "opponent": None, "colour": None, "score": bye_points / 2,
-                                "game_id": None, "result": "bye", "rated": False, "note": "bye"}
+                                "game_id": None, "result": "bye", "rated": False, "note": "bye", "has_moves": False}
     return cells, pairings, byes
 
 

@@ -13,6 +13,7 @@ from clubrating.club.card import player_card
 from clubrating.club.models import Member
 from clubrating.rating.card import Card, Line, Status, Streak, Tally
 from clubrating.web.access import ClubAccess
+from clubrating.web.links import game_href
 
 RESULT = {2: "1", 1: "½", 0: "0"}
 FORFEIT_RESULT = {2: "+", 1: "=", 0: "−"}   # chess-results' marks of a game won or lost unplayed
@@ -81,9 +82,10 @@ def _num(value: float | None, fmt: str) -> str:
     return "" if value is None else format(value, fmt)
 
 
-def game_rows(doc: dict[str, Any], base: str, vs: int | None = None) -> SafeString:
+def game_rows(doc: dict[str, Any], base: str, vs: int | None = None,
+              with_moves: frozenset[int] = frozenset()) -> SafeString:
     """The card's games, one header row per tournament with its performance; ``vs``: only the
-    games against that opponent."""
+    games against that opponent; the result of a game in ``with_moves`` links to the game viewer."""
     perf = {p["tournament_id"]: p for p in doc["performances"]}
     out, current = [], None
     for g in doc["games"]:
@@ -96,20 +98,23 @@ def game_rows(doc: dict[str, Any], base: str, vs: int | None = None) -> SafeStri
                      f'opponents {p["average_opponent"]:.0f})') if p else ""
             out.append(f'<tr class="event"><th scope="rowgroup" colspan="8">{g["date"]} · '
                        f'<a href="{escape(base)}t/{current}/">{escape(g["tournament"])}</a>{shown}</th></tr>')
-        out.append(_game_row(g, base))
+        out.append(_game_row(g, base, g["game_id"] in with_moves))
     return mark_safe("\n".join(out))
 
 
-def _game_row(g: dict[str, Any], base: str) -> str:
+def _game_row(g: dict[str, Any], base: str, has_moves: bool = False) -> str:
     opponent = escape(g["opponent"]) if g["opponent_id"] else "bye"
     if g["opponent_id"]:
         opponent = f'<a href="{escape(base)}p/{g["opponent_id"]}/">{opponent}</a>'
     why = WHY.get(g["status"], "")
     note = f' <span class="not-rated">{why}</span>' if why else ""
+    result = g["result"]
+    if has_moves:
+        result = f'<a href="{escape(game_href(base, g["game_id"], g["tournament_id"], has_moves=True))}">{result}</a>'
     change = g["change"]
     cls = "num" if not change else ("num pos" if change > 0 else "num neg")
     return (f'<tr><td class="num">{g["round"]}</td><td>{g["colour"] or ""}</td><td>{opponent}</td>'
-            f'<td class="num">{_num(g["opponent_rating"], ".0f")}</td><td>{g["result"]}{note}</td>'
+            f'<td class="num">{_num(g["opponent_rating"], ".0f")}</td><td>{result}{note}</td>'
             f'<td class="num">{_num(g["expected"], ".2f")}</td><td class="{cls}">{_num(change, "+.1f")}</td></tr>')
 
 

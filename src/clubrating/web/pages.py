@@ -32,6 +32,7 @@ from clubrating.rating import activity
 from clubrating.web.access import ClubAccess
 from clubrating.web.card import card_document
 from clubrating.web.chart import ChartPoint, rating_chart
+from clubrating.web.links import game_href
 
 RECENT_TOURNAMENTS = 10
 
@@ -252,7 +253,8 @@ def tournament(access: ClubAccess, t: Tournament) -> dict[str, Any]:
             **p, "name": entry_name(access, t, p["name"], p["member_id"], flags),
             "written": p["name"], "points_text": points_text(p["points"]),
             "tiebreak_texts": ["" if v is None else f"{v:g}" for v in p["tiebreaks"]],
-            "cells": [_cell(cells.get(r), t.is_rated) for r in range(1, rounds + 1)],
+            "cells": [_linked(_cell(cells.get(r), t.is_rated), cells.get(r), access.base, t.id)
+                      for r in range(1, rounds + 1)],
             "before_text": _rating(p["rating_before"]), "after_text": _rating(p["rating_after"]),
             "change_text": _signed(p["change"]),
         })
@@ -274,6 +276,14 @@ def _cell(cell: dict[str, Any] | None, rated_event: bool) -> dict[str, Any] | No
                 "why": f"{cell['note']}: not rated"}
     why = "" if rated_event else "bughouse: not rated"
     return {"text": f"{cell['opponent']}{colour}{score}", "unrated": not rated_event, "why": why}
+
+
+def _linked(shown: dict[str, Any] | None, cell: dict[str, Any] | None, base: str,
+            tournament_id: int) -> dict[str, Any] | None:
+    """A crosstable cell with the address of its game in the viewer, when the game has moves."""
+    if shown is None or cell is None or not cell.get("has_moves"):
+        return shown
+    return {**shown, "href": game_href(base, cell["game_id"], tournament_id, has_moves=True)}
 
 
 def export_record(access: ClubAccess, t: Tournament) -> TournamentRecord:

@@ -153,7 +153,8 @@ def player_page(request: HttpRequest, access: ClubAccess, member_id: int) -> Htt
     shown = next((h for h in data["card"]["head_to_head"] if h["opponent_id"] == against), None)
     return _page(request, access, "web/player.html", **data, cpi=cpi_views.player_cpi(access, member),
                  history_html=tables.history_rows(data["history"], access.base, is_arbiter=access.is_arbiter),
-                 games_html=card.game_rows(data["card"], access.base, shown["opponent_id"] if shown else None),
+                 games_html=card.game_rows(data["card"], access.base, shown["opponent_id"] if shown else None,
+                                           frozenset(g["game_id"] for g in data["games"] if g["has_moves"])),
                  against=shown, head_to_head_html=card.head_to_head_rows(data["card"], access.base))
 
 
