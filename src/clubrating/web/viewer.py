@@ -1,10 +1,11 @@
 """The public game viewer: a game's moves, the board after any of them and the moves lichess
 would mark (inaccuracy, mistake, blunder) from the stored analysis, with the engine's choice.
 
-Same privacy as the game's tournament (:func:`clubrating.web.pages.get_tournament`: a hidden
-tournament's game is 404) and its names (initials rules). No script: the board is python-chess's
-SVG drawn on the server, each move a link to ``?ply=N`` (N half-moves played, as python-chess's
-``Board.ply()`` counts them), in reading order. The engine is never run here.
+Same privacy as the game's tournament (:func:`clubrating.web.wall.shown_tournament`: a draft's
+game is 404 unless the draft is an evening being played) and its names (initials rules). No
+script: the board is python-chess's SVG drawn on the server, each move a link to ``?ply=N``
+(N half-moves played, as python-chess's ``Board.ply()`` counts them), in reading order. The
+engine is never run here.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from clubrating.cpi.advice import Advice, Judgement, game_advice
 from clubrating.cpi.facts import GameFacts
 from clubrating.formats.pgn import KEPT_TAGS, keep_moves, write_pgn
 from clubrating.formats.records import Pairing, PlayerEntry, TimeControl, TournamentKind, TournamentRecord
-from clubrating.web import pages
+from clubrating.web import pages, wall
 from clubrating.web.access import ClubAccess, club_view
 
 BOARD_PIXELS = 400   # the SVG's own size; the page's CSS scales it down to a phone's width
@@ -51,7 +52,7 @@ def public_game(access: ClubAccess, game_id: int) -> tuple[Game, Tournament]:
     game = Game.objects.filter(tournament__club=access.club, id=game_id).select_related("white", "black").first()
     if game is None:
         raise Http404("no such game")
-    return game, pages.get_tournament(access, game.tournament_id)
+    return game, wall.shown_tournament(access, game.tournament_id)
 
 
 def read_moves(game: Game) -> tuple[chess.Board, list[chess.Move]]:
