@@ -5,8 +5,10 @@ An evening is a draft :class:`~clubrating.club.models.Tournament` with an
 and linked to members only by the arbiter (R10): at registration when the name
 typed is one member's, else through ``services.link`` and ``services.new_member``;
 the first round seeds them by the club rating; each round is paired by the FIDE
-Dutch system (:mod:`clubrating.tournament.pairing`) and stored as boards whose
-games are written when the results come in. The evening is published through
+Dutch system (:mod:`clubrating.tournament.pairing`), or, in a round robin, taken from
+its Berger table (:mod:`clubrating.tournament.roundrobin`: the players are fixed at
+round 1, the whole schedule with them), and stored as boards whose games are written
+when the results come in. The evening is published through
 ``services.publish``: it then rates exactly like an imported TRF (byes and
 forfeits never rated, R8).
 
@@ -22,7 +24,9 @@ from dataclasses import dataclass
 from django.db.models import Max
 
 from clubrating.club import audit, zones
-from clubrating.tournament.pairing import History, PairingFailed, Seat, pair_round
+from clubrating.tournament.pairing import History, PairingFailed, RoundPlan, Seat, pair_round
+from clubrating.tournament.roundrobin import (MAX_PLAYERS, MIN_PLAYERS, Cycles, PairingSystem, berger_round,
+                                              rounds_of)
 from clubrating.club.locking import history_write
 from clubrating.club.lookups import find_member_by_name, game_result_text, get_member, members_called
 from clubrating.club.queries import table_of
@@ -38,6 +42,15 @@ from clubrating.words import plural
 
 HALF_POINT_BYE = 1   # half-points: a requested bye scores a draw (TRF-16 'H', FIDE C.04.1 note)
 PAB = 2              # half-points: the pairing-allocated bye scores a win (C.04.1.c)
+ROUND_OFF = 0        # half-points: a round robin's round off (the dummy's opponent) scores nothing: each
+#                      player of an odd number has one a cycle (C.05 Annex 1)
+FORFEITS = {(False, True): "+-", (True, False): "-+", (True, True): "--"}
+"""A round robin's game of a player who withdrew (white gone, black gone): lost by forfeit."""
+
+
+def system_of(evening: Evening) -> PairingSystem:
+    """How the evening is paired (stored as :class:`PairingSystem`'s value)."""
+    return PairingSystem(evening.system)
 
 
 def _evening(tournament: Tournament) -> Evening:
@@ -61,9 +74,18 @@ def _rounds_text(text: str | int) -> int:
 
 
 def start_evening(club: Club, name: str, date: dt.date, rounds: str | int, *, who: str,
-                  time_control: str = "standard", today: dt.date | None = None) -> Tournament:
-    """A new evening: a draft tournament with its planned number of rounds, nobody registered yet."""
-    planned = _rounds_text(rounds)
+                  time_control: str = "standard", today: dt.date | None = None,
+                  system: str = "swiss") -> Tournament:
+    """A new evening: a draft tournament with its planned number of rounds, nobody registered yet.
+
+    A round robin's rounds are its table's (one for each other player, twice in a double round
+    robin): ``rounds`` is not read, the number is fixed when round 1 is paired."""
+    try:
+        paired_by = PairingSystem.parse(system)
+    except ValueError as error:
+        raise InputError(str(error)) from None
+    cycles = paired_by.cycles
+    planned = _rounds_text(rounds) if cycles is None else rounds_of(MAX_PLAYERS, cycles)   # fixed at round 1
     if not name.strip():
         raise InputError("give the evening a name")
     if date > (today or zones.today(club.time_zone)):
@@ -74,10 +96,12 @@ def start_evening(club: Club, name: str, date: dt.date, rounds: str | int, *, wh
         sequence = (Tournament.objects.filter(club=club, date=date).aggregate(m=Max("sequence"))["m"] or 0) + 1
         tournament = Tournament.objects.create(club=club, name=name.strip()[:200], date=date, sequence=sequence,
                                                time_control=time_control, source_format="evening",
-                                               source_name="paired here")
-        Evening.objects.create(tournament=tournament, planned_rounds=planned)
+                                               source_name="paired here",
+                                               trf_headers=[["092", f"Individual: {paired_by.trf_kind}"]])
+        Evening.objects.create(tournament=tournament, planned_rounds=planned, system=paired_by.value)
         audit.record(club, who, "evening-start", f"tournament {tournament.id}",
-                     new={"name": tournament.name, "date": date.isoformat(), "rounds": planned})
+                     new={"name": tournament.name, "date": date.isoformat(), "system": paired_by.value,
+                          **({"rounds": planned} if paired_by is PairingSystem.SWISS else {})})
     return tournament
 
 
@@ -97,6 +121,8 @@ def register(tournament: Tournament, name: str, *, who: str) -> Entry:
         evening = _evening(tournament)
         if evening.paired_rounds >= evening.planned_rounds:
             raise Refused(f"all {evening.planned_rounds} rounds are paired: no one can join now")
+        if evening.paired_rounds and system_of(evening) is not PairingSystem.SWISS:
+            raise Refused("a round robin's players are fixed when round 1 is paired: no one can join now")
         member = _registered_member(club, text)
         text = member.name if member is not None and text.isdigit() else text
         entries = Entry.objects.filter(tournament=tournament)
@@ -151,6 +177,8 @@ def request_bye(entry: Entry, round_text: str | int, *, who: str) -> Outcome:
         if not evening.paired_rounds < rnd <= evening.planned_rounds:
             raise InputError(f"round {rnd}: a bye is asked for a round not paired yet, "
                              f"{evening.paired_rounds + 1} to {evening.planned_rounds}")
+        if system_of(evening) is not PairingSystem.SWISS:
+            raise Refused("a round robin has no byes to ask for: a game not played is entered as a forfeit")
         player = EveningPlayer.objects.get(entry=entry)
         if player.withdrawn_from is not None and rnd >= player.withdrawn_from:
             raise Refused(f"{entry.name} withdrew: no bye to give")
@@ -225,23 +253,17 @@ def pair_next_round(tournament: Tournament, *, who: str) -> Outcome:
         missing = EveningBoard.objects.filter(tournament=tournament, round=evening.paired_rounds, game=None).count()
         if missing:
             raise Refused(_results_missing(missing, evening.paired_rounds))
-        present = _present(tournament, rnd)
-        if present.newcomers:
-            before = Entry.objects.filter(tournament=tournament).exclude(
-                id__in=[p.entry_id for p in present.newcomers]).count()
-            _seed(tournament, present.newcomers, before + 1)   # late entries take the next numbers
-        try:
-            plan = pair_round(history_of(tournament), rnd, evening.planned_rounds,
-                              [Entry.objects.get(pk=p.entry_id).number for p in present.players])
-        except PairingFailed as error:   # nothing stored: the transaction rolls back
-            raise Refused(str(error)) from None
+        plan = _plan(tournament, evening, rnd)
         entry = {e.number: e for e in Entry.objects.filter(tournament=tournament)}
         EveningBoard.objects.bulk_create([
             EveningBoard(tournament=tournament, round=rnd, board=board, white=entry[w], black=entry[b])
             for board, (w, b) in enumerate(plan.boards, 1)])
         if plan.bye is not None:
-            Bye.objects.create(tournament=tournament, round=rnd, entry=entry[plan.bye], points=PAB,
-                               kind=ByeKind.PAIRING.value)
+            swiss = system_of(evening) is PairingSystem.SWISS
+            Bye.objects.create(tournament=tournament, round=rnd, entry=entry[plan.bye],
+                               points=PAB if swiss else ROUND_OFF,
+                               kind=(ByeKind.PAIRING if swiss else ByeKind.ZERO_POINT).value)
+        _forfeit_withdrawn(tournament, rnd)
         evening.paired_rounds = rnd
         evening.save(update_fields=["paired_rounds"])
         tournament.rounds = rnd
@@ -306,6 +328,54 @@ def standings_of(tournament: Tournament) -> list[tuple[Standing, Entry]]:
     """The evening's standings after the rounds paired so far (C.07 tie-breaks), with each entry."""
     entry = {e.number: e for e in Entry.objects.filter(tournament=tournament).select_related("member")}
     return [(row, entry[row.number]) for row in table_of(tournament).rows]   # as the tournament's page ranks it
+
+
+def _plan(tournament: Tournament, evening: Evening, rnd: int) -> RoundPlan:
+    """The boards of round ``rnd``: the Dutch system's for a Swiss, the Berger table's for a round robin."""
+    present = _present(tournament, rnd)
+    cycles = system_of(evening).cycles
+    if cycles is not None:
+        if rnd == 1:
+            _start_round_robin(tournament, evening, present, cycles)
+        return berger_round(Entry.objects.filter(tournament=tournament).count(), rnd, cycles)
+    if present.newcomers:
+        before = Entry.objects.filter(tournament=tournament).exclude(
+            id__in=[p.entry_id for p in present.newcomers]).count()
+        _seed(tournament, present.newcomers, before + 1)   # late entries take the next numbers
+    try:
+        return pair_round(history_of(tournament), rnd, evening.planned_rounds,
+                          [Entry.objects.get(pk=p.entry_id).number for p in present.players])
+    except PairingFailed as error:   # nothing stored: the transaction rolls back
+        raise Refused(str(error)) from None
+
+
+def _start_round_robin(tournament: Tournament, evening: Evening, present: Present, cycles: Cycles) -> None:
+    """Round 1 of a round robin: its players are the ones present, numbered 1 to n by club rating
+    (the table's numbers), and its rounds are the table's."""
+    count = len(present.players)
+    if not MIN_PLAYERS <= count <= MAX_PLAYERS:
+        raise Refused(f"{plural(count, 'player')} present: a round robin takes from {MIN_PLAYERS} to {MAX_PLAYERS}")
+    gone = [p.entry_id for p in present.newcomers if p not in present.players]   # withdrew before the start
+    Entry.objects.filter(id__in=gone).delete()
+    _seed(tournament, present.players, 1)
+    evening.planned_rounds = rounds_of(count, cycles)
+    evening.save(update_fields=["planned_rounds"])
+
+
+def _forfeit_withdrawn(tournament: Tournament, rnd: int) -> None:
+    """A round robin's boards of a player who withdrew: the game is lost by forfeit, stored at once."""
+    gone = set(EveningPlayer.objects.filter(entry__tournament=tournament, withdrawn_from__lte=rnd)
+               .values_list("entry_id", flat=True))
+    for board in EveningBoard.objects.filter(tournament=tournament, round=rnd).select_related("white", "black"):
+        if board.white_id in gone or board.black_id in gone:
+            forfeit = FORFEITS[(board.white_id in gone, board.black_id in gone)]
+            parsed = GameResult.parse(forfeit)
+            (white_points, black_points), unplayed = parsed.points, parsed.unplayed
+            board.game = Game.objects.create(
+                tournament=tournament, round=rnd, board=board.board, white=board.white, black=board.black,
+                white_points=white_points, black_points=black_points, played=False,
+                unplayed=unplayed.value if unplayed else "")
+            board.save(update_fields=["game"])
 
 
 def _results_missing(count: int, rnd: int) -> str:

@@ -363,6 +363,7 @@ class Evening(models.Model):
     tournament = models.OneToOneField(Tournament, on_delete=models.CASCADE, related_name="evening")
     planned_rounds = models.PositiveSmallIntegerField()
     paired_rounds = models.PositiveSmallIntegerField(default=0)
+    system = models.CharField(max_length=20, default="swiss")   # tournament.roundrobin.PairingSystem value
 
 
 class EveningPlayer(models.Model):

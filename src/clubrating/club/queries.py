@@ -36,7 +36,9 @@ from clubrating.errors import InputError
 from clubrating.formats.records import Bye as ByeRecord
 from clubrating.formats.records import ByeKind, Pairing
 from clubrating.formats.results import result_text
-from clubrating.tournament import SWISS_TIEBREAKS, Rule, System, Table, rank_table, system_of, tiebreak_standings
+from clubrating.tournament import Rule, System, Table, rank_table, system_of, tiebreak_standings
+from clubrating.tournament.roundrobin import PairingSystem
+from clubrating.tournament.standings import DEFAULT_TIEBREAKS
 from clubrating.words import plural
 
 
@@ -135,7 +137,7 @@ def rank_rounds(tournament: Tournament, ranks: dict[int, int | None], pairings: 
         seeds = dict(EveningPlayer.objects.filter(entry__tournament=tournament).values_list(
             "entry__number", "seed_rating"))
         playing = EveningBoard.objects.filter(tournament=tournament, round=evening.paired_rounds, game=None).exists()
-        state = EveningState(evening.paired_rounds, seeds, playing)
+        state = EveningState(evening.paired_rounds, seeds, playing, PairingSystem(evening.system))
     return rank_with(tournament, ranks, pairings, byes, state)
 
 
@@ -146,6 +148,12 @@ class EveningState:
     paired_rounds: int
     seeds: dict[int, int | None]   # start number -> the club rating it was seeded by
     playing: bool
+    system: PairingSystem = PairingSystem.SWISS
+
+    @property
+    def standings_system(self) -> System:
+        """The tie-breaks' system: a round robin's (C.07: direct encounter, wins, ...) or a Swiss's."""
+        return System.SWISS if self.system is PairingSystem.SWISS else System.ROUND_ROBIN
 
 
 def rank_with(tournament: Tournament, ranks: dict[int, int | None], pairings: Sequence[Pairing],
@@ -153,9 +161,11 @@ def rank_with(tournament: Tournament, ranks: dict[int, int | None], pairings: Se
     """:func:`rank_rounds` once the evening's state is read (no query)."""
     if evening is not None:
         finished = evening.paired_rounds - (1 if evening.playing else 0)   # a round still being played waits
+        system = evening.standings_system
         rows = tiebreak_standings({n: evening.seeds.get(n) for n in ranks}, pairings,
-                                  [b for b in byes if b.round <= evening.paired_rounds], finished)
-        return Table(tuple(rows), Rule.TIEBREAKS, System.SWISS, SWISS_TIEBREAKS)
+                                  [b for b in byes if b.round <= evening.paired_rounds], finished,
+                                  DEFAULT_TIEBREAKS[system], system)
+        return Table(tuple(rows), Rule.TIEBREAKS, system, DEFAULT_TIEBREAKS[system])
     rounds = max([tournament.rounds, *(p.round for p in pairings), *(b.round for b in byes)])
     system = system_of(list(ranks), pairings, dict(tournament.trf_headers or []).get("092", ""))
     return rank_table({n: None for n in ranks}, ranks, pairings, byes, rounds, system)
@@ -244,7 +254,9 @@ _FIRST_PLACES: dict[bytes, list[int]] = {}
 
 def _evening_states(club: Club) -> dict[int, EveningState]:
     """Every evening of the club paired here, as :func:`rank_with` ranks it: one query, three with evenings."""
-    paired = dict(Evening.objects.filter(tournament__club=club).values_list("tournament_id", "paired_rounds"))
+    rows = list(Evening.objects.filter(tournament__club=club).values_list("tournament_id", "paired_rounds", "system"))
+    paired = {tid: rounds for tid, rounds, _ in rows}
+    system = {tid: PairingSystem(value) for tid, _, value in rows}
     if not paired:
         return {}
     seeds: dict[int, dict[int, int | None]] = defaultdict(dict)
@@ -252,7 +264,8 @@ def _evening_states(club: Club) -> dict[int, EveningState]:
             "entry__tournament_id", "entry__number", "seed_rating"):
         seeds[tid][n] = seed
     playing = set(EveningBoard.objects.filter(tournament__club=club, game=None).values_list("tournament_id", "round"))
-    return {tid: EveningState(rounds, seeds[tid], (tid, rounds) in playing) for tid, rounds in paired.items()}
+    return {tid: EveningState(rounds, seeds[tid], (tid, rounds) in playing, system[tid])
+            for tid, rounds in paired.items()}
 
 
 def club_ratings(tournament: Tournament) -> dict[int, int]:

@@ -22,13 +22,23 @@ from clubrating.club.matching import proposals_for
 from clubrating.club.models import Bye, Entry, Evening, EveningBoard, EveningPlayer, Member, Tournament
 from clubrating.errors import ClubratingError, InputError
 from clubrating.formats.common import points_text
-from clubrating.tournament import SWISS_TIEBREAKS
+from clubrating.tournament import Standing, System, Tiebreak
+from clubrating.tournament.roundrobin import PairingSystem, berger_round
+from clubrating.tournament.standings import DEFAULT_TIEBREAKS
 from clubrating.web.access import ClubAccess
 from clubrating.web.arbiter import act, arbiter_view, posted, who
 
 RESULTS = [("1-0", "1-0"), ("1/2-1/2", "½-½"), ("0-1", "0-1")]
 FORFEITS = [("+-", "+ −"), ("-+", "− +"), ("--", "− −")]
-TIEBREAKS = [(t.key, t.short, f"{t.source} {t.name}") for t in SWISS_TIEBREAKS]   # the columns of the standings
+SYSTEMS = [(s.value, s.label) for s in PairingSystem]   # the start form's choice, Swiss first (the default)
+
+
+def _columns(tiebreaks: tuple[Tiebreak, ...]) -> list[tuple[str, str, str]]:
+    """The standings' tie-break columns: id, short name, C.07 section and name."""
+    return [(t.key, t.short, f"{t.source} {t.name}") for t in tiebreaks]
+
+
+TIEBREAKS = _columns(DEFAULT_TIEBREAKS[System.SWISS])   # a Swiss evening's columns
 
 
 def _page(request: HttpRequest, access: ClubAccess, template: str, **context: Any) -> HttpResponse:
@@ -51,7 +61,8 @@ def evenings(request: HttpRequest, access: ClubAccess) -> HttpResponse:
     if request.method == "POST":
         return _start(request, access)
     rows = Evening.objects.filter(tournament__club=access.club).select_related("tournament").order_by("-id")
-    return _page(request, access, "evening/list.html", evenings=rows, today=zones.today(access.club.time_zone).isoformat())
+    return _page(request, access, "evening/list.html", evenings=rows, today=zones.today(access.club.time_zone).isoformat(),
+                 systems=SYSTEMS)
 
 
 def _start(request: HttpRequest, access: ClubAccess) -> HttpResponse:
@@ -62,7 +73,8 @@ def _start(request: HttpRequest, access: ClubAccess) -> HttpResponse:
         return redirect(f"{access.base}arbiter/evening/")
     try:
         t = evening.start_evening(access.club, request.POST.get("name", ""), date, request.POST.get("rounds", ""),
-                                  who=who(request), time_control=request.POST.get("time_control", "standard"))
+                                  who=who(request), time_control=request.POST.get("time_control", "standard"),
+                                  system=request.POST.get("system", "swiss"))
     except ClubratingError as error:
         messages.error(request, str(error))
         return redirect(f"{access.base}arbiter/evening/")
@@ -80,8 +92,13 @@ def evening_page(request: HttpRequest, access: ClubAccess, tournament_id: int) -
              "byes": sorted(r for (entry_id, r) in byes if entry_id == e.id)}
             for e, proposals in proposals_for(t)]
     members = Member.objects.filter(club=access.club, merged_into=None).order_by("name").values_list("id", "name")
+    system = PairingSystem(ev.system)
+    standings = evening.standings_of(t)
     return _page(request, access, "evening/evening.html", tournament=t, evening=ev, rows=rows, members=list(members),
-                 boards=_boards(t, ev.paired_rounds), standings=_standings(t), tiebreaks=TIEBREAKS,
+                 boards=_boards(t, ev.paired_rounds), standings=_standings(standings),
+                 tiebreaks=_columns(DEFAULT_TIEBREAKS[System.SWISS if system is PairingSystem.SWISS
+                                                      else System.ROUND_ROBIN]),
+                 system=system, is_swiss=system is PairingSystem.SWISS, schedule=_schedule(t, ev, system),
                  next_rounds=list(range(ev.paired_rounds + 1, ev.planned_rounds + 1)),
                  open_boards=EveningBoard.objects.filter(tournament=t, game=None).count())
 
@@ -97,11 +114,23 @@ def round_page(request: HttpRequest, access: ClubAccess, tournament_id: int) -> 
 
 def _boards(t: Tournament, rnd: int) -> list[dict[str, Any]]:
     boards = EveningBoard.objects.filter(tournament=t, round=rnd).select_related("white", "black", "game")
-    pab = Bye.objects.filter(tournament=t, round=rnd, kind="U").select_related("entry").first()
+    rest = Bye.objects.filter(tournament=t, round=rnd, kind__in=("U", "Z")).select_related("entry").first()
     rows: list[dict[str, Any]] = [{"board": b, "result": _result(b)} for b in boards]
-    if pab is not None:
-        rows.append({"board": None, "bye": pab.entry})
+    if rest is not None:   # the Swiss's pairing bye, or a round robin's round off
+        rows.append({"board": None, "bye": rest.entry, "off": rest.kind == "Z"})
     return rows
+
+
+def _schedule(t: Tournament, ev: Evening, system: PairingSystem) -> list[dict[str, Any]]:
+    """A round robin's rounds still to come, from its Berger table (known once round 1 is paired)."""
+    cycles = system.cycles
+    if cycles is None or ev.paired_rounds == 0:
+        return []
+    name = dict(Entry.objects.filter(tournament=t).values_list("number", "name"))
+    return [{"round": rnd, "boards": [(name[w], name[b]) for w, b in plan.boards],
+             "off": name[plan.bye] if plan.bye is not None else None}
+            for rnd in range(ev.paired_rounds + 1, ev.planned_rounds + 1)
+            for plan in [berger_round(len(name), rnd, cycles)]]
 
 
 def _result(board: EveningBoard) -> str:
@@ -109,10 +138,10 @@ def _result(board: EveningBoard) -> str:
     return "" if game is None else services.game_result_text(game)
 
 
-def _standings(t: Tournament) -> list[dict[str, Any]]:
+def _standings(standings: list[tuple[Standing, Entry]]) -> list[dict[str, Any]]:
     return [{"place": row.place, "number": row.number, "name": entry.name, "points": points_text(row.points),
-             "tiebreaks": [f"{value:g}" for value in row.tiebreaks]}
-            for row, entry in evening.standings_of(t)]
+             "tiebreaks": ["" if value is None else f"{value:g}" for value in row.tiebreaks]}
+            for row, entry in standings]
 
 
 # --- the writes ----------------------------------------------------------------------------------
