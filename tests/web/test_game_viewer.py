@@ -151,3 +151,17 @@ def test_the_crosstable_and_the_player_s_games_link_the_games_with_moves_to_the_
     for name in ("Anna Smith", "Bob Jones"):
         games = page(Client(), f"/c/riverside/p/{member(club, name).id}/")
         assert games.count(viewer) == 1 and games.count('href="/c/riverside/g/') == 1
+
+
+@pytest.mark.engine
+def test_a_game_analysed_by_the_engine_shows_the_blunder_that_allowed_mate(evening: Tournament) -> None:
+    """The real job and the real engine (a tiny node budget): 3...Nf6 allows Qxf7#."""
+    from clubrating.club.jobs.analysis import analyse_games
+
+    game = game_of(evening, 1, "Anna Smith")
+    attach_typed_moves(game, " ".join(SCHOLAR), who=WHO)
+    analyse_games(evening.club, nodes=2_000, jobs=1, tournament_id=evening.id)
+    html = page(Client(), f"/c/riverside/g/{game.id}/?ply=6")
+    assert 'Nf6<abbr class="mark blunder" title="blunder">??</abbr>' in html
+    assert "<strong>blunder</strong> by Black" in html and "the engine's choice was <strong>" in html
+    assert "Analysed by Stockfish" in html
