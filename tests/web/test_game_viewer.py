@@ -143,7 +143,7 @@ def test_an_analysis_of_other_moves_marks_nothing(scholar: Game) -> None:
     assert "Not analysed yet" in html and "<abbr" not in html
 
 
-def test_the_crosstable_and_the_player_s_games_link_the_games_with_moves_to_the_viewer(
+def test_the_crosstable_the_pairings_and_the_player_s_games_link_the_games_with_moves_to_the_viewer(
         club: Club, scholar: Game) -> None:
     viewer = f'href="/c/riverside/g/{scholar.id}/"'
     crosstable = page(Client(), f"/c/riverside/t/{scholar.tournament_id}/")
@@ -151,6 +151,9 @@ def test_the_crosstable_and_the_player_s_games_link_the_games_with_moves_to_the_
     for name in ("Anna Smith", "Bob Jones"):
         games = page(Client(), f"/c/riverside/p/{member(club, name).id}/")
         assert games.count(viewer) == 1 and games.count('href="/c/riverside/g/') == 1
+    pairings = page(Client(), f"/c/riverside/t/{scholar.tournament_id}/print/pairings/?round=1")
+    assert pairings.count(f'<a href="/c/riverside/g/{scholar.id}/">1-0</a>') == 1
+    assert pairings.count('href="/c/riverside/g/') == 1      # the other board has no moves
 
 
 @pytest.mark.engine

@@ -23,6 +23,7 @@ from clubrating.formats.records import ByeKind
 from clubrating.formats.results import result_text
 from clubrating.web import pages
 from clubrating.web.access import ClubAccess, club_view
+from clubrating.web.links import game_href
 
 BYE_WORDS = {ByeKind.PAIRING.value: "pairing bye", ByeKind.HALF_POINT.value: "half-point bye",
              ByeKind.FULL_POINT.value: "full-point bye", ByeKind.ZERO_POINT.value: "zero-point bye",
@@ -51,15 +52,15 @@ def _points_before(data: dict[str, Any], rnd: int) -> dict[int, float]:
     return {p["number"]: sum(c["score"] for c in p["rounds"] if c["round"] < rnd) for p in data["players"]}
 
 
-def _boards(t: Tournament, rnd: int) -> list[tuple[int, Entry, Entry, str]]:
-    """(board, white, black, result or "") of the round: an evening's boards are paired before any
-    result exists; an imported tournament's are its games."""
+def _boards(t: Tournament, rnd: int) -> list[tuple[int, Entry, Entry, str, Game | None]]:
+    """(board, white, black, result or "", the game once stored) of the round: an evening's
+    boards are paired before any result exists; an imported tournament's are its games."""
     if Evening.objects.filter(tournament=t).exists():
         return [(b.board, b.white, b.black, "" if b.game is None else
-                 result_text(b.game.white_points, b.game.black_points, b.game.played))
+                 result_text(b.game.white_points, b.game.black_points, b.game.played), b.game)
                 for b in EveningBoard.objects.filter(tournament=t, round=rnd).select_related("white", "black", "game")]
     games = Game.objects.filter(tournament=t, round=rnd).order_by("board", "id").select_related("white", "black")
-    return [(g.board or i, g.white, g.black, result_text(g.white_points, g.black_points, g.played))
+    return [(g.board or i, g.white, g.black, result_text(g.white_points, g.black_points, g.played), g)
             for i, g in enumerate(games, 1)]
 
 
@@ -73,7 +74,10 @@ def pairings(access: ClubAccess, t: Tournament, rnd: int) -> dict[str, Any]:
     def side(e: Entry) -> dict[str, Any]:
         return {"number": e.number, "name": shown[e.number], "points": pages.points_text(before[e.number])}
 
-    boards: list[dict[str, Any]] = [{"board": n, "white": side(w), "black": side(b), "result": res} for n, w, b, res in _boards(t, rnd)]
+    boards: list[dict[str, Any]] = [
+        {"board": n, "white": side(w), "black": side(b), "result": res,
+         "href": game_href(access.base, g.id, t.id) if g is not None and g.moves.strip() else None}
+        for n, w, b, res, g in _boards(t, rnd)]
     byes = [{**side(b.entry), "why": BYE_WORDS.get(b.kind, "bye")} for b in
             Bye.objects.filter(tournament=t, round=rnd).select_related("entry").order_by("entry__number")]
     by_name = [{**row["white"], "board": row["board"], "colour": "White", "opponent": row["black"]["name"]}
