@@ -9,7 +9,7 @@ from clubrating.cpi.registry import FACTORS, NAMES
 
 
 def test_every_factor_of_the_registry_has_words_and_a_direction() -> None:
-    assert set(MEANS) == set(NAMES)
+    assert set(MEANS) == set(NAMES) and all(MEANS.values())
     assert all(spec.sign in DIRECTION for spec in FACTORS)
 
 

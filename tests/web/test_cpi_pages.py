@@ -13,7 +13,7 @@ from django.test.utils import CaptureQueriesContext
 
 from clubrating.club import services
 from clubrating.club.models import Club, Member
-from clubrating.web.cpi_charts import cpi_line, delta_bars, factor_bars
+from clubrating.web.cpi_charts import PHONE_FONT, cpi_line, delta_bars, factor_bars
 from tests.cpi.coach_games import publish_analysed
 
 from .conftest import WHO, make_arbiter, member, publish_typed
@@ -39,7 +39,7 @@ def test_the_dashboard_draws_the_charts_and_the_exercises_as_svg(club) -> None:
     assert html.count('viewBox="0 0 390 390"') == 5        # a python-chess board per exercise
     assert html.count("<details><summary>Solution</summary>") == 5
     assert "Find the best move for White." in html and "Hint: the move played hung 300 cp" in html
-    assert "Weakest factor: <strong>H</strong>" in html
+    assert "Costs Anna Berg the most against the club: <strong>H</strong>" in html
     assert 'name="robots"' not in html                        # a public club is indexable
 
 
@@ -139,10 +139,40 @@ def test_the_dashboard_costs_the_same_queries_for_five_games_or_thirty(db: None,
 # --- the charts alone ------------------------------------------------------------------------------
 
 def test_the_cpi_chart_says_in_words_what_it_draws_and_nothing_without_games() -> None:
-    svg = cpi_line([(dt.date(2026, 1, 6), 40.0), (dt.date(2026, 1, 13), 95.5)], start=0, title="CPI of A")
+    svg = cpi_line([(dt.date(2026, 1, 6), 40.0, None), (dt.date(2026, 1, 13), 95.5, None)], title="CPI of A")
     assert "<title id=\"cpi-line-title\">CPI of A</title>" in svg
-    assert "CPI 0 before the first analysed game, 96 after game 2 (2026-01-13)" in svg
-    assert svg.count('<circle class="dot"') == 2 and cpi_line([], start=0, title="x") == ""
+    assert "CPI after each of 2 analysed games: 40 after the first (2026-01-06), 96 after the last" in svg
+    assert svg.count('<circle class="dot"') == 2 and cpi_line([], title="x") == ""
+    assert "band" not in svg
+
+
+def test_the_cpi_chart_draws_the_interval_as_a_band_around_the_line() -> None:
+    svg = cpi_line([(dt.date(2026, 1, 6), 1500.0, 200.0), (dt.date(2026, 1, 6), 1550.0, 150.0)],
+                   title="Plays like A", measure="Plays like")
+    band = re.search(r'<polygon class="band" points="([^"]+)"', svg)
+    assert band is not None and len(band.group(1).split()) == 4       # upper and lower edge, two games each
+    assert "one standard deviation either side" in svg
+    assert re.findall(r'text-anchor="middle">([^<]+)</text>', svg) == ["6 Jan 2026"]   # one day, one label
+
+
+@pytest.mark.parametrize(("dates", "labels"), [
+    ([dt.date(2026, 1, 6)] * 5 + [dt.date(2026, 1, 13)] * 5, ["6 Jan 2026", "13 Jan"]),
+    ([dt.date(2025, 12, 30), dt.date(2026, 1, 6)], ["30 Dec 2025", "6 Jan 2026"]),    # the year when it changes
+    ([dt.date(2026, 1, d) for d in range(1, 31)], None),                             # too many to write each
+])
+def test_the_chart_writes_each_days_date_once_and_never_two_labels_on_top_of_each_other(
+        dates: list[dt.date], labels: list[str] | None) -> None:
+    svg = cpi_line([(day, 1500.0 + i, None) for i, day in enumerate(dates)], title="x")
+    found = re.findall(r'<text class="axis" x="([\d.]+)" y="[\d.]+" text-anchor="middle">([^<]+)</text>', svg)
+    texts = [text for _, text in found]
+    assert len(texts) == len(set(texts))
+    if labels is not None:
+        assert texts == labels
+    else:
+        assert 3 <= len(texts) < len(dates)
+    at = [float(x) for x, _ in found]
+    assert all(b - a >= 0.6 * PHONE_FONT * (len(s) + len(t)) / 2 for (a, s), (b, t) in
+               zip(zip(at, texts), zip(at[1:], texts[1:])))
 
 
 def test_the_delta_chart_draws_gains_up_and_losses_down() -> None:

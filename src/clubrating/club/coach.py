@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from django.core.cache import cache
-from django.db.models import Avg, FloatField, Max, Q
+from django.db.models import Avg, BooleanField, ExpressionWrapper, FloatField, Max, Q
 from django.db.models import Count as Rows
 from django.db.models.fields.json import KT
 from django.db.models.functions import Cast
@@ -117,7 +117,7 @@ def _coach_games(rows: Sequence[tuple[Any, ...]], recent: int) -> list[CoachGame
 
 
 ROW_FIELDS = ("game_id", "color", "factors", "game__tournament__date", "game__white_points",
-              "game__black_points", "game__tournament__name")
+              "game__black_points", "game__tournament__name", "game__tournament_id")
 
 
 def exercises_for(member: Member, limit: int = DEFAULT_LIMIT, factor: str | None = None,
@@ -131,7 +131,8 @@ def exercises_for(member: Member, limit: int = DEFAULT_LIMIT, factor: str | None
     wanted = parse_factor(factor) if factor else None
     member = member.active()
     club = Club.objects.get(id=member.club_id)
-    rows = list(CpiEntry.objects.filter(member=member).order_by("-ordinal").values_list(*ROW_FIELDS))
+    rows = list(CpiEntry.objects.filter(member=member).order_by("-ordinal")
+                .values_list(*ROW_FIELDS, ExpressionWrapper(~Q(game__moves=""), output_field=BooleanField())))
     averages = factor_averages([stored_player_factors((row[2] or {}).get("factors", {})) for row in rows])
     weights = club_weights(club)
     weakest = weakest_factor(averages, weights)
@@ -139,7 +140,7 @@ def exercises_for(member: Member, limit: int = DEFAULT_LIMIT, factor: str | None
     games = _coach_games(rows, recent) if chosen else []
     exercises = choose_exercises(games, chosen, limit, exchange) if chosen else ()
     club_means = club_averages(club) if rows else {name: None for name in FACTORS}
-    tournaments = {row[0]: row[6] for row in rows}
+    tournaments = {row[0]: (row[6], row[7], row[8]) for row in rows}
     return {
         "member_id": member.id, "name": member.name, "games": len(rows), "games_coached": len(games),
         "averages": {name: {"average": a.average, "available": a.available, "games": a.games,
@@ -150,5 +151,7 @@ def exercises_for(member: Member, limit: int = DEFAULT_LIMIT, factor: str | None
             "cost_per_game": round(weakest.cost_per_game, 6), "average": weakest.average,
             "club_average": club_means[weakest.factor]},
         "factor": chosen, "label": FACTOR_NAMES[chosen] if chosen else None,
-        "exercises": [{**e.to_dict(), "tournament": tournaments.get(e.game_id, "")} for e in exercises],
+        "exercises": [{**e.to_dict(), "tournament": tournaments[e.game_id][0],
+                       "tournament_id": tournaments[e.game_id][1], "has_moves": tournaments[e.game_id][2]}
+                      for e in exercises],
     }

@@ -35,7 +35,7 @@ from clubrating.cpi.factors import DEFINITIONS_VERSION
 from clubrating.cpi.facts import Color, GameFacts
 from clubrating.cpi.calibrate import estimate
 from clubrating.cpi.index import (DEFAULT_PRESET, PRESET_POOLS, PRESETS, LedgerGame, Weights, cpi_after,
-                                  initial_cpi, score_game, years_before)
+                                  cpi_intervals, initial_cpi, score_game, years_before)
 from clubrating.cpi.registry import COUNTS, SHARES
 from clubrating.cpi.weights import SETTING_NAMES
 from clubrating.errors import InputError
@@ -320,6 +320,7 @@ def _ledger_rows(member: Member) -> list[dict[str, Any]]:
         shown = entry.factors or {}
         rows.append({
             "game_id": game.id, "tournament_id": game.tournament_id, "tournament": game.tournament.name,
+            "has_moves": bool(game.moves.strip()),
             "date": game.tournament.date, "round": game.round, "board": game.board, "colour": entry.color,
             "opponent": other.member.name if other.member else other.name, "opponent_member_id": other.member_id,
             "result": game_result_text(game), "score": (game.white_points if white else game.black_points) / 2,
@@ -405,11 +406,13 @@ def playing_strength(rows: Sequence[dict[str, Any]], weights: Weights, preset: s
 
 def cpi_summary(member: Member, last: int = LAST_GAMES) -> dict[str, Any]:
     """For the member's page: the current CPI, games analysed, per-factor averages with
-    availability, the weakest factor, the chart's points [(date, CPI after)] and the last
-    ``last`` games (newest first). A fixed number of queries whatever the number of games."""
+    availability, the weakest factor, the chart's points [(date, CPI after, its standard
+    deviation or None)] and the last ``last`` games (newest first). A fixed number of queries
+    whatever the number of games."""
     document = member_ledger(member)
     rows = document.pop("ledger")
-    document["chart"] = [(row["date"], row["cpi_after"]) for row in rows]
+    sds = cpi_intervals([row["delta"] for row in rows], club_weights(member.club), [row["date"] for row in rows])
+    document["chart"] = [(row["date"], row["cpi_after"], sds[i] if sds else None) for i, row in enumerate(rows)]
     document["last_games"] = list(reversed(rows[-last:])) if last > 0 else []
     return document
 

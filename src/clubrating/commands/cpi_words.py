@@ -8,19 +8,7 @@ from typing import Any
 
 from clubrating.cpi.registry import BY_NAME, FACTORS, Kind
 
-MEANS: dict[str, str] = {
-    "E": "how little the moves lost (100 %: the evaluation never dropped)",
-    "T": "how the thinking time was spread (0 %: every move the same time)",
-    "O": "book moves among the first ten played from a known opening",
-    "B1": "moves the engine would have chosen first",
-    "B2": "moves that were the engine's second choice",
-    "B3": "moves that were the engine's third choice",
-    "M1": "mates in 1 found, of those on the board",
-    "M2": "mates in 2 found, of those on the board",
-    "M3": "mates in 3 found, of those on the board",
-    "H": "moves that threw away 15 points of winning chances or more",
-    "Br": "sound sacrifices the engine confirms",
-}
+MEANS: dict[str, str] = {spec.name: spec.means for spec in FACTORS}   # the registry's words
 DIRECTION = {1: "more is better", -1: "fewer is better", 0: "neither good nor bad by itself"}
 
 

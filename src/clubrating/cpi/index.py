@@ -140,6 +140,23 @@ def cpi_after(before: float, recent: Sequence[float], weights: Weights,
     return clamp_cpi(before + recent[-1])
 
 
+def cpi_intervals(deltas: Sequence[float], weights: Weights,
+                  dates: Sequence[dt.date | None] | None = None) -> list[float] | None:
+    """The standard deviation of the CPI after each of a player's games (``deltas`` oldest
+    first), as :func:`cpi_after` estimates it from the same window; None for settings whose
+    CPI is the spec's running sum (no Elo map: no interval to draw)."""
+    model = weights.model
+    elo = model.elo_map
+    if model.window < 1 or elo is None:
+        return None
+    n, sds = model.window, []
+    for end in range(1, len(deltas) + 1):
+        when = dates[max(0, end - n):end] if dates else None
+        ages = years_before(when, when[-1]) if when and model.decay > 0 else None
+        sds.append(estimate(deltas[max(0, end - n):end], elo, ages=ages, decay=model.decay)[1])
+    return sds
+
+
 DAYS_A_YEAR = 365.2425   # the Gregorian calendar's mean year
 
 

@@ -1,8 +1,8 @@
 """The CPI dashboard's charts: inline SVG drawn on the server, readable without JavaScript
 (each with a <title> and a <desc> saying in words what it shows). Pure: numbers in, SVG out.
 
-- :func:`cpi_line` — the CPI after each analysed game (x: the game's number, so several games
-  on one evening do not pile up; dates as axis labels);
+- :func:`cpi_line` — the CPI after each analysed game, from the first (x: the game's number,
+  so several games on one evening do not pile up; each day's date once), its interval as a band;
 - :func:`factor_bars` — each factor's average as a bar 0-100 %, the club's average as a tick;
   an unavailable factor is written "not available", never drawn as 0 %;
 - :func:`delta_bars` — the ΔCPI of the latest games around a zero line.
@@ -30,39 +30,80 @@ def _open(height: int, title: str, desc: str, cls: str) -> list[str]:
             f'<title id="{cls}-title">{escape(title)}</title>', f'<desc id="{cls}-desc">{escape(desc)}</desc>']
 
 
-def cpi_line(points: Sequence[tuple[dt.date, float]], *, start: float, title: str) -> str:
-    """The CPI from ``start`` through the CPI after each game; empty without a game."""
+CpiPoint = tuple[dt.date, float, float | None]   # the game's date, the CPI after it, its standard deviation
+CPI_LEFT, CPI_BOTTOM = 62, 38     # room for "1600" and the dates at a phone's font size
+PHONE_FONT = 21                   # the dashboard's chart text on a phone, in SVG units (its <style>)
+
+
+def _text_width(text: str) -> float:
+    """About how wide a label is at the phone's font size (system-ui: ~0.6 em a character)."""
+    return 0.6 * PHONE_FONT * len(text)
+
+
+def day_labels(dates: Sequence[dt.date], x: Any) -> list[tuple[float, str]]:
+    """One label per day at the day's first game, the year on the first and at a new year;
+    a label that would touch the one before it is left out (many games, few pixels)."""
+    labels: list[tuple[float, str]] = []
+    last_right, year = -math.inf, None
+    for i, day in enumerate(dates):
+        if i and day == dates[i - 1]:
+            continue
+        text = f"{day.day} {day:%b}" + (f" {day.year}" if day.year != year else "")
+        half = _text_width(text) / 2
+        if x(i) - half < last_right + 8:
+            continue
+        labels.append((x(i), text))
+        last_right, year = x(i) + half, day.year
+    return labels
+
+
+def cpi_line(points: Sequence[CpiPoint], *, title: str, measure: str = "CPI") -> str:
+    """The CPI after each analysed game, from the first (x: the game's number, so that several
+    games on one evening stand apart; the date once per day), the interval of one standard
+    deviation drawn as a band where the settings give one; empty without a game."""
     if not points:
         return ""
-    height = 240
-    values = [start, *(cpi for _, cpi in points)]
-    low, high = min(values), max(values)
+    height = 250
+    values = [value for _, value, _ in points]
+    bands = [(value - sd, value + sd) for _, value, sd in points if sd is not None]
+    low = min(values + [lo for lo, _ in bands])
+    high = max(values + [hi for _, hi in bands])
     step = nice_step(max(high - low, 1.0))
     y_min, y_max = math.floor(low / step) * step, math.ceil(high / step) * step
     y_max += step if y_max == y_min else 0
     n = len(points)
 
-    def x(i: int) -> float:
-        return LEFT + (WIDTH - LEFT - RIGHT) * i / n
+    def x(i: int) -> float:       # i = 0 for the first game: slots, so one game sits in the middle
+        return CPI_LEFT + (WIDTH - CPI_LEFT - RIGHT) * (i + 0.5) / n
 
     def y(value: float) -> float:
-        return TOP + (height - TOP - BOTTOM) * (y_max - value) / (y_max - y_min)
+        return TOP + (height - TOP - CPI_BOTTOM) * (y_max - value) / (y_max - y_min)
 
-    out = _open(height, title, f"CPI {start:.0f} before the first analysed game, {values[-1]:.0f} after game "
-                f"{n} ({points[-1][0].isoformat()}); lowest {low:.0f}, highest {high:.0f}.", "cpi-line")
+    band_words = " The band is one standard deviation either side." if bands else ""
+    out = _open(height, title, f"{measure} after each of {n} analysed game{'s' if n != 1 else ''}: "
+                f"{values[0]:.0f} after the first ({points[0][0].isoformat()}), {values[-1]:.0f} after the last "
+                f"({points[-1][0].isoformat()}); lowest {min(values):.0f}, highest {max(values):.0f}.{band_words}",
+                "cpi-line")
     for value in range(int(y_min), int(y_max) + 1, step):
-        out.append(f'<line class="grid" x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{y(value):.1f}" y2="{y(value):.1f}"/>')
-        out.append(f'<text class="axis" x="{LEFT - 6}" y="{y(value) + 4:.1f}" text-anchor="end">{value}</text>')
-    for i in sorted({1, n, *range(1, n + 1, max(1, math.ceil(n / 6)))}):
-        out.append(f'<text class="axis" x="{x(i):.1f}" y="{height - BOTTOM + 16}" text-anchor="middle">'
-                   f'{points[i - 1][0].strftime("%d %b %y")}</text>')
-    out.append(f'<line class="axis-line" x1="{LEFT}" x2="{LEFT}" y1="{TOP}" y2="{height - BOTTOM}"/>')
-    out.append(f'<line class="axis-line" x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{height - BOTTOM}" '
-               f'y2="{height - BOTTOM}"/>')
+        out.append(f'<line class="grid" x1="{CPI_LEFT}" x2="{WIDTH - RIGHT}" y1="{y(value):.1f}" '
+                   f'y2="{y(value):.1f}"/>')
+        out.append(f'<text class="axis" x="{CPI_LEFT - 6}" y="{y(value) + 5:.1f}" text-anchor="end">{value}</text>')
+    if len(bands) == n:
+        upper = [f"{x(i):.1f},{y(value + sd):.1f}" for i, (_, value, sd) in enumerate(points) if sd is not None]
+        lower = [f"{x(i):.1f},{y(value - sd):.1f}" for i, (_, value, sd) in enumerate(points) if sd is not None]
+        out.append(f'<polygon class="band" points="{" ".join(upper + lower[::-1])}"/>')
+    bottom = height - CPI_BOTTOM
+    for i in range(n):
+        out.append(f'<line class="tick" x1="{x(i):.1f}" x2="{x(i):.1f}" y1="{bottom}" y2="{bottom + 4}"/>')
+    for at, text in day_labels([day for day, _, _ in points], x):
+        out.append(f'<text class="axis" x="{at:.1f}" y="{bottom + 24}" text-anchor="middle">{escape(text)}</text>')
+    out.append(f'<line class="axis-line" x1="{CPI_LEFT}" x2="{CPI_LEFT}" y1="{TOP}" y2="{bottom}"/>')
+    out.append(f'<line class="axis-line" x1="{CPI_LEFT}" x2="{WIDTH - RIGHT}" y1="{bottom}" y2="{bottom}"/>')
     path = " ".join(f"{'M' if i == 0 else 'L'}{x(i):.1f},{y(v):.1f}" for i, v in enumerate(values))
     out.append(f'<path class="line" d="{path}"/>')
-    out.append("<g>" + "".join(f'<circle class="dot" cx="{x(i):.1f}" cy="{y(v):.1f}" r="2.5"/>'
-                               for i, v in enumerate(values) if i) + "</g>")
+    out.append("<g>" + "".join(f'<circle class="dot" cx="{x(i):.1f}" cy="{y(v):.1f}" r="3">'
+                               f'<title>game {i + 1}, {points[i][0].isoformat()}: {v:.0f}</title></circle>'
+                               for i, v in enumerate(values)) + "</g>")
     out.append("</svg>")
     return "\n".join(out)
 
@@ -87,7 +128,7 @@ def factor_bars(averages: dict[str, dict[str, Any]], *, title: str) -> str:
     for i, name in enumerate(rows):
         figures, top = averages[name], TOP + ROW * i
         out.append(f'<text class="axis" x="{LEFT + LABEL_W - 8}" y="{top + 15}" text-anchor="end">'
-                   f'{escape(name)} {escape(_short(figures["label"]))}</text>')
+                   f'{escape(name)}<tspan class="long"> {escape(_short(figures["label"]))}</tspan></text>')
         value, club = figures["average"], figures.get("club_average")
         if name in COUNTS:
             per_game = "not available" if value is None else f"{value:.2f} a game"

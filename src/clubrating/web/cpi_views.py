@@ -19,12 +19,14 @@ from django.shortcuts import render
 from django.views.decorators.http import require_safe
 
 from clubrating.club.coach import cpi_brief, exercises_for
-from clubrating.club.cpi import cpi_summary
+from clubrating.club.cpi import MIN_GAMES_FOR_STRENGTH, MIN_MOVES_FOR_STRENGTH, club_weights, cpi_summary
 from clubrating.club.models import Member
-from clubrating.cpi.registry import COUNTS
+from clubrating.cpi.registry import BY_NAME, COUNTS
+from clubrating.cpi.weights import Weights
 from clubrating.web import pages
 from clubrating.web.access import ClubAccess, club_view
 from clubrating.web.cpi_charts import cpi_line, delta_bars, factor_bars
+from clubrating.web.links import game_href
 
 RECENT_GAMES = 20      # ours: the ΔCPI chart and table show the latest 20 analysed games
 BOARD_PIXELS = 280     # ours: two boards side by side on a 60rem page
@@ -65,26 +67,79 @@ def _recent(access: ClubAccess, rows: list[dict[str, Any]]) -> list[dict[str, An
 def dashboard(access: ClubAccess, member: Member) -> dict[str, Any]:
     """Everything the dashboard shows, as plain values and SVG text."""
     member.club = access.club          # the same club, already read: saves the weights' query
+    weights = club_weights(access.club)
     summary = cpi_summary(member, last=RECENT_GAMES)
     coach = exercises_for(member, recent=COACH_GAMES)
     name = access.name(member.name, junior=member.junior, consent=member.full_name_consent, member_id=member.id)
-    recent = _recent(access, summary["last_games"])
-    averages = coach["averages"]
-    rows = [{"factor": n, **a, "average_text": _figure(n, a["average"]), "club_text": _figure(n, a["club_average"])}
-            for n, a in averages.items()]
-    exercises = [{**e, "board": board_svg(e["fen"], e["side_to_move"])} for e in coach["exercises"]]
+    recent = [{**r, "href": game_href(access.base, r["game_id"], r["tournament_id"], has_moves=r["has_moves"]),
+               "bonus_text": "" if r["result_bonus"] is None else f"{r['result_bonus']:+g}"}
+              for r in _recent(access, summary["last_games"])]
+    rows = [factor_row(n, a, weights) for n, a in coach["averages"].items()]
+    exercises = [{**e, "board": board_svg(e["fen"], e["side_to_move"]),
+                  "href": game_href(access.base, e["game_id"], e["tournament_id"], has_moves=e["has_moves"],
+                                    ply=e["ply"] - 1)}     # the board before the move to find
+                 for e in coach["exercises"]]
+    windowed = weights.model.windowed
+    measure = "Plays like" if windowed else "CPI"
     return {
         "member": member, "name": name, "cpi": summary["cpi"], "games": summary["games"],
-        "strength": summary["strength"],
+        "strength": summary["strength"], "running": not windowed, "start": weights.model.start,
+        "min_games": MIN_GAMES_FOR_STRENGTH, "min_moves": MIN_MOVES_FOR_STRENGTH,
+        "bonus_words": f"{weights.result.win:+g} for a win, {weights.result.draw:+g} for a draw, "
+                       f"{weights.result.loss:+g} for a loss", "costliest": costliest(rows),
         "weakest": coach["weakest"], "factor": coach["factor"], "factor_label": coach["label"],
+        "weakest_row": next((r for r in rows if coach["weakest"] and r["factor"] == coach["weakest"]["factor"]), None),
         "games_coached": coach["games_coached"], "factor_rows": rows, "recent": list(reversed(recent)),
         "exercises": exercises,
-        "cpi_chart": cpi_line(summary["chart"], start=access.club.cpi_start, title=f"CPI of {name}"),
-        "factor_chart": factor_bars(averages, title=f"Factor averages of {name} and the club")
+        "cpi_chart": cpi_line(summary["chart"], title=f"{measure} of {name} after each analysed game",
+                              measure=measure),
+        "factor_chart": factor_bars(coach["averages"], title=f"Factor averages of {name} and the club")
         if summary["games"] else "",
         "delta_chart": delta_bars([(f"{r['date'].isoformat()} vs {r['opponent']}", r["delta"]) for r in recent],
                                   title=f"ΔCPI of the latest games of {name}"),
     }
+
+
+def factor_row(name: str, figures: dict[str, Any], weights: Weights) -> dict[str, Any]:
+    """A factor of the table: its figures, what it means and which way is better (the
+    registry's words), how it compares with the club's average, and what that difference
+    costs (or gains) the player in ΔCPI a game: weight × (club's average − player's), which
+    reads right whichever way the factor points."""
+    spec = BY_NAME[name]
+    mine, club = figures["average"], figures["club_average"]
+    cost = None if mine is None or club is None else weights.weight(name) * (club - mine)
+    return {"factor": name, **figures, "means": spec.means, "better": BETTER[spec.higher_is_better],
+            "average_text": _figure(name, mine), "club_text": _figure(name, club),
+            "against": _against(spec.higher_is_better, mine, club, name), "cost": cost, "drill": spec.drill,
+            "cost_text": "" if cost is None else _cost_text(cost)}
+
+
+BETTER = {True: "more is better", False: "fewer is better", None: "neither good nor bad by itself"}
+
+
+def _against(higher_is_better: bool | None, mine: float | None, club: float | None, name: str) -> str:
+    """"better than the club", "worse than the club" or "as the club", as shown (rounded)."""
+    if mine is None or club is None:
+        return ""
+    if _figure(name, mine) == _figure(name, club):
+        return "the same as the club"
+    above = mine > club
+    if higher_is_better is None:
+        return "above the club" if above else "below the club"
+    return "better than the club" if above == higher_is_better else "worse than the club"
+
+
+def _cost_text(cost: float) -> str:
+    if round(cost, 1) == 0:
+        return "no difference in ΔCPI a game"
+    return f"costs {cost:.1f} ΔCPI a game" if cost > 0 else f"gains {-cost:.1f} ΔCPI a game"
+
+
+def costliest(rows: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The factor the coach drills that costs the player the most ΔCPI a game against the
+    club's average; None when none costs anything (every factor at or above the club's)."""
+    costs = [r for r in rows if r["drill"] and r["cost"] is not None and round(r["cost"], 1) > 0]
+    return max(costs, key=lambda r: r["cost"], default=None)
 
 
 def _figure(name: str, value: float | None) -> str:
