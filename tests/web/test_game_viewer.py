@@ -168,3 +168,11 @@ def test_a_game_analysed_by_the_engine_shows_the_blunder_that_allowed_mate(eveni
     assert 'Nf6<abbr class="mark blunder" title="blunder">??</abbr>' in html
     assert "<strong>blunder</strong> by Black" in html and "the engine's choice was <strong>" in html
     assert "Analysed by Stockfish" in html
+
+
+def test_moves_no_board_can_play_are_sent_to_the_pgn(evening: Tournament) -> None:
+    game = game_of(evening, 2, "Anna Smith")
+    Game.objects.filter(pk=game.pk).update(moves="1. e4 e5 2. P@f3 1-0")   # a bughouse drop, stored as read
+    html = page(Client(), f"/c/riverside/g/{game.id}/")
+    assert "cannot be played on a chess board here" in html and "<svg" not in html
+    assert "2. P@f3 1-0" in page(Client(), f"/c/riverside/g/{game.id}/game.pgn")

@@ -55,12 +55,13 @@ def public_game(access: ClubAccess, game_id: int) -> tuple[Game, Tournament]:
     return game, wall.shown_tournament(access, game.tournament_id)
 
 
-def read_moves(game: Game) -> tuple[chess.Board, list[chess.Move]]:
-    """The start position and the stored moves (a game set up from a FEN starts there)."""
+def read_moves(game: Game) -> tuple[chess.Board, list[chess.Move]] | None:
+    """The start position and the stored moves (a game set up from a FEN starts there); None
+    when python-chess cannot play them on a board (a bughouse game's drops)."""
     setup = "".join(f'[{tag} "{game.headers[tag]}"]\n' for tag in ("SetUp", "FEN") if game.headers.get(tag))
     read = chess.pgn.read_game(io.StringIO(f"{setup}\n{game.moves}"))
-    if read is None:
-        return chess.Board(), []
+    if read is None or read.errors:
+        return None
     return read.board(), list(read.mainline_moves())
 
 
@@ -146,9 +147,10 @@ def game_page(request: HttpRequest, access: ClubAccess, game_id: int) -> HttpRes
     context: dict[str, Any] = {"access": access, "club": access.club, "base": access.base, "game": game,
                                "tournament": tournament, "result": game_result_text(game),
                                "players": players(access, game, tournament)}
-    if not game.moves.strip():
-        return render(request, "web/game.html", context)
-    start, played = read_moves(game)
+    read = read_moves(game) if game.moves.strip() else None
+    if read is None:
+        return render(request, "web/game.html", {**context, "unreadable": bool(game.moves.strip())})
+    start, played = read
     facts, marks = stored_advice(game, start, played)
     moves = game_moves(start, played, marks)
     first, last = start.ply(), start.ply() + len(moves)
