@@ -35,7 +35,7 @@ CLUB_LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("lookups", ("locking", "audit", "audit_text", "policy", "lookups", "queries", "reads", "matching")),
     ("derived data", ("ratings", "cpi", "coach", "fairplay", "card")),
     ("history", ("history",)),
-    ("services", ("services", "evening")),
+    ("services", ("services", "evening", "pairing_changes")),
     ("jobs", ("jobs", "rq_jobs", "apps")),
 ]
 """Modules and folders of ``clubrating.club`` (a folder's modules share its layer), lowest first:
@@ -47,7 +47,8 @@ CLUB_LAYERS: list[tuple[str, tuple[str, ...]]] = [
 - history: ONE call, ``history.rebuild``: a change to history rebuilds the ratings,
   then the ledger;
 - services: every write, split by subject (``services.clubs``, ``.tournaments``,
-  ``.names``, ``.members``, ``.history``, ``.accounts``, ``.cpi``), and the evening;
+  ``.names``, ``.members``, ``.history``, ``.accounts``, ``.cpi``), and the evening with the
+  arbiter's changes to its pairings (``pairing_changes``);
 - jobs: background jobs (the engine analysis, its tasks, RQ workers and leases), queued
   after commit by receivers of ``signals`` that ``apps`` (the app's wiring, run when
   Django starts) connects.

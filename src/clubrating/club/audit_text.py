@@ -170,6 +170,11 @@ SENTENCES: dict[str, str | Callable[[str, dict[str, Any], dict[str, Any]], str]]
     "evening-withdraw": "{t} withdrew: not paired from round {n[withdrawn_from]} on",
     "evening-bye": "{t}: half-point bye in round {n[round]}",
     "evening-pair": _pair,
+    "evening-colours": "{t}: colours swapped, now {n[board][0]} - {n[board][1]} (start numbers)",
+    "evening-exchange": lambda t, o, n: f"{t}: #{n['players'][0]} and #{n['players'][1]} changed places"
+                                        + (" (a rematch, confirmed)" if n.get("rematch") else ""),
+    "evening-repair": lambda t, o, n: f"{t} paired again: {plural(len(n['boards']), 'board')}"
+                                      + (f", a pairing bye for #{n['bye']}" if n.get("bye") is not None else ""),
     "arbiter-add": _arbiter_add,
     "arbiter-remove": "{t} is no longer an arbiter",
     "attach-moves": lambda t, o, n: f"moves of {t} stored from {n['file']}"

@@ -53,7 +53,7 @@ def system_of(evening: Evening) -> PairingSystem:
     return PairingSystem(evening.system)
 
 
-def _evening(tournament: Tournament) -> Evening:
+def evening_of(tournament: Tournament) -> Evening:
     evening = Evening.objects.filter(tournament=tournament).first()
     if evening is None:
         raise NotFound(f"tournament {tournament.id} is not an evening paired here")
@@ -118,7 +118,7 @@ def register(tournament: Tournament, name: str, *, who: str) -> Entry:
         raise InputError(f"a name of {len(text)} characters: at most {MAX_NAME_LENGTH}")
     with history_write(tournament.club_id) as club:
         reread(tournament)
-        evening = _evening(tournament)
+        evening = evening_of(tournament)
         if evening.paired_rounds >= evening.planned_rounds:
             raise Refused(f"all {evening.planned_rounds} rounds are paired: no one can join now")
         if evening.paired_rounds and system_of(evening) is not PairingSystem.SWISS:
@@ -153,7 +153,7 @@ def withdraw(entry: Entry, *, who: str) -> Outcome:
     """The player leaves: paired no more from the next round on; the rounds played stay."""
     with history_write(entry.tournament.club_id) as club:
         reread(entry)
-        evening = _evening(entry.tournament)
+        evening = evening_of(entry.tournament)
         player = EveningPlayer.objects.get(entry=entry)
         if player.withdrawn_from is not None:
             raise Refused(f"{entry.name} withdrew already (from round {player.withdrawn_from})")
@@ -169,7 +169,7 @@ def request_bye(entry: Entry, round_text: str | int, *, who: str) -> Outcome:
     """A half-point bye the player asked for, in a round not paired yet."""
     with history_write(entry.tournament.club_id) as club:
         reread(entry)
-        evening = _evening(entry.tournament)
+        evening = evening_of(entry.tournament)
         try:
             rnd = int(str(round_text).strip())
         except ValueError:
@@ -246,14 +246,14 @@ def pair_next_round(tournament: Tournament, *, who: str) -> Outcome:
     """Pair the next round (FIDE Dutch); round 1 seeds everyone by club rating first."""
     with history_write(tournament.club_id) as club:
         reread(tournament)
-        evening = _evening(tournament)
+        evening = evening_of(tournament)
         rnd = evening.paired_rounds + 1
         if rnd > evening.planned_rounds:
             raise Refused(f"all {evening.planned_rounds} rounds are paired: publish the evening")
         missing = EveningBoard.objects.filter(tournament=tournament, round=evening.paired_rounds, game=None).count()
         if missing:
             raise Refused(_results_missing(missing, evening.paired_rounds))
-        plan = _plan(tournament, evening, rnd)
+        plan = plan_round(tournament, evening, rnd)
         entry = {e.number: e for e in Entry.objects.filter(tournament=tournament)}
         EveningBoard.objects.bulk_create([
             EveningBoard(tournament=tournament, round=rnd, board=board, white=entry[w], black=entry[b])
@@ -282,7 +282,7 @@ def enter_result(board: EveningBoard, result: str, *, who: str) -> Outcome:
     (white_points, black_points), played = parsed.points, parsed.played
     with history_write(board.tournament.club_id) as club:
         reread(board)
-        evening = _evening(board.tournament)
+        evening = evening_of(board.tournament)
         if board.round != evening.paired_rounds:
             raise Refused(f"round {board.round} is closed: round {evening.paired_rounds} is paired already")
         unplayed = parsed.unplayed.value if parsed.unplayed else ""
@@ -311,7 +311,7 @@ def publish_evening(tournament: Tournament, *, who: str) -> Outcome:
     """Every round paired has its results: publish through ``services.publish`` (rated like a TRF)."""
     with history_write(tournament.club_id):
         reread(tournament)
-        evening = _evening(tournament)
+        evening = evening_of(tournament)
         if evening.paired_rounds == 0:
             raise Refused("no round is paired yet: nothing to publish")
         missing = EveningBoard.objects.filter(tournament=tournament, game=None).count()
@@ -330,7 +330,7 @@ def standings_of(tournament: Tournament) -> list[tuple[Standing, Entry]]:
     return [(row, entry[row.number]) for row in table_of(tournament).rows]   # as the tournament's page ranks it
 
 
-def _plan(tournament: Tournament, evening: Evening, rnd: int) -> RoundPlan:
+def plan_round(tournament: Tournament, evening: Evening, rnd: int) -> RoundPlan:
     """The boards of round ``rnd``: the Dutch system's for a Swiss, the Berger table's for a round robin."""
     present = _present(tournament, rnd)
     cycles = system_of(evening).cycles

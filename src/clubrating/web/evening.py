@@ -17,7 +17,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST, require_safe
 
-from clubrating.club import evening, services, zones
+from clubrating.club import evening, pairing_changes, services, zones
 from clubrating.club.matching import proposals_for
 from clubrating.club.models import Bye, Entry, Evening, EveningBoard, EveningPlayer, Member, Tournament
 from clubrating.errors import ClubratingError, InputError
@@ -100,7 +100,8 @@ def evening_page(request: HttpRequest, access: ClubAccess, tournament_id: int) -
                                                       else System.ROUND_ROBIN]),
                  system=system, is_swiss=system is PairingSystem.SWISS, schedule=_schedule(t, ev, system),
                  next_rounds=list(range(ev.paired_rounds + 1, ev.planned_rounds + 1)),
-                 open_boards=EveningBoard.objects.filter(tournament=t, game=None).count())
+                 open_boards=EveningBoard.objects.filter(tournament=t, game=None).count(),
+                 changeable=_changeable(t, ev), seated=_seated(t, ev.paired_rounds))
 
 
 @require_safe
@@ -119,6 +120,18 @@ def _boards(t: Tournament, rnd: int) -> list[dict[str, Any]]:
     if rest is not None:   # the Swiss's pairing bye, or a round robin's round off
         rows.append({"board": None, "bye": rest.entry, "off": rest.kind == "Z"})
     return rows
+
+
+def _changeable(t: Tournament, ev: Evening) -> bool:
+    """Whether the current round's pairings can still change: paired, and no result in yet."""
+    return ev.paired_rounds > 0 and not t.is_published and pairing_changes.first_result(t, ev.paired_rounds) is None
+
+
+def _seated(t: Tournament, rnd: int) -> list[Entry]:
+    """The players of the round (on a board or the pairing bye), by name, for the exchange form."""
+    ids = [i for pair in EveningBoard.objects.filter(tournament=t, round=rnd).values_list("white_id", "black_id")
+           for i in pair] + list(Bye.objects.filter(tournament=t, round=rnd, kind="U").values_list("entry_id", flat=True))
+    return sorted(Entry.objects.filter(id__in=ids), key=lambda e: e.name.casefold())
 
 
 def _schedule(t: Tournament, ev: Evening, system: PairingSystem) -> list[dict[str, Any]]:
@@ -146,8 +159,8 @@ def _standings(standings: list[tuple[Standing, Entry]]) -> list[dict[str, Any]]:
 
 # --- the writes ----------------------------------------------------------------------------------
 
-def _entry(t: Tournament, request: HttpRequest) -> Entry:
-    return posted(Entry, t, request, "entry", ("tournament__club", "member"), "no such player in this evening")
+def _entry(t: Tournament, request: HttpRequest, field: str = "entry") -> Entry:
+    return posted(Entry, t, request, field, ("tournament__club", "member"), "no such player in this evening")
 
 
 def _board(t: Tournament, request: HttpRequest) -> EveningBoard:
@@ -185,6 +198,11 @@ def _actions(request: HttpRequest, access: ClubAccess, t: Tournament) -> dict[st
         "pair": lambda: evening.pair_next_round(t, who=by),
         "result": lambda: evening.enter_result(_board(t, request), post.get("result", ""), who=by),
         "publish": lambda: evening.publish_evening(t, who=by),
+        "colours": lambda: pairing_changes.swap_colours(_board(t, request), who=by),
+        "exchange": lambda: pairing_changes.exchange_players(
+            t, _entry(t, request, "one"), _entry(t, request, "other"), who=by,
+            confirm_rematch=post.get("confirm") == "yes"),
+        "repair": lambda: pairing_changes.repair_round(t, who=by),
     }
 
 
