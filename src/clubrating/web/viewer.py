@@ -77,10 +77,14 @@ def stored_advice(game: Game, start: chess.Board, moves: list[chess.Move]) -> tu
     return facts, [marks.get(first + i) for i in range(len(moves))]
 
 
-def game_moves(start: chess.Board, moves: list[chess.Move], marks: list[Advice | None]) -> list[Move]:
+def game_moves(start: chess.Board, moves: list[chess.Move], marks: list[Advice | None],
+               facts: GameFacts | None) -> list[Move]:
+    """The moves with their SAN: the analysis's (the same moves) where there is one, saving
+    python-chess a legal-move search a move."""
     board, out = start.copy(stack=False), []
-    for move, advice in zip(moves, marks):
-        number, white, san = board.fullmove_number, board.turn == chess.WHITE, board.san(move)
+    sans: list[str | None] = [p.san for p in facts.plies] if facts is not None else [None] * len(moves)
+    for move, advice, known in zip(moves, marks, sans):
+        number, white, san = board.fullmove_number, board.turn == chess.WHITE, known or board.san(move)
         board.push(move)
         out.append(Move(board.ply(), number, white, san, move, advice))
     return out
@@ -152,7 +156,7 @@ def game_page(request: HttpRequest, access: ClubAccess, game_id: int) -> HttpRes
         return render(request, "web/game.html", {**context, "unreadable": bool(game.moves.strip())})
     start, played = read
     facts, marks = stored_advice(game, start, played)
-    moves = game_moves(start, played, marks)
+    moves = game_moves(start, played, marks, facts)
     first, last = start.ply(), start.ply() + len(moves)
     ply = _ply(request, first, last)
     if ply is None:
