@@ -22,7 +22,8 @@ if os.environ.get("CI"):
 # order; a name that matches nothing changes nothing. This runs before pytest-django's own
 # sort (tests on the database, then transactional ones, then the rest), which keeps it.
 SLOW_FIRST = ("test_demo.py", "test_readme_commands.py", "test_rq_workers.py", "test_types.py",
-              "test_concurrency.py", "test_read_only.py", "test_duplicates.py", "test_serve.py")
+              "test_concurrency.py", "test_read_only.py", "test_duplicates.py", "test_serve.py",
+              "test_backup.py")
 
 
 # The tests whose result can depend on the database, marked ``storage`` here so that the

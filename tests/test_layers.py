@@ -37,6 +37,7 @@ CLUB_LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("history", ("history",)),
     ("services", ("services", "evening", "pairing_changes")),
     ("jobs", ("jobs", "rq_jobs", "apps")),
+    ("operations", ("backup", "health")),
 ]
 """Modules and folders of ``clubrating.club`` (a folder's modules share its layer), lowest first:
 
@@ -52,6 +53,7 @@ CLUB_LAYERS: list[tuple[str, tuple[str, ...]]] = [
 - jobs: background jobs (the engine analysis, its tasks, RQ workers and leases), queued
   after commit by receivers of ``signals`` that ``apps`` (the app's wiring, run when
   Django starts) connects.
+- operations: the installation as a whole: the database's backup and restore, its health.
 """
 
 

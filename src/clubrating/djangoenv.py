@@ -36,6 +36,19 @@ def page_cache(value: str) -> dict[str, Any]:
     return {"BACKEND": "django.core.cache.backends.filebased.FileBasedCache", "LOCATION": path}
 
 
+def cors_origins(value: str) -> list[str]:
+    """The origins (``https://club.example.org``) whose pages may read the API from a browser,
+    from ``CLUBRATING_CORS_ORIGINS`` (comma-separated; empty: none, the default). An origin is a
+    scheme, a host and maybe a port, nothing after them (RFC 6454, 7.1)."""
+    origins = [origin.strip() for origin in value.split(",") if origin.strip()]
+    for origin in origins:
+        parts = urllib.parse.urlsplit(origin)
+        if parts.scheme not in ("http", "https") or not parts.hostname or parts.path or parts.query or parts.fragment:
+            raise InputError(f"CLUBRATING_CORS_ORIGINS: {origin!r} is not an origin: expected "
+                             "scheme://host[:port] such as https://club.example.org, comma-separated")
+    return origins
+
+
 def sqlite_database(config: dict[str, Any]) -> dict[str, Any]:
     """Django's database settings for a SQLite file (settings.py).
 

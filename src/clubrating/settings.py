@@ -10,8 +10,8 @@ from typing import Any
 import dj_database_url
 
 BASE_DIR = Path(__file__).resolve().parent
-from clubrating.djangoenv import (DEFAULT_DATABASE_URL, page_cache,  # noqa: E402  (no Django import there)
-                                  sqlite_database)
+from clubrating.djangoenv import (DEFAULT_DATABASE_URL, cors_origins,  # noqa: E402  (no Django import there)
+                                  page_cache, sqlite_database)
 from clubrating.web.secret_key import installation_key  # noqa: E402  (no Django import there)
 
 DATABASE_URL = os.environ.get("CLUBRATING_DATABASE_URL") or DEFAULT_DATABASE_URL
@@ -31,6 +31,7 @@ INSTALLED_APPS = [
     "django_tasks",
     "django_tasks_db",
     "axes",
+    "corsheaders",
     "clubrating.club",
     "clubrating.web",
 ]
@@ -39,6 +40,7 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "clubrating.web.security.limit_body",        # before anything reads the body
     "clubrating.web.security.security_headers",
+    "corsheaders.middleware.CorsMiddleware",     # before CommonMiddleware, which may answer first
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -157,6 +159,14 @@ AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 # could otherwise choose its address and escape the lockout.
 CLUBRATING_PROXY_HEADER = os.environ.get("CLUBRATING_PROXY_HEADER", "")
 AXES_CLIENT_IP_CALLABLE = "clubrating.web.security.client_ip"
+
+# Cross-origin reads of the read-only API (django-cors-headers): off unless the installation
+# names the origins whose pages may fetch it (CLUBRATING_CORS_ORIGINS, docs/operations.md);
+# /api/ only, GET only, no cookies (CORS_ALLOW_CREDENTIALS stays False), so a token link's
+# documents are readable only by a page that already knows the token.
+CORS_ALLOWED_ORIGINS = cors_origins(os.environ.get("CLUBRATING_CORS_ORIGINS", ""))
+CORS_URLS_REGEX = r"^/api/"
+CORS_ALLOW_METHODS = ("GET",)
 
 LOGGING = {
     "version": 1,

@@ -23,4 +23,5 @@ COMMAND_MODULES = (
     "clubrating.commands.coach",
     "clubrating.commands.calibrate",
     "clubrating.commands.moves",
+    "clubrating.commands.backup",
 )

@@ -8,7 +8,8 @@ the JSON API under ``/api/``.
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from clubrating.web import api, arbiter, club_settings, cpi_views, evening, fairplay, moves, viewer, views, wall
+from clubrating.web import (api, arbiter, club_settings, cpi_views, evening, fairplay, health, moves, viewer,
+                            views, wall)
 
 club_patterns = [
     path("", views.club_page, name="club"),
@@ -65,6 +66,7 @@ api_patterns = [
 urlpatterns = [
     path("", views.index, name="index"),
     path("robots.txt", views.robots_txt),
+    path("healthz", health.healthz, name="healthz"),
     path("sitemap.xml", views.sitemap_xml),
     path("accounts/login/", auth_views.LoginView.as_view(template_name="web/login.html", next_page="/"),
          name="login"),

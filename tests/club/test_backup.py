@@ -1,0 +1,224 @@
+"""``clubrating backup`` and ``restore`` on the real database (a SQLite file, or databases of
+the PostgreSQL server of ``CLUBRATING_DATABASE_URL``), through the real command in processes of
+its own, with a writer publishing and correcting in another process while the backup is taken."""
+
+from __future__ import annotations
+
+import os
+import re
+import sqlite3
+import subprocess
+import sys
+import uuid
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+import pytest
+
+pytestmark = pytest.mark.storage   # the commands open the databases of $CLUBRATING_DATABASE_URL's server
+
+WRITER = str(Path(__file__).with_name("writer_loop.py"))
+DEADLINE = 180.0   # seconds a command may take on a busy 2-core machine
+ON_POSTGRES = os.environ.get("CLUBRATING_DATABASE_URL", "").startswith("postgres")
+SUFFIX = ".pgdump" if ON_POSTGRES else ".sqlite3"
+EVENING = ["1,Anna Berg,Bob Cole,1-0", "1,Carl Dahl,Dana Eck,0-1",
+           "2,Anna Berg,Dana Eck,1/2-1/2", "2,Bob Cole,Carl Dahl,1-0"]
+
+Databases = Callable[[], str]
+
+
+@pytest.fixture
+def new_database(tmp_path: Path) -> Iterator[Databases]:
+    """Makes empty databases of the test's own (none of pytest-django's: other processes write them)."""
+    made: list[str] = []
+    server = os.environ.get("CLUBRATING_DATABASE_URL", "")
+    parts = urlsplit(server)
+    admin = urlunsplit(parts._replace(path="/postgres"))
+
+    def make() -> str:
+        name = f"backup_{uuid.uuid4().hex[:12]}"
+        if not ON_POSTGRES:
+            return f"sqlite:///{tmp_path / name}.sqlite3"
+        import psycopg
+
+        with psycopg.connect(admin, autocommit=True) as connection:
+            connection.execute(f"CREATE DATABASE {name}")
+        made.append(name)
+        return urlunsplit(parts._replace(path=f"/{name}"))
+
+    yield make
+    if made:
+        import psycopg
+
+        with psycopg.connect(admin, autocommit=True) as connection:
+            for name in made:
+                connection.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+
+
+def query(database: str, sql: str) -> list[tuple[Any, ...]]:
+    """Read a database straight, as the test's witness."""
+    if database.startswith("sqlite:///"):
+        path = database.removeprefix("sqlite:///")
+        if not os.path.exists(path):
+            return []
+        with sqlite3.connect(path) as connection:
+            return connection.execute(sql).fetchall()
+    import psycopg
+
+    with psycopg.connect(database) as connection:
+        return list(connection.execute(sql).fetchall())  # type: ignore[arg-type]
+
+
+def tables(database: str) -> list[str]:
+    if database.startswith("sqlite:///"):
+        return [row[0] for row in query(database, "SELECT name FROM sqlite_master WHERE type = 'table'")]
+    return [row[0] for row in query(database, "SELECT tablename FROM pg_tables WHERE schemaname = 'public'")]
+
+
+AUDIT = "SELECT id, club_id, who, action, target, new FROM club_auditentry ORDER BY id"
+
+
+def cli(database: str, *argv: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    # a PYTHONPATH relative to the checkout (PYTHONPATH=src) still finds it from another directory
+    paths = [os.path.abspath(p) for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]
+    return subprocess.run([sys.executable, "-m", "clubrating", "--database", database, *argv],
+                          capture_output=True, text=True, timeout=DEADLINE, cwd=cwd,
+                          env={**os.environ, "PYTHONPATH": os.pathsep.join(paths)})
+
+
+def ok(done: subprocess.CompletedProcess[str]) -> str:
+    assert done.returncode == 0, done.stdout + done.stderr
+    return done.stdout
+
+
+def published_club(database: str, tmp_path: Path) -> None:
+    """A club with one published evening (tournament 1: Anna, Bob, Carl, Dana)."""
+    csv = tmp_path / "jan.csv"
+    csv.write_text("# date: 2024-01-09\nround,white,black,result\n" + "\n".join(EVENING) + "\n", encoding="utf-8")
+    ok(cli(database, "init", "Riverside"))
+    ok(cli(database, "import", str(csv)))
+    ok(cli(database, "link", "1", "--all-new"))
+    ok(cli(database, "publish", "1"))
+
+
+class Writer:
+    """writer_loop.py on the database, its ``wrote N`` lines read as they come."""
+
+    def __init__(self, database: str, tmp_path: Path) -> None:
+        self.errors = tmp_path / "writer-stderr.txt"
+        self.process = subprocess.Popen([sys.executable, WRITER, database, str(tmp_path)], stdin=subprocess.PIPE,
+                                        stdout=subprocess.PIPE, stderr=self.errors.open("w"), text=True)
+        self.writes = 0
+
+    def wait_for(self, writes: int) -> None:
+        assert self.process.stdout is not None
+        while self.writes < writes:
+            line = self.process.stdout.readline()
+            assert line, f"the writer stopped: {self.errors.read_text()}"
+            self.writes = int(line.split()[1])
+
+    def stop(self) -> None:
+        self.process.communicate("stop\n", timeout=DEADLINE)
+        assert self.process.returncode == 0, self.errors.read_text()
+
+
+def test_a_backup_taken_while_a_writer_publishes_and_corrects_restores_a_consistent_history(
+        new_database: Databases, tmp_path: Path) -> None:
+    source, target = new_database(), new_database()
+    published_club(source, tmp_path)
+    writer = Writer(source, tmp_path)
+    try:
+        writer.wait_for(3)
+        file = tmp_path / f"during{SUFFIX}"
+        ok(cli(source, "backup", str(file)))
+        started = writer.writes
+        writer.wait_for(started + 3)   # the writer went on while and after the backup was taken
+    finally:
+        writer.stop()
+    assert oct(file.stat().st_mode & 0o777) == "0o600"
+    restored = ok(cli(target, "restore", str(file)))
+    assert restored.startswith(f"restored {file}: 1 club, ")
+    kept, everything = query(target, AUDIT), query(source, AUDIT)
+    assert len(kept) >= 3 + 9 and len(kept) < len(everything)   # the writes up to the backup, not those after
+    assert kept == everything[:len(kept)]   # every entry up to the backup, as it was
+    assert "matched the replay exactly" in ok(cli(target, "rebuild"))
+    tournaments = query(target, "SELECT count(*) FROM club_tournament WHERE status = 'published'")[0][0]
+    assert tournaments >= 1 + started // 3
+
+
+def test_a_truncated_or_damaged_backup_is_refused_in_one_line_and_nothing_is_written(
+        new_database: Databases, tmp_path: Path) -> None:
+    source, target = new_database(), new_database()
+    published_club(source, tmp_path)
+    whole = tmp_path / f"whole{SUFFIX}"
+    ok(cli(source, "backup", str(whole)))
+    data = whole.read_bytes()
+    cut = tmp_path / f"cut{SUFFIX}"
+    cut.write_bytes(data[: len(data) * 2 // 3])
+    damaged = tmp_path / f"damaged{SUFFIX}"
+    damaged.write_bytes(data[:4096] + bytes(len(data) - 4096))
+    for bad in (cut, damaged, tmp_path / "jan.csv"):
+        done = cli(target, "restore", str(bad))
+        assert done.returncode == 2, done.stdout + done.stderr
+        lines = done.stderr.splitlines()
+        assert len(lines) == 1 and lines[0].startswith(f"clubrating restore: error: {bad}: "), done.stderr
+        assert "club_auditentry" not in tables(target)
+    ok(cli(target, "restore", str(whole)))   # the whole file restores into the same database
+
+
+def test_a_database_holding_rows_is_refused_and_left_as_it_was(new_database: Databases, tmp_path: Path) -> None:
+    source, target = new_database(), new_database()
+    published_club(source, tmp_path)
+    file = tmp_path / f"club{SUFFIX}"
+    ok(cli(source, "backup", str(file)))
+    ok(cli(target, "init", "Another Club"))
+    before = query(target, AUDIT)
+    done = cli(target, "restore", str(file))
+    assert done.returncode == 2
+    assert done.stderr.strip() == ("clubrating restore: error: the database is not empty (table club_auditentry "
+                                   "holds rows): a backup restores into an empty database only; nothing was written")
+    assert query(target, AUDIT) == before
+    assert [row[0] for row in query(target, "SELECT name FROM club_club")] == ["Another Club"]
+
+
+def test_a_database_with_empty_tables_only_is_empty_and_restores(new_database: Databases, tmp_path: Path) -> None:
+    source, target = new_database(), new_database()
+    published_club(source, tmp_path)
+    file = tmp_path / f"club{SUFFIX}"
+    ok(cli(source, "backup", str(file)))
+    migrate = "import sys; from clubrating import djangoenv; djangoenv.setup(sys.argv[1], migrate=True)"
+    subprocess.run([sys.executable, "-c", migrate, target], check=True, timeout=DEADLINE)   # tables, no row
+    assert "club_auditentry" in tables(target)
+    ok(cli(target, "restore", str(file)))
+    assert query(target, AUDIT) == query(source, AUDIT)
+
+
+def test_migrations_newer_than_the_backup_are_applied_after_the_restore(
+        new_database: Databases, tmp_path: Path) -> None:
+    source, target = new_database(), new_database()
+    published_club(source, tmp_path)
+    newest = query(source, "SELECT name FROM django_migrations WHERE app = 'club' ORDER BY id DESC LIMIT 1")[0][0]
+    older = query(source, "SELECT name FROM django_migrations WHERE app = 'club' ORDER BY id DESC LIMIT 2")[1][0]
+    # the source taken back to the migration before the newest, as an older installation's was
+    code = ("import sys; from clubrating import djangoenv; djangoenv.setup(sys.argv[1]); "
+            "from django.core.management import call_command; call_command('migrate', 'club', sys.argv[2], verbosity=0)")
+    subprocess.run([sys.executable, "-c", code, source, older], check=True, timeout=DEADLINE)
+    file = tmp_path / f"older{SUFFIX}"
+    ok(cli(source, "backup", str(file)))
+    restored = ok(cli(target, "restore", str(file)))
+    assert "1 newer migration applied" in restored
+    assert query(target, f"SELECT count(*) FROM django_migrations WHERE name = '{newest}'")[0][0] == 1
+    assert "matched the replay exactly" in ok(cli(target, "rebuild"))
+
+
+def test_the_default_file_is_named_by_the_time_and_never_replaced(new_database: Databases, tmp_path: Path) -> None:
+    source = new_database()
+    published_club(source, tmp_path)
+    out = ok(cli(source, "backup", cwd=tmp_path))
+    name = re.search(r"to (clubrating-\d{8}-\d{6}" + re.escape(SUFFIX) + ")", out)
+    assert name is not None, out
+    again = cli(source, "backup", name.group(1), cwd=tmp_path)
+    assert again.returncode == 2 and "exists already" in again.stderr
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith((".clubrating", "clubrating"))] == [name.group(1)]
