@@ -19,8 +19,10 @@ if os.environ.get("CI"):
 # The files whose tests take minutes (pytest --durations): collected first, so that
 # pytest-xdist, which hands tests out in collection order, starts them early on every worker
 # instead of leaving one worker alone with a long test at the end. Each file keeps its own
-# order; a name that matches nothing changes nothing. This runs before pytest-django's own
-# sort (tests on the database, then transactional ones, then the rest), which keeps it.
+# order; a name that matches nothing changes nothing. pytest-django then sorts the tests on
+# its database first, transactional ones next and the rest last, as Django does; the rest
+# never open that database, so their slow ones are moved to the front after that sort
+# (SlowFirst): most of the slow files start processes on databases of their own.
 SLOW_FIRST = ("test_demo.py", "test_readme_commands.py", "test_rq_workers.py", "test_types.py",
               "test_concurrency.py", "test_read_only.py", "test_duplicates.py", "test_serve.py",
               "test_backup.py")
@@ -37,22 +39,36 @@ DATABASE_FIXTURES = frozenset({"db", "transactional_db", "django_db_reset_sequen
                                "django_db_serialized_rollback", "live_server"})
 
 
-def uses_storage(item: pytest.Item) -> bool:
-    fixtures = getattr(item, "fixturenames", ())
+def on_the_django_database(item: pytest.Item) -> bool:
     return (item.get_closest_marker("django_db") is not None
-            or item.get_closest_marker("storage") is not None
-            or not DATABASE_FIXTURES.isdisjoint(fixtures))
+            or not DATABASE_FIXTURES.isdisjoint(getattr(item, "fixturenames", ())))
+
+
+def uses_storage(item: pytest.Item) -> bool:
+    return on_the_django_database(item) or item.get_closest_marker("storage") is not None
+
+
+def slow_rank(item: pytest.Item) -> int:
+    name = item.path.name
+    return SLOW_FIRST.index(name) if name in SLOW_FIRST else len(SLOW_FIRST)
 
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    def rank(item: pytest.Item) -> int:
-        name = item.path.name
-        return SLOW_FIRST.index(name) if name in SLOW_FIRST else len(SLOW_FIRST)
-    items.sort(key=rank)   # stable: the other files keep pytest's order
-    for item in items:     # before -m selects (tryfirst)
+    items.sort(key=slow_rank)   # stable: the other files keep pytest's order
+    for item in items:          # before -m selects (tryfirst)
         if uses_storage(item):
             item.add_marker(pytest.mark.storage)
+
+
+class SlowFirst:
+    @pytest.hookimpl(trylast=True)   # after pytest-django's sort
+    def pytest_collection_modifyitems(self, items: list[pytest.Item]) -> None:
+        items.sort(key=lambda item: len(SLOW_FIRST) if on_the_django_database(item) else slow_rank(item))
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.pluginmanager.register(SlowFirst(), "clubrating-slow-first")
 
 
 @pytest.fixture(autouse=True, scope="session")
