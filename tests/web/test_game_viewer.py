@@ -176,3 +176,12 @@ def test_moves_no_board_can_play_are_sent_to_the_pgn(evening: Tournament) -> Non
     html = page(Client(), f"/c/riverside/g/{game.id}/")
     assert "cannot be played on a chess board here" in html and "<svg" not in html
     assert "2. P@f3 1-0" in page(Client(), f"/c/riverside/g/{game.id}/game.pgn")
+
+
+def test_the_game_pgn_drops_comments_and_tags_a_stored_game_kept(scholar: Game) -> None:
+    Game.objects.filter(pk=scholar.pk).update(
+        moves="1. e4 { [%clk 0:09:58] call 0171 555 0199 } e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0",
+        headers={"BlackEmail": "bob@example.org", "TimeControl": "600"})
+    pgn = page(Client(), f"/c/riverside/g/{scholar.id}/game.pgn")
+    assert "[%clk 0:09:58]" in pgn and '[TimeControl "600"]' in pgn
+    assert "0171" not in pgn and "example.org" not in pgn and "BlackEmail" not in pgn
