@@ -1,0 +1,210 @@
+"""The deployment files of deploy/, as docs/deploy.md installs them: Debian's nginx started from
+the documented site configuration on loopback, in front of a real ``clubrating serve``, and the
+systemd units checked by systemd's own ``systemd-analyze verify``."""
+
+from __future__ import annotations
+
+import http.client
+import os
+import re
+import shlex
+import socket
+import sqlite3
+import ssl
+import subprocess
+import sys
+import time
+import urllib.parse
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from clubrating.cli import build_parser
+
+from .test_serve import _free_port, _stop
+from .test_serve_security import _env
+
+ROOT = Path(__file__).resolve().parents[2]
+DEPLOY = ROOT / "deploy"
+SITE = "club.example.org"
+NGINX = "/usr/sbin/nginx"   # Debian's nginx (scripts/bootstrap's test packages)
+CLIENT, OTHER_CLIENT = "127.0.0.2", "127.0.0.3"   # Linux answers all of 127/8 on loopback
+STARTUP = 90.0   # seconds a server may take to listen on a busy 2-core machine
+
+
+@dataclass
+class Proxy:
+    http_port: int
+    https_port: int
+    database: Path
+
+
+def _site_config(upstream: int, http_port: int, https_port: int, cert: Path, key: Path) -> str:
+    """deploy/nginx/clubrating.conf with the addresses and certificate of this test, nothing else."""
+    text = (DEPLOY / "nginx" / "clubrating.conf").read_text(encoding="utf-8")
+    for old, new in {"listen 80;": f"listen 127.0.0.1:{http_port};", "listen [::]:80;": "",
+                     "listen 443 ssl;": f"listen 127.0.0.1:{https_port} ssl;", "listen [::]:443 ssl;": "",
+                     f"/etc/letsencrypt/live/{SITE}/fullchain.pem": str(cert),
+                     f"/etc/letsencrypt/live/{SITE}/privkey.pem": str(key),
+                     "http://127.0.0.1:8000": f"http://127.0.0.1:{upstream}"}.items():
+        assert old in text, f"deploy/nginx/clubrating.conf no longer has {old!r}"
+        text = text.replace(old, new)
+    return text
+
+
+def _wait_for_port(port: int, process: subprocess.Popen[bytes]) -> None:
+    deadline = time.monotonic() + STARTUP
+    while time.monotonic() < deadline:
+        with socket.socket() as probe:
+            if probe.connect_ex(("127.0.0.1", port)) == 0:
+                return
+        assert process.poll() is None, process.communicate()
+        time.sleep(0.1)
+    raise AssertionError(f"nothing listened on {port} in {STARTUP:.0f} s")
+
+
+def _serve(database: Path, env: dict[str, str]) -> tuple[subprocess.Popen[bytes], int]:
+    """``clubrating serve`` on a free port, once it listens."""
+    port = _free_port()
+    server = subprocess.Popen([sys.executable, "-m", "clubrating", "--database", f"sqlite:///{database}", "serve",
+                               "--port", str(port), "--workers", "2"], env=env, stdout=subprocess.DEVNULL,
+                              stderr=subprocess.PIPE, start_new_session=True)
+    _wait_for_port(port, server)
+    return server, port
+
+
+@pytest.fixture
+def proxy(tmp_path: Path) -> Iterator[Proxy]:
+    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", f"/CN={SITE}",
+                    "-keyout", str(key), "-out", str(cert)], check=True, capture_output=True, timeout=60)
+    database = tmp_path / "site.sqlite3"
+    server, upstream = _serve(database, _env(
+        CLUBRATING_HTTPS="1", CLUBRATING_PROXY_HEADER="X-Forwarded-For", CLUBRATING_ALLOWED_HOSTS=SITE))
+    http_port, https_port = _free_port(), _free_port()
+    (tmp_path / "site.conf").write_text(_site_config(upstream, http_port, https_port, cert, key), encoding="utf-8")
+    user = "user root;\n" if os.geteuid() == 0 else ""   # the workers read this test's private files
+    temporary = " ".join(f"{kind}_temp_path {tmp_path / kind};" for kind in ("client_body", "proxy", "fastcgi",
+                                                                             "uwsgi", "scgi"))
+    (tmp_path / "nginx.conf").write_text(
+        f"{user}daemon off;\nworker_processes 1;\npid {tmp_path / 'nginx.pid'};\nerror_log {tmp_path / 'error.log'};\n"
+        f"events {{}}\nhttp {{\n  access_log off;\n  {temporary}\n  include {tmp_path / 'site.conf'};\n}}\n",
+        encoding="utf-8")
+    nginx = subprocess.Popen([NGINX, "-p", str(tmp_path), "-e", str(tmp_path / "error.log"),
+                              "-c", str(tmp_path / "nginx.conf")], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        _wait_for_port(https_port, nginx)
+        yield Proxy(http_port, https_port, database)
+    finally:
+        nginx.terminate()
+        nginx.communicate(timeout=30)
+        _stop(server)
+
+
+def _https(proxy: Proxy, source: str = CLIENT) -> http.client.HTTPSConnection:
+    context = ssl.create_default_context()
+    context.check_hostname = False
+    context.verify_mode = ssl.CERT_NONE   # the test's own certificate
+    return http.client.HTTPSConnection("127.0.0.1", proxy.https_port, timeout=30, context=context,
+                                       source_address=(source, 0))
+
+
+def _get(proxy: Proxy, path: str, source: str = CLIENT) -> http.client.HTTPResponse:
+    connection = _https(proxy, source)
+    connection.request("GET", path, headers={"Host": SITE})
+    response = connection.getresponse()
+    response.read()
+    return response
+
+
+def _failed_login(proxy: Proxy, source: str, forged: str) -> int:
+    """One wrong password for 'anna' from ``source``, which also claims to be ``forged``."""
+    connection = _https(proxy, source)
+    connection.request("GET", "/accounts/login/", headers={"Host": SITE})
+    page = connection.getresponse()
+    body = page.read().decode()
+    cookie = re.search(r"csrftoken=([^;]+)", page.getheader("Set-Cookie") or "")
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', body)
+    assert cookie and token, body[:300]
+    form = urllib.parse.urlencode({"username": "anna", "password": "wrong", "csrfmiddlewaretoken": token.group(1)})
+    connection.request("POST", "/accounts/login/", body=form, headers={
+        "Host": SITE, "Cookie": f"csrftoken={cookie.group(1)}", "Origin": f"https://{SITE}",
+        "Referer": f"https://{SITE}/accounts/login/", "Content-Type": "application/x-www-form-urlencoded",
+        "X-Forwarded-For": forged})
+    response = connection.getresponse()
+    response.read()
+    connection.close()
+    return response.status
+
+
+def test_through_nginx_plain_http_is_redirected_and_answers_carry_the_security_headers(proxy: Proxy) -> None:
+    connection = http.client.HTTPConnection("127.0.0.1", proxy.http_port, timeout=30)
+    connection.request("GET", "/accounts/login/", headers={"Host": SITE})
+    redirect = connection.getresponse()
+    assert redirect.status == 301 and redirect.getheader("Location") == f"https://{SITE}/accounts/login/"
+    response = _get(proxy, "/accounts/login/")
+    assert response.status == 200
+    assert response.getheader("Strict-Transport-Security") == "max-age=31536000; includeSubDomains"
+    assert "default-src 'none'" in (response.getheader("Content-Security-Policy") or "")
+    assert response.getheader("X-Content-Type-Options") == "nosniff"
+    assert response.getheader("X-Frame-Options") == "DENY"
+    assert response.getheader("Server") == "nginx"   # server_tokens off: no version
+    assert "Secure" in (response.getheader("Set-Cookie") or "")
+    assert _get(proxy, "/healthz").status == 200
+
+
+def test_the_login_lockout_sees_the_address_nginx_saw_not_the_one_a_client_claims(proxy: Proxy) -> None:
+    statuses = [_failed_login(proxy, CLIENT, forged=f"198.51.100.{n}") for n in range(6)]
+    assert statuses == [200] * 4 + [429] * 2   # the fifth failure locks the login out (AXES_FAILURE_LIMIT)
+    with sqlite3.connect(proxy.database) as database:
+        addresses = {row[0] for row in database.execute("SELECT ip_address FROM axes_accessattempt")}
+    assert addresses == {CLIENT}   # neither the forged addresses nor nginx's own 127.0.0.1
+    assert _failed_login(proxy, OTHER_CLIENT, forged=CLIENT) == 200   # another address is not locked out
+
+
+def test_nginx_answers_413_to_a_body_larger_than_the_upload_limit(proxy: Proxy) -> None:
+    connection = _https(proxy)
+    connection.putrequest("POST", "/c/riverside/arbiter/upload/", skip_host=True)
+    connection.putheader("Host", SITE)
+    connection.putheader("Content-Type", "multipart/form-data; boundary=x")
+    connection.putheader("Content-Length", str(7 * 1024 * 1024))   # 7 MB announced, above 6 MB
+    connection.endheaders(b"--x\r\n")
+    response = connection.getresponse()
+    assert response.status == 413 and response.getheader("Server") == "nginx"   # nginx's answer, not the app's
+    # nginx's own default (1 MB) would refuse a 2 MB tournament file: that one reaches the website,
+    # which refuses it for its missing CSRF token, not its size
+    connection = _https(proxy)
+    connection.request("POST", "/accounts/login/", body=b"x=" + b"y" * (2 * 1024 * 1024),
+                       headers={"Host": SITE, "Content-Type": "application/x-www-form-urlencoded"})
+    assert connection.getresponse().status == 403
+
+
+UNITS = ("clubrating.service", "clubrating-worker@.service", "clubrating-backup.service", "clubrating-backup.timer")
+
+
+def test_the_systemd_units_pass_systemd_analyze_verify(tmp_path: Path) -> None:
+    """The units as installed, with this checkout's command and environment file in place of
+    /opt/clubrating and /etc/clubrating (verify checks that the programs exist)."""
+    command = str(Path(sys.executable).with_name("clubrating"))
+    for unit in UNITS:
+        text = (DEPLOY / "systemd" / unit).read_text(encoding="utf-8")
+        text = text.replace("/opt/clubrating/.venv/bin/clubrating", command)
+        text = text.replace("/etc/clubrating/clubrating.env", str(DEPLOY / "systemd" / "clubrating.env"))
+        (tmp_path / unit.replace("@.", "@1.")).write_text(text, encoding="utf-8")
+    done = subprocess.run(["systemd-analyze", "verify", *sorted(str(p) for p in tmp_path.iterdir())],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and "clubrating" not in done.stderr, done.stderr
+
+
+def test_every_command_the_units_run_is_a_clubrating_command() -> None:
+    parser = build_parser()
+    commands = []
+    for unit in UNITS:
+        for line in (DEPLOY / "systemd" / unit).read_text(encoding="utf-8").splitlines():
+            if line.startswith("ExecStart=/opt/clubrating/.venv/bin/clubrating"):
+                commands.append(shlex.split(line.partition("=")[2])[1:])
+    assert [c[0] for c in commands] == ["serve", "worker", "backup"]
+    for argv in commands:
+        parser.parse_args(argv)   # an unknown option exits (SystemExit) and fails the test
