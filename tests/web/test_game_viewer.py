@@ -185,3 +185,12 @@ def test_the_game_pgn_drops_comments_and_tags_a_stored_game_kept(scholar: Game) 
     pgn = page(Client(), f"/c/riverside/g/{scholar.id}/game.pgn")
     assert "[%clk 0:09:58]" in pgn and '[TimeControl "600"]' in pgn
     assert "0171" not in pgn and "example.org" not in pgn and "BlackEmail" not in pgn
+
+
+def test_the_arbiter_s_game_page_links_the_viewer_once_the_game_has_moves(evening: Tournament,
+                                                                          arbiter_client: Client) -> None:
+    game = game_of(evening, 3, "Dana White")
+    url, viewer = f"/c/riverside/arbiter/g/{game.id}/", f'href="/c/riverside/g/{game.id}/"'
+    assert viewer not in page(arbiter_client, url)
+    attach_typed_moves(game, "e4 e5 Ke2", who=WHO)
+    assert viewer in page(arbiter_client, url)
