@@ -22,7 +22,7 @@ def rating_rows(rows: Iterable[dict[str, Any]], base: str, *, provisional: bool)
     tag = ' <span class="tag">provisional</span>' if provisional else ""
     out = [f'{tr}<td class="num">{r["rank"] or ""}</td><td><a href="{escape(base)}p/{r["member_id"]}/">'
            f'{escape(r["name"])}</a>{tag}</td><td class="num">{r["rating_text"]}</td>'
-           f'<td class="num">{r["games"]}</td><td>{r["last_played"] or ""}</td></tr>' for r in rows]
+           f'<td class="num">{r["games"]}</td><td class="last-played">{r["last_played"] or ""}</td></tr>' for r in rows]
     return mark_safe("\n".join(out))
 
 

@@ -1,0 +1,117 @@
+"""Every public page at 375 px in Chromium: the club page and rating list, the tournament list, a
+nine-round tournament's crosstable, a player's page and its card's sections, a player's CPI
+block, the game viewer, a running evening, the printable pages and the login page. None may be wider
+than the phone (wide tables scroll inside their box), and the text of every chart is at least
+11 CSS px as drawn. The fair-play page is the arbiters' and not visited. The CPI dashboard is not
+in the crawl: its charts do not fit a phone (docs/website.md, "On a phone")."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+import pytest
+
+from clubrating.club import evening, services
+from clubrating.club.models import Club, Game, Member, Tournament
+from clubrating.club.services.moves import attach_typed_moves
+from tests.cpi.coach_games import publish_analysed
+
+from .conftest import publish_typed
+from .test_browser import page  # noqa: F401  (the Chromium fixture)
+
+pytestmark = pytest.mark.browser
+
+PHONE = {"width": 375, "height": 812}
+SMALLEST_CHART_TEXT = 11   # CSS px, as drawn after the SVG is scaled to the phone
+LONG = "Maximiliana Konstantinopolitanskaya-Wolkenstein"   # a name that does not wrap
+PLAYERS = [LONG, "Anna Smith", "Bob Jones", "Carl Berg", "Dana White", "Erik Lund", "Fay Wong", "Gina Hart",
+           "Hrant Abrahamyan", "Irina Petrosyan"]
+SCHOLAR = "1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7#"
+
+
+def _round_robin(players: list[str]) -> str:
+    """Every round of a single round robin (the circle method), typed: round, white, black, result."""
+    n, lines = len(players), []
+    order = list(range(n))
+    for rnd in range(1, n):
+        for board in range(n // 2):
+            white, black = order[board], order[n - 1 - board]
+            if (rnd + board) % 2:
+                white, black = black, white
+            result = ["1-0", "1/2-1/2", "0-1"][(rnd + board) % 3]
+            lines.append(f"{rnd}, {players[white]}, {players[black]}, {result}")
+        order = [order[0], order[-1], *order[1:-1]]
+    return "\n".join(lines)
+
+
+def _club() -> tuple[Club, dict[str, str]]:
+    """A public club with a round robin of nine rounds, analysed games, a game with moves and an
+    evening being played; the paths of its public pages."""
+    club = services.create_club("Riverside Chess Club", who="test", slug="riverside")
+    services.set_privacy(club, who="test", visibility="public")
+    Club.objects.filter(pk=club.pk).update(cpi_weights={"preset": "spec"})   # as tests/web/conftest's club
+    club.cpi_weights = {"preset": "spec"}
+    rr = publish_typed(club, _round_robin(PLAYERS), "Autumn Round Robin of the Riverside Chess Club",
+                       dt.date(2024, 10, 1))
+    publish_typed(club, _round_robin(PLAYERS[:6]), "Winter Rapid", dt.date(2025, 1, 7))
+    publish_analysed(club, 5, who="test")
+    game = Game.objects.filter(tournament=rr, white_points=2, played=True).first()
+    assert game is not None
+    attach_typed_moves(game, SCHOLAR, who="test")
+    running = evening.start_evening(club, "Tuesday Swiss", dt.date.today(), 5, who="test")
+    for name in PLAYERS[:7]:
+        evening.register(running, name, who="test")
+    evening.pair_next_round(running, who="test")
+    long_id = Member.objects.get(club=club, name=LONG).id
+    anna = Member.objects.get(club=club, name="Anna Smith").id
+    berg = Member.objects.get(club=club, name="Anna Berg").id
+    c = "/c/riverside/"
+    paths = {
+        "site index": "/", "club page": c, "rating list": f"{c}?list=standard", "tournament list": f"{c}t/",
+        "a tournament": f"{c}t/{rr.id}/", "a player": f"{c}p/{long_id}/", "the card's games": f"{c}p/{anna}/#games",
+        "head-to-head": f"{c}p/{anna}/?vs={long_id}#head-to-head",
+        "a player with a CPI": f"{c}p/{berg}/", "game viewer": f"{c}g/{game.id}/",
+        "the evening in progress": f"{c}t/{running.id}/", "login page": "/accounts/login/",
+    }
+    for t in (rr, running):
+        for printed in ("pairings", "names", "wallchart"):
+            paths[f"{printed} of {t.name}"] = f"{c}t/{t.id}/print/{printed}/"
+    return club, paths
+
+
+CHART_TEXT = """() => Array.from(document.querySelectorAll('svg text')).map(t => {
+  const m = t.getScreenCTM();
+  return parseFloat(getComputedStyle(t).fontSize) * Math.hypot(m.a, m.b);
+})"""
+
+
+def test_every_public_page_fits_a_375_px_phone(live_server: Any, transactional_db: None,
+                                                page: Any) -> None:  # noqa: F811
+    _, paths = _club()
+    page.set_viewport_size(PHONE)
+    too_wide, small_text = {}, {}
+    for what, path in paths.items():
+        response = page.goto(f"{live_server.url}{path}")
+        assert response.status == 200, (what, path, response.status)
+        wide = page.evaluate("document.documentElement.scrollWidth")
+        if wide > page.evaluate("window.innerWidth"):
+            too_wide[what] = wide
+        sizes = page.evaluate(CHART_TEXT)
+        if sizes and min(sizes) < SMALLEST_CHART_TEXT:
+            small_text[what] = round(min(sizes), 1)
+    assert not too_wide, f"wider than {PHONE['width']} px: {too_wide}"
+    assert not small_text, f"chart text under {SMALLEST_CHART_TEXT} px: {small_text}"
+
+
+def test_the_crosstable_scrolls_inside_its_box_on_a_phone(live_server: Any, transactional_db: None,
+                                                          page: Any) -> None:  # noqa: F811
+    _, paths = _club()
+    page.set_viewport_size(PHONE)
+    page.goto(f"{live_server.url}{paths['a tournament']}")
+    box = page.locator("#crosstable").locator("xpath=..")
+    assert box.evaluate("b => getComputedStyle(b).overflowX") == "auto"
+    assert box.evaluate("b => b.scrollWidth > b.clientWidth")   # nine rounds: wider than the phone, inside
+    box.evaluate("b => { b.scrollLeft = b.scrollWidth; }")
+    last = page.locator("#crosstable thead th").last
+    assert last.is_visible() and last.bounding_box()["x"] + last.bounding_box()["width"] <= PHONE["width"] + 1
