@@ -1,9 +1,8 @@
 """Every public page at 375 px in Chromium: the club page and rating list, the tournament list, a
-nine-round tournament's crosstable, a player's page and its card's sections, a player's CPI
-block, the game viewer, a running evening, the printable pages and the login page. None may be wider
+nine-round tournament's crosstable, a player's page and its card's sections, the CPI
+dashboard, the game viewer, a running evening, the printable pages and the login page. None may be wider
 than the phone (wide tables scroll inside their box), and the text of every chart is at least
-11 CSS px as drawn. The fair-play page is the arbiters' and not visited. The CPI dashboard is not
-in the crawl: its charts do not fit a phone (docs/website.md, "On a phone")."""
+11 CSS px as drawn. The fair-play page is the arbiters' and not visited."""
 
 from __future__ import annotations
 
@@ -70,7 +69,7 @@ def _club() -> tuple[Club, dict[str, str]]:
     paths = {
         "site index": "/", "club page": c, "rating list": f"{c}?list=standard", "tournament list": f"{c}t/",
         "a tournament": f"{c}t/{rr.id}/", "a player": f"{c}p/{long_id}/", "the card's games": f"{c}p/{anna}/#games",
-        "head-to-head": f"{c}p/{anna}/?vs={long_id}#head-to-head",
+        "head-to-head": f"{c}p/{anna}/?vs={long_id}#head-to-head", "CPI dashboard": f"{c}p/{berg}/cpi/",
         "a player with a CPI": f"{c}p/{berg}/", "game viewer": f"{c}g/{game.id}/",
         "the evening in progress": f"{c}t/{running.id}/", "login page": "/accounts/login/",
     }
