@@ -82,6 +82,10 @@ def test_under_fitted_settings_the_headline_is_plays_like_and_the_interval_a_ban
     assert re.search(r'<polygon class="band" points="[^"]+"/>', svg) and svg.count('<circle class="dot"') == 8
     assert day_labels(svg) == ["6 Jan 2026", "13 Jan"]
     assert PRESETS["fide-classical"].model.windowed
+    block = re.search(r'<p id="cpi">(.*?)</p>', page(Client(), f"/c/riverside/p/{anna.id}/"), re.S)
+    assert block is not None and block.group(1).startswith(
+        f"Plays like <strong>{strength['elo']} ± {strength['sd']}</strong> over the last 8 analysed games;")
+    assert f"{cpi.cpi_after:.1f}" not in block.group(1)                # the player page too
 
 
 def test_too_few_games_under_fitted_settings_say_so_instead_of_a_figure(fitted) -> None:
@@ -95,31 +99,31 @@ def test_the_factors_against_the_club_read_right_whichever_way_is_better(club) -
     anna = analysed(club)       # Anna hangs a move every game, Ben never: the club hangs 0.5 a game
     ben = member(club, "Ben Cole")
     mine = page(Client(), f"/c/riverside/p/{anna.id}/cpi/")
-    assert re.search(r'<tr id="factor-H" class="costliest">.*?fewer is better.*?'
-                     r'<td>worse than the club: costs 12\.5 ΔCPI a game</td>', mine)
-    assert re.search(r'<tr id="factor-E">.*?more is better.*?<td>worse than the club: costs [\d.]+ ΔCPI', mine)
+    assert re.search(r'<tr id="factor-H" class="costliest">.*?<td>worse, costs 12\.5</td>'
+                     r'.*?fewer is better', mine)
+    assert re.search(r'<tr id="factor-E">.*?<td>worse, costs [\d.]+</td>.*?more is better', mine)
     assert "Costs Anna Berg the most against the club: <strong>H</strong>" in mine
     assert "1.00 a game against the club's 0.50 a game, worse than the club (fewer is better)" in mine
     his = page(Client(), f"/c/riverside/p/{ben.id}/cpi/")
-    assert re.search(r'<tr id="factor-H">.*?<td>better than the club: gains 12\.5 ΔCPI a game</td>', his)
-    assert re.search(r'<tr id="factor-E">.*?<td>better than the club: gains [\d.]+ ΔCPI', his)
+    assert re.search(r'<tr id="factor-H">.*?<td>better, gains 12\.5</td>', his)
+    assert re.search(r'<tr id="factor-E">.*?<td>better, gains [\d.]+</td>', his)
     assert "No factor costs Ben Cole ΔCPI against the club" in his
 
 
-@pytest.mark.parametrize(("name", "mine", "club", "against", "cost"), [
-    ("E", 0.50, 0.39, "better than the club", "gains 3.3 ΔCPI a game"),      # higher is better, above
-    ("E", 0.39, 0.50, "worse than the club", "costs 3.3 ΔCPI a game"),
-    ("H", 0.80, 0.50, "worse than the club", "costs 7.5 ΔCPI a game"),       # fewer is better, above
-    ("H", 0.20, 0.50, "better than the club", "gains 7.5 ΔCPI a game"),
-    ("B2", 0.30, 0.20, "above the club", "gains 0.5 ΔCPI a game"),            # neither way by itself
-    ("E", 0.5001, 0.4999, "the same as the club", "no difference in ΔCPI a game"),
-    ("M1", None, 0.50, "", ""),                                              # not available: no claim
+@pytest.mark.parametrize(("name", "mine", "club", "against", "cost", "cell"), [
+    ("E", 0.50, 0.39, "better than the club", "gains 3.3 ΔCPI a game", "better, gains 3.3"),   # more is better
+    ("E", 0.39, 0.50, "worse than the club", "costs 3.3 ΔCPI a game", "worse, costs 3.3"),
+    ("H", 0.80, 0.50, "worse than the club", "costs 7.5 ΔCPI a game", "worse, costs 7.5"),     # fewer is better
+    ("H", 0.20, 0.50, "better than the club", "gains 7.5 ΔCPI a game", "better, gains 7.5"),
+    ("B2", 0.30, 0.20, "above the club", "gains 0.5 ΔCPI a game", "above, gains 0.5"),         # neither way
+    ("E", 0.5001, 0.4999, "the same as the club", "no difference in ΔCPI a game", "the same"),
+    ("M1", None, 0.50, "", "", ""),                                                          # not available
 ])
 def test_a_factor_row_says_better_or_worse_than_the_club_in_its_direction(
-        name: str, mine: float | None, club: float, against: str, cost: str) -> None:
+        name: str, mine: float | None, club: float, against: str, cost: str, cell: str) -> None:
     row = factor_row(name, {"average": mine, "club_average": club, "available": 1, "games": 1,
                             "label": name}, PRESETS["spec"])
-    assert (row["against"], row["cost_text"]) == (against, cost)
+    assert (row["against"], row["cost_text"], row["cell"]) == (against, cost, cell)
 
 
 def test_each_term_is_explained_in_one_line_where_it_appears(club) -> None:
@@ -128,9 +132,10 @@ def test_each_term_is_explained_in_one_line_where_it_appears(club) -> None:
     assert re.search(r'<p class="term" id="term-delta">ΔCPI: what one game added to the index[^<]*</p>', html)
     assert ('<p class="term" id="term-bonus">Result bonus: +10 for a win, +5 for a draw, +0 for a loss, '
             "part of the game's ΔCPI.</p>") in html
-    rows = re.findall(r'<tr id="factor-(\w+)"[^>]*><th scope="row">\w+</th><td>([^<]+)</td>', html)
+    rows = re.findall(r'<tr id="factor-(\w+)"[^>]*>.*?</tr><tr class="means"><td colspan="5">([^<]+)</td></tr>', html)
     assert [name for name, _ in rows] == ["E", "T", "O", "B1", "B2", "B3", "M1", "M2", "M3", "H", "Br"]
-    assert all(re.search(r": .+; (more is better|fewer is better|neither good nor bad by itself)$", text)
+    assert all(re.search(r"^[A-Z].+; (more is better|fewer is better|neither good nor bad by itself); "
+                         r"measured in \d+ of 5 games\.$", text)
                for _, text in rows)
 
 

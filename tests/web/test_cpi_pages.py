@@ -46,7 +46,7 @@ def test_the_dashboard_draws_the_charts_and_the_exercises_as_svg(club) -> None:
 def test_an_unavailable_factor_is_shown_as_not_available_never_as_zero(club) -> None:
     anna = analysed(club)
     html = page(Client(), f"/c/riverside/p/{anna.id}/cpi/")
-    row = re.search(r'<th scope="row">T</th>.*?</tr>', html)
+    row = re.search(r'<tr id="factor-T">.*?</tr>', html)
     assert row is not None and row.group(0).count("not available") == 2 and "0%" not in row.group(0)
     assert re.search(r'<text class="axis na"[^>]*>not available</text>', html)
 

@@ -21,7 +21,7 @@ from django.db.models.fields.json import KT
 from django.db.models.functions import Cast
 
 from clubrating.analysis.see import exchange
-from clubrating.club.cpi import RESULTS, club_weights
+from clubrating.club.cpi import RESULTS, club_preset, club_weights, playing_strength
 from clubrating.club.models import Club, CpiEntry, GameAnalysis, Member
 from clubrating.cpi.coach import (DEFAULT_LIMIT, FACTOR_NAMES, FACTORS, CoachGame,
                                   choose_exercises, factor_averages, weakest_factor)
@@ -89,15 +89,22 @@ def club_averages(club: Club) -> dict[str, float | None]:
 
 
 def cpi_brief(member: Member, club: Club | None = None) -> dict[str, Any] | None:
-    """For the member's page: the current CPI, the games analysed and the weakest factor
+    """For the member's page: the current CPI, the games analysed, whether the CPI is the
+    spec's running sum (``running``) or else how the member plays (``strength``,
+    :func:`clubrating.club.cpi.playing_strength`), and the weakest factor
     (:func:`clubrating.cpi.coach.weakest_factor` over every analysed game); None before the
     first analysed game. One query (two without ``club``)."""
-    rows = list(CpiEntry.objects.filter(member=member).order_by("ordinal").values_list("cpi_after", "factors"))
+    rows = [{"cpi_after": after, "factors": (shown or {}).get("factors", {}), "delta": delta, "date": date}
+            for after, shown, delta, date in CpiEntry.objects.filter(member=member).order_by("ordinal")
+            .values_list("cpi_after", "factors", "delta", "game__tournament__date")]
     if not rows:
         return None
-    averages = factor_averages([stored_player_factors((shown or {}).get("factors", {})) for _, shown in rows])
-    weakest = weakest_factor(averages, club_weights(club or Club.objects.get(id=member.club_id)))
-    return {"cpi": rows[-1][0], "games": len(rows),
+    club = club or Club.objects.get(id=member.club_id)
+    weights = club_weights(club)
+    averages = factor_averages([stored_player_factors(row["factors"]) for row in rows])
+    weakest = weakest_factor(averages, weights)
+    return {"cpi": rows[-1]["cpi_after"], "games": len(rows), "running": not weights.model.windowed,
+            "strength": playing_strength(rows, weights, club_preset(club)),
             "weakest": None if weakest is None else {"factor": weakest.factor,
                                                      "label": FACTOR_NAMES[weakest.factor],
                                                      "cost_per_game": round(weakest.cost_per_game, 6)}}

@@ -165,19 +165,19 @@ def delta_bars(games: Sequence[tuple[str, float]], *, title: str) -> str:
     bound = math.ceil(high / step) * step
     mid = TOP + (height - TOP - BOTTOM) / 2
     scale = (height - TOP - BOTTOM) / 2 / bound
-    slot = (WIDTH - LEFT - RIGHT) / len(games)
+    slot = (WIDTH - CPI_LEFT - RIGHT) / len(games)
     words = ", ".join(f"{d:+.1f}" for _, d in games)
     out = _open(height, title, f"ΔCPI of the last {len(games)} analysed games, oldest first: {words}.", "delta-bars")
     for value in (-bound, 0, bound):
         yv = mid - value * scale
-        out.append(f'<line class="grid" x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{yv:.1f}" y2="{yv:.1f}"/>')
-        out.append(f'<text class="axis" x="{LEFT - 6}" y="{yv + 4:.1f}" text-anchor="end">{value:+d}</text>')
+        out.append(f'<line class="grid" x1="{CPI_LEFT}" x2="{WIDTH - RIGHT}" y1="{yv:.1f}" y2="{yv:.1f}"/>')
+        out.append(f'<text class="axis" x="{CPI_LEFT - 6}" y="{yv + 4:.1f}" text-anchor="end">{value:+d}</text>'.replace(">+0<", ">0<"))
     for i, (label, delta) in enumerate(games):
-        left, size = LEFT + slot * i + slot * 0.15, abs(delta) * scale
+        left, size = CPI_LEFT + slot * i + slot * 0.15, abs(delta) * scale
         top = mid - size if delta >= 0 else mid
         cls = "pos-bar" if delta >= 0 else "neg-bar"
         out.append(f'<rect class="{cls}" x="{left:.1f}" y="{top:.1f}" width="{slot * 0.7:.1f}" '
                    f'height="{max(size, 0.5):.1f}"><title>{escape(label)}: {delta:+.1f}</title></rect>')
-    out.append(f'<line class="axis-line" x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{mid:.1f}" y2="{mid:.1f}"/>')
+    out.append(f'<line class="axis-line" x1="{CPI_LEFT}" x2="{WIDTH - RIGHT}" y1="{mid:.1f}" y2="{mid:.1f}"/>')
     out.append("</svg>")
     return "\n".join(out)

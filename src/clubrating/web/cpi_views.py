@@ -108,10 +108,11 @@ def factor_row(name: str, figures: dict[str, Any], weights: Weights) -> dict[str
     spec = BY_NAME[name]
     mine, club = figures["average"], figures["club_average"]
     cost = None if mine is None or club is None else weights.weight(name) * (club - mine)
-    return {"factor": name, **figures, "means": spec.means, "better": BETTER[spec.higher_is_better],
+    return {"factor": name, **figures, "means": spec.means, "short_label": figures["label"].split(" (")[0], "better": BETTER[spec.higher_is_better],
             "average_text": _figure(name, mine), "club_text": _figure(name, club),
             "against": _against(spec.higher_is_better, mine, club, name), "cost": cost, "drill": spec.drill,
-            "cost_text": "" if cost is None else _cost_text(cost)}
+            "cost_text": "" if cost is None else _cost_text(cost),
+            "cell": "" if cost is None else _cell(_against(spec.higher_is_better, mine, club, name), cost)}
 
 
 BETTER = {True: "more is better", False: "fewer is better", None: "neither good nor bad by itself"}
@@ -133,6 +134,12 @@ def _cost_text(cost: float) -> str:
     if round(cost, 1) == 0:
         return "no difference in ΔCPI a game"
     return f"costs {cost:.1f} ΔCPI a game" if cost > 0 else f"gains {-cost:.1f} ΔCPI a game"
+
+
+def _cell(against: str, cost: float) -> str:
+    """The table's short form, under "Against the club (ΔCPI a game)": "worse, costs 1.1"."""
+    word = against.removesuffix(" than the club").removesuffix(" as the club").removesuffix(" the club")
+    return word if round(cost, 1) == 0 else f"{word}, {_cost_text(cost).removesuffix(' ΔCPI a game')}"
 
 
 def costliest(rows: list[dict[str, Any]]) -> dict[str, Any] | None:
