@@ -1,4 +1,4 @@
-"""Every public page at 375 px in Chromium: the club page and rating list, the tournament list, a
+"""Every public page at 375 px (and 360) in Chromium: the club page and rating list, the tournament list, a
 nine-round tournament's crosstable, a player's page and its card's sections, the CPI
 dashboard, the game viewer, a running evening, the printable pages and the login page. None may be wider
 than the phone (wide tables scroll inside their box), and the text of every chart is at least
@@ -85,10 +85,11 @@ CHART_TEXT = """() => Array.from(document.querySelectorAll('svg text')).map(t =>
 })"""
 
 
-def test_every_public_page_fits_a_375_px_phone(live_server: Any, transactional_db: None,
-                                                page: Any) -> None:  # noqa: F811
+@pytest.mark.parametrize("width", [375, 360])   # the phone the pages are made for, and the narrowest
+def test_every_public_page_fits_a_phone(live_server: Any, transactional_db: None, page: Any,  # noqa: F811
+                                        width: int) -> None:
     _, paths = _club()
-    page.set_viewport_size(PHONE)
+    page.set_viewport_size({**PHONE, "width": width})
     too_wide, small_text = {}, {}
     for what, path in paths.items():
         response = page.goto(f"{live_server.url}{path}")
@@ -99,7 +100,7 @@ def test_every_public_page_fits_a_375_px_phone(live_server: Any, transactional_d
         sizes = page.evaluate(CHART_TEXT)
         if sizes and min(sizes) < SMALLEST_CHART_TEXT:
             small_text[what] = round(min(sizes), 1)
-    assert not too_wide, f"wider than {PHONE['width']} px: {too_wide}"
+    assert not too_wide, f"wider than {width} px: {too_wide}"
     assert not small_text, f"chart text under {SMALLEST_CHART_TEXT} px: {small_text}"
 
 

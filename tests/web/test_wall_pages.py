@@ -137,3 +137,17 @@ def test_a_published_tournament_prints_any_round_by_its_boards(club: Club, eveni
         assert Client().get(f"/c/riverside/t/{evening.id}/print/pairings/?round={bad}").status_code == 404
     wall = _rows(_html(Client(), f"/c/riverside/t/{evening.id}/print/wallchart/"), "wallchart")
     assert [r[2] for r in wall] == ["Anna Smith", "Carl Berg", "Bob Jones", "D. W."]
+
+
+def test_a_round_robin_evening_being_played_shows_its_round_and_the_round_off(club: Club) -> None:
+    t = evening.start_evening(club, "Spring Round Robin", TODAY, 1, who=WHO, system="round-robin")
+    for name in ["Anna Smith", "Bob Jones", "Carl Berg", "Dana White", "Eva Fox"]:
+        evening.register(t, name, who=WHO)
+    services.all_new_members(t, who=WHO)
+    evening.pair_next_round(t, who=WHO)
+    html = _html(Client(), f"/c/riverside/t/{t.id}/")
+    assert "In progress, not rated yet: round 1 of 5 is being played (2 results to come)" in html
+    rows = _rows(html, "boards-1")
+    assert len(rows) == 3 and rows[2][4] == "zero-point bye"   # five players: one sits the round out
+    names = _rows(_html(Client(), f"/c/riverside/t/{t.id}/print/names/"), "names-1")
+    assert len(names) == 5 and [r[4] for r in names].count("") == 1
