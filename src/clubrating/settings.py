@@ -168,9 +168,17 @@ CORS_ALLOWED_ORIGINS = cors_origins(os.environ.get("CLUBRATING_CORS_ORIGINS", ""
 CORS_URLS_REGEX = r"^/api/"
 CORS_ALLOW_METHODS = ("GET",)
 
+# Every handler hides a moves link's token (web/security.HideMovesTokens), Django's request
+# lines of the development server ("django.server", as Django's DEFAULT_LOGGING has it) too.
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"stderr": {"class": "logging.StreamHandler"}},
+    "filters": {"moves-tokens": {"()": "clubrating.web.security.HideMovesTokens"}},
+    "formatters": {"django.server": {"()": "django.utils.log.ServerFormatter", "format": "[{server_time}] {message}",
+                                     "style": "{"}},
+    "handlers": {"stderr": {"class": "logging.StreamHandler", "filters": ["moves-tokens"]},
+                 "django.server": {"class": "logging.StreamHandler", "formatter": "django.server",
+                                   "filters": ["moves-tokens"]}},
+    "loggers": {"django.server": {"handlers": ["django.server"], "level": "INFO", "propagate": False}},
     "root": {"handlers": ["stderr"], "level": "WARNING"},
 }

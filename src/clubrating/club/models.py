@@ -56,6 +56,7 @@ class Club(models.Model):
     separate_lists = models.BooleanField(default=False)  # one list per time control
     time_zone = models.CharField(max_length=64, blank=True, default="")  # IANA name; "": the server's (zones.py)
     inactive_months = models.PositiveIntegerField(default=12)   # listed apart without a rated game for this long; 0: never
+    moves_link_days = models.PositiveIntegerField(default=14)   # a board's moves link works this many days
     cpi_start = models.FloatField(default=0.0)
     cpi_weights = models.JSONField(default=dict, blank=True)   # overrides of the C1 weights
     arbiters = models.ManyToManyField(settings.AUTH_USER_MODEL, related_name="clubs", blank=True)
@@ -388,3 +389,46 @@ class EveningBoard(models.Model):
     class Meta:
         ordering = ["tournament", "round", "board"]
         constraints = [models.UniqueConstraint(fields=["tournament", "round", "board"], name="one_evening_board")]
+
+
+# --- moves links: players enter their own game's moves (club.moves_links) -------------
+
+class MovesLink(models.Model):
+    """A capability link to enter one board's moves. Only the SHA-256 of its token is stored:
+    the token itself is shown once, on the slips printed when it was made."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="moves_links")
+    round = models.PositiveIntegerField()
+    board = models.PositiveIntegerField(null=True, blank=True)
+    evening_board = models.ForeignKey(EveningBoard, null=True, blank=True, on_delete=models.CASCADE,
+                                      related_name="moves_links")   # an evening's board: its game comes later
+    game = models.ForeignKey(Game, null=True, blank=True, on_delete=models.CASCADE, related_name="moves_links")
+    token_hash = models.CharField(max_length=64, unique=True)    # hex SHA-256 of the token
+    created = models.DateTimeField()
+    expires = models.DateTimeField()
+    revoked = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["tournament", "round", "board", "id"]
+
+
+class MovesSubmission(models.Model):
+    """Moves a player typed through a moves link; nothing of it is in the game until accepted."""
+
+    link = models.ForeignKey(MovesLink, on_delete=models.CASCADE, related_name="submissions")
+    text = models.TextField()                    # as typed
+    moves = models.TextField()                   # the SAN it reads as (formats.movetext): compared
+    plies = models.PositiveIntegerField()
+    created = models.DateTimeField()
+    state = models.CharField(max_length=10, default="pending")   # pending, accepted, set-aside
+
+    class Meta:
+        ordering = ["created", "id"]
+
+
+class MovesAttempt(models.Model):
+    """One submission's throttle keys: the link, and a keyed hash of the client address (never
+    the address itself). Kept a day (club.moves_links.THROTTLE_WINDOW), then deleted."""
+
+    key = models.CharField(max_length=64, db_index=True)
+    when = models.DateTimeField(db_index=True)

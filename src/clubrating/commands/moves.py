@@ -1,5 +1,6 @@
 """``clubrating moves T GAMES.pgn``: the moves of a tournament's stored games, from a PGN
-file or typed for one game (``--round R --player NAME --typed TEXT``).
+file or typed for one game (``--round R --player NAME --typed TEXT``). ``clubrating
+moves-links T``: the boards' moves links (the players' phone page), listed, made, revoked.
 
 Without a decision flag a file whose names need confirming, or whose results differ
 from the stored ones, is listed and nothing is stored; ``--accept-proposals``,
@@ -83,6 +84,7 @@ def _typed(tournament: Any, args: argparse.Namespace) -> int:
 
 
 def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
+    register_links(subparsers, common)
     p = _add(subparsers, common, "moves", cmd_moves,
              "add moves to a tournament's stored games: a PGN file matched by round and players, or one game typed",
              "clubrating moves 12 evening.pgn; clubrating moves 12 evening.pgn --accept-proposals --drop-differing; "
@@ -102,3 +104,63 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
                    help="the game's moves as written (SAN, move numbers optional, 0-0, Russian letters, clocks)")
     p.add_argument("--confirm", action="store_true",
                    help="with --typed: store moves that end in a position contradicting the stored result")
+
+
+def cmd_moves_links(args: argparse.Namespace) -> int:
+    club = the_club(args)
+    from clubrating.club import services
+    from clubrating.club.models import MovesLink
+    from clubrating.club.services import moves_links as ml
+
+    tournament = services.get_tournament(club, args.tournament)
+    if args.revoke is not None:
+        link = MovesLink.objects.filter(tournament=tournament, id=args.revoke).select_related("tournament").first()
+        if link is None:
+            raise InputError(f"tournament {tournament.id} has no moves link {args.revoke}: "
+                             f"clubrating moves-links {tournament.id} lists them")
+        print(ml.revoke_link(link, who=who()))
+        return 0
+    if args.make is not None:
+        site = (args.site or "").rstrip("/")
+        issued = ml.issue_links(tournament, args.make, who=who())
+        rows = [{"round": i.link.round, "board": i.link.board, "white": i.white, "black": i.black,
+                 "link": site + i.path} for i in issued]
+        if wants_json(args):
+            print_json(rows)
+        else:
+            for row in rows:
+                print(f"round {row['round']} board {row['board'] or '-'}: {row['white']} - {row['black']}  {row['link']}")
+        return 0
+    listed = [_link_row(link) for link in ml.links_of(tournament)]
+    if wants_json(args):
+        print_json(listed)
+    else:
+        for row in listed:
+            print(f"{row['id']:>5} round {row['round']} board {row['board'] or '-'}: {row['players']}  {row['state']}, "
+                  f"{row['pending']} waiting of {row['submissions']} sent")
+    return 0
+
+
+def _link_row(link: Any) -> dict[str, Any]:
+    from django.utils import timezone
+
+    pairing = link.evening_board or link.game
+    state = ("revoked" if link.revoked else "expired" if link.expires <= timezone.now()
+             else f"works until {link.expires:%Y-%m-%d %H:%M} UTC")
+    sent = list(link.submissions.values_list("state", flat=True))
+    return {"id": link.id, "round": link.round, "board": link.board,
+            "players": f"{pairing.white.name} - {pairing.black.name}", "state": state,
+            "submissions": len(sent), "pending": sent.count("pending")}
+
+
+def register_links(subparsers: Any, common: argparse.ArgumentParser) -> None:
+    p = _add(subparsers, common, "moves-links", cmd_moves_links,
+             "the moves links of a tournament's boards (players type their game on a phone): list, make, revoke",
+             "clubrating moves-links 12; clubrating moves-links 12 --make 3 --site https://chess.example.org; "
+             "clubrating moves-links 12 --revoke 41")
+    p.add_argument("tournament", metavar="T", help="the tournament's number")
+    p.add_argument("--make", type=whole(1, MAX_ROUNDS), metavar="R",
+                   help="make a link for every board of round R and print them (shown once: only a hash is "
+                        "kept); the boards' earlier links stop working")
+    p.add_argument("--site", metavar="URL", help="with --make: the site's address, printed before each link's path")
+    p.add_argument("--revoke", type=whole(1, 2**63 - 1), metavar="ID", help="revoke the link numbered ID")

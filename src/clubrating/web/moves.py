@@ -22,8 +22,10 @@ from django.utils.safestring import SafeString, mark_safe
 
 from clubrating.club import services
 from clubrating.club.models import Game
+from clubrating.club.services import moves_links as ml
+from clubrating.club.services.outcome import Outcome
 from clubrating.club.services.moves import NeedsConfirmation, Status, Undecided, attach_pgn_moves, attach_typed_moves
-from clubrating.errors import ClubratingError, InputError
+from clubrating.errors import ClubratingError, InputError, NotFound
 from clubrating.formats.movetext import MoveError
 from clubrating.web.access import ClubAccess
 from clubrating.web.arbiter import MAX_UPLOAD_BYTES, _page, _tournament, act, arbiter_view, who
@@ -107,7 +109,9 @@ def _final_fen(game: Game) -> str | None:
 def game_page(request: HttpRequest, access: ClubAccess, game_id: int) -> HttpResponse:
     game = _game(access, game_id)
     context: dict[str, Any] = {"game": game, "tournament": game.tournament,
-                               "result": services.game_result_text(game), "typed": ""}
+                               "result": services.game_result_text(game), "typed": "", **_pending(game)}
+    if request.method == "POST" and "submission" in request.POST:
+        return act(request, lambda: _accept(request, game), f"{access.base}arbiter/g/{game.id}/")
     if request.method == "POST":
         text = request.POST.get("moves", "")
         try:
@@ -129,6 +133,23 @@ def game_page(request: HttpRequest, access: ClubAccess, game_id: int) -> HttpRes
         if fen is not None:
             context.update(board=board_svg(fen), fen=fen)
     return _page(request, access, "web/arbiter/game.html", **context)
+
+
+def _pending(game: Game) -> dict[str, Any]:
+    """The players' submissions waiting for the arbiter, each after the first with the first
+    move where it parts from it."""
+    pending = ml.pending_for(game)
+    first = pending[0].moves if pending else ""
+    return {"pending": [{"submission": s, "differs": ml.first_difference(first, s.moves) if i else None}
+                        for i, s in enumerate(pending)]}
+
+
+def _accept(request: HttpRequest, game: Game) -> Outcome:
+    number = services.parse_id(request.POST.get("submission"))
+    found = next((s for s in ml.pending_for(game) if s.id == number), None)
+    if found is None:
+        raise NotFound("no such submission waiting for this game")
+    return ml.accept_submission(found, who=who(request), confirm=request.POST.get("confirm") == "on")
 
 
 @arbiter_view

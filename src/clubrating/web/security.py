@@ -6,19 +6,30 @@
 - :func:`security_headers`: the Content-Security-Policy on every response, and
   ``X-Robots-Tag: noindex`` on everything under an unlisted address, 404s
   included: robots.txt lets crawlers in there so that they read the noindex.
+  Under a board's moves link (``/m/``) also ``Referrer-Policy: strict-origin``: its token is
+  the capability, and a Referer then carries the site's origin only, never the path (not
+  ``no-referrer``: under it browsers post forms with ``Origin: null``, which Django's CSRF
+  check refuses; web/access.py says the same of the club pages).
+- :class:`HideMovesTokens`: the logging filter that writes ``/m/…/`` for a moves link's token
+  in every log line (Django's "Not Found: /m/..." warnings, the development server's request
+  lines); gunicorn writes no access log (web/server.py).
 - :func:`client_ip`: the address django-axes locks, from ``CLUBRATING_PROXY_HEADER``
   behind a reverse proxy.
 """
 
 from __future__ import annotations
 
+import logging
+import re
 from collections.abc import Callable
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 
 Handler = Callable[[HttpRequest], HttpResponse]
-UNLISTED_PREFIXES = ("/u/", "/api/u/")
+MOVES_LINK_PREFIX = "/m/"
+UNLISTED_PREFIXES = ("/u/", "/api/u/", MOVES_LINK_PREFIX)
+_MOVES_TOKEN = re.compile(r"/m/[^/\s\"?]+")
 
 
 def limit_body(get_response: Handler) -> Handler:
@@ -40,8 +51,20 @@ def security_headers(get_response: Handler) -> Handler:
         response.setdefault("Content-Security-Policy", settings.CONTENT_SECURITY_POLICY)
         if request.path.startswith(UNLISTED_PREFIXES):
             response["X-Robots-Tag"] = "noindex, nofollow"
+        if request.path.startswith(MOVES_LINK_PREFIX):
+            response["Referrer-Policy"] = "strict-origin"
         return response
     return middleware
+
+
+class HideMovesTokens(logging.Filter):
+    """Rewrites a record whose message holds a moves link (``/m/<token>``) to ``/m/…``."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        if MOVES_LINK_PREFIX in message:
+            record.msg, record.args = _MOVES_TOKEN.sub("/m/…", message), ()
+        return True
 
 
 def client_ip(request: HttpRequest) -> str | None:

@@ -2,14 +2,14 @@
 
 A club's read-side pages answer under ``/c/<slug>/`` and ``/u/<token>/`` (see
 :mod:`clubrating.web.access`); the arbiter's pages under ``/c/<slug>/arbiter/``;
-the JSON API under ``/api/``.
+the JSON API under ``/api/``; a board's moves link (the players' phone page) under ``/m/<token>/``.
 """
 
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from clubrating.web import (api, arbiter, club_settings, cpi_views, evening, fairplay, health, moves, viewer,
-                            views, wall)
+from clubrating.web import (api, arbiter, club_settings, cpi_views, evening, fairplay, health, moves, moves_links,
+                            viewer, views, wall)
 
 club_patterns = [
     path("", views.club_page, name="club"),
@@ -41,6 +41,7 @@ arbiter_patterns = [
     path("t/<int:tournament_id>/", arbiter.review, name="arbiter-tournament"),
     path("t/<int:tournament_id>/moves/", moves.add_moves, name="arbiter-moves"),
     path("t/<int:tournament_id>/analysis/", moves.analysis_page, name="arbiter-analysis"),
+    path("t/<int:tournament_id>/slips/", moves_links.slips_page, name="arbiter-slips"),
     path("g/<int:game_id>/", moves.game_page, name="arbiter-game"),
     path("t/<int:tournament_id>/<slug:action>/", arbiter.tournament_action, name="arbiter-tournament-action"),
     path("members/", arbiter.members_page, name="arbiter-members"),
@@ -74,6 +75,7 @@ urlpatterns = [
     path("c/<slug:slug>/arbiter/", include(arbiter_patterns)),
     path("c/<slug:slug>/", include(club_patterns)),
     path("u/<slug:token>/", include(club_patterns)),  # token_urlsafe: the slug alphabet
+    path("m/<slug:token>/", moves_links.phone_page, name="moves-link"),   # a board's moves link (no club in it)
     path("api/openapi.json", api.openapi, name="openapi"),
     path("api/clubs", api.clubs),
     path("api/c/<slug:slug>/", include(api_patterns)),

@@ -24,6 +24,7 @@ MAX_RATING = 4000.0      # no chess rating list goes near it: a typo, not a sett
 MAX_K = 100.0            # FIDE's largest K is 40; a club's K above 100 is a typo
 MAX_GAMES = 1000
 MAX_MONTHS = 1200        # a hundred years
+MAX_LINK_DAYS = 366      # a moves link is for one event's games: a year at most
 
 
 def _number(low: float, high: float) -> Callable[[str], float]:
@@ -90,6 +91,9 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("inactive-months", "inactive_months", _whole(0, MAX_MONTHS),
             "members without a rated game in this many months before the list's latest one are listed "
             "apart as inactive, keeping their rating (0: never)", replays=False),
+    Setting("moves-link-days", "moves_link_days", _whole(1, MAX_LINK_DAYS),
+            "a board's moves link (the QR code of its slip) works this many days after it is printed",
+            replays=False),
 )
 BY_KEY = {s.key: s for s in SETTINGS}
 

@@ -1,0 +1,140 @@
+"""The players' moves page behind a board's link (``/m/<token>/``) and the arbiter's board slips.
+
+The phone page needs no login and no script and asks for nothing personal: it shows the two
+players (under the club's name rules) and the round, and takes the moves as typed. The token
+is the capability, so the page keeps it out of everything else: ``Referrer-Policy:
+strict-origin`` and ``noindex`` (web/security.py, for every answer under ``/m/``), no caching,
+the log filter (web/security.HideMovesTokens). Submissions are throttled per link and per
+client address (club/services/moves_links.py) and capped in size.
+
+The slips page is the arbiter's: one slip per board of a round with the round, the board,
+the players, result boxes and the link as a QR code (segno's SVG, inline) and as text.
+Printing the slips makes the links, since only a token's hash is kept.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import segno
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.utils.safestring import SafeString, mark_safe
+
+from clubrating.club.models import Entry, EveningBoard, Game, MovesLink, Visibility
+from clubrating.club.services import moves_links as ml
+from clubrating.errors import ClubratingError, NotFound
+from clubrating.formats.movetext import MAX_MOVETEXT, MoveError
+from clubrating.web.access import ClubAccess, initials
+from clubrating.web.arbiter import _page, _tournament, act, arbiter_view, posted, who
+from clubrating.web.moves import board_svg
+from clubrating.web.security import client_ip
+
+MAX_PHONE_BYTES = 4 * MAX_MOVETEXT + 4096   # the form's body: the moves (UTF-8, up to 4 bytes each), the CSRF token
+QR_SCALE = 3                                 # 3 px a module: about 3 cm across on paper, read by any phone
+
+
+def _player(access: ClubAccess, entry: Entry, juniors: bool) -> str:
+    """The name the public may see (R16, R17); initials for a name no member is linked to, and
+    everywhere in a club whose pages are not public."""
+    member = entry.member
+    if member is None or access.club.visibility != Visibility.PUBLIC:
+        return initials(entry.name)
+    return access.name(entry.name, junior=member.junior, consent=member.full_name_consent,
+                       juniors_event=juniors, member_id=member.id)
+
+
+def _pairing(link: MovesLink) -> EveningBoard | Game:
+    pairing = link.evening_board or link.game
+    assert pairing is not None
+    return pairing
+
+
+def _phone(request: HttpRequest, context: dict[str, Any], status: int = 200) -> HttpResponse:
+    response = render(request, "moves/phone.html", context, status=status)
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+def phone_page(request: HttpRequest, token: str) -> HttpResponse:
+    """A board's moves, typed by either player."""
+    if request.method not in ("GET", "HEAD", "POST"):
+        return HttpResponse(status=405, headers={"Allow": "GET, HEAD, POST"})
+    address = client_ip(request)
+    try:
+        link = ml.open_link(token)
+    except NotFound as error:
+        if request.method == "POST":
+            ml.throttled(None, address)   # a guessed token costs the guesser its address's tries
+        return _phone(request, {"invalid": str(error)}, status=404)
+    t = link.tournament
+    access = ClubAccess(t.club, False, f"/c/{t.club.slug}/", f"/api/c/{t.club.slug}/")
+    pairing = _pairing(link)
+    game = ml.game_of(link)
+    context: dict[str, Any] = {
+        "tournament": t, "round": link.round, "board": link.board, "typed": "",
+        "white": _player(access, pairing.white, t.has_juniors), "black": _player(access, pairing.black, t.has_juniors),
+        "stored": game is not None and bool(game.moves.strip()), "max_chars": MAX_MOVETEXT}
+    if request.method != "POST" or context["stored"]:
+        return _phone(request, context)
+    if int(request.META.get("CONTENT_LENGTH") or 0) > MAX_PHONE_BYTES:
+        return _phone(request, {**context, "error": f"at most {MAX_MOVETEXT:,} characters of moves are read"}, 413)
+    if ml.throttled(link, address):
+        return _phone(request, {**context, "error": "too many tries from here: wait an hour, or hand the "
+                                "scoresheet to the arbiter"}, 429)
+    text = request.POST.get("moves", "")
+    try:
+        outcome = ml.submit(link, text)
+    except MoveError as error:
+        return _phone(request, {**context, "typed": text, "error": str(error), "move": error,
+                                "position": board_svg(error.fen)})
+    except ClubratingError as error:
+        return _phone(request, {**context, "typed": text, "error": str(error)})
+    return _phone(request, {**context, "received": str(outcome)})
+
+
+# --- the arbiter's board slips -----------------------------------------------------------------
+
+def qr_svg(url: str) -> SafeString:
+    """The URL as a QR code, segno's SVG (made from our own URL, no user text)."""
+    return mark_safe(segno.make(url, error="m").svg_inline(scale=QR_SCALE, title="moves link"))  # noqa: S308
+
+
+@arbiter_view
+def slips_page(request: HttpRequest, access: ClubAccess, tournament_id: int) -> HttpResponse:
+    """GET: the round to print and the links made so far; POST ``print``: new links for the
+    round's boards, and their slips; POST ``revoke``: one link stops working."""
+    t = _tournament(access, tournament_id)
+    back = f"{access.base}arbiter/t/{t.id}/slips/"
+    if request.method == "POST" and request.POST.get("action") == "revoke":
+        return act(request, lambda: ml.revoke_link(posted(MovesLink, t, request, "link", ("tournament",),
+                                                          "no such moves link"), who=who(request)), back)
+    if request.method == "POST":
+        round_text = request.POST.get("round", "")
+        try:
+            if not (round_text.isascii() and round_text.isdigit()):
+                raise NotFound(f"round {round_text!r}: expected a round number")
+            issued = ml.issue_links(t, int(round_text), who=who(request))
+        except ClubratingError as error:
+            from django.contrib import messages
+
+            messages.error(request, str(error))
+            return _slips_form(request, access, t)
+        slips = [{"round": i.link.round, "board": i.link.board, "white": i.white, "black": i.black,
+                  "url": request.build_absolute_uri(i.path), "qr": qr_svg(request.build_absolute_uri(i.path))}
+                 for i in issued]
+        response = _page(request, access, "moves/slips.html", tournament=t, slips=slips)
+        response["Cache-Control"] = "no-store"
+        response["Referrer-Policy"] = "strict-origin"
+        return response
+    return _slips_form(request, access, t)
+
+
+def _slips_form(request: HttpRequest, access: ClubAccess, t: Any) -> HttpResponse:
+    rounds = sorted(set(EveningBoard.objects.filter(tournament=t).values_list("round", flat=True))
+                    | set(Game.objects.filter(tournament=t).values_list("round", flat=True)))
+    links = [{"link": link, "pairing": _pairing(link), "live": link.revoked is None,
+              "submissions": link.submissions.count()} for link in ml.links_of(t)]
+    return _page(request, access, "moves/slips_form.html", tournament=t, rounds=rounds,
+                 latest=rounds[-1] if rounds else None, links=links)
+

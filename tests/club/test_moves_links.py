@@ -1,0 +1,149 @@
+"""Players enter their own game through a moves link: issued per board, hashed, expiring,
+revocable; two agreeing submissions stored at once, others kept for the arbiter."""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+
+import pytest
+from django.utils import timezone
+
+from clubrating.club import evening, services
+from clubrating.club.models import (AuditEntry, Club, EveningBoard, Game, MovesAttempt, MovesLink, MovesSubmission,
+                                    Tournament)
+from clubrating.club.services import moves_links as ml
+from clubrating.club.services.moves import attach_typed_moves
+from clubrating.errors import NotFound, Refused
+from clubrating.formats.movetext import MoveError
+
+from .conftest import ARBITER
+from .test_moves import results_only
+
+NOW = dt.datetime(2026, 3, 3, 21, 0, tzinfo=dt.UTC)
+ITALIAN = "1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5"
+
+
+def _evening_round(club: Club) -> Tournament:
+    t = evening.start_evening(club, "Tuesday Swiss", dt.date(2026, 3, 3), 3, who=ARBITER,
+                              today=dt.date(2026, 3, 3))
+    for name in ["Anna Berg", "Ben Cole", "Cara Dunn", "Dan Eng"]:
+        evening.register(t, name, who=ARBITER)
+    services.accept_exact(t, who=ARBITER)
+    services.all_new_members(t, who=ARBITER)
+    evening.pair_next_round(t, who=ARBITER)
+    return t
+
+
+def test_a_link_is_128_random_bits_stored_only_as_its_sha256_and_expires_after_the_clubs_days(club: Club) -> None:
+    t = results_only(club)
+    issued = ml.issue_links(t, 1, who=ARBITER, now=NOW)
+    assert len(issued) == 2 and len({i.token for i in issued}) == 2
+    first = issued[0]
+    assert len(first.token) >= 22 and first.path == f"/m/{first.token}/"   # 16 bytes of token_urlsafe
+    stored = MovesLink.objects.get(id=first.link.id)
+    assert stored.token_hash == hashlib.sha256(first.token.encode()).hexdigest()
+    assert not MovesLink.objects.filter(token_hash__contains=first.token).exists()
+    assert stored.expires == NOW + dt.timedelta(days=14)
+    assert ml.open_link(first.token, now=NOW + dt.timedelta(days=13)).id == stored.id
+    with pytest.raises(NotFound, match="expired or revoked"):
+        ml.open_link(first.token, now=NOW + dt.timedelta(days=14))
+    with pytest.raises(NotFound):
+        ml.open_link(first.token[:-1] + ("A" if first.token[-1] != "A" else "B"), now=NOW)
+
+
+def test_the_clubs_setting_sets_the_lifetime_and_printing_again_revokes_the_earlier_link(club: Club) -> None:
+    from clubrating.club.services import club_settings
+
+    club_settings.change_settings(club, club_settings.parse_settings({"moves-link-days": "3"}), who=ARBITER)
+    t = results_only(club)
+    old = ml.issue_links(t, 1, who=ARBITER, now=NOW)[0]
+    new = ml.issue_links(t, 1, who=ARBITER, now=NOW)[0]
+    assert new.link.expires == NOW + dt.timedelta(days=3)
+    with pytest.raises(NotFound):
+        ml.open_link(old.token, now=NOW)
+    ml.revoke_link(ml.open_link(new.token, now=NOW), who=ARBITER, now=NOW)
+    with pytest.raises(NotFound):
+        ml.open_link(new.token, now=NOW)
+    assert AuditEntry.objects.filter(club=club, action="moves-link-revoke").count() == 1
+
+
+def test_two_agreeing_submissions_are_stored_at_once_as_entered_by_the_players(club: Club) -> None:
+    t = results_only(club)
+    link = ml.issue_links(t, 1, who=ARBITER, now=NOW)[0].link
+    game = Game.objects.get(id=link.game_id)
+    said = ml.submit(link, "1.e4 e5 2.Кf3 Кc6 3.Сc4 Сc5", now=NOW)
+    assert "the arbiter checks them" in str(said)
+    game.refresh_from_db()
+    assert game.moves == ""   # one submission stores nothing
+    said = ml.submit(link, "e4 1:29 e5 Nf3 Nc6 Bc4 Bc5", now=NOW)   # the other player, with a clock
+    assert "stored" in str(said)
+    game.refresh_from_db()
+    assert game.moves == f"{ITALIAN} 1-0"
+    entry = AuditEntry.objects.get(club=club, action="attach-moves")
+    assert entry.who == ml.PLAYERS
+    assert set(MovesSubmission.objects.values_list("state", flat=True)) == {ml.ACCEPTED}
+    with pytest.raises(Refused, match="stored already"):
+        ml.submit(link, ITALIAN, now=NOW)
+
+
+def test_two_differing_submissions_wait_and_the_arbiter_sees_where_they_part_and_picks_one(club: Club) -> None:
+    t = results_only(club)
+    link = ml.issue_links(t, 1, who=ARBITER, now=NOW)[0].link
+    game = Game.objects.get(id=link.game_id)
+    ml.submit(link, ITALIAN, now=NOW)
+    ml.submit(link, "1. e4 e5 2. Nf3 Nc6 3. Bb5", now=NOW)
+    game.refresh_from_db()
+    assert game.moves == ""
+    one, other = ml.pending_for(game)
+    assert str(ml.first_difference(one.moves, other.moves)) == "move 3 (White): Bc4 / Bb5"
+    ml.accept_submission(other, who=ARBITER)
+    game.refresh_from_db()
+    assert game.moves == "1. e4 e5 2. Nf3 Nc6 3. Bb5 1-0"
+    assert ml.pending_for(game) == []
+    assert MovesSubmission.objects.get(id=one.id).state == ml.SET_ASIDE
+
+
+def test_an_illegal_move_keeps_nothing(club: Club) -> None:
+    t = results_only(club)
+    link = ml.issue_links(t, 1, who=ARBITER, now=NOW)[0].link
+    with pytest.raises(MoveError, match="move 2"):
+        ml.submit(link, "1. e4 e5 2. Ke3", now=NOW)
+    assert not MovesSubmission.objects.exists()
+
+
+def test_an_evening_boards_link_works_before_its_result_and_its_moves_wait_for_it(club: Club) -> None:
+    t = _evening_round(club)
+    issued = ml.issue_links(t, 1, who=ARBITER, now=NOW)
+    assert [i.link.board for i in issued] == [1, 2]
+    link = issued[0].link
+    ml.submit(link, ITALIAN, now=NOW)
+    said = ml.submit(link, ITALIAN, now=NOW)
+    assert "result is not entered yet" in str(said)
+    board = EveningBoard.objects.get(id=link.evening_board_id)
+    evening.enter_result(board, "1/2-1/2", who=ARBITER)
+    board.refresh_from_db()
+    game = Game.objects.get(id=board.game_id)
+    first = ml.pending_for(game)[0]
+    ml.accept_submission(first, who=ARBITER)
+    game.refresh_from_db()
+    assert game.moves == f"{ITALIAN} 1/2-1/2"
+
+
+def test_the_throttle_counts_per_link_and_per_address(club: Club) -> None:
+    t = results_only(club)
+    link = ml.issue_links(t, 1, who=ARBITER, now=NOW)[0].link
+    assert not any(ml.throttled(link, f"10.0.0.{i}", now=NOW) for i in range(ml.PER_LINK))
+    assert ml.throttled(link, "10.0.0.99", now=NOW)            # the link has had its tries
+    assert not ml.throttled(link, "10.0.0.99", now=NOW + ml.THROTTLE_WINDOW)   # an hour later
+    assert not any(ml.throttled(None, "10.0.0.7", now=NOW) for _ in range(ml.PER_ADDRESS - 1))
+    assert ml.throttled(None, "10.0.0.7", now=NOW)             # that address has had its tries
+    assert not MovesAttempt.objects.filter(key__contains="10.0.0").exists()   # the address is not stored
+
+
+def test_a_game_with_moves_is_not_offered_a_link(club: Club) -> None:
+    t = results_only(club)
+    game = Game.objects.filter(tournament=t, round=2).get()
+    attach_typed_moves(game, ITALIAN, who=ARBITER)
+    with pytest.raises(Refused, match="no board waiting"):
+        ml.issue_links(t, 2, who=ARBITER, now=timezone.now())

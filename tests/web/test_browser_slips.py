@@ -1,0 +1,67 @@
+"""The board slips printed by Chromium: the PDF (Playwright's page.pdf) turned into images by
+pdftoppm (poppler-utils) and its QR codes read by zbarimg (zbar-tools) decode to the boards'
+moves links; the phone page behind one fits 360 px and stores the moves two players agree on.
+The tools missing is a failure, not a skip (scripts/bootstrap --test installs them)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from clubrating.club import services
+from clubrating.club.models import Club, Game
+
+from .conftest import PASSWORD, make_arbiter, publish_typed
+from .test_browser import page  # noqa: F401  (the Chromium fixture)
+
+pytestmark = pytest.mark.browser
+ROUND_ONE = "1, Anna Smith, Bob Jones, 1-0\n1, Carl Berg, Dana White, 1/2-1/2\n1, Erik Lund, Fay Wong, 0-1\n"
+PHONE = {"width": 360, "height": 740}
+
+
+def _tool(name: str) -> str:
+    found = shutil.which(name)
+    assert found, f"{name} is missing: run scripts/bootstrap --test (installs poppler-utils and zbar-tools)"
+    return found
+
+
+def test_the_printed_slips_qr_codes_decode_to_the_moves_links_and_the_phone_page_takes_the_moves(
+        live_server: Any, transactional_db: None, page: Any, tmp_path: Path) -> None:  # noqa: F811
+    club: Club = services.create_club("Riverside Chess Club", who="test", slug="riverside")
+    t = publish_typed(club, ROUND_ONE, "Tuesday Rapid", dt.date(2024, 1, 9))
+    make_arbiter(club, "arbiter")
+    url = live_server.url
+    page.goto(f"{url}/accounts/login/")
+    page.fill("#id_username", "arbiter")
+    page.fill("#id_password", PASSWORD)
+    page.click("button[type=submit]")
+    page.wait_for_url(f"{url}/c/riverside/")
+    page.goto(f"{url}/c/riverside/arbiter/t/{t.id}/slips/")
+    page.click("text=Make the links and show the slips")
+    page.wait_for_selector("article.slip")
+    links = [text.strip() for text in page.locator("article.slip .url").all_inner_texts()]
+    assert len(links) == 3 and all(link.startswith(f"{url}/m/") for link in links)
+
+    pdf = tmp_path / "slips.pdf"
+    page.pdf(path=str(pdf), format="A4")
+    subprocess.run([_tool("pdftoppm"), "-r", "150", "-png", str(pdf), str(tmp_path / "slip")], check=True)
+    images = sorted(tmp_path.glob("slip*.png"))
+    assert len(images) == 1   # three slips on one A4 page
+    decoded = subprocess.run([_tool("zbarimg"), "--quiet", "--raw", *map(str, images)], capture_output=True,
+                             text=True, check=True).stdout.split()
+    assert sorted(decoded) == sorted(links)
+
+    phone = page.context.browser.new_context(viewport=PHONE).new_page()   # a player: no login
+    for moves in ("1. e4 e5 2. Nf3 Nc6", "e4 e5 Кf3 Кc6"):
+        phone.goto(links[0])
+        assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+        phone.fill("#moves", moves)
+        phone.click("text=Send the moves")
+        phone.wait_for_selector("[role=status]")
+    assert "stored" in phone.inner_text("[role=status]")
+    assert Game.objects.get(tournament=t, white__name="Anna Smith").moves == "1. e4 e5 2. Nf3 Nc6 1-0"

@@ -1,0 +1,120 @@
+"""The players' phone page behind a board's moves link and the arbiter's slips: no login, no
+script, CSRF, noindex, no Referer, throttled, size-capped; agreeing moves stored at once."""
+
+from __future__ import annotations
+
+import logging
+import re
+
+from django.test import Client
+
+from clubrating.club.models import Game, MovesSubmission, Tournament
+from clubrating.club.services import moves_links as ml
+from clubrating.web.security import HideMovesTokens
+
+ITALIAN = "1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5"
+
+
+def print_slips(arbiter_client: Client, t: Tournament, round_: int = 1) -> tuple[str, list[str]]:
+    page = arbiter_client.post(f"/c/riverside/arbiter/t/{t.id}/slips/", {"action": "print", "round": str(round_)})
+    assert page.status_code == 200 and page["Referrer-Policy"] == "strict-origin"
+    text = page.content.decode()
+    return text, re.findall(r"http://testserver/m/([A-Za-z0-9_-]+)/", text)
+
+
+def game(t: Tournament, white: str) -> Game:
+    return Game.objects.get(tournament=t, round=1, white__name=white)
+
+
+def phone_post(client: Client, token: str, moves: str, **extra: str) -> tuple[int, str]:
+    client.get(f"/m/{token}/")
+    response = client.post(f"/m/{token}/", {"moves": moves, "csrfmiddlewaretoken": client.cookies["csrftoken"].value},
+                           **extra)
+    return response.status_code, response.content.decode()
+
+
+def test_the_slips_show_each_board_with_result_boxes_a_qr_code_and_the_link(
+        evening: Tournament, arbiter_client: Client) -> None:
+    page, tokens = print_slips(arbiter_client, evening)
+    assert len(tokens) == 2   # two boards, each link printed as text (the QR code holds it too)
+    assert page.count('class="slip"') == 2 and page.count("<svg") == 2
+    assert "Anna Smith" in page and "@media print" in page and "1-0</span><span>½-½" in page
+    listed = arbiter_client.get(f"/c/riverside/arbiter/t/{evening.id}/slips/").content.decode()
+    assert "Revoke" in listed and tokens[0] not in listed   # shown once, on the slips
+
+
+def test_a_player_opens_the_link_without_logging_in_and_sees_the_board_under_the_name_rules(
+        evening: Tournament, arbiter_client: Client) -> None:
+    _, tokens = print_slips(arbiter_client, evening)
+    response = Client().get(f"/m/{tokens[-1]}/")   # board 2: Carl Berg - Dana White, a junior
+    page = response.content.decode()
+    assert response.status_code == 200 and "<script" not in page
+    assert "C. B. – D. W." in page or "Carl Berg – D. W." in page
+    assert "Dana White" not in page and 'name="robots" content="noindex' in page
+    assert response["X-Robots-Tag"] == "noindex, nofollow" and response["Referrer-Policy"] == "strict-origin"
+    assert response["Cache-Control"] == "no-store" and "csrfmiddlewaretoken" in page
+
+
+def test_an_illegal_move_is_one_message_with_the_board_and_the_text_kept(evening: Tournament,
+                                                                         arbiter_client: Client) -> None:
+    _, tokens = print_slips(arbiter_client, evening)
+    status, page = phone_post(Client(enforce_csrf_checks=True), tokens[0], "1. e4 e5 2. Ke3")
+    assert status == 200 and "Move 2 (White) &#x27;Ke3&#x27;: illegal" in page
+    assert "<svg" in page and "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2" in page
+    assert ">1. e4 e5 2. Ke3</textarea>" in page
+    assert not MovesSubmission.objects.exists()
+
+
+def test_two_players_who_agree_store_the_game_and_two_who_differ_wait_for_the_arbiter(
+        evening: Tournament, arbiter_client: Client) -> None:
+    _, tokens = print_slips(arbiter_client, evening)
+    anna, carl = tokens[0], tokens[1]
+    assert "the arbiter checks them" in phone_post(Client(enforce_csrf_checks=True), anna, ITALIAN)[1]
+    assert "stored" in phone_post(Client(enforce_csrf_checks=True), anna, "e4 e5 Кf3 Кc6 Сc4 Сc5")[1]
+    assert game(evening, "Anna Smith").moves == f"{ITALIAN} 1-0"
+    assert "moves are stored" in Client().get(f"/m/{anna}/").content.decode()
+
+    phone_post(Client(enforce_csrf_checks=True), carl, ITALIAN)
+    phone_post(Client(enforce_csrf_checks=True), carl, "1. e4 e5 2. Nf3 Nc6 3. Bb5")
+    assert game(evening, "Carl Berg").moves == ""
+    url = f"/c/riverside/arbiter/g/{game(evening, 'Carl Berg').id}/"
+    page = arbiter_client.get(url).content.decode()
+    assert "differs from the first at move 3 (White): Bc4 / Bb5" in page
+    chosen = MovesSubmission.objects.get(text="1. e4 e5 2. Nf3 Nc6 3. Bb5")
+    assert arbiter_client.post(url, {"submission": str(chosen.id)}).status_code == 302
+    assert game(evening, "Carl Berg").moves == "1. e4 e5 2. Nf3 Nc6 3. Bb5 1/2-1/2"
+
+
+def test_a_post_without_the_csrf_token_stores_nothing(evening: Tournament, arbiter_client: Client) -> None:
+    _, tokens = print_slips(arbiter_client, evening)
+    assert Client(enforce_csrf_checks=True).post(f"/m/{tokens[0]}/", {"moves": ITALIAN}).status_code == 403
+    assert not MovesSubmission.objects.exists()
+
+
+def test_a_wrong_or_revoked_link_is_404_with_noindex_and_no_referrer(evening: Tournament,
+                                                                    arbiter_client: Client) -> None:
+    _, tokens = print_slips(arbiter_client, evening)
+    wrong = Client().get("/m/not-a-token-at-all-0123456/")
+    assert wrong.status_code == 404 and b"does not work" in wrong.content
+    assert wrong["X-Robots-Tag"] == "noindex, nofollow" and wrong["Referrer-Policy"] == "strict-origin"
+    print_slips(arbiter_client, evening)   # printed again: the first slips' links stop working
+    assert Client().get(f"/m/{tokens[0]}/").status_code == 404
+
+
+def test_submissions_are_throttled_per_link_and_capped_in_size(evening: Tournament, arbiter_client: Client) -> None:
+    _, tokens = print_slips(arbiter_client, evening)
+    player = Client(enforce_csrf_checks=True)
+    statuses = [phone_post(player, tokens[0], "1. e4 e5 2. Ke3")[0] for _ in range(ml.PER_LINK + 1)]
+    assert statuses[:-1] == [200] * ml.PER_LINK and statuses[-1] == 429
+    status, page = phone_post(Client(enforce_csrf_checks=True), tokens[1], "e4 " * 40_000)
+    assert status == 413 and "characters of moves are read" in page
+    assert not MovesSubmission.objects.exists()
+
+
+def test_the_log_lines_hide_a_moves_links_token() -> None:
+    record = logging.LogRecord("django.request", logging.WARNING, __file__, 1, "Not Found: %s",
+                               ("/m/SECRETTOKEN123/",), None)
+    assert HideMovesTokens().filter(record) and record.getMessage() == "Not Found: /m/…/"
+    handlers = logging.getLogger().handlers + logging.getLogger("django.server").handlers
+    assert handlers and all(any(isinstance(f, HideMovesTokens) for f in h.filters) for h in handlers
+                            if isinstance(h, logging.StreamHandler) and not type(h).__module__.startswith("_pytest"))
