@@ -165,7 +165,7 @@ SENTENCES: dict[str, str | Callable[[str, dict[str, Any], dict[str, Any]], str]]
     "rebuild": _rebuild,
     "analyse": lambda t, o, n: f"analysed {plural(n['games'], 'game')} with the engine",
     "evening-start": lambda t, o, n: f"started the evening '{n['name']}' of {n['date']} "
-                                     f"({plural(n['rounds'], 'round')}) as {t}",
+                                     f"({plural(n['rounds'], 'round') if 'rounds' in n else n['system']}) as {t}",
     "evening-register": "registered '{n[name]}' as {t}, playing from round {n[from_round]}",
     "evening-withdraw": "{t} withdrew: not paired from round {n[withdrawn_from]} on",
     "evening-bye": "{t}: half-point bye in round {n[round]}",

@@ -268,7 +268,8 @@ def pair_next_round(tournament: Tournament, *, who: str) -> Outcome:
         evening.save(update_fields=["paired_rounds"])
         tournament.rounds = rnd
         tournament.save(update_fields=["rounds"])
-        bye = f", pairing bye: {entry[plan.bye].name}" if plan.bye is not None else ""
+        rest = "pairing bye" if system_of(evening) is PairingSystem.SWISS else "no game"
+        bye = f", {rest}: {entry[plan.bye].name}" if plan.bye is not None else ""
         audit.record(club, who, "evening-pair", f"tournament {tournament.id} round {rnd}",
                      new={"boards": [[w, b] for w, b in plan.boards], "bye": plan.bye})
     return Outcome(f"round {rnd} paired: {plural(len(plan.boards), 'board')}{bye}")

@@ -24,4 +24,5 @@ COMMAND_MODULES = (
     "clubrating.commands.calibrate",
     "clubrating.commands.moves",
     "clubrating.commands.backup",
+    "clubrating.commands.evening",
 )

@@ -1,0 +1,166 @@
+"""``clubrating evening``: tonight's evening from the command line, as on the arbiter's pages:
+start it (a Swiss, a round robin or a double round robin), register, pair, change a round
+before its first result (colours, an exchange, pairing it again), enter results, publish."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+from typing import Any
+
+from clubrating.cli import print_json, wants_json
+from clubrating.commands.club import parse_date, the_club, who
+from clubrating.errors import InputError
+
+USAGE = {
+    "start": "evening start NAME --date YYYY-MM-DD [--rounds N] [--system swiss|round-robin|double-round-robin]",
+    "register": "evening register T NAME [NAME ...]",
+    "pair": "evening pair T",
+    "show": "evening show T",
+    "result": "evening result T BOARD RESULT",
+    "colours": "evening colours T BOARD",
+    "exchange": "evening exchange T NUMBER NUMBER [--confirm-rematch]",
+    "repair": "evening repair T",
+    "publish": "evening publish T",
+}
+"""Each verb and the arguments it takes after it."""
+
+
+def _words(args: argparse.Namespace, count: int, *, more: bool = False) -> list[str]:
+    """The verb's arguments: exactly ``count`` of them (``more``: at least that many)."""
+    words: list[str] = args.words
+    if len(words) < count or (len(words) > count and not more):
+        raise InputError(f"expected: clubrating {USAGE[args.verb]}")
+    return words
+
+
+def _tournament(club: Any, text: str) -> Any:
+    from clubrating.club.services import get_tournament
+
+    return get_tournament(club, text)
+
+
+def _entry(tournament: Any, text: str) -> Any:
+    """A player of the evening by start number."""
+    from clubrating.club.models import Entry
+    from clubrating.errors import NotFound
+
+    found = Entry.objects.filter(tournament=tournament, number=int(text)).first() if text.isdigit() else None
+    if found is None:
+        raise NotFound(f"no player number {text} in tournament {tournament.id}")
+    return found
+
+
+def _board(tournament: Any, text: str) -> Any:
+    """A board of the round paired last."""
+    from clubrating.club.models import Evening, EveningBoard
+    from clubrating.errors import NotFound
+
+    rnd = Evening.objects.get(tournament=tournament).paired_rounds
+    found = EveningBoard.objects.filter(tournament=tournament, round=rnd, board=int(text)).select_related(
+        "white", "black", "game").first() if text.isdigit() else None
+    if found is None:
+        raise NotFound(f"no board {text} in round {rnd} of tournament {tournament.id}")
+    return found
+
+
+def _start(args: argparse.Namespace, club: Any) -> list[str]:
+    from clubrating.club import evening
+
+    name = " ".join(_words(args, 1, more=True))
+    if args.date is None:
+        raise InputError("give the evening's date: --date YYYY-MM-DD")
+    t = evening.start_evening(club, name, parse_date(args.date), args.rounds or "5", who=who(),
+                              time_control=args.time_control, system=args.system)
+    return [f"started '{t.name}': tournament {t.id}; register the players: clubrating evening register {t.id} NAME"]
+
+
+def _register(args: argparse.Namespace, club: Any) -> list[str]:
+    from clubrating.club import evening
+
+    words = _words(args, 2, more=True)
+    t = _tournament(club, words[0])
+    lines = []
+    for name in words[1:]:
+        e = evening.register(t, name, who=who())
+        lines.append(f"registered '{e.name}' as number {e.number}"
+                     + (f": member {e.member.name} (member {e.member_id})" if e.member else ": to link"))
+    return lines
+
+
+Verb = Callable[[argparse.Namespace, Any], list[str]]
+
+
+def _one(action: Callable[[Any, list[str]], Any], count: int) -> Verb:
+    """A verb on one tournament (the first argument) and ``count - 1`` more arguments."""
+    def run(args: argparse.Namespace, club: Any) -> list[str]:
+        words = _words(args, count)
+        return [str(action(_tournament(club, words[0]), words[1:]))]
+    return run
+
+
+def _show(args: argparse.Namespace, club: Any) -> list[str]:
+    from clubrating.club import evening
+    from clubrating.club.models import Bye, Evening, EveningBoard
+    from clubrating.club.services import game_result_text
+
+    t = _tournament(club, _words(args, 1)[0])
+    ev = Evening.objects.get(tournament=t)
+    lines = [f"{t.name}: {ev.system}, round {ev.paired_rounds} of {ev.planned_rounds} paired"]
+    for b in EveningBoard.objects.filter(tournament=t, round=ev.paired_rounds).select_related("white", "black", "game"):
+        result = game_result_text(b.game) if b.game else "..."
+        lines.append(f"  board {b.board}: {b.white.number} {b.white.name} - {b.black.number} {b.black.name}  {result}")
+    for bye in Bye.objects.filter(tournament=t, round=ev.paired_rounds, kind__in=("U", "Z")).select_related("entry"):
+        lines.append(f"  no board: {bye.entry.number} {bye.entry.name} ({'pairing bye' if bye.kind == 'U' else 'no game'})")
+    lines.append("standings:")
+    for row, entry in evening.standings_of(t):
+        lines.append(f"  {row.place or '':>3} {entry.name}  {row.points / 2:g}")
+    return lines
+
+
+def _verbs(args: argparse.Namespace) -> dict[str, Verb]:
+    from clubrating.club import evening, pairing_changes
+
+    return {
+        "start": _start,
+        "register": _register,
+        "pair": _one(lambda t, _: evening.pair_next_round(t, who=who()), 1),
+        "show": _show,
+        "result": _one(lambda t, w: evening.enter_result(_board(t, w[0]), w[1], who=who()), 3),
+        "colours": _one(lambda t, w: pairing_changes.swap_colours(_board(t, w[0]), who=who()), 2),
+        "exchange": _one(lambda t, w: pairing_changes.exchange_players(
+            t, _entry(t, w[0]), _entry(t, w[1]), who=who(), confirm_rematch=args.confirm_rematch), 3),
+        "repair": _one(lambda t, _: pairing_changes.repair_round(t, who=who()), 1),
+        "publish": _one(lambda t, _: evening.publish_evening(t, who=who()), 1),
+    }
+
+
+def cmd_evening(args: argparse.Namespace) -> int:
+    club = the_club(args, write=args.verb != "show")   # opens the database: the services import after it
+    lines = _verbs(args)[args.verb](args, club)
+    if wants_json(args):
+        print_json({"messages": lines})
+    else:
+        print("\n".join(lines))
+    return 0
+
+
+def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
+    p = subparsers.add_parser(
+        "evening", parents=[common], help="run tonight's evening: start, register, pair, change a round, results",
+        description="Tonight's evening paired here, as on the arbiter's pages. Verbs: "
+                    + "; ".join(f"clubrating {usage}" for usage in USAGE.values()) + ".",
+        epilog="Examples: clubrating evening start 'Club championship' --date 2026-11-26 --system round-robin; "
+               "clubrating evening colours 13 2; clubrating evening exchange 14 1 2")
+    p.add_argument("verb", choices=tuple(USAGE))
+    p.add_argument("words", nargs="*", metavar="ARG", help="the verb's arguments (see above)")
+    p.add_argument("--club", metavar="SLUG", help="the club (needed when the database holds several)")
+    p.add_argument("--date", metavar="YYYY-MM-DD", help="start: the evening's date")
+    p.add_argument("--rounds", metavar="N", help="start: a Swiss's number of rounds (default 5; a round robin's "
+                   "are its table's)")
+    p.add_argument("--system", default="swiss", help="start: swiss (the default), round-robin or double-round-robin")
+    p.add_argument("--time-control", default="standard", choices=("standard", "rapid", "blitz"),
+                   help="start: the time control (default standard)")
+    p.add_argument("--confirm-rematch", action="store_true",
+                   help="exchange: pair two players who have met already, or give a second pairing bye")
+    p.set_defaults(handler=cmd_evening)
