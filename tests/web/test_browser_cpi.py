@@ -23,7 +23,8 @@ MIN_CSS_PX = 11      # the smallest chart text we accept on a phone (WCAG has no
 # Each chart's <text>: its font size on screen, the label, whether it is shown (display:none on
 # a phone for the long factor labels' tspans, which are not <text> elements themselves).
 CHART_TEXT = """() => [...document.querySelectorAll('svg.chart text')].map(t => {
-  const size = parseFloat(getComputedStyle(t).fontSize) * t.ownerSVGElement.getScreenCTM().a;
+  const svg = t.ownerSVGElement, scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+  const size = parseFloat(getComputedStyle(t).fontSize) * scale;
   return [t.closest('svg').classList[1], t.textContent, Math.round(size * 100) / 100];
 })"""
 DAY_LABELS = """() => [...document.querySelectorAll('svg.cpi-line text[text-anchor="middle"]')]
@@ -49,6 +50,8 @@ def test_the_cpi_page_and_the_card_fit_the_viewport_with_chart_text_of_11_px(
     assert {chart for chart, _, _ in sizes} == {"cpi-line", "factor-bars", "delta-bars"}
     small = [(chart, text, size) for chart, text, size in sizes if size < MIN_CSS_PX]
     assert not small, small
+    charts = page.evaluate("[...document.querySelectorAll('svg.chart')].map(s => s.getBoundingClientRect().right)")
+    assert max(charts) <= width                       # each chart within the screen, not scrolled sideways
     days = page.evaluate(DAY_LABELS)
     assert len(days) >= 2 and all(a[1] <= b[0] for a, b in zip(days, days[1:]))   # no two dates overlap
     page.goto(f"{live_server.url}/c/riverside/p/{subject.id}/")
