@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import os
 import sqlite3
 import subprocess
 import sys
@@ -91,3 +92,15 @@ def test_status_of_a_healthy_database_is_exit_0(tmp_path: Path, argv: list[str])
     done = _cli("--database", database, *argv)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "healthy" in done.stdout and "Riverside" not in done.stdout
+
+
+def test_a_job_queue_server_that_does_not_answer_is_not_healthy(tmp_path: Path) -> None:
+    database = f"sqlite:///{tmp_path / 'club.sqlite3'}"
+    assert _cli("--database", database, "init", "Riverside").returncode == 0
+    env = {**os.environ, "CLUBRATING_REDIS_URL": "redis://127.0.0.1:9/0"}   # RQ's queue, and nothing listens
+    done = subprocess.run([sys.executable, "-m", "clubrating", "--database", database, "status", "--json"],
+                          capture_output=True, text=True, timeout=120, env=env)
+    assert done.returncode == 1, done.stderr
+    document = json.loads(done.stdout)
+    assert document["database"] == "ok" and document["queue"] != "ok"
+    assert document["problems"][0].startswith("the job queue does not answer: ")

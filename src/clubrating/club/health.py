@@ -7,7 +7,8 @@ club.jobs.tasks.LeaseKeeper) and ``finished_at``. A worker *seen* is one whose j
 renewed or finished within :data:`SEEN_WINDOW`; an idle worker polls the queue and writes
 nothing, so none seen is no alarm by itself. The alarm is a job that has waited longer than the
 lease: a worker takes a waiting job within seconds, so one waiting that long has none.
-On RQ the workers are the ones registered in Redis.
+On RQ the jobs and workers are the ones registered in Redis, and a Redis server that does not
+answer is a problem of its own.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ MINUTES = int(SEEN_WINDOW.total_seconds() // 60)
 @dataclass(frozen=True)
 class Health:
     database: str                 # "ok", or the database's one-line error
+    queue: str                    # "ok", or the job queue's (RQ's Redis server) one-line error
     unapplied_migrations: tuple[str, ...]
     jobs_waiting: int
     oldest_waiting_seconds: float | None
@@ -40,6 +42,8 @@ class Health:
         found = []
         if self.database != "ok":
             found.append(f"the database does not answer: {self.database}")
+        if self.queue != "ok":
+            found.append(f"the job queue does not answer: {self.queue}")
         if self.unapplied_migrations:
             found.append(f"{plural(len(self.unapplied_migrations), 'migration')} not applied: "
                          "run any clubrating command with write access")
@@ -70,8 +74,18 @@ def health(now: dt.datetime | None = None) -> Health:
         unapplied = _unapplied_migrations()
         waiting, oldest, workers = _queue(now)
     except DatabaseError as error:
-        return Health(" ".join(str(error).split()) or type(error).__name__, (), 0, None, 0, MINUTES, stalled)
-    return Health("ok", unapplied, waiting, oldest, workers, MINUTES, stalled)
+        return Health(_one_line(error), "ok", (), 0, None, 0, MINUTES, stalled)
+    except QueueDown as error:
+        return Health("ok", _one_line(error.__cause__ or error), unapplied, 0, None, 0, MINUTES, stalled)
+    return Health("ok", "ok", unapplied, waiting, oldest, workers, MINUTES, stalled)
+
+
+class QueueDown(Exception):
+    """RQ's Redis server did not answer (its error is the cause)."""
+
+
+def _one_line(error: BaseException) -> str:
+    return " ".join(str(error).split()) or type(error).__name__
 
 
 def _unapplied_migrations() -> tuple[str, ...]:
@@ -107,10 +121,10 @@ def _rq_queue() -> tuple[int, float | None, int]:
 
     queue = django_rq.get_queue("default")
     try:
-        jobs = queue.get_jobs(0, 0)
+        jobs = queue.get_jobs(0, 1)   # the oldest: RQ queues at the tail
         oldest = jobs[0].enqueued_at if jobs else None
         age = None if oldest is None else max(0.0, (dt.datetime.now(dt.timezone.utc)
                                                     - oldest.replace(tzinfo=dt.timezone.utc)).total_seconds())
         return queue.count, age, Worker.count(connection=queue.connection)
-    except RedisError:
-        return 0, None, 0
+    except RedisError as error:
+        raise QueueDown() from error

@@ -66,6 +66,8 @@ def cmd_status(args: argparse.Namespace) -> int:
         return 0 if state.healthy else 1
     oldest = "" if state.oldest_waiting_seconds is None else f", the oldest for {state.oldest_waiting_seconds:.0f} s"
     print(f"database: {state.database}")
+    if state.queue != "ok":
+        print(f"job queue: {state.queue}")
     if state.database == "ok":
         unapplied = ", ".join(state.unapplied_migrations)
         print(f"migrations: {unapplied + ' not applied' if unapplied else 'all applied'}")
