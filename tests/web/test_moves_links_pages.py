@@ -3,12 +3,15 @@ script, CSRF, noindex, no Referer, throttled, size-capped; agreeing moves stored
 
 from __future__ import annotations
 
+import datetime as dt
 import logging
 import re
 
 from django.test import Client
 
-from clubrating.club.models import Game, MovesSubmission, Tournament
+from clubrating.club import evening as ev
+from clubrating.club import services
+from clubrating.club.models import Club, Game, MovesSubmission, Tournament
 from clubrating.club.services import moves_links as ml
 from clubrating.web.security import HideMovesTokens
 
@@ -118,3 +121,16 @@ def test_the_log_lines_hide_a_moves_links_token() -> None:
     handlers = logging.getLogger().handlers + logging.getLogger("django.server").handlers
     assert handlers and all(any(isinstance(f, HideMovesTokens) for f in h.filters) for h in handlers
                             if isinstance(h, logging.StreamHandler) and not type(h).__module__.startswith("_pytest"))
+
+
+def test_an_evenings_page_links_to_its_board_slips_once_a_round_is_paired(club: Club, arbiter_client: Client) -> None:
+    t = ev.start_evening(club, "Friday Swiss", dt.date(2024, 2, 2), 3, who="test", today=dt.date(2024, 2, 2))
+    for name in ("Anna Smith", "Bob Jones"):
+        ev.register(t, name, who="test")
+    services.accept_exact(t, who="test")
+    services.all_new_members(t, who="test")
+    ev.pair_next_round(t, who="test")
+    page = arbiter_client.get(f"/c/riverside/arbiter/evening/{t.id}/").content.decode()
+    assert f"/c/riverside/arbiter/t/{t.id}/slips/" in page
+    slips, tokens = print_slips(arbiter_client, t)
+    assert len(tokens) == 1 and "Anna Smith" in slips
