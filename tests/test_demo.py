@@ -226,8 +226,9 @@ def test_the_small_demo_shows_a_players_cpi_dashboard_with_numbers_and_exercises
     response = Client().get(f"/c/demo/p/{busiest['member_id']}/cpi/")
     assert response.status_code == 200
     html = response.content.decode()
-    current = re.search(r'<p id="cpi-current">CPI <strong>(-?\d+\.\d)</strong> after (\d+) analysed game', html)
-    assert current is not None and int(current.group(2)) == busiest["games"]
+    headline = re.search(r'<p id="cpi-headline" class="headline">(CPI|Plays like) <strong>[^<]+</strong>', html)
+    games = re.search(r'(?:after|; )(\d+) analysed games?(?: in all)?\.</p>', html)
+    assert headline is not None and games is not None and int(games.group(1)) == busiest["games"]
     assert 'class="chart cpi-line"' in html and "not available" not in html.split('id="coach"')[0].split("Factor averages")[0]
     assert html.count('<li class="exercise">') >= 1 and "<details><summary>Solution</summary>" in html
 

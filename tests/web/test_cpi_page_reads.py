@@ -78,6 +78,7 @@ def test_under_fitted_settings_the_headline_is_plays_like_and_the_interval_a_ban
     cpi = CpiEntry.objects.filter(member=anna).order_by("ordinal").last()
     assert cpi is not None and f"{cpi.cpi_after:.1f}" not in html     # the raw figure is not shown twice
     assert "CPI <strong>" not in html and '<th scope="col" class="num">CPI</th>' not in html
+    assert "; 8 analysed games in all.</p>" in html
     svg = chart(html)
     assert re.search(r'<polygon class="band" points="[^"]+"/>', svg) and svg.count('<circle class="dot"') == 8
     assert day_labels(svg) == ["6 Jan 2026", "13 Jan"]
