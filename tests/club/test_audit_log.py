@@ -51,6 +51,10 @@ EVENING = """
     ("seed-ratings", "initial list from club.csv", None, {"file": "club.csv", "rows": [["Anna", 1500.0, 12, 1]]},
      "stored the initial list from club.csv: 1 row"),
     ("publish", "tournament 1 'Week 1'", {"status": "draft"}, {"status": "published"}, "published tournament 1 'Week 1'"),
+    ("moves-links", "tournament 4 round 2", None, {"links": 6, "days": 14},
+     "6 moves links made for tournament 4 round 2, working 14 days; the boards' earlier links revoked"),
+    ("moves-accept", "tournament 4 round 2 board 1", None, {"submission": 9},
+     "the moves the players entered for tournament 4 round 2 board 1 accepted"),
     ("merge", "an unexpected target", None, None, "merge an unexpected target"),
 ])
 def test_an_entry_reads_as_a_sentence(action: str, target: str, old: object, new: object, expected: str) -> None:

@@ -180,6 +180,10 @@ SENTENCES: dict[str, str | Callable[[str, dict[str, Any], dict[str, Any]], str]]
     "attach-moves": lambda t, o, n: f"moves of {t} stored from {n['file']}"
                                     + (f" ({'; '.join(n['names'])})" if n.get("names") else ""),
     "analysis-retry": lambda t, o, n: f"the analysis of {t} queued again",
+    "moves-links": lambda t, o, n: f"{plural(n['links'], 'moves link')} made for {t}, working {n['days']} days; "
+                                   "the boards' earlier links revoked",
+    "moves-link-revoke": "the moves link of {t} revoked",
+    "moves-accept": "the moves the players entered for {t} accepted",
     "drop-moves": lambda t, o, n: f"moves of {t} from {n['file']} dropped: the file says {result_shown(n['result'])}, "
                                   f"the stored result {result_shown(o['result'])} was kept",
 }
