@@ -255,7 +255,7 @@ def test_with_decay_the_interval_widens_while_a_member_does_not_play(fitted_club
     assert undecayed and undecayed["sd"] <= at_once["sd"] and not undecayed["stale"]   # the spec: no decay
     monkeypatch.setattr(cpi_module.timezone, "localdate", lambda: last + dt.timedelta(days=5 * 365))
     html = Client().get(f"/c/{fitted_club.slug}/p/{ben.id}/cpi/").content.decode()
-    assert "No recent games: the last analysed game was on" in html and "Plays like" not in html
+    assert "No recent games: the last analysed game was on" in html and "Plays like <strong>" not in html
 
 
 def test_an_upgrade_rescores_a_ledger_scored_by_older_rules(fitted_club: Club) -> None:

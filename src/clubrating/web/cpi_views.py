@@ -91,8 +91,8 @@ def dashboard(access: ClubAccess, member: Member) -> dict[str, Any]:
         "weakest_row": next((r for r in rows if coach["weakest"] and r["factor"] == coach["weakest"]["factor"]), None),
         "games_coached": coach["games_coached"], "factor_rows": rows, "recent": list(reversed(recent)),
         "exercises": exercises,
-        "cpi_chart": cpi_line(summary["chart"], title=f"{measure} of {name} after each analysed game",
-                              measure=measure),
+        "cpi_chart": cpi_line(summary["chart"], measure=measure, title=f"What {name} plays like after each "
+                              "analysed game" if windowed else f"CPI of {name} after each analysed game"),
         "factor_chart": factor_bars(coach["averages"], title=f"Factor averages of {name} and the club")
         if summary["games"] else "",
         "delta_chart": delta_bars([(f"{r['date'].isoformat()} vs {r['opponent']}", r["delta"]) for r in recent],
