@@ -177,6 +177,7 @@ SENTENCES: dict[str, str | Callable[[str, dict[str, Any], dict[str, Any]], str]]
                                       + (f", a pairing bye for #{n['bye']}" if n.get("bye") is not None else ""),
     "arbiter-add": _arbiter_add,
     "arbiter-remove": "{t} is no longer an arbiter",
+    "import-club": lambda t, o, n: f"the club {t} loaded from the archive {n['file']} ({plural(n['rows'], 'row')})",
     "attach-moves": lambda t, o, n: f"moves of {t} stored from {n['file']}"
                                     + (f" ({'; '.join(n['names'])})" if n.get("names") else ""),
     "analysis-retry": lambda t, o, n: f"the analysis of {t} queued again",

@@ -25,4 +25,5 @@ COMMAND_MODULES = (
     "clubrating.commands.moves",
     "clubrating.commands.backup",
     "clubrating.commands.evening",
+    "clubrating.commands.archive",
 )

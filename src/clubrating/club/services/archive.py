@@ -1,0 +1,412 @@
+"""A portable club archive: one club's whole history in a file, to move it to another
+database (SQLite to PostgreSQL, one server to another).
+
+The file is gzip'd JSON lines (docs/archive.md): a header, then one line per row, table by
+table in the order the foreign keys need, then an end line with the number of rows. It is
+written generically over the club app's models: a model belongs to the club through the
+foreign keys that lead to :class:`Club`, and a model that does not is either listed in
+:data:`LEFT_OUT` with the reason or makes :func:`club_tables` fail, so a model added later
+is never forgotten silently.
+
+Primary keys are remapped on import (the target may hold other clubs); the privacy token
+is never written and a new one is issued; arbiters' logins come without passwords.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import gzip
+import json
+import zlib
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any
+
+from django.apps import apps
+from django.contrib.auth import get_user_model
+from django.db import models, transaction
+from django.db.migrations.recorder import MigrationRecorder
+
+from clubrating import __version__
+from clubrating.club import audit
+from clubrating.club.models import Club
+from clubrating.errors import InputError, Refused
+
+FORMAT = "clubrating-club"
+VERSION = 1   # the version this code writes; READERS holds one reader for every version ever written
+
+LEFT_OUT: dict[str, str] = {
+    "club.positionsearch": "the engine's search cache, shared by every club and keyed by position: "
+                           "each game's analysis (club.gameanalysis) is in the archive, so nothing is re-analysed",
+    "club.movesattempt": "the moves links' throttle: keyed hashes of client addresses, kept a day, of no club",
+}
+"""Models of the club app deliberately not in the archive, with the reason."""
+
+SECRET_FIELDS: dict[str, tuple[str, ...]] = {
+    "club.club": ("token",),   # the unlisted link's secret: re-issued by the import
+}
+"""Fields never written: the import gives them their default (a new token)."""
+
+ARBITERS = "auth.login"   # the table name of the arbiters' logins in the file (usernames only)
+
+
+@dataclass(frozen=True)
+class Table:
+    """A model of the club app and how its rows are found from the club."""
+
+    model: type[models.Model]
+    to_club: str   # the ORM path from a row to its club ("tournament__club"), "" for Club itself
+
+    @property
+    def label(self) -> str:
+        return self.model._meta.label_lower
+
+    def rows(self, club: Club) -> models.QuerySet[Any]:
+        manager = self.model._default_manager
+        found = manager.filter(pk=club.pk) if not self.to_club else manager.filter(**{self.to_club: club})
+        return found.order_by("pk")
+
+
+def foreign_keys(model: type[models.Model]) -> list[models.ForeignKey[Any, Any]]:
+    return [f for f in model._meta.concrete_fields if isinstance(f, models.ForeignKey)]
+
+
+def _path_to_club(model: type[models.Model], seen: frozenset[type[models.Model]] = frozenset()) -> str | None:
+    if model is Club:
+        return ""
+    for key in foreign_keys(model):
+        target = key.related_model
+        if not isinstance(target, type) or target is model or target in seen:
+            continue
+        rest = _path_to_club(target, seen | {model})
+        if rest is not None:
+            return key.name + (f"__{rest}" if rest else "")
+    return None
+
+
+def club_tables() -> list[Table]:
+    """The club app's models that hold a club's rows, parents before children.
+
+    A model neither reaching :class:`Club` through its foreign keys nor in :data:`LEFT_OUT`
+    is an error: whoever adds a model says whether it is part of a club's history."""
+    tables, forgotten = [], []
+    for model in apps.get_app_config("club").get_models():
+        path = _path_to_club(model)
+        if path is not None:
+            tables.append(Table(model, path))
+        elif model._meta.label_lower not in LEFT_OUT:
+            forgotten.append(model._meta.label_lower)
+    if forgotten:
+        raise RuntimeError(f"models neither in the club archive nor in archive.LEFT_OUT: {', '.join(forgotten)}")
+    return _parents_first(tables)
+
+
+def _parents_first(tables: list[Table]) -> list[Table]:
+    ordered: list[Table] = []
+    waiting = list(tables)
+    while waiting:
+        placed = {t.model for t in ordered}
+        ready = [t for t in waiting if all(k.related_model in placed or k.related_model is t.model
+                                           or k.related_model not in {w.model for w in waiting}
+                                           for k in foreign_keys(t.model))]
+        if not ready:
+            raise RuntimeError("the club's models' foreign keys form a cycle: " + ", ".join(t.label for t in waiting))
+        ordered.extend(ready)
+        waiting = [t for t in waiting if t not in ready]
+    return ordered
+
+
+# --- writing ---------------------------------------------------------------------------------
+
+def encode(value: Any) -> Any:
+    if isinstance(value, (dt.datetime, dt.date)):
+        return value.isoformat()
+    return value
+
+
+def row_fields(table: Table, row: models.Model) -> dict[str, Any]:
+    secret = SECRET_FIELDS.get(table.label, ())
+    return {f.attname: encode(f.value_from_object(row)) for f in table.model._meta.concrete_fields
+            if not f.primary_key and f.name not in secret}
+
+
+def schema_version() -> str:
+    """The newest migration of the club app applied to this database."""
+    names = MigrationRecorder.Migration.objects.filter(app="club").values_list("name", flat=True)
+    return max(names, default="")
+
+
+def archive_lines(club: Club) -> Iterator[dict[str, Any]]:
+    """The archive of ``club`` line by line (header, rows, end), as JSON documents."""
+    tables = club_tables()
+    yield {"format": FORMAT, "version": VERSION, "club": club.slug, "clubrating": __version__,
+           "schema": schema_version(), "tables": [t.label for t in tables] + [ARBITERS]}
+    count = 0
+    for table in tables:
+        for row in table.rows(club).iterator(chunk_size=2000):
+            yield {"table": table.label, "pk": row.pk, "fields": row_fields(table, row)}
+            count += 1
+    for username in club.arbiters.order_by("username").values_list("username", flat=True):
+        yield {"table": ARBITERS, "fields": {"username": username}}
+        count += 1
+    yield {"end": {"rows": count}}
+
+
+def export_club(club: Club, path: Path) -> int:
+    """Write ``club``'s archive to ``path`` (gzip'd JSON lines); the number of rows written.
+
+    One read transaction, so the archive is one moment of the history."""
+    count = 0
+    temporary = path.with_name(f".{path.name}.partial")
+    with transaction.atomic(), gzip.open(temporary, "wt", encoding="utf-8") as handle:
+        for line in archive_lines(club):
+            handle.write(json.dumps(line, ensure_ascii=False, separators=(",", ":")) + "\n")
+            count += 1
+    temporary.replace(path)   # never a half-written archive under the chosen name
+    return count - 2
+
+
+# --- reading ---------------------------------------------------------------------------------
+
+@dataclass
+class ImportReport:
+    club: Club
+    rows: int
+    new_logins: list[str] = field(default_factory=list)
+    existing_logins: list[str] = field(default_factory=list)
+    ids: dict[str, dict[int, int]] = field(default_factory=dict)   # table -> old pk -> new pk
+
+    def __str__(self) -> str:
+        text = f"imported club '{self.club.name}' ({self.club.slug}): {self.rows} rows"
+        if self.new_logins:
+            text += f"; arbiters to re-invite (no password yet): {', '.join(self.new_logins)}"
+        if self.existing_logins:
+            text += f"; arbiters with a login here already (kept their password): {', '.join(self.existing_logins)}"
+        return text
+
+
+def read_lines(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
+    """The archive's lines as (line number, document); a damaged or cut file is one InputError."""
+    number = 0
+    try:
+        with gzip.open(path, "rt", encoding="utf-8") as handle:
+            for number, text in enumerate(_lines(handle), 1):
+                try:
+                    document = json.loads(text)
+                except json.JSONDecodeError as error:
+                    raise InputError(f"not a line of a club archive ({error.msg})", file=str(path), line=number) from None
+                if not isinstance(document, dict):
+                    raise InputError("not a line of a club archive (expected a JSON object)", file=str(path),
+                                     line=number)
+                yield number, document
+    except (OSError, EOFError, zlib.error, UnicodeDecodeError) as error:
+        if isinstance(error, FileNotFoundError):
+            raise InputError("no such file", file=str(path)) from None
+        raise InputError(f"the file is damaged or cut short ({error})", file=str(path), line=number + 1) from None
+
+
+def _lines(handle: IO[str]) -> Iterator[str]:
+    for text in handle:
+        if not text.endswith("\n"):
+            raise EOFError("the last line is cut short")
+        yield text
+
+
+@contextmanager
+def stored_times(tables: Iterable[Table]) -> Iterator[None]:
+    """Keep the archive's times of creation: ``auto_now_add`` fields are set from the rows
+    while the import runs, instead of from the clock."""
+    fields = [f for t in tables for f in t.model._meta.concrete_fields
+              if isinstance(f, models.DateField) and (f.auto_now_add or f.auto_now)]
+    saved = [(f, f.auto_now_add, f.auto_now) for f in fields]
+    for f in fields:
+        f.auto_now_add = f.auto_now = False
+    try:
+        yield
+    finally:
+        for f, add, now in saved:
+            f.auto_now_add, f.auto_now = add, now
+
+
+class Loader:
+    """Rows of one archive inserted with new primary keys, foreign keys followed through
+    the keys given so far; a key to the row's own table (a merged member's) is set after."""
+
+    def __init__(self, path: Path, tables: list[Table]) -> None:
+        self.path = path
+        self.tables = {t.label: t for t in tables}
+        self.ids: dict[str, dict[int, int]] = {t.label: {} for t in tables}
+        self.later: list[tuple[Table, int, str, int, int]] = []   # table, new pk, attname, old target, line
+        self.done: set[str] = set()
+        self.current: str | None = None
+
+    def error(self, line: int, message: str) -> InputError:
+        return InputError(message, file=str(self.path), line=line)
+
+    def table_of(self, line: int, label: Any) -> Table:
+        table = self.tables.get(label) if isinstance(label, str) else None
+        if table is None:
+            raise self.error(line, f"unknown table {label!r}: expected one of {', '.join(self.tables)}")
+        if label != self.current:
+            if label in self.done:
+                raise self.error(line, f"the rows of {label} come in two places: the archive is not in table order")
+            if self.current is not None:
+                self.done.add(self.current)
+            self.current = label
+        return table
+
+    def add(self, line: int, document: dict[str, Any]) -> None:
+        table = self.table_of(line, document.get("table"))
+        values, deferred = self.values(line, table, document.get("fields"))
+        row = table.model(**values)
+        row.save(force_insert=True)
+        old = document.get("pk")
+        if not isinstance(old, int):
+            raise self.error(line, "a row without its whole-number pk")
+        self.ids[table.label][old] = row.pk
+        self.later.extend((table, row.pk, attname, target, line) for attname, target in deferred)
+
+    def values(self, line: int, table: Table, given: Any) -> tuple[dict[str, Any], list[tuple[str, int]]]:
+        if not isinstance(given, dict):
+            raise self.error(line, "a row without its fields")
+        known = {f.attname: f for f in table.model._meta.concrete_fields if not f.primary_key}
+        unknown = sorted(set(given) - set(known))
+        if unknown:
+            raise self.error(line, f"{table.label} has no field {', '.join(unknown)}: "
+                                   "the archive was written by a newer clubrating")
+        values: dict[str, Any] = {}
+        deferred: list[tuple[str, int]] = []
+        for attname, value in given.items():
+            f = known[attname]
+            if isinstance(f, models.ForeignKey) and value is not None:
+                target = f.related_model._meta.label_lower   # type: ignore[union-attr]
+                if target == table.label:
+                    deferred.append((attname, value))
+                    continue
+                values[attname] = self.new_id(line, target, value)
+            else:
+                try:
+                    values[attname] = f.to_python(value)
+                except Exception as error:   # Django's ValidationError and its kin: a bad value
+                    raise self.error(line, f"{table.label}.{attname}: {value!r} is not valid ({error})") from None
+        return values, deferred
+
+    def new_id(self, line: int, label: str, old: Any) -> int:
+        new = self.ids.get(label, {}).get(old) if isinstance(old, int) else None
+        if new is None:
+            raise self.error(line, f"refers to {label} {old!r}, which is not before it in the archive")
+        return new
+
+    def finish(self) -> None:
+        for table, pk, attname, old, line in self.later:
+            table.model._default_manager.filter(pk=pk).update(**{attname: self.new_id(line, table.label, old)})
+
+
+Reader = Any
+
+
+def upgrade_v1(header: dict[str, Any]) -> dict[str, Any]:
+    """Version 1 is read as it is; a reader of an older version would turn its lines into
+    version 1's here (docs/archive.md says the rule)."""
+    return header
+
+
+READERS = {1: upgrade_v1}
+"""A reader for every version of the format ever written, newest last."""
+
+
+def import_club(path: Path, *, who: str) -> ImportReport:
+    """Load the archive at ``path`` in one transaction: a failure leaves nothing."""
+    lines = read_lines(path)
+    header = _header(path, lines)
+    tables = club_tables()
+    loader = Loader(path, tables)
+    new_logins: list[str] = []
+    existing: list[str] = []
+    with transaction.atomic():
+        with stored_times(tables):
+            count, logins = _load_rows(path, lines, loader)
+        clubs = list(loader.ids["club.club"].values())
+        if len(clubs) != 1:
+            raise InputError(f"an archive holds one club, this one {len(clubs)}", file=str(path))
+        club = Club.objects.get(pk=clubs[0])
+        for username in logins:
+            (new_logins if _arbiter_login(club, username) else existing).append(username)
+        audit.record(club, who, "import-club", club.slug,
+                     new={"file": path.name, "rows": count, "written_by": header.get("clubrating"),
+                          "new_logins": new_logins})
+    return ImportReport(club, count, new_logins, existing, loader.ids)
+
+
+def _load_rows(path: Path, lines: Iterator[tuple[int, dict[str, Any]]], loader: Loader) -> tuple[int, list[str]]:
+    """Every row after the header inserted; the rows counted, the arbiters' usernames."""
+    logins: list[str] = []
+    ended: dict[str, Any] | None = None
+    count = 0
+    for number, document in lines:
+        if ended is not None:
+            raise InputError("a line after the end line", file=str(path), line=number)
+        if "end" in document:
+            ended = {"line": number, **(document["end"] if isinstance(document["end"], dict) else {})}
+            continue
+        if document.get("table") == ARBITERS:
+            logins.append(_username(path, number, document))
+        else:
+            if document.get("table") == "club.club":
+                _refuse_taken_slug(path, number, document)
+            loader.add(number, document)
+        count += 1
+    if ended is None:
+        raise InputError("the archive is cut short: no end line", file=str(path), line=count + 2)
+    if ended.get("rows") != count:
+        raise InputError(f"the end line counts {ended.get('rows')} rows, the archive holds {count}",
+                         file=str(path), line=ended["line"])
+    loader.finish()
+    return count, logins
+
+
+def _header(path: Path, lines: Iterator[tuple[int, dict[str, Any]]]) -> dict[str, Any]:
+    first = next(lines, None)
+    if first is None:
+        raise InputError("an empty file, not a club archive", file=str(path), line=1)
+    _, header = first
+    if header.get("format") != FORMAT:
+        raise InputError(f"not a club archive: expected a header with \"format\": \"{FORMAT}\"",
+                         file=str(path), line=1)
+    version = header.get("version")
+    reader = READERS.get(version) if isinstance(version, int) else None
+    if reader is None:
+        raise InputError(f"archive version {version!r}: this clubrating reads versions "
+                         f"{', '.join(map(str, READERS))} (a newer archive needs a newer clubrating)",
+                         file=str(path), line=1)
+    return reader(header)
+
+
+def _refuse_taken_slug(path: Path, line: int, document: dict[str, Any]) -> None:
+    fields = document.get("fields")
+    slug = fields.get("slug") if isinstance(fields, dict) else None
+    if Club.objects.filter(slug=slug).exists():
+        raise Refused(f"{path}:{line}: a club with the short name {slug!r} exists already in this database")
+
+
+def _username(path: Path, line: int, document: dict[str, Any]) -> str:
+    fields = document.get("fields")
+    username = fields.get("username") if isinstance(fields, dict) else None
+    if not isinstance(username, str) or not 0 < len(username) <= 150:
+        raise InputError("an arbiter's login without a username", file=str(path), line=line)
+    return username
+
+
+def _arbiter_login(club: Club, username: str) -> bool:
+    """Make ``username`` an arbiter of ``club``; True if the login is new (no password: re-invited)."""
+    User = get_user_model()
+    user = User.objects.filter(username=username).first()
+    created = user is None
+    if user is None:
+        user = User(username=username)
+        user.set_unusable_password()
+        user.save()
+    club.arbiters.add(user)
+    return created

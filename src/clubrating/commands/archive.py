@@ -1,0 +1,60 @@
+"""``clubrating export-club`` and ``import-club``: a club's whole history in one portable
+file (:mod:`clubrating.club.services.archive`, the format in docs/archive.md)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from clubrating.cli import print_json, wants_json
+from clubrating.commands.club import _add, open_database, the_club, who
+
+
+def cmd_export_club(args: argparse.Namespace) -> int:
+    club = the_club(args, write=False)
+    from clubrating.club.services.archive import export_club
+
+    rows = export_club(club, Path(args.file))
+    if wants_json(args):
+        print_json({"club": club.slug, "file": args.file, "rows": rows})
+    else:
+        print(f"wrote club '{club.name}' ({club.slug}) to {args.file}: {rows} rows")
+    return 0
+
+
+def cmd_import_club(args: argparse.Namespace) -> int:
+    open_database(args)
+    from clubrating import djangoenv
+    from clubrating.club.services.archive import import_club
+
+    djangoenv.check_writable()
+    report = import_club(Path(args.file), who=who())
+    club = report.club
+    if wants_json(args):
+        print_json({"club": club.slug, "rows": report.rows, "new_logins": report.new_logins,
+                    "existing_logins": report.existing_logins})
+    else:
+        print(report)
+    print(f"clubrating import-club: the unlisted link has a new token: /u/{club.token}/", file=sys.stderr)
+    for username in report.new_logins:
+        print(f"clubrating import-club: re-invite {username}: echo 'new password' | clubrating arbiter add "
+              f"{username} --club {club.slug} --password-stdin", file=sys.stderr)
+    return 0
+
+
+def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
+    p = _add(subparsers, common, "export-club", cmd_export_club,
+             "write one club's whole history to a portable archive (gzip'd JSON lines)",
+             "clubrating export-club --club riverside riverside.jsonl.gz")
+    p.add_argument("file", metavar="FILE", help="the archive to write")
+    p = subparsers.add_parser(
+        "import-club", parents=[common],
+        help="load a club's archive into this database, in one transaction",
+        description="Load an archive written by export-club into this database (SQLite or PostgreSQL), with new "
+                    "ids; refused if a club of the same short name is here. The unlisted link gets a new token; "
+                    "arbiters' logins come without passwords and are re-invited.",
+        epilog="Example: clubrating --database postgresql://club@localhost/club import-club riverside.jsonl.gz")
+    p.add_argument("file", metavar="FILE", help="the archive to read")
+    p.set_defaults(handler=cmd_import_club)

@@ -1,0 +1,56 @@
+"""Every public page of one club, for the archive's tests: run as
+``python archive_pages.py DATABASE_URL SLUG`` it prints one JSON document, the pages by
+address (status and body, read by an anonymous visitor through Django's test client) and
+the club's ids of each kind in the order they were stored (games: those with moves, whose
+viewer shows them)."""
+
+from __future__ import annotations
+
+import json
+import logging
+import sys
+from typing import Any
+
+PAGES_OF_A_TOURNAMENT = ("", "tournament.trf", "games.pgn", "standings.csv", "print/pairings/", "print/names/",
+                         "print/wallchart/")
+PAGES_OF_A_PLAYER = ("", "history.csv", "history.json", "card.csv", "card.json", "cpi/")
+PAGES_OF_A_GAME = ("", "game.pgn")
+
+
+def club_ids(slug: str) -> dict[str, list[int]]:
+    from clubrating.club.models import Game, Member, Tournament
+
+    return {"t": list(Tournament.objects.filter(club__slug=slug).order_by("pk").values_list("pk", flat=True)),
+            "p": list(Member.objects.filter(club__slug=slug).order_by("pk").values_list("pk", flat=True)),
+            "g": list(Game.objects.filter(tournament__club__slug=slug).exclude(moves="")
+                      .order_by("pk").values_list("pk", flat=True))}
+
+
+def addresses(slug: str, ids: dict[str, list[int]]) -> list[str]:
+    club, api = f"/c/{slug}/", f"/api/c/{slug}/"
+    found = [club, f"{club}ratings.csv", f"{club}ratings.json", f"{club}t/", f"{api}ratings", f"{api}tournaments"]
+    for kind, pages in (("t", PAGES_OF_A_TOURNAMENT), ("p", PAGES_OF_A_PLAYER), ("g", PAGES_OF_A_GAME)):
+        found += [f"{club}{kind}/{pk}/{page}" for pk in ids[kind] for page in pages]
+    found += [f"{api}players/{pk}" for pk in ids["p"]] + [f"{api}tournaments/{pk}" for pk in ids["t"]]
+    return found
+
+
+def public_pages(slug: str) -> dict[str, Any]:
+    from django.test import Client
+
+    client = Client()
+    ids = club_ids(slug)
+    pages = {}
+    for address in addresses(slug, ids):
+        response = client.get(address)
+        body = b"".join(response.streaming_content) if response.streaming else response.content  # type: ignore[attr-defined]
+        pages[address] = [response.status_code, body.decode("utf-8", "replace")]
+    return {"ids": ids, "pages": pages}
+
+
+if __name__ == "__main__":
+    from clubrating import djangoenv
+
+    logging.disable(logging.WARNING)   # not a line per page a visitor may not see
+    djangoenv.setup(sys.argv[1], migrate=False)
+    json.dump(public_pages(sys.argv[2]), sys.stdout)

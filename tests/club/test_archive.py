@@ -1,0 +1,290 @@
+"""The portable club archive (``export-club``, ``import-club``): a club moved to another
+database, SQLite or PostgreSQL, keeps its whole history: the rebuild check matches the
+replay and every public page is the same byte for byte, with the new ids.
+
+Two clubs go through it: the demo club (the real engine's games and analyses, a corrected
+result, a merge) and one made by the state machine's arbiter actions. Both are loaded into
+one new database, so the second one's ids are not the first's."""
+
+from __future__ import annotations
+
+import datetime as dt
+import gzip
+import json
+import os
+import re
+import subprocess
+import sys
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+import pytest
+from hypothesis import HealthCheck, settings
+from hypothesis.stateful import run_state_machine_as_test
+
+from clubrating.club import services
+from clubrating.club.models import AuditEntry, Club, Member, Tournament
+from clubrating.club.services.accounts import add_arbiter
+from clubrating.club.services.archive import LEFT_OUT, club_tables, export_club, import_club
+from clubrating.errors import InputError, Refused
+
+from .archive_pages import public_pages
+from .conftest import ARBITER
+from .test_state_machine import ClubMachine
+
+ROOT = Path(__file__).resolve().parents[2]
+CLI = [sys.executable, "-m", "clubrating"]
+PAGES = str(Path(__file__).with_name("archive_pages.py"))
+ENV = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+DEMO = ["demo", "--seed", "5", "--seasons", "1", "--members", "10", "--with-moves", "1", "--play-nodes", "300",
+        "--nodes", "600", "--jobs", "1"]
+
+
+def cli(database: str, *argv: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([*CLI, "--database", database, *argv], capture_output=True, text=True, env=ENV,
+                          timeout=600)
+
+
+def pages_of(database: str, slug: str) -> dict[str, Any]:
+    done = subprocess.run([sys.executable, PAGES, database, slug], capture_output=True, text=True, env=ENV,
+                          timeout=600, check=True)
+    document: dict[str, Any] = json.loads(done.stdout)
+    return document
+
+
+# --- the clubs and the databases -------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def demo_archive(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, Any], str]:
+    """The demo club built in a SQLite file, its archive and its public pages."""
+    folder = tmp_path_factory.mktemp("demo")
+    source = f"sqlite:///{folder / 'demo.sqlite3'}"
+    built = cli(source, *DEMO)
+    assert built.returncode == 0, built.stderr
+    archive = folder / "demo.jsonl.gz"
+    written = cli(source, "export-club", "--club", "demo", str(archive))
+    assert written.returncode == 0, written.stderr
+    ratings = cli(source, "ratings", "--club", "demo", "--json")
+    return archive, pages_of(source, "demo"), ratings.stdout
+
+
+class ArchivingMachine(ClubMachine):
+    """The state machine's club, made public and archived (with its pages) before each
+    example's rollback."""
+
+    archives: list[tuple[int, Path, dict[str, Any]]] = []
+    folder: Path
+
+    def teardown(self) -> None:
+        Club.objects.filter(pk=self.club.pk).update(visibility="public")
+        path = self.folder / f"machine-{len(self.archives)}.jsonl.gz"
+        rows = export_club(Club.objects.get(pk=self.club.pk), path)
+        self.archives.append((rows, path, public_pages(self.club.slug)))
+        super().teardown()
+
+
+@pytest.fixture
+def machine_archive(db: None, tmp_path: Path) -> tuple[Path, dict[str, Any]]:
+    """The largest of a few clubs made by the state machine's actions (a fixed draw)."""
+    ArchivingMachine.archives = []
+    ArchivingMachine.folder = tmp_path
+    run_state_machine_as_test(ArchivingMachine, settings=settings(
+        max_examples=3, stateful_step_count=30, deadline=None, derandomize=True, database=None,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much]))
+    _, path, pages = max(ArchivingMachine.archives, key=lambda archived: archived[0])
+    return path, pages
+
+
+def postgres_server() -> str:
+    """The test PostgreSQL server's URL (scripts/test starts it; by hand: scripts/postgres start)."""
+    done = subprocess.run([str(ROOT / "scripts" / "postgres"), "url"], capture_output=True, text=True, check=True)
+    return done.stdout.strip()
+
+
+@pytest.fixture(params=["postgresql", "sqlite"])
+def target(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """A new database of the test's own, on the test PostgreSQL server or in a SQLite file."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'target.sqlite3'}"
+        return
+    import psycopg
+
+    parts = urlsplit(postgres_server())
+    name = f"archive_{uuid.uuid4().hex[:12]}"
+    admin = urlunsplit(parts._replace(path="/postgres"))
+    with psycopg.connect(admin, autocommit=True) as connection:
+        connection.execute(f"CREATE DATABASE {name}")
+    try:
+        yield urlunsplit(parts._replace(path=f"/{name}"))
+    finally:
+        with psycopg.connect(admin, autocommit=True) as connection:
+            connection.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+
+
+# --- the pages compared ----------------------------------------------------------------------
+
+ADDRESS = re.compile(r"(?<=/)(t|p|g)/(\d+)(?=/)|(?<=/)(players|tournaments)/(\d+)")
+KINDS = {"players": "p", "tournaments": "t"}
+
+
+def with_new_ids(text: str, ids: dict[str, dict[int, int]]) -> str:
+    """The source's page as the target should show it: every address with the new id."""
+    def renumber(found: re.Match[str]) -> str:
+        kind = found.group(1) or found.group(3)
+        number = int(found.group(2) or found.group(4))
+        return f"{kind}/{ids[KINDS.get(kind, kind)].get(number, number)}"
+    return ADDRESS.sub(renumber, text)
+
+
+def assert_same_pages(source: dict[str, Any], target: dict[str, Any]) -> None:
+    assert [len(v) for v in source["ids"].values()] == [len(v) for v in target["ids"].values()]
+    ids = {kind: dict(zip(source["ids"][kind], target["ids"][kind])) for kind in source["ids"]}
+    expected = {with_new_ids(address, ids): [status, with_new_ids(body, ids)]
+                for address, (status, body) in source["pages"].items()}
+    differing = [address for address, page in expected.items() if target["pages"].get(address) != page]
+    assert not differing, f"{len(differing)} of {len(expected)} pages differ, the first {differing[0]}"
+    assert sum(1 for status, _ in expected.values() if status == 200) > 10
+
+
+def test_the_demo_and_the_state_machines_club_move_whole_to_a_new_database(demo_archive, machine_archive, target):
+    demo, demo_pages, demo_ratings = demo_archive
+    machine, machine_pages = machine_archive
+    for archive in (machine, demo):   # the demo second: its ids are not the ones it had
+        loaded = cli(target, "import-club", str(archive))
+        assert loaded.returncode == 0, loaded.stderr
+        assert "re-invite" in loaded.stdout or archive == machine
+    moved_demo, moved_machine = pages_of(target, "demo"), pages_of(target, "state-machine")
+    assert moved_demo["ids"]["t"] != demo_pages["ids"]["t"]
+    assert_same_pages(demo_pages, moved_demo)
+    assert_same_pages(machine_pages, moved_machine)
+    assert json.loads(cli(target, "ratings", "--club", "demo", "--json").stdout) == json.loads(demo_ratings)
+    for slug in ("demo", "state-machine"):
+        checked = cli(target, "rebuild", "--club", slug)
+        assert checked.returncode == 0 and "matched the replay exactly" in checked.stdout, checked.stdout + checked.stderr
+
+
+# --- the model registry ----------------------------------------------------------------------
+
+def test_every_model_of_the_club_app_is_archived_or_left_out_with_a_reason() -> None:
+    from django.apps import apps
+
+    archived = {t.label for t in club_tables()}
+    every = {m._meta.label_lower for m in apps.get_app_config("club").get_models()}
+    assert archived | set(LEFT_OUT) == every and not archived & set(LEFT_OUT)
+    order = [t.label for t in club_tables()]
+    assert order[0] == "club.club" and order.index("club.game") < order.index("club.gameanalysis")
+
+
+# --- in this database: refusals, secrets, the older schema -----------------------------------
+
+@pytest.fixture
+def archived(club: Club, publish: Any, tmp_path: Path) -> Path:
+    publish("Autumn", dt.date(2026, 10, 6), ["Anna Berg", "Ben Cole", "Cara Dunn"],
+            [(1, "Anna Berg", "Ben Cole", "1-0"), (2, "Ben Cole", "Cara Dunn", "=")])
+    add_arbiter(club, "anna", "a long secret phrase", who=ARBITER)
+    path = tmp_path / "club.jsonl.gz"
+    export_club(club, path)
+    return path
+
+
+def lines(path: Path) -> list[str]:
+    with gzip.open(path, "rt", encoding="utf-8") as handle:
+        return handle.readlines()
+
+
+def rewrite(path: Path, text: list[str]) -> None:
+    with gzip.open(path, "wt", encoding="utf-8") as handle:
+        handle.writelines(text)
+
+
+def test_a_club_whose_short_name_is_taken_is_refused_and_nothing_is_stored(archived: Path) -> None:
+    before = Member.objects.count()
+    with pytest.raises(Refused, match=r"club\.jsonl\.gz:2: a club with the short name 'test-chess-club' exists"):
+        import_club(archived, who=ARBITER)
+    assert Member.objects.count() == before
+
+
+def moved_away(path: Path) -> None:
+    """The archived club renamed in this database, so that its archive may come back."""
+    Club.objects.filter(slug="test-chess-club").update(slug="gone")
+
+
+def test_the_token_is_issued_anew_and_arbiters_come_without_a_password(archived: Path) -> None:
+    old = Club.objects.get()
+    assert old.token not in gzip.decompress(archived.read_bytes()).decode()
+    moved_away(archived)
+    report = import_club(archived, who=ARBITER)
+    club = report.club
+    assert club.slug == "test-chess-club" and club.token != old.token and club.created == old.created
+    assert report.existing_logins == ["anna"]   # the login is this database's already: kept as it is
+    assert [m.name for m in Member.objects.filter(club=club).order_by("pk")] == ["Anna Berg", "Ben Cole", "Cara Dunn"]
+    assert AuditEntry.objects.filter(club=club, action="import-club").count() == 1
+
+
+def test_a_new_login_comes_without_a_usable_password(archived: Path) -> None:
+    from django.contrib.auth import get_user_model
+
+    moved_away(archived)
+    get_user_model().objects.filter(username="anna").delete()
+    report = import_club(archived, who=ARBITER)
+    assert report.new_logins == ["anna"]
+    assert not get_user_model().objects.get(username="anna").has_usable_password()
+
+
+@pytest.mark.parametrize("damage, where", [
+    (lambda text: text[:-3], r":\d+: the archive is cut short: no end line"),
+    (lambda text: text[:5] + ['{"table": "club.entry", "pk": 1, "fiel\n'] + text[6:], r":6: not a line of a club archive"),
+    (lambda text: [text[0].replace('"version":1', '"version":7')] + text[1:], r":1: archive version 7"),
+    (lambda text: text[:3] + text[4:], r":\d+: (refers to|the end line counts)"),
+    (lambda text: text[:2] + [text[2].replace('"name"', '"nickname"')] + text[3:], r":3: club.member has no field"),
+])
+def test_a_damaged_archive_is_refused_in_one_line_and_leaves_nothing(archived: Path, damage: Any,
+                                                                     where: str) -> None:
+    moved_away(archived)
+    rewrite(archived, damage(lines(archived)))
+    counts = Club.objects.count(), Member.objects.count(), Tournament.objects.count()
+    with pytest.raises(InputError, match=re.escape(str(archived)) + where):
+        import_club(archived, who=ARBITER)
+    assert (Club.objects.count(), Member.objects.count(), Tournament.objects.count()) == counts
+
+
+def test_a_truncated_gzip_stream_is_refused_naming_the_file(archived: Path) -> None:
+    moved_away(archived)
+    data = archived.read_bytes()
+    archived.write_bytes(data[: len(data) // 2])
+    with pytest.raises(InputError, match=re.escape(str(archived)) + r":\d+: the file is damaged or cut short"):
+        import_club(archived, who=ARBITER)
+    assert Club.objects.count() == 1
+
+
+OLDER_SCHEMA = [   # written by hand: a club archived before the fields of later migrations
+    {"format": "clubrating-club", "version": 1, "club": "old-club", "schema": "0008_evening"},
+    {"table": "club.club", "pk": 7, "fields": {"name": "Old Club", "slug": "old-club", "visibility": "public",
+                                               "names": "full", "policy": "club", "start_rating": 1200.0,
+                                               "k_new": 40.0, "k_established": 20.0, "k_new_games": 20,
+                                               "provisional_games": 5, "separate_lists": False,
+                                               "cpi_start": 0.0, "cpi_weights": {},
+                                               "created": "2025-01-05T19:00:00+00:00"}},
+    {"table": "club.member", "pk": 3, "fields": {"club_id": 7, "name": "Anna Berg", "junior": False,
+                                                 "full_name_consent": False, "merged_into_id": None,
+                                                 "created": "2025-01-05T19:00:00+00:00"}},
+    {"table": "club.member", "pk": 4, "fields": {"club_id": 7, "name": "Anna Berg-Lund", "junior": False,
+                                                 "full_name_consent": False, "merged_into_id": 3,
+                                                 "created": "2025-01-05T19:00:00+00:00"}},
+    {"table": "club.merge", "pk": 1, "fields": {"club_id": 7, "absorbed_id": 4, "into_id": 3,
+                                                "created": "2025-01-06T19:00:00+00:00", "undone": None}},
+    {"end": {"rows": 4}},
+]
+
+
+def test_an_archive_of_an_older_schema_takes_the_defaults_of_the_fields_added_since(db: None,
+                                                                                    tmp_path: Path) -> None:
+    path = tmp_path / "old.jsonl.gz"
+    rewrite(path, [json.dumps(line) + "\n" for line in OLDER_SCHEMA])
+    club = import_club(path, who=ARBITER).club
+    assert (club.time_zone, club.inactive_months) == ("", 12)   # fields of migrations 0009 and 0013
+    anna, lund = Member.objects.filter(club=club).order_by("pk")
+    assert lund.merged_into_id == anna.pk and anna.pk != 3
