@@ -1,8 +1,8 @@
 """Every public page of one club, for the archive's tests: run as
 ``python archive_pages.py DATABASE_URL SLUG`` it prints one JSON document, the pages by
 address (status and body, read by an anonymous visitor through Django's test client) and
-the club's ids of each kind in the order they were stored (games: those with moves, whose
-viewer shows them)."""
+the club's ids of each kind in the order they were stored (``viewer``: the games with moves,
+whose viewer pages are read)."""
 
 from __future__ import annotations
 
@@ -22,15 +22,17 @@ def club_ids(slug: str) -> dict[str, list[int]]:
 
     return {"t": list(Tournament.objects.filter(club__slug=slug).order_by("pk").values_list("pk", flat=True)),
             "p": list(Member.objects.filter(club__slug=slug).order_by("pk").values_list("pk", flat=True)),
-            "g": list(Game.objects.filter(tournament__club__slug=slug).exclude(moves="")
-                      .order_by("pk").values_list("pk", flat=True))}
+            "g": list(Game.objects.filter(tournament__club__slug=slug).order_by("pk").values_list("pk", flat=True)),
+            "viewer": list(Game.objects.filter(tournament__club__slug=slug).exclude(moves="")
+                           .order_by("pk").values_list("pk", flat=True))}
 
 
 def addresses(slug: str, ids: dict[str, list[int]]) -> list[str]:
     club, api = f"/c/{slug}/", f"/api/c/{slug}/"
     found = [club, f"{club}ratings.csv", f"{club}ratings.json", f"{club}t/", f"{api}ratings", f"{api}tournaments"]
-    for kind, pages in (("t", PAGES_OF_A_TOURNAMENT), ("p", PAGES_OF_A_PLAYER), ("g", PAGES_OF_A_GAME)):
-        found += [f"{club}{kind}/{pk}/{page}" for pk in ids[kind] for page in pages]
+    for kind, pages, key in (("t", PAGES_OF_A_TOURNAMENT, "t"), ("p", PAGES_OF_A_PLAYER, "p"),
+                             ("g", PAGES_OF_A_GAME, "viewer")):
+        found += [f"{club}{kind}/{pk}/{page}" for pk in ids[key] for page in pages]
     found += [f"{api}players/{pk}" for pk in ids["p"]] + [f"{api}tournaments/{pk}" for pk in ids["t"]]
     return found
 

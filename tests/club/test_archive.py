@@ -126,23 +126,31 @@ def target(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
 
 # --- the pages compared ----------------------------------------------------------------------
 
-ADDRESS = re.compile(r"(?<=/)(t|p|g)/(\d+)(?=/)|(?<=/)(players|tournaments)/(\d+)")
-KINDS = {"players": "p", "tournaments": "t"}
+# Where the pages show ids: in addresses, in the JSON documents' keys, in the list's CSV
+ADDRESS = re.compile(r"(?<=/)(t|p|g)/(\d+)(?=/)|(?<=/)(players|tournaments)/(\d+)|[?&](vs)=(\d+)"
+                     r'|"(tournament_id|last_tournament_id|member_id|opponent_id|opponent_member_id|game_id)": (\d+)')
+KINDS = {"players": "p", "tournaments": "t", "vs": "p", "tournament_id": "t", "last_tournament_id": "t",
+         "member_id": "p", "opponent_id": "p", "opponent_member_id": "p", "game_id": "g"}
+LIST_ROW = re.compile(r"^(\d+),(\d+),", re.MULTILINE)   # ratings.csv: Rank,ID,Name,...
 
 
-def with_new_ids(text: str, ids: dict[str, dict[int, int]]) -> str:
-    """The source's page as the target should show it: every address with the new id."""
+def with_new_ids(address: str, text: str, ids: dict[str, dict[int, int]]) -> str:
+    """The source's page as the target should show it: every id the new one."""
     def renumber(found: re.Match[str]) -> str:
-        kind = found.group(1) or found.group(3)
-        number = int(found.group(2) or found.group(4))
-        return f"{kind}/{ids[KINDS.get(kind, kind)].get(number, number)}"
-    return ADDRESS.sub(renumber, text)
+        groups = [g for g in found.groups() if g is not None]
+        kind, number = groups[0], int(groups[1])
+        new = ids[KINDS.get(kind, kind)][number]
+        return found.group(0)[: len(found.group(0)) - len(groups[1])] + str(new)   # the id ends the match
+    text = ADDRESS.sub(renumber, text)
+    if address.endswith("ratings.csv"):
+        text = LIST_ROW.sub(lambda row: f"{row.group(1)},{ids['p'][int(row.group(2))]},", text)
+    return text
 
 
 def assert_same_pages(source: dict[str, Any], target: dict[str, Any]) -> None:
     assert [len(v) for v in source["ids"].values()] == [len(v) for v in target["ids"].values()]
     ids = {kind: dict(zip(source["ids"][kind], target["ids"][kind])) for kind in source["ids"]}
-    expected = {with_new_ids(address, ids): [status, with_new_ids(body, ids)]
+    expected = {with_new_ids("", address, ids): [status, with_new_ids(address, body, ids)]
                 for address, (status, body) in source["pages"].items()}
     differing = [address for address, page in expected.items() if target["pages"].get(address) != page]
     assert not differing, f"{len(differing)} of {len(expected)} pages differ, the first {differing[0]}"
