@@ -147,9 +147,14 @@ def with_new_ids(address: str, text: str, ids: dict[str, dict[int, int]]) -> str
     return text
 
 
-def assert_same_pages(source: dict[str, Any], target: dict[str, Any]) -> None:
+def new_ids(source: dict[str, Any], target: dict[str, Any]) -> dict[str, dict[int, int]]:
+    """Each old id with its new one: the rows of a kind keep their order (inserted by old id)."""
     assert [len(v) for v in source["ids"].values()] == [len(v) for v in target["ids"].values()]
-    ids = {kind: dict(zip(source["ids"][kind], target["ids"][kind])) for kind in source["ids"]}
+    return {kind: dict(zip(source["ids"][kind], target["ids"][kind])) for kind in source["ids"]}
+
+
+def assert_same_pages(source: dict[str, Any], target: dict[str, Any]) -> None:
+    ids = new_ids(source, target)
     expected = {with_new_ids("", address, ids): [status, with_new_ids(address, body, ids)]
                 for address, (status, body) in source["pages"].items()}
     differing = [address for address, page in expected.items() if target["pages"].get(address) != page]
@@ -168,7 +173,8 @@ def test_the_demo_and_the_state_machines_club_move_whole_to_a_new_database(demo_
     assert moved_demo["ids"]["t"] != demo_pages["ids"]["t"]
     assert_same_pages(demo_pages, moved_demo)
     assert_same_pages(machine_pages, moved_machine)
-    assert json.loads(cli(target, "ratings", "--club", "demo", "--json").stdout) == json.loads(demo_ratings)
+    moved_ratings = cli(target, "ratings", "--club", "demo", "--json").stdout
+    assert json.loads(moved_ratings) == json.loads(with_new_ids("", demo_ratings, new_ids(demo_pages, moved_demo)))
     for slug in ("demo", "state-machine"):
         checked = cli(target, "rebuild", "--club", slug)
         assert checked.returncode == 0 and "matched the replay exactly" in checked.stdout, checked.stdout + checked.stderr

@@ -160,11 +160,15 @@ def export_club(club: Club, path: Path) -> int:
     One read transaction, so the archive is one moment of the history."""
     count = 0
     temporary = path.with_name(f".{path.name}.partial")
-    with transaction.atomic(), gzip.open(temporary, "wt", encoding="utf-8") as handle:
-        for line in archive_lines(club):
-            handle.write(json.dumps(line, ensure_ascii=False, separators=(",", ":")) + "\n")
-            count += 1
-    temporary.replace(path)   # never a half-written archive under the chosen name
+    try:
+        with transaction.atomic(), gzip.open(temporary, "wt", encoding="utf-8") as handle:
+            for line in archive_lines(club):
+                handle.write(json.dumps(line, ensure_ascii=False, separators=(",", ":")) + "\n")
+                count += 1
+        temporary.replace(path)   # never a half-written archive under the chosen name
+    except OSError as error:
+        temporary.unlink(missing_ok=True)
+        raise InputError(f"cannot write the archive: {error.strerror or error}", file=str(path)) from None
     return count - 2
 
 
