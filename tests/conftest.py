@@ -27,7 +27,8 @@ settings.load_profile("ci" if os.environ.get("CI") else "dev")
 # (SlowFirst): most of the slow files start processes on databases of their own.
 SLOW_FIRST = ("test_demo.py", "test_readme_commands.py", "test_rq_workers.py", "test_types.py",
               "test_concurrency.py", "test_read_only.py", "test_duplicates.py", "test_serve.py",
-              "test_backup.py")
+              "test_backup.py", "test_archive.py", "test_deploy.py", "test_cli_edges.py",
+              "test_browser_otb.py", "test_browser_print.py", "test_browser_phone.py")
 
 
 # The tests whose result can depend on the database, marked ``storage`` here so that the

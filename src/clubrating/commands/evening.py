@@ -13,7 +13,7 @@ from clubrating.commands.club import parse_date, the_club, who
 from clubrating.errors import InputError
 
 USAGE = {
-    "start": "evening start NAME --date YYYY-MM-DD [--rounds N] [--system swiss|round-robin|double-round-robin]",
+    "start": "evening start NAME --date YYYY-MM-DD [--rounds N] [--system SYSTEM]",
     "register": "evening register T NAME [NAME ...]",
     "pair": "evening pair T",
     "show": "evening show T",
