@@ -242,6 +242,21 @@ def _present(tournament: Tournament, rnd: int) -> Present:
     return Present(playing, [p for p in players if p.joined_round == rnd])
 
 
+def store_round(tournament: Tournament, evening: Evening, rnd: int, plan: RoundPlan) -> dict[int, Entry]:
+    """Store a planned round's boards and its bye (a Swiss's pairing bye, a round robin's round
+    off); the tournament's entries by start number, for the caller's messages."""
+    entry = {e.number: e for e in Entry.objects.filter(tournament=tournament)}
+    EveningBoard.objects.bulk_create([
+        EveningBoard(tournament=tournament, round=rnd, board=board, white=entry[w], black=entry[b])
+        for board, (w, b) in enumerate(plan.boards, 1)])
+    if plan.bye is not None:
+        swiss = system_of(evening) is PairingSystem.SWISS
+        Bye.objects.create(tournament=tournament, round=rnd, entry=entry[plan.bye],
+                           points=PAB if swiss else ROUND_OFF,
+                           kind=(ByeKind.PAIRING if swiss else ByeKind.ZERO_POINT).value)
+    return entry
+
+
 def pair_next_round(tournament: Tournament, *, who: str) -> Outcome:
     """Pair the next round (FIDE Dutch); round 1 seeds everyone by club rating first."""
     with history_write(tournament.club_id) as club:
@@ -254,15 +269,7 @@ def pair_next_round(tournament: Tournament, *, who: str) -> Outcome:
         if missing:
             raise Refused(_results_missing(missing, evening.paired_rounds))
         plan = plan_round(tournament, evening, rnd)
-        entry = {e.number: e for e in Entry.objects.filter(tournament=tournament)}
-        EveningBoard.objects.bulk_create([
-            EveningBoard(tournament=tournament, round=rnd, board=board, white=entry[w], black=entry[b])
-            for board, (w, b) in enumerate(plan.boards, 1)])
-        if plan.bye is not None:
-            swiss = system_of(evening) is PairingSystem.SWISS
-            Bye.objects.create(tournament=tournament, round=rnd, entry=entry[plan.bye],
-                               points=PAB if swiss else ROUND_OFF,
-                               kind=(ByeKind.PAIRING if swiss else ByeKind.ZERO_POINT).value)
+        entry = store_round(tournament, evening, rnd, plan)
         _forfeit_withdrawn(tournament, rnd)
         evening.paired_rounds = rnd
         evening.save(update_fields=["paired_rounds"])

@@ -11,7 +11,7 @@ lock, leaves an audit entry with the boards before and after, and stores all of 
 from __future__ import annotations
 
 from clubrating.club import audit
-from clubrating.club.evening import PAB, evening_of, history_of, plan_round, system_of
+from clubrating.club.evening import evening_of, history_of, plan_round, store_round, system_of
 from clubrating.club.locking import history_write
 from clubrating.club.models import Bye, Entry, Evening, EveningBoard, EveningPlayer, Tournament
 from clubrating.club.services import Outcome, reread
@@ -159,13 +159,7 @@ def repair_round(tournament: Tournament, *, who: str) -> Outcome:
         players.filter(joined_round=rnd + 1).update(joined_round=rnd)
         players.filter(withdrawn_from=rnd + 1).update(withdrawn_from=rnd)
         plan = plan_round(tournament, evening, rnd)
-        entry = {e.number: e for e in Entry.objects.filter(tournament=tournament)}
-        EveningBoard.objects.bulk_create([
-            EveningBoard(tournament=tournament, round=rnd, board=board, white=entry[w], black=entry[b])
-            for board, (w, b) in enumerate(plan.boards, 1)])
-        if plan.bye is not None:
-            Bye.objects.create(tournament=tournament, round=rnd, entry=entry[plan.bye], points=PAB,
-                               kind=ByeKind.PAIRING.value)
+        store_round(tournament, evening, rnd, plan)
         after = [[w, b] for w, b in plan.boards]
         audit.record(club, who, "evening-repair", f"tournament {tournament.id} round {rnd}",
                      old={"boards": before, "bye": old_bye.entry.number if old_bye else None},
