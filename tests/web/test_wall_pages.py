@@ -148,6 +148,8 @@ def test_a_round_robin_evening_being_played_shows_its_round_and_the_round_off(cl
     html = _html(Client(), f"/c/riverside/t/{t.id}/")
     assert "In progress, not rated yet: round 1 of 5 is being played (2 results to come)" in html
     rows = _rows(html, "boards-1")
-    assert len(rows) == 3 and rows[2][4] == "zero-point bye"   # five players: one sits the round out
+    assert len(rows) == 3 and rows[2][4] == "sits out this round"   # five players: not a "zero-point bye"
+    assert "zero-point bye" not in html
     names = _rows(_html(Client(), f"/c/riverside/t/{t.id}/print/names/"), "names-1")
     assert len(names) == 5 and [r[4] for r in names].count("") == 1
+    assert "sits out this round" in [cell for r in names for cell in r]

@@ -28,6 +28,15 @@ from clubrating.web.links import game_href
 BYE_WORDS = {ByeKind.PAIRING.value: "pairing bye", ByeKind.HALF_POINT.value: "half-point bye",
              ByeKind.FULL_POINT.value: "full-point bye", ByeKind.ZERO_POINT.value: "zero-point bye",
              ByeKind.ABSENT.value: "absent"}
+ROUND_OFF_WORDS = "sits out this round"
+"""A round robin's zero-point bye is no bye the player took: the odd player's round off (C.05 Annex 1)."""
+
+
+def bye_words(kind: str, system: str) -> str:
+    """What a round's bye is called on the public pages: a round robin's round off by what it is."""
+    if kind == ByeKind.ZERO_POINT.value and system == "round_robin":
+        return ROUND_OFF_WORDS
+    return BYE_WORDS.get(kind, "bye")
 
 
 def running_evening(t: Tournament) -> Evening | None:
@@ -78,7 +87,7 @@ def pairings(access: ClubAccess, t: Tournament, rnd: int) -> dict[str, Any]:
         {"board": n, "white": side(w), "black": side(b), "result": res,
          "href": game_href(access.base, g.id, t.id) if g is not None and g.moves.strip() else None}
         for n, w, b, res, g in _boards(t, rnd)]
-    byes = [{**side(b.entry), "why": BYE_WORDS.get(b.kind, "bye")} for b in
+    byes = [{**side(b.entry), "why": bye_words(b.kind, data["system"])} for b in
             Bye.objects.filter(tournament=t, round=rnd).select_related("entry").order_by("entry__number")]
     by_name = [{**row["white"], "board": row["board"], "colour": "White", "opponent": row["black"]["name"]}
                for row in boards]
