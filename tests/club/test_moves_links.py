@@ -147,3 +147,16 @@ def test_a_game_with_moves_is_not_offered_a_link(club: Club) -> None:
     attach_typed_moves(game, ITALIAN, who=ARBITER)
     with pytest.raises(Refused, match="no board waiting"):
         ml.issue_links(t, 2, who=ARBITER, now=timezone.now())
+
+
+def test_moves_the_arbiter_types_close_the_waiting_submissions_and_the_link_stops_accepting(club: Club) -> None:
+    t = results_only(club)
+    link = ml.issue_links(t, 1, who=ARBITER, now=NOW)[0].link
+    game = Game.objects.get(id=link.game_id)
+    ml.submit(link, "1. e4 e5 2. Nf3 Nc6 3. Bb5", now=NOW)
+    attach_typed_moves(game, ITALIAN, who=ARBITER)          # the arbiter's own scoresheet
+    assert ml.pending_for(game) == []
+    assert list(MovesSubmission.objects.values_list("state", flat=True)) == [ml.SUPERSEDED]
+    with pytest.raises(Refused, match="stored already"):
+        ml.submit(link, ITALIAN, now=NOW)
+    assert MovesSubmission.objects.count() == 1

@@ -22,7 +22,9 @@ from typing import Any, cast
 from clubrating.club import audit
 from clubrating.club.locking import history_write
 from clubrating.club.lookups import game_result_text, names_known, reread, resolve_members
-from clubrating.club.models import Entry, Game, Tournament
+from django.db.models import Q
+
+from clubrating.club.models import Entry, Game, MovesSubmission, Tournament
 from clubrating.club.services.outcome import Outcome
 from clubrating.club.services.tournaments import correct_result
 from clubrating.club.signals import moves_attached
@@ -34,6 +36,10 @@ from clubrating.identity.compare import words
 from clubrating.identity.match import Matcher, RosterEntry
 from clubrating.identity.same import is_exact
 from clubrating.words import plural
+
+# The states of a players' submission through a moves link (club/services/moves_links.py): waiting
+# for the arbiter, and closed because the arbiter brought the game's moves some other way.
+SUBMISSION_PENDING, SUBMISSION_SUPERSEDED = "pending", "superseded"
 
 
 class Status:
@@ -274,16 +280,26 @@ def _target(game: Game) -> str:
     return f"tournament {game.tournament_id} round {game.round}{board}: {game.white.name} - {game.black.name}"
 
 
-def _store(game: Game, pairing: Pairing, *, who: str, source: str, reasons: tuple[str, ...] = ()) -> None:
-    """The pairing's moves and kept tags into the stored game, as a PGN import stores them."""
+def _store(game: Game, pairing: Pairing, *, who: str, source: str, reasons: tuple[str, ...] = (),
+           from_players: bool = False) -> None:
+    """The pairing's moves and kept tags into the stored game, as a PGN import stores them.
+
+    Moves the arbiter brought (a PGN, a typed scoresheet) close the players' submissions still
+    waiting for this game: they are marked superseded, not left pending (the moves link's page
+    says the game's moves are stored). Moves from the players' submissions are settled by
+    their caller (accepted, set aside)."""
     game.moves, game.headers = pairing.moves or "", dict(pairing.headers)
     game.save(update_fields=["moves", "headers"])
+    if not from_players:
+        MovesSubmission.objects.filter(Q(link__game=game) | Q(link__evening_board__game=game),
+                                       state=SUBMISSION_PENDING).update(state=SUBMISSION_SUPERSEDED)
     audit.record(game.tournament.club, who, "attach-moves", _target(game),
                  new={"file": source, "line": pairing.line, **({"names": list(reasons)} if reasons else {})},
                  summary="names confirmed: " + "; ".join(reasons) if reasons else "")
 
 
-def attach_typed_moves(game: Game, text: str, *, who: str, confirm: bool = False) -> Outcome:
+def attach_typed_moves(game: Game, text: str, *, who: str, confirm: bool = False,
+                       from_players: bool = False) -> Outcome:
     """Store one game's typed moves (formats.movetext) with the tags a PGN import keeps.
 
     Moves ending in a position the stored result contradicts are refused unless
@@ -308,7 +324,8 @@ def attach_typed_moves(game: Game, text: str, *, who: str, confirm: bool = False
                               ("Event", tournament.name), ("Site", "?"), ("Date", f"{tournament.date:%Y.%m.%d}"),
                               ("Round", f"{game.round}{board}"), ("White", game.white.name),
                               ("Black", game.black.name), ("Result", result)))
-        _store(game, pairing, who=who, source="typed", reasons=(f"confirmed: {why}",) if why else ())
+        _store(game, pairing, who=who, source="typed", reasons=(f"confirmed: {why}",) if why else (),
+               from_players=from_players)
         if tournament.is_published:
             moves_attached.send(sender=Tournament, tournament=tournament)
     return Outcome(f"round {game.round} {game.white.name} - {game.black.name}: {plural(moves.plies, 'half-move')} stored")

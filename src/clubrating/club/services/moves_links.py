@@ -31,7 +31,8 @@ from clubrating.club.locking import history_write
 from clubrating.club.lookups import reread
 from clubrating.club.models import (Evening, EveningBoard, Game, MovesAttempt, MovesLink, MovesSubmission,
                                     Tournament)
-from clubrating.club.services.moves import NeedsConfirmation, attach_typed_moves
+from clubrating.club.services.moves import (SUBMISSION_PENDING, SUBMISSION_SUPERSEDED, NeedsConfirmation,
+                                            attach_typed_moves)
 from clubrating.club.services.outcome import Outcome
 from clubrating.errors import NotFound, Refused
 from clubrating.formats.movetext import read_typed_moves
@@ -39,7 +40,7 @@ from clubrating.words import plural
 
 TOKEN_BYTES = 16                 # 128 random bits, the least a capability URL needs against guessing
 PLAYERS = "the players (moves link)"   # the audit's "who" of moves the players entered
-PENDING, ACCEPTED, SET_ASIDE = "pending", "accepted", "set-aside"
+PENDING, ACCEPTED, SET_ASIDE, SUPERSEDED = SUBMISSION_PENDING, "accepted", "set-aside", SUBMISSION_SUPERSEDED
 
 # The throttle: submissions through one link, and from one client address, per window. A board
 # needs two (one per player) and a retry or two after a typing mistake; a phone on the club's
@@ -195,7 +196,7 @@ def submit(link: MovesLink, text: str, *, now: dt.datetime | None = None) -> Out
             waiting = "" if game is not None else " (its result is not entered yet)"
             return Outcome(f"{plural(moves.plies, 'half-move')} received; the arbiter checks them{waiting}")
         try:
-            attach_typed_moves(game, agreeing.text, who=PLAYERS)
+            attach_typed_moves(game, agreeing.text, who=PLAYERS, from_players=True)
         except NeedsConfirmation:
             return Outcome(f"{plural(moves.plies, 'half-move')} received; they end against the result, "
                            "so the arbiter checks them")
@@ -253,7 +254,7 @@ def accept_submission(submission: MovesSubmission, *, who: str, confirm: bool = 
     if submission.state != PENDING:
         raise Refused("this submission is decided already")
     with history_write(link.tournament.club_id):
-        outcome = attach_typed_moves(game, submission.text, who=who, confirm=confirm)
+        outcome = attach_typed_moves(game, submission.text, who=who, confirm=confirm, from_players=True)
         _settle(link, accepted=(submission.id,))
         audit.record(link.tournament.club, who, "moves-accept", _target(link),
                      new={"submission": submission.id}, summary="entered by the players, accepted by the arbiter")
