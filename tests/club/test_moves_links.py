@@ -121,13 +121,25 @@ def test_an_evening_boards_link_works_before_its_result_and_its_moves_wait_for_i
     said = ml.submit(link, ITALIAN, now=NOW)
     assert "result is not entered yet" in str(said)
     board = EveningBoard.objects.get(id=link.evening_board_id)
-    evening.enter_result(board, "1/2-1/2", who=ARBITER)
+    said = evening.enter_result(board, "1/2-1/2", who=ARBITER)
+    assert "the players' agreeing moves stored" in str(said)   # accepted when the result comes
     board.refresh_from_db()
     game = Game.objects.get(id=board.game_id)
-    first = ml.pending_for(game)[0]
-    ml.accept_submission(first, who=ARBITER)
-    game.refresh_from_db()
-    assert game.moves == f"{ITALIAN} 1/2-1/2"
+    assert game.moves == f"{ITALIAN} 1/2-1/2" and ml.pending_for(game) == []
+    assert AuditEntry.objects.get(club=club, action="attach-moves").who == ml.PLAYERS
+
+
+def test_agreeing_moves_ending_against_the_result_entered_later_wait_for_the_arbiter(club: Club) -> None:
+    t = _evening_round(club)
+    link = ml.issue_links(t, 1, who=ARBITER, now=NOW)[0].link
+    mate = "1. f3 e5 2. g4 Qh4#"
+    ml.submit(link, mate, now=NOW)
+    ml.submit(link, mate, now=NOW)
+    board = EveningBoard.objects.get(id=link.evening_board_id)
+    said = evening.enter_result(board, "1-0", who=ARBITER)     # White "won" a game Black mated in
+    assert "wait for the arbiter" in str(said)
+    game = Game.objects.get(id=EveningBoard.objects.get(id=board.id).game_id)
+    assert game.moves == "" and len(ml.pending_for(game)) == 2
 
 
 def test_the_throttle_counts_per_link_and_per_address(club: Club) -> None:

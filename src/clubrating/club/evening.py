@@ -33,6 +33,7 @@ from clubrating.club.queries import table_of
 from clubrating.club.models import (Bye, Club, CurrentRating, Entry, Evening, EveningBoard, EveningPlayer, Game,
                                     Member, Tournament, TournamentStatus)
 from clubrating.club.services import Outcome, publish, reread
+from clubrating.club.services.moves_links import accept_agreeing
 from clubrating.errors import InputError, NotFound, Refused
 from clubrating.formats import records
 from clubrating.formats.records import MAX_NAME_LENGTH, MAX_ROUNDS, ByeKind
@@ -310,9 +311,10 @@ def enter_result(board: EveningBoard, result: str, *, who: str) -> Outcome:
         audit.record(club, who, "evening-result",
                      f"tournament {board.tournament_id} round {board.round} board {board.board}",
                      old=None if old is None else {"result": old}, new={"result": new})
+        players = "" if game.moves.strip() else accept_agreeing(game)   # moves the players sent before it
     names = f"{board.white.name} - {board.black.name}"
     return Outcome(f"round {board.round} board {board.board} {names}: "
-                   + (f"{old} -> {new}" if old is not None else new))
+                   + (f"{old} -> {new}" if old is not None else new) + players)
 
 
 def publish_evening(tournament: Tournament, *, who: str) -> Outcome:

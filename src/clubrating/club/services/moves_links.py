@@ -204,6 +204,22 @@ def submit(link: MovesLink, text: str, *, now: dt.datetime | None = None) -> Out
     return Outcome(f"{plural(moves.plies, 'half-move')} received and agreeing with your opponent's: stored")
 
 
+def accept_agreeing(game: Game) -> str:
+    """The board's result has just come in after its players' moves: two waiting submissions
+    that agree are stored now, as they would have been at submission. Moves ending against the
+    result wait for the arbiter. A line for the result's message ("" when nothing waited)."""
+    pending = pending_for(game)
+    pair = next(((a, b) for i, a in enumerate(pending) for b in pending[i + 1:] if b.moves == a.moves), None)
+    if pair is None:
+        return ""
+    try:
+        attach_typed_moves(game, pair[0].text, who=PLAYERS, from_players=True)
+    except (NeedsConfirmation, Refused) as error:
+        return f"; the players' agreeing moves wait for the arbiter: {error}"
+    _settle(pair[0].link, accepted=(pair[0].id, pair[1].id))
+    return "; the players' agreeing moves stored"
+
+
 def _pending(link: MovesLink) -> Any:
     """The pending submissions of the link's board, whichever of its links they came through."""
     board = Q(link__evening_board_id=link.evening_board_id) if link.evening_board_id else Q(link__game_id=link.game_id)
