@@ -153,3 +153,20 @@ def test_a_round_robin_evening_being_played_shows_its_round_and_the_round_off(cl
     names = _rows(_html(Client(), f"/c/riverside/t/{t.id}/print/names/"), "names-1")
     assert len(names) == 5 and [r[4] for r in names].count("") == 1
     assert "sits out this round" in [cell for r in names for cell in r]
+
+
+def test_the_api_lists_a_running_evenings_current_pairings_as_the_page_marked_in_progress(club: Club) -> None:
+    t = evening.start_evening(club, "Spring Round Robin", TODAY, 1, who=WHO, system="round-robin")
+    for name in ["Anna Smith", "Bob Jones", "Carl Berg", "Dana White", "Eva Fox"]:
+        evening.register(t, name, who=WHO)
+    services.all_new_members(t, who=WHO)
+    evening.pair_next_round(t, who=WHO)
+    response = Client().get(f"/api/c/riverside/tournaments/{t.id}")
+    assert response.status_code == 200
+    doc = response.json()
+    assert doc["in_progress"] is True and doc["status"] == "draft"
+    page = _rows(_html(Client(), f"/c/riverside/t/{t.id}/"), "boards-1")
+    shown = [[str(b["board"]), b["white"]["name"], b["black"]["name"]] for b in doc["pairings"]["boards"]]
+    assert len(shown) == 2 and all(name in " ".join(page[i]) for i, row in enumerate(shown) for name in row)
+    assert [b["why"] for b in doc["pairings"]["byes"]] == ["sits out this round"]
+    assert all(b["result"] is None for b in doc["pairings"]["boards"])

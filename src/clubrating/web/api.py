@@ -16,7 +16,7 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.views.decorators.http import require_safe
 
 from clubrating import __version__
-from clubrating.club.models import Club, TournamentStatus, Visibility
+from clubrating.club.models import Club, Tournament, TournamentStatus, Visibility
 from clubrating.web import pages
 from clubrating.web.access import ClubAccess, club_view
 from clubrating.web.views import _list_name, ratings_document
@@ -81,9 +81,29 @@ def tournaments(request: HttpRequest, access: ClubAccess) -> list[dict[str, Any]
             if t["status"] == TournamentStatus.PUBLISHED or access.is_arbiter]
 
 
+def _in_progress(access: ClubAccess, t: Tournament) -> dict[str, Any]:
+    """A running evening's current round as the public page shows it (same names, same rules),
+    marked in progress; ``{"in_progress": False}`` for anything else."""
+    from clubrating.web import wall
+
+    now = wall.progress(t)
+    if now is None:
+        return {"in_progress": False}
+    shown = wall.pairings(access, t, now["round"])
+    boards = [{"board": b["board"], "white": b["white"], "black": b["black"], "result": b["result"] or None}
+              for b in shown["boards"]]
+    byes = [{"number": b["number"], "name": b["name"], "points": b["points"], "why": b["why"]}
+            for b in shown["byes"]]
+    return {"in_progress": True, "pairings": {"round": now["round"], "planned_rounds": now["planned"],
+                                              "boards": boards, "byes": byes}}
+
+
 @api_view
 def tournament(request: HttpRequest, access: ClubAccess, tournament_id: int) -> dict[str, Any]:
-    data = pages.tournament(access, pages.get_tournament(access, tournament_id))
+    from clubrating.web.wall import shown_tournament
+
+    t = shown_tournament(access, tournament_id)   # published, or an evening being played (as the page)
+    data = pages.tournament(access, t)
     players = [{"place": p["place"], "number": p["number"], "name": p["name"], "member_id": p["member_id"],
                 "points": p["points"], "tiebreaks": p["tiebreaks"], "rating_before": p["rating_before"], "rating_after": p["rating_after"],
                 "change": p["change"], "games_rated": p["games_rated"],
@@ -91,7 +111,8 @@ def tournament(request: HttpRequest, access: ClubAccess, tournament_id: int) -> 
                            for c in p["rounds"]]}
                for p in data["players"]]
     return {k: data[k] for k in ("tournament_id", "name", "date", "status", "kind", "time_control", "rated",
-                                 "rounds", "ranked_by", "rule", "system", "tiebreaks")} | {"players": players}
+                                 "rounds", "ranked_by", "rule", "system", "tiebreaks")} | {
+        "players": players, **_in_progress(access, t)}
 
 
 # --- the OpenAPI description -----------------------------------------------------------------
@@ -204,3 +225,12 @@ OPENAPI: dict[str, Any] = {
                               games_rated=_INT, rounds={"type": "array", "items": {"type": "object"}})}),
     }},
 }
+
+# Added to the standings, not required (a contract only grows): a running evening's current round.
+_SIDE = _obj(number=_INT, name=_STR, points=_STR)
+OPENAPI["components"]["schemas"]["Standings"]["properties"].update(
+    in_progress={"type": "boolean", "description": "an evening being played: not rated yet"},
+    pairings=_obj(round=_INT, planned_rounds=_INT,
+                  boards={"type": "array", "items": _obj(board=_INT, white=_SIDE, black=_SIDE,
+                                                         result={"type": ["string", "null"]})},
+                  byes={"type": "array", "items": _obj(number=_INT, name=_STR, points=_STR, why=_STR)}))
