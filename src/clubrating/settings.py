@@ -108,6 +108,9 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 
 LANGUAGE_CODE = "en"
+# The one catalogue of every text a person reads: locale/<lang>/LC_MESSAGES/django.po (scripts/messages
+# writes it; the .mo files are compiled by the install step, never committed).
+LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True

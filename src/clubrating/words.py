@@ -1,11 +1,19 @@
 """Words and columns for people: counts that agree with their nouns ("1 tournament", "2
-tournaments") in every message, and table cells measured as a terminal displays them."""
+tournaments") in every message, table cells measured as a terminal displays them, and the
+marker of texts to translate in the packages that import no Django."""
 
 from __future__ import annotations
 
 import unicodedata
 
 IRREGULAR = {"entry": "entries", "person": "people"}
+
+
+def N_(text: str) -> str:
+    """Marks ``text`` for the translation catalogue and returns it unchanged: the pure packages
+    import no Django, so their display texts are found by ``makemessages --keyword=N_`` and
+    translated with ``gettext`` where the web layer shows them."""
+    return text
 
 
 def plural(count: int, singular: str, many: str | None = None) -> str:
