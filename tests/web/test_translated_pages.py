@@ -1,0 +1,88 @@
+"""The public pages of a small club in Russian and in Armenian: the catalogue's translations
+reach the page (counts in each language's plural forms), and the English texts they replace do not.
+
+The catalogue is compiled here from the .po files in the repository (msgfmt --check), so the test
+reads the translations as committed, not a .mo left over from an earlier build."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from django.conf import settings as django_settings
+from django.test import Client
+from django.utils import translation
+from pytest_django.fixtures import Settings
+
+from clubrating.club.models import Club, Tournament
+
+from .conftest import member
+
+LOCALE = Path(django_settings.BASE_DIR) / "locale"
+
+
+@pytest.fixture
+def catalogue(tmp_path: Path, settings: Settings) -> None:
+    """The repository's .po files compiled into a directory of their own, which Django reads."""
+    for po in LOCALE.glob("*/LC_MESSAGES/django.po"):
+        target = tmp_path / po.relative_to(LOCALE)
+        target.parent.mkdir(parents=True)
+        shutil.copy(po, target)
+        subprocess.run(["msgfmt", "--check", "-o", str(target.with_suffix(".mo")), str(target)], check=True)
+    settings.LOCALE_PATHS = [tmp_path]   # Django drops its cached catalogues when LOCALE_PATHS changes
+
+
+def page(path: str, language: str) -> str:
+    """The page as a visitor whose browser asks for LANGUAGE reads it."""
+    with translation.override(language):
+        response = Client().get(path, headers={"accept-language": language})
+    assert response.status_code == 200, path
+    return response.content.decode()
+
+
+# Anna Smith of tests/web/conftest's evening: 3 rated games in 3 rounds, 2 as White and 1 as Black;
+# everyone is provisional (fewer than 5 rated games).
+PAGES = {
+    "ru": {
+        "club": (["Рейтинг-лист", "Последние турниры", "Все турниры", "Найти игрока",
+                  "Предварительный (меньше 5 рейтинговых партий)"],
+                 ["Rating list", "Recent tournaments", "All tournaments", "Find a player", "Provisional"]),
+        "player": (["История рейтинга", "Вся история", "Соперник", "Личные встречи",
+                    "после 3 рейтинговых партий", "Белыми: +2 =0 −0 (2 партии)", "Чёрными: +1 =0 −0 (1 партия)"],
+                   ["Lifetime history", "Opponent", "Head-to-head", "rated games", "As White", "As Black"]),
+        "tournament": (["3 тура", "Турнирная и сводная таблица", "Место", "Очки"],
+                       ["3 rounds", "Standings and crosstable", "Place", "Points"]),
+        "tournaments": (["Турниры", "Контроль времени", "Победитель"], ["Time control", "Winner"]),
+    },
+    "hy": {
+        "club": (["Վարկանիշային ցուցակ", "Վերջին մրցաշարերը", "Բոլոր մրցաշարերը", "Գտնել խաղացողին",
+                  "Ժամանակավոր (5 վարկանիշային խաղից պակաս)"],
+                 ["Rating list", "Recent tournaments", "All tournaments", "Find a player", "Provisional"]),
+        "player": (["Վարկանիշի պատմություն", "Ամբողջ պատմությունը", "Մրցակից", "Դեմ առ դեմ",
+                    "3 վարկանիշային խաղից հետո", "Սպիտակներով՝ +2 =0 −0 (2 խաղ)", "Սևերով՝ +1 =0 −0 (1 խաղ)"],
+                   ["Lifetime history", "Opponent", "Head-to-head", "rated games", "As White", "As Black"]),
+        "tournament": (["3 տուր", "Մրցաշարային և խաչաձև աղյուսակ", "Տեղ", "Միավորներ"],
+                       ["3 rounds", "Standings and crosstable", "Place", "Points"]),
+        "tournaments": (["Մրցաշարեր", "Ժամանակի վերահսկում", "Հաղթող"], ["Time control", "Winner"]),
+    },
+}
+
+
+@pytest.mark.parametrize("language", sorted(PAGES))
+def test_the_public_pages_read_in_the_visitors_language(
+        catalogue: None, club: Club, evening: Tournament, language: str) -> None:
+    anna = member(club, "Anna Smith")
+    paths = {"club": "/c/riverside/", "player": f"/c/riverside/p/{anna.id}/",
+             "tournament": f"/c/riverside/t/{evening.id}/", "tournaments": "/c/riverside/t/"}
+    for name, (translated, english) in PAGES[language].items():
+        html = page(paths[name], language)
+        assert [w for w in translated if w not in html] == [], (language, name)
+        assert [w for w in english if w in html] == [], (language, name)
+
+
+def test_an_english_visitor_reads_the_english_texts(catalogue: None, club: Club, evening: Tournament) -> None:
+    html = page("/c/riverside/", "en")
+    assert "Recent tournaments" in html and "Provisional (fewer than 5 rated games)" in html
+    assert "Последние турниры" not in html and "Վերջին մրցաշարերը" not in html
