@@ -4,7 +4,8 @@
 
 Two rating pools of ../shared/data/games, never mixed, each fitted by ``clubrating calibrate``
 with the real Stockfish at 10,000 nodes (deterministic: one thread, a node budget, a clean
-hash for every search):
+hash for every search), reading the pool's committed searches ``data/searches/POOL.jsonl.gz``
+(``benchmarks/fill_searches.py``) beneath the cache, so only what the store lacks is searched:
 
 - ``lichess-blitz``: the first 60 blitz games of 30 plies or more of each of the ten lichess
   rating bands of June 2018 (600 games, 1,200 player-sides);
@@ -31,6 +32,7 @@ import chess.pgn
 ROOT = Path(__file__).resolve().parents[1]
 GAMES = ROOT.parent / "shared" / "data" / "games"
 PRESETS_MODULE = ROOT / "src" / "clubrating" / "cpi" / "presets.py"
+STORES = ROOT / "data" / "searches"
 BANDS = ("lt900", "900-1100", "1100-1300", "1300-1500", "1500-1700", "1700-1900", "1900-2100",
          "2100-2300", "2300-2500", "2500plus")
 PER_BAND = 60
@@ -79,6 +81,11 @@ SAMPLES = {"lichess-blitz": (lichess_blitz, ("--pool", "lichess-2018", "--time-c
            "fide-classical": (fide_classical, ("--pool", "fide", "--time-control", "classical"))}
 
 
+def store_of(name: str) -> Path:
+    """The pool's committed searches."""
+    return STORES / f"{name}.jsonl.gz"
+
+
 def fit_all(folder: Path, cache: str | None = None, jobs: int = 2) -> dict[str, dict]:  # type: ignore[type-arg]
     """Both fits: the JSON documents of ``clubrating calibrate --json``."""
     from clubrating.cli import main
@@ -88,6 +95,7 @@ def fit_all(folder: Path, cache: str | None = None, jobs: int = 2) -> dict[str, 
     for name, (sample, options) in SAMPLES.items():
         buffer = StringIO()
         extra = ["--cache", cache] if cache else []
+        extra += ["--store", str(store_of(name))] if store_of(name).is_file() else []
         with contextlib.redirect_stdout(buffer):
             code = main(["calibrate", *map(str, sample(folder)), "--nodes", str(NODES), "--jobs", str(jobs),
                          "--json", *extra, *options])

@@ -36,6 +36,7 @@ from clubrating.analysis.cache import MemoryCache, SearchCache, SqliteCache
 from clubrating.analysis.engine import (EngineFailure, EngineSettings, Searcher, UciSearcher, check_engine,
                                         die_with_parent)
 from clubrating.analysis.rawuci import RawUciSearcher
+from clubrating.analysis.store import StoreCache, store_settings
 from clubrating.cpi.facts import GameFacts
 from clubrating.errors import InputError
 
@@ -50,6 +51,7 @@ class AnalysisConfig:
     book: str | None = DEFAULT_BOOK
     cache: str | None = None  # a SQLite file, or None for memory
     memory_cache: bool = True  # without a file: share searches in memory (False: no cache at all)
+    stores: tuple[str, ...] = ()  # committed stores of searches (analysis.store) beneath the cache
 
 
 def check_config(config: AnalysisConfig) -> None:
@@ -58,6 +60,7 @@ def check_config(config: AnalysisConfig) -> None:
     if config.book is not None and not os.path.isfile(config.book):
         raise InputError("no Polyglot opening book here (apt-get install gnuchess-book, or --book PATH)",
                          file=config.book)
+    store_settings(config.stores)
 
 
 def open_searcher(settings: EngineSettings) -> Searcher:
@@ -84,6 +87,8 @@ class Analyzer:
             self.cache = SqliteCache(config.cache)
         elif cache is None and config.memory_cache:
             self.cache = MemoryCache()
+        if cache is None and config.stores:
+            self.cache = StoreCache(config.stores, above=self.cache)
 
     def analyse(self, game: chess.pgn.Game, number: int | None = None) -> GameFacts:
         """The facts of ``game`` (``number``: its place in the input, to name it in an error)."""

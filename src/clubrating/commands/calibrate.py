@@ -18,6 +18,7 @@ import argparse
 import datetime as dt
 import json
 import os
+import sys
 from collections import Counter
 from typing import Any
 
@@ -26,6 +27,7 @@ import chess.pgn
 from clubrating import __version__
 from clubrating.analysis.engine import DEFAULT_ENGINE, EngineSettings
 from clubrating.analysis.runner import DEFAULT_BOOK, AnalysisConfig, analyse_games, read_pgn_file, stderr_progress
+from clubrating.analysis.store import store_settings, unused_store_line
 from clubrating.cli import option, print_json, wants_json, whole
 from clubrating.cpi import factors as factor_definitions
 from clubrating.cpi.factors import FITTED_E, eval_loss
@@ -60,6 +62,8 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
                         help=f"engine nodes per position (default {DEFAULT_CALIBRATION_NODES:,})")
     parser.add_argument("--jobs", type=whole(1), default=os.cpu_count() or 1, help="engine processes")
     parser.add_argument("--cache", metavar="FILE", default=None, help="SQLite search cache (resumes)")
+    parser.add_argument("--store", metavar="FILE.jsonl.gz", action="append", default=[],
+                        help="a committed store of searches (data/searches/) read beneath the cache; repeatable")
     parser.add_argument("--folds", type=whole(2, 50), default=5, help="cross-validation folds (default 5)")
     parser.add_argument("--min-plies", type=whole(0, 200), default=DEFAULT_MIN_PLIES,
                         help=f"shorter games are not scored (default {DEFAULT_MIN_PLIES})")
@@ -135,8 +139,11 @@ def run(args: argparse.Namespace) -> int:
         raise InputError("no game with both WhiteElo and BlackElo to fit on", file=args.games[0])
     engine = option(args, "engine", "CLUBRATING_ENGINE", DEFAULT_ENGINE)
     book = option(args, "book", "CLUBRATING_BOOK", DEFAULT_BOOK)
-    config = AnalysisConfig(EngineSettings(path=engine, nodes=args.nodes), book=book, cache=args.cache)
+    config = AnalysisConfig(EngineSettings(path=engine, nodes=args.nodes), book=book, cache=args.cache,
+                            stores=tuple(args.store))
     facts = analyse_games(games, config, jobs=args.jobs, progress=stderr_progress(args.verbose))
+    if facts and (unused := unused_store_line(args.store, store_settings(args.store), facts[0].engine.key)):
+        print(unused, file=sys.stderr)
     sides = sides_of(facts, args.min_plies)
     try:
         model = fit(sides)
