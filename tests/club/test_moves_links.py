@@ -1,5 +1,6 @@
-"""Players enter their own game through a moves link: issued per board, hashed, expiring,
-revocable; two agreeing submissions stored at once, others kept for the arbiter."""
+"""Players enter their own game through a moves link: issued to each player of a board, hashed,
+expiring, revocable; White's and Black's agreeing submissions stored at once, others kept for
+the arbiter."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from django.utils import timezone
 
 from clubrating.club import evening, services
 from clubrating.club.models import (AuditEntry, Club, EveningBoard, Game, MovesAttempt, MovesLink, MovesSubmission,
-                                    Tournament)
+                                    SubmissionReason, Tournament)
 from clubrating.club.services import moves_links as ml
 from clubrating.club.services.moves import attach_typed_moves
 from clubrating.errors import NotFound, Refused
@@ -35,10 +36,16 @@ def _evening_round(club: Club) -> Tournament:
     return t
 
 
+def board_links(t: Tournament, round_: int = 1) -> tuple[MovesLink, MovesLink]:
+    """Board 1's two links, White's and Black's, printed now."""
+    issued = ml.issue_links(t, round_, who=ARBITER, now=NOW)
+    return issued[0].link, issued[1].link
+
+
 def test_a_link_is_128_random_bits_stored_only_as_its_sha256_and_expires_after_the_clubs_days(club: Club) -> None:
     t = results_only(club)
     issued = ml.issue_links(t, 1, who=ARBITER, now=NOW)
-    assert len(issued) == 2 and len({i.token for i in issued}) == 2
+    assert len(issued) == 4 and len({i.token for i in issued}) == 4   # two boards, a link per player
     first = issued[0]
     assert len(first.token) >= 22 and first.path == f"/m/{first.token}/"   # 16 bytes of token_urlsafe
     stored = MovesLink.objects.get(id=first.link.id)
@@ -68,31 +75,79 @@ def test_the_clubs_setting_sets_the_lifetime_and_printing_again_revokes_the_earl
     assert AuditEntry.objects.filter(club=club, action="moves-link-revoke").count() == 1
 
 
-def test_two_agreeing_submissions_are_stored_at_once_as_entered_by_the_players(club: Club) -> None:
+def test_each_player_of_a_board_gets_a_link_of_their_own_with_the_colour_printed(club: Club) -> None:
     t = results_only(club)
-    link = ml.issue_links(t, 1, who=ARBITER, now=NOW)[0].link
-    game = Game.objects.get(id=link.game_id)
-    said = ml.submit(link, "1.e4 e5 2.Кf3 Кc6 3.Сc4 Сc5", now=NOW)
+    white, black = board_links(t)
+    game = Game.objects.get(id=white.game_id)
+    assert (white.player_id, white.colour, black.player_id, black.colour) == (
+        game.white_id, ml.WHITE, game.black_id, ml.BLACK)
+    assert black.game_id == game.id and white.token_hash != black.token_hash
+
+
+def test_whites_and_blacks_agreeing_submissions_are_stored_at_once_as_entered_by_the_players(club: Club) -> None:
+    t = results_only(club)
+    white, black = board_links(t)
+    game = Game.objects.get(id=white.game_id)
+    said = ml.submit(white, "1.e4 e5 2.Кf3 Кc6 3.Сc4 Сc5", now=NOW)
     assert "the arbiter checks them" in str(said)
     game.refresh_from_db()
     assert game.moves == ""   # one submission stores nothing
-    said = ml.submit(link, "e4 1:29 e5 Nf3 Nc6 Bc4 Bc5", now=NOW)   # the other player, with a clock
+    said = ml.submit(black, "e4 1:29 e5 Nf3 Nc6 Bc4 Bc5", now=NOW)   # the other player, with a clock
     assert "stored" in str(said)
     game.refresh_from_db()
     assert game.moves == f"{ITALIAN} 1-0"
     entry = AuditEntry.objects.get(club=club, action="attach-moves")
     assert entry.who == ml.PLAYERS
-    assert set(MovesSubmission.objects.values_list("state", flat=True)) == {ml.ACCEPTED}
+    assert sorted(MovesSubmission.objects.values_list("side", "state", "reason")) == [
+        (ml.BLACK, ml.ACCEPTED, SubmissionReason.BOTH_SIDES), (ml.WHITE, ml.ACCEPTED, SubmissionReason.BOTH_SIDES)]
     with pytest.raises(Refused, match="stored already"):
-        ml.submit(link, ITALIAN, now=NOW)
+        ml.submit(white, ITALIAN, now=NOW)
+
+
+def test_the_same_side_sending_twice_does_not_agree_with_itself(club: Club) -> None:
+    t = results_only(club)
+    white, black = board_links(t)
+    game = Game.objects.get(id=white.game_id)
+    ml.submit(white, ITALIAN, now=NOW)
+    said = ml.submit(white, "e4 e5 Nf3 Nc6 Bc4 Bc5", now=NOW)   # one phone, twice
+    assert "the arbiter checks them" in str(said)
+    game.refresh_from_db()
+    assert game.moves == "" and [s.side for s in ml.pending_for(game)] == [ml.WHITE, ml.WHITE]
+    ml.submit(black, "1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5", now=NOW)   # then Black agrees
+    game.refresh_from_db()
+    assert game.moves == f"{ITALIAN} 1-0"
+    assert sorted(MovesSubmission.objects.values_list("state", "reason")) == [
+        (ml.ACCEPTED, SubmissionReason.BOTH_SIDES), (ml.ACCEPTED, SubmissionReason.BOTH_SIDES),
+        (ml.SET_ASIDE, SubmissionReason.OTHER_ACCEPTED)]
+
+
+def test_a_link_made_before_links_were_per_player_counts_for_either_side_and_waits_for_the_arbiter(
+        club: Club) -> None:
+    t = results_only(club)
+    white, _ = board_links(t)
+    MovesLink.objects.filter(id=white.id).update(player=None, colour="")   # as migrated: no player
+    old = MovesLink.objects.get(id=white.id)
+    game = Game.objects.get(id=old.game_id)
+    ml.submit(old, ITALIAN, now=NOW)
+    said = ml.submit(old, ITALIAN, now=NOW)
+    assert "through a link of either player" in str(said)
+    game.refresh_from_db()
+    assert game.moves == "" and [s.side for s in ml.pending_for(game)] == [ml.EITHER, ml.EITHER]
+    ml.accept_submission(ml.pending_for(game)[1], who=ARBITER)
+    game.refresh_from_db()
+    assert game.moves == f"{ITALIAN} 1-0"
+    assert list(MovesSubmission.objects.values_list("state", "reason")) == [
+        (ml.SET_ASIDE, SubmissionReason.OTHER_ACCEPTED), (ml.ACCEPTED, SubmissionReason.ARBITER)]
+    accepted = AuditEntry.objects.get(club=club, action="moves-accept")
+    assert accepted.who == ARBITER and accepted.new["side"] == "either"
 
 
 def test_two_differing_submissions_wait_and_the_arbiter_sees_where_they_part_and_picks_one(club: Club) -> None:
     t = results_only(club)
-    link = ml.issue_links(t, 1, who=ARBITER, now=NOW)[0].link
-    game = Game.objects.get(id=link.game_id)
-    ml.submit(link, ITALIAN, now=NOW)
-    ml.submit(link, "1. e4 e5 2. Nf3 Nc6 3. Bb5", now=NOW)
+    white, black = board_links(t)
+    game = Game.objects.get(id=white.game_id)
+    ml.submit(white, ITALIAN, now=NOW)
+    ml.submit(black, "1. e4 e5 2. Nf3 Nc6 3. Bb5", now=NOW)
     game.refresh_from_db()
     assert game.moves == ""
     one, other = ml.pending_for(game)
@@ -102,6 +157,7 @@ def test_two_differing_submissions_wait_and_the_arbiter_sees_where_they_part_and
     assert game.moves == "1. e4 e5 2. Nf3 Nc6 3. Bb5 1-0"
     assert ml.pending_for(game) == []
     assert MovesSubmission.objects.get(id=one.id).state == ml.SET_ASIDE
+    assert MovesSubmission.objects.get(id=other.id).reason == SubmissionReason.ARBITER
 
 
 def test_an_illegal_move_keeps_nothing(club: Club) -> None:
@@ -115,27 +171,41 @@ def test_an_illegal_move_keeps_nothing(club: Club) -> None:
 def test_an_evening_boards_link_works_before_its_result_and_its_moves_wait_for_it(club: Club) -> None:
     t = _evening_round(club)
     issued = ml.issue_links(t, 1, who=ARBITER, now=NOW)
-    assert [i.link.board for i in issued] == [1, 2]
-    link = issued[0].link
-    ml.submit(link, ITALIAN, now=NOW)
-    said = ml.submit(link, ITALIAN, now=NOW)
+    assert [(i.link.board, i.link.colour) for i in issued] == [(1, ml.WHITE), (1, ml.BLACK), (2, ml.WHITE),
+                                                                (2, ml.BLACK)]
+    white, black = issued[0].link, issued[1].link
+    ml.submit(white, ITALIAN, now=NOW)
+    said = ml.submit(black, ITALIAN, now=NOW)
     assert "result is not entered yet" in str(said)
-    board = EveningBoard.objects.get(id=link.evening_board_id)
+    board = EveningBoard.objects.get(id=white.evening_board_id)
     said = evening.enter_result(board, "1/2-1/2", who=ARBITER)
     assert "the players' agreeing moves stored" in str(said)   # accepted when the result comes
     board.refresh_from_db()
     game = Game.objects.get(id=board.game_id)
     assert game.moves == f"{ITALIAN} 1/2-1/2" and ml.pending_for(game) == []
     assert AuditEntry.objects.get(club=club, action="attach-moves").who == ml.PLAYERS
+    assert set(MovesSubmission.objects.values_list("reason", flat=True)) == {SubmissionReason.WITH_RESULT}
+
+
+def test_one_side_sending_twice_before_the_result_is_not_stored_with_it(club: Club) -> None:
+    t = _evening_round(club)
+    white, _ = board_links(t)
+    ml.submit(white, ITALIAN, now=NOW)
+    ml.submit(white, ITALIAN, now=NOW)
+    board = EveningBoard.objects.get(id=white.evening_board_id)
+    said = evening.enter_result(board, "1/2-1/2", who=ARBITER)
+    assert "moves" not in str(said)
+    game = Game.objects.get(id=EveningBoard.objects.get(id=board.id).game_id)
+    assert game.moves == "" and len(ml.pending_for(game)) == 2
 
 
 def test_agreeing_moves_ending_against_the_result_entered_later_wait_for_the_arbiter(club: Club) -> None:
     t = _evening_round(club)
-    link = ml.issue_links(t, 1, who=ARBITER, now=NOW)[0].link
+    white, black = board_links(t)
     mate = "1. f3 e5 2. g4 Qh4#"
-    ml.submit(link, mate, now=NOW)
-    ml.submit(link, mate, now=NOW)
-    board = EveningBoard.objects.get(id=link.evening_board_id)
+    ml.submit(white, mate, now=NOW)
+    ml.submit(black, mate, now=NOW)
+    board = EveningBoard.objects.get(id=white.evening_board_id)
     said = evening.enter_result(board, "1-0", who=ARBITER)     # White "won" a game Black mated in
     assert "wait for the arbiter" in str(said)
     game = Game.objects.get(id=EveningBoard.objects.get(id=board.id).game_id)

@@ -6,8 +6,9 @@ project's TRF writer), makes its names members and publishes it. Round 1's moves
 on the "Add moves" page (one name misspelled, confirmed; one result that differs, corrected) and
 from the scoresheet typed on a game's page (an illegal move refused naming the move, the text
 kept, then corrected). Round 2's board slips are printed to PDF, turned into images by pdftoppm
-and their QR codes read by zbarimg; two players of one board send the same moves through its link
-(stored at once), two of another board differ (the arbiter sees the first difference and picks).
+and their QR codes read by zbarimg; the two players of one board send the same moves, each through
+their own link (stored at once), two of another board differ (the arbiter sees the first
+difference and picks).
 The TRF-imported tournament gets moves links itself, so no separate evening is needed. A real
 worker (the database queue's ``db_worker``, the real Stockfish at a small node budget) analyses
 the five games; the game viewer shows the blunder that allowed mate in one and the CPI page of a
@@ -162,7 +163,7 @@ def _type_a_scoresheet(page: Any, home: str, t: Tournament) -> None:
 def _print_the_slips_and_read_the_codes(page: Any, url: str, home: str, t: Tournament,
                                         tmp_path: Path) -> dict[str, str]:
     """Round 2's pairing list and board slips printed to A4 PDF; each slip's QR code decodes to
-    the link printed under it. The links by the white player's name."""
+    the link printed under it. The links by their player's name, as the slip labels them."""
     page.goto(f"{url}/c/riverside/t/{t.id}/print/pairings/?round=2")
     pairings = tmp_path / "pairings.pdf"
     page.pdf(path=str(pairings), format="A4", prefer_css_page_size=True)
@@ -174,10 +175,10 @@ def _print_the_slips_and_read_the_codes(page: Any, url: str, home: str, t: Tourn
     page.click("text=Make the links and show the slips")
     page.wait_for_selector("article.slip")
     links = {}
-    for slip in page.locator("article.slip").all():
-        white = slip.locator(".players").inner_text().split("\n")[0].removeprefix("White: ").strip()
-        links[white] = slip.locator(".url").inner_text().strip()
-    assert set(links) == {"Bob Jones", "Dana White", "Fay Wong"}
+    for code in page.locator("article.slip figure").all():
+        name = code.locator("figcaption").inner_text().split(": ", 1)[1].strip()
+        links[name] = code.locator(".url").inner_text().strip()
+    assert len(links) == 6 and {"Bob Jones", "Dana White", "Fay Wong", "Anna Smith", "Erik Lund"} < set(links)
     assert all(link.startswith(f"{url}/m/") for link in links.values())
     slips = tmp_path / "slips.pdf"
     page.pdf(path=str(slips), format="A4")
@@ -200,14 +201,15 @@ def _send(phone: Any, link: str, moves: str) -> str:
 
 
 def _players_enter_their_games(phone: Any, page: Any, home: str, t: Tournament, links: dict[str, str]) -> None:
-    """Bob Jones and Erik Lund agree (stored at once); Dana White and Anna Smith do not, and the
-    arbiter, shown the first move where they differ, accepts Anna's."""
+    """Bob Jones and Erik Lund agree, each through their own link (stored at once); Dana White
+    and Anna Smith do not, and the arbiter, shown the first move where they differ, accepts
+    Anna's."""
     _send(phone, links["Bob Jones"], "1. d4 d5 2. c4 e6")
-    assert "stored" in _send(phone, links["Bob Jones"], "d4 d5 c4 e6")
+    assert "stored" in _send(phone, links["Erik Lund"], "d4 d5 c4 e6")
     assert _game(t, 2, "Bob Jones").moves == "1. d4 d5 2. c4 e6 1-0"
 
     _send(phone, links["Dana White"], "1. e4 c5 2. Nf3 d6")
-    _send(phone, links["Dana White"], "1. e4 c5 2. Nf3 Nc6")
+    _send(phone, links["Anna Smith"], "1. e4 c5 2. Nf3 Nc6")
     assert _game(t, 2, "Dana White").moves == ""       # nothing stored before the arbiter picks
     page.goto(f"{home}/g/{_game(t, 2, 'Dana White').id}/")
     page.wait_for_selector("text=Moves the players entered")

@@ -1,6 +1,7 @@
 """The board slips printed by Chromium: the PDF (Playwright's page.pdf) turned into images by
-pdftoppm (poppler-utils) and its QR codes read by zbarimg (zbar-tools) decode to the boards'
-moves links; the phone page behind one fits 360 px and stores the moves two players agree on.
+pdftoppm (poppler-utils) and its QR codes read by zbarimg (zbar-tools) decode to the players'
+moves links, two a board; two phones at 360 px, White's and Black's, send the same moves through
+their own codes' links and the game has them.
 The tools missing is a failure, not a skip (scripts/bootstrap --test installs them)."""
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ def _tool(name: str) -> str:
     return found
 
 
-def test_the_printed_slips_qr_codes_decode_to_the_moves_links_and_the_phone_page_takes_the_moves(
+def test_the_printed_slips_qr_codes_decode_to_the_players_links_and_two_phones_agreeing_store_the_moves(
         live_server: Any, transactional_db: None, page: Any, tmp_path: Path) -> None:  # noqa: F811
     club: Club = services.create_club("Riverside Chess Club", who="test", slug="riverside")
     t = publish_typed(club, ROUND_ONE, "Tuesday Rapid", dt.date(2024, 1, 9))
@@ -45,7 +46,11 @@ def test_the_printed_slips_qr_codes_decode_to_the_moves_links_and_the_phone_page
     page.click("text=Make the links and show the slips")
     page.wait_for_selector("article.slip")
     links = [text.strip() for text in page.locator("article.slip .url").all_inner_texts()]
-    assert len(links) == 3 and all(link.startswith(f"{url}/m/") for link in links)
+    assert len(links) == 6 and all(link.startswith(f"{url}/m/") for link in links)   # three boards, two players
+    board_one = page.locator("article.slip").first
+    assert board_one.locator("figure.white figcaption").inner_text() == "White: A. S."   # the club's pages are not public: initials
+    assert board_one.locator("figure.black figcaption").inner_text() == "Black: B. J."
+    white, black = (board_one.locator(f"figure.{side} .url").inner_text().strip() for side in ("white", "black"))
 
     pdf = tmp_path / "slips.pdf"
     page.pdf(path=str(pdf), format="A4")
@@ -54,14 +59,16 @@ def test_the_printed_slips_qr_codes_decode_to_the_moves_links_and_the_phone_page
     assert len(images) == 1   # three slips on one A4 page
     decoded = subprocess.run([_tool("zbarimg"), "--quiet", "--raw", *map(str, images)], capture_output=True,
                              text=True, check=True).stdout.split()
-    assert sorted(decoded) == sorted(links)
+    assert sorted(decoded) == sorted(links)   # every code reads as the link printed under it
 
-    phone = page.context.browser.new_context(viewport=PHONE).new_page()   # a player: no login
-    for moves in ("1. e4 e5 2. Nf3 Nc6", "e4 e5 Кf3 Кc6"):
-        phone.goto(links[0])
+    said = []
+    for link, moves in ((white, "1. e4 e5 2. Nf3 Nc6"), (black, "e4 e5 Кf3 Кc6")):
+        phone = page.context.browser.new_context(viewport=PHONE).new_page()   # each player's own: no login
+        phone.goto(link)
         assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
         phone.fill("#moves", moves)
         phone.click("text=Send the moves")
         phone.wait_for_selector("[role=status]")
-    assert "stored" in phone.inner_text("[role=status]")
+        said.append(phone.inner_text("[role=status]"))
+    assert "the arbiter checks them" in said[0] and "agreeing with your opponent's: stored" in said[1]
     assert Game.objects.get(tournament=t, white__name="Anna Smith").moves == "1. e4 e5 2. Nf3 Nc6 1-0"

@@ -1,5 +1,6 @@
-"""The players' phone page behind a board's moves link and the arbiter's slips: no login, no
-script, CSRF, noindex, no Referer, throttled, size-capped; agreeing moves stored at once."""
+"""The players' phone page behind a board's moves link and the arbiter's slips: a link per
+player, no login, no script, CSRF, noindex, no Referer, throttled, size-capped; White's and
+Black's agreeing moves stored at once."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from django.test import Client
 
 from clubrating.club import evening as ev
 from clubrating.club import services
-from clubrating.club.models import Club, Game, MovesSubmission, Tournament
+from clubrating.club.models import Club, Game, MovesLink, MovesSubmission, Tournament
 from clubrating.club.services import moves_links as ml
 from clubrating.web.security import HideMovesTokens
 
@@ -36,12 +37,14 @@ def phone_post(client: Client, token: str, moves: str, **extra: str) -> tuple[in
     return response.status_code, response.content.decode()
 
 
-def test_the_slips_show_each_board_with_result_boxes_a_qr_code_and_the_link(
+def test_the_slips_show_each_board_with_result_boxes_and_a_qr_code_and_link_under_each_players_name(
         evening: Tournament, arbiter_client: Client) -> None:
     page, tokens = print_slips(arbiter_client, evening)
-    assert len(tokens) == 2   # two boards, each link printed as text (the QR code holds it too)
-    assert page.count('class="slip"') == 2 and page.count("<svg") == 2
-    assert "Anna Smith" in page and "@media print" in page and "1-0</span><span>½-½" in page
+    assert len(tokens) == 4   # two boards, a link per player printed as text (the QR code holds it too)
+    assert page.count('class="slip"') == 2 and page.count("<svg") == 4
+    labels = re.findall(r'<figcaption class="player">([^<]*)</figcaption>', page)
+    assert labels == ["White: Anna Smith", "Black: Bob Jones", "White: Carl Berg", "Black: D. W."]   # a junior
+    assert "Dana White" not in page and "@media print" in page and "1-0</span><span>½-½" in page
     listed = arbiter_client.get(f"/c/riverside/arbiter/t/{evening.id}/slips/").content.decode()
     assert "Revoke" in listed and tokens[0] not in listed   # shown once, on the slips
 
@@ -71,14 +74,17 @@ def test_an_illegal_move_is_one_message_with_the_board_and_the_text_kept(evening
 def test_two_players_who_agree_store_the_game_and_two_who_differ_wait_for_the_arbiter(
         evening: Tournament, arbiter_client: Client) -> None:
     _, tokens = print_slips(arbiter_client, evening)
-    anna, carl = tokens[0], tokens[1]
+    anna, bob, carl, dana = tokens
     assert "the arbiter checks them" in phone_post(Client(enforce_csrf_checks=True), anna, ITALIAN)[1]
-    assert "stored" in phone_post(Client(enforce_csrf_checks=True), anna, "e4 e5 Кf3 Кc6 Сc4 Сc5")[1]
+    assert "stored" in phone_post(Client(enforce_csrf_checks=True), bob, "e4 e5 Кf3 Кc6 Сc4 Сc5")[1]
     assert game(evening, "Anna Smith").moves == f"{ITALIAN} 1-0"
     assert "moves are stored" in Client().get(f"/m/{anna}/").content.decode()
+    page = arbiter_client.get(f"/c/riverside/arbiter/g/{game(evening, 'Anna Smith').id}/").content.decode()
+    assert page.count("by White (Anna Smith): accepted (White&#x27;s and Black&#x27;s moves agreed)") == 1
+    assert page.count("by Black (Bob Jones): accepted (White&#x27;s and Black&#x27;s moves agreed)") == 1
 
     phone_post(Client(enforce_csrf_checks=True), carl, ITALIAN)
-    phone_post(Client(enforce_csrf_checks=True), carl, "1. e4 e5 2. Nf3 Nc6 3. Bb5")
+    phone_post(Client(enforce_csrf_checks=True), dana, "1. e4 e5 2. Nf3 Nc6 3. Bb5")
     assert game(evening, "Carl Berg").moves == ""
     url = f"/c/riverside/arbiter/g/{game(evening, 'Carl Berg').id}/"
     page = arbiter_client.get(url).content.decode()
@@ -86,6 +92,23 @@ def test_two_players_who_agree_store_the_game_and_two_who_differ_wait_for_the_ar
     chosen = MovesSubmission.objects.get(text="1. e4 e5 2. Nf3 Nc6 3. Bb5")
     assert arbiter_client.post(url, {"submission": str(chosen.id)}).status_code == 302
     assert game(evening, "Carl Berg").moves == "1. e4 e5 2. Nf3 Nc6 3. Bb5 1/2-1/2"
+    page = arbiter_client.get(url).content.decode()
+    assert "by Black (Dana White): accepted (picked by the arbiter)" in page
+    assert "by White (Carl Berg): set-aside (another submission was accepted)" in page
+
+
+def test_the_arbiters_page_says_a_link_of_either_player_waits_for_the_arbiter(
+        evening: Tournament, arbiter_client: Client) -> None:
+    _, tokens = print_slips(arbiter_client, evening)
+    MovesLink.objects.update(player=None, colour="")   # links made before they were one per player
+    for _ in range(2):
+        assert "through a link of either player" in phone_post(Client(enforce_csrf_checks=True), tokens[0],
+                                                                ITALIAN)[1]
+    assert game(evening, "Anna Smith").moves == ""
+    page = arbiter_client.get(f"/c/riverside/arbiter/g/{game(evening, 'Anna Smith').id}/").content.decode()
+    assert page.count("by either side (a link of the board)") == 2
+    assert "they are never stored by agreement, and wait for you to accept them" in page
+    assert "the board's, not one player's" in Client().get(f"/m/{tokens[0]}/").content.decode()
 
 
 def test_a_post_without_the_csrf_token_stores_nothing(evening: Tournament, arbiter_client: Client) -> None:
@@ -133,4 +156,4 @@ def test_an_evenings_page_links_to_its_board_slips_once_a_round_is_paired(club: 
     page = arbiter_client.get(f"/c/riverside/arbiter/evening/{t.id}/").content.decode()
     assert f"/c/riverside/arbiter/t/{t.id}/slips/" in page
     slips, tokens = print_slips(arbiter_client, t)
-    assert len(tokens) == 1 and "Anna Smith" in slips
+    assert len(tokens) == 2 and "Anna Smith" in slips   # the one board's two players

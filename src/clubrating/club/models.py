@@ -394,8 +394,9 @@ class EveningBoard(models.Model):
 # --- moves links: players enter their own game's moves (club.moves_links) -------------
 
 class MovesLink(models.Model):
-    """A capability link to enter one board's moves. Only the SHA-256 of its token is stored:
-    the token itself is shown once, on the slips printed when it was made."""
+    """A capability link to enter one board's moves, issued to one of its players. Only the
+    SHA-256 of its token is stored: the token itself is shown once, on the slips printed when
+    it was made. A link made before links were issued per player has no player: either side."""
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="moves_links")
     round = models.PositiveIntegerField()
@@ -407,9 +408,22 @@ class MovesLink(models.Model):
     created = models.DateTimeField()
     expires = models.DateTimeField()
     revoked = models.DateTimeField(null=True, blank=True)
+    player = models.ForeignKey(Entry, null=True, blank=True, on_delete=models.CASCADE,
+                               related_name="+")           # the player it was issued to; None: either side
+    colour = models.CharField(max_length=5, blank=True)    # "white" / "black" as printed on the slip
 
     class Meta:
         ordering = ["tournament", "round", "board", "id"]
+
+
+class SubmissionReason(models.TextChoices):
+    """Why a players' submission was accepted or set aside (shown on the arbiter's game page)."""
+
+    BOTH_SIDES = "both-sides", "White's and Black's moves agreed"
+    WITH_RESULT = "with-result", "White's and Black's moves agreed; stored with the result"
+    ARBITER = "arbiter", "picked by the arbiter"
+    OTHER_ACCEPTED = "other-accepted", "another submission was accepted"
+    PAIRING_CHANGED = "pairing-changed", "the pairing changed: its sender no longer plays this game"
 
 
 class MovesSubmission(models.Model):
@@ -420,7 +434,9 @@ class MovesSubmission(models.Model):
     moves = models.TextField()                   # the SAN it reads as (formats.movetext): compared
     plies = models.PositiveIntegerField()
     created = models.DateTimeField()
-    state = models.CharField(max_length=10, default="pending")   # pending, accepted, set-aside
+    state = models.CharField(max_length=10, default="pending")   # pending, accepted, set-aside, superseded
+    side = models.CharField(max_length=5, blank=True)    # "white" / "black" who sent it; "": a link of either side
+    reason = models.CharField(max_length=16, blank=True, choices=SubmissionReason.choices)
 
     class Meta:
         ordering = ["created", "id"]

@@ -124,12 +124,13 @@ def cmd_moves_links(args: argparse.Namespace) -> int:
         site = (args.site or "").rstrip("/")
         issued = ml.issue_links(tournament, args.make, who=who())
         rows = [{"round": i.link.round, "board": i.link.board, "white": i.white, "black": i.black,
-                 "link": site + i.path} for i in issued]
+                 "link": site + i.path, "player": i.player, "colour": i.link.colour} for i in issued]
         if wants_json(args):
             print_json(rows)
         else:
             for row in rows:
-                print(f"round {row['round']} board {row['board'] or '-'}: {row['white']} - {row['black']}  {row['link']}")
+                print(f"round {row['round']} board {row['board'] or '-'}: {row['white']} - {row['black']}, "
+                      f"{row['colour']}'s link ({row['player']})  {row['link']}")
         return 0
     listed = [_link_row(link) for link in ml.links_of(tournament)]
     if wants_json(args):
@@ -150,6 +151,7 @@ def _link_row(link: Any) -> dict[str, Any]:
     sent = list(link.submissions.values_list("state", flat=True))
     return {"id": link.id, "round": link.round, "board": link.board,
             "players": f"{pairing.white.name} - {pairing.black.name}", "state": state,
+            "player": link.player.name if link.player else None, "colour": link.colour or None,
             "submissions": len(sent), "pending": sent.count("pending")}
 
 

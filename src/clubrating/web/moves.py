@@ -137,11 +137,12 @@ def game_page(request: HttpRequest, access: ClubAccess, game_id: int) -> HttpRes
 
 def _pending(game: Game) -> dict[str, Any]:
     """The players' submissions waiting for the arbiter, each after the first with the first
-    move where it parts from it."""
+    move where it parts from it, and those decided, with the reason."""
     pending = ml.pending_for(game)
     first = pending[0].moves if pending else ""
     return {"pending": [{"submission": s, "differs": ml.first_difference(first, s.moves) if i else None}
-                        for i, s in enumerate(pending)]}
+                        for i, s in enumerate(pending)], "either": any(s.side == ml.EITHER for s in pending),
+            "decided": ml.decided_for(game)}
 
 
 def _accept(request: HttpRequest, game: Game) -> Outcome:

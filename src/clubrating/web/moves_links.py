@@ -8,8 +8,9 @@ the log filter (web/security.HideMovesTokens). Submissions are throttled per lin
 client address (club/services/moves_links.py) and capped in size.
 
 The slips page is the arbiter's: one slip per board of a round with the round, the board,
-the players, result boxes and the link as a QR code (segno's SVG, inline) and as text.
-Printing the slips makes the links, since only a token's hash is kept.
+result boxes and, for each player, their own link as a QR code (segno's SVG, inline) and as
+text, labelled with the player's name as the phone page shows it (the slip lies on the board,
+in public). Printing the slips makes the links, since only a token's hash is kept.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.safestring import SafeString, mark_safe
 
-from clubrating.club.models import Entry, EveningBoard, Game, MovesLink, Visibility
+from clubrating.club.models import Entry, EveningBoard, Game, MovesLink, Tournament, Visibility
 from clubrating.club.services import moves_links as ml
 from clubrating.errors import ClubratingError, NotFound
 from clubrating.formats.movetext import MAX_MOVETEXT, MoveError
@@ -31,7 +32,7 @@ from clubrating.web.moves import board_svg
 from clubrating.web.security import client_ip
 
 MAX_PHONE_BYTES = 4 * MAX_MOVETEXT + 4096   # the form's body: the moves (UTF-8, up to 4 bytes each), the CSRF token
-QR_SCALE = 3                                 # 3 px a module: about 3 cm across on paper, read by any phone
+QR_SCALE = 3                                 # the SVG's own units; the slip's CSS prints it 28 mm across
 
 
 def _player(access: ClubAccess, entry: Entry, juniors: bool) -> str:
@@ -42,6 +43,11 @@ def _player(access: ClubAccess, entry: Entry, juniors: bool) -> str:
         return initials(entry.name)
     return access.name(entry.name, junior=member.junior, consent=member.full_name_consent,
                        juniors_event=juniors, member_id=member.id)
+
+
+def _public(t: Tournament) -> ClubAccess:
+    """The club's pages as the public sees them: the names a phone page and a slip show."""
+    return ClubAccess(t.club, False, f"/c/{t.club.slug}/", f"/api/c/{t.club.slug}/")
 
 
 def _pairing(link: MovesLink) -> EveningBoard | Game:
@@ -68,12 +74,13 @@ def phone_page(request: HttpRequest, token: str) -> HttpResponse:
             ml.throttled(None, address)   # a guessed token costs the guesser its address's tries
         return _phone(request, {"invalid": str(error)}, status=404)
     t = link.tournament
-    access = ClubAccess(t.club, False, f"/c/{t.club.slug}/", f"/api/c/{t.club.slug}/")
+    access = _public(t)
     pairing = _pairing(link)
     game = ml.game_of(link)
     context: dict[str, Any] = {
         "tournament": t, "round": link.round, "board": link.board, "typed": "",
         "white": _player(access, pairing.white, t.has_juniors), "black": _player(access, pairing.black, t.has_juniors),
+        "mine": ml.EITHER if link.player_id is None else link.colour,
         "stored": game is not None and bool(game.moves.strip()), "max_chars": MAX_MOVETEXT}
     if request.method != "POST" or context["stored"]:
         return _phone(request, context)
@@ -96,8 +103,10 @@ def phone_page(request: HttpRequest, token: str) -> HttpResponse:
 # --- the arbiter's board slips -----------------------------------------------------------------
 
 def qr_svg(url: str) -> SafeString:
-    """The URL as a QR code, segno's SVG (made from our own URL, no user text)."""
-    return mark_safe(segno.make(url, error="m").svg_inline(scale=QR_SCALE, title="moves link"))  # noqa: S308
+    """The URL as a QR code, segno's SVG (made from our own URL, no user text); sized by its
+    viewBox, so that the slip's CSS scales it whole."""
+    return mark_safe(segno.make(url, error="m").svg_inline(scale=QR_SCALE, title="moves link",  # noqa: S308
+                                                           omitsize=True))
 
 
 @arbiter_view
@@ -120,14 +129,27 @@ def slips_page(request: HttpRequest, access: ClubAccess, tournament_id: int) -> 
 
             messages.error(request, str(error))
             return _slips_form(request, access, t)
-        slips = [{"round": i.link.round, "board": i.link.board, "white": i.white, "black": i.black,
-                  "url": request.build_absolute_uri(i.path), "qr": qr_svg(request.build_absolute_uri(i.path))}
-                 for i in issued]
-        response = _page(request, access, "moves/slips.html", tournament=t, slips=slips)
+        response = _page(request, access, "moves/slips.html", tournament=t, slips=_slips(request, t, issued))
         response["Cache-Control"] = "no-store"
         response["Referrer-Policy"] = "strict-origin"
         return response
     return _slips_form(request, access, t)
+
+
+def _slips(request: HttpRequest, t: Tournament, issued: list[ml.IssuedLink]) -> list[dict[str, Any]]:
+    """One slip a board: its two players' links (White's first, as issued), each labelled with
+    the name the phone page shows."""
+    public, slips = _public(t), []
+    for white, black in zip(issued[::2], issued[1::2], strict=True):
+        codes = []
+        for issued_link in (white, black):
+            url = request.build_absolute_uri(issued_link.path)
+            player = issued_link.link.player
+            assert player is not None
+            codes.append({"colour": issued_link.link.colour, "name": _player(public, player, t.has_juniors),
+                          "url": url, "qr": qr_svg(url)})
+        slips.append({"round": white.link.round, "board": white.link.board, "codes": codes})
+    return slips
 
 
 def _slips_form(request: HttpRequest, access: ClubAccess, t: Any) -> HttpResponse:

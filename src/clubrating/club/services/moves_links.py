@@ -1,15 +1,17 @@
-"""Players enter their own game: a moves link per board, and what they submit through it.
+"""Players enter their own game: a moves link per player of a board, and what they submit
+through it.
 
 A link is a capability: whoever holds its token may submit that one game's moves, nothing
-else. The token (``secrets.token_urlsafe``, 128 random bits) is shown once, on the slips
+else. Each of a board's two players gets their own, so that a submission knows its side. The token (``secrets.token_urlsafe``, 128 random bits) is shown once, on the slips
 printed when it is made; only its SHA-256 is stored, so the database alone opens no game.
 A link expires after the club's ``moves_link_days`` and the arbiter may revoke it.
 
 A submission is read by the arbiter's parser (:func:`clubrating.formats.movetext.read_typed_moves`)
-and kept apart from the game. Two submissions for one game whose moves agree are stored at
+and kept apart from the game. White's and Black's submissions whose moves agree are stored at
 once through :func:`clubrating.club.services.moves.attach_typed_moves`, audited as entered by
-the players; one alone, two that differ, or a game without its result yet wait for the
-arbiter, who sees the first move where they differ and accepts one.
+the players; one side alone (however often it sends), two that differ, a link made before
+links were per player (either side), or a game without its result yet wait for the arbiter,
+who sees the first move where they differ and accepts one.
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ from clubrating.club import audit
 from clubrating.club.locking import history_write
 from clubrating.club.lookups import reread
 from clubrating.club.models import (Evening, EveningBoard, Game, MovesAttempt, MovesLink, MovesSubmission,
-                                    Tournament)
+                                    SubmissionReason, Tournament)
 from clubrating.club.services.moves import (SUBMISSION_PENDING, SUBMISSION_SUPERSEDED, NeedsConfirmation,
                                             attach_typed_moves)
 from clubrating.club.services.outcome import Outcome
@@ -41,6 +43,7 @@ from clubrating.words import plural
 TOKEN_BYTES = 16                 # 128 random bits, the least a capability URL needs against guessing
 PLAYERS = "the players (moves link)"   # the audit's "who" of moves the players entered
 PENDING, ACCEPTED, SET_ASIDE, SUPERSEDED = SUBMISSION_PENDING, "accepted", "set-aside", SUBMISSION_SUPERSEDED
+WHITE, BLACK, EITHER = "white", "black", ""   # a link's and a submission's side; EITHER: a link without a player
 
 # The throttle: submissions through one link, and from one client address, per window. A board
 # needs two (one per player) and a retry or two after a typing mistake; a phone on the club's
@@ -62,12 +65,17 @@ def link_path(token: str) -> str:
 
 @dataclass(frozen=True)
 class IssuedLink:
-    """A link just made: its token, shown once (on the slip), and what it is for."""
+    """A link just made: its token, shown once (on the slip), and what it is for: the board's
+    players, and the one it was issued to (``link.player``, ``link.colour``)."""
 
     link: MovesLink
     token: str
     white: str
     black: str
+
+    @property
+    def player(self) -> str:
+        return self.white if self.link.colour == WHITE else self.black
 
     @property
     def path(self) -> str:
@@ -87,8 +95,8 @@ def _boards(tournament: Tournament, round_: int) -> list[tuple[EveningBoard | No
 
 def issue_links(tournament: Tournament, round_: int, *, who: str,
                 now: dt.datetime | None = None) -> list[IssuedLink]:
-    """A new link for every board of the round (the slips printed now); a board's earlier
-    links are revoked, since only the newest slip is on the board."""
+    """A new link for each player of every board of the round (the slips printed now), White's
+    first; a board's earlier links are revoked, since only the newest slip is on the board."""
     now = now or timezone.now()
     with history_write(tournament.club_id) as club:
         reread(tournament)
@@ -100,17 +108,19 @@ def issue_links(tournament: Tournament, round_: int, *, who: str,
             earlier = MovesLink.objects.filter(revoked=None).filter(
                 Q(evening_board=board) if board is not None else Q(game=game))
             earlier.update(revoked=now)
-            token = secrets.token_urlsafe(TOKEN_BYTES)
             pairing = board or game
             assert pairing is not None
-            link = MovesLink.objects.create(
-                tournament=tournament, round=round_, board=pairing.board, evening_board=board,
-                game=game if board is None else None, token_hash=token_hash(token), created=now,
-                expires=now + dt.timedelta(days=club.moves_link_days))
-            issued.append(IssuedLink(link, token, pairing.white.name, pairing.black.name))
+            for colour, player in ((WHITE, pairing.white), (BLACK, pairing.black)):
+                token = secrets.token_urlsafe(TOKEN_BYTES)
+                link = MovesLink.objects.create(
+                    tournament=tournament, round=round_, board=pairing.board, evening_board=board,
+                    game=game if board is None else None, token_hash=token_hash(token), created=now,
+                    expires=now + dt.timedelta(days=club.moves_link_days), player=player, colour=colour)
+                issued.append(IssuedLink(link, token, pairing.white.name, pairing.black.name))
         audit.record(club, who, "moves-links", f"tournament {tournament.id} round {round_}",
                      new={"links": len(issued), "days": club.moves_link_days},
-                     summary=f"{plural(len(issued), 'moves link')}, earlier ones of these boards revoked")
+                     summary=f"{plural(len(issued), 'moves link')} (one per player), earlier ones of these "
+                             "boards revoked")
     return issued
 
 
@@ -149,6 +159,18 @@ def game_of(link: MovesLink) -> Game | None:
     return None if game_id is None else Game.objects.select_related("white", "black", "tournament").get(id=game_id)
 
 
+def side_of(link: MovesLink) -> str:
+    """The side the link's player plays now (colours may have been swapped since the slip was
+    printed); EITHER for a link made before links were issued per player."""
+    if link.player_id is None:
+        return EITHER
+    rows = (EveningBoard.objects if link.evening_board_id is not None else Game.objects).filter(moves_links=link.id)
+    pairing = rows.values_list("white_id", "black_id").first()
+    if pairing is None or link.player_id not in pairing:
+        raise NotFound(INVALID_LINK)
+    return WHITE if pairing[0] == link.player_id else BLACK
+
+
 def _address_key(address: str | None) -> str:
     """A keyed hash of the client address (the secret key): the throttle counts it, and the
     address itself is never stored."""
@@ -178,8 +200,9 @@ def sans(movetext: str) -> list[str]:
 
 
 def submit(link: MovesLink, text: str, *, now: dt.datetime | None = None) -> Outcome:
-    """Keep a player's moves (MoveError for an illegal one, nothing kept); two that agree are
-    stored in the game at once."""
+    """Keep a player's moves (MoveError for an illegal one, nothing kept); White's and Black's
+    that agree are stored in the game at once. The same side twice is one player, not two who
+    agree; a link of either side waits for the arbiter."""
     moves = read_typed_moves(text)
     now = now or timezone.now()
     with history_write(link.tournament.club_id):
@@ -190,33 +213,37 @@ def submit(link: MovesLink, text: str, *, now: dt.datetime | None = None) -> Out
         if link.revoked is not None:
             raise NotFound(INVALID_LINK)
         mine = MovesSubmission.objects.create(link=link, text=text, moves=" ".join(sans(moves.movetext)),
-                                              plies=moves.plies, created=now)
-        agreeing = _pending(link).exclude(id=mine.id).filter(moves=mine.moves).first()
+                                              plies=moves.plies, created=now, side=side_of(link))
+        agreeing = None if mine.side == EITHER else _pending(link).filter(
+            moves=mine.moves, side=BLACK if mine.side == WHITE else WHITE).first()
         if agreeing is None or game is None:
-            waiting = "" if game is not None else " (its result is not entered yet)"
+            waiting = ("" if game is not None else " (its result is not entered yet)") + (
+                " (through a link of either player, not of one side)" if mine.side == EITHER else "")
             return Outcome(f"{plural(moves.plies, 'half-move')} received; the arbiter checks them{waiting}")
         try:
             attach_typed_moves(game, agreeing.text, who=PLAYERS, from_players=True)
         except NeedsConfirmation:
             return Outcome(f"{plural(moves.plies, 'half-move')} received; they end against the result, "
                            "so the arbiter checks them")
-        _settle(link, accepted=(agreeing.id, mine.id))
+        _settle(link, accepted=(agreeing.id, mine.id), reason=SubmissionReason.BOTH_SIDES)
     return Outcome(f"{plural(moves.plies, 'half-move')} received and agreeing with your opponent's: stored")
 
 
 def accept_agreeing(game: Game) -> str:
-    """The board's result has just come in after its players' moves: two waiting submissions
-    that agree are stored now, as they would have been at submission. Moves ending against the
-    result wait for the arbiter. A line for the result's message ("" when nothing waited)."""
+    """The board's result has just come in after its players' moves: White's and Black's waiting
+    submissions that agree are stored now, as they would have been at submission. Moves ending
+    against the result wait for the arbiter. A line for the result's message ("" when nothing
+    waited)."""
     pending = pending_for(game)
-    pair = next(((a, b) for i, a in enumerate(pending) for b in pending[i + 1:] if b.moves == a.moves), None)
+    pair = next(((a, b) for i, a in enumerate(pending) for b in pending[i + 1:]
+                 if b.moves == a.moves and {a.side, b.side} == {WHITE, BLACK}), None)
     if pair is None:
         return ""
     try:
         attach_typed_moves(game, pair[0].text, who=PLAYERS, from_players=True)
     except (NeedsConfirmation, Refused) as error:
         return f"; the players' agreeing moves wait for the arbiter: {error}"
-    _settle(pair[0].link, accepted=(pair[0].id, pair[1].id))
+    _settle(pair[0].link, accepted=(pair[0].id, pair[1].id), reason=SubmissionReason.WITH_RESULT)
     return "; the players' agreeing moves stored"
 
 
@@ -226,9 +253,9 @@ def _pending(link: MovesLink) -> Any:
     return MovesSubmission.objects.filter(board, state=PENDING)
 
 
-def _settle(link: MovesLink, *, accepted: tuple[int, ...]) -> None:
-    _pending(link).filter(id__in=accepted).update(state=ACCEPTED)
-    _pending(link).update(state=SET_ASIDE)
+def _settle(link: MovesLink, *, accepted: tuple[int, ...], reason: SubmissionReason) -> None:
+    _pending(link).filter(id__in=accepted).update(state=ACCEPTED, reason=reason)
+    _pending(link).update(state=SET_ASIDE, reason=SubmissionReason.OTHER_ACCEPTED)
 
 
 @dataclass(frozen=True)
@@ -257,7 +284,7 @@ def first_difference(one: str, other: str) -> Difference | None:
 def pending_for(game: Game) -> list[MovesSubmission]:
     """The players' submissions of this game still waiting for the arbiter, oldest first."""
     return list(MovesSubmission.objects.filter(Q(link__game=game) | Q(link__evening_board__game=game),
-                                               state=PENDING).order_by("created", "id"))
+                                               state=PENDING).select_related("link__player").order_by("created", "id"))
 
 
 def accept_submission(submission: MovesSubmission, *, who: str, confirm: bool = False) -> Outcome:
@@ -271,13 +298,21 @@ def accept_submission(submission: MovesSubmission, *, who: str, confirm: bool = 
         raise Refused("this submission is decided already")
     with history_write(link.tournament.club_id):
         outcome = attach_typed_moves(game, submission.text, who=who, confirm=confirm, from_players=True)
-        _settle(link, accepted=(submission.id,))
+        _settle(link, accepted=(submission.id,), reason=SubmissionReason.ARBITER)
         audit.record(link.tournament.club, who, "moves-accept", _target(link),
-                     new={"submission": submission.id}, summary="entered by the players, accepted by the arbiter")
+                     new={"submission": submission.id, "side": submission.side or "either"},
+                     summary="entered by the players, accepted by the arbiter")
     return outcome
+
+
+def decided_for(game: Game) -> list[MovesSubmission]:
+    """The players' submissions of this game no longer waiting (accepted, set aside,
+    superseded), each with its reason, oldest first."""
+    return list(MovesSubmission.objects.filter(Q(link__game=game) | Q(link__evening_board__game=game)).exclude(
+        state=PENDING).select_related("link__player").order_by("created", "id"))
 
 
 def links_of(tournament: Tournament) -> list[MovesLink]:
     return list(MovesLink.objects.filter(tournament=tournament).select_related(
-        "evening_board__white", "evening_board__black", "game__white", "game__black").order_by(
+        "player", "evening_board__white", "evening_board__black", "game__white", "game__black").order_by(
         "round", "board", "id"))
