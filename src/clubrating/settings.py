@@ -42,6 +42,7 @@ MIDDLEWARE = [
     "clubrating.web.security.security_headers",
     "corsheaders.middleware.CorsMiddleware",     # before CommonMiddleware, which may answer first
     "django.contrib.sessions.middleware.SessionMiddleware",
+    "clubrating.web.language.choose_language",   # after the session, before anything renders text
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -107,7 +108,11 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
 ]
 
-LANGUAGE_CODE = "en"
+LANGUAGE_CODE = "en"   # the language of a page when neither the visitor nor the club chose one
+# The languages of the catalogue, each under its own name (a switcher lists them for people who
+# may not read the page's language). A visitor's choice, the Accept-Language header and the club's
+# default pick among them (web/language.py).
+LANGUAGES = [("en", "English"), ("hy", "Հայերեն"), ("ru", "Русский")]
 # The one catalogue of every text a person reads: locale/<lang>/LC_MESSAGES/django.po (scripts/messages
 # writes it; the .mo files are compiled by the install step, never committed).
 LOCALE_PATHS = [BASE_DIR / "locale"]

@@ -94,7 +94,7 @@ def test_settings_from_the_command_line(capsys: pytest.CaptureFixture[str], tmp_
     settings = json.loads(capsys.readouterr().out)["settings"]
     assert settings == {"policy": "club", "start-rating": 1500.0, "k-new": 40.0, "k-new-games": 20,
                         "k-established": 15.0, "provisional-games": 5, "time-zone": "", "inactive-months": 12,
-                        "moves-link-days": 14}
+                        "moves-link-days": 14, "language": "en"}
     assert main(["settings", "k-new=99999"]) == 2
     out, err = capsys.readouterr()
     assert err.count("\n") == 1 and "k-new '99999': expected a number from 1 to 100" in err

@@ -57,6 +57,7 @@ class Club(models.Model):
     time_zone = models.CharField(max_length=64, blank=True, default="")  # IANA name; "": the server's (zones.py)
     inactive_months = models.PositiveIntegerField(default=12)   # listed apart without a rated game for this long; 0: never
     moves_link_days = models.PositiveIntegerField(default=14)   # a board's moves link works this many days
+    language = models.CharField(max_length=8, default="en")   # of its pages when the visitor chose none (web/language.py)
     cpi_start = models.FloatField(default=0.0)
     cpi_weights = models.JSONField(default=dict, blank=True)   # overrides of the C1 weights
     arbiters = models.ManyToManyField(settings.AUTH_USER_MODEL, related_name="clubs", blank=True)

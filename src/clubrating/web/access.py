@@ -18,7 +18,8 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cached_property, wraps
 from typing import Any
@@ -28,12 +29,13 @@ from django.contrib.messages.storage.cookie import CookieStorage
 from django.core.cache import cache
 from django.db import connection
 from django.http import Http404, HttpRequest, HttpResponse
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from clubrating.club import zones
 from clubrating.club.models import (
     AuditEntry, Club, CpiEntry, Entry, Member, NameDisplay, RebuildLog, TournamentStatus, Visibility,
 )
+from clubrating.web.language import club_language
 
 ARBITER_PREFIX = "web:"   # audit entries written from the website say "web:<login>"
 
@@ -137,9 +139,12 @@ def resolve(request: HttpRequest, *, slug: str | None = None, token: str | None 
     return ClubAccess(club, arbiter, f"/u/{club.token}/", f"/api/u/{club.token}/")
 
 
-def in_club_zone(club: Club) -> Any:
-    """While a page of the club is made, its dates and times read in the club's zone."""
-    return timezone.override(zones.zone(club.time_zone))
+@contextmanager
+def in_club(request: HttpRequest, club: Club) -> Iterator[None]:
+    """While a page of the club is made, its dates and times read in the club's zone and its
+    texts in the visitor's language, else the club's (web/language.py)."""
+    with timezone.override(zones.zone(club.time_zone)), club_language(request, club):
+        yield
 
 
 def mark_privacy(response: HttpResponse, access: ClubAccess) -> HttpResponse:
@@ -185,23 +190,25 @@ def shared_cache_allowed(request: HttpRequest) -> bool:
 
 def club_view(view: View) -> View:
     """Resolve ``slug`` or ``token`` of the URL into ``access``, mark the response, and
-    serve anonymous viewers from a cache keyed on the club's history version."""
+    serve anonymous viewers from a cache keyed on the club's history version and the language."""
     @wraps(view)
     def wrapper(request: HttpRequest, *args: Any, slug: str | None = None, token: str | None = None,
                 **kwargs: Any) -> HttpResponse:
         started = time.perf_counter()
         access = resolve(request, slug=slug, token=token)
         cacheable = shared_cache_allowed(request)
-        key = f"clubrating.page:{history_version(access.club)}:{request.get_full_path()}" if cacheable else ""
-        response = cache.get(key) if cacheable else None
-        if response is not None:
-            response[CACHE_HEADER] = "hit"
-        else:
-            with in_club_zone(access.club):
+        with in_club(request, access.club):
+            # The language too: one address serves each visitor the page in their language.
+            key = (f"clubrating.page:{history_version(access.club)}:{translation.get_language()}:"
+                   f"{request.get_full_path()}") if cacheable else ""
+            response = cache.get(key) if cacheable else None
+            if response is not None:
+                response[CACHE_HEADER] = "hit"
+            else:
                 response = mark_privacy(view(request, access, *args, **kwargs), access)
-            if cacheable and response.status_code == 200 and not response.streaming and not response.cookies:
-                cache.set(key, response, PAGE_CACHE_SECONDS)
-                response[CACHE_HEADER] = "miss"
+                if cacheable and response.status_code == 200 and not response.streaming and not response.cookies:
+                    cache.set(key, response, PAGE_CACHE_SECONDS)
+                    response[CACHE_HEADER] = "miss"
         # Server-Timing (W3C): the view's own time, visible in browsers' developer tools and the benchmark.
         response["Server-Timing"] = f"app;dur={(time.perf_counter() - started) * 1000:.2f}"
         return response

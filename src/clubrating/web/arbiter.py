@@ -28,7 +28,7 @@ from clubrating.club.models import Club, Entry, Game, Member, Visibility
 from clubrating.errors import ClubratingError, InputError, NotFound
 from clubrating.formats.results import GameResult
 from clubrating.formats.typed import parse_typed
-from clubrating.web.access import ARBITER_PREFIX, ClubAccess, in_club_zone, mark_privacy
+from clubrating.web.access import ARBITER_PREFIX, ClubAccess, in_club, mark_privacy
 from clubrating.words import plural
 
 MAX_UPLOAD_BYTES: int = settings.MAX_UPLOAD_BYTES   # 5 MB: a club's tournament file is kilobytes
@@ -46,7 +46,7 @@ def arbiter_view(view: Callable[..., HttpResponse]) -> Callable[..., HttpRespons
         access = ClubAccess(club, True, f"/c/{club.slug}/", f"/api/c/{club.slug}/")
         if request.method == "POST":
             cast(Any, request).POST = _without_nul(request.POST)  # immutable, as Django's own
-        with in_club_zone(club):
+        with in_club(request, club):
             return mark_privacy(view(request, access, *args, **kwargs), access)
     return wrapper
 

@@ -26,7 +26,7 @@ from clubrating.club.models import Entry, EveningBoard, Game, MovesLink, Tournam
 from clubrating.club.services import moves_links as ml
 from clubrating.errors import ClubratingError, NotFound
 from clubrating.formats.movetext import MAX_MOVETEXT, MoveError
-from clubrating.web.access import ClubAccess, initials
+from clubrating.web.access import ClubAccess, in_club, initials
 from clubrating.web.arbiter import _page, _tournament, act, arbiter_view, posted, who
 from clubrating.web.moves import board_svg
 from clubrating.web.security import client_ip
@@ -73,6 +73,11 @@ def phone_page(request: HttpRequest, token: str) -> HttpResponse:
         if request.method == "POST":
             ml.throttled(None, address)   # a guessed token costs the guesser its address's tries
         return _phone(request, {"invalid": str(error)}, status=404)
+    with in_club(request, link.tournament.club):
+        return _board_page(request, link, address)
+
+
+def _board_page(request: HttpRequest, link: MovesLink, address: str | None) -> HttpResponse:
     t = link.tournament
     access = _public(t)
     pairing = _pairing(link)

@@ -7,6 +7,8 @@ the JSON API under ``/api/``; a board's moves link (the players' phone page) und
 
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
+from django.views.decorators.csrf import csrf_exempt
+from django.views.i18n import set_language
 
 from clubrating.web import (api, arbiter, club_settings, cpi_views, evening, fairplay, health, moves, moves_links,
                             viewer, views, wall)
@@ -71,6 +73,10 @@ urlpatterns = [
     path("sitemap.xml", views.sitemap_xml),
     path("accounts/login/", auth_views.LoginView.as_view(template_name="web/login.html", next_page="/"),
          name="login"),
+    # The language switcher of every page posts here. Without a CSRF token: the anonymous pages are
+    # cached for everyone, so they carry none (a token would set a cookie and make each page
+    # uncacheable); a forged post can do no more than choose the language a visitor reads.
+    path("language/", csrf_exempt(set_language), name="set-language"),
     path("accounts/logout/", auth_views.LogoutView.as_view(next_page="/"), name="logout"),
     path("c/<slug:slug>/arbiter/", include(arbiter_patterns)),
     path("c/<slug:slug>/", include(club_patterns)),

@@ -13,6 +13,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from django.conf import settings
+
 from clubrating.club import audit, zones
 from clubrating.club.history import rebuild
 from clubrating.club.locking import history_write
@@ -50,6 +52,13 @@ def _whole(low: int, high: int) -> Callable[[str], int]:
 def _policy(text: str) -> str:
     if text not in ("club", "fide"):
         raise ValueError("expected 'club' or 'fide'")
+    return text
+
+
+def _language(text: str) -> str:
+    codes = [code for code, _ in settings.LANGUAGES]
+    if text not in codes:
+        raise ValueError(f"expected one of {', '.join(codes)}")
     return text
 
 
@@ -94,6 +103,9 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("moves-link-days", "moves_link_days", _whole(1, MAX_LINK_DAYS),
             "a board's moves link (the QR code of its slip) works this many days after it is printed",
             replays=False),
+    Setting("language", "language", _language, "the language of the club's pages ("
+            + ", ".join(f"{code}: {name}" for code, name in settings.LANGUAGES)
+            + ") for a visitor who chose none and whose browser asks for none of them", replays=False),
 )
 BY_KEY = {s.key: s for s in SETTINGS}
 

@@ -1,0 +1,116 @@
+"""The language of a page, through the real middleware and the real page cache: the visitor's
+choice (the switcher's cookie), else the browser's Accept-Language, else the club's default
+language on its pages, else English; a language the catalogue lacks is passed over."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.conf import settings
+from django.test import Client
+
+from clubrating.club.models import Club, Tournament
+from clubrating.club.services import club_settings
+from clubrating.club.services import moves_links as ml
+from clubrating.errors import InputError
+from clubrating.web.access import CACHE_HEADER
+
+from .conftest import WHO
+
+COOKIE = settings.LANGUAGE_COOKIE_NAME
+CLUB = "/c/riverside/"
+
+
+def html_lang(html: str) -> str:
+    found = re.search(r'<html lang="([^"]*)">', html)
+    assert found is not None, html[:200]
+    return found.group(1)
+
+
+def page_language(client: Client, path: str = CLUB, **headers: str) -> str:
+    response = client.get(path, headers=headers)
+    assert response.status_code == 200, path
+    lang = html_lang(response.content.decode())
+    assert response["Content-Language"] == lang
+    return lang
+
+
+def set_club_language(club: Club, language: str) -> None:
+    club_settings.change_settings(club, club_settings.parse_settings({"language": language}), who=WHO)
+
+
+@pytest.mark.parametrize(("header", "lang"), [
+    ("ru", "ru"), ("hy-AM,hy;q=0.9,en;q=0.5", "hy"), ("de-DE,de;q=0.9,ru;q=0.8,en;q=0.7", "ru"),
+    ("en-US,en;q=0.9", "en"), ("fr;q=0.9,hy;q=0.95", "hy"),
+])
+def test_accept_language_picks_the_first_language_of_the_catalogue(evening: Tournament, header: str, lang: str) -> None:
+    assert page_language(Client(), accept_language=header) == lang
+
+
+def test_the_cookie_beats_the_header(evening: Tournament) -> None:
+    client = Client()
+    client.cookies[COOKIE] = "hy"
+    assert page_language(client, accept_language="ru,en;q=0.5") == "hy"
+
+
+def test_the_clubs_default_when_neither_cookie_nor_header_names_a_language(club: Club, evening: Tournament) -> None:
+    assert page_language(Client()) == "en"
+    set_club_language(club, "ru")
+    assert page_language(Client()) == "ru"
+    assert page_language(Client(), f"{CLUB}t/{evening.id}/") == "ru"
+    assert page_language(Client(), f"/u/{club.token}/") == "ru"
+    assert page_language(Client(), accept_language="hy") == "hy"
+    assert page_language(Client(), "/accounts/login/") == "en"     # no club's page: the site's default
+
+
+def test_an_unknown_language_falls_back_to_the_club_then_to_english(club: Club, evening: Tournament) -> None:
+    client = Client()
+    client.cookies[COOKIE] = "de"
+    assert page_language(client, accept_language="fr-FR,fr;q=0.9,*;q=0.1") == "en"
+    set_club_language(club, "hy")
+    assert page_language(client, accept_language="fr-FR,fr;q=0.9,*;q=0.1") == "hy"
+    assert page_language(client, "/accounts/login/", accept_language="xx") == "en"
+
+
+def test_the_page_cache_keeps_languages_apart(evening: Tournament) -> None:
+    seen = []
+    for header in ("ru", "en", "hy", "ru"):
+        response = Client().get(CLUB, headers={"accept_language": header})
+        seen.append((html_lang(response.content.decode()), response[CACHE_HEADER]))
+    assert seen == [("ru", "miss"), ("en", "miss"), ("hy", "miss"), ("ru", "hit")]
+    assert {"Accept-Language", "Cookie"} <= {v.strip() for v in response["Vary"].split(",")}
+
+
+def test_the_switcher_sets_the_cookie_and_returns_to_the_page_without_a_csrf_token(evening: Tournament) -> None:
+    client = Client(enforce_csrf_checks=True)
+    page = f"{CLUB}t/{evening.id}/"
+    html = client.get(page).content.decode()
+    assert f'<input type="hidden" name="next" value="{page}">' in html
+    assert '<option value="hy" lang="hy">Հայերեն</option>' in html
+    response = client.post("/language/", {"language": "ru", "next": page})
+    assert (response.status_code, response["Location"]) == (302, page)
+    assert client.cookies[COOKIE].value == "ru"
+    assert page_language(client, page, accept_language="en") == "ru"
+
+
+def test_the_arbiters_pages_and_the_phone_page_follow_the_same_choice(
+        club: Club, evening: Tournament, arbiter_client: Client) -> None:
+    set_club_language(club, "hy")
+    assert page_language(arbiter_client, f"{CLUB}arbiter/settings/") == "hy"
+    assert page_language(arbiter_client, f"{CLUB}arbiter/settings/", accept_language="ru") == "ru"
+    arbiter_client.cookies[COOKIE] = "en"
+    assert page_language(arbiter_client, f"{CLUB}arbiter/", accept_language="ru") == "en"
+    phone = ml.issue_links(evening, 1, who=WHO)[0].path
+    assert page_language(Client(), phone) == "hy"
+    assert page_language(Client(), phone, accept_language="ru") == "ru"
+
+
+def test_the_language_setting_is_one_of_the_catalogues(club: Club, arbiter_client: Client) -> None:
+    with pytest.raises(InputError, match=r"^language 'de': expected one of en, hy, ru$"):
+        club_settings.parse_settings({"language": "de"})
+    html = arbiter_client.get(f"{CLUB}arbiter/settings/").content.decode()
+    assert 'name="language" value="en"' in html
+    arbiter_client.post(f"{CLUB}arbiter/settings/", {"language": "ru"})
+    club.refresh_from_db()
+    assert club.language == "ru"
