@@ -20,6 +20,7 @@ import json
 import os
 import sys
 from collections import Counter
+from collections.abc import Sequence
 from typing import Any
 
 import chess.pgn
@@ -30,11 +31,12 @@ from clubrating.analysis.runner import DEFAULT_BOOK, AnalysisConfig, analyse_gam
 from clubrating.analysis.store import store_settings, unused_store_line
 from clubrating.cli import option, print_json, wants_json, whole
 from clubrating.cpi import factors as factor_definitions
-from clubrating.cpi.factors import FITTED_E, eval_loss
+from clubrating.cpi.factors import FITTED_E, EvalLossForm, eval_loss
 from clubrating.cpi.calibrate import (FEATURES, Side, careers, cross_validate, fit, settings_of, side_values,
                                       time_control_class)
 from clubrating.cpi.facts import Color, GameFacts
 from clubrating.cpi.index import Weights, score_game
+from clubrating.cpi.nested import e_key
 from clubrating.cpi.registry import NAMES
 from clubrating.cpi.weights import ScoringModel
 from clubrating.errors import InputError
@@ -108,8 +110,9 @@ FITTED_FORM = Weights(model=ScoringModel(e_form=FITTED_E))   # the factors as th
 SPEC_E_KEY = "E_spec"                # not a feature: the spec's E, for the baseline
 
 
-def sides_of(facts: list[GameFacts], min_plies: int) -> list[Side]:
-    """Each scored player-side with its rating; anonymous players ('?') are one group a game."""
+def sides_of(facts: list[GameFacts], min_plies: int, e_forms: Sequence[EvalLossForm] = ()) -> list[Side]:
+    """Each scored player-side with its rating; anonymous players ('?') are one group a game.
+    ``e_forms``: E read each of these ways too, under :func:`clubrating.cpi.nested.e_key`."""
     sides = []
     for number, game in enumerate(facts):
         if len(game.plies) < min_plies:
@@ -123,6 +126,7 @@ def sides_of(facts: list[GameFacts], min_plies: int) -> list[Side]:
             band = game.headers.get("Band") or f"{int(elo // 200) * 200}"
             values = side_values(scores[color].factors, game.outcome, color)
             values[SPEC_E_KEY] = eval_loss(game.plies, color).value   # the baseline scores the spec's E
+            values.update({e_key(form): eval_loss(game.plies, color, form).value for form in e_forms})
             sides.append(Side(elo, values, group, band, scores[color].factors.acpl))
     return sides
 

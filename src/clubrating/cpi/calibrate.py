@@ -65,7 +65,7 @@ class Fit:
     def delta(self, values: dict[str, float | None]) -> float:
         """ΔCPI of one side under this fit (unavailable shares count as the pool's mean)."""
         total = 0.0
-        for name in FEATURES:
+        for name in self.weights:
             value = values.get(name)
             if value is None:
                 value = self.means.get(name, 0.0)
@@ -86,10 +86,11 @@ def side_values(factors: PlayerFactors, result: GameResult | None, color: Color)
     return values
 
 
-def impute(values: dict[str, float | None], means: dict[str, float]) -> list[float]:
+def impute(values: dict[str, float | None], means: dict[str, float],
+           features: Sequence[str] = FEATURES) -> list[float]:
     """The feature vector: an unavailable share is the pool's mean, a missing count 0."""
     row = []
-    for name in FEATURES:
+    for name in features:
         value = values.get(name)
         row.append(float(value) if value is not None else means.get(name, 0.0))
     return row
@@ -110,28 +111,32 @@ def pool_means(sides: Sequence[Side]) -> dict[str, float]:
 SIGNS = {spec.name: spec.sign for spec in FACTORS if spec.sign}
 
 
-def _least_squares(x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    """Coefficients of y ~ x (centred), with a ridge proportional to each column's variance and
-    the signs of :data:`SIGNS` kept by an active set: a weight of the wrong sign is fixed at 0
-    and the others refitted, until none is left (at most one pass per feature)."""
+def _least_squares(x: np.ndarray, y: np.ndarray, features: Sequence[str] = FEATURES,
+                   ridge_share: float = RIDGE) -> np.ndarray:
+    """Coefficients of y ~ x (centred), with a ridge of ``ridge_share`` of each column's variance
+    and the signs of :data:`SIGNS` kept by an active set: a weight of the wrong sign is fixed at
+    0 and the others refitted, until none is left (at most one pass per feature)."""
     centred, target = x - x.mean(axis=0), y - y.mean()
     gram = centred.T @ centred
-    ridge = RIDGE * np.diag(np.diag(gram)) + 1e-9 * np.eye(x.shape[1])
+    ridge = ridge_share * np.diag(np.diag(gram)) + 1e-9 * np.eye(x.shape[1])
     free = list(range(x.shape[1]))
     coef = np.zeros(x.shape[1])
     for _ in range(x.shape[1]):
         coef = np.zeros(x.shape[1])
         sub = np.ix_(free, free)
         coef[free] = np.linalg.solve(gram[sub] + ridge[sub], centred[:, free].T @ target)
-        wrong = [i for i in free if SIGNS.get(FEATURES[i], 0) * coef[i] < 0]
+        wrong = [i for i in free if SIGNS.get(features[i], 0) * coef[i] < 0]
         if not wrong:
             break
         free = [i for i in free if i not in wrong]
     return coef
 
 
-def fit(sides: Sequence[Side]) -> Fit:
-    """Weights, measurement model and prior from rated sides (see the module's text)."""
+def fit(sides: Sequence[Side], features: Sequence[str] = FEATURES, ridge: float = RIDGE) -> Fit:
+    """Weights, measurement model and prior from rated sides (see the module's text).
+
+    ``features`` and ``ridge`` are the modelling choices a nested cross-validation tries
+    (:mod:`clubrating.cpi.nested`); a feature left out weighs 0."""
     if len(sides) < 2 * len(FEATURES):
         raise ValueError(f"too few rated player-sides to fit: {len(sides)}, at least {2 * len(FEATURES)}")
     elo = np.array([s.elo for s in sides])
@@ -139,12 +144,13 @@ def fit(sides: Sequence[Side]) -> Fit:
         raise ValueError(f"every rated player-side has the same rating ({elo[0]:g}): "
                          "nothing to fit the ratings with")
     means = pool_means(sides)
-    x = np.array([impute(s.values, means) for s in sides])
-    coef = _least_squares(x, elo)
-    share_total = float(sum(abs(c) for c, n in zip(coef, FEATURES) if n in SHARES))
+    x = np.array([impute(s.values, means, features) for s in sides])
+    coef = _least_squares(x, elo, features, ridge)
+    share_total = float(sum(abs(c) for c, n in zip(coef, features) if n in SHARES))
     scale = share_total / SPEC_SHARE_TOTAL if share_total > 0 else 1.0
-    weights = {name: float(c / scale) for name, c in zip(FEATURES, coef)}
-    deltas = x @ np.array([weights[n] for n in FEATURES])
+    weights = {name: 0.0 for name in FEATURES}
+    weights.update({name: float(c / scale) for name, c in zip(features, coef)})
+    deltas = x @ np.array([weights[n] for n in features])
     beta, alpha = (float(v) for v in np.polyfit(elo, deltas, 1))
     sigma = float(np.std(deltas - (alpha + beta * elo), ddof=2))
     return Fit(weights, means, alpha, beta, sigma, float(elo.mean()), float(elo.std(ddof=1)), len(sides))

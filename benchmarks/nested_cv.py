@@ -1,0 +1,65 @@
+"""Nested cross-validation of the CPI on a pool of ``benchmarks/fit_presets.py`` (all its games).
+
+    .venv/bin/python benchmarks/nested_cv.py fide-classical [--cache FILE] [--jobs 2]
+
+Each of 5 outer folds of whole players chooses the E form and its cap, which factors enter and
+the shrinkage by a 4-fold cross-validation of its own training players (``cpi/nested.py``),
+fits the winner and measures it on the held-out players; an ACPL-only line is fitted and
+measured on the same folds. The pool's searches come from its committed store
+(``data/searches/POOL.jsonl.gz``), so a full store costs no search. Prints one JSON document:
+per-game r(ΔCPI, Elo) beside r(ACPL, Elo), the one-game MAE beside predicting the training
+mean, the MAE of held-out sets of 4 games of one player and the share of them inside ± 1 sd.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import sys
+import tempfile
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+from clubrating.analysis.engine import DEFAULT_ENGINE, EngineSettings
+from clubrating.analysis.runner import DEFAULT_BOOK, AnalysisConfig, analyse_games
+from clubrating.commands.calibrate import DEFAULT_MIN_PLIES, sides_of
+from clubrating.cpi.nested import E_FORMS, nested_cross_validate
+
+HERE = Path(__file__).resolve().parent
+
+
+def load(name: str) -> ModuleType:
+    spec = importlib.util.spec_from_file_location(name, HERE / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def nested(pool: str, cache: str | None = None, jobs: int = 2) -> dict[str, Any]:
+    """The nested cross-validation's document for ``pool``."""
+    presets, fill = load("fit_presets"), load("fill_searches")
+    store = presets.store_of(pool)
+    config = AnalysisConfig(EngineSettings(path=DEFAULT_ENGINE, nodes=presets.NODES), book=DEFAULT_BOOK,
+                            cache=cache, stores=(str(store),) if store.is_file() else ())
+    with tempfile.TemporaryDirectory() as folder:
+        games = fill.pool_games(pool, Path(folder))
+    facts = analyse_games(games, config, jobs=jobs)
+    report = nested_cross_validate(sides_of(facts, DEFAULT_MIN_PLIES, E_FORMS))
+    return {"pool": pool, "games": len(games), "searched": sum(f.searches for f in facts), **report}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("pool", choices=sorted(load("fit_presets").SAMPLES))
+    parser.add_argument("--cache", help="SQLite search cache above the store")
+    parser.add_argument("--jobs", type=int, default=2)
+    args = parser.parse_args()
+    print(json.dumps(nested(args.pool, args.cache, args.jobs), indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

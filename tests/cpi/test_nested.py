@@ -1,0 +1,56 @@
+"""The nested cross-validation (cpi.nested): the choice is made on training players only, it
+finds the E form that carries the signal, and the ACPL line is measured on the same folds."""
+
+from __future__ import annotations
+
+import random
+
+from clubrating.cpi.calibrate import FEATURES, Side, folds_of
+from clubrating.cpi.factors import FITTED_E, EvalLossForm
+from clubrating.cpi.nested import CHOICES, SHIPPED, Choice, choose, e_key, nested_cross_validate
+
+SIGNAL = EvalLossForm(exp_scale=30.0, cap=500.0)
+FEW = (SHIPPED, Choice(SIGNAL, "all", 0.1), Choice(EvalLossForm(), "E, B, result", 1.0))
+
+
+def synthetic(players: int = 60, games: int = 8, seed: int = 3, signal: EvalLossForm = SIGNAL,
+              acpl_noise: float = 40.0) -> list[Side]:
+    """Players of random strength; E read the ``signal`` way tracks it, every other feature
+    and E form is noise; ACPL falls with strength plus ``acpl_noise``."""
+    rng = random.Random(seed)
+    sides = []
+    for player in range(players):
+        elo = rng.uniform(1400, 2600)
+        for _ in range(games):
+            values: dict[str, float | None] = {name: rng.random() for name in FEATURES}
+            for form in {choice.e_form for choice in CHOICES}:
+                values[e_key(form)] = rng.random()
+            values[e_key(signal)] = (elo - 1400) / 1200 + rng.gauss(0, 0.15)
+            acpl = max(1.0, 150 - (elo - 1400) / 10 + rng.gauss(0, acpl_noise))
+            sides.append(Side(elo, values, group=f"p{player}", band=str(int(elo // 200) * 200), acpl=acpl))
+    return sides
+
+
+def test_the_choice_is_the_e_form_that_carries_the_strength() -> None:
+    assert choose(synthetic(), FEW).e_form == SIGNAL
+    assert choose(synthetic(signal=FITTED_E), FEW).e_form == FITTED_E
+
+
+def test_a_fold_chooses_without_seeing_its_held_out_players() -> None:
+    sides = synthetic()
+    fold = folds_of(sides, 5)
+    # the held-out players of fold 0 now look as if the spec's linear E carried their strength
+    poisoned = [Side(s.elo, {**s.values, e_key(EvalLossForm()): (s.elo - 1400) / 1200}, s.group, s.band, s.acpl)
+                if g == 0 else s for s, g in zip(sides, fold)]
+    assert nested_cross_validate(poisoned, choices=FEW)["chosen"][0] == nested_cross_validate(
+        sides, choices=FEW)["chosen"][0] == Choice(SIGNAL, "all", 0.1).label
+
+
+def test_the_outer_folds_measure_the_cpi_beside_an_acpl_line_on_the_same_players() -> None:
+    noisy_acpl = nested_cross_validate(synthetic(acpl_noise=80.0), choices=FEW)
+    assert noisy_acpl["cpi"]["r"] > noisy_acpl["acpl_line"]["r"] > 0 > noisy_acpl["acpl_r"]
+    assert noisy_acpl["cpi"]["one_game_mae"] < noisy_acpl["acpl_line"]["one_game_mae"] < noisy_acpl["mean_mae"]
+    assert noisy_acpl["cpi"]["sets"] == noisy_acpl["acpl_line"]["sets"] == 60 * 8 // 4
+    exact_acpl = nested_cross_validate(synthetic(acpl_noise=1.0), choices=FEW)
+    assert exact_acpl["acpl_line"]["one_game_mae"] < exact_acpl["cpi"]["one_game_mae"]
+    assert 0.4 <= noisy_acpl["cpi"]["set_cover"] <= 0.95
