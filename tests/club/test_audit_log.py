@@ -53,6 +53,9 @@ EVENING = """
     ("publish", "tournament 1 'Week 1'", {"status": "draft"}, {"status": "published"}, "published tournament 1 'Week 1'"),
     ("moves-links", "tournament 4 round 2", None, {"links": 6, "days": 14},
      "6 moves links made for tournament 4 round 2, working 14 days; the boards' earlier links revoked"),
+    ("moves-links-follow", "tournament 4 round 2", None, {"kept": 4, "revoked": 2},
+     "the moves links of tournament 4 round 2 follow their players after the pairing change; 2 links of "
+     "players no longer paired together revoked"),
     ("moves-accept", "tournament 4 round 2 board 1", None, {"submission": 9},
      "the moves the players entered for tournament 4 round 2 board 1 accepted"),
     ("merge", "an unexpected target", None, None, "merge an unexpected target"),

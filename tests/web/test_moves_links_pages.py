@@ -11,7 +11,7 @@ import re
 from django.test import Client
 
 from clubrating.club import evening as ev
-from clubrating.club import services
+from clubrating.club import pairing_changes, services
 from clubrating.club.models import Club, Game, MovesLink, MovesSubmission, Tournament
 from clubrating.club.services import moves_links as ml
 from clubrating.web.security import HideMovesTokens
@@ -157,3 +157,18 @@ def test_an_evenings_page_links_to_its_board_slips_once_a_round_is_paired(club: 
     assert f"/c/riverside/arbiter/t/{t.id}/slips/" in page
     slips, tokens = print_slips(arbiter_client, t)
     assert len(tokens) == 2 and "Anna Smith" in slips   # the one board's two players
+
+
+def test_the_links_list_says_which_links_the_pairing_change_revoked(club: Club, arbiter_client: Client) -> None:
+    t = ev.start_evening(club, "Friday Swiss", dt.date(2024, 2, 2), 3, who="test", today=dt.date(2024, 2, 2))
+    for name in ("Anna Smith", "Bob Jones", "Carl Berg"):
+        ev.register(t, name, who="test")
+    services.accept_exact(t, who="test")
+    services.all_new_members(t, who="test")
+    ev.pair_next_round(t, who="test")
+    print_slips(arbiter_client, t)
+    board = t.evening_boards.get()
+    ev.withdraw(board.white, who="test")
+    pairing_changes.repair_round(t, who="test")
+    page = arbiter_client.get(f"/c/riverside/arbiter/t/{t.id}/slips/").content.decode()
+    assert page.count("no longer paired together (the pairing changed)") == 2 and "Revoke" not in page

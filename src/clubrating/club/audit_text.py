@@ -184,6 +184,9 @@ SENTENCES: dict[str, str | Callable[[str, dict[str, Any], dict[str, Any]], str]]
     "moves-links": lambda t, o, n: f"{plural(n['links'], 'moves link')} made for {t}, working {n['days']} days; "
                                    "the boards' earlier links revoked",
     "moves-link-revoke": "the moves link of {t} revoked",
+    "moves-links-follow": lambda t, o, n: f"the moves links of {t} follow their players after the pairing change; "
+                                          f"{plural(n['revoked'], 'link')} of players no longer paired together "
+                                          "revoked",
     "moves-accept": "the moves the players entered for {t} accepted",
     "drop-moves": lambda t, o, n: f"moves of {t} from {n['file']} dropped: the file says {result_shown(n['result'])}, "
                                   f"the stored result {result_shown(o['result'])} was kept",

@@ -6,6 +6,8 @@ rules): every player of the round on one board or the bye, one bye at most, and 
 have met over the board before unless the arbiter confirms it. Once any result of the round is in,
 the pairings are fixed and every change is refused in one line. Every change holds the club's
 lock, leaves an audit entry with the boards before and after, and stores all of itself or nothing.
+The round's moves links follow their game (the same two players) and stay their players'; a link
+whose players no longer play each other is revoked (club/services/moves_links.follow_pairings).
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from clubrating.club.evening import evening_of, history_of, plan_round, store_ro
 from clubrating.club.locking import history_write
 from clubrating.club.models import Bye, Entry, Evening, EveningBoard, EveningPlayer, Tournament
 from clubrating.club.services import Outcome, reread
+from clubrating.club.services.moves_links import detach_links, follow_pairings, games_of_links
 from clubrating.errors import InputError, Refused
 from clubrating.formats.records import ByeKind
 from clubrating.tournament.pairing import states_before
@@ -62,11 +65,14 @@ def swap_colours(board: EveningBoard, *, who: str) -> Outcome:
         if board.round != rnd:
             raise Refused(f"board {board.board} of round {board.round}: only the current round {rnd} can change")
         old = [board.white.number, board.black.number]
+        links = games_of_links(board.tournament, rnd)
         board.white, board.black = board.black, board.white
         board.save(update_fields=["white", "black"])
         audit.record(club, who, "evening-colours", f"tournament {board.tournament_id} round {rnd} board {board.board}",
                      old={"board": old}, new={"board": old[::-1]})
-    return Outcome(f"round {rnd} board {board.board}: {board.white.name} now has white, {board.black.name} black")
+        followed = follow_pairings(club, board.tournament, rnd, links, who=who)
+    return Outcome(f"round {rnd} board {board.board}: {board.white.name} now has white, {board.black.name} black"
+                   + followed)
 
 
 def exchange_players(tournament: Tournament, one: Entry, other: Entry, *, who: str,
@@ -88,7 +94,7 @@ def exchange_players(tournament: Tournament, one: Entry, other: Entry, *, who: s
                 raise Refused(f"{player.name} is not paired in round {rnd}: only two paired players can change places")
         if seats[one.id][0] == seats[other.id][0]:
             raise Refused(f"{one.name} and {other.name} play each other: swap the board's colours instead")
-        before = _boards_of(tournament, rnd)
+        before, links = _boards_of(tournament, rnd), games_of_links(tournament, rnd)
         _move(tournament, rnd, one, seats[other.id])
         _move(tournament, rnd, other, seats[one.id])
         _check_round(tournament, evening, rnd, confirm_rematch)
@@ -97,7 +103,8 @@ def exchange_players(tournament: Tournament, one: Entry, other: Entry, *, who: s
                      old={"boards": before}, new={"boards": _boards_of(tournament, rnd), "players": [
                          one.number, other.number], "bye": bye.entry.number if bye else None,
                          **({"rematch": True} if confirm_rematch else {})})
-    return Outcome(f"round {rnd}: {one.name} and {other.name} changed places")
+        followed = follow_pairings(club, tournament, rnd, links, who=who)
+    return Outcome(f"round {rnd}: {one.name} and {other.name} changed places{followed}")
 
 
 Seat = tuple[int | None, str]   # (board number, "white" / "black"), or (None, "bye")
@@ -153,6 +160,8 @@ def repair_round(tournament: Tournament, *, who: str) -> Outcome:
             raise Refused("a round robin's rounds are its Berger table's: there is nothing to pair again")
         before = _boards_of(tournament, rnd)
         old_bye = _pairing_bye(tournament, rnd)
+        links = games_of_links(tournament, rnd)
+        detach_links(links)
         EveningBoard.objects.filter(tournament=tournament, round=rnd).delete()
         Bye.objects.filter(tournament=tournament, round=rnd, kind=ByeKind.PAIRING.value).delete()
         players = EveningPlayer.objects.filter(entry__tournament=tournament)
@@ -164,5 +173,6 @@ def repair_round(tournament: Tournament, *, who: str) -> Outcome:
         audit.record(club, who, "evening-repair", f"tournament {tournament.id} round {rnd}",
                      old={"boards": before, "bye": old_bye.entry.number if old_bye else None},
                      new={"boards": after, "bye": plan.bye})
+        followed = follow_pairings(club, tournament, rnd, links, who=who)
     same = " (the same boards)" if after == before else ""
-    return Outcome(f"round {rnd} paired again: {len(plan.boards)} boards{same}")
+    return Outcome(f"round {rnd} paired again: {len(plan.boards)} boards{same}{followed}")

@@ -150,7 +150,8 @@ def _link_row(link: Any) -> dict[str, Any]:
              else f"works until {link.expires:%Y-%m-%d %H:%M} UTC")
     sent = list(link.submissions.values_list("state", flat=True))
     return {"id": link.id, "round": link.round, "board": link.board,
-            "players": f"{pairing.white.name} - {pairing.black.name}", "state": state,
+            "players": f"{pairing.white.name} - {pairing.black.name}" if pairing else "(the pairing changed)",
+            "state": state,
             "player": link.player.name if link.player else None, "colour": link.colour or None,
             "submissions": len(sent), "pending": sent.count("pending")}
 

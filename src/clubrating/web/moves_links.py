@@ -160,7 +160,7 @@ def _slips(request: HttpRequest, t: Tournament, issued: list[ml.IssuedLink]) -> 
 def _slips_form(request: HttpRequest, access: ClubAccess, t: Any) -> HttpResponse:
     rounds = sorted(set(EveningBoard.objects.filter(tournament=t).values_list("round", flat=True))
                     | set(Game.objects.filter(tournament=t).values_list("round", flat=True)))
-    links = [{"link": link, "pairing": _pairing(link), "live": link.revoked is None,
+    links = [{"link": link, "pairing": link.evening_board or link.game, "live": link.revoked is None,
               "submissions": link.submissions.count()} for link in ml.links_of(t)]
     return _page(request, access, "moves/slips_form.html", tournament=t, rounds=rounds,
                  latest=rounds[-1] if rounds else None, links=links)

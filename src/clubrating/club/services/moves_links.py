@@ -31,7 +31,7 @@ from django.utils import timezone
 from clubrating.club import audit
 from clubrating.club.locking import history_write
 from clubrating.club.lookups import reread
-from clubrating.club.models import (Evening, EveningBoard, Game, MovesAttempt, MovesLink, MovesSubmission,
+from clubrating.club.models import (Club, Evening, EveningBoard, Game, MovesAttempt, MovesLink, MovesSubmission,
                                     SubmissionReason, Tournament)
 from clubrating.club.services.moves import (SUBMISSION_PENDING, SUBMISSION_SUPERSEDED, NeedsConfirmation,
                                             attach_typed_moves)
@@ -133,6 +133,55 @@ def revoke_link(link: MovesLink, *, who: str, now: dt.datetime | None = None) ->
         link.save(update_fields=["revoked"])
         audit.record(club, who, "moves-link-revoke", _target(link))
     return Outcome(f"moves link {link.id} ({_target(link)}) revoked")
+
+
+# --- links follow their game through the arbiter's pairing changes (club/pairing_changes.py) -----
+
+def games_of_links(tournament: Tournament, rnd: int) -> dict[int, frozenset[int]]:
+    """Every link of an evening round's boards (revoked ones too: their waiting submissions
+    count for the board) and the two players of its board, read before a pairing change."""
+    rows = MovesLink.objects.filter(tournament=tournament, round=rnd).exclude(evening_board=None).values_list(
+        "id", "evening_board__white_id", "evening_board__black_id")
+    return {link: frozenset((white, black)) for link, white, black in rows}
+
+
+def detach_links(before: dict[int, frozenset[int]]) -> None:
+    """Before a round's boards are deleted to be paired again: the links are kept, not deleted
+    with them (:func:`follow_pairings` finds their game again)."""
+    MovesLink.objects.filter(id__in=before).update(evening_board=None)
+
+
+def follow_pairings(club: Club, tournament: Tournament, rnd: int, before: dict[int, frozenset[int]], *, who: str,
+                    now: dt.datetime | None = None) -> str:
+    """After a pairing change (under its lock): a link follows its game, the same two players on
+    whatever board and in whatever colours, and stays its player's; its waiting submissions take
+    the side its player has now. A link whose two players no longer play each other is revoked,
+    its waiting submissions set aside (SubmissionReason.PAIRING_CHANGED). A line for the change's
+    message ("" when no link was made)."""
+    now = now or timezone.now()
+    boards = {frozenset((b.white_id, b.black_id)): b for b in EveningBoard.objects.filter(tournament=tournament,
+                                                                                          round=rnd)}
+    kept = revoked = 0
+    for link in MovesLink.objects.filter(id__in=before):
+        board = boards.get(before[link.id])
+        waiting = MovesSubmission.objects.filter(link=link, state=PENDING)
+        if board is None:
+            waiting.update(state=SET_ASIDE, reason=SubmissionReason.PAIRING_CHANGED)
+            revoked += link.revoked is None
+            link.evening_board, link.revoked = None, link.revoked or now
+            link.save(update_fields=["evening_board", "revoked"])
+            continue
+        kept += link.revoked is None
+        link.evening_board, link.board = board, board.board
+        link.save(update_fields=["evening_board", "board"])
+        if link.player_id is not None:
+            waiting.update(side=WHITE if board.white_id == link.player_id else BLACK)
+    if not before:
+        return ""
+    audit.record(club, who, "moves-links-follow", f"tournament {tournament.id} round {rnd}",
+                 new={"kept": kept, "revoked": revoked})
+    gone = f", {plural(revoked, 'moves link')} revoked (their players no longer play each other)" if revoked else ""
+    return f"; the moves links follow their players{gone}"
 
 
 def _target(link: MovesLink) -> str:
@@ -249,6 +298,8 @@ def accept_agreeing(game: Game) -> str:
 
 def _pending(link: MovesLink) -> Any:
     """The pending submissions of the link's board, whichever of its links they came through."""
+    if link.evening_board_id is None and link.game_id is None:   # revoked by a pairing change
+        return MovesSubmission.objects.filter(link=link, state=PENDING)
     board = Q(link__evening_board_id=link.evening_board_id) if link.evening_board_id else Q(link__game_id=link.game_id)
     return MovesSubmission.objects.filter(board, state=PENDING)
 
