@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('club', '0015_moves_links'),
+        ('club', '0016_moves_links_per_player'),
     ]
 
     operations = [
