@@ -11,6 +11,7 @@ workers' start-up (Django, the engine) is inside. Needs redis-server and Stockfi
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import random
 import sqlite3
@@ -19,6 +20,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import chess
@@ -47,29 +49,58 @@ def evening_pgn(games: int, plies: int, seed: int = 12) -> str:
     return "\n\n".join(out) + "\n"
 
 
+def publish_evening(env: dict[str, str], pgn_file: Path, club: str | None = None) -> None:
+    """A new club (``club``: its slug, in a database that may hold others) with the evening
+    imported, every name a new member, and published: its games wait for analysis."""
+    where = ["--club", club] if club else []
+
+    def run(*args: str) -> str:
+        return subprocess.run([sys.executable, "-m", "clubrating.cli", *args], env=env, check=True,
+                              capture_output=True, text=True).stdout
+    run("init", club or "Riverside", *(["--slug", club] if club else []))
+    tournament = json.loads(run("import", str(pgn_file), *where, "--json"))["tournament_id"]
+    run("link", str(tournament), "--all-new", *where)
+    run("publish", str(tournament), *where)
+
+
+def time_workers(env: dict[str, str], workers: int, finished: Callable[[], bool]) -> float:
+    """Seconds from starting ``workers`` ``clubrating worker`` processes to ``finished()``."""
+    started = time.monotonic()
+    procs = [subprocess.Popen([sys.executable, "-m", "clubrating.cli", "worker"], env=env,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) for _ in range(workers)]
+    try:
+        while not finished():
+            time.sleep(0.05)
+        return time.monotonic() - started
+    finally:
+        for proc in procs:
+            proc.terminate()
+            proc.wait()
+
+
 def one_run(folder: Path, pgn: str, games: int, workers: int, env: dict[str, str]) -> float:
     database = folder / f"club-{workers}-{time.monotonic_ns()}.sqlite3"
     env = {**env, "CLUBRATING_DATABASE_URL": f"sqlite:///{database}"}
     (folder / "evening.pgn").write_text(pgn)
     Redis.from_url(env["CLUBRATING_REDIS_URL"]).flushdb()
-    for args in (("init", "Riverside"), ("import", str(folder / "evening.pgn")), ("link", "1", "--all-new"),
-                 ("publish", "1")):
-        subprocess.run([sys.executable, "-m", "clubrating.cli", *args], env=env, check=True, capture_output=True)
-    started = time.monotonic()
-    procs = [subprocess.Popen([sys.executable, "-m", "clubrating.cli", "worker"], env=env,
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) for _ in range(workers)]
-    try:
-        while True:
-            with sqlite3.connect(database) as db:
-                done = db.execute("SELECT count(*) FROM club_gameanalysis").fetchone()[0]
-                audited = db.execute("SELECT count(*) FROM club_auditentry WHERE action = 'analyse'").fetchone()[0]
-            if done == games and audited:
-                return time.monotonic() - started
-            time.sleep(0.05)
-    finally:
-        for proc in procs:
-            proc.terminate()
-            proc.wait()
+    publish_evening(env, folder / "evening.pgn")
+
+    def finished() -> bool:
+        with sqlite3.connect(database) as db:
+            done = db.execute("SELECT count(*) FROM club_gameanalysis").fetchone()[0]
+            audited = db.execute("SELECT count(*) FROM club_auditentry WHERE action = 'analyse'").fetchone()[0]
+        return bool(done == games and audited)
+    return time_workers(env, workers, finished)
+
+
+def redis_env(nodes: int) -> dict[str, str]:
+    """The environment of the commands: scripts/redis's server (started), ``nodes`` a search,
+    no opening book, no CLUBRATING_ variable of the caller's."""
+    subprocess.run([ROOT / "scripts" / "redis", "start"], check=True)
+    url = subprocess.run([ROOT / "scripts" / "redis", "url"], check=True, capture_output=True, text=True).stdout.strip()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("CLUBRATING_")}
+    env.update({"CLUBRATING_REDIS_URL": url, "CLUBRATING_NODES": str(nodes), "CLUBRATING_BOOK": ""})
+    return env
 
 
 def main() -> int:
@@ -79,10 +110,7 @@ def main() -> int:
     parser.add_argument("--nodes", type=int, default=20000)
     parser.add_argument("--runs", type=int, default=2)
     args = parser.parse_args()
-    subprocess.run([ROOT / "scripts" / "redis", "start"], check=True)
-    url = subprocess.run([ROOT / "scripts" / "redis", "url"], check=True, capture_output=True, text=True).stdout.strip()
-    env = {k: v for k, v in os.environ.items() if not k.startswith("CLUBRATING_")}
-    env.update({"CLUBRATING_REDIS_URL": url, "CLUBRATING_NODES": str(args.nodes), "CLUBRATING_BOOK": ""})
+    env = redis_env(args.nodes)
     pgn = evening_pgn(args.games, args.plies)
     times: dict[int, list[float]] = {1: [], 2: []}
     with tempfile.TemporaryDirectory() as folder:

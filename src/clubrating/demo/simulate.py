@@ -12,6 +12,7 @@ from __future__ import annotations
 import datetime as dt
 import math
 import random
+import statistics
 from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass, field
 
@@ -45,7 +46,8 @@ ROUNDS = 5
 
 def simulate_history(seed: int, games: int = 1_000_000, players: int = 50_000,
                      tournaments: int = 20_000, years: int = 10) -> list[TournamentInput]:
-    """A federation's history: clubs of 100 players, club and regional Swiss events.
+    """A federation's history: clubs of 100 players (the last one up to 149), club and
+    regional Swiss events.
 
     Player keys are ints ``0 .. players-1``; exactly ``games`` pairings (about 1 %
     unplayed) spread evenly over ``tournaments`` tournaments of five rounds.
@@ -55,6 +57,9 @@ def simulate_history(seed: int, games: int = 1_000_000, players: int = 50_000,
     rng = random.Random(seed)
     strength = [rng.gauss(1500.0, 300.0) for _ in range(players)]
     clubs = [list(range(lo, min(lo + CLUB_SIZE, players))) for lo in range(0, players, CLUB_SIZE)]
+    if len(clubs) > 1 and len(clubs[-1]) < CLUB_SIZE // 2:   # a short last club joins the one before
+        short = clubs.pop()
+        clubs[-1] = clubs[-1] + short
     history = []
     for index in range(tournaments):
         target = games // tournaments + (1 if index < games % tournaments else 0)
@@ -92,6 +97,54 @@ def _random_rounds(rng: random.Random, entrants: list[int], target: int,
             points = game_points(rng, strength[white], strength[black]) if played else rng.choice((0, 2))
             pairings.append(RatedGame(white, black, points, played))
     return pairings
+
+
+# A federation of clubs of unequal sizes: a club's games follow a lognormal spread over the
+# clubs (the spread chosen so that, at 1,000 clubs, the biggest has ten times the mean: 50,000
+# of 5,000,000 games), its members in proportion to its games.
+CLUB_SPREAD = 0.8          # sigma of the log of a club's games
+EVENING_BOARDS = 12        # boards of a club's evening at most: 24 players
+MIN_CLUB_MEMBERS = 4
+
+
+@dataclass(frozen=True, slots=True)
+class ClubShape:
+    """One club of a simulated federation: its members, games and tournaments of five rounds."""
+
+    members: int
+    games: int
+    tournaments: int
+
+
+def federation_shapes(clubs: int, members: int, games: int) -> list[ClubShape]:
+    """``clubs`` clubs holding exactly ``members`` members and ``games`` games, largest first.
+
+    Club ``r`` (0-based) gets the lognormal quantile at ``1 - (r + 0.5) / clubs`` of the
+    totals, rounded so that the sums are exact; every club has a few members and a game.
+    """
+    if clubs < 1 or members < MIN_CLUB_MEMBERS * clubs or games < clubs:
+        raise ValueError("a federation needs a club, four members a club and a game a club")
+    normal = statistics.NormalDist()
+    weights = [math.exp(CLUB_SPREAD * normal.inv_cdf(1 - (r + 0.5) / clubs)) for r in range(clubs)]
+    club_games = _shares(games, weights, 1)
+    club_members = _shares(members, [float(g) for g in club_games], MIN_CLUB_MEMBERS)
+    shapes = []
+    for m, g in zip(club_members, club_games):
+        per_evening = ROUNDS * min(EVENING_BOARDS, m // 2)
+        shapes.append(ClubShape(m, g, max(1, math.ceil(g / per_evening))))
+    return shapes
+
+
+def _shares(total: int, weights: list[float], least: int) -> list[int]:
+    """``total`` split in proportion to ``weights``, each share at least ``least``, the
+    remainders going to the largest fractions (the shares add up to ``total`` exactly)."""
+    spare = total - least * len(weights)
+    exact = [spare * w / sum(weights) for w in weights]
+    shares = [least + int(x) for x in exact]
+    by_fraction = sorted(range(len(weights)), key=lambda i: int(exact[i]) - exact[i])
+    for i in by_fraction[: total - sum(shares)]:
+        shares[i] += 1
+    return shares
 
 
 # -- a realistic club (demo) ---------------------------------------------------------------
