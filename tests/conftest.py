@@ -28,7 +28,8 @@ settings.load_profile("ci" if os.environ.get("CI") else "dev")
 SLOW_FIRST = ("test_demo.py", "test_readme_commands.py", "test_rq_workers.py", "test_types.py",
               "test_concurrency.py", "test_read_only.py", "test_duplicates.py", "test_serve.py",
               "test_backup.py", "test_archive.py", "test_deploy.py", "test_cli_edges.py",
-              "test_browser_otb.py", "test_browser_print.py", "test_browser_phone.py")
+              "test_browser_otb.py", "test_browser_print.py", "test_browser_phone.py",
+              "test_bench_federation.py")
 
 
 # The tests whose result can depend on the database, marked ``storage`` here so that the
