@@ -13,7 +13,6 @@ from pathlib import Path
 import pytest
 from django.conf import settings as django_settings
 from django.test import Client
-from django.utils import translation
 from pytest_django.fixtures import Settings
 
 from clubrating.club.models import Club, Tournament
@@ -35,11 +34,13 @@ def catalogue(tmp_path: Path, settings: Settings) -> None:
 
 
 def page(path: str, language: str) -> str:
-    """The page as a visitor whose browser asks for LANGUAGE reads it."""
-    with translation.override(language):
-        response = Client().get(path, headers={"accept-language": language})
+    """The page as a visitor whose browser asks for LANGUAGE reads it (the real middleware
+    chooses it, and the page says so in its <html lang>)."""
+    response = Client().get(path, headers={"accept-language": f"{language},en;q=0.5"})
     assert response.status_code == 200, path
-    return response.content.decode()
+    html = response.content.decode()
+    assert f'<html lang="{language}">' in html, path
+    return html
 
 
 # Anna Smith of tests/web/conftest's evening: 3 rated games in 3 rounds, 2 as White and 1 as Black;
@@ -86,3 +87,8 @@ def test_an_english_visitor_reads_the_english_texts(catalogue: None, club: Club,
     html = page("/c/riverside/", "en")
     assert "Recent tournaments" in html and "Provisional (fewer than 5 rated games)" in html
     assert "Последние турниры" not in html and "Վերջին մրցաշարերը" not in html
+
+
+def test_the_language_switcher_is_labelled_in_the_pages_language(catalogue: None, evening: Tournament) -> None:
+    assert '<label for="language">Язык</label>' in page("/c/riverside/", "ru")
+    assert '<label for="language">Լեզու</label>' in page("/c/riverside/", "hy")
