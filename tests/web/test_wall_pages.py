@@ -5,6 +5,7 @@ request through the page cache. Printing them in Chromium is test_browser_print.
 from __future__ import annotations
 
 import datetime as dt
+import json
 import re
 
 from django.test import Client
@@ -14,7 +15,7 @@ from clubrating.club.models import Club, CurrentRating, EveningBoard, Member, Ra
 from clubrating.formats.typed import parse_typed
 from clubrating.web.access import CACHE_HEADER
 
-from .conftest import WHO, publish_typed
+from .conftest import WHO, make_arbiter, publish_typed
 
 TODAY = dt.date.today()
 EARLIER = """
@@ -170,3 +171,48 @@ def test_the_api_lists_a_running_evenings_current_pairings_as_the_page_marked_in
     assert len(shown) == 2 and all(name in " ".join(page[i]) for i, row in enumerate(shown) for name in row)
     assert [b["why"] for b in doc["pairings"]["byes"]] == ["sits out this round"]
     assert all(b["result"] is None for b in doc["pairings"]["boards"])
+
+
+def test_the_apis_tournament_list_adds_the_running_evenings_and_leaves_the_published_rows_as_they_were(
+        club: Club) -> None:
+    publish_typed(club, EARLIER, "January", dt.date(2024, 1, 9))
+    waiting = evening.start_evening(club, "Registering", TODAY, 3, who=WHO)
+    evening.register(waiting, "Anna Smith", who=WHO)
+    t = evening.start_evening(club, "Tuesday Swiss", TODAY, 3, who=WHO)
+    for name in ["Anna Smith", "Bob Jones", "Carl Berg", "Dana White", "Eva Fox"]:
+        evening.register(t, name, who=WHO)
+    services.all_new_members(t, who=WHO)
+    before = Client().get("/api/c/riverside/tournaments").content
+    evening.pair_next_round(t, who=WHO)
+    after = Client().get("/api/c/riverside/tournaments")
+    assert after.status_code == 200 and after.content.endswith(before[1:])   # the published rows, byte for byte
+    listed = after.json()
+    assert [row["name"] for row in listed] == ["Tuesday Swiss", "January"]   # not the evening still registering
+    running = listed[0]
+    assert (running["tournament_id"], running["status"], running["in_progress"]) == (t.id, "draft", True)
+    assert (running["rounds"], running["planned_rounds"], running["players"]) == (1, 3, 5)
+    assert "in_progress" not in listed[1] and "planned_rounds" not in listed[1]
+    assert Client().get(f"/api/c/riverside/tournaments/{t.id}").json()["in_progress"] is True   # as its own URL
+    arbiter = Client()
+    arbiter.force_login(make_arbiter(club, "alice"))
+    shown = {row["name"]: row for row in arbiter.get("/api/c/riverside/tournaments").json()}
+    assert shown["Tuesday Swiss"]["in_progress"] is True and "in_progress" not in shown["Registering"]
+
+
+def test_the_apis_tournament_list_shows_a_running_evening_under_the_clubs_visibility(club: Club) -> None:
+    t = _running(club, ["Anna Smith", "Bob Jones", "Carl Berg", "Dana White"])
+    dana = Member.objects.get(club=club, name="Dana White")
+    services.set_member_flags(dana, who=WHO, junior=True)
+    for board in EveningBoard.objects.filter(tournament=t).select_related("white", "black"):
+        won = "1-0" if board.white.member_id == dana.id else "0-1" if board.black.member_id == dana.id else "1/2-1/2"
+        evening.enter_result(board, won, who=WHO)
+    services.set_privacy(club, who=WHO, visibility="unlisted")
+    club.refresh_from_db()
+    assert Client().get("/api/c/riverside/tournaments").status_code == 404
+    listed = Client().get(f"/api/u/{club.token}/tournaments").json()
+    assert [(row["tournament_id"], row["in_progress"]) for row in listed] == [(t.id, True)]
+    assert listed[0]["winners"] == [{"name": "D. W.", "member_id": dana.id}]   # the leader, named as the pages
+    assert "Dana White" not in json.dumps(listed)
+    services.set_privacy(club, who=WHO, visibility="arbiter")
+    club.refresh_from_db()
+    assert Client().get(f"/api/u/{club.token}/tournaments").status_code == 404

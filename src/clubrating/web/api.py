@@ -73,12 +73,21 @@ def player(request: HttpRequest, access: ClubAccess, member_id: int) -> dict[str
 
 @api_view
 def tournaments(request: HttpRequest, access: ClubAccess) -> list[dict[str, Any]]:
+    """The tournaments this viewer may open (``pages.shown_tournaments``: the published ones and the
+    running evenings; every one for an arbiter), newest first. A running evening's row adds
+    ``in_progress`` (its winners are the leaders so far); every other row is as it always was."""
     return [{"tournament_id": t["id"], "name": t["name"], "date": t["date"].isoformat(), "kind": t["kind"],
              "time_control": t["time_control"], "rounds": t["rounds"], "status": t["status"],
              "players": t["summary"]["players"], "winners": t["summary"]["winners"],
-             "has_moves": t["summary"]["has_moves"]}
-            for t in pages.tournament_rows(access)
-            if t["status"] == TournamentStatus.PUBLISHED or access.is_arbiter]
+             "has_moves": t["summary"]["has_moves"], **_running(t)}
+            for t in pages.tournament_rows(access)]
+
+
+def _running(row: dict[str, Any]) -> dict[str, Any]:
+    """``in_progress`` and the rounds planned, for a draft evening with a round paired; else nothing."""
+    if row["status"] != TournamentStatus.DRAFT or not row["paired_rounds"]:
+        return {}
+    return {"in_progress": True, "planned_rounds": row["planned_rounds"]}
 
 
 def _in_progress(access: ClubAccess, t: Tournament) -> dict[str, Any]:
@@ -149,7 +158,8 @@ def _club_paths(prefix: str) -> dict[str, Any]:
             "summary": "A member's lifetime history and games", "parameters": params + mid,
             "responses": _ok(_ref("Player"), "the member's history")}},
         f"{prefix}/{{ref}}/tournaments": {"get": {
-            "summary": "The club's published tournaments, newest first", "parameters": params,
+            "summary": "The club's published tournaments and its evenings being played, newest first",
+            "parameters": params,
             "responses": _ok({"type": "array", "items": _ref("TournamentSummary")}, "the tournaments")}},
         f"{prefix}/{{ref}}/tournaments/{{tournament_id}}": {"get": {
             "summary": "Standings, crosstable cells and rating changes", "parameters": params + tid,
@@ -234,3 +244,8 @@ OPENAPI["components"]["schemas"]["Standings"]["properties"].update(
                   boards={"type": "array", "items": _obj(board=_INT, white=_SIDE, black=_SIDE,
                                                          result={"type": ["string", "null"]})},
                   byes={"type": "array", "items": _obj(number=_INT, name=_STR, points=_STR, why=_STR)}))
+# Added to the tournament list's rows, not required: present (and true) only on an evening being played.
+OPENAPI["components"]["schemas"]["TournamentSummary"]["properties"].update(
+    in_progress={"type": "boolean", "description": "an evening being played (not rated yet): only its row "
+                                                   "has this field, every other row is as before"},
+    planned_rounds={"type": "integer", "description": "an evening being played: the rounds it will have"})

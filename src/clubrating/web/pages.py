@@ -122,7 +122,7 @@ def tournament_rows(access: ClubAccess) -> list[dict[str, Any]]:
     flags = member_flags(m for s in summaries.values() for _, m in s["winners"])
     return [{"id": t.id, "name": t.name, "date": t.date, "kind": t.kind, "time_control": t.time_control,
              "is_published": t.is_published, "is_rated": t.is_rated, "status": t.status, "rounds": t.rounds,
-             "paired_rounds": getattr(t, "paired_rounds", None),
+             "paired_rounds": getattr(t, "paired_rounds", None), "planned_rounds": getattr(t, "planned_rounds", None),
              "summary": {**summaries[t.id], "winners": [
                  {"name": entry_name(access, t, name, m, flags), "member_id": m}
                  for name, m in summaries[t.id]["winners"]]}} for t in listed]
