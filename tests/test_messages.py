@@ -43,3 +43,9 @@ def test_a_marked_text_missing_from_the_catalogue_fails_the_check(tmp_path: Path
     assert result.stderr == ("messages: the catalogue of en hy ru is not up to date with the marked texts: "
                              "run scripts/messages\n")
     assert catalogues(tmp_path) == before
+
+
+def test_no_message_of_the_catalogue_is_a_fuzzy_guess() -> None:
+    """Django skips a fuzzy message (the English shows), and a translator could take the guess for done."""
+    fuzzy = {po: po.read_text(encoding="utf-8").count("#, fuzzy") for po in (ROOT / LOCALE).glob("*/LC_MESSAGES/django.po")}
+    assert fuzzy and all(count == 0 for count in fuzzy.values()), fuzzy
