@@ -92,3 +92,19 @@ def test_an_english_visitor_reads_the_english_texts(catalogue: None, club: Club,
 def test_the_language_switcher_is_labelled_in_the_pages_language(catalogue: None, evening: Tournament) -> None:
     assert '<label for="language">Язык</label>' in page("/c/riverside/", "ru")
     assert '<label for="language">Լեզու</label>' in page("/c/riverside/", "hy")
+
+
+@pytest.mark.parametrize(("language", "translated", "english"), [
+    ("ru", ["Импортировать турнир", "Журнал изменений", "Конфиденциальность", "Статус"],
+     ["Import a tournament", "Audit log", "Privacy", "Status"]),
+    ("hy", ["Ներմուծել մրցաշար", "Փոփոխությունների մատյան", "Գաղտնիություն", "Կարգավիճակ"],
+     ["Import a tournament", "Audit log", "Privacy", "Status"]),
+])
+def test_the_arbiters_dashboard_reads_in_the_arbiters_language(
+        catalogue: None, arbiter_client: Client, evening: Tournament,
+        language: str, translated: list[str], english: list[str]) -> None:
+    response = arbiter_client.get("/c/riverside/arbiter/", headers={"accept-language": language})
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert [w for w in translated if w not in html] == []
+    assert [w for w in english if w in html] == []
