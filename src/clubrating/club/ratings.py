@@ -48,6 +48,7 @@ CHANGE_COLUMNS = ("tournament_id", "member_id", "rating_list", "rating_before", 
                   "games_before", "games_rated", "score_rated", "expected", "provisional_before")
 CURRENT_COLUMNS = ("member_id", "rating_list", "rating", "games", "provisional", "last_played")
 PEAK_RATING = 2400.0   # FIDE 8.3.3: K 10 once a player has reached 2400
+INSERT_ROWS = 2_000    # rows of one INSERT at most (within SQLite's 999 parameters, fewer there)
 
 
 @dataclass(frozen=True)
@@ -97,26 +98,32 @@ def _fetch(sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
 
 
 def _insert(model: Any, columns: Sequence[str], rows: list[tuple[Any, ...]]) -> None:
+    """Many rows a statement (``VALUES (...), (...)``): psycopg's ``executemany`` sends one
+    statement a row, which cost a correction in a 50,000-game club 0.3 s for its 2,000
+    members' current ratings (benchmarks/bench_federation.py)."""
     if not rows:
         return
     names = ", ".join(connection.ops.quote_name(c) for c in columns)
-    marks = ", ".join(["%s"] * len(columns))
+    row_marks = "(" + ", ".join(["%s"] * len(columns)) + ")"
+    per_statement = min(INSERT_ROWS, (connection.features.max_query_params or INSERT_ROWS) // len(columns))
     with connection.cursor() as cursor:
-        for lo in range(0, len(rows), 20_000):
-            cursor.executemany(f"INSERT INTO {_table(model)} ({names}) VALUES ({marks})", rows[lo:lo + 20_000])
+        for lo in range(0, len(rows), per_statement):
+            chunk = rows[lo:lo + per_statement]
+            cursor.execute(f"INSERT INTO {_table(model)} ({names}) VALUES {', '.join([row_marks] * len(chunk))}",
+                           [value for row in chunk for value in row])
 
 
 def history_columns(club: Club, tournaments: list[Tournament]) -> HistoryColumns:
     """The played games of ``tournaments`` (in order) as the replay's columns, keyed by member."""
     ordinal_of = {t.id: i for i, t in enumerate(tournaments)}
     rated = [t.id for t in tournaments if t.is_rated]
-    rows = _fetch(
+    rows = _fetch(   # from the first tournament's day on: a replay from a snapshot reads no earlier game
         f"SELECT g.tournament_id, we.member_id, be.member_id, g.white_points "
         f"FROM {_table(Game)} g JOIN {_table(Entry)} we ON we.id = g.white_id "
         f"JOIN {_table(Entry)} be ON be.id = g.black_id JOIN {_table(Tournament)} t ON t.id = g.tournament_id "
-        f"WHERE t.club_id = %s AND t.status = %s AND t.kind <> %s AND g.played "
+        f"WHERE t.club_id = %s AND t.status = %s AND t.kind <> %s AND g.played AND t.date >= %s "
         f"ORDER BY g.tournament_id, g.round, g.board, g.id",
-        [club.id, TournamentStatus.PUBLISHED, "bughouse"]) if rated else []
+        [club.id, TournamentStatus.PUBLISHED, "bughouse", tournaments[0].date]) if rated else []
     wanted = set(rated)
     rows = [r for r in rows if r[0] in wanted]
     data = np.array(rows, dtype=np.int64).reshape(-1, 4)
@@ -141,24 +148,26 @@ def history_columns(club: Club, tournaments: list[Tournament]) -> HistoryColumns
 
 def snapshot_before(club: Club, key: OrderKey | None) -> dict[str, Snapshot]:
     """Each member's standing just before the tournament with order ``key``, by list,
-    from the stored rating changes of the earlier tournaments (the snapshots)."""
+    from the stored rating changes of the earlier tournaments (the snapshots): the newest
+    row of each member and list, and whether any row reached 2400, picked by the database
+    (window functions, SQL:2003; SQLite 3.25 on) rather than every row read."""
     snapshots: dict[str, Snapshot] = {}
     if key is None:
         return snapshots
+    member = "PARTITION BY c.rating_list, c.member_id"
     rows = _fetch(
-        f"SELECT c.rating_list, c.member_id, c.rating_after, c.games_before + c.games_rated, "
-        f"t.date, t.sequence, t.id FROM {_table(RatingChange)} c "
-        f"JOIN {_table(Tournament)} t ON t.id = c.tournament_id WHERE t.club_id = %s AND t.date <= %s "
-        f"ORDER BY t.date, t.sequence, t.id", [club.id, key[0]])
-    for lst, member, after, games, t_date, t_seq, t_id in rows:
-        t_date = t_date if isinstance(t_date, dt.date) else dt.date.fromisoformat(t_date)
-        if (t_date, t_seq, t_id) >= key:
-            continue
+        f"SELECT rating_list, member_id, rating_after, games, day, top FROM ("
+        f"SELECT c.rating_list, c.member_id, c.rating_after, c.games_before + c.games_rated AS games, "
+        f"t.date AS day, MAX(c.rating_after) OVER ({member}) AS top, "
+        f"ROW_NUMBER() OVER ({member} ORDER BY t.date DESC, t.sequence DESC, t.id DESC) AS newest "
+        f"FROM {_table(RatingChange)} c JOIN {_table(Tournament)} t ON t.id = c.tournament_id "
+        f"WHERE t.club_id = %s AND (t.date < %s OR (t.date = %s AND (t.sequence < %s OR "
+        f"(t.sequence = %s AND t.id < %s))))) latest WHERE newest = 1 ORDER BY rating_list, member_id",
+        [club.id, key[0], key[0], key[1], key[1], key[2]])
+    for lst, member_id, after, games, day, top in rows:
         snap = snapshots.setdefault(lst, Snapshot({}, {}))
-        held = snap.standings.get(member)
-        reached = after >= PEAK_RATING or (held is not None and held.peak_reached_2400)
-        snap.standings[member] = Standing(after, games, reached)
-        snap.last_played[member] = t_date
+        snap.standings[member_id] = Standing(after, games, top >= PEAK_RATING)
+        snap.last_played[member_id] = day if isinstance(day, dt.date) else dt.date.fromisoformat(day)
     return snapshots
 
 
@@ -209,6 +218,29 @@ def _stored(model: Any, columns: Sequence[str], where: str, params: list[Any]) -
     return {(row[0], row[1]): tuple(row) for row in _fetch(sql, params)}
 
 
+def _as_current(row: tuple[Any, ...]) -> tuple[Any, ...]:
+    """A stored current row as the rebuild makes one (SQLite gives 0/1 and ISO dates)."""
+    member, lst, rating, games, provisional, last = row
+    last = dt.date.fromisoformat(last) if isinstance(last, str) else last
+    return (member, lst, rating, games, bool(provisional), last)
+
+
+def _write_current(stored: dict[RowKey, tuple[Any, ...]], current: list[tuple[Any, ...]]) -> None:
+    """Delete and write again only the current rows that differ from ``current``: the table
+    ends as if every row were rewritten, but a correction changes a few members' standings
+    of the thousands a big club has (the CPI ledger is written the same way)."""
+    fresh = {(r[0], r[1]): r for r in current}
+    stale = sorted(k for k, r in stored.items() if fresh.get(k) != r)
+    with connection.cursor() as cursor:
+        for lst in sorted({k[1] for k in stale}):
+            members = [k[0] for k in stale if k[1] == lst]
+            for lo in range(0, len(members), INSERT_ROWS // 4):
+                chunk = members[lo:lo + INSERT_ROWS // 4]
+                cursor.execute(f"DELETE FROM {_table(CurrentRating)} WHERE rating_list = %s AND member_id IN "
+                               f"({', '.join(['%s'] * len(chunk))})", [lst, *chunk])
+    _insert(CurrentRating, CURRENT_COLUMNS, [r for k, r in fresh.items() if stored.get(k) != r])
+
+
 def rebuild_ratings(club: Club, *, reason: str, since: Tournament | OrderKey | None = None,
                     expect_difference: bool = True) -> RebuildReport:
     """Replay the published history (all of it, or from ``since`` on) and store the ratings.
@@ -249,14 +281,14 @@ def rebuild_ratings(club: Club, *, reason: str, since: Tournament | OrderKey | N
         replayed = {(r[0], r[1]): r for r in fresh}
         differing = sum(1 for k in stored.keys() | replayed.keys() if stored.get(k) != replayed.get(k))
         member_scope = "JOIN {m} m ON m.id = x.member_id WHERE m.club_id = %s".format(m=_table(Member))
-        current_before = {k: r[2] for k, r in _stored(CurrentRating, CURRENT_COLUMNS, member_scope, [club.id]).items()}
+        stored_current = {k: _as_current(r) for k, r in
+                          _stored(CurrentRating, CURRENT_COLUMNS, member_scope, [club.id]).items()}
+        current_before = {k: r[2] for k, r in stored_current.items()}
         with connection.cursor() as cursor:
             cursor.execute(f"DELETE FROM {_table(RatingChange)} WHERE id IN (SELECT x.id FROM "
                            f"{_table(RatingChange)} x {scope})", params)
-            cursor.execute(f"DELETE FROM {_table(CurrentRating)} WHERE member_id IN "
-                           f"(SELECT id FROM {_table(Member)} WHERE club_id = %s)", [club.id])
         _insert(RatingChange, CHANGE_COLUMNS, fresh)
-        _insert(CurrentRating, CURRENT_COLUMNS, current)
+        _write_current(stored_current, current)
         current_after = {(r[0], r[1]): r[2] for r in current}
         changed = len({k[0] for k in current_before.keys() | current_after.keys()
                        if current_before.get(k) != current_after.get(k)})
