@@ -4,12 +4,17 @@ language on its pages, else English; a language the catalogue lacks is passed ov
 
 from __future__ import annotations
 
+import datetime as dt
 import re
+import subprocess
+from pathlib import Path
 
 import pytest
 from django.conf import settings
 from django.test import Client
+from pytest_django.fixtures import Settings
 
+from clubrating.club import evening, services
 from clubrating.club.models import Club, Tournament
 from clubrating.club.services import club_settings
 from clubrating.club.services import moves_links as ml
@@ -114,3 +119,24 @@ def test_the_language_setting_is_one_of_the_catalogues(club: Club, arbiter_clien
     arbiter_client.post(f"{CLUB}arbiter/settings/", {"language": "ru"})
     club.refresh_from_db()
     assert club.language == "ru"
+
+
+def test_the_pages_words_made_in_python_follow_the_language_and_the_apis_stay_english(
+        club: Club, tmp_path: Path, settings: Settings) -> None:
+    """A catalogue of one Russian message, compiled here: the tournament page's round off reads it,
+    the API's document of the same evening keeps the contract's English words."""
+    po = tmp_path / "ru/LC_MESSAGES/django.po"
+    po.parent.mkdir(parents=True)
+    po.write_text('msgid ""\nmsgstr "Content-Type: text/plain; charset=UTF-8\\n"\n\n'
+                  'msgid "sits out this round"\nmsgstr "пропускает этот тур"\n', encoding="utf-8")
+    subprocess.run(["msgfmt", "--check", "-o", str(po.with_suffix(".mo")), str(po)], check=True)
+    settings.LOCALE_PATHS = [tmp_path]   # Django drops its cached catalogues when LOCALE_PATHS changes
+    t = evening.start_evening(club, "Spring Round Robin", dt.date(2024, 3, 5), 1, who=WHO, system="round-robin")
+    for name in ["Anna Smith", "Bob Jones", "Carl Berg", "Dana White", "Eva Fox"]:
+        evening.register(t, name, who=WHO)
+    services.all_new_members(t, who=WHO)
+    evening.pair_next_round(t, who=WHO)
+    page = Client().get(f"{CLUB}t/{t.id}/", headers={"accept-language": "ru"}).content.decode()
+    assert "пропускает этот тур" in page and "sits out this round" not in page
+    doc = Client().get(f"/api/c/riverside/tournaments/{t.id}", headers={"accept-language": "ru"}).json()
+    assert [b["why"] for b in doc["pairings"]["byes"]] == ["sits out this round"]

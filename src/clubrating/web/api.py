@@ -13,6 +13,7 @@ from functools import wraps
 from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.utils import translation
 from django.views.decorators.http import require_safe
 
 from clubrating import __version__
@@ -98,7 +99,8 @@ def _in_progress(access: ClubAccess, t: Tournament) -> dict[str, Any]:
     now = wall.progress(t)
     if now is None:
         return {"in_progress": False}
-    shown = wall.pairings(access, t, now["round"])
+    with translation.override("en"):   # the JSON's words are the contract's, in English whatever the page's language
+        shown = wall.pairings(access, t, now["round"])
     boards = [{"board": b["board"], "white": b["white"], "black": b["black"], "result": b["result"] or None}
               for b in shown["boards"]]
     byes = [{"number": b["number"], "name": b["name"], "points": b["points"], "why": b["why"]}

@@ -8,6 +8,7 @@ from html import escape
 from typing import Any
 
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext_lazy
 
 from clubrating.club.card import player_card
 from clubrating.club.models import Member
@@ -74,8 +75,9 @@ def _streak(s: Streak) -> dict[str, Any]:
 
 # --- HTML ------------------------------------------------------------------------------------
 
-WHY = {Status.PROVISIONAL_OPPONENT.value: "not rated: provisional opponent", Status.FORFEIT.value: "forfeit: not rated",
-       Status.BYE.value: "bye: not rated", Status.BUGHOUSE.value: "bughouse: not rated"}
+WHY = {Status.PROVISIONAL_OPPONENT.value: gettext_lazy("not rated: provisional opponent"),
+       Status.FORFEIT.value: gettext_lazy("forfeit: not rated"),
+       Status.BYE.value: gettext_lazy("bye: not rated"), Status.BUGHOUSE.value: gettext_lazy("bughouse: not rated")}
 
 
 def _num(value: float | None, fmt: str) -> str:
@@ -106,7 +108,7 @@ def _game_row(g: dict[str, Any], base: str, has_moves: bool = False) -> str:
     opponent = escape(g["opponent"]) if g["opponent_id"] else "bye"
     if g["opponent_id"]:
         opponent = f'<a href="{escape(base)}p/{g["opponent_id"]}/">{opponent}</a>'
-    why = WHY.get(g["status"], "")
+    why = escape(str(WHY.get(g["status"], "")))
     note = f' <span class="not-rated">{why}</span>' if why else ""
     result = g["result"]
     if has_moves:

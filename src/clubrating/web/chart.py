@@ -12,6 +12,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from html import escape
 
+from django.utils import dateformat
+from django.utils.translation import gettext
+
 WIDTH, HEIGHT = 640, 240
 LEFT, RIGHT, TOP, BOTTOM = 52, 12, 14, 30     # margins for the axis labels
 NICE_STEPS = (10, 20, 25, 50, 100, 200, 250, 500, 1000)   # rating ticks a reader can add up
@@ -44,7 +47,7 @@ def _x_ticks(first: dt.date, last: dt.date) -> list[tuple[dt.date, str]]:
         day = dt.date(year, month, 1)
         if day > last:
             break
-        ticks.append((day, day.strftime("%b %Y") if month == 1 or not ticks else day.strftime("%b")))
+        ticks.append((day, dateformat.format(day, "M Y" if month == 1 or not ticks else "M")))   # the month in the language
     step = max(1, math.ceil(len(ticks) / 8))
     return ticks[::step]
 
@@ -77,7 +80,7 @@ def rating_chart(points: Sequence[ChartPoint], *, title: str, start: ChartPoint 
         end_x = x(provisional_end.date) if provisional_end else x(last)
         out.append(f'<rect class="provisional" x="{LEFT}" y="{TOP}" width="{end_x - LEFT:.1f}" '
                    f'height="{HEIGHT - TOP - BOTTOM}"/>')
-        out.append(f'<text class="provisional-label" x="{LEFT + 4}" y="{TOP + 12}">provisional</text>')
+        out.append(f'<text class="provisional-label" x="{LEFT + 4}" y="{TOP + 12}">{escape(gettext("provisional"))}</text>')
     for value in range(int(y_min), int(y_max) + 1, step):
         out.append(f'<line class="grid" x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{y(value):.1f}" y2="{y(value):.1f}"/>')
         out.append(f'<text class="axis" x="{LEFT - 6}" y="{y(value) + 4:.1f}" text-anchor="end">{value}</text>')
@@ -117,5 +120,7 @@ def _describe(series: Sequence[ChartPoint]) -> str:
     first, last = series[0], series[-1]
     low = min(series, key=lambda p: p.rating)
     high = max(series, key=lambda p: p.rating)
-    return (f"Rating from {first.rating:.0f} on {first.date.isoformat()} to {last.rating:.0f} on "
-            f"{last.date.isoformat()}; lowest {low.rating:.0f}, highest {high.rating:.0f}.")
+    return gettext("Rating from %(first)s on %(first_day)s to %(last)s on %(last_day)s; lowest %(lowest)s, "
+                   "highest %(highest)s.") % {
+        "first": f"{first.rating:.0f}", "first_day": first.date.isoformat(), "last": f"{last.rating:.0f}",
+        "last_day": last.date.isoformat(), "lowest": f"{low.rating:.0f}", "highest": f"{high.rating:.0f}"}

@@ -1,5 +1,6 @@
 """The CPI dashboard's charts: inline SVG drawn on the server, readable without JavaScript
-(each with a <title> and a <desc> saying in words what it shows). Pure: numbers in, SVG out.
+(each with a <title> and a <desc> saying in words what it shows). Pure: numbers in, SVG out, its
+words in the active language (Django's translation, as the page's).
 
 - :func:`cpi_line` — the CPI after each analysed game, from the first (x: the game's number,
   so several games on one evening do not pile up; each day's date once), its interval as a band;
@@ -15,6 +16,9 @@ import math
 from collections.abc import Sequence
 from html import escape
 from typing import Any
+
+from django.utils import dateformat
+from django.utils.translation import gettext, ngettext
 
 from clubrating.cpi.registry import COUNTS, SHARES
 from clubrating.web.chart import nice_step
@@ -48,7 +52,7 @@ def day_labels(dates: Sequence[dt.date], x: Any) -> list[tuple[float, str]]:
     for i, day in enumerate(dates):
         if i and day == dates[i - 1]:
             continue
-        text = f"{day.day} {day:%b}" + (f" {day.year}" if day.year != year else "")
+        text = dateformat.format(day, "j M") + (f" {day.year}" if day.year != year else "")   # "12 Nov", the month in the language
         half = _text_width(text) / 2
         if x(i) - half < last_right + 8:
             continue
@@ -79,11 +83,16 @@ def cpi_line(points: Sequence[CpiPoint], *, title: str, measure: str = "CPI") ->
     def y(value: float) -> float:
         return TOP + (height - TOP - CPI_BOTTOM) * (y_max - value) / (y_max - y_min)
 
-    band_words = " The band is one standard deviation either side." if bands else ""
-    out = _open(height, title, f"{measure} after each of {n} analysed game{'s' if n != 1 else ''}: "
-                f"{values[0]:.0f} after the first ({points[0][0].isoformat()}), {values[-1]:.0f} after the last "
-                f"({points[-1][0].isoformat()}); lowest {min(values):.0f}, highest {max(values):.0f}.{band_words}",
-                "cpi-line")
+    band_words = " " + gettext("The band is one standard deviation either side.") if bands else ""
+    described = ngettext(
+        "%(measure)s after each of %(n)s analysed game: %(first)s after the first (%(first_day)s), %(last)s after "
+        "the last (%(last_day)s); lowest %(lowest)s, highest %(highest)s.",
+        "%(measure)s after each of %(n)s analysed games: %(first)s after the first (%(first_day)s), %(last)s after "
+        "the last (%(last_day)s); lowest %(lowest)s, highest %(highest)s.", n) % {
+        "measure": measure, "n": n, "first": f"{values[0]:.0f}", "first_day": points[0][0].isoformat(),
+        "last": f"{values[-1]:.0f}", "last_day": points[-1][0].isoformat(), "lowest": f"{min(values):.0f}",
+        "highest": f"{max(values):.0f}"}
+    out = _open(height, title, described + band_words, "cpi-line")
     for value in range(int(y_min), int(y_max) + 1, step):
         out.append(f'<line class="grid" x1="{CPI_LEFT}" x2="{WIDTH - RIGHT}" y1="{y(value):.1f}" '
                    f'y2="{y(value):.1f}"/>')
@@ -102,10 +111,14 @@ def cpi_line(points: Sequence[CpiPoint], *, title: str, measure: str = "CPI") ->
     path = " ".join(f"{'M' if i == 0 else 'L'}{x(i):.1f},{y(v):.1f}" for i, v in enumerate(values))
     out.append(f'<path class="line" d="{path}"/>')
     out.append("<g>" + "".join(f'<circle class="dot" cx="{x(i):.1f}" cy="{y(v):.1f}" r="3">'
-                               f'<title>game {i + 1}, {points[i][0].isoformat()}: {v:.0f}</title></circle>'
+                               f'<title>{escape(_game_point(i + 1, points[i][0].isoformat(), v))}</title></circle>'
                                for i, v in enumerate(values)) + "</g>")
     out.append("</svg>")
     return "\n".join(out)
+
+
+def _game_point(number: int, day: str, value: float) -> str:
+    return gettext("game %(number)s, %(day)s: %(value)s") % {"number": number, "day": day, "value": f"{value:.0f}"}
 
 
 SHARE_ORDER = SHARES
@@ -113,7 +126,7 @@ ROW, LABEL_W = 24, 150
 
 
 def _percent(value: float | None) -> str:
-    return "not available" if value is None else f"{value:.0%}"
+    return gettext("not available") if value is None else f"{value:.0%}"
 
 
 def factor_bars(averages: dict[str, dict[str, Any]], *, title: str) -> str:
@@ -123,7 +136,8 @@ def factor_bars(averages: dict[str, dict[str, Any]], *, title: str) -> str:
     height = TOP + ROW * len(rows) + 8
     plot = WIDTH - LEFT - LABEL_W - 90
     words = "; ".join(f"{n} {_percent(averages[n]['average'])}" for n in SHARE_ORDER)
-    out = _open(height, title, f"Average per factor over the analysed games: {words}.", "factor-bars")
+    out = _open(height, title, gettext("Average per factor over the analysed games: %(factors)s.") % {"factors": words},
+                "factor-bars")
     x0 = LEFT + LABEL_W
     for i, name in enumerate(rows):
         figures, top = averages[name], TOP + ROW * i
@@ -131,13 +145,14 @@ def factor_bars(averages: dict[str, dict[str, Any]], *, title: str) -> str:
                    f'{escape(name)}<tspan class="long"> {escape(_short(figures["label"]))}</tspan></text>')
         value, club = figures["average"], figures.get("club_average")
         if name in COUNTS:
-            per_game = "not available" if value is None else f"{value:.2f} a game"
-            club_text = "" if club is None else f" (club {club:.2f})"
+            per_game = gettext("not available") if value is None else gettext("%(count)s a game") % {
+                "count": f"{value:.2f}"}
+            club_text = "" if club is None else " " + gettext("(club %(average)s)") % {"average": f"{club:.2f}"}
             out.append(f'<text class="axis" x="{x0}" y="{top + 15}">{per_game}{club_text}</text>')
             continue
         out.append(f'<rect class="track" x="{x0}" y="{top + 4}" width="{plot}" height="14"/>')
         if value is None:
-            out.append(f'<text class="axis na" x="{x0 + 6}" y="{top + 15}">not available</text>')
+            out.append(f'<text class="axis na" x="{x0 + 6}" y="{top + 15}">{gettext("not available")}</text>')
         else:
             out.append(f'<rect class="bar" x="{x0}" y="{top + 4}" width="{plot * value:.1f}" height="14">'
                        f'<title>{escape(name)}: {value:.0%}</title></rect>')
@@ -145,7 +160,7 @@ def factor_bars(averages: dict[str, dict[str, Any]], *, title: str) -> str:
         if club is not None:
             cx = x0 + plot * club
             out.append(f'<line class="club-tick" x1="{cx:.1f}" x2="{cx:.1f}" y1="{top + 1}" y2="{top + 21}">'
-                       f'<title>club average {club:.0%}</title></line>')
+                       f'<title>{gettext("club average %(average)s") % {"average": f"{club:.0%}"}}</title></line>')
     out.append("</svg>")
     return "\n".join(out)
 
@@ -167,7 +182,9 @@ def delta_bars(games: Sequence[tuple[str, float]], *, title: str) -> str:
     scale = (height - TOP - BOTTOM) / 2 / bound
     slot = (WIDTH - CPI_LEFT - RIGHT) / len(games)
     words = ", ".join(f"{d:+.1f}" for _, d in games)
-    out = _open(height, title, f"ΔCPI of the last {len(games)} analysed games, oldest first: {words}.", "delta-bars")
+    out = _open(height, title, ngettext("ΔCPI of the last %(n)s analysed game, oldest first: %(deltas)s.",
+                                        "ΔCPI of the last %(n)s analysed games, oldest first: %(deltas)s.",
+                                        len(games)) % {"n": len(games), "deltas": words}, "delta-bars")
     for value in (-bound, 0, bound):
         yv = mid - value * scale
         out.append(f'<line class="grid" x1="{CPI_LEFT}" x2="{WIDTH - RIGHT}" y1="{yv:.1f}" y2="{yv:.1f}"/>')

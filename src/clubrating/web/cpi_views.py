@@ -16,6 +16,7 @@ import chess
 import chess.svg
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
 from clubrating.club.coach import cpi_brief, exercises_for
@@ -80,23 +81,26 @@ def dashboard(access: ClubAccess, member: Member) -> dict[str, Any]:
                                     ply=e["ply"] - 1)}     # the board before the move to find
                  for e in coach["exercises"]]
     windowed = weights.model.windowed
-    measure = "Plays like" if windowed else "CPI"
+    measure = _("Plays like") if windowed else "CPI"
     return {
         "member": member, "name": name, "cpi": summary["cpi"], "games": summary["games"],
         "strength": summary["strength"], "running": not windowed, "start": weights.model.start,
         "min_games": MIN_GAMES_FOR_STRENGTH, "min_moves": MIN_MOVES_FOR_STRENGTH,
-        "bonus_words": f"{weights.result.win:+g} for a win, {weights.result.draw:+g} for a draw, "
-                       f"{weights.result.loss:+g} for a loss", "costliest": costliest(rows),
+        "bonus_words": _("%(win)s for a win, %(draw)s for a draw, %(loss)s for a loss") % {
+            "win": f"{weights.result.win:+g}", "draw": f"{weights.result.draw:+g}", "loss": f"{weights.result.loss:+g}"},
+        "costliest": costliest(rows),
         "weakest": coach["weakest"], "factor": coach["factor"], "factor_label": coach["label"],
         "weakest_row": next((r for r in rows if coach["weakest"] and r["factor"] == coach["weakest"]["factor"]), None),
         "games_coached": coach["games_coached"], "factor_rows": rows, "recent": list(reversed(recent)),
         "exercises": exercises,
-        "cpi_chart": cpi_line(summary["chart"], measure=measure, title=f"What {name} plays like after each "
-                              "analysed game" if windowed else f"CPI of {name} after each analysed game"),
-        "factor_chart": factor_bars(coach["averages"], title=f"Factor averages of {name} and the club")
+        "cpi_chart": cpi_line(summary["chart"], measure=measure, title=(
+            _("What %(name)s plays like after each analysed game") if windowed
+            else _("CPI of %(name)s after each analysed game")) % {"name": name}),
+        "factor_chart": factor_bars(coach["averages"], title=_("Factor averages of %(name)s and the club") % {"name": name})
         if summary["games"] else "",
-        "delta_chart": delta_bars([(f"{r['date'].isoformat()} vs {r['opponent']}", r["delta"]) for r in recent],
-                                  title=f"ΔCPI of the latest games of {name}"),
+        "delta_chart": delta_bars([(_("%(date)s vs %(opponent)s") % {"date": r["date"].isoformat(), "opponent": r["opponent"]},
+                                    r["delta"]) for r in recent],
+                                  title=_("ΔCPI of the latest games of %(name)s") % {"name": name}),
     }
 
 
@@ -108,38 +112,53 @@ def factor_row(name: str, figures: dict[str, Any], weights: Weights) -> dict[str
     spec = BY_NAME[name]
     mine, club = figures["average"], figures["club_average"]
     cost = None if mine is None or club is None else weights.weight(name) * (club - mine)
-    return {"factor": name, **figures, "means": spec.means, "short_label": figures["label"].split(" (")[0], "better": BETTER[spec.higher_is_better],
+    comparison = _comparison(spec.higher_is_better, mine, club, name)
+    return {"factor": name, **figures, "means": spec.means, "short_label": figures["label"].split(" (")[0],
+            "better": _better(spec.higher_is_better),
             "average_text": _figure(name, mine), "club_text": _figure(name, club),
-            "against": _against(spec.higher_is_better, mine, club, name), "cost": cost, "drill": spec.drill,
+            "against": _against(comparison), "cost": cost, "drill": spec.drill,
             "cost_text": "" if cost is None else _cost_text(cost),
-            "cell": "" if cost is None else _cell(_against(spec.higher_is_better, mine, club, name), cost)}
+            "cell": "" if cost is None else _cell(comparison, cost)}
 
 
-BETTER = {True: "more is better", False: "fewer is better", None: "neither good nor bad by itself"}
+def _better(higher_is_better: bool | None) -> str:
+    return {True: _("more is better"), False: _("fewer is better"),
+            None: _("neither good nor bad by itself")}[higher_is_better]
 
 
-def _against(higher_is_better: bool | None, mine: float | None, club: float | None, name: str) -> str:
-    """"better than the club", "worse than the club" or "as the club", as shown (rounded)."""
+def _comparison(higher_is_better: bool | None, mine: float | None, club: float | None, name: str) -> str:
+    """"better", "worse", "above", "below" or "same" (as shown, rounded); "" without figures."""
     if mine is None or club is None:
         return ""
     if _figure(name, mine) == _figure(name, club):
-        return "the same as the club"
+        return "same"
     above = mine > club
     if higher_is_better is None:
-        return "above the club" if above else "below the club"
-    return "better than the club" if above == higher_is_better else "worse than the club"
+        return "above" if above else "below"
+    return "better" if above == higher_is_better else "worse"
+
+
+def _against(comparison: str) -> str:
+    """"better than the club", "worse than the club", "the same as the club", ..."""
+    return {"": "", "same": _("the same as the club"), "above": _("above the club"), "below": _("below the club"),
+            "better": _("better than the club"), "worse": _("worse than the club")}[comparison]
 
 
 def _cost_text(cost: float) -> str:
     if round(cost, 1) == 0:
-        return "no difference in ΔCPI a game"
-    return f"costs {cost:.1f} ΔCPI a game" if cost > 0 else f"gains {-cost:.1f} ΔCPI a game"
+        return _("no difference in ΔCPI a game")
+    return (_("costs %(cost)s ΔCPI a game") % {"cost": f"{cost:.1f}"} if cost > 0
+            else _("gains %(gain)s ΔCPI a game") % {"gain": f"{-cost:.1f}"})
 
 
-def _cell(against: str, cost: float) -> str:
+def _cell(comparison: str, cost: float) -> str:
     """The table's short form, under "Against the club (ΔCPI a game)": "worse, costs 1.1"."""
-    word = against.removesuffix(" than the club").removesuffix(" as the club").removesuffix(" the club")
-    return word if round(cost, 1) == 0 else f"{word}, {_cost_text(cost).removesuffix(' ΔCPI a game')}"
+    word = {"": "", "same": _("the same"), "above": _("above"), "below": _("below"),
+            "better": _("better"), "worse": _("worse")}[comparison]
+    if round(cost, 1) == 0:
+        return word
+    return _("%(comparison)s, %(cost)s") % {"comparison": word, "cost": _("costs %(cost)s") % {"cost": f"{cost:.1f}"}
+                                           if cost > 0 else _("gains %(gain)s") % {"gain": f"{-cost:.1f}"}}
 
 
 def costliest(rows: list[dict[str, Any]]) -> dict[str, Any] | None:
@@ -151,8 +170,8 @@ def costliest(rows: list[dict[str, Any]]) -> dict[str, Any] | None:
 
 def _figure(name: str, value: float | None) -> str:
     if value is None:
-        return "not available"
-    return f"{value:.2f} a game" if name in COUNTS else f"{value:.0%}"
+        return _("not available")
+    return _("%(count)s a game") % {"count": f"{value:.2f}"} if name in COUNTS else f"{value:.0%}"
 
 
 @require_safe

@@ -11,6 +11,7 @@ from typing import Any
 from django.db.models import F, Q
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect
+from django.utils.translation import gettext
 
 from clubrating.club import queries
 from clubrating.club.models import Bye, Club, Entry, Evening, Game, Member, Tournament, TournamentStatus
@@ -205,7 +206,7 @@ def charts(tournaments: list[dict[str, Any]], provisional_games: int, name: str)
         first = rows[0]
         start = ChartPoint(dt.date.fromisoformat(first["date"]) - dt.timedelta(days=1), first["rating_before"],
                            bool(first["provisional_before"]))
-        svg = rating_chart(points, title=f"Rating history of {name} ({lst})", start=start)
+        svg = rating_chart(points, title=gettext("Rating history of %(name)s (%(list)s)") % {"name": name, "list": lst}, start=start)
         out.append({"list": lst, "svg": svg})
     return out
 

@@ -9,6 +9,7 @@ from html import escape
 from typing import Any
 
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext
 
 
 def _change_class(change: float | None) -> str:
@@ -59,13 +60,13 @@ def tournament_rows(rows: Iterable[dict[str, Any]], base: str) -> SafeString:
     out = []
     for t in rows:
         s = t["summary"]
-        draft = ("" if t["is_published"] else ' <span class="tag">in progress, not rated yet</span>'
-                 if t["paired_rounds"] else ' <span class="tag">draft</span>')
-        kind = escape(t["time_control"]) + ("" if t["is_rated"] else ", bughouse (not rated)")
+        draft = ("" if t["is_published"] else f' <span class="tag">{escape(gettext("in progress, not rated yet"))}</span>'
+                 if t["paired_rounds"] else f' <span class="tag">{escape(gettext("draft"))}</span>')
+        kind = escape(t["time_control"]) + ("" if t["is_rated"] else escape(", " + gettext("bughouse (not rated)")))
         winners = ", ".join(f'<a href="{b}p/{w["member_id"]}/">{escape(w["name"])}</a>' if w["member_id"]
                             else escape(w["name"]) for w in s["winners"])
-        shared = " (shared)" if len(s["winners"]) > 1 else ""
+        shared = " " + escape(gettext("(shared)")) if len(s["winners"]) > 1 else ""
         out.append(f'<tr><td>{t["date"].isoformat()}</td><td><a href="{b}t/{t["id"]}/">{escape(t["name"])}</a>{draft}'
                    f'</td><td>{kind}</td><td class="num">{s["players"]}</td><td class="num">{s["rounds"]}</td>'
-                   f'<td>{winners}{shared}</td><td>{"with moves" if s["has_moves"] else "results only"}</td></tr>')
+                   f'<td>{winners}{shared}</td><td>{escape(gettext("with moves") if s["has_moves"] else gettext("results only"))}</td></tr>')
     return mark_safe("\n".join(out))

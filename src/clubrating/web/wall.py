@@ -16,6 +16,7 @@ from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_safe
 
 from clubrating.club.models import Bye, Entry, Evening, EveningBoard, Game, Tournament, TournamentStatus
@@ -25,18 +26,18 @@ from clubrating.web import pages
 from clubrating.web.access import ClubAccess, club_view
 from clubrating.web.links import game_href
 
-BYE_WORDS = {ByeKind.PAIRING.value: "pairing bye", ByeKind.HALF_POINT.value: "half-point bye",
-             ByeKind.FULL_POINT.value: "full-point bye", ByeKind.ZERO_POINT.value: "zero-point bye",
-             ByeKind.ABSENT.value: "absent"}
-ROUND_OFF_WORDS = "sits out this round"
+BYE_WORDS = {ByeKind.PAIRING.value: gettext_lazy("pairing bye"), ByeKind.HALF_POINT.value: gettext_lazy("half-point bye"),
+             ByeKind.FULL_POINT.value: gettext_lazy("full-point bye"),
+             ByeKind.ZERO_POINT.value: gettext_lazy("zero-point bye"), ByeKind.ABSENT.value: gettext_lazy("absent")}
+ROUND_OFF_WORDS = gettext_lazy("sits out this round")
 """A round robin's zero-point bye is no bye the player took: the odd player's round off (C.05 Annex 1)."""
 
 
 def bye_words(kind: str, system: str) -> str:
     """What a round's bye is called on the public pages: a round robin's round off by what it is."""
     if kind == ByeKind.ZERO_POINT.value and system == "round_robin":
-        return ROUND_OFF_WORDS
-    return BYE_WORDS.get(kind, "bye")
+        return str(ROUND_OFF_WORDS)
+    return str(BYE_WORDS.get(kind, gettext_lazy("bye")))
 
 
 def running_evening(t: Tournament) -> Evening | None:
