@@ -12,14 +12,18 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 from django.test import Client
+from django.utils import translation
 from pytest_django.fixtures import Settings
 
 from clubrating.club import evening, services
 from clubrating.club.models import Club, Tournament
 from clubrating.club.services import club_settings
+from clubrating.cpi.registry import LABELS
+from clubrating.cpi.weights import SPEC
 from clubrating.club.services import moves_links as ml
 from clubrating.errors import InputError
 from clubrating.web.access import CACHE_HEADER
+from clubrating.web.cpi_views import factor_row
 
 from .conftest import WHO
 
@@ -121,22 +125,42 @@ def test_the_language_setting_is_one_of_the_catalogues(club: Club, arbiter_clien
     assert club.language == "ru"
 
 
-def test_the_pages_words_made_in_python_follow_the_language_and_the_apis_stay_english(
-        club: Club, tmp_path: Path, settings: Settings) -> None:
-    """A catalogue of one Russian message, compiled here: the tournament page's round off reads it,
-    the API's document of the same evening keeps the contract's English words."""
+RUSSIAN = {"sits out this round": "пропускает этот тур",
+           "hangs (moves costing 15 points of win chance or more)": "зевки (ходы, стоящие 15 пунктов шансов или больше)",
+           "moves that threw away 15 points of winning chances or more": "ходы, потерявшие 15 пунктов шансов или больше"}
+
+
+@pytest.fixture
+def russian(tmp_path: Path, settings: Settings) -> None:
+    """A Russian catalogue of the few messages above, compiled here (the committed one may not have them yet)."""
     po = tmp_path / "ru/LC_MESSAGES/django.po"
     po.parent.mkdir(parents=True)
     po.write_text('msgid ""\nmsgstr "Content-Type: text/plain; charset=UTF-8\\n"\n\n'
-                  'msgid "sits out this round"\nmsgstr "пропускает этот тур"\n', encoding="utf-8")
+                  + "".join(f'msgid "{en}"\nmsgstr "{ru}"\n\n' for en, ru in RUSSIAN.items()), encoding="utf-8")
     subprocess.run(["msgfmt", "--check", "-o", str(po.with_suffix(".mo")), str(po)], check=True)
     settings.LOCALE_PATHS = [tmp_path]   # Django drops its cached catalogues when LOCALE_PATHS changes
+
+
+def test_the_pages_words_made_in_python_follow_the_language_and_the_apis_stay_english(
+        club: Club, russian: None) -> None:
+    """The tournament page's round off reads the catalogue; the API's document of the same
+    evening keeps the contract's English words."""
     t = evening.start_evening(club, "Spring Round Robin", dt.date(2024, 3, 5), 1, who=WHO, system="round-robin")
     for name in ["Anna Smith", "Bob Jones", "Carl Berg", "Dana White", "Eva Fox"]:
         evening.register(t, name, who=WHO)
     services.all_new_members(t, who=WHO)
     evening.pair_next_round(t, who=WHO)
     page = Client().get(f"{CLUB}t/{t.id}/", headers={"accept-language": "ru"}).content.decode()
-    assert "пропускает этот тур" in page and "sits out this round" not in page
+    assert RUSSIAN["sits out this round"] in page and "sits out this round" not in page
     doc = Client().get(f"/api/c/riverside/tournaments/{t.id}", headers={"accept-language": "ru"}).json()
     assert [b["why"] for b in doc["pairings"]["byes"]] == ["sits out this round"]
+
+
+def test_the_cpi_factors_names_and_meanings_come_from_the_catalogue(russian: None) -> None:
+    figures = {"average": 0.5, "club_average": 0.25, "label": LABELS["H"], "available": 3, "games": 3}
+    with translation.override("ru"):
+        row = factor_row("H", figures, SPEC)
+    assert (row["label"], row["short_label"], row["means"]) == (
+        RUSSIAN[LABELS["H"]], "зевки", RUSSIAN["moves that threw away 15 points of winning chances or more"])
+    with translation.override("en"):
+        assert factor_row("H", figures, SPEC)["short_label"] == "hangs"

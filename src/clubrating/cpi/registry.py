@@ -21,6 +21,7 @@ from clubrating.cpi.facts import Color, GameFacts
 from clubrating.cpi.factors import (SPEC_E, Count, EvalLossForm, Factor, acpl, brilliancies,
                                     engine_choice, eval_loss, game_accuracy, hangs, lost_on_time,
                                     mates, opening, time_management)
+from clubrating.words import N_
 
 
 class Kind(enum.Enum):
@@ -35,7 +36,7 @@ Measure = Callable[[GameFacts, Color, EvalLossForm], Factor | Count]
 class FactorSpec:
     name: str
     kind: Kind
-    label: str
+    label: str                  # N_: translated where the web shows it (gettext), English in the CLI
     spec_weight: float          # spec C1: ΔCPI = Σ w·factor (+ R)
     measure: Measure
     sign: int = 1               # calibration: +1 more is never worse, −1 never better, 0 free
@@ -54,34 +55,34 @@ def _mate(distance: int) -> Measure:
 
 
 FACTORS: tuple[FactorSpec, ...] = (
-    FactorSpec("E", Kind.SHARE, "eval loss (average centipawn loss)", 30,
+    FactorSpec("E", Kind.SHARE, N_("eval loss (average centipawn loss)"), 30,
                lambda game, color, form: eval_loss(game.plies, color, form),
-               means="how little the moves lost (100 %: the evaluation never dropped)"),
-    FactorSpec("T", Kind.SHARE, "time management", 5,
+               means=N_("how little the moves lost (100 %: the evaluation never dropped)")),
+    FactorSpec("T", Kind.SHARE, N_("time management"), 5,
                lambda game, color, form: time_management(game.plies, color, game.time_control,
                                                          lost_on_time(game, color)),
-               means="how the thinking time was spread (0 %: every move the same time)"),
-    FactorSpec("O", Kind.SHARE, "opening (book moves)", 10, lambda game, color, form: opening(game.plies, color),
-               means="book moves among the first ten played from a known opening"),
-    FactorSpec("B1", Kind.SHARE, "engine's first choice", 20,
+               means=N_("how the thinking time was spread (0 %: every move the same time)")),
+    FactorSpec("O", Kind.SHARE, N_("opening (book moves)"), 10, lambda game, color, form: opening(game.plies, color),
+               means=N_("book moves among the first ten played from a known opening")),
+    FactorSpec("B1", Kind.SHARE, N_("engine's first choice"), 20,
                lambda game, color, form: engine_choice(game.plies, color, 1),
-               means="moves the engine would have chosen first"),
+               means=N_("moves the engine would have chosen first")),
     # B2/B3 are left free by the fit (a second choice: the data says which way) and not drilled
-    FactorSpec("B2", Kind.SHARE, "engine's second choice", 5,
+    FactorSpec("B2", Kind.SHARE, N_("engine's second choice"), 5,
                lambda game, color, form: engine_choice(game.plies, color, 2), sign=0, drill=False,
-               means="moves that were the engine's second choice"),
-    FactorSpec("B3", Kind.SHARE, "engine's third choice", 2,
+               means=N_("moves that were the engine's second choice")),
+    FactorSpec("B3", Kind.SHARE, N_("engine's third choice"), 2,
                lambda game, color, form: engine_choice(game.plies, color, 3), sign=0, drill=False,
-               means="moves that were the engine's third choice"),
-    FactorSpec("M1", Kind.SHARE, "mates in 1 found", 8, _mate(1), means="mates in 1 found, of those on the board"),
-    FactorSpec("M2", Kind.SHARE, "mates in 2 found", 15, _mate(2), means="mates in 2 found, of those on the board"),
-    FactorSpec("M3", Kind.SHARE, "mates in 3 found", 20, _mate(3), means="mates in 3 found, of those on the board"),
-    FactorSpec("H", Kind.COUNT, "hangs (moves costing 15 points of win chance or more)", -25,
+               means=N_("moves that were the engine's third choice")),
+    FactorSpec("M1", Kind.SHARE, N_("mates in 1 found"), 8, _mate(1), means=N_("mates in 1 found, of those on the board")),
+    FactorSpec("M2", Kind.SHARE, N_("mates in 2 found"), 15, _mate(2), means=N_("mates in 2 found, of those on the board")),
+    FactorSpec("M3", Kind.SHARE, N_("mates in 3 found"), 20, _mate(3), means=N_("mates in 3 found, of those on the board")),
+    FactorSpec("H", Kind.COUNT, N_("hangs (moves costing 15 points of win chance or more)"), -25,
                lambda game, color, form: hangs(game.plies, color), sign=-1,
-               means="moves that threw away 15 points of winning chances or more"),
-    FactorSpec("Br", Kind.COUNT, "brilliancies (sound sacrifices)", 30,
+               means=N_("moves that threw away 15 points of winning chances or more")),
+    FactorSpec("Br", Kind.COUNT, N_("brilliancies (sound sacrifices)"), 30,
                lambda game, color, form: brilliancies(game.plies, color), drill=False,
-               means="sound sacrifices the engine confirms"),
+               means=N_("sound sacrifices the engine confirms")),
 )
 
 NAMES: tuple[str, ...] = tuple(spec.name for spec in FACTORS)

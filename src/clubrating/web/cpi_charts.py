@@ -142,7 +142,7 @@ def factor_bars(averages: dict[str, dict[str, Any]], *, title: str) -> str:
     for i, name in enumerate(rows):
         figures, top = averages[name], TOP + ROW * i
         out.append(f'<text class="axis" x="{LEFT + LABEL_W - 8}" y="{top + 15}" text-anchor="end">'
-                   f'{escape(name)}<tspan class="long"> {escape(_short(figures["label"]))}</tspan></text>')
+                   f'{escape(name)}<tspan class="long"> {escape(_short(gettext(figures["label"])))}</tspan></text>')
         value, club = figures["average"], figures.get("club_average")
         if name in COUNTS:
             per_game = gettext("not available") if value is None else gettext("%(count)s a game") % {

@@ -46,7 +46,8 @@ def player_cpi(access: ClubAccess, member: Member) -> dict[str, Any] | None:
     brief = cpi_brief(member, access.club)
     if brief is None:
         return None
-    return {**brief, "url": f"{access.base}p/{member.id}/cpi/"}
+    weakest = brief["weakest"] and {**brief["weakest"], "label": _(brief["weakest"]["label"])}
+    return {**brief, "weakest": weakest, "url": f"{access.base}p/{member.id}/cpi/"}
 
 
 def _recent(access: ClubAccess, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -89,7 +90,7 @@ def dashboard(access: ClubAccess, member: Member) -> dict[str, Any]:
         "bonus_words": _("%(win)s for a win, %(draw)s for a draw, %(loss)s for a loss") % {
             "win": f"{weights.result.win:+g}", "draw": f"{weights.result.draw:+g}", "loss": f"{weights.result.loss:+g}"},
         "costliest": costliest(rows),
-        "weakest": coach["weakest"], "factor": coach["factor"], "factor_label": coach["label"],
+        "weakest": coach["weakest"], "factor": coach["factor"], "factor_label": coach["label"] and _(coach["label"]),
         "weakest_row": next((r for r in rows if coach["weakest"] and r["factor"] == coach["weakest"]["factor"]), None),
         "games_coached": coach["games_coached"], "factor_rows": rows, "recent": list(reversed(recent)),
         "exercises": exercises,
@@ -113,7 +114,8 @@ def factor_row(name: str, figures: dict[str, Any], weights: Weights) -> dict[str
     mine, club = figures["average"], figures["club_average"]
     cost = None if mine is None or club is None else weights.weight(name) * (club - mine)
     comparison = _comparison(spec.higher_is_better, mine, club, name)
-    return {"factor": name, **figures, "means": spec.means, "short_label": figures["label"].split(" (")[0],
+    label = _(figures["label"])   # the registry's words (N_), in the page's language
+    return {"factor": name, **figures, "label": label, "means": _(spec.means), "short_label": label.split(" (")[0],
             "better": _better(spec.higher_is_better),
             "average_text": _figure(name, mine), "club_text": _figure(name, club),
             "against": _against(comparison), "cost": cost, "drill": spec.drill,
