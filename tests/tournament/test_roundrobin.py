@@ -11,8 +11,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from clubrating.tournament.roundrobin import (MAX_PLAYERS, MIN_PLAYERS, Cycles, berger_round, rounds_of,
-                                              schedule)
+from clubrating.tournament.roundrobin import (MAX_PLAYERS, MAX_SEED, MIN_PLAYERS, Cycles, berger_round,
+                                              drawn_order, rounds_of, schedule)
 
 # C.05 Annex 1, the tables for 4, 6, 8 and 10 players as printed: one line a round, white first.
 PUBLISHED = {
@@ -124,3 +124,29 @@ def test_every_two_players_meet_once_a_cycle_with_colours_balanced(players: int,
 def test_in_a_double_round_robin_each_pair_has_each_colour_once(players: int) -> None:
     games = Counter(b for r in schedule(players, Cycles.DOUBLE) for b in r.boards)
     assert all(games[(b, w)] == 1 for (w, b) in games) and set(games.values()) == {1}
+
+
+def _keys_by_hand(players: int, seed: int) -> list[tuple[str, int]]:
+    """The drawing as docs/website.md says to redo it: each place's SHA-256 of "SEED:PLACE", sorted."""
+    import hashlib
+
+    return sorted((hashlib.sha256(f"{seed}:{place}".encode()).hexdigest(), place) for place in range(1, players + 1))
+
+
+@pytest.mark.parametrize(("players", "seed"), [(3, 0), (5, 482913), (16, 999_999), (10, 7)])
+def test_a_drawing_of_lots_is_the_one_its_seed_gives_by_the_documented_recipe(players: int, seed: int) -> None:
+    drawn = drawn_order(players, seed)
+    assert drawn == tuple(place for _, place in _keys_by_hand(players, seed))
+    assert sorted(drawn) == list(range(1, players + 1)) and drawn_order(players, seed) == drawn
+
+
+def test_every_order_of_four_players_comes_out_of_the_lot_about_equally_often() -> None:
+    # 24 orders over 4,800 seeds: about 200 each; 140 and 260 are more than four standard deviations out
+    counts = Counter(drawn_order(4, seed) for seed in range(4_800))
+    assert len(counts) == 24 and 140 < min(counts.values()) <= max(counts.values()) < 260
+
+
+@pytest.mark.parametrize("seed", [-1, MAX_SEED + 1])
+def test_a_seed_out_of_range_is_refused(seed: int) -> None:
+    with pytest.raises(ValueError, match=f"{seed}: a seed is a whole number from 0 to {MAX_SEED}"):
+        drawn_order(4, seed)

@@ -127,9 +127,18 @@ def _rebuild(target: str, old: dict[str, Any], new: dict[str, Any]) -> str:
             f"and {'was' if count == 1 else 'were'} replaced")
 
 
+TABLE_ORDERS = {"lot": "drawn by lot", "numbers": "in the order of entry", "hand": "as the arbiter listed them"}
+"""A round robin's table numbers at round 1, as ``evening.pair_next_round`` audits them."""
+
+
 def _pair(target: str, old: dict[str, Any], new: dict[str, Any]) -> str:
     bye = f", a pairing bye for #{new['bye']}" if new.get("bye") is not None else ""
-    return f"paired {target}: {plural(len(new['boards']), 'board')}{bye}"
+    numbers = ""
+    if new.get("order") in TABLE_ORDERS:
+        seed = f" (seed {new['seed']})" if new.get("seed") is not None else ""
+        numbers = f"; table numbers {TABLE_ORDERS[new['order']]}{seed}: " + ", ".join(
+            f"{n} {name}" for n, name in enumerate(new.get("table", []), 1))
+    return f"paired {target}: {plural(len(new['boards']), 'board')}{bye}{numbers}"
 
 
 def _arbiter_add(target: str, old: dict[str, Any], new: dict[str, Any]) -> str:

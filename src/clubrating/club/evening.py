@@ -7,7 +7,8 @@ typed is one member's, else through ``services.link`` and ``services.new_member`
 the first round seeds them by the club rating; each round is paired by the FIDE
 Dutch system (:mod:`clubrating.tournament.pairing`), or, in a round robin, taken from
 its Berger table (:mod:`clubrating.tournament.roundrobin`: the players are fixed at
-round 1, the whole schedule with them), and stored as boards whose games are written
+round 1, the whole schedule with them; their table numbers by rating, by lot or by the
+arbiter's hand, :class:`Numbering`), and stored as boards whose games are written
 when the results come in. The evening is published through
 ``services.publish``: it then rates exactly like an imported TRF (byes and
 forfeits never rated, R8).
@@ -19,14 +20,15 @@ what it checks, leaves an audit entry, and stores all of its change or none.
 from __future__ import annotations
 
 import datetime as dt
+import secrets
 from dataclasses import dataclass
 
 from django.db.models import Max
 
 from clubrating.club import audit, zones
 from clubrating.tournament.pairing import History, PairingFailed, RoundPlan, Seat, pair_round
-from clubrating.tournament.roundrobin import (MAX_PLAYERS, MIN_PLAYERS, Cycles, PairingSystem, berger_round,
-                                              rounds_of)
+from clubrating.tournament.roundrobin import (MAX_PLAYERS, MAX_SEED, MIN_PLAYERS, Cycles, PairingSystem,
+                                              TableOrder, berger_round, drawn_order, rounds_of)
 from clubrating.club.locking import history_write
 from clubrating.club.lookups import find_member_by_name, game_result_text, get_member, members_called
 from clubrating.club.queries import table_of
@@ -192,6 +194,116 @@ def request_bye(entry: Entry, round_text: str | int, *, who: str) -> Outcome:
     return Outcome(f"{entry.name} has a half-point bye in round {rnd}")
 
 
+# --- a round robin's table numbers --------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Numbering:
+    """How round 1 of a round robin gives its players their table numbers (C.05 Annex 1: drawn by
+    lot, or set by the arbiter): ``order``; the lot's ``seed`` (None: drawn when paired); the
+    arbiter's ``listed`` players, start numbers or names as registered, comma-separated, table
+    number 1 first."""
+    order: TableOrder = TableOrder.RATING
+    seed: int | None = None
+    listed: str = ""
+
+
+@dataclass(frozen=True)
+class Numbered:
+    """How round 1 of a round robin numbered its players: what its audit entry adds and what its
+    message says (both empty when numbered by rating, as before there was a choice)."""
+    audited: dict[str, object]
+    said: str = ""
+
+
+def parse_numbering(order: str, seed: str = "") -> Numbering:
+    """An order as a command or a form gives it: ``rating``, ``lot`` (``seed`` optional),
+    ``numbers``, or a list of the players ("3,1,Bea Roth,2")."""
+    word = order.strip().casefold()
+    known = {o.value: o for o in TableOrder if o is not TableOrder.HAND}
+    how = known.get(word or TableOrder.RATING.value, TableOrder.HAND)
+    if seed.strip() and how is not TableOrder.LOT:
+        raise InputError("a seed is for a drawing of lots: give it with the order lot")
+    if how is TableOrder.HAND:
+        return Numbering(how, listed=order)
+    return Numbering(how, _seed_text(seed) if seed.strip() else None)
+
+
+def _seed_text(text: str) -> int:
+    if not text.strip().isdecimal() or int(text) > MAX_SEED:
+        raise InputError(f"{text.strip()!r} is not a seed: expected a whole number from 0 to {MAX_SEED}")
+    return int(text)
+
+
+def numbering_from_table(typed: list[tuple[Entry, str]]) -> Numbering:
+    """The arbiter's order from a table number typed for each player (the evening page's form):
+    the numbers 1 to n, each once."""
+    count, given = len(typed), dict[int, Entry]()
+    for entry, text in typed:
+        if not text.strip():
+            raise InputError(f"{entry.name} has no table number: give each player one from 1 to {count}")
+        if not text.strip().isdecimal() or not 1 <= int(text) <= count:
+            raise InputError(f"{text.strip()!r} for {entry.name}: a table number is from 1 to {count}")
+        if int(text) in given:
+            raise InputError(f"table number {int(text)} is given twice ({given[int(text)].name}, {entry.name})")
+        given[int(text)] = entry
+    return Numbering(TableOrder.HAND, listed=",".join(str(given[n].number) for n in sorted(given)))
+
+
+def _table_order(numbering: Numbering, players: list[EveningPlayer],
+                 gone: list[EveningPlayer]) -> tuple[list[EveningPlayer], dict[str, object], str]:
+    """The players in table-number order, what the audit entry records of it, what the message says."""
+    entered = sorted(players, key=lambda p: p.entry.number)
+    how = numbering.order
+    if how is TableOrder.RATING:
+        return _by_rating(players), {}, ""
+    seed = None
+    if how is TableOrder.LOT:
+        seed = secrets.randbelow(MAX_SEED + 1) if numbering.seed is None else numbering.seed
+        order = [entered[place - 1] for place in drawn_order(len(entered), seed)]
+        said = f"drawn by lot with seed {seed}"
+    elif how is TableOrder.NUMBERS:
+        order, said = entered, "in the order of entry"
+    else:
+        order, said = _listed(numbering.listed, entered, gone), "as the arbiter listed them"
+    table = [p.entry.name for p in order]
+    audited: dict[str, object] = {"order": how.value, **({"seed": seed} if seed is not None else {}), "table": table}
+    return order, audited, f"; table numbers {said}: " + ", ".join(f"{n} {name}" for n, name in enumerate(table, 1))
+
+
+def _listed(text: str, players: list[EveningPlayer], gone: list[EveningPlayer]) -> list[EveningPlayer]:
+    """The players a list names, in its order: each by start number or name, every one once.
+
+    A name holding a comma ("Smith, Jane") is read whole: the pieces between two commas join
+    until they name a player."""
+    named = {_key(p.entry.name): p for p in players + gone} | {str(p.entry.number): p for p in players + gone}
+    pieces, start, order = text.split(","), 0, []
+    while start < len(pieces):
+        if not pieces[start].strip():   # an empty place between two commas
+            start += 1
+            continue
+        end = next((end for end in range(start + 1, len(pieces) + 1) if _key(",".join(pieces[start:end])) in named),
+                   None)
+        if end is None:
+            raise InputError(f"{pieces[start].strip()!r} is not a player of this evening: list the players by start "
+                             "number or name, table number 1 first")
+        player = named[_key(",".join(pieces[start:end]))]
+        if player in gone:
+            raise Refused(f"{player.entry.name} withdrew: list only the players of round 1")
+        if player in order:
+            raise InputError(f"{player.entry.name} is listed twice: list each player once")
+        order.append(player)
+        start = end
+    left = [p.entry.name for p in players if p not in order]
+    if left:
+        raise InputError(f"the order leaves out {', '.join(map(repr, left))}: list all {len(players)} players, "
+                         "each once")
+    return order
+
+
+def _key(name: str) -> str:
+    return " ".join(name.split()).casefold()
+
+
 # --- pairing -----------------------------------------------------------------------------------
 
 def history_of(tournament: Tournament) -> History:
@@ -219,13 +331,26 @@ def _club_rating(tournament: Tournament, entry: Entry) -> int | None:
 def _seed(tournament: Tournament, players: list[EveningPlayer], first: int) -> None:
     """Pairing numbers from ``first`` on by club rating, highest first; unrated players last by name
     (FIDE C.04.2.B: the initial ranking list by rating; the club's unrated have no other key)."""
+    _rate(tournament, players)
+    _renumber(_by_rating(players), first)
+
+
+def _rate(tournament: Tournament, players: list[EveningPlayer]) -> None:
     for p in players:
         p.seed_rating = _club_rating(tournament, p.entry)
-    order = sorted(players, key=lambda p: (p.seed_rating is None, -(p.seed_rating or 0), p.entry.name.casefold()))
+
+
+def _by_rating(players: list[EveningPlayer]) -> list[EveningPlayer]:
+    return sorted(players, key=lambda p: (p.seed_rating is None, -(p.seed_rating or 0), p.entry.name.casefold()))
+
+
+def _renumber(order: list[EveningPlayer], first: int) -> None:
+    """Give the players of ``order`` the numbers from ``first`` on, in that order."""
     for p in order:   # out of the way of the unique (tournament, number) first
         Entry.objects.filter(pk=p.entry_id).update(number=p.entry.number + 100_000)
     for number, p in enumerate(order, first):
         Entry.objects.filter(pk=p.entry_id).update(number=number)
+        p.entry.number = number
         p.save(update_fields=["seed_rating"])
 
 
@@ -258,17 +383,25 @@ def store_round(tournament: Tournament, evening: Evening, rnd: int, plan: RoundP
     return entry
 
 
-def pair_next_round(tournament: Tournament, *, who: str) -> Outcome:
-    """Pair the next round (FIDE Dutch); round 1 seeds everyone by club rating first."""
+def pair_next_round(tournament: Tournament, *, who: str, numbering: Numbering | None = None) -> Outcome:
+    """Pair the next round (FIDE Dutch); round 1 seeds everyone by club rating first, or, in a
+    round robin, numbers the players for its table as ``numbering`` says (by rating if not given)."""
+    numbering = numbering or Numbering()
     with history_write(tournament.club_id) as club:
         reread(tournament)
         evening = evening_of(tournament)
         rnd = evening.paired_rounds + 1
+        if numbering.order is not TableOrder.RATING:
+            _may_number(evening, rnd)
         if rnd > evening.planned_rounds:
             raise Refused(f"all {evening.planned_rounds} rounds are paired: publish the evening")
         missing = EveningBoard.objects.filter(tournament=tournament, round=evening.paired_rounds, game=None).count()
         if missing:
             raise Refused(_results_missing(missing, evening.paired_rounds))
+        cycles = system_of(evening).cycles
+        numbered = Numbered({})
+        if rnd == 1 and cycles is not None:
+            numbered = _start_round_robin(tournament, evening, _present(tournament, rnd), cycles, numbering)
         plan = plan_round(tournament, evening, rnd)
         entry = store_round(tournament, evening, rnd, plan)
         _forfeit_withdrawn(tournament, rnd)
@@ -279,8 +412,17 @@ def pair_next_round(tournament: Tournament, *, who: str) -> Outcome:
         rest = "pairing bye" if system_of(evening) is PairingSystem.SWISS else "no game"
         bye = f", {rest}: {entry[plan.bye].name}" if plan.bye is not None else ""
         audit.record(club, who, "evening-pair", f"tournament {tournament.id} round {rnd}",
-                     new={"boards": [[w, b] for w, b in plan.boards], "bye": plan.bye})
-    return Outcome(f"round {rnd} paired: {plural(len(plan.boards), 'board')}{bye}")
+                     new={"boards": [[w, b] for w, b in plan.boards], "bye": plan.bye, **numbered.audited})
+    return Outcome(f"round {rnd} paired: {plural(len(plan.boards), 'board')}{bye}{numbered.said}")
+
+
+def _may_number(evening: Evening, rnd: int) -> None:
+    """A round robin's table numbers are set once, at round 1: refused in a Swiss, or later."""
+    if system_of(evening) is PairingSystem.SWISS:
+        raise Refused("a Swiss is seeded by club rating: an order of table numbers is for a round robin")
+    if rnd > 1:
+        raise Refused("the table numbers were set when round 1 was paired: another order now would change "
+                      "every pairing")
 
 
 # --- results -----------------------------------------------------------------------------------
@@ -341,13 +483,12 @@ def standings_of(tournament: Tournament) -> list[tuple[Standing, Entry]]:
 
 
 def plan_round(tournament: Tournament, evening: Evening, rnd: int) -> RoundPlan:
-    """The boards of round ``rnd``: the Dutch system's for a Swiss, the Berger table's for a round robin."""
-    present = _present(tournament, rnd)
+    """The boards of round ``rnd``: the Dutch system's for a Swiss, the Berger table's for a round
+    robin (its players numbered at round 1 by :func:`_start_round_robin`)."""
     cycles = system_of(evening).cycles
     if cycles is not None:
-        if rnd == 1:
-            _start_round_robin(tournament, evening, present, cycles)
         return berger_round(Entry.objects.filter(tournament=tournament).count(), rnd, cycles)
+    present = _present(tournament, rnd)
     if present.newcomers:
         before = Entry.objects.filter(tournament=tournament).exclude(
             id__in=[p.entry_id for p in present.newcomers]).count()
@@ -359,17 +500,21 @@ def plan_round(tournament: Tournament, evening: Evening, rnd: int) -> RoundPlan:
         raise Refused(str(error)) from None
 
 
-def _start_round_robin(tournament: Tournament, evening: Evening, present: Present, cycles: Cycles) -> None:
-    """Round 1 of a round robin: its players are the ones present, numbered 1 to n by club rating
-    (the table's numbers), and its rounds are the table's."""
+def _start_round_robin(tournament: Tournament, evening: Evening, present: Present, cycles: Cycles,
+                       numbering: Numbering) -> Numbered:
+    """Round 1 of a round robin: its players are the ones present, numbered 1 to n (the table's
+    numbers) as ``numbering`` says, and its rounds are the table's."""
     count = len(present.players)
     if not MIN_PLAYERS <= count <= MAX_PLAYERS:
         raise Refused(f"{plural(count, 'player')} present: a round robin takes from {MIN_PLAYERS} to {MAX_PLAYERS}")
-    gone = [p.entry_id for p in present.newcomers if p not in present.players]   # withdrew before the start
-    Entry.objects.filter(id__in=gone).delete()
-    _seed(tournament, present.players, 1)
+    gone = [p for p in present.newcomers if p not in present.players]   # withdrew before the start
+    _rate(tournament, present.players)
+    order, audited, said = _table_order(numbering, present.players, gone)
+    Entry.objects.filter(id__in=[p.entry_id for p in gone]).delete()
+    _renumber(order, 1)
     evening.planned_rounds = rounds_of(count, cycles)
     evening.save(update_fields=["planned_rounds"])
+    return Numbered(audited, said)
 
 
 def _forfeit_withdrawn(tournament: Tournament, rnd: int) -> None:

@@ -1,6 +1,7 @@
 """``clubrating evening``: tonight's evening from the command line, as on the arbiter's pages:
-start it (a Swiss, a round robin or a double round robin), register, pair, change a round
-before its first result (colours, an exchange, pairing it again), enter results, publish."""
+start it (a Swiss, a round robin or a double round robin), register, pair (a round robin's
+table numbers at round 1 by rating, by lot or in the arbiter's order), change a round before
+its first result (colours, an exchange, pairing it again), enter results, publish."""
 
 from __future__ import annotations
 
@@ -11,11 +12,12 @@ from typing import Any
 from clubrating.cli import print_json, wants_json
 from clubrating.commands.club import parse_date, the_club, who
 from clubrating.errors import InputError
+from clubrating.tournament.roundrobin import MAX_SEED
 
 USAGE = {
     "start": "evening start NAME --date YYYY-MM-DD [--rounds N] [--system SYSTEM]",
     "register": "evening register T NAME [NAME ...]",
-    "pair": "evening pair T",
+    "pair": "evening pair T [--order ORDER] [--seed N]",
     "show": "evening show T",
     "result": "evening result T BOARD RESULT",
     "colours": "evening colours T BOARD",
@@ -124,7 +126,8 @@ def _verbs(args: argparse.Namespace) -> dict[str, Verb]:
     return {
         "start": _start,
         "register": _register,
-        "pair": _one(lambda t, _: evening.pair_next_round(t, who=who()), 1),
+        "pair": _one(lambda t, _: evening.pair_next_round(
+            t, who=who(), numbering=evening.parse_numbering(args.order or "", args.seed or "")), 1),
         "show": _show,
         "result": _one(lambda t, w: evening.enter_result(_board(t, w[0]), w[1], who=who()), 3),
         "colours": _one(lambda t, w: pairing_changes.swap_colours(_board(t, w[0]), who=who()), 2),
@@ -151,6 +154,7 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
         description="Tonight's evening paired here, as on the arbiter's pages. Verbs: "
                     + "; ".join(f"clubrating {usage}" for usage in USAGE.values()) + ".",
         epilog="Examples: clubrating evening start 'Club championship' --date 2026-11-26 --system round-robin; "
+               "clubrating evening pair 13 --order lot; clubrating evening pair 13 --order 'Bea Roth,3,1,2,5'; "
                "clubrating evening colours 13 2; clubrating evening exchange 14 1 2")
     p.add_argument("verb", choices=tuple(USAGE))
     p.add_argument("words", nargs="*", metavar="ARG", help="the verb's arguments (see above)")
@@ -161,6 +165,12 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     p.add_argument("--system", default="swiss", help="start: swiss (the default), round-robin or double-round-robin")
     p.add_argument("--time-control", default="standard", choices=("standard", "rapid", "blitz"),
                    help="start: the time control (default standard)")
+    p.add_argument("--order", metavar="ORDER",
+                   help="pair, round 1 of a round robin: its table numbers by rating (the default, highest first), "
+                        "lot (a drawing of lots; its seed is printed and audited), numbers (the order of entry) "
+                        "or a list of every player, table number 1 first, by start number or name: '3,1,Bea Roth,2'")
+    p.add_argument("--seed", metavar="N", help=f"pair --order lot: draw with this seed (0 to {MAX_SEED}), to repeat "
+                   "a drawing; without it a seed is drawn")
     p.add_argument("--confirm-rematch", action="store_true",
                    help="exchange: pair two players who have met already, or give a second pairing bye")
     p.set_defaults(handler=cmd_evening)

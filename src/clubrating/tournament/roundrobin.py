@@ -8,16 +8,22 @@ The tables, as C.05 Annex 1 prints them for 3 to 16 players: with ``n`` players 
 gets a dummy, number ``n + 1``, whose opponent has the round off), player ``n`` stays on board 1,
 white in the odd rounds and black in the even ones; the others turn round a circle of ``n - 1``
 places, ``n / 2`` places a round, and the lower place of each other board has white.
+
+Who gets which number is the arbiter's (C.05 Annex 1 has them drawn by lot, or set so that, say,
+two players of one family meet in the first round rather than the last): :class:`TableOrder`
+names the ways, :func:`drawn_order` is the drawing of lots from a seed.
 """
 
 from __future__ import annotations
 
 import enum
+import hashlib
 
 from clubrating.tournament.pairing import RoundPlan
 
 MIN_PLAYERS = 3    # C.05 Annex 1's first table: 3 or 4 players
 MAX_PLAYERS = 16   # its last: 15 or 16 players
+MAX_SEED = 999_999   # a drawing's seed: six digits at most, short enough to read out and write down
 
 
 class Cycles(enum.IntEnum):
@@ -107,3 +113,24 @@ class PairingSystem(enum.Enum):
         except ValueError:
             raise ValueError(f"{text!r} is not a pairing system: expected swiss, round-robin or "
                              "double-round-robin") from None
+
+
+class TableOrder(enum.Enum):
+    """How a round robin's players get their table numbers when round 1 is paired."""
+
+    RATING = "rating"     # by club rating, highest first, unrated last by name (as a Swiss seeds)
+    LOT = "lot"           # a drawing of lots from a seed (:func:`drawn_order`)
+    NUMBERS = "numbers"   # the start numbers the players were registered under
+    HAND = "hand"         # the arbiter's list, table number 1 first
+
+
+def drawn_order(players: int, seed: int) -> tuple[int, ...]:
+    """The drawing of lots among ``players`` players given in the order of entry (1 to ``players``):
+    the place in that order of the player drawn for table number 1, then 2, ...
+
+    Place ``i`` draws the key SHA-256 of the text ``"SEED:i"`` (hexadecimal), and the lowest key
+    takes number 1: a drawing is the same on any machine and in any version, and anyone can redo
+    it from its seed (``printf '482913:3' | sha256sum`` is place 3's key for seed 482913)."""
+    if not 0 <= seed <= MAX_SEED:
+        raise ValueError(f"{seed}: a seed is a whole number from 0 to {MAX_SEED}")
+    return tuple(sorted(range(1, players + 1), key=lambda i: hashlib.sha256(f"{seed}:{i}".encode()).hexdigest()))

@@ -23,7 +23,7 @@ from clubrating.club.models import Bye, Entry, Evening, EveningBoard, EveningPla
 from clubrating.errors import ClubratingError, InputError
 from clubrating.formats.common import points_text
 from clubrating.tournament import Standing, System, Tiebreak
-from clubrating.tournament.roundrobin import PairingSystem, berger_round
+from clubrating.tournament.roundrobin import MAX_SEED, PairingSystem, TableOrder, berger_round
 from clubrating.tournament.standings import DEFAULT_TIEBREAKS
 from clubrating.web.access import ClubAccess
 from clubrating.web.arbiter import act, arbiter_view, posted, who
@@ -101,7 +101,16 @@ def evening_page(request: HttpRequest, access: ClubAccess, tournament_id: int) -
                  system=system, is_swiss=system is PairingSystem.SWISS, schedule=_schedule(t, ev, system),
                  next_rounds=list(range(ev.paired_rounds + 1, ev.planned_rounds + 1)),
                  open_boards=EveningBoard.objects.filter(tournament=t, game=None).count(),
-                 changeable=_changeable(t, ev), seated=_seated(t, ev.paired_rounds))
+                 changeable=_changeable(t, ev), seated=_seated(t, ev.paired_rounds),
+                 to_number=_to_number(t, ev, system), max_seed=MAX_SEED)
+
+
+def _to_number(t: Tournament, ev: Evening, system: PairingSystem) -> list[Entry]:
+    """A round robin's players before round 1, in the order of entry, for the table numbers' form
+    (each prefilled with its place in that order); empty once round 1 is paired, and in a Swiss."""
+    if system is PairingSystem.SWISS or ev.paired_rounds:
+        return []
+    return list(Entry.objects.filter(tournament=t, evening__withdrawn_from=None).order_by("number"))
 
 
 @require_safe
@@ -159,6 +168,15 @@ def _standings(standings: list[tuple[Standing, Entry]]) -> list[dict[str, Any]]:
 
 # --- the writes ----------------------------------------------------------------------------------
 
+def _numbering(t: Tournament, request: HttpRequest) -> evening.Numbering:
+    """Round 1 of a round robin: its table numbers by rating, by lot (a seed typed or drawn), or as
+    the arbiter numbered the players (a number field each, ``table-<entry id>``)."""
+    order = request.POST.get("order", TableOrder.RATING.value)
+    if order != TableOrder.HAND.value:
+        return evening.parse_numbering(order, request.POST.get("seed", "") if order == TableOrder.LOT.value else "")
+    players = Entry.objects.filter(tournament=t, evening__withdrawn_from=None).order_by("number")
+    return evening.numbering_from_table([(e, request.POST.get(f"table-{e.id}", "")) for e in players])
+
 def _entry(t: Tournament, request: HttpRequest, field: str = "entry") -> Entry:
     return posted(Entry, t, request, field, ("tournament__club", "member"), "no such player in this evening")
 
@@ -195,7 +213,7 @@ def _actions(request: HttpRequest, access: ClubAccess, t: Tournament) -> dict[st
         "accept-exact": lambda: services.accept_exact(t, who=by),
         "withdraw": lambda: evening.withdraw(_entry(t, request), who=by),
         "bye": lambda: evening.request_bye(_entry(t, request), post.get("round", ""), who=by),
-        "pair": lambda: evening.pair_next_round(t, who=by),
+        "pair": lambda: evening.pair_next_round(t, who=by, numbering=_numbering(t, request)),
         "result": lambda: evening.enter_result(_board(t, request), post.get("result", ""), who=by),
         "publish": lambda: evening.publish_evening(t, who=by),
         "colours": lambda: pairing_changes.swap_colours(_board(t, request), who=by),
