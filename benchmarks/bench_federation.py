@@ -23,7 +23,7 @@ The database is one of its own on the server of ``--database`` (created, and dro
 end); ``--database sqlite`` uses a temporary SQLite file instead (the tests' SQLite run).
 
 Usage: python benchmarks/bench_federation.py [--scale 1.0] [--runs 3] [--json FILE]
-           [--database postgres://postgres@127.0.0.1:54329/postgres]
+           [--database postgres://postgres@127.0.0.1:54329/postgres | sqlite]
 """
 
 from __future__ import annotations
@@ -53,7 +53,6 @@ import bench_web  # noqa: E402  (the load generator)
 import measure_rq_workers  # noqa: E402  (the RQ workers' run)
 
 FULL = {"clubs": 1_000, "members": 200_000, "games": 5_000_000}
-DEFAULT_SERVER = "postgres://postgres@127.0.0.1:54329/postgres"   # scripts/postgres url
 CORRECTION_TARGET_S = 0.5
 PAGE_TARGET_MS = 50.0
 WORKERS_TARGET = 1.8
@@ -507,7 +506,7 @@ def main() -> int:
     parser.add_argument("--scale", type=float, default=1.0, help="share of the issue's federation (1.0: 5,000,000 games)")
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--database", default=None, help="a PostgreSQL server's URL (default: $CLUBRATING_DATABASE_URL "
-                        f"when it is one, else {DEFAULT_SERVER}), or 'sqlite'")
+                        "when it is one, else scripts/postgres's server, started), or 'sqlite'")
     parser.add_argument("--json", metavar="FILE", help="write the figures to FILE as JSON")
     parser.add_argument("--parts", nargs="+", choices=PARTS, default=list(PARTS))
     parser.add_argument("--requests", type=int, default=400, help="requests a page and mode")
@@ -525,7 +524,11 @@ def main() -> int:
     # the server, the workers and the rebuilding process run this checkout's code
     os.environ["PYTHONPATH"] = os.pathsep.join([str(HERE.parent / "src"), *filter(None, [os.environ.get("PYTHONPATH")])])
     env_url = os.environ.get("CLUBRATING_DATABASE_URL", "")
-    server = args.database or (env_url if env_url.startswith("postgres") else DEFAULT_SERVER)
+    server = args.database or (env_url if env_url.startswith("postgres") else "")
+    if not server:   # the private server of the tests (make benchmarks starts nothing itself)
+        subprocess.run([HERE.parent / "scripts" / "postgres", "start"], check=True)
+        server = subprocess.run([HERE.parent / "scripts" / "postgres", "url"], check=True, capture_output=True,
+                                text=True).stdout.strip()
     shapes = shapes_for(args.scale)
     with own_database(server) as url:
         djangoenv.setup(url, migrate=True)
@@ -547,10 +550,13 @@ def main() -> int:
             "federation_list": lambda: measure_federation_list(args.runs),
             "analysis": lambda: measure_analysis(url, args.runs, args.games, args.plies, args.nodes)}
         for part in args.parts:
+            started = time.perf_counter()
             doc[part] = steps[part]()
+            doc.setdefault("part_s", {})[part] = round(time.perf_counter() - started, 1)
+            print(f"  {part}: {doc['part_s'][part]} s", flush=True)
+            if args.json:   # after each part: a run stopped later keeps what it measured
+                Path(args.json).write_text(json.dumps(doc, indent=2, default=str) + "\n")
     print_table(doc)
-    if args.json:
-        Path(args.json).write_text(json.dumps(doc, indent=2, default=str) + "\n")
     return 0 if doc.get("history", {}).get("equal_to_full_replay", True) else 1
 
 
