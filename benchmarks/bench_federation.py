@@ -424,9 +424,31 @@ def measure_federation_list(runs: int) -> dict[str, Any]:
                       "runs_ms": [round(r["s"] * 1000, 2) for r in per_run], "load": [r["load"] for r in per_run]}
         print(f"  federation list, {label}: {out[label]['median_ms']:.1f} ms, load {per_run[-1]['load']}", flush=True)
     _, first = timed(FEDERATION_LIST, [LIST_PAGE, 0])
+    out["with_index"] = with_rating_index(runs, [("first page", [LIST_PAGE, 0]), ("middle page", [LIST_PAGE, listed // 2])])
     out["first_page_rows"] = len(first)
     out["first_page_sorted"] = all(a[3] >= b[3] for a, b in zip(first, first[1:]))
     return out
+
+
+def with_rating_index(runs: int, pages: list[tuple[str, list[Any]]]) -> dict[str, Any]:
+    """The same pages with an index on the current ratings by list and rating, which the
+    product does not have: made in this database for the measurement, then dropped."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("CREATE INDEX bench_rating_order ON club_currentrating (rating_list, rating DESC)")
+    try:
+        out = {}
+        for label, params in pages:
+            out[label] = {"median_ms": round(statistics.median(
+                statistics.median(timed(FEDERATION_LIST, params)[0] for _ in range(5)) for _ in range(runs)) * 1000, 2),
+                "load": load_average()}
+            print(f"  federation list, {label}, with an index on the rating: {out[label]['median_ms']:.1f} ms, "
+                  f"load {out[label]['load']}", flush=True)
+        return out
+    finally:
+        with connection.cursor() as cursor:
+            cursor.execute("DROP INDEX bench_rating_order")
 
 
 # -- 5: analysis on RQ workers --------------------------------------------------------------------
@@ -492,10 +514,22 @@ def print_table(doc: dict[str, Any]) -> None:
         for label in ("count (the pager)", "first page", "middle page"):
             print(f"| federation-wide list query ({f['players_listed']:,} players), {label} | "
                   f"{f[label]['median_ms']:.1f} ms | - | {f[label]['load'][0]} |")
+        for label, r in f["with_index"].items():
+            print(f"| the same, {label}, with an index on (rating_list, rating) | {r['median_ms']:.1f} ms | - | {r['load']} |")
     a = doc.get("analysis")
     if a:
         print(f"| analysis, {a['games']} games: 1 worker / 2 workers | {a['one_worker_s']:.1f} s / "
               f"{a['two_workers_s']:.1f} s = {a['speedup']:.2f}x | >= 1.8x | {a['load']['1'][0]} |")
+
+
+def answers(server: str) -> bool:
+    import psycopg
+
+    try:
+        psycopg.connect(server, connect_timeout=5).close()
+        return True
+    except psycopg.OperationalError:
+        return False
 
 
 PARTS = ("history", "pages", "federation_list", "analysis")
@@ -525,10 +559,11 @@ def main() -> int:
     os.environ["PYTHONPATH"] = os.pathsep.join([str(HERE.parent / "src"), *filter(None, [os.environ.get("PYTHONPATH")])])
     env_url = os.environ.get("CLUBRATING_DATABASE_URL", "")
     server = args.database or (env_url if env_url.startswith("postgres") else "")
-    if not server:   # the private server of the tests (make benchmarks starts nothing itself)
-        subprocess.run([HERE.parent / "scripts" / "postgres", "start"], check=True)
+    if not server:   # the private server of the tests, started unless it answers already
         server = subprocess.run([HERE.parent / "scripts" / "postgres", "url"], check=True, capture_output=True,
                                 text=True).stdout.strip()
+        if not answers(server):
+            subprocess.run([HERE.parent / "scripts" / "postgres", "start"], check=True)
     shapes = shapes_for(args.scale)
     with own_database(server) as url:
         djangoenv.setup(url, migrate=True)

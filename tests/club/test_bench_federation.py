@@ -66,4 +66,6 @@ def test_the_benchmark_at_a_tiny_scale_reports_figures_that_hold_together(tmp_pa
     listed = doc["federation_list"]
     assert 0 < listed["players_listed"] <= 40
     assert listed["first_page_rows"] == min(100, listed["players_listed"]) and listed["first_page_sorted"]
+    assert set(listed["with_index"]) == {"first page", "middle page"}
+    assert all(r["median_ms"] > 0 for r in listed["with_index"].values())
     assert "| corrections equal to a full replay | yes |" in done.stdout
