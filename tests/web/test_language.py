@@ -127,7 +127,8 @@ def test_the_language_setting_is_one_of_the_catalogues(club: Club, arbiter_clien
 
 RUSSIAN = {"sits out this round": "пропускает этот тур",
            "hangs (moves costing 15 points of win chance or more)": "зевки (ходы, стоящие 15 пунктов шансов или больше)",
-           "moves that threw away 15 points of winning chances or more": "ходы, потерявшие 15 пунктов шансов или больше"}
+           "moves that threw away 15 points of winning chances or more": "ходы, потерявшие 15 пунктов шансов или больше",
+           "Only the arbiters": "Только судьи", "Draft": "Черновик"}
 
 
 @pytest.fixture
@@ -164,3 +165,10 @@ def test_the_cpi_factors_names_and_meanings_come_from_the_catalogue(russian: Non
         RUSSIAN[LABELS["H"]], "зевки", RUSSIAN["moves that threw away 15 points of winning chances or more"])
     with translation.override("en"):
         assert factor_row("H", figures, SPEC)["short_label"] == "hangs"
+
+
+def test_the_choices_people_read_are_translated_their_values_not(
+        club: Club, arbiter_client: Client, russian: None) -> None:
+    html = arbiter_client.get(f"{CLUB}arbiter/privacy/", headers={"accept-language": "ru"}).content.decode()
+    assert 'value="arbiter"> Только судьи</label>' in html and "Only the arbiters" not in html
+    assert str(Tournament._meta.get_field("status").choices[0][1]) == "Draft"   # outside a request: English

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 from clubrating.errors import Refused
 
@@ -28,16 +29,16 @@ def new_token() -> str:
 class Visibility(models.TextChoices):
     """Who can see the club's pages (spec R15)."""
 
-    ARBITER = "arbiter", "Only the arbiters"
-    UNLISTED = "unlisted", "Anyone with the link (not indexed)"
-    PUBLIC = "public", "Public"
+    ARBITER = "arbiter", _("Only the arbiters")
+    UNLISTED = "unlisted", _("Anyone with the link (not indexed)")
+    PUBLIC = "public", _("Public")
 
 
 class NameDisplay(models.TextChoices):
     """Full names or initials (spec R16)."""
 
-    FULL = "full", "Full names"
-    INITIALS = "initials", "Initials"
+    FULL = "full", _("Full names")
+    INITIALS = "initials", _("Initials")
 
 
 class Club(models.Model):
@@ -108,8 +109,8 @@ def merge_cycle(walked: Sequence[int]) -> Refused:
 
 
 class TournamentStatus(models.TextChoices):
-    DRAFT = "draft", "Draft"
-    PUBLISHED = "published", "Published"
+    DRAFT = "draft", _("Draft")
+    PUBLISHED = "published", _("Published")
 
 
 class Tournament(models.Model):
@@ -420,11 +421,11 @@ class MovesLink(models.Model):
 class SubmissionReason(models.TextChoices):
     """Why a players' submission was accepted or set aside (shown on the arbiter's game page)."""
 
-    BOTH_SIDES = "both-sides", "White's and Black's moves agreed"
-    WITH_RESULT = "with-result", "White's and Black's moves agreed; stored with the result"
-    ARBITER = "arbiter", "picked by the arbiter"
-    OTHER_ACCEPTED = "other-accepted", "another submission was accepted"
-    PAIRING_CHANGED = "pairing-changed", "the pairing changed: its sender no longer plays this game"
+    BOTH_SIDES = "both-sides", _("White's and Black's moves agreed")
+    WITH_RESULT = "with-result", _("White's and Black's moves agreed; stored with the result")
+    ARBITER = "arbiter", _("picked by the arbiter")
+    OTHER_ACCEPTED = "other-accepted", _("another submission was accepted")
+    PAIRING_CHANGED = "pairing-changed", _("the pairing changed: its sender no longer plays this game")
 
 
 class MovesSubmission(models.Model):
