@@ -333,12 +333,16 @@ def rebuilding(url: str, slug: str) -> Iterator[dict[str, int]]:
 
 
 def page_rows(port: int, path: str, label: str, requests: int, clients: int, run: int) -> list[dict[str, Any]]:
-    """The page warm (from the page cache) and cold (each request a new URL: rendered)."""
+    """The page warm (from the page cache) and cold (each request a new URL: rendered), by
+    ``clients`` at once; and cold by one client at a time (the render alone, no queue)."""
     rows = []
     bench_web.load(port, [path] * clients, clients)   # every worker's cache warm
-    for mode, paths in (("warm", [path] * requests), ("cold", [f"{path}?cold={run}-{label}-{i}" for i in range(requests)])):
+    modes = (("warm", [path] * requests, clients), ("cold", [f"{path}?cold={run}-{label}-{i}" for i in range(requests)],
+                                                    clients),
+             ("cold, one client", [f"{path}?one={run}-{label}-{i}" for i in range(max(2, requests // 10))], 1))
+    for mode, paths, at_once in modes:
         load_before = load_average()
-        results = bench_web.load(port, paths, clients)
+        results = bench_web.load(port, paths, at_once)
         server, client = [r[1] for r in results], [r[0] for r in results]
         rows.append({"mode": mode, "server_median_ms": statistics.median(server), "server_p95_ms": bench_web.p95(server),
                      "client_p95_ms": bench_web.p95(client), "load": load_before, "requests": len(results)})
@@ -363,7 +367,7 @@ def measure_pages(url: str, slugs: list[str], runs: int, requests: int, clients:
                 for row in rows:
                     row["rebuilds_meanwhile"] = rebuilds
                     table.setdefault(f"{row['mode']}, {beside}", []).append(row)
-                    print(f"  club page {row['mode']:<4}, {beside}: server p95 {row['server_p95_ms']:.1f} ms "
+                    print(f"  club page {row['mode']}, {beside}: server p95 {row['server_p95_ms']:.1f} ms "
                           f"(median {row['server_median_ms']:.1f}), client p95 {row['client_p95_ms']:.1f} ms, "
                           f"load {row['load']}" + (f", {rebuilds} rebuilds meanwhile" if rebuilds is not None else ""),
                           flush=True)
@@ -508,7 +512,9 @@ def print_table(doc: dict[str, Any]) -> None:
             name = (f"{label}: client p95" if label.startswith("index")
                     else f"club page ({p['club']}), {label}: server p95")
             target = "-" if label.startswith("index") else "<= 50 ms"
-            print(f"| {name}, {p['clients']} clients | {r['server_p95_ms']:.1f} ms | {target} | {r['load'][0]} |")
+            clients = 1 if "one client" in label else p["clients"]
+            print(f"| {name}, {clients} client{'s' if clients > 1 else ''} | {r['server_p95_ms']:.1f} ms | {target} | "
+                  f"{r['load'][0]} |")
     f = doc.get("federation_list")
     if f:
         for label in ("count (the pager)", "first page", "middle page"):
