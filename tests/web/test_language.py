@@ -128,7 +128,8 @@ def test_the_language_setting_is_one_of_the_catalogues(club: Club, arbiter_clien
 RUSSIAN = {"sits out this round": "пропускает этот тур",
            "hangs (moves costing 15 points of win chance or more)": "зевки (ходы, стоящие 15 пунктов шансов или больше)",
            "moves that threw away 15 points of winning chances or more": "ходы, потерявшие 15 пунктов шансов или больше",
-           "Only the arbiters": "Только судьи", "Draft": "Черновик"}
+           "Only the arbiters": "Только судьи", "Draft": "Черновик",
+           "say which member: pick one from the list": "какой участник? выберите его из списка"}
 
 
 @pytest.fixture
@@ -172,3 +173,11 @@ def test_the_choices_people_read_are_translated_their_values_not(
     html = arbiter_client.get(f"{CLUB}arbiter/privacy/", headers={"accept-language": "ru"}).content.decode()
     assert 'value="arbiter"> Только судьи</label>' in html and "Only the arbiters" not in html
     assert str(Tournament._meta.get_field("status").choices[0][1]) == "Draft"   # outside a request: English
+
+
+def test_the_arbiters_messages_made_by_the_views_are_in_the_language(
+        club: Club, arbiter_client: Client, russian: None) -> None:
+    response = arbiter_client.post(f"{CLUB}arbiter/members/merge/", {"absorbed": "", "into": ""},
+                                   headers={"accept-language": "ru"}, follow=True)
+    html = response.content.decode()
+    assert RUSSIAN["say which member: pick one from the list"] in html and "pick one from the list" not in html

@@ -20,6 +20,7 @@ from django.contrib.auth.views import redirect_to_login
 from django.db.models import Model
 from django.http import Http404, HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_POST, require_safe
 
 from clubrating.club import queries, services, zones
@@ -29,7 +30,6 @@ from clubrating.errors import ClubratingError, InputError, NotFound
 from clubrating.formats.results import GameResult
 from clubrating.formats.typed import parse_typed
 from clubrating.web.access import ARBITER_PREFIX, ClubAccess, in_club, mark_privacy
-from clubrating.words import plural
 
 MAX_UPLOAD_BYTES: int = settings.MAX_UPLOAD_BYTES   # 5 MB: a club's tournament file is kilobytes
 RESULT_CHOICES = [result.value for result in GameResult]   # 1-0, 0-1, 1/2-1/2, +-, -+, --
@@ -91,7 +91,7 @@ def _date(text: str) -> dt.date | None:
     try:
         return dt.date.fromisoformat(text.strip())
     except ValueError:
-        raise InputError(f"{text!r} is not a date: expected YYYY-MM-DD") from None
+        raise InputError(gettext("%(text)s is not a date: expected YYYY-MM-DD") % {"text": repr(text)}) from None
 
 
 def _member(club: Club, text: str) -> Member:
@@ -100,7 +100,7 @@ def _member(club: Club, text: str) -> Member:
     if text.endswith(")") and "(#" in text:
         text = text.rsplit("(#", 1)[1].rstrip(")")
     if not text:
-        raise InputError("say which member: pick one from the list")
+        raise InputError(gettext("say which member: pick one from the list"))
     return services.get_member(club, text)
 
 
@@ -121,10 +121,12 @@ def rebuild_now(request: HttpRequest, access: ClubAccess) -> HttpResponse:
     """The manual rebuild (R14): replay everything and say whether the stored history matched."""
     report = services.check_history(access.club, who=who(request))
     if report.changes_differing:
-        messages.warning(request, f"{report}; {plural(report.changes_differing, 'stored rating change')} did not match "
-                                  "the replay and were corrected")
+        messages.warning(request, f"{report}; " + ngettext(
+            "%(count)s stored rating change did not match the replay and were corrected",
+            "%(count)s stored rating changes did not match the replay and were corrected",
+            report.changes_differing) % {"count": report.changes_differing})
     else:
-        messages.success(request, f"{report}; the stored history matched (0 rating changes differed)")
+        messages.success(request, f"{report}; " + gettext("the stored history matched (0 rating changes differed)"))
     return redirect(f"{access.base}arbiter/")
 
 
@@ -150,17 +152,20 @@ def upload(request: HttpRequest, access: ClubAccess) -> HttpResponse:
         tournament, notes = _import(request, access.club)
     except ClubratingError as error:
         twin = error.twin if isinstance(error, services.SameTournament) else None
-        again = " (choose the file again)" if request.FILES.get("file") else ""
+        again = gettext(" (choose the file again)") if request.FILES.get("file") else ""
         messages.error(request, str(error) if twin is None else
-                       f"{error}: to import it anyway, tick the box below and send it again{again}")
+                       f"{error}: " + gettext("to import it anyway, tick the box below and send it again") + again)
         return _page(request, access, "web/arbiter/upload.html", today=zones.today(access.club.time_zone).isoformat(),
                      typed=request.POST.get("rows", ""), typed_name=request.POST.get("name", ""),
                      typed_date=request.POST.get("date", ""), twin=twin)
     for note in notes:   # what the reader noticed or left out (R18: the tags and comments not stored)
         messages.warning(request, note)
-    messages.success(request, f"imported '{tournament.name}' ({tournament.date}) as a draft: "
-                              f"{plural(tournament.entries.count(), 'player')}, {plural(tournament.games.count(), 'game')}; "
-                              "confirm the names, then publish")
+    players, games = tournament.entries.count(), tournament.games.count()
+    messages.success(request, gettext("imported '%(name)s' (%(date)s) as a draft: %(players)s, %(games)s; confirm the "
+                                      "names, then publish") % {
+        "name": tournament.name, "date": tournament.date,
+        "players": ngettext("%(count)s player", "%(count)s players", players) % {"count": players},
+        "games": ngettext("%(count)s game", "%(count)s games", games) % {"count": games}})
     return redirect(f"{access.base}arbiter/t/{tournament.id}/")
 
 
@@ -171,7 +176,8 @@ def _import(request: HttpRequest, club: Club) -> tuple[Any, tuple[str, ...]]:
     upload_file = request.FILES.get("file")
     if upload_file is not None:
         if upload_file.size and upload_file.size > MAX_UPLOAD_BYTES:
-            raise InputError(f"the file is larger than {MAX_UPLOAD_BYTES // 1024 // 1024} MB", file=upload_file.name)
+            raise InputError(gettext("the file is larger than %(mb)s MB") % {"mb": MAX_UPLOAD_BYTES // 1024 // 1024},
+                             file=upload_file.name)
         from clubrating.files import read_tournament_bytes
 
         record, digest = read_tournament_bytes(upload_file.read(), upload_file.name or "upload")
@@ -179,7 +185,7 @@ def _import(request: HttpRequest, club: Club) -> tuple[Any, tuple[str, ...]]:
                                           has_juniors=juniors, force=force), record.warnings
     rows = request.POST.get("rows", "")
     if not rows.strip():
-        raise InputError("choose a file, or type the games")
+        raise InputError(gettext("choose a file, or type the games"))
     record = parse_typed(rows, name=request.POST.get("name", ""), date=date)
     return services.import_tournament(club, record, who=who(request), has_juniors=juniors,
                                       force=force), record.warnings
@@ -254,7 +260,7 @@ def tournament_action(request: HttpRequest, access: ClubAccess, tournament_id: i
     back = f"{access.base}arbiter/t/{t.id}/"
     if action == "delete":
         if request.POST.get("confirm") != t.name:
-            messages.error(request, f"type the tournament's name ({t.name}) to delete it")
+            messages.error(request, gettext("type the tournament's name (%(name)s) to delete it") % {"name": t.name})
             return redirect(back)
         return act(request, lambda: services.delete_tournament(t, who=who(request)), f"{access.base}arbiter/")
     if action not in ACTIONS:

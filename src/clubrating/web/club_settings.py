@@ -12,6 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse
+from django.utils.translation import gettext
 from django.views.decorators.http import require_POST, require_safe
 
 from clubrating.club import services
@@ -48,7 +49,7 @@ def _row(club: Club, request: HttpRequest) -> InitialEntry:
     found = None if number is None else InitialEntry.objects.filter(club=club, id=number).select_related(
         "club", "member").first()
     if found is None:
-        raise NotFound("no such row in the initial list")
+        raise NotFound(gettext("no such row in the initial list"))
     return found
 
 
@@ -66,10 +67,10 @@ INITIAL_ACTIONS: dict[str, InitialAction] = {
 def _seed(request: HttpRequest, club: Club, who_: str) -> Any:
     upload_file = request.FILES.get("file")
     if upload_file is None:
-        raise InputError("choose a file: a CSV with name, rating and optionally games, or a TRF")
+        raise InputError(gettext("choose a file: a CSV with name, rating and optionally games, or a TRF"))
     name = upload_file.name or "upload"
     if upload_file.size and upload_file.size > MAX_UPLOAD_BYTES:
-        raise InputError(f"the file is larger than {MAX_UPLOAD_BYTES // 1024 // 1024} MB", file=name)
+        raise InputError(gettext("the file is larger than %(mb)s MB") % {"mb": MAX_UPLOAD_BYTES // 1024 // 1024}, file=name)
     listed = read_rating_list(io.StringIO(decode_text(upload_file.read()), newline=""), name)
     return il.seed_ratings(club, listed, who=who_, source=name)
 

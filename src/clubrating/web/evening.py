@@ -15,6 +15,7 @@ from typing import Any
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext
 from django.views.decorators.http import require_POST, require_safe
 
 from clubrating.club import evening, pairing_changes, services, zones
@@ -69,7 +70,7 @@ def _start(request: HttpRequest, access: ClubAccess) -> HttpResponse:
     try:
         date = dt.date.fromisoformat(request.POST.get("date", "").strip())
     except ValueError:
-        messages.error(request, f"{request.POST.get('date', '')!r} is not a date: expected YYYY-MM-DD")
+        messages.error(request, gettext("%(text)s is not a date: expected YYYY-MM-DD") % {"text": repr(request.POST.get("date", ""))})
         return redirect(f"{access.base}arbiter/evening/")
     try:
         t = evening.start_evening(access.club, request.POST.get("name", ""), date, request.POST.get("rounds", ""),
@@ -78,7 +79,7 @@ def _start(request: HttpRequest, access: ClubAccess) -> HttpResponse:
     except ClubratingError as error:
         messages.error(request, str(error))
         return redirect(f"{access.base}arbiter/evening/")
-    messages.success(request, f"started '{t.name}': register tonight's players")
+    messages.success(request, gettext("started '%(name)s': register tonight's players") % {"name": t.name})
     return redirect(f"{access.base}arbiter/evening/{t.id}/")
 
 
@@ -192,7 +193,7 @@ def _member(access: ClubAccess, text: str) -> Member:
     if text.endswith(")") and "(#" in text:
         text = text.rsplit("(#", 1)[1].rstrip(")")
     if not text:
-        raise InputError("say which member: pick one from the list")
+        raise InputError(gettext("say which member: pick one from the list"))
     return services.get_member(access.club, text)
 
 

@@ -19,6 +19,7 @@ from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext
 
 from clubrating.club import services
 from clubrating.club.models import Game
@@ -43,13 +44,14 @@ def _pgn_text(request: HttpRequest) -> tuple[str, str]:
     upload = request.FILES.get("file")
     if upload is not None:
         if upload.size and upload.size > MAX_UPLOAD_BYTES:
-            raise InputError(f"the file is larger than {MAX_UPLOAD_BYTES // 1024 // 1024} MB", file=upload.name)
+            raise InputError(gettext("the file is larger than %(mb)s MB") % {"mb": MAX_UPLOAD_BYTES // 1024 // 1024},
+                             file=upload.name)
         from clubrating.formats import decode_text
 
         return decode_text(upload.read()), upload.name or "upload.pgn"
     text = request.POST.get("pgn", "")
     if not text.strip():
-        raise InputError("choose a PGN file, or paste its games")
+        raise InputError(gettext("choose a PGN file, or paste its games"))
     return text, request.POST.get("source", "") or "pasted.pgn"
 
 
@@ -149,7 +151,7 @@ def _accept(request: HttpRequest, game: Game) -> Outcome:
     number = services.parse_id(request.POST.get("submission"))
     found = next((s for s in ml.pending_for(game) if s.id == number), None)
     if found is None:
-        raise NotFound("no such submission waiting for this game")
+        raise NotFound(gettext("no such submission waiting for this game"))
     return ml.accept_submission(found, who=who(request), confirm=request.POST.get("confirm") == "on")
 
 

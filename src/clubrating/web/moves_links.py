@@ -21,6 +21,7 @@ import segno
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext
 
 from clubrating.club.models import Entry, EveningBoard, Game, MovesLink, Tournament, Visibility
 from clubrating.club.services import moves_links as ml
@@ -90,10 +91,11 @@ def _board_page(request: HttpRequest, link: MovesLink, address: str | None) -> H
     if request.method != "POST" or context["stored"]:
         return _phone(request, context)
     if int(request.META.get("CONTENT_LENGTH") or 0) > MAX_PHONE_BYTES:
-        return _phone(request, {**context, "error": f"at most {MAX_MOVETEXT:,} characters of moves are read"}, 413)
+        return _phone(request, {**context, "error": gettext("at most %(count)s characters of moves are read") % {
+            "count": f"{MAX_MOVETEXT:,}"}}, 413)
     if ml.throttled(link, address):
-        return _phone(request, {**context, "error": "too many tries from here: wait an hour, or hand the "
-                                "scoresheet to the arbiter"}, 429)
+        return _phone(request, {**context, "error": gettext("too many tries from here: wait an hour, or hand the "
+                                                            "scoresheet to the arbiter")}, 429)
     text = request.POST.get("moves", "")
     try:
         outcome = ml.submit(link, text)
@@ -127,7 +129,7 @@ def slips_page(request: HttpRequest, access: ClubAccess, tournament_id: int) -> 
         round_text = request.POST.get("round", "")
         try:
             if not (round_text.isascii() and round_text.isdigit()):
-                raise NotFound(f"round {round_text!r}: expected a round number")
+                raise NotFound(gettext("round %(text)s: expected a round number") % {"text": repr(round_text)})
             issued = ml.issue_links(t, int(round_text), who=who(request))
         except ClubratingError as error:
             from django.contrib import messages
