@@ -1,6 +1,6 @@
 """Fit the CPI presets the product ships and write ``src/clubrating/cpi/presets.py``.
 
-    .venv/bin/python benchmarks/fit_presets.py [--cache FILE] [--check]
+    .venv/bin/python benchmarks/fit_presets.py [--cache FILE] [--check] [--pool NAME]
 
 Two rating pools of ../shared/data/games, never mixed, each fitted by ``clubrating calibrate``
 with the real Stockfish at 10,000 nodes (deterministic: one thread, a node budget, a clean
@@ -10,8 +10,9 @@ hash for every search), reading the pool's committed searches ``data/searches/PO
 - ``lichess-blitz``: the first 60 blitz games of 30 plies or more of each of the ten lichess
   rating bands of June 2018 (600 games, 1,200 player-sides);
 - ``fide-classical``: the Lezcano memorial 2025 (252 over-the-board games, FIDE 1400-2500,
-  90'+30") and every third classical over-the-board game of TWIC 1362 (online, rapid and
-  blitz events left out).
+  90'+30"), the 45 over-the-board games 2200-2470 of lunahernandez_games_clk_eval.pgn and
+  every rated classical over-the-board game of TWIC 1362 (online, rapid and blitz events left
+  out).
 
 ``acceptance/test_cpi_fit.py`` builds the same samples (it imports them from here), refits
 and fails when the shipped presets differ. ``--check`` only prints the figures.
@@ -71,10 +72,11 @@ def lichess_blitz(folder: Path) -> list[Path]:
 
 
 def fide_classical(folder: Path) -> list[Path]:
-    lezcano = GAMES / "otb_broadcast_clk" / "lezcano_memorial_2025_broadcast.pgn"
+    broadcasts = [GAMES / "otb_broadcast_clk" / name
+                  for name in ("lezcano_memorial_2025_broadcast.pgn", "lunahernandez_games_clk_eval.pgn")]
     classical = [g for g in read(GAMES / "otb_twic" / "twic1362.pgn")
                  if not NOT_CLASSICAL.search(g.headers.get("Event", "")) and rated(g)]
-    return [lezcano, write(folder / "twic-classical.pgn", classical[::3])]
+    return [*broadcasts, write(folder / "twic-classical.pgn", classical)]
 
 
 SAMPLES = {"lichess-blitz": (lichess_blitz, ("--pool", "lichess-2018", "--time-control", "blitz")),
@@ -86,13 +88,15 @@ def store_of(name: str) -> Path:
     return STORES / f"{name}.jsonl.gz"
 
 
-def fit_all(folder: Path, cache: str | None = None, jobs: int = 2) -> dict[str, dict]:  # type: ignore[type-arg]
-    """Both fits: the JSON documents of ``clubrating calibrate --json``."""
+def fit_all(folder: Path, cache: str | None = None, jobs: int = 2,
+            names: tuple[str, ...] = tuple(SAMPLES)) -> dict[str, dict]:  # type: ignore[type-arg]
+    """The fits of the pools ``names`` (default both): the documents of ``clubrating calibrate --json``."""
     from clubrating.cli import main
 
     assert GAMES.is_dir(), f"real games missing: {GAMES}"
     results = {}
-    for name, (sample, options) in SAMPLES.items():
+    for name in names:
+        sample, options = SAMPLES[name]
         buffer = StringIO()
         extra = ["--cache", cache] if cache else []
         extra += ["--store", str(store_of(name))] if store_of(name).is_file() else []
@@ -102,6 +106,14 @@ def fit_all(folder: Path, cache: str | None = None, jobs: int = 2) -> dict[str, 
         assert code == 0, name
         results[name] = json.loads(buffer.getvalue())
     return results
+
+
+def shipped(name: str) -> dict:  # type: ignore[type-arg]
+    """The pool's fit as the shipped presets module holds it (for a refit of the other pool)."""
+    from clubrating.cpi import presets
+
+    return {"settings": presets.FITTED[name], "provenance": presets.PROVENANCE[name],
+            "cross_validation": presets.CROSS_VALIDATION[name]}
 
 
 def module_text(fits: dict[str, dict]) -> str:  # type: ignore[type-arg]
@@ -129,15 +141,18 @@ def main() -> int:
     parser.add_argument("--cache", help="SQLite search cache (a second run costs no search)")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--check", action="store_true", help="print the figures, write nothing")
+    parser.add_argument("--pool", action="append", choices=sorted(SAMPLES),
+                        help="refit only this pool (repeatable); the other keeps its shipped fit")
     args = parser.parse_args()
     import tempfile
 
     with tempfile.TemporaryDirectory() as folder:
-        fits = fit_all(Path(folder), args.cache, args.jobs)
+        fits = fit_all(Path(folder), args.cache, args.jobs, tuple(args.pool or SAMPLES))
     for name, fit in fits.items():
         print(name, json.dumps(fit["cross_validation"]), json.dumps(fit["careers"]), file=sys.stderr)
     if not args.check:
-        PRESETS_MODULE.write_text(module_text(fits), encoding="utf-8")
+        every = {name: fits[name] if name in fits else shipped(name) for name in SAMPLES}
+        PRESETS_MODULE.write_text(module_text(every), encoding="utf-8")
         print(f"wrote {PRESETS_MODULE}", file=sys.stderr)
     return 0
 

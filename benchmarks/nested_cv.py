@@ -1,6 +1,6 @@
 """Nested cross-validation of the CPI on a pool of ``benchmarks/fit_presets.py`` (all its games).
 
-    .venv/bin/python benchmarks/nested_cv.py fide-classical [--cache FILE] [--jobs 2]
+    .venv/bin/python benchmarks/nested_cv.py fide-classical [--cache FILE] [--jobs 2] [--difficulty]
 
 Each of 5 outer folds of whole players chooses the E form and its cap, which factors enter and
 the shrinkage by a 4-fold cross-validation of its own training players (``cpi/nested.py``),
@@ -14,50 +14,47 @@ mean, the MAE of held-out sets of 4 games of one player and the share of them in
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
 import sys
 import tempfile
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 from clubrating.analysis.engine import DEFAULT_ENGINE, EngineSettings
 from clubrating.analysis.runner import DEFAULT_BOOK, AnalysisConfig, analyse_games
 from clubrating.commands.calibrate import DEFAULT_MIN_PLIES, sides_of
-from clubrating.cpi.nested import E_FORMS, nested_cross_validate
+from clubrating.cpi.nested import CHOICES, E_FORMS, WITH_DIFFICULTY, nested_cross_validate
 
 HERE = Path(__file__).resolve().parent
 
 
-def load(name: str) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(name, HERE / f"{name}.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+sys.path.insert(0, str(HERE))
+import fill_searches  # noqa: E402  (a script beside this one, not a package)
 
 
-def nested(pool: str, cache: str | None = None, jobs: int = 2) -> dict[str, Any]:
-    """The nested cross-validation's document for ``pool``."""
-    presets, fill = load("fit_presets"), load("fill_searches")
+def nested(pool: str, cache: str | None = None, jobs: int = 2, difficulty: bool = False) -> dict[str, Any]:
+    """The nested cross-validation's document for ``pool`` (``difficulty``: the candidates of
+    ``cpi/difficulty.py`` among the choices)."""
+    presets, fill = fill_searches.fit_presets(), fill_searches
     store = presets.store_of(pool)
     config = AnalysisConfig(EngineSettings(path=DEFAULT_ENGINE, nodes=presets.NODES), book=DEFAULT_BOOK,
                             cache=cache, stores=(str(store),) if store.is_file() else ())
     with tempfile.TemporaryDirectory() as folder:
         games = fill.pool_games(pool, Path(folder))
     facts = analyse_games(games, config, jobs=jobs)
-    report = nested_cross_validate(sides_of(facts, DEFAULT_MIN_PLIES, E_FORMS))
+    sides = sides_of(facts, DEFAULT_MIN_PLIES, E_FORMS, difficulty=difficulty)
+    report = nested_cross_validate(sides, choices=WITH_DIFFICULTY if difficulty else CHOICES)
     return {"pool": pool, "games": len(games), "searched": sum(f.searches for f in facts), **report}
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("pool", choices=sorted(load("fit_presets").SAMPLES))
+    parser.add_argument("pool", choices=sorted(fill_searches.fit_presets().SAMPLES))
     parser.add_argument("--cache", help="SQLite search cache above the store")
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--difficulty", action="store_true", help="try the position-difficulty features too")
     args = parser.parse_args()
-    print(json.dumps(nested(args.pool, args.cache, args.jobs), indent=2))
+    print(json.dumps(nested(args.pool, args.cache, args.jobs, args.difficulty), indent=2))
     return 0
 
 

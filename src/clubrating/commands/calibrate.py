@@ -34,6 +34,7 @@ from clubrating.cpi import factors as factor_definitions
 from clubrating.cpi.factors import FITTED_E, EvalLossForm, eval_loss
 from clubrating.cpi.calibrate import (FEATURES, Side, careers, cross_validate, fit, settings_of, side_values,
                                       time_control_class)
+from clubrating.cpi.difficulty import difficulty_values
 from clubrating.cpi.facts import Color, GameFacts
 from clubrating.cpi.index import Weights, score_game
 from clubrating.cpi.nested import e_key
@@ -110,9 +111,11 @@ FITTED_FORM = Weights(model=ScoringModel(e_form=FITTED_E))   # the factors as th
 SPEC_E_KEY = "E_spec"                # not a feature: the spec's E, for the baseline
 
 
-def sides_of(facts: list[GameFacts], min_plies: int, e_forms: Sequence[EvalLossForm] = ()) -> list[Side]:
+def sides_of(facts: list[GameFacts], min_plies: int, e_forms: Sequence[EvalLossForm] = (),
+             difficulty: bool = False) -> list[Side]:
     """Each scored player-side with its rating; anonymous players ('?') are one group a game.
-    ``e_forms``: E read each of these ways too, under :func:`clubrating.cpi.nested.e_key`."""
+    ``e_forms``: E read each of these ways too, under :func:`clubrating.cpi.nested.e_key`;
+    ``difficulty``: the candidate features of :mod:`clubrating.cpi.difficulty` too."""
     sides = []
     for number, game in enumerate(facts):
         if len(game.plies) < min_plies:
@@ -127,6 +130,8 @@ def sides_of(facts: list[GameFacts], min_plies: int, e_forms: Sequence[EvalLossF
             values = side_values(scores[color].factors, game.outcome, color)
             values[SPEC_E_KEY] = eval_loss(game.plies, color).value   # the baseline scores the spec's E
             values.update({e_key(form): eval_loss(game.plies, color, form).value for form in e_forms})
+            if difficulty:
+                values.update(difficulty_values(game.plies, color))
             sides.append(Side(elo, values, group, band, scores[color].factors.acpl))
     return sides
 

@@ -96,10 +96,10 @@ def impute(values: dict[str, float | None], means: dict[str, float],
     return row
 
 
-def pool_means(sides: Sequence[Side]) -> dict[str, float]:
-    """Each share factor's mean over the sides where it was available (0.5 if never)."""
+def pool_means(sides: Sequence[Side], names: Sequence[str] = SHARES) -> dict[str, float]:
+    """Each share's mean over the sides where it was available (0.5 if never)."""
     means = {}
-    for name in SHARES:
+    for name in names:
         seen = [v for s in sides if (v := s.values.get(name)) is not None]
         means[name] = statistics.fmean(seen) if seen else 0.5
     return means
@@ -143,7 +143,7 @@ def fit(sides: Sequence[Side], features: Sequence[str] = FEATURES, ridge: float 
     if elo.std() == 0:
         raise ValueError(f"every rated player-side has the same rating ({elo[0]:g}): "
                          "nothing to fit the ratings with")
-    means = pool_means(sides)
+    means = pool_means(sides, SHARES + tuple(n for n in features if n not in FEATURES))
     x = np.array([impute(s.values, means, features) for s in sides])
     coef = _least_squares(x, elo, features, ridge)
     share_total = float(sum(abs(c) for c, n in zip(coef, features) if n in SHARES))

@@ -21,6 +21,7 @@ from typing import Any
 
 from clubrating.cpi.calibrate import (FEATURES, RESULTS, RIDGE, Errors, Fit, Side, correlation, estimate, figure,
                                       fit, folds_of, pseudo_players)
+from clubrating.cpi.difficulty import DIFFICULTY
 from clubrating.cpi.factors import FITTED_E, EvalLossForm
 from clubrating.cpi.registry import COUNTS
 
@@ -35,7 +36,7 @@ ACPL = "acpl"              # the baseline's one feature
 E_FORMS = (FITTED_E, EvalLossForm(exp_scale=30.0, cap=500.0), EvalLossForm(exp_scale=80.0, cap=500.0),
            EvalLossForm(exp_scale=50.0, cap=300.0), EvalLossForm(exp_scale=50.0, cap=1000.0),
            EvalLossForm())
-FEATURE_SETS = {"all": FEATURES,
+FEATURE_SETS: dict[str, tuple[str, ...]] = {"all": FEATURES,
                 "no counts": tuple(n for n in FEATURES if n not in COUNTS),
                 "E, B, result": ("E", "B1", "B2", "B3", *RESULTS)}
 RIDGES = (RIDGE, 0.1, 1.0)
@@ -59,7 +60,19 @@ class Choice:
         return f"E {e_key(self.e_form)[2:]}, {self.features}, ridge {self.ridge:g}"
 
 
-CHOICES = tuple(Choice(form, name, ridge) for form in E_FORMS for name in FEATURE_SETS for ridge in RIDGES)
+# The position-difficulty candidates (cpi/difficulty.py), tried with --difficulty: they did
+# not improve the outer folds (docs/cpi.md), so they are not among the default choices.
+DIFFICULTY_SETS = {"all + difficulty": FEATURES + DIFFICULTY,
+                   "no counts + difficulty": FEATURE_SETS["no counts"] + DIFFICULTY}
+
+
+def choices_of(feature_sets: dict[str, tuple[str, ...]]) -> tuple[Choice, ...]:
+    """Every E form with every feature set and every ridge."""
+    return tuple(Choice(form, name, ridge) for form in E_FORMS for name in feature_sets for ridge in RIDGES)
+
+
+CHOICES = choices_of(FEATURE_SETS)
+WITH_DIFFICULTY = choices_of({**FEATURE_SETS, **DIFFICULTY_SETS})
 SHIPPED = Choice(FITTED_E, "all", RIDGE)
 
 
@@ -69,8 +82,12 @@ def as_chosen(sides: Sequence[Side], choice: Choice) -> list[Side]:
     return [Side(s.elo, {**s.values, "E": s.values[key]}, s.group, s.band, s.acpl) for s in sides]
 
 
+def features_of(choice: Choice) -> tuple[str, ...]:
+    return {**FEATURE_SETS, **DIFFICULTY_SETS}[choice.features]
+
+
 def fit_choice(sides: Sequence[Side], choice: Choice) -> Fit:
-    return fit(as_chosen(sides, choice), FEATURE_SETS[choice.features], choice.ridge)
+    return fit(as_chosen(sides, choice), features_of(choice), choice.ridge)
 
 
 def acpl_sides(sides: Sequence[Side]) -> list[Side]:
@@ -85,7 +102,7 @@ def inner_error(sides: Sequence[Side], choice: Choice, k: int = INNER_FOLDS) -> 
     errors: list[float] = []
     for f in range(k):
         train = [s for s, g in zip(chosen, fold) if g != f]
-        model = fit(train, FEATURE_SETS[choice.features], choice.ridge)
+        model = fit(train, features_of(choice), choice.ridge)
         errors += [abs(estimate([model.delta(s.values)], model)[0] - s.elo)
                    for s, g in zip(chosen, fold) if g == f]
     return statistics.fmean(errors)
@@ -162,7 +179,7 @@ def nested_cross_validate(sides: Sequence[Side], k: int = OUTER_FOLDS,
         choice = choose(train, choices)
         picked.append(choice.label)
         for result, pick in ((cpi, choice), (shipped, SHIPPED)):
-            floor = set_floor(as_chosen(train, pick), lambda t, c=pick: fit(t, FEATURE_SETS[c.features], c.ridge))
+            floor = set_floor(as_chosen(train, pick), lambda t, c=pick: fit(t, features_of(c), c.ridge))
             result.measure(fit_choice(train, pick), as_chosen(sides, pick), held, floor)
         line = [s for s, g in zip(baseline, fold) if g != f]
         acpl.measure(fit(line, (ACPL,)), baseline, held, set_floor(line, lambda t: fit(t, (ACPL,))))
