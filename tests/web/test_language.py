@@ -18,12 +18,14 @@ from pytest_django.fixtures import Settings
 from clubrating.club import evening, services
 from clubrating.club.models import Club, Tournament
 from clubrating.club.services import club_settings
+from clubrating.cpi.advice import Judgement
 from clubrating.cpi.registry import LABELS
 from clubrating.cpi.weights import SPEC
 from clubrating.club.services import moves_links as ml
 from clubrating.errors import InputError
 from clubrating.web.access import CACHE_HEADER
 from clubrating.web.cpi_views import factor_row
+from clubrating.web.viewer import _counted
 
 from .conftest import WHO
 
@@ -132,13 +134,21 @@ RUSSIAN = {"sits out this round": "пропускает этот тур",
            "say which member: pick one from the list": "какой участник? выберите его из списка"}
 
 
+# Russian's three forms (one, few, many), as the catalogue's header has them (GNU gettext manual, "Plural forms").
+RUSSIAN_PLURALS = ("nplurals=3; plural=(n%10==1 && n%100!=11 ? 0 : n%10>=2 && n%10<=4 && (n%100<12 || n%100>14) "
+                   "? 1 : 2);")
+
+
 @pytest.fixture
 def russian(tmp_path: Path, settings: Settings) -> None:
     """A Russian catalogue of the few messages above, compiled here (the committed one may not have them yet)."""
     po = tmp_path / "ru/LC_MESSAGES/django.po"
     po.parent.mkdir(parents=True)
-    po.write_text('msgid ""\nmsgstr "Content-Type: text/plain; charset=UTF-8\\n"\n\n'
-                  + "".join(f'msgid "{en}"\nmsgstr "{ru}"\n\n' for en, ru in RUSSIAN.items()), encoding="utf-8")
+    po.write_text('msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n' + f'"Plural-Forms: {RUSSIAN_PLURALS}\\n"\n\n'
+                  + "".join(f'msgid "{en}"\nmsgstr "{ru}"\n\n' for en, ru in RUSSIAN.items())
+                  + 'msgid "%(count)s blunder"\nmsgid_plural "%(count)s blunders"\n'
+                    'msgstr[0] "%(count)s зевок"\nmsgstr[1] "%(count)s зевка"\nmsgstr[2] "%(count)s зевков"\n',
+                  encoding="utf-8")
     subprocess.run(["msgfmt", "--check", "-o", str(po.with_suffix(".mo")), str(po)], check=True)
     settings.LOCALE_PATHS = [tmp_path]   # Django drops its cached catalogues when LOCALE_PATHS changes
 
@@ -181,3 +191,15 @@ def test_the_arbiters_messages_made_by_the_views_are_in_the_language(
                                    headers={"accept-language": "ru"}, follow=True)
     html = response.content.decode()
     assert RUSSIAN["say which member: pick one from the list"] in html and "pick one from the list" not in html
+
+
+@pytest.mark.parametrize(("count", "russian_words", "english"), [
+    (1, "1 зевок", "1 blunder"), (2, "2 зевка", "2 blunders"), (5, "5 зевков", "5 blunders"),
+    (11, "11 зевков", "11 blunders"), (21, "21 зевок", "21 blunders"), (0, "0 зевков", "0 blunders"),
+])
+def test_a_count_of_marks_takes_the_languages_plural_form(
+        russian: None, count: int, russian_words: str, english: str) -> None:
+    with translation.override("ru"):
+        assert _counted(Judgement.BLUNDER, count) == russian_words
+    with translation.override("en"):
+        assert _counted(Judgement.BLUNDER, count) == english

@@ -11,7 +11,7 @@ from typing import Any
 from django.db.models import F, Q
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_lazy
 
 from clubrating.club import queries
 from clubrating.club.models import Bye, Club, Entry, Evening, Game, Member, Tournament, TournamentStatus
@@ -263,19 +263,23 @@ def tournament(access: ClubAccess, t: Tournament) -> dict[str, Any]:
             "has_unrated": any(c["unrated"] for r in rows for c in r["cells"] if c)}
 
 
+UNRATED_WHY = {"forfeit": gettext_lazy("forfeit: not rated"), "not played": gettext_lazy("not played: not rated")}
+
+
 def _cell(cell: dict[str, Any] | None, rated_event: bool) -> dict[str, Any] | None:
     """A crosstable cell: "12w1" style text, and why it is not rated (R8)."""
     if cell is None:
         return None
     score = points_text(cell["score"])
     if cell["note"] == "bye":
-        return {"text": f"bye {score}", "unrated": True, "why": "bye: counts in the standings, not rated"}
+        return {"text": gettext("bye %(score)s") % {"score": score}, "unrated": True,
+                "why": gettext("bye: counts in the standings, not rated")}
     colour = cell["colour"] or "-"
     if cell["note"] is not None:
         mark = {"1": "+", "0": "−"}.get(score, score)
         return {"text": f"{cell['opponent']}{colour}{mark}", "unrated": True,
-                "why": f"{cell['note']}: not rated"}
-    why = "" if rated_event else "bughouse: not rated"
+                "why": UNRATED_WHY.get(cell["note"], cell["note"])}
+    why = "" if rated_event else gettext("bughouse: not rated")
     return {"text": f"{cell['opponent']}{colour}{score}", "unrated": not rated_event, "why": why}
 
 

@@ -21,6 +21,7 @@ import chess.svg
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_safe
 
 from clubrating.club.lookups import game_result_text
@@ -99,7 +100,7 @@ def move_list(moves: list[Move], current: int) -> SafeString:
         mark = ""
         if m.advice is not None:
             j = m.advice.judgement
-            mark = f'<abbr class="mark {j.label}" title="{j.label}">{j.glyph}</abbr>'
+            mark = f'<abbr class="mark {j.label}" title="{escape(str(JUDGEMENT_WORDS[j]))}">{j.glyph}</abbr>'
         here = ' aria-current="step"' if m.ply == current else ""
         rows[-1].append(f'<a href="?ply={m.ply}"{here}>{escape(m.san)}{mark}</a>')
     return mark_safe('<ol class="moves">' + "".join(f"<li>{' '.join(r)}</li>" for r in rows) + "</ol>")
@@ -117,14 +118,22 @@ def board_svg(start: chess.Board, moves: list[Move], ply: int) -> SafeString:
     return mark_safe(svg)  # noqa: S308 - python-chess's SVG from a position, no user text
 
 
-PLURAL = {Judgement.INACCURACY: "inaccuracies", Judgement.MISTAKE: "mistakes", Judgement.BLUNDER: "blunders"}
+JUDGEMENT_WORDS = {Judgement.INACCURACY: gettext_lazy("inaccuracy"), Judgement.MISTAKE: gettext_lazy("mistake"),
+                   Judgement.BLUNDER: gettext_lazy("blunder")}
+
+
+def _counted(judgement: Judgement, n: int) -> str:
+    """"1 inaccuracy", "2 blunders", in the language's plural forms (one / few / many in Russian)."""
+    words = {Judgement.INACCURACY: ngettext("%(count)s inaccuracy", "%(count)s inaccuracies", n),
+             Judgement.MISTAKE: ngettext("%(count)s mistake", "%(count)s mistakes", n),
+             Judgement.BLUNDER: ngettext("%(count)s blunder", "%(count)s blunders", n)}
+    return words[judgement] % {"count": n}
 
 
 def judgement_counts(moves: list[Move], white: bool) -> str:
     """"1 inaccuracy, 0 mistakes, 2 blunders": one player's marks."""
     found = [m.advice.judgement for m in moves if m.advice is not None and m.white == white]
-    counted = [(j, found.count(j)) for j in Judgement]
-    return ", ".join(f"{n} {j.label if n == 1 else PLURAL[j]}" for j, n in counted)
+    return ", ".join(_counted(j, found.count(j)) for j in Judgement)
 
 
 def _ply(request: HttpRequest, first: int, last: int) -> int | None:
