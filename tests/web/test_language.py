@@ -8,6 +8,7 @@ import datetime as dt
 import re
 import subprocess
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from django.conf import settings
@@ -19,12 +20,14 @@ from clubrating.club import evening, services
 from clubrating.club.models import Club, Tournament
 from clubrating.club.services import club_settings
 from clubrating.cpi.advice import Judgement
+from clubrating.cpi.coach import Exercise
+from clubrating.cpi.facts import Color
 from clubrating.cpi.registry import LABELS
 from clubrating.cpi.weights import SPEC
 from clubrating.club.services import moves_links as ml
 from clubrating.errors import InputError
 from clubrating.web.access import CACHE_HEADER
-from clubrating.web.cpi_views import factor_row
+from clubrating.web.cpi_views import _task, factor_row
 from clubrating.web.viewer import _counted
 
 from .conftest import WHO
@@ -131,7 +134,8 @@ RUSSIAN = {"sits out this round": "пропускает этот тур",
            "hangs (moves costing 15 points of win chance or more)": "зевки (ходы, стоящие 15 пунктов шансов или больше)",
            "moves that threw away 15 points of winning chances or more": "ходы, потерявшие 15 пунктов шансов или больше",
            "Only the arbiters": "Только судьи", "Draft": "Черновик",
-           "say which member: pick one from the list": "какой участник? выберите его из списка"}
+           "say which member: pick one from the list": "какой участник? выберите его из списка",
+           "Find the best move for Black": "Найдите лучший ход за чёрных"}
 
 
 # Russian's three forms (one, few, many), as the catalogue's header has them (GNU gettext manual, "Plural forms").
@@ -203,3 +207,12 @@ def test_a_count_of_marks_takes_the_languages_plural_form(
         assert _counted(Judgement.BLUNDER, count) == russian_words
     with translation.override("en"):
         assert _counted(Judgement.BLUNDER, count) == english
+
+
+def test_the_coachs_task_reads_as_the_pure_coach_words_it_in_english_and_translated(russian: None) -> None:
+    words = {(f, side): Exercise.task.fget(SimpleNamespace(factor=f, side_to_move=Color(side)))  # type: ignore[attr-defined]
+             for f in ("T", "E") for side in ("white", "black")}
+    with translation.override("en"):
+        assert {key: _task(*key) for key in words} == words
+    with translation.override("ru"):
+        assert _task("E", "black") == RUSSIAN["Find the best move for Black"]

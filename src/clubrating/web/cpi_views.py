@@ -77,7 +77,7 @@ def dashboard(access: ClubAccess, member: Member) -> dict[str, Any]:
                "bonus_text": "" if r["result_bonus"] is None else f"{r['result_bonus']:+g}"}
               for r in _recent(access, summary["last_games"])]
     rows = [factor_row(n, a, weights) for n, a in coach["averages"].items()]
-    exercises = [{**e, "board": board_svg(e["fen"], e["side_to_move"]),
+    exercises = [{**e, "board": board_svg(e["fen"], e["side_to_move"]), "task": _task(e["factor"], e["side_to_move"]),
                   "href": game_href(access.base, e["game_id"], e["tournament_id"], has_moves=e["has_moves"],
                                     ply=e["ply"] - 1)}     # the board before the move to find
                  for e in coach["exercises"]]
@@ -103,6 +103,14 @@ def dashboard(access: ClubAccess, member: Member) -> dict[str, Any]:
                                     r["delta"]) for r in recent],
                                   title=_("ΔCPI of the latest games of %(name)s") % {"name": name}),
     }
+
+
+def _task(factor: str, side_to_move: str) -> str:
+    """The exercise's task as cpi.coach.Exercise.task words it, in the page's language."""
+    if factor == "T":
+        return _("White to move: take your time here") if side_to_move == "white" else _(
+            "Black to move: take your time here")
+    return _("Find the best move for White") if side_to_move == "white" else _("Find the best move for Black")
 
 
 def factor_row(name: str, figures: dict[str, Any], weights: Weights) -> dict[str, Any]:
