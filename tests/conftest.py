@@ -19,9 +19,9 @@ settings.load_profile("ci" if os.environ.get("CI") else "dev")
 
 
 # The files whose tests take minutes (pytest --durations): collected first, so that
-# pytest-xdist, which hands tests out in collection order, starts them early on every worker
-# instead of leaving one worker alone with a long test at the end. Each file keeps its own
-# order; a name that matches nothing changes nothing. pytest-django then sorts the tests on
+# pytest-xdist, which hands tests out in collection order one at a time (pytest_configure),
+# starts them early on every worker instead of leaving one worker alone with a long test at
+# the end. Each file keeps its own order; a name that matches nothing changes nothing. pytest-django then sorts the tests on
 # its database first, transactional ones next and the rest last, as Django does; the rest
 # never open that database, so their slow ones are moved to the front after that sort
 # (SlowFirst): most of the slow files start processes on databases of their own.
@@ -73,6 +73,12 @@ class SlowFirst:
 
 def pytest_configure(config: pytest.Config) -> None:
     config.pluginmanager.register(SlowFirst(), "clubrating-slow-first")
+    # pytest-xdist's load scheduling first sends each worker a quarter of its share of
+    # consecutive tests: the whole slow-first block went to one worker, which ran it alone
+    # while the other ran the rest. One test at a time (each worker keeps two waiting), every
+    # worker takes the next slow test when it is free (docs/testing.md, "In parallel").
+    if getattr(config.option, "maxschedchunk", 0) is None:
+        config.option.maxschedchunk = 1
 
 
 @pytest.fixture(autouse=True, scope="session")
