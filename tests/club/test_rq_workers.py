@@ -12,6 +12,7 @@ A missing redis-server fails these tests (scripts/redis says why); it never skip
 from __future__ import annotations
 
 import fcntl
+import json
 import os
 import random
 import re
@@ -184,19 +185,25 @@ def environment(database: Database, redis_url: str, **extra: str) -> dict[str, s
             "CLUBRATING_JOB_LEASE": "2", **extra}
 
 
-def clubrating(env: dict[str, str], *args: str) -> str:
-    done = subprocess.run([sys.executable, "-m", "clubrating.cli", *args], env=env, capture_output=True,
-                          text=True, timeout=120)
-    assert done.returncode == 0, done.stderr
-    return done.stdout
+# The command line's main() for each command of argv[1] (JSON), in turn, in one process.
+COMMANDS_IN_ONE_PROCESS = """import json, sys
+from clubrating.cli import main
+for argv in json.loads(sys.argv[1]):
+    if main(argv) != 0:
+        sys.exit(f"clubrating {' '.join(argv)} failed")
+"""
 
 
 def publish(folder: Path, env: dict[str, str], pgn: str) -> None:
-    """A club with one published evening: publishing queues its analysis (one job)."""
+    """A club with one published evening: publishing queues its analysis (one job). The four
+    commands run in one process: these tests are about the workers, and each command's own
+    process is proven by tests/club/test_readme_commands.py."""
     (folder / "evening.pgn").write_text(pgn)
-    for args in (("init", "Riverside"), ("import", str(folder / "evening.pgn")), ("link", "1", "--all-new"),
-                 ("publish", "1")):
-        clubrating(env, *args)
+    commands = [["init", "Riverside"], ["import", str(folder / "evening.pgn")], ["link", "1", "--all-new"],
+                ["publish", "1"]]
+    done = subprocess.run([sys.executable, "-c", COMMANDS_IN_ONE_PROCESS, json.dumps(commands)], env=env,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
 
 
 class Worker:
