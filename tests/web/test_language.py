@@ -135,7 +135,8 @@ RUSSIAN = {"sits out this round": "пропускает этот тур",
            "moves that threw away 15 points of winning chances or more": "ходы, потерявшие 15 пунктов шансов или больше",
            "Only the arbiters": "Только судьи", "Draft": "Черновик",
            "say which member: pick one from the list": "какой участник? выберите его из списка",
-           "Find the best move for Black": "Найдите лучший ход за чёрных"}
+           "Find the best move for Black": "Найдите лучший ход за чёрных",
+           "K afterwards (R4)": "K после этого (R4)"}
 
 
 # Russian's three forms (one, few, many), as the catalogue's header has them (GNU gettext manual, "Plural forms").
@@ -216,3 +217,10 @@ def test_the_coachs_task_reads_as_the_pure_coach_words_it_in_english_and_transla
         assert {key: _task(*key) for key in words} == words
     with translation.override("ru"):
         assert _task("E", "black") == RUSSIAN["Find the best move for Black"]
+
+
+def test_the_settings_help_is_in_the_language_and_names_every_language(
+        club: Club, arbiter_client: Client, russian: None) -> None:
+    html = arbiter_client.get(f"{CLUB}arbiter/settings/", headers={"accept-language": "ru"}).content.decode()
+    assert RUSSIAN["K afterwards (R4)"] in html and "K afterwards (R4)" not in html
+    assert all(f"{code}: " in club_settings.BY_KEY["language"].help for code, _name in settings.LANGUAGES)

@@ -34,7 +34,7 @@ def settings_page(request: HttpRequest, access: ClubAccess) -> HttpResponse:
         return act(request, lambda: club_settings.change_settings(
             club, club_settings.parse_settings(texts), who=who(request)), f"{access.base}arbiter/settings/")
     values = club_settings.current_settings(club)
-    fields = [{"key": s.key, "help": s.help, "value": _shown(values[s.key])} for s in club_settings.SETTINGS]
+    fields = [{"key": s.key, "help": gettext(s.help), "value": _shown(values[s.key])} for s in club_settings.SETTINGS]
     return _page(request, access, "web/arbiter/settings.html", fields=fields)
 
 

@@ -21,6 +21,7 @@ from clubrating.club.locking import history_write
 from clubrating.club.models import Club
 from clubrating.club.services.outcome import Outcome
 from clubrating.errors import InputError, Refused
+from clubrating.words import N_
 
 MAX_RATING = 4000.0      # no chess rating list goes near it: a typo, not a setting
 MAX_K = 100.0            # FIDE's largest K is 40; a club's K above 100 is a typo
@@ -88,25 +89,26 @@ class Setting:
 
 
 SETTINGS: tuple[Setting, ...] = (
-    Setting("policy", "policy", _policy, "rating rules: club (the numbers below) or fide (FIDE's own)"),
-    Setting("start-rating", "start_rating", _number(0, MAX_RATING), "rating of a new player (R3)"),
-    Setting("k-new", "k_new", _number(1, MAX_K), "K of a player's first k-new-games rated games (R4)"),
-    Setting("k-new-games", "k_new_games", _whole(0, MAX_GAMES), "rated games played with k-new (R4)"),
-    Setting("k-established", "k_established", _number(1, MAX_K), "K afterwards (R4)"),
+    Setting("policy", "policy", _policy, N_("rating rules: club (the numbers below) or fide (FIDE's own)")),
+    Setting("start-rating", "start_rating", _number(0, MAX_RATING), N_("rating of a new player (R3)")),
+    Setting("k-new", "k_new", _number(1, MAX_K), N_("K of a player's first k-new-games rated games (R4)")),
+    Setting("k-new-games", "k_new_games", _whole(0, MAX_GAMES), N_("rated games played with k-new (R4)")),
+    Setting("k-established", "k_established", _number(1, MAX_K), N_("K afterwards (R4)")),
     Setting("provisional-games", "provisional_games", _whole(0, MAX_GAMES),
-            "provisional while fewer rated games than this (R6)"),
-    Setting("time-zone", "time_zone", _zone, "the club's dates and times, e.g. Asia/Yerevan (empty: the "
-            "server's zone); stored times stay UTC", replays=False),
+            N_("provisional while fewer rated games than this (R6)")),
+    Setting("time-zone", "time_zone", _zone, N_("the club's dates and times, e.g. Asia/Yerevan (empty: the "
+            "server's zone); stored times stay UTC"), replays=False),
     Setting("inactive-months", "inactive_months", _whole(0, MAX_MONTHS),
-            "members without a rated game in this many months before the list's latest one are listed "
-            "apart as inactive, keeping their rating (0: never)", replays=False),
+            N_("members without a rated game in this many months before the list's latest one are listed "
+               "apart as inactive, keeping their rating (0: never)"), replays=False),
     Setting("moves-link-days", "moves_link_days", _whole(1, MAX_LINK_DAYS),
-            "a board's moves link (the QR code of its slip) works this many days after it is printed",
+            N_("a board's moves link (the QR code of its slip) works this many days after it is printed"),
             replays=False),
-    Setting("language", "language", _language, "the language of the club's pages ("
-            + ", ".join(f"{code}: {name}" for code, name in settings.LANGUAGES)
-            + ") for a visitor who chose none and whose browser asks for none of them", replays=False),
+    Setting("language", "language", _language, N_("the language of the club's pages (en: English, hy: Armenian, "
+                                                  "ru: Russian) for a visitor who chose none and whose browser asks "
+                                                  "for none of them"), replays=False),
 )
+
 BY_KEY = {s.key: s for s in SETTINGS}
 
 
