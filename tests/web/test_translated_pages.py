@@ -16,8 +16,9 @@ from django.test import Client
 from pytest_django.fixtures import Settings
 
 from clubrating.club.models import Club, Tournament
+from tests.cpi.coach_games import publish_analysed
 
-from .conftest import member
+from .conftest import WHO, member
 
 LOCALE = Path(django_settings.BASE_DIR) / "locale"
 
@@ -106,5 +107,27 @@ def test_the_arbiters_dashboard_reads_in_the_arbiters_language(
     response = arbiter_client.get("/c/riverside/arbiter/", headers={"accept-language": language})
     assert response.status_code == 200
     html = response.content.decode()
+    assert [w for w in translated if w not in html] == []
+    assert [w for w in english if w in html] == []
+
+
+# The dashboard of tests/cpi/coach_games' Anna Berg: five analysed games, H (hangs) her costliest factor.
+DASHBOARD = {
+    "ru": (["Больше всего по сравнению с клубом Anna Berg теряет на факторе <strong>H</strong>, зевки",
+            "после 5 проанализированных партий", "Средние значения факторов", "Тренер по CPI",
+            "Найдите лучший ход за белых", "<summary>Решение</summary>"],
+           ["Costs Anna Berg", "analysed games", "Factor averages", "Coach by CPI", "Find the best move", "Solution"]),
+    "hy": (["Ակումբի համեմատ Anna Berg-ը ամենաշատը կորցնում է <strong>H</strong> գործոնում, զիջված ֆիգուրներ",
+            "5 վերլուծված խաղից հետո", "Գործոնների միջիններ", "Մարզիչ ըստ CPI-ի",
+            "Գտեք սպիտակների լավագույն քայլը", "<summary>Լուծում</summary>"],
+           ["Costs Anna Berg", "analysed games", "Factor averages", "Coach by CPI", "Find the best move", "Solution"]),
+}
+
+
+@pytest.mark.parametrize("language", sorted(DASHBOARD))
+def test_the_cpi_dashboard_reads_in_the_visitors_language(catalogue: None, club: Club, language: str) -> None:
+    publish_analysed(club, 5, who=WHO)
+    html = page(f"/c/riverside/p/{member(club, 'Anna Berg').id}/cpi/", language)
+    translated, english = DASHBOARD[language]
     assert [w for w in translated if w not in html] == []
     assert [w for w in english if w in html] == []
