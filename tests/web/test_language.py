@@ -5,6 +5,8 @@ language on its pages, else English; a language the catalogue lacks is passed ov
 from __future__ import annotations
 
 import datetime as dt
+import json
+import pickle
 import re
 import subprocess
 from pathlib import Path
@@ -20,14 +22,14 @@ from clubrating.club import evening, services
 from clubrating.club.models import Club, Tournament
 from clubrating.club.services import club_settings
 from clubrating.cpi.advice import Judgement
-from clubrating.cpi.coach import Exercise
+from clubrating.cpi.coach import Exercise, Hint
 from clubrating.cpi.facts import Color
 from clubrating.cpi.registry import LABELS
 from clubrating.cpi.weights import SPEC
 from clubrating.club.services import moves_links as ml
 from clubrating.errors import InputError
 from clubrating.web.access import CACHE_HEADER
-from clubrating.web.cpi_views import _task, factor_row
+from clubrating.web.cpi_views import _hint, _task, factor_row
 from clubrating.web.viewer import _counted
 
 from .conftest import WHO
@@ -136,7 +138,8 @@ RUSSIAN = {"sits out this round": "пропускает этот тур",
            "Only the arbiters": "Только судьи", "Draft": "Черновик",
            "say which member: pick one from the list": "какой участник? выберите его из списка",
            "Find the best move for Black": "Найдите лучший ход за чёрных",
-           "K afterwards (R4)": "K после этого (R4)"}
+           "K afterwards (R4)": "K после этого (R4)",
+           "the move played lost %(loss)s cp": "сыгранный ход потерял %(loss)s cp"}
 
 
 # Russian's three forms (one, few, many), as the catalogue's header has them (GNU gettext manual, "Plural forms").
@@ -224,3 +227,13 @@ def test_the_settings_help_is_in_the_language_and_names_every_language(
     html = arbiter_client.get(f"{CLUB}arbiter/settings/", headers={"accept-language": "ru"}).content.decode()
     assert RUSSIAN["K afterwards (R4)"] in html and "K afterwards (R4)" not in html
     assert all(f"{code}: " in club_settings.BY_KEY["language"].help for code, _name in settings.LANGUAGES)
+
+
+def test_the_coachs_hint_is_english_as_a_string_and_translated_on_the_page(russian: None) -> None:
+    hint = Hint("the move played lost %(loss)s cp", loss=120)
+    assert (hint, json.dumps(hint), pickle.loads(pickle.dumps(hint)).figures) == (
+        "the move played lost 120 cp", '"the move played lost 120 cp"', {"loss": 120})
+    with translation.override("ru"):
+        assert _hint(hint) == "сыгранный ход потерял 120 cp"
+    with translation.override("en"):
+        assert _hint(hint) == "the move played lost 120 cp"

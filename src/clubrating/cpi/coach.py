@@ -23,6 +23,7 @@ from clubrating.cpi.factors import (NOT_WORSE_CP, OPENING_MOVES, SACRIFICE_CP, c
                                     increment_seconds, mating_attacks)
 from clubrating.cpi.index import Weights
 from clubrating.cpi.registry import COUNTS, FACTORS as SPECS, LABELS, NAMES, SHARES, PlayerFactors, player_factors
+from clubrating.words import N_
 
 DEFAULT_LIMIT = 10           # brief: at most N exercises, default 10
 CLEAR_LOSS_CP = 100          # lila's former CpAdvice: 50 inaccuracy, 100 mistake, 300 blunder
@@ -150,6 +151,22 @@ def score_text(score: Score) -> str:
     return f"{(score.cp or 0) / 100:+.2f}"
 
 
+class Hint(str):
+    """A hint in English (it is the ``str``), keeping its words (marked with N_ for the catalogue)
+    and the figures put into them, so that the web layer can say it in the page's language."""
+
+    words: str
+    figures: dict[str, Any]
+
+    def __new__(cls, words: str, **figures: Any) -> Hint:
+        hint = super().__new__(cls, words % figures)
+        hint.words, hint.figures = words, figures
+        return hint
+
+    def __getnewargs_ex__(self) -> tuple[tuple[str], dict[str, Any]]:   # pickled and copied with its words
+        return (self.words,), self.figures
+
+
 @dataclass(frozen=True, slots=True)
 class _Candidate:
     severity: float          # larger: a better exercise
@@ -171,38 +188,38 @@ def positions(facts: GameFacts) -> Iterator[tuple[PlyFacts, chess.Board]]:
             return
 
 
-def _side(color: Color) -> str:
-    return color.value.capitalize()
-
-
 def _mistakes(game: CoachGame) -> Iterator[tuple[float, PlyFacts, str]]:
     """E, B1-B3: moves losing ≥ 100 cp where the engine's first choice was not played."""
     for ply in game.facts.plies:
         loss = centipawn_loss(ply)
         if ply.color is game.color and loss is not None and loss >= CLEAR_LOSS_CP and ply.choice != 1:
-            yield loss, ply, f"the move played lost {loss} cp"
+            yield loss, ply, Hint(N_("the move played lost %(loss)s cp"), loss=loss)
 
 
 def _missed_mates(game: CoachGame, distance: int) -> Iterator[tuple[float, PlyFacts, str]]:
     by_ply = {ply.ply: ply for ply in game.facts.plies}
     for attack in mating_attacks(game.facts.plies, game.color, game.facts.outcome):
         if attack.distance == distance and not attack.found:
-            yield -distance, by_ply[attack.start_ply], f"{_side(game.color)} has a mate in {distance}"
+            words = N_("White has a mate in %(distance)s") if game.color is Color.WHITE else N_(
+                "Black has a mate in %(distance)s")
+            yield -distance, by_ply[attack.start_ply], Hint(words, distance=distance)
 
 
 def _hangs(game: CoachGame) -> Iterator[tuple[float, PlyFacts, str]]:
     by_ply = {ply.ply: ply for ply in game.facts.plies}
     for number in hangs(game.facts.plies, game.color).plies:
         loss = centipawn_loss(by_ply[number]) or 0
-        yield loss, by_ply[number], f"the move played hung {loss} cp: find a move that keeps the balance"
+        yield loss, by_ply[number], Hint(N_("the move played hung %(loss)s cp: find a move that keeps the balance"),
+                                         loss=loss)
 
 
 def _left_book(game: CoachGame) -> Iterator[tuple[float, PlyFacts, str]]:
     for ply in game.facts.plies:
         if ply.color is game.color and ply.move_number <= OPENING_MOVES and ply.book in (
                 BookStatus.BOOK, BookStatus.OUT):
-            yield (centipawn_loss(ply) or 0), ply, (
-                f"move {ply.move_number} left the opening book's {OPENING_MOVES} main moves")
+            yield (centipawn_loss(ply) or 0), ply, Hint(
+                N_("move %(number)s left the opening book's %(moves)s main moves"), number=ply.move_number,
+                moves=OPENING_MOVES)
             return
 
 
@@ -223,8 +240,9 @@ def _hasty_mistakes(game: CoachGame) -> Iterator[tuple[float, PlyFacts, str]]:
     for ply, seconds in spent:
         loss = centipawn_loss(ply)
         if loss is not None and loss >= CLEAR_LOSS_CP and ply.choice != 1 and seconds < HASTY_SHARE * mean:
-            yield loss, ply, (f"{_minutes(seconds)} spent here against a mean of {_minutes(mean)}, and the "
-                              f"move played lost {loss} cp: a moment to take your time")
+            yield loss, ply, Hint(N_("%(spent)s spent here against a mean of %(mean)s, and the move played lost "
+                                     "%(loss)s cp: a moment to take your time"),
+                                  spent=_minutes(seconds), mean=_minutes(mean), loss=loss)
 
 
 def _missed_sacrifices(game: CoachGame, exchange: Exchange | None) -> Iterator[tuple[float, PlyFacts, str]]:
@@ -241,7 +259,8 @@ def _missed_sacrifices(game: CoachGame, exchange: Exchange | None) -> Iterator[t
         except ValueError:
             continue
         if move in board.legal_moves and exchange(board, move) <= SACRIFICE_CP:
-            yield loss, ply, f"a sacrifice is the strongest move here; the move played lost {loss} cp"
+            yield loss, ply, Hint(N_("a sacrifice is the strongest move here; the move played lost %(loss)s cp"),
+                                  loss=loss)
 
 
 def _candidates(game: CoachGame, factor: str, exchange: Exchange | None

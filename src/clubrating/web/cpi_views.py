@@ -22,6 +22,7 @@ from django.views.decorators.http import require_safe
 from clubrating.club.coach import cpi_brief, exercises_for
 from clubrating.club.cpi import MIN_GAMES_FOR_STRENGTH, MIN_MOVES_FOR_STRENGTH, club_weights, cpi_summary
 from clubrating.club.models import Member
+from clubrating.cpi.coach import Hint
 from clubrating.cpi.registry import BY_NAME, COUNTS
 from clubrating.cpi.weights import Weights
 from clubrating.web import pages
@@ -78,6 +79,7 @@ def dashboard(access: ClubAccess, member: Member) -> dict[str, Any]:
               for r in _recent(access, summary["last_games"])]
     rows = [factor_row(n, a, weights) for n, a in coach["averages"].items()]
     exercises = [{**e, "board": board_svg(e["fen"], e["side_to_move"]), "task": _task(e["factor"], e["side_to_move"]),
+                  "hint": _hint(e["hint"]),
                   "href": game_href(access.base, e["game_id"], e["tournament_id"], has_moves=e["has_moves"],
                                     ply=e["ply"] - 1)}     # the board before the move to find
                  for e in coach["exercises"]]
@@ -103,6 +105,11 @@ def dashboard(access: ClubAccess, member: Member) -> dict[str, Any]:
                                     r["delta"]) for r in recent],
                                   title=_("ΔCPI of the latest games of %(name)s") % {"name": name}),
     }
+
+
+def _hint(hint: str) -> str:
+    """The coach's hint (cpi.coach.Hint: its N_ words and figures) in the page's language."""
+    return _(hint.words) % hint.figures if isinstance(hint, Hint) else hint
 
 
 def _task(factor: str, side_to_move: str) -> str:
