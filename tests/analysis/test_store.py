@@ -5,9 +5,11 @@ version made never answer. The analyses run the real Stockfish at a small node b
 from __future__ import annotations
 
 import gzip
+import io
 from dataclasses import replace
 from pathlib import Path
 
+import chess.pgn
 import pytest
 
 from clubrating.analysis.cache import MemoryCache
@@ -112,3 +114,29 @@ def test_rows_of_another_engine_version_are_not_used_and_the_fit_says_so(tmp_pat
     assert line is not None and "\n" not in line
     assert line.startswith(f"{path}: not used, made by Stockfish 14|") and engine_key in line
     assert unused_store_line([str(path)], {engine_key: 1}, engine_key) is None
+
+
+def test_calibrate_reads_a_store_and_says_in_one_line_when_another_version_made_it(
+        tmp_path, games, searched, capsys) -> None:
+    from clubrating.cli import main
+
+    rows, facts = searched
+    rated = []
+    for number in range(14):   # two games under fourteen pairs of names and ratings
+        game = chess.pgn.read_game(io.StringIO(str(games[number % 2])))
+        assert game is not None
+        game.headers.update(White=f"W{number}", Black=f"B{number}", WhiteElo=str(1500 + 50 * number),
+                            BlackElo=str(2200 - 40 * number))
+        rated.append(f"{game}\n\n")
+    pgn = tmp_path / "rated.pgn"
+    pgn.write_text("".join(rated))
+    command = ["calibrate", str(pgn), "--pool", "test", "--nodes", str(NODES), "--jobs", "1", "--min-plies", "0",
+               "--json"]
+    current, older = tmp_path / "current.jsonl.gz", tmp_path / "older.jsonl.gz"
+    write_store(current, rows)
+    write_store(older, [(p, s.replace(f"{facts[0].engine.version}|", "14|", 1), lines) for p, s, lines in rows])
+    assert main([*command, "--store", str(current)]) == 0
+    assert "not used" not in capsys.readouterr().err
+    assert main([*command, "--store", str(older)]) == 0
+    said = [line for line in capsys.readouterr().err.splitlines() if "not used" in line]
+    assert said == [unused_store_line([str(older)], store_settings([older]), facts[0].engine.key)]
