@@ -22,8 +22,8 @@ from clubrating.club import evening, services
 from clubrating.club.models import Club, Tournament
 from clubrating.club.services import club_settings
 from clubrating.cpi.advice import Judgement
-from clubrating.cpi.coach import Exercise, Hint
-from clubrating.cpi.facts import Color
+from clubrating.cpi.coach import Exercise, Hint, score_text
+from clubrating.cpi.facts import Color, Score
 from clubrating.cpi.registry import LABELS
 from clubrating.cpi.weights import SPEC
 from clubrating.club.services import moves_links as ml
@@ -139,7 +139,8 @@ RUSSIAN = {"sits out this round": "пропускает этот тур",
            "say which member: pick one from the list": "какой участник? выберите его из списка",
            "Find the best move for Black": "Найдите лучший ход за чёрных",
            "K afterwards (R4)": "K после этого (R4)",
-           "the move played lost %(loss)s cp": "сыгранный ход потерял %(loss)s cp"}
+           "the move played lost %(loss)s cp": "сыгранный ход потерял %(loss)s cp",
+           "mate in %(moves)s": "мат в %(moves)s хода"}
 
 
 # Russian's three forms (one, few, many), as the catalogue's header has them (GNU gettext manual, "Plural forms").
@@ -237,3 +238,6 @@ def test_the_coachs_hint_is_english_as_a_string_and_translated_on_the_page(russi
         assert _hint(hint) == "сыгранный ход потерял 120 cp"
     with translation.override("en"):
         assert _hint(hint) == "the move played lost 120 cp"
+    mate = score_text(Score(cp=None, mate=2))
+    with translation.override("ru"):
+        assert (mate, _hint(mate)) == ("mate in 2", "мат в 2 хода")

@@ -147,7 +147,8 @@ class Exercise:
 def score_text(score: Score) -> str:
     """Mover's view: ``+0.45``, ``-1.20``, ``mate in 2``, ``mated in 3``."""
     if score.mate is not None:
-        return f"mate in {score.mate}" if score.mate > 0 else f"mated in {-score.mate}"
+        return Hint(N_("mate in %(moves)s"), moves=score.mate) if score.mate > 0 else Hint(
+            N_("mated in %(moves)s"), moves=-score.mate)
     return f"{(score.cp or 0) / 100:+.2f}"
 
 

@@ -79,7 +79,7 @@ def dashboard(access: ClubAccess, member: Member) -> dict[str, Any]:
               for r in _recent(access, summary["last_games"])]
     rows = [factor_row(n, a, weights) for n, a in coach["averages"].items()]
     exercises = [{**e, "board": board_svg(e["fen"], e["side_to_move"]), "task": _task(e["factor"], e["side_to_move"]),
-                  "hint": _hint(e["hint"]),
+                  "hint": _hint(e["hint"]), "best_score": e.get("best_score") and _hint(e["best_score"]),
                   "href": game_href(access.base, e["game_id"], e["tournament_id"], has_moves=e["has_moves"],
                                     ply=e["ply"] - 1)}     # the board before the move to find
                  for e in coach["exercises"]]
