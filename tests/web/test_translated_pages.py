@@ -115,12 +115,16 @@ def test_the_arbiters_dashboard_reads_in_the_arbiters_language(
 DASHBOARD = {
     "ru": (["Больше всего по сравнению с клубом Anna Berg теряет на факторе <strong>H</strong>, зевки",
             "после 5 проанализированных партий", "Средние значения факторов", "Тренер по CPI",
-            "Найдите лучший ход за белых", "<summary>Решение</summary>"],
-           ["Costs Anna Berg", "analysed games", "Factor averages", "Coach by CPI", "Find the best move", "Solution"]),
+            "Найдите лучший ход за белых", "<summary>Решение</summary>",
+            "Подсказка: сыгранный ход зевнул 340 сотых пешки"],
+           ["Costs Anna Berg", "analysed games", "Factor averages", "Coach by CPI", "Find the best move", "Solution",
+            "the move played hung"]),
     "hy": (["Ակումբի համեմատ Anna Berg-ը ամենաշատը կորցնում է <strong>H</strong> գործոնում, զիջված ֆիգուրներ",
             "5 վերլուծված խաղից հետո", "Գործոնների միջիններ", "Մարզիչ ըստ CPI-ի",
-            "Գտեք սպիտակների լավագույն քայլը", "<summary>Լուծում</summary>"],
-           ["Costs Anna Berg", "analysed games", "Factor averages", "Coach by CPI", "Find the best move", "Solution"]),
+            "Գտեք սպիտակների լավագույն քայլը", "<summary>Լուծում</summary>",
+            "Հուշում՝ խաղացված քայլը զիջեց 340 զինվորի հարյուրերորդական"],
+           ["Costs Anna Berg", "analysed games", "Factor averages", "Coach by CPI", "Find the best move", "Solution",
+            "the move played hung"]),
 }
 
 
