@@ -17,6 +17,7 @@ import subprocess
 import sys
 import uuid
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
@@ -104,11 +105,11 @@ def postgres_server() -> str:
     return done.stdout.strip()
 
 
-@pytest.fixture(params=["postgresql", "sqlite"])
-def target(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+@contextmanager
+def new_database(kind: str, folder: Path) -> Iterator[str]:
     """A new database of the test's own, on the test PostgreSQL server or in a SQLite file."""
-    if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path / 'target.sqlite3'}"
+    if kind == "sqlite":
+        yield f"sqlite:///{folder / 'target.sqlite3'}"
         return
     import psycopg
 
@@ -162,7 +163,19 @@ def assert_same_pages(source: dict[str, Any], target: dict[str, Any]) -> None:
     assert sum(1 for status, _ in expected.values() if status == 200) > 10
 
 
-def test_the_demo_and_the_state_machines_club_move_whole_to_a_new_database(demo_archive, machine_archive, target):
+def test_the_demo_and_the_state_machines_club_move_whole_to_a_new_database(demo_archive, machine_archive, tmp_path):
+    """Into PostgreSQL and into SQLite, from the same two archives (built once: a demo build
+    and the state machine's run are most of the test's time)."""
+    for kind in ("postgresql", "sqlite"):
+        with new_database(kind, tmp_path) as target:
+            try:
+                assert_moved_whole(demo_archive, machine_archive, target)
+            except AssertionError as error:
+                raise AssertionError(f"moved into {kind}: {error}") from error
+
+
+def assert_moved_whole(demo_archive: tuple[Path, dict[str, Any], str], machine_archive: tuple[Path, dict[str, Any]],
+                       target: str) -> None:
     demo, demo_pages, demo_ratings = demo_archive
     machine, machine_pages = machine_archive
     for archive in (machine, demo):   # the demo second: its ids are not the ones it had
