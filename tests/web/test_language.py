@@ -140,7 +140,8 @@ RUSSIAN = {"sits out this round": "пропускает этот тур",
            "Find the best move for Black": "Найдите лучший ход за чёрных",
            "K afterwards (R4)": "K после этого (R4)",
            "the move played lost %(loss)s cp": "сыгранный ход потерял %(loss)s cp",
-           "mate in %(moves)s": "мат в %(moves)s хода"}
+           "mate in %(moves)s": "мат в %(moves)s хода",
+           "Ranked by points, then %(tiebreaks)s": "Места по очкам, затем %(tiebreaks)s"}
 
 
 # Russian's three forms (one, few, many), as the catalogue's header has them (GNU gettext manual, "Plural forms").
@@ -175,6 +176,7 @@ def test_the_pages_words_made_in_python_follow_the_language_and_the_apis_stay_en
     assert RUSSIAN["sits out this round"] in page and "sits out this round" not in page
     doc = Client().get(f"/api/c/riverside/tournaments/{t.id}", headers={"accept-language": "ru"}).json()
     assert [b["why"] for b in doc["pairings"]["byes"]] == ["sits out this round"]
+    assert "Места по очкам, затем " in page and doc["ranked_by"].startswith("Ranked by points, then ")
 
 
 def test_the_cpi_factors_names_and_meanings_come_from_the_catalogue(russian: None) -> None:

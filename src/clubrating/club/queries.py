@@ -84,7 +84,7 @@ def standings(tournament: Tournament) -> dict[str, Any]:
         "tournament_id": tournament.id, "name": tournament.name, "date": tournament.date.isoformat(),
         "status": tournament.status, "kind": tournament.kind, "time_control": tournament.time_control,
         "rated": tournament.is_rated, "rounds": tournament.rounds, "players": rows,
-        "ranked_by": table.describe(), "rule": table.rule.value, "system": table.system.value,
+        "ranked_by": table.describe(), "ranking_note": table.note, "rule": table.rule.value, "system": table.system.value,
         "tiebreaks": [{"short": t.short, "name": t.name, "source": t.source} for t in table.tiebreaks],
     }
 

@@ -19,6 +19,7 @@ from tiebreak_core import (ABSENT, FORFEIT_LOSS, FORFEIT_WIN, PAIRING_BYE, PLAYE
                            PlayerTiebreakData, TiebreakError, rank_standings_strict)
 
 from clubrating.formats.records import Bye, ByeKind, HalfPoints, Pairing
+from clubrating.words import N_
 
 RULESET = "fide-2026"
 UNRATED = 0   # tiebreak-core's rating of an unrated player; no tie-break used here reads ratings
@@ -91,9 +92,13 @@ class Table:
     def describe(self) -> str:
         """One line for the page: "Ranked as written in the file", "Ranked by points, then ..."."""
         if self.rule is Rule.WRITTEN:
-            return "Ranked as written in the file"
+            return RANKED_AS_WRITTEN
         names = ", ".join(t.name for t in self.tiebreaks)
-        return f"Ranked by points, then {names}" + (f" ({self.note})" if self.note else "")
+        return RANKED_BY_POINTS % {"tiebreaks": names} + (f" ({self.note})" if self.note else "")
+
+
+RANKED_AS_WRITTEN = N_("Ranked as written in the file")
+RANKED_BY_POINTS = N_("Ranked by points, then %(tiebreaks)s")   # the web layer translates both
 
 
 def _records(ratings: Mapping[int, int | None], pairings: Sequence[Pairing], byes: Sequence[Bye],

@@ -30,6 +30,7 @@ from clubrating.formats.records import (
 from clubrating.club import reads
 from clubrating.formats.pgn import KEPT_TAGS, keep_moves
 from clubrating.rating import activity
+from clubrating.tournament.standings import RANKED_AS_WRITTEN, RANKED_BY_POINTS
 from clubrating.web.access import ClubAccess
 from clubrating.web.card import card_document
 from clubrating.web.chart import ChartPoint, rating_chart
@@ -260,7 +261,16 @@ def tournament(access: ClubAccess, t: Tournament) -> dict[str, Any]:
             "change_text": _signed(p["change"]),
         })
     return {**data, "tournament": t, "players": rows, "round_numbers": list(range(1, rounds + 1)),
-            "has_unrated": any(c["unrated"] for r in rows for c in r["cells"] if c)}
+            "has_unrated": any(c["unrated"] for r in rows for c in r["cells"] if c),
+            "ranked_by_words": ranked_by_words(data)}
+
+
+def ranked_by_words(data: dict[str, Any]) -> str:
+    """``ranked_by`` (the API's English, TieTable.describe) in the page's language."""
+    if data["rule"] == "written":
+        return gettext(RANKED_AS_WRITTEN)
+    words = gettext(RANKED_BY_POINTS) % {"tiebreaks": ", ".join(t["name"] for t in data["tiebreaks"])}
+    return words + (f" ({data['ranking_note']})" if data["ranking_note"] else "")
 
 
 UNRATED_WHY = {"forfeit": gettext_lazy("forfeit: not rated"), "not played": gettext_lazy("not played: not rated")}
