@@ -141,7 +141,8 @@ RUSSIAN = {"sits out this round": "пропускает этот тур",
            "K afterwards (R4)": "K после этого (R4)",
            "the move played lost %(loss)s cp": "сыгранный ход потерял %(loss)s cp",
            "mate in %(moves)s": "мат в %(moves)s хода",
-           "Ranked by points, then %(tiebreaks)s": "Места по очкам, затем %(tiebreaks)s"}
+           "Ranked by points, then %(tiebreaks)s": "Места по очкам, затем %(tiebreaks)s",
+           "not queued": "не в очереди"}
 
 
 # Russian's three forms (one, few, many), as the catalogue's header has them (GNU gettext manual, "Plural forms").
@@ -243,3 +244,8 @@ def test_the_coachs_hint_is_english_as_a_string_and_translated_on_the_page(russi
     mate = score_text(Score(cp=None, mate=2))
     with translation.override("ru"):
         assert (mate, _hint(mate)) == ("mate in 2", "мат в 2 хода")
+
+
+def test_the_analysis_states_are_in_the_language(evening: Tournament, arbiter_client: Client, russian: None) -> None:
+    html = arbiter_client.get(f"{CLUB}arbiter/t/{evening.id}/analysis/", headers={"accept-language": "ru"}).content.decode()
+    assert "не в очереди: 0" in html and "not queued" not in html

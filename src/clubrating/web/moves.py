@@ -19,7 +19,7 @@ from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_lazy
 
 from clubrating.club import services
 from clubrating.club.models import Game
@@ -155,6 +155,11 @@ def _accept(request: HttpRequest, game: Game) -> Outcome:
     return ml.accept_submission(found, who=who(request), confirm=request.POST.get("confirm") == "on")
 
 
+# The analysis states as the arbiter reads them (club/jobs/status.STATES), in the page's language.
+STATE_WORDS = {"queued": gettext_lazy("queued"), "running": gettext_lazy("running"), "analysed": gettext_lazy("analysed"),
+               "failed": gettext_lazy("failed"), "not queued": gettext_lazy("not queued")}
+
+
 @arbiter_view
 def analysis_page(request: HttpRequest, access: ClubAccess, tournament_id: int) -> HttpResponse:
     """Per tournament: its games with moves queued, running, analysed or failed (with the
@@ -166,4 +171,5 @@ def analysis_page(request: HttpRequest, access: ClubAccess, tournament_id: int) 
         return act(request, lambda: retry_analysis(t, who=who(request)), f"{access.base}arbiter/t/{t.id}/analysis/")
     status = tournament_analysis(t)
     return _page(request, access, "web/arbiter/analysis.html", tournament=t, status=status,
-                 counts=[(state, status.count(state)) for state in STATES], waiting=queue_state().warning())
+                 counts=[(STATE_WORDS[state], status.count(state)) for state in STATES], waiting=queue_state().warning(),
+                 state_words=STATE_WORDS)
