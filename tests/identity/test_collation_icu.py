@@ -1,0 +1,34 @@
+"""The name order against ICU's, the collation library it stands in for: PostgreSQL built with
+ICU collates a list of Armenian, Russian and Latin names in each page's language, and the
+key must give the same order (on SQLite, which has no ICU, there is nothing to compare)."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import connection
+
+from clubrating.identity.collation import sort_key
+
+NAMES = [
+    "Семёнов", "Семенов", "Сёмин", "Семин", "Ежов", "Ёжиков", "ёж", "еж", "Иванов", "іванов", "Йодко", "Ия",
+    "Петросян, Левон", "Петросян Ашот", "Петров-Водкин", "Петров, Иван", "Ter-Petrosyan", "Ter Petrosyan",
+    "Terentev", "Aronian, Levon", "Müller", "Muller", "Mueller", "Łukasz", "Lukas", "Zhukov", "zhukov",
+    "Ivanov", "Արոնյան, Լևոն", "Ավետիսյան", "Գևորգյան", "Գեվորգյան", "Գետրոսյան", "Գերասիմյան", "Գեւորգեան",
+    "Ֆահրադյան", "Օհանյան", "Քոչարյան", "Եվա", "Եղիազարյան", "ԵՐԵՄՅԱՆ", "Ուլիխանյան", "Ոսկանյան",
+    "Ցոլակյան", "Փիլոսյան", "Շահինյան", "Ռուբեն", "Սարգսյան", "Վարդանյան", "Տեր-Պետրոսյան", "Րաֆֆի",
+    "Smith, John", "smith, john", "SMITH, JOHN", "Śmigły", "Smigly", "D'Elia", "DElia", "Anna-Maria Li",
+    "Anna Maria", "Яковлев", "Ёлкин", "Жуков", "Їжак", "Abbasov", "аббасов", "АБРАМОВ", "Абрамова",
+]
+
+
+@pytest.mark.parametrize(("language", "collation"), [("en", "en-x-icu"), ("ru", "ru-x-icu"), ("hy", "hy-x-icu")])
+def test_names_sort_as_icus_collation_of_the_language(db: None, language: str, collation: str) -> None:
+    if connection.vendor != "postgresql":
+        pytest.skip("ICU's collations are PostgreSQL's; SQLite has none")
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT count(*) FROM pg_collation WHERE collname = %s", [collation])
+        if cursor.fetchone()[0] == 0:
+            pytest.skip(f"this PostgreSQL was built without ICU's {collation}")
+        cursor.execute(f'SELECT x FROM unnest(%s::text[]) x ORDER BY x COLLATE "{collation}"', [NAMES])
+        by_icu = [row[0] for row in cursor.fetchall()]
+    assert sorted(NAMES, key=lambda n: sort_key(n, language)) == by_icu
