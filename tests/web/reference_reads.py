@@ -11,12 +11,15 @@ from clubrating.club.models import (Bye, Club, CurrentRating, Entry, Game, Initi
                                      TournamentStatus)
 from clubrating.club.queries import member_ids_of
 from clubrating.club.services import game_result_text
+from clubrating.identity.collation import sort_key
 
 
 def rating_list(club: Club, rating_list: str = "standard") -> list[dict[str, Any]]:
-    """Established players first by rating, provisional ones below (spec R6)."""
-    rows = (CurrentRating.objects.filter(member__club=club, member__merged_into=None, rating_list=rating_list)
-            .select_related("member").order_by("provisional", "-rating", "member__name", "member_id"))
+    """Established players first by rating, provisional ones below (spec R6), equal ratings by
+    name in the club's language."""
+    rows = sorted(CurrentRating.objects.filter(member__club=club, member__merged_into=None, rating_list=rating_list)
+                  .select_related("member"), key=lambda r: (r.provisional, -r.rating,
+                                                             sort_key(r.member.name, club.language), r.member_id))
     result = []
     rank = 0
     for row in rows:

@@ -23,6 +23,7 @@ from clubrating.club.models import (Bye, Club, CurrentRating, Entry, Game, Initi
                                      TournamentStatus)
 from clubrating.club.queries import member_ids_of
 from clubrating.formats.results import result_text
+from clubrating.identity import collation
 
 PUBLISHED = TournamentStatus.PUBLISHED
 ORDER = ("tournament__date", "tournament__sequence", "tournament_id")
@@ -51,14 +52,18 @@ def _run(sql: str, params: list[Any]) -> list[tuple[Any, ...]]:
 
 def _rating_list(club_id: int, rating_list: str) -> QuerySet[Any]:
     return (CurrentRating.objects.filter(member__club_id=club_id, member__merged_into=None, rating_list=rating_list)
-            .order_by("provisional", "-rating", "member__name", "member_id")
+            .order_by()
             .values_list("member_id", "member__name", "rating", "games", "provisional", "last_played",
                          "member__junior", "member__full_name_consent"))
 
 
-def rating_list(club: Club, rating_list: str = "standard") -> list[dict[str, Any]]:
-    """Established players first by rating, provisional ones below (spec R6)."""
-    rows = fetch(_rating_list(club.id, rating_list))
+def rating_list(club: Club, rating_list: str = "standard", language: str | None = None) -> list[dict[str, Any]]:
+    """Established players first by rating, provisional ones below (spec R6); equal ratings by
+    name in the alphabet of ``language`` (the club's language by default), then by member id.
+    Sorted here, not in SQL: SQLite's and PostgreSQL's collations differ (identity/collation)."""
+    by_name = language or club.language
+    rows = sorted(fetch(_rating_list(club.id, rating_list)),
+                  key=lambda r: (bool(r[4]), -r[2], collation.sort_key(r[1], by_name), r[0]))
     result, rank = [], 0
     for member_id, name, rating, games, provisional, last, junior, consent in rows:
         if not provisional:

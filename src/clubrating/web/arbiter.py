@@ -30,6 +30,7 @@ from clubrating.errors import ClubratingError, InputError, NotFound
 from clubrating.formats.results import GameResult
 from clubrating.formats.typed import parse_typed
 from clubrating.web.access import ARBITER_PREFIX, ClubAccess, in_club, mark_privacy
+from clubrating.web.language import in_name_order
 
 MAX_UPLOAD_BYTES: int = settings.MAX_UPLOAD_BYTES   # 5 MB: a club's tournament file is kilobytes
 RESULT_CHOICES = [result.value for result in GameResult]   # 1-0, 0-1, 1/2-1/2, +-, -+, --
@@ -198,7 +199,8 @@ def _import(request: HttpRequest, club: Club) -> tuple[Any, tuple[str, ...]]:
 def review(request: HttpRequest, access: ClubAccess, tournament_id: int) -> HttpResponse:
     t = _tournament(access, tournament_id)
     rows = proposals_for(t)
-    members = Member.objects.filter(club=access.club, merged_into=None).order_by("name").values_list("id", "name")
+    members = in_name_order(Member.objects.filter(club=access.club, merged_into=None).order_by("id")
+                            .values_list("id", "name"), lambda m: m[1])
     games = Game.objects.filter(tournament=t).select_related("white", "black").order_by("round", "board", "id")
     return _page(request, access, "web/arbiter/review.html", tournament=t, rows=rows, members=list(members),
                  unlinked=sum(1 for e, _ in rows if e.member_id is None),
@@ -273,7 +275,8 @@ def tournament_action(request: HttpRequest, access: ClubAccess, tournament_id: i
 @require_safe
 @arbiter_view
 def members_page(request: HttpRequest, access: ClubAccess) -> HttpResponse:
-    members = list(Member.objects.filter(club=access.club).select_related("merged_into").order_by("name", "id"))
+    members = in_name_order(Member.objects.filter(club=access.club).select_related("merged_into").order_by("id"),
+                            lambda m: m.name)
     return _page(request, access, "web/arbiter/members.html", members=members,
                  active=[m for m in members if m.merged_into_id is None],
                  duplicates=possible_duplicates(access.club))

@@ -23,6 +23,7 @@ from clubrating.errors import InputError, NotFound
 from clubrating.formats.common import decode_text
 from clubrating.formats.ratinglist import read_rating_list
 from clubrating.web.access import ClubAccess
+from clubrating.web.language import in_name_order
 from clubrating.web.arbiter import MAX_UPLOAD_BYTES, _member, _page, act, arbiter_view, who
 
 
@@ -79,7 +80,8 @@ def _seed(request: HttpRequest, club: Club, who_: str) -> Any:
 @arbiter_view
 def initial_page(request: HttpRequest, access: ClubAccess) -> HttpResponse:
     rows = il.initial_rows(access.club)
-    members = Member.objects.filter(club=access.club, merged_into=None).order_by("name").values_list("id", "name")
+    members = in_name_order(Member.objects.filter(club=access.club, merged_into=None).order_by("id")
+                            .values_list("id", "name"), lambda m: m[1])
     return _page(request, access, "web/arbiter/initial.html", rows=rows, members=list(members),
                  unlinked=sum(1 for r, _ in rows if r.member_id is None))
 

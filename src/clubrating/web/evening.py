@@ -27,6 +27,7 @@ from clubrating.tournament import Standing, System, Tiebreak
 from clubrating.tournament.roundrobin import MAX_SEED, PairingSystem, TableOrder, berger_round
 from clubrating.tournament.standings import DEFAULT_TIEBREAKS
 from clubrating.web.access import ClubAccess
+from clubrating.web.language import in_name_order
 from clubrating.web.arbiter import act, arbiter_view, posted, who
 
 RESULTS = [("1-0", "1-0"), ("1/2-1/2", "½-½"), ("0-1", "0-1")]
@@ -92,7 +93,8 @@ def evening_page(request: HttpRequest, access: ClubAccess, tournament_id: int) -
     rows = [{"entry": e, "proposals": proposals, "player": players.get(e.id),
              "byes": sorted(r for (entry_id, r) in byes if entry_id == e.id)}
             for e, proposals in proposals_for(t)]
-    members = Member.objects.filter(club=access.club, merged_into=None).order_by("name").values_list("id", "name")
+    members = in_name_order(Member.objects.filter(club=access.club, merged_into=None).order_by("id")
+                            .values_list("id", "name"), lambda m: m[1])
     system = PairingSystem(ev.system)
     standings = evening.standings_of(t)
     return _page(request, access, "evening/evening.html", tournament=t, evening=ev, rows=rows, members=list(members),
@@ -141,7 +143,7 @@ def _seated(t: Tournament, rnd: int) -> list[Entry]:
     """The players of the round (on a board or the pairing bye), by name, for the exchange form."""
     ids = [i for pair in EveningBoard.objects.filter(tournament=t, round=rnd).values_list("white_id", "black_id")
            for i in pair] + list(Bye.objects.filter(tournament=t, round=rnd, kind="U").values_list("entry_id", flat=True))
-    return sorted(Entry.objects.filter(id__in=ids), key=lambda e: e.name.casefold())
+    return in_name_order(Entry.objects.filter(id__in=ids).order_by("number"), lambda e: e.name)
 
 
 def _schedule(t: Tournament, ev: Evening, system: PairingSystem) -> list[dict[str, Any]]:

@@ -16,8 +16,9 @@ varies on, so that no cache in between gives one visitor's language to another.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import AbstractContextManager
+from typing import TypeVar
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
@@ -26,6 +27,7 @@ from django.utils.cache import patch_vary_headers
 from django.utils.translation.trans_real import parse_accept_lang_header
 
 from clubrating.club.models import Club
+from clubrating.identity import collation
 from clubrating.web.security import Handler
 
 LANGUAGE_CODES = frozenset(code for code, _ in settings.LANGUAGES)
@@ -59,6 +61,16 @@ def club_language(request: HttpRequest, club: Club) -> AbstractContextManager[No
     language = visitor_language(request) or supported(club.language) or settings.LANGUAGE_CODE
     request.LANGUAGE_CODE = language   # the response's Content-Language
     return translation.override(language)
+
+
+Item = TypeVar("Item")
+
+
+def in_name_order(items: Iterable[Item], name: Callable[[Item], str]) -> list[Item]:
+    """``items`` by ``name`` in the alphabet of the page's language (identity/collation: ё with
+    е, the page's script first, any case); items of one name keep the order they came in."""
+    language = translation.get_language() or settings.LANGUAGE_CODE
+    return sorted(items, key=lambda item: collation.sort_key(name(item), language))
 
 
 def choose_language(get_response: Handler) -> Handler:

@@ -29,6 +29,7 @@ from clubrating.formats.records import (
 )
 from clubrating.club import reads
 from clubrating.formats.pgn import KEPT_TAGS, keep_moves
+from clubrating.identity import collation
 from clubrating.rating import activity
 from clubrating.tournament.standings import RANKED_AS_WRITTEN, RANKED_BY_POINTS
 from clubrating.web.access import ClubAccess
@@ -66,12 +67,15 @@ def member_flags(ids: Iterable[int | None]) -> dict[int, tuple[str, bool, bool]]
 
 # --- club page -------------------------------------------------------------------------------
 
-def club_ratings(access: ClubAccess, rating_list: str, search: str = "") -> list[dict[str, Any]]:
-    """The rating list as this viewer may see it; ``search`` matches the shown name only,
-    so that a name shown as initials cannot be found by its full spelling. Inactive members
-    (:func:`inactive_rule`) are marked and not ranked; they keep their rating."""
-    wanted = search.strip().casefold()
-    listed = reads.rating_list(access.club, rating_list)
+def club_ratings(access: ClubAccess, rating_list: str, search: str = "",
+                 language: str | None = None) -> list[dict[str, Any]]:
+    """The rating list as this viewer may see it, equal ratings in the name order of ``language``
+    (the club's by default; reads.rating_list). ``search`` matches the shown name only, so that
+    a name shown as initials cannot be found by its full spelling, in any case and with ё as е
+    (identity/collation). Inactive members (:func:`inactive_rule`) are marked and not ranked;
+    they keep their rating."""
+    wanted = collation.fold(search)
+    listed = reads.rating_list(access.club, rating_list, language)
     days = [dt.date.fromisoformat(r["last_played"]) if r["last_played"] else None for r in listed]
     rule = inactive_rule(access.club, days)
     first = min((d for d in days if d), default=None)
@@ -81,7 +85,7 @@ def club_ratings(access: ClubAccess, rating_list: str, search: str = "") -> list
         rank += not (row["provisional"] or inactive)
         name = access.name(row["name"], junior=row["junior"], consent=row["full_name_consent"],
                            member_id=row["member_id"])
-        if wanted and wanted not in name.casefold():
+        if wanted and wanted not in collation.fold(name):
             continue
         rows.append({"rank": None if row["provisional"] or inactive else rank, "member_id": row["member_id"],
                      "name": name, "rating": row["rating"], "rating_text": _rating(row["rating"]),

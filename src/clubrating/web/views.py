@@ -15,6 +15,7 @@ from typing import Any
 
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.utils import translation
 from django.views.decorators.http import require_safe
 
 from clubrating.club import queries
@@ -84,7 +85,7 @@ def sitemap_xml(request: HttpRequest) -> HttpResponse:
 def club_page(request: HttpRequest, access: ClubAccess) -> HttpResponse:
     rating_list, lists = _list_name(request, access)
     search = request.GET.get("q", "")[:100]
-    rows = pages.club_ratings(access, rating_list, search)
+    rows = pages.club_ratings(access, rating_list, search, translation.get_language())
     established = [r for r in rows if not r["provisional"] and not r["inactive"]]
     provisional = [r for r in rows if r["provisional"] and not r["inactive"]]
     inactive = [r for r in rows if r["inactive"]]

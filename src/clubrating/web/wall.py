@@ -24,6 +24,7 @@ from clubrating.formats.records import ByeKind
 from clubrating.formats.results import result_text
 from clubrating.web import pages
 from clubrating.web.access import ClubAccess, club_view
+from clubrating.web.language import in_name_order
 from clubrating.web.links import game_href
 
 BYE_WORDS = {ByeKind.PAIRING.value: gettext_lazy("pairing bye"), ByeKind.HALF_POINT.value: gettext_lazy("half-point bye"),
@@ -95,7 +96,7 @@ def pairings(access: ClubAccess, t: Tournament, rnd: int) -> dict[str, Any]:
     by_name += [{**row["black"], "board": row["board"], "colour": "Black", "opponent": row["white"]["name"]}
                 for row in boards]
     by_name += [{**b, "board": None, "colour": "", "opponent": b["why"]} for b in byes]
-    by_name.sort(key=lambda r: (r["name"].casefold(), r["number"]))
+    by_name = in_name_order(sorted(by_name, key=lambda r: r["number"]), lambda r: r["name"])
     return {"round": rnd, "boards": boards, "byes": byes, "by_name": by_name}
 
 
