@@ -20,6 +20,7 @@ import enum
 import hashlib
 
 from clubrating.tournament.pairing import RoundPlan
+from clubrating.words import N_
 
 MIN_PLAYERS = 3    # C.05 Annex 1's first table: 3 or 4 players
 MAX_PLAYERS = 16   # its last: 15 or 16 players
@@ -95,8 +96,9 @@ class PairingSystem(enum.Enum):
 
     @property
     def label(self) -> str:
-        return {PairingSystem.SWISS: "Swiss (FIDE Dutch)", PairingSystem.ROUND_ROBIN: "round robin",
-                PairingSystem.DOUBLE_ROUND_ROBIN: "double round robin"}[self]
+        """The system's name in English (marked: the pages show it translated)."""
+        return {PairingSystem.SWISS: N_("Swiss (FIDE Dutch)"), PairingSystem.ROUND_ROBIN: N_("round robin"),
+                PairingSystem.DOUBLE_ROUND_ROBIN: N_("double round robin")}[self]
 
     @property
     def trf_kind(self) -> str:

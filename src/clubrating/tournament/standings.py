@@ -43,7 +43,8 @@ class Rule(enum.Enum):
 
 @dataclass(frozen=True, slots=True)
 class Tiebreak:
-    """One tie-break: tiebreak-core's id, the short name of the column, its name and C.07 section."""
+    """One tie-break: tiebreak-core's id, the short name of the column, its name and C.07 section
+    (the short name and the name in English, marked for the pages to translate)."""
 
     key: str
     short: str
@@ -51,13 +52,13 @@ class Tiebreak:
     source: str
 
 
-BUCHHOLZ_CUT1 = Tiebreak("buchholz_cut1", "BH-C1", "Buchholz Cut-1", "C.07 14.1")
-BUCHHOLZ = Tiebreak("buchholz", "BH", "Buchholz", "C.07 8.1")
-SONNEBORN_BERGER = Tiebreak("sonneborn_berger", "SB", "Sonneborn-Berger", "C.07 9.1")
-PROGRESSIVE = Tiebreak("progressive", "PS", "progressive scores", "C.07 7.5")
-DIRECT_ENCOUNTER = Tiebreak("direct_encounter", "DE", "direct encounter", "C.07 6")
-WINS = Tiebreak("wins", "WIN", "number of wins", "C.07 7.1")
-KOYA = Tiebreak("koya", "KS", "Koya system", "C.07 9.2")
+BUCHHOLZ_CUT1 = Tiebreak("buchholz_cut1", N_("BH-C1"), N_("Buchholz Cut-1"), "C.07 14.1")
+BUCHHOLZ = Tiebreak("buchholz", N_("BH"), N_("Buchholz"), "C.07 8.1")
+SONNEBORN_BERGER = Tiebreak("sonneborn_berger", N_("SB"), N_("Sonneborn-Berger"), "C.07 9.1")
+PROGRESSIVE = Tiebreak("progressive", N_("PS"), N_("progressive scores"), "C.07 7.5")
+DIRECT_ENCOUNTER = Tiebreak("direct_encounter", N_("DE"), N_("direct encounter"), "C.07 6")
+WINS = Tiebreak("wins", N_("WIN"), N_("number of wins"), "C.07 7.1")
+KOYA = Tiebreak("koya", N_("KS"), N_("Koya system"), "C.07 9.2")
 
 SWISS_TIEBREAKS: tuple[Tiebreak, ...] = (BUCHHOLZ_CUT1, BUCHHOLZ, SONNEBORN_BERGER, PROGRESSIVE)
 """An individual Swiss: C.07's recommendation (Buchholz Cut-1, then Buchholz), then Sonneborn-Berger

@@ -8,12 +8,13 @@ from html import escape
 from typing import Any
 
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext, gettext_lazy
 
 from clubrating.club.card import player_card
 from clubrating.club.models import Member
 from clubrating.rating.card import Card, Line, Status, Streak, Tally
 from clubrating.web.access import ClubAccess
+from clubrating.web.labels import label
 from clubrating.web.links import game_href
 
 RESULT = {2: "1", 1: "½", 0: "0"}
@@ -96,8 +97,9 @@ def game_rows(doc: dict[str, Any], base: str, vs: int | None = None,
         if g["tournament_id"] != current:
             current = g["tournament_id"]
             p = perf.get(current)
-            shown = (f' · performance <strong>{p["rating"]:.0f}</strong> ({p["score"]:g} of {p["games"]}, '
-                     f'opponents {p["average_opponent"]:.0f})') if p else ""
+            shown = " · " + gettext("performance <strong>%(rating)s</strong> (%(score)s of %(games)s, opponents "
+                                    "%(average)s)") % {"rating": f'{p["rating"]:.0f}', "score": f'{p["score"]:g}',
+                                                       "games": p["games"], "average": f'{p["average_opponent"]:.0f}'} if p else ""
             out.append(f'<tr class="event"><th scope="rowgroup" colspan="8">{g["date"]} · '
                        f'<a href="{escape(base)}t/{current}/">{escape(g["tournament"])}</a>{shown}</th></tr>')
         out.append(_game_row(g, base, g["game_id"] in with_moves))
@@ -105,7 +107,7 @@ def game_rows(doc: dict[str, Any], base: str, vs: int | None = None,
 
 
 def _game_row(g: dict[str, Any], base: str, has_moves: bool = False) -> str:
-    opponent = escape(g["opponent"]) if g["opponent_id"] else "bye"
+    opponent = escape(g["opponent"]) if g["opponent_id"] else escape(gettext("bye"))
     if g["opponent_id"]:
         opponent = f'<a href="{escape(base)}p/{g["opponent_id"]}/">{opponent}</a>'
     why = escape(str(WHY.get(g["status"], "")))
@@ -115,17 +117,17 @@ def _game_row(g: dict[str, Any], base: str, has_moves: bool = False) -> str:
         result = f'<a href="{escape(game_href(base, g["game_id"], g["tournament_id"], has_moves=True))}">{result}</a>'
     change = g["change"]
     cls = "num" if not change else ("num pos" if change > 0 else "num neg")
-    return (f'<tr><td class="num">{g["round"]}</td><td>{g["colour"] or ""}</td><td>{opponent}</td>'
+    return (f'<tr><td class="num">{g["round"]}</td><td>{escape(label(g["colour"] or ""))}</td><td>{opponent}</td>'
             f'<td class="num">{_num(g["opponent_rating"], ".0f")}</td><td>{result}{note}</td>'
             f'<td class="num">{_num(g["expected"], ".2f")}</td><td class="{cls}">{_num(change, "+.1f")}</td></tr>')
 
 
 def head_to_head_rows(doc: dict[str, Any], base: str) -> SafeString:
-    out = []
+    out, games = [], gettext("games")   # the link to the games against that opponent
     for h in doc["head_to_head"]:
         link = f'{escape(base)}p/{h["opponent_id"]}/'
         out.append(f'<tr><td><a href="{link}">{escape(h["opponent"])}</a></td><td class="num">{h["games"]}</td>'
                    f'<td class="num">+{h["wins"]} ={h["draws"]} −{h["losses"]}</td>'
                    f'<td class="num">{h["score"]:g}</td><td>{h["last_date"]}</td>'
-                   f'<td><a href="?vs={h["opponent_id"]}#games">games</a></td></tr>')
+                   f'<td><a href="?vs={h["opponent_id"]}#games">{escape(games)}</a></td></tr>')
     return mark_safe("\n".join(out))

@@ -117,6 +117,11 @@ def cpi_line(points: Sequence[CpiPoint], *, title: str, measure: str = "CPI") ->
     return "\n".join(out)
 
 
+def club_average(share: float) -> str:
+    """The club's mark on a factor's bar, as its title says it."""
+    return gettext("club average %(average)s") % {"average": f"{share:.0%}"}
+
+
 def _game_point(number: int, day: str, value: float) -> str:
     return gettext("game %(number)s, %(day)s: %(value)s") % {"number": number, "day": day, "value": f"{value:.0f}"}
 
@@ -160,7 +165,7 @@ def factor_bars(averages: dict[str, dict[str, Any]], *, title: str) -> str:
         if club is not None:
             cx = x0 + plot * club
             out.append(f'<line class="club-tick" x1="{cx:.1f}" x2="{cx:.1f}" y1="{top + 1}" y2="{top + 21}">'
-                       f'<title>{gettext("club average %(average)s") % {"average": f"{club:.0%}"}}</title></line>')
+                       f'<title>{escape(club_average(club))}</title></line>')
     out.append("</svg>")
     return "\n".join(out)
 

@@ -33,14 +33,13 @@ from clubrating.web.arbiter import act, arbiter_view, posted, who
 RESULTS = [("1-0", "1-0"), ("1/2-1/2", "½-½"), ("0-1", "0-1")]
 FORFEITS = [("+-", "+ −"), ("-+", "− +"), ("--", "− −")]
 SYSTEMS = [(s.value, s.label) for s in PairingSystem]   # the start form's choice, Swiss first (the default)
+# (the labels in English: the template translates them)
 
 
 def _columns(tiebreaks: tuple[Tiebreak, ...]) -> list[tuple[str, str, str]]:
-    """The standings' tie-break columns: id, short name, C.07 section and name."""
-    return [(t.key, t.short, f"{t.source} {t.name}") for t in tiebreaks]
+    """The standings' tie-break columns: id, short name, C.07 section and name (in the page's language)."""
+    return [(t.key, gettext(t.short), f"{t.source} {gettext(t.name)}") for t in tiebreaks]
 
-
-TIEBREAKS = _columns(DEFAULT_TIEBREAKS[System.SWISS])   # a Swiss evening's columns
 
 
 def _page(request: HttpRequest, access: ClubAccess, template: str, **context: Any) -> HttpResponse:

@@ -112,7 +112,7 @@ def _board_page(request: HttpRequest, link: MovesLink, address: str | None) -> H
 def qr_svg(url: str) -> SafeString:
     """The URL as a QR code, segno's SVG (made from our own URL, no user text); sized by its
     viewBox, so that the slip's CSS scales it whole."""
-    return mark_safe(segno.make(url, error="m").svg_inline(scale=QR_SCALE, title="moves link",  # noqa: S308
+    return mark_safe(segno.make(url, error="m").svg_inline(scale=QR_SCALE, title=gettext("moves link"),  # noqa: S308
                                                            omitsize=True))
 
 

@@ -35,6 +35,7 @@ from clubrating.tournament.standings import RANKED_AS_WRITTEN, RANKED_BY_POINTS
 from clubrating.web.access import ClubAccess
 from clubrating.web.card import card_document
 from clubrating.web.chart import ChartPoint, rating_chart
+from clubrating.web.labels import label
 from clubrating.web.links import game_href
 
 RECENT_TOURNAMENTS = 10
@@ -211,7 +212,7 @@ def charts(tournaments: list[dict[str, Any]], provisional_games: int, name: str)
         first = rows[0]
         start = ChartPoint(dt.date.fromisoformat(first["date"]) - dt.timedelta(days=1), first["rating_before"],
                            bool(first["provisional_before"]))
-        svg = rating_chart(points, title=gettext("Rating history of %(name)s (%(list)s)") % {"name": name, "list": lst}, start=start)
+        svg = rating_chart(points, title=gettext("Rating history of %(name)s (%(list)s)") % {"name": name, "list": label(lst)}, start=start)
         out.append({"list": lst, "svg": svg})
     return out
 
@@ -266,14 +267,20 @@ def tournament(access: ClubAccess, t: Tournament) -> dict[str, Any]:
         })
     return {**data, "tournament": t, "players": rows, "round_numbers": list(range(1, rounds + 1)),
             "has_unrated": any(c["unrated"] for r in rows for c in r["cells"] if c),
-            "ranked_by_words": ranked_by_words(data)}
+            "ranked_by_words": ranked_by_words(data), "tiebreak_columns": tiebreak_columns(data)}
+
+
+def tiebreak_columns(data: dict[str, Any]) -> list[dict[str, str]]:
+    """The tie-breaks' columns in the page's language (``tiebreaks`` keeps the API's English)."""
+    return [{"short": gettext(t["short"]), "name": gettext(t["name"]), "source": t["source"]}
+            for t in data["tiebreaks"]]
 
 
 def ranked_by_words(data: dict[str, Any]) -> str:
     """``ranked_by`` (the API's English, TieTable.describe) in the page's language."""
     if data["rule"] == "written":
         return gettext(RANKED_AS_WRITTEN)
-    words = gettext(RANKED_BY_POINTS) % {"tiebreaks": ", ".join(t["name"] for t in data["tiebreaks"])}
+    words = gettext(RANKED_BY_POINTS) % {"tiebreaks": ", ".join(gettext(t["name"]) for t in data["tiebreaks"])}
     return words + (f" ({data['ranking_note']})" if data["ranking_note"] else "")
 
 

@@ -11,6 +11,8 @@ from typing import Any
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext
 
+from clubrating.web.labels import label
+
 
 def _change_class(change: float | None) -> str:
     if change is None or change == 0:
@@ -46,9 +48,9 @@ def game_rows(games: Iterable[dict[str, Any]], base: str) -> SafeString:
         opponent = escape(g["opponent"])
         if g["opponent_member_id"]:
             opponent = f'<a href="{escape(base)}p/{g["opponent_member_id"]}/">{opponent}</a>'
-        unrated = "" if g["rated"] else ' <span class="not-rated">not rated</span>'
+        unrated = "" if g["rated"] else f' <span class="not-rated">{escape(gettext("not rated"))}</span>'
         out.append(f'<tr><td>{g["date"]}</td><td>{escape(g["tournament"])}</td><td class="num">{g["round"]}</td>'
-                   f'<td>{g["colour"]}</td><td>{opponent}</td><td>{escape(g["result"])}{unrated}</td>'
+                   f'<td>{escape(label(g["colour"] or ""))}</td><td>{opponent}</td><td>{escape(g["result"])}{unrated}</td>'
                    f'<td class="num">{g["score_text"]}</td></tr>')
     return mark_safe("\n".join(out))
 
@@ -62,11 +64,12 @@ def tournament_rows(rows: Iterable[dict[str, Any]], base: str) -> SafeString:
         s = t["summary"]
         draft = ("" if t["is_published"] else f' <span class="tag">{escape(gettext("in progress, not rated yet"))}</span>'
                  if t["paired_rounds"] else f' <span class="tag">{escape(gettext("draft"))}</span>')
-        kind = escape(t["time_control"]) + ("" if t["is_rated"] else escape(", " + gettext("bughouse (not rated)")))
+        kind = escape(label(t["time_control"])) + ("" if t["is_rated"] else escape(", " + gettext("bughouse (not rated)")))
+        moves = gettext("with moves") if s["has_moves"] else gettext("results only")
         winners = ", ".join(f'<a href="{b}p/{w["member_id"]}/">{escape(w["name"])}</a>' if w["member_id"]
                             else escape(w["name"]) for w in s["winners"])
         shared = " " + escape(gettext("(shared)")) if len(s["winners"]) > 1 else ""
         out.append(f'<tr><td>{t["date"].isoformat()}</td><td><a href="{b}t/{t["id"]}/">{escape(t["name"])}</a>{draft}'
                    f'</td><td>{kind}</td><td class="num">{s["players"]}</td><td class="num">{s["rounds"]}</td>'
-                   f'<td>{winners}{shared}</td><td>{escape(gettext("with moves") if s["has_moves"] else gettext("results only"))}</td></tr>')
+                   f'<td>{winners}{shared}</td><td>{escape(moves)}</td></tr>')
     return mark_safe("\n".join(out))

@@ -21,7 +21,7 @@ import chess.svg
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import gettext_lazy, ngettext
+from django.utils.translation import gettext, gettext_lazy, ngettext
 from django.views.decorators.http import require_safe
 
 from clubrating.club.lookups import game_result_text
@@ -169,13 +169,14 @@ def game_page(request: HttpRequest, access: ClubAccess, game_id: int) -> HttpRes
     first, last = start.ply(), start.ply() + len(moves)
     ply = _ply(request, first, last)
     if ply is None:
-        return HttpResponse(f"ply= takes a number from {first} to {last} (half-moves played)\n", status=400,
+        return HttpResponse(gettext("ply= takes a number from %(first)s to %(last)s (half-moves played)")
+                            % {"first": first, "last": last} + "\n", status=400,
                             content_type="text/plain; charset=utf-8")
     current = next((m for m in moves if m.ply == ply), None)
     context.update(has_moves=True, moves_html=move_list(moves, ply), board=board_svg(start, moves, ply),
                    current=current, ply=ply, first=first, last=last, facts=facts,
                    marked=[m for m in moves if m.advice is not None],
-                   counts=[{"side": side.capitalize(), "name": context["players"][side]["name"],
+                   counts=[{"side": gettext(side.capitalize()), "name": context["players"][side]["name"],
                             "text": judgement_counts(moves, side == "white")} for side in ("white", "black")])
     return render(request, "web/game.html", context)
 

@@ -16,7 +16,7 @@ from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_safe
 
 from clubrating.club.models import Bye, Entry, Evening, EveningBoard, Game, Tournament, TournamentStatus
@@ -91,9 +91,9 @@ def pairings(access: ClubAccess, t: Tournament, rnd: int) -> dict[str, Any]:
         for n, w, b, res, g in _boards(t, rnd)]
     byes = [{**side(b.entry), "why": bye_words(b.kind, data["system"])} for b in
             Bye.objects.filter(tournament=t, round=rnd).select_related("entry").order_by("entry__number")]
-    by_name = [{**row["white"], "board": row["board"], "colour": "White", "opponent": row["black"]["name"]}
+    by_name = [{**row["white"], "board": row["board"], "colour": gettext("White"), "opponent": row["black"]["name"]}
                for row in boards]
-    by_name += [{**row["black"], "board": row["board"], "colour": "Black", "opponent": row["white"]["name"]}
+    by_name += [{**row["black"], "board": row["board"], "colour": gettext("Black"), "opponent": row["white"]["name"]}
                 for row in boards]
     by_name += [{**b, "board": None, "colour": "", "opponent": b["why"]} for b in byes]
     by_name = in_name_order(sorted(by_name, key=lambda r: r["number"]), lambda r: r["name"])
