@@ -23,6 +23,7 @@ from rapidfuzz.distance import OSA, Indel
 
 from clubrating.identity.given_names import is_abbreviation, same_given_name
 from clubrating.identity.normalize import NormalName, skeleton
+from clubrating.words import N_
 
 
 class Reason(enum.Enum):
@@ -82,51 +83,51 @@ def words(reasons: tuple[Reason, ...]) -> tuple[str, ...]:
     return tuple(TEXT[reason] for reason in reasons)
 
 
-# Reasons, in the words the arbiter reads.
+# Reasons, in the words the arbiter reads (English; marked, the pages show them translated).
 TEXT: dict[Reason, str] = {
-    Reason.SAME_NAME: "same name",
-    Reason.INITIAL: "initial for the first name",
-    Reason.MIDDLE_INITIAL: "initial for a middle name",
-    Reason.MIDDLE_MISSING: "middle name missing",
-    Reason.MIDDLE_ADDED: "middle name added",
-    Reason.FIRST_MISSING: "first name missing",
-    Reason.FIRST_ADDED: "first name added",
-    Reason.SHORT_FORM: "short form of the first name",
-    Reason.MIDDLE_SHORT_FORM: "short form of a middle name",
-    Reason.GIVEN_TYPO: "typo in a given name",
-    Reason.MIDDLE_TYPO: "typo in a middle name",
-    Reason.NICKNAME: "other form of the first name (nickname, short or foreign form)",
-    Reason.MIDDLE_NICKNAME: "other form of a middle name",
-    Reason.SIMILAR_FIRST: "similar first name",
-    Reason.OTHER_FIRST: "different first name",
-    Reason.OTHER_MIDDLE: "different middle name",
-    Reason.SURNAME_TYPO_1: "one-letter typo in the surname",
-    Reason.SURNAME_TYPO_2: "two-letter typo in the surname",
-    Reason.OTHER_SURNAME: "different surname",
-    Reason.LATER_SURNAME_TYPO: "typo in the second part of a double surname",
-    Reason.SWAPPED: "first and last name swapped",
-    Reason.PUNCTUATION: "accents, case or punctuation",
-    Reason.TRANSLITERATION: "transliteration",
-    Reason.DOUBLE_SURNAME: "hyphenated / double surname",
-    Reason.DOUBLE_SURNAME_LATER: "hyphenated / double surname, not its first part",
-    Reason.JOINED_SURNAME: "hyphenated / double surname written joined or apart",
-    Reason.PARTICLE: "particle (van, de ...) added, dropped or moved",
-    Reason.SURNAME_SHORTENED: "surname shortened (initial or abbreviation)",
-    Reason.SURNAME_ORDER: "double surname in the other order",
-    Reason.OTHER_SECOND_SURNAME: "same first surname, different second surname",
-    Reason.ALIAS: "known alias",
+    Reason.SAME_NAME: N_("same name"),
+    Reason.INITIAL: N_("initial for the first name"),
+    Reason.MIDDLE_INITIAL: N_("initial for a middle name"),
+    Reason.MIDDLE_MISSING: N_("middle name missing"),
+    Reason.MIDDLE_ADDED: N_("middle name added"),
+    Reason.FIRST_MISSING: N_("first name missing"),
+    Reason.FIRST_ADDED: N_("first name added"),
+    Reason.SHORT_FORM: N_("short form of the first name"),
+    Reason.MIDDLE_SHORT_FORM: N_("short form of a middle name"),
+    Reason.GIVEN_TYPO: N_("typo in a given name"),
+    Reason.MIDDLE_TYPO: N_("typo in a middle name"),
+    Reason.NICKNAME: N_("other form of the first name (nickname, short or foreign form)"),
+    Reason.MIDDLE_NICKNAME: N_("other form of a middle name"),
+    Reason.SIMILAR_FIRST: N_("similar first name"),
+    Reason.OTHER_FIRST: N_("different first name"),
+    Reason.OTHER_MIDDLE: N_("different middle name"),
+    Reason.SURNAME_TYPO_1: N_("one-letter typo in the surname"),
+    Reason.SURNAME_TYPO_2: N_("two-letter typo in the surname"),
+    Reason.OTHER_SURNAME: N_("different surname"),
+    Reason.LATER_SURNAME_TYPO: N_("typo in the second part of a double surname"),
+    Reason.SWAPPED: N_("first and last name swapped"),
+    Reason.PUNCTUATION: N_("accents, case or punctuation"),
+    Reason.TRANSLITERATION: N_("transliteration"),
+    Reason.DOUBLE_SURNAME: N_("hyphenated / double surname"),
+    Reason.DOUBLE_SURNAME_LATER: N_("hyphenated / double surname, not its first part"),
+    Reason.JOINED_SURNAME: N_("hyphenated / double surname written joined or apart"),
+    Reason.PARTICLE: N_("particle (van, de ...) added, dropped or moved"),
+    Reason.SURNAME_SHORTENED: N_("surname shortened (initial or abbreviation)"),
+    Reason.SURNAME_ORDER: N_("double surname in the other order"),
+    Reason.OTHER_SECOND_SURNAME: N_("same first surname, different second surname"),
+    Reason.ALIAS: N_("known alias"),
     # Readings by words, whatever their places (see _word_sets).
-    Reason.SURNAME_NOT_TYPED: "surname not typed: the name typed is the given names",
-    Reason.WORDS_REORDERED: "same words in another order",
-    Reason.WORD_ADDED: "a word typed that the member's name lacks",
+    Reason.SURNAME_NOT_TYPED: N_("surname not typed: the name typed is the given names"),
+    Reason.WORDS_REORDERED: N_("same words in another order"),
+    Reason.WORD_ADDED: N_("a word typed that the member's name lacks"),
     # Only the given names alike, and rare ones (the matcher counts them): a
     # married or maiden name is the one change no spelling rule can see.
-    Reason.RARE_GIVEN_NAMES: "same rare given names, another surname (married or maiden name?)",
+    Reason.RARE_GIVEN_NAMES: N_("same rare given names, another surname (married or maiden name?)"),
     # Evidence beside the words: a namesake number, junior / senior, a federation.
-    Reason.OTHER_NUMBER: "another namesake's number",
-    Reason.OTHER_GENERATION: "junior / senior differ",
-    Reason.GENERATION_ONE_SIDE: "junior / senior on one side only",
-    Reason.OTHER_FEDERATION: "different federation",
+    Reason.OTHER_NUMBER: N_("another namesake's number"),
+    Reason.OTHER_GENERATION: N_("junior / senior differ"),
+    Reason.GENERATION_ONE_SIDE: N_("junior / senior on one side only"),
+    Reason.OTHER_FEDERATION: N_("different federation"),
 }
 
 # Penalties (points off 100), hand-fitted as said above.

@@ -1,0 +1,1 @@
+"""The website's template filters."""
