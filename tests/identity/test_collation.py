@@ -7,6 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from clubrating.identity import collation
 from clubrating.identity.collation import fold, matches, sort_key
 
 
@@ -117,3 +118,15 @@ LETTERS = st.text(st.sampled_from("AaZzÜüŁłßЁёЕеЙйИиЯяԱաՖֆև�
 @given(LETTERS, LETTERS)
 def test_a_name_is_found_by_its_own_beginning(name: str, rest: str) -> None:
     assert matches(name, name + rest)
+
+
+def test_every_plain_character_is_its_own_fold() -> None:
+    low, high = "\u0430", "\u044f"   # а-я, and the Armenian ա-ֆ: the ranges PLAIN names
+    plain = [c for c in map(chr, range(0x20, 0x590)) if collation._NOT_PLAIN.fullmatch(c) is None]
+    assert {low, high, "\u0561", "\u0586", "z", "-"} <= set(plain) and "ё" not in plain and "A" not in plain
+    assert [c.translate(collation._FOLDED) for c in plain] == plain
+
+
+def test_the_fold_table_stops_growing_at_its_size() -> None:
+    fold("".join(map(chr, range(0x4E00, 0x4E00 + collation.TABLE_SIZE + 100))))
+    assert len(collation._FOLDED) <= collation.TABLE_SIZE

@@ -12,8 +12,10 @@ Pure: no I/O.
 
 from __future__ import annotations
 
+import re
 import unicodedata
-from functools import lru_cache
+from collections.abc import Callable
+from functools import partial
 
 from anyascii import anyascii
 
@@ -31,18 +33,56 @@ DEFAULT_LANGUAGE = "en"
 # pages): CLDR's Armenian collation sorts the ligature as ե+վ, as the reformed spelling reads
 # it ("Երևան" = "Yerevan"), and a search finds it so on every page; the classical "եւ"
 # written in full stays apart, as ICU's hy collation keeps it.
-_READ_AS_EV = str.maketrans({"\u0587": "\u0565\u057e"})
+LIGATURE, READ_AS = "\u0587", "\u0565\u057e"
 _LIGATURE_AS_EV = frozenset({"hy"})
 # ё is е for a Russian reader, in order and in a search (CLDR ru: a secondary difference).
-_SAME_LETTER = str.maketrans({"ё": "е"})
+YO, YE = "ё", "е"
+# What a folded name is mostly made of, each character its own fold (a test checks it): a name
+# with none but these skips the per-character table (str.translate costs about 0.2 µs a character).
+PLAIN = " abcdefghijklmnopqrstuvwxyz0123456789\u0430-\u044f\u0561-\u0586,.'-"
+_NOT_PLAIN = re.compile(f"[^{PLAIN}]")
 # Cyrillic letters of Ukrainian and Belarusian names that CLDR's root order puts after a
 # Russian letter rather than after я, where their code points are: (the letter, how many
 # places after it).
 _CYRILLIC_AFTER = {"ґ": ("г", 1), "є": ("е", 1), "і": ("и", 1), "ї": ("и", 2), "ў": ("у", 1)}
+TABLE_SIZE = 20_000   # characters: a few hundred make the club's names; a few MB at most
 # Punctuation and symbols sort before digits and letters, in CLDR's root order among the
 # ones names carry; others follow them by code point.
 _PUNCTUATION = " _-,;:!?.'\"()[]{}@*/\\&#%`^+<=>|~$"
-_SCRIPT_SHIFT = 23   # code points * 4 stay below 2**23
+
+
+class _Table(dict[int, str]):
+    """A ``str.translate`` table filled one character at a time, the first time it is met: a
+    name is then translated in C, many times faster than a loop over its characters. It keeps
+    at most ``TABLE_SIZE`` characters, so that searches typed with every character of Unicode
+    cannot grow it without end."""
+
+    def __init__(self, make: Callable[[str], str]) -> None:
+        super().__init__()
+        self.make = make
+
+    def __missing__(self, code: int) -> str:
+        made = self.make(chr(code))
+        if len(self) < TABLE_SIZE:
+            self[code] = made
+        return made
+
+
+def _folded(c: str) -> str:
+    """One character of a case-folded NFKC text as :func:`fold` compares it."""
+    category = unicodedata.category(c)
+    if category in ("Mn", "Me", "Cf"):
+        return ""
+    if category[0] == "Z" or c.isspace():
+        return " "
+    if category[0] == "L" and unicodedata.name(c, "").startswith("LATIN"):
+        return anyascii(c).lower()
+    if category[0] in "PS" and ord(c) > 0x7F:
+        return anyascii(c) or c   # "’" -> "'", "–" -> "-"
+    return c.replace(YO, YE)
+
+
+_FOLDED = _Table(_folded)
 
 
 def fold(text: str, *, ligature_as_ev: bool = True) -> str:
@@ -50,21 +90,9 @@ def fold(text: str, *, ligature_as_ev: bool = True) -> str:
     е, և as եվ (as եւ without ``ligature_as_ev``), Latin letters without their accents
     ("Müller" -> "muller", "ß" -> "ss"), combining marks such as Russian stress marks dropped,
     runs of spaces as one space."""
-    out = []
-    text = text.translate(_READ_AS_EV) if ligature_as_ev else text
-    for c in unicodedata.normalize("NFKC", text).casefold().translate(_SAME_LETTER):
-        category = unicodedata.category(c)
-        if category in ("Mn", "Me", "Cf"):
-            continue
-        if category[0] == "Z" or c.isspace():
-            out.append(" ")
-        elif category[0] == "L" and unicodedata.name(c, "").startswith("LATIN"):
-            out.append(anyascii(c).lower())
-        elif category[0] in "PS" and ord(c) > 0x7F:
-            out.append(anyascii(c) or c)   # "’" -> "'", "–" -> "-"
-        else:
-            out.append(c)
-    return " ".join("".join(out).split())
+    folded = unicodedata.normalize("NFKC", text.replace(LIGATURE, READ_AS) if ligature_as_ev else text)
+    folded = folded.casefold().replace(YO, YE)
+    return " ".join((folded.translate(_FOLDED) if _NOT_PLAIN.search(folded) else folded).split())
 
 
 def matches(query: str, name: str) -> bool:
@@ -74,31 +102,35 @@ def matches(query: str, name: str) -> bool:
     return fold(query) in fold(name)
 
 
-NameKey = tuple[tuple[int, ...], str, str, str]
+NameKey = tuple[str, str, str, str]
 
 
 def sort_key(name: str, language: str) -> NameKey:
     """The key that puts names in the order of ``language`` ("en", "ru", "hy"; a region as in
     "ru-RU" is ignored; any other language sorts as English): first the folded letters
     (:func:`fold`; և as ե+վ on an Armenian page, as ե+ւ on the others) by the page's script
-    order, then, for names equal so far, е before ё and
-    accents after plain letters, and lower case before capitals, as ICU does."""
+    order, then, for names equal so far, е before ё and accents after plain letters, and lower
+    case before capitals, as ICU does."""
     code = language.lower().replace("_", "-").split("-")[0]
-    order = SCRIPT_ORDER.get(code, SCRIPT_ORDER[DEFAULT_LANGUAGE])
-    primary = tuple(_weight(c, order) for c in fold(name, ligature_as_ev=code in _LIGATURE_AS_EV))
+    weights = _WEIGHTS.get(code, _WEIGHTS[DEFAULT_LANGUAGE])
+    primary = fold(name, ligature_as_ev=code in _LIGATURE_AS_EV).translate(weights)
     exact = unicodedata.normalize("NFC", name)
     return primary, exact.casefold(), exact.swapcase(), name
 
 
-@lru_cache(maxsize=4096)
-def _weight(c: str, order: tuple[str, ...]) -> int:
-    """One folded character's place: punctuation, then digits, then the scripts of ``order``,
-    then every other letter."""
+def _weight(c: str, order: tuple[str, ...]) -> str:
+    """One folded character's place, as three characters compared in turn: its class
+    (punctuation, other symbols, digits, then the scripts of ``order``, then every other
+    letter), its code point (the Russian letter it follows, for ґ є і ї ў), its place after
+    that letter."""
     if c in _PUNCTUATION:
-        return _PUNCTUATION.index(c)
+        return chr(0) + chr(_PUNCTUATION.index(c)) + chr(0)
     if not c.isalpha():
-        return (1 << _SCRIPT_SHIFT if c.isdigit() else len(_PUNCTUATION)) + ord(c)
+        return chr(2 if c.isdigit() else 1) + c + chr(0)
     script = unicodedata.name(c, "").split(" ")[0]
     rank = order.index(script) if script in order else len(order)
     base, after = _CYRILLIC_AFTER.get(c, (c, 0))
-    return ((2 + rank) << _SCRIPT_SHIFT) + ord(base) * 4 + after
+    return chr(3 + rank) + base + chr(after)
+
+
+_WEIGHTS = {code: _Table(partial(_weight, order=order)) for code, order in SCRIPT_ORDER.items()}
