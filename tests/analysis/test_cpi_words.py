@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from clubrating.commands.cpi_words import DIRECTION, MEANS, factor_table, factor_value, plays_like
+from clubrating.commands.cpi_words import DIRECTION, MEANS, depth_line, factor_table, factor_value, plays_like
+from clubrating.cpi.index import PRESETS, fitted_nodes
+from clubrating.cpi.presets import PROVENANCE
 from clubrating.cpi.registry import FACTORS, NAMES
 
 
@@ -32,3 +34,24 @@ def test_the_table_has_one_row_a_factor_in_the_registry_order() -> None:
     assert "fewer is better" in rows[NAMES.index("H")]
     assert plays_like({"elo": 1627, "sd": 210}, "over the last 5 games") == "plays like 1627 ± 210 over the last 5 games"
     assert plays_like(None, "x") == ""
+
+
+@pytest.mark.parametrize(("fitted", "nodes", "line"), [
+    (10_000, [150_000], "the preset was fitted at 10,000 nodes a position; these games were analysed at 150,000"),
+    (10_000, [10_000], "the preset was fitted at 10,000 nodes a position, as these games were analysed"),
+    (10_000, [10_000, 150_000],
+     "the preset was fitted at 10,000 nodes a position; these games were analysed at 10,000, 150,000"),
+    (None, [150_000], ""),          # the spec's arithmetic: no engine fitted it
+    (10_000, [], ""),               # no analysed game to compare
+])
+def test_the_depth_line_names_the_fits_nodes_beside_the_analysis(fitted: int | None, nodes: list[int],
+                                                                  line: str) -> None:
+    assert depth_line(fitted, nodes) == line
+
+
+def test_each_fitted_preset_records_the_nodes_it_was_fitted_at_and_the_spec_none() -> None:
+    assert fitted_nodes("spec") is None
+    for name in PRESETS:
+        if name != "spec":
+            engine = PROVENANCE[name]["engine"]
+            assert isinstance(engine, dict) and fitted_nodes(name) == engine["nodes"] == 10_000

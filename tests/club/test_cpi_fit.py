@@ -285,3 +285,18 @@ def test_the_ledger_in_words_has_a_factor_table_and_no_raw_fractions(fitted_club
     out = capsys.readouterr().out
     assert "the factors over these" in out and "more is better" in out and "fewer is better" in out
     assert "E=" not in out and "(R " not in out
+
+
+def test_the_ledger_in_words_names_the_nodes_the_preset_was_fitted_at_and_the_games_analysis(
+        club: Club, capsys) -> None:
+    from tests.web.test_cpi_page_reads import long_game        # 20 moves a side: enough for a figure
+
+    set_cpi_weights(club, {}, who=ARBITER, preset="fide-classical")
+    publish_analysed(club, 8, facts=long_game)                 # the fixture's engine ran 1,000 nodes
+    assert main(["cpi", "Anna Berg"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    like = next(i for i, line in enumerate(lines) if "plays like" in line)
+    assert lines[like + 1] == "  the preset was fitted at 10,000 nodes a position; these games were analysed at 1,000"
+    set_cpi_weights(club, {k: float(v) for k, v in FITTED.items()}, who=ARBITER, preset="spec")
+    assert main(["cpi", "Anna Berg"]) == 0                     # the spec's base: no engine fitted it
+    assert "nodes a position" not in capsys.readouterr().out

@@ -8,11 +8,12 @@ from __future__ import annotations
 import re
 
 import pytest
+from django.core.cache import cache
 from django.test import Client
 
 from clubrating.club import services
 from clubrating.club.cpi import member_ledger
-from clubrating.club.models import Club, CpiEntry, Game
+from clubrating.club.models import Club, CpiEntry, Game, GameAnalysis
 from clubrating.club.services.cpi import set_cpi_weights
 from clubrating.cpi.facts import GameFacts
 from clubrating.cpi.index import PRESETS
@@ -87,6 +88,25 @@ def test_under_fitted_settings_the_headline_is_plays_like_and_the_interval_a_ban
     assert block is not None and block.group(1).startswith(
         f"Plays like <strong>{strength['elo']} ± {strength['sd']}</strong> over the last 8 analysed games;")
     assert f"{cpi.cpi_after:.1f}" not in block.group(1)                # the player page too
+
+
+def depth_line(html: str) -> str:
+    found = re.search(r'<p class="term" id="cpi-depth">(.*?)</p>', html, re.S)
+    assert found is not None
+    return found.group(1)
+
+
+def test_the_dashboard_says_the_nodes_the_preset_was_fitted_at_beside_the_games_analysis(fitted) -> None:
+    publish_analysed(fitted, 8, facts=long_game, who=WHO)      # the fixture's engine ran 1,000 nodes
+    anna = member(fitted, "Anna Berg")
+    url = f"/c/riverside/p/{anna.id}/cpi/"
+    assert depth_line(page(Client(), url)) == ("The model behind this figure was fitted on games the engine "
+                                               "analysed at 10,000 nodes a position; it analysed these at 1,000 nodes.")
+    GameAnalysis.objects.filter(game__tournament__club=fitted).update(nodes=10_000)
+    cache.clear()                                            # the page cache knows nothing of the update
+    assert depth_line(page(Client(), url)) == ("The model behind this figure was fitted on games the engine "
+                                               "analysed at 10,000 nodes a position, as it analysed these.")
+    assert member_ledger(anna)["strength"]["nodes"] == [10_000]
 
 
 def test_too_few_games_under_fitted_settings_say_so_instead_of_a_figure(fitted) -> None:

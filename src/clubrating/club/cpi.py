@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import OuterRef, Subquery
+from django.db.models import F, OuterRef, Subquery
 from django.db.models.fields.json import KeyTextTransform
 from django.utils import timezone
 
@@ -35,7 +35,7 @@ from clubrating.cpi.factors import DEFINITIONS_VERSION
 from clubrating.cpi.facts import Color, GameFacts
 from clubrating.cpi.calibrate import estimate
 from clubrating.cpi.index import (DEFAULT_PRESET, PRESET_POOLS, PRESETS, LedgerGame, Weights, cpi_after,
-                                  cpi_intervals, initial_cpi, score_game, years_before)
+                                  cpi_intervals, fitted_nodes, initial_cpi, score_game, years_before)
 from clubrating.cpi.registry import COUNTS, SHARES
 from clubrating.cpi.weights import SETTING_NAMES
 from clubrating.errors import InputError
@@ -311,7 +311,8 @@ def parse_weight(text: str) -> tuple[str, float | None]:
 def _ledger_rows(member: Member) -> list[dict[str, Any]]:
     """The member's ledger, oldest first: one query whatever the number of games."""
     entries = (CpiEntry.objects.filter(member=member).order_by("ordinal")
-               .select_related("game__tournament", "game__white__member", "game__black__member"))
+               .select_related("game__tournament", "game__white__member", "game__black__member")
+               .annotate(analysis_nodes=F("game__analysis__nodes")))
     rows = []
     for entry in entries:
         game = entry.game
@@ -326,7 +327,7 @@ def _ledger_rows(member: Member) -> list[dict[str, Any]]:
             "result": game_result_text(game), "score": (game.white_points if white else game.black_points) / 2,
             "cpi_before": entry.cpi_before, "delta": entry.delta, "cpi_after": entry.cpi_after,
             "factors": shown.get("factors", {}), "acpl": shown.get("acpl"), "accuracy": shown.get("accuracy"),
-            "result_bonus": shown.get("result_bonus"),
+            "result_bonus": shown.get("result_bonus"), "nodes": entry.analysis_nodes,
         })
     return rows
 
@@ -401,7 +402,8 @@ def playing_strength(rows: Sequence[dict[str, Any]], weights: Weights, preset: s
     mean, sd = estimate([row["delta"] for row in recent], elo, ages=ages, decay=model.decay)
     return {"elo": round(mean), "sd": round(sd), "games": len(recent), "moves": moves,
             "pool": PRESET_POOLS.get(preset, preset), "last_played": recent[-1]["date"],
-            "stale": sd >= elo.prior_sd}
+            "stale": sd >= elo.prior_sd, "fitted_nodes": fitted_nodes(preset),
+            "nodes": sorted({row["nodes"] for row in recent if row.get("nodes") is not None})}
 
 
 def cpi_summary(member: Member, last: int = LAST_GAMES) -> dict[str, Any]:

@@ -16,12 +16,13 @@ from clubrating.analysis.engine import DEFAULT_ENGINE, DEFAULT_NODES, EngineSett
 from clubrating.analysis.runner import (DEFAULT_BOOK, AnalysisConfig, analyse_games, read_pgn_file,
                                         stderr_progress)
 from clubrating.cli import option, print_json, wants_json
-from clubrating.commands.cpi_words import factor_table, plays_like
+from clubrating.commands.cpi_words import depth_line, factor_table, plays_like
 from clubrating.cpi.facts import Color, GameFacts
 from clubrating.cpi.factors import DEFINITIONS_VERSION, mating_attacks
 from clubrating.cpi.calibrate import estimate
 from clubrating.cpi.registry import COUNTS, SHARES
-from clubrating.cpi.index import DEFAULT_PRESET, PRESET_POOLS, PRESETS, PlayerScore, Weights, score_game
+from clubrating.cpi.index import (DEFAULT_PRESET, PRESET_POOLS, PRESETS, PlayerScore, Weights, fitted_nodes,
+                                  score_game)
 from clubrating.errors import InputError
 
 
@@ -148,5 +149,7 @@ def run(args: argparse.Namespace) -> int:
         print_json({"provenance": provenance(config, args.preset),
                     "games": [game_document(facts, PRESETS[args.preset]) for facts in results]})
     else:
+        if depth := depth_line(fitted_nodes(args.preset), sorted({facts.engine.nodes for facts in results})):
+            print(f"CPI preset {args.preset}: {depth}")
         _print_text(results, PRESETS[args.preset])
     return 0

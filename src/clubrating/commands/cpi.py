@@ -17,7 +17,7 @@ from clubrating.analysis.engine import DEFAULT_NODES
 from clubrating.analysis.runner import stderr_progress
 from clubrating.cli import option, print_json, wants_json, whole
 from clubrating.commands.club import the_club, who
-from clubrating.commands.cpi_words import factor_table, factor_value, plays_like
+from clubrating.commands.cpi_words import depth_line, factor_table, factor_value, plays_like
 from clubrating.cpi.index import PRESETS
 from clubrating.cpi.registry import NAMES
 from clubrating.errors import InputError
@@ -81,6 +81,8 @@ def _print_ledger(doc: dict[str, Any]) -> None:
     if strength is not None:
         print(f"  {plays_like(strength, 'over the last ' + str(strength['games']) + ' analysed games')} "
               f"({strength['pool']})")
+        if depth := depth_line(strength.get("fitted_nodes"), strength.get("nodes") or []):
+            print(f"  {depth}")
     weakest = doc["weakest"]
     if weakest is not None:
         print(f"  weakest factor: {weakest['factor']} (costs {weakest['cost_per_game']:.1f} CPI a game)")

@@ -41,3 +41,14 @@ def plays_like(strength: dict[str, Any] | None, games: str) -> str:
     if not strength:
         return ""
     return f"plays like {strength['elo']} ± {strength['sd']} {games}"
+
+
+def depth_line(fitted: int | None, nodes: list[int]) -> str:
+    """"the preset was fitted at 10,000 nodes a position; these games were analysed at 150,000":
+    the engine's depth of the fit beside the analysis's, or nothing without both."""
+    if fitted is None or not nodes:
+        return ""
+    analysed = ", ".join(f"{n:,}" for n in nodes)
+    if nodes == [fitted]:
+        return f"the preset was fitted at {fitted:,} nodes a position, as these games were analysed"
+    return f"the preset was fitted at {fitted:,} nodes a position; these games were analysed at {analysed}"

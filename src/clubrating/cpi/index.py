@@ -14,7 +14,7 @@ from typing import Any
 
 from clubrating.cpi.calibrate import estimate
 from clubrating.cpi.facts import Color, GameFacts, won
-from clubrating.cpi.presets import FITTED, POOLS
+from clubrating.cpi.presets import FITTED, POOLS, PROVENANCE
 from clubrating.cpi.registry import COUNTS, SHARES, PlayerFactors, player_factors
 from clubrating.cpi.weights import Weights as Weights   # its home is cpi.weights
 from clubrating.formats.results import GameResult
@@ -31,6 +31,15 @@ PRESETS: dict[str, Weights] = {"spec": Weights(), **{name: Weights.from_dict(set
                                                     for name, settings in FITTED.items()}}
 PRESET_POOLS: dict[str, str] = {"spec": "the specification's weights", **POOLS}   # what each Elo means
 DEFAULT_PRESET = "fide-classical"
+
+
+def fitted_nodes(name: str) -> int | None:
+    """The engine's nodes a position the preset was fitted at (its provenance); None for the
+    spec's arithmetic, which no engine fitted. A club's analysis may run at another depth:
+    the dashboard and the CLI say both (docs/cpi.md, "The engine's depth")."""
+    engine = PROVENANCE.get(name, {}).get("engine")
+    nodes = engine.get("nodes") if isinstance(engine, dict) else None
+    return nodes if isinstance(nodes, int) else None
 
 
 def preset(name: str) -> Weights:

@@ -16,6 +16,7 @@ import chess
 import chess.svg
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
@@ -87,7 +88,8 @@ def dashboard(access: ClubAccess, member: Member) -> dict[str, Any]:
     measure = _("Plays like") if windowed else "CPI"
     return {
         "member": member, "name": name, "cpi": summary["cpi"], "games": summary["games"],
-        "strength": summary["strength"], "running": not windowed, "start": weights.model.start,
+        "strength": summary["strength"], "depth": depth_notice(summary["strength"]),
+        "running": not windowed, "start": weights.model.start,
         "min_games": MIN_GAMES_FOR_STRENGTH, "min_moves": MIN_MOVES_FOR_STRENGTH,
         "bonus_words": _("%(win)s for a win, %(draw)s for a draw, %(loss)s for a loss") % {
             "win": f"{weights.result.win:+g}", "draw": f"{weights.result.draw:+g}", "loss": f"{weights.result.loss:+g}"},
@@ -105,6 +107,16 @@ def dashboard(access: ClubAccess, member: Member) -> dict[str, Any]:
                                     r["delta"]) for r in recent],
                                   title=_("ΔCPI of the latest games of %(name)s") % {"name": name}),
     }
+
+
+def depth_notice(strength: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The engine's nodes the preset was fitted at beside those the window's games were
+    analysed at, in the page's number format; None without both (docs/cpi.md, "The engine's depth")."""
+    if not strength or strength.get("fitted_nodes") is None or not strength.get("nodes"):
+        return None
+    fitted, nodes = strength["fitted_nodes"], strength["nodes"]
+    return {"fitted": number_format(fitted, force_grouping=True), "same": nodes == [fitted],
+            "nodes": ", ".join(number_format(n, force_grouping=True) for n in nodes)}
 
 
 def _hint(hint: str) -> str:
