@@ -108,8 +108,9 @@ MEMBERS_IN_ORDER = {"ru": IN_ORDER["ru"][:6] + LATIN + IN_ORDER["ru"][8:],
 @pytest.mark.parametrize("language", ["ru", "hy", "en"])
 def test_the_arbiters_member_lists_follow_the_pages_alphabet(tied: Club, evening: Tournament,
                                                              arbiter_client: Client, language: str) -> None:
+    tonight = evenings.start_evening(tied, "Вторник", dt.date.today(), 3, who=WHO)
     base = f"{CLUB}arbiter/"
-    for path in (f"{base}members/", f"{base}initial-list/", f"{base}t/{evening.id}/"):
+    for path in (f"{base}members/", f"{base}initial-list/", f"{base}t/{evening.id}/", f"{base}evening/{tonight.id}/"):
         assert datalist_names(page(arbiter_client, path, language)) == MEMBERS_IN_ORDER[language], path
 
 
@@ -128,3 +129,15 @@ def test_the_printed_pairings_by_name_follow_the_pages_alphabet(club: Club, lang
     body = text.split('id="names-1"', 1)[1].split("</tbody>", 1)[0]
     rows = re.findall(r"<tr[^>]*>\s*<td[^>]*>(.*?)</td>", body.split("<tbody>", 1)[1], re.S)
     assert [html.unescape(re.sub(r"<[^>]+>", "", r).strip()) for r in rows] == in_order
+
+
+def test_the_evenings_exchange_form_lists_the_round_in_the_pages_alphabet(club: Club, arbiter_client: Client) -> None:
+    in_order = ["Ёжиков Олег", "Ежов Андрей", "Семёнов Иван", "Семенов Пётр", "Aronian, Levon", "Գևորգյան Արամ"]
+    t = evenings.start_evening(club, "Вторник", dt.date.today(), 3, who=WHO)
+    for name in reversed(in_order):
+        evenings.register(t, name, who=WHO)
+    services.all_new_members(t, who=WHO)
+    evenings.pair_next_round(t, who=WHO)
+    text = page(arbiter_client, f"{CLUB}arbiter/evening/{t.id}/", "ru")
+    form = text.split('<select id="ex-one" name="one">', 1)[1].split("</select>", 1)[0]
+    assert [html.unescape(n) for n in re.findall(r'<option value="\d+">\d+ ([^<]*)</option>', form)] == in_order
