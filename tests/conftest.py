@@ -13,6 +13,14 @@ import pytest
 
 from hypothesis import settings
 
+# The suite speaks English whatever the developer's own locale: LANG=ru_RU.UTF-8 in a shell would
+# turn the `clubrating` processes' messages Russian (djangoenv.language_from_environment). Set
+# here, before any test starts a process, so every subprocess inherits it; the tests of the
+# language set theirs explicitly.
+os.environ["LANG"] = "C.UTF-8"
+for _name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
+    os.environ.pop(_name, None)
+
 settings.register_profile("dev", deadline=None)
 settings.register_profile("ci", derandomize=True, print_blob=True, deadline=None)
 settings.load_profile("ci" if os.environ.get("CI") else "dev")

@@ -17,6 +17,8 @@ from typing import Any
 
 from clubrating import __version__
 from clubrating.commands import COMMAND_MODULES
+from clubrating import djangoenv
+from clubrating.djangoenv import gettext
 from clubrating.errors import ClubratingError
 
 Handler = Callable[[argparse.Namespace], int | None]
@@ -28,10 +30,11 @@ def whole(low: int, high: int | None = None) -> Callable[[str], int]:
         try:
             value = int(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+            raise argparse.ArgumentTypeError(gettext("%(text)s is not a whole number") % {"text": repr(text)}) from None
         if value < low or (high is not None and value > high):
-            wanted = f"at least {low}" if high is None else f"from {low} to {high}"
-            raise argparse.ArgumentTypeError(f"{value} is out of range: expected {wanted}")
+            wanted = (gettext("%(value)s is out of range: expected at least %(low)s") if high is None else
+                      gettext("%(value)s is out of range: expected from %(low)s to %(high)s"))
+            raise argparse.ArgumentTypeError(wanted % {"value": value, "low": low, "high": high})
         return value
     return parse
 
@@ -102,17 +105,39 @@ def print_json(document: Any) -> None:
     sys.stdout.write("\n")
 
 
+def unknown_verb(parser: argparse.ArgumentParser, argv: Sequence[str]) -> str | None:
+    """The first word that is not an option when it names no verb (argparse would say it in
+    English only); None when the command line names a verb, or none at all."""
+    verbs = next(action.choices for action in parser._actions
+                 if isinstance(action, argparse._SubParsersAction))
+    taking_value = {"--database", "--engine", "--book"}
+    words = iter(argv)
+    for word in words:
+        if word in taking_value:
+            next(words, None)
+        elif not word.startswith("-"):
+            return None if word in verbs else word
+    return None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    words = list(sys.argv[1:] if argv is None else argv)
+    if (verb := unknown_verb(parser, words)) is not None:
+        parser.print_usage(sys.stderr)
+        print(gettext("clubrating: error: unknown command %(verb)s: see clubrating --help for the commands")
+              % {"verb": repr(verb)}, file=sys.stderr)
+        return 2
+    args = parser.parse_args(words)
     handler: Handler = args.handler
     try:
         return handler(args) or 0
     except ClubratingError as error:
-        print(f"clubrating {args.command}: error: {error}", file=sys.stderr)
+        print(gettext("clubrating %(command)s: error: %(error)s")
+              % {"command": args.command, "error": error.translated(djangoenv)}, file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        print(f"clubrating {args.command}: interrupted", file=sys.stderr)
+        print(gettext("clubrating %(command)s: interrupted") % {"command": args.command}, file=sys.stderr)
         return 130
     except BrokenPipeError:
         return 0
@@ -123,7 +148,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if database is None or not isinstance(error, database.Error):
             raise
         detail = " ".join(str(error).split()) or type(error).__name__
-        print(f"clubrating {args.command}: error: database: {detail}", file=sys.stderr)
+        print(gettext("clubrating %(command)s: error: database: %(detail)s")
+              % {"command": args.command, "detail": detail}, file=sys.stderr)
         return 2
 
 

@@ -1,19 +1,93 @@
-"""Start Django from the command line: choose the database, then ``django.setup()``."""
+"""Start Django from the command line: choose the database, then ``django.setup()``; and the
+language the command speaks, the arbiter's system's (LANGUAGE, LC_ALL, LC_MESSAGES, LANG, as
+gettext reads them), from the same catalogues as the website's."""
 
 from __future__ import annotations
 
 import fcntl
+import functools
+import gettext as stdlib_gettext
 import os
 import urllib.parse
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 from clubrating.errors import InputError
+from clubrating.words import N_
 
 DEFAULT_DATABASE_URL = "sqlite:///clubrating.sqlite3"
 _ready = False
 _read_only: tuple[str, str] | None = None   # (SQLite file, why this process may not write it)
+
+
+LANGUAGES = ("en", "hy", "ru")   # the catalogues of locale/ (settings.LANGUAGES)
+LOCALE_DIR = Path(__file__).resolve().parent / "locale"
+
+
+def language_from_environment(environ: Mapping[str, str]) -> str:
+    """The language of the command from the environment, as GNU gettext chooses it (its manual,
+    "The LANGUAGE variable"): the locale is the first set of LC_ALL, LC_MESSAGES and LANG; when it
+    is not C or POSIX, LANGUAGE's colon-separated list comes first; the first language we have a
+    catalogue of wins ("ru_RU.UTF-8" -> "ru", "hy_AM" -> "hy"); none of them, or C: English."""
+    locale = next((environ[name] for name in ("LC_ALL", "LC_MESSAGES", "LANG") if environ.get(name)), "")
+    candidates = [locale]
+    if _language_code(locale) not in ("", "c", "posix"):
+        listed = [item for item in environ.get("LANGUAGE", "").split(":") if item]
+        candidates = listed or candidates
+    for candidate in candidates:
+        if (code := _language_code(candidate)) in LANGUAGES:
+            return code
+    return "en"
+
+
+def _language_code(locale: str) -> str:
+    """"ru_RU.UTF-8@euro" -> "ru"; "C.UTF-8" -> "c"."""
+    return locale.split("@")[0].split(".")[0].split("_")[0].split("-")[0].strip().lower()
+
+
+def language() -> str:
+    """The language of this process's messages: the environment's."""
+    return language_from_environment(os.environ)
+
+
+@functools.cache
+def _catalogue(code: str) -> stdlib_gettext.NullTranslations:
+    return stdlib_gettext.translation("django", LOCALE_DIR, languages=[code], fallback=True)
+
+
+def gettext(text: str) -> str:
+    """``text`` in the command's language: Django's catalogue once Django is set up (the language
+    activated by :func:`setup`), else the same compiled catalogue read by Python's gettext, so the
+    commands that need no database load no Django."""
+    if _ready:
+        from django.utils import translation
+
+        with translation.override(language()):   # the environment's, also in a process that serves pages
+            return translation.gettext(text)
+    return _catalogue(language()).gettext(text)
+
+
+def pgettext(context: str, text: str) -> str:
+    """``text`` in the command's language, in ``context`` (a table's heading, say, that the same
+    English word elsewhere would translate otherwise)."""
+    if _ready:
+        from django.utils import translation
+
+        with translation.override(language()):   # the environment's, also in a process that serves pages
+            return translation.pgettext(context, text)
+    return _catalogue(language()).pgettext(context, text)
+
+
+def ngettext(singular: str, many: str, count: int) -> str:
+    """The form of a counted text for ``count`` in the command's language (Russian one/few/many)."""
+    if _ready:
+        from django.utils import translation
+
+        with translation.override(language()):   # the environment's, also in a process that serves pages
+            return translation.ngettext(singular, many, count)
+    return _catalogue(language()).ngettext(singular, many, count)
 
 
 def page_cache(value: str) -> dict[str, Any]:
@@ -31,8 +105,8 @@ def page_cache(value: str) -> dict[str, Any]:
         return {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": value}
     path = value.removeprefix("file://")
     if not os.path.isabs(path):
-        raise InputError("CLUBRATING_PAGE_CACHE: expected memory, an absolute directory, file:///dir "
-                         f"or redis://host:port/db, got {value!r}")
+        raise InputError(N_("CLUBRATING_PAGE_CACHE: expected memory, an absolute directory, file:///dir "
+                         "or redis://host:port/db, got %(value)s"), value=repr(value))
     return {"BACKEND": "django.core.cache.backends.filebased.FileBasedCache", "LOCATION": path}
 
 
@@ -44,8 +118,9 @@ def cors_origins(value: str) -> list[str]:
     for origin in origins:
         parts = urllib.parse.urlsplit(origin)
         if parts.scheme not in ("http", "https") or not parts.hostname or parts.path or parts.query or parts.fragment:
-            raise InputError(f"CLUBRATING_CORS_ORIGINS: {origin!r} is not an origin: expected "
-                             "scheme://host[:port] such as https://club.example.org, comma-separated")
+            raise InputError(N_("CLUBRATING_CORS_ORIGINS: %(origin)s is not an origin: expected "
+                             "scheme://host[:port] such as https://club.example.org, comma-separated"),
+                             origin=repr(origin))
     return origins
 
 
@@ -82,15 +157,15 @@ def _why_read_only(path: str) -> str | None:
     when the file does not exist and cannot be created."""
     directory = os.path.dirname(path)
     if not os.path.isdir(directory):
-        raise InputError(f"cannot open the database: no directory {directory}", file=path)
+        raise InputError(N_("cannot open the database: no directory %(directory)s"), file=path, directory=directory)
     read_only_fs = bool(os.statvfs(directory).f_flag & os.ST_RDONLY)
     if not os.path.exists(path):
         if read_only_fs or not os.access(directory, os.W_OK):
             why = "a read-only file system" if read_only_fs else f"the directory {directory} is not writable"
-            raise InputError(f"cannot create the database: {why}", file=path)
+            raise InputError(N_("cannot create the database: %(why)s"), file=path, why=why)
         return None
     if not os.access(path, os.R_OK):
-        raise InputError("cannot open the database: the file is not readable", file=path)
+        raise InputError(N_("cannot open the database: the file is not readable"), file=path)
     if read_only_fs:
         return "a read-only file system"
     if not os.access(path, os.W_OK):
@@ -109,7 +184,7 @@ def check_writable(what: str = "this command changes the database") -> None:
     """One line naming the file and the reason when a write would fail on a read-only database."""
     if _read_only is not None:
         path, reason = _read_only
-        raise InputError(f"{what}, which is read-only here: {reason}", file=path)
+        raise InputError(N_("%(what)s, which is read-only here: %(reason)s"), file=path, what=what, reason=reason)
 
 
 def setup(database_url: str | None = None, *, migrate: bool = False, must_exist: bool = False) -> None:
@@ -125,6 +200,9 @@ def setup(database_url: str | None = None, *, migrate: bool = False, must_exist:
         import django
 
         django.setup()
+        from django.utils import translation
+
+        translation.activate(language())
         _ready = True
     if must_exist:
         _check_exists()
@@ -142,8 +220,8 @@ def _check_exists() -> None:
         return   # a server's database, in memory, or a file opened read-only (so it exists)
     path = os.path.abspath(name)
     if not os.path.exists(path):
-        raise InputError("no database here: create one with clubrating init 'CLUB NAME', or choose one "
-                         "with --database URL or $CLUBRATING_DATABASE_URL", file=path)
+        raise InputError(N_("no database here: create one with clubrating init 'CLUB NAME', or choose one "
+                         "with --database URL or $CLUBRATING_DATABASE_URL"), file=path)
 
 
 def _check_schema(path: str, reason: str) -> None:
@@ -153,8 +231,8 @@ def _check_schema(path: str, reason: str) -> None:
 
     executor = MigrationExecutor(connection)
     if executor.migration_plan(executor.loader.graph.leaf_nodes()):
-        raise InputError(f"the database needs a schema update and is read-only here ({reason}): "
-                         "run any clubrating command once with write access", file=path)
+        raise InputError(N_("the database needs a schema update and is read-only here (%(reason)s): "
+                         "run any clubrating command once with write access"), file=path, reason=reason)
 
 
 # Any fixed 64-bit key of our own: PostgreSQL's advisory locks are named by a number

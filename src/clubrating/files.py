@@ -13,15 +13,16 @@ from pathlib import Path
 from clubrating.errors import InputError
 from clubrating.formats import decode_text, read_tournament_text
 from clubrating.formats.records import TournamentRecord
+from clubrating.words import N_
 
 
 def read_tournament_bytes(data: bytes, name: str, *, format: str | None = None) -> tuple[TournamentRecord, str]:
     """Read an uploaded file's bytes: the record and the hex SHA-256 of the bytes."""
     if not data.strip():
-        raise InputError("the file is empty: expected a TRF, PGN or CSV tournament", file=name)
+        raise InputError(N_("the file is empty: expected a TRF, PGN or CSV tournament"), file=name)
     text = decode_text(data)
     if (nul := text.find("\x00")) >= 0:  # UTF-16 decoded: a NUL left is a binary file, or a broken one
-        raise InputError("a NUL byte: expected a text file (TRF, PGN or CSV)", file=name,
+        raise InputError(N_("a NUL byte: expected a text file (TRF, PGN or CSV)"), file=name,
                          line=text.count("\n", 0, nul) + 1)
     return read_tournament_text(text, name, format=format), hashlib.sha256(data).hexdigest()
 
@@ -35,11 +36,11 @@ def read_tournament_file_with_hash(path: str, *, format: str | None = None) -> t
     """Read a tournament file: the record and the hex SHA-256 of its bytes."""
     file = Path(path)
     if file.is_dir():
-        raise InputError("is a directory: expected a tournament file (TRF, PGN or CSV)", file=path)
+        raise InputError(N_("is a directory: expected a tournament file (TRF, PGN or CSV)"), file=path)
     try:
         data = file.read_bytes()
     except FileNotFoundError:
-        raise InputError("no such file", file=path) from None
+        raise InputError(N_("no such file"), file=path) from None
     except OSError as error:
-        raise InputError(f"cannot read the file ({error.strerror})", file=path) from None
+        raise InputError(N_("cannot read the file (%(strerror)s)"), file=path, strerror=error.strerror) from None
     return read_tournament_bytes(data, path, format=format)

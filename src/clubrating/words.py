@@ -16,6 +16,12 @@ def N_(text: str) -> str:
     return text
 
 
+def Nn_(singular: str, many: str) -> tuple[str, str]:
+    """Marks a counted text's two English forms for the catalogue (``makemessages
+    --keyword=Nn_:1,2``), translated by ``ngettext`` with its ``count`` where it is shown."""
+    return singular, many
+
+
 def plural(count: int, singular: str, many: str | None = None) -> str:
     """``count`` and the noun that agrees with it: ``plural(1, "name")`` -> "1 name",
     ``plural(2, "rating change")`` -> "2 rating changes" (the last word takes the s)."""

@@ -34,7 +34,7 @@ def test_a_new_start_rating_and_k_replay_the_whole_history_and_are_audited(club:
     assert _rating(club, "Anna Berg") == pytest.approx(1200 + 40 * 0.5)
     changes = club_settings.parse_settings({"start-rating": "1500", "k-new": "30"})
     outcome = club_settings.change_settings(club, changes, who=ARBITER)
-    assert "start-rating 1200 -> 1500" in outcome.message and outcome.rebuild is not None
+    assert "start-rating 1200 -> 1500" in str(outcome.message) and outcome.rebuild is not None
     assert _rating(club, "Anna Berg") == pytest.approx(1500 + 30 * 0.5)
     assert RatingChange.objects.filter(member__name="Ben Cole").get().rating_before == 1500
     entry = AuditEntry.objects.filter(club=club, action="settings").get()

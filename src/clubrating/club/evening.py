@@ -24,6 +24,7 @@ import secrets
 from dataclasses import dataclass
 
 from django.db.models import Max
+from django.utils.translation import gettext_noop
 
 from clubrating.club import audit, zones
 from clubrating.tournament.pairing import History, PairingFailed, RoundPlan, Seat, pair_round
@@ -36,12 +37,12 @@ from clubrating.club.models import (Bye, Club, CurrentRating, Entry, Evening, Ev
                                     Member, Tournament, TournamentStatus)
 from clubrating.club.services import Outcome, publish, reread
 from clubrating.club.services.moves_links import accept_agreeing
-from clubrating.errors import InputError, NotFound, Refused
+from clubrating.errors import InputError, NotFound, Refused, Text
 from clubrating.formats import records
 from clubrating.formats.records import MAX_NAME_LENGTH, MAX_ROUNDS, ByeKind
 from clubrating.formats.results import GameResult
 from clubrating.tournament import Standing
-from clubrating.words import plural
+from clubrating.words import Nn_, plural
 
 HALF_POINT_BYE = 1   # half-points: a requested bye scores a draw (TRF-16 'H', FIDE C.04.1 note)
 PAB = 2              # half-points: the pairing-allocated bye scores a win (C.04.1.c)
@@ -59,10 +60,10 @@ def system_of(evening: Evening) -> PairingSystem:
 def evening_of(tournament: Tournament) -> Evening:
     evening = Evening.objects.filter(tournament=tournament).first()
     if evening is None:
-        raise NotFound(f"tournament {tournament.id} is not an evening paired here")
+        raise NotFound(gettext_noop("tournament %(id)s is not an evening paired here"), id=tournament.id)
     if tournament.status != TournamentStatus.DRAFT:
-        raise Refused(f"'{tournament.name}' is published: its rounds are closed (correct a result from the "
-                      "tournament's page)")
+        raise Refused(gettext_noop("'%(name)s' is published: its rounds are closed (correct a result from the "
+                      "tournament's page)"), name=tournament.name)
     return evening
 
 
@@ -70,9 +71,11 @@ def _rounds_text(text: str | int) -> int:
     try:
         rounds = int(str(text).strip())
     except ValueError:
-        raise InputError(f"{text!r} is not a number of rounds: expected a whole number from 1 to {MAX_ROUNDS}") from None
+        raise InputError(gettext_noop("%(text)s is not a number of rounds: expected a whole number from 1 to %(MAX_ROUNDS)s"),
+                         text=repr(text), MAX_ROUNDS=MAX_ROUNDS) from None
     if not 1 <= rounds <= MAX_ROUNDS:
-        raise InputError(f"{rounds} rounds: expected from 1 to {MAX_ROUNDS}")
+        raise InputError(gettext_noop("%(rounds)s rounds: expected from 1 to %(MAX_ROUNDS)s"),
+                         rounds=rounds, MAX_ROUNDS=MAX_ROUNDS)
     return rounds
 
 
@@ -90,11 +93,12 @@ def start_evening(club: Club, name: str, date: dt.date, rounds: str | int, *, wh
     cycles = paired_by.cycles
     planned = _rounds_text(rounds) if cycles is None else rounds_of(MAX_PLAYERS, cycles)   # fixed at round 1
     if not name.strip():
-        raise InputError("give the evening a name")
+        raise InputError(gettext_noop("give the evening a name"))
     if date > (today or zones.today(club.time_zone)):
-        raise InputError(f"the evening is dated {date.isoformat()}, in the future")
+        raise InputError(gettext_noop("the evening is dated %(date)s, in the future"), date=date.isoformat())
     if time_control not in ("standard", "rapid", "blitz"):
-        raise InputError(f"{time_control!r} is not a time control: expected standard, rapid or blitz")
+        raise InputError(gettext_noop("%(time_control)s is not a time control: expected standard, rapid or blitz"),
+                         time_control=repr(time_control))
     with history_write(club) as club:
         sequence = (Tournament.objects.filter(club=club, date=date).aggregate(m=Max("sequence"))["m"] or 0) + 1
         tournament = Tournament.objects.create(club=club, name=name.strip()[:200], date=date, sequence=sequence,
@@ -116,23 +120,26 @@ def register(tournament: Tournament, name: str, *, who: str) -> Entry:
     candidates; any other name is registered unlinked, for the arbiter to link."""
     text = " ".join(name.split())
     if not text:
-        raise InputError("type the player's name")
+        raise InputError(gettext_noop("type the player's name"))
     if len(text) > MAX_NAME_LENGTH:
-        raise InputError(f"a name of {len(text)} characters: at most {MAX_NAME_LENGTH}")
+        raise InputError(gettext_noop("a name of %(count)s characters: at most %(MAX_NAME_LENGTH)s"),
+                         count=len(text), MAX_NAME_LENGTH=MAX_NAME_LENGTH)
     with history_write(tournament.club_id) as club:
         reread(tournament)
         evening = evening_of(tournament)
         if evening.paired_rounds >= evening.planned_rounds:
-            raise Refused(f"all {evening.planned_rounds} rounds are paired: no one can join now")
+            raise Refused(gettext_noop("all %(planned_rounds)s rounds are paired: no one can join now"),
+                          planned_rounds=evening.planned_rounds)
         if evening.paired_rounds and system_of(evening) is not PairingSystem.SWISS:
-            raise Refused("a round robin's players are fixed when round 1 is paired: no one can join now")
+            raise Refused(gettext_noop("a round robin's players are fixed when round 1 is paired: no one can join now"))
         member = _registered_member(club, text)
         text = member.name if member is not None and text.isdigit() else text
         entries = Entry.objects.filter(tournament=tournament)
         clash = next((e for e in entries if e.name.casefold() == text.casefold()
                       or (member is not None and e.member_id == member.id)), None)
         if clash is not None:
-            raise Refused(f"'{clash.name}' is registered already (number {clash.number})")
+            raise Refused(gettext_noop("'%(name)s' is registered already (number %(number)s)"),
+                          name=clash.name, number=clash.number)
         number = (entries.aggregate(m=Max("number"))["m"] or 0) + 1
         entry = Entry.objects.create(tournament=tournament, number=number, name=text, member=member)
         EveningPlayer.objects.create(entry=entry, joined_round=evening.paired_rounds + 1)
@@ -159,13 +166,15 @@ def withdraw(entry: Entry, *, who: str) -> Outcome:
         evening = evening_of(entry.tournament)
         player = EveningPlayer.objects.get(entry=entry)
         if player.withdrawn_from is not None:
-            raise Refused(f"{entry.name} withdrew already (from round {player.withdrawn_from})")
+            raise Refused(gettext_noop("%(name)s withdrew already (from round %(withdrawn_from)s)"),
+                          name=entry.name, withdrawn_from=player.withdrawn_from)
         player.withdrawn_from = evening.paired_rounds + 1
         player.save(update_fields=["withdrawn_from"])
         Bye.objects.filter(tournament=entry.tournament, entry=entry, round__gt=evening.paired_rounds).delete()
         audit.record(club, who, "evening-withdraw", f"tournament {entry.tournament_id} #{entry.number} '{entry.name}'",
                      new={"withdrawn_from": player.withdrawn_from})
-    return Outcome(f"{entry.name} withdrew: not paired from round {player.withdrawn_from} on")
+    return Outcome(Text(gettext_noop("%(name)s withdrew: not paired from round %(round)s on"),
+                        name=entry.name, round=player.withdrawn_from))
 
 
 def request_bye(entry: Entry, round_text: str | int, *, who: str) -> Outcome:
@@ -176,22 +185,23 @@ def request_bye(entry: Entry, round_text: str | int, *, who: str) -> Outcome:
         try:
             rnd = int(str(round_text).strip())
         except ValueError:
-            raise InputError(f"{round_text!r} is not a round: expected a number") from None
+            raise InputError(gettext_noop("%(round_text)s is not a round: expected a number"), round_text=repr(round_text)) from None
         if not evening.paired_rounds < rnd <= evening.planned_rounds:
-            raise InputError(f"round {rnd}: a bye is asked for a round not paired yet, "
-                             f"{evening.paired_rounds + 1} to {evening.planned_rounds}")
+            raise InputError(gettext_noop("round %(rnd)s: a bye is asked for a round not paired yet, "
+                             "%(value)s to %(planned_rounds)s"),
+                             rnd=rnd, value=evening.paired_rounds + 1, planned_rounds=evening.planned_rounds)
         if system_of(evening) is not PairingSystem.SWISS:
-            raise Refused("a round robin has no byes to ask for: a game not played is entered as a forfeit")
+            raise Refused(gettext_noop("a round robin has no byes to ask for: a game not played is entered as a forfeit"))
         player = EveningPlayer.objects.get(entry=entry)
         if player.withdrawn_from is not None and rnd >= player.withdrawn_from:
-            raise Refused(f"{entry.name} withdrew: no bye to give")
+            raise Refused(gettext_noop("%(name)s withdrew: no bye to give"), name=entry.name)
         if Bye.objects.filter(tournament=entry.tournament, entry=entry, round=rnd).exists():
-            raise Refused(f"{entry.name} has a bye in round {rnd} already")
+            raise Refused(gettext_noop("%(name)s has a bye in round %(rnd)s already"), name=entry.name, rnd=rnd)
         Bye.objects.create(tournament=entry.tournament, round=rnd, entry=entry, points=HALF_POINT_BYE,
                            kind=ByeKind.HALF_POINT.value)
         audit.record(club, who, "evening-bye", f"tournament {entry.tournament_id} #{entry.number} '{entry.name}'",
                      new={"round": rnd, "bye": "half-point"})
-    return Outcome(f"{entry.name} has a half-point bye in round {rnd}")
+    return Outcome(Text(gettext_noop("%(name)s has a half-point bye in round %(round)s"), name=entry.name, round=rnd))
 
 
 # --- a round robin's table numbers --------------------------------------------------------------
@@ -212,7 +222,7 @@ class Numbered:
     """How round 1 of a round robin numbered its players: what its audit entry adds and what its
     message says (both empty when numbered by rating, as before there was a choice)."""
     audited: dict[str, object]
-    said: str = ""
+    said: str | Text = ""
 
 
 def parse_numbering(order: str, seed: str = "") -> Numbering:
@@ -222,7 +232,7 @@ def parse_numbering(order: str, seed: str = "") -> Numbering:
     known = {o.value: o for o in TableOrder if o is not TableOrder.HAND}
     how = known.get(word or TableOrder.RATING.value, TableOrder.HAND)
     if seed.strip() and how is not TableOrder.LOT:
-        raise InputError("a seed is for a drawing of lots: give it with the order lot")
+        raise InputError(gettext_noop("a seed is for a drawing of lots: give it with the order lot"))
     if how is TableOrder.HAND:
         return Numbering(how, listed=order)
     return Numbering(how, _seed_text(seed) if seed.strip() else None)
@@ -230,7 +240,8 @@ def parse_numbering(order: str, seed: str = "") -> Numbering:
 
 def _seed_text(text: str) -> int:
     if not text.strip().isdecimal() or int(text) > MAX_SEED:
-        raise InputError(f"{text.strip()!r} is not a seed: expected a whole number from 0 to {MAX_SEED}")
+        raise InputError(gettext_noop("%(value)s is not a seed: expected a whole number from 0 to %(MAX_SEED)s"),
+                         value=repr(text.strip()), MAX_SEED=MAX_SEED)
     return int(text)
 
 
@@ -240,17 +251,20 @@ def numbering_from_table(typed: list[tuple[Entry, str]]) -> Numbering:
     count, given = len(typed), dict[int, Entry]()
     for entry, text in typed:
         if not text.strip():
-            raise InputError(f"{entry.name} has no table number: give each player one from 1 to {count}")
+            raise InputError(gettext_noop("%(name)s has no table number: give each player one from 1 to %(count)s"),
+                             name=entry.name, count=count)
         if not text.strip().isdecimal() or not 1 <= int(text) <= count:
-            raise InputError(f"{text.strip()!r} for {entry.name}: a table number is from 1 to {count}")
+            raise InputError(gettext_noop("%(value)s for %(name)s: a table number is from 1 to %(count)s"),
+                             value=repr(text.strip()), name=entry.name, count=count)
         if int(text) in given:
-            raise InputError(f"table number {int(text)} is given twice ({given[int(text)].name}, {entry.name})")
+            raise InputError(gettext_noop("table number %(text)s is given twice (%(name)s, %(name2)s)"),
+                             text=int(text), name=given[int(text)].name, name2=entry.name)
         given[int(text)] = entry
     return Numbering(TableOrder.HAND, listed=",".join(str(given[n].number) for n in sorted(given)))
 
 
 def _table_order(numbering: Numbering, players: list[EveningPlayer],
-                 gone: list[EveningPlayer]) -> tuple[list[EveningPlayer], dict[str, object], str]:
+                 gone: list[EveningPlayer]) -> tuple[list[EveningPlayer], dict[str, object], str | Text]:
     """The players in table-number order, what the audit entry records of it, what the message says."""
     entered = sorted(players, key=lambda p: p.entry.number)
     how = numbering.order
@@ -260,14 +274,16 @@ def _table_order(numbering: Numbering, players: list[EveningPlayer],
     if how is TableOrder.LOT:
         seed = secrets.randbelow(MAX_SEED + 1) if numbering.seed is None else numbering.seed
         order = [entered[place - 1] for place in drawn_order(len(entered), seed)]
-        said = f"drawn by lot with seed {seed}"
+        said = Text(gettext_noop("; table numbers drawn by lot with seed %(seed)s: %(table)s"), seed=seed)
     elif how is TableOrder.NUMBERS:
-        order, said = entered, "in the order of entry"
+        order, said = entered, Text(gettext_noop("; table numbers in the order of entry: %(table)s"))
     else:
-        order, said = _listed(numbering.listed, entered, gone), "as the arbiter listed them"
+        order, said = (_listed(numbering.listed, entered, gone),
+                       Text(gettext_noop("; table numbers as the arbiter listed them: %(table)s")))
     table = [p.entry.name for p in order]
     audited: dict[str, object] = {"order": how.value, **({"seed": seed} if seed is not None else {}), "table": table}
-    return order, audited, f"; table numbers {said}: " + ", ".join(f"{n} {name}" for n, name in enumerate(table, 1))
+    return order, audited, Text(said.template, **said.params,
+                                table=", ".join(f"{n} {name}" for n, name in enumerate(table, 1)))
 
 
 def _listed(text: str, players: list[EveningPlayer], gone: list[EveningPlayer]) -> list[EveningPlayer]:
@@ -284,19 +300,21 @@ def _listed(text: str, players: list[EveningPlayer], gone: list[EveningPlayer]) 
         end = next((end for end in range(start + 1, len(pieces) + 1) if _key(",".join(pieces[start:end])) in named),
                    None)
         if end is None:
-            raise InputError(f"{pieces[start].strip()!r} is not a player of this evening: list the players by start "
-                             "number or name, table number 1 first")
+            raise InputError(gettext_noop("%(value)s is not a player of this evening: list the players by start "
+                             "number or name, table number 1 first"), value=repr(pieces[start].strip()))
         player = named[_key(",".join(pieces[start:end]))]
         if player in gone:
-            raise Refused(f"{player.entry.name} withdrew: list only the players of round 1")
+            raise Refused(gettext_noop("%(name)s withdrew: list only the players of round 1"),
+                          name=player.entry.name)
         if player in order:
-            raise InputError(f"{player.entry.name} is listed twice: list each player once")
+            raise InputError(gettext_noop("%(name)s is listed twice: list each player once"),
+                             name=player.entry.name)
         order.append(player)
         start = end
     left = [p.entry.name for p in players if p not in order]
     if left:
-        raise InputError(f"the order leaves out {', '.join(map(repr, left))}: list all {len(players)} players, "
-                         "each once")
+        raise InputError(gettext_noop("the order leaves out %(value)s: list all %(count)s players, "
+                         "each once"), value=', '.join(map(repr, left)), count=len(players))
     return order
 
 
@@ -322,7 +340,8 @@ def history_of(tournament: Tournament) -> History:
 def _club_rating(tournament: Tournament, entry: Entry) -> int | None:
     """The member's current club rating on the evening's list, rounded: None for a new member."""
     if entry.member is None:
-        raise Refused(f"'{entry.name}' is not confirmed yet: say which member it is, or make it a new member")
+        raise Refused(gettext_noop("'%(name)s' is not confirmed yet: say which member it is, or make it a new member"),
+                      name=entry.name)
     rating_list = tournament.time_control if tournament.club.separate_lists else "standard"  # ratings.rating_list_of
     row = CurrentRating.objects.filter(member=entry.member.active(), rating_list=rating_list).first()
     return None if row is None else round(row.rating)
@@ -394,7 +413,8 @@ def pair_next_round(tournament: Tournament, *, who: str, numbering: Numbering | 
         if numbering.order is not TableOrder.RATING:
             _may_number(evening, rnd)
         if rnd > evening.planned_rounds:
-            raise Refused(f"all {evening.planned_rounds} rounds are paired: publish the evening")
+            raise Refused(gettext_noop("all %(planned_rounds)s rounds are paired: publish the evening"),
+                          planned_rounds=evening.planned_rounds)
         missing = EveningBoard.objects.filter(tournament=tournament, round=evening.paired_rounds, game=None).count()
         if missing:
             raise Refused(_results_missing(missing, evening.paired_rounds))
@@ -409,20 +429,23 @@ def pair_next_round(tournament: Tournament, *, who: str, numbering: Numbering | 
         evening.save(update_fields=["paired_rounds"])
         tournament.rounds = rnd
         tournament.save(update_fields=["rounds"])
-        rest = "pairing bye" if system_of(evening) is PairingSystem.SWISS else "no game"
-        bye = f", {rest}: {entry[plan.bye].name}" if plan.bye is not None else ""
+        rest = (gettext_noop(", pairing bye: %(name)s") if system_of(evening) is PairingSystem.SWISS
+                else gettext_noop(", no game: %(name)s"))
+        bye = Text(rest, name=entry[plan.bye].name) if plan.bye is not None else ""
         audit.record(club, who, "evening-pair", f"tournament {tournament.id} round {rnd}",
                      new={"boards": [[w, b] for w, b in plan.boards], "bye": plan.bye, **numbered.audited})
-    return Outcome(f"round {rnd} paired: {plural(len(plan.boards), 'board')}{bye}{numbered.said}")
+    return Outcome(Text(Nn_("round %(round)s paired: %(count)s board%(bye)s%(said)s",
+                            "round %(round)s paired: %(count)s boards%(bye)s%(said)s"),
+                        round=rnd, count=len(plan.boards), bye=bye, said=numbered.said))
 
 
 def _may_number(evening: Evening, rnd: int) -> None:
     """A round robin's table numbers are set once, at round 1: refused in a Swiss, or later."""
     if system_of(evening) is PairingSystem.SWISS:
-        raise Refused("a Swiss is seeded by club rating: an order of table numbers is for a round robin")
+        raise Refused(gettext_noop("a Swiss is seeded by club rating: an order of table numbers is for a round robin"))
     if rnd > 1:
-        raise Refused("the table numbers were set when round 1 was paired: another order now would change "
-                      "every pairing")
+        raise Refused(gettext_noop("the table numbers were set when round 1 was paired: another order now would change "
+                      "every pairing"))
 
 
 # --- results -----------------------------------------------------------------------------------
@@ -435,7 +458,8 @@ def enter_result(board: EveningBoard, result: str, *, who: str) -> Outcome:
         reread(board)
         evening = evening_of(board.tournament)
         if board.round != evening.paired_rounds:
-            raise Refused(f"round {board.round} is closed: round {evening.paired_rounds} is paired already")
+            raise Refused(gettext_noop("round %(round)s is closed: round %(paired_rounds)s is paired already"),
+                          round=board.round, paired_rounds=evening.paired_rounds)
         unplayed = parsed.unplayed.value if parsed.unplayed else ""
         game, old = board.game, None
         if game is None:
@@ -465,7 +489,7 @@ def publish_evening(tournament: Tournament, *, who: str) -> Outcome:
         reread(tournament)
         evening = evening_of(tournament)
         if evening.paired_rounds == 0:
-            raise Refused("no round is paired yet: nothing to publish")
+            raise Refused(gettext_noop("no round is paired yet: nothing to publish"))
         missing = EveningBoard.objects.filter(tournament=tournament, game=None).count()
         if missing:
             raise Refused(_results_missing(missing, evening.paired_rounds))
@@ -506,7 +530,9 @@ def _start_round_robin(tournament: Tournament, evening: Evening, present: Presen
     numbers) as ``numbering`` says, and its rounds are the table's."""
     count = len(present.players)
     if not MIN_PLAYERS <= count <= MAX_PLAYERS:
-        raise Refused(f"{plural(count, 'player')} present: a round robin takes from {MIN_PLAYERS} to {MAX_PLAYERS}")
+        raise Refused(Nn_("%(count)s player present: a round robin takes from %(low)s to %(high)s",
+                          "%(count)s players present: a round robin takes from %(low)s to %(high)s"),
+                      count=count, low=MIN_PLAYERS, high=MAX_PLAYERS)
     gone = [p for p in present.newcomers if p not in present.players]   # withdrew before the start
     _rate(tournament, present.players)
     order, audited, said = _table_order(numbering, present.players, gone)
@@ -533,5 +559,6 @@ def _forfeit_withdrawn(tournament: Tournament, rnd: int) -> None:
             board.save(update_fields=["game"])
 
 
-def _results_missing(count: int, rnd: int) -> str:
-    return f"{plural(count, 'result')} of round {rnd} {'is' if count == 1 else 'are'} not entered yet"
+def _results_missing(count: int, rnd: int) -> Text:
+    return Text(Nn_("%(count)s result of round %(round)s is not entered yet",
+                    "%(count)s results of round %(round)s are not entered yet"), count=count, round=rnd)

@@ -24,6 +24,7 @@ from clubrating.cpi.registry import COUNTS, SHARES
 from clubrating.cpi.index import (DEFAULT_PRESET, PRESET_POOLS, PRESETS, PlayerScore, Weights, fitted_nodes,
                                   score_game)
 from clubrating.errors import InputError
+from clubrating.words import N_
 
 
 def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
@@ -50,9 +51,9 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
 
 def _config(args: argparse.Namespace) -> AnalysisConfig:
     if args.nodes < 1:
-        raise InputError(f"--nodes must be at least 1, not {args.nodes}")
+        raise InputError(N_("--nodes must be at least 1, not %(nodes)s"), nodes=args.nodes)
     if args.jobs < 1:
-        raise InputError(f"--jobs must be at least 1, not {args.jobs}")
+        raise InputError(N_("--jobs must be at least 1, not %(jobs)s"), jobs=args.jobs)
     engine = option(args, "engine", "CLUBRATING_ENGINE", DEFAULT_ENGINE)
     book = option(args, "book", "CLUBRATING_BOOK", DEFAULT_BOOK)
     return AnalysisConfig(EngineSettings(path=engine, nodes=args.nodes), book=book, cache=args.cache)
@@ -143,7 +144,7 @@ def run(args: argparse.Namespace) -> int:
     config = _config(args)
     games = read_pgn_file(args.games)
     if not games:
-        raise InputError("no game in this file", file=args.games)
+        raise InputError(N_("no game in this file"), file=args.games)
     results = analyse_games(games, config, jobs=args.jobs, progress=stderr_progress(args.verbose))
     if wants_json(args):
         print_json({"provenance": provenance(config, args.preset),

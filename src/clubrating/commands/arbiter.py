@@ -10,6 +10,7 @@ from typing import Any
 from clubrating.cli import print_json, wants_json
 from clubrating.commands.club import the_club, who
 from clubrating.errors import InputError
+from clubrating.words import N_
 
 
 def _password(args: argparse.Namespace, *, is_new: bool) -> str | None:
@@ -19,7 +20,7 @@ def _password(args: argparse.Namespace, *, is_new: bool) -> str | None:
     if args.password_stdin:
         line = sys.stdin.readline().rstrip("\r\n")
         if not line:
-            raise InputError("--password-stdin: the first line of standard input is empty")
+            raise InputError(N_("--password-stdin: the first line of standard input is empty"))
         return line
     if not sys.stdin.isatty():
         return None
@@ -28,10 +29,11 @@ def _password(args: argparse.Namespace, *, is_new: bool) -> str | None:
     first = getpass.getpass(prompt)
     if not first:
         if is_new:
-            raise InputError(f"{args.username!r} is a new login: it needs a password")
+            raise InputError(N_("%(username)s is a new login: it needs a password"),
+                             username=repr(args.username))
         return None
     if getpass.getpass("The same password again: ") != first:
-        raise InputError("the two passwords differ: nothing changed")
+        raise InputError(N_("the two passwords differ: nothing changed"))
     return first
 
 
@@ -47,7 +49,7 @@ def cmd_arbiter(args: argparse.Namespace) -> int:
             print("\n".join(names) if names else f"{club.name} has no arbiter login yet")
         return 0
     if not args.username:
-        raise InputError(f"'arbiter {args.action}' needs a login name")
+        raise InputError(N_("'arbiter %(action)s' needs a login name"), action=args.action)
     if args.action == "add":
         password = _password(args, is_new=not accounts.login_exists(args.username))
         message = accounts.add_arbiter(club, args.username, password, who=who())

@@ -41,6 +41,7 @@ from clubrating.cpi.nested import e_key
 from clubrating.cpi.registry import NAMES
 from clubrating.cpi.weights import ScoringModel
 from clubrating.errors import InputError
+from clubrating.words import N_
 
 DEFAULT_CALIBRATION_NODES = 10_000   # ours: what the shipped presets were fitted with (README, "The CPI")
 DEFAULT_MIN_PLIES = 20               # ours: a game of fewer than 10 moves each says little of either player
@@ -145,7 +146,7 @@ def spec_delta(side: Side) -> float:
 def run(args: argparse.Namespace) -> int:
     games, left_out, time_control = pick_games(args.games, args.time_control)
     if not games:
-        raise InputError("no game with both WhiteElo and BlackElo to fit on", file=args.games[0])
+        raise InputError(N_("no game with both WhiteElo and BlackElo to fit on"), file=args.games[0])
     engine = option(args, "engine", "CLUBRATING_ENGINE", DEFAULT_ENGINE)
     book = option(args, "book", "CLUBRATING_BOOK", DEFAULT_BOOK)
     config = AnalysisConfig(EngineSettings(path=engine, nodes=args.nodes), book=book, cache=args.cache,
@@ -180,7 +181,7 @@ def run(args: argparse.Namespace) -> int:
                 json.dump(document, handle, indent=2)
                 handle.write("\n")
         except OSError as error:
-            raise InputError(f"cannot write ({error.strerror})", file=args.out) from None
+            raise InputError(N_("cannot write (%(strerror)s)"), file=args.out, strerror=error.strerror) from None
     if wants_json(args):
         print_json(document)
     else:

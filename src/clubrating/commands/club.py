@@ -15,6 +15,7 @@ from typing import Any, cast
 
 from clubrating.cli import option, print_json, wants_json
 from clubrating.errors import InputError
+from clubrating.words import N_
 
 Handler = Callable[[argparse.Namespace], int | None]
 
@@ -51,17 +52,19 @@ def parse_date(text: str) -> dt.date:
     try:
         return dt.date.fromisoformat(text)
     except ValueError:
-        raise InputError(f"{text!r} is not a date: expected YYYY-MM-DD") from None
+        raise InputError(N_("%(text)s is not a date: expected YYYY-MM-DD"), text=repr(text)) from None
 
 
 def report(outcome: Any, args: argparse.Namespace, **extra: Any) -> None:
     if wants_json(args):
-        doc = {"message": outcome.message, **extra}
+        doc = {"message": str(outcome.message), **extra}
         if outcome.rebuild is not None:
             doc["rebuild"] = outcome.rebuild.as_dict()
         print_json(doc)
     else:
-        print(outcome)
+        from clubrating import djangoenv
+
+        print(outcome.translated(djangoenv))
 
 
 def fmt_rating(value: float | None) -> str:

@@ -21,12 +21,13 @@ from clubrating.commands.cpi_words import depth_line, factor_table, factor_value
 from clubrating.cpi.index import PRESETS
 from clubrating.cpi.registry import NAMES
 from clubrating.errors import InputError
+from clubrating.words import N_
 
 
 
 def cmd_analyse(args: argparse.Namespace) -> int:
     if args.nodes is not None and args.nodes < 1:
-        raise InputError(f"--nodes must be at least 1, not {args.nodes}")
+        raise InputError(N_("--nodes must be at least 1, not %(nodes)s"), nodes=args.nodes)
     club = the_club(args)
     from clubrating.club.jobs.analysis import analyse_games
 
@@ -119,19 +120,19 @@ def load_settings(path: str) -> dict[str, float | None]:
         with open(path, encoding="utf-8") as handle:
             document = json.load(handle)
     except OSError as error:
-        raise InputError(f"cannot read ({error.strerror})", file=path) from None
+        raise InputError(N_("cannot read (%(strerror)s)"), file=path, strerror=error.strerror) from None
     except ValueError as error:
-        raise InputError(f"not JSON ({error})", file=path) from None
+        raise InputError(N_("not JSON (%(error)s)"), file=path, error=error) from None
     settings = document.get("settings") if isinstance(document, dict) else None
     if not isinstance(settings, dict) or not settings:
-        raise InputError("expected the JSON written by 'clubrating calibrate --out' (a \"settings\" object)",
+        raise InputError(N_("expected the JSON written by 'clubrating calibrate --out' (a \"settings\" object)"),
                          file=path)
     loaded: dict[str, float | None] = {}
     for name, value in settings.items():
         if name not in WEIGHT_NAMES or isinstance(value, bool) or not isinstance(value, (int, float)) \
                 or not math.isfinite(value):
-            raise InputError(f"settings.{name}: expected one of {', '.join(WEIGHT_NAMES)} with a number",
-                             file=path)
+            raise InputError(N_("settings.%(name)s: expected one of %(value)s with a number"),
+                             file=path, name=name, value=', '.join(WEIGHT_NAMES))
         loaded[name] = float(value)
     return loaded
 

@@ -9,10 +9,12 @@ import argparse
 from collections.abc import Callable
 from typing import Any
 
+from clubrating import djangoenv
 from clubrating.cli import print_json, wants_json
 from clubrating.commands.club import parse_date, the_club, who
 from clubrating.errors import InputError
 from clubrating.tournament.roundrobin import MAX_SEED
+from clubrating.words import N_
 
 USAGE = {
     "start": "evening start NAME --date YYYY-MM-DD [--rounds N] [--system SYSTEM]",
@@ -32,7 +34,7 @@ def _words(args: argparse.Namespace, count: int, *, more: bool = False) -> list[
     """The verb's arguments: exactly ``count`` of them (``more``: at least that many)."""
     words: list[str] = args.words
     if len(words) < count or (len(words) > count and not more):
-        raise InputError(f"expected: clubrating {USAGE[args.verb]}")
+        raise InputError(N_("expected: clubrating %(value)s"), value=USAGE[args.verb])
     return words
 
 
@@ -49,7 +51,7 @@ def _entry(tournament: Any, text: str) -> Any:
 
     found = Entry.objects.filter(tournament=tournament, number=int(text)).first() if text.isdigit() else None
     if found is None:
-        raise NotFound(f"no player number {text} in tournament {tournament.id}")
+        raise NotFound(N_("no player number %(text)s in tournament %(id)s"), text=text, id=tournament.id)
     return found
 
 
@@ -62,7 +64,8 @@ def _board(tournament: Any, text: str) -> Any:
     found = EveningBoard.objects.filter(tournament=tournament, round=rnd, board=int(text)).select_related(
         "white", "black", "game").first() if text.isdigit() else None
     if found is None:
-        raise NotFound(f"no board {text} in round {rnd} of tournament {tournament.id}")
+        raise NotFound(N_("no board %(text)s in round %(rnd)s of tournament %(id)s"),
+                       text=text, rnd=rnd, id=tournament.id)
     return found
 
 
@@ -71,7 +74,7 @@ def _start(args: argparse.Namespace, club: Any) -> list[str]:
 
     name = " ".join(_words(args, 1, more=True))
     if args.date is None:
-        raise InputError("give the evening's date: --date YYYY-MM-DD")
+        raise InputError(N_("give the evening's date: --date YYYY-MM-DD"))
     t = evening.start_evening(club, name, parse_date(args.date), args.rounds or "5", who=who(),
                               time_control=args.time_control, system=args.system)
     return [f"started '{t.name}': tournament {t.id}; register the players: clubrating evening register {t.id} NAME"]
@@ -90,14 +93,14 @@ def _register(args: argparse.Namespace, club: Any) -> list[str]:
     return lines
 
 
-Verb = Callable[[argparse.Namespace, Any], list[str]]
+Verb = Callable[[argparse.Namespace, Any], list[Any]]   # what each step did: an Outcome, or a line
 
 
 def _one(action: Callable[[Any, list[str]], Any], count: int) -> Verb:
     """A verb on one tournament (the first argument) and ``count - 1`` more arguments."""
     def run(args: argparse.Namespace, club: Any) -> list[str]:
         words = _words(args, count)
-        return [str(action(_tournament(club, words[0]), words[1:]))]
+        return [action(_tournament(club, words[0]), words[1:])]
     return run
 
 
@@ -142,9 +145,9 @@ def cmd_evening(args: argparse.Namespace) -> int:
     club = the_club(args, write=args.verb != "show")   # opens the database: the services import after it
     lines = _verbs(args)[args.verb](args, club)
     if wants_json(args):
-        print_json({"messages": lines})
+        print_json({"messages": [str(line) for line in lines]})
     else:
-        print("\n".join(lines))
+        print("\n".join(line if isinstance(line, str) else line.translated(djangoenv) for line in lines))
     return 0
 
 

@@ -8,11 +8,12 @@ import io
 import sys
 from typing import Any
 
+from clubrating import djangoenv
 from clubrating.cli import print_json, wants_json
 from clubrating.commands.club import _add, the_club, who
 from clubrating.commands.names import LinkTarget, link_outcomes
 from clubrating.errors import InputError
-from clubrating.words import plural
+from clubrating.words import N_, plural
 
 INITIAL = "initial"   # what ``entries`` and ``link`` take instead of a tournament's number
 
@@ -25,9 +26,9 @@ def read_list_file(path: str) -> Any:
         with open(path, "rb") as handle:
             data = handle.read()
     except FileNotFoundError:
-        raise InputError("no such file", file=path) from None
+        raise InputError(N_("no such file"), file=path) from None
     except OSError as error:
-        raise InputError(f"cannot read the file ({error.strerror})", file=path) from None
+        raise InputError(N_("cannot read the file (%(strerror)s)"), file=path, strerror=error.strerror) from None
     return read_rating_list(io.StringIO(decode_text(data), newline=""), path)
 
 
@@ -102,7 +103,7 @@ def _show(club: Any, args: argparse.Namespace, outcomes: list[Any]) -> int:
         print_json({"messages": [str(o) for o in outcomes], "entries": initial_rows_json(club)})
         return 0
     for outcome in outcomes:
-        print(outcome)
+        print(outcome.translated(djangoenv))
     print_initial(club)
     sys.stdout.flush()
     return 0

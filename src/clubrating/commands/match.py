@@ -22,6 +22,7 @@ from clubrating.cli import option, print_json, wants_json
 from clubrating.errors import InputError
 from clubrating.identity.compare import words
 from clubrating.identity.match import MAX_PROPOSALS, Matcher, Proposal, RosterEntry
+from clubrating.words import N_
 
 SHOWN_NAME = 80  # characters of a typed name echoed in the text output
 
@@ -47,7 +48,8 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     if not 1 <= args.limit <= MAX_PROPOSALS:
-        raise InputError(f"--limit must be between 1 and {MAX_PROPOSALS}, not {args.limit}")
+        raise InputError(N_("--limit must be between 1 and %(MAX_PROPOSALS)s, not %(limit)s"),
+                         MAX_PROPOSALS=MAX_PROPOSALS, limit=args.limit)
     names = gather_names(args.name, args.names)
     roster = read_roster(args.roster) if args.roster else club_roster(args)
     if sys.stderr.isatty() and len(roster) > 10_000:
@@ -73,7 +75,7 @@ def gather_names(arguments: Sequence[str], names_file: str | None) -> list[str]:
         names.extend(line.strip() for line in _read_lines(names_file))
     names = [name for name in names if name]
     if not names:
-        raise InputError("no names to match: give NAME arguments, --names FILE or names on stdin")
+        raise InputError(N_("no names to match: give NAME arguments, --names FILE or names on stdin"))
     return names
 
 
@@ -81,9 +83,9 @@ def _read_lines(path: str) -> list[str]:
     try:
         return Path(path).read_text(encoding="utf-8-sig").splitlines()
     except FileNotFoundError:
-        raise InputError("no such file", file=path) from None
+        raise InputError(N_("no such file"), file=path) from None
     except UnicodeDecodeError as error:
-        raise InputError(f"not UTF-8 text (byte {error.start})", file=path) from None
+        raise InputError(N_("not UTF-8 text (byte %(start)s)"), file=path, start=error.start) from None
     except OSError as error:
         raise InputError(error.strerror or "cannot read", file=path) from None
 
@@ -103,7 +105,7 @@ def read_roster(path: str) -> list[RosterEntry]:
             raise InputError(error.reason, file=path, line=number) from None
         roster.append(RosterEntry(number, name))
     if not roster:
-        raise InputError("no names in the roster", file=path)
+        raise InputError(N_("no names in the roster"), file=path)
     return roster
 
 
@@ -126,7 +128,7 @@ def match_names(matcher: Matcher, names: Sequence[str], limit: int) -> tuple[lis
             proposals = matcher.propose(name, limit=limit)
         except InputError as error:
             failed += 1
-            document.append({"name": name, "proposals": [], "error": error.reason})
+            document.append({"name": name, "proposals": [], "error": str(error.reason)})
             continue
         document.append({"name": name, "proposals": [as_json(p) for p in proposals]})
     return document, failed

@@ -13,10 +13,12 @@ import argparse
 import sys
 from typing import Any
 
+from clubrating import djangoenv
 from clubrating.cli import print_json, wants_json, whole
 from clubrating.commands.club import _add, the_club, who
 from clubrating.errors import InputError
 from clubrating.formats.records import MAX_ROUNDS
+from clubrating.words import N_
 
 MARKS = {"exact": "=", "proposal": "?", "unmatched": "-", "ambiguous": "-", "twice": "-", "has-moves": "-"}
 WHY_NOT = {"unmatched": "no stored pairing of this round with these players",
@@ -45,7 +47,7 @@ def cmd_moves(args: argparse.Namespace) -> int:
     if args.typed is not None:
         return _typed(tournament, args)
     if args.file is None:
-        raise InputError("give a PGN file, or --round R --player NAME --typed 'MOVES' for one game")
+        raise InputError(N_("give a PGN file, or --round R --player NAME --typed 'MOVES' for one game"))
     from clubrating.club.services.moves import Undecided, attach_pgn_moves
     from clubrating.files import read_tournament_file
 
@@ -58,13 +60,13 @@ def cmd_moves(args: argparse.Namespace) -> int:
             print_json({"stored": False, "message": str(undecided), **undecided.plan.as_dict()})
         else:
             print_plan(undecided.plan)
-            print(undecided, file=sys.stderr)
+            print(undecided.translated(djangoenv), file=sys.stderr)
         return 1
     if wants_json(args):
         print_json({"stored": True, "message": str(outcome), **plan.as_dict()})
     else:
         print_plan(plan)
-        print(outcome)
+        print(outcome.translated(djangoenv))
     return 0
 
 
@@ -73,13 +75,13 @@ def _typed(tournament: Any, args: argparse.Namespace) -> int:
     from clubrating.club.services.moves import attach_typed_moves
 
     if args.round is None or args.player is None:
-        raise InputError("typed moves are for one game: give --round R and --player NAME (or number)")
+        raise InputError(N_("typed moves are for one game: give --round R and --player NAME (or number)"))
     game = services.find_game(tournament, args.round, args.player)
     outcome = attach_typed_moves(game, args.typed, who=who(), confirm=args.confirm)
     if wants_json(args):
         print_json({"stored": True, "message": str(outcome), "game_id": game.id})
     else:
-        print(outcome)
+        print(outcome.translated(djangoenv))
     return 0
 
 
@@ -116,8 +118,9 @@ def cmd_moves_links(args: argparse.Namespace) -> int:
     if args.revoke is not None:
         link = MovesLink.objects.filter(tournament=tournament, id=args.revoke).select_related("tournament").first()
         if link is None:
-            raise InputError(f"tournament {tournament.id} has no moves link {args.revoke}: "
-                             f"clubrating moves-links {tournament.id} lists them")
+            raise InputError(N_("tournament %(id)s has no moves link %(revoke)s: "
+                             "clubrating moves-links %(id)s lists them"),
+                             id=tournament.id, revoke=args.revoke)
         print(ml.revoke_link(link, who=who()))
         return 0
     if args.make is not None:

@@ -8,10 +8,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from clubrating import djangoenv
+from clubrating.djangoenv import ngettext
 from clubrating.cli import print_json, wants_json
 from clubrating.commands.club import _add, report, the_club, who
-from clubrating.errors import InputError
-from clubrating.words import fit, plural
+from clubrating.errors import InputError, Text
+from clubrating.words import N_, fit, plural
 
 def entry_rows(tournament: Any) -> list[dict[str, Any]]:
     from clubrating.club.matching import proposals_for
@@ -84,9 +86,10 @@ def cmd_link(args: argparse.Namespace) -> int:
         print_json({"messages": [str(o) for o in outcomes], "entries": entry_rows(tournament)})
     else:
         for outcome in outcomes:
-            print(outcome)
+            print(outcome.translated(djangoenv))
         left = Entry.objects.filter(tournament=tournament, member=None).count()
-        print(f"{plural(left, 'name')} still to confirm" if left else _all_linked(tournament))
+        print(ngettext("%(count)s name still to confirm", "%(count)s names still to confirm", left) % {"count": left}
+              if left else _all_linked(tournament))
     return 0
 
 
@@ -116,7 +119,8 @@ def link_outcomes(args: argparse.Namespace, club: Any, target: LinkTarget) -> li
     if args.number is not None:
         row = target.find(args.number)
         if args.member is None:
-            raise InputError(f"say which member: clubrating link {target.usage} NUMBER MEMBER (id, name or alias)")
+            raise InputError(N_("say which member: clubrating link %(usage)s NUMBER MEMBER (id, name or alias)"),
+                             usage=target.usage)
         if args.member == "-":
             outcomes.append(target.unlink(row))
         else:
@@ -124,7 +128,7 @@ def link_outcomes(args: argparse.Namespace, club: Any, target: LinkTarget) -> li
     if args.all_new:
         outcomes.append(target.all_new())
     if not outcomes:
-        raise InputError("nothing to do: give NUMBER MEMBER, --new NUMBER, --exact or --all-new")
+        raise InputError(N_("nothing to do: give NUMBER MEMBER, --new NUMBER, --exact or --all-new"))
     return outcomes
 
 
@@ -134,7 +138,8 @@ def _entry(tournament: Any, number: str) -> Any:
 
     entry = Entry.objects.filter(tournament=tournament, number=int(number) if str(number).isdigit() else -1).first()
     if entry is None:
-        raise NotFound(f"tournament {tournament.id} has no player number {number}")
+        raise NotFound(N_("tournament %(id)s has no player number %(number)s"),
+                       id=tournament.id, number=number)
     return entry
 
 
@@ -194,7 +199,8 @@ def cmd_member(args: argparse.Namespace) -> int:
     if args.name is None or args.junior is not None or args.consent is not None:
         done.append(services.set_member_flags(member, who=who(), junior=flag[args.junior],
                                               consent=flag[args.consent]))
-    report(services.Outcome("; ".join(o.message for o in done), done[-1].rebuild), args)  # one document
+    said = done[0].message if len(done) == 1 else Text("%(first)s; %(then)s", first=done[0].message, then=done[1].message)
+    report(services.Outcome(said, done[-1].rebuild), args)  # one document (a separator, not a sentence to translate)
     return 0
 
 

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from clubrating.cli import print_json, wants_json
+from clubrating.djangoenv import gettext, ngettext, pgettext
 from clubrating.errors import InputError
 from clubrating.formats.common import decode_text
 from clubrating.formats.ratinglist import name_key, read_rating_list
@@ -24,7 +25,7 @@ from clubrating.rating.initial import InitialRating, initial_standings
 from clubrating.rating.policy import POLICIES, Policy, club_policy, policy_named
 from clubrating.rating.records import tournament_input
 from clubrating.rating.types import PlayerChange, Standing
-from clubrating.words import fit
+from clubrating.words import N_, display_width, fit
 
 UNDATED = dt.date(1, 1, 1)   # one tournament alone needs no date to be ordered by
 
@@ -66,9 +67,10 @@ def read_prior(path: str, policy: Policy | None = None) -> dict[str, Standing]:
     try:
         text = Path(path).read_bytes()
     except FileNotFoundError:
-        raise InputError("no such file", file=path) from None
+        raise InputError(N_("no such file"), file=path) from None
     except OSError as error:
-        raise InputError(f"cannot read the prior ratings ({error.strerror})", file=path) from None
+        raise InputError(N_("cannot read the prior ratings (%(strerror)s)"), file=path,
+                         strerror=error.strerror) from None
     return parse_prior(decode_text(text), path, policy)
 
 
@@ -115,17 +117,26 @@ def _player_json(name: str, change: PlayerChange) -> dict[str, Any]:
 
 
 def render_table(document: Mapping[str, Any], policy: Policy) -> str:
-    """A readable table: ratings to 0.1 (club) or whole numbers (FIDE); (P) = provisional."""
+    """A readable table in the command's language: ratings to 0.1 (club) or whole numbers (FIDE);
+    (P) = provisional. A column is as wide as its values or its translated heading, whichever is
+    wider, measured as the terminal shows them (words.display_width)."""
     places = 0 if policy.round_change else 1
     t = document["tournament"]
-    lines = [f"{t['name']} ({t['date'] or 'no date'}), {policy.name} rules",
-             f"{'Name':<28} {'Before':>8} {'After':>8} {'Change':>7} {'K':>4} {'Games':>5} "
-             f"{'Score':>5} {'Exp':>5}"]
-    for p in document["players"]:
-        mark = " (P)" if p["provisional_before"] else ""
-        lines.append(f"{fit(p['name'] + mark, 28)} {p['rating_before']:>8.{places}f} "
-                     f"{p['rating_after']:>8.{places}f} {p['change']:>+7.{places}f} {p['k']:>4g} "
-                     f"{p['games_rated']:>5} {p['score_rated']:>5g} {p['expected']:>5.2f}")
-    lines.append("(P) provisional before this tournament: fewer than "
-                 f"{policy.provisional_below} rated games")
+    headings = [pgettext("rate table", "Name"), pgettext("rate table", "Before"), pgettext("rate table", "After"),
+                pgettext("rate table", "Change"), pgettext("rate table", "K"), pgettext("rate table", "Games"),
+                pgettext("rate table", "Score"), pgettext("rate table", "Exp")]
+    widths = [max(least, display_width(heading)) for least, heading in zip((28, 8, 8, 7, 4, 5, 5, 5), headings)]
+    rows = [[p["name"] + (gettext(" (P)") if p["provisional_before"] else ""),
+             f"{p['rating_before']:.{places}f}", f"{p['rating_after']:.{places}f}", f"{p['change']:+.{places}f}",
+             f"{p['k']:g}", f"{p['games_rated']}", f"{p['score_rated']:g}", f"{p['expected']:.2f}"]
+            for p in document["players"]]
+    rules = gettext("club rules") if policy.name == "club" else gettext("fide rules")
+    lines = [gettext("%(name)s (%(date)s), %(rules)s") % {"name": t["name"], "date": t["date"] or gettext("no date"),
+                                                          "rules": rules}]
+    for cells in [headings, *rows]:
+        lines.append(" ".join(fit(cell, width, "<" if column == 0 else ">")
+                              for column, (cell, width) in enumerate(zip(cells, widths))))
+    lines.append(ngettext("(P) provisional before this tournament: fewer than %(count)s rated game",
+                          "(P) provisional before this tournament: fewer than %(count)s rated games",
+                          policy.provisional_below) % {"count": policy.provisional_below})
     return "\n".join(lines)

@@ -14,6 +14,7 @@ from typing import Any
 from clubrating.cli import option, whole
 from clubrating.commands.club import open_database
 from clubrating.errors import InputError
+from clubrating.words import N_
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
@@ -65,12 +66,14 @@ def check_port(host: str, port: int) -> None:
             probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
             probe.bind((host, port))
     except socket.gaierror as error:
-        raise InputError(f"--host {host}: not an address of this machine ({error.strerror})") from None
+        raise InputError(N_("--host %(host)s: not an address of this computer (%(strerror)s)"),
+                         host=host, strerror=error.strerror) from None
     except OSError as error:
         if error.errno == errno.EADDRINUSE:
-            raise InputError(f"port {port} on {host} is in use by another program: stop it, or choose "
-                             "another port with --port") from None
-        raise InputError(f"cannot listen on {host}:{port}: {error.strerror}") from None
+            raise InputError(N_("port %(port)s on %(host)s is in use by another program: stop it, or choose "
+                             "another port with --port"), port=port, host=host) from None
+        raise InputError(N_("cannot listen on %(host)s:%(port)s: %(strerror)s"),
+                         host=host, port=port, strerror=error.strerror) from None
 
 
 def _serve(args: argparse.Namespace) -> int:

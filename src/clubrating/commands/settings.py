@@ -12,6 +12,7 @@ from typing import Any
 from clubrating.cli import print_json, wants_json
 from clubrating.commands.club import _add, report, the_club, who
 from clubrating.errors import InputError
+from clubrating.words import N_
 
 
 def cmd_settings(args: argparse.Namespace) -> int:
@@ -23,7 +24,7 @@ def cmd_settings(args: argparse.Namespace) -> int:
         for word in args.changes:
             key, sep, value = word.partition("=")
             if not sep or not key.strip():
-                raise InputError(f"{word!r}: expected KEY=VALUE, e.g. k-new=30")
+                raise InputError(N_("%(word)s: expected KEY=VALUE, e.g. k-new=30"), word=repr(word))
             texts[key] = value
         outcome = club_settings.change_settings(club, club_settings.parse_settings(texts), who=who())
         report(outcome, args, settings=club_settings.current_settings(outcome_club(club)))

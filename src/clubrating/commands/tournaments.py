@@ -7,13 +7,15 @@ import argparse
 import sys
 from typing import Any
 
+from clubrating import djangoenv
+from clubrating.djangoenv import gettext, ngettext
 from clubrating.cli import print_json, wants_json, whole
 from clubrating.commands.club import Handler, _add, fmt_change, fmt_rating, parse_date, report, the_club, who
 from clubrating.commands.names import entry_rows, print_entries
 from clubrating.errors import InputError, Refused
 from clubrating.formats.records import MAX_ROUNDS
 from clubrating.formats.results import SPELLINGS, GameResult
-from clubrating.words import fit, plural
+from clubrating.words import N_, fit, plural
 
 # Results that begin with '-', which argparse takes for an option or for its '--': every
 # such spelling GameResult reads (docs/formats.md's -- -+ -:+ -:- -/+ -/-).
@@ -57,26 +59,29 @@ def cmd_import(args: argparse.Namespace) -> int:
         with open(path, "rb") as handle:
             data = handle.read()
     except OSError as error:
-        raise InputError(f"cannot read the file: {error.strerror}", file=path) from None
+        raise InputError(N_("cannot read the file: %(strerror)s"), file=path, strerror=error.strerror) from None
     record, digest = read_tournament_bytes(data, path)
     try:
         tournament = services.import_tournament(
             club, record, who=who(), content_hash=digest, name=args.name,
             date=parse_date(args.date) if args.date else None, has_juniors=args.juniors, force=args.force)
     except services.SameTournament as twin:
-        raise Refused(f"{twin}; --force imports it anyway") from None
+        raise Refused(N_("%(twin)s; --force imports it anyway"), twin=twin) from None
     for warning in record.warnings:
-        print(f"warning: {warning}", file=sys.stderr)
+        print(gettext("warning: %(warning)s") % {"warning": warning}, file=sys.stderr)
     linked = services.accept_exact(tournament, who=who()) if args.accept_exact else None
     if wants_json(args):
         print_json({"tournament_id": tournament.id, "name": tournament.name, "date": tournament.date.isoformat(),
                     "players": tournament.entries.count(), "games": tournament.games.count(),
                     "status": tournament.status, "entries": entry_rows(tournament)})
         return 0
-    print(f"imported tournament {tournament.id} '{tournament.name}' ({tournament.date}) as a draft: "
-          f"{plural(tournament.entries.count(), 'player')}, {plural(tournament.games.count(), 'game')}")
+    players, games = tournament.entries.count(), tournament.games.count()
+    print(gettext("imported tournament %(id)s '%(name)s' (%(date)s) as a draft: %(players)s, %(games)s")
+          % {"id": tournament.id, "name": tournament.name, "date": tournament.date,
+             "players": ngettext("%(count)s player", "%(count)s players", players) % {"count": players},
+             "games": ngettext("%(count)s game", "%(count)s games", games) % {"count": games}})
     if linked:
-        print(linked)
+        print(linked.translated(djangoenv))
     print_entries(tournament)
     return 0
 

@@ -18,6 +18,7 @@ from clubrating.formats.csv import read_csv, write_csv
 from clubrating.formats.pgn import read_pgn, write_pgn
 from clubrating.formats.records import TournamentRecord
 from clubrating.formats.trf import read_trf, write_trf
+from clubrating.words import N_
 
 READERS: dict[str, Callable[[TextIO, str], TournamentRecord]] = {
     "trf": read_trf, "pgn": read_pgn, "csv": read_csv}
@@ -46,10 +47,11 @@ def detect_format(text: str, name: str = "") -> str:
 def read_tournament_text(text: str, source: str, *, format: str | None = None) -> TournamentRecord:
     """Read a tournament from its decoded text, detecting the format unless given."""
     if not text.strip():
-        raise InputError("the file is empty: expected a TRF, PGN or CSV tournament", file=source)
+        raise InputError(N_("the file is empty: expected a TRF, PGN or CSV tournament"), file=source)
     chosen = (format or detect_format(text, source)).lower()
     if chosen not in READERS:
-        raise InputError(f"unknown format {format!r}: expected one of {', '.join(READERS)}", file=source)
+        raise InputError(N_("unknown format %(format)s: expected one of %(value)s"), file=source,
+                         format=repr(format), value=', '.join(READERS))
     record = READERS[chosen](io.StringIO(text, newline=None), source)
     check_bounds(record)   # the PGN reader's too: rounds, players, names
     return record

@@ -14,6 +14,7 @@ from typing import TextIO
 from clubrating.errors import InputError
 from clubrating.formats.records import (MAX_NAME_LENGTH, MAX_PLAYERS, MAX_ROUNDS, Bye, Pairing, PlayerEntry,
                                         TimeControl, TournamentRecord)
+from clubrating.words import N_
 
 # FIDE Laws of Chess (2023), Appendices A.1 and B.1: blitz is 10 minutes or less
 # of (time + 60 x increment) per player, rapid more than 10 and less than 60,
@@ -158,9 +159,10 @@ def check_one_game_per_round(pairings: Iterable[Pairing], byes: Iterable[Bye],
     for round_, player, line in entries:
         if (round_, player) in seen:
             first = seen[(round_, player)]
-            raise InputError(f"{names.get(player, player)!s} appears twice in round {round_}"
-                             f" (first at line {first}); expected one game or bye per round",
-                             file=source, line=line)
+            raise InputError(N_("%(value)s appears twice in round %(round)s"
+                             " (first at line %(first)s); expected one game or bye per round"),
+                             file=source, line=line,
+                             value=str(names.get(player, player)), round=round_, first=first)
         seen[(round_, player)] = line
 
 
@@ -171,26 +173,30 @@ def check_bounds(record: TournamentRecord) -> None:
     for entry in record.players:
         check_name(entry.name, source, entry.line)
     if len(record.players) > MAX_PLAYERS:
-        raise InputError(f"{len(record.players):,} players: at most {MAX_PLAYERS:,} in one tournament",
-                         file=source, line=record.players[MAX_PLAYERS].line)
+        raise InputError(N_("%(count)s players: at most %(MAX_PLAYERS)s in one tournament"),
+                         file=source, line=record.players[MAX_PLAYERS].line,
+                         count=format(len(record.players), ','), MAX_PLAYERS=format(MAX_PLAYERS, ','))
     for pairing in record.pairings:
         check_round(pairing.round, source, pairing.line)
         if pairing.board is not None and not 1 <= pairing.board <= MAX_PLAYERS:
-            raise InputError(f"board {pairing.board}: expected a board number from 1 to {MAX_PLAYERS:,}",
-                             file=source, line=pairing.line)
+            raise InputError(N_("board %(board)s: expected a board number from 1 to %(MAX_PLAYERS)s"),
+                             file=source, line=pairing.line,
+                             board=pairing.board, MAX_PLAYERS=format(MAX_PLAYERS, ','))
     for bye in record.byes:
         check_round(bye.round, source, bye.line)
 
 
 def check_round(number: int, source: str, line: int | None) -> None:
     if not 1 <= number <= MAX_ROUNDS:
-        raise InputError(f"round {number}: expected a round number from 1 to {MAX_ROUNDS}", file=source, line=line)
+        raise InputError(N_("round %(number)s: expected a round number from 1 to %(MAX_ROUNDS)s"), file=source, line=line,
+                         number=number, MAX_ROUNDS=MAX_ROUNDS)
 
 
 def check_name(name: str, source: str, line: int | None) -> None:
     if len(name) > MAX_NAME_LENGTH:
-        raise InputError(f"a name of {len(name):,} characters ({name[:20]!r}...): expected at most "
-                         f"{MAX_NAME_LENGTH}", file=source, line=line)
+        raise InputError(N_("a name of %(count)s characters (%(value)s...): expected at most "
+                         "%(MAX_NAME_LENGTH)s"), file=source, line=line,
+                         count=format(len(name), ','), value=repr(name[:20]), MAX_NAME_LENGTH=MAX_NAME_LENGTH)
 
 
 def points_text(half_points: int) -> str:

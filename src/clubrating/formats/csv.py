@@ -29,6 +29,7 @@ from clubrating.formats.records import (
     Unplayed,
 )
 from clubrating.formats.results import GameResult
+from clubrating.words import N_
 
 _T = TypeVar("_T")
 
@@ -81,10 +82,10 @@ def read_csv(handle: TextIO, source: str = "<csv>") -> TournamentRecord:
             assert columns is not None
             _row(_split(text, delimiter, number, state), columns, number, state)
     if columns is None:
-        raise InputError(f"no header line: expected the columns {','.join(COLUMNS)} (board optional)",
-                         file=source)
+        raise InputError(N_("no header line: expected the columns %(value)s (board optional)"),
+                         file=source, value=','.join(COLUMNS))
     if not state.pairings and not state.byes:
-        raise InputError("no game in the file: expected one row per game or bye under the header", file=source)
+        raise InputError(N_("no game in the file: expected one row per game or bye under the header"), file=source)
     entries = state.players.entries()
     check_one_game_per_round(state.pairings, state.byes, {e.number: e.name for e in entries}, source)
     record = _record(state, entries)
@@ -96,8 +97,9 @@ def _split(text: str, delimiter: str, line: int, state: _State) -> list[str]:
     try:
         return [cell.strip() for cell in next(_csv.reader([text], delimiter=delimiter))]
     except _csv.Error as error:   # "field larger than field limit (131072)": no name is that long
-        raise InputError(f"unreadable fields ({error}): expected round, board, names of at most"
-                         f" {MAX_NAME_LENGTH} characters and a result", file=state.source, line=line) from None
+        raise InputError(N_("unreadable fields (%(error)s): expected round, board, names of at most"
+                         " %(MAX_NAME_LENGTH)s characters and a result"), file=state.source, line=line,
+                         error=error, MAX_NAME_LENGTH=MAX_NAME_LENGTH) from None
 
 
 def _meta_line(text: str, line: int, state: _State) -> None:
@@ -107,13 +109,14 @@ def _meta_line(text: str, line: int, state: _State) -> None:
         return   # a free comment
     checks: dict[str, Mapping[str, object]] = {"time-control": CONTROLS, "kind": KINDS}
     if key in checks and value.lower() not in checks[key]:
-        raise InputError(f"# {key}: expected one of {', '.join(checks[key])}, got {value!r}",
-                         file=state.source, line=line)
+        raise InputError(N_("# %(key)s: expected one of %(value)s, got %(value2)s"),
+                         file=state.source, line=line,
+                         key=key, value=', '.join(checks[key]), value2=repr(value))
     if key in ("date", "end-date"):
         try:
             parse_date(value)
         except ValueError as error:
-            raise InputError(f"# {key}: {error}", file=state.source, line=line) from None
+            raise InputError(N_("# %(key)s: %(error)s"), file=state.source, line=line, key=key, error=error) from None
     elif key not in ("event", *checks):
         state.warnings.append(f"{state.source}:{line}: '# {key}:' is not a known setting"
                               " (event, date, end-date, time-control, kind); ignored")
@@ -125,8 +128,9 @@ def _header(cells: list[str], line: int, state: _State) -> dict[str, int]:
     names = [cell.lower() for cell in cells]
     missing = [name for name in REQUIRED if name not in names]
     if missing:
-        raise InputError(f"the header lacks {', '.join(missing)}: expected the columns {','.join(COLUMNS)}"
-                         f" (board optional), got {','.join(cells)}", file=state.source, line=line)
+        raise InputError(N_("the header lacks %(value)s: expected the columns %(value2)s"
+                         " (board optional), got %(value3)s"), file=state.source, line=line,
+                         value=', '.join(missing), value2=','.join(COLUMNS), value3=','.join(cells))
     unknown = [cell for cell in cells if cell and cell.lower() not in COLUMNS]
     if unknown:
         state.warnings.append(f"{state.source}:{line}: columns {', '.join(unknown)} are not read")
@@ -136,32 +140,34 @@ def _header(cells: list[str], line: int, state: _State) -> dict[str, int]:
 def _row(cells: list[str], columns: dict[str, int], line: int, state: _State) -> None:
     needed = max(columns.values()) + 1
     if len(cells) < needed:
-        raise InputError(f"expected {needed} fields ({','.join(sorted(columns, key=columns.__getitem__))}),"
-                         f" got {len(cells)}", file=state.source, line=line)
+        raise InputError(N_("expected %(needed)s fields (%(value)s),"
+                         " got %(count)s"), file=state.source, line=line,
+                         needed=needed, value=','.join(sorted(columns, key=columns.__getitem__)),
+                         count=len(cells))
     value = {name: cells[index] for name, index in columns.items()}
     round_ = _positive(value["round"], "round", line, state)
     check_round(round_, state.source, line)
     board = _positive(value["board"], "board", line, state) if value.get("board") else None
     if board is not None and board > MAX_PLAYERS:
-        raise InputError(f"board {board}: expected a board number from 1 to {MAX_PLAYERS:,}",
-                         file=state.source, line=line)
+        raise InputError(N_("board %(board)s: expected a board number from 1 to %(MAX_PLAYERS)s"),
+                         file=state.source, line=line, board=board, MAX_PLAYERS=format(MAX_PLAYERS, ','))
     white, black = " ".join(value["white"].split()), " ".join(value["black"].split())
     check_name(white, state.source, line)
     check_name(black, state.source, line)
     result = " ".join(value["result"].lower().split())
     if not white:
-        raise InputError("expected the white player's name (or the player having a bye)",
+        raise InputError(N_("expected the white player's name (or the player having a bye)"),
                          file=state.source, line=line)
     if not black:
         if result not in BYES:
-            raise InputError(f"black is empty, so expected a bye result ({', '.join(BYES)}), got {result!r}",
-                             file=state.source, line=line)
+            raise InputError(N_("black is empty, so expected a bye result (%(value)s), got %(result)s"),
+                             file=state.source, line=line, value=', '.join(BYES), result=repr(result))
         kind, points = BYES[result]
         state.byes.append(Bye(round=round_, player=state.players.number(white, line), points=points,
                               kind=kind, line=line))
         return
     if white == black:
-        raise InputError(f"{white} cannot play themself", file=state.source, line=line)
+        raise InputError(N_("%(white)s cannot play themself"), file=state.source, line=line, white=white)
     state.pairings.append(_pairing(round_, board, white, black, result, line, state))
 
 
@@ -170,9 +176,9 @@ def _pairing(round_: int, board: int | None, white: str, black: str, result: str
     no_moves = result.endswith(NO_MOVES)
     found = GameResult.find(result.removesuffix(NO_MOVES))
     if found is None or (no_moves and not found.played):
-        raise InputError(f"result {result!r} not understood: expected 1-0, 0-1, 1/2-1/2 (or ½-½, =),"
+        raise InputError(N_("result %(result)s not understood: expected 1-0, 0-1, 1/2-1/2 (or ½-½, =),"
                          " a forfeit +:- -:+ -:-, a result without moves such as '1-0 unplayed',"
-                         " or with an empty black a bye", file=state.source, line=line)
+                         " or with an empty black a bye"), file=state.source, line=line, result=repr(result))
     return Pairing(round=round_, board=board, white=state.players.number(white, line),
                    black=state.players.number(black, line), white_points=found.white_points,
                    black_points=found.black_points, played=found.played and not no_moves,
@@ -181,7 +187,8 @@ def _pairing(round_: int, board: int | None, white: str, black: str, result: str
 
 def _positive(text: str, what: str, line: int, state: _State) -> int:
     if not text.isdecimal() or int(text) == 0:
-        raise InputError(f"expected the {what} as a number from 1, got {text!r}", file=state.source, line=line)
+        raise InputError(N_("expected the %(what)s as a number from 1, got %(text)s"), file=state.source, line=line,
+                         what=what, text=repr(text))
     return int(text)
 
 

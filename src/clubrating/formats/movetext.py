@@ -19,7 +19,8 @@ from dataclasses import dataclass
 
 import chess
 
-from clubrating.errors import InputError
+from clubrating.errors import InputError, Text
+from clubrating.words import N_
 
 PIECE_LETTERS: dict[str, dict[str, str]] = {
     # Russian notation (the Russian chess federation's scoresheets): Король, Ферзь, Ладья,
@@ -56,10 +57,11 @@ _GLYPHS = re.compile(r"(?:[!?]+|e\.?p\.?|\$\d+)$")
 class MoveError(InputError):
     """A typed move that python-chess does not accept where it stands."""
 
-    def __init__(self, number: int, color: chess.Color, typed: str, fen: str, why: str) -> None:
+    def __init__(self, number: int, color: chess.Color, typed: str, fen: str, why: Text) -> None:
         self.number, self.color, self.typed, self.fen, self.why = number, color, typed, fen, why
-        side = "White" if color == chess.WHITE else "Black"
-        super().__init__(f"move {number} ({side}) {typed!r}: {why}; the position: {fen}")
+        template = (N_("move %(number)s (White) %(typed)s: %(why)s; the position: %(fen)s") if color == chess.WHITE
+                    else N_("move %(number)s (Black) %(typed)s: %(why)s; the position: %(fen)s"))
+        super().__init__(template, number=number, typed=repr(typed), why=why, fen=fen)
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,7 +155,8 @@ def read_typed_moves(text: str, board: chess.Board | None = None) -> TypedMoves:
     Raises :class:`MoveError` at the first illegal, ambiguous or unreadable move, and
     :class:`InputError` for text with no move or a clock with no move before it."""
     if len(text) > MAX_MOVETEXT:
-        raise InputError(f"the moves are {len(text):,} characters long; at most {MAX_MOVETEXT:,} are read")
+        raise InputError(N_("the moves are %(count)s characters long; at most %(MAX_MOVETEXT)s are read"),
+                         count=format(len(text), ','), MAX_MOVETEXT=format(MAX_MOVETEXT, ','))
     board = (board or chess.Board()).copy()
     start = board.copy()
     clocks: list[str | None] = []
@@ -165,13 +168,14 @@ def read_typed_moves(text: str, board: chess.Board | None = None) -> TypedMoves:
         clock = _clock(word)
         if clock is not None:
             if not board.move_stack or clocks[-1] is not None:
-                raise InputError(f"the clock time {word!r} follows no move; expected it right after its move")
+                raise InputError(N_("the clock time %(word)s follows no move; expected it right after its move"),
+                                 word=repr(word))
             clocks[-1] = clock
             continue
         _push(board, word)
         clocks.append(None)
     if not board.move_stack:
-        raise InputError("no move found: expected moves such as '1. e4 e5 2. Nf3 Nc6'")
+        raise InputError(N_("no move found: expected moves such as '1. e4 e5 2. Nf3 Nc6'"))
     return TypedMoves(_movetext(start, board, clocks), len(board.move_stack), board.fen(),
                       any(c is not None for c in clocks))
 
@@ -181,11 +185,11 @@ def _push(board: chess.Board, word: str) -> None:
     try:
         move = board.parse_san(_san(word))
     except chess.AmbiguousMoveError:
-        raise MoveError(number, color, word, board.fen(), "ambiguous: more than one piece can make it") from None
+        raise MoveError(number, color, word, board.fen(), Text(N_("ambiguous: more than one piece can make it"))) from None
     except chess.IllegalMoveError:
-        raise MoveError(number, color, word, board.fen(), "illegal in this position") from None
+        raise MoveError(number, color, word, board.fen(), Text(N_("illegal in this position"))) from None
     except ValueError:
-        raise MoveError(number, color, word, board.fen(), "not a move: expected SAN such as Nf3, exd5, 0-0") from None
+        raise MoveError(number, color, word, board.fen(), Text(N_("not a move: expected SAN such as Nf3, exd5, 0-0"))) from None
     board.push(move)
 
 

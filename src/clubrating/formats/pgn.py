@@ -29,6 +29,7 @@ from clubrating.formats.records import (
     Pairing, TimeControl, TournamentKind, TournamentRecord, Unplayed,
 )
 from clubrating.formats.results import PGN_UNFINISHED, GameResult, pgn_result
+from clubrating.words import N_
 
 RESULTS = {result.value: result.points for result in GameResult if result.played}
 """PGN standard 8.2.6: the three finished results (1-0, 0-1, 1/2-1/2), as half-points (white, black)."""
@@ -131,10 +132,10 @@ def read_pgn(handle: TextIO, source: str = "<pgn>") -> TournamentRecord:
     """Read every game of a PGN file as one tournament."""
     games = list(_games(handle, source))
     if not games:
-        raise InputError("no game found: expected PGN tags such as [Event \"...\"] and a result", file=source)
+        raise InputError(N_("no game found: expected PGN tags such as [Event \"...\"] and a result"), file=source)
     if len({game.bughouse for game in games}) > 1:
         first = next(game for game in games if game.bughouse != games[0].bughouse)
-        raise InputError("bughouse and ordinary games in one file; expected one kind of tournament",
+        raise InputError(N_("bughouse and ordinary games in one file; expected one kind of tournament"),
                          file=source, line=first.line)
     numbered = all(game.round is None for game in games)
     players = PlayerNumbers()
@@ -142,8 +143,8 @@ def read_pgn(handle: TextIO, source: str = "<pgn>") -> TournamentRecord:
     kept, dropped = _kept_tags(games)
     for index, (game, headers) in enumerate(zip(games, kept), start=1):
         if game.round is None and not numbered:
-            raise InputError("this game has no Round tag while others have one; expected a round"
-                             " number (e.g. [Round \"3\"]) on every game", file=source, line=game.line)
+            raise InputError(N_("this game has no Round tag while others have one; expected a round"
+                             " number (e.g. [Round \"3\"]) on every game"), file=source, line=game.line)
         white, black = players.number(game.white, game.line), players.number(game.black, game.line)
         white_points, black_points = RESULTS[game.result]
         pairings.append(Pairing(
@@ -157,8 +158,9 @@ def read_pgn(handle: TextIO, source: str = "<pgn>") -> TournamentRecord:
     except InputError as error:
         events = {dict(game.headers).get("Event", "?") for game in games}
         if len(events) > 1:
-            raise InputError(f"{error.reason}; the file holds games of {len(events)} different events:"
-                             " expected one tournament per file", file=source, line=error.line) from None
+            raise InputError(N_("%(reason)s; the file holds games of %(count)s different events:"
+                             " expected one tournament per file"), file=source, line=error.line,
+                             reason=error.reason, count=len(events)) from None
         raise
     name, date, control, warnings = _tournament_tags(games, source)
     commented = sum(game.commented for game in games)
@@ -195,19 +197,20 @@ def _game(game: chess.pgn.Game, builder: _Builder, text: list[tuple[int, str]], 
     variant = tags.get("Variant", "").strip().lower()
     bughouse = "bughouse" in variant
     if not bughouse and variant not in _STANDARD_VARIANTS:
-        raise InputError(f"variant {tags['Variant']!r} is not supported; expected standard chess,"
-                         " Chess960 or bughouse", file=source, line=start)
+        raise InputError(N_("variant %(Variant)s is not supported; expected standard chess,"
+                         " Chess960 or bughouse"), file=source, line=start, Variant=repr(tags['Variant']))
     if builder.located and not bughouse:
         message, line = builder.located[0]
-        raise InputError(f"{message}; expected legal moves in SAN", file=source, line=line)
+        raise InputError(N_("%(text)s; expected legal moves in SAN"), file=source, line=line, text=message)
     white, black = tags.get("White", "").strip(), tags.get("Black", "").strip()
     if white in ("", "?") or black in ("", "?"):
-        raise InputError("a game needs both player names: expected [White \"...\"] and [Black \"...\"]",
+        raise InputError(N_("a game needs both player names: expected [White \"...\"] and [Black \"...\"]"),
                          file=source, line=start)
     result = tags.get("Result", "*").strip()
     if result not in RESULTS:
-        raise InputError(f"{white} - {black} has the result {result!r}; expected a finished game"
-                         " (1-0, 0-1 or 1/2-1/2), '*' means unfinished", file=source, line=start)
+        raise InputError(N_("%(white)s - %(black)s has the result %(result)s; expected a finished game"
+                         " (1-0, 0-1 or 1/2-1/2), '*' means unfinished"), file=source, line=start,
+                         white=white, black=black, result=repr(result))
     body = next((i for i, (_, line) in enumerate(content) if not line.lstrip().startswith("[")), len(content))
     movetext = "\n".join(line for _, line in content[body:]).strip()
     movetext, commented = keep_moves(movetext)
@@ -262,8 +265,8 @@ def _round(text: str, source: str, line: int) -> tuple[int | None, int | None]:
         return None, None
     parts = text.split(".")
     if not all(part.isdecimal() for part in parts[:2]) or int(parts[0]) == 0:
-        raise InputError(f"Round {text!r}: expected a round number such as \"3\" or \"3.2\""
-                         " (round 3, board 2), or \"?\"", file=source, line=line)
+        raise InputError(N_("Round %(text)s: expected a round number such as \"3\" or \"3.2\""
+                         " (round 3, board 2), or \"?\""), file=source, line=line, text=repr(text))
     return int(parts[0]), int(parts[1]) if len(parts) > 1 else None
 
 
@@ -326,8 +329,9 @@ def _result(pairing: Pairing) -> str:
     text = pgn_result(pairing.white_points, pairing.black_points)
     if text != PGN_UNFINISHED:
         return text
-    raise InputError(f"round {pairing.round}: {pairing.white_points}/2 - {pairing.black_points}/2"
-                     " has no PGN result; expected 1-0, 0-1 or 1/2-1/2", line=pairing.line)
+    raise InputError(N_("round %(round)s: %(white_points)s/2 - %(black_points)s/2"
+                     " has no PGN result; expected 1-0, 0-1 or 1/2-1/2"), line=pairing.line,
+                     round=pairing.round, white_points=pairing.white_points, black_points=pairing.black_points)
 
 
 def _escape(value: str) -> str:

@@ -23,6 +23,7 @@ from typing import TextIO
 from clubrating.errors import InputError
 from clubrating.formats.common import NumberedLines, check_name
 from clubrating.formats.records import MAX_NAME_LENGTH, MAX_PLAYERS
+from clubrating.words import N_
 
 TRF_NAME = slice(14, 47)       # TRF-16 columns 15-47: the player's name
 TRF_RATING = slice(48, 52)     # TRF-16 columns 49-52: the player's rating
@@ -51,7 +52,7 @@ def read_rating_list(handle: TextIO, source: str = "<list>") -> tuple[ListedRati
     lines = [(n, text) for n, text in NumberedLines(handle)]
     first = next(((n, t) for n, t in lines if t.strip()), None)
     if first is None:
-        raise InputError("the file is empty: expected a header line name,rating[,games] or a TRF", file=source)
+        raise InputError(N_("the file is empty: expected a header line name,rating[,games] or a TRF"), file=source)
     if _is_trf(first[1]):
         rows = _trf_rows(lines, source)
     else:
@@ -71,12 +72,12 @@ def _trf_rows(lines: Iterable[tuple[int, str]], source: str) -> list[ListedRatin
             continue
         name = text[TRF_NAME].strip()
         if not name:
-            raise InputError("expected the player's name in columns 15-47, found it blank", file=source, line=number)
+            raise InputError(N_("expected the player's name in columns 15-47, found it blank"), file=source, line=number)
         rating = text[TRF_RATING].strip()
         if rating and rating != "0":
             rows.append(ListedRating(name, _rating(rating, source, number, "columns 49-52: "), None, number))
     if not rows:
-        raise InputError("no 001 line with a rating in columns 49-52: expected a TRF with ratings", file=source)
+        raise InputError(N_("no 001 line with a rating in columns 49-52: expected a TRF with ratings"), file=source)
     return rows
 
 
@@ -87,15 +88,16 @@ def _csv_rows(lines: list[tuple[int, str]], source: str) -> list[ListedRating]:
     header = [cell.strip().casefold() for cell in _split(header_text, delimiter, source, header_line)]
     where = {column: header.index(column) for column in COLUMNS if column in header}
     if "name" not in where or "rating" not in where or len(set(header)) != len(header):
-        raise InputError(f"expected a header with the columns name, rating and optionally games "
-                         f"(in any case, separated by ',' or ';'), got {header_text.strip()[:80]!r}",
-                         file=source, line=header_line)
+        raise InputError(N_("expected a header with the columns name, rating and optionally games "
+                         "(in any case, separated by ',' or ';'), got %(value)s"),
+                         file=source, line=header_line, value=repr(header_text.strip()[:80]))
     rows = []
     for number, text in body[1:]:
         cells = _split(text, delimiter, source, number)
         if len(cells) != len(header):
-            raise InputError(f"expected {len(header)} fields ({delimiter.join(header)}), found {len(cells)}",
-                             file=source, line=number)
+            raise InputError(N_("expected %(count)s fields (%(value)s), found %(count2)s"),
+                             file=source, line=number,
+                             count=len(header), value=delimiter.join(header), count2=len(cells))
         name = cells[where["name"]].strip()
         games = cells[where["games"]].strip() if "games" in where else ""
         rows.append(ListedRating(name, _rating(cells[where["rating"]].strip(), source, number),
@@ -107,8 +109,9 @@ def _split(text: str, delimiter: str, source: str, line: int) -> list[str]:
     try:
         return next(csv.reader([text], delimiter=delimiter))
     except csv.Error as error:   # "field larger than field limit": no name is that long
-        raise InputError(f"unreadable fields ({error}): expected a name of at most {MAX_NAME_LENGTH}"
-                         " characters, a rating and a number of games", file=source, line=line) from None
+        raise InputError(N_("unreadable fields (%(error)s): expected a name of at most %(MAX_NAME_LENGTH)s"
+                         " characters, a rating and a number of games"), file=source, line=line,
+                         error=error, MAX_NAME_LENGTH=MAX_NAME_LENGTH) from None
 
 
 def _rating(text: str, source: str, line: int, where: str = "") -> float:
@@ -117,31 +120,33 @@ def _rating(text: str, source: str, line: int, where: str = "") -> float:
     except ValueError:
         value = math.nan
     if not math.isfinite(value) or not 0 <= value <= MAX_RATING:
-        raise InputError(f"{where}rating {text!r}: expected a number such as 1450 or 1413.8 "
-                         f"(0 to {MAX_RATING:g})", file=source, line=line)
+        raise InputError(N_("%(where)srating %(text)s: expected a number such as 1450 or 1413.8 "
+                         "(0 to %(MAX_RATING)s)"), file=source, line=line,
+                         where=where, text=repr(text), MAX_RATING=format(MAX_RATING, 'g'))
     return value
 
 
 def _games(text: str, source: str, line: int) -> int:
     if not (text.isascii() and text.isdigit()):   # '²' is a digit to str.isdigit, not to int()
-        raise InputError(f"games {text!r}: expected a whole number of rated games, 0 or more",
-                         file=source, line=line)
+        raise InputError(N_("games %(text)s: expected a whole number of rated games, 0 or more"),
+                         file=source, line=line, text=repr(text))
     return int(text)
 
 
 def _checked(rows: list[ListedRating], source: str) -> tuple[ListedRating, ...]:
     if not rows:
-        raise InputError("the list holds no player: expected a line per player after the header", file=source)
+        raise InputError(N_("the list holds no player: expected a line per player after the header"), file=source)
     if len(rows) > MAX_PLAYERS:
-        raise InputError(f"{len(rows):,} players: expected at most {MAX_PLAYERS:,}", file=source)
+        raise InputError(N_("%(count)s players: expected at most %(MAX_PLAYERS)s"), file=source,
+                         count=format(len(rows), ','), MAX_PLAYERS=format(MAX_PLAYERS, ','))
     seen: dict[str, ListedRating] = {}
     for row in rows:
         check_name(row.name, source, row.line)
         key = name_key(row.name)
         if not key:
-            raise InputError("empty name: expected the player's name", file=source, line=row.line)
+            raise InputError(N_("empty name: expected the player's name"), file=source, line=row.line)
         if key in seen:
-            raise InputError(f"{row.name!r} is listed twice (first on line {seen[key].line})",
-                             file=source, line=row.line)
+            raise InputError(N_("%(name)s is listed twice (first on line %(line_number)s)"),
+                             file=source, line=row.line, name=repr(row.name), line_number=seen[key].line)
         seen[key] = row
     return tuple(rows)

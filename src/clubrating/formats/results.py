@@ -14,6 +14,7 @@ import enum
 
 from clubrating.errors import InputError
 from clubrating.formats.records import HalfPoints, Unplayed
+from clubrating.words import N_
 
 
 class GameResult(enum.Enum):
@@ -61,7 +62,8 @@ class GameResult(enum.Enum):
         """A result as the arbiter types it; an InputError that lists the spellings otherwise."""
         found = cls.find(text)
         if found is None:
-            raise InputError(f"unknown result {text!r}: expected one of {EXPECTED}")
+            raise InputError(N_("unknown result %(text)s: expected one of %(EXPECTED)s"),
+                             text=repr(text), EXPECTED=EXPECTED)
         return found
 
     @classmethod

@@ -19,12 +19,13 @@ from dataclasses import dataclass
 from collections.abc import Mapping
 from typing import TextIO
 
-from clubrating.errors import InputError
+from clubrating.errors import InputError, Text
 from clubrating.formats.common import NumberedLines, check_bounds, parse_date, points_text, time_control_from_text
 from clubrating.formats.records import (
     MAX_ROUNDS, Bye, ByeKind, HalfPoints, Pairing, PlayerEntry, TimeControl, TournamentKind, TournamentRecord,
     Unplayed,
 )
+from clubrating.words import N_
 
 # Column layout of a 001 line, 0-based slices of TRF-16's 1-based columns.
 NUMBER = slice(4, 8)          # columns 5-8: starting rank
@@ -101,7 +102,7 @@ def read_trf(handle: TextIO, source: str = "<trf>") -> TournamentRecord:
         elif code.strip() and code not in header.values:
             header.values[code] = (text[4:].strip(), number)
     if not rows:
-        raise InputError("no player line: expected lines starting with '001' (FIDE TRF-16)", file=source)
+        raise InputError(N_("no player line: expected lines starting with '001' (FIDE TRF-16)"), file=source)
     by_number = _index_rows(rows, source)
     rounds = max((cell.round for row in rows for cell in row.cells
                   if cell.opponent is not None or cell.code != " "), default=0)
@@ -142,22 +143,23 @@ def _value(header: _Header, code: str) -> str:
 def _parse_player_line(text: str, line: int, source: str) -> _Row:
     number_text = text[NUMBER].strip()
     if not number_text.isdecimal() or int(number_text) == 0:
-        raise InputError(f"expected the player's start number in columns 5-8, got {number_text!r}",
-                         file=source, line=line)
+        raise InputError(N_("expected the player's start number in columns 5-8, got %(number_text)s"),
+                         file=source, line=line, number_text=repr(number_text))
     name = text[NAME].strip()
     if not name:
-        raise InputError("expected the player's name in columns 15-47, found it blank", file=source, line=line)
+        raise InputError(N_("expected the player's name in columns 15-47, found it blank"), file=source, line=line)
     points_text_ = text[POINTS].strip().replace(",", ".")
     points: HalfPoints | None = None
     if points_text_:
         try:
             points = round(float(points_text_) * 2)
         except (ValueError, OverflowError):
-            raise InputError(f"expected the points in columns 81-84 (e.g. ' 4.5'), got {points_text_!r}",
-                             file=source, line=line) from None
+            raise InputError(N_("expected the points in columns 81-84 (e.g. ' 4.5'), got %(points_text)s"),
+                             file=source, line=line, points_text=repr(points_text_)) from None
     if text[FIRST_ROUND - 2 + ROUND_WIDTH * MAX_ROUNDS:].strip():
-        raise InputError(f"a round beyond round {MAX_ROUNDS} (column {FIRST_ROUND + ROUND_WIDTH * MAX_ROUNDS - 1} on):"
-                         f" expected at most {MAX_ROUNDS} rounds", file=source, line=line)
+        raise InputError(N_("a round beyond round %(rounds)s (column %(column)s on):"
+                         " expected at most %(rounds)s rounds"), file=source, line=line,
+                         rounds=MAX_ROUNDS, column=FIRST_ROUND + ROUND_WIDTH * MAX_ROUNDS - 1)
     cells = []
     round_ = 1
     while (start := FIRST_ROUND + ROUND_WIDTH * (round_ - 1)) < len(text):
@@ -168,32 +170,35 @@ def _parse_player_line(text: str, line: int, source: str) -> _Row:
 
 def _parse_cell(text: str, round_: int, line: int, source: str) -> _Cell:
     first = FIRST_ROUND + ROUND_WIDTH * (round_ - 1) + 1
-    where = f"round {round_} (columns {first}-{first + 7})"
+    where = Text(N_("round %(round)s (columns %(first)s-%(last)s)"), round=round_, first=first, last=first + 7)
     opponent_text, colour, code = text[2:6], text[7], text[9]
     if text[:2].strip() or text[6] != " " or text[8] != " ":
-        raise InputError(f"{where}: expected 'nnnn c r' (opponent, colour, result) aligned on columns,"
-                         f" got {text[2:].rstrip()!r}", file=source, line=line)
+        raise InputError(N_("%(where)s: expected 'nnnn c r' (opponent, colour, result) aligned on columns,"
+                         " got %(cell)s"), file=source, line=line,
+                         where=where, cell=repr(text[2:].rstrip()))
     if opponent_text.strip() and not opponent_text.strip().isdecimal():
-        raise InputError(f"{where}: expected an opponent's start number or 0000, got {opponent_text!r}",
-                         file=source, line=line)
+        raise InputError(N_("%(where)s: expected an opponent's start number or 0000, got %(opponent_text)s"),
+                         file=source, line=line, where=where, opponent_text=repr(opponent_text))
     if colour not in _COLOURS:
-        raise InputError(f"{where}: expected the colour w, b or -, got {colour!r}", file=source, line=line)
+        raise InputError(N_("%(where)s: expected the colour w, b or -, got %(colour)s"), file=source, line=line,
+                         where=where, colour=repr(colour))
     opponent = int(opponent_text) if opponent_text.strip() else 0
     if opponent == 0:
         if code not in BYE_RESULTS or colour in "wb" and code in "10":
-            raise InputError(f"{where}: without an opponent expected a bye code (H F U Z, or + = - for"
-                             f" 0000), got {code!r}", file=source, line=line)
+            raise InputError(N_("%(where)s: without an opponent expected a bye code (H F U Z, or + = - for"
+                             " 0000), got %(code)s"), file=source, line=line, where=where, code=repr(code))
         return _Cell(round_, None, colour, code)
     if code in PLAYED_RESULTS:
         if colour not in "wb":
-            raise InputError(f"{where}: a played result {code!r} needs the colour w or b, got {colour!r}",
-                             file=source, line=line)
+            raise InputError(N_("%(where)s: a played result %(code)s needs the colour w or b, got %(colour)s"),
+                             file=source, line=line, where=where, code=repr(code), colour=repr(colour))
     elif code in "HFUZ":
-        raise InputError(f"{where}: the bye code {code!r} goes with opponent 0000, not {opponent}",
-                         file=source, line=line)
+        raise InputError(N_("%(where)s: the bye code %(code)s goes with opponent 0000, not %(opponent)s"),
+                         file=source, line=line, where=where, code=repr(code), opponent=opponent)
     elif code not in UNPLAYED_RESULTS:
-        raise InputError(f"{where}: unknown result code {code!r}; expected one of TRF-16's 1 = 0 + - W D L"
-                         " (or a bye code H F U Z with opponent 0000)", file=source, line=line)
+        raise InputError(N_("%(where)s: unknown result code %(code)s; expected one of TRF-16's 1 = 0 + - W D L"
+                         " (or a bye code H F U Z with opponent 0000)"), file=source, line=line,
+                         where=where, code=repr(code))
     return _Cell(round_, opponent, colour, code)
 
 
@@ -201,8 +206,9 @@ def _index_rows(rows: list[_Row], source: str) -> dict[int, _Row]:
     by_number: dict[int, _Row] = {}
     for row in rows:
         if row.number in by_number:
-            raise InputError(f"start number {row.number} is used twice (also line {by_number[row.number].line});"
-                             " expected one 001 line per player", file=source, line=row.line)
+            raise InputError(N_("start number %(number)s is used twice (also line %(line_number)s);"
+                             " expected one 001 line per player"), file=source, line=row.line,
+                             number=row.number, line_number=by_number[row.number].line)
         by_number[row.number] = row
     return by_number
 
@@ -220,24 +226,30 @@ def _pairings(rows: list[_Row], by_number: dict[int, _Row], source: str) -> tupl
 
 
 def _check_partner(row: _Row, cell: _Cell, by_number: dict[int, _Row], source: str) -> _Row:
-    where = f"round {cell.round}: player {row.number}"
+    where = Text(N_("round %(round)s: player %(number)s"), round=cell.round, number=row.number)
     other = by_number.get(cell.opponent) if cell.opponent is not None else None
     if other is None:
-        raise InputError(f"{where} is paired with {cell.opponent}, who is not a player of this tournament"
-                         " (no 001 line with that start number)", file=source, line=row.line)
+        raise InputError(N_("%(where)s is paired with %(opponent)s, who is not a player of this tournament"
+                         " (no 001 line with that start number)"), file=source, line=row.line,
+                         where=where, opponent=cell.opponent)
     if other.number == row.number:
-        raise InputError(f"{where} is paired with themself", file=source, line=row.line)
+        raise InputError(N_("%(where)s is paired with themself"), file=source, line=row.line, where=where)
     theirs = other.cells[cell.round - 1] if len(other.cells) >= cell.round else None
     if theirs is None or theirs.opponent != row.number:
-        said = "nothing" if theirs is None or theirs.opponent is None else f"opponent {theirs.opponent}"
-        raise InputError(f"{where} is paired with {other.number}, but line {other.line} (player {other.number})"
-                         f" says {said} in that round; expected both cells to name each other",
-                         file=source, line=row.line)
+        said = (Text(N_("nothing")) if theirs is None or theirs.opponent is None else
+                Text(N_("opponent %(number)s"), number=theirs.opponent))
+        raise InputError(N_("%(where)s is paired with %(number)s, but line %(line_number)s (player %(number)s)"
+                         " says %(said)s in that round; expected both cells to name each other"),
+                         file=source, line=row.line,
+                         where=where, number=other.number, line_number=other.line, said=said)
     colours_agree = {cell.colour, theirs.colour} == {"w", "b"} or (cell.colour in "- " and theirs.colour in "- ")
     if theirs.code not in PARTNER_CODES[cell.code] or not colours_agree:
-        raise InputError(f"{where} has '{cell.colour} {cell.code}' against {other.number}, but line {other.line}"
-                         f" has '{theirs.colour} {theirs.code}'; expected the opposite colour and"
-                         f" result '{PARTNER_CODES[cell.code][0]}'", file=source, line=row.line)
+        raise InputError(N_("%(where)s has '%(colour)s %(code)s' against %(number)s, but line %(line_number)s"
+                         " has '%(colour2)s %(code2)s'; expected the opposite colour and"
+                         " result '%(partner)s'"), file=source, line=row.line,
+                         where=where, colour=cell.colour, code=cell.code, number=other.number,
+                         line_number=other.line, colour2=theirs.colour, code2=theirs.code,
+                         partner=PARTNER_CODES[cell.code][0])
     return other
 
 
@@ -326,7 +338,7 @@ def write_trf(record: TournamentRecord, handle: TextIO, ratings: Mapping[int, in
     are written with colour '-'; an absent round is left blank.
     """
     if any(player.number > 9999 for player in record.players):
-        raise InputError("TRF-16 numbers players with at most 4 digits", file=record.source or None)
+        raise InputError(N_("TRF-16 numbers players with at most 4 digits"), file=record.source or None)
     cells = _cells_by_player(record)
     rounds = max([record.rounds, *(round_ for _, round_ in cells)], default=0)
     points = {player.number: 0 for player in record.players}

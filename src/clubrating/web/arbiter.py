@@ -20,6 +20,7 @@ from django.contrib.auth.views import redirect_to_login
 from django.db.models import Model
 from django.http import Http404, HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import redirect, render
+from django.utils import translation
 from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_POST, require_safe
 
@@ -73,9 +74,9 @@ def act(request: HttpRequest, action: Callable[[], Any], back: str) -> HttpRespo
     try:
         outcome = action()
     except ClubratingError as error:
-        messages.error(request, str(error))
+        messages.error(request, error.translated(translation))
     else:
-        messages.success(request, str(outcome))
+        messages.success(request, outcome.translated(translation))
     return redirect(back)
 
 
@@ -138,7 +139,7 @@ def audit_page(request: HttpRequest, access: ClubAccess) -> HttpResponse:
     try:
         log = queries.audit_page(access.club, int(text) if text.isascii() and text.isdigit() else 0, AUDIT_PAGE)
     except InputError as error:
-        messages.error(request, str(error))
+        messages.error(request, error.translated(translation))
         log = queries.audit_page(access.club, 1, AUDIT_PAGE)
     return _page(request, access, "web/arbiter/audit.html", log=log, entries=log["entries"])
 
@@ -154,8 +155,8 @@ def upload(request: HttpRequest, access: ClubAccess) -> HttpResponse:
     except ClubratingError as error:
         twin = error.twin if isinstance(error, services.SameTournament) else None
         again = gettext(" (choose the file again)") if request.FILES.get("file") else ""
-        messages.error(request, str(error) if twin is None else
-                       f"{error}: " + gettext("to import it anyway, tick the box below and send it again") + again)
+        messages.error(request, error.translated(translation) if twin is None else
+                       error.translated(translation) + ": " + gettext("to import it anyway, tick the box below and send it again") + again)
         return _page(request, access, "web/arbiter/upload.html", today=zones.today(access.club.time_zone).isoformat(),
                      typed=request.POST.get("rows", ""), typed_name=request.POST.get("name", ""),
                      typed_date=request.POST.get("date", ""), twin=twin)

@@ -15,6 +15,7 @@ from typing import Any
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils import translation
 from django.utils.translation import gettext
 from django.views.decorators.http import require_POST, require_safe
 
@@ -77,7 +78,7 @@ def _start(request: HttpRequest, access: ClubAccess) -> HttpResponse:
                                   who=who(request), time_control=request.POST.get("time_control", "standard"),
                                   system=request.POST.get("system", "swiss"))
     except ClubratingError as error:
-        messages.error(request, str(error))
+        messages.error(request, error.translated(translation))
         return redirect(f"{access.base}arbiter/evening/")
     messages.success(request, gettext("started '%(name)s': register tonight's players") % {"name": t.name})
     return redirect(f"{access.base}arbiter/evening/{t.id}/")

@@ -19,6 +19,7 @@ from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.utils.safestring import SafeString, mark_safe
+from django.utils import translation
 from django.utils.translation import gettext, gettext_lazy
 
 from clubrating.club import services
@@ -79,13 +80,13 @@ def add_moves(request: HttpRequest, access: ClubAccess, tournament_id: int) -> H
         outcome, _ = attach_pgn_moves(t, record, who=who(request), accept=_indices(request, "accept"),
                                       correct=_decisions(request, "correct"), drop=_decisions(request, "drop"))
     except Undecided as undecided:
-        messages.warning(request, str(undecided))
+        messages.warning(request, undecided.translated(translation))
         return _page(request, access, page, tournament=t, plan=undecided.plan, pgn=text, source=source,
                      storable=Status.STORABLE)
     except ClubratingError as error:
-        messages.error(request, str(error))
+        messages.error(request, error.translated(translation))
         return _page(request, access, page, tournament=t, pgn=text, source=source)
-    messages.success(request, str(outcome))
+    messages.success(request, outcome.translated(translation))
     return redirect(f"{access.base}arbiter/t/{t.id}/")
 
 
@@ -119,16 +120,16 @@ def game_page(request: HttpRequest, access: ClubAccess, game_id: int) -> HttpRes
         try:
             outcome = attach_typed_moves(game, text, who=who(request), confirm=request.POST.get("confirm") == "on")
         except MoveError as error:
-            messages.error(request, str(error))
+            messages.error(request, error.translated(translation))
             context.update(typed=text, error=error, board=board_svg(error.fen))
         except NeedsConfirmation as error:
-            messages.warning(request, str(error))
+            messages.warning(request, error.translated(translation))
             context.update(typed=text, confirming=True)
         except ClubratingError as error:
-            messages.error(request, str(error))
+            messages.error(request, error.translated(translation))
             context.update(typed=text)
         else:
-            messages.success(request, str(outcome))
+            messages.success(request, outcome.translated(translation))
             return redirect(f"{access.base}arbiter/g/{game.id}/")
     elif game.moves.strip():
         fen = _final_fen(game)

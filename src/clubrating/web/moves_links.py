@@ -21,6 +21,7 @@ import segno
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.safestring import SafeString, mark_safe
+from django.utils import translation
 from django.utils.translation import gettext
 
 from clubrating.club.models import Entry, EveningBoard, Game, MovesLink, Tournament, Visibility
@@ -73,7 +74,7 @@ def phone_page(request: HttpRequest, token: str) -> HttpResponse:
     except NotFound as error:
         if request.method == "POST":
             ml.throttled(None, address)   # a guessed token costs the guesser its address's tries
-        return _phone(request, {"invalid": str(error)}, status=404)
+        return _phone(request, {"invalid": error.translated(translation)}, status=404)
     with in_club(request, link.tournament.club):
         return _board_page(request, link, address)
 
@@ -100,11 +101,11 @@ def _board_page(request: HttpRequest, link: MovesLink, address: str | None) -> H
     try:
         outcome = ml.submit(link, text)
     except MoveError as error:
-        return _phone(request, {**context, "typed": text, "error": str(error), "move": error,
+        return _phone(request, {**context, "typed": text, "error": error.translated(translation), "move": error,
                                 "position": board_svg(error.fen)})
     except ClubratingError as error:
-        return _phone(request, {**context, "typed": text, "error": str(error)})
-    return _phone(request, {**context, "received": str(outcome)})
+        return _phone(request, {**context, "typed": text, "error": error.translated(translation)})
+    return _phone(request, {**context, "received": outcome.translated(translation)})
 
 
 # --- the arbiter's board slips -----------------------------------------------------------------
@@ -134,7 +135,7 @@ def slips_page(request: HttpRequest, access: ClubAccess, tournament_id: int) -> 
         except ClubratingError as error:
             from django.contrib import messages
 
-            messages.error(request, str(error))
+            messages.error(request, error.translated(translation))
             return _slips_form(request, access, t)
         response = _page(request, access, "moves/slips.html", tournament=t, slips=_slips(request, t, issued))
         response["Cache-Control"] = "no-store"

@@ -9,6 +9,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.utils.translation import gettext_noop
 
 from clubrating.club import audit
 from clubrating.club.models import Club
@@ -19,11 +20,12 @@ def add_arbiter(club: Club, username: str, password: str | None, *, who: str) ->
     """Make ``username`` an arbiter of ``club`` (creating the login if needed); the message for the user."""
     username = username.strip()
     if not username or len(username) > 150:
-        raise InputError("a login name has 1 to 150 characters")
+        raise InputError(gettext_noop("a login name has 1 to 150 characters"))
     User = get_user_model()
     user = User.objects.filter(username=username).first()
     if user is None and password is None:
-        raise InputError(f"{username!r} is a new login: give a password (--password-stdin)")
+        raise InputError(gettext_noop("%(username)s is a new login: give a password (--password-stdin)"),
+                         username=repr(username))
     if password is not None:
         try:
             validate_password(password, user)
@@ -49,7 +51,8 @@ def login_exists(username: str) -> bool:
 def remove_arbiter(club: Club, username: str, *, who: str) -> str:
     user = club.arbiters.filter(username=username).first()
     if user is None:
-        raise NotFound(f"{username!r} is not an arbiter of {club.name}")
+        raise NotFound(gettext_noop("%(username)s is not an arbiter of %(name)s"),
+                       username=repr(username), name=club.name)
     with transaction.atomic():
         club.arbiters.remove(user)
         audit.record(club, who, "arbiter-remove", f"login {username}", old={"login": username})

@@ -28,6 +28,7 @@ from django.apps import apps
 from django.contrib.auth import get_user_model
 from django.db import models, transaction
 from django.db.migrations.recorder import MigrationRecorder
+from django.utils.translation import gettext_noop
 
 from clubrating import __version__
 from clubrating.club import audit
@@ -168,7 +169,8 @@ def export_club(club: Club, path: Path) -> int:
         temporary.replace(path)   # never a half-written archive under the chosen name
     except OSError as error:
         temporary.unlink(missing_ok=True)
-        raise InputError(f"cannot write the archive: {error.strerror or error}", file=str(path)) from None
+        raise InputError(gettext_noop("cannot write the archive: %(value)s"), file=str(path),
+                         value=error.strerror or error) from None
     return count - 2
 
 
@@ -200,15 +202,17 @@ def read_lines(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
                 try:
                     document = json.loads(text)
                 except json.JSONDecodeError as error:
-                    raise InputError(f"not a line of a club archive ({error.msg})", file=str(path), line=number) from None
+                    raise InputError(gettext_noop("not a line of a club archive (%(msg)s)"), file=str(path), line=number,
+                                     msg=error.msg) from None
                 if not isinstance(document, dict):
-                    raise InputError("not a line of a club archive (expected a JSON object)", file=str(path),
+                    raise InputError(gettext_noop("not a line of a club archive (expected a JSON object)"), file=str(path),
                                      line=number)
                 yield number, document
     except (OSError, EOFError, zlib.error, UnicodeDecodeError) as error:
         if isinstance(error, FileNotFoundError):
-            raise InputError("no such file", file=str(path)) from None
-        raise InputError(f"the file is damaged or cut short ({error})", file=str(path), line=number + 1) from None
+            raise InputError(gettext_noop("no such file"), file=str(path)) from None
+        raise InputError(gettext_noop("the file is damaged or cut short (%(error)s)"), file=str(path), line=number + 1,
+                         error=error) from None
 
 
 def _lines(handle: IO[str]) -> Iterator[str]:
@@ -334,7 +338,8 @@ def import_club(path: Path, *, who: str) -> ImportReport:
             count, logins = _load_rows(path, lines, loader)
         clubs = list(loader.ids["club.club"].values())
         if len(clubs) != 1:
-            raise InputError(f"an archive holds one club, this one {len(clubs)}", file=str(path))
+            raise InputError(gettext_noop("an archive holds one club, this one %(count)s"), file=str(path),
+                             count=len(clubs))
         club = Club.objects.get(pk=clubs[0])
         for username in logins:
             (new_logins if _arbiter_login(club, username) else existing).append(username)
@@ -351,7 +356,7 @@ def _load_rows(path: Path, lines: Iterator[tuple[int, dict[str, Any]]], loader: 
     count = 0
     for number, document in lines:
         if ended is not None:
-            raise InputError("a line after the end line", file=str(path), line=number)
+            raise InputError(gettext_noop("a line after the end line"), file=str(path), line=number)
         if "end" in document:
             ended = {"line": number, **(document["end"] if isinstance(document["end"], dict) else {})}
             continue
@@ -363,10 +368,10 @@ def _load_rows(path: Path, lines: Iterator[tuple[int, dict[str, Any]]], loader: 
             loader.add(number, document)
         count += 1
     if ended is None:
-        raise InputError("the archive is cut short: no end line", file=str(path), line=count + 2)
+        raise InputError(gettext_noop("the archive is cut short: no end line"), file=str(path), line=count + 2)
     if ended.get("rows") != count:
-        raise InputError(f"the end line counts {ended.get('rows')} rows, the archive holds {count}",
-                         file=str(path), line=ended["line"])
+        raise InputError(gettext_noop("the end line counts %(value)s rows, the archive holds %(count)s"),
+                         file=str(path), line=ended["line"], value=ended.get('rows'), count=count)
     loader.finish()
     return count, logins
 
@@ -374,17 +379,17 @@ def _load_rows(path: Path, lines: Iterator[tuple[int, dict[str, Any]]], loader: 
 def _header(path: Path, lines: Iterator[tuple[int, dict[str, Any]]]) -> dict[str, Any]:
     first = next(lines, None)
     if first is None:
-        raise InputError("an empty file, not a club archive", file=str(path), line=1)
+        raise InputError(gettext_noop("an empty file, not a club archive"), file=str(path), line=1)
     _, header = first
     if header.get("format") != FORMAT:
-        raise InputError(f"not a club archive: expected a header with \"format\": \"{FORMAT}\"",
-                         file=str(path), line=1)
+        raise InputError(gettext_noop("not a club archive: expected a header with \"format\": \"%(FORMAT)s\""),
+                         file=str(path), line=1, FORMAT=FORMAT)
     version = header.get("version")
     reader = READERS.get(version) if isinstance(version, int) else None
     if reader is None:
-        raise InputError(f"archive version {version!r}: this clubrating reads versions "
-                         f"{', '.join(map(str, READERS))} (a newer archive needs a newer clubrating)",
-                         file=str(path), line=1)
+        raise InputError(gettext_noop("archive version %(version)s: this clubrating reads versions "
+                         "%(value)s (a newer archive needs a newer clubrating)"),
+                         file=str(path), line=1, version=repr(version), value=', '.join(map(str, READERS)))
     return reader(header)
 
 
@@ -392,14 +397,15 @@ def _refuse_taken_slug(path: Path, line: int, document: dict[str, Any]) -> None:
     fields = document.get("fields")
     slug = fields.get("slug") if isinstance(fields, dict) else None
     if Club.objects.filter(slug=slug).exists():
-        raise Refused(f"{path}:{line}: a club with the short name {slug!r} exists already in this database")
+        raise Refused(gettext_noop("%(path)s:%(line_number)s: a club with the short name %(slug)s exists already in this database"),
+                      path=path, line_number=line, slug=repr(slug))
 
 
 def _username(path: Path, line: int, document: dict[str, Any]) -> str:
     fields = document.get("fields")
     username = fields.get("username") if isinstance(fields, dict) else None
     if not isinstance(username, str) or not 0 < len(username) <= 150:
-        raise InputError("an arbiter's login without a username", file=str(path), line=line)
+        raise InputError(gettext_noop("an arbiter's login without a username"), file=str(path), line=line)
     return username
 
 

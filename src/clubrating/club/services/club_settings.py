@@ -14,13 +14,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
+from django.utils.translation import gettext_noop
 
 from clubrating.club import audit, zones
 from clubrating.club.history import rebuild
 from clubrating.club.locking import history_write
 from clubrating.club.models import Club
 from clubrating.club.services.outcome import Outcome
-from clubrating.errors import InputError, Refused
+from clubrating.errors import InputError, Refused, Text
 from clubrating.words import N_
 
 MAX_RATING = 4000.0      # no chess rating list goes near it: a typo, not a setting
@@ -85,7 +86,7 @@ class Setting:
         try:
             return self.parse(text.strip())
         except ValueError as error:
-            raise InputError(f"{self.key} {text!r}: {error}") from None
+            raise InputError(gettext_noop("%(key)s %(text)s: %(error)s"), key=self.key, text=repr(text), error=error) from None
 
 
 SETTINGS: tuple[Setting, ...] = (
@@ -115,7 +116,8 @@ BY_KEY = {s.key: s for s in SETTINGS}
 def setting_named(key: str) -> Setting:
     found = BY_KEY.get(key.strip().lower().replace("_", "-"))
     if found is None:
-        raise InputError(f"unknown setting {key!r}: expected one of {', '.join(BY_KEY)}")
+        raise InputError(gettext_noop("unknown setting %(key)s: expected one of %(value)s"),
+                         key=repr(key), value=', '.join(BY_KEY))
     return found
 
 
@@ -132,15 +134,15 @@ def parse_settings(texts: Mapping[str, str]) -> dict[Setting, Any]:
 def change_settings(club: Club, changes: Mapping[Setting, Any], *, who: str) -> Outcome:
     """Set the club's settings; if a rating rule changed, replay the whole history."""
     if not changes:
-        raise InputError("nothing to change: give KEY=VALUE, e.g. k-new=30")
+        raise InputError(gettext_noop("nothing to change: give KEY=VALUE, e.g. k-new=30"))
     with history_write(club) as club:
         old = {s.key: getattr(club, s.field) for s in changes}
         new = {s.key: value for s, value in changes.items()}
         changed = [s for s in changes if old[s.key] != new[s.key]]
         if not changed:
-            raise Refused("the settings are those already: nothing changed")
+            raise Refused(gettext_noop("the settings are those already: nothing changed"))
         if club.policy == "fide" and "policy" not in new and any(s.key != "policy" and s.replays for s in changed):
-            raise Refused("the club rates by FIDE's rules, which fix these numbers: set policy=club with them")
+            raise Refused(gettext_noop("the club rates by FIDE's rules, which fix these numbers: set policy=club with them"))
         for setting in changed:
             setattr(club, setting.field, changes[setting])
         club.save(update_fields=[s.field for s in changed])
@@ -148,7 +150,7 @@ def change_settings(club: Club, changes: Mapping[Setting, Any], *, who: str) -> 
         audit.record(club, who, "settings", club.slug, old={s.key: old[s.key] for s in changed},
                      new={s.key: new[s.key] for s in changed}, summary=str(report or ""))
     shown = ", ".join(f"{s.key} {_shown(old[s.key])} -> {_shown(new[s.key])}" for s in changed)
-    return Outcome(f"{club.name}: {shown}", report)
+    return Outcome(Text(gettext_noop("%(name)s: %(shown)s"), name=club.name, shown=shown), report)
 
 
 def _shown(value: Any) -> str:

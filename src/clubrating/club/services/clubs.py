@@ -4,25 +4,26 @@ from __future__ import annotations
 
 from django.db import IntegrityError, transaction
 from django.utils.text import slugify
+from django.utils.translation import gettext_noop
 
 from clubrating.club import audit, zones
 from clubrating.club.locking import history_write
 from clubrating.club.lookups import reread
 from clubrating.club.models import Club, NameDisplay, Visibility, new_token
 from clubrating.club.services.outcome import Outcome
-from clubrating.errors import InputError, Refused
+from clubrating.errors import InputError, Refused, Text
 
 
 def create_club(name: str, *, who: str, slug: str | None = None, policy: str = "club",
                 separate_lists: bool = False, time_zone: str = "") -> Club:
     name = name.strip()
     if not name:
-        raise InputError("a club needs a name")
+        raise InputError(gettext_noop("a club needs a name"))
     if policy not in ("club", "fide"):
-        raise InputError(f"unknown policy {policy!r}: expected 'club' or 'fide'")
+        raise InputError(gettext_noop("unknown policy %(policy)s: expected 'club' or 'fide'"), policy=repr(policy))
     time_zone = zones.parse_zone(time_zone)
     slug = slugify(slug or name)[:60] or "club"
-    taken = Refused(f"a club with the short name {slug!r} exists already")
+    taken = Refused(gettext_noop("a club with the short name %(slug)s exists already"), slug=repr(slug))
     if Club.objects.filter(slug=slug).exists():
         raise taken
     try:
@@ -41,9 +42,11 @@ def create_club(name: str, *, who: str, slug: str | None = None, policy: str = "
 def set_privacy(club: Club, *, who: str, visibility: str | None = None, names: str | None = None,
                 rotate_token: bool = False) -> Outcome:
     if visibility is not None and visibility not in Visibility.values:
-        raise InputError(f"unknown visibility {visibility!r}: expected one of {', '.join(Visibility.values)}")
+        raise InputError(gettext_noop("unknown visibility %(visibility)s: expected one of %(value)s"),
+                         visibility=repr(visibility), value=', '.join(Visibility.values))
     if names is not None and names not in NameDisplay.values:
-        raise InputError(f"unknown name display {names!r}: expected one of {', '.join(NameDisplay.values)}")
+        raise InputError(gettext_noop("unknown name display %(names)s: expected one of %(value)s"),
+                         names=repr(names), value=', '.join(NameDisplay.values))
     with history_write(club):
         reread(club)
         old = {"visibility": club.visibility, "names": club.names}
@@ -54,5 +57,5 @@ def set_privacy(club: Club, *, who: str, visibility: str | None = None, names: s
         club.save(update_fields=["visibility", "names", "token"])
         audit.record(club, who, "privacy", club.slug, old=old,
                      new={"visibility": club.visibility, "names": club.names, "token_rotated": rotate_token})
-    return Outcome(f"{club.name}: visible to {club.get_visibility_display().lower()}, {club.get_names_display().lower()}")
+    return Outcome(Text(gettext_noop("%(name)s: visible to %(value)s, %(value2)s"), name=club.name, value=club.get_visibility_display().lower(), value2=club.get_names_display().lower()))
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext_noop
+
 from clubrating.club import audit
 from clubrating.club.cpi import WEIGHT_NAMES, CpiReport, club_preset, club_weights, rebuild_cpi
 from clubrating.club.locking import history_write
@@ -19,12 +21,14 @@ def set_cpi_weights(club: Club, changes: dict[str, float | None], *, who: str,
     (its values replace every override), and re-score the ledger, without the engine, in one
     transaction with an audit entry (old -> new)."""
     if not changes and preset is None:
-        raise InputError("no weight to change: give NAME=VALUE or a preset")
+        raise InputError(gettext_noop("no weight to change: give NAME=VALUE or a preset"))
     unknown = sorted(set(changes) - set(WEIGHT_NAMES))
     if unknown:
-        raise InputError(f"unknown weight {unknown[0]!r}: expected one of {', '.join(WEIGHT_NAMES)}")
+        raise InputError(gettext_noop("unknown weight %(value)s: expected one of %(value2)s"),
+                         value=repr(unknown[0]), value2=', '.join(WEIGHT_NAMES))
     if preset is not None and preset not in PRESETS:
-        raise InputError(f"unknown CPI preset {preset!r}: expected one of {', '.join(PRESETS)}")
+        raise InputError(gettext_noop("unknown CPI preset %(preset)s: expected one of %(value)s"),
+                         preset=repr(preset), value=', '.join(PRESETS))
     with history_write(club):
         club.refresh_from_db()   # the weights as stored now, under the club's lock
         old = club_weights(club).to_dict()

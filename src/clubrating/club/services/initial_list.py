@@ -14,6 +14,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, cast
 
+from django.utils.translation import gettext_noop
+
 from clubrating.club import audit
 from clubrating.club.history import rebuild
 from clubrating.club.locking import history_write
@@ -22,10 +24,10 @@ from clubrating.club.matching import EntryProposal, roster_matcher
 from clubrating.club.models import Club, InitialEntry, Member
 from clubrating.club.services.names import check_linkable, exact_candidates
 from clubrating.club.services.outcome import Outcome
-from clubrating.errors import InputError, NotFound, Refused
+from clubrating.errors import InputError, NotFound, Refused, Text
 from clubrating.identity.compare import words
 from clubrating.formats.ratinglist import ListedRating, name_key
-from clubrating.words import plural
+from clubrating.words import Nn_, plural
 
 
 def _rows(club: Club) -> list[list[Any]]:
@@ -37,7 +39,7 @@ def _rows(club: Club) -> list[list[Any]]:
 def seed_ratings(club: Club, listed: Sequence[ListedRating], *, who: str, source: str) -> Outcome:
     """Store ``listed`` as the club's initial list (replacing any earlier one) and replay."""
     if not listed:
-        raise InputError("the list holds no player", file=source)
+        raise InputError(gettext_noop("the list holds no player"), file=source)
     with history_write(club) as club:
         old = _rows(club)
         kept = {name_key(r.name): r.member_id for r in InitialEntry.objects.filter(club=club)
@@ -52,13 +54,15 @@ def seed_ratings(club: Club, listed: Sequence[ListedRating], *, who: str, source
         audit.record(club, who, "seed-ratings", f"initial list from {source}", old={"rows": old} if old else None,
                      new={"file": source, "rows": new}, summary=str(report))
     linked = sum(1 for row in new if row[3] is not None)
-    return Outcome(f"initial list of {plural(len(new), 'player')} from {source} ({linked} linked to members)", report)
+    return Outcome(Text(Nn_("initial list of %(count)s player from %(source)s (%(linked)s linked to members)",
+                               "initial list of %(count)s players from %(source)s (%(linked)s linked to members)"),
+                           count=len(new), source=source, linked=linked), report)
 
 
 def get_initial_row(club: Club, number: int | str) -> InitialEntry:
     row = InitialEntry.objects.filter(club=club, number=int(number) if str(number).isdigit() else -1).first()
     if row is None:
-        raise NotFound(f"the initial list has no row {number}")
+        raise NotFound(gettext_noop("the initial list has no row %(number)s"), number=number)
     return row
 
 
@@ -67,7 +71,7 @@ def link_initial(row: InitialEntry, member: Member, *, who: str) -> Outcome:
     with history_write(row.club_id) as club:
         changed = _link(club, row, member, who)
         report = rebuild(club, reason=f"initial list: link '{row.name}'") if changed else None
-    return Outcome(f"'{row.name}' ({row.rating:g}) is {member.name} (member {member.id})", report)
+    return Outcome(Text(gettext_noop("'%(name)s' (%(rating)s) is %(name2)s (member %(id)s)"), name=row.name, rating=format(row.rating, 'g'), name2=member.name, id=member.id), report)
 
 
 def _link(club: Club, row: InitialEntry, member: Member, who: str) -> bool:
@@ -79,7 +83,8 @@ def _link(club: Club, row: InitialEntry, member: Member, who: str) -> bool:
                   if r.member_id is not None
                   and person.get(r.member_id, r.member_id) == person.get(member.id, member.id)), None)
     if clash is not None:
-        raise Refused(f"{member.name} is already '{clash.name}' (row {clash.number}) of the initial list")
+        raise Refused(gettext_noop("%(name)s is already '%(name2)s' (row %(number)s) of the initial list"),
+                      name=member.name, name2=clash.name, number=clash.number)
     old, old_id = (row.member.name if row.member else None), row.member_id
     row.member = member
     row.save(update_fields=["member"])
@@ -93,14 +98,15 @@ def unlink_initial(row: InitialEntry, *, who: str) -> Outcome:
     with history_write(row.club_id) as club:
         reread(row)
         if row.member is None:
-            raise Refused(f"'{row.name}' (row {row.number}) is linked to no member")
+            raise Refused(gettext_noop("'%(name)s' (row %(number)s) is linked to no member"),
+                          name=row.name, number=row.number)
         old = row.member.name
         row.member = None
         row.save(update_fields=["member"])
         report = rebuild(club, reason=f"initial list: unlink '{row.name}'")
         audit.record(club, who, "unlink-initial", f"initial list #{row.number} '{row.name}'",
                      old={"member": old}, new=None, summary=str(report))
-    return Outcome(f"'{row.name}' is linked to no member", report)
+    return Outcome(Text(gettext_noop("'%(name)s' is linked to no member"), name=row.name), report)
 
 
 def new_member_initial(row: InitialEntry, *, who: str) -> Outcome:
@@ -108,13 +114,14 @@ def new_member_initial(row: InitialEntry, *, who: str) -> Outcome:
     with history_write(row.club_id) as club:
         member = _new_member(club, row, who)
         report = rebuild(club, reason=f"initial list: new member '{row.name}'")
-    return Outcome(f"'{row.name}' ({row.rating:g}) is {member.name} (member {member.id})", report)
+    return Outcome(Text(gettext_noop("'%(name)s' (%(rating)s) is %(name2)s (member %(id)s)"), name=row.name, rating=format(row.rating, 'g'), name2=member.name, id=member.id), report)
 
 
 def _new_member(club: Club, row: InitialEntry, who: str) -> Member:
     reread(row)
     if row.member_id is not None:
-        raise Refused(f"'{row.name}' (row {row.number}) is member {row.member_id} already")
+        raise Refused(gettext_noop("'%(name)s' (row %(number)s) is member %(member_id)s already"),
+                      name=row.name, number=row.number, member_id=row.member_id)
     member = Member.objects.create(club=club, name=row.name.strip()[:200])
     audit.record(club, who, "new-member", f"member {member.id}", new={"name": member.name})
     _link(club, row, member, who)
@@ -134,7 +141,8 @@ def accept_exact_initial(club: Club, *, who: str) -> Outcome:
                 taken.add(found[0].id)
                 linked += 1
         report = rebuild(club, reason="initial list: exact names linked") if linked else None
-    return Outcome(f"linked {plural(linked, 'name')} that matched one member exactly", report)
+    return Outcome(Text(Nn_("linked %(count)s name that matched one member exactly",
+                               "linked %(count)s names that matched one member exactly"), count=linked), report)
 
 
 def all_new_initial(club: Club, *, who: str) -> Outcome:
@@ -145,7 +153,7 @@ def all_new_initial(club: Club, *, who: str) -> Outcome:
             _new_member(club, row, who)
             count += 1
         report = rebuild(club, reason="initial list: new members") if count else None
-    return Outcome(f"made {count} new members", report)
+    return Outcome(Text(gettext_noop("made %(count)s new members"), count=count), report)
 
 
 def initial_rows(club: Club) -> list[tuple[InitialEntry, tuple[EntryProposal, ...]]]:

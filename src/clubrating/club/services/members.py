@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 
 from clubrating.club import audit
 from clubrating.club.history import rebuild
@@ -13,7 +14,7 @@ from clubrating.club.locking import history_write
 from clubrating.club.lookups import merged_persons, reread
 from clubrating.club.models import Distinct, Entry, InitialEntry, Member, Merge
 from clubrating.club.services.outcome import Outcome
-from clubrating.errors import Refused
+from clubrating.errors import Refused, Text
 from clubrating.identity.normalize import clean_text, normalize_name
 
 
@@ -40,22 +41,25 @@ def merge(absorbed: Member, into: Member, *, who: str) -> Outcome:
     at a merged member, and no chain of merges can come back to where it started.
     """
     if absorbed.club_id != into.club_id:
-        raise Refused("members of two different clubs cannot be merged")
+        raise Refused(gettext_noop("members of two different clubs cannot be merged"))
     if absorbed.id == into.id:
-        raise Refused("a member cannot be merged into itself")
+        raise Refused(gettext_noop("a member cannot be merged into itself"))
     with history_write(absorbed.club_id):
         reread(absorbed, into)
         if absorbed.merged_into_id is not None:
-            raise Refused(f"{absorbed.name} was merged already (into {absorbed.active().name})")
+            raise Refused(gettext_noop("%(name)s was merged already (into %(name2)s)"),
+                          name=absorbed.name, name2=absorbed.active().name)
         if into.merged_into_id is not None:
-            raise Refused(f"{into.name} was merged into {into.active().name}: merge into that member")
+            raise Refused(gettext_noop("%(name)s was merged into %(name2)s: merge into that member"),
+                          name=into.name, name2=into.active().name)
         both = _shared_tournaments(absorbed, into)
         if both:
-            raise Refused(f"{absorbed.name} and {into.name} both played in tournament {both[0]}: "
-                          "they cannot be one person")
+            raise Refused(gettext_noop("%(name)s and %(name2)s both played in tournament %(value)s: "
+                          "they cannot be one person"), name=absorbed.name, name2=into.name, value=both[0])
         if _both_listed(absorbed, into):
-            raise Refused(f"{absorbed.name} and {into.name} both have a rating in the initial list: "
-                          "they cannot be one person (unlink one of the rows first)")
+            raise Refused(gettext_noop("%(name)s and %(name2)s both have a rating in the initial list: "
+                          "they cannot be one person (unlink one of the rows first)"),
+                          name=absorbed.name, name2=into.name)
         absorbed.merged_into = into
         absorbed.save(update_fields=["merged_into"])
         Merge.objects.create(club=absorbed.club, absorbed=absorbed, into=into)
@@ -63,7 +67,7 @@ def merge(absorbed: Member, into: Member, *, who: str) -> Outcome:
         audit.record(absorbed.club, who, "merge", f"member {absorbed.id} '{absorbed.name}' into {into.id}",
                      old={"member": absorbed.id, "merged_into": None},
                      new={"member": absorbed.id, "merged_into": into.id}, summary=str(report))
-    return Outcome(f"{absorbed.name} (member {absorbed.id}) merged into {into.name} (member {into.id})", report)
+    return Outcome(Text(gettext_noop("%(name)s (member %(id)s) merged into %(name2)s (member %(id2)s)"), name=absorbed.name, id=absorbed.id, name2=into.name, id2=into.id), report)
 
 
 def unmerge(member: Member, *, who: str) -> Outcome:
@@ -71,7 +75,8 @@ def unmerge(member: Member, *, who: str) -> Outcome:
     with history_write(member.club_id):
         reread(member)
         if member.merged_into_id is None:
-            raise Refused(f"{member.name} (member {member.id}) was never merged into another member")
+            raise Refused(gettext_noop("%(name)s (member %(id)s) was never merged into another member"),
+                          name=member.name, id=member.id)
         into = member.merged_into
         assert into is not None  # merged_into_id was checked above
         Merge.objects.filter(absorbed=member, undone=None).update(undone=timezone.now())
@@ -81,16 +86,16 @@ def unmerge(member: Member, *, who: str) -> Outcome:
         audit.record(member.club, who, "unmerge", f"member {member.id} '{member.name}' from {into.id}",
                      old={"member": member.id, "merged_into": into.id},
                      new={"member": member.id, "merged_into": None}, summary=str(report))
-    return Outcome(f"{member.name} (member {member.id}) is separate from {into.name} again", report)
+    return Outcome(Text(gettext_noop("%(name)s (member %(id)s) is separate from %(name2)s again"), name=member.name, id=member.id, name2=into.name), report)
 
 
 def mark_distinct(one: Member, other: Member, *, who: str, undo: bool = False) -> Outcome:
     """The arbiter says two members are two people (R12): they are no longer listed as possibly
     one person. ``undo`` takes that back. Nothing else changes: no rating depends on it."""
     if one.club_id != other.club_id:
-        raise Refused("members of two different clubs are two people already")
+        raise Refused(gettext_noop("members of two different clubs are two people already"))
     if one.id == other.id:
-        raise Refused("a member is one person")
+        raise Refused(gettext_noop("a member is one person"))
     low, high = sorted((one, other), key=lambda m: m.id)
     with history_write(low.club_id):
         reread(low, high)
@@ -98,17 +103,17 @@ def mark_distinct(one: Member, other: Member, *, who: str, undo: bool = False) -
         held = Distinct.objects.filter(one=low, other=high)
         if undo:
             if not held.exists():
-                raise Refused(f"{pair} were not marked as two people")
+                raise Refused(gettext_noop("%(pair)s were not marked as two people"), pair=pair)
             held.delete()
             audit.record(low.club, who, "undistinct", f"members {low.id} and {high.id}",
                          old={"distinct": True}, new={"distinct": False})
-            return Outcome(f"{pair} may be listed as possibly one person again")
+            return Outcome(Text(gettext_noop("%(pair)s may be listed as possibly one person again"), pair=pair))
         if held.exists():
-            raise Refused(f"{pair} are marked as two people already")
+            raise Refused(gettext_noop("%(pair)s are marked as two people already"), pair=pair)
         Distinct.objects.create(club=low.club, one=low, other=high)
         audit.record(low.club, who, "distinct", f"members {low.id} and {high.id}",
                      old={"distinct": False}, new={"distinct": True})
-    return Outcome(f"{pair} are two people: no longer listed as possibly one")
+    return Outcome(Text(gettext_noop("%(pair)s are two people: no longer listed as possibly one"), pair=pair))
 
 
 def set_member_flags(member: Member, *, who: str, junior: bool | None = None,
@@ -125,7 +130,7 @@ def set_member_flags(member: Member, *, who: str, junior: bool | None = None,
                      new={"junior": member.junior, "full_name_consent": member.full_name_consent})
         report = rebuild(member.club, reason="junior flag") if (
             junior is not None and junior != old["junior"] and member.club.policy == "fide") else None
-    return Outcome(f"{member.name}: junior {member.junior}, full-name consent {member.full_name_consent}", report)
+    return Outcome(Text(gettext_noop("%(name)s: junior %(junior)s, full-name consent %(full_name_consent)s"), name=member.name, junior=member.junior, full_name_consent=member.full_name_consent), report)
 
 
 def rename_member(member: Member, name: str, *, who: str) -> Outcome:
@@ -140,11 +145,12 @@ def rename_member(member: Member, name: str, *, who: str) -> Outcome:
     with history_write(member.club_id):
         reread(member)
         if member.merged_into_id is not None:
-            raise Refused(f"{member.name} was merged into {member.active().name}: rename that member")
+            raise Refused(gettext_noop("%(name)s was merged into %(name2)s: rename that member"),
+                          name=member.name, name2=member.active().name)
         if new == member.name:
-            raise Refused(f"member {member.id} is called {new!r} already")
+            raise Refused(gettext_noop("member %(id)s is called %(new)s already"), id=member.id, new=repr(new))
         old = member.name
         member.name = new
         member.save(update_fields=["name"])
         audit.record(member.club, who, "rename", f"member {member.id}", old={"name": old}, new={"name": new})
-    return Outcome(f"member {member.id} renamed: {old!r} -> {new!r}")
+    return Outcome(Text(gettext_noop("member %(id)s renamed: %(old)s -> %(new)s"), id=member.id, old=repr(old), new=repr(new)))

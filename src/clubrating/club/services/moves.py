@@ -19,6 +19,8 @@ from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Any, cast
 
+from django.utils.translation import gettext_noop
+
 from clubrating.club import audit
 from clubrating.club.locking import history_write
 from clubrating.club.lookups import game_result_text, names_known, reread, resolve_members
@@ -28,14 +30,14 @@ from clubrating.club.models import Entry, Game, MovesSubmission, Tournament
 from clubrating.club.services.outcome import Outcome
 from clubrating.club.services.tournaments import correct_result
 from clubrating.club.signals import moves_attached
-from clubrating.errors import InputError, Refused
+from clubrating.errors import InputError, Refused, Text
 from clubrating.formats.movetext import read_typed_moves
 from clubrating.formats.records import Pairing, TournamentRecord
 from clubrating.formats.results import pgn_result
 from clubrating.identity.compare import words
 from clubrating.identity.match import Matcher, RosterEntry
 from clubrating.identity.same import is_exact
-from clubrating.words import plural
+from clubrating.words import Nn_, plural
 
 # The states of a players' submission through a moves link (club/services/moves_links.py): waiting
 # for the arbiter, and closed because the arbiter brought the game's moves some other way.
@@ -149,7 +151,8 @@ def _entries_called(name: str, names: dict[int, set[str]], matcher: Matcher) -> 
 def plan_pgn_moves(tournament: Tournament, record: TournamentRecord) -> MovesPlan:
     """Match every game of ``record`` (a PGN file read by formats.pgn) to a stored game."""
     if not tournament.is_rated:
-        raise Refused(f"'{tournament.name}' is a bughouse tournament: its games have no moves to analyse")
+        raise Refused(gettext_noop("'%(name)s' is a bughouse tournament: its games have no moves to analyse"),
+                      name=tournament.name)
     entries, names = _names_of(tournament)
     matcher = Matcher([RosterEntry(e.id, e.name, tuple(sorted(names[e.id] - {e.name}))) for e in entries])
     numbers = {p.number: p.name for p in record.players}
@@ -251,7 +254,8 @@ def _decision(game: FileGame, accept: bool | Collection[int], correct: bool | Co
     if not game.differs:
         return "store"
     if chosen(correct) and chosen(drop):
-        raise InputError(f"game {game.index} of the file: correct its result or drop its moves, not both")
+        raise InputError(gettext_noop("game %(index)s of the file: correct its result or drop its moves, not both"),
+                         index=game.index)
     return "correct" if chosen(correct) else "drop" if chosen(drop) else None
 
 
@@ -309,10 +313,13 @@ def attach_typed_moves(game: Game, text: str, *, who: str, confirm: bool = False
         reread(game)
         game = Game.objects.select_related("white", "black", "tournament").get(id=game.id)
         if game.moves.strip():
-            raise Refused(f"round {game.round} {game.white.name} - {game.black.name} has its moves already")
+            raise Refused(gettext_noop("round %(round)s %(name)s - %(name2)s has its moves already"),
+                          round=game.round, name=game.white.name, name2=game.black.name)
         if not game.played:
-            raise Refused(f"round {game.round} {game.white.name} - {game.black.name} is stored as not played "
-                          f"({game_result_text(game)}): correct its result first")
+            raise Refused(gettext_noop("round %(round)s %(name)s - %(name2)s is stored as not played "
+                          "(%(value)s): correct its result first"),
+                          round=game.round, name=game.white.name, name2=game.black.name,
+                          value=game_result_text(game))
         why = moves.ends_contradicting(game.white_points, game.black_points)
         if why is not None and not confirm:
             raise NeedsConfirmation(f"{why} ({game_result_text(game)}): confirm to store these moves as they are")
@@ -328,4 +335,6 @@ def attach_typed_moves(game: Game, text: str, *, who: str, confirm: bool = False
                from_players=from_players)
         if tournament.is_published:
             moves_attached.send(sender=Tournament, tournament=tournament)
-    return Outcome(f"round {game.round} {game.white.name} - {game.black.name}: {plural(moves.plies, 'half-move')} stored")
+    return Outcome(Text(Nn_("round %(round)s %(white)s - %(black)s: %(count)s half-move stored",
+                            "round %(round)s %(white)s - %(black)s: %(count)s half-moves stored"),
+                        round=game.round, white=game.white.name, black=game.black.name, count=moves.plies))

@@ -27,6 +27,7 @@ from typing import Any
 from django.conf import settings
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 
 from clubrating.club import audit
 from clubrating.club.locking import history_write
@@ -102,7 +103,8 @@ def issue_links(tournament: Tournament, round_: int, *, who: str,
         reread(tournament)
         boards = _boards(tournament, round_)
         if not boards:
-            raise Refused(f"round {round_} of '{tournament.name}' has no board waiting for its moves")
+            raise Refused(gettext_noop("round %(round)s of '%(name)s' has no board waiting for its moves"),
+                          round=round_, name=tournament.name)
         issued = []
         for board, game in boards:
             earlier = MovesLink.objects.filter(revoked=None).filter(
@@ -128,7 +130,7 @@ def revoke_link(link: MovesLink, *, who: str, now: dt.datetime | None = None) ->
     with history_write(link.tournament.club_id) as club:
         reread(link)
         if link.revoked is not None:
-            raise Refused(f"moves link {link.id} is revoked already")
+            raise Refused(gettext_noop("moves link %(id)s is revoked already"), id=link.id)
         link.revoked = now or timezone.now()
         link.save(update_fields=["revoked"])
         audit.record(club, who, "moves-link-revoke", _target(link))
@@ -258,7 +260,7 @@ def submit(link: MovesLink, text: str, *, now: dt.datetime | None = None) -> Out
         reread(link)
         game = game_of(link)
         if game is not None and game.moves.strip():
-            raise Refused("this game's moves are stored already: thank you")
+            raise Refused(gettext_noop("this game's moves are stored already: thank you"))
         if link.revoked is not None:
             raise NotFound(INVALID_LINK)
         mine = MovesSubmission.objects.create(link=link, text=text, moves=" ".join(sans(moves.movetext)),
@@ -344,9 +346,9 @@ def accept_submission(submission: MovesSubmission, *, who: str, confirm: bool = 
     link = submission.link
     game = game_of(link)
     if game is None:
-        raise Refused("enter the game's result first: its moves are stored with it")
+        raise Refused(gettext_noop("enter the game's result first: its moves are stored with it"))
     if submission.state != PENDING:
-        raise Refused("this submission is decided already")
+        raise Refused(gettext_noop("this submission is decided already"))
     with history_write(link.tournament.club_id):
         outcome = attach_typed_moves(game, submission.text, who=who, confirm=confirm, from_players=True)
         _settle(link, accepted=(submission.id,), reason=SubmissionReason.ARBITER)

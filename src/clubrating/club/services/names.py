@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from django.utils.translation import gettext_noop
+
 from clubrating.club import audit
 from clubrating.club.history import rebuild_if_published
 from clubrating.club.locking import history_write
@@ -9,19 +11,20 @@ from clubrating.club.lookups import merged_persons, reread
 from clubrating.club.matching import roster_matcher
 from clubrating.club.models import Club, Entry, Member, Tournament
 from clubrating.club.services.outcome import Outcome
-from clubrating.errors import InputError, Refused
+from clubrating.errors import InputError, Refused, Text
 from clubrating.identity.compare import Reason
 from clubrating.identity.match import Matcher
 from clubrating.identity.same import is_exact
-from clubrating.words import plural
+from clubrating.words import Nn_, plural
 
 
 def check_linkable(club: Club, member: Member) -> None:
     """A name (of a tournament or of the initial list) is linked only to an active member of its club."""
     if member.club_id != club.id:
-        raise Refused(f"member {member.id} belongs to another club")
+        raise Refused(gettext_noop("member %(id)s belongs to another club"), id=member.id)
     if member.merged_into_id is not None:
-        raise Refused(f"{member.name} was merged into {member.active().name}: link to that member")
+        raise Refused(gettext_noop("%(name)s was merged into %(name2)s: link to that member"),
+                      name=member.name, name2=member.active().name)
 
 
 def link(entry: Entry, member: Member, *, who: str) -> Outcome:
@@ -31,7 +34,8 @@ def link(entry: Entry, member: Member, *, who: str) -> Outcome:
         check_linkable(club, member)
         clash = _same_person(entry, member)
         if clash is not None:
-            raise Refused(f"{member.name} is already '{clash.name}' (number {clash.number}) in this tournament")
+            raise Refused(gettext_noop("%(name)s is already '%(name2)s' (number %(number)s) in this tournament"),
+                          name=member.name, name2=clash.name, number=clash.number)
         old, old_id = (entry.member.name if entry.member else None), entry.member_id
         entry.member = member
         entry.save(update_fields=["member"])
@@ -39,7 +43,7 @@ def link(entry: Entry, member: Member, *, who: str) -> Outcome:
                      old={"member": old}, new={"member": member.name, "member_id": member.id})
         # another member, even one of the same name, takes the name's games: compare ids
         report = rebuild_if_published(entry.tournament, f"link '{entry.name}'") if old_id != member.id else None
-    return Outcome(f"'{entry.name}' is {member.name} (member {member.id})", report)
+    return Outcome(Text(gettext_noop("'%(name)s' is %(name2)s (member %(id)s)"), name=entry.name, name2=member.name, id=member.id), report)
 
 
 def _same_person(entry: Entry, member: Member) -> Entry | None:
@@ -57,14 +61,14 @@ def unlink(entry: Entry, *, who: str) -> Outcome:
     with history_write(entry.tournament.club_id):
         reread(entry)
         if entry.tournament.is_published:
-            raise Refused("a published tournament needs every name linked: link the name to another member "
-                          "instead")
+            raise Refused(gettext_noop("a published tournament needs every name linked: link the name to another member "
+                          "instead"))
         old = entry.member.name if entry.member else None
         entry.member = None
         entry.save(update_fields=["member"])
         audit.record(entry.tournament.club, who, "unlink", f"tournament {entry.tournament_id} #{entry.number}",
                      old={"member": old}, new=None)
-    return Outcome(f"'{entry.name}' is linked to no member")
+    return Outcome(Text(gettext_noop("'%(name)s' is linked to no member"), name=entry.name))
 
 
 def new_member(entry: Entry, *, who: str, name: str | None = None, junior: bool | None = None) -> Outcome:
@@ -114,7 +118,8 @@ def accept_exact(tournament: Tournament, *, who: str) -> Outcome:
                 link(entry, found[0], who=who)
                 taken.add(found[0].id)
                 linked += 1
-    return Outcome(f"linked {plural(linked, 'name')} that matched one member exactly")
+    return Outcome(Text(Nn_("linked %(count)s name that matched one member exactly",
+                               "linked %(count)s names that matched one member exactly"), count=linked))
 
 
 def all_new_members(tournament: Tournament, *, who: str) -> Outcome:
@@ -125,4 +130,4 @@ def all_new_members(tournament: Tournament, *, who: str) -> Outcome:
         for entry in Entry.objects.filter(tournament=tournament, member=None).select_related("tournament__club"):
             new_member(entry, who=who)
             count += 1
-    return Outcome(f"made {plural(count, 'new member')}")
+    return Outcome(Text(Nn_("made %(count)s new member", "made %(count)s new members"), count=count))

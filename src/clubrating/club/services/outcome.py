@@ -1,18 +1,35 @@
-"""What a service did, for the arbiter."""
+"""What a service did, for the arbiter: an English sentence (logs, ``--json``) that the command
+and the web translate where they show it."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.utils.translation import gettext_noop
+
 from clubrating.club.ratings import RebuildReport
+from clubrating.errors import ENGLISH, Catalogue, Text
+from clubrating.words import Nn_
 
 
 @dataclass(frozen=True)
 class Outcome:
     """What a service did, for the arbiter: a sentence and, if history changed, the rebuild."""
 
-    message: str
+    message: str | Text
     rebuild: RebuildReport | None = None
 
     def __str__(self) -> str:
-        return self.message if self.rebuild is None else f"{self.message}; {self.rebuild}"
+        return self.translated()
+
+    def translated(self, catalogue: Catalogue = ENGLISH) -> str:
+        """The sentence in the language of ``catalogue`` (English by default, as ``str``)."""
+        said = self.message.translated(catalogue) if isinstance(self.message, Text) else catalogue.gettext(self.message)
+        return said if self.rebuild is None else f"{said}; {rebuild_text(self.rebuild).translated(catalogue)}"
+
+
+def rebuild_text(report: RebuildReport) -> Text:
+    """The rebuild's sentence (RebuildReport's own ``str``, English) to translate."""
+    return Text(gettext_noop("rebuilt %(tournaments)s, %(ratings)s changed"),
+                tournaments=Text(Nn_("%(count)s tournament", "%(count)s tournaments"), count=report.tournaments),
+                ratings=Text(Nn_("%(count)s rating", "%(count)s ratings"), count=report.ratings_changed))

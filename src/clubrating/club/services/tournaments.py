@@ -8,6 +8,7 @@ from typing import Any, cast
 
 from django.db.models import Count, Max, Q
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 
 from clubrating.club import audit, zones
 from clubrating.club.history import order_key, rebuild, rebuild_if_published
@@ -16,11 +17,11 @@ from clubrating.club.lookups import game_result_text, members_called, names_know
 from clubrating.club.models import Bye, Club, Entry, EveningBoard, Game, Tournament, TournamentStatus
 from clubrating.club.services.outcome import Outcome
 from clubrating.club.signals import tournament_published
-from clubrating.errors import InputError, NotFound, Refused
+from clubrating.errors import InputError, NotFound, Refused, Text
 from clubrating.formats.records import TournamentRecord
 from clubrating.formats.results import GameResult
 from clubrating.identity.same import DATE_TOLERANCE, Event, EventGame, event_of_record, is_exact, same_event
-from clubrating.words import plural
+from clubrating.words import Nn_, plural
 
 
 class SameTournament(Refused):
@@ -28,8 +29,9 @@ class SameTournament(Refused):
 
     def __init__(self, twin: Tournament) -> None:
         self.twin = twin
-        super().__init__(f"this looks like tournament {twin.id} '{twin.name}' of {twin.date.isoformat()}, "
-                         "already stored: same players and results")
+        super().__init__(gettext_noop("this looks like tournament %(id)s '%(name)s' of %(date)s, "
+                                      "already stored: same players and results"),
+                         id=twin.id, name=twin.name, date=twin.date.isoformat())
 
 
 def import_tournament(club: Club, record: TournamentRecord, *, who: str, content_hash: str = "",
@@ -42,24 +44,26 @@ def import_tournament(club: Club, record: TournamentRecord, *, who: str, content
     when = date or record.date
     source = record.source or "<input>"
     if when is None:
-        raise InputError("the file gives no date: give one (--date YYYY-MM-DD)", file=source)
+        raise InputError(gettext_noop("the file gives no date: give one (--date YYYY-MM-DD)"), file=source)
     if when > (today or zones.today(club.time_zone)):
-        raise InputError(f"the tournament is dated {when.isoformat()}, in the future", file=source)
+        raise InputError(gettext_noop("the tournament is dated %(when)s, in the future"), file=source,
+                         when=when.isoformat())
     if not record.players:
-        raise InputError("the file holds no players", file=source)
+        raise InputError(gettext_noop("the file holds no players"), file=source)
     numbers = {p.number for p in record.players}
     for pairing in record.pairings:
         for number in (pairing.white, pairing.black):
             if number not in numbers:
-                raise InputError(f"a game names player {number}, who is not in the tournament",
-                                 file=source, line=pairing.line)
+                raise InputError(gettext_noop("a game names player %(number)s, who is not in the tournament"),
+                                 file=source, line=pairing.line, number=number)
         if pairing.white_points + pairing.black_points > 2 or min(pairing.white_points, pairing.black_points) < 0:
-            raise InputError("an impossible result", file=source, line=pairing.line)
+            raise InputError(gettext_noop("an impossible result"), file=source, line=pairing.line)
     with history_write(club) as club:
         if content_hash:
             twin = Tournament.objects.filter(club=club, content_hash=content_hash).first()
             if twin is not None:
-                raise Refused(f"{source} was imported already: tournament {twin.id} '{twin.name}' ({twin.date})")
+                raise Refused(gettext_noop("%(source)s was imported already: tournament %(id)s '%(name)s' (%(date)s)"),
+                              source=source, id=twin.id, name=twin.name, date=twin.date)
         twin = stored_twin(club, record, when)
         if twin is not None and not force:
             raise SameTournament(twin)
@@ -123,17 +127,19 @@ def publish(tournament: Tournament, *, who: str) -> Outcome:
     with history_write(tournament.club_id):
         reread(tournament)
         if tournament.is_published:
-            raise Refused(f"tournament {tournament.id} is already published")
+            raise Refused(gettext_noop("tournament %(id)s is already published"), id=tournament.id)
         unlinked = list(Entry.objects.filter(tournament=tournament, member=None).values_list("name", flat=True))
         if unlinked:
             shown = ", ".join(repr(n) for n in unlinked[:5]) + (" ..." if len(unlinked) > 5 else "")
-            are = "is" if len(unlinked) == 1 else "are"
-            raise Refused(f"{plural(len(unlinked), 'name')} {are} not linked to members yet: {shown} "
-                          "(link them, or make them new members)")
+            raise Refused(Nn_("%(count)s name is not linked to members yet: %(shown)s "
+                              "(link them, or make them new members)",
+                              "%(count)s names are not linked to members yet: %(shown)s "
+                              "(link them, or make them new members)"), count=len(unlinked), shown=shown)
         waiting = EveningBoard.objects.filter(tournament=tournament, game=None).order_by("round", "board").first()
         if waiting is not None:   # an evening paired here: every paired board needs its result
-            raise Refused(f"round {waiting.round} board {waiting.board} has no result yet: enter every "
-                          "result of the evening before publishing it")
+            raise Refused(gettext_noop("round %(round)s board %(board)s has no result yet: enter every "
+                          "result of the evening before publishing it"),
+                          round=waiting.round, board=waiting.board)
         tournament.status = TournamentStatus.PUBLISHED
         tournament.published_at = timezone.now()
         tournament.save(update_fields=["status", "published_at"])
@@ -141,20 +147,20 @@ def publish(tournament: Tournament, *, who: str) -> Outcome:
         tournament_published.send(sender=Tournament, tournament=tournament)  # analysis, after commit
         audit.record(tournament.club, who, "publish", f"tournament {tournament.id} '{tournament.name}'",
                      old={"status": "draft"}, new={"status": "published"}, summary=str(report))
-    return Outcome(f"published '{tournament.name}'", report)
+    return Outcome(Text(gettext_noop("published '%(name)s'"), name=tournament.name), report)
 
 
 def unpublish(tournament: Tournament, *, who: str) -> Outcome:
     with history_write(tournament.club_id):
         reread(tournament)
         if not tournament.is_published:
-            raise Refused(f"tournament {tournament.id} is not published")
+            raise Refused(gettext_noop("tournament %(id)s is not published"), id=tournament.id)
         tournament.status = TournamentStatus.DRAFT
         tournament.save(update_fields=["status"])
         report = rebuild(tournament.club, reason=f"unpublish tournament {tournament.id}", since=tournament)
         audit.record(tournament.club, who, "unpublish", f"tournament {tournament.id} '{tournament.name}'",
                      old={"status": "published"}, new={"status": "draft"}, summary=str(report))
-    return Outcome(f"unpublished '{tournament.name}'", report)
+    return Outcome(Text(gettext_noop("unpublished '%(name)s'"), name=tournament.name), report)
 
 
 def delete_tournament(tournament: Tournament, *, who: str) -> Outcome:
@@ -167,7 +173,7 @@ def delete_tournament(tournament: Tournament, *, who: str) -> Outcome:
         report = rebuild(club, reason=f"delete tournament {key[2]}", since=key) if was_published else None
         audit.record(club, who, "delete", f"tournament {key[2]} '{old['name']}'", old=old,
                      summary=str(report or ""))
-    return Outcome(f"deleted '{old['name']}'", report)
+    return Outcome(Text(gettext_noop("deleted '%(name)s'"), name=old['name']), report)
 
 
 # --- corrections ---------------------------------------------------------------------------
@@ -188,8 +194,9 @@ def correct_result(game: Game, result: str, *, who: str) -> Outcome:
         unplayed = parsed.unplayed.value if parsed.unplayed else ""
         if (game.white_points, game.black_points, game.played, game.unplayed) == (*parsed.points, parsed.played,
                                                                                  unplayed):
-            raise Refused(f"round {game.round} {game.white.name} - {game.black.name} is {old} already: "
-                          "nothing to correct")
+            raise Refused(gettext_noop("round %(round)s %(name)s - %(name2)s is %(old)s already: "
+                          "nothing to correct"),
+                          round=game.round, name=game.white.name, name2=game.black.name, old=old)
         (game.white_points, game.black_points), game.played = parsed.points, parsed.played
         game.unplayed = unplayed
         game.save(update_fields=["white_points", "black_points", "played", "unplayed"])
@@ -199,7 +206,8 @@ def correct_result(game: Game, result: str, *, who: str) -> Outcome:
                      f"tournament {tournament.id} round {game.round}{_board(game)}: "
                      f"{game.white.name} - {game.black.name}",
                      old={"result": old}, new={"result": new}, summary=str(report or ""))
-    return Outcome(f"round {game.round} {game.white.name} - {game.black.name}: {old} -> {new}", report)
+    return Outcome(Text(gettext_noop("round %(round)s %(white)s - %(black)s: %(old)s -> %(new)s"),
+                        round=game.round, white=game.white.name, black=game.black.name, old=old, new=new), report)
 
 
 def _board(game: Game) -> str:
@@ -208,11 +216,12 @@ def _board(game: Game) -> str:
 
 def change_date(tournament: Tournament, date: dt.date, *, who: str, today: dt.date | None = None) -> Outcome:
     if date > (today or zones.today(tournament.club.time_zone)):
-        raise InputError(f"{date.isoformat()} is in the future")
+        raise InputError(gettext_noop("%(date)s is in the future"), date=date.isoformat())
     with history_write(tournament.club_id):
         reread(tournament)
         if date == tournament.date:   # a new sequence would move it after the day's other events
-            raise Refused(f"'{tournament.name}' is dated {date.isoformat()} already")
+            raise Refused(gettext_noop("'%(name)s' is dated %(date)s already"),
+                          name=tournament.name, date=date.isoformat())
         old_key, old_date = order_key(tournament), tournament.date
         tournament.date = date
         tournament.sequence = (Tournament.objects.filter(club=tournament.club, date=date)
@@ -222,7 +231,7 @@ def change_date(tournament: Tournament, date: dt.date, *, who: str, today: dt.da
                                        since=min(old_key, order_key(tournament)))
         audit.record(tournament.club, who, "change-date", f"tournament {tournament.id} '{tournament.name}'",
                      old={"date": old_date.isoformat()}, new={"date": date.isoformat()}, summary=str(report or ""))
-    return Outcome(f"'{tournament.name}' is now dated {date.isoformat()}", report)
+    return Outcome(Text(gettext_noop("'%(name)s' is now dated %(date)s"), name=tournament.name, date=date.isoformat()), report)
 
 
 def find_game(tournament: Tournament, round_number: int, player: str) -> Game:
@@ -234,7 +243,8 @@ def find_game(tournament: Tournament, round_number: int, player: str) -> Game:
         for entry in (game.white, game.black):
             if text == str(entry.number) or is_exact(text, entry.name):
                 return game
-    missing = NotFound(f"no game of {text!r} in round {round_number} of tournament {tournament.id}")
+    missing = NotFound(gettext_noop("no game of %(text)s in round %(round_number)s of tournament %(id)s"),
+                       text=repr(text), round_number=round_number, id=tournament.id)
     if not text or text.isdigit():
         raise missing   # a number is a start number here, never a member's id
     top = resolve_members(tournament.club)
@@ -243,7 +253,8 @@ def find_game(tournament: Tournament, round_number: int, player: str) -> Game:
     if len(found) > 1:
         shown = ", ".join(f"{e.name} (number {e.number})" for g in found for e in (g.white, g.black)
                           if top.get(cast(int, e.member_id)) in wanted)
-        raise InputError(f"{text!r} could be {shown} in round {round_number}: give the player's number")
+        raise InputError(gettext_noop("%(text)s could be %(shown)s in round %(round_number)s: give the player's number"),
+                         text=repr(text), shown=shown, round_number=round_number)
     if not found:
         raise missing
     return found[0]

@@ -1,0 +1,196 @@
+"""The command speaks the arbiter's language: chosen from the environment as gettext chooses it,
+errors translated where they are shown (``str`` stays English), the text output translated and
+the JSON documents and files never."""
+
+from __future__ import annotations
+
+import datetime as dt
+import io
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from clubrating import djangoenv
+from clubrating.djangoenv import language_from_environment
+from clubrating.errors import ENGLISH, InputError, Refused, Text
+from clubrating.formats.trf import read_trf, write_trf
+from clubrating.formats.typed import parse_typed
+from clubrating.words import N_, Nn_
+
+ROOT = Path(__file__).resolve().parents[1]
+DATA = ROOT / "tests" / "formats" / "data"
+ENGINE = Path("/usr/games/stockfish")
+
+
+@pytest.mark.parametrize(("environ", "language"), [
+    ({}, "en"),                                                        # nothing set: the C locale
+    ({"LANG": "C.UTF-8"}, "en"),
+    ({"LANG": "POSIX"}, "en"),
+    ({"LANG": "ru_RU.UTF-8"}, "ru"),
+    ({"LANG": "hy_AM.UTF-8"}, "hy"),
+    ({"LANG": "hy_AM"}, "hy"),
+    ({"LANG": "ru"}, "ru"),
+    ({"LANG": "de_DE.UTF-8"}, "en"),                                    # no catalogue of German
+    ({"LANG": "en_GB.UTF-8"}, "en"),
+    ({"LANG": "sr_RS.UTF-8@latin"}, "en"),
+    ({"LC_MESSAGES": "ru_RU.UTF-8", "LANG": "hy_AM.UTF-8"}, "ru"),      # LC_MESSAGES before LANG
+    ({"LC_ALL": "hy_AM.UTF-8", "LC_MESSAGES": "ru_RU.UTF-8"}, "hy"),    # LC_ALL before LC_MESSAGES
+    ({"LC_ALL": "C", "LANG": "ru_RU.UTF-8"}, "en"),                     # LC_ALL=C wins over LANG
+    ({"LC_ALL": "", "LANG": "ru_RU.UTF-8"}, "ru"),                      # an empty variable is unset
+    ({"LANGUAGE": "hy:ru", "LANG": "ru_RU.UTF-8"}, "hy"),               # LANGUAGE's list first ...
+    ({"LANGUAGE": "de:ru", "LANG": "hy_AM.UTF-8"}, "ru"),               # ... its first language we have
+    ({"LANGUAGE": "de:fr", "LANG": "ru_RU.UTF-8"}, "en"),               # ... none of them: English
+    ({"LANGUAGE": "ru", "LANG": "C.UTF-8"}, "en"),                      # ... ignored in the C locale
+    ({"LANGUAGE": "ru"}, "en"),                                         # ... and with no locale at all
+    ({"LANGUAGE": "ru", "LC_ALL": "C"}, "en"),
+])
+def test_the_language_of_the_command_comes_from_the_environment_as_gettext_reads_it(
+        environ: dict[str, str], language: str) -> None:
+    assert language_from_environment(environ) == language
+
+
+class Shouting:
+    """A catalogue that shows what was translated: every template upper-cased."""
+
+    def gettext(self, message: str, /) -> str:
+        return "".join(part if part.startswith("%(") else part.upper()
+                       for part in re.split(r"(%\(\w+\)s)", message))
+
+    def ngettext(self, singular: str, plural: str, count: int, /) -> str:
+        return self.gettext(singular if count == 1 else plural)
+
+
+def test_an_error_is_english_as_a_string_and_translated_where_it_is_shown() -> None:
+    error = InputError(N_("expected %(what)s, got %(text)s"), file="club.trf", line=7, what="a name", text="'x'")
+    assert str(error) == "club.trf:7: expected a name, got 'x'"
+    assert error.translated(ENGLISH) == str(error)
+    assert error.translated(Shouting()) == "club.trf:7: EXPECTED a name, GOT 'x'"   # the place and values kept
+    assert error.translated(Shouting()).startswith("club.trf:7: ")
+
+
+def test_texts_inside_a_text_and_counted_texts_are_translated_with_it() -> None:
+    where = Text(N_("round %(round)s"), round=3)
+    counted = Text(Nn_("%(count)s name", "%(count)s names"), count=2)
+    error = Refused(N_("%(where)s: %(names)s"), where=where, names=counted)
+    assert str(error) == "round 3: 2 names"
+    assert error.translated(Shouting()) == "ROUND 3: 2 NAMES"
+    assert Text(Nn_("%(count)s name", "%(count)s names"), count=1).translated() == "1 name"
+
+
+def test_an_error_without_parameters_keeps_a_percent_sign_as_written() -> None:
+    assert str(Refused("100% sure")) == "100% sure"
+
+
+@pytest.mark.parametrize("django_ready", [False, True], ids=["catalogue-file", "django"])
+def test_a_reader_s_error_is_translated_in_russian_and_armenian(
+        monkeypatch: pytest.MonkeyPatch, django_ready: bool) -> None:
+    monkeypatch.setattr(djangoenv, "_ready", django_ready)
+    with pytest.raises(InputError) as caught:
+        read_trf(io.StringIO("012 x\n001    x      A\n"), "club.trf")
+    assert str(caught.value) == "club.trf:2: expected the player's start number in columns 5-8, got 'x'"
+    monkeypatch.setenv("LANG", "ru_RU.UTF-8")
+    assert caught.value.translated(djangoenv) == ("club.trf:2: ожидается стартовый номер игрока в столбцах 5-8, "
+                                                 "получено 'x'")
+    monkeypatch.setenv("LANG", "hy_AM.UTF-8")
+    assert caught.value.translated(djangoenv).startswith("club.trf:2: սպասվում է խաղացողի մեկնարկային համարը")
+
+
+@pytest.mark.parametrize(("count", "russian", "armenian"), [
+    (1, "1 партия", "1 խաղ"), (2, "2 партии", "2 խաղ"), (5, "5 партий", "5 խաղ"),
+    (11, "11 партий", "11 խաղ"), (21, "21 партия", "21 խաղ"), (22, "22 партии", "22 խաղ"),
+])
+@pytest.mark.parametrize("django_ready", [False, True], ids=["catalogue-file", "django"])
+def test_counts_take_the_plural_forms_of_the_language(
+        monkeypatch: pytest.MonkeyPatch, count: int, russian: str, armenian: str, django_ready: bool) -> None:
+    monkeypatch.setattr(djangoenv, "_ready", django_ready)   # before and after the command set Django up
+    for language, expected in (("ru_RU.UTF-8", russian), ("hy_AM.UTF-8", armenian), ("C.UTF-8", None)):
+        monkeypatch.setenv("LANG", language)
+        said = djangoenv.ngettext("%(count)s game", "%(count)s games", count) % {"count": count}
+        assert said == (expected or f"{count} game{'s' if count != 1 else ''}")
+
+
+def clubrating(language: str, *args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    environ = {key: value for key, value in os.environ.items()
+               if key not in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")}
+    environ.update(LANG=language, PYTHONPATH=str(ROOT / "src"))
+    return subprocess.run([sys.executable, "-m", "clubrating", *args], capture_output=True, text=True,
+                          env=environ, cwd=cwd, timeout=300)
+
+
+@pytest.mark.parametrize(("language", "prefix", "reason"), [
+    ("ru_RU.UTF-8", "clubrating rate: ошибка: ", "ожидается стартовый номер игрока в столбцах 5-8, получено 'x'"),
+    ("hy_AM.UTF-8", "clubrating rate. սխալ. ",
+     "սպասվում է խաղացողի մեկնարկային համարը 5-8 սյունակներում, ստացվել է 'x'"),
+    ("C.UTF-8", "clubrating rate: error: ", "expected the player's start number in columns 5-8, got 'x'"),
+])
+def test_a_bad_file_is_one_translated_line_with_its_file_and_line(
+        tmp_path: Path, language: str, prefix: str, reason: str) -> None:
+    bad = tmp_path / "bad.trf"
+    bad.write_text("012 Club night\n001    x      Anna\n", encoding="utf-8")
+    run = clubrating(language, "rate", str(bad))
+    assert (run.returncode, run.stdout) == (2, ""), run.stderr
+    assert run.stderr.splitlines() == [f"{prefix}{bad}:2: {reason}"]
+    assert "Traceback" not in run.stderr
+
+
+def test_an_unknown_command_is_one_translated_line(tmp_path: Path) -> None:
+    run = clubrating("ru_RU.UTF-8", "rat", "x.trf")
+    assert run.returncode == 2
+    assert run.stderr.splitlines()[-1] == ("clubrating: ошибка: неизвестная команда 'rat': "
+                                           "список команд — clubrating --help")
+
+
+def test_the_rating_table_is_translated_and_stays_aligned() -> None:
+    lines = {language: clubrating(language, "rate", str(DATA / "gros_open_2010_javafo_TRFXSample2.trf")).stdout
+             .splitlines() for language in ("ru_RU.UTF-8", "hy_AM.UTF-8", "C.UTF-8")}
+    assert lines["ru_RU.UTF-8"][0].endswith("клубные правила")
+    assert lines["ru_RU.UTF-8"][1].split() == ["Имя", "До", "После", "Изм.", "K", "Партии", "Очки", "Ожид."]
+    assert lines["ru_RU.UTF-8"][-1] == "(П) предварительный до этого турнира: меньше 5 рейтинговых партий"
+    assert lines["hy_AM.UTF-8"][1].split()[:3] == ["Անուն", "Առաջ", "Հետո"]
+    assert lines["C.UTF-8"][1].split() == ["Name", "Before", "After", "Change", "K", "Games", "Score", "Exp"]
+    for table in lines.values():
+        body = table[1:-1]       # the headings and the players: every line as wide as the headings
+        assert len({len(line) for line in body}) == 1, body
+
+
+def test_the_summary_of_an_import_is_translated_with_its_counts(tmp_path: Path) -> None:
+    trf = tmp_path / "night.trf"
+    with trf.open("w", encoding="utf-8") as handle:
+        write_trf(parse_typed("1, Anna Smith, Bob Jones, 1-0", name="Club night", date=dt.date(2024, 1, 9)), handle)
+    database = f"sqlite:///{tmp_path / 'club.sqlite3'}"
+    assert clubrating("C.UTF-8", "init", "Riverside", "--database", database).returncode == 0
+    run = clubrating("ru_RU.UTF-8", "import", str(trf), "--database", database)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.splitlines()[0].endswith("как черновик: 2 игрока, 1 партия"), run.stdout
+    again = clubrating("hy_AM.UTF-8", "import", str(trf), "--database", database)
+    assert again.returncode == 2 and "Traceback" not in again.stderr
+    assert again.stderr.splitlines() == [f"clubrating import. սխալ. {trf}-ն արդեն ներմուծված է. "
+                                         "մրցաշար 1 «Club night» (2024-01-09)"], again.stderr
+
+
+def json_of(language: str, *args: str) -> str:
+    run = clubrating(language, *args, "--json")
+    assert run.returncode == 0, run.stderr
+    return run.stdout
+
+
+@pytest.mark.parametrize("command", [
+    ["rate", str(DATA / "gros_open_2010_javafo_TRFXSample2.trf")],
+    ["rate", str(DATA / "all_codes.trf"), "--policy", "fide"],
+    ["match", "A. Smith", "Smith Anna", "nobody at all", "--roster", "ROSTER"],
+    pytest.param(["analyze", str(ROOT / "tests" / "analysis" / "data" / "hung_queen.pgn"), "--nodes", "2000",
+                  "--engine", str(ENGINE)],
+                 marks=pytest.mark.skipif(not ENGINE.exists(), reason="no Stockfish here")),
+], ids=["rate", "rate-fide", "match", "analyze"])
+def test_the_json_documents_are_the_same_bytes_in_every_language(tmp_path: Path, command: list[str]) -> None:
+    roster = tmp_path / "roster.txt"
+    roster.write_text("Anna Smith\nBob Jones\n", encoding="utf-8")
+    command = [str(roster) if word == "ROSTER" else word for word in command]
+    english = json_of("C", *command)
+    assert english.startswith(("{", "["))
+    for language in ("ru_RU.UTF-8", "hy_AM.UTF-8"):
+        assert json_of(language, *command) == english
