@@ -123,7 +123,7 @@ def clubrating(language: str, *args: str, cwd: Path | None = None) -> subprocess
 
 @pytest.mark.parametrize(("language", "prefix", "reason"), [
     ("ru_RU.UTF-8", "clubrating rate: ошибка: ", "ожидается стартовый номер игрока в столбцах 5-8, получено 'x'"),
-    ("hy_AM.UTF-8", "clubrating rate. սխալ. ",
+    ("hy_AM.UTF-8", "clubrating rate: սխալ: ",
      "սպասվում է խաղացողի մեկնարկային համարը 5-8 սյունակներում, ստացվել է 'x'"),
     ("C.UTF-8", "clubrating rate: error: ", "expected the player's start number in columns 5-8, got 'x'"),
 ])
@@ -168,7 +168,7 @@ def test_the_summary_of_an_import_is_translated_with_its_counts(tmp_path: Path) 
     assert run.stdout.splitlines()[0].endswith("как черновик: 2 игрока, 1 партия"), run.stdout
     again = clubrating("hy_AM.UTF-8", "import", str(trf), "--database", database)
     assert again.returncode == 2 and "Traceback" not in again.stderr
-    assert again.stderr.splitlines() == [f"clubrating import. սխալ. {trf}-ն արդեն ներմուծված է. "
+    assert again.stderr.splitlines() == [f"clubrating import: սխալ: {trf}-ն արդեն ներմուծված է՝ "
                                          "մրցաշար 1 «Club night» (2024-01-09)"], again.stderr
 
 

@@ -26,7 +26,7 @@ def test_a_refused_publication_is_told_in_russian_on_a_russian_page(club: Club, 
     assert said(russian) == ("2 имени ещё не связаны с членами клуба: 'Zoe New', 'Yan Other' "
                              "(свяжите их или создайте новых членов клуба)")
     armenian = arbiter_client.post(f"{HOME}t/{t.id}/publish/", HTTP_ACCEPT_LANGUAGE="hy")
-    assert said(armenian).startswith("2 անուն դեռ կապված չեն անդամների հետ. 'Zoe New', 'Yan Other'")
+    assert said(armenian).startswith("2 անուն դեռ կապված չեն անդամների հետ՝ 'Zoe New', 'Yan Other'")
 
 
 def test_a_bad_typed_line_is_shown_in_russian_with_its_place(club: Club, arbiter_client: Client) -> None:
