@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence
 
 import pytest
 
-from clubrating.club import services
+from clubrating.club import evening, services
 from clubrating.club.models import Club, Tournament
 from clubrating.formats.records import (
     Bye,
@@ -77,3 +77,28 @@ def publish(club: Club) -> Publisher:
         tournament.refresh_from_db()
         return tournament
     return run
+
+
+# The four regulars of the evening tests, with club ratings from one published February tournament.
+EVENING_DAY = dt.date(2024, 3, 5)
+REGULARS = ["Anna Berg", "Ben Cole", "Cara Dunn", "Dan Eng"]
+REGULARS_BEFORE = [(1, "Anna Berg", "Ben Cole", "1-0"), (1, "Cara Dunn", "Dan Eng", "1-0"),
+                   (2, "Anna Berg", "Cara Dunn", "1-0"), (2, "Ben Cole", "Dan Eng", "1-0"),
+                   (3, "Dan Eng", "Anna Berg", "0-1"), (3, "Ben Cole", "Cara Dunn", "0-1")]
+
+
+@pytest.fixture
+def regulars(club: Club, publish: Publisher) -> Club:
+    """Four members with club ratings: Anna 3/3, Cara 2, Ben 1, Dan 0."""
+    publish("February", dt.date(2024, 2, 6), REGULARS, REGULARS_BEFORE)
+    return club
+
+
+def register_all(t: Tournament, names: Sequence[str]) -> Tournament:
+    """Register ``names`` for the evening ``t`` and link each: an exact name to its member, any
+    other to a new member."""
+    for name in names:
+        evening.register(t, name, who=ARBITER)
+    services.accept_exact(t, who=ARBITER)
+    services.all_new_members(t, who=ARBITER)
+    return t

@@ -15,18 +15,14 @@ import os
 import re
 import subprocess
 import sys
-import uuid
-from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 from hypothesis import HealthCheck, settings
 from hypothesis.stateful import run_state_machine_as_test
 
-from clubrating.club import services
 from clubrating.club.models import AuditEntry, Club, Member, Tournament
 from clubrating.club.services.accounts import add_arbiter
 from clubrating.club.services.archive import LEFT_OUT, club_tables, export_club, import_club
@@ -34,6 +30,7 @@ from clubrating.errors import InputError, Refused
 
 from .archive_pages import public_pages
 from .conftest import ARBITER
+from .databases import own_database
 from .test_state_machine import ClubMachine
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -105,24 +102,9 @@ def postgres_server() -> str:
     return done.stdout.strip()
 
 
-@contextmanager
-def new_database(kind: str, folder: Path) -> Iterator[str]:
+def new_database(kind: str, folder: Path) -> AbstractContextManager[str]:
     """A new database of the test's own, on the test PostgreSQL server or in a SQLite file."""
-    if kind == "sqlite":
-        yield f"sqlite:///{folder / 'target.sqlite3'}"
-        return
-    import psycopg
-
-    parts = urlsplit(postgres_server())
-    name = f"archive_{uuid.uuid4().hex[:12]}"
-    admin = urlunsplit(parts._replace(path="/postgres"))
-    with psycopg.connect(admin, autocommit=True) as connection:
-        connection.execute(f"CREATE DATABASE {name}")
-    try:
-        yield urlunsplit(parts._replace(path=f"/{name}"))
-    finally:
-        with psycopg.connect(admin, autocommit=True) as connection:
-            connection.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+    return own_database(folder, "archive", "" if kind == "sqlite" else postgres_server())
 
 
 # --- the pages compared ----------------------------------------------------------------------

@@ -6,16 +6,15 @@ from __future__ import annotations
 
 import os
 import re
-import sqlite3
 import subprocess
 import sys
-import uuid
 from collections.abc import Callable, Iterator
+from contextlib import ExitStack
 from pathlib import Path
-from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
 import pytest
+
+from .databases import own_database, query
 
 pytestmark = pytest.mark.storage   # the commands open the databases of $CLUBRATING_DATABASE_URL's server
 
@@ -32,43 +31,8 @@ Databases = Callable[[], str]
 @pytest.fixture
 def new_database(tmp_path: Path) -> Iterator[Databases]:
     """Makes empty databases of the test's own (none of pytest-django's: other processes write them)."""
-    made: list[str] = []
-    server = os.environ.get("CLUBRATING_DATABASE_URL", "")
-    parts = urlsplit(server)
-    admin = urlunsplit(parts._replace(path="/postgres"))
-
-    def make() -> str:
-        name = f"backup_{uuid.uuid4().hex[:12]}"
-        if not ON_POSTGRES:
-            return f"sqlite:///{tmp_path / name}.sqlite3"
-        import psycopg
-
-        with psycopg.connect(admin, autocommit=True) as connection:
-            connection.execute(f"CREATE DATABASE {name}")
-        made.append(name)
-        return urlunsplit(parts._replace(path=f"/{name}"))
-
-    yield make
-    if made:
-        import psycopg
-
-        with psycopg.connect(admin, autocommit=True) as connection:
-            for name in made:
-                connection.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
-
-
-def query(database: str, sql: str) -> list[tuple[Any, ...]]:
-    """Read a database straight, as the test's witness."""
-    if database.startswith("sqlite:///"):
-        path = database.removeprefix("sqlite:///")
-        if not os.path.exists(path):
-            return []
-        with sqlite3.connect(path) as connection:
-            return connection.execute(sql).fetchall()
-    import psycopg
-
-    with psycopg.connect(database) as connection:
-        return list(connection.execute(sql).fetchall())  # type: ignore[arg-type]
+    with ExitStack() as stack:
+        yield lambda: stack.enter_context(own_database(tmp_path, "backup"))
 
 
 def tables(database: str) -> list[str]:

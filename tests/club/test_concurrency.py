@@ -29,9 +29,11 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlencode, urlsplit, urlunsplit
+from urllib.parse import urlencode
 
 import pytest
+
+from .databases import own_database, query
 
 pytestmark = pytest.mark.storage   # the racers open the database of $CLUBRATING_DATABASE_URL's server
 RACER = str(Path(__file__).with_name("racer.py"))
@@ -45,35 +47,8 @@ def _server_url() -> str:
 @pytest.fixture
 def database(tmp_path: Path) -> Iterator[str]:
     """A database of the test's own: none of pytest-django's, since other processes write it."""
-    server = _server_url()
-    if not server.startswith("postgres"):
-        yield f"sqlite:///{tmp_path / 'club.sqlite3'}"
-        return
-    import psycopg
-
-    name = f"race_{uuid.uuid4().hex[:12]}"
-    parts = urlsplit(server)
-    # Through the server's maintenance database, as Django makes its test databases: the URL
-    # may name one that does not exist (pytest-django makes test_<name> from it).
-    admin = urlunsplit(parts._replace(path="/postgres"))
-    with psycopg.connect(admin, autocommit=True) as connection:
-        connection.execute(f"CREATE DATABASE {name}")
-    try:
-        yield urlunsplit(parts._replace(path=f"/{name}"))
-    finally:
-        with psycopg.connect(admin, autocommit=True) as connection:
-            connection.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
-
-
-def query(database: str, sql: str) -> list[tuple[Any, ...]]:
-    """Read the database straight, as the test's witness (no Django in this process)."""
-    if database.startswith("sqlite:///"):
-        with sqlite3.connect(database.removeprefix("sqlite:///")) as connection:
-            return connection.execute(sql).fetchall()
-    import psycopg
-
-    with psycopg.connect(database) as connection:
-        return list(connection.execute(sql).fetchall())  # type: ignore[arg-type]
+    with own_database(tmp_path, "race", _server_url()) as url:
+        yield url
 
 
 def is_waiting_on_a_lock(database: str, backend: int | None, pid: int) -> bool:

@@ -13,28 +13,14 @@ from clubrating.club.models import (Bye, Club, Entry, Evening, EveningBoard, Gam
                                     TournamentStatus)
 from clubrating.errors import InputError, NotFound, Refused
 
-from .conftest import ARBITER, Publisher
+from .conftest import ARBITER, EVENING_DAY, REGULARS, register_all
 
-TODAY = dt.date(2024, 3, 5)
-REGULARS = ["Anna Berg", "Ben Cole", "Cara Dunn", "Dan Eng"]
-BEFORE = [(1, "Anna Berg", "Ben Cole", "1-0"), (1, "Cara Dunn", "Dan Eng", "1-0"),
-          (2, "Anna Berg", "Cara Dunn", "1-0"), (2, "Ben Cole", "Dan Eng", "1-0"),
-          (3, "Dan Eng", "Anna Berg", "0-1"), (3, "Ben Cole", "Cara Dunn", "0-1")]
-
-
-@pytest.fixture
-def regulars(club: Club, publish: Publisher) -> Club:
-    """Four members with club ratings: Anna 3/3, Cara 2, Ben 1, Dan 0."""
-    publish("February", dt.date(2024, 2, 6), REGULARS, BEFORE)
-    return club
+TODAY = EVENING_DAY
 
 
 def _start(club: Club, names: list[str], rounds: int = 5) -> Tournament:
     t = evening.start_evening(club, "Tuesday Swiss", TODAY, rounds, who=ARBITER, today=TODAY)
-    for name in names:
-        evening.register(t, name, who=ARBITER)
-    services.accept_exact(t, who=ARBITER)
-    services.all_new_members(t, who=ARBITER)
+    register_all(t, names)
     return t
 
 

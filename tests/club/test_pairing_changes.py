@@ -4,7 +4,6 @@ once), audited, and refused once a result is in, on the real database (SQLite an
 
 from __future__ import annotations
 
-import datetime as dt
 
 import pytest
 
@@ -13,27 +12,14 @@ from clubrating.club.audit_text import sentence as audit_sentence
 from clubrating.club.models import AuditEntry, Bye, Club, Entry, EveningBoard, EveningPlayer, Tournament
 from clubrating.errors import InputError, Refused
 
-from .conftest import ARBITER, Publisher
+from .conftest import ARBITER, EVENING_DAY, REGULARS, register_all
 
-TODAY = dt.date(2024, 3, 5)
-REGULARS = ["Anna Berg", "Ben Cole", "Cara Dunn", "Dan Eng"]
-BEFORE = [(1, "Anna Berg", "Ben Cole", "1-0"), (1, "Cara Dunn", "Dan Eng", "1-0"),
-          (2, "Anna Berg", "Cara Dunn", "1-0"), (2, "Ben Cole", "Dan Eng", "1-0"),
-          (3, "Dan Eng", "Anna Berg", "0-1"), (3, "Ben Cole", "Cara Dunn", "0-1")]
-
-
-@pytest.fixture
-def regulars(club: Club, publish: Publisher) -> Club:
-    publish("February", dt.date(2024, 2, 6), REGULARS, BEFORE)
-    return club
+TODAY = EVENING_DAY
 
 
 def _start(club: Club, names: list[str], system: str = "swiss") -> Tournament:
     t = evening.start_evening(club, "Tuesday", TODAY, 3, who=ARBITER, today=TODAY, system=system)
-    for name in names:
-        evening.register(t, name, who=ARBITER)
-    services.accept_exact(t, who=ARBITER)
-    services.all_new_members(t, who=ARBITER)
+    register_all(t, names)
     evening.pair_next_round(t, who=ARBITER)
     return t
 

@@ -1,0 +1,56 @@
+"""Databases of a test's own, for tests whose commands run in processes of their own (none of
+pytest-django's databases: other processes write them), and a witness that reads them straight."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+
+def on_postgres(server: str) -> bool:
+    return server.startswith(("postgres://", "postgresql://"))
+
+
+@contextmanager
+def own_database(folder: Path, prefix: str, server: str | None = None) -> Iterator[str]:
+    """A new empty database: on the PostgreSQL server of ``server`` (default
+    $CLUBRATING_DATABASE_URL) when it names one, else a SQLite file in ``folder``; dropped after.
+    Made through the server's maintenance database, as Django makes its test databases: the URL
+    may name a database that does not exist (pytest-django makes test_<name> from it)."""
+    server = os.environ.get("CLUBRATING_DATABASE_URL", "") if server is None else server
+    name = f"{prefix}_{uuid.uuid4().hex[:12]}"
+    if not on_postgres(server):
+        yield f"sqlite:///{folder / name}.sqlite3"
+        return
+    import psycopg
+
+    parts = urlsplit(server)
+    admin = urlunsplit(parts._replace(path="/postgres"))
+    with psycopg.connect(admin, autocommit=True) as connection:
+        connection.execute(f"CREATE DATABASE {name}")
+    try:
+        yield urlunsplit(parts._replace(path=f"/{name}"))
+    finally:
+        with psycopg.connect(admin, autocommit=True) as connection:
+            connection.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+
+
+def query(database: str, sql: str) -> list[tuple[Any, ...]]:
+    """The rows of ``sql``, read straight from the database (no Django in this process); none
+    from a SQLite file that was never made."""
+    if database.startswith("sqlite:///"):
+        path = database.removeprefix("sqlite:///")
+        if not os.path.exists(path):
+            return []
+        with sqlite3.connect(path) as connection:
+            return connection.execute(sql).fetchall()
+    import psycopg
+
+    with psycopg.connect(database) as connection:
+        return list(connection.execute(sql).fetchall())  # type: ignore[arg-type]
