@@ -116,6 +116,8 @@ LANGUAGES = [("en", "English"), ("hy", "Հայերեն"), ("ru", "Русский
 # The one catalogue of every text a person reads: locale/<lang>/LC_MESSAGES/django.po (scripts/messages
 # writes it; the .mo files are compiled by the install step, never committed).
 LOCALE_PATHS = [BASE_DIR / "locale"]
+# The dates of the pages in each language (Django has no Armenian formats): web/formats/.
+FORMAT_MODULE_PATH = ["clubrating.web.formats"]
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True

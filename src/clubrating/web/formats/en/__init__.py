@@ -1,0 +1,1 @@
+"""The en date format."""

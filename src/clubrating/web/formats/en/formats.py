@@ -1,0 +1,3 @@
+"""English dates: "3 December 2026"."""
+
+DATE_FORMAT = "j F Y"

@@ -1,0 +1,1 @@
+"""The hy date format."""

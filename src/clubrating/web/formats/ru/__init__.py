@@ -1,0 +1,1 @@
+"""The ru date format."""
