@@ -284,7 +284,7 @@ def pattern(segment: str) -> re.Pattern[str]:
     """The segment with its placeholders as wildcards (figures only next to a lone letter: R%(r)s)."""
     literal = PLACEHOLDER.split(segment)
     wild = ".+?" if re.search("[A-Za-z]{2}", "".join(literal)) else r"[\d½.,]+"
-    return re.compile(wild.join(re.escape(" ".join(p.split())) for p in literal))
+    return re.compile(wild.join(re.escape(re.sub(r"\s+", " ", p)) for p in literal))
 
 
 @cache
