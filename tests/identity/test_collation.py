@@ -26,6 +26,8 @@ def in_order(names: list[str], language: str) -> list[str]:
         ("ru", ["Ёлкин", "Жуков", "Яковлев"]),
         # Ukrainian і and ї after и, before й, as CLDR's root order puts them
         ("ru", ["Иванов", "Іванов", "Їжак", "Йодко", "Кузнецов"]),
+        # ґ and ў with г and у, as ё with е
+        ("ru", ["Ґалаган", "Гвоздев", "Ўладзімір", "Усов"]),
         # Cyrillic before Latin on a Russian page, Latin first on an English one
         ("ru", ["Аронян", "Яковлев", "Aronian", "Zhukov"]),
         ("en", ["Aronian", "Zhukov", "Аронян", "Яковлев", "Արոնյան"]),

@@ -41,10 +41,10 @@ YO, YE = "ё", "е"
 # with none but these skips the per-character table (str.translate costs about 0.2 µs a character).
 PLAIN = " abcdefghijklmnopqrstuvwxyz0123456789\u0430-\u044f\u0561-\u0586,.'-"
 _NOT_PLAIN = re.compile(f"[^{PLAIN}]")
-# Cyrillic letters of Ukrainian and Belarusian names that CLDR's root order puts after a
-# Russian letter rather than after я, where their code points are: (the letter, how many
-# places after it).
-_CYRILLIC_AFTER = {"ґ": ("г", 1), "є": ("е", 1), "і": ("и", 1), "ї": ("и", 2), "ў": ("у", 1)}
+# Cyrillic letters of Ukrainian and Belarusian names that CLDR's root order puts by a Russian
+# letter rather than after я, where their code points are: (the letter, how many places after
+# it; ї with і, ґ with г, ў with у: told apart only when the names are otherwise equal, as ё from е).
+_CYRILLIC_AFTER = {"ґ": ("г", 0), "є": ("е", 1), "і": ("и", 1), "ї": ("и", 1), "ў": ("у", 0)}
 TABLE_SIZE = 20_000   # characters: a few hundred make the club's names; a few MB at most
 # Punctuation and symbols sort before digits and letters, in CLDR's root order among the
 # ones names carry; others follow them by code point.
