@@ -162,10 +162,18 @@ def test_the_summary_of_an_import_is_translated_with_its_counts(tmp_path: Path) 
     with trf.open("w", encoding="utf-8") as handle:
         write_trf(parse_typed("1, Anna Smith, Bob Jones, 1-0", name="Club night", date=dt.date(2024, 1, 9)), handle)
     database = f"sqlite:///{tmp_path / 'club.sqlite3'}"
-    assert clubrating("C.UTF-8", "init", "Riverside", "--database", database).returncode == 0
+    created = clubrating("ru_RU.UTF-8", "init", "Riverside", "--database", database)
+    assert created.stdout.splitlines()[0] == "создан клуб «Riverside» (riverside), правила club", created.stdout
     run = clubrating("ru_RU.UTF-8", "import", str(trf), "--database", database)
     assert run.returncode == 0, run.stderr
-    assert run.stdout.splitlines()[0].endswith("как черновик: 2 игрока, 1 партия"), run.stdout
+    lines = run.stdout.splitlines()
+    assert lines[0] == "импортирован турнир 1 «Club night» (2024-01-09) как черновик: 2 игрока, 1 партия", lines
+    assert lines[1].endswith("? ни один член клуба не похож на это имя"), lines
+    assert lines[-1] == ("2 имени нужно подтвердить: clubrating link 1 НОМЕР ЧЛЕН или с --new НОМЕР, "
+                         "--exact или --all-new"), lines
+    english = clubrating("C.UTF-8", "entries", "1", "--database", database).stdout.splitlines()
+    assert english[0] == "tournament 1 'Club night' (2024-01-09), draft"
+    assert english[-1].startswith("2 names to confirm: clubrating link 1 NUMBER MEMBER")
     again = clubrating("hy_AM.UTF-8", "import", str(trf), "--database", database)
     assert again.returncode == 2 and "Traceback" not in again.stderr
     assert again.stderr.splitlines() == [f"clubrating import: սխալ: {trf}-ն արդեն ներմուծված է՝ "
@@ -194,3 +202,14 @@ def test_the_json_documents_are_the_same_bytes_in_every_language(tmp_path: Path,
     assert english.startswith(("{", "["))
     for language in ("ru_RU.UTF-8", "hy_AM.UTF-8"):
         assert json_of(language, *command) == english
+
+
+def test_the_proposals_of_match_are_told_in_the_language_and_its_json_is_not(tmp_path: Path) -> None:
+    roster = tmp_path / "roster.txt"
+    roster.write_text("Anna Smith\n", encoding="utf-8")
+    run = clubrating("ru_RU.UTF-8", "match", "A. Smith", "Zed Q", "--roster", str(roster))
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.splitlines() == ["A. Smith", "   94.0  Anna Smith  инициал вместо имени",
+                                       "Zed Q", "  (нет предложений: новый член клуба?)"]
+    document = clubrating("ru_RU.UTF-8", "match", "A. Smith", "--roster", str(roster), "--json").stdout
+    assert '"initial for the first name"' in document

@@ -96,10 +96,14 @@ def cmd_init(args: argparse.Namespace) -> int:
     if wants_json(args):
         print_json({"club": club.slug, "name": club.name, "policy": club.policy})
     else:
-        print(f"created club '{club.name}' ({club.slug}), policy {club.policy}")
-        print(f"who can see it: {club.get_visibility_display().lower()}, once logged in to the website; to show it "
-              "to others: clubrating privacy --visibility unlisted (anyone with the link) or --visibility public")
-        print(f"add an arbiter: clubrating arbiter add LOGIN --club {club.slug}")
+        from clubrating.djangoenv import gettext
+
+        print(gettext("created club '%(name)s' (%(slug)s), policy %(policy)s")
+              % {"name": club.name, "slug": club.slug, "policy": club.policy})
+        print(gettext("who can see it: %(visibility)s, once logged in to the website; to show it to others: "
+                      "clubrating privacy --visibility unlisted (anyone with the link) or --visibility public")
+              % {"visibility": str(club.get_visibility_display()).lower()})
+        print(gettext("add an arbiter: clubrating arbiter add LOGIN --club %(slug)s") % {"slug": club.slug})
     return 0
 
 

@@ -19,10 +19,12 @@ from pathlib import Path
 from typing import Any
 
 from clubrating.cli import option, print_json, wants_json
+from clubrating import djangoenv
+from clubrating.djangoenv import gettext
 from clubrating.errors import InputError
 from clubrating.identity.compare import words
 from clubrating.identity.match import MAX_PROPOSALS, Matcher, Proposal, RosterEntry
-from clubrating.words import N_
+from clubrating.words import N_, display_width, fit
 
 SHOWN_NAME = 80  # characters of a typed name echoed in the text output
 
@@ -58,7 +60,8 @@ def run(args: argparse.Namespace) -> int:
     document, failed = match_names(matcher, names, args.limit)
     for entry in document:
         if "error" in entry:
-            print(f"clubrating match: error: {shown(entry['name'])!r}: {entry['error']}", file=sys.stderr)
+            print(gettext("clubrating match: error: %(name)s: %(reason)s")
+                  % {"name": repr(shown(entry["name"])), "reason": why_not(matcher, entry["name"])}, file=sys.stderr)
     if wants_json(args):
         print_json(document)
     else:
@@ -119,6 +122,15 @@ def club_roster(args: argparse.Namespace) -> list[RosterEntry]:
     return [RosterEntry(key, name, tuple(aliases)) for key, name, aliases in member_roster(club)]
 
 
+def why_not(matcher: Matcher, name: str) -> str:
+    """Why ``name`` cannot be matched, in the command's language (the JSON keeps it in English)."""
+    try:
+        matcher.propose(name, limit=1)
+    except InputError as error:
+        return error.reason.translated(djangoenv)
+    return ""
+
+
 def match_names(matcher: Matcher, names: Sequence[str], limit: int) -> tuple[list[dict[str, Any]], int]:
     """The JSON document of DESIGN.md, and how many names could not be matched."""
     document: list[dict[str, Any]] = []
@@ -149,11 +161,11 @@ def render(document: Sequence[dict[str, Any]]) -> str:
     for entry in document:
         lines.append(shown(entry["name"]))
         if "error" in entry:
-            lines.append(f"  (not matched: {entry['error']})")
+            lines.append("  " + gettext("(not matched: %(reason)s)") % {"reason": entry["error"]})
         elif not entry["proposals"]:
-            lines.append("  (no proposal: a new member?)")
-        width = max((len(p["member"]) for p in entry["proposals"]), default=0)
+            lines.append("  " + gettext("(no proposal: a new member?)"))
+        width = max((display_width(p["member"]) for p in entry["proposals"]), default=0)
         for proposal in entry["proposals"]:
-            reasons = "; ".join(proposal["reasons"])
-            lines.append(f"  {proposal['score']:5.1f}  {proposal['member']:<{width}}  {reasons}")
+            reasons = "; ".join(gettext(reason) for reason in proposal["reasons"])   # marked in identity.compare
+            lines.append(f"  {proposal['score']:5.1f}  {fit(proposal['member'], width)}  {reasons}")
     return "\n".join(lines)

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from clubrating import djangoenv
-from clubrating.djangoenv import ngettext
+from clubrating.djangoenv import gettext, ngettext
 from clubrating.cli import print_json, wants_json
 from clubrating.commands.club import _add, report, the_club, who
 from clubrating.errors import InputError, Text
@@ -29,14 +29,19 @@ def print_entries(tournament: Any) -> None:
     unlinked = sum(1 for r in rows if r["member_id"] is None)
     for r in rows:
         if r["member_id"] is not None:
-            print(f"  {r['number']:>4}  {fit(r['name'], 32)} = {r['member']} (member {r['member_id']})")
+            print(f"  {r['number']:>4}  {fit(r['name'], 32)} = "
+                  + gettext("%(member)s (member %(id)s)") % {"member": r["member"], "id": r["member_id"]})
             continue
-        shown = "; ".join(f"{p['member']} (member {p['member_id']}, {p['score']:.0f}: {', '.join(p['reasons'])})"
-                          for p in r["proposals"]) or "no member looks like this name"
+        shown = "; ".join(gettext("%(member)s (member %(id)s, %(score)s: %(reasons)s)")
+                          % {"member": p["member"], "id": p["member_id"], "score": f"{p['score']:.0f}",
+                             "reasons": ", ".join(gettext(reason) for reason in p["reasons"])}
+                          for p in r["proposals"]) or gettext("no member looks like this name")
         print(f"  {r['number']:>4}  {fit(r['name'], 32)} ? {shown}")
     if unlinked:
-        print(f"{plural(unlinked, 'name')} to confirm: clubrating link {tournament.id} NUMBER MEMBER, or with "
-              "--new NUMBER, --exact or --all-new")
+        print(ngettext("%(count)s name to confirm: clubrating link %(id)s NUMBER MEMBER, or with "
+                       "--new NUMBER, --exact or --all-new",
+                       "%(count)s names to confirm: clubrating link %(id)s NUMBER MEMBER, or with "
+                       "--new NUMBER, --exact or --all-new", unlinked) % {"count": unlinked, "id": tournament.id})
     else:
         print(_all_linked(tournament))
 
@@ -46,8 +51,8 @@ def _all_linked(tournament: Any) -> str:
     from clubrating.club.models import TournamentStatus
 
     if tournament.status == TournamentStatus.DRAFT:
-        return f"every name is linked: clubrating publish {tournament.id}"
-    return "every name is linked"
+        return gettext("every name is linked: clubrating publish %(id)s") % {"id": tournament.id}
+    return gettext("every name is linked")
 
 
 def cmd_entries(args: argparse.Namespace) -> int:
@@ -61,7 +66,8 @@ def cmd_entries(args: argparse.Namespace) -> int:
     if wants_json(args):
         print_json(entry_rows(tournament))
     else:
-        print(f"tournament {tournament.id} '{tournament.name}' ({tournament.date}), {tournament.status}")
+        print(gettext("tournament %(id)s '%(name)s' (%(date)s), %(status)s")
+              % {"id": tournament.id, "name": tournament.name, "date": tournament.date, "status": tournament.status})
         print_entries(tournament)
     return 0
 
