@@ -73,7 +73,6 @@ SAME_WORDS = {
 # English a page shows that the crawl knows of and leaves: each with the reason, none of it a text
 # of the web layer. The services' words are the command line's too, and translated with it.
 SERVICES = "the services' words (club/audit_text, club/services), which the command line shares: not marked yet"
-READER = "the move reader's error (formats/movetext), which the command line shares: not marked yet"
 TYPED = "what an arbiter types, named as the command line and the file formats take it"
 KNOWN = [
     (re.compile(r"/arbiter/audit/"), re.compile(r"<tbody>.*"), SERVICES),   # its rows' sentences and summaries
@@ -81,10 +80,8 @@ KNOWN = [
      SERVICES),   # the reason of the last rebuild
     (re.compile(r"/arbiter/fair-play/"), re.compile(r"the club's CPI settings .*"), SERVICES),
     (re.compile(r"^/m/"), re.compile(r"This moves link does not work .*"), SERVICES),
-    (re.compile(r"^/m/"), re.compile(r"Move \d+ \((White|Black)\) .*"), READER),   # an illegal move typed
     (re.compile(r"/arbiter/settings/"), re.compile(r".*\b(club|fide|k-new(-games)?|en|hy|ru)\b.*"), TYPED),
     (re.compile(r"/arbiter/initial-list/"), re.compile(r"CSV.* name, rating .* games .*"), TYPED),
-    (re.compile(r"/arbiter/upload/"), re.compile(r".*, bye 1/2"), TYPED),   # the typed results' bye
 ]
 
 
