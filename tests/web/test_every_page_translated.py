@@ -59,7 +59,7 @@ EXCUSED = {
                     "p/<int:member_id>/history.csv", "p/<int:member_id>/history.json",
                     "p/<int:member_id>/card.csv", "p/<int:member_id>/card.json", "g/<int:game_id>/game.pgn")},
     **{f"c/<slug:slug>/arbiter/{tail}": ACTION
-       for tail in ("rebuild/", "t/<int:tournament_id>/<slug:action>/", "members/<slug:action>/",
+       for tail in ("t/<int:tournament_id>/<slug:action>/", "members/<slug:action>/",
                     "initial-list/<slug:action>/", "evening/<int:tournament_id>/<slug:action>/")},
 }
 
@@ -76,8 +76,9 @@ SERVICES = "the services' words (club/audit_text, club/services), which the comm
 TYPED = "what an arbiter types, named as the command line and the file formats take it"
 KNOWN = [
     (re.compile(r"/arbiter/audit/"), re.compile(r"<tbody>.*"), SERVICES),   # its rows' sentences and summaries
-    (re.compile(r"/arbiter/$"), re.compile(r".*\((publish|correct|rebuild|import|merge|unmerge|settings|delete) [^)]*\).*"),
-     SERVICES),   # the reason of the last rebuild
+    (re.compile(r"/arbiter/(rebuild/)?$"),
+     re.compile(r".*\((manual rebuild|publish|correct|rebuild|import|merge|unmerge|settings|delete) [^)]*\).*"),
+     SERVICES),   # the reason of the last rebuild, stored as the services wrote it
     (re.compile(r"/arbiter/fair-play/"), re.compile(r"the club's CPI settings .*"), SERVICES),
     (re.compile(r"^/m/"), re.compile(r"This moves link does not work .*"), SERVICES),
     (re.compile(r"/arbiter/settings/"), re.compile(r".*\b(club|fide|k-new(-games)?|en|hy|ru)\b.*"), TYPED),
@@ -92,6 +93,7 @@ class Visit:
     post: dict[str, str] | None = None
     status: int = 200
     host: str = "testserver"
+    follow: bool = False   # a form's target: the page it redirects to, with the message it leaves
 
 
 @dataclass
@@ -116,6 +118,9 @@ def routes(patterns: list[URLPattern | URLResolver] | None = None, prefix: str =
 DRAFT = """
 1, Ana Smith, Bob Jones, 1-0
 1, Carl Berg, Dana Whyte, 0-1
+"""
+SUNDAY = """
+1, Carla Berg, Robert Jones, 1/2-1/2
 """
 SCHOLAR = ["e4", "e5", "Qh5", "Nc6", "Bc4", "Nf6", "Qxf7#"]
 NOTES: dict[int, dict[str, Any]] = {3: {"best": [("Nf3", 40)], "after": -30}, 4: {"best": [("g6", 50)], "after": -80},
@@ -159,6 +164,9 @@ def site(club: Club, evening: Tournament) -> Site:
     ev.register(swiss, "Fay Gold", who=WHO)          # a late entry, not linked to a member yet
     draft = services.import_tournament(club, parse_typed(DRAFT, name="Saturday Blitz", date=dt.date(2024, 2, 3)),
                                        who=WHO, today=dt.date(2030, 1, 1))   # names to confirm
+    sunday = services.import_tournament(club, parse_typed(SUNDAY, name="Sunday Open", date=dt.date(2024, 3, 3)),
+                                        who=WHO, today=dt.date(2030, 1, 1))
+    services.all_new_members(sunday, who=WHO)   # Carla Berg and Robert Jones: members who may be Carl and Bob
     robin = _tonight(club, "Friday Round Robin", ["Anna Smith", "Bob Jones", "Carl Berg"], system="round-robin")
     make_arbiter(club, "anna-arbiter")
     services.set_privacy(services.create_club("Lakeside Chess Club", who=WHO, slug="lakeside"), who=WHO,
@@ -198,6 +206,7 @@ def site(club: Club, evening: Tournament) -> Site:
                    for route, tail in arbiter.items()})
     visits["c/<slug:slug>/arbiter/evening/<int:tournament_id>/"].append(Visit(f"{home}evening/{robin.id}/", arbiter=True))
     visits["c/<slug:slug>/arbiter/t/<int:tournament_id>/"].append(Visit(f"{home}t/{draft.id}/", arbiter=True))
+    visits["c/<slug:slug>/arbiter/rebuild/"] = [Visit(f"{home}rebuild/", arbiter=True, post={}, follow=True)]
     visits["c/<slug:slug>/arbiter/t/<int:tournament_id>/moves/"].append(Visit(f"{home}t/{t}/moves/", arbiter=True))
     visits["c/<slug:slug>/arbiter/t/<int:tournament_id>/slips/"].append(
         Visit(f"{home}t/{t}/slips/", arbiter=True, post={"action": "print", "round": "2"}))
@@ -345,7 +354,7 @@ def read(visit: Visit, language: str, arbiter: Client) -> list[str]:
         client.force_login(User.objects.get(username="anna-arbiter"))
     headers = {"accept-language": language}
     if visit.post is not None:
-        response = client.post(visit.path, visit.post, headers=headers, HTTP_HOST=visit.host)
+        response = client.post(visit.path, visit.post, headers=headers, HTTP_HOST=visit.host, follow=visit.follow)
     else:
         response = client.get(visit.path, headers=headers, HTTP_HOST=visit.host)
     assert response.status_code == visit.status, (visit.path, language, response.status_code)

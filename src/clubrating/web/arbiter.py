@@ -27,6 +27,7 @@ from django.views.decorators.http import require_POST, require_safe
 from clubrating.club import queries, services, zones
 from clubrating.club.matching import possible_duplicates, proposals_for
 from clubrating.club.models import Club, Entry, Game, Member, Visibility
+from clubrating.club.services.outcome import rebuild_text
 from clubrating.errors import ClubratingError, InputError, NotFound
 from clubrating.formats.results import GameResult
 from clubrating.formats.typed import parse_typed
@@ -122,13 +123,14 @@ def dashboard(request: HttpRequest, access: ClubAccess) -> HttpResponse:
 def rebuild_now(request: HttpRequest, access: ClubAccess) -> HttpResponse:
     """The manual rebuild (R14): replay everything and say whether the stored history matched."""
     report = services.check_history(access.club, who=who(request))
+    replayed = rebuild_text(report).translated(translation)   # "rebuilt 2 tournaments, ..." in the page's language
     if report.changes_differing:
-        messages.warning(request, f"{report}; " + ngettext(
+        messages.warning(request, f"{replayed}; " + ngettext(
             "%(count)s stored rating change did not match the replay and were corrected",
             "%(count)s stored rating changes did not match the replay and were corrected",
             report.changes_differing) % {"count": report.changes_differing})
     else:
-        messages.success(request, f"{report}; " + gettext("the stored history matched (0 rating changes differed)"))
+        messages.success(request, f"{replayed}; " + gettext("the stored history matched (0 rating changes differed)"))
     return redirect(f"{access.base}arbiter/")
 
 
