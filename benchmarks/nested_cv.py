@@ -8,7 +8,9 @@ fits the winner and measures it on the held-out players; an ACPL-only line is fi
 measured on the same folds. The pool's searches come from its committed store
 (``data/searches/POOL.jsonl.gz``), so a full store costs no search. Prints one JSON document:
 per-game r(ΔCPI, Elo) beside r(ACPL, Elo), the one-game MAE beside predicting the training
-mean, the MAE of held-out sets of 4 games of one player and the share of them inside ± 1 sd.
+mean, the MAE of held-out sets of 4 games of one player and the share of them inside ± 1 sd
+(also by rating range, and for sets of the dashboard's window of 10 with the floor measured
+on such sets, as the preset's is).
 """
 
 from __future__ import annotations

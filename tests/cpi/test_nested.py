@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import random
 
-from clubrating.cpi.calibrate import FEATURES, Side, folds_of
+import pytest
+
+from clubrating.cpi.calibrate import FEATURES, Fit, Side, folds_of
 from clubrating.cpi.factors import FITTED_E, EvalLossForm
-from clubrating.cpi.nested import CHOICES, SHIPPED, Choice, choose, e_key, nested_cross_validate
+from clubrating.cpi.nested import CHOICES, SHIPPED, Choice, choose, e_key, nested_cross_validate, rating_range
 
 SIGNAL = EvalLossForm(exp_scale=30.0, cap=500.0)
 FEW = (SHIPPED, Choice(SIGNAL, "all", 0.1), Choice(EvalLossForm(), "E, B, result", 1.0))
@@ -54,3 +56,18 @@ def test_the_outer_folds_measure_the_cpi_beside_an_acpl_line_on_the_same_players
     exact_acpl = nested_cross_validate(synthetic(acpl_noise=1.0), choices=FEW)
     assert exact_acpl["acpl_line"]["one_game_mae"] < exact_acpl["cpi"]["one_game_mae"]
     assert 0.4 <= noisy_acpl["cpi"]["set_cover"] <= 0.95
+
+
+def test_the_cover_is_also_measured_on_the_dashboards_window_and_by_rating_range() -> None:
+    report = nested_cross_validate(synthetic(acpl_noise=80.0), choices=FEW)["cpi"]
+    by_range = report["set_cover_by_range"]
+    assert set(by_range) <= {"below", "within", "above"} and "within" in by_range
+    assert sum(cell["sets"] for cell in by_range.values()) == report["sets"]
+    assert report["window_sets"] > 0 and 0.3 <= report["window_cover"] <= 1.0
+
+
+@pytest.mark.parametrize(("elo", "where"), [(1599.0, "below"), (1600.0, "within"), (2400.0, "within"),
+                                            (2401.0, "above")])
+def test_a_rating_is_placed_against_the_training_pools_mean_and_spread(elo: float, where: str) -> None:
+    model = Fit({}, {}, 0.0, 1.0, 1.0, prior_mean=2000.0, prior_sd=400.0, sides=10)
+    assert rating_range(elo, model) == where

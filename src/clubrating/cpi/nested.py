@@ -16,11 +16,11 @@ from __future__ import annotations
 import math
 import statistics
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
-from clubrating.cpi.calibrate import (FEATURES, RESULTS, RIDGE, Errors, Fit, Side, correlation, estimate, figure,
-                                      fit, folds_of, pseudo_players)
+from clubrating.cpi.calibrate import (FEATURES, PSEUDO_PLAYER_GAMES, RESULTS, RIDGE, Errors, Fit, Side, correlation,
+                                      estimate, figure, fit, folds_of, pseudo_players)
 from clubrating.cpi.difficulty import DIFFICULTY
 from clubrating.cpi.factors import FITTED_E, EvalLossForm
 from clubrating.cpi.registry import COUNTS
@@ -140,12 +140,17 @@ class _Held:
     sets: list[float]
     set_truth: list[float]
     covered: int = 0
+    window: list[bool] = field(default_factory=list)      # sets of the dashboard's window: inside ± 1 sd?
+    by_range: dict[str, list[bool]] = field(default_factory=dict)   # sets of 4 by their rating range
 
     @classmethod
     def empty(cls) -> _Held:
         return cls([], [], [], [], [])
 
-    def measure(self, model: Fit, sides: Sequence[Side], held: list[int], floor: float) -> None:
+    def measure(self, model: Fit, sides: Sequence[Side], held: list[int], floor: float,
+                window_floor: float | None = None) -> None:
+        """Score the held-out sides; ``window_floor``: also the sets of the dashboard's window
+        (:data:`PSEUDO_PLAYER_GAMES`) with the floor measured on such sets, as the preset's."""
         deltas = {i: model.delta(sides[i].values) for i in held}
         for i in held:
             self.one.append(estimate([deltas[i]], model)[0])
@@ -156,13 +161,32 @@ class _Held:
             truth = statistics.fmean(sides[i].elo for i in chunk)
             self.sets.append(mean)
             self.set_truth.append(truth)
-            self.covered += abs(mean - truth) <= math.sqrt(sd * sd + floor * floor)
+            inside = abs(mean - truth) <= math.sqrt(sd * sd + floor * floor)
+            self.covered += inside
+            self.by_range.setdefault(rating_range(truth, model), []).append(inside)
+        if window_floor is not None:
+            for chunk in pseudo_players(held, sides, PSEUDO_PLAYER_GAMES):
+                mean, sd = estimate([deltas[i] for i in chunk], model)
+                truth = statistics.fmean(sides[i].elo for i in chunk)
+                self.window.append(abs(mean - truth) <= math.sqrt(sd * sd + window_floor ** 2))
 
     def to_dict(self) -> dict[str, Any]:
         one, sets = Errors.of(self.one, self.one_truth), Errors.of(self.sets, self.set_truth)
-        return {"r": figure(statistics.fmean(self.fold_r), 3), "one_game_mae": figure(one.mae, 1),
-                "sets": len(self.sets), "set_mae": figure(sets.mae, 1),
-                "set_cover": figure(self.covered / len(self.sets), 3) if self.sets else None}
+        found = {"r": figure(statistics.fmean(self.fold_r), 3), "one_game_mae": figure(one.mae, 1),
+                 "sets": len(self.sets), "set_mae": figure(sets.mae, 1),
+                 "set_cover": figure(self.covered / len(self.sets), 3) if self.sets else None,
+                 "set_cover_by_range": {k: {"sets": len(v), "cover": figure(statistics.fmean(v), 3)}
+                                        for k, v in sorted(self.by_range.items())}}
+        if self.window:
+            found.update(window_sets=len(self.window), window_cover=figure(statistics.fmean(self.window), 3))
+        return found
+
+
+def rating_range(elo: float, model: Fit) -> str:
+    """Where a rating lies in the training pool: more than one sd below its mean, within, above."""
+    if elo < model.prior_mean - model.prior_sd:
+        return "below"
+    return "above" if elo > model.prior_mean + model.prior_sd else "within"
 
 
 def nested_cross_validate(sides: Sequence[Side], k: int = OUTER_FOLDS,
@@ -179,8 +203,11 @@ def nested_cross_validate(sides: Sequence[Side], k: int = OUTER_FOLDS,
         choice = choose(train, choices)
         picked.append(choice.label)
         for result, pick in ((cpi, choice), (shipped, SHIPPED)):
-            floor = set_floor(as_chosen(train, pick), lambda t, c=pick: fit(t, features_of(c), c.ridge))
-            result.measure(fit_choice(train, pick), as_chosen(sides, pick), held, floor)
+            def model_of(t: Sequence[Side], c: Choice = pick) -> Fit:
+                return fit(t, features_of(c), c.ridge)
+            chosen = as_chosen(train, pick)
+            result.measure(fit_choice(train, pick), as_chosen(sides, pick), held, set_floor(chosen, model_of),
+                           set_floor(chosen, model_of, size=PSEUDO_PLAYER_GAMES))
         line = [s for s, g in zip(baseline, fold) if g != f]
         acpl.measure(fit(line, (ACPL,)), baseline, held, set_floor(line, lambda t: fit(t, (ACPL,))))
         centre = statistics.fmean(s.elo for s in train)
