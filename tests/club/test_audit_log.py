@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import re
 
 import pytest
 from django.contrib.auth.models import User
 from django.test import Client
+from django.utils import translation
 
 from clubrating.cli import main
 from clubrating.club import queries, services
@@ -24,7 +26,7 @@ EVENING = """
 """
 
 
-@pytest.mark.parametrize(("action", "target", "old", "new", "expected"), [
+SENTENCE_CASES = [
     ("correct-result", "tournament 3 round 4 board 2: Anna Smith - Bob Jones", {"result": "0-1"},
      {"result": "1/2-1/2"}, "result of round 4, board 2 (Anna Smith - Bob Jones) of tournament 3 changed "
                             "from 0-1 to ½-½"),
@@ -59,10 +61,53 @@ EVENING = """
     ("moves-accept", "tournament 4 round 2 board 1", None, {"submission": 9},
      "the moves the players entered for tournament 4 round 2 board 1 accepted"),
     ("merge", "an unexpected target", None, None, "merge an unexpected target"),
-])
+]
+
+
+@pytest.mark.parametrize(("action", "target", "old", "new", "expected"), SENTENCE_CASES)
 def test_an_entry_reads_as_a_sentence(action: str, target: str, old: object, new: object, expected: str) -> None:
     assert sentence(action, target, old, new) == expected
 
+
+
+@pytest.mark.parametrize(("language", "action", "target", "old", "new", "expected"), [
+    ("ru", "publish", "tournament 1 'Week 1'", None, None, "опубликован турнир 1 'Week 1'"),
+    ("hy", "publish", "tournament 1 'Week 1'", None, None, "հրապարակված է մրցաշար 1 'Week 1'"),
+    ("ru", "correct-result", "tournament 3 round 4 board 2: Anna Smith - Bob Jones", {"result": "0-1"},
+     {"result": "1/2-1/2"}, "турнир 3, тур 4, доска 2 (Anna Smith - Bob Jones): результат изменён с 0-1 на ½-½"),
+    ("ru", "member-flags", "member 7 'Dana White'", {"junior": False}, {"junior": True},
+     "член клуба 7 'Dana White': юниор: с нет на да"),
+    # a name is never read as words: "Round Table" stays as written
+    ("ru", "new-member", "member 8", None, {"name": "Round Table"}, "новый член клуба 8: «Round Table»"),
+    ("ru", "evening-withdraw", "tournament 2 #5 'Ann Round 2'", None, {"withdrawn_from": 3},
+     "турнир 2 #5 'Ann Round 2' выбыл: не участвует в жеребьёвке начиная с тура 3"),
+    # counts in each language's plural forms
+    ("ru", "analyse", "riverside", None, {"games": 1}, "движком проанализирована 1 партия"),
+    ("ru", "analyse", "riverside", None, {"games": 3}, "движком проанализированы 3 партии"),
+    ("ru", "analyse", "riverside", None, {"games": 25}, "движком проанализировано 25 партий"),
+    ("hy", "analyse", "riverside", None, {"games": 25}, "շարժիչով վերլուծված է 25 խաղ"),
+    # an action without a sentence of its own keeps its name, its target's nouns translated
+    ("ru", "frobnicate", "initial list 2", {"rating": 1500.0}, {"rating": 1550.5},
+     "frobnicate начальный список 2: rating: с 1500 на 1550.5"),
+])
+def test_an_entry_reads_as_a_sentence_in_the_language(language: str, action: str, target: str, old: object,
+                                                      new: object, expected: str) -> None:
+    with translation.override(language):
+        assert sentence(action, target, old, new) == expected
+    assert sentence(action, target, old, new) != expected   # and in English outside it
+
+
+@pytest.mark.parametrize("language", ["ru", "hy"])
+@pytest.mark.parametrize(("action", "target", "old", "new", "expected"), SENTENCE_CASES)
+def test_no_english_word_of_a_sentence_is_left_in_the_language(language: str, action: str, target: str, old: object,
+                                                                new: object, expected: str) -> None:
+    """Every English word of the sentence is translated, except the names and values it quotes and
+    the action's own name where it has no sentence."""
+    kept = " ".join([target, action, str(old), str(new)])
+    with translation.override(language):
+        translated = sentence(action, target, old, new)
+    english = set(re.findall(r"[a-z]{3,}", expected)) - set(re.findall(r"[a-z]{3,}", kept.casefold()))
+    assert not english & set(re.findall(r"[a-z]{3,}", translated.casefold())), translated
 
 def _club_with_history() -> Club:
     club = services.create_club("Riverside", who=WHO, slug="riverside", time_zone="UTC")

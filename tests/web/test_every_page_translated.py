@@ -75,7 +75,9 @@ SAME_WORDS = {
 SERVICES = "the services' words (club/audit_text, club/services), which the command line shares: not marked yet"
 TYPED = "what an arbiter types, named as the command line and the file formats take it"
 KNOWN = [
-    (re.compile(r"/arbiter/audit/"), re.compile(r"<tbody>.*"), SERVICES),   # its rows' sentences and summaries
+    # the audit log's last column: the operation's summary as stored (AuditEntry.summary) when it was done
+    (re.compile(r"/arbiter/audit/"), re.compile(r".*(moves links? \(one per player\)|rebuilt \d+ tournaments?).*"),
+     SERVICES),
     (re.compile(r"/arbiter/(rebuild/)?$"),
      re.compile(r".*\((manual rebuild|publish|correct|rebuild|import|merge|unmerge|settings|delete) [^)]*\).*"),
      SERVICES),   # the reason of the last rebuild, stored as the services wrote it
@@ -326,6 +328,8 @@ def english_words(text: str, names: list[str], language: str) -> list[str]:
     words: list[str] = []
     for token in text.split():
         if re.search(r"[\d/:@_=]", token):   # a move, a result, a figure, an address, a FEN, a token
+            continue
+        if re.search(r"\w\.[A-Za-z]{2,4}\b", token):   # a file's name, as the arbiter gave it
             continue
         words.extend(w for w in re.findall(r"[A-Za-z]+", token)
                      if len(w) > 1 and w.lower() in vocabulary() and w.lower() not in SAME_WORDS[language])
