@@ -297,7 +297,8 @@ def pattern(segment: str) -> re.Pattern[str]:
 
 @cache
 def leak_patterns(language: str) -> tuple[tuple[str, re.Pattern[str]], ...]:
-    """The segments of every msgid that the language's translation does not keep as they are."""
+    """The segments of every msgid that the language's translation does not keep as they are, the
+    longest text first (a failure names the msgid the text is, not a shorter one it also fits)."""
     found: list[tuple[str, re.Pattern[str]]] = []
     with translation.override(language):
         for one, other in msgids():
@@ -307,7 +308,7 @@ def leak_patterns(language: str) -> tuple[tuple[str, re.Pattern[str]], ...]:
                 translations = [translation.ngettext(one, other, n) for n in (1, 2, 5)]
             found.extend((s, pattern(s)) for text in (one, other) if text for s in segments(text)
                          if not any(s in t.replace("%%", "%") for t in translations))
-    return tuple(found)
+    return tuple(sorted(found, key=lambda found: -len(PLACEHOLDER.sub("", found[0]))))
 
 
 @cache
@@ -387,3 +388,12 @@ def test_no_page_shows_english_in_armenian_or_russian(catalogue: None, site: Sit
         found.extend(f"{visit.path} [{language}]: {leak}" for leak in leaks(
             visit.path, read(visit, language, arbiter), site.names, language))
     assert found == [], "\n".join(found)
+
+
+def test_the_check_finds_english_and_passes_names_notation_and_the_translation(catalogue: None) -> None:  # noqa: F811
+    texts = ["Standings", "3 rounds", "R1", "Sonneborn-Berger", "Turnir of the club", "Турнирная таблица",
+             "Anna Smith – Bob Jones", "1. e4 e5 2. Nf3 Nc6", "1-0", "½-½", "PGN", "CPI 87.0", "clubrating"]
+    found = leaks("/c/riverside/", texts, ["Anna Smith", "Bob Jones"], "ru")
+    assert [f.split(" (")[0] for f in found] == ["'Standings'", "'3 rounds'", "'R1'", "'Sonneborn-Berger'",
+                                                "'Turnir of the club'"]
+    assert "the msgid '%(rounds)s rounds'" in found[1]
