@@ -62,3 +62,11 @@ def test_the_phone_page_has_one_form_a_board_and_a_button_a_result(club: Club, a
     arbiter_client.post(f"/c/riverside/arbiter/evening/{t.id}/result/", {"board": board.id, "result": "0-1"})
     html = arbiter_client.get(f"/c/riverside/arbiter/evening/{t.id}/round/").content.decode()
     assert 'value="0-1" class="chosen" aria-pressed="true"' in html
+
+
+def test_registering_a_player_says_so_on_the_evening_page(club: Club, arbiter_client: Client) -> None:
+    t = evening.start_evening(club, "Tuesday Swiss", TODAY, 3, who=WHO)
+    response = arbiter_client.post(f"/c/riverside/arbiter/evening/{t.id}/register/", {"name": "Anna Smith"},
+                                   follow=True)
+    assert response.status_code == 200
+    assert "registered &#x27;Anna Smith&#x27;" in response.content.decode()

@@ -76,8 +76,8 @@ def act(request: HttpRequest, action: Callable[[], Any], back: str) -> HttpRespo
         outcome = action()
     except ClubratingError as error:
         messages.error(request, error.translated(translation))
-    else:
-        messages.success(request, outcome.translated(translation))
+    else:   # an Outcome, or a sentence a view wrote itself (the evening's registration)
+        messages.success(request, outcome if isinstance(outcome, str) else outcome.translated(translation))
     return redirect(back)
 
 
