@@ -213,3 +213,27 @@ def test_the_proposals_of_match_are_told_in_the_language_and_its_json_is_not(tmp
                                        "Zed Q", "  (нет предложений: новый член клуба?)"]
     document = clubrating("ru_RU.UTF-8", "match", "A. Smith", "--roster", str(roster), "--json").stdout
     assert '"initial for the first name"' in document
+
+
+def test_publishing_the_rating_list_and_the_standings_in_russian_and_armenian(tmp_path: Path) -> None:
+    trf = tmp_path / "night.trf"
+    with trf.open("w", encoding="utf-8") as handle:
+        write_trf(parse_typed("1, Anna Smith, Bob Jones, 1-0\n2, Bob Jones, Anna Smith, 1/2-1/2",
+                              name="Club night", date=dt.date(2024, 1, 9)), handle)
+    database = f"sqlite:///{tmp_path / 'club.sqlite3'}"
+    for args in (["init", "Riverside"], ["import", str(trf)], ["link", "1", "--all-new"]):
+        assert clubrating("C.UTF-8", *args, "--database", database).returncode == 0
+    published = clubrating("ru_RU.UTF-8", "publish", "1", "--database", database)
+    assert published.stdout.splitlines() == ["опубликован «Club night»; пересчитано: 1 турнир, изменено: 2 рейтинга"]
+    ratings = clubrating("ru_RU.UTF-8", "ratings", "--database", database).stdout.splitlines()
+    assert ratings[0] == "Riverside — рейтинг-лист standard"
+    assert ratings[1].split() == ["место", "имя", "рейтинг", "партии", "последняя", "партия"]
+    assert ratings[2].endswith("2024-01-09  предварительный")
+    assert len({len(line.split("  2024")[0]) for line in ratings[2:]}) == 1   # the columns stay aligned
+    standings = clubrating("hy_AM.UTF-8", "tournament", "1", "--database", database).stdout.splitlines()
+    assert standings[2].split()[:4] == ["տեղ", "№", "անուն", "միավոր"]
+    assert standings[-1].startswith("№՝ մեկնարկային համար")
+    english = clubrating("C.UTF-8", "tournament", "1", "--database", database).stdout.splitlines()
+    assert english[2].split()[:4] == ["place", "no.", "name", "points"]
+    for table in (standings, english):   # the heading as wide as the players' lines
+        assert len({len(line) for line in table[2:-1]}) == 1, table

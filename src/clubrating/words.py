@@ -5,6 +5,7 @@ marker of texts to translate in the packages that import no Django."""
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Sequence
 
 IRREGULAR = {"entry": "entries", "person": "people"}
 
@@ -38,6 +39,12 @@ def display_width(text: str) -> int:
     (Unicode UAX #11), everything else (Latin, Cyrillic, Armenian) one."""
     return sum(0 if unicodedata.combining(c) or unicodedata.category(c) in ("Mn", "Me", "Cf")
                else 2 if unicodedata.east_asian_width(c) in ("W", "F") else 1 for c in text)
+
+
+def widths(headings: Sequence[str], least: Sequence[int]) -> list[int]:
+    """The widths of a text table's columns: each at least ``least``, and as wide as its heading
+    (translated, it may be longer than the English one)."""
+    return [max(low, display_width(heading)) for heading, low in zip(headings, least)]
 
 
 def fit(text: str, width: int, align: str = "<") -> str:

@@ -9,7 +9,9 @@ from typing import Any
 
 from clubrating.cli import print_json, wants_json, whole
 from clubrating.commands.club import _add, fmt_change, fmt_rating, the_club, who
-from clubrating.words import fit, plural
+from clubrating import djangoenv
+from clubrating.djangoenv import gettext, ngettext, pgettext
+from clubrating.words import fit, widths
 
 def cmd_rebuild(args: argparse.Namespace) -> int:
     club = the_club(args)
@@ -20,13 +22,17 @@ def cmd_rebuild(args: argparse.Namespace) -> int:
     if wants_json(args):
         print_json({**result.as_dict(), "matched": matched})
     else:
-        print(result)
+        from clubrating.club.services.outcome import rebuild_text
+
+        print(rebuild_text(result).translated(djangoenv))
         if matched:
-            print("the stored ratings matched the replay exactly")
+            print(gettext("the stored ratings matched the replay exactly"))
     if not matched:
-        print(f"clubrating rebuild: warning: {plural(result.changes_differing, 'stored rating change')} differed from "
-              "the replay of the history and were replaced: a rebuild was missed somewhere (R14)",
-              file=sys.stderr)
+        print(ngettext("clubrating rebuild: warning: %(count)s stored rating change differed from the replay of the "
+                       "history and was replaced: a rebuild was missed somewhere (R14)",
+                       "clubrating rebuild: warning: %(count)s stored rating changes differed from the replay of the "
+                       "history and were replaced: a rebuild was missed somewhere (R14)",
+                       result.changes_differing) % {"count": result.changes_differing}, file=sys.stderr)
         return 1
     return 0
 
@@ -39,12 +45,18 @@ def cmd_ratings(args: argparse.Namespace) -> int:
     if wants_json(args):
         print_json({"club": club.name, "list": args.list, "players": rows})
         return 0
-    print(f"{club.name} - {args.list} rating list")
-    print(f"{'rank':>4}  {'name':<32} {'rating':>7} {'games':>5}  last played")
+    print(gettext("%(club)s - %(list)s rating list") % {"club": club.name, "list": args.list})
+    headings = [pgettext("rating list", "rank"), pgettext("rating list", "name"), pgettext("rating list", "rating"),
+                pgettext("rating list", "games"), pgettext("rating list", "last played")]
+    w = widths(headings, (4, 32, 7, 5, 0))
+    print(f"{fit(headings[0], w[0], '>')}  {fit(headings[1], w[1])} {fit(headings[2], w[2], '>')} "
+          f"{fit(headings[3], w[3], '>')}  {headings[4]}")
+    provisional = "  " + gettext("provisional")
     for r in rows:
-        rank = f"{r['rank']:>4}" if r["rank"] else "   -"
-        mark = "  provisional" if r["provisional"] else ""
-        print(f"{rank}  {fit(r['name'], 32)} {r['rating']:>7.1f} {r['games']:>5}  {r['last_played'] or ''}{mark}")
+        rank = str(r["rank"]) if r["rank"] else "-"
+        mark, rating = provisional if r["provisional"] else "", f"{r['rating']:.1f}"
+        print(f"{fit(rank, w[0], '>')}  {fit(r['name'], w[1])} {fit(rating, w[2], '>')} "
+              f"{fit(str(r['games']), w[3], '>')}  {r['last_played'] or ''}{mark}")
     return 0
 
 
@@ -57,19 +69,31 @@ def cmd_player(args: argparse.Namespace) -> int:
     if wants_json(args):
         print_json(history)
         return 0
-    print(f"{history['name']} (member {history['member_id']})")
+    print(gettext("%(name)s (member %(id)s)") % {"name": history["name"], "id": history["member_id"]})
     for lst, r in history["ratings"].items():
-        print(f"  {lst}: {r['rating']:.1f} after {plural(r['games'], 'rated game')}" + (" (provisional)" if r["provisional"] else ""))
+        print(f"  {lst}: " + ngettext("%(rating)s after %(count)s rated game", "%(rating)s after %(count)s rated games",
+                                      r["games"]) % {"rating": f"{r['rating']:.1f}", "count": r["games"]}
+              + (" " + gettext("(provisional)") if r["provisional"] else ""))
     if history["aliases"]:
-        print("  also written: " + ", ".join(history["aliases"]))
-    print(f"{'date':<10}  {'tournament':<34} {'score':>5} {'rated':>5} {'before':>7} {'after':>7} {'change':>7}")
+        print("  " + gettext("also written: %(aliases)s") % {"aliases": ", ".join(history["aliases"])})
+    headings = [pgettext("player history", "date"), pgettext("player history", "tournament"),
+                pgettext("player history", "score"), pgettext("player history", "rated"),
+                pgettext("player history", "before"), pgettext("player history", "after"),
+                pgettext("player history", "change")]
+    w = widths(headings, (10, 34, 5, 5, 7, 7, 7))
+
+    def line(cells: list[str]) -> str:
+        return (f"{fit(cells[0], w[0])}  {fit(cells[1], w[1])} "
+                + " ".join(fit(cell, width, ">") for cell, width in zip(cells[2:], w[2:])))
+
+    print(line(headings))
     if history.get("initial"):
         i = history["initial"]
-        print(f"{'':<10}  {'initial list':<34} {'':>5} {'' if i['games'] is None else i['games']:>5} "
-              f"{'':>7} {fmt_rating(i['rating']):>7} {'':>7}")
+        print(line(["", gettext("initial list"), "", "" if i["games"] is None else str(i["games"]), "",
+                    fmt_rating(i["rating"]), ""]))
     for t in history["tournaments"]:
-        print(f"{t['date']:<10}  {fit(t['tournament'], 34)} {t['score']:>5g} {t['games_rated']:>5} "
-              f"{fmt_rating(t['rating_before']):>7} {fmt_rating(t['rating_after']):>7} {fmt_change(t['change']):>7}")
+        print(line([str(t["date"]), t["tournament"], f"{t['score']:g}", str(t["games_rated"]),
+                    fmt_rating(t["rating_before"]), fmt_rating(t["rating_after"]), fmt_change(t["change"])]))
     return 0
 
 
@@ -82,13 +106,16 @@ def cmd_audit(args: argparse.Namespace) -> int:
         print_json(document)
         return 0
     total, page, pages = document["total"], document["page"], document["pages"]
-    print(f"{club.name}: {plural(total, 'entry')} in the audit log, newest first; page {page} of {pages} "
-          f"(times in {document['time_zone']})")
+    print(ngettext("%(club)s: %(count)s entry in the audit log, newest first; page %(page)s of %(pages)s "
+                   "(times in %(zone)s)",
+                   "%(club)s: %(count)s entries in the audit log, newest first; page %(page)s of %(pages)s "
+                   "(times in %(zone)s)", total)
+          % {"club": club.name, "count": total, "page": page, "pages": pages, "zone": document["time_zone"]})
     for a in document["entries"]:
         effect = f"; {a['summary']}" if a["summary"] else ""
         print(f"{a['local']}  {a['who']}: {a['sentence']}{effect}")
     if page < pages:
-        print(f"older entries: clubrating audit --page {page + 1}")
+        print(gettext("older entries: clubrating audit --page %(page)s") % {"page": page + 1})
     return 0
 
 

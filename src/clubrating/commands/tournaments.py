@@ -8,14 +8,14 @@ import sys
 from typing import Any
 
 from clubrating import djangoenv
-from clubrating.djangoenv import gettext, ngettext
+from clubrating.djangoenv import gettext, ngettext, pgettext
 from clubrating.cli import print_json, wants_json, whole
 from clubrating.commands.club import Handler, _add, fmt_change, fmt_rating, parse_date, report, the_club, who
 from clubrating.commands.names import entry_rows, print_entries
 from clubrating.errors import InputError, Refused
 from clubrating.formats.records import MAX_ROUNDS
 from clubrating.formats.results import SPELLINGS, GameResult
-from clubrating.words import N_, fit, plural
+from clubrating.words import N_, fit, widths
 
 # Results that begin with '-', which argparse takes for an option or for its '--': every
 # such spelling GameResult reads (docs/formats.md's -- -+ -:+ -:- -/+ -/-).
@@ -129,20 +129,27 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         if wants_json(args):
             print_json(rows)
             return 0
-        print(f"{'id':>5}  {'date':<10}  {'status':<9} {'kind':<8} name")
-        for t in rows:
-            print(f"{t['tournament_id']:>5}  {t['date']}  {t['status']:<9} {t['kind']:<8} {t['name']}")
+        headings = [pgettext("tournament list", "id"), pgettext("tournament list", "date"),
+                    pgettext("tournament list", "status"), pgettext("tournament list", "kind"),
+                    pgettext("tournament list", "name")]
+        w = widths(headings, (5, 10, 9, 8, 0))
+        print(f"{fit(headings[0], w[0], '>')}  {fit(headings[1], w[1])}  {fit(headings[2], w[2])} "
+              f"{fit(headings[3], w[3])} {headings[4]}")
+        for t in rows:   # the status and kind as stored (draft, published; swiss, ...), as the JSON has them
+            print(f"{fit(str(t['tournament_id']), w[0], '>')}  {fit(str(t['date']), w[1])}  "
+                  f"{fit(t['status'], w[2])} {fit(t['kind'], w[3])} {t['name']}")
         return 0
     table = standings(get_tournament(club, args.tournament))
     if wants_json(args):
         print_json(table)
         return 0
-    print(f"{table['name']} ({table['date']}), {table['status']}" + ("" if table["rated"] else ", bughouse: not rated"))
+    print(f"{table['name']} ({table['date']}), {table['status']}"
+          + ("" if table["rated"] else gettext(", bughouse: not rated")))
     print(f"{table['ranked_by']}.")
     for line in standings_lines(table):
         print(line.rstrip())
-    print("no.: start number; a round's cell: the opponent's no., colour (w or b) and score (1 win, = draw, "
-          "0 loss); in ( ): not rated (bye, forfeit, game without a move)")
+    print(gettext("no.: start number; a round's cell: the opponent's no., colour (w or b) and score (1 win, = draw, "
+                  "0 loss); in ( ): not rated (bye, forfeit, game without a move)"))
     return 0
 
 
@@ -157,14 +164,23 @@ def standings_lines(table: dict[str, Any]) -> list[str]:
     widths = {r: max([len(str(r))] + [len(row.get(r, "")) for row in cells]) for r in rounds}
     name_width = min(NAME_COLUMNS, max([4] + [display_width(p["name"]) for p in players]))
     number_width = max([3] + [len(str(p["number"])) for p in players])
-    header = (f"{'place':>5}  {'no.':>{number_width}}  {fit('name', name_width)}  {'points':>6}  "
-              + "".join(f"{str(r):<{widths[r]}}  " for r in rounds) + f"{'before':>7} {'change':>7}")
+    place_h, number_h, name_h = pgettext("standings", "place"), pgettext("standings", "no."), pgettext("standings", "name")
+    points_h, before_h, change_h = (pgettext("standings", "points"), pgettext("standings", "before"),
+                                    pgettext("standings", "change"))
+    place_w, points_w, before_w, change_w = (max(least, display_width(heading)) for least, heading in
+                                             ((5, place_h), (6, points_h), (7, before_h), (7, change_h)))
+    number_width, name_width = max(number_width, display_width(number_h)), max(name_width, display_width(name_h))
+    header = (f"{fit(place_h, place_w, '>')}  {fit(number_h, number_width, '>')}  {fit(name_h, name_width)}  "
+              f"{fit(points_h, points_w, '>')}  " + "".join(f"{str(r):<{widths[r]}}  " for r in rounds)
+              + f"{fit(before_h, before_w, '>')} {fit(change_h, change_w, '>')}")
     lines = [header]
     for place, (p, row) in enumerate(zip(players, cells), 1):
         shown_place = p.get("place", place) or "-"   # None: not ranked in the file (withdrawn)
-        lines.append(f"{shown_place:>5}  {p['number']:>{number_width}}  {fit(p['name'], name_width)}  "
-                     f"{p['points']:>6g}  " + "".join(f"{row.get(r, ''):<{widths[r]}}  " for r in rounds)
-                     + f"{fmt_rating(p['rating_before']):>7} {fmt_change(p['change']):>7}")
+        lines.append(f"{fit(str(shown_place), place_w, '>')}  {fit(str(p['number']), number_width, '>')}  "
+                     f"{fit(p['name'], name_width)}  {fit(format(p['points'], 'g'), points_w, '>')}  "
+                     + "".join(f"{row.get(r, ''):<{widths[r]}}  " for r in rounds)
+                     + f"{fit(fmt_rating(p['rating_before']), before_w, '>')} "
+                     + fit(fmt_change(p["change"]), change_w, ">"))
     return lines
 
 
