@@ -237,3 +237,11 @@ def test_publishing_the_rating_list_and_the_standings_in_russian_and_armenian(tm
     assert english[2].split()[:4] == ["place", "no.", "name", "points"]
     for table in (standings, english):   # the heading as wide as the players' lines
         assert len({len(line) for line in table[2:-1]}) == 1, table
+
+
+def test_a_setting_s_error_is_translated_with_what_the_setting_expects(tmp_path: Path) -> None:
+    database = f"sqlite:///{tmp_path / 'club.sqlite3'}"
+    assert clubrating("C.UTF-8", "init", "Riverside", "--database", database).returncode == 0
+    run = clubrating("ru_RU.UTF-8", "settings", "k-new=abc", "--database", database)
+    assert run.returncode == 2
+    assert run.stderr.splitlines() == ["clubrating settings: ошибка: k-new 'abc': ожидается число от 1 до 100"]

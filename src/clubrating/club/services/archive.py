@@ -250,16 +250,18 @@ class Loader:
         self.done: set[str] = set()
         self.current: str | None = None
 
-    def error(self, line: int, message: str) -> InputError:
-        return InputError(message, file=str(self.path), line=line)
+    def error(self, line: int, message: str, **params: object) -> InputError:
+        return InputError(message, file=str(self.path), line=line, **params)
 
     def table_of(self, line: int, label: Any) -> Table:
         table = self.tables.get(label) if isinstance(label, str) else None
         if table is None:
-            raise self.error(line, f"unknown table {label!r}: expected one of {', '.join(self.tables)}")
+            raise self.error(line, gettext_noop("unknown table %(label)s: expected one of %(tables)s"),
+                             label=repr(label), tables=", ".join(self.tables))
         if label != self.current:
             if label in self.done:
-                raise self.error(line, f"the rows of {label} come in two places: the archive is not in table order")
+                raise self.error(line, gettext_noop("the rows of %(label)s come in two places: the archive is not in "
+                                                    "table order"), label=label)
             if self.current is not None:
                 self.done.add(self.current)
             self.current = label
@@ -272,18 +274,18 @@ class Loader:
         row.save(force_insert=True)
         old = document.get("pk")
         if not isinstance(old, int):
-            raise self.error(line, "a row without its whole-number pk")
+            raise self.error(line, gettext_noop("a row without its whole-number pk"))
         self.ids[table.label][old] = row.pk
         self.later.extend((table, row.pk, attname, target, line) for attname, target in deferred)
 
     def values(self, line: int, table: Table, given: Any) -> tuple[dict[str, Any], list[tuple[str, int]]]:
         if not isinstance(given, dict):
-            raise self.error(line, "a row without its fields")
+            raise self.error(line, gettext_noop("a row without its fields"))
         known = {f.attname: f for f in table.model._meta.concrete_fields if not f.primary_key}
         unknown = sorted(set(given) - set(known))
         if unknown:
-            raise self.error(line, f"{table.label} has no field {', '.join(unknown)}: "
-                                   "the archive was written by a newer clubrating")
+            raise self.error(line, gettext_noop("%(table)s has no field %(fields)s: the archive was written by a "
+                                                "newer clubrating"), table=table.label, fields=", ".join(unknown))
         values: dict[str, Any] = {}
         deferred: list[tuple[str, int]] = []
         for attname, value in given.items():
@@ -298,13 +300,15 @@ class Loader:
                 try:
                     values[attname] = f.to_python(value)
                 except Exception as error:   # Django's ValidationError and its kin: a bad value
-                    raise self.error(line, f"{table.label}.{attname}: {value!r} is not valid ({error})") from None
+                    raise self.error(line, gettext_noop("%(table)s.%(field)s: %(value)s is not valid (%(error)s)"),
+                                     table=table.label, field=attname, value=repr(value), error=error) from None
         return values, deferred
 
     def new_id(self, line: int, label: str, old: Any) -> int:
         new = self.ids.get(label, {}).get(old) if isinstance(old, int) else None
         if new is None:
-            raise self.error(line, f"refers to {label} {old!r}, which is not before it in the archive")
+            raise self.error(line, gettext_noop("refers to %(label)s %(old)s, which is not before it in the archive"),
+                             label=label, old=repr(old))
         return new
 
     def finish(self) -> None:

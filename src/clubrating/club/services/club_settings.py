@@ -38,7 +38,7 @@ def _number(low: float, high: float) -> Callable[[str], float]:
         except ValueError:
             value = math.nan
         if not math.isfinite(value) or not low <= value <= high:
-            raise ValueError(f"expected a number from {low:g} to {high:g}")
+            raise InputError(gettext_noop("expected a number from %(low)s to %(high)s"), low=f"{low:g}", high=f"{high:g}")
         return value
     return parse
 
@@ -46,21 +46,21 @@ def _number(low: float, high: float) -> Callable[[str], float]:
 def _whole(low: int, high: int) -> Callable[[str], int]:
     def parse(text: str) -> int:
         if not (text.isascii() and text.isdigit()) or not low <= int(text) <= high:
-            raise ValueError(f"expected a whole number from {low} to {high}")
+            raise InputError(gettext_noop("expected a whole number from %(low)s to %(high)s"), low=low, high=high)
         return int(text)
     return parse
 
 
 def _policy(text: str) -> str:
     if text not in ("club", "fide"):
-        raise ValueError("expected 'club' or 'fide'")
+        raise InputError(gettext_noop("expected 'club' or 'fide'"))
     return text
 
 
 def _language(text: str) -> str:
     codes = [code for code, _ in settings.LANGUAGES]
     if text not in codes:
-        raise ValueError(f"expected one of {', '.join(codes)}")
+        raise InputError(gettext_noop("expected one of %(codes)s"), codes=", ".join(codes))
     return text
 
 
@@ -68,8 +68,8 @@ def _zone(text: str) -> str:
     try:
         return zones.parse_zone(text)
     except InputError:
-        raise ValueError("expected an IANA time zone such as Asia/Yerevan or UTC, "
-                         "or nothing for the server's") from None
+        raise InputError(gettext_noop("expected an IANA time zone such as Asia/Yerevan or UTC, "
+                                      "or nothing for the server's")) from None
 
 
 @dataclass(frozen=True)
@@ -78,7 +78,7 @@ class Setting:
 
     key: str                                # "start-rating"
     field: str                              # Club.start_rating
-    parse: Callable[[str], Any]             # text -> value, ValueError saying what was expected
+    parse: Callable[[str], Any]             # text -> value, a ValueError (InputError) saying what was expected
     help: str
     replays: bool = True                    # a change replays the history (the rating rules do)
 
