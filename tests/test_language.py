@@ -245,3 +245,18 @@ def test_a_setting_s_error_is_translated_with_what_the_setting_expects(tmp_path:
     run = clubrating("ru_RU.UTF-8", "settings", "k-new=abc", "--database", database)
     assert run.returncode == 2
     assert run.stderr.splitlines() == ["clubrating settings: ошибка: k-new 'abc': ожидается число от 1 до 100"]
+
+
+def test_tonight_s_evening_is_shown_in_russian_and_its_json_stays_english(tmp_path: Path) -> None:
+    database = f"sqlite:///{tmp_path / 'club.sqlite3'}"
+    for args in (["init", "Riverside"], ["evening", "start", "Tuesday", "--date", "2024-01-09", "--rounds", "3"],
+                 ["evening", "register", "1", "Anna Smith", "Bob Jones", "Carl Berg"], ["link", "1", "--all-new"]):
+        assert clubrating("C.UTF-8", *args, "--database", database).returncode == 0
+    paired = clubrating("ru_RU.UTF-8", "evening", "pair", "1", "--database", database)
+    assert paired.stdout.startswith("тур 1: жеребьёвка проведена, 1 доска, пропуск тура по жеребьёвке: "), paired.stdout
+    shown = clubrating("ru_RU.UTF-8", "evening", "show", "1", "--database", database).stdout.splitlines()
+    assert shown[0] == "Tuesday: swiss, жеребьёвка проведена на 1 тур из 3"
+    assert shown[1].startswith("  доска 1: ") and shown[2].startswith("  без доски: ")
+    assert "турнирная таблица:" in shown
+    document = clubrating("ru_RU.UTF-8", "evening", "show", "1", "--json", "--database", database).stdout
+    assert '"standings:"' in document and "доска" not in document

@@ -12,7 +12,7 @@ from typing import Any
 from clubrating import djangoenv
 from clubrating.cli import print_json, wants_json
 from clubrating.commands.club import parse_date, the_club, who
-from clubrating.errors import InputError
+from clubrating.errors import InputError, Text
 from clubrating.tournament.roundrobin import MAX_SEED
 from clubrating.words import N_
 
@@ -104,20 +104,27 @@ def _one(action: Callable[[Any, list[str]], Any], count: int) -> Verb:
     return run
 
 
-def _show(args: argparse.Namespace, club: Any) -> list[str]:
+def _show(args: argparse.Namespace, club: Any) -> list[Text | str]:
     from clubrating.club import evening
     from clubrating.club.models import Bye, Evening, EveningBoard
     from clubrating.club.services import game_result_text
 
     t = _tournament(club, _words(args, 1)[0])
     ev = Evening.objects.get(tournament=t)
-    lines = [f"{t.name}: {ev.system}, round {ev.paired_rounds} of {ev.planned_rounds} paired"]
+    # Texts: the JSON has them in English, the terminal in the command's language ("  %(line)s": an indent)
+    lines: list[Text | str] = [Text(N_("%(name)s: %(system)s, round %(round)s of %(rounds)s paired"), name=t.name,
+                                    system=ev.system, round=ev.paired_rounds, rounds=ev.planned_rounds)]
     for b in EveningBoard.objects.filter(tournament=t, round=ev.paired_rounds).select_related("white", "black", "game"):
         result = game_result_text(b.game) if b.game else "..."
-        lines.append(f"  board {b.board}: {b.white.number} {b.white.name} - {b.black.number} {b.black.name}  {result}")
+        lines.append(Text("  %(line)s", line=Text(
+            N_("board %(board)s: %(white_number)s %(white)s - %(black_number)s %(black)s  %(result)s"),
+            board=b.board, white_number=b.white.number, white=b.white.name, black_number=b.black.number,
+            black=b.black.name, result=result)))
     for bye in Bye.objects.filter(tournament=t, round=ev.paired_rounds, kind__in=("U", "Z")).select_related("entry"):
-        lines.append(f"  no board: {bye.entry.number} {bye.entry.name} ({'pairing bye' if bye.kind == 'U' else 'no game'})")
-    lines.append("standings:")
+        why = Text(N_("pairing bye")) if bye.kind == "U" else Text(N_("no game"))
+        lines.append(Text("  %(line)s", line=Text(N_("no board: %(number)s %(name)s (%(why)s)"),
+                                                  number=bye.entry.number, name=bye.entry.name, why=why)))
+    lines.append(Text(N_("standings:")))
     for row, entry in evening.standings_of(t):
         lines.append(f"  {row.place or '':>3} {entry.name}  {row.points / 2:g}")
     return lines

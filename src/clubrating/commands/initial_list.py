@@ -9,11 +9,12 @@ import sys
 from typing import Any
 
 from clubrating import djangoenv
+from clubrating.djangoenv import gettext, ngettext
 from clubrating.cli import print_json, wants_json
 from clubrating.commands.club import _add, the_club, who
 from clubrating.commands.names import LinkTarget, link_outcomes
 from clubrating.errors import InputError
-from clubrating.words import N_, plural
+from clubrating.words import N_
 
 INITIAL = "initial"   # what ``entries`` and ``link`` take instead of a tournament's number
 
@@ -43,23 +44,27 @@ def initial_rows_json(club: Any) -> list[dict[str, Any]]:
 def print_initial(club: Any) -> None:
     rows = initial_rows_json(club)
     if not rows:
-        print("the club has no initial list: clubrating seed-ratings FILE")
+        print(gettext("the club has no initial list: clubrating seed-ratings FILE"))
         return
     for r in rows:
         listed = f"{r['rating']:g}" + ("" if r["games"] is None else f"/{r['games']}")
         head = f"  {r['number']:>4}  {r['name']:<32} {listed:>9}"
         if r["member_id"] is not None:
-            print(f"{head} = {r['member']} (member {r['member_id']})")
+            print(f"{head} = " + gettext("%(member)s (member %(id)s)") % {"member": r["member"], "id": r["member_id"]})
             continue
-        shown = "; ".join(f"{p['member']} (member {p['member_id']}, {p['score']:.0f}: {', '.join(p['reasons'])})"
-                          for p in r["proposals"]) or "no member looks like this name"
+        shown = "; ".join(gettext("%(member)s (member %(id)s, %(score)s: %(reasons)s)")
+                          % {"member": p["member"], "id": p["member_id"], "score": f"{p['score']:.0f}",
+                             "reasons": ", ".join(gettext(reason) for reason in p["reasons"])}
+                          for p in r["proposals"]) or gettext("no member looks like this name")
         print(f"{head} ? {shown}")
     left = sum(1 for r in rows if r["member_id"] is None)
     if left:
-        print(f"{plural(left, 'name')} to confirm (only linked rows count): clubrating link initial NUMBER MEMBER, "
-              "--new NUMBER, --exact or --all-new")
+        print(ngettext("%(count)s name to confirm (only linked rows count): clubrating link initial NUMBER MEMBER, "
+                       "--new NUMBER, --exact or --all-new",
+                       "%(count)s names to confirm (only linked rows count): clubrating link initial NUMBER MEMBER, "
+                       "--new NUMBER, --exact or --all-new", left) % {"count": left})
     else:
-        print("every name is linked")
+        print(gettext("every name is linked"))
 
 
 def cmd_seed_ratings(args: argparse.Namespace) -> int:
@@ -78,7 +83,7 @@ def cmd_entries_initial(args: argparse.Namespace) -> int:
     if wants_json(args):
         print_json(initial_rows_json(club))
     else:
-        print(f"{club.name}: initial list (ratings before the first tournament)")
+        print(gettext("%(club)s: initial list (ratings before the first tournament)") % {"club": club.name})
         print_initial(club)
     return 0
 

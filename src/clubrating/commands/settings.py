@@ -11,6 +11,7 @@ from typing import Any
 
 from clubrating.cli import print_json, wants_json
 from clubrating.commands.club import _add, report, the_club, who
+from clubrating.djangoenv import gettext
 from clubrating.errors import InputError
 from clubrating.words import N_
 
@@ -35,8 +36,8 @@ def cmd_settings(args: argparse.Namespace) -> int:
         return 0
     print(f"{club.name} ({club.slug})")
     for setting in club_settings.SETTINGS:
-        print(f"  {setting.key + '=' + _shown(values[setting.key]):<24} {setting.help}")
-    print("change with: clubrating settings KEY=VALUE ... (e.g. clubrating settings k-new=30)")
+        print(f"  {setting.key + '=' + _shown(values[setting.key]):<24} {gettext(setting.help)}")
+    print(gettext("change with: clubrating settings KEY=VALUE ... (e.g. clubrating settings k-new=30)"))
     return 0
 
 
