@@ -37,7 +37,10 @@ def test_the_table_has_one_row_a_factor_in_the_registry_order() -> None:
 
 
 @pytest.mark.parametrize(("fitted", "nodes", "line"), [
-    (10_000, [150_000], "the preset was fitted at 10,000 nodes a position; these games were analysed at 150,000"),
+    (10_000, [150_000], "the preset was fitted at 10,000 nodes a position; these games were analysed at 150,000"
+                        " (a deeper analysis finds fewer mistakes: the figure may read higher)"),
+    (10_000, [1_000], "the preset was fitted at 10,000 nodes a position; these games were analysed at 1,000"
+                      " (a shallower analysis sees more mistakes: the figure may read lower)"),
     (10_000, [10_000], "the preset was fitted at 10,000 nodes a position, as these games were analysed"),
     (10_000, [10_000, 150_000],
      "the preset was fitted at 10,000 nodes a position; these games were analysed at 10,000, 150,000"),

@@ -101,7 +101,14 @@ def test_the_dashboard_says_the_nodes_the_preset_was_fitted_at_beside_the_games_
     anna = member(fitted, "Anna Berg")
     url = f"/c/riverside/p/{anna.id}/cpi/"
     assert depth_line(page(Client(), url)) == ("The model behind this figure was fitted on games the engine "
-                                               "analysed at 10,000 nodes a position; it analysed these at 1,000 nodes.")
+                                               "analysed at 10,000 nodes a position; it analysed these at 1,000 nodes. A shallower "
+                                               "analysis sees more mistakes, so the figure may read lower than "
+                                               "a fit at this depth would give.")
+    GameAnalysis.objects.filter(game__tournament__club=fitted).update(nodes=150_000)
+    cache.clear()
+    assert depth_line(page(Client(), url)).endswith(
+        "it analysed these at 150,000 nodes. A deeper analysis finds fewer mistakes, so the figure may read higher "
+        "than a fit at this depth would give.")
     GameAnalysis.objects.filter(game__tournament__club=fitted).update(nodes=10_000)
     cache.clear()                                            # the page cache knows nothing of the update
     assert depth_line(page(Client(), url)) == ("The model behind this figure was fitted on games the engine "

@@ -51,4 +51,9 @@ def depth_line(fitted: int | None, nodes: list[int]) -> str:
     analysed = ", ".join(f"{n:,}" for n in nodes)
     if nodes == [fitted]:
         return f"the preset was fitted at {fitted:,} nodes a position, as these games were analysed"
-    return f"the preset was fitted at {fitted:,} nodes a position; these games were analysed at {analysed}"
+    line = f"the preset was fitted at {fitted:,} nodes a position; these games were analysed at {analysed}"
+    if min(nodes) > fitted:
+        return line + " (a deeper analysis finds fewer mistakes: the figure may read higher)"
+    if max(nodes) < fitted:
+        return line + " (a shallower analysis sees more mistakes: the figure may read lower)"
+    return line

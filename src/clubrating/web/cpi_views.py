@@ -116,7 +116,8 @@ def depth_notice(strength: dict[str, Any] | None) -> dict[str, Any] | None:
         return None
     fitted, nodes = strength["fitted_nodes"], strength["nodes"]
     return {"fitted": number_format(fitted, force_grouping=True), "same": nodes == [fitted],
-            "nodes": ", ".join(number_format(n, force_grouping=True) for n in nodes)}
+            "nodes": ", ".join(number_format(n, force_grouping=True) for n in nodes),
+            "deeper": min(nodes) > fitted, "shallower": max(nodes) < fitted}
 
 
 def _hint(hint: str) -> str:
