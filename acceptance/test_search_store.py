@@ -52,19 +52,17 @@ def boards_of(name: str, folder: Path) -> dict[str, chess.Board]:
     return found
 
 
-@pytest.mark.parametrize("name", STORED_POOLS)
-def test_a_sample_of_the_stored_searches_is_what_the_engine_answers_again(name: str, tmp_path: Path) -> None:
-    seed = int(os.environ.get("CLUBRATING_STORE_SEED") or time.time_ns() % 1_000_000)
-    print(f"{name}: re-searching {SAMPLE} stored positions, CLUBRATING_STORE_SEED={seed}")
-    store = StoreCache([PRESETS.store_of(name)])
-    searcher = open_searcher(EngineSettings(path=DEFAULT_ENGINE, nodes=PRESETS.NODES))
+def differing_searches(path: Path, nodes: int, boards: dict[str, chess.Board], seed: int,
+                       sample: int) -> tuple[int, list[tuple[str, str, object, object]]]:
+    """Search ``sample`` stored positions of the store at ``path`` again at ``nodes``: how many
+    were searched and those whose lines differ."""
+    store = StoreCache([path])
+    searcher = open_searcher(EngineSettings(path=DEFAULT_ENGINE, nodes=nodes))
     try:
         main_key, shallow_key = searcher.info.key, shallow_settings_key(searcher.info)
-        assert main_key in store.settings, (f"{PRESETS.store_of(name)} was made by {sorted(store.settings)}, "
-                                            f"this engine is {main_key}: refill it")
+        assert main_key in store.settings, f"{path} was made by {sorted(store.settings)}, this engine is {main_key}: refill it"
         rows = sorted((position, settings) for position, settings, _ in store.rows())
-        chosen = random.Random(seed).sample(rows, min(SAMPLE, len(rows)))
-        boards = boards_of(name, tmp_path)
+        chosen = random.Random(seed).sample(rows, min(sample, len(rows)))
         differing = []
         for position, settings in chosen:
             board = boards.get(position)
@@ -79,4 +77,32 @@ def test_a_sample_of_the_stored_searches_is_what_the_engine_answers_again(name: 
                 differing.append((position, settings, stored, again))
     finally:
         searcher.close()
-    assert differing == [], f"{len(differing)} of {len(chosen)} stored searches differ (seed {seed}): refill"
+    return len(chosen), differing
+
+
+def store_seed() -> int:
+    return int(os.environ.get("CLUBRATING_STORE_SEED") or time.time_ns() % 1_000_000)
+
+
+@pytest.mark.parametrize("name", STORED_POOLS)
+def test_a_sample_of_the_stored_searches_is_what_the_engine_answers_again(name: str, tmp_path: Path) -> None:
+    seed = store_seed()
+    print(f"{name}: re-searching {SAMPLE} stored positions, CLUBRATING_STORE_SEED={seed}")
+    searched, differing = differing_searches(PRESETS.store_of(name), PRESETS.NODES, boards_of(name, tmp_path), seed,
+                                             SAMPLE)
+    assert differing == [], f"{len(differing)} of {searched} stored searches differ (seed {seed}): refill"
+
+
+DEPTH_SAMPLE = 30     # positions of each deeper store: about 10 s at 150,000 nodes
+DEPTH_STORES = [(name, nodes) for name in FILL.DEPTH_SUBSET for nodes in (50_000, 150_000)
+                if FILL.store_at(name, nodes).is_file()]
+
+
+@pytest.mark.parametrize(("name", "nodes"), DEPTH_STORES)
+def test_a_sample_of_the_deeper_searches_is_what_the_engine_answers_again(name: str, nodes: int,
+                                                                          tmp_path: Path) -> None:
+    seed = store_seed()
+    print(f"{name} at {nodes:,} nodes: re-searching {DEPTH_SAMPLE} stored positions, CLUBRATING_STORE_SEED={seed}")
+    searched, differing = differing_searches(FILL.store_at(name, nodes), nodes, boards_of(name, tmp_path), seed,
+                                             DEPTH_SAMPLE)
+    assert differing == [], f"{len(differing)} of {searched} stored searches differ (seed {seed}): refill"
