@@ -260,3 +260,21 @@ def test_tonight_s_evening_is_shown_in_russian_and_its_json_stays_english(tmp_pa
     assert "турнирная таблица:" in shown
     document = clubrating("ru_RU.UTF-8", "evening", "show", "1", "--json", "--database", database).stdout
     assert '"standings:"' in document and "доска" not in document
+
+
+def test_the_plan_of_a_pgn_s_moves_is_told_in_russian(tmp_path: Path) -> None:
+    trf, pgn = tmp_path / "night.trf", tmp_path / "games.pgn"
+    with trf.open("w", encoding="utf-8") as handle:
+        write_trf(parse_typed("1, Anna Smith, Bob Jones, 1-0\n1, Carl Berg, Dana White, 1-0",
+                              name="Club night", date=dt.date(2024, 1, 9)), handle)
+    pgn.write_text('[Event "Club night"]\n[Round "1"]\n[White "Anna Smith"]\n[Black "Bob Jones"]\n[Result "0-1"]\n\n'
+                   "1. e4 e5 0-1\n\n"
+                   '[Event "Club night"]\n[Round "1"]\n[White "Zed Q"]\n[Black "Yan Other"]\n[Result "1-0"]\n\n'
+                   "1. d4 d5 1-0\n", encoding="utf-8")
+    database = f"sqlite:///{tmp_path / 'club.sqlite3'}"
+    for args in (["init", "Riverside"], ["import", str(trf)], ["link", "1", "--all-new"]):
+        assert clubrating("C.UTF-8", *args, "--database", database).returncode == 0
+    run = clubrating("ru_RU.UTF-8", "moves", "1", str(pgn), "--database", database)
+    assert "= тур 1: Anna Smith - Bob Jones 0-1" in run.stdout, run.stdout + run.stderr
+    assert "        результат отличается: в файле 0-1, сохранён " in run.stdout
+    assert "- тур 1: Zed Q - Yan Other 1-0  [не сохранено: нет сохранённой пары этого тура с этими игроками]" in run.stdout

@@ -14,6 +14,7 @@ import sys
 from typing import Any
 
 from clubrating import djangoenv
+from clubrating.djangoenv import gettext
 from clubrating.cli import print_json, wants_json, whole
 from clubrating.commands.club import _add, the_club, who
 from clubrating.errors import InputError
@@ -21,22 +22,26 @@ from clubrating.formats.records import MAX_ROUNDS
 from clubrating.words import N_
 
 MARKS = {"exact": "=", "proposal": "?", "unmatched": "-", "ambiguous": "-", "twice": "-", "has-moves": "-"}
-WHY_NOT = {"unmatched": "no stored pairing of this round with these players",
-           "ambiguous": "more than one stored pairing", "twice": "another game of the file found the same pairing",
-           "has-moves": "the stored game has moves already (kept)"}
+WHY_NOT = {"unmatched": N_("no stored pairing of this round with these players"),
+           "ambiguous": N_("more than one stored pairing"), "twice": N_("another game of the file found the same pairing"),
+           "has-moves": N_("the stored game has moves already (kept)")}
 
 
 def print_plan(plan: Any) -> None:
+    """Each game of the file and what becomes of it, in the command's language."""
     for game in plan.games:
-        head = f"  {game.index:>3} {MARKS[game.status]} round {game.round or '?'}: {game.white} - {game.black} {game.result}"
+        head = (f"  {game.index:>3} {MARKS[game.status]} "
+                + gettext("round %(round)s: %(white)s - %(black)s %(result)s")
+                % {"round": game.round or "?", "white": game.white, "black": game.black, "result": game.result})
         if game.status in WHY_NOT:
-            print(f"{head}  [not stored: {WHY_NOT[game.status]}]")
+            print(f"{head}  [" + gettext("not stored: %(why)s") % {"why": gettext(WHY_NOT[game.status])} + "]")
             continue
         print(head)
         for reason in game.reasons:
-            print(f"        name: {reason}")
+            print("        " + gettext("name: %(reason)s") % {"reason": reason})
         if game.differs:
-            print(f"        result differs: the file {game.result}, stored {game.stored}")
+            print("        " + gettext("result differs: the file %(file)s, stored %(stored)s")
+                  % {"file": game.result, "stored": game.stored})
 
 
 def cmd_moves(args: argparse.Namespace) -> int:
