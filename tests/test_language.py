@@ -278,3 +278,15 @@ def test_the_plan_of_a_pgn_s_moves_is_told_in_russian(tmp_path: Path) -> None:
     assert "= тур 1: Anna Smith - Bob Jones 0-1" in run.stdout, run.stdout + run.stderr
     assert "        результат отличается: в файле 0-1, сохранён " in run.stdout
     assert "- тур 1: Zed Q - Yan Other 1-0  [не сохранено: нет сохранённой пары этого тура с этими игроками]" in run.stdout
+
+
+def test_the_arbiters_and_a_backup_are_told_in_armenian_and_russian(tmp_path: Path) -> None:
+    database = f"sqlite:///{tmp_path / 'club.sqlite3'}"
+    assert clubrating("C.UTF-8", "init", "Riverside", "--database", database).returncode == 0
+    listed = clubrating("hy_AM.UTF-8", "arbiter", "list", "--database", database)
+    assert listed.stdout.splitlines() == ["Riverside-ը դեռ մրցավարի մուտքանուն չունի"], listed.stderr
+    backup = tmp_path / "copy.sqlite3"
+    saved = clubrating("ru_RU.UTF-8", "backup", str(backup), "--database", database)
+    assert saved.returncode == 0, saved.stderr
+    assert saved.stdout.startswith(f"резервная копия базы данных записана в {backup} (")
+    assert saved.stdout.rstrip().endswith(f"восстановить: clubrating restore {backup}")

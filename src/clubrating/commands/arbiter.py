@@ -7,6 +7,7 @@ import getpass
 import sys
 from typing import Any
 
+from clubrating.djangoenv import gettext
 from clubrating.cli import print_json, wants_json
 from clubrating.commands.club import the_club, who
 from clubrating.errors import InputError
@@ -46,7 +47,7 @@ def cmd_arbiter(args: argparse.Namespace) -> int:
         if wants_json(args):
             print_json({"club": club.slug, "arbiters": names})
         else:
-            print("\n".join(names) if names else f"{club.name} has no arbiter login yet")
+            print("\n".join(names) if names else gettext("%(club)s has no arbiter login yet") % {"club": club.name})
         return 0
     if not args.username:
         raise InputError(N_("'arbiter %(action)s' needs a login name"), action=args.action)

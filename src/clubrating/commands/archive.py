@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from clubrating.djangoenv import gettext
 from clubrating.cli import print_json, wants_json
 from clubrating.commands.club import _add, open_database, the_club, who
 
@@ -20,7 +21,8 @@ def cmd_export_club(args: argparse.Namespace) -> int:
     if wants_json(args):
         print_json({"club": club.slug, "file": args.file, "rows": rows})
     else:
-        print(f"wrote club '{club.name}' ({club.slug}) to {args.file}: {rows} rows")
+        print(gettext("wrote club '%(name)s' (%(slug)s) to %(file)s: %(rows)s rows")
+              % {"name": club.name, "slug": club.slug, "file": args.file, "rows": rows})
     return 0
 
 

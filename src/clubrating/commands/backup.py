@@ -8,9 +8,9 @@ import datetime as dt
 from pathlib import Path
 from typing import Any
 
+from clubrating.djangoenv import gettext, ngettext
 from clubrating.cli import option, print_json, wants_json
 from clubrating.commands.club import _add
-from clubrating.words import plural
 
 
 def _open(args: argparse.Namespace, *, must_exist: bool) -> None:
@@ -32,8 +32,8 @@ def cmd_backup(args: argparse.Namespace) -> int:
     if wants_json(args):
         print_json({"file": str(target), "bytes": target.stat().st_size, "database": connection.vendor})
     else:
-        print(f"backed up the database to {target} ({target.stat().st_size:,} bytes); "
-              f"restore it with: clubrating restore {target}")
+        print(gettext("backed up the database to %(file)s (%(bytes)s bytes); restore it with: clubrating restore %(file)s")
+              % {"file": target, "bytes": f"{target.stat().st_size:,}"})
     return 0
 
 
@@ -49,10 +49,14 @@ def cmd_restore(args: argparse.Namespace) -> int:
         print_json({"file": args.file, "clubs": restored.clubs, "audit_entries": restored.audit_entries,
                     "migrations_applied": list(restored.migrations_applied)})
         return 0
-    newer = (f"; {plural(len(restored.migrations_applied), 'newer migration')} applied"
-             if restored.migrations_applied else "")
-    print(f"restored {args.file}: {plural(restored.clubs, 'club')}, "
-          f"{plural(restored.audit_entries, 'audit entry')}{newer}")
+    applied = len(restored.migrations_applied)
+    newer = (ngettext("; %(count)s newer migration applied", "; %(count)s newer migrations applied", applied)
+             % {"count": applied} if applied else "")
+    print(gettext("restored %(file)s: %(clubs)s, %(entries)s%(newer)s")
+          % {"file": args.file, "newer": newer,
+             "clubs": ngettext("%(count)s club", "%(count)s clubs", restored.clubs) % {"count": restored.clubs},
+             "entries": ngettext("%(count)s audit entry", "%(count)s audit entries", restored.audit_entries)
+             % {"count": restored.audit_entries}})
     return 0
 
 
