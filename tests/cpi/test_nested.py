@@ -9,7 +9,8 @@ import pytest
 
 from clubrating.cpi.calibrate import FEATURES, Fit, Side, folds_of
 from clubrating.cpi.factors import FITTED_E, EvalLossForm
-from clubrating.cpi.nested import CHOICES, SHIPPED, Choice, choose, e_key, nested_cross_validate, rating_range
+from clubrating.cpi.nested import (CHOICES, SHIPPED, SPREADS, Choice, choose, e_key, nested_cross_validate,
+                                   rating_range)
 
 SIGNAL = EvalLossForm(exp_scale=30.0, cap=500.0)
 FEW = (SHIPPED, Choice(SIGNAL, "all", 0.1), Choice(EvalLossForm(), "E, B, result", 1.0))
@@ -71,3 +72,12 @@ def test_the_cover_is_also_measured_on_the_dashboards_window_and_by_rating_range
 def test_a_rating_is_placed_against_the_training_pools_mean_and_spread(elo: float, where: str) -> None:
     model = Fit({}, {}, 0.0, 1.0, 1.0, prior_mean=2000.0, prior_sd=400.0, sides=10)
     assert rating_range(elo, model) == where
+
+
+def test_a_widening_by_rating_is_chosen_inside_the_training_folds_and_only_widens() -> None:
+    report = nested_cross_validate(synthetic(acpl_noise=80.0), choices=FEW)["cpi"]
+    widened = report["widened_by_rating"]
+    assert len(widened["spreads"]) == 5 and all(spread in SPREADS for spread in widened["spreads"])
+    for where, cover in widened["by_range"].items():
+        assert cover >= report["set_cover_by_range"][where]["cover"]      # never narrower than before
+    assert widened["set_cover"] >= report["set_cover"]

@@ -130,6 +130,38 @@ def set_floor(sides: Sequence[Side], model_of: Any, k: int = INNER_FOLDS, size: 
     return math.sqrt(max(0.0, statistics.fmean(squared) - statistics.fmean(variances)))
 
 
+# A candidate widening by rating (measured, not in the product): ± sqrt(sd² + floor² +
+# (spread·(estimate − pool mean))²), the spread the smallest of SPREADS whose inner-fold sets
+# beyond the pool's mean ± 1 sd are held 68 % of the time (docs/cpi.md, "Honest intervals").
+SPREADS = tuple(step / 20 for step in range(41))
+HONEST_COVER = 0.68
+
+
+def widened(sd: float, floor: float, spread: float, mean: float, model: Fit) -> float:
+    return math.sqrt(sd * sd + floor * floor + (spread * (mean - model.prior_mean)) ** 2)
+
+
+def choose_spread(sides: Sequence[Side], model_of: Any, floor: float, k: int = INNER_FOLDS,
+                  size: int = SET_GAMES) -> float:
+    """The smallest spread of :data:`SPREADS` under which ± 1 sd holds 68 % of the inner folds'
+    held-out sets whose rating lies beyond the training pool's mean ± 1 sd."""
+    fold = folds_of(sides, k)
+    outside: list[tuple[float, float, float, Fit]] = []
+    for f in range(k):
+        model = model_of([s for s, g in zip(sides, fold) if g != f])
+        held = [i for i, g in enumerate(fold) if g == f]
+        for chunk in pseudo_players(held, sides, size):
+            mean, sd = estimate([model.delta(sides[i].values) for i in chunk], model)
+            truth = statistics.fmean(sides[i].elo for i in chunk)
+            if rating_range(truth, model) != "within":
+                outside.append((mean, sd, truth, model))
+    for spread in SPREADS:
+        if not outside or statistics.fmean(abs(m - t) <= widened(sd, floor, spread, m, model)
+                                           for m, sd, t, model in outside) >= HONEST_COVER:
+            return spread
+    return SPREADS[-1]
+
+
 @dataclass
 class _Held:
     """What one model says of the held-out sides of every outer fold."""
@@ -142,13 +174,15 @@ class _Held:
     covered: int = 0
     window: list[bool] = field(default_factory=list)      # sets of the dashboard's window: inside ± 1 sd?
     by_range: dict[str, list[bool]] = field(default_factory=dict)   # sets of 4 by their rating range
+    widened: dict[str, list[bool]] = field(default_factory=dict)    # the same under the spread chosen
+    spreads: list[float] = field(default_factory=list)
 
     @classmethod
     def empty(cls) -> _Held:
         return cls([], [], [], [], [])
 
     def measure(self, model: Fit, sides: Sequence[Side], held: list[int], floor: float,
-                window_floor: float | None = None) -> None:
+                window_floor: float | None = None, spread: float | None = None) -> None:
         """Score the held-out sides; ``window_floor``: also the sets of the dashboard's window
         (:data:`PSEUDO_PLAYER_GAMES`) with the floor measured on such sets, as the preset's."""
         deltas = {i: model.delta(sides[i].values) for i in held}
@@ -164,6 +198,11 @@ class _Held:
             inside = abs(mean - truth) <= math.sqrt(sd * sd + floor * floor)
             self.covered += inside
             self.by_range.setdefault(rating_range(truth, model), []).append(inside)
+            if spread is not None:
+                self.widened.setdefault(rating_range(truth, model), []).append(
+                    abs(mean - truth) <= widened(sd, floor, spread, mean, model))
+        if spread is not None:
+            self.spreads.append(spread)
         if window_floor is not None:
             for chunk in pseudo_players(held, sides, PSEUDO_PLAYER_GAMES):
                 mean, sd = estimate([deltas[i] for i in chunk], model)
@@ -172,13 +211,19 @@ class _Held:
 
     def to_dict(self) -> dict[str, Any]:
         one, sets = Errors.of(self.one, self.one_truth), Errors.of(self.sets, self.set_truth)
-        found = {"r": figure(statistics.fmean(self.fold_r), 3), "one_game_mae": figure(one.mae, 1),
-                 "sets": len(self.sets), "set_mae": figure(sets.mae, 1),
-                 "set_cover": figure(self.covered / len(self.sets), 3) if self.sets else None,
-                 "set_cover_by_range": {k: {"sets": len(v), "cover": figure(statistics.fmean(v), 3)}
-                                        for k, v in sorted(self.by_range.items())}}
+        found: dict[str, Any] = {
+            "r": figure(statistics.fmean(self.fold_r), 3), "one_game_mae": figure(one.mae, 1),
+            "sets": len(self.sets), "set_mae": figure(sets.mae, 1),
+            "set_cover": figure(self.covered / len(self.sets), 3) if self.sets else None,
+            "set_cover_by_range": {k: {"sets": len(v), "cover": figure(statistics.fmean(v), 3)}
+                                   for k, v in sorted(self.by_range.items())}}
         if self.window:
             found.update(window_sets=len(self.window), window_cover=figure(statistics.fmean(self.window), 3))
+        if self.spreads:
+            every = [inside for cells in self.widened.values() for inside in cells]
+            found["widened_by_rating"] = {
+                "spreads": self.spreads, "set_cover": figure(statistics.fmean(every), 3),
+                "by_range": {k: figure(statistics.fmean(v), 3) for k, v in sorted(self.widened.items())}}
         return found
 
 
@@ -206,8 +251,10 @@ def nested_cross_validate(sides: Sequence[Side], k: int = OUTER_FOLDS,
             def model_of(t: Sequence[Side], c: Choice = pick) -> Fit:
                 return fit(t, features_of(c), c.ridge)
             chosen = as_chosen(train, pick)
-            result.measure(fit_choice(train, pick), as_chosen(sides, pick), held, set_floor(chosen, model_of),
-                           set_floor(chosen, model_of, size=PSEUDO_PLAYER_GAMES))
+            floor = set_floor(chosen, model_of)
+            spread = choose_spread(chosen, model_of, floor) if result is cpi else None
+            result.measure(fit_choice(train, pick), as_chosen(sides, pick), held, floor,
+                           set_floor(chosen, model_of, size=PSEUDO_PLAYER_GAMES), spread)
         line = [s for s, g in zip(baseline, fold) if g != f]
         acpl.measure(fit(line, (ACPL,)), baseline, held, set_floor(line, lambda t: fit(t, (ACPL,))))
         centre = statistics.fmean(s.elo for s in train)
