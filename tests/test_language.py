@@ -290,3 +290,11 @@ def test_the_arbiters_and_a_backup_are_told_in_armenian_and_russian(tmp_path: Pa
     assert saved.returncode == 0, saved.stderr
     assert saved.stdout.startswith(f"резервная копия базы данных записана в {backup} (")
     assert saved.stdout.rstrip().endswith(f"восстановить: clubrating restore {backup}")
+
+
+def test_a_member_not_found_is_told_in_russian(tmp_path: Path) -> None:
+    database = f"sqlite:///{tmp_path / 'club.sqlite3'}"
+    assert clubrating("C.UTF-8", "init", "Riverside", "--database", database).returncode == 0
+    run = clubrating("ru_RU.UTF-8", "player", "Zed", "--database", database)
+    assert (run.returncode, run.stderr.splitlines()) == (
+        2, ["clubrating player: ошибка: нет члена клуба 'Zed' в клубе Riverside"])

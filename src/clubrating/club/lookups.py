@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from django.db import models
 from django.core.exceptions import ObjectDoesNotExist
+from django.utils.translation import gettext_noop
 
 from clubrating.club.models import Club, Entry, Game, Member, Tournament, merge_cycle
 from clubrating.errors import InputError, NotFound
@@ -21,12 +22,13 @@ def find_club(slug: str | None = None) -> Club:
         try:
             return Club.objects.get(slug=slug)
         except Club.DoesNotExist:
-            raise NotFound(f"no club {slug!r} in this database: {_slugs()}") from None
+            raise NotFound(gettext_noop("no club %(slug)s in this database: %(value)s"), slug=repr(slug), value=_slugs()) from None
     clubs = list(Club.objects.all()[:2])
     if not clubs:
-        raise NotFound("this database holds no club yet: run 'clubrating init NAME' first")
+        raise NotFound(gettext_noop("this database holds no club yet: run 'clubrating init NAME' first"))
     if len(clubs) > 1:
-        raise InputError(f"this database holds several clubs: say which with --club SLUG ({_slugs()})")
+        raise InputError(gettext_noop("this database holds several clubs: say which with --club SLUG (%(value)s)"),
+                         value=_slugs())
     return clubs[0]
 
 
@@ -55,7 +57,8 @@ def get_tournament(club: Club, tournament_id: int | str) -> Tournament:
     number = parse_id(tournament_id)
     tournament = Tournament.objects.filter(club=club, id=number).first() if number is not None else None
     if tournament is None:
-        raise NotFound(f"no tournament {tournament_id} in {club.name}")
+        raise NotFound(gettext_noop("no tournament %(tournament_id)s in %(name)s"),
+                       tournament_id=tournament_id, name=club.name)
     return tournament
 
 
@@ -77,10 +80,11 @@ def find_member_by_name(club: Club, typed: str) -> Member:
     text = " ".join(typed.split())
     found = members_called(club, text)
     if not found:
-        raise NotFound(f"no member {text!r} in {club.name}")
+        raise NotFound(gettext_noop("no member %(text)s in %(name)s"), text=repr(text), name=club.name)
     if len(found) > 1:
         shown = ", ".join(f"{m.name} (member {m.id})" for m in found)
-        raise InputError(f"{text!r} could be {len(found)} members: {shown}; give the member's number")
+        raise InputError(gettext_noop("%(text)s could be %(count)s members: %(shown)s; give the member's number"),
+                         text=repr(text), count=len(found), shown=shown)
     return found[0]
 
 
@@ -94,7 +98,7 @@ def members_called(club: Club, typed: str) -> list[Member]:
     """
     text = " ".join(typed.split())
     if not word_key(text):
-        raise InputError("say which member: a member's number or name")
+        raise InputError(gettext_noop("say which member: a member's number or name"))
     named = [m for m in Member.objects.filter(_containing(text), club=club).order_by("id") if is_exact(text, m.name)]
     if named:
         top = resolve_members(club)
@@ -136,8 +140,8 @@ def reread(*rows: models.Model) -> None:
         try:
             row.refresh_from_db()
         except ObjectDoesNotExist:
-            raise NotFound(f"{row._meta.verbose_name} {row.pk} no longer exists: "
-                           "it was deleted meanwhile") from None
+            raise NotFound(gettext_noop("%(verbose_name)s %(pk)s no longer exists: "
+                           "it was deleted meanwhile"), verbose_name=row._meta.verbose_name, pk=row.pk) from None
 
 
 def resolve_members(club: Club) -> dict[int, int]:

@@ -12,6 +12,8 @@ whose players no longer play each other is revoked (club/services/moves_links.fo
 
 from __future__ import annotations
 
+from django.utils.translation import gettext_noop
+
 from clubrating.club import audit
 from clubrating.club.evening import evening_of, history_of, plan_round, store_round, system_of
 from clubrating.club.locking import history_write
@@ -30,10 +32,11 @@ def _open_round(tournament: Tournament) -> tuple[Evening, int]:
     evening = evening_of(tournament)
     rnd = evening.paired_rounds
     if rnd == 0:
-        raise Refused("no round is paired yet: nothing to change")
+        raise Refused(gettext_noop("no round is paired yet: nothing to change"))
     board = first_result(tournament, rnd)
     if board is not None:
-        raise Refused(f"round {rnd} has a result already (board {board}): its pairings are fixed")
+        raise Refused(gettext_noop("round %(rnd)s has a result already (board %(board)s): its pairings are fixed"),
+                      rnd=rnd, board=board)
     return evening, rnd
 
 
@@ -63,7 +66,8 @@ def swap_colours(board: EveningBoard, *, who: str) -> Outcome:
         reread(board)
         _, rnd = _open_round(board.tournament)
         if board.round != rnd:
-            raise Refused(f"board {board.board} of round {board.round}: only the current round {rnd} can change")
+            raise Refused(gettext_noop("board %(board)s of round %(round)s: only the current round %(rnd)s can change"),
+                          board=board.board, round=board.round, rnd=rnd)
         old = [board.white.number, board.black.number]
         links = games_of_links(board.tournament, rnd)
         board.white, board.black = board.black, board.white
@@ -84,16 +88,18 @@ def exchange_players(tournament: Tournament, one: Entry, other: Entry, *, who: s
         reread(tournament)
         evening, rnd = _open_round(tournament)
         if system_of(evening) is not PairingSystem.SWISS:
-            raise Refused("a round robin's pairings are its Berger table's: an exchange would break the "
-                          "schedule (swap a board's colours instead)")
+            raise Refused(gettext_noop("a round robin's pairings are its Berger table's: an exchange would break the "
+                          "schedule (swap a board's colours instead)"))
         if one.id == other.id:
-            raise InputError(f"{one.name} twice: name two different players to exchange")
+            raise InputError(gettext_noop("%(name)s twice: name two different players to exchange"), name=one.name)
         seats = _seats(tournament, rnd)
         for player in (one, other):
             if player.id not in seats:
-                raise Refused(f"{player.name} is not paired in round {rnd}: only two paired players can change places")
+                raise Refused(gettext_noop("%(name)s is not paired in round %(rnd)s: only two paired players can change places"),
+                              name=player.name, rnd=rnd)
         if seats[one.id][0] == seats[other.id][0]:
-            raise Refused(f"{one.name} and {other.name} play each other: swap the board's colours instead")
+            raise Refused(gettext_noop("%(name)s and %(name2)s play each other: swap the board's colours instead"),
+                          name=one.name, name2=other.name)
         before, links = _boards_of(tournament, rnd), games_of_links(tournament, rnd)
         _move(tournament, rnd, one, seats[other.id])
         _move(tournament, rnd, other, seats[one.id])
@@ -137,17 +143,19 @@ def _check_round(tournament: Tournament, evening: Evening, rnd: int, confirm_rem
     byes = list(Bye.objects.filter(tournament=tournament, round=rnd, kind=ByeKind.PAIRING.value).select_related(
         "entry"))
     if len(seated) != len(set(seated)) or len(byes) > 1:
-        raise Refused(f"round {rnd}: a player would be on two boards, or the round would have two byes")
+        raise Refused(gettext_noop("round %(rnd)s: a player would be on two boards, or the round would have two byes"),
+                      rnd=rnd)
     if confirm_rematch:
         return
     states = states_before(history_of(tournament), rnd)
     for b in boards:
         if b.black.number in states[b.white.number].opponents:
-            raise Refused(f"{b.white.name} and {b.black.name} have met already: confirm the rematch to pair them "
-                          "again")
+            raise Refused(gettext_noop("%(name)s and %(name2)s have met already: confirm the rematch to pair them "
+                          "again"), name=b.white.name, name2=b.black.name)
     for bye in byes:
         if states[bye.entry.number].had_pab_or_forfeit_win:
-            raise Refused(f"{bye.entry.name} had a pairing bye or a forfeit win already: confirm to give a second one")
+            raise Refused(gettext_noop("%(name)s had a pairing bye or a forfeit win already: confirm to give a second one"),
+                          name=bye.entry.name)
 
 
 def repair_round(tournament: Tournament, *, who: str) -> Outcome:
@@ -157,7 +165,7 @@ def repair_round(tournament: Tournament, *, who: str) -> Outcome:
         reread(tournament)
         evening, rnd = _open_round(tournament)
         if system_of(evening) is not PairingSystem.SWISS:
-            raise Refused("a round robin's rounds are its Berger table's: there is nothing to pair again")
+            raise Refused(gettext_noop("a round robin's rounds are its Berger table's: there is nothing to pair again"))
         before = _boards_of(tournament, rnd)
         old_bye = _pairing_bye(tournament, rnd)
         links = games_of_links(tournament, rnd)
