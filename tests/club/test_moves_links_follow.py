@@ -14,8 +14,8 @@ from clubrating.club.models import AuditEntry, Club, EveningBoard, MovesLink, Mo
 from clubrating.club.services import moves_links as ml
 from clubrating.errors import NotFound
 
-from .conftest import ARBITER
-from .test_pairing_changes import REGULARS, _entry, _start, regulars  # noqa: F401  (the fixture)
+from .conftest import ARBITER, REGULARS
+from .test_pairing_changes import _entry, _start
 
 NOW = dt.datetime(2024, 3, 5, 19, 0, tzinfo=dt.UTC)
 ITALIAN = "1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5"
@@ -26,7 +26,7 @@ def _links(t: object, rnd: int = 1) -> list[ml.IssuedLink]:
 
 
 def test_swapping_colours_keeps_each_link_its_players_and_their_moves_agree_with_the_other_side(
-        regulars: Club) -> None:  # noqa: F811
+        regulars: Club) -> None:
     t = _start(regulars, REGULARS)
     issued = _links(t)
     first_white, first_black = issued[0].link, issued[1].link
@@ -45,7 +45,7 @@ def test_swapping_colours_keeps_each_link_its_players_and_their_moves_agree_with
     assert AuditEntry.objects.filter(action="moves-links-follow").count() == 1
 
 
-def test_pairing_the_round_again_keeps_the_links_of_the_same_boards_working(regulars: Club) -> None:  # noqa: F811
+def test_pairing_the_round_again_keeps_the_links_of_the_same_boards_working(regulars: Club) -> None:
     t = _start(regulars, REGULARS)
     issued = _links(t)
     ml.submit(issued[0].link, ITALIAN, now=NOW)
@@ -60,7 +60,7 @@ def test_pairing_the_round_again_keeps_the_links_of_the_same_boards_working(regu
 
 
 def test_pairing_the_round_again_revokes_the_links_of_players_no_longer_paired_together(
-        regulars: Club) -> None:  # noqa: F811
+        regulars: Club) -> None:
     t = _start(regulars, REGULARS + ["Eva Fox"])
     issued = _links(t)
     gone = issued[0]                                 # board 1's white player withdraws
@@ -78,7 +78,7 @@ def test_pairing_the_round_again_revokes_the_links_of_players_no_longer_paired_t
     assert entry.new["revoked"] >= 2 and entry.new["kept"] + entry.new["revoked"] == 4
 
 
-def test_exchanging_two_players_revokes_the_links_of_both_boards(regulars: Club) -> None:  # noqa: F811
+def test_exchanging_two_players_revokes_the_links_of_both_boards(regulars: Club) -> None:
     t = _start(regulars, REGULARS)
     issued = _links(t)
     one, other = _entry(t, issued[0].player), _entry(t, issued[2].player)   # the two boards' white players

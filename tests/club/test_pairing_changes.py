@@ -151,7 +151,7 @@ def test_pairing_a_swiss_round_again_takes_in_a_late_entry_and_a_withdrawal(regu
 def test_a_round_robin_swaps_colours_but_neither_exchanges_nor_pairs_again(regulars: Club) -> None:
     t = _start(regulars, REGULARS, "round-robin")
     started = AuditEntry.objects.get(action="evening-start", target=f"tournament {t.id}")
-    assert sentence(started) == f"started the evening 'Tuesday' of 2024-03-05 (round-robin) as tournament {t.id}"
+    assert sentence(started) == f"started the evening 'Tuesday' of 2024-03-05 (round robin) as tournament {t.id}"
     (w1, _), (w2, _) = _boards(t)
     with pytest.raises(Refused, match="an exchange would break the schedule"):
         pairing_changes.exchange_players(t, _entry(t, w1), _entry(t, w2), who=ARBITER)
