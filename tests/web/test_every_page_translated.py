@@ -81,8 +81,6 @@ KNOWN = [
     (re.compile(r"/arbiter/(rebuild/)?$"),
      re.compile(r".*\((manual rebuild|publish|correct|rebuild|import|merge|unmerge|settings|delete) [^)]*\).*"),
      SERVICES),   # the reason of the last rebuild, stored as the services wrote it
-    (re.compile(r"/arbiter/fair-play/"), re.compile(r"the club's CPI settings .*"), SERVICES),
-    (re.compile(r"^/m/"), re.compile(r"This moves link does not work .*"), SERVICES),
     (re.compile(r"/arbiter/settings/"), re.compile(r".*\b(club|fide|k-new(-games)?|en|hy|ru)\b.*"), TYPED),
     (re.compile(r"/arbiter/initial-list/"), re.compile(r"CSV.* name, rating .* games .*"), TYPED),
 ]
@@ -326,6 +324,7 @@ def english_words(text: str, names: list[str], language: str) -> list[str]:
     """The catalogue's English words in a text, leaving out names, addresses, notation and figures."""
     for name in names:
         text = text.replace(name, " ")
+    text = re.sub(r"\bclubrating(?: [a-z][a-z-]*)+(?: --?[a-z][a-z-]*)*", " ", text)   # a command, typed as it is
     words: list[str] = []
     for token in text.split():
         if re.search(r"[\d/:@_=]", token):   # a move, a result, a figure, an address, a FEN, a token

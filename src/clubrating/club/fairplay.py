@@ -22,7 +22,7 @@ from clubrating.club.cpi import club_preset, club_weights
 from clubrating.club.models import Club, CpiEntry
 from clubrating.club.reads import rating_list
 from clubrating.errors import InputError, Refused
-from clubrating.words import plural
+from clubrating.words import N_, Nn_
 
 RECENT_GAMES = 10    # ours: the window of the dashboard's "plays like"
 MIN_GAMES = 5        # ours: fewer games make a z of noise
@@ -34,12 +34,14 @@ def fair_play(club: Club, recent: int = RECENT_GAMES, min_games: int = MIN_GAMES
     and accuracy of their last ``recent`` games, what their rating predicts and the z-score,
     highest z first."""
     if recent < min_games:
-        raise InputError(f"the latest {plural(recent, 'game')} are too few for a z-score: at least {min_games}")
+        raise InputError(Nn_("the latest %(count)d game is too few for a z-score: at least %(least)d",
+                             "the latest %(count)d games are too few for a z-score: at least %(least)d"),
+                         count=recent, least=min_games)
     weights = club_weights(club)
     elo = weights.model.elo_map
     if elo is None:
-        raise Refused(f"the club's CPI settings (preset {club_preset(club)!r}) have no Elo map to predict "
-                      "game quality from a rating: choose a fitted preset (clubrating cpi-weights --preset)")
+        raise Refused(N_("the club's CPI settings (preset %(preset)s) have no Elo map to predict game quality from "
+                         "a rating: choose a fitted preset (clubrating cpi-weights --preset)"), preset=repr(club_preset(club)))
     ratings = {row["member_id"]: row for row in rating_list(club)}
     games: dict[int, list[dict[str, Any]]] = {}
     for member_id, delta, shown in (CpiEntry.objects.filter(member__club=club, member__merged_into=None)

@@ -18,6 +18,7 @@ import math
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse
+from django.utils import translation
 from django.views.decorators.http import require_safe
 
 from clubrating.club.fairplay import MIN_GAMES, RECENT_GAMES, Z_LOOK_CLOSER, fair_play
@@ -69,9 +70,9 @@ def fairplay_page(request: HttpRequest, access: ClubAccess) -> HttpResponse:
         context["games"] = window
         doc = fair_play(access.club, recent=window)
     except InputError as error:
-        context["error"], status = str(error), BAD_REQUEST
+        context["error"], status = error.translated(translation), BAD_REQUEST
     except ClubratingError as error:   # Refused: the club's CPI settings cannot predict (no Elo map)
-        context["error"] = str(error)
+        context["error"] = error.translated(translation)
     else:
         context.update(preset=doc["preset"], members=[_shown(row) for row in doc["members"]])
     response = _page(request, access, "web/arbiter/fairplay.html", **context)

@@ -52,7 +52,7 @@ WHITE, BLACK, EITHER = "white", "black", ""   # a link's and a submission's side
 THROTTLE_WINDOW = dt.timedelta(hours=1)
 PER_LINK = 10
 PER_ADDRESS = 60
-INVALID_LINK = "this moves link does not work (mistyped, expired or revoked): ask the arbiter for the slip"
+INVALID_LINK = gettext_noop("this moves link does not work (mistyped, expired or revoked): ask the arbiter for the slip")
 
 
 def token_hash(token: str) -> str:
