@@ -89,6 +89,17 @@ def pytest_configure(config: pytest.Config) -> None:
         config.option.maxschedchunk = 1
 
 
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
+    """In CI (``CI`` set, as .ci/run does) a skipped test fails: every test must run there, and a
+    missing engine, browser or database server is a failure of the set-up, not a reason to skip."""
+    outcome = yield
+    report = outcome.get_result()  # type: ignore[attr-defined]
+    if os.environ.get("CI") and report.skipped and not hasattr(report, "wasxfail"):
+        report.outcome = "failed"
+        report.longrepr = f"skipped in CI, where every test must run: {report.longrepr}"
+
+
 @pytest.fixture(autouse=True, scope="session")
 def quick_password_hashes() -> Iterator[None]:
     """Passwords hashed in the tests' own process with one round of MD5, as Django's testing
