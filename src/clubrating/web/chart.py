@@ -80,7 +80,8 @@ def rating_chart(points: Sequence[ChartPoint], *, title: str, start: ChartPoint 
         end_x = x(provisional_end.date) if provisional_end else x(last)
         out.append(f'<rect class="provisional" x="{LEFT}" y="{TOP}" width="{end_x - LEFT:.1f}" '
                    f'height="{HEIGHT - TOP - BOTTOM}"/>')
-        out.append(f'<text class="provisional-label" x="{LEFT + 4}" y="{TOP + 12}">{escape(gettext("provisional"))}</text>')
+        # above the plot, in its top margin: the line never runs through the word (a long one in Russian)
+        out.append(f'<text class="provisional-label" x="{LEFT + 4}" y="{TOP - 3}">{escape(gettext("provisional"))}</text>')
     for value in range(int(y_min), int(y_max) + 1, step):
         out.append(f'<line class="grid" x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{y(value):.1f}" y2="{y(value):.1f}"/>')
         out.append(f'<text class="axis" x="{LEFT - 6}" y="{y(value) + 4:.1f}" text-anchor="end">{value}</text>')
