@@ -3,14 +3,17 @@ finds the E form that carries the signal, and the ACPL line is measured on the s
 
 from __future__ import annotations
 
+import math
 import random
 
 import pytest
 
 from clubrating.cpi.calibrate import FEATURES, Fit, Side, folds_of
 from clubrating.cpi.factors import FITTED_E, EvalLossForm
-from clubrating.cpi.nested import (CHOICES, SHIPPED, SPREADS, Choice, choose, e_key, nested_cross_validate,
-                                   rating_range)
+from clubrating.cpi.calibrate import estimate
+from clubrating.cpi.nested import (CHOICES, FLAT, PRIOR_SCALES, SHIPPED, SPREADS, Choice, by_prior_scale, choose,
+                                   e_key, grid_estimate, nested_cross_validate, noise_slope, rating_range,
+                                   with_prior_scale)
 
 SIGNAL = EvalLossForm(exp_scale=30.0, cap=500.0)
 FEW = (SHIPPED, Choice(SIGNAL, "all", 0.1), Choice(EvalLossForm(), "E, B, result", 1.0))
@@ -81,3 +84,52 @@ def test_a_widening_by_rating_is_chosen_inside_the_training_folds_and_only_widen
     for where, cover in widened["by_range"].items():
         assert cover >= report["set_cover_by_range"][where]["cover"]      # never narrower than before
     assert widened["set_cover"] >= report["set_cover"]
+
+
+def test_a_weaker_prior_is_chosen_inside_the_training_folds_beside_an_interval_carrying_the_pull() -> None:
+    report = nested_cross_validate(synthetic(acpl_noise=80.0), choices=FEW)["cpi"]
+    weaker = report["weaker_prior"]
+    assert len(weaker["scales"]) == 5 and all(scale in PRIOR_SCALES for scale in weaker["scales"])
+    assert set(weaker["by_range"]) == set(report["set_cover_by_range"])
+    assert 0.3 <= weaker["set_cover"] <= 1.0 and 0.3 <= weaker["window_cover"] <= 1.0
+    pulled = weaker["carrying_the_pull"]
+    for where, cover in pulled["by_range"].items():   # the pull only widens the shipped interval
+        assert cover >= report["set_cover_by_range"][where]["cover"]
+
+
+POOL = Fit({}, {}, alpha=10.0, beta=0.01, sigma=6.0, prior_mean=2000.0, prior_sd=400.0, sides=100)
+
+
+@pytest.mark.parametrize(("deltas", "scale", "expected_mean"), [
+    ([], 1.0, 2000.0),                        # no game: the prior's mean
+    ([26.0], FLAT, 1600.0),                   # no prior: the game's own reading, (26 − 10) / 0.01
+    ([26.0, 26.0, 26.0, 26.0], FLAT, 1600.0),
+    ([26.0], 1.0, 2000.0 - 400 * 0.16 / (0.16 + 0.36)),   # prior 400², noise 600²: the weight 0.31
+])
+def test_a_scaled_prior_pulls_less_and_a_flat_one_not_at_all(deltas: list[float], scale: float,
+                                                               expected_mean: float) -> None:
+    mean, sd = estimate(deltas, with_prior_scale(POOL, scale))
+    assert mean == pytest.approx(expected_mean, abs=0.01)
+    assert grid_estimate(deltas, POOL, scale, slope=0.0)[0] == pytest.approx(expected_mean, abs=1.0)
+    assert grid_estimate(deltas, POOL, scale, slope=0.0)[1] == pytest.approx(sd, rel=0.01)
+
+
+def test_the_noise_slope_is_negative_when_weaker_players_games_are_noisier() -> None:
+    rng = random.Random(5)
+    sides = []
+    for _ in range(4000):
+        elo = rng.gauss(2000, 400)
+        noise = 6.0 * math.exp(-0.2 * (elo - 2000) / 400)
+        sides.append(Side(elo, {"x": 10.0 + 0.01 * elo + rng.gauss(0, noise)}))
+    model = Fit({"x": 1.0}, {}, alpha=10.0, beta=0.01, sigma=6.0, prior_mean=2000.0, prior_sd=400.0, sides=4000)
+    assert noise_slope(model, sides) == pytest.approx(-0.2, abs=0.05)
+
+
+def test_each_fixed_scale_of_the_prior_is_measured_by_rating_range_and_no_prior_removes_the_pull() -> None:
+    table = by_prior_scale(synthetic(acpl_noise=80.0), choice=Choice(SIGNAL, "all", 0.1), scales=(1.0, FLAT))
+    assert set(table) == {"1", "flat"}
+    for row in table.values():
+        assert row["all"]["sets"] == 60 * 8 // 4 == sum(row[where]["sets"] for where in ("below", "within", "above"))
+    pulled, flat = table["1"]["below"], table["flat"]["below"]
+    assert pulled["bias"] > 0 and abs(flat["bias"]) < pulled["bias"]   # the prior lifts the weak players
+    assert flat["half_width"] > pulled["half_width"]
