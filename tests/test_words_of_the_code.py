@@ -23,7 +23,9 @@ HEX = re.compile(r"(?<![\w.-])(?=[0-9a-f]*[a-f])(?=[0-9a-f]*[0-9])[0-9a-f]{7,40}
 AS_COMMIT = re.compile(r"(?:commit|revision|worktree of|checkout of|\brev)\W{1,3}$", re.IGNORECASE)
 # Where the machine named is the user's computer, the one the command runs on, said to the user.
 MACHINE_MEANT = {("src/clubrating/commands/serve.py", "not an address of"),
-                 ("src/clubrating/commands/serve.py", "Serve the club website (Django) on")}
+                 ("src/clubrating/commands/serve.py", "Serve the club website (Django) on"),
+                 *((f"src/clubrating/locale/{code}/LC_MESSAGES/django.po", "Serve the club website (Django) on")
+                   for code in ("en", "hy", "ru"))}   # serve's description, in the catalogue
 
 
 def line_of(text: str, index: int) -> tuple[int, str]:

@@ -17,6 +17,7 @@ from typing import Any
 
 from clubrating import __version__
 from clubrating.commands import COMMAND_MODULES
+from clubrating.commands.argparse_words import VERSION_HELP, speak_the_command_language
 from clubrating import djangoenv
 from clubrating.djangoenv import gettext
 from clubrating.errors import ClubratingError
@@ -51,37 +52,47 @@ class VerbParser(argparse.ArgumentParser):
         return super().parse_known_args(args, namespace)
 
 
+def examples(commands: str) -> str:
+    """A verb's epilog: its example command line(s), ``; ``-separated, after "Example:" or
+    "Examples:" in the command's language."""
+    several = "; " in commands
+    return (gettext("Examples: %(commands)s") if several else gettext("Example: %(commands)s")) % {"commands": commands}
+
+
 def common_options() -> argparse.ArgumentParser:
     """Options every verb accepts, before or after the verb's name."""
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument(
         "--database", metavar="URL", default=argparse.SUPPRESS,
-        help="database URL (default: $CLUBRATING_DATABASE_URL or sqlite:///clubrating.sqlite3)",
+        help=gettext("database URL (default: $CLUBRATING_DATABASE_URL or sqlite:///clubrating.sqlite3)"),
     )
     common.add_argument(
         "--engine", metavar="PATH", default=argparse.SUPPRESS,
-        help="UCI engine (default: $CLUBRATING_ENGINE or /usr/games/stockfish)",
+        help=gettext("UCI engine (default: $CLUBRATING_ENGINE or /usr/games/stockfish)"),
     )
     common.add_argument(
         "--book", metavar="PATH", default=argparse.SUPPRESS,
-        help="Polyglot opening book (default: $CLUBRATING_BOOK or Debian's gnuchess-book)",
+        help=gettext("Polyglot opening book (default: $CLUBRATING_BOOK or Debian's gnuchess-book)"),
     )
     common.add_argument(
         "--json", action="store_true", default=argparse.SUPPRESS,
-        help="print one JSON document on stdout",
+        help=gettext("print one JSON document on stdout"),
     )
     return common
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """The whole command line, every text of its help in the command's language (argparse's own too)."""
+    speak_the_command_language()
     common = common_options()
     parser = argparse.ArgumentParser(
         prog="clubrating",
-        description="A chess club's own rating list and Chess Performance Index.",
+        description=gettext("A chess club's own rating list and Chess Performance Index."),
         parents=[common],
-        epilog="Example: clubrating rate evening.trf --prior ratings.csv --json",
+        epilog=examples("clubrating rate evening.trf --prior ratings.csv --json"),
     )
-    parser.add_argument("--version", action="version", version=f"clubrating {__version__}")
+    parser.add_argument("--version", action="version", version=f"clubrating {__version__}",
+                        help=gettext(VERSION_HELP))
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True, parser_class=VerbParser)
     for name in COMMAND_MODULES:
         importlib.import_module(name).register(subparsers, common)

@@ -15,7 +15,8 @@ from clubrating import __version__
 from clubrating.analysis.engine import DEFAULT_ENGINE, DEFAULT_NODES, EngineSettings
 from clubrating.analysis.runner import (DEFAULT_BOOK, AnalysisConfig, analyse_games, read_pgn_file,
                                         stderr_progress)
-from clubrating.cli import option, print_json, wants_json
+from clubrating.cli import examples, option, print_json, wants_json
+from clubrating.djangoenv import gettext
 from clubrating.commands.cpi_words import depth_line, factor_table, plays_like
 from clubrating.cpi.facts import Color, GameFacts
 from clubrating.cpi.factors import DEFINITIONS_VERSION, mating_attacks
@@ -29,23 +30,23 @@ from clubrating.words import N_
 
 def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     parser = subparsers.add_parser(
-        "analyze", parents=[common], help="engine analysis and CPI of every game of a PGN file",
-        description="Analyse every game of a PGN file with a UCI engine (one search per position, "
-                    "MultiPV 3) and print each player's eleven CPI factors and ΔCPI.",
-        epilog="Example: clubrating analyze tuesday.pgn --nodes 150000 --jobs 2 --cache cpi.sqlite --json",
+        "analyze", parents=[common], help=gettext("engine analysis and CPI of every game of a PGN file"),
+        description=gettext("Analyse every game of a PGN file with a UCI engine (one search per position, "
+                            "MultiPV 3) and print each player's eleven CPI factors and ΔCPI."),
+        epilog=examples("clubrating analyze tuesday.pgn --nodes 150000 --jobs 2 --cache cpi.sqlite --json"),
     )
-    parser.add_argument("games", metavar="GAMES.pgn", help="PGN file with one or more games")
+    parser.add_argument("games", metavar="GAMES.pgn", help=gettext("PGN file with one or more games"))
     parser.add_argument("--nodes", type=int, default=DEFAULT_NODES,
-                        help=f"engine nodes per position (default {DEFAULT_NODES:,})")
+                        help=gettext("engine nodes per position (default %(nodes)s)") % {"nodes": f"{DEFAULT_NODES:,}"})
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
-                        help="engine processes in parallel (default: the number of cores)")
+                        help=gettext("engine processes in parallel (default: the number of cores)"))
     parser.add_argument("--cache", metavar="FILE", default=None,
-                        help="SQLite file keeping every search: repeated positions and an "
-                             "interrupted run are not searched again")
+                        help=gettext("SQLite file keeping every search: repeated positions and an "
+                                     "interrupted run are not searched again"))
     parser.add_argument("--preset", choices=sorted(PRESETS), default=DEFAULT_PRESET,
-                        help=f"the CPI settings that score the factors (default {DEFAULT_PRESET}; 'spec': "
-                             "the specification's weights)")
-    parser.add_argument("-v", "--verbose", action="store_true", help="a line per game on stderr")
+                        help=gettext("the CPI settings that score the factors (default %(preset)s; 'spec': "
+                                     "the specification's weights)") % {"preset": DEFAULT_PRESET})
+    parser.add_argument("-v", "--verbose", action="store_true", help=gettext("a line per game on stderr"))
     parser.set_defaults(handler=run)
 
 

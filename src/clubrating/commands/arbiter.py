@@ -8,7 +8,7 @@ import sys
 from typing import Any
 
 from clubrating.djangoenv import gettext
-from clubrating.cli import print_json, wants_json
+from clubrating.cli import examples, print_json, wants_json
 from clubrating.commands.club import the_club, who
 from clubrating.errors import InputError
 from clubrating.words import N_
@@ -65,12 +65,13 @@ def cmd_arbiter(args: argparse.Namespace) -> int:
 
 def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     p = subparsers.add_parser(
-        "arbiter", parents=[common], help="add, remove or list the club's arbiter logins",
-        description="Manage who may log in to the website as an arbiter of a club. A login holds a name "
-                    "and a password, nothing more.",
-        epilog="Example: echo 'long secret phrase' | clubrating arbiter add anna --club riverside --password-stdin")
+        "arbiter", parents=[common], help=gettext("add, remove or list the club's arbiter logins"),
+        description=gettext("Manage who may log in to the website as an arbiter of a club. A login holds a name "
+                            "and a password, nothing more."),
+        epilog=examples("echo 'long secret phrase' | clubrating arbiter add anna --club riverside --password-stdin"))
     p.add_argument("action", choices=("add", "remove", "list"))
-    p.add_argument("username", nargs="?", help="the login name")
-    p.add_argument("--club", help="the club's short name (default: the only club)")
-    p.add_argument("--password-stdin", action="store_true", help="read the password from the first line of stdin")
+    p.add_argument("username", nargs="?", help=gettext("the login name"))
+    p.add_argument("--club", help=gettext("the club's short name (default: the only club)"))
+    p.add_argument("--password-stdin", action="store_true",
+                   help=gettext("read the password from the first line of stdin"))
     p.set_defaults(handler=cmd_arbiter)

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from clubrating.djangoenv import gettext
-from clubrating.cli import print_json, wants_json
+from clubrating.cli import examples, print_json, wants_json
 from clubrating.commands.club import _add, open_database, the_club, who
 
 
@@ -48,15 +48,15 @@ def cmd_import_club(args: argparse.Namespace) -> int:
 
 def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     p = _add(subparsers, common, "export-club", cmd_export_club,
-             "write one club's whole history to a portable archive (gzip'd JSON lines)",
+             gettext("write one club's whole history to a portable archive (gzip'd JSON lines)"),
              "clubrating export-club --club riverside riverside.jsonl.gz")
-    p.add_argument("file", metavar="FILE", help="the archive to write")
+    p.add_argument("file", metavar="FILE", help=gettext("the archive to write"))
     p = subparsers.add_parser(
         "import-club", parents=[common],
-        help="load a club's archive into this database, in one transaction",
-        description="Load an archive written by export-club into this database (SQLite or PostgreSQL), with new "
-                    "ids; refused if a club of the same short name is here. The unlisted link gets a new token; "
-                    "arbiters' logins come without passwords and are re-invited.",
-        epilog="Example: clubrating --database postgresql://club@localhost/club import-club riverside.jsonl.gz")
-    p.add_argument("file", metavar="FILE", help="the archive to read")
+        help=gettext("load a club's archive into this database, in one transaction"),
+        description=gettext("Load an archive written by export-club into this database (SQLite or PostgreSQL), with new "
+                            "ids; refused if a club of the same short name is here. The unlisted link gets a new token; "
+                            "arbiters' logins come without passwords and are re-invited."),
+        epilog=examples("clubrating --database postgresql://club@localhost/club import-club riverside.jsonl.gz"))
+    p.add_argument("file", metavar="FILE", help=gettext("the archive to read"))
     p.set_defaults(handler=cmd_import_club)

@@ -83,14 +83,14 @@ def cmd_status(args: argparse.Namespace) -> int:
 
 def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     p = _add(subparsers, common, "backup", cmd_backup,
-             "copy the whole database into a new file, safe while the server runs (SQLite's backup API, pg_dump)",
+             gettext("copy the whole database into a new file, safe while the server runs (SQLite's backup API, pg_dump)"),
              "clubrating backup; clubrating backup nightly.sqlite3")
     p.add_argument("file", nargs="?", metavar="FILE",
-                   help="the new file (default: clubrating-YYYYMMDD-HHMMSS.sqlite3 or .pgdump, UTC)")
+                   help=gettext("the new file (default: clubrating-YYYYMMDD-HHMMSS.sqlite3 or .pgdump, UTC)"))
     p = _add(subparsers, common, "restore", cmd_restore,
-             "load a backup into an empty database, then apply the migrations newer than it",
+             gettext("load a backup into an empty database, then apply the migrations newer than it"),
              "clubrating --database sqlite:///restored.sqlite3 restore nightly.sqlite3")
-    p.add_argument("file", metavar="FILE", help="a file written by clubrating backup")
+    p.add_argument("file", metavar="FILE", help=gettext("a file written by clubrating backup"))
     _add(subparsers, common, "status", cmd_status,
-         "the installation's health, as /healthz reports it: database, migrations, analysis queue, workers "
-         "(exit 1 when not healthy)", "clubrating status --json")
+         gettext("the installation's health, as /healthz reports it: database, migrations, analysis queue, workers "
+                 "(exit 1 when not healthy)"), "clubrating status --json")

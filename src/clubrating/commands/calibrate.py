@@ -29,7 +29,8 @@ from clubrating import __version__
 from clubrating.analysis.engine import DEFAULT_ENGINE, EngineSettings
 from clubrating.analysis.runner import DEFAULT_BOOK, AnalysisConfig, analyse_games, read_pgn_file, stderr_progress
 from clubrating.analysis.store import store_settings, unused_store_line
-from clubrating.cli import option, print_json, wants_json, whole
+from clubrating.cli import examples, option, print_json, wants_json, whole
+from clubrating.djangoenv import gettext
 from clubrating.cpi import factors as factor_definitions
 from clubrating.cpi.factors import FITTED_E, EvalLossForm, eval_loss
 from clubrating.cpi.calibrate import (FEATURES, Side, careers, cross_validate, fit, settings_of, side_values,
@@ -50,31 +51,33 @@ DEFAULT_WINDOW = 10                  # "plays like 1750 ± 150 over the last 10 
 
 def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     parser = subparsers.add_parser(
-        "calibrate", parents=[common], help="fit the CPI weights and its Elo-equivalent on rated games",
-        description="Analyse rated games (WhiteElo/BlackElo tags) of one rating pool and one time "
-                    "control, fit the ΔCPI weights and the mapping from CPI to the pool's rating, "
-                    "cross-validate it (players left out) and write the settings with their provenance.",
-        epilog="Example: clubrating calibrate band_*.pgn --pool lichess-2018 --time-control blitz "
-               "--cache fit.sqlite --out lichess-blitz.json",
+        "calibrate", parents=[common], help=gettext("fit the CPI weights and its Elo-equivalent on rated games"),
+        description=gettext("Analyse rated games (WhiteElo/BlackElo tags) of one rating pool and one time "
+                            "control, fit the ΔCPI weights and the mapping from CPI to the pool's rating, "
+                            "cross-validate it (players left out) and write the settings with their provenance."),
+        epilog=examples("clubrating calibrate band_*.pgn --pool lichess-2018 --time-control blitz "
+                        "--cache fit.sqlite --out lichess-blitz.json"),
     )
-    parser.add_argument("games", nargs="+", metavar="GAMES.pgn", help="PGN files of rated games")
-    parser.add_argument("--pool", required=True, help="the rating pool the Elo tags come from "
-                        "(e.g. lichess-2018, fide, chesscom): never mix pools in one fit")
-    parser.add_argument("--time-control", default=None, help="bullet, blitz, rapid or classical: "
-                        "games of another are left out; games that say none are taken as this one")
+    parser.add_argument("games", nargs="+", metavar="GAMES.pgn", help=gettext("PGN files of rated games"))
+    parser.add_argument("--pool", required=True, help=gettext("the rating pool the Elo tags come from "
+                        "(e.g. lichess-2018, fide, chesscom): never mix pools in one fit"))
+    parser.add_argument("--time-control", default=None, help=gettext("bullet, blitz, rapid or classical: "
+                        "games of another are left out; games that say none are taken as this one"))
     parser.add_argument("--nodes", type=whole(1), default=DEFAULT_CALIBRATION_NODES,
-                        help=f"engine nodes per position (default {DEFAULT_CALIBRATION_NODES:,})")
-    parser.add_argument("--jobs", type=whole(1), default=os.cpu_count() or 1, help="engine processes")
-    parser.add_argument("--cache", metavar="FILE", default=None, help="SQLite search cache (resumes)")
+                        help=gettext("engine nodes per position (default %(nodes)s)")
+                        % {"nodes": f"{DEFAULT_CALIBRATION_NODES:,}"})
+    parser.add_argument("--jobs", type=whole(1), default=os.cpu_count() or 1, help=gettext("engine processes"))
+    parser.add_argument("--cache", metavar="FILE", default=None, help=gettext("SQLite search cache (resumes)"))
     parser.add_argument("--store", metavar="FILE.jsonl.gz", action="append", default=[],
-                        help="a committed store of searches (data/searches/) read beneath the cache; repeatable")
-    parser.add_argument("--folds", type=whole(2, 50), default=5, help="cross-validation folds (default 5)")
+                        help=gettext("a committed store of searches (data/searches/) read beneath the cache; repeatable"))
+    parser.add_argument("--folds", type=whole(2, 50), default=5, help=gettext("cross-validation folds (default 5)"))
     parser.add_argument("--min-plies", type=whole(0, 200), default=DEFAULT_MIN_PLIES,
-                        help=f"shorter games are not scored (default {DEFAULT_MIN_PLIES})")
+                        help=gettext("shorter games are not scored (default %(plies)s)") % {"plies": DEFAULT_MIN_PLIES})
     parser.add_argument("--window", type=whole(1, 1000), default=DEFAULT_WINDOW,
-                        help=f"the CPI is the Elo-equivalent of the last N games (default {DEFAULT_WINDOW})")
-    parser.add_argument("--out", metavar="FILE", default=None, help="write the fitted settings here (JSON)")
-    parser.add_argument("-v", "--verbose", action="store_true", help="a line per game on stderr")
+                        help=gettext("the CPI is the Elo-equivalent of the last N games (default %(games)s)")
+                        % {"games": DEFAULT_WINDOW})
+    parser.add_argument("--out", metavar="FILE", default=None, help=gettext("write the fitted settings here (JSON)"))
+    parser.add_argument("-v", "--verbose", action="store_true", help=gettext("a line per game on stderr"))
     parser.set_defaults(handler=run)
 
 

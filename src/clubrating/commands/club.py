@@ -13,7 +13,8 @@ import datetime as dt
 from collections.abc import Callable
 from typing import Any, cast
 
-from clubrating.cli import option, print_json, wants_json
+from clubrating.cli import examples, option, print_json, wants_json
+from clubrating.djangoenv import gettext
 from clubrating.errors import InputError
 from clubrating.words import N_
 
@@ -78,8 +79,8 @@ def fmt_change(value: float | None) -> str:
 def _add(subparsers: Any, common: argparse.ArgumentParser, name: str, handler: Handler, help: str,
          example: str) -> argparse.ArgumentParser:
     parser = subparsers.add_parser(name, parents=[common], help=help, description=help,
-                                   epilog=f"{'Examples' if '; ' in example else 'Example'}: {example}")
-    parser.add_argument("--club", metavar="SLUG", help="the club (needed when the database holds several)")
+                                   epilog=examples(example))
+    parser.add_argument("--club", metavar="SLUG", help=gettext("the club (needed when the database holds several)"))
     parser.set_defaults(handler=handler)
     return cast(argparse.ArgumentParser, parser)
 
@@ -108,11 +109,11 @@ def cmd_init(args: argparse.Namespace) -> int:
 
 
 def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
-    p = _add(subparsers, common, "init", cmd_init, "create a club in the database",
+    p = _add(subparsers, common, "init", cmd_init, gettext("create a club in the database"),
              "clubrating init 'Riverside Chess Club'")
     p.add_argument("name")
-    p.add_argument("--slug", help="short name used in links")
+    p.add_argument("--slug", help=gettext("short name used in links"))
     p.add_argument("--policy", choices=("club", "fide"), default="club")
-    p.add_argument("--separate-lists", action="store_true", help="one rating list per time control")
+    p.add_argument("--separate-lists", action="store_true", help=gettext("one rating list per time control"))
     p.add_argument("--time-zone", metavar="ZONE",
-                   help="the club's time zone, an IANA name such as Asia/Yerevan (default: the server's)")
+                   help=gettext("the club's time zone, an IANA name such as Asia/Yerevan (default: the server's)"))

@@ -6,7 +6,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from clubrating.cli import print_json, wants_json
+from clubrating.cli import examples, print_json, wants_json
+from clubrating.djangoenv import gettext
 from clubrating.commands.club import the_club
 from clubrating.cpi.coach import DEFAULT_LIMIT, FACTORS
 from clubrating.cpi.registry import COUNTS
@@ -62,15 +63,16 @@ def cmd_coach(args: argparse.Namespace) -> int:
 
 def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     p = subparsers.add_parser(
-        "coach", parents=[common], help="a member's weakest CPI factor and exercises from their own games",
-        description="Coach by CPI (spec C6): the factor that costs the member the most CPI a game, beside "
-                    "the club's average, and positions from the member's latest analysed games where they "
-                    "went wrong in it (FEN, side to move, a hint; the solution with --solutions).",
-        epilog="Example: clubrating coach 'Anna Berg' --factor M2 --limit 5 --solutions")
-    p.add_argument("member", help="member id, name or any name it is known under")
-    p.add_argument("--club", metavar="SLUG", help="the club (needed when the database holds several)")
-    p.add_argument("--factor", metavar="F", help=f"train this factor instead of the weakest: {', '.join(FACTORS)}")
+        "coach", parents=[common], help=gettext("a member's weakest CPI factor and exercises from their own games"),
+        description=gettext("Coach by CPI (spec C6): the factor that costs the member the most CPI a game, beside "
+                            "the club's average, and positions from the member's latest analysed games where they "
+                            "went wrong in it (FEN, side to move, a hint; the solution with --solutions)."),
+        epilog=examples("clubrating coach 'Anna Berg' --factor M2 --limit 5 --solutions"))
+    p.add_argument("member", help=gettext("member id, name or any name it is known under"))
+    p.add_argument("--club", metavar="SLUG", help=gettext("the club (needed when the database holds several)"))
+    p.add_argument("--factor", metavar="F", help=gettext("train this factor instead of the weakest: %(factors)s")
+                   % {"factors": ", ".join(FACTORS)})
     p.add_argument("--limit", type=int, default=DEFAULT_LIMIT, metavar="N",
-                   help=f"at most N exercises (default {DEFAULT_LIMIT})")
-    p.add_argument("--solutions", action="store_true", help="show the engine's best move and the move played")
+                   help=gettext("at most N exercises (default %(limit)s)") % {"limit": DEFAULT_LIMIT})
+    p.add_argument("--solutions", action="store_true", help=gettext("show the engine's best move and the move played"))
     p.set_defaults(handler=cmd_coach)

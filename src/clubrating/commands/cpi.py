@@ -15,7 +15,8 @@ from typing import Any, cast
 
 from clubrating.analysis.engine import DEFAULT_NODES
 from clubrating.analysis.runner import stderr_progress
-from clubrating.cli import option, print_json, wants_json, whole
+from clubrating.cli import examples, option, print_json, wants_json, whole
+from clubrating.djangoenv import gettext
 from clubrating.commands.club import the_club, who
 from clubrating.commands.cpi_words import depth_line, factor_table, factor_value, plays_like
 from clubrating.cpi.index import PRESETS
@@ -187,48 +188,50 @@ def cmd_fairplay(args: argparse.Namespace) -> int:
 def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     def add(name: str, handler: Any, help: str, description: str, example: str) -> argparse.ArgumentParser:
         parser = subparsers.add_parser(name, parents=[common], help=help, description=description,
-                                       epilog=f"Example: {example}")
-        parser.add_argument("--club", metavar="SLUG", help="the club (needed when the database holds several)")
+                                       epilog=examples(example))
+        parser.add_argument("--club", metavar="SLUG", help=gettext("the club (needed when the database holds several)"))
         parser.set_defaults(handler=handler)
         return cast(argparse.ArgumentParser, parser)
 
-    description = ("Analyse every published game of the club with moves not analysed yet (one engine search "
-                   "per position, MultiPV 3, searches shared by all games of the database), store the facts "
-                   "and rebuild the CPI ledger. An interrupted run resumes where it stopped. (A PGN file "
-                   "without a database: 'clubrating analyze GAMES.pgn'.)")
+    description = gettext("Analyse every published game of the club with moves not analysed yet (one engine "
+                          "search per position, MultiPV 3, searches shared by all games of the database), store "
+                          "the facts and rebuild the CPI ledger. An interrupted run resumes where it stopped. (A "
+                          "PGN file without a database: 'clubrating analyze GAMES.pgn'.)")
     for name, handler, help in (
-            (ANALYSE_CLUB, cmd_analyse, "engine analysis of the club's published games with moves"),
-            (OLD_ANALYSE, cmd_analyse_old_name, f"old name of {ANALYSE_CLUB} (goes in the next release)")):
+            (ANALYSE_CLUB, cmd_analyse, gettext("engine analysis of the club's published games with moves")),
+            (OLD_ANALYSE, cmd_analyse_old_name,
+             gettext("old name of %(verb)s (goes in the next release)") % {"verb": ANALYSE_CLUB})):
         p = add(name, handler, help, description, f"clubrating {name} --nodes 150000 --jobs 2")
         p.add_argument("--nodes", type=int, default=None,
-                       help=f"engine nodes per position (default $CLUBRATING_NODES or {DEFAULT_NODES:,})")
+                       help=gettext("engine nodes per position (default $CLUBRATING_NODES or %(nodes)s)")
+                       % {"nodes": f"{DEFAULT_NODES:,}"})
         p.add_argument("--jobs", type=int, default=None,
-                       help="engine processes in parallel (default $CLUBRATING_JOBS or the number of cores)")
+                       help=gettext("engine processes in parallel (default $CLUBRATING_JOBS or the number of cores)"))
         p.add_argument("--reanalyse", action="store_true",
-                       help="analyse again the games analysed with another engine, version or node budget")
-        p.add_argument("-v", "--verbose", action="store_true", help="a line per game on stderr")
+                       help=gettext("analyse again the games analysed with another engine, version or node budget"))
+        p.add_argument("-v", "--verbose", action="store_true", help=gettext("a line per game on stderr"))
 
-    p = add("cpi", cmd_cpi, "a member's CPI ledger: ΔCPI and factors of every analysed game",
-            "A member's Chess Performance Index: every analysed game with its date, opponent, colour, "
-            "result, ΔCPI, the CPI after it and the eleven factors; the current CPI and the weakest factor.",
+    p = add("cpi", cmd_cpi, gettext("a member's CPI ledger: ΔCPI and factors of every analysed game"),
+            gettext("A member's Chess Performance Index: every analysed game with its date, opponent, colour, "
+                    "result, ΔCPI, the CPI after it and the eleven factors; the current CPI and the weakest factor."),
             "clubrating cpi 'Anna Berg' --json")
-    p.add_argument("member", help="member id, name or any name it is known under")
+    p.add_argument("member", help=gettext("member id, name or any name it is known under"))
 
-    p = add("cpi-weights", cmd_weights, "show or change the CPI weights (re-scores without the engine)",
-            "Show the weights of ΔCPI (spec C1), or change some with --set NAME=VALUE (NAME=default puts "
-            "the spec's value back); the ledger is re-scored from the stored analyses, never the engine.",
+    p = add("cpi-weights", cmd_weights, gettext("show or change the CPI weights (re-scores without the engine)"),
+            gettext("Show the weights of ΔCPI (spec C1), or change some with --set NAME=VALUE (NAME=default puts "
+                    "the spec's value back); the ledger is re-scored from the stored analyses, never the engine."),
             "clubrating cpi-weights --set B1=25 --set H=-30")
     p.add_argument("--set", action="append", metavar="NAME=VALUE",
-                   help="E, T, O, B1-B3, M1-M3, H, Br, win, draw, loss, start (the starting CPI), "
-                        "or any other setting the JSON shows")
+                   help=gettext("E, T, O, B1-B3, M1-M3, H, Br, win, draw, loss, start (the starting CPI), "
+                                "or any other setting the JSON shows"))
     p.add_argument("--preset", choices=sorted(PRESETS),
-                   help="start again from a named preset ('spec': the specification's arithmetic; "
-                        "the others: fits on rated games, see the README)")
-    p.add_argument("--load", metavar="FILE", help="the settings written by 'clubrating calibrate --out'")
+                   help=gettext("start again from a named preset ('spec': the specification's arithmetic; "
+                                "the others: fits on rated games, see the README)"))
+    p.add_argument("--load", metavar="FILE", help=gettext("the settings written by 'clubrating calibrate --out'"))
 
-    p = add("fairplay", cmd_fairplay, "for the arbiter: game quality against what each rating predicts",
-            "For the arbiter only: each member's mean ΔCPI, engine agreement and accuracy over the last "
-            "analysed games against what their club rating predicts under the fitted CPI settings, as a "
-            "z-score. A reason to look closer, never a verdict: nothing is done automatically.",
+    p = add("fairplay", cmd_fairplay, gettext("for the arbiter: game quality against what each rating predicts"),
+            gettext("For the arbiter only: each member's mean ΔCPI, engine agreement and accuracy over the last "
+                    "analysed games against what their club rating predicts under the fitted CPI settings, as a "
+                    "z-score. A reason to look closer, never a verdict: nothing is done automatically."),
             "clubrating fairplay --games 10 --json")
-    p.add_argument("--games", type=whole(1, 1000), default=10, help="the latest N analysed games (default 10)")
+    p.add_argument("--games", type=whole(1, 1000), default=10, help=gettext("the latest N analysed games (default 10)"))

@@ -6,7 +6,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from clubrating.cli import option, print_json, wants_json, whole
+from clubrating.cli import examples, option, print_json, wants_json, whole
+from clubrating.djangoenv import gettext
 from clubrating.commands.club import open_database
 from clubrating.demo.build import ANALYSIS_NODES, PLAY_NODES, WITH_MOVES, DemoSettings, build_atomically
 from clubrating.words import plural
@@ -36,21 +37,25 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     p = subparsers.add_parser(
-        "demo", parents=[common], help="build a demo club with the seeded simulator",
-        description="Build a realistic demo club: several seasons of weekly Swiss evenings up to the latest "
-                    "Tuesday, late joiners, byes, forfeits, a bughouse night, misspelled names, a corrected "
-                    "result, a merge. The last evenings are played by Stockfish at each member's strength, with "
-                    "clocks, and analysed, so the CPI pages have data. All or nothing: a failure leaves no club.",
-        epilog="Example: clubrating --database sqlite:///demo.sqlite3 demo --seasons 3 --with-moves 4")
+        "demo", parents=[common], help=gettext("build a demo club with the seeded simulator"),
+        description=gettext("Build a realistic demo club: several seasons of weekly Swiss evenings up to the latest "
+                            "Tuesday, late joiners, byes, forfeits, a bughouse night, misspelled names, a corrected "
+                            "result, a merge. The last evenings are played by Stockfish at each member's strength, with "
+                            "clocks, and analysed, so the CPI pages have data. All or nothing: a failure leaves no club."),
+        epilog=examples("clubrating --database sqlite:///demo.sqlite3 demo --seasons 3 --with-moves 4"))
     p.add_argument("--seed", type=int, default=2026)
     p.add_argument("--seasons", type=whole(1, 50), default=3)
-    p.add_argument("--members", type=whole(8, 5000), default=40, help="members at the start (8-5000, default 40)")
+    p.add_argument("--members", type=whole(8, 5000), default=40,
+                   help=gettext("members at the start (8-5000, default 40)"))
     p.add_argument("--with-moves", type=whole(0, 30), default=WITH_MOVES, metavar="EVENINGS",
-                   help=f"the last EVENINGS chess evenings are played by the engine (0-30, default {WITH_MOVES})")
+                   help=gettext("the last EVENINGS chess evenings are played by the engine (0-30, default %(evenings)s)")
+                   % {"evenings": WITH_MOVES})
     p.add_argument("--play-nodes", type=whole(1, 1_000_000), default=PLAY_NODES, metavar="N",
-                   help=f"engine nodes per move of the players (default {PLAY_NODES:,})")
+                   help=gettext("engine nodes per move of the players (default %(nodes)s)")
+                   % {"nodes": f"{PLAY_NODES:,}"})
     p.add_argument("--nodes", type=whole(1, 10_000_000), default=ANALYSIS_NODES,
-                   help=f"engine nodes per position of the analysis (default {ANALYSIS_NODES:,})")
+                   help=gettext("engine nodes per position of the analysis (default %(nodes)s)")
+                   % {"nodes": f"{ANALYSIS_NODES:,}"})
     p.add_argument("--jobs", type=whole(1, 64), default=None,
-                   help="engine processes (default $CLUBRATING_JOBS or the number of cores)")
+                   help=gettext("engine processes (default $CLUBRATING_JOBS or the number of cores)"))
     p.set_defaults(handler=cmd_demo)

@@ -10,7 +10,8 @@ from collections.abc import Callable
 from typing import Any
 
 from clubrating import djangoenv
-from clubrating.cli import print_json, wants_json
+from clubrating.cli import examples, print_json, wants_json
+from clubrating.djangoenv import gettext
 from clubrating.commands.club import parse_date, the_club, who
 from clubrating.errors import InputError, Text
 from clubrating.tournament.roundrobin import MAX_SEED
@@ -160,27 +161,32 @@ def cmd_evening(args: argparse.Namespace) -> int:
 
 def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     p = subparsers.add_parser(
-        "evening", parents=[common], help="run tonight's evening: start, register, pair, change a round, results",
-        description="Tonight's evening paired here, as on the arbiter's pages. Verbs: "
-                    + "; ".join(f"clubrating {usage}" for usage in USAGE.values()) + ".",
-        epilog="Examples: clubrating evening start 'Club championship' --date 2026-11-26 --system round-robin; "
-               "clubrating evening pair 13 --order lot; clubrating evening pair 13 --order 'Bea Roth,3,1,2,5'; "
-               "clubrating evening colours 13 2; clubrating evening exchange 14 1 2")
+        "evening", parents=[common],
+        help=gettext("run tonight's evening: start, register, pair, change a round, results"),
+        description=gettext("Tonight's evening paired here, as on the arbiter's pages. Verbs: %(verbs)s.")
+        % {"verbs": "; ".join(f"clubrating {usage}" for usage in USAGE.values())},
+        epilog=examples("clubrating evening start 'Club championship' --date 2026-11-26 --system round-robin; "
+                        "clubrating evening pair 13 --order lot; clubrating evening pair 13 --order 'Bea Roth,3,1,2,5'; "
+                        "clubrating evening colours 13 2; clubrating evening exchange 14 1 2"))
     p.add_argument("verb", choices=tuple(USAGE))
-    p.add_argument("words", nargs="*", metavar="ARG", help="the verb's arguments (see above)")
-    p.add_argument("--club", metavar="SLUG", help="the club (needed when the database holds several)")
-    p.add_argument("--date", metavar="YYYY-MM-DD", help="start: the evening's date")
-    p.add_argument("--rounds", metavar="N", help="start: a Swiss's number of rounds (default 5; a round robin's "
-                   "are its table's)")
-    p.add_argument("--system", default="swiss", help="start: swiss (the default), round-robin or double-round-robin")
+    p.add_argument("words", nargs="*", metavar="ARG", help=gettext("the verb's arguments (see above)"))
+    p.add_argument("--club", metavar="SLUG", help=gettext("the club (needed when the database holds several)"))
+    p.add_argument("--date", metavar="YYYY-MM-DD", help=gettext("start: the evening's date"))
+    p.add_argument("--rounds", metavar="N",
+                   help=gettext("start: a Swiss's number of rounds (default 5; a round robin's "
+                                "are its table's)"))
+    p.add_argument("--system", default="swiss",
+                   help=gettext("start: swiss (the default), round-robin or double-round-robin"))
     p.add_argument("--time-control", default="standard", choices=("standard", "rapid", "blitz"),
-                   help="start: the time control (default standard)")
+                   help=gettext("start: the time control (default standard)"))
     p.add_argument("--order", metavar="ORDER",
-                   help="pair, round 1 of a round robin: its table numbers by rating (the default, highest first), "
-                        "lot (a drawing of lots; its seed is printed and audited), numbers (the order of entry) "
-                        "or a list of every player, table number 1 first, by start number or name: '3,1,Bea Roth,2'")
-    p.add_argument("--seed", metavar="N", help=f"pair --order lot: draw with this seed (0 to {MAX_SEED}), to repeat "
-                   "a drawing; without it a seed is drawn")
+                   help=gettext("pair, round 1 of a round robin: its table numbers by rating (the default, "
+                                "highest first), lot (a drawing of lots; its seed is printed and audited), numbers "
+                                "(the order of entry) or a list of every player, table number 1 first, by start "
+                                "number or name: '3,1,Bea Roth,2'"))
+    p.add_argument("--seed", metavar="N",
+                   help=gettext("pair --order lot: draw with this seed (0 to %(most)s), to repeat "
+                                "a drawing; without it a seed is drawn") % {"most": MAX_SEED})
     p.add_argument("--confirm-rematch", action="store_true",
-                   help="exchange: pair two players who have met already, or give a second pairing bye")
+                   help=gettext("exchange: pair two players who have met already, or give a second pairing bye"))
     p.set_defaults(handler=cmd_evening)

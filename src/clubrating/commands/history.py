@@ -121,16 +121,16 @@ def cmd_audit(args: argparse.Namespace) -> int:
 
 def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     _add(subparsers, common, "rebuild", cmd_rebuild,
-         "replay the whole history and say whether the stored ratings matched (R14)", "clubrating rebuild")
+         gettext("replay the whole history and say whether the stored ratings matched (R14)"), "clubrating rebuild")
 
-    p = _add(subparsers, common, "ratings", cmd_ratings, "the rating list, provisional players below",
+    p = _add(subparsers, common, "ratings", cmd_ratings, gettext("the rating list, provisional players below"),
              "clubrating ratings --json")
-    p.add_argument("--list", default="standard", help="standard, rapid or blitz (with separate lists)")
+    p.add_argument("--list", default="standard", help=gettext("standard, rapid or blitz (with separate lists)"))
 
-    p = _add(subparsers, common, "player", cmd_player, "a member's lifetime history", "clubrating player 'Anna Berg'")
-    p.add_argument("member", help="member id, name or any name it is known under")
+    p = _add(subparsers, common, "player", cmd_player, gettext("a member's lifetime history"), "clubrating player 'Anna Berg'")
+    p.add_argument("member", help=gettext("member id, name or any name it is known under"))
 
-    p = _add(subparsers, common, "audit", cmd_audit, "the audit log: who changed what, when (newest first)",
+    p = _add(subparsers, common, "audit", cmd_audit, gettext("the audit log: who changed what, when (newest first)"),
              "clubrating audit --page 2 --limit 20")
-    p.add_argument("--page", type=whole(1), default=1, help="which page, 1 (the newest) to the last")
-    p.add_argument("--limit", type=whole(1), default=50, help="entries a page (default 50)")
+    p.add_argument("--page", type=whole(1), default=1, help=gettext("which page, 1 (the newest) to the last"))
+    p.add_argument("--limit", type=whole(1), default=50, help=gettext("entries a page (default 50)"))

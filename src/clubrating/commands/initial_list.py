@@ -116,8 +116,8 @@ def _show(club: Any, args: argparse.Namespace, outcomes: list[Any]) -> int:
 
 def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     p = _add(subparsers, common, "seed-ratings", cmd_seed_ratings,
-             "store the club's initial list: members' ratings from before its first tournament",
+             gettext("store the club's initial list: members' ratings from before its first tournament"),
              "clubrating seed-ratings ratings.csv --accept-exact")
-    p.add_argument("file", metavar="FILE", help="a CSV with the columns name, rating and optionally games "
-                                                "(',' or ';', any header case), or a TRF (its rating column)")
-    p.add_argument("--accept-exact", action="store_true", help="link names that match one member exactly")
+    p.add_argument("file", metavar="FILE", help=gettext("a CSV with the columns name, rating and optionally games "
+                                                        "(',' or ';', any header case), or a TRF (its rating column)"))
+    p.add_argument("--accept-exact", action="store_true", help=gettext("link names that match one member exactly"))

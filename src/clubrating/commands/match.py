@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from clubrating.cli import option, print_json, wants_json
+from clubrating.cli import examples, option, print_json, wants_json
 from clubrating import djangoenv
 from clubrating.djangoenv import gettext
 from clubrating.errors import InputError
@@ -31,20 +31,21 @@ SHOWN_NAME = 80  # characters of a typed name echoed in the text output
 
 def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     parser = subparsers.add_parser(
-        "match", parents=[common], help="propose the members a typed name could be",
-        description="For each name, the members it could be, best first, with a score out of "
-                    "100 and the reasons in words. Names come from the arguments, from --names "
-                    "FILE (one a line), or from stdin when neither is given. Matched against "
-                    "--roster FILE (one name a line, no database) or the club's members. "
-                    "Nothing is linked: these are proposals for the arbiter.",
-        epilog="Example: clubrating match 'J. Smith' 'Aronyan, Levon' --roster members.txt --json",
+        "match", parents=[common], help=gettext("propose the members a typed name could be"),
+        description=gettext("For each name, the members it could be, best first, with a score out of "
+                            "100 and the reasons in words. Names come from the arguments, from --names "
+                            "FILE (one a line), or from stdin when neither is given. Matched against "
+                            "--roster FILE (one name a line, no database) or the club's members. "
+                            "Nothing is linked: these are proposals for the arbiter."),
+        epilog=examples("clubrating match 'J. Smith' 'Aronyan, Levon' --roster members.txt --json"),
     )
-    parser.add_argument("name", nargs="*", metavar="NAME", help="a name as typed")
-    parser.add_argument("--names", metavar="FILE", help="names to match, one a line ('-' for stdin)")
-    parser.add_argument("--roster", metavar="FILE", help="match against these names (one a line) "
-                        "instead of the club's members")
+    parser.add_argument("name", nargs="*", metavar="NAME", help=gettext("a name as typed"))
+    parser.add_argument("--names", metavar="FILE", help=gettext("names to match, one a line ('-' for stdin)"))
+    parser.add_argument("--roster", metavar="FILE", help=gettext("match against these names (one a line) "
+                        "instead of the club's members"))
     parser.add_argument("--limit", type=int, default=MAX_PROPOSALS, metavar="N",
-                        help=f"at most N proposals a name (1-{MAX_PROPOSALS}, default {MAX_PROPOSALS})")
+                        help=gettext("at most N proposals a name (1-%(most)s, default %(most)s)")
+                        % {"most": MAX_PROPOSALS})
     parser.set_defaults(handler=run)
 
 

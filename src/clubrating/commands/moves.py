@@ -93,24 +93,24 @@ def _typed(tournament: Any, args: argparse.Namespace) -> int:
 def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     register_links(subparsers, common)
     p = _add(subparsers, common, "moves", cmd_moves,
-             "add moves to a tournament's stored games: a PGN file matched by round and players, or one game typed",
+             gettext("add moves to a tournament's stored games: a PGN file matched by round and players, or one game typed"),
              "clubrating moves 12 evening.pgn; clubrating moves 12 evening.pgn --accept-proposals --drop-differing; "
              "clubrating moves 12 --round 3 --player 'Anna Berg' --typed '1. e4 e5 2. Nf3 Nc6'")
-    p.add_argument("tournament", metavar="T", help="the tournament's number")
-    p.add_argument("file", metavar="GAMES.pgn", nargs="?", help="a PGN file of the tournament's games")
+    p.add_argument("tournament", metavar="T", help=gettext("the tournament's number"))
+    p.add_argument("file", metavar="GAMES.pgn", nargs="?", help=gettext("a PGN file of the tournament's games"))
     p.add_argument("--accept-proposals", action="store_true",
-                   help="accept every name the matcher found under another spelling (listed first without it)")
+                   help=gettext("accept every name the matcher found under another spelling (listed first without it)"))
     p.add_argument("--correct-results", action="store_true",
-                        help="where the file's result differs, correct the stored result to it (full replay)")
+                        help=gettext("where the file's result differs, correct the stored result to it (full replay)"))
     p.add_argument("--drop-differing", action="store_true",
-                        help="where the file's result differs, keep the stored result and drop those moves "
-                        "(not with --correct-results)")
-    p.add_argument("--round", type=whole(1, MAX_ROUNDS), help="with --typed: the game's round")
-    p.add_argument("--player", help="with --typed: one of its players (name or number)")
+                        help=gettext("where the file's result differs, keep the stored result and drop those moves "
+                        "(not with --correct-results)"))
+    p.add_argument("--round", type=whole(1, MAX_ROUNDS), help=gettext("with --typed: the game's round"))
+    p.add_argument("--player", help=gettext("with --typed: one of its players (name or number)"))
     p.add_argument("--typed", metavar="MOVES",
-                   help="the game's moves as written (SAN, move numbers optional, 0-0, Russian letters, clocks)")
+                   help=gettext("the game's moves as written (SAN, move numbers optional, 0-0, Russian letters, clocks)"))
     p.add_argument("--confirm", action="store_true",
-                   help="with --typed: store moves that end in a position contradicting the stored result")
+                   help=gettext("with --typed: store moves that end in a position contradicting the stored result"))
 
 
 def cmd_moves_links(args: argparse.Namespace) -> int:
@@ -166,12 +166,13 @@ def _link_row(link: Any) -> dict[str, Any]:
 
 def register_links(subparsers: Any, common: argparse.ArgumentParser) -> None:
     p = _add(subparsers, common, "moves-links", cmd_moves_links,
-             "the moves links of a tournament's boards (players type their game on a phone): list, make, revoke",
+             gettext("the moves links of a tournament's boards (players type their game on a phone): list, make, revoke"),
              "clubrating moves-links 12; clubrating moves-links 12 --make 3 --site https://chess.example.org; "
              "clubrating moves-links 12 --revoke 41")
-    p.add_argument("tournament", metavar="T", help="the tournament's number")
+    p.add_argument("tournament", metavar="T", help=gettext("the tournament's number"))
     p.add_argument("--make", type=whole(1, MAX_ROUNDS), metavar="R",
-                   help="make a link for every board of round R and print them (shown once: only a hash is "
-                        "kept); the boards' earlier links stop working")
-    p.add_argument("--site", metavar="URL", help="with --make: the site's address, printed before each link's path")
-    p.add_argument("--revoke", type=whole(1, 2**63 - 1), metavar="ID", help="revoke the link numbered ID")
+                   help=gettext("make a link for every board of round R and print them (shown once: only a hash is "
+                                "kept); the boards' earlier links stop working"))
+    p.add_argument("--site", metavar="URL",
+                   help=gettext("with --make: the site's address, printed before each link's path"))
+    p.add_argument("--revoke", type=whole(1, 2**63 - 1), metavar="ID", help=gettext("revoke the link numbered ID"))

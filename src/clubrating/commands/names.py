@@ -211,42 +211,44 @@ def cmd_member(args: argparse.Namespace) -> int:
 
 
 def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
-    p = _add(subparsers, common, "entries", cmd_entries, "the names of a tournament with the members they could be",
+    p = _add(subparsers, common, "entries", cmd_entries, gettext("the names of a tournament with the members they could be"),
              "clubrating entries 12   (or: clubrating entries initial, the initial list)")
-    p.add_argument("tournament", help="the tournament's number, or 'initial' for the initial list")
+    p.add_argument("tournament", help=gettext("the tournament's number, or 'initial' for the initial list"))
 
-    p = _add(subparsers, common, "link", cmd_link, "confirm which member a name is, or make it a new member",
+    p = _add(subparsers, common, "link", cmd_link, gettext("confirm which member a name is, or make it a new member"),
              "clubrating link 12 4 'John Smith'; clubrating link 12 --exact --all-new")
-    p.add_argument("tournament", help="the tournament's number, or 'initial' for the initial list")
-    p.add_argument("number", nargs="?", help="the player's number in the tournament")
-    p.add_argument("member", nargs="?", help="member id, name or any name it is known under ('-' to unlink a draft's name)")
-    p.add_argument("--new", action="append", metavar="NUMBER", help="make this name a new member")
-    p.add_argument("--exact", action="store_true", help="link every name that matches one member exactly")
-    p.add_argument("--all-new", action="store_true", help="make every name still unlinked a new member")
+    p.add_argument("tournament", help=gettext("the tournament's number, or 'initial' for the initial list"))
+    p.add_argument("number", nargs="?", help=gettext("the player's number in the tournament"))
+    p.add_argument("member", nargs="?",
+                   help=gettext("member id, name or any name it is known under ('-' to unlink a draft's name)"))
+    p.add_argument("--new", action="append", metavar="NUMBER", help=gettext("make this name a new member"))
+    p.add_argument("--exact", action="store_true", help=gettext("link every name that matches one member exactly"))
+    p.add_argument("--all-new", action="store_true", help=gettext("make every name still unlinked a new member"))
 
-    p = _add(subparsers, common, "merge", cmd_merge, "two members are one person: merge the first into the second",
+    p = _add(subparsers, common, "merge", cmd_merge, gettext("two members are one person: merge the first into the second"),
              "clubrating merge 31 7")
     p.add_argument("absorbed")
     p.add_argument("into")
 
     p = _add(subparsers, common, "duplicates", cmd_duplicates,
-             "members whose names look like one person (proposals to merge, never applied)",
+             gettext("members whose names look like one person (proposals to merge, never applied)"),
              "clubrating duplicates --min-score 90")
     p.add_argument("--min-score", type=float, default=85.0, metavar="N",
-                   help="list pairs whose names score N or more against each other (85-100, default 85)")
+                   help=gettext("list pairs whose names score N or more against each other (85-100, default 85)"))
 
     p = _add(subparsers, common, "distinct", cmd_distinct,
-             "two members are two people: no longer listed by 'duplicates'", "clubrating distinct 31 7 [--undo]")
+             gettext("two members are two people: no longer listed by 'duplicates'"), "clubrating distinct 31 7 [--undo]")
     p.add_argument("one")
     p.add_argument("other")
-    p.add_argument("--undo", action="store_true", help="take it back: the pair may be listed again")
+    p.add_argument("--undo", action="store_true", help=gettext("take it back: the pair may be listed again"))
 
-    p = _add(subparsers, common, "unmerge", cmd_unmerge, "undo a merge", "clubrating unmerge 31")
+    p = _add(subparsers, common, "unmerge", cmd_unmerge, gettext("undo a merge"), "clubrating unmerge 31")
     p.add_argument("member")
 
-    p = _add(subparsers, common, "member", cmd_member, "a member's name, junior flag and full-name consent",
+    p = _add(subparsers, common, "member", cmd_member, gettext("a member's name, junior flag and full-name consent"),
              "clubrating member 7 --junior yes --consent no; clubrating member 7 --name 'John Smith'")
     p.add_argument("member")
-    p.add_argument("--name", help="correct the member's name (the spellings typed in tournaments stay)")
+    p.add_argument("--name", help=gettext("correct the member's name (the spellings typed in tournaments stay)"))
     p.add_argument("--junior", choices=("yes", "no"))
-    p.add_argument("--consent", choices=("yes", "no"), help="the arbiter recorded consent to show the full name")
+    p.add_argument("--consent", choices=("yes", "no"),
+                   help=gettext("the arbiter recorded consent to show the full name"))

@@ -6,6 +6,7 @@ import argparse
 from typing import Any
 
 from clubrating.cli import wants_json
+from clubrating.djangoenv import gettext
 from clubrating.commands.club import _add, report, the_club, who
 
 def cmd_privacy(args: argparse.Namespace) -> int:
@@ -24,8 +25,8 @@ def cmd_privacy(args: argparse.Namespace) -> int:
 
 
 def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
-    p = _add(subparsers, common, "privacy", cmd_privacy, "who sees the club page and how names are shown",
+    p = _add(subparsers, common, "privacy", cmd_privacy, gettext("who sees the club page and how names are shown"),
              "clubrating privacy --visibility unlisted --names initials")
     p.add_argument("--visibility", choices=("arbiter", "unlisted", "public"))
     p.add_argument("--names", choices=("full", "initials"))
-    p.add_argument("--rotate-token", action="store_true", help="give the unlisted link a new token")
+    p.add_argument("--rotate-token", action="store_true", help=gettext("give the unlisted link a new token"))

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from clubrating.cli import print_json, wants_json
+from clubrating.cli import examples, print_json, wants_json
 from clubrating.djangoenv import gettext, ngettext, pgettext
 from clubrating.errors import InputError
 from clubrating.formats.common import decode_text
@@ -32,20 +32,20 @@ UNDATED = dt.date(1, 1, 1)   # one tournament alone needs no date to be ordered 
 
 def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     parser = subparsers.add_parser(
-        "rate", parents=[common], help="rate one tournament file (no database)",
-        description="The rating change of every player of one tournament file (TRF, PGN or "
-                    "CSV), from prior ratings and game counts. Players are matched by name; "
-                    "a player missing from the prior file is new.",
-        epilog="Example: clubrating rate evening.trf --prior ratings.csv --policy club --json",
+        "rate", parents=[common], help=gettext("rate one tournament file (no database)"),
+        description=gettext("The rating change of every player of one tournament file (TRF, PGN or "
+                            "CSV), from prior ratings and game counts. Players are matched by name; "
+                            "a player missing from the prior file is new."),
+        epilog=examples("clubrating rate evening.trf --prior ratings.csv --policy club --json"),
     )
-    parser.add_argument("file", metavar="FILE", help="the tournament file (TRF, PGN or CSV)")
+    parser.add_argument("file", metavar="FILE", help=gettext("the tournament file (TRF, PGN or CSV)"))
     parser.add_argument("--prior", metavar="LIST",
-                        help="prior ratings: a CSV with the columns name, rating and optionally games "
-                             "(',' or ';', any header case), or a TRF's rating column")
+                        help=gettext("prior ratings: a CSV with the columns name, rating and optionally games "
+                                     "(',' or ';', any header case), or a TRF's rating column"))
     parser.add_argument("--policy", choices=sorted(POLICIES), default="club",
-                        help="rating rules: the club's (default) or FIDE's")
+                        help=gettext("rating rules: the club's (default) or FIDE's"))
     parser.add_argument("--junior", metavar="NAME", action="append", default=[],
-                        help="flag a player as junior (FIDE K 40 below 2300); repeatable")
+                        help=gettext("flag a player as junior (FIDE K 40 below 2300); repeatable"))
     parser.set_defaults(handler=run)
 
 

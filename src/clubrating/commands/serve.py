@@ -11,7 +11,8 @@ import sys
 import tempfile
 from typing import Any
 
-from clubrating.cli import option, whole
+from clubrating.cli import examples, option, whole
+from clubrating.djangoenv import gettext
 from clubrating.commands.club import open_database
 from clubrating.errors import InputError
 from clubrating.words import N_
@@ -122,24 +123,27 @@ def cmd_worker(args: argparse.Namespace) -> int:
 
 
 def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
-    p = subparsers.add_parser("serve", parents=[common], help="serve the club website",
-                              description="Serve the club website (Django) on this machine.",
-                              epilog="Example: clubrating serve --port 8000")
+    p = subparsers.add_parser("serve", parents=[common], help=gettext("serve the club website"),
+                              description=gettext("Serve the club website (Django) on this machine."),
+                              epilog=examples("clubrating serve --port 8000"))
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--port", type=whole(1, 65535), default=8000)
     p.add_argument("--workers", type=whole(1), default=None,
-                   help="worker processes (gunicorn sync workers; default: one per CPU core)")
-    p.add_argument("--dev", action="store_true", help="Django's threaded development server instead of gunicorn")
+                   help=gettext("worker processes (gunicorn sync workers; default: one per CPU core)"))
+    p.add_argument("--dev", action="store_true",
+                   help=gettext("Django's threaded development server instead of gunicorn"))
     p.add_argument("--check", action="store_true",
-                   help="run Django's deployment checks (check --deploy) with the server's settings, then exit; "
-                        "set CLUBRATING_HTTPS=1 as the server will have it")
+                   help=gettext("run Django's deployment checks (check --deploy) with the server's settings, then exit; "
+                                "set CLUBRATING_HTTPS=1 as the server will have it"))
     p.set_defaults(handler=cmd_serve)
-    p = subparsers.add_parser("worker", parents=[common], help="run background jobs (engine analysis)",
-                              description="Run the queued background jobs (Django tasks: the database backend, or RQ "
-                                          "on the Redis server of $CLUBRATING_REDIS_URL).",
-                              epilog="Example: clubrating worker --once")
-    p.add_argument("--interval", type=float, default=1.0, help="seconds between polls of the queue")
-    p.add_argument("--once", action="store_true", help="run what is queued, then stop")
-    p.add_argument("--nodes", type=int, help="engine nodes per position (default: $CLUBRATING_NODES or 150000)")
-    p.add_argument("--jobs", type=int, help="engine processes (default: $CLUBRATING_JOBS or the number of cores)")
+    p = subparsers.add_parser("worker", parents=[common], help=gettext("run background jobs (engine analysis)"),
+                              description=gettext("Run the queued background jobs (Django tasks: the database backend, or RQ "
+                                                  "on the Redis server of $CLUBRATING_REDIS_URL)."),
+                              epilog=examples("clubrating worker --once"))
+    p.add_argument("--interval", type=float, default=1.0, help=gettext("seconds between polls of the queue"))
+    p.add_argument("--once", action="store_true", help=gettext("run what is queued, then stop"))
+    p.add_argument("--nodes", type=int,
+                   help=gettext("engine nodes per position (default: $CLUBRATING_NODES or 150000)"))
+    p.add_argument("--jobs", type=int,
+                   help=gettext("engine processes (default: $CLUBRATING_JOBS or the number of cores)"))
     p.set_defaults(handler=cmd_worker)

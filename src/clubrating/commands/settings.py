@@ -52,6 +52,7 @@ def _shown(value: Any) -> str:
 
 def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     p = _add(subparsers, common, "settings", cmd_settings,
-             "the club's settings (rating rules): show them, or change them and replay the history",
+             gettext("the club's settings (rating rules): show them, or change them and replay the history"),
              "clubrating settings start-rating=1500 k-new=30 k-established=15")
-    p.add_argument("changes", nargs="*", metavar="KEY=VALUE", help="a setting to change (the keys: clubrating settings, without arguments)")
+    p.add_argument("changes", nargs="*", metavar="KEY=VALUE",
+                   help=gettext("a setting to change (the keys: clubrating settings, without arguments)"))

@@ -191,38 +191,39 @@ def _cell(cell: dict[str, Any]) -> str:
 
 
 def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
-    p = _add(subparsers, common, "import", cmd_import, "import a tournament file (TRF, PGN, CSV) as a draft",
+    p = _add(subparsers, common, "import", cmd_import, gettext("import a tournament file (TRF, PGN, CSV) as a draft"),
              "clubrating import 2026-11-27.trf --accept-exact")
     p.add_argument("file")
-    p.add_argument("--name", help="the tournament's name (default: from the file)")
-    p.add_argument("--date", help="the tournament's date, YYYY-MM-DD (default: from the file)")
-    p.add_argument("--juniors", action="store_true", help="under-18 players took part: initials by default")
-    p.add_argument("--accept-exact", action="store_true", help="link names that match one member exactly")
+    p.add_argument("--name", help=gettext("the tournament's name (default: from the file)"))
+    p.add_argument("--date", help=gettext("the tournament's date, YYYY-MM-DD (default: from the file)"))
+    p.add_argument("--juniors", action="store_true", help=gettext("under-18 players took part: initials by default"))
+    p.add_argument("--accept-exact", action="store_true", help=gettext("link names that match one member exactly"))
     p.add_argument("--force", action="store_true",
-                   help="import it even if it looks like a tournament already stored (same date, players "
-                        "and results)")
+                   help=gettext("import it even if it looks like a tournament already stored (same date, players "
+                                "and results)"))
 
-    for name, service, help in (("publish", "publish", "rate a draft tournament and show it"),
-                                ("unpublish", "unpublish", "take a tournament back to draft (ratings rebuilt)"),
-                                ("delete", "delete_tournament", "delete a tournament (ratings rebuilt)")):
+    for name, service, help in (
+            ("publish", "publish", gettext("rate a draft tournament and show it")),
+            ("unpublish", "unpublish", gettext("take a tournament back to draft (ratings rebuilt)")),
+            ("delete", "delete_tournament", gettext("delete a tournament (ratings rebuilt)"))):
         p = _add(subparsers, common, name, _tournament_verb(service), help, f"clubrating {name} 12")
         p.add_argument("tournament")
 
-    p = _add(subparsers, common, "correct", cmd_correct, "correct a game's result (ratings rebuilt)",
+    p = _add(subparsers, common, "correct", cmd_correct, gettext("correct a game's result (ratings rebuilt)"),
              "clubrating correct 12 3 'Anna Berg' 1/2-1/2; clubrating correct 12 3 4 --")
     p.set_defaults(prepare_arguments=protect_results)   # reads '--', '-+' ... as results (cli.VerbParser)
     p.add_argument("tournament")
-    p.add_argument("round", type=whole(1, MAX_ROUNDS), help=f"the round, 1 to {MAX_ROUNDS}")
-    p.add_argument("player", help="start number or name of either player (as written in the tournament, "
-                                  "or any name of the member it is linked to)")
-    p.add_argument("result", help="1-0, 0-1, 1/2-1/2 (or =), +- / -+ (forfeit), -- (double forfeit); "
-                                  "also +:- -:+ -:- +/- -/+ -/- (docs/formats.md)")
+    p.add_argument("round", type=whole(1, MAX_ROUNDS), help=gettext("the round, 1 to %(most)s") % {"most": MAX_ROUNDS})
+    p.add_argument("player", help=gettext("start number or name of either player (as written in the tournament, "
+                                          "or any name of the member it is linked to)"))
+    p.add_argument("result", help=gettext("1-0, 0-1, 1/2-1/2 (or =), +- / -+ (forfeit), -- (double forfeit); "
+                                          "also +:- -:+ -:- +/- -/+ -/- (docs/formats.md)"))
 
-    p = _add(subparsers, common, "redate", cmd_redate, "change a tournament's date (ratings rebuilt)",
+    p = _add(subparsers, common, "redate", cmd_redate, gettext("change a tournament's date (ratings rebuilt)"),
              "clubrating redate 12 2026-11-20")
     p.add_argument("tournament")
     p.add_argument("date")
 
     p = _add(subparsers, common, "tournament", cmd_tournament,
-             "standings of a tournament (or the list of tournaments)", "clubrating tournament 12")
+             gettext("standings of a tournament (or the list of tournaments)"), "clubrating tournament 12")
     p.add_argument("tournament", nargs="?")
