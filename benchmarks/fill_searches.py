@@ -13,7 +13,7 @@ into ``POOL-Nk.jsonl.gz`` beside it (``--subset depth``: only the games
 file, so an interrupted fill continues where it stopped when started again; the store already
 committed answers beneath it. A progress line every ten games goes to stderr; an engine that
 stops answering (a fill paused with SIGSTOP past the engine's timeout) restarts the fill from
-its work file, as long as each attempt searched something.
+its work file; three failures in a row without a new search end it.
 
 The store is written by one pass through every game of the pool that searches nothing: a game
 whose searches are all in the work file or the committed store gives the rows it read, a game
@@ -47,6 +47,7 @@ from clubrating.cpi.facts import GameFacts
 
 HERE = Path(__file__).resolve().parent
 PROGRESS_EVERY = 10   # games between two progress lines
+FRUITLESS_ATTEMPTS = 3   # engine failures in a row without a new search before a fill gives up
 
 # The games searched at other depths: the first games of two round robins in the pool's order
 # (FIDE 2594-2784 and 1845-2478), as many as 150,000 nodes could search in the time there was
@@ -183,7 +184,8 @@ def searches_in(work: Path) -> int:
 
 def fill(games: Sequence[chess.pgn.Game], config: AnalysisConfig, jobs: int, work: Path) -> None:
     """Search every position of ``games`` the work file and the store lack; an engine failure
-    starts the fill again from the work file while each attempt adds a search."""
+    starts the fill again from the work file, until FRUITLESS_ATTEMPTS in a row add no search."""
+    fruitless = 0
     while True:
         before = searches_in(work)
         try:
@@ -191,7 +193,8 @@ def fill(games: Sequence[chess.pgn.Game], config: AnalysisConfig, jobs: int, wor
             return
         except EngineFailure as error:
             after = searches_in(work)
-            if after == before:
+            fruitless = fruitless + 1 if after == before else 0
+            if fruitless == FRUITLESS_ATTEMPTS:
                 raise
             print(f"{error}; {after:,} searches kept, starting again", file=sys.stderr, flush=True)
 

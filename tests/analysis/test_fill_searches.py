@@ -23,6 +23,7 @@ DATA = Path(__file__).parent / "data"
 BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
 NODES = 2_000   # small and fixed: the lines are the same every run
 CONFIG = AnalysisConfig(EngineSettings(path=DEFAULT_ENGINE, nodes=NODES), book=None)
+TIMEOUT = 3.0   # seconds the fake engine may take to answer: enough to start on a busy machine
 
 sys.path.insert(0, str(BENCHMARKS))
 import fill_searches as FILL  # noqa: E402  (a script of benchmarks/, not a package)
@@ -113,11 +114,11 @@ def test_an_engine_that_stops_answering_restarts_the_fill_from_its_work_file(
         tmp_path: Path) -> None:
     work = tmp_path / "work.sqlite"
     config = replace(fake_engine.config(cache=str(work)), engine=EngineSettings(path=str(fake_engine.path),
-                                                                                 nodes=1000, timeout=0.5))
+                                                                                 nodes=1000, timeout=TIMEOUT))
     monkeypatch.setenv("FAKE_UCI_MODE", "hang")
-    monkeypatch.setenv("FAKE_UCI_FROM", "9")   # each engine answers 8 searches, then hangs
+    monkeypatch.setenv("FAKE_UCI_FROM", "11")   # each engine answers 10 searches, then hangs
     FILL.fill(games[:1], config, 1, work)
-    assert FILL.searches_in(work) > 8
+    assert FILL.searches_in(work) > 10 and fake_engine.commands().count("uci") >= 2
     assert FILL.write_complete(tmp_path / "pool.jsonl.gz", games[:1], config, work)[1] == {0}
 
 
@@ -126,8 +127,9 @@ def test_an_engine_that_never_answers_ends_the_fill_in_one_line(
         tmp_path: Path) -> None:
     work = tmp_path / "work.sqlite"
     config = replace(fake_engine.config(cache=str(work)), engine=EngineSettings(path=str(fake_engine.path),
-                                                                                 nodes=1000, timeout=0.5))
+                                                                                 nodes=1000, timeout=TIMEOUT))
     monkeypatch.setenv("FAKE_UCI_MODE", "hang")
-    with pytest.raises(EngineFailure, match="no answer within 0.5 s") as error:
+    with pytest.raises(EngineFailure, match=f"no answer within {TIMEOUT:g} s") as error:
         FILL.fill(games[:1], config, 1, work)
     assert "\n" not in str(error.value) and FILL.searches_in(work) == 0
+    assert fake_engine.commands().count("uci") == FILL.FRUITLESS_ATTEMPTS   # three engines tried, then it gives up
