@@ -32,8 +32,10 @@ def test_the_table_has_one_row_a_factor_in_the_registry_order() -> None:
     rows = factor_table(factors)
     assert [r.split()[0] for r in rows] == list(NAMES)
     assert "fewer is better" in rows[NAMES.index("H")]
-    assert plays_like({"elo": 1627, "sd": 210}, "over the last 5 games") == "plays like 1627 ± 210 over the last 5 games"
-    assert plays_like(None, "x") == ""
+    assert plays_like({"elo": 1627, "sd": 210}, 5) == "plays like 1627 ± 210 over the last 5 analysed games"
+    assert plays_like({"elo": 1627, "sd": 210}, 1) == "plays like 1627 ± 210 over the last 1 analysed game"
+    assert plays_like({"elo": 1627, "sd": 210}) == "plays like 1627 ± 210 (this game alone)"
+    assert plays_like(None, 5) == ""
 
 
 @pytest.mark.parametrize(("fitted", "nodes", "line"), [

@@ -24,6 +24,7 @@ from clubrating.cpi.facts import (BookStatus, Color, Depths, EngineInfo, EngineM
                                   Score)
 from clubrating.cpi.factors import OPENING_MOVES, OPENING_TOP, is_sacrifice_candidate
 from clubrating.errors import InputError
+from clubrating.words import N_
 
 BookReader = chess.polyglot.MemoryMappedReader
 
@@ -124,7 +125,8 @@ def _score_after(search: _GameSearch, index: int, after: chess.Board,
 def game_boards(game: chess.pgn.Game, where: str = "") -> list[tuple[chess.Board, chess.pgn.ChildNode]]:
     """Each position (with its move stack) and the node of the move played from it."""
     if game.errors:
-        raise InputError(f"unreadable game ({game.errors[0]})", file=where or None)
+        raise InputError(N_("unreadable game (%(error)s)"), file=where or None, error=str(game.errors[0]))
+
     board = game.board()
     out = []
     for node in game.mainline():

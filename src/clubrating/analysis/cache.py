@@ -22,6 +22,7 @@ import chess
 
 from clubrating.cpi.facts import Score
 from clubrating.errors import InputError
+from clubrating.words import N_
 
 SearchLine = tuple[str, Score]  # first move (UCI) and score from the side to move's view
 
@@ -93,7 +94,8 @@ class SqliteCache:
             self._db.execute(self.SCHEMA)
             self._db.commit()
         except sqlite3.DatabaseError as error:
-            raise InputError(f"not a usable cache file ({error})", file=self.path) from None
+            raise InputError(N_("not a usable cache file (%(error)s)"), file=self.path, error=str(error)) from None
+
 
     def get(self, position: str, settings: str) -> tuple[SearchLine, ...] | None:
         row = self._db.execute("SELECT lines FROM searches WHERE position = ? AND settings = ?",

@@ -25,7 +25,8 @@ import chess
 import chess.engine
 
 from clubrating.cpi.facts import EngineInfo, Score
-from clubrating.errors import ClubratingError, InputError
+from clubrating.errors import ClubratingError, InputError, Text
+from clubrating.words import N_
 
 DEFAULT_ENGINE = "/usr/games/stockfish"   # Debian package stockfish (DESIGN.md)
 DEFAULT_NODES = 150_000                   # lichess's automatic analysis
@@ -101,7 +102,7 @@ def env_seconds(name: str) -> float | None:
     except ValueError:
         value = 0.0
     if not value > 0:
-        raise InputError(f"{name} must be a number of seconds above 0, not {text!r}")
+        raise InputError(N_("%(name)s must be a number of seconds above 0, not %(text)s"), name=name, text=repr(text))
     return value
 
 
@@ -120,14 +121,14 @@ def die_with_parent(sig: int = signal.SIGKILL) -> None:
     libc.prctl(_PR_SET_PDEATHSIG, int(sig), 0, 0, 0)
 
 
-def describe(board: chess.Board) -> str:
-    """Where a search was: "the position after 12. Nf3 (FEN)", "the starting position"."""
+def describe(board: chess.Board) -> Text:
+    """Where a search was: "the position after 12. Nf3 (FEN)", "the position FEN"."""
     if not board.move_stack:
-        return f"the position {board.fen()}"
+        return Text(N_("the position %(fen)s"), fen=board.fen())
     before = board.copy()
     move = before.pop()
     number = f"{before.fullmove_number}." if before.turn == chess.WHITE else f"{before.fullmove_number}..."
-    return f"the position after {number} {before.san(move)} ({board.fen()})"
+    return Text(N_("the position after %(move)s (%(fen)s)"), move=f"{number} {before.san(move)}", fen=board.fen())
 
 
 class _UnreadableInfo(logging.Filter):
@@ -160,7 +161,7 @@ def _score(info: chess.engine.InfoDict, turn: chess.Color) -> Score:
 def check_engine(path: str) -> None:
     """Fail early, in one line, when ``path`` is no executable file."""
     if not os.path.isfile(path) or not os.access(path, os.X_OK):
-        raise InputError("no executable UCI engine here (apt-get install stockfish, or --engine PATH)", file=path)
+        raise InputError(N_("no executable UCI engine here (apt-get install stockfish, or --engine PATH)"), file=path)
 
 
 def _version(name: str) -> tuple[str, str]:
@@ -180,10 +181,11 @@ class UciSearcher:
             self.engine = chess.engine.SimpleEngine.popen_uci(settings.path, timeout=self.timeout,
                                                               preexec_fn=die_with_parent)
         except (chess.engine.EngineError, OSError) as error:
-            raise ClubratingError(f"{settings.path}: not a working UCI engine ({error})") from None
+            raise ClubratingError(N_("%(engine)s: not a working UCI engine (%(error)s)"),
+                                  engine=settings.path, error=str(error)) from None
         except TimeoutError:
-            raise EngineFailure(f"{settings.path}: the engine did not answer 'uci' within "
-                                f"{self.timeout:g} s") from None
+            raise EngineFailure(N_("%(engine)s: the engine did not answer 'uci' within %(seconds)s s"),
+                                engine=settings.path, seconds=f"{self.timeout:g}") from None
         options = {"Threads": 1, "Hash": settings.hash_mb}
         self.engine.configure({k: v for k, v in options.items() if k in self.engine.options})
         name, version = _version(self.engine.id.get("name", os.path.basename(settings.path)))
@@ -206,15 +208,19 @@ class UciSearcher:
             # and its thread; a cancelled command meeting a dead engine leaves its thread running.
             with contextlib.suppress(ProcessLookupError):
                 os.kill(self.engine.transport.get_pid(), signal.SIGKILL)
-            raise EngineFailure(f"{self.settings.path}: no answer within {self.timeout:g} s "
-                                f"(searching {describe(board)})") from None
+            raise EngineFailure(N_("%(engine)s: no answer within %(seconds)s s (searching %(position)s)"),
+                                engine=self.settings.path, seconds=f"{self.timeout:g}",
+                                position=describe(board)) from None
         except (chess.engine.EngineError, chess.engine.EngineTerminatedError) as error:
-            raise EngineFailure(f"{self.settings.path}: the engine failed ({error}) "
-                                f"(searching {describe(board)})") from None
-        if _UNREADABLE.lines or any("score" not in info for info in infos if info.get("pv")):
-            said = f": {_UNREADABLE.lines[0]!r}" if _UNREADABLE.lines else " (a line without a score)"
-            raise EngineFailure(f"{self.settings.path}: unreadable analysis{said} "
-                                f"(searching {describe(board)})")
+            raise EngineFailure(N_("%(engine)s: the engine failed (%(error)s) (searching %(position)s)"),
+                                engine=self.settings.path, error=str(error), position=describe(board)) from None
+        if _UNREADABLE.lines:
+            raise EngineFailure(N_("%(engine)s: unreadable analysis: %(line)s (searching %(position)s)"),
+                                engine=self.settings.path, line=repr(_UNREADABLE.lines[0]), position=describe(board))
+        if any("score" not in info for info in infos if info.get("pv")):
+            raise EngineFailure(N_("%(engine)s: unreadable analysis (a line without a score) "
+                                   "(searching %(position)s)"), engine=self.settings.path, position=describe(board))
+
         return list(infos)
 
     def search(self, board: chess.Board, game: object) -> tuple[SearchLine, ...]:

@@ -29,6 +29,7 @@ from clubrating.analysis.engine import (SHALLOW_DEPTH, EngineFailure, EngineSett
                                         check_engine, describe, die_with_parent, search_timeout)
 from clubrating.cpi.facts import EngineInfo, Score
 from clubrating.errors import ClubratingError
+from clubrating.words import N_
 
 
 def parse_info(line: str) -> tuple[int, str, Score] | None:
@@ -82,8 +83,15 @@ class RawUciSearcher:
                                hash_mb=settings.hash_mb if "Hash" in options else None,
                                threads=1 if "Threads" in options else None)
 
-    def _where(self) -> str:
-        return f" (searching {describe(self._board)})" if self._board is not None else ""
+    def _failure(self, plain: str, searching: str, **params: object) -> EngineFailure:
+        """The failure named by ``plain``, or by ``searching`` with the position when there is one."""
+        if self._board is None:
+            return EngineFailure(plain, engine=self.settings.path, **params)
+        return EngineFailure(searching, engine=self.settings.path, position=describe(self._board), **params)
+
+    def _stopped(self) -> EngineFailure:
+        return self._failure(N_("%(engine)s: the engine stopped"),
+                             N_("%(engine)s: the engine stopped (searching %(position)s)"))
 
     def _send(self, line: str) -> None:
         assert self.proc.stdin is not None
@@ -91,7 +99,7 @@ class RawUciSearcher:
             self.proc.stdin.write(line.encode() + b"\n")
             self.proc.stdin.flush()
         except (BrokenPipeError, ValueError):   # ValueError: killed after a timeout, pipe closed
-            raise EngineFailure(f"{self.settings.path}: the engine stopped{self._where()}") from None
+            raise self._stopped() from None
 
     def _readline(self, deadline: float) -> str:
         """The engine's next line; it must come before ``deadline`` (time.monotonic)."""
@@ -102,10 +110,12 @@ class RawUciSearcher:
             if left <= 0 or not select.select([fd], [], [], left)[0]:
                 self.proc.kill()
                 self.proc.wait()
-                raise EngineFailure(f"{self.settings.path}: no answer within {self.timeout:g} s{self._where()}")
+                raise self._failure(N_("%(engine)s: no answer within %(seconds)s s"),
+                                    N_("%(engine)s: no answer within %(seconds)s s (searching %(position)s)"),
+                                    seconds=f"{self.timeout:g}")
             chunk = os.read(fd, 1 << 16)
             if not chunk:
-                raise EngineFailure(f"{self.settings.path}: the engine stopped{self._where()}")
+                raise self._stopped()
             *complete, self._partial = (self._partial + chunk).split(b"\n")
             self._lines.extend(line.decode("utf-8", "replace").rstrip("\r") for line in complete)
         return self._lines.popleft()
@@ -148,8 +158,10 @@ class RawUciSearcher:
                     if parsed is not None and parsed[0] == 1:
                         self.last_depth = parse_depth(line)
                 except (ValueError, IndexError):
-                    raise EngineFailure(f"{self.settings.path}: unreadable analysis: {line.strip()!r}"
-                                        f"{self._where()}") from None
+                    raise self._failure(N_("%(engine)s: unreadable analysis: %(line)s"),
+                                        N_("%(engine)s: unreadable analysis: %(line)s (searching %(position)s)"),
+                                        line=repr(line.strip())) from None
+
                 if parsed is not None:
                     latest[parsed[0]] = (parsed[1], parsed[2])
         return tuple(latest[rank] for rank in sorted(latest))

@@ -38,7 +38,8 @@ from clubrating.analysis.engine import (EngineFailure, EngineSettings, Searcher,
 from clubrating.analysis.rawuci import RawUciSearcher
 from clubrating.analysis.store import StoreCache, store_settings
 from clubrating.cpi.facts import GameFacts
-from clubrating.errors import InputError
+from clubrating.errors import InputError, Text
+from clubrating.words import N_
 
 DEFAULT_BOOK = "/usr/share/games/gnuchess/book.bin"  # Debian package gnuchess-book (DESIGN.md)
 
@@ -58,7 +59,7 @@ def check_config(config: AnalysisConfig) -> None:
     """Fail early, in one line, on a missing engine or book."""
     check_engine(config.engine.path)
     if config.book is not None and not os.path.isfile(config.book):
-        raise InputError("no Polyglot opening book here (apt-get install gnuchess-book, or --book PATH)",
+        raise InputError(N_("no Polyglot opening book here (apt-get install gnuchess-book, or --book PATH)"),
                          file=config.book)
     store_settings(config.stores)
 
@@ -95,7 +96,7 @@ class Analyzer:
         try:
             return analyse_game(game, self.searcher, self.cache, self.book)
         except EngineFailure as error:
-            raise EngineFailure(f"{error} in {game_label(game, number)}") from None
+            raise EngineFailure(N_("%(failure)s in %(game)s"), failure=error, game=game_label(game, number)) from None
 
     def close(self) -> None:
         self.searcher.close()
@@ -113,13 +114,16 @@ class Analyzer:
         self.close()
 
 
-def game_label(game: chess.pgn.Game, number: int | None = None) -> str:
+def game_label(game: chess.pgn.Game, number: int | None = None) -> Text:
     """"game 3 (Anna Berg - Carl Dahl, round 2)": a game as a user finds it in the file."""
     headers = game.headers
     players = f"{headers.get('White', '?')} - {headers.get('Black', '?')}"
     round_ = headers.get("Round", "?")
-    where = f"{players}, round {round_}" if round_ not in ("?", "-", "") else players
-    return f"game {number} ({where})" if number is not None else f"the game {where}"
+    where = (Text(N_("%(players)s, round %(round)s"), players=players, round=round_)
+             if round_ not in ("?", "-", "") else players)
+    if number is None:
+        return Text(N_("the game %(game)s"), game=where)
+    return Text(N_("game %(number)s (%(game)s)"), number=number, game=where)
 
 
 # The Seven Tag Roster as python-chess fills it when a game gives none of it.
@@ -132,11 +136,13 @@ def read_games(handle: TextIO, where: str = "") -> Iterator[chess.pgn.Game]:
     while (game := chess.pgn.read_game(handle)) is not None:
         number += 1
         if game.errors:
-            raise InputError(f"game {number}: {game.errors[0]}", file=where or None)
+            raise InputError(N_("game %(number)s: %(error)s"), file=where or None, number=number,
+                             error=str(game.errors[0]))
         if game.next() is None and not game.comment and all(
                 value == _UNSET_TAGS.get(tag) for tag, value in game.headers.items()):
             # python-chess skips what it cannot read: text that is not PGN reads as an empty game
-            raise InputError(f"game {number}: not PGN (no [Tag \"value\"] pairs and no moves)", file=where or None)
+            raise InputError(N_('game %(number)s: not PGN (no [Tag "value"] pairs and no moves)'),
+                             file=where or None, number=number)
         yield game
 
 
@@ -145,7 +151,8 @@ def read_pgn_file(path: str | Path) -> list[chess.pgn.Game]:
         with open(path, encoding="utf-8-sig", errors="replace") as handle:
             return list(read_games(handle, str(path)))
     except OSError as error:
-        raise InputError(f"cannot read ({error.strerror})", file=str(path)) from None
+        raise InputError(N_("cannot read (%(strerror)s)"), file=str(path), strerror=error.strerror) from None
+
 
 
 _WORKER: Analyzer | None = None

@@ -21,6 +21,7 @@ from pathlib import Path
 
 from clubrating.analysis.cache import SearchCache, SearchLine, decode_lines, encode_lines
 from clubrating.errors import InputError
+from clubrating.words import N_
 
 Row = tuple[str, str, tuple[SearchLine, ...]]   # position key, settings key, the lines
 ROW_FIELDS = ("position", "settings", "lines")
@@ -45,11 +46,12 @@ def read_store(path: str | Path) -> Iterator[Row]:
                 try:
                     yield _row(text)
                 except (ValueError, KeyError, TypeError, AttributeError):
-                    raise InputError('expected a JSON object {"position": ..., "settings": ..., '
-                                     '"lines": [[move, score], ...]}', file=str(path), line=number) from None
+                    raise InputError(N_('expected a JSON object {"position": ..., "settings": ..., '
+                                        '"lines": [[move, score], ...]}'), file=str(path), line=number) from None
+
     except (OSError, EOFError, zlib.error, UnicodeDecodeError) as error:
         reason = getattr(error, "strerror", None) or str(error) or type(error).__name__
-        raise InputError(f"not a readable gzip'd store of searches ({reason})", file=str(path),
+        raise InputError(N_("not a readable gzip'd store of searches (%(reason)s)"), reason=reason, file=str(path),
                          line=number + 1 if number else None) from None
 
 

@@ -22,8 +22,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from django.db import connection
+from django.utils.translation import gettext_noop
 
-from clubrating.errors import InputError, Refused
+from clubrating.errors import InputError, Refused, Text
 
 SQLITE_MAGIC = b"SQLite format 3\x00"   # sqlite.org/fileformat.html, 1.3 "The Database Header"
 PGDUMP_MAGIC = b"PGDMP"                  # pg_dump's custom format (src/bin/pg_dump/pg_backup_archiver.c)
@@ -49,10 +50,10 @@ def backup(target: Path) -> Path:
     the arbiters' password hashes). Written beside it under a temporary name and linked into
     place, so an interrupted backup leaves no half file, and an existing file is never replaced."""
     if target.exists():
-        raise Refused(f"{target} exists already: choose another file name")
+        raise Refused(gettext_noop("%(target)s exists already: choose another file name"), target=str(target))
     directory = target.resolve().parent
     if not directory.is_dir():
-        raise InputError(f"no directory {directory}", file=str(target))
+        raise InputError(gettext_noop("no directory %(directory)s"), file=str(target), directory=str(directory))
     handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", dir=directory)
     os.close(handle)
     try:
@@ -63,7 +64,7 @@ def backup(target: Path) -> Path:
         os.chmod(temporary, 0o600)
         os.link(temporary, target)   # fails, rather than replaces, when someone made it meanwhile
     except FileExistsError:
-        raise Refused(f"{target} exists already: choose another file name") from None
+        raise Refused(gettext_noop("%(target)s exists already: choose another file name"), target=str(target)) from None
     finally:
         os.unlink(temporary)
     return target
@@ -75,8 +76,9 @@ def restore(source: Path) -> Restored:
     of this kind of database, or when the database holds any row."""
     kind = backup_kind(source)
     if kind != connection.vendor:
-        raise InputError(f"a backup of a {_NAMES[kind]} database: it restores into {_NAMES[kind]} only, and "
-                         f"this database is {_NAMES.get(connection.vendor, connection.vendor)}", file=str(source))
+        raise InputError(gettext_noop("a backup of a %(kind)s database: it restores into %(kind)s only, and "
+                                      "this database is %(vendor)s"), file=str(source),
+                         kind=_NAMES[kind], vendor=_NAMES.get(connection.vendor, connection.vendor))
     if kind == "sqlite":
         _check_sqlite_file(source)
     else:
@@ -110,13 +112,14 @@ def backup_kind(source: Path) -> str:
         with source.open("rb") as file:
             head = file.read(len(SQLITE_MAGIC))
     except OSError as error:
-        raise InputError(f"cannot read the backup: {error.strerror}", file=str(source)) from None
+        raise InputError(gettext_noop("cannot read the backup: %(reason)s"), file=str(source),
+                         reason=error.strerror) from None
     if head.startswith(SQLITE_MAGIC):
         return "sqlite"
     if head.startswith(PGDUMP_MAGIC):
         return "postgresql"
-    raise InputError("not a backup: expected a SQLite database or a pg_dump custom-format file "
-                     "(as clubrating backup writes them)", file=str(source))
+    raise InputError(gettext_noop("not a backup: expected a SQLite database or a pg_dump custom-format file "
+                                  "(as clubrating backup writes them)"), file=str(source))
 
 
 def _check_sqlite_file(source: Path) -> None:
@@ -125,23 +128,25 @@ def _check_sqlite_file(source: Path) -> None:
         with closing(sqlite3.connect(uri, uri=True)) as database:
             problems = [row[0] for row in database.execute("PRAGMA integrity_check")]
             if problems != ["ok"]:
-                raise InputError(f"a damaged SQLite backup: {problems[0]}", file=str(source))
+                raise InputError(gettext_noop("a damaged SQLite backup: %(error)s"), file=str(source),
+                                 error=str(problems[0]))
             found = database.execute("SELECT count(*) FROM sqlite_master WHERE type = 'table' "
                                      "AND name = 'django_migrations'").fetchone()[0]
             if not found or not database.execute("SELECT count(*) FROM django_migrations").fetchone()[0]:
-                raise InputError("not a clubrating backup: the SQLite file has no django_migrations table",
-                                 file=str(source))
+                raise InputError(gettext_noop("not a clubrating backup: the SQLite file has no django_migrations "
+                                              "table"), file=str(source))
     except sqlite3.DatabaseError as error:
-        raise InputError(f"a damaged SQLite backup: {error}", file=str(source)) from None
+        raise InputError(gettext_noop("a damaged SQLite backup: %(error)s"), file=str(source), error=str(error)) from None
 
 
 def _check_pg_file(source: Path) -> None:
-    listing = _run(_pg_program("pg_restore"), "--list", str(source), what=f"{source}: a damaged pg_dump backup")
+    listing = _run(_pg_program("pg_restore"), "--list", str(source), what=Text(gettext_noop("%(source)s: a damaged pg_dump backup"), source=str(source)))
     if not any("TABLE DATA" in line and " django_migrations " in line for line in listing.splitlines()):
-        raise InputError("not a clubrating backup: the dump holds no django_migrations table", file=str(source))
+        raise InputError(gettext_noop("not a clubrating backup: the dump holds no django_migrations table"),
+                         file=str(source))
     # the table of contents is at the start of the file: reading every row to nowhere finds a
     # file cut short after it
-    _run(_pg_program("pg_restore"), "--file=/dev/null", str(source), what=f"{source}: a damaged pg_dump backup")
+    _run(_pg_program("pg_restore"), "--file=/dev/null", str(source), what=Text(gettext_noop("%(source)s: a damaged pg_dump backup"), source=str(source)))
 
 
 def _refuse_unless_empty() -> list[str]:
@@ -153,8 +158,9 @@ def _refuse_unless_empty() -> list[str]:
                 continue
             cursor.execute(f"SELECT 1 FROM {connection.ops.quote_name(table)} LIMIT 1")
             if cursor.fetchone() is not None:
-                raise Refused(f"the database is not empty (table {table} holds rows): a backup restores into "
-                              "an empty database only; nothing was written")
+                raise Refused(gettext_noop("the database is not empty (table %(table)s holds rows): a backup restores "
+                                           "into an empty database only; nothing was written"), table=table)
+
     return tables
 
 
@@ -188,7 +194,8 @@ def _pg_restore(source: Path, tables: list[str]) -> None:
     connection.close()
     _run(_pg_program("pg_restore"), "--single-transaction", "--exit-on-error", "--no-owner", "--no-privileges",
          "--no-password", f"--dbname={connection.settings_dict['NAME']}", str(source),
-         what=f"{source}: the restore failed, nothing was written")
+         what=Text(gettext_noop("%(source)s: the restore failed, nothing was written"),
+                   source=str(source)))
 
 
 def _pg_program(program: str) -> str:
@@ -197,12 +204,13 @@ def _pg_program(program: str) -> str:
     major = int(getattr(connection, "pg_version", 0)) // 10000   # 170002 is 17.2
     path = PG_BIN.format(major=major, program=program)
     if not os.access(path, os.X_OK):
-        raise InputError(f"{program} of PostgreSQL {major} is not installed (expected {path}): "
-                         f"apt-get install postgresql-client-{major}")
+        raise InputError(gettext_noop("%(program)s of PostgreSQL %(major)s is not installed (expected %(path)s): "
+                                      "apt-get install postgresql-client-%(major)s"),
+                         program=program, major=major, path=str(path))
     return path
 
 
-def _run(program: str, *arguments: str, what: str = "") -> str:
+def _run(program: str, *arguments: str, what: str | Text = "") -> str:
     """Run a PostgreSQL client on the configured server (its address and password in the
     environment, never on the command line); its first line of error is the one line shown."""
     settings = connection.settings_dict
@@ -215,5 +223,6 @@ def _run(program: str, *arguments: str, what: str = "") -> str:
     if done.returncode != 0:
         lines = [line for line in done.stderr.splitlines() if line.strip()]
         detail = lines[0].removeprefix(f"{os.path.basename(program)}: ") if lines else f"exit {done.returncode}"
-        raise InputError(f"{what or os.path.basename(program)}: {detail}")
+        raise InputError(gettext_noop("%(program)s: %(detail)s"), program=what or os.path.basename(program),
+                         detail=detail)
     return done.stdout

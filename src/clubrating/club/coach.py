@@ -29,6 +29,7 @@ from clubrating.cpi.facts import Color, GameFacts
 from clubrating.cpi.factors import Count, Factor
 from clubrating.cpi.registry import COUNTS, SHARES, PlayerFactors
 from clubrating.errors import InputError
+from clubrating.words import N_
 
 COACH_GAMES = 40    # ours: exercises come from the latest 40 analysed games (current form; bounds the cost)
 MAX_LIMIT = 100     # ours: a worksheet, not a database dump
@@ -40,7 +41,8 @@ def parse_factor(text: str) -> str:
     by_folded = {name.casefold(): name for name in FACTORS}
     name = by_folded.get(text.strip().casefold())
     if name is None:
-        raise InputError(f"unknown factor {text!r}: expected one of {', '.join(FACTORS)}")
+        raise InputError(N_("unknown factor %(text)s: expected one of %(factors)s"), text=repr(text),
+                         factors=", ".join(FACTORS))
     return name
 
 
@@ -134,7 +136,8 @@ def exercises_for(member: Member, limit: int = DEFAULT_LIMIT, factor: str | None
     Four or five queries whatever the number of games (the club's averages come from a cache
     while the ledger is unchanged; one more query per merge level of a merged member)."""
     if not 1 <= limit <= MAX_LIMIT:
-        raise InputError(f"the number of exercises must be between 1 and {MAX_LIMIT}, not {limit}")
+        raise InputError(N_("the number of exercises must be between 1 and %(most)s, not %(limit)s"),
+                         most=MAX_LIMIT, limit=limit)
     wanted = parse_factor(factor) if factor else None
     member = member.active()
     club = Club.objects.get(id=member.club_id)

@@ -38,7 +38,8 @@ from clubrating.cpi.index import (DEFAULT_PRESET, PRESET_POOLS, PRESETS, LedgerG
                                   cpi_intervals, fitted_nodes, initial_cpi, score_game, years_before)
 from clubrating.cpi.registry import COUNTS, SHARES
 from clubrating.cpi.weights import SETTING_NAMES
-from clubrating.errors import InputError
+from clubrating.errors import InputError, Text
+from clubrating.words import N_, Nn_
 from clubrating.formats.results import GameResult
 
 PREFETCH_CHUNK = 500        # ours: well under SQLite's 32,766 host parameters per statement
@@ -64,8 +65,15 @@ class CpiReport:
     entries_differing: int   # stored rows that were not what the re-scoring gives
     cpis_changed: int        # members whose current CPI changed
 
+    @property
+    def text(self) -> Text:
+        """The report in words, translated where it is shown."""
+        return Text(N_("CPI ledger: %(games)s, %(changed)s"),
+                    games=Text(Nn_("%(count)s analysed game", "%(count)s analysed games"), count=self.games),
+                    changed=Text(Nn_("%(count)s CPI changed", "%(count)s CPIs changed"), count=self.cpis_changed))
+
     def __str__(self) -> str:
-        return f"CPI ledger: {self.games} analysed games, {self.cpis_changed} CPIs changed"
+        return str(self.text)
 
     def as_dict(self) -> dict[str, int]:
         return dataclasses.asdict(self)
@@ -294,15 +302,16 @@ def parse_weight(text: str) -> tuple[str, float | None]:
     name = name.strip()
     by_folded = {n.casefold(): n for n in WEIGHT_NAMES}
     if not sep or name.casefold() not in by_folded:
-        raise InputError(f"expected NAME=VALUE with NAME one of {', '.join(WEIGHT_NAMES)}, not {text!r}")
+        raise InputError(N_("expected NAME=VALUE with NAME one of %(names)s, not %(text)s"),
+                         names=", ".join(WEIGHT_NAMES), text=repr(text))
     if value.strip().casefold() == "default":
         return by_folded[name.casefold()], None
     try:
         number = float(value)
     except ValueError:
-        raise InputError(f"{name}: {value!r} is not a number") from None
+        raise InputError(N_("%(name)s: %(value)s is not a number"), name=name, value=repr(value)) from None
     if number != number or number in (float("inf"), float("-inf")):
-        raise InputError(f"{name}: {value!r} is not a finite number")
+        raise InputError(N_("%(name)s: %(value)s is not a finite number"), name=name, value=repr(value))
     return by_folded[name.casefold()], number
 
 

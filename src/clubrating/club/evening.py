@@ -86,10 +86,7 @@ def start_evening(club: Club, name: str, date: dt.date, rounds: str | int, *, wh
 
     A round robin's rounds are its table's (one for each other player, twice in a double round
     robin): ``rounds`` is not read, the number is fixed when round 1 is paired."""
-    try:
-        paired_by = PairingSystem.parse(system)
-    except ValueError as error:
-        raise InputError(str(error)) from None
+    paired_by = PairingSystem.parse(system)   # an InputError naming the systems
     cycles = paired_by.cycles
     planned = _rounds_text(rounds) if cycles is None else rounds_of(MAX_PLAYERS, cycles)   # fixed at round 1
     if not name.strip():
@@ -521,7 +518,8 @@ def plan_round(tournament: Tournament, evening: Evening, rnd: int) -> RoundPlan:
         return pair_round(history_of(tournament), rnd, evening.planned_rounds,
                           [Entry.objects.get(pk=p.entry_id).number for p in present.players])
     except PairingFailed as error:   # nothing stored: the transaction rolls back
-        raise Refused(str(error)) from None
+        raise Refused(error.text) from None
+
 
 
 def _start_round_robin(tournament: Tournament, evening: Evening, present: Present, cycles: Cycles,

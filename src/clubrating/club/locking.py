@@ -17,6 +17,7 @@ from django.db import OperationalError, connection, transaction
 
 from clubrating.club.models import Club
 from clubrating.errors import NotFound, Refused
+from clubrating.words import N_
 
 # The same wait as SQLite's busy timeout (settings.py, OPTIONS["timeout"] = 20) and below
 # gunicorn's 30 s worker timeout (web/server.py), so that a waiting request answers.
@@ -51,7 +52,7 @@ def _lock(club_id: int) -> Club:
             cursor.execute(f"SET LOCAL lock_timeout = '{LOCK_WAIT_SECONDS}s'")
     locked = Club.objects.select_for_update(no_key=True).filter(pk=club_id).first()
     if locked is None:
-        raise NotFound(f"no club {club_id} in this database (deleted meanwhile?)")
+        raise NotFound(N_("no club %(club)s in this database (deleted meanwhile?)"), club=club_id)
     return locked
 
 

@@ -10,6 +10,7 @@ from clubrating.club.models import Club, Distinct, Entry, Member, Merge, Tournam
 from clubrating.club.lookups import resolve_members
 from clubrating.club.queries import member_roster
 from clubrating.errors import InputError
+from clubrating.words import N_
 from clubrating.identity.compare import words
 from clubrating.identity.match import Matcher, RosterEntry
 
@@ -85,7 +86,8 @@ def possible_duplicates(club: Club, min_score: float = DUPLICATE_SCORE) -> list[
     unmerged, and two the arbiter marked as two people (services.mark_distinct).
     """
     if not DUPLICATE_SCORE <= min_score <= 100:
-        raise InputError(f"the score must be between {DUPLICATE_SCORE:g} and 100, not {min_score:g}")
+        raise InputError(N_("the score must be between %(least)s and 100, not %(score)s"),
+                         least=f"{DUPLICATE_SCORE:g}", score=f"{min_score:g}")
     members = {m.id: m for m in Member.objects.filter(club=club, merged_into=None)}
     top = resolve_members(club)
     played: dict[int, set[int]] = defaultdict(set)

@@ -19,6 +19,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from clubrating.errors import Refused
+from clubrating.words import N_
 
 
 def new_token() -> str:
@@ -104,8 +105,8 @@ def merge_cycle(walked: Sequence[int]) -> Refused:
     """The error for merges that come back to where they started (never made by the services)."""
     start = walked.index(walked[-1])
     loop = " -> ".join(str(m) for m in walked[start:])
-    return Refused(f"the stored merges form a cycle (members {loop}): undo one of them "
-                   f"(clubrating unmerge {walked[start]})")
+    return Refused(N_("the stored merges form a cycle (members %(loop)s): undo one of them "
+                      "(clubrating unmerge %(member)s)"), loop=loop, member=walked[start])
 
 
 class TournamentStatus(models.TextChoices):

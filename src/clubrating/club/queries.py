@@ -32,14 +32,14 @@ from clubrating.club.models import (
 )
 from clubrating.club.audit_text import sentence
 from clubrating.club.lookups import find_club, resolve_members
-from clubrating.errors import InputError
+from clubrating.errors import InputError, Text
 from clubrating.formats.records import Bye as ByeRecord
 from clubrating.formats.records import ByeKind, Pairing
 from clubrating.formats.results import result_text
 from clubrating.tournament import Rule, System, Table, rank_table, system_of, tiebreak_standings
 from clubrating.tournament.roundrobin import PairingSystem
 from clubrating.tournament.standings import DEFAULT_TIEBREAKS
-from clubrating.words import plural
+from clubrating.words import N_, Nn_
 
 
 def rating_lists(club: Club) -> list[str]:
@@ -307,8 +307,10 @@ def audit_page(club: Club, page: int = 1, per_page: int = 50) -> dict[str, Any]:
     total = AuditEntry.objects.filter(club=club).count()
     pages = max(1, -(-total // per_page))
     if not 1 <= page <= pages:
-        raise InputError(f"page {page}: the audit log has {plural(pages, 'page')} of {per_page} "
-                         f"({plural(total, 'entry')}), expected 1 to {pages}")
+        raise InputError(N_("page %(page)s: the audit log has %(pages)s of %(per_page)s (%(entries)s), "
+                            "expected 1 to %(last)s"), page=page, per_page=per_page, last=pages,
+                         pages=Text(Nn_("%(count)s page", "%(count)s pages"), count=pages),
+                         entries=Text(Nn_("%(count)s entry", "%(count)s entries"), count=total))
     return {"club": club.slug, "time_zone": zones.zone_name(club.time_zone), "total": total, "page": page,
             "pages": pages, "per_page": per_page,
             "entries": audit_log(club, per_page, (page - 1) * per_page)}

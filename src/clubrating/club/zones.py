@@ -12,6 +12,7 @@ import os
 import zoneinfo
 
 from clubrating.errors import InputError
+from clubrating.words import N_
 
 ZONEINFO_DIR = "/usr/share/zoneinfo/"   # where /etc/localtime points on Debian (tzdata)
 
@@ -24,8 +25,8 @@ def parse_zone(name: str) -> str:
     try:
         zoneinfo.ZoneInfo(name)
     except (zoneinfo.ZoneInfoNotFoundError, ValueError):
-        raise InputError(f"unknown time zone {name!r}: expected an IANA name such as Asia/Yerevan "
-                         "or UTC") from None
+        raise InputError(N_("unknown time zone %(name)s: expected an IANA name such as Asia/Yerevan or UTC"),
+                         name=repr(name)) from None
     return name
 
 

@@ -24,8 +24,9 @@ from clubrating.cpi.calibrate import estimate
 from clubrating.cpi.registry import COUNTS, SHARES
 from clubrating.cpi.index import (DEFAULT_PRESET, PRESET_POOLS, PRESETS, PlayerScore, Weights, fitted_nodes,
                                   score_game)
+from clubrating.djangoenv import gettext
 from clubrating.errors import InputError
-from clubrating.words import N_
+from clubrating.words import N_, display_width, fit
 
 
 def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
@@ -113,18 +114,23 @@ def _player_lines(score: PlayerScore, weights: Weights) -> list[str]:
     factors = score.factors
     doc = {name: factors.share(name).to_dict() for name in SHARES}
     doc.update({name: factors.count(name).to_dict() for name in COUNTS})
-    extra = f"    lichess-style: {factors.acpl:.1f} centipawns lost a move, accuracy {factors.accuracy:.1f} %" \
+    extra = "    " + gettext("lichess-style: %(acpl)s centipawns lost a move, accuracy %(accuracy)s %%") % {
+        "acpl": f"{factors.acpl:.1f}", "accuracy": f"{factors.accuracy:.1f}"} \
         if factors.acpl is not None and factors.accuracy is not None else ""
     strength = None
     if weights.model.elo_map is not None and score.scored:
         mean, sd = estimate([score.delta_cpi], weights.model.elo_map)
         strength = {"elo": round(mean), "sd": round(sd)}
-    like = plays_like(strength, "(this game alone)")
-    delta = (f"ΔCPI {score.delta_cpi:+.1f} (the game's change of the index, a result bonus of "
-             f"{score.result_bonus:+.1f} included)" if score.scored else
-             f"ΔCPI not counted: the game is shorter than the {weights.model.min_plies} plies the preset counts")
+    like = plays_like(strength)
+    delta = (gettext("ΔCPI %(delta)s (the game's change of the index, a result bonus of %(bonus)s included)") % {
+             "delta": f"{score.delta_cpi:+.1f}", "bonus": f"{score.result_bonus:+.1f}"} if score.scored else
+             gettext("ΔCPI not counted: the game is shorter than the %(plies)s plies the preset counts") % {
+                 "plies": weights.model.min_plies})
+    sides = {Color.WHITE: gettext("white"), Color.BLACK: gettext("black")}
+    side = fit(sides[score.color], 1 + max(display_width(word) for word in sides.values()))
+    said = gettext("%(delta)s; %(plays_like)s") % {"delta": delta, "plays_like": like} if like else delta
     return [
-        f"  {score.color.value:5} {score.name}: {delta}{'; ' + like if like else ''}",
+        f"  {side}{score.name}: {said}",
         *factor_table(doc),
         extra,
     ]
@@ -134,9 +140,11 @@ def _print_text(results: list[GameFacts], weights: Weights) -> None:
     for number, facts in enumerate(results, start=1):
         white, black = facts.headers.get("White", "?"), facts.headers.get("Black", "?")
         engine = facts.engine
-        print(f"Game {number}: {white} - {black} {facts.result}  [{engine.name} {engine.version}, "
-              f"{engine.nodes:,} nodes, MultiPV {engine.multipv}; {facts.searches} searches, "
-              f"{facts.cache_hits} cached]")
+        print(gettext("Game %(number)s: %(white)s - %(black)s %(result)s  [%(engine)s, %(nodes)s nodes, MultiPV "
+                      "%(multipv)s; %(searches)s searches, %(cached)s cached]") % {
+            "number": number, "white": white, "black": black, "result": facts.result,
+            "engine": f"{engine.name} {engine.version}", "nodes": f"{engine.nodes:,}", "multipv": engine.multipv,
+            "searches": facts.searches, "cached": facts.cache_hits})
         for score in score_game(facts, weights).values():
             print("\n".join(line for line in _player_lines(score, weights) if line))
 
@@ -152,6 +160,6 @@ def run(args: argparse.Namespace) -> int:
                     "games": [game_document(facts, PRESETS[args.preset]) for facts in results]})
     else:
         if depth := depth_line(fitted_nodes(args.preset), sorted({facts.engine.nodes for facts in results})):
-            print(f"CPI preset {args.preset}: {depth}")
+            print(gettext("CPI preset %(preset)s: %(depth)s") % {"preset": args.preset, "depth": depth})
         _print_text(results, PRESETS[args.preset])
     return 0

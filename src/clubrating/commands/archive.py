@@ -38,11 +38,13 @@ def cmd_import_club(args: argparse.Namespace) -> int:
         print_json({"club": club.slug, "rows": report.rows, "new_logins": report.new_logins,
                     "existing_logins": report.existing_logins})
     else:
-        print(report)
-    print(f"clubrating import-club: the unlisted link has a new token: /u/{club.token}/", file=sys.stderr)
+        print("; ".join(line.translated(djangoenv) for line in report.lines))
+    print(gettext("clubrating import-club: the unlisted link has a new token: %(link)s") % {
+        "link": f"/u/{club.token}/"}, file=sys.stderr)
     for username in report.new_logins:
-        print(f"clubrating import-club: re-invite {username}: echo 'new password' | clubrating arbiter add "
-              f"{username} --club {club.slug} --password-stdin", file=sys.stderr)
+        print(gettext("clubrating import-club: re-invite %(login)s: echo 'new password' | clubrating arbiter add "
+                      "%(login)s --club %(club)s --password-stdin") % {"login": username, "club": club.slug},
+              file=sys.stderr)
     return 0
 
 

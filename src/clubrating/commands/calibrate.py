@@ -105,8 +105,9 @@ def pick_games(paths: list[str], time_control: str | None) -> tuple[list[chess.p
             picked.append(game)
     known = sorted(k for k in classes if k != "unknown")
     if time_control is None and len(known) > 1:
-        raise InputError("games of several time controls (" + ", ".join(f"{k} {classes[k]}" for k in known)
-                         + "): fit one at a time with --time-control")
+        raise InputError(N_("games of several time controls (%(controls)s): fit one at a time with --time-control"),
+                         controls=", ".join(f"{k} {classes[k]}" for k in known))
+
     return picked, left_out, time_control or (known[0] if known else "unknown")
 
 
@@ -158,10 +159,8 @@ def run(args: argparse.Namespace) -> int:
     if facts and (unused := unused_store_line(args.store, store_settings(args.store), facts[0].engine.key)):
         print(unused, file=sys.stderr)
     sides = sides_of(facts, args.min_plies)
-    try:
-        model = fit(sides)
-    except ValueError as error:
-        raise InputError(str(error)) from None
+    model = fit(sides)   # an InputError when the sides cannot be fitted
+
     report = cross_validate(sides, k=args.folds, spec_delta=spec_delta)
     document = {
         "pool": args.pool, "time_control": time_control,

@@ -9,41 +9,68 @@ from typing import Any
 from clubrating.cli import examples, print_json, wants_json
 from clubrating.djangoenv import gettext
 from clubrating.commands.club import the_club
-from clubrating.cpi.coach import DEFAULT_LIMIT, FACTORS
+from clubrating.cpi.coach import DEFAULT_LIMIT, FACTORS, Hint
 from clubrating.cpi.registry import COUNTS
-from clubrating.words import plural
+from clubrating.djangoenv import gettext, ngettext
 
 SOLUTION_FIELDS = ("played", "played_uci", "best", "best_uci", "best_score")
 
 
 def _figure(value: float | None, factor: str) -> str:
     if value is None:
-        return "not available"
-    return f"{value:.2f} a game" if factor in COUNTS else f"{value:.0%}"
+        return gettext("not available")
+    if factor in COUNTS:
+        return gettext("%(count)s a game") % {"count": f"{value:.2f}"}
+    return gettext("%(percent)s %%") % {"percent": f"{100 * value:.0f}"}
+
+
+def _said(text: str | None) -> str:
+    """A hint or a score of the coach (cpi.coach.Hint: its N_ words and figures) in the command's language."""
+    return gettext(text.words) % text.figures if isinstance(text, Hint) else text or ""
+
+
+def _task(factor: str, side_to_move: str) -> str:
+    """The exercise's task as cpi.coach.Exercise.task words it (the same texts as the web's)."""
+    if factor == "T":
+        return gettext("White to move: take your time here") if side_to_move == "white" else gettext(
+            "Black to move: take your time here")
+    return gettext("Find the best move for White") if side_to_move == "white" else gettext(
+        "Find the best move for Black")
+
+
+def _weakest_line(doc: dict[str, Any]) -> str:
+    weakest = doc["weakest"]
+    if weakest is None:
+        return gettext("weakest factor: none yet (no analysed game)")
+    name = weakest["factor"]
+    return gettext("weakest factor: %(factor)s, %(label)s: %(average)s (club %(club)s), costs %(cost)s CPI a game") % {
+        "factor": name, "label": gettext(weakest["label"]), "average": _figure(weakest["average"], name),
+        "club": _figure(weakest["club_average"], name), "cost": f"{weakest['cost_per_game']:.1f}"}
 
 
 def _print(doc: dict[str, Any], solutions: bool) -> None:
-    print(f"{doc['name']} (member {doc['member_id']}): {doc['games']} analysed games")
-    weakest = doc["weakest"]
-    if weakest is None:
-        print("  weakest factor: none yet (no analysed game)")
-    else:
-        print(f"  weakest factor: {weakest['factor']}, {weakest['label']}: "
-              f"{_figure(weakest['average'], weakest['factor'])} "
-              f"(club {_figure(weakest['club_average'], weakest['factor'])}), "
-              f"costs {weakest['cost_per_game']:.1f} CPI a game")
+    print(ngettext("%(name)s (member %(member)s): %(count)s analysed game",
+                   "%(name)s (member %(member)s): %(count)s analysed games", doc["games"])
+          % {"name": doc["name"], "member": doc["member_id"], "count": doc["games"]})
+    print("  " + _weakest_line(doc))
     if doc["factor"] is None:
         return
     exercises = doc["exercises"]
-    print(f"Exercises for {doc['factor']} ({doc['label']}) from the latest {plural(doc['games_coached'], 'game')}: "
-          f"{len(exercises) or 'none found'}")
+    figures = {"factor": doc["factor"], "label": gettext(doc["label"]), "count": doc["games_coached"],
+               "found": len(exercises) or gettext("none found")}
+    print(ngettext("Exercises for %(factor)s (%(label)s) from the latest %(count)s game: %(found)s",
+                   "Exercises for %(factor)s (%(label)s) from the latest %(count)s games: %(found)s",
+                   doc["games_coached"]) % figures)
     for number, e in enumerate(exercises, 1):
-        print(f"{number}. {e['tournament']} {e['date'] or ''}, move {e['move_number']}".rstrip())
+        print(gettext("%(number)s. %(tournament)s %(date)s, move %(move)s") % {
+            "number": number, "tournament": e["tournament"], "date": e["date"] or "", "move": e["move_number"]})
         print(f"   FEN: {e['fen']}")
-        print(f"   {e['task']}. Hint: {e['hint']}.")
+        print("   " + gettext("%(task)s. Hint: %(hint)s.") % {"task": _task(e["factor"], e["side_to_move"]),
+                                                               "hint": _said(e["hint"])})
         if solutions:
-            best = f"{e['best']} ({e['best_score']})" if e["best"] else "no engine line"
-            print(f"   Solution: {best}; played {e['played']}")
+            best = (gettext("%(move)s (%(score)s)") % {"move": e["best"], "score": _said(e["best_score"])}
+                    if e["best"] else gettext("no engine line"))
+            print("   " + gettext("Solution: %(best)s; played %(played)s") % {"best": best, "played": e["played"]})
 
 
 def cmd_coach(args: argparse.Namespace) -> int:

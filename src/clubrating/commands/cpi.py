@@ -21,8 +21,10 @@ from clubrating.commands.club import the_club, who
 from clubrating.commands.cpi_words import depth_line, factor_table, factor_value, plays_like
 from clubrating.cpi.index import PRESETS
 from clubrating.cpi.registry import NAMES
+from clubrating import djangoenv, words
+from clubrating.djangoenv import gettext, ngettext, pgettext
 from clubrating.errors import InputError
-from clubrating.words import N_
+from clubrating.words import N_, display_width, fit
 
 
 
@@ -38,9 +40,9 @@ def cmd_analyse(args: argparse.Namespace) -> int:
     if wants_json(args):
         print_json(report.as_dict())
     else:
-        print(report)
+        print(report.text.translated(djangoenv))
         for line in report.unreadable:
-            print(f"  not analysed: {line}")
+            print("  " + gettext("not analysed: %(game)s") % {"game": line})
     return 0
 
 
@@ -50,8 +52,8 @@ OLD_ANALYSE = "analyse"   # the earlier name: one letter from 'analyze GAMES.pgn
 
 def cmd_analyse_old_name(args: argparse.Namespace) -> int:
     """``analyse``, the old name: one line on stderr, then the same as ``analyse-club``."""
-    print(f"clubrating: '{OLD_ANALYSE}' is now '{ANALYSE_CLUB}' (the old name goes in the next release; "
-          f"'analyze GAMES.pgn' analyses a file)", file=sys.stderr)
+    print(gettext("clubrating: '%(old)s' is now '%(new)s' (the old name goes in the next release; "
+                  "'analyze GAMES.pgn' analyses a file)") % {"old": OLD_ANALYSE, "new": ANALYSE_CLUB}, file=sys.stderr)
     return cmd_analyse(args)
 
 
@@ -64,7 +66,8 @@ def _mean_factors(ledger: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
         if not cells:
             continue
         if "count" in cells[0]:
-            out[name] = {"count": f"{sum(c['count'] for c in cells) / len(cells):.2f} a game"}
+            out[name] = {"count": gettext("%(count)s a game") % {
+                "count": f"{sum(c['count'] for c in cells) / len(cells):.2f}"}}
             continue
         measured = [c for c in cells if c.get("available")]
         out[name] = {"available": bool(measured), "numerator": sum(c["numerator"] for c in measured),
@@ -73,31 +76,51 @@ def _mean_factors(ledger: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
     return out
 
 
-def _print_ledger(doc: dict[str, Any]) -> None:
+def _headline(doc: dict[str, Any]) -> str:
+    figures = {"name": doc["name"], "member": doc["member_id"], "games": doc["games"],
+               "cpi": f"{doc['cpi']:.1f}" if doc["cpi"] is not None else ""}
     if doc["cpi"] is None:
-        print(f"{doc['name']} (member {doc['member_id']}): no CPI yet: no analysed game scored "
-              "(games with moves are analysed after publishing; the club's settings may leave out short games)")
-    else:
-        print(f"{doc['name']} (member {doc['member_id']}): CPI {doc['cpi']:.1f} after {doc['games']} scored games")
+        return gettext("%(name)s (member %(member)s): no CPI yet: no analysed game scored (games with moves are "
+                       "analysed after publishing; the club's settings may leave out short games)") % figures
+    return ngettext("%(name)s (member %(member)s): CPI %(cpi)s after %(games)s scored game",
+                    "%(name)s (member %(member)s): CPI %(cpi)s after %(games)s scored games", doc["games"]) % figures
+
+
+def _ledger_table(ledger: list[dict[str, Any]]) -> list[str]:
+    """The games, a line each and its factors under it, in columns as wide as their headings."""
+    headings = [pgettext("cpi table", "date"), pgettext("cpi table", "opponent"), pgettext("cpi table", "col"),
+                pgettext("cpi table", "result"), "ΔCPI", "CPI"]
+    colours = {"white": gettext("white"), "black": gettext("black")}
+    widths = words.widths(headings, (10, 24, max(display_width(word) for word in colours.values()), 7, 7, 7))
+    aligns = "<<<<>>"
+    lines = [" ".join(fit(h, w, a) for h, w, a in zip(headings, widths, aligns))]
+    for row in ledger:
+        cells = [row["date"].isoformat(), row["opponent"], colours.get(row["colour"], row["colour"]), row["result"],
+                 f"{row['delta']:+.1f}", f"{row['cpi_after']:.1f}"]
+        lines.append(" ".join(fit(c, w, a) for c, w, a in zip(cells, widths, aligns)))
+        factors = row["factors"]
+        lines.append("    " + " · ".join(f"{name} {factor_value(name, factors[name])}"
+                                         for name in NAMES if name in factors))
+    return lines
+
+
+def _print_ledger(doc: dict[str, Any]) -> None:
+    print(_headline(doc))
     strength = doc.get("strength")
     if strength is not None:
-        print(f"  {plays_like(strength, 'over the last ' + str(strength['games']) + ' analysed games')} "
-              f"({strength['pool']})")
+        print("  " + gettext("%(plays_like)s (%(pool)s)") % {"plays_like": plays_like(strength, strength["games"]),
+                                                              "pool": strength["pool"]})
         if depth := depth_line(strength.get("fitted_nodes"), strength.get("nodes") or []):
             print(f"  {depth}")
     weakest = doc["weakest"]
     if weakest is not None:
-        print(f"  weakest factor: {weakest['factor']} (costs {weakest['cost_per_game']:.1f} CPI a game)")
+        print("  " + gettext("weakest factor: %(factor)s (costs %(cost)s CPI a game)") % {
+            "factor": weakest["factor"], "cost": f"{weakest['cost_per_game']:.1f}"})
     if doc["ledger"]:
-        print(f"  the factors over these {len(doc['ledger'])} games:")
+        print("  " + ngettext("the factors over this %(count)s game:", "the factors over these %(count)s games:",
+                              len(doc["ledger"])) % {"count": len(doc["ledger"])})
         print("\n".join(factor_table(_mean_factors(doc["ledger"]))))
-    print(f"{'date':<10} {'opponent':<24} {'col':<5} {'result':<7} {'ΔCPI':>7} {'CPI':>7}")
-    for row in doc["ledger"]:
-        print(f"{row['date'].isoformat():<10} {row['opponent'][:24]:<24} {row['colour']:<5} {row['result']:<7} "
-              f"{row['delta']:>+7.1f} {row['cpi_after']:>7.1f}")
-        factors = row["factors"]
-        cells = [f"{name} {factor_value(name, factors[name])}" for name in NAMES if name in factors]
-        print("    " + " · ".join(cells))
+    print("\n".join(_ledger_table(doc["ledger"])))
 
 
 def cmd_cpi(args: argparse.Namespace) -> int:
@@ -157,10 +180,10 @@ def cmd_weights(args: argparse.Namespace) -> int:
                     "overrides": sorted(k for k in club.cpi_weights or {} if k != "preset"),
                     "rebuild": report.as_dict() if report else None})
         return 0
-    print(f"preset {club_preset(club)}")
+    print(gettext("preset %(preset)s") % {"preset": club_preset(club)})
     print("  ".join(f"{name}={value:g}" for name, value in weights.items()))
     if report is not None:
-        print(report)
+        print(report.text.translated(djangoenv))
     return 0
 
 

@@ -10,7 +10,7 @@ from clubrating.cli import examples, option, print_json, wants_json, whole
 from clubrating.djangoenv import gettext
 from clubrating.commands.club import open_database
 from clubrating.demo.build import ANALYSIS_NODES, PLAY_NODES, WITH_MOVES, DemoSettings, build_atomically
-from clubrating.words import plural
+from clubrating.djangoenv import gettext, ngettext
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
@@ -25,14 +25,27 @@ def cmd_demo(args: argparse.Namespace) -> int:
     if wants_json(args):
         print_json(summary)
     else:
-        print(f"demo club '{summary['club']}': {plural(summary['members'], 'member')}, "
-              f"{plural(summary['tournaments'], 'tournament')} "
-              f"({summary['first_date']} to {summary['last_date']}), {plural(summary['games'], 'game')} "
-              f"({summary['games_with_moves']} with moves, {summary['analysis']['games']} analysed), "
-              f"{plural(summary['corrections'], 'corrected result')}, {plural(summary['merges'], 'merge')}; "
-              f"built in {summary['seconds']['total']:.0f} s")
-        print(f"arbiter login (demo only): {summary['arbiter']['username']} / {summary['arbiter']['password']}")
+        print(summary_line(summary))
+        print(gettext("arbiter login (demo only): %(username)s / %(password)s") % summary["arbiter"])
     return 0
+
+
+def summary_line(summary: dict[str, Any]) -> str:
+    """What the demo club holds, in one line in the command's language (each count with its noun)."""
+    members, tournaments, games = summary["members"], summary["tournaments"], summary["games"]
+    corrections, merges = summary["corrections"], summary["merges"]
+    return gettext("demo club '%(club)s': %(members)s, %(tournaments)s (%(first)s to %(last)s), %(games)s "
+                   "(%(with_moves)s with moves, %(analysed)s analysed), %(corrections)s, %(merges)s; "
+                   "built in %(seconds)s s") % {
+        "club": summary["club"], "first": summary["first_date"], "last": summary["last_date"],
+        "members": ngettext("%(count)s member", "%(count)s members", members) % {"count": members},
+        "tournaments": ngettext("%(count)s tournament", "%(count)s tournaments", tournaments) % {"count": tournaments},
+        "games": ngettext("%(count)s game", "%(count)s games", games) % {"count": games},
+        "with_moves": summary["games_with_moves"], "analysed": summary["analysis"]["games"],
+        "corrections": ngettext("%(count)s corrected result", "%(count)s corrected results",
+                                corrections) % {"count": corrections},
+        "merges": ngettext("%(count)s merge", "%(count)s merges", merges) % {"count": merges},
+        "seconds": f"{summary['seconds']['total']:.0f}"}
 
 
 def register(subparsers: Any, common: argparse.ArgumentParser) -> None:

@@ -14,7 +14,7 @@ from typing import Any
 from clubrating.cli import examples, option, whole
 from clubrating.djangoenv import gettext
 from clubrating.commands.club import open_database
-from clubrating.errors import InputError
+from clubrating.errors import InputError, Text
 from clubrating.words import N_
 
 
@@ -87,8 +87,7 @@ def _serve(args: argparse.Namespace) -> int:
     from clubrating.club.jobs.status import queue_state
 
     waiting = queue_state().warning()   # analysis never comes without a worker: said first
-    print(f"clubrating: serving on http://{args.host}:{args.port}/ (Ctrl-C to stop)"
-          + (f"; {waiting}" if waiting else ""), flush=True)
+    print(serving_line(f"http://{args.host}:{args.port}/", waiting), flush=True)
     if args.dev:
         call_command("runserver", f"{args.host}:{args.port}", use_reloader=False, use_threading=True)
         return 0
@@ -96,6 +95,16 @@ def _serve(args: argparse.Namespace) -> int:
 
     serve(args.host, args.port, args.workers)
     return 0
+
+
+def serving_line(url: str, waiting: Text | None) -> str:
+    """The server's first line, in the command's language: where it serves, and a queue no worker takes."""
+    from clubrating import djangoenv
+
+    if waiting is None:
+        return djangoenv.gettext("clubrating: serving on %(url)s (Ctrl-C to stop)") % {"url": url}
+    return djangoenv.gettext("clubrating: serving on %(url)s (Ctrl-C to stop); %(waiting)s") % {
+        "url": url, "waiting": waiting.translated(djangoenv)}
 
 
 def cmd_worker(args: argparse.Namespace) -> int:

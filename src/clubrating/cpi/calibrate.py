@@ -23,7 +23,9 @@ import numpy as np
 from clubrating.cpi.facts import Color, won
 from clubrating.cpi.factors import FITTED_E
 from clubrating.cpi.registry import COUNTS, FACTORS, SHARES, PlayerFactors
+from clubrating.errors import InputError
 from clubrating.formats.results import GameResult
+from clubrating.words import N_
 
 RESULTS = ("win", "draw")                 # a loss is the baseline (spec C1: R = 0 for a loss)
 FEATURES = SHARES + COUNTS + RESULTS
@@ -138,11 +140,13 @@ def fit(sides: Sequence[Side], features: Sequence[str] = FEATURES, ridge: float 
     ``features`` and ``ridge`` are the modelling choices a nested cross-validation tries
     (:mod:`clubrating.cpi.nested`); a feature left out weighs 0."""
     if len(sides) < 2 * len(FEATURES):
-        raise ValueError(f"too few rated player-sides to fit: {len(sides)}, at least {2 * len(FEATURES)}")
+        raise InputError(N_("too few rated player-sides to fit: %(sides)s, at least %(least)s"),
+                         sides=len(sides), least=2 * len(FEATURES))
     elo = np.array([s.elo for s in sides])
     if elo.std() == 0:
-        raise ValueError(f"every rated player-side has the same rating ({elo[0]:g}): "
-                         "nothing to fit the ratings with")
+        raise InputError(N_("every rated player-side has the same rating (%(rating)s): nothing to fit the ratings with"),
+                         rating=f"{elo[0]:g}")
+
     means = pool_means(sides, SHARES + tuple(n for n in features if n not in FEATURES))
     x = np.array([impute(s.values, means, features) for s in sides])
     coef = _least_squares(x, elo, features, ridge)

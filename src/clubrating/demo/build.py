@@ -30,9 +30,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from clubrating.errors import InputError, Refused
+from clubrating.errors import InputError, Refused, Text
 from clubrating.formats.results import GameResult
-from clubrating.words import plural
+from clubrating.words import N_, Nn_, plural
 
 DEMO_SLUG = "demo"
 DEMO_ARBITER = ("arbiter", "demo-arbiter-password")
@@ -57,9 +57,11 @@ class DemoSettings:
     today: dt.date | None = None        # default: today (the club's time zone)
 
 
-def say(text: str) -> None:
-    """A line of progress on stderr."""
-    print(f"demo: {text}", file=sys.stderr, flush=True)
+def say(text: Text) -> None:
+    """A line of progress on stderr, in the command's language."""
+    from clubrating import djangoenv
+
+    print(f"demo: {text.translated(djangoenv)}", file=sys.stderr, flush=True)
 
 
 def last_club_night(today: dt.date) -> dt.date:
@@ -104,7 +106,8 @@ def _player(settings: DemoSettings, referee: Any) -> Callable[..., Any]:
         orders = [GameOrder(side_for(e.white_strength, settings.play_nodes),
                             side_for(e.black_strength, settings.play_nodes), e.seed) for e in encounters]
         played = referee.play(orders)
-        say(f"played {plural(referee.games, 'game')} ({referee.plies:,} moves) so far")
+        say(Text(N_("played %(games)s (%(moves)s moves) so far"), moves=f"{referee.plies:,}",
+                 games=Text(Nn_("%(count)s game", "%(count)s games"), count=referee.games)))
         return [BoardResult(game.white_points, game.moves, time_control) for game in played]
     return play
 
@@ -125,7 +128,7 @@ def build_demo(settings: DemoSettings) -> dict[str, Any]:
     from clubrating.club.models import Club
 
     if Club.objects.filter(slug=DEMO_SLUG).exists():
-        raise Refused("this database holds a demo club already")
+        raise Refused(N_("this database holds a demo club already"))
     clock = _Clock()
     staged = _stage(settings)
     with clock.store():
@@ -155,8 +158,10 @@ def _play_store_and_analyse(settings: DemoSettings, staged: Any, arbiter: _Arbit
     jobs = settings.jobs or default_jobs()
     config = analysis_config(settings.engine, settings.book, settings.nodes)   # a bad book: one line, now
     engine = settings.engine or os.environ.get("CLUBRATING_ENGINE") or None
-    say(f"playing the last {settings.with_moves} evenings over the board (Stockfish, {settings.play_nodes:,} "
-        f"nodes a move, {jobs} engines), analysing each game at {settings.nodes:,} nodes a position")
+    say(Text(N_("playing the last %(evenings)s evenings over the board (Stockfish, %(play_nodes)s nodes a move, "
+                "%(jobs)s engines), analysing each game at %(nodes)s nodes a position"),
+             evenings=settings.with_moves, play_nodes=f"{settings.play_nodes:,}", jobs=jobs,
+             nodes=f"{settings.nodes:,}"))
     # Left in this order: the pool is stopped (on an error: killed) before the thread is waited for.
     with ThreadPoolExecutor(1, thread_name_prefix="demo-play") as thread, \
             Referee(**({"engine": engine} if engine else {}), jobs=jobs, book=config.book,
@@ -219,7 +224,7 @@ class _Arbiter:
     def evenings(self, records: Sequence[Any], true_name: dict[str, str], juniors: frozenset[str]) -> None:
         from clubrating.club import services
 
-        say(f"publishing {len(records)} evenings")
+        say(Text(Nn_("publishing %(count)s evening", "publishing %(count)s evenings"), count=len(records)))
         for record in records:
             has_juniors = any(true_name.get(p.name) in juniors for p in record.players)
             tournament = services.import_tournament(self.club, record, who=WHO, has_juniors=has_juniors)
@@ -267,7 +272,9 @@ def _store_analyses(club: Any, referee: Any, settings: DemoSettings) -> dict[str
     by_moves: dict[str, list[Any]] = {}
     for game in games:
         by_moves.setdefault(game.moves.strip(), []).append(game)
-    say(f"storing the analyses of {len(games)} games with moves ({settings.nodes:,} nodes a position)")
+    say(Text(Nn_("storing the analysis of %(count)s game with moves (%(nodes)s nodes a position)",
+                 "storing the analyses of %(count)s games with moves (%(nodes)s nodes a position)"),
+             count=len(games), nodes=f"{settings.nodes:,}"))
     cache, progress = DatabaseCache(), stderr_progress()
     stored = searched = cached = 0
     for analysed in referee.analyses():
@@ -281,7 +288,7 @@ def _store_analyses(club: Any, referee: Any, settings: DemoSettings) -> dict[str
         report = analyse_games(club, engine=settings.engine, book=settings.book, nodes=settings.nodes,
                                jobs=settings.jobs, rebuild=False)
         if report.unreadable:
-            raise InputError(f"the demo played a game that cannot be analysed: {report.unreadable[0]}")
+            raise InputError(N_("the demo played a game that cannot be analysed: %(game)s"), game=report.unreadable[0])
         stored, searched, cached = stored + report.games, searched + report.searched, cached + report.cached
     rebuild_ledger(club, stored, searched, cached)
     return {"games": stored, "searched": searched, "cached": cached, "unreadable": [], "nodes": settings.nodes}
@@ -329,7 +336,7 @@ def build_atomically(settings: DemoSettings, url: str, open_db: Callable[[], Non
         with transaction.atomic():
             return build_demo(settings)
     if not target.parent.is_dir():
-        raise InputError("no such directory for the database", file=str(target.parent))
+        raise InputError(N_("no such directory for the database"), file=str(target.parent))
     from django.db import connections
 
     from clubrating import djangoenv
@@ -341,7 +348,7 @@ def build_atomically(settings: DemoSettings, url: str, open_db: Callable[[], Non
             summary = build_demo(settings)
         connections.close_all()        # the last connection checkpoints the WAL into the file
         if Path(f"{partial}-wal").exists():
-            raise InputError("the database's write-ahead log was not merged into it", file=str(partial))
+            raise InputError(N_("the database's write-ahead log was not merged into it"), file=str(partial))
         os.replace(partial, target)
         return summary
     finally:

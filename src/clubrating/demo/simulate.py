@@ -17,6 +17,7 @@ from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass, field
 
 from clubrating.errors import InputError
+from clubrating.words import N_
 from clubrating.formats.records import (
     Bye, ByeKind, Pairing, PlayerEntry, TimeControl, TournamentKind, TournamentRecord, Unplayed,
 )
@@ -500,10 +501,10 @@ def _correction(rng: random.Random, records: list[TournamentRecord]) -> Correcti
     evening with results only: a game with moves keeps the result its moves gave)."""
     rated = [i for i, r in enumerate(records) if r.kind is TournamentKind.CHESS and any(p.played for p in r.pairings)]
     if not rated:
-        raise InputError("too few members: no evening had four players to pair")
+        raise InputError(N_("too few members: no evening had four players to pair"))
     results_only = [i for i in rated if not any(p.moves for p in records[i].pairings)]
     if not results_only:
-        raise InputError("every evening has moves: leave at least one with results only (fewer evenings with moves)")
+        raise InputError(N_("every evening has moves: leave at least one with results only (fewer evenings with moves)"))
     first_half = [i for i in results_only if i < max(1, len(records) // 2)]
     index = rng.choice(first_half or results_only)
     record = records[index]

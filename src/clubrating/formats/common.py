@@ -62,14 +62,16 @@ def parse_date(text: str) -> dt.date | None:
     elif match := _DAY_MONTH_YEAR.match(text):
         day, month, year = int(match.group(1)), _month(match.group(2)), int(match.group(3))
     else:
-        raise ValueError(f"expected a date such as {', '.join(DATE_SPELLINGS)}, got {text!r}")
+        raise InputError(N_("expected a date such as %(spellings)s, got %(text)s"),
+                         spellings=", ".join(DATE_SPELLINGS), text=repr(text))
     return dt.date(year, month, day)
 
 
 def _month(name: str) -> int:
     number = _MONTHS.get(name.lower())
     if number is None:
-        raise ValueError(f"unknown month name {name!r}")
+        raise InputError(N_("unknown month name %(name)s"), name=repr(name))
+
     return number
 
 

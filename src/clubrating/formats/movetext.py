@@ -73,21 +73,23 @@ class TypedMoves:
     final_fen: str
     has_clocks: bool
 
-    def ends_contradicting(self, white_points: int, black_points: int) -> str | None:
+    def ends_contradicting(self, white_points: int, black_points: int) -> Text | None:
         """Why the final position contradicts the result (half-points), or None: a mate
         the result does not give to the mating side, a stalemate scored as a win
         (FIDE Laws 5.1.1, 5.2.1)."""
         return contradiction(chess.Board(self.final_fen), white_points, black_points)
 
 
-def contradiction(board: chess.Board, white_points: int, black_points: int) -> str | None:
+def contradiction(board: chess.Board, white_points: int, black_points: int) -> Text | None:
     """Why ``board``, the game's last position, contradicts the result, or None."""
     if board.is_checkmate():
-        winner = "Black" if board.turn == chess.WHITE else "White"
-        won = (white_points, black_points) == ((2, 0) if winner == "White" else (0, 2))
-        return None if won else f"the moves end in mate by {winner}, and the result is not a win for {winner}"
+        if board.turn == chess.BLACK:   # Black is mated
+            return None if (white_points, black_points) == (2, 0) else Text(
+                N_("the moves end in mate by White, and the result is not a win for White"))
+        return None if (white_points, black_points) == (0, 2) else Text(
+            N_("the moves end in mate by Black, and the result is not a win for Black"))
     if board.is_stalemate() and (white_points, black_points) != (1, 1):
-        return "the moves end in stalemate (a draw), and the result is not a draw"
+        return Text(N_("the moves end in stalemate (a draw), and the result is not a draw"))
     return None
 
 

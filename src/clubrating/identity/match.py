@@ -28,6 +28,7 @@ from rapidfuzz import fuzz, process
 from rapidfuzz.distance import OSA
 
 from clubrating.errors import InputError
+from clubrating.words import N_
 from clubrating.identity import compare as _compare
 from clubrating.identity import normalize as _normalize
 from clubrating.identity.compare import Reason, compare
@@ -307,7 +308,8 @@ class Matcher:
     def propose(self, name: str, limit: int = MAX_PROPOSALS) -> tuple[Proposal, ...]:
         """The members ``name`` could be, best first (ties in roster-name order); never applied."""
         if not 1 <= limit <= MAX_PROPOSALS:
-            raise InputError(f"limit must be between 1 and {MAX_PROPOSALS}, not {limit}")
+            raise InputError(N_("limit must be between 1 and %(most)s, not %(limit)s"), most=MAX_PROPOSALS, limit=limit)
+
         query = normalize_name(name)
         best: dict[int, Proposal] = {}
         if len(self._forms) > SMALL_ROSTER:

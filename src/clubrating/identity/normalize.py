@@ -20,6 +20,7 @@ from functools import lru_cache
 from anyascii import anyascii
 
 from clubrating.errors import InputError
+from clubrating.words import N_
 
 # Longest name accepted, in characters after trimming. The longest canonical
 # name in the Scid spelling file (../shared/data/names/roster.txt) has 60; FIDE
@@ -115,14 +116,15 @@ class NormalName:
 def clean_text(raw: str) -> str:
     """Unicode-normalise (NFKC), drop control characters, collapse spaces; check length."""
     if not isinstance(raw, str):
-        raise InputError(f"a name must be text, not {type(raw).__name__}")
+        raise InputError(N_("a name must be text, not %(kind)s"), kind=type(raw).__name__)
     text = unicodedata.normalize("NFKC", raw.translate(_BEFORE_NFKC))
     text = "".join(" " if unicodedata.category(ch)[0] in "CZ" else ch for ch in text)
     text = " ".join(text.split())
     if not text:
-        raise InputError("empty name")
+        raise InputError(N_("empty name"))
     if len(text) > MAX_NAME_LENGTH:
-        raise InputError(f"name longer than {MAX_NAME_LENGTH} characters ({len(text)}): {text[:30]}...")
+        raise InputError(N_("name longer than %(most)s characters (%(length)s): %(start)s..."),
+                         most=MAX_NAME_LENGTH, length=len(text), start=text[:30])
     return text
 
 
@@ -169,7 +171,8 @@ def normalize_name(raw: str) -> NormalName:
     number = _NAMESAKE_NUMBER.search(ascii_text)
     parts = [p for p in (_split_words(chunk) for chunk in ascii_text.split(",")) if p]
     if not parts:
-        raise InputError(f"no letters in name {text!r}")
+        raise InputError(N_("no letters in name %(name)s"), name=repr(text))
+
     generation = _generation(parts)
     parts = _untitled(parts)
     has_comma = len(parts) >= 2

@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from clubrating.errors import InputError
+from clubrating.words import N_
 from clubrating.formats.records import TournamentRecord
 from clubrating.identity.compare import Reason, compare
 from clubrating.identity.normalize import normalize_name
@@ -87,7 +88,8 @@ def event_of_record(record: TournamentRecord, date: dt.date | None = None) -> Ev
     """A file read, as :func:`same_event` compares it (``date``: the one the import gives it)."""
     when = date or record.date
     if when is None:
-        raise InputError("the file gives no date", file=record.source or None)
+        raise InputError(N_("the file gives no date"), file=record.source or None)
+
     games = tuple(EventGame(p.white, p.black, p.white_points, p.black_points) for p in record.pairings if p.played)
     playing = {n for g in games for n in (g.one, g.other)}
     return Event(when, {p.number: (p.name,) for p in record.players if p.number in playing}, games)

@@ -21,7 +21,9 @@ from caissify_pairings import generate_pairings  # type: ignore[import-untyped]
 from pairing_core.errors import PairingError  # type: ignore[import-untyped]
 from pairing_core.fide2026 import DUTCH_2026, P26Player, P26Request, pair_2026  # type: ignore[import-untyped]
 
+from clubrating.errors import ClubratingError
 from clubrating.formats.records import Bye, ByeKind, HalfPoints, Pairing
+from clubrating.words import N_
 
 PAB_POINTS: HalfPoints = 2
 """The pairing-allocated bye scores as a win (FIDE Handbook C.04.1.c: "as many points as rewarded for
@@ -34,7 +36,7 @@ UNRATED = 0
 """The rating an engine is given for an unrated player: below everyone (they are seeded last)."""
 
 
-class PairingFailed(ValueError):
+class PairingFailed(ClubratingError, ValueError):
     """No legal pairing of the round exists (everyone has met everyone) or the engine refused."""
 
 
@@ -131,20 +133,21 @@ def pair_round(history: History, round_: int, total_rounds: int, present: Iterab
     states = states_before(history, round_)
     players = [_caissify_player(states[n]) for n in sorted(set(present))]
     if len(players) < 2:
-        raise PairingFailed(f"round {round_} needs at least two players to pair, not {len(players)}")
+        raise PairingFailed(N_("round %(round)s needs at least two players to pair, not %(players)s"),
+                            round=round_, players=len(players))
     previous = {tuple(sorted((s.number, o))) for s in states.values() for o in s.opponents}
     try:
         rows = generate_pairings(system="dutch", players=players, previous_pairings=previous,
                                  round_number=round_, total_rounds=max(total_rounds, round_),
                                  bye_value=PAB_POINTS / 2, max_byes_per_player=1)
     except (ValueError, RuntimeError) as error:
-        raise PairingFailed(f"round {round_} cannot be paired: {error}") from None
+        raise PairingFailed(N_("round %(round)s cannot be paired: %(error)s"), round=round_, error=str(error)) from None
     boards = tuple((int(r["white_id"]), int(r["black_id"])) for r in sorted(rows, key=lambda r: r["table"])
                    if not r.get("bye"))
     byes = [int(r["white_id"]) for r in rows if r.get("bye")]
     if len(byes) > 1:   # the engine's way of saying that the rest have all met
-        raise PairingFailed(f"round {round_} cannot be paired without a rematch: players {', '.join(map(str, byes))} "
-                            "have nobody left to play")
+        raise PairingFailed(N_("round %(round)s cannot be paired without a rematch: players %(players)s "
+                               "have nobody left to play"), round=round_, players=", ".join(map(str, byes)))
     return _checked(RoundPlan(round_, boards, byes[0] if byes else None), states, players_of(players))
 
 
@@ -171,7 +174,7 @@ def pair_round_2026(history: History, round_: int, total_rounds: int, present: I
                                       total_rounds=max(total_rounds, round_),
                                       is_last_round=round_ == total_rounds, max_steps=P26_MAX_STEPS))
     except PairingError as error:
-        raise PairingFailed(f"round {round_} cannot be paired: {error}") from None
+        raise PairingFailed(N_("round %(round)s cannot be paired: %(error)s"), round=round_, error=str(error)) from None
     boards = tuple((int(p.white_id), int(p.black_id)) for p in result.pairs)
     return _checked(RoundPlan(round_, boards, result.bye_id), states, set(wanted))
 
@@ -192,10 +195,14 @@ def _checked(plan: RoundPlan, states: dict[int, PlayerState], present: set[int])
     everybody present once, no rematch, at most one pairing bye and never a second one."""
     seen = [n for board in plan.boards for n in board] + ([plan.bye] if plan.bye is not None else [])
     if sorted(seen) != sorted(present):
-        raise PairingFailed(f"round {plan.round}: the engine paired {sorted(seen)}, not {sorted(present)}")
+        raise PairingFailed(N_("round %(round)s: the engine paired %(paired)s, not %(present)s"),
+                            round=plan.round, paired=sorted(seen), present=sorted(present))
     for white, black in plan.boards:
         if black in states[white].opponents:
-            raise PairingFailed(f"round {plan.round}: {white} and {black} have met already")
+            raise PairingFailed(N_("round %(round)s: %(white)s and %(black)s have met already"),
+                                round=plan.round, white=white, black=black)
     if plan.bye is not None and states[plan.bye].had_pab_or_forfeit_win:
-        raise PairingFailed(f"round {plan.round}: {plan.bye} would get a second pairing bye")
+        raise PairingFailed(N_("round %(round)s: %(player)s would get a second pairing bye"),
+                            round=plan.round, player=plan.bye)
+
     return plan

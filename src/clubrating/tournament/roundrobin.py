@@ -19,6 +19,7 @@ from __future__ import annotations
 import enum
 import hashlib
 
+from clubrating.errors import InputError
 from clubrating.tournament.pairing import RoundPlan
 from clubrating.words import N_
 
@@ -37,7 +38,8 @@ class Cycles(enum.IntEnum):
 def table_size(players: int) -> int:
     """The Berger table a number of players is paired by: an odd number takes the next one's."""
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        raise ValueError(f"{players} players: a round robin here takes from {MIN_PLAYERS} to {MAX_PLAYERS}")
+        raise InputError(N_("%(players)s players: a round robin here takes from %(least)s to %(most)s"),
+                         players=players, least=MIN_PLAYERS, most=MAX_PLAYERS)
     return players + players % 2
 
 
@@ -67,7 +69,8 @@ def berger_round(players: int, round_: int, cycles: Cycles = Cycles.SINGLE) -> R
     same colour three times running across the turn of the cycles."""
     per_cycle = rounds_of(players)
     if not 1 <= round_ <= per_cycle * cycles:
-        raise ValueError(f"round {round_}: a round robin of {players} players has {per_cycle * cycles} rounds")
+        raise InputError(N_("round %(round)s: a round robin of %(players)s players has %(rounds)s rounds"),
+                         round=round_, players=players, rounds=per_cycle * cycles)
     cycle, index = divmod(round_ - 1, per_cycle)
     index += 1
     if cycles is Cycles.DOUBLE and cycle == 0 and per_cycle > 2 and index >= per_cycle - 1:
@@ -113,8 +116,8 @@ class PairingSystem(enum.Enum):
         try:
             return cls(key or "swiss")
         except ValueError:
-            raise ValueError(f"{text!r} is not a pairing system: expected swiss, round-robin or "
-                             "double-round-robin") from None
+            raise InputError(N_("%(text)s is not a pairing system: expected swiss, round-robin or "
+                                "double-round-robin"), text=repr(text)) from None
 
 
 class TableOrder(enum.Enum):
@@ -134,5 +137,6 @@ def drawn_order(players: int, seed: int) -> tuple[int, ...]:
     takes number 1: a drawing is the same on any machine and in any version, and anyone can redo
     it from its seed (``printf '482913:3' | sha256sum`` is place 3's key for seed 482913)."""
     if not 0 <= seed <= MAX_SEED:
-        raise ValueError(f"{seed}: a seed is a whole number from 0 to {MAX_SEED}")
+        raise InputError(N_("%(seed)s: a seed is a whole number from 0 to %(most)s"), seed=seed, most=MAX_SEED)
+
     return tuple(sorted(range(1, players + 1), key=lambda i: hashlib.sha256(f"{seed}:{i}".encode()).hexdigest()))

@@ -21,7 +21,7 @@ from django.db.models import Model
 from django.http import Http404, HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import redirect, render
 from django.utils import translation
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext, gettext_noop, ngettext
 from django.views.decorators.http import require_POST, require_safe
 
 from clubrating.club import queries, services, zones
@@ -233,11 +233,11 @@ def posted(model: type[Row], t: Any, request: HttpRequest, field: str, related: 
 
 
 def _entry(t: Any, request: HttpRequest) -> Entry:
-    return posted(Entry, t, request, "entry", ("tournament__club", "member"), "no such name in this tournament")
+    return posted(Entry, t, request, "entry", ("tournament__club", "member"), gettext_noop("no such name in this tournament"))
 
 
 def _game(t: Any, request: HttpRequest) -> Game:
-    return posted(Game, t, request, "game", ("tournament__club", "white", "black"), "no such game in this tournament")
+    return posted(Game, t, request, "game", ("tournament__club", "white", "black"), gettext_noop("no such game in this tournament"))
 
 
 TournamentAction = Callable[[HttpRequest, Any, str], Any]
@@ -249,13 +249,13 @@ ACTIONS: dict[str, TournamentAction] = {
     "all-new": lambda r, t, w: services.all_new_members(t, who=w),
     "publish": lambda r, t, w: services.publish(t, who=w),
     "unpublish": lambda r, t, w: services.unpublish(t, who=w),
-    "date": lambda r, t, w: services.change_date(t, _date(r.POST.get("date", "")) or _missing("date"), who=w),
+    "date": lambda r, t, w: services.change_date(t, _date(r.POST.get("date", "")) or _missing(gettext_noop("the date is missing")), who=w),
     "result": lambda r, t, w: services.correct_result(_game(t, r), r.POST.get("result", ""), who=w),
 }
 
 
 def _missing(what: str) -> Any:
-    raise InputError(f"the {what} is missing")
+    raise InputError(what)
 
 
 @require_POST

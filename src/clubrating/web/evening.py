@@ -16,7 +16,7 @@ from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import translation
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_noop
 from django.views.decorators.http import require_POST, require_safe
 
 from clubrating.club import evening, pairing_changes, services, zones
@@ -181,12 +181,12 @@ def _numbering(t: Tournament, request: HttpRequest) -> evening.Numbering:
     return evening.numbering_from_table([(e, request.POST.get(f"table-{e.id}", "")) for e in players])
 
 def _entry(t: Tournament, request: HttpRequest, field: str = "entry") -> Entry:
-    return posted(Entry, t, request, field, ("tournament__club", "member"), "no such player in this evening")
+    return posted(Entry, t, request, field, ("tournament__club", "member"), gettext_noop("no such player in this evening"))
 
 
 def _board(t: Tournament, request: HttpRequest) -> EveningBoard:
     return posted(EveningBoard, t, request, "board", ("tournament__club", "white", "black", "game"),
-                  "no such board in this evening")
+                  gettext_noop("no such board in this evening"))
 
 
 def _member(access: ClubAccess, text: str) -> Member:

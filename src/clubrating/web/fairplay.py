@@ -23,6 +23,7 @@ from django.views.decorators.http import require_safe
 
 from clubrating.club.fairplay import MIN_GAMES, RECENT_GAMES, Z_LOOK_CLOSER, fair_play
 from clubrating.errors import ClubratingError, InputError
+from clubrating.words import N_
 from clubrating.web.access import ClubAccess
 from clubrating.web.arbiter import _page, arbiter_view
 
@@ -40,10 +41,12 @@ def parse_games(text: str | None) -> int:
     try:
         games = int(text.strip())
     except ValueError:
-        raise InputError(f"games={text[:20]!r} is not a whole number: expected {MIN_GAMES} to {MAX_GAMES}") from None
+        raise InputError(N_("games=%(text)s is not a whole number: expected %(least)s to %(most)s"),
+                         text=repr(text[:20]), least=MIN_GAMES, most=MAX_GAMES) from None
     if not MIN_GAMES <= games <= MAX_GAMES:
-        raise InputError(f"games={games} is out of range: expected {MIN_GAMES} to {MAX_GAMES} "
-                         f"(fewer than {MIN_GAMES} games make a z-score of noise)")
+        raise InputError(N_("games=%(games)s is out of range: expected %(least)s to %(most)s "
+                            "(fewer than %(least)s games make a z-score of noise)"),
+                         games=games, least=MIN_GAMES, most=MAX_GAMES)
     return games
 
 

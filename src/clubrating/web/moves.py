@@ -121,7 +121,7 @@ def game_page(request: HttpRequest, access: ClubAccess, game_id: int) -> HttpRes
             outcome = attach_typed_moves(game, text, who=who(request), confirm=request.POST.get("confirm") == "on")
         except MoveError as error:
             messages.error(request, error.translated(translation))
-            context.update(typed=text, error=error, board=board_svg(error.fen))
+            context.update(typed=text, error=error, why=error.why.translated(translation), board=board_svg(error.fen))
         except NeedsConfirmation as error:
             messages.warning(request, error.translated(translation))
             context.update(typed=text, confirming=True)
@@ -171,6 +171,7 @@ def analysis_page(request: HttpRequest, access: ClubAccess, tournament_id: int) 
     if request.method == "POST":
         return act(request, lambda: retry_analysis(t, who=who(request)), f"{access.base}arbiter/t/{t.id}/analysis/")
     status = tournament_analysis(t)
+    waiting = queue_state().warning()
     return _page(request, access, "web/arbiter/analysis.html", tournament=t, status=status,
-                 counts=[(STATE_WORDS[state], status.count(state)) for state in STATES], waiting=queue_state().warning(),
-                 state_words=STATE_WORDS)
+                 counts=[(STATE_WORDS[state], status.count(state)) for state in STATES],
+                 waiting=waiting.translated(translation) if waiting else None, state_words=STATE_WORDS)

@@ -22,7 +22,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.safestring import SafeString, mark_safe
 from django.utils import translation
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_noop
 
 from clubrating.club.models import Entry, EveningBoard, Game, MovesLink, Tournament, Visibility
 from clubrating.club.services import moves_links as ml
@@ -125,7 +125,7 @@ def slips_page(request: HttpRequest, access: ClubAccess, tournament_id: int) -> 
     back = f"{access.base}arbiter/t/{t.id}/slips/"
     if request.method == "POST" and request.POST.get("action") == "revoke":
         return act(request, lambda: ml.revoke_link(posted(MovesLink, t, request, "link", ("tournament",),
-                                                          "no such moves link"), who=who(request)), back)
+                                                          gettext_noop("no such moves link")), who=who(request)), back)
     if request.method == "POST":
         round_text = request.POST.get("round", "")
         try:

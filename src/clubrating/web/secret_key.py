@@ -16,6 +16,7 @@ from pathlib import Path
 from urllib.parse import unquote, urlparse
 
 from clubrating.errors import InputError
+from clubrating.words import N_
 
 KEY_BYTES = 50   # token_urlsafe(50): 67 characters, over Django's deploy check minimum (50, security.W009)
 
@@ -50,11 +51,11 @@ def ensure_key(database_url: str) -> Path:
         try:
             readable = bool(path.read_text().strip())
         except OSError as error:
-            raise InputError(f"the secret key cannot be read ({error.strerror}): give the server's user read "
-                             "access, or set CLUBRATING_SECRET_KEY", file=str(path)) from None
+            raise InputError(N_("the secret key cannot be read (%(reason)s): give the server's user read "
+                                "access, or set CLUBRATING_SECRET_KEY"), file=str(path), reason=error.strerror) from None
         if not readable:
-            raise InputError("the secret key file is empty: remove it (a new one is made) or set "
-                             "CLUBRATING_SECRET_KEY", file=str(path))
+            raise InputError(N_("the secret key file is empty: remove it (a new one is made) or set "
+                                "CLUBRATING_SECRET_KEY"), file=str(path))
         return path
     try:
         path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
@@ -69,6 +70,6 @@ def ensure_key(database_url: str) -> Path:
         finally:
             temporary.unlink()
     except OSError as error:
-        raise InputError(f"cannot store the secret key: {error.strerror}; set CLUBRATING_SECRET_KEY or make "
-                         "the directory writable", file=str(path)) from None
+        raise InputError(N_("cannot store the secret key: %(reason)s; set CLUBRATING_SECRET_KEY or make "
+                            "the directory writable"), file=str(path), reason=error.strerror) from None
     return path

@@ -35,8 +35,8 @@ from clubrating.club.cpi import INSERT_BATCH, PREFETCH_CHUNK, RESULTS, club_weig
 from clubrating.club.locking import history_write
 from clubrating.club.models import Club, CpiEntry, Game, GameAnalysis, PositionSearch, TournamentStatus
 from clubrating.cpi.facts import EngineInfo, GameFacts
-from clubrating.errors import InputError
-from clubrating.words import plural
+from clubrating.errors import InputError, Text
+from clubrating.words import N_, Nn_, plural
 
 Progress = Callable[[int, int, GameFacts], None]
 CacheKey = tuple[str, str]  # (position, settings)
@@ -131,10 +131,21 @@ class AnalysisReport:
     cached: int           # positions answered by the cache
     unreadable: tuple[str, ...] = ()   # "game 12: why" for games whose moves could not be read
 
+    @property
+    def text(self) -> Text:
+        """The report in words, translated where it is shown."""
+        figures: dict[str, object] = {"games": Text(Nn_("%(count)s game", "%(count)s games"), count=self.games),
+                                      "positions": Text(Nn_("%(count)s position", "%(count)s positions"),
+                                                        count=self.searched),
+                                      "cached": self.cached}
+        if not self.unreadable:
+            return Text(N_("analysed %(games)s, %(positions)s searched, %(cached)s from the cache"), **figures)
+        return Text(N_("analysed %(games)s, %(positions)s searched, %(cached)s from the cache; %(unreadable)s "
+                       "unreadable"), unreadable=Text(Nn_("%(count)s game", "%(count)s games"),
+                                                      count=len(self.unreadable)), **figures)
+
     def __str__(self) -> str:
-        text = (f"analysed {plural(self.games, 'game')}, {plural(self.searched, 'position')} searched, "
-                f"{self.cached} from the cache")
-        return text + (f"; {plural(len(self.unreadable), 'game')} unreadable" if self.unreadable else "")
+        return str(self.text)
 
     def as_dict(self) -> dict[str, Any]:
         return {"games": self.games, "searched": self.searched, "cached": self.cached,
@@ -147,11 +158,11 @@ def analysis_config(engine: str | None = None, book: str | None = None, nodes: i
     nodes_text = os.environ.get("CLUBRATING_NODES") or ""
     if nodes is None and nodes_text:
         if not nodes_text.isdigit():
-            raise InputError(f"CLUBRATING_NODES must be a whole number, not {nodes_text!r}")
+            raise InputError(N_("CLUBRATING_NODES must be a whole number, not %(text)s"), text=repr(nodes_text))
         nodes = int(nodes_text)
     nodes = DEFAULT_NODES if nodes is None else nodes
     if nodes < 1:
-        raise InputError(f"the node budget must be at least 1, not {nodes}")
+        raise InputError(N_("the node budget must be at least 1, not %(nodes)s"), nodes=nodes)
     return AnalysisConfig(
         EngineSettings(path=engine or os.environ.get("CLUBRATING_ENGINE") or DEFAULT_ENGINE, nodes=nodes),
         book=book or os.environ.get("CLUBRATING_BOOK") or DEFAULT_BOOK)
@@ -197,7 +208,7 @@ def game_positions(pgn: str) -> list[str]:
     """The cache keys of every position of the game, the final one included."""
     game = chess.pgn.read_game(io.StringIO(pgn))
     if game is None:
-        raise InputError("no moves")
+        raise InputError(N_("no moves"))
     boards = game_boards(game)
     keys = [position_key(board) for board, _ in boards]
     if boards:
@@ -211,7 +222,7 @@ def game_positions(pgn: str) -> list[str]:
 def _analyse_with(analyzer: Analyzer, pgn: str) -> GameFacts:
     game = chess.pgn.read_game(io.StringIO(pgn))
     if game is None:
-        raise InputError("no moves")
+        raise InputError(N_("no moves"))
     return analyzer.analyse(game)
 
 
@@ -279,7 +290,7 @@ def default_jobs() -> int:
     """Engine processes: $CLUBRATING_JOBS, else the number of cores."""
     text = os.environ.get("CLUBRATING_JOBS") or ""
     if text and not text.isdigit():
-        raise InputError(f"CLUBRATING_JOBS must be a whole number, not {text!r}")
+        raise InputError(N_("CLUBRATING_JOBS must be a whole number, not %(text)s"), text=repr(text))
     return int(text) if text else os.cpu_count() or 1
 
 
@@ -316,7 +327,8 @@ def analyse_games(club: Club, *, engine: str | None = None, book: str | None = N
     config = analysis_config(engine, book, nodes)
     jobs = default_jobs() if jobs is None else jobs
     if jobs < 1:
-        raise InputError(f"--jobs must be at least 1, not {jobs}")
+        raise InputError(N_("--jobs must be at least 1, not %(jobs)s"), jobs=jobs)
+
     info = engine_info(config)
     todo = [g for g in analysable_games(club, tournament_id) if needs_analysis(g, info, reanalyse)]
     if not todo:

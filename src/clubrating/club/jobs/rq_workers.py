@@ -47,6 +47,7 @@ from clubrating.club.locking import history_write
 from clubrating.club.models import Club, Game, GameAnalysis, Tournament
 from clubrating.club.jobs.leases import MAX_ATTEMPTS, JobLost, lease
 from clubrating.errors import InputError
+from clubrating.words import N_
 
 log = logging.getLogger("clubrating.worker")
 
@@ -213,7 +214,7 @@ def analyse_claimed(game: Game, club_id: int, batch: str) -> dict[str, Any]:
 def read_pgn(pgn: str) -> chess.pgn.Game:
     game = chess.pgn.read_game(io.StringIO(pgn))
     if game is None:
-        raise InputError("no moves")
+        raise InputError(N_("no moves"))
     return game
 
 

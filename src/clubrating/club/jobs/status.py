@@ -21,7 +21,8 @@ from clubrating.club import audit
 from clubrating.club.locking import history_write
 from clubrating.club.models import Game, GameAnalysis, Tournament, TournamentStatus
 from clubrating.club.services.outcome import Outcome
-from clubrating.errors import Refused
+from clubrating.errors import Refused, Text
+from clubrating.words import N_, Nn_
 
 TASK_PATH = "clubrating.club.jobs.tasks.analyse_tournament"
 
@@ -103,11 +104,13 @@ def retry_analysis(tournament: Tournament, *, who: str) -> Outcome:
     with history_write(tournament.club_id):
         tournament.refresh_from_db()
         if tournament.status != TournamentStatus.PUBLISHED:
-            raise Refused(f"'{tournament.name}' is a draft: its games are analysed when it is published")
+            raise Refused(N_("'%(tournament)s' is a draft: its games are analysed when it is published"),
+                          tournament=tournament.name)
         if not has_games_to_analyse(tournament):
-            raise Refused(f"'{tournament.name}' has no game with moves to analyse")
+            raise Refused(N_("'%(tournament)s' has no game with moves to analyse"), tournament=tournament.name)
         if _uses_database_jobs() and _jobs(tournament.id).filter(status__in=["READY", "RUNNING"]).exists():
-            raise Refused(f"the analysis of '{tournament.name}' is queued or running already")
+            raise Refused(N_("the analysis of '%(tournament)s' is queued or running already"), tournament=tournament.name)
+
         audit.record(tournament.club, who, "analysis-retry", f"tournament {tournament.id} '{tournament.name}'",
                      new={"queued": True})
         tournament_id = tournament.id
@@ -127,12 +130,14 @@ class QueueState:
     waiting: int
     worker_seen: bool
 
-    def warning(self) -> str | None:
+    def warning(self) -> Text | None:
         """One sentence when jobs wait and no worker took one since the oldest was queued."""
         if not self.waiting or self.worker_seen:
             return None
-        jobs = "1 analysis job is" if self.waiting == 1 else f"{self.waiting} analysis jobs are"
-        return f"{jobs} waiting and no worker has been seen: start one with 'clubrating worker'"
+        return Text(Nn_("%(count)s analysis job is waiting and no worker has been seen: start one with "
+                        "'clubrating worker'",
+                        "%(count)s analysis jobs are waiting and no worker has been seen: start one with "
+                        "'clubrating worker'"), count=self.waiting)
 
 
 def queue_state() -> QueueState:

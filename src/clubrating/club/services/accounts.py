@@ -30,7 +30,7 @@ def add_arbiter(club: Club, username: str, password: str | None, *, who: str) ->
         try:
             validate_password(password, user)
         except ValidationError as error:
-            raise InputError("the password is too weak: " + " ".join(error.messages)) from None
+            raise InputError(gettext_noop("the password is too weak: %(reasons)s"), reasons=" ".join(error.messages)) from None
     with transaction.atomic():
         created = user is None
         if user is None:

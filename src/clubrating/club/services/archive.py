@@ -33,7 +33,8 @@ from django.utils.translation import gettext_noop
 from clubrating import __version__
 from clubrating.club import audit
 from clubrating.club.models import Club
-from clubrating.errors import InputError, Refused
+from clubrating.errors import InputError, Refused, Text
+from clubrating.words import Nn_
 
 FORMAT = "clubrating-club"
 VERSION = 1   # the version this code writes; READERS holds one reader for every version ever written
@@ -184,13 +185,22 @@ class ImportReport:
     existing_logins: list[str] = field(default_factory=list)
     ids: dict[str, dict[int, int]] = field(default_factory=dict)   # table -> old pk -> new pk
 
-    def __str__(self) -> str:
-        text = f"imported club '{self.club.name}' ({self.club.slug}): {self.rows} rows"
+    @property
+    def lines(self) -> list[Text]:
+        """The report in words, translated where it is shown: the club, then the arbiters' logins."""
+        said = [Text(Nn_("imported club '%(name)s' (%(slug)s): %(count)s row",
+                         "imported club '%(name)s' (%(slug)s): %(count)s rows"),
+                     name=self.club.name, slug=self.club.slug, count=self.rows)]
         if self.new_logins:
-            text += f"; arbiters to re-invite (no password yet): {', '.join(self.new_logins)}"
+            said.append(Text(gettext_noop("arbiters to re-invite (no password yet): %(logins)s"),
+                             logins=", ".join(self.new_logins)))
         if self.existing_logins:
-            text += f"; arbiters with a login here already (kept their password): {', '.join(self.existing_logins)}"
-        return text
+            said.append(Text(gettext_noop("arbiters with a login here already (kept their password): %(logins)s"),
+                             logins=", ".join(self.existing_logins)))
+        return said
+
+    def __str__(self) -> str:
+        return "; ".join(str(line) for line in self.lines)
 
 
 def read_lines(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:

@@ -322,7 +322,8 @@ def attach_typed_moves(game: Game, text: str, *, who: str, confirm: bool = False
                           value=game_result_text(game))
         why = moves.ends_contradicting(game.white_points, game.black_points)
         if why is not None and not confirm:
-            raise NeedsConfirmation(f"{why} ({game_result_text(game)}): confirm to store these moves as they are")
+            raise NeedsConfirmation(gettext_noop("%(why)s (%(result)s): confirm to store these moves as they are"),
+                                    why=why, result=game_result_text(game))
         result = game_result_text(game)
         tournament = game.tournament
         board = "" if game.board is None else f".{game.board}"
