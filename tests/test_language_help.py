@@ -34,20 +34,26 @@ def words(text: str) -> str:
     return " ".join(text.split())
 
 
-def texts_of(parser: argparse.ArgumentParser) -> Iterator[str]:
-    """Every text a person reads in the help of ``parser`` and its verbs', in a fixed order:
-    descriptions, epilogs, the headings of the groups, each option's and each verb's help."""
-    for text in (parser.description, parser.epilog):
-        yield text or ""
-    for group in parser._action_groups:   # argparse keeps no public list of them
-        yield group.title or ""
-    for action in parser._actions:
-        if action.help is not argparse.SUPPRESS:
-            yield action.help or ""
+def parsers_of(parser: argparse.ArgumentParser) -> Iterator[argparse.ArgumentParser]:
+    """``parser`` and each of its verbs' parsers, in a fixed order."""
+    yield parser
+    for action in parser._actions:   # argparse keeps no public list of its verbs
         if isinstance(action, argparse._SubParsersAction):
-            yield from (verb.help or "" for verb in action._choices_actions)
             for verb_parser in dict.fromkeys(action.choices.values()):
-                yield from texts_of(verb_parser)
+                yield from parsers_of(verb_parser)
+
+
+def texts_of(parser: argparse.ArgumentParser) -> Iterator[str]:
+    """Every text a person reads in the help of ``parser`` and its verbs': descriptions, epilogs,
+    the headings of the groups, each option's and each verb's help."""
+    for each in parsers_of(parser):
+        yield from (each.description or "", each.epilog or "")
+        yield from (group.title or "" for group in each._action_groups)
+        for action in each._actions:
+            if action.help is not argparse.SUPPRESS:
+                yield action.help or ""
+            if isinstance(action, argparse._SubParsersAction):
+                yield from (verb.help or "" for verb in action._choices_actions)
 
 
 def built_in(language: str, monkeypatch: pytest.MonkeyPatch) -> list[str]:
@@ -59,6 +65,9 @@ def test_every_help_text_of_every_parser_is_translated_into_armenian_and_russian
         monkeypatch: pytest.MonkeyPatch) -> None:
     english = built_in("C.UTF-8", monkeypatch)
     assert "show this help message and exit" in english and "rate one tournament file (no database)" in english
+    helpless = [f"{each.prog} {action.dest}" for each in parsers_of(cli.build_parser()) for action in each._actions
+                if action.help is None and not isinstance(action, argparse._SubParsersAction)]
+    assert not helpless, f"an argument without help=: {helpless}"
     for language in ("hy_AM.UTF-8", "ru_RU.UTF-8"):
         translated = built_in(language, monkeypatch)
         assert len(translated) == len(english)

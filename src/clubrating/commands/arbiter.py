@@ -69,7 +69,8 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
         description=gettext("Manage who may log in to the website as an arbiter of a club. A login holds a name "
                             "and a password, nothing more."),
         epilog=examples("echo 'long secret phrase' | clubrating arbiter add anna --club riverside --password-stdin"))
-    p.add_argument("action", choices=("add", "remove", "list"))
+    p.add_argument("action", choices=("add", "remove", "list"),
+                   help=gettext("add a login, remove one, or list the club's"))
     p.add_argument("username", nargs="?", help=gettext("the login name"))
     p.add_argument("--club", help=gettext("the club's short name (default: the only club)"))
     p.add_argument("--password-stdin", action="store_true",

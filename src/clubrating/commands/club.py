@@ -111,9 +111,10 @@ def cmd_init(args: argparse.Namespace) -> int:
 def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     p = _add(subparsers, common, "init", cmd_init, gettext("create a club in the database"),
              "clubrating init 'Riverside Chess Club'")
-    p.add_argument("name")
+    p.add_argument("name", help=gettext("the club's full name"))
     p.add_argument("--slug", help=gettext("short name used in links"))
-    p.add_argument("--policy", choices=("club", "fide"), default="club")
+    p.add_argument("--policy", choices=("club", "fide"), default="club",
+                   help=gettext("rating rules: the club's (default) or FIDE's"))
     p.add_argument("--separate-lists", action="store_true", help=gettext("one rating list per time control"))
     p.add_argument("--time-zone", metavar="ZONE",
                    help=gettext("the club's time zone, an IANA name such as Asia/Yerevan (default: the server's)"))

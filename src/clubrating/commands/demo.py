@@ -56,8 +56,10 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
                             "result, a merge. The last evenings are played by Stockfish at each member's strength, with "
                             "clocks, and analysed, so the CPI pages have data. All or nothing: a failure leaves no club."),
         epilog=examples("clubrating --database sqlite:///demo.sqlite3 demo --seasons 3 --with-moves 4"))
-    p.add_argument("--seed", type=int, default=2026)
-    p.add_argument("--seasons", type=whole(1, 50), default=3)
+    p.add_argument("--seed", type=int, default=2026,
+                   help=gettext("the simulator's seed: the same seed builds the same club (default %(default)s)"))
+    p.add_argument("--seasons", type=whole(1, 50), default=3,
+                   help=gettext("seasons of weekly evenings (1-50, default %(default)s)"))
     p.add_argument("--members", type=whole(8, 5000), default=40,
                    help=gettext("members at the start (8-5000, default 40)"))
     p.add_argument("--with-moves", type=whole(0, 30), default=WITH_MOVES, metavar="EVENINGS",

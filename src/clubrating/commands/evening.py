@@ -168,7 +168,7 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
         epilog=examples("clubrating evening start 'Club championship' --date 2026-11-26 --system round-robin; "
                         "clubrating evening pair 13 --order lot; clubrating evening pair 13 --order 'Bea Roth,3,1,2,5'; "
                         "clubrating evening colours 13 2; clubrating evening exchange 14 1 2"))
-    p.add_argument("verb", choices=tuple(USAGE))
+    p.add_argument("verb", choices=tuple(USAGE), help=gettext("what to do (the verbs above)"))
     p.add_argument("words", nargs="*", metavar="ARG", help=gettext("the verb's arguments (see above)"))
     p.add_argument("--club", metavar="SLUG", help=gettext("the club (needed when the database holds several)"))
     p.add_argument("--date", metavar="YYYY-MM-DD", help=gettext("start: the evening's date"))

@@ -212,7 +212,7 @@ def cmd_member(args: argparse.Namespace) -> int:
 
 def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     p = _add(subparsers, common, "entries", cmd_entries, gettext("the names of a tournament with the members they could be"),
-             "clubrating entries 12   (or: clubrating entries initial, the initial list)")
+             "clubrating entries 12; clubrating entries initial")
     p.add_argument("tournament", help=gettext("the tournament's number, or 'initial' for the initial list"))
 
     p = _add(subparsers, common, "link", cmd_link, gettext("confirm which member a name is, or make it a new member"),
@@ -227,8 +227,8 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
 
     p = _add(subparsers, common, "merge", cmd_merge, gettext("two members are one person: merge the first into the second"),
              "clubrating merge 31 7")
-    p.add_argument("absorbed")
-    p.add_argument("into")
+    p.add_argument("absorbed", help=gettext("the member merged away: id, name or any name it is known under"))
+    p.add_argument("into", help=gettext("the member who stays: id, name or any name it is known under"))
 
     p = _add(subparsers, common, "duplicates", cmd_duplicates,
              gettext("members whose names look like one person (proposals to merge, never applied)"),
@@ -238,17 +238,18 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
 
     p = _add(subparsers, common, "distinct", cmd_distinct,
              gettext("two members are two people: no longer listed by 'duplicates'"), "clubrating distinct 31 7 [--undo]")
-    p.add_argument("one")
-    p.add_argument("other")
+    p.add_argument("one", help=gettext("member id, name or any name it is known under"))
+    p.add_argument("other", help=gettext("member id, name or any name it is known under"))
     p.add_argument("--undo", action="store_true", help=gettext("take it back: the pair may be listed again"))
 
     p = _add(subparsers, common, "unmerge", cmd_unmerge, gettext("undo a merge"), "clubrating unmerge 31")
-    p.add_argument("member")
+    p.add_argument("member", help=gettext("member id, name or any name it is known under"))
 
     p = _add(subparsers, common, "member", cmd_member, gettext("a member's name, junior flag and full-name consent"),
              "clubrating member 7 --junior yes --consent no; clubrating member 7 --name 'John Smith'")
-    p.add_argument("member")
+    p.add_argument("member", help=gettext("member id, name or any name it is known under"))
     p.add_argument("--name", help=gettext("correct the member's name (the spellings typed in tournaments stay)"))
-    p.add_argument("--junior", choices=("yes", "no"))
+    p.add_argument("--junior", choices=("yes", "no"),
+                   help=gettext("whether the member is a junior (under 18: initials unless consent is recorded)"))
     p.add_argument("--consent", choices=("yes", "no"),
                    help=gettext("the arbiter recorded consent to show the full name"))

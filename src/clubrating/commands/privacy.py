@@ -27,6 +27,9 @@ def cmd_privacy(args: argparse.Namespace) -> int:
 def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     p = _add(subparsers, common, "privacy", cmd_privacy, gettext("who sees the club page and how names are shown"),
              "clubrating privacy --visibility unlisted --names initials")
-    p.add_argument("--visibility", choices=("arbiter", "unlisted", "public"))
-    p.add_argument("--names", choices=("full", "initials"))
+    p.add_argument("--visibility", choices=("arbiter", "unlisted", "public"),
+                   help=gettext("who sees the club page: only the arbiters, anyone with the unlisted link, or "
+                                "everyone"))
+    p.add_argument("--names", choices=("full", "initials"),
+                   help=gettext("how names are shown to those who are not arbiters: in full, or as initials"))
     p.add_argument("--rotate-token", action="store_true", help=gettext("give the unlisted link a new token"))

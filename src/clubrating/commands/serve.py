@@ -135,8 +135,8 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     p = subparsers.add_parser("serve", parents=[common], help=gettext("serve the club website"),
                               description=gettext("Serve the club website (Django) on this machine."),
                               epilog=examples("clubrating serve --port 8000"))
-    p.add_argument("--host", default="127.0.0.1")
-    p.add_argument("--port", type=whole(1, 65535), default=8000)
+    p.add_argument("--host", default="127.0.0.1", help=gettext("the address to listen on (default %(default)s)"))
+    p.add_argument("--port", type=whole(1, 65535), default=8000, help=gettext("the port (default %(default)s)"))
     p.add_argument("--workers", type=whole(1), default=None,
                    help=gettext("worker processes (gunicorn sync workers; default: one per CPU core)"))
     p.add_argument("--dev", action="store_true",

@@ -193,7 +193,7 @@ def _cell(cell: dict[str, Any]) -> str:
 def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     p = _add(subparsers, common, "import", cmd_import, gettext("import a tournament file (TRF, PGN, CSV) as a draft"),
              "clubrating import 2026-11-27.trf --accept-exact")
-    p.add_argument("file")
+    p.add_argument("file", help=gettext("the tournament file (TRF, PGN or CSV)"))
     p.add_argument("--name", help=gettext("the tournament's name (default: from the file)"))
     p.add_argument("--date", help=gettext("the tournament's date, YYYY-MM-DD (default: from the file)"))
     p.add_argument("--juniors", action="store_true", help=gettext("under-18 players took part: initials by default"))
@@ -207,12 +207,12 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
             ("unpublish", "unpublish", gettext("take a tournament back to draft (ratings rebuilt)")),
             ("delete", "delete_tournament", gettext("delete a tournament (ratings rebuilt)"))):
         p = _add(subparsers, common, name, _tournament_verb(service), help, f"clubrating {name} 12")
-        p.add_argument("tournament")
+        p.add_argument("tournament", help=gettext("the tournament's number"))
 
     p = _add(subparsers, common, "correct", cmd_correct, gettext("correct a game's result (ratings rebuilt)"),
              "clubrating correct 12 3 'Anna Berg' 1/2-1/2; clubrating correct 12 3 4 --")
     p.set_defaults(prepare_arguments=protect_results)   # reads '--', '-+' ... as results (cli.VerbParser)
-    p.add_argument("tournament")
+    p.add_argument("tournament", help=gettext("the tournament's number"))
     p.add_argument("round", type=whole(1, MAX_ROUNDS), help=gettext("the round, 1 to %(most)s") % {"most": MAX_ROUNDS})
     p.add_argument("player", help=gettext("start number or name of either player (as written in the tournament, "
                                           "or any name of the member it is linked to)"))
@@ -221,9 +221,9 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
 
     p = _add(subparsers, common, "redate", cmd_redate, gettext("change a tournament's date (ratings rebuilt)"),
              "clubrating redate 12 2026-11-20")
-    p.add_argument("tournament")
-    p.add_argument("date")
+    p.add_argument("tournament", help=gettext("the tournament's number"))
+    p.add_argument("date", help=gettext("the new date, YYYY-MM-DD"))
 
     p = _add(subparsers, common, "tournament", cmd_tournament,
              gettext("standings of a tournament (or the list of tournaments)"), "clubrating tournament 12")
-    p.add_argument("tournament", nargs="?")
+    p.add_argument("tournament", nargs="?", help=gettext("the tournament's number (none: the list of tournaments)"))
