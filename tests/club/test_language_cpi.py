@@ -62,3 +62,20 @@ def test_the_json_of_cpi_and_coach_is_the_same_bytes_in_every_language(
         assert main(command) == 0
         documents.append(capsys.readouterr().out)
     assert documents[0].startswith("{") and documents[1] == documents[0] and documents[2] == documents[0]
+
+
+def test_fair_play_speaks_russian_in_aligned_columns(club: Club, capsys: pytest.CaptureFixture[str],
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    from clubrating.club.services.cpi import set_cpi_weights
+    from tests.club.test_cpi_fit import FITTED, uneven_game
+
+    set_cpi_weights(club, {k: float(v) for k, v in FITTED.items()}, who="test:arbiter", preset="spec")
+    publish_analysed(club, 10, facts=uneven_game)
+    in_language(monkeypatch, "ru_RU.UTF-8")
+    assert main(["fairplay"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("Качество игры в последних 10 проанализированных партиях ")
+    assert lines[2].split() == ["член", "клуба", "рейтинг", "партии", "ΔCPI", "ожидается", "z", "B1", "точн."]
+    assert lines[3].startswith("Ben Cole ") and lines[3].endswith("  <- присмотреться")
+    rows = [line.removesuffix("  <- присмотреться") for line in lines[3:]]
+    assert {len(row) for row in rows} == {len(lines[2])}, lines

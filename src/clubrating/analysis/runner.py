@@ -38,8 +38,8 @@ from clubrating.analysis.engine import (EngineFailure, EngineSettings, Searcher,
 from clubrating.analysis.rawuci import RawUciSearcher
 from clubrating.analysis.store import StoreCache, store_settings
 from clubrating.cpi.facts import GameFacts
-from clubrating.errors import InputError, Text
-from clubrating.words import N_
+from clubrating.errors import ENGLISH, Catalogue, InputError, Text
+from clubrating.words import N_, Nn_
 
 DEFAULT_BOOK = "/usr/share/games/gnuchess/book.bin"  # Debian package gnuchess-book (DESIGN.md)
 
@@ -224,12 +224,14 @@ def analyse_games(games: Sequence[chess.pgn.Game], config: AnalysisConfig, jobs:
     return results
 
 
-def stderr_progress(verbose: bool = False) -> Progress | None:
-    """A progress bar on a terminal; a line per game with ``verbose``; else nothing."""
+def stderr_progress(verbose: bool = False, catalogue: Catalogue = ENGLISH) -> Progress | None:
+    """A progress bar on a terminal; a line per game with ``verbose``; else nothing; in the
+    language of ``catalogue`` (the command's: ``clubrating.djangoenv``)."""
     if sys.stderr.isatty():
         def bar(done: int, total: int, facts: GameFacts) -> None:
             filled = 30 * done // total
-            sys.stderr.write(f"\r[{'#' * filled}{'.' * (30 - filled)}] {done}/{total} games")
+            games = Text(Nn_("%(done)s/%(count)s game", "%(done)s/%(count)s games"), done=done, count=total)
+            sys.stderr.write(f"\r[{'#' * filled}{'.' * (30 - filled)}] {games.translated(catalogue)}")
             if done == total:
                 sys.stderr.write("\n")
             sys.stderr.flush()
@@ -237,7 +239,8 @@ def stderr_progress(verbose: bool = False) -> Progress | None:
     if verbose:
         def line(done: int, total: int, facts: GameFacts) -> None:
             players = f"{facts.headers.get('White', '?')} - {facts.headers.get('Black', '?')}"
-            print(f"{done}/{total} {players}: {facts.searches} searches, {facts.cache_hits} cached",
-                  file=sys.stderr)
+            said = Text(N_("%(done)s/%(total)s %(players)s: %(searches)s searches, %(cached)s cached"), done=done,
+                        total=total, players=players, searches=facts.searches, cached=facts.cache_hits)
+            print(said.translated(catalogue), file=sys.stderr)
         return line
     return None

@@ -16,6 +16,7 @@ from clubrating.analysis.engine import DEFAULT_ENGINE, DEFAULT_NODES, EngineSett
 from clubrating.analysis.runner import (DEFAULT_BOOK, AnalysisConfig, analyse_games, read_pgn_file,
                                         stderr_progress)
 from clubrating.cli import examples, option, print_json, wants_json
+from clubrating import djangoenv
 from clubrating.djangoenv import gettext
 from clubrating.commands.cpi_words import depth_line, factor_table, plays_like
 from clubrating.cpi.facts import Color, GameFacts
@@ -24,7 +25,6 @@ from clubrating.cpi.calibrate import estimate
 from clubrating.cpi.registry import COUNTS, SHARES
 from clubrating.cpi.index import (DEFAULT_PRESET, PRESET_POOLS, PRESETS, PlayerScore, Weights, fitted_nodes,
                                   score_game)
-from clubrating.djangoenv import gettext
 from clubrating.errors import InputError
 from clubrating.words import N_, display_width, fit
 
@@ -154,7 +154,7 @@ def run(args: argparse.Namespace) -> int:
     games = read_pgn_file(args.games)
     if not games:
         raise InputError(N_("no game in this file"), file=args.games)
-    results = analyse_games(games, config, jobs=args.jobs, progress=stderr_progress(args.verbose))
+    results = analyse_games(games, config, jobs=args.jobs, progress=stderr_progress(args.verbose, djangoenv))
     if wants_json(args):
         print_json({"provenance": provenance(config, args.preset),
                     "games": [game_document(facts, PRESETS[args.preset]) for facts in results]})

@@ -7,11 +7,10 @@ import argparse
 from typing import Any
 
 from clubrating.cli import examples, print_json, wants_json
-from clubrating.djangoenv import gettext
+from clubrating.djangoenv import gettext, ngettext
 from clubrating.commands.club import the_club
 from clubrating.cpi.coach import DEFAULT_LIMIT, FACTORS, Hint
 from clubrating.cpi.registry import COUNTS
-from clubrating.djangoenv import gettext, ngettext
 
 SOLUTION_FIELDS = ("played", "played_uci", "best", "best_uci", "best_score")
 

@@ -16,13 +16,12 @@ from typing import Any, cast
 from clubrating.analysis.engine import DEFAULT_NODES
 from clubrating.analysis.runner import stderr_progress
 from clubrating.cli import examples, option, print_json, wants_json, whole
-from clubrating.djangoenv import gettext
+from clubrating.djangoenv import gettext, ngettext, pgettext
 from clubrating.commands.club import the_club, who
 from clubrating.commands.cpi_words import depth_line, factor_table, factor_value, plays_like
 from clubrating.cpi.index import PRESETS
 from clubrating.cpi.registry import NAMES
 from clubrating import djangoenv, words
-from clubrating.djangoenv import gettext, ngettext, pgettext
 from clubrating.errors import InputError
 from clubrating.words import N_, display_width, fit
 
@@ -36,7 +35,7 @@ def cmd_analyse(args: argparse.Namespace) -> int:
 
     report = analyse_games(club, engine=option(args, "engine", "CLUBRATING_ENGINE"),
                            book=option(args, "book", "CLUBRATING_BOOK"), nodes=args.nodes, jobs=args.jobs,
-                           reanalyse=args.reanalyse, progress=stderr_progress(args.verbose))
+                           reanalyse=args.reanalyse, progress=stderr_progress(args.verbose, djangoenv))
     if wants_json(args):
         print_json(report.as_dict())
     else:
@@ -195,17 +194,32 @@ def cmd_fairplay(args: argparse.Namespace) -> int:
     if wants_json(args):
         print_json(doc)
         return 0
-    print(f"Game quality of the last {doc['recent_games']} analysed games against what each club rating "
-          f"predicts (preset {doc['preset']}); z >= {doc['look_closer_at_z']:g}: look closer, nothing more.")
-    print("The club's ratings are not the preset's pool: read the order and the outliers, not the level.")
-    print(f"{'member':<28} {'rating':>7} {'games':>5} {'ΔCPI':>7} {'expected':>8} {'z':>6} {'B1':>5} {'acc.':>5}")
-    for row in doc["members"]:
-        b1 = "-" if row["engine_agreement"] is None else f"{row['engine_agreement']:.2f}"
-        acc = "-" if row["accuracy"] is None else f"{row['accuracy']:.0f}"
-        mark = "  <- look closer" if row["look_closer"] else ""
-        print(f"{row['name'][:28]:<28} {row['rating']:>7.0f} {row['games']:>5} {row['mean_delta']:>7.1f} "
-              f"{row['expected_delta']:>8.1f} {row['z']:>+6.2f} {b1:>5} {acc:>5}{mark}")
+    print(ngettext("Game quality of the last %(count)s analysed game against what each club rating predicts "
+                   "(preset %(preset)s); z >= %(z)s: look closer, nothing more.",
+                   "Game quality of the last %(count)s analysed games against what each club rating predicts "
+                   "(preset %(preset)s); z >= %(z)s: look closer, nothing more.", doc["recent_games"])
+          % {"count": doc["recent_games"], "preset": doc["preset"], "z": f"{doc['look_closer_at_z']:g}"})
+    print(gettext("The club's ratings are not the preset's pool: read the order and the outliers, not the level."))
+    print("\n".join(_fairplay_table(doc["members"])))
     return 0
+
+
+def _fairplay_table(members: list[dict[str, Any]]) -> list[str]:
+    """The members, a line each, in columns as wide as their translated headings."""
+    headings = [pgettext("fairplay table", "member"), pgettext("fairplay table", "rating"),
+                pgettext("fairplay table", "games"), "ΔCPI", pgettext("fairplay table", "expected"), "z", "B1",
+                pgettext("fairplay table", "acc.")]
+    widths = words.widths(headings, (28, 7, 5, 7, 8, 6, 5, 5))
+    aligns = "<>>>>>>>"
+    lines = [" ".join(fit(h, w, a) for h, w, a in zip(headings, widths, aligns))]
+    for row in members:
+        cells = [row["name"], f"{row['rating']:.0f}", str(row["games"]), f"{row['mean_delta']:.1f}",
+                 f"{row['expected_delta']:.1f}", f"{row['z']:+.2f}",
+                 "-" if row["engine_agreement"] is None else f"{row['engine_agreement']:.2f}",
+                 "-" if row["accuracy"] is None else f"{row['accuracy']:.0f}"]
+        mark = "  " + gettext("<- look closer") if row["look_closer"] else ""
+        lines.append(" ".join(fit(c, w, a) for c, w, a in zip(cells, widths, aligns)) + mark)
+    return lines
 
 
 def register(subparsers: Any, common: argparse.ArgumentParser) -> None:

@@ -7,10 +7,9 @@ import argparse
 from typing import Any
 
 from clubrating.cli import examples, option, print_json, wants_json, whole
-from clubrating.djangoenv import gettext
+from clubrating.djangoenv import gettext, ngettext
 from clubrating.commands.club import open_database
 from clubrating.demo.build import ANALYSIS_NODES, PLAY_NODES, WITH_MOVES, DemoSettings, build_atomically
-from clubrating.djangoenv import gettext, ngettext
 
 
 def cmd_demo(args: argparse.Namespace) -> int:

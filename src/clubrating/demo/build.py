@@ -275,7 +275,9 @@ def _store_analyses(club: Any, referee: Any, settings: DemoSettings) -> dict[str
     say(Text(Nn_("storing the analysis of %(count)s game with moves (%(nodes)s nodes a position)",
                  "storing the analyses of %(count)s games with moves (%(nodes)s nodes a position)"),
              count=len(games), nodes=f"{settings.nodes:,}"))
-    cache, progress = DatabaseCache(), stderr_progress()
+    from clubrating import djangoenv
+
+    cache, progress = DatabaseCache(), stderr_progress(catalogue=djangoenv)
     stored = searched = cached = 0
     for analysed in referee.analyses():
         for game in by_moves.pop(analysed.moves.strip(), []):
