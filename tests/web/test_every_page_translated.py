@@ -29,8 +29,10 @@ from django.utils import translation
 
 from clubrating.club import evening as ev
 from clubrating.club import services
-from clubrating.club.models import Club, EveningBoard, Game, GameAnalysis, Member, Tournament
+from clubrating.club.jobs.analysis import rebuild_ledger
+from clubrating.club.models import AuditEntry, Club, EveningBoard, Game, GameAnalysis, Member, RebuildLog, Tournament
 from clubrating.club.services import moves_links as ml
+from clubrating.club.services.club_settings import change_settings, current_settings, parse_settings
 from clubrating.club.services.moves import attach_typed_moves
 from clubrating.formats.typed import parse_typed
 from tests.cpi.coach_games import build, publish_analysed
@@ -72,15 +74,8 @@ SAME_WORDS = {
 
 # English a page shows that the crawl knows of and leaves: each with the reason, none of it a text
 # of the web layer. The services' words are the command line's too, and translated with it.
-SERVICES = "the services' words (club/audit_text, club/services), which the command line shares: not marked yet"
 TYPED = "what an arbiter types, named as the command line and the file formats take it"
 KNOWN = [
-    # the audit log's last column: the operation's summary as stored (AuditEntry.summary) when it was done
-    (re.compile(r"/arbiter/audit/"), re.compile(r".*(moves links? \(one per player\)|rebuilt \d+ tournaments?).*"),
-     SERVICES),
-    (re.compile(r"/arbiter/(rebuild/)?$"),
-     re.compile(r".*\((manual rebuild|publish|correct|rebuild|import|merge|unmerge|settings|delete) [^)]*\).*"),
-     SERVICES),   # the reason of the last rebuild, stored as the services wrote it
     (re.compile(r"/arbiter/settings/"), re.compile(r".*\b(club|fide|k-new(-games)?|en|hy|ru)\b.*"), TYPED),
     (re.compile(r"/arbiter/initial-list/"), re.compile(r"CSV.* name, rating .* games .*"), TYPED),
 ]
@@ -146,6 +141,18 @@ def _tonight(club: Club, name: str, players: list[str], system: str = "swiss") -
     return t
 
 
+def _stored_sentences(club: Club) -> None:
+    """Operations whose sentences stored when they were done the arbiter's pages show (the audit
+    log's summaries, the last rebuild's reason): the CPI ledger after an analysis run, a change of
+    the rating rules, a merge taken back (the last rebuild before the crawl's own)."""
+    rebuild_ledger(club, 5, 40, 10)
+    k = current_settings(club)["k-established"]
+    change_settings(club, parse_settings({"k-established": str(k + 1)}), who=WHO)
+    robert, bob = (Member.objects.get(club=club, name=n) for n in ("Robert Jones", "Bob Jones"))
+    services.merge(robert, bob, who=WHO)
+    services.unmerge(robert, who=WHO)
+
+
 @pytest.fixture
 def site(club: Club, evening: Tournament) -> Site:
     """The published evening (one game with moves and analysis), five analysed games of Anna Berg
@@ -171,6 +178,7 @@ def site(club: Club, evening: Tournament) -> Site:
     make_arbiter(club, "anna-arbiter")
     services.set_privacy(services.create_club("Lakeside Chess Club", who=WHO, slug="lakeside"), who=WHO,
                          visibility="public")   # with two public clubs the site's first page lists them
+    _stored_sentences(club)
     anna, berg = (Member.objects.get(club=club, name=n) for n in ("Anna Smith", "Anna Berg"))
     t, g = evening.id, game.id
     visits: dict[str, list[Visit]] = {
@@ -387,6 +395,13 @@ def test_no_page_shows_english_in_armenian_or_russian(catalogue: None, site: Sit
         found.extend(f"{visit.path} [{language}]: {leak}" for leak in leaks(
             visit.path, read(visit, language, arbiter), site.names, language))
     assert found == [], "\n".join(found)
+
+
+def test_the_crawls_club_holds_stored_sentences_of_several_kinds_and_a_rebuild(site: Site) -> None:
+    kinds = set(AuditEntry.objects.exclude(summary_text=None).values_list("action", flat=True))
+    assert kinds >= {"publish", "moves-links", "analyse", "settings", "merge", "unmerge"}, kinds
+    last = RebuildLog.objects.latest("id")
+    assert last.reason.startswith("unmerge member ") and last.reason_text is not None
 
 
 def test_the_check_finds_english_and_passes_names_notation_and_the_translation(catalogue: None) -> None:  # noqa: F811

@@ -6,7 +6,9 @@ import getpass
 import os
 from typing import Any
 
+from clubrating.club.audit_text import stored
 from clubrating.club.models import AuditEntry, Club
+from clubrating.errors import Text
 
 
 def cli_user() -> str:
@@ -19,6 +21,9 @@ def cli_user() -> str:
 
 
 def record(club: Club, who: str, action: str, target: str, *, old: Any = None, new: Any = None,
-           summary: str = "") -> AuditEntry:
+           summary: str | Text | None = "") -> AuditEntry:
+    """Leave the entry; a ``summary`` given as a Text is stored in English and as the sentence to
+    translate where it is read (:func:`clubrating.club.audit_text.read_stored`)."""
+    summary = summary or ""
     return AuditEntry.objects.create(club=club, who=who, action=action, target=target[:200],
-                                     old=old, new=new, summary=summary[:300])
+                                     old=old, new=new, summary=str(summary)[:300], summary_text=stored(summary))

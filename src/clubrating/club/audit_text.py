@@ -4,6 +4,11 @@ Each stored entry keeps its action, target and old/new values (JSON) as the
 services wrote them; :func:`sentence` reads them back for the arbiter. An action
 without a sentence of its own (a new service's) still reads as "action target:
 key from old to new", never as a Python dict.
+
+A sentence stored when an operation was done (an entry's summary, a rebuild's
+reason) is kept as its English line and as :func:`stored` (the Text's template and
+values), which :func:`read_stored` translates when shown; a row without one, or
+whose template the catalogue no longer has, reads as the English line it stored.
 """
 
 from __future__ import annotations
@@ -12,12 +17,71 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop, ngettext, pgettext
 
+from clubrating.errors import ClubratingError, Text
 from clubrating.tournament.roundrobin import PairingSystem
 
 Values = Any   # the JSON an entry stored: usually a dict, sometimes None
+
+
+def stored(text: str | Text) -> dict[str, Any] | None:
+    """A Text as JSON: ``{"template": str or [one, many], "params": {...}}``, a value that is a
+    Text (or an error's) nested the same way, any other value that is no JSON scalar as its
+    English text. None for a plain string: there is nothing to translate."""
+    if not isinstance(text, Text):
+        return None
+    template = list(text.template) if isinstance(text.template, tuple) else text.template
+    return {"template": template, "params": {name: _stored_value(value) for name, value in text.params.items()}}
+
+
+def _stored_value(value: object) -> object:
+    if isinstance(value, ClubratingError):
+        value = value.text
+    if isinstance(value, Text):
+        return stored(value)
+    return value if value is None or isinstance(value, str | int | float | bool) else str(value)
+
+
+def _text(data: Any) -> Text:
+    """The Text :func:`stored` wrote (ValueError for anything else)."""
+    if not isinstance(data, dict) or not isinstance(data.get("params"), dict):
+        raise ValueError(data)
+    template = data.get("template")
+    if isinstance(template, list) and len(template) == 2 and all(isinstance(t, str) for t in template):
+        template = (template[0], template[1])
+    elif not isinstance(template, str):
+        raise ValueError(data)
+    named = set(_PLACEHOLDER.findall(" ".join(template) if isinstance(template, tuple) else template))
+    if not named <= data["params"].keys():
+        raise KeyError(named - data["params"].keys())   # a Text without its values would show "%(name)s"
+    return Text(template, **{name: _text(value) if isinstance(value, dict) else value
+                             for name, value in data["params"].items()})
+
+
+_PLACEHOLDER = re.compile(r"%\((\w+)\)")
+
+
+def _is_known(template: str | tuple[str, str]) -> bool:
+    """Whether the active language's catalogue has the template: a template the code no longer
+    writes (or English, whose catalogue is the templates themselves) reads as stored."""
+    if isinstance(template, tuple):
+        return ngettext(*template, 1) != template[0] or ngettext(*template, 2) != template[1]
+    return _(template) != template
+
+
+def read_stored(data: Any, english: str) -> str:
+    """A stored sentence in the active language; ``english`` (the line stored beside it) when
+    there is none, when its template is not in the catalogue, or when it does not fit it."""
+    try:
+        text = _text(data)
+        if not _is_known(text.template):
+            return english
+        return text.translated(translation)
+    except (KeyError, TypeError, ValueError, AssertionError):
+        return english
 
 
 def sentence(action: str, target: str, old: Values, new: Values) -> str:
@@ -31,6 +95,17 @@ def sentence(action: str, target: str, old: Values, new: Values) -> str:
             pass   # an entry written by an older version with other fields: the general form
     changes = changes_text(old, new)
     return f"{action} {target_shown(target)}" + (f": {changes}" if changes else "")
+
+
+# Who acted, when it was no person (a person is "web:<login>", "cli:<login>", as typed): the
+# analysis run that rebuilds the CPI ledger (jobs.analysis.rebuild_ledger).
+_WHO: dict[str, Callable[[], str]] = {"analysis": lambda: pgettext("who changed the history", "analysis")}
+
+
+def who_shown(who: str) -> str:
+    """Who made an entry, in the active language: a login as stored, the analysis run in words."""
+    word = _WHO.get(who)
+    return word() if word is not None else who
 
 
 def _as_dict(value: Values) -> dict[str, Any]:

@@ -17,11 +17,12 @@ from clubrating.club.cpi import rebuild_cpi
 from clubrating.club.locking import history_write
 from clubrating.club.models import Club, Tournament
 from clubrating.club.ratings import OrderKey, RebuildReport, order_key, rebuild_ratings
+from clubrating.errors import Text
 
 __all__ = ["OrderKey", "RebuildReport", "order_key", "rebuild", "rebuild_if_published"]
 
 
-def rebuild(club: Club, *, reason: str, since: Tournament | OrderKey | None = None,
+def rebuild(club: Club, *, reason: str | Text, since: Tournament | OrderKey | None = None,
             expect_difference: bool = True) -> RebuildReport:
     """Replay the published history (all of it, or from ``since`` on), store the ratings,
     then rebuild the CPI ledger; in the caller's transaction, or in one of its own holding
@@ -32,7 +33,7 @@ def rebuild(club: Club, *, reason: str, since: Tournament | OrderKey | None = No
     return report
 
 
-def rebuild_if_published(tournament: Tournament, reason: str,
+def rebuild_if_published(tournament: Tournament, reason: str | Text,
                          since: Tournament | tuple[Any, ...] | None = None) -> RebuildReport | None:
     """The rebuild a change to ``tournament`` causes: none while it is a draft."""
     if not tournament.is_published:

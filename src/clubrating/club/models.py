@@ -289,7 +289,8 @@ class RebuildLog(models.Model):
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="rebuilds")
     when = models.DateTimeField(auto_now_add=True)
-    reason = models.CharField(max_length=200)
+    reason = models.CharField(max_length=200)      # English, as written (old rows have only this)
+    reason_text = models.JSONField(null=True, blank=True)   # the same sentence to translate (audit_text.stored)
     tournaments = models.PositiveIntegerField()
     changes_differing = models.PositiveIntegerField()
     ratings_changed = models.PositiveIntegerField()
@@ -309,7 +310,8 @@ class AuditEntry(models.Model):
     target = models.CharField(max_length=200)
     old = models.JSONField(null=True, blank=True)
     new = models.JSONField(null=True, blank=True)
-    summary = models.CharField(max_length=300, blank=True)
+    summary = models.CharField(max_length=300, blank=True)   # English: the API, the CSV, the logs, old rows
+    summary_text = models.JSONField(null=True, blank=True)   # the same sentence to translate (audit_text.stored)
 
     class Meta:
         ordering = ["-when", "-id"]

@@ -30,7 +30,7 @@ from clubrating.club.models import (
     Tournament,
     TournamentStatus,
 )
-from clubrating.club.audit_text import sentence
+from clubrating.club.audit_text import read_stored, sentence, who_shown
 from clubrating.club.lookups import find_club, resolve_members
 from clubrating.errors import InputError, Text
 from clubrating.formats.records import Bye as ByeRecord
@@ -294,10 +294,13 @@ def tournaments(club: Club, *, published_only: bool = False) -> list[dict[str, A
 
 
 def audit_log(club: Club, limit: int = 50, offset: int = 0) -> list[dict[str, Any]]:
-    """The club's audit entries, newest first, each with its sentence and its time in the club's zone."""
+    """The club's audit entries, newest first, each with its sentence and its time in the club's zone;
+    ``who`` and ``summary`` as stored (English), ``who_translated`` and ``summary_translated`` in the
+    active language."""
     return [{"when": a.when.astimezone(zones.zone(club.time_zone)).isoformat(timespec="seconds"),
-             "local": zones.local_text(a.when, club.time_zone), "who": a.who, "action": a.action,
-             "target": a.target, "old": a.old, "new": a.new, "summary": a.summary,
+             "local": zones.local_text(a.when, club.time_zone), "who": a.who, "who_translated": who_shown(a.who),
+             "action": a.action, "target": a.target, "old": a.old, "new": a.new, "summary": a.summary,
+             "summary_translated": read_stored(a.summary_text, a.summary),
              "sentence": sentence(a.action, a.target, a.old, a.new)}
             for a in AuditEntry.objects.filter(club=club)[offset:offset + limit]]
 
@@ -318,6 +321,12 @@ def audit_page(club: Club, page: int = 1, per_page: int = 50) -> dict[str, Any]:
 
 def last_rebuild(club: Club) -> RebuildLog | None:
     return RebuildLog.objects.filter(club=club).order_by("-when", "-id").first()
+
+
+def rebuild_reason(log: RebuildLog) -> str:
+    """Why the history was rebuilt, in the active language (as stored, in English, for a log row
+    written before reasons were kept to translate)."""
+    return read_stored(log.reason_text, log.reason)
 
 
 def member_roster(club: Club | None = None) -> list[tuple[int, str, tuple[str, ...]]]:

@@ -20,7 +20,9 @@ from typing import Any
 
 import numpy as np
 from django.db import connection
+from django.utils.translation import gettext_noop
 
+from clubrating.club.audit_text import stored as stored_text
 from clubrating.club.locking import history_write
 from clubrating.club.lookups import resolve_members
 from clubrating.club.models import (
@@ -40,7 +42,8 @@ from clubrating.rating.initial import InitialRating, initial_standings
 from clubrating.rating.policy import Policy
 from clubrating.rating.replay import HistoryColumns, ReplayColumns, replay_columns
 from clubrating.rating.types import Standing
-from clubrating.words import plural
+from clubrating.errors import Text
+from clubrating.words import Nn_
 
 OrderKey = tuple[dt.date, int, int]
 RowKey = tuple[int, int]  # (tournament id, member id)
@@ -61,8 +64,14 @@ class RebuildReport:
     full: bool
 
     def __str__(self) -> str:
-        return (f"rebuilt {plural(self.tournaments, 'tournament')}, "
-                f"{plural(self.ratings_changed, 'rating')} changed")
+        return str(self.text)
+
+    @property
+    def text(self) -> Text:
+        """The sentence to translate: "rebuilt 2 tournaments, 3 ratings changed"."""
+        return Text(gettext_noop("rebuilt %(tournaments)s, %(ratings)s changed"),
+                    tournaments=Text(Nn_("%(count)s tournament", "%(count)s tournaments"), count=self.tournaments),
+                    ratings=Text(Nn_("%(count)s rating", "%(count)s ratings"), count=self.ratings_changed))
 
     def as_dict(self) -> dict[str, int | bool]:
         return {"tournaments": self.tournaments, "changes_differing": self.changes_differing,
@@ -241,7 +250,7 @@ def _write_current(stored: dict[RowKey, tuple[Any, ...]], current: list[tuple[An
     _insert(CurrentRating, CURRENT_COLUMNS, [r for k, r in fresh.items() if stored.get(k) != r])
 
 
-def rebuild_ratings(club: Club, *, reason: str, since: Tournament | OrderKey | None = None,
+def rebuild_ratings(club: Club, *, reason: str | Text, since: Tournament | OrderKey | None = None,
                     expect_difference: bool = True) -> RebuildReport:
     """Replay the published history (all of it, or from ``since`` on) and store the ratings.
 
@@ -293,7 +302,8 @@ def rebuild_ratings(club: Club, *, reason: str, since: Tournament | OrderKey | N
         changed = len({k[0] for k in current_before.keys() | current_after.keys()
                        if current_before.get(k) != current_after.get(k)})
         report = RebuildReport(len(replayed_ids), differing, changed, key is None)
-        RebuildLog.objects.create(club=club, reason=reason[:200], tournaments=report.tournaments,
+        RebuildLog.objects.create(club=club, reason=str(reason)[:200], reason_text=stored_text(reason),
+                                  tournaments=report.tournaments,
                                   changes_differing=differing, ratings_changed=changed,
                                   expected_difference=expect_difference)
         return report

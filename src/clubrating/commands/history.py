@@ -112,8 +112,8 @@ def cmd_audit(args: argparse.Namespace) -> int:
                    "(times in %(zone)s)", total)
           % {"club": club.name, "count": total, "page": page, "pages": pages, "zone": document["time_zone"]})
     for a in document["entries"]:
-        effect = f"; {a['summary']}" if a["summary"] else ""
-        print(f"{a['local']}  {a['who']}: {a['sentence']}{effect}")
+        effect = f"; {a['summary_translated']}" if a["summary_translated"] else ""
+        print(f"{a['local']}  {a['who_translated']}: {a['sentence']}{effect}")
     if page < pages:
         print(gettext("older entries: clubrating audit --page %(page)s") % {"page": page + 1})
     return 0

@@ -114,8 +114,9 @@ AUDIT_PAGE = 100   # audit entries a page
 @require_safe
 @arbiter_view
 def dashboard(request: HttpRequest, access: ClubAccess) -> HttpResponse:
+    log = queries.last_rebuild(access.club)
     return _page(request, access, "web/arbiter/dashboard.html", tournaments=queries.tournaments(access.club),
-                 last_rebuild=queries.last_rebuild(access.club))
+                 last_rebuild=log, rebuild_reason=queries.rebuild_reason(log) if log else "")
 
 
 @require_POST

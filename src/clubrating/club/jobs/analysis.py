@@ -389,4 +389,5 @@ def rebuild_ledger(club: Club, stored: int, searched: int, cached: int) -> None:
         # New CPI figures change what the pages show: leave the trace every change leaves.
         audit.record(club, "analysis", "analyse", club.slug,
                      new={"games": stored, "searched": searched, "cached": cached},
-                     summary=f"analysed {plural(stored, 'game')}; {ledger}")
+                     summary=Text(N_("analysed %(games)s; %(ledger)s"), ledger=ledger.text,
+                                  games=Text(Nn_("%(count)s game", "%(count)s games"), count=stored)))

@@ -146,9 +146,10 @@ def change_settings(club: Club, changes: Mapping[Setting, Any], *, who: str) -> 
         for setting in changed:
             setattr(club, setting.field, changes[setting])
         club.save(update_fields=[s.field for s in changed])
-        report = rebuild(club, reason="settings changed") if any(s.replays for s in changed) else None
+        replays = any(s.replays for s in changed)
+        report = rebuild(club, reason=Text(gettext_noop("settings changed"))) if replays else None
         audit.record(club, who, "settings", club.slug, old={s.key: old[s.key] for s in changed},
-                     new={s.key: new[s.key] for s in changed}, summary=str(report or ""))
+                     new={s.key: new[s.key] for s in changed}, summary=report.text if report else "")
     shown = ", ".join(f"{s.key} {_shown(old[s.key])} -> {_shown(new[s.key])}" for s in changed)
     return Outcome(Text(gettext_noop("%(name)s: %(shown)s"), name=club.name, shown=shown), report)
 

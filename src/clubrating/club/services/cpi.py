@@ -50,5 +50,5 @@ def set_cpi_weights(club: Club, changes: dict[str, float | None], *, who: str,
         was: dict[str, Any] = {"preset": old_preset} if preset is not None else {}
         now: dict[str, Any] = {"preset": club_preset(club)} if preset is not None else {}
         audit.record(club, who, "cpi-weights", club.slug, old={**was, **{n: old[n] for n in shown}},
-                     new={**now, **{n: new[n] for n in shown}}, summary=str(report))
+                     new={**now, **{n: new[n] for n in shown}}, summary=report.text)
     return report

@@ -2,18 +2,21 @@
 
 from __future__ import annotations
 
+from django.utils.translation import gettext_noop
+
 from clubrating.club import audit
 from clubrating.club.history import RebuildReport, rebuild
 from clubrating.club.locking import history_write
 from clubrating.club.models import Club
+from clubrating.errors import Text
 
 
 def check_history(club: Club, *, who: str) -> RebuildReport:
     """The manual rebuild (R14): replay everything, store it, and record whether the
     stored ratings matched the replay (a difference is a missed rebuild made visible)."""
     with history_write(club) as club:
-        report = rebuild(club, reason=f"manual rebuild by {who}", expect_difference=False)
+        report = rebuild(club, reason=Text(gettext_noop("manual rebuild by %(who)s"), who=who), expect_difference=False)
         audit.record(club, who, "rebuild", club.slug, new={"matched": report.changes_differing == 0,
                                                            "changes_differing": report.changes_differing},
-                     summary=str(report))
+                     summary=report.text)
     return report

@@ -49,10 +49,10 @@ def seed_ratings(club: Club, listed: Sequence[ListedRating], *, who: str, source
             InitialEntry(club=club, number=n, name=row.name[:200], rating=row.rating, games=row.games,
                          member_id=kept.pop(name_key(row.name), None))   # a name written twice: the first row
             for n, row in enumerate(listed, 1)])
-        report = rebuild(club, reason=f"initial list from {source}"[:200])
+        report = rebuild(club, reason=Text(gettext_noop("initial list from %(file)s"), file=source))
         new = _rows(club)
         audit.record(club, who, "seed-ratings", f"initial list from {source}", old={"rows": old} if old else None,
-                     new={"file": source, "rows": new}, summary=str(report))
+                     new={"file": source, "rows": new}, summary=report.text)
     linked = sum(1 for row in new if row[3] is not None)
     return Outcome(Text(Nn_("initial list of %(count)s player from %(source)s (%(linked)s linked to members)",
                                "initial list of %(count)s players from %(source)s (%(linked)s linked to members)"),
@@ -70,7 +70,8 @@ def link_initial(row: InitialEntry, member: Member, *, who: str) -> Outcome:
     """The arbiter says: this name of the initial list is this member (R10)."""
     with history_write(row.club_id) as club:
         changed = _link(club, row, member, who)
-        report = rebuild(club, reason=f"initial list: link '{row.name}'") if changed else None
+        report = (rebuild(club, reason=Text(gettext_noop("initial list: link '%(name)s'"), name=row.name))
+                  if changed else None)
     return Outcome(Text(gettext_noop("'%(name)s' (%(rating)s) is %(name2)s (member %(id)s)"), name=row.name, rating=format(row.rating, 'g'), name2=member.name, id=member.id), report)
 
 
@@ -103,9 +104,9 @@ def unlink_initial(row: InitialEntry, *, who: str) -> Outcome:
         old = row.member.name
         row.member = None
         row.save(update_fields=["member"])
-        report = rebuild(club, reason=f"initial list: unlink '{row.name}'")
+        report = rebuild(club, reason=Text(gettext_noop("initial list: unlink '%(name)s'"), name=row.name))
         audit.record(club, who, "unlink-initial", f"initial list #{row.number} '{row.name}'",
-                     old={"member": old}, new=None, summary=str(report))
+                     old={"member": old}, new=None, summary=report.text)
     return Outcome(Text(gettext_noop("'%(name)s' is linked to no member"), name=row.name), report)
 
 
@@ -113,7 +114,7 @@ def new_member_initial(row: InitialEntry, *, who: str) -> Outcome:
     """Make the name a new member of the club and link it."""
     with history_write(row.club_id) as club:
         member = _new_member(club, row, who)
-        report = rebuild(club, reason=f"initial list: new member '{row.name}'")
+        report = rebuild(club, reason=Text(gettext_noop("initial list: new member '%(name)s'"), name=row.name))
     return Outcome(Text(gettext_noop("'%(name)s' (%(rating)s) is %(name2)s (member %(id)s)"), name=row.name, rating=format(row.rating, 'g'), name2=member.name, id=member.id), report)
 
 
@@ -140,7 +141,7 @@ def accept_exact_initial(club: Club, *, who: str) -> Outcome:
                 _link(club, row, found[0], who)
                 taken.add(found[0].id)
                 linked += 1
-        report = rebuild(club, reason="initial list: exact names linked") if linked else None
+        report = rebuild(club, reason=Text(gettext_noop("initial list: exact names linked"))) if linked else None
     return Outcome(Text(Nn_("linked %(count)s name that matched one member exactly",
                                "linked %(count)s names that matched one member exactly"), count=linked), report)
 
@@ -152,7 +153,7 @@ def all_new_initial(club: Club, *, who: str) -> Outcome:
         for row in InitialEntry.objects.filter(club=club, member=None).order_by("number"):
             _new_member(club, row, who)
             count += 1
-        report = rebuild(club, reason="initial list: new members") if count else None
+        report = rebuild(club, reason=Text(gettext_noop("initial list: new members"))) if count else None
     return Outcome(Text(gettext_noop("made %(count)s new members"), count=count), report)
 
 

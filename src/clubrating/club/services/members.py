@@ -63,10 +63,11 @@ def merge(absorbed: Member, into: Member, *, who: str) -> Outcome:
         absorbed.merged_into = into
         absorbed.save(update_fields=["merged_into"])
         Merge.objects.create(club=absorbed.club, absorbed=absorbed, into=into)
-        report = rebuild(absorbed.club, reason=f"merge member {absorbed.id} into {into.id}")
+        report = rebuild(absorbed.club, reason=Text(gettext_noop("merge member %(member)s into %(into)s"),
+                                                        member=absorbed.id, into=into.id))
         audit.record(absorbed.club, who, "merge", f"member {absorbed.id} '{absorbed.name}' into {into.id}",
                      old={"member": absorbed.id, "merged_into": None},
-                     new={"member": absorbed.id, "merged_into": into.id}, summary=str(report))
+                     new={"member": absorbed.id, "merged_into": into.id}, summary=report.text)
     return Outcome(Text(gettext_noop("%(name)s (member %(id)s) merged into %(name2)s (member %(id2)s)"), name=absorbed.name, id=absorbed.id, name2=into.name, id2=into.id), report)
 
 
@@ -82,10 +83,10 @@ def unmerge(member: Member, *, who: str) -> Outcome:
         Merge.objects.filter(absorbed=member, undone=None).update(undone=timezone.now())
         member.merged_into = None
         member.save(update_fields=["merged_into"])
-        report = rebuild(member.club, reason=f"unmerge member {member.id}")
+        report = rebuild(member.club, reason=Text(gettext_noop("unmerge member %(member)s"), member=member.id))
         audit.record(member.club, who, "unmerge", f"member {member.id} '{member.name}' from {into.id}",
                      old={"member": member.id, "merged_into": into.id},
-                     new={"member": member.id, "merged_into": None}, summary=str(report))
+                     new={"member": member.id, "merged_into": None}, summary=report.text)
     return Outcome(Text(gettext_noop("%(name)s (member %(id)s) is separate from %(name2)s again"), name=member.name, id=member.id, name2=into.name), report)
 
 
@@ -128,7 +129,7 @@ def set_member_flags(member: Member, *, who: str, junior: bool | None = None,
         member.save(update_fields=["junior", "full_name_consent"])
         audit.record(member.club, who, "member-flags", f"member {member.id} '{member.name}'", old=old,
                      new={"junior": member.junior, "full_name_consent": member.full_name_consent})
-        report = rebuild(member.club, reason="junior flag") if (
+        report = rebuild(member.club, reason=Text(gettext_noop("junior flag"))) if (
             junior is not None and junior != old["junior"] and member.club.policy == "fide") else None
     return Outcome(Text(gettext_noop("%(name)s: junior %(junior)s, full-name consent %(full_name_consent)s"), name=member.name, junior=member.junior, full_name_consent=member.full_name_consent), report)
 

@@ -230,7 +230,7 @@ def attach_pgn_moves(tournament: Tournament, record: TournamentRecord, *, who: s
             if decision == "drop":
                 audit.record(tournament.club, who, "drop-moves", _target(row),
                              old={"result": game.stored_result}, new={"file": plan.source, "result": game.result},
-                             summary="the file's result differs; its moves were not stored")
+                             summary=Text(gettext_noop("the file's result differs; its moves were not stored")))
                 dropped += 1
                 continue
             if decision == "correct":
@@ -299,7 +299,7 @@ def _store(game: Game, pairing: Pairing, *, who: str, source: str, reasons: tupl
                                        state=SUBMISSION_PENDING).update(state=SUBMISSION_SUPERSEDED)
     audit.record(game.tournament.club, who, "attach-moves", _target(game),
                  new={"file": source, "line": pairing.line, **({"names": list(reasons)} if reasons else {})},
-                 summary="names confirmed: " + "; ".join(reasons) if reasons else "")
+                 summary=Text(gettext_noop("names confirmed: %(names)s"), names="; ".join(reasons)) if reasons else "")
 
 
 def attach_typed_moves(game: Game, text: str, *, who: str, confirm: bool = False,

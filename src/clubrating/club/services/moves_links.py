@@ -37,9 +37,9 @@ from clubrating.club.models import (Club, Evening, EveningBoard, Game, MovesAtte
 from clubrating.club.services.moves import (SUBMISSION_PENDING, SUBMISSION_SUPERSEDED, NeedsConfirmation,
                                             attach_typed_moves)
 from clubrating.club.services.outcome import Outcome
-from clubrating.errors import NotFound, Refused
+from clubrating.errors import NotFound, Refused, Text
 from clubrating.formats.movetext import read_typed_moves
-from clubrating.words import plural
+from clubrating.words import Nn_, plural
 
 TOKEN_BYTES = 16                 # 128 random bits, the least a capability URL needs against guessing
 PLAYERS = "the players (moves link)"   # the audit's "who" of moves the players entered
@@ -121,8 +121,8 @@ def issue_links(tournament: Tournament, round_: int, *, who: str,
                 issued.append(IssuedLink(link, token, pairing.white.name, pairing.black.name))
         audit.record(club, who, "moves-links", f"tournament {tournament.id} round {round_}",
                      new={"links": len(issued), "days": club.moves_link_days},
-                     summary=f"{plural(len(issued), 'moves link')} (one per player), earlier ones of these "
-                             "boards revoked")
+                     summary=Text(gettext_noop("%(links)s (one per player), earlier ones of these boards revoked"),
+                                  links=Text(Nn_("%(count)s moves link", "%(count)s moves links"), count=len(issued))))
     return issued
 
 
@@ -354,7 +354,7 @@ def accept_submission(submission: MovesSubmission, *, who: str, confirm: bool = 
         _settle(link, accepted=(submission.id,), reason=SubmissionReason.ARBITER)
         audit.record(link.tournament.club, who, "moves-accept", _target(link),
                      new={"submission": submission.id, "side": submission.side or "either"},
-                     summary="entered by the players, accepted by the arbiter")
+                     summary=Text(gettext_noop("entered by the players, accepted by the arbiter")))
     return outcome
 
 

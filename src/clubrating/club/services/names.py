@@ -42,7 +42,8 @@ def link(entry: Entry, member: Member, *, who: str) -> Outcome:
         audit.record(club, who, "link", f"tournament {entry.tournament_id} #{entry.number} '{entry.name}'",
                      old={"member": old}, new={"member": member.name, "member_id": member.id})
         # another member, even one of the same name, takes the name's games: compare ids
-        report = rebuild_if_published(entry.tournament, f"link '{entry.name}'") if old_id != member.id else None
+        report = (rebuild_if_published(entry.tournament, Text(gettext_noop("link '%(name)s'"), name=entry.name))
+                  if old_id != member.id else None)
     return Outcome(Text(gettext_noop("'%(name)s' is %(name2)s (member %(id)s)"), name=entry.name, name2=member.name, id=member.id), report)
 
 

@@ -5,11 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.utils.translation import gettext_noop
-
 from clubrating.club.ratings import RebuildReport
 from clubrating.errors import ENGLISH, Catalogue, Text
-from clubrating.words import Nn_
 
 
 @dataclass(frozen=True)
@@ -30,6 +27,4 @@ class Outcome:
 
 def rebuild_text(report: RebuildReport) -> Text:
     """The rebuild's sentence (RebuildReport's own ``str``, English) to translate."""
-    return Text(gettext_noop("rebuilt %(tournaments)s, %(ratings)s changed"),
-                tournaments=Text(Nn_("%(count)s tournament", "%(count)s tournaments"), count=report.tournaments),
-                ratings=Text(Nn_("%(count)s rating", "%(count)s ratings"), count=report.ratings_changed))
+    return report.text

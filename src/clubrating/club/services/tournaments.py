@@ -143,10 +143,11 @@ def publish(tournament: Tournament, *, who: str) -> Outcome:
         tournament.status = TournamentStatus.PUBLISHED
         tournament.published_at = timezone.now()
         tournament.save(update_fields=["status", "published_at"])
-        report = rebuild(tournament.club, reason=f"publish tournament {tournament.id}", since=tournament)
+        report = rebuild(tournament.club, reason=Text(gettext_noop("publish tournament %(id)s"), id=tournament.id),
+                         since=tournament)
         tournament_published.send(sender=Tournament, tournament=tournament)  # analysis, after commit
         audit.record(tournament.club, who, "publish", f"tournament {tournament.id} '{tournament.name}'",
-                     old={"status": "draft"}, new={"status": "published"}, summary=str(report))
+                     old={"status": "draft"}, new={"status": "published"}, summary=report.text)
     return Outcome(Text(gettext_noop("published '%(name)s'"), name=tournament.name), report)
 
 
@@ -157,9 +158,10 @@ def unpublish(tournament: Tournament, *, who: str) -> Outcome:
             raise Refused(gettext_noop("tournament %(id)s is not published"), id=tournament.id)
         tournament.status = TournamentStatus.DRAFT
         tournament.save(update_fields=["status"])
-        report = rebuild(tournament.club, reason=f"unpublish tournament {tournament.id}", since=tournament)
+        report = rebuild(tournament.club, reason=Text(gettext_noop("unpublish tournament %(id)s"), id=tournament.id),
+                         since=tournament)
         audit.record(tournament.club, who, "unpublish", f"tournament {tournament.id} '{tournament.name}'",
-                     old={"status": "published"}, new={"status": "draft"}, summary=str(report))
+                     old={"status": "published"}, new={"status": "draft"}, summary=report.text)
     return Outcome(Text(gettext_noop("unpublished '%(name)s'"), name=tournament.name), report)
 
 
@@ -170,9 +172,10 @@ def delete_tournament(tournament: Tournament, *, who: str) -> Outcome:
         old = {"name": tournament.name, "date": tournament.date.isoformat(), "status": tournament.status,
                "games": tournament.games.count(), "file": tournament.source_name}
         tournament.delete()
-        report = rebuild(club, reason=f"delete tournament {key[2]}", since=key) if was_published else None
+        report = (rebuild(club, reason=Text(gettext_noop("delete tournament %(id)s"), id=key[2]), since=key)
+                  if was_published else None)
         audit.record(club, who, "delete", f"tournament {key[2]} '{old['name']}'", old=old,
-                     summary=str(report or ""))
+                     summary=report.text if report else "")
     return Outcome(Text(gettext_noop("deleted '%(name)s'"), name=old['name']), report)
 
 
@@ -201,11 +204,11 @@ def correct_result(game: Game, result: str, *, who: str) -> Outcome:
         game.unplayed = unplayed
         game.save(update_fields=["white_points", "black_points", "played", "unplayed"])
         new = game_result_text(game)
-        report = rebuild_if_published(tournament, f"correct game {game.id}")
+        report = rebuild_if_published(tournament, Text(gettext_noop("correct game %(id)s"), id=game.id))
         audit.record(tournament.club, who, "correct-result",
                      f"tournament {tournament.id} round {game.round}{_board(game)}: "
                      f"{game.white.name} - {game.black.name}",
-                     old={"result": old}, new={"result": new}, summary=str(report or ""))
+                     old={"result": old}, new={"result": new}, summary=report.text if report else "")
     return Outcome(Text(gettext_noop("round %(round)s %(white)s - %(black)s: %(old)s -> %(new)s"),
                         round=game.round, white=game.white.name, black=game.black.name, old=old, new=new), report)
 
@@ -227,10 +230,11 @@ def change_date(tournament: Tournament, date: dt.date, *, who: str, today: dt.da
         tournament.sequence = (Tournament.objects.filter(club=tournament.club, date=date)
                                .exclude(id=tournament.id).aggregate(m=Max("sequence"))["m"] or 0) + 1
         tournament.save(update_fields=["date", "sequence"])
-        report = rebuild_if_published(tournament, f"redate tournament {tournament.id}",
+        report = rebuild_if_published(tournament, Text(gettext_noop("redate tournament %(id)s"), id=tournament.id),
                                        since=min(old_key, order_key(tournament)))
         audit.record(tournament.club, who, "change-date", f"tournament {tournament.id} '{tournament.name}'",
-                     old={"date": old_date.isoformat()}, new={"date": date.isoformat()}, summary=str(report or ""))
+                     old={"date": old_date.isoformat()}, new={"date": date.isoformat()},
+                     summary=report.text if report else "")
     return Outcome(Text(gettext_noop("'%(name)s' is now dated %(date)s"), name=tournament.name, date=date.isoformat()), report)
 
 
