@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 
+import pytest
 from django.test import Client
 
 from clubrating.club import evening, services
@@ -70,3 +71,17 @@ def test_registering_a_player_says_so_on_the_evening_page(club: Club, arbiter_cl
                                    follow=True)
     assert response.status_code == 200
     assert "registered &#x27;Anna Smith&#x27;" in response.content.decode()
+
+
+@pytest.mark.usefixtures("evening")   # the published evening: Anna Smith is a member
+def test_registering_a_member_says_so_in_the_pages_language(club: Club, arbiter_client: Client) -> None:
+    t = evening.start_evening(club, "Tuesday Swiss", TODAY, 3, who=WHO)
+    anna = services.get_member(club, "Anna Smith")
+    response = arbiter_client.post(f"/c/riverside/arbiter/evening/{t.id}/register/", {"name": "Anna Smith"},
+                                   follow=True, headers={"accept-language": "ru"})
+    html = response.content.decode()
+    assert f"зарегистрирован: «Anna Smith», член клуба Anna Smith (#{anna.id})" in html
+    assert "registered" not in html
+    response = arbiter_client.post(f"/c/riverside/arbiter/evening/{t.id}/register/", {"name": "Zed Quill"},
+                                   follow=True, headers={"accept-language": "hy"})
+    assert "գրանցված է՝ «Zed Quill»" in response.content.decode()

@@ -212,7 +212,9 @@ def site(club: Club, evening: Tournament) -> Site:
     }
     visits.update({f"c/<slug:slug>/arbiter/{route}": [Visit(f"{home}{tail}", arbiter=True)]
                    for route, tail in arbiter.items()})
-    visits["c/<slug:slug>/arbiter/evening/<int:tournament_id>/"].append(Visit(f"{home}evening/{robin.id}/", arbiter=True))
+    visits["c/<slug:slug>/arbiter/evening/<int:tournament_id>/"] += [
+        Visit(f"{home}evening/{robin.id}/", arbiter=True),
+        Visit(f"{home}evening/{swiss.id}/register/", arbiter=True, post={"name": "Carla Berg"}, follow=True)]
     visits["c/<slug:slug>/arbiter/t/<int:tournament_id>/"].append(Visit(f"{home}t/{draft.id}/", arbiter=True))
     visits["c/<slug:slug>/arbiter/rebuild/"] = [Visit(f"{home}rebuild/", arbiter=True, post={}, follow=True)]
     visits["c/<slug:slug>/arbiter/t/<int:tournament_id>/moves/"].append(Visit(f"{home}t/{t}/moves/", arbiter=True))

@@ -200,10 +200,12 @@ def _member(access: ClubAccess, text: str) -> Member:
 
 
 def _registered(entry: Entry) -> str:
-    """The registration's message: a member's name, number or alias is linked at once, and says so."""
+    """The registration's message in the page's language: a member's name, number or alias is
+    linked at once, and says so."""
     if entry.member is None:
-        return f"registered '{entry.name}'"
-    return f"registered '{entry.name}': member {entry.member.name} (#{entry.member_id})"
+        return gettext("registered '%(name)s'") % {"name": entry.name}
+    return gettext("registered '%(name)s': member %(member)s (#%(number)s)") % {
+        "name": entry.name, "member": entry.member.name, "number": entry.member_id}
 
 
 def _actions(request: HttpRequest, access: ClubAccess, t: Tournament) -> dict[str, Callable[[], Any]]:
