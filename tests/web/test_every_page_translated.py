@@ -68,8 +68,8 @@ EXCUSED = {
 # Words written the same in Armenian or Russian as in English (the rest of the catalogue's English
 # words is a leak wherever it shows): why each is here, docs/website.md#the-languages-check.
 SAME_WORDS = {
-    "hy": {"cpi", "pgn", "trf", "csv", "json", "fide", "qr", "utc", "lichess", "clubrating", "english"},
-    "ru": {"cpi", "pgn", "trf", "csv", "json", "qr", "utc", "lichess", "clubrating", "english"},
+    "hy": {"cpi", "br", "pgn", "trf", "csv", "json", "fide", "qr", "utc", "lichess", "clubrating", "english"},
+    "ru": {"cpi", "br", "pgn", "trf", "csv", "json", "qr", "utc", "lichess", "clubrating", "english"},
 }
 
 # English a page shows that the crawl knows of and leaves: each with the reason, none of it a text
@@ -78,6 +78,7 @@ TYPED = "what an arbiter types, named as the command line and the file formats t
 KNOWN = [
     (re.compile(r"/arbiter/settings/"), re.compile(r".*\b(club|fide|k-new(-games)?|en|hy|ru)\b.*"), TYPED),
     (re.compile(r"/arbiter/initial-list/"), re.compile(r"CSV.* name, rating .* games .*"), TYPED),
+    (re.compile(r"/arbiter/fair-play/"), re.compile(r".*'spec'.*"), TYPED),   # the CPI preset, as --preset takes it
 ]
 
 
