@@ -145,10 +145,10 @@ class GameReader:
 
 
 def complete_rows(games: Sequence[chess.pgn.Game], config: AnalysisConfig,
-                  work: Path) -> tuple[list[Row], set[int]]:
-    """The rows read by every game whose searches are all in ``work`` or ``config.stores``
-    (searching nothing), and the places in ``games`` of those games."""
-    above = ReadOnlyWork(work) if work.is_file() else None
+                  work: Path | None) -> tuple[list[Row], set[int]]:
+    """The rows read by every game whose searches are all in ``work`` (if any) or
+    ``config.stores`` (searching nothing), and the places in ``games`` of those games."""
+    above = ReadOnlyWork(work) if work is not None and work.is_file() else None
     reader = GameReader(StoreCache(config.stores, above=above))
     rows: dict[tuple[str, str], tuple[SearchLine, ...]] = {}
     complete: set[int] = set()

@@ -1,6 +1,7 @@
 """The CPI on the same sides at several engine depths: does the fit's 10,000 nodes matter?
 
     .venv/bin/python benchmarks/measure_depth.py fide-classical [--nodes 10000 50000 150000] [--boot 2000]
+    .venv/bin/python benchmarks/measure_depth.py fide-classical --subset filled --first 31 --nodes 10000 150000
 
 The pool's depth subset (``fill_searches.DEPTH_SUBSET``: the first games of two round
 robins) is analysed at each node budget from its committed store
@@ -11,7 +12,11 @@ subset's sides at every depth: per-game r(ΔCPI, Elo), the one-game MAE, r(ACPL,
 factor's mean, and how far ΔCPI and the 10-game Elo-equivalent move from their 10,000-node
 values. A refit inside the subset at each depth (5 folds of its players) shows what fitting
 at the club's depth would give. The differences from 10,000 nodes carry a 95 % bootstrap
-interval over the subset's players. Prints one JSON document; the figures are in docs/cpi.md.
+interval over the subset's players. ``--subset filled``: instead of the depth subset, every
+game of the pool whose searches at each deeper budget are all in its committed store (the
+whole-pool fill's games so far; ``--first N``: of those, the depth subset's and those among
+the pool's first N games, so a figure stays the same as the fill goes on). Prints one JSON
+document; the figures are in docs/cpi.md.
 """
 
 from __future__ import annotations
@@ -127,12 +132,28 @@ def bootstrap(sides: Sequence[Side], base: dict[str, Any], other: dict[str, Any]
             for k, v in found.items()}
 
 
-def measure(pool: str, node_budgets: Sequence[int], boot: int = BOOTSTRAP) -> dict[str, Any]:
+def filled_games(pool: str, games: list[Any], node_budgets: Sequence[int], first: int | None = None) -> list[Any]:
+    """The games whose searches at every budget but the fit's are all in the pool's stores
+    (``first``: only the depth subset's and those among the first ``first`` games)."""
+    depth = {id(g) for g in fill_searches.depth_subset(pool, games)}
+    complete = {n for n, g in enumerate(games) if first is None or n < first or id(g) in depth}
+    for nodes in node_budgets:
+        if nodes != fill_searches.fit_presets().NODES:
+            config = AnalysisConfig(EngineSettings(path=DEFAULT_ENGINE, nodes=nodes), book=None,
+                                    stores=(str(fill_searches.store_at(pool, nodes)),))
+            complete &= fill_searches.complete_rows(games, config, None)[1]
+    return [game for number, game in enumerate(games) if number in complete]
+
+
+def measure(pool: str, node_budgets: Sequence[int], boot: int = BOOTSTRAP, subset: str = "depth",
+            first: int | None = None) -> dict[str, Any]:
     """The document: the fit's 10,000-node model read at each depth on the same sides."""
     with tempfile.TemporaryDirectory() as folder:
         every = fill_searches.pool_games(pool, Path(folder))
     fit_nodes = fill_searches.fit_presets().NODES
-    in_subset = {id(g) for g in fill_searches.depth_subset(pool, every)}
+    chosen = (fill_searches.depth_subset(pool, every) if subset == "depth"
+              else filled_games(pool, every, node_budgets, first))
+    in_subset = {id(g) for g in chosen}
     base_facts = facts_at(every, pool, fit_nodes)
     all_sides = sides_of(base_facts, DEFAULT_MIN_PLIES)
     sub_facts = {fit_nodes: [f for g, f in zip(every, base_facts) if id(g) in in_subset]}
@@ -172,7 +193,9 @@ def measure(pool: str, node_budgets: Sequence[int], boot: int = BOOTSTRAP) -> di
             row["factor_r_with_fit_depth"] = factor_agreement(base, sides[n])
             row["bootstrap_95"] = bootstrap(base, reads[fit_nodes], reads[n], boot, rng)
         depths[str(n)] = row
-    return {"pool": pool, "subset": list(fill_searches.DEPTH_SUBSET[pool]), "games": len(ordered),
+    events = sorted({g.headers.get("Event", "") for g in ordered})
+    return {"pool": pool, "subset": list(fill_searches.DEPTH_SUBSET[pool]) if subset == "depth" else events,
+            "games": len(ordered),
             "sides": len(base), "players": len(players), "elo_mean": round(statistics.fmean(s.elo for s in base)),
             "elo_sd": round(statistics.stdev(s.elo for s in base)), "trained_on_sides": len(train),
             "fit_nodes": fit_nodes, "beta": round(model.beta, 6), "searched": searched, "depths": depths}
@@ -183,8 +206,11 @@ def main() -> int:
     parser.add_argument("pool", choices=sorted(fill_searches.DEPTH_SUBSET))
     parser.add_argument("--nodes", type=int, nargs="+", default=[10_000, 50_000, 150_000])
     parser.add_argument("--boot", type=int, default=BOOTSTRAP)
+    parser.add_argument("--subset", choices=("depth", "filled"), default="depth",
+                        help="filled: every game whose deeper searches are all committed")
+    parser.add_argument("--first", type=int, help="with --subset filled: only the depth subset and the first N games")
     args = parser.parse_args()
-    print(json.dumps(measure(args.pool, args.nodes, args.boot), indent=2))
+    print(json.dumps(measure(args.pool, args.nodes, args.boot, args.subset, args.first), indent=2))
     return 0
 
 
