@@ -55,6 +55,22 @@ def test_a_hung_engine_ends_the_analysis_with_a_line_naming_engine_position_and_
     assert not engine_threads()
 
 
+def test_an_answer_already_waiting_past_the_deadline_is_read_not_taken_for_a_hang(fake_engine) -> None:
+    """This process paused (SIGSTOP, a suspended machine) while the engine answered: when it
+    runs again its deadline has passed, but the answer is there and the engine is not hung."""
+    from clubrating.analysis.rawuci import RawUciSearcher
+
+    searcher = RawUciSearcher(fake_engine.config().engine)
+    try:
+        searcher._send("isready")
+        time.sleep(0.5)   # the engine answers while this process does nothing
+        assert searcher._readline(time.monotonic() - 1) == "readyok"
+        assert searcher.proc.poll() is None   # (a silent engine is still a hang: the test above)
+    finally:
+        searcher.proc.kill()
+        searcher.proc.wait()
+
+
 def engine_threads() -> list[str]:
     return [t.name for t in threading.enumerate() if t.name.startswith("SimpleEngine")]
 

@@ -106,8 +106,11 @@ class RawUciSearcher:
         assert self.proc.stdout is not None
         fd = self.proc.stdout.fileno()
         while not self._lines:
+            # Past the deadline a line already waiting is still read: this process may have been
+            # paused (SIGSTOP, a suspended machine) while the engine answered; only an engine
+            # silent until the deadline is taken for a hung one.
             left = deadline - time.monotonic()
-            if left <= 0 or not select.select([fd], [], [], left)[0]:
+            if not select.select([fd], [], [], max(left, 0))[0]:
                 self.proc.kill()
                 self.proc.wait()
                 raise self._failure(N_("%(engine)s: no answer within %(seconds)s s"),
