@@ -109,13 +109,19 @@ def test_a_fill_resumed_from_a_partial_store_writes_the_same_bytes_as_a_single_r
         assert 0 < FILL.searches_in(work) < FILL.searches_in(single[1])
 
 
+def hanging(fake_engine: FakeEngine, monkeypatch: pytest.MonkeyPatch, work: Path) -> AnalysisConfig:
+    """The fake engine's config that hangs (from FAKE_UCI_FROM's search on, all of them by default)
+    after TIMEOUT, its searches kept in ``work``."""
+    monkeypatch.setenv("FAKE_UCI_MODE", "hang")
+    return replace(fake_engine.config(cache=str(work)),
+                   engine=EngineSettings(path=str(fake_engine.path), nodes=1000, timeout=TIMEOUT))
+
+
 def test_an_engine_that_stops_answering_restarts_the_fill_from_its_work_file(
         games: list[chess.pgn.Game], fake_engine: FakeEngine, monkeypatch: pytest.MonkeyPatch,
         tmp_path: Path) -> None:
     work = tmp_path / "work.sqlite"
-    config = replace(fake_engine.config(cache=str(work)), engine=EngineSettings(path=str(fake_engine.path),
-                                                                                 nodes=1000, timeout=TIMEOUT))
-    monkeypatch.setenv("FAKE_UCI_MODE", "hang")
+    config = hanging(fake_engine, monkeypatch, work)
     monkeypatch.setenv("FAKE_UCI_FROM", "11")   # each engine answers 10 searches, then hangs
     FILL.fill(games[:1], config, 1, work)
     assert FILL.searches_in(work) > 10 and fake_engine.commands().count("uci") >= 2
@@ -126,9 +132,7 @@ def test_an_engine_that_never_answers_ends_the_fill_in_one_line(
         games: list[chess.pgn.Game], fake_engine: FakeEngine, monkeypatch: pytest.MonkeyPatch,
         tmp_path: Path) -> None:
     work = tmp_path / "work.sqlite"
-    config = replace(fake_engine.config(cache=str(work)), engine=EngineSettings(path=str(fake_engine.path),
-                                                                                 nodes=1000, timeout=TIMEOUT))
-    monkeypatch.setenv("FAKE_UCI_MODE", "hang")
+    config = hanging(fake_engine, monkeypatch, work)
     with pytest.raises(EngineFailure, match=f"no answer within {TIMEOUT:g} s") as error:
         FILL.fill(games[:1], config, 1, work)
     assert "\n" not in str(error.value) and FILL.searches_in(work) == 0
