@@ -12,6 +12,7 @@ import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -32,19 +33,30 @@ def clubrating(database: Path, *args: str, bound: bool = True) -> subprocess.Com
                            *args], capture_output=True, text=True, env=env, timeout=120)
 
 
-@pytest.fixture
-def club_file(tmp_path: Path) -> Path:
-    """A club with one published evening, in its own directory, written with full rights."""
-    folder = tmp_path / "club"
-    folder.mkdir()
+@pytest.fixture(scope="module")
+def built_club(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A club with one published evening, written with full rights: built once for the module's
+    tests (none of them is about these commands), each test reading a copy of its own."""
+    folder = tmp_path_factory.mktemp("built")
     database = folder / "club.sqlite3"
-    evening = tmp_path / "evening.csv"
+    evening = folder / "evening.csv"
     evening.write_text(EVENING)
     for args in (("init", "Riverside Chess Club"), ("import", str(evening)), ("link", "1", "--all-new"),
                  ("publish", "1")):
         done = clubrating(database, *args, bound=False)
         assert done.returncode == 0, done.stderr
     assert not Path(f"{database}-shm").exists()   # closed cleanly: SQLite removed its WAL index
+    assert not Path(f"{database}-wal").exists()   # so the file alone is the whole database
+    return database
+
+
+@pytest.fixture
+def club_file(built_club: Path, tmp_path: Path) -> Iterator[Path]:
+    """The built club, copied into a directory of the test's own."""
+    folder = tmp_path / "club"
+    folder.mkdir()
+    database = folder / "club.sqlite3"
+    shutil.copyfile(built_club, database)
     yield database
     folder.chmod(0o755)
 
