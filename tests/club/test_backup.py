@@ -6,11 +6,14 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import subprocess
 import sys
+import uuid
 from collections.abc import Callable, Iterator
-from contextlib import ExitStack
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 
@@ -33,6 +36,50 @@ def new_database(tmp_path: Path) -> Iterator[Databases]:
     """Makes empty databases of the test's own (none of pytest-django's: other processes write them)."""
     with ExitStack() as stack:
         yield lambda: stack.enter_context(own_database(tmp_path, "backup"))
+
+
+@contextmanager
+def copy_of(database: str, folder: Path) -> Iterator[str]:
+    """A new database holding what ``database`` holds, dropped after: a copy of the SQLite file,
+    or on PostgreSQL a database made with ``database`` as its template (nobody may be connected
+    to it then)."""
+    if database.startswith("sqlite:///"):
+        with own_database(folder, "backup") as copy:
+            shutil.copyfile(database.removeprefix("sqlite:///"), copy.removeprefix("sqlite:///"))
+            yield copy
+        return
+    import psycopg
+
+    parts = urlsplit(database)
+    admin, name = urlunsplit(parts._replace(path="/postgres")), f"backup_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(admin, autocommit=True) as connection:
+        connection.execute(f"CREATE DATABASE {name} TEMPLATE {parts.path.lstrip('/')}")
+    try:
+        yield urlunsplit(parts._replace(path=f"/{name}"))
+    finally:
+        with psycopg.connect(admin, autocommit=True) as connection:
+            connection.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+
+
+@pytest.fixture(scope="module")
+def built_club(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
+    """The published club (``published_club``) and the evening it was built from, made once for
+    the module's tests, which are not about those commands: each test works on a copy."""
+    folder = tmp_path_factory.mktemp("built")
+    with own_database(folder, "built") as database:
+        published_club(database, folder)
+        if database.startswith("sqlite:///"):   # closed cleanly: the file alone is the whole database
+            assert not Path(database.removeprefix("sqlite:///") + "-wal").exists()
+        yield database, folder / "jan.csv"
+
+
+@pytest.fixture
+def source(built_club: tuple[str, Path], tmp_path: Path) -> Iterator[str]:
+    """A copy of the published club, its evening's file (jan.csv) in the test's folder."""
+    database, evening = built_club
+    shutil.copyfile(evening, tmp_path / evening.name)
+    with copy_of(database, tmp_path) as copy:
+        yield copy
 
 
 def tables(database: str) -> list[str]:
@@ -89,9 +136,8 @@ class Writer:
 
 
 def test_a_backup_taken_while_a_writer_publishes_and_corrects_restores_a_consistent_history(
-        new_database: Databases, tmp_path: Path) -> None:
-    source, target = new_database(), new_database()
-    published_club(source, tmp_path)
+        source: str, new_database: Databases, tmp_path: Path) -> None:
+    target = new_database()
     writer = Writer(source, tmp_path)
     try:
         writer.wait_for(3)
@@ -113,9 +159,8 @@ def test_a_backup_taken_while_a_writer_publishes_and_corrects_restores_a_consist
 
 
 def test_a_truncated_or_damaged_backup_is_refused_in_one_line_and_nothing_is_written(
-        new_database: Databases, tmp_path: Path) -> None:
-    source, target = new_database(), new_database()
-    published_club(source, tmp_path)
+        source: str, new_database: Databases, tmp_path: Path) -> None:
+    target = new_database()
     whole = tmp_path / f"whole{SUFFIX}"
     ok(cli(source, "backup", str(whole)))
     data = whole.read_bytes()
@@ -132,9 +177,9 @@ def test_a_truncated_or_damaged_backup_is_refused_in_one_line_and_nothing_is_wri
     ok(cli(target, "restore", str(whole)))   # the whole file restores into the same database
 
 
-def test_a_database_holding_rows_is_refused_and_left_as_it_was(new_database: Databases, tmp_path: Path) -> None:
-    source, target = new_database(), new_database()
-    published_club(source, tmp_path)
+def test_a_database_holding_rows_is_refused_and_left_as_it_was(source: str, new_database: Databases,
+                                                              tmp_path: Path) -> None:
+    target = new_database()
     file = tmp_path / f"club{SUFFIX}"
     ok(cli(source, "backup", str(file)))
     ok(cli(target, "init", "Another Club"))
@@ -147,9 +192,9 @@ def test_a_database_holding_rows_is_refused_and_left_as_it_was(new_database: Dat
     assert [row[0] for row in query(target, "SELECT name FROM club_club")] == ["Another Club"]
 
 
-def test_a_database_with_empty_tables_only_is_empty_and_restores(new_database: Databases, tmp_path: Path) -> None:
-    source, target = new_database(), new_database()
-    published_club(source, tmp_path)
+def test_a_database_with_empty_tables_only_is_empty_and_restores(source: str, new_database: Databases,
+                                                                tmp_path: Path) -> None:
+    target = new_database()
     file = tmp_path / f"club{SUFFIX}"
     ok(cli(source, "backup", str(file)))
     migrate = "import sys; from clubrating import djangoenv; djangoenv.setup(sys.argv[1], migrate=True)"
@@ -160,9 +205,8 @@ def test_a_database_with_empty_tables_only_is_empty_and_restores(new_database: D
 
 
 def test_migrations_newer_than_the_backup_are_applied_after_the_restore(
-        new_database: Databases, tmp_path: Path) -> None:
-    source, target = new_database(), new_database()
-    published_club(source, tmp_path)
+        source: str, new_database: Databases, tmp_path: Path) -> None:
+    target = new_database()
     newest = query(source, "SELECT name FROM django_migrations WHERE app = 'club' ORDER BY id DESC LIMIT 1")[0][0]
     older = query(source, "SELECT name FROM django_migrations WHERE app = 'club' ORDER BY id DESC LIMIT 2")[1][0]
     # the source taken back to the migration before the newest, as an older installation's was
@@ -177,9 +221,7 @@ def test_migrations_newer_than_the_backup_are_applied_after_the_restore(
     assert "matched the replay exactly" in ok(cli(target, "rebuild"))
 
 
-def test_the_default_file_is_named_by_the_time_and_never_replaced(new_database: Databases, tmp_path: Path) -> None:
-    source = new_database()
-    published_club(source, tmp_path)
+def test_the_default_file_is_named_by_the_time_and_never_replaced(source: str, tmp_path: Path) -> None:
     out = ok(cli(source, "backup", cwd=tmp_path))
     name = re.search(r"to (clubrating-\d{8}-\d{6}" + re.escape(SUFFIX) + ")", out)
     assert name is not None, out
