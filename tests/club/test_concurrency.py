@@ -2,6 +2,8 @@
 running the ``clubrating`` command on a database of their own (a SQLite file, or a new
 database on the PostgreSQL server of ``CLUBRATING_DATABASE_URL``).
 
+The races that start from a published club start from a copy of one built once per module
+(the commands that build it are not what these tests race, and each has tests of its own).
 Each race is made deterministic by a barrier, not by sleeping: the first process
 stops inside its transaction, after it has written (``racer.py``'s ``hold``); the
 second is started and the first is let go only once the second is inside its own
@@ -26,10 +28,10 @@ import threading
 import time
 import uuid
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import closing, contextmanager
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlencode
+from urllib.parse import urlencode, urlsplit, urlunsplit
 
 import pytest
 
@@ -49,6 +51,47 @@ def database(tmp_path: Path) -> Iterator[str]:
     """A database of the test's own: none of pytest-django's, since other processes write it."""
     with own_database(tmp_path, "race", _server_url()) as url:
         yield url
+
+
+@pytest.fixture(scope="module")
+def published_template(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The club of ``published_club``, built once for the module's races (per xdist worker)."""
+    folder = tmp_path_factory.mktemp("published")
+    with own_database(folder, "racetemplate", _server_url()) as url:
+        published_club(url, folder)
+        yield url
+
+
+@pytest.fixture
+def published(published_template: str, tmp_path: Path) -> Iterator[str]:
+    """A database of the test's own holding a copy of ``published_template``."""
+    with copy_of(published_template, tmp_path) as url:
+        yield url
+
+
+@contextmanager
+def copy_of(template: str, folder: Path) -> Iterator[str]:
+    """A new database with the contents of ``template``, dropped after: SQLite's online backup
+    into a file of ``folder``, or PostgreSQL's CREATE DATABASE ... TEMPLATE on its server."""
+    name = f"race_{uuid.uuid4().hex[:12]}"
+    if template.startswith("sqlite:///"):
+        path = folder / f"{name}.sqlite3"
+        with closing(sqlite3.connect(template.removeprefix("sqlite:///"))) as source, \
+                closing(sqlite3.connect(path)) as target:
+            source.backup(target)
+        yield f"sqlite:///{path}"
+        return
+    import psycopg
+
+    parts = urlsplit(template)
+    admin = urlunsplit(parts._replace(path="/postgres"))
+    with psycopg.connect(admin, autocommit=True) as connection:
+        connection.execute(f"CREATE DATABASE {name} TEMPLATE {parts.path.lstrip('/')}")
+    try:
+        yield urlunsplit(parts._replace(path=f"/{name}"))
+    finally:
+        with psycopg.connect(admin, autocommit=True) as connection:
+            connection.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
 
 
 def is_waiting_on_a_lock(database: str, backend: int | None, pid: int) -> bool:
@@ -187,10 +230,10 @@ def assert_history_matches_a_replay(database: str) -> None:
 
 # --- the races -------------------------------------------------------------------------------
 
-def test_two_corrections_at_once_both_count_and_the_ratings_are_a_replay(database, tmp_path):
+def test_two_corrections_at_once_both_count_and_the_ratings_are_a_replay(published, tmp_path):
     """On PostgreSQL the second correction replayed a history without the first (a lost update)
     or failed on one_change_per_member. SQLite's BEGIN IMMEDIATE serialised them already."""
-    published_club(database, tmp_path)
+    database = published
     one, two = race(database, ["correct", "1", "1", "Anna Berg", "0-1"],
                     ["correct", "1", "2", "Bob Cole", "0-1"], tmp_path)
     assert one[0] == 0, one[2]
@@ -200,8 +243,8 @@ def test_two_corrections_at_once_both_count_and_the_ratings_are_a_replay(databas
     assert_history_matches_a_replay(database)
 
 
-def test_merge_a_b_while_merge_b_a_runs_merges_once_and_makes_no_cycle(database, tmp_path):
-    published_club(database, tmp_path)
+def test_merge_a_b_while_merge_b_a_runs_merges_once_and_makes_no_cycle(published, tmp_path):
+    database = published
     run(database, ["import", write_csv(tmp_path / "feb.csv", "2024-02-06", ["1,A. Berg,Carl Dahl,1-0"])],
         ["link", "2", "--exact", "--all-new"], ["publish", "2"])   # A. Berg: member 5, never met Anna
     one, two = race(database, ["merge", "5", "1"], ["merge", "1", "5"], tmp_path)
@@ -212,8 +255,8 @@ def test_merge_a_b_while_merge_b_a_runs_merges_once_and_makes_no_cycle(database,
     assert_history_matches_a_replay(database)
 
 
-def test_two_names_of_one_tournament_linked_to_one_member_at_once_link_one(database, tmp_path):
-    published_club(database, tmp_path)
+def test_two_names_of_one_tournament_linked_to_one_member_at_once_link_one(published, tmp_path):
+    database = published
     run(database, ["import", write_csv(tmp_path / "feb.csv", "2024-02-06",
                                        ["1,A. Berg,Ann Berg,1-0", "1,Bob Cole,Carl Dahl,0-1"])])
     one, two = race(database, ["link", "2", "1", "1"], ["link", "2", "2", "1"], tmp_path)
@@ -222,8 +265,8 @@ def test_two_names_of_one_tournament_linked_to_one_member_at_once_link_one(datab
     assert query(database, "SELECT number FROM club_entry WHERE tournament_id = 2 AND member_id = 1") == [(1,)]
 
 
-def test_two_publishes_of_one_tournament_at_once_publish_it_once(database, tmp_path):
-    published_club(database, tmp_path)
+def test_two_publishes_of_one_tournament_at_once_publish_it_once(published, tmp_path):
+    database = published
     run(database, ["import", write_csv(tmp_path / "feb.csv", "2024-02-06", EVENING)], ["link", "2", "--exact"])
     one, two = race(database, ["publish", "2"], ["publish", "2"], tmp_path)
     assert one[0] == 0, one[2]
@@ -291,10 +334,10 @@ def start_server(database: str, tmp_path: Path) -> tuple[subprocess.Popen[bytes]
     raise AssertionError((tmp_path / "server.txt").read_text())
 
 
-def test_arbiters_posting_while_the_command_line_corrects_wait_and_never_see_a_server_error(database, tmp_path):
+def test_arbiters_posting_while_the_command_line_corrects_wait_and_never_see_a_server_error(published, tmp_path):
     """gunicorn's workers and `clubrating correct` write the same club at once: on PostgreSQL
     17 of 32 posts were HTTP 500 (a duplicate rating-change row). Waiting is fine, a 500 is not."""
-    published_club(database, tmp_path)
+    database = published
     added = subprocess.run([sys.executable, "-m", "clubrating", "--database", database, "arbiter", "add", "anna",
                             "--password-stdin"], input=PASSWORD + "\n", capture_output=True, text=True)
     assert added.returncode == 0, added.stderr
@@ -348,17 +391,20 @@ def execute(database: str, sql: str) -> None:
     import psycopg
 
     with psycopg.connect(database) as connection:
-        connection.execute(sql)  # type: ignore[arg-type]
+        connection.execute(sql)
 
 
 def test_a_database_linking_one_member_twice_in_a_tournament_is_told_what_to_do_before_upgrading(
-        database, tmp_path):
-    published_club(database, tmp_path)
-    run(database, ["import", write_csv(tmp_path / "feb.csv", "2024-02-06", ["1,A. Berg,Ann Berg,1-0"])])
-    back = ("import sys; from clubrating import djangoenv; djangoenv.setup(sys.argv[1]); "
-            "from django.core.management import call_command; "
+        published, tmp_path):
+    database = published
+    # the import, then the schema taken back to before the one-name-per-member constraint: one process
+    back = ("import sys; from clubrating import cli, djangoenv; "
+            "assert cli.main(['--database', sys.argv[1], 'import', sys.argv[2]]) == 0; "
+            "djangoenv.setup(sys.argv[1]); from django.core.management import call_command; "
             "call_command('migrate', 'club', '0005', verbosity=0)")
-    subprocess.run([sys.executable, "-c", back, database], check=True, timeout=DEADLINE)
+    subprocess.run([sys.executable, "-c", back, database,
+                    write_csv(tmp_path / "feb.csv", "2024-02-06", ["1,A. Berg,Ann Berg,1-0"])],
+                   check=True, timeout=DEADLINE)
     execute(database, "UPDATE club_entry SET member_id = 1 WHERE tournament_id = 2")
     done = cli(database, "ratings")
     assert_clean_refusal((done.returncode, done.stdout, done.stderr),
