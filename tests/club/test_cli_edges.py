@@ -3,8 +3,10 @@ that is not there, a busy port, the password prompt, what init says, the club sl
 
 from __future__ import annotations
 
+import json
 import os
 import pty
+import shutil
 import socket
 import subprocess
 import sys
@@ -43,6 +45,46 @@ def one_line(result: subprocess.CompletedProcess[str], code: int = 2) -> str:
     return result.stderr
 
 
+@pytest.fixture(scope="module")
+def riverside(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """``clubrating init Riverside`` run once for the module's tests that start from that club
+    (none of them is about init): its database, which each copies into a folder of its own."""
+    folder = tmp_path_factory.mktemp("riverside")
+    assert clubrating(folder, "init", "Riverside").returncode == 0
+    return closed(folder / "clubrating.sqlite3")
+
+
+@pytest.fixture(scope="module")
+def first_init(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, subprocess.CompletedProcess[str]]:
+    """``clubrating init 'Riverside Chess Club'`` in an empty folder, once: what it made and said."""
+    folder = tmp_path_factory.mktemp("first-init")
+    return folder, clubrating(folder, "init", "Riverside Chess Club")
+
+
+def closed(database: Path) -> Path:
+    """``database``, checked to be closed cleanly: the file alone is the whole database, to copy."""
+    assert database.exists() and not Path(f"{database}-wal").exists() and not Path(f"{database}-shm").exists()
+    return database
+
+
+def copied(database: Path, folder: Path) -> Path:
+    """``folder`` holding a copy of ``database`` as its default database (clubrating.sqlite3)."""
+    shutil.copyfile(closed(database), folder / "clubrating.sqlite3")
+    return folder
+
+
+def prepared(cwd: Path, *commands: tuple[str, ...]) -> None:
+    """Commands that only set up what a test then looks at, run in order in one process of
+    their own (``cli.main`` each, as writer_loop.py does): each must succeed."""
+    code = ("import json, sys\nfrom clubrating import cli\nfor argv in json.loads(sys.argv[1]):\n"
+            "    if cli.main(argv):\n        sys.exit(f'{argv} failed')")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("CLUBRATING_")}
+    env["PYTHONPATH"] = SRC
+    done = subprocess.run([sys.executable, "-c", code, json.dumps(commands)], cwd=cwd, env=env, capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
 @pytest.mark.parametrize(("text", "width"), [("Anna", 4), ("Արամ", 4), ("Ёлкин", 5), ("Е\u0308лкин", 5),
                                              ("王小明", 6), ("", 0)])
 def test_widths_count_characters_as_a_terminal_shows_them(text: str, width: int) -> None:
@@ -54,10 +96,9 @@ def test_a_cell_is_cut_or_padded_to_its_width() -> None:
     assert fit(LONG, 12) == "Ёлкин Иван …" and display_width(fit("王小明王小明", 7)) == 7
 
 
-def test_the_standings_have_headers_start_numbers_and_straight_columns(tmp_path: Path) -> None:
-    (tmp_path / "evening.csv").write_text(EVENING, encoding="utf-8")
-    for args in (("init", "Riverside"), ("import", "evening.csv"), ("link", "1", "--all-new"), ("publish", "1")):
-        assert clubrating(tmp_path, *args).returncode == 0
+def test_the_standings_have_headers_start_numbers_and_straight_columns(riverside: Path, tmp_path: Path) -> None:
+    (copied(riverside, tmp_path) / "evening.csv").write_text(EVENING, encoding="utf-8")
+    prepared(tmp_path, ("import", "evening.csv"), ("link", "1", "--all-new"), ("publish", "1"))
     lines = clubrating(tmp_path, "tournament", "1").stdout.splitlines()
     assert lines[1].startswith("Ranked by points, then ")   # which rule ranked the table
     header, rows = lines[2], lines[3:7]
@@ -102,17 +143,21 @@ def test_a_command_on_a_database_that_is_not_there_says_so_and_creates_nothing(t
     assert list(tmp_path.iterdir()) == []
 
 
-def test_init_creates_the_database_and_says_who_can_see_the_club(tmp_path: Path) -> None:
-    result = clubrating(tmp_path, "init", "Riverside Chess Club")
-    assert result.returncode == 0 and (tmp_path / "clubrating.sqlite3").exists()
+def test_init_creates_the_database_and_says_who_can_see_the_club(
+        first_init: tuple[Path, subprocess.CompletedProcess[str]]) -> None:
+    folder, result = first_init
+    assert result.returncode == 0 and (folder / "clubrating.sqlite3").exists()
     out = result.stdout
     assert "created club 'Riverside Chess Club' (riverside-chess-club), policy club" in out
     assert "who can see it: only the arbiters" in out and "clubrating privacy --visibility unlisted" in out
     assert "clubrating arbiter add LOGIN --club riverside-chess-club" in out
 
 
-def test_an_unknown_club_slug_lists_the_club_slugs(tmp_path: Path) -> None:
-    assert clubrating(tmp_path, "init", "Riverside Chess Club").returncode == 0
+def test_an_unknown_club_slug_lists_the_club_slugs(first_init: tuple[Path, subprocess.CompletedProcess[str]],
+                                                   tmp_path: Path) -> None:
+    folder, result = first_init   # the club 'Riverside Chess Club', as init made it
+    assert result.returncode == 0
+    copied(folder / "clubrating.sqlite3", tmp_path)
     err = one_line(clubrating(tmp_path, "ratings", "--club", "riverside"))
     assert "no club 'riverside' in this database: the clubs are riverside-chess-club" in err
     assert clubrating(tmp_path, "init", "Hilltop").returncode == 0
@@ -120,8 +165,8 @@ def test_an_unknown_club_slug_lists_the_club_slugs(tmp_path: Path) -> None:
     assert "say which with --club SLUG (the clubs are hilltop, riverside-chess-club)" in err
 
 
-def test_serve_on_a_busy_port_is_one_line_and_exit_2(tmp_path: Path) -> None:
-    assert clubrating(tmp_path, "init", "Riverside").returncode == 0
+def test_serve_on_a_busy_port_is_one_line_and_exit_2(riverside: Path, tmp_path: Path) -> None:
+    copied(riverside, tmp_path)
     with socket.socket() as busy:
         busy.bind(("127.0.0.1", 0))
         busy.listen()
@@ -159,8 +204,8 @@ def _on_a_terminal(cwd: Path, args: list[str], answers: list[str]) -> tuple[int,
     return os.waitstatus_to_exitcode(status), said.decode(errors="replace")
 
 
-def test_arbiter_add_asks_for_the_password_on_a_terminal(tmp_path: Path) -> None:
-    assert clubrating(tmp_path, "init", "Riverside").returncode == 0
+def test_arbiter_add_asks_for_the_password_on_a_terminal(riverside: Path, tmp_path: Path) -> None:
+    copied(riverside, tmp_path)
     code, said = _on_a_terminal(tmp_path, ["arbiter", "add", "alice"], ["long secret phrase"] * 2)
     assert code == 0, said
     assert "Password for the new login alice: " in said and "long secret phrase" not in said   # not echoed
