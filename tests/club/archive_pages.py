@@ -1,8 +1,8 @@
-"""Every public page of one club, for the archive's tests: run as
-``python archive_pages.py DATABASE_URL SLUG`` it prints one JSON document, the pages by
-address (status and body, read by an anonymous visitor through Django's test client) and
-the club's ids of each kind in the order they were stored (``viewer``: the games with moves,
-whose viewer pages are read)."""
+"""Every public page of a club, for the archive's tests: run as
+``python archive_pages.py DATABASE_URL SLUG...`` it prints one JSON document, for each club
+its pages by address (status and body, read by an anonymous visitor through Django's test
+client) and its ids of each kind in the order they were stored (``viewer``: the games with
+moves, whose viewer pages are read). The clubs of one database in one process: Django starts once."""
 
 from __future__ import annotations
 
@@ -55,4 +55,4 @@ if __name__ == "__main__":
 
     logging.disable(logging.WARNING)   # not a line per page a visitor may not see
     djangoenv.setup(sys.argv[1], migrate=False)
-    json.dump(public_pages(sys.argv[2]), sys.stdout)
+    json.dump({slug: public_pages(slug) for slug in sys.argv[2:]}, sys.stdout)

@@ -46,11 +46,13 @@ def cli(database: str, *argv: str) -> subprocess.CompletedProcess[str]:
                           timeout=600)
 
 
-def pages_of(database: str, slug: str) -> dict[str, Any]:
-    done = subprocess.run([sys.executable, PAGES, database, slug], capture_output=True, text=True, env=ENV,
+def pages_of(database: str, *slugs: str) -> dict[str, Any]:
+    """The public pages of these clubs of the database, by slug, read in one process."""
+    done = subprocess.run([sys.executable, PAGES, database, *slugs], capture_output=True, text=True, env=ENV,
                           timeout=600, check=True)
-    document: dict[str, Any] = json.loads(done.stdout)
-    return document
+    documents: dict[str, Any] = json.loads(done.stdout)
+    assert sorted(documents) == sorted(slugs)
+    return documents
 
 
 # --- the clubs and the databases -------------------------------------------------------------
@@ -66,7 +68,7 @@ def demo_archive(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[s
     written = cli(source, "export-club", "--club", "demo", str(archive))
     assert written.returncode == 0, written.stderr
     ratings = cli(source, "ratings", "--club", "demo", "--json")
-    return archive, pages_of(source, "demo"), ratings.stdout
+    return archive, pages_of(source, "demo")["demo"], ratings.stdout
 
 
 class ArchivingMachine(ClubMachine):
@@ -164,7 +166,8 @@ def assert_moved_whole(demo_archive: tuple[Path, dict[str, Any], str], machine_a
         loaded = cli(target, "import-club", str(archive))
         assert loaded.returncode == 0, loaded.stderr
         assert "re-invite" in loaded.stdout or archive == machine
-    moved_demo, moved_machine = pages_of(target, "demo"), pages_of(target, "state-machine")
+    moved = pages_of(target, "demo", "state-machine")
+    moved_demo, moved_machine = moved["demo"], moved["state-machine"]
     assert moved_demo["ids"]["t"] != demo_pages["ids"]["t"]
     assert_same_pages(demo_pages, moved_demo)
     assert_same_pages(machine_pages, moved_machine)
