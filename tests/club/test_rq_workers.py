@@ -6,6 +6,9 @@ node budget, on a SQLite file or (in make test's PostgreSQL pass) a fresh Postgr
 - a worker SIGKILLed in the middle of a game: the other worker analyses that game;
 - a game whose workers die MAX_ATTEMPTS times fails with JobLost naming it.
 
+Each test's database is a copy of one migrated and initialised once for the module: the
+workers, not the schema's making, are what these tests are about.
+
 A missing redis-server fails these tests (scripts/redis says why); it never skips them.
 """
 
@@ -24,6 +27,7 @@ import time
 import uuid
 from collections import Counter
 from collections.abc import Iterator
+from contextlib import closing
 from pathlib import Path
 from typing import Any
 
@@ -134,19 +138,24 @@ def queue_server(redis_url: str) -> Iterator[str]:
 
 class Database:
     """A new database for the workers: a SQLite file, or a fresh database on the PostgreSQL
-    server of $CLUBRATING_DATABASE_URL when that is PostgreSQL (make test's second pass)."""
+    server of $CLUBRATING_DATABASE_URL when that is PostgreSQL (make test's second pass);
+    empty, or a copy of ``template`` (SQLite's online backup, PostgreSQL's TEMPLATE)."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, template: Database | None = None) -> None:
         server = os.environ.get("CLUBRATING_DATABASE_URL", "")
         self.postgres = server.startswith(("postgres://", "postgresql://"))
         if self.postgres:
             # the server's maintenance database, as Django makes its test databases: the URL may
             # name one that does not exist (pytest-django makes test_<name> from it)
             self.server, self.name = server.rsplit("/", 1)[0] + "/postgres", f"rq_{uuid.uuid4().hex[:12]}"
-            self.admin("CREATE DATABASE " + self.name)
+            self.admin(f"CREATE DATABASE {self.name}" + (f" TEMPLATE {template.name}" if template else ""))
             self.url = server.rsplit("/", 1)[0] + "/" + self.name
         else:
             self.url = f"sqlite:///{folder / 'club.sqlite3'}"
+            if template is not None:
+                with closing(sqlite3.connect(template.url.removeprefix("sqlite:///"))) as source, \
+                        closing(sqlite3.connect(self.url.removeprefix("sqlite:///"))) as target:
+                    source.backup(target)
 
     def admin(self, sql: str) -> None:
         import psycopg
@@ -171,9 +180,19 @@ class Database:
             self.admin(f"DROP DATABASE IF EXISTS {self.name} WITH (FORCE)")
 
 
+@pytest.fixture(scope="module")
+def initialised(tmp_path_factory: pytest.TempPathFactory, redis_url: str) -> Iterator[Database]:
+    """A database migrated and holding the club Riverside (``clubrating init``), made once for
+    the module (per xdist worker): the start of every test's own copy."""
+    db = Database(tmp_path_factory.mktemp("initialised"))
+    commands(environment(db, redis_url), [["init", "Riverside"]])
+    yield db
+    db.drop()
+
+
 @pytest.fixture
-def database(tmp_path: Path) -> Iterator[Database]:
-    db = Database(tmp_path)
+def database(tmp_path: Path, initialised: Database) -> Iterator[Database]:
+    db = Database(tmp_path, template=initialised)
     yield db
     db.drop()
 
@@ -194,16 +213,18 @@ for argv in json.loads(sys.argv[1]):
 """
 
 
-def publish(folder: Path, env: dict[str, str], pgn: str) -> None:
-    """A club with one published evening: publishing queues its analysis (one job). The four
-    commands run in one process: these tests are about the workers, and each command's own
+def commands(env: dict[str, str], argvs: list[list[str]]) -> None:
+    """``argvs`` run in one process: these tests are about the workers, and each command's own
     process is proven by tests/club/test_readme_commands.py."""
-    (folder / "evening.pgn").write_text(pgn)
-    commands = [["init", "Riverside"], ["import", str(folder / "evening.pgn")], ["link", "1", "--all-new"],
-                ["publish", "1"]]
-    done = subprocess.run([sys.executable, "-c", COMMANDS_IN_ONE_PROCESS, json.dumps(commands)], env=env,
+    done = subprocess.run([sys.executable, "-c", COMMANDS_IN_ONE_PROCESS, json.dumps(argvs)], env=env,
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
+
+
+def publish(folder: Path, env: dict[str, str], pgn: str) -> None:
+    """The initialised club with one published evening: publishing queues its analysis (one job)."""
+    (folder / "evening.pgn").write_text(pgn)
+    commands(env, [["import", str(folder / "evening.pgn")], ["link", "1", "--all-new"], ["publish", "1"]])
 
 
 class Worker:
