@@ -1,15 +1,22 @@
 """The command speaks the arbiter's language: chosen from the environment as gettext chooses it,
 errors translated where they are shown (``str`` stays English), the text output translated and
-the JSON documents and files never."""
+the JSON documents and files never.
+
+The tests whose commands start from a club start from a copy of one ``clubrating init`` made
+once for the module, and the commands that only prepare a test's club (in English, none of what
+the test reads) run in one process."""
 
 from __future__ import annotations
 
 import datetime as dt
 import io
+import json
 import os
 import re
+import sqlite3
 import subprocess
 import sys
+from contextlib import closing
 from pathlib import Path
 
 import pytest
@@ -113,12 +120,50 @@ def test_counts_take_the_plural_forms_of_the_language(
         assert said == (expected or f"{count} game{'s' if count != 1 else ''}")
 
 
-def clubrating(language: str, *args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+def environment(language: str) -> dict[str, str]:
     environ = {key: value for key, value in os.environ.items()
                if key not in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")}
     environ.update(LANG=language, PYTHONPATH=str(ROOT / "src"))
+    return environ
+
+
+def clubrating(language: str, *args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "clubrating", *args], capture_output=True, text=True,
-                          env=environ, cwd=cwd, timeout=300)
+                          env=environment(language), cwd=cwd, timeout=300)
+
+
+# The command line's main() for each command of argv[2] (JSON) on the database of argv[1], in turn.
+COMMANDS_IN_ONE_PROCESS = """import json, sys
+from clubrating.cli import main
+for argv in json.loads(sys.argv[2]):
+    if main([*argv, "--database", sys.argv[1]]) != 0:
+        sys.exit(f"clubrating {' '.join(argv)} failed")
+"""
+
+
+def prepare(database: str, *commands: list[str]) -> None:
+    """Commands that only prepare a test's club, in English, one after another in one process."""
+    done = subprocess.run([sys.executable, "-c", COMMANDS_IN_ONE_PROCESS, database, json.dumps(commands)],
+                          capture_output=True, text=True, env=environment("C.UTF-8"), timeout=300)
+    assert done.returncode == 0, done.stderr
+
+
+@pytest.fixture(scope="module")
+def initialised(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A SQLite file after ``clubrating init Riverside``, made once for the module (per xdist worker)."""
+    path = tmp_path_factory.mktemp("initialised") / "club.sqlite3"
+    created = clubrating("C.UTF-8", "init", "Riverside", "--database", f"sqlite:///{path}")
+    assert created.returncode == 0, created.stderr
+    return path
+
+
+@pytest.fixture
+def riverside(initialised: Path, tmp_path: Path) -> str:
+    """The URL of the test's own copy of ``initialised`` (SQLite's online backup)."""
+    path = tmp_path / "club.sqlite3"
+    with closing(sqlite3.connect(initialised)) as source, closing(sqlite3.connect(path)) as target:
+        source.backup(target)
+    return f"sqlite:///{path}"
 
 
 @pytest.mark.parametrize(("language", "prefix", "reason"), [
@@ -215,14 +260,13 @@ def test_the_proposals_of_match_are_told_in_the_language_and_its_json_is_not(tmp
     assert '"initial for the first name"' in document
 
 
-def test_publishing_the_rating_list_and_the_standings_in_russian_and_armenian(tmp_path: Path) -> None:
+def test_publishing_the_rating_list_and_the_standings_in_russian_and_armenian(tmp_path: Path, riverside: str) -> None:
     trf = tmp_path / "night.trf"
     with trf.open("w", encoding="utf-8") as handle:
         write_trf(parse_typed("1, Anna Smith, Bob Jones, 1-0\n2, Bob Jones, Anna Smith, 1/2-1/2",
                               name="Club night", date=dt.date(2024, 1, 9)), handle)
-    database = f"sqlite:///{tmp_path / 'club.sqlite3'}"
-    for args in (["init", "Riverside"], ["import", str(trf)], ["link", "1", "--all-new"]):
-        assert clubrating("C.UTF-8", *args, "--database", database).returncode == 0
+    database = riverside
+    prepare(database, ["import", str(trf)], ["link", "1", "--all-new"])
     published = clubrating("ru_RU.UTF-8", "publish", "1", "--database", database)
     assert published.stdout.splitlines() == ["опубликован «Club night»; пересчитано: 1 турнир, изменено: 2 рейтинга"]
     ratings = clubrating("ru_RU.UTF-8", "ratings", "--database", database).stdout.splitlines()
@@ -239,19 +283,17 @@ def test_publishing_the_rating_list_and_the_standings_in_russian_and_armenian(tm
         assert len({len(line) for line in table[2:-1]}) == 1, table
 
 
-def test_a_setting_s_error_is_translated_with_what_the_setting_expects(tmp_path: Path) -> None:
-    database = f"sqlite:///{tmp_path / 'club.sqlite3'}"
-    assert clubrating("C.UTF-8", "init", "Riverside", "--database", database).returncode == 0
+def test_a_setting_s_error_is_translated_with_what_the_setting_expects(riverside: str) -> None:
+    database = riverside
     run = clubrating("ru_RU.UTF-8", "settings", "k-new=abc", "--database", database)
     assert run.returncode == 2
     assert run.stderr.splitlines() == ["clubrating settings: ошибка: k-new 'abc': ожидается число от 1 до 100"]
 
 
-def test_tonight_s_evening_is_shown_in_russian_and_its_json_stays_english(tmp_path: Path) -> None:
-    database = f"sqlite:///{tmp_path / 'club.sqlite3'}"
-    for args in (["init", "Riverside"], ["evening", "start", "Tuesday", "--date", "2024-01-09", "--rounds", "3"],
-                 ["evening", "register", "1", "Anna Smith", "Bob Jones", "Carl Berg"], ["link", "1", "--all-new"]):
-        assert clubrating("C.UTF-8", *args, "--database", database).returncode == 0
+def test_tonight_s_evening_is_shown_in_russian_and_its_json_stays_english(riverside: str) -> None:
+    database = riverside
+    prepare(database, ["evening", "start", "Tuesday", "--date", "2024-01-09", "--rounds", "3"],
+            ["evening", "register", "1", "Anna Smith", "Bob Jones", "Carl Berg"], ["link", "1", "--all-new"])
     paired = clubrating("ru_RU.UTF-8", "evening", "pair", "1", "--database", database)
     assert paired.stdout.startswith("тур 1: жеребьёвка проведена, 1 доска, пропуск тура по жеребьёвке: "), paired.stdout
     shown = clubrating("ru_RU.UTF-8", "evening", "show", "1", "--database", database).stdout.splitlines()
@@ -262,7 +304,7 @@ def test_tonight_s_evening_is_shown_in_russian_and_its_json_stays_english(tmp_pa
     assert '"standings:"' in document and "доска" not in document
 
 
-def test_the_plan_of_a_pgn_s_moves_is_told_in_russian(tmp_path: Path) -> None:
+def test_the_plan_of_a_pgn_s_moves_is_told_in_russian(tmp_path: Path, riverside: str) -> None:
     trf, pgn = tmp_path / "night.trf", tmp_path / "games.pgn"
     with trf.open("w", encoding="utf-8") as handle:
         write_trf(parse_typed("1, Anna Smith, Bob Jones, 1-0\n1, Carl Berg, Dana White, 1-0",
@@ -271,18 +313,16 @@ def test_the_plan_of_a_pgn_s_moves_is_told_in_russian(tmp_path: Path) -> None:
                    "1. e4 e5 0-1\n\n"
                    '[Event "Club night"]\n[Round "1"]\n[White "Zed Q"]\n[Black "Yan Other"]\n[Result "1-0"]\n\n'
                    "1. d4 d5 1-0\n", encoding="utf-8")
-    database = f"sqlite:///{tmp_path / 'club.sqlite3'}"
-    for args in (["init", "Riverside"], ["import", str(trf)], ["link", "1", "--all-new"]):
-        assert clubrating("C.UTF-8", *args, "--database", database).returncode == 0
+    database = riverside
+    prepare(database, ["import", str(trf)], ["link", "1", "--all-new"])
     run = clubrating("ru_RU.UTF-8", "moves", "1", str(pgn), "--database", database)
     assert "= тур 1: Anna Smith - Bob Jones 0-1" in run.stdout, run.stdout + run.stderr
     assert "        результат отличается: в файле 0-1, сохранён " in run.stdout
     assert "- тур 1: Zed Q - Yan Other 1-0  [не сохранено: нет сохранённой пары этого тура с этими игроками]" in run.stdout
 
 
-def test_the_arbiters_and_a_backup_are_told_in_armenian_and_russian(tmp_path: Path) -> None:
-    database = f"sqlite:///{tmp_path / 'club.sqlite3'}"
-    assert clubrating("C.UTF-8", "init", "Riverside", "--database", database).returncode == 0
+def test_the_arbiters_and_a_backup_are_told_in_armenian_and_russian(tmp_path: Path, riverside: str) -> None:
+    database = riverside
     listed = clubrating("hy_AM.UTF-8", "arbiter", "list", "--database", database)
     assert listed.stdout.splitlines() == ["Riverside-ը դեռ մրցավարի մուտքանուն չունի"], listed.stderr
     backup = tmp_path / "copy.sqlite3"
@@ -292,9 +332,8 @@ def test_the_arbiters_and_a_backup_are_told_in_armenian_and_russian(tmp_path: Pa
     assert saved.stdout.rstrip().endswith(f"восстановить: clubrating restore {backup}")
 
 
-def test_a_member_not_found_is_told_in_russian(tmp_path: Path) -> None:
-    database = f"sqlite:///{tmp_path / 'club.sqlite3'}"
-    assert clubrating("C.UTF-8", "init", "Riverside", "--database", database).returncode == 0
+def test_a_member_not_found_is_told_in_russian(riverside: str) -> None:
+    database = riverside
     run = clubrating("ru_RU.UTF-8", "player", "Zed", "--database", database)
     assert (run.returncode, run.stderr.splitlines()) == (
         2, ["clubrating player: ошибка: нет члена клуба 'Zed' в клубе Riverside"])
