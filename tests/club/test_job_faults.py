@@ -90,6 +90,15 @@ def clubrating(env: dict[str, str], *args: str) -> None:
     assert done.returncode == 0, done.stderr
 
 
+# The command line's main() for each command of argv[1] (JSON), in turn, in one process.
+COMMANDS_IN_ONE_PROCESS = """import json, sys
+from clubrating.cli import main
+for argv in json.loads(sys.argv[1]):
+    if main(argv) != 0:
+        sys.exit(f"clubrating {' '.join(argv)} failed")
+"""
+
+
 def job_state(database: Path) -> tuple[str, int]:
     with sqlite3.connect(database) as db:
         status, workers = db.execute("SELECT status, worker_ids FROM django_tasks_database_dbtaskresult").fetchone()
@@ -124,13 +133,16 @@ def alive(pid: int) -> bool:
 
 @pytest.fixture
 def queued(tmp_path: Path) -> tuple[Path, Path]:
-    """A club on a SQLite file with one published evening of 3 games: one analysis job queued."""
+    """A club on a SQLite file with one published evening of 3 games: one analysis job queued.
+    The four commands run in one process: the test is about the worker, and each command's own
+    process is proven by tests/club/test_readme_commands.py."""
     database, engine = tmp_path / "club.sqlite3", fake_engine(tmp_path)
     (tmp_path / "evening.pgn").write_text(PGN)
-    env = environment(database, engine)
-    for args in (("init", "Riverside"), ("import", str(tmp_path / "evening.pgn")), ("link", "1", "--all-new"),
-                 ("publish", "1")):
-        clubrating(env, *args)
+    commands = [["init", "Riverside"], ["import", str(tmp_path / "evening.pgn")], ["link", "1", "--all-new"],
+                ["publish", "1"]]
+    done = subprocess.run([sys.executable, "-c", COMMANDS_IN_ONE_PROCESS, json.dumps(commands)],
+                          env=environment(database, engine), capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
     assert job_state(database) == ("READY", 0)
     return database, engine
 
