@@ -32,6 +32,25 @@ def clubrating(language: str, *args: str, **environ: str) -> subprocess.Complete
                           env=env, timeout=300)
 
 
+# The command line's main() for each command of argv[1] (JSON), in turn, in one process.
+COMMANDS_IN_ONE_PROCESS = """import json, sys
+from clubrating.cli import main
+for argv in json.loads(sys.argv[1]):
+    if main(argv) != 0:
+        sys.exit(f"clubrating {' '.join(argv)} failed")
+"""
+
+
+def prepare(*commands: list[str]) -> None:
+    """Commands that only prepare what a test reads, in English, one after another in one process."""
+    env = {key: value for key, value in os.environ.items()
+           if key not in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")}
+    env.update(LANG="C.UTF-8", PYTHONPATH=str(ROOT / "src"))
+    done = subprocess.run([sys.executable, "-c", COMMANDS_IN_ONE_PROCESS, json.dumps(commands)],
+                          capture_output=True, text=True, env=env, timeout=300)
+    assert done.returncode == 0, done.stderr
+
+
 def one_error_line(run: subprocess.CompletedProcess[str]) -> str:
     assert run.returncode == 2 and "Traceback" not in run.stderr, run.stderr
     lines = run.stderr.splitlines()
@@ -109,8 +128,7 @@ def test_the_text_of_analyze_is_russian_with_its_factor_table_aligned(tmp_path: 
 def test_import_club_reports_in_russian_and_its_json_stays_english(tmp_path: Path) -> None:
     source, target = f"sqlite:///{tmp_path / 'a.sqlite3'}", f"sqlite:///{tmp_path / 'b.sqlite3'}"
     archive = str(tmp_path / "riverside.jsonl.gz")
-    for args in (["init", "Riverside", "--database", source], ["export-club", archive, "--database", source]):
-        assert clubrating("C.UTF-8", *args).returncode == 0
+    prepare(["init", "Riverside", "--database", source], ["export-club", archive, "--database", source])
     run = clubrating("ru_RU.UTF-8", "import-club", archive, "--database", target)
     assert run.returncode == 0, run.stderr
     assert run.stdout.startswith("импортирован клуб «Riverside» (riverside): "), run.stdout
