@@ -2,13 +2,16 @@
 read-only; a write, or a file that cannot be created, is one line naming the path and why.
 
 Run as root, the commands run under ``setpriv`` without CAP_DAC_OVERRIDE, so that file modes
-bind root as they bind everyone else.
+bind root as they bind everyone else. Besides ``ratings``, started as ``python -m clubrating.cli``,
+the read commands run in processes forked from one that has imported the command line
+(tests/club/readme/forks.py, started the same way): each opens the database as a new process does.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import shlex
 import shutil
 import subprocess
 import sys
@@ -19,6 +22,7 @@ import pytest
 
 EVENING = "# event: Tuesday evening\n# date: 2026-03-03\nround,white,black,result\n" \
           "1,Anna Berg,Ben Cole,1-0\n1,Cara Dunn,Dan Eng,1/2-1/2\n"
+FORKS = Path(__file__).resolve().parent / "readme" / "forks.py"
 NO_OVERRIDE = ["setpriv", "--inh-caps=-dac_override,-dac_read_search",
                "--bounding-set=-dac_override,-dac_read_search"]
 
@@ -31,6 +35,39 @@ def clubrating(database: Path, *args: str, bound: bool = True) -> subprocess.Com
     env = {k: v for k, v in os.environ.items() if not k.startswith(("CLUBRATING_", "DJANGO_"))}
     return subprocess.run([*prefix, sys.executable, "-m", "clubrating.cli", "--database", f"sqlite:///{database}",
                            *args], capture_output=True, text=True, env=env, timeout=120)
+
+
+class Forks:
+    """tests/club/readme/forks.py, bound as the commands are: each command a process of its own."""
+
+    def __init__(self) -> None:
+        prefix = NO_OVERRIDE if os.geteuid() == 0 else []
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("CLUBRATING_", "DJANGO_"))}
+        self.process = subprocess.Popen([*prefix, sys.executable, str(FORKS)], env=env, stdin=subprocess.PIPE,
+                                        stdout=subprocess.PIPE, text=True)
+
+    def run(self, database: Path, *args: str) -> tuple[int, str]:
+        """The exit status and stderr of ``clubrating --database DATABASE ARGS``."""
+        assert self.process.stdin is not None and self.process.stdout is not None
+        argv = ["--database", f"sqlite:///{database}", *args]
+        self.process.stdin.write(json.dumps({"argv": argv, "stdin": ""}) + "\n")
+        self.process.stdin.flush()
+        answer = self.process.stdout.readline()
+        assert answer, f"forks.py ended (exit {self.process.wait()}) at clubrating {shlex.join(argv)}"
+        done = json.loads(answer)
+        return done["exit"], done["stderr"]
+
+    def close(self) -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.close()
+        assert self.process.wait(timeout=60) == 0
+
+
+@pytest.fixture(scope="module")
+def forks() -> Iterator[Forks]:
+    started = Forks()
+    yield started
+    started.close()
 
 
 @pytest.fixture(scope="module")
@@ -63,15 +100,15 @@ def club_file(built_club: Path, tmp_path: Path) -> Iterator[Path]:
 
 @pytest.mark.parametrize("file_mode, folder_mode", [(0o444, 0o555), (0o644, 0o555), (0o444, 0o755)],
                          ids=["file and folder read-only", "folder read-only", "file read-only"])
-def test_every_read_command_works_on_a_read_only_database(club_file, file_mode, folder_mode) -> None:
+def test_every_read_command_works_on_a_read_only_database(club_file, forks, file_mode, folder_mode) -> None:
     club_file.chmod(file_mode)
     club_file.parent.chmod(folder_mode)
     ratings = clubrating(club_file, "ratings", "--json")
     assert ratings.returncode == 0, ratings.stderr
     assert [p["name"] for p in json.loads(ratings.stdout)["players"]][0] == "Anna Berg"
     for args in (("player", "Anna Berg"), ("tournament", "1"), ("audit",), ("entries", "1"), ("duplicates",)):
-        done = clubrating(club_file, *args)
-        assert done.returncode == 0, (args, done.stderr)
+        code, stderr = forks.run(club_file, *args)
+        assert code == 0, (args, stderr)
     assert club_file.stat().st_mode & 0o777 == file_mode
 
 
