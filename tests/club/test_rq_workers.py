@@ -213,18 +213,19 @@ for argv in json.loads(sys.argv[1]):
 """
 
 
-def commands(env: dict[str, str], argvs: list[list[str]]) -> None:
-    """``argvs`` run in one process: these tests are about the workers, and each command's own
-    process is proven by tests/club/test_readme_commands.py."""
-    done = subprocess.run([sys.executable, "-c", COMMANDS_IN_ONE_PROCESS, json.dumps(argvs)], env=env,
+def commands(env: dict[str, str], argvs: list[list[str]], then: str = "") -> None:
+    """``argvs`` run in one process, then the Python code ``then`` (Django set up by the
+    commands): these tests are about the workers, and each command's own process is proven by
+    tests/club/test_readme_commands.py."""
+    done = subprocess.run([sys.executable, "-c", COMMANDS_IN_ONE_PROCESS + then, json.dumps(argvs)], env=env,
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
 
 
-def publish(folder: Path, env: dict[str, str], pgn: str) -> None:
+def publish(folder: Path, env: dict[str, str], pgn: str, then: str = "") -> None:
     """The initialised club with one published evening: publishing queues its analysis (one job)."""
     (folder / "evening.pgn").write_text(pgn)
-    commands(env, [["import", str(folder / "evening.pgn")], ["link", "1", "--all-new"], ["publish", "1"]])
+    commands(env, [["import", str(folder / "evening.pgn")], ["link", "1", "--all-new"], ["publish", "1"]], then)
 
 
 class Worker:
@@ -283,10 +284,10 @@ def analyse_entries(database: Database) -> list[str]:
 def test_two_workers_split_a_clubs_games_and_a_tournament_queued_twice_is_analysed_once(
         tmp_path: Path, queue_server: str, database: Database, workers: list[Worker]) -> None:
     env = environment(database, queue_server)
-    publish(tmp_path, env, evening_pgn(8, 60))
-    # The same tournament queued a second time (published twice, say): its games are claimed
-    # or analysed already when its own game jobs come.
-    clubrating_python(env, "from clubrating.club.jobs.tasks import analyse_tournament; analyse_tournament.enqueue(1)")
+    # The same tournament queued a second time (published twice, say), by the publishing process
+    # once it has published: its games are claimed or analysed already when its own game jobs come.
+    publish(tmp_path, env, evening_pgn(8, 60),
+            then="from clubrating.club.jobs.tasks import analyse_tournament; analyse_tournament.enqueue(1)\n")
     workers += [Worker(tmp_path, "a", env), Worker(tmp_path, "b", env)]
     wait_for(lambda: database.count("club_gameanalysis") == 8 and analyse_entries(database)
              and queue_idle(queue_server), 240, "8 stored analyses, the ledger and an empty queue")
@@ -303,12 +304,6 @@ def test_two_workers_split_a_clubs_games_and_a_tournament_queued_twice_is_analys
     assert all(by_worker), f"one worker did all the games: {by_worker}"
     scored = database.count("club_cpientry")
     assert scored == 16, f"{scored} ledger rows for 8 games of 60 plies"
-
-
-def clubrating_python(env: dict[str, str], code: str) -> None:
-    setup = "from clubrating.djangoenv import setup; setup(); "
-    done = subprocess.run([sys.executable, "-c", setup + code], env=env, capture_output=True, text=True, timeout=60)
-    assert done.returncode == 0, done.stderr
 
 
 def queue_idle(url: str) -> bool:
