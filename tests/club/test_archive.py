@@ -4,7 +4,9 @@ replay and every public page is the same byte for byte, with the new ids.
 
 Two clubs go through it: the demo club (the real engine's games and analyses, a corrected
 result, a merge) and one made by the state machine's arbiter actions. Both are loaded into
-one new database, so the second one's ids are not the first's."""
+one new database, so the second one's ids are not the first's. The commands after the demo's
+build run each in a process forked from one that has imported the command line
+(tests/club/readme/forks.py): each opens its database as a new process does."""
 
 from __future__ import annotations
 
@@ -15,6 +17,7 @@ import os
 import re
 import subprocess
 import sys
+from collections.abc import Iterator
 from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any
@@ -36,14 +39,40 @@ from .test_state_machine import ClubMachine
 ROOT = Path(__file__).resolve().parents[2]
 CLI = [sys.executable, "-m", "clubrating"]
 PAGES = str(Path(__file__).with_name("archive_pages.py"))
+FORKS = Path(__file__).resolve().parent / "readme" / "forks.py"
 ENV = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
 DEMO = ["demo", "--seed", "5", "--seasons", "1", "--members", "10", "--with-moves", "1", "--play-nodes", "300",
         "--nodes", "600", "--jobs", "1"]
 
 
-def cli(database: str, *argv: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([*CLI, "--database", database, *argv], capture_output=True, text=True, env=ENV,
-                          timeout=600)
+class Commands:
+    """``clubrating --database DATABASE ARGV...``, each a process of its own forked by forks.py."""
+
+    def __init__(self) -> None:
+        self.process = subprocess.Popen([sys.executable, str(FORKS)], env=ENV, stdin=subprocess.PIPE,
+                                        stdout=subprocess.PIPE, text=True)
+
+    def __call__(self, database: str, *argv: str) -> subprocess.CompletedProcess[str]:
+        assert self.process.stdin is not None and self.process.stdout is not None
+        order = ["--database", database, *argv]
+        self.process.stdin.write(json.dumps({"argv": order, "stdin": ""}) + "\n")
+        self.process.stdin.flush()
+        answer = self.process.stdout.readline()
+        assert answer, f"forks.py ended (exit {self.process.wait()}) at clubrating {' '.join(order)}"
+        done = json.loads(answer)
+        return subprocess.CompletedProcess([*CLI, *order], done["exit"], done["stdout"], done["stderr"])
+
+    def close(self) -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.close()
+        assert self.process.wait(timeout=60) == 0
+
+
+@pytest.fixture(scope="module")
+def cli() -> Iterator[Commands]:
+    started = Commands()
+    yield started
+    started.close()
 
 
 def pages_of(database: str, *slugs: str) -> dict[str, Any]:
@@ -58,11 +87,11 @@ def pages_of(database: str, *slugs: str) -> dict[str, Any]:
 # --- the clubs and the databases -------------------------------------------------------------
 
 @pytest.fixture(scope="module")
-def demo_archive(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, Any], str]:
-    """The demo club built in a SQLite file, its archive and its public pages."""
+def demo_archive(tmp_path_factory: pytest.TempPathFactory, cli: Commands) -> tuple[Path, dict[str, Any], str]:
+    """The demo club built in a SQLite file (by python -m clubrating), its archive and its public pages."""
     folder = tmp_path_factory.mktemp("demo")
     source = f"sqlite:///{folder / 'demo.sqlite3'}"
-    built = cli(source, *DEMO)
+    built = subprocess.run([*CLI, "--database", source, *DEMO], capture_output=True, text=True, env=ENV, timeout=600)
     assert built.returncode == 0, built.stderr
     archive = folder / "demo.jsonl.gz"
     written = cli(source, "export-club", "--club", "demo", str(archive))
@@ -147,19 +176,19 @@ def assert_same_pages(source: dict[str, Any], target: dict[str, Any]) -> None:
     assert sum(1 for status, _ in expected.values() if status == 200) > 10
 
 
-def test_the_demo_and_the_state_machines_club_move_whole_to_a_new_database(demo_archive, machine_archive, tmp_path):
+def test_the_demo_and_the_state_machines_club_move_whole_to_a_new_database(demo_archive, machine_archive, cli, tmp_path):
     """Into PostgreSQL and into SQLite, from the same two archives (built once: a demo build
     and the state machine's run are most of the test's time)."""
     for kind in ("postgresql", "sqlite"):
         with new_database(kind, tmp_path) as target:
             try:
-                assert_moved_whole(demo_archive, machine_archive, target)
+                assert_moved_whole(demo_archive, machine_archive, target, cli)
             except AssertionError as error:
                 raise AssertionError(f"moved into {kind}: {error}") from error
 
 
 def assert_moved_whole(demo_archive: tuple[Path, dict[str, Any], str], machine_archive: tuple[Path, dict[str, Any]],
-                       target: str) -> None:
+                       target: str, cli: Commands) -> None:
     demo, demo_pages, demo_ratings = demo_archive
     machine, machine_pages = machine_archive
     for archive in (machine, demo):   # the demo second: its ids are not the ones it had
