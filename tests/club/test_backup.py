@@ -73,12 +73,22 @@ def built_club(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, 
         yield database, folder / "jan.csv"
 
 
+@pytest.fixture(scope="module")
+def built_backup(built_club: tuple[str, Path], tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """``clubrating backup`` of the published club (of a copy), taken once for the tests about
+    restoring it: each restores a copy of the file."""
+    database, _ = built_club
+    folder = tmp_path_factory.mktemp("backup")
+    file = folder / f"club{SUFFIX}"
+    with copy_of(database, folder) as copy:
+        ok(cli(copy, "backup", str(file)))
+    return file
+
+
 @pytest.fixture
 def source(built_club: tuple[str, Path], tmp_path: Path) -> Iterator[str]:
-    """A copy of the published club, its evening's file (jan.csv) in the test's folder."""
-    database, evening = built_club
-    shutil.copyfile(evening, tmp_path / evening.name)
-    with copy_of(database, tmp_path) as copy:
+    """A copy of the published club, the test's own."""
+    with copy_of(built_club[0], tmp_path) as copy:
         yield copy
 
 
@@ -159,16 +169,16 @@ def test_a_backup_taken_while_a_writer_publishes_and_corrects_restores_a_consist
 
 
 def test_a_truncated_or_damaged_backup_is_refused_in_one_line_and_nothing_is_written(
-        source: str, new_database: Databases, tmp_path: Path) -> None:
-    target = new_database()
+        built_club: tuple[str, Path], built_backup: Path, new_database: Databases, tmp_path: Path) -> None:
+    target, evening = new_database(), built_club[1]
     whole = tmp_path / f"whole{SUFFIX}"
-    ok(cli(source, "backup", str(whole)))
+    shutil.copy2(built_backup, whole)
     data = whole.read_bytes()
     cut = tmp_path / f"cut{SUFFIX}"
     cut.write_bytes(data[: len(data) * 2 // 3])
     damaged = tmp_path / f"damaged{SUFFIX}"
     damaged.write_bytes(data[:4096] + bytes(len(data) - 4096))
-    for bad in (cut, damaged, tmp_path / "jan.csv"):
+    for bad in (cut, damaged, evening):   # and a file that is no backup at all
         done = cli(target, "restore", str(bad))
         assert done.returncode == 2, done.stdout + done.stderr
         lines = done.stderr.splitlines()
@@ -177,11 +187,11 @@ def test_a_truncated_or_damaged_backup_is_refused_in_one_line_and_nothing_is_wri
     ok(cli(target, "restore", str(whole)))   # the whole file restores into the same database
 
 
-def test_a_database_holding_rows_is_refused_and_left_as_it_was(source: str, new_database: Databases,
+def test_a_database_holding_rows_is_refused_and_left_as_it_was(built_backup: Path, new_database: Databases,
                                                               tmp_path: Path) -> None:
     target = new_database()
     file = tmp_path / f"club{SUFFIX}"
-    ok(cli(source, "backup", str(file)))
+    shutil.copy2(built_backup, file)
     ok(cli(target, "init", "Another Club"))
     before = query(target, AUDIT)
     done = cli(target, "restore", str(file))
@@ -192,11 +202,11 @@ def test_a_database_holding_rows_is_refused_and_left_as_it_was(source: str, new_
     assert [row[0] for row in query(target, "SELECT name FROM club_club")] == ["Another Club"]
 
 
-def test_a_database_with_empty_tables_only_is_empty_and_restores(source: str, new_database: Databases,
-                                                                tmp_path: Path) -> None:
+def test_a_database_with_empty_tables_only_is_empty_and_restores(source: str, built_backup: Path,
+                                                                new_database: Databases, tmp_path: Path) -> None:
     target = new_database()
     file = tmp_path / f"club{SUFFIX}"
-    ok(cli(source, "backup", str(file)))
+    shutil.copy2(built_backup, file)
     migrate = "import sys; from clubrating import djangoenv; djangoenv.setup(sys.argv[1], migrate=True)"
     subprocess.run([sys.executable, "-c", migrate, target], check=True, timeout=DEADLINE)   # tables, no row
     assert "club_auditentry" in tables(target)
