@@ -16,9 +16,7 @@ import random
 import statistics
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from clubrating.cpi.facts import Color, won
 from clubrating.cpi.factors import FITTED_E
@@ -26,6 +24,9 @@ from clubrating.cpi.registry import COUNTS, FACTORS, SHARES, PlayerFactors
 from clubrating.errors import InputError
 from clubrating.formats.results import GameResult
 from clubrating.words import N_
+
+if TYPE_CHECKING:
+    import numpy as np
 
 RESULTS = ("win", "draw")                 # a loss is the baseline (spec C1: R = 0 for a loss)
 FEATURES = SHARES + COUNTS + RESULTS
@@ -118,6 +119,7 @@ def _least_squares(x: np.ndarray, y: np.ndarray, features: Sequence[str] = FEATU
     """Coefficients of y ~ x (centred), with a ridge of ``ridge_share`` of each column's variance
     and the signs of :data:`SIGNS` kept by an active set: a weight of the wrong sign is fixed at
     0 and the others refitted, until none is left (at most one pass per feature)."""
+    import numpy as np   # only a fit needs numpy (~100 ms of a command's start)
     centred, target = x - x.mean(axis=0), y - y.mean()
     gram = centred.T @ centred
     ridge = ridge_share * np.diag(np.diag(gram)) + 1e-9 * np.eye(x.shape[1])
@@ -139,6 +141,7 @@ def fit(sides: Sequence[Side], features: Sequence[str] = FEATURES, ridge: float 
 
     ``features`` and ``ridge`` are the modelling choices a nested cross-validation tries
     (:mod:`clubrating.cpi.nested`); a feature left out weighs 0."""
+    import numpy as np   # only a fit needs numpy (~100 ms of a command's start)
     if len(sides) < 2 * len(FEATURES):
         raise InputError(N_("too few rated player-sides to fit: %(sides)s, at least %(least)s"),
                          sides=len(sides), least=2 * len(FEATURES))

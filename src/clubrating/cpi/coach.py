@@ -14,9 +14,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
-
-import chess
+from typing import TYPE_CHECKING, Any
 
 from clubrating.cpi.facts import BookStatus, Color, GameFacts, PlyFacts, Score
 from clubrating.cpi.factors import (NOT_WORSE_CP, OPENING_MOVES, SACRIFICE_CP, centipawn_loss, hangs,
@@ -32,7 +30,10 @@ HASTY_SHARE = 1.0            # ours: a hasty move took less than the player's me
 FACTORS = NAMES
 WEAKEST_CANDIDATES = tuple(spec.name for spec in SPECS if spec.drill)   # see the module's docstring
 FACTOR_NAMES = LABELS
-Exchange = Callable[[chess.Board, chess.Move], int]   # material won (> 0) or given up (< 0), cp
+if TYPE_CHECKING:
+    import chess
+
+    Exchange = Callable[[chess.Board, chess.Move], int]   # material won (> 0) or given up (< 0), cp
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,6 +180,7 @@ class _Candidate:
 def positions(facts: GameFacts) -> Iterator[tuple[PlyFacts, chess.Board]]:
     """Each ply with the board before it (from the ``FEN`` header when the game was set up);
     stops at a move the board does not accept (facts that do not fit their game)."""
+    import chess   # boards only for the exercises: a command's start (the CPI's re-scoring) does without
     board = chess.Board(facts.headers.get("FEN") or chess.STARTING_FEN,
                         chess960=facts.headers.get("Variant", "").lower() in ("chess960", "fischerandom"))
     for ply in facts.plies:
@@ -249,6 +251,7 @@ def _hasty_mistakes(game: CoachGame) -> Iterator[tuple[float, PlyFacts, str]]:
 def _missed_sacrifices(game: CoachGame, exchange: Exchange | None) -> Iterator[tuple[float, PlyFacts, str]]:
     if exchange is None:
         return
+    import chess   # as positions()
     for ply, board in positions(game.facts):
         best = ply.best[0] if ply.best else None
         loss = centipawn_loss(ply)

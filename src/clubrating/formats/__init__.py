@@ -8,24 +8,45 @@ the shell's job (:mod:`clubrating.files`).
 
 from __future__ import annotations
 
+import importlib
 import io
+import sys
 from collections.abc import Callable
-from typing import TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from clubrating.errors import InputError
 from clubrating.formats.common import check_bounds, decode_text
 from clubrating.formats.csv import read_csv, write_csv
-from clubrating.formats.pgn import read_pgn, write_pgn
 from clubrating.formats.records import TournamentRecord
 from clubrating.formats.trf import read_trf, write_trf
 from clubrating.words import N_
 
-READERS: dict[str, Callable[[TextIO, str], TournamentRecord]] = {
-    "trf": read_trf, "pgn": read_pgn, "csv": read_csv}
+if TYPE_CHECKING:
+    from clubrating.formats.pgn import read_pgn, write_pgn
+
+# The PGN reader and writer stand on python-chess (chess.pgn brings chess.engine and asyncio),
+# which a command that reads no PGN does without: they are imported on first use (PEP 562).
+LAZY = {"read_pgn": "clubrating.formats.pgn", "write_pgn": "clubrating.formats.pgn"}
+# Each format's reader, by its name in this module.
+READERS = {"trf": "read_trf", "pgn": "read_pgn", "csv": "read_csv"}
 EXTENSIONS = {".trf": "trf", ".trfx": "trf", ".pgn": "pgn", ".csv": "csv", ".tsv": "csv"}
 
-__all__ = ["READERS", "decode_text", "detect_format", "read_csv", "read_pgn", "read_tournament_text",
+__all__ = ["READERS", "decode_text", "detect_format", "reader_of", "read_csv", "read_pgn", "read_tournament_text",
            "read_trf", "write_csv", "write_pgn", "write_trf"]
+
+
+def __getattr__(name: str) -> Any:
+    if name not in LAZY:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(LAZY[name]), name)
+    globals()[name] = value
+    return value
+
+
+def reader_of(format: str) -> Callable[[TextIO, str], TournamentRecord]:
+    """The reader of ``format`` ('trf', 'pgn' or 'csv', a key of :data:`READERS`)."""
+    reader: Callable[[TextIO, str], TournamentRecord] = getattr(sys.modules[__name__], READERS[format])
+    return reader
 
 
 def detect_format(text: str, name: str = "") -> str:
@@ -52,6 +73,6 @@ def read_tournament_text(text: str, source: str, *, format: str | None = None) -
     if chosen not in READERS:
         raise InputError(N_("unknown format %(format)s: expected one of %(value)s"), file=source,
                          format=repr(format), value=', '.join(READERS))
-    record = READERS[chosen](io.StringIO(text, newline=None), source)
+    record = reader_of(chosen)(io.StringIO(text, newline=None), source)
     check_bounds(record)   # the PGN reader's too: rounds, players, names
     return record

@@ -23,19 +23,17 @@ from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from operator import itemgetter
 
-import numpy
 from rapidfuzz import fuzz, process
 from rapidfuzz.distance import OSA
 
 from clubrating.errors import InputError
 from clubrating.words import N_
+from clubrating.identity import MAX_PROPOSALS as MAX_PROPOSALS   # its home: the package's (light) module
 from clubrating.identity import compare as _compare
 from clubrating.identity import normalize as _normalize
 from clubrating.identity.compare import Reason, compare
 from clubrating.identity.normalize import NormalName, normalize_name, skeleton
 
-# At most this many proposals for one name (the arbiter reads at most 5).
-MAX_PROPOSALS = 5
 # A proposal scoring below this is not shown: below it the surnames differ
 # or the first names differ and more (see the penalties in compare.py).
 MIN_SCORE = 60.0
@@ -265,6 +263,7 @@ class Matcher:
 
     def _similar_surnames(self, query: NormalName) -> set[int]:
         """Forms under a spelled key within LARGE_EDITS edits of a word typed (rapidfuzz, OSA)."""
+        import numpy   # for a large roster's rescue only: the match command's start does without (~100 ms)
         if self._by_length is None:
             marks = (_SKELETON_MARK, _CONSONANT_MARK, _PAIR_MARK, _GIVEN_MARK)
             spelled = sorted((key for key in self._postings

@@ -22,7 +22,6 @@ from dataclasses import dataclass
 from clubrating.errors import InputError
 from clubrating.words import N_
 from clubrating.formats.records import TournamentRecord
-from clubrating.identity.compare import Reason, compare
 from clubrating.identity.normalize import normalize_name
 
 DATE_TOLERANCE = dt.timedelta(days=1)
@@ -46,6 +45,8 @@ def is_exact(typed: str, name: str) -> bool:
         return False
     if " ".join(typed.split()).casefold() == " ".join(name.split()).casefold():
         return True
+    # the comparison (rapidfuzz) only for spellings that differ: not at a command's start
+    from clubrating.identity.compare import Reason, compare
     try:
         likeness = compare(normalize_name(typed.casefold()), normalize_name(name.casefold()))
     except InputError:

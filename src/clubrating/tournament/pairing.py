@@ -16,10 +16,10 @@ from __future__ import annotations
 import enum
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from caissify_pairings import generate_pairings  # type: ignore[import-untyped]
-from pairing_core.errors import PairingError  # type: ignore[import-untyped]
-from pairing_core.fide2026 import DUTCH_2026, P26Player, P26Request, pair_2026  # type: ignore[import-untyped]
+if TYPE_CHECKING:
+    from pairing_core.fide2026 import P26Player  # type: ignore[import-untyped]
 
 from clubrating.errors import ClubratingError
 from clubrating.formats.records import Bye, ByeKind, HalfPoints, Pairing
@@ -130,6 +130,8 @@ def _play(state: PlayerState, points: HalfPoints, colour: str, mine: int, theirs
 
 def pair_round(history: History, round_: int, total_rounds: int, present: Iterable[int]) -> RoundPlan:
     """The next round by caissify-pairings' Dutch engine, for the players ``present``."""
+    # the pairing engines are imported when a round is paired, not at every command's start
+    from caissify_pairings import generate_pairings  # type: ignore[import-untyped]
     states = states_before(history, round_)
     players = [_caissify_player(states[n]) for n in sorted(set(present))]
     if len(players) < 2:
@@ -166,6 +168,9 @@ def _caissify_player(state: PlayerState) -> dict[str, object]:
 
 def pair_round_2026(history: History, round_: int, total_rounds: int, present: Iterable[int]) -> RoundPlan:
     """The same round by pairing-core's ``dutch-2026`` kernel: the check of :func:`pair_round`."""
+    # the pairing engines are imported when a round is paired, not at every command's start
+    from pairing_core.errors import PairingError  # type: ignore[import-untyped]
+    from pairing_core.fide2026 import DUTCH_2026, P26Request, pair_2026
     states = states_before(history, round_)
     wanted = sorted(set(present))
     players = tuple(_p26_player(states[n], set(wanted)) for n in wanted)
@@ -181,6 +186,7 @@ def pair_round_2026(history: History, round_: int, total_rounds: int, present: I
 
 def _p26_player(state: PlayerState, present: set[int]) -> P26Player:
     """pairing-core's player: opponents among tonight's present players only (it refuses others)."""
+    from pairing_core.fide2026 import P26Player   # as pair_round_2026's own: imported when pairing
     tags = {Float.DOWN: "D", Float.UP: "U", Float.NONE: ""}
     floats = [tags[f] for f in state.floats]
     return P26Player(id=state.number, tpn=state.number, score=state.score, rating=state.rating,

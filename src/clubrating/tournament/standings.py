@@ -14,12 +14,13 @@ import enum
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-
-from tiebreak_core import (ABSENT, FORFEIT_LOSS, FORFEIT_WIN, PAIRING_BYE, PLAYED, REQUESTED_BYE, GameRecord,
-                           PlayerTiebreakData, TiebreakError, rank_standings_strict)
+from typing import TYPE_CHECKING
 
 from clubrating.formats.records import Bye, ByeKind, HalfPoints, Pairing
 from clubrating.words import N_
+
+if TYPE_CHECKING:
+    from tiebreak_core import GameRecord
 
 RULESET = "fide-2026"
 UNRATED = 0   # tiebreak-core's rating of an unrated player; no tie-break used here reads ratings
@@ -104,6 +105,8 @@ RANKED_BY_POINTS = N_("Ranked by points, then %(tiebreaks)s")   # the web layer 
 
 def _records(ratings: Mapping[int, int | None], pairings: Sequence[Pairing], byes: Sequence[Bye],
              rounds: int) -> dict[int, list[GameRecord]]:
+    # tiebreak-core is imported when standings are computed, not at every command's start
+    from tiebreak_core import ABSENT, FORFEIT_LOSS, FORFEIT_WIN, PAIRING_BYE, PLAYED, REQUESTED_BYE, GameRecord
     rating = {n: r or UNRATED for n, r in ratings.items()}
     records: dict[int, list[GameRecord]] = {n: [] for n in ratings}
     for r in (r for r in pairings if r.round <= rounds):
@@ -127,6 +130,7 @@ def tiebreak_standings(ratings: Mapping[int, int | None], pairings: Sequence[Pai
                        rounds: int, tiebreaks: Sequence[Tiebreak] = SWISS_TIEBREAKS,
                        system: System = System.SWISS) -> list[Standing]:
     """The players (start number -> rating) ranked by points, then ``tiebreaks``, after ``rounds``."""
+    from tiebreak_core import PlayerTiebreakData, TiebreakError, rank_standings_strict   # as _records
     if rounds == 0:
         return [Standing(i, n, 0, tuple(0.0 for _ in tiebreaks)) for i, n in enumerate(sorted(ratings), 1)]
     records = _records(ratings, pairings, byes, rounds)
