@@ -24,12 +24,11 @@ from typing import Protocol
 import chess
 import chess.engine
 
+from clubrating.analysis.defaults import DEFAULT_ENGINE as DEFAULT_ENGINE, DEFAULT_NODES as DEFAULT_NODES
 from clubrating.cpi.facts import EngineInfo, Score
 from clubrating.errors import ClubratingError, InputError, Text
 from clubrating.words import N_
 
-DEFAULT_ENGINE = "/usr/games/stockfish"   # Debian package stockfish (DESIGN.md)
-DEFAULT_NODES = 150_000                   # lichess's automatic analysis
 MULTIPV = 3                               # spec C3: MultiPV 3
 # Small: one search's tree. 150,000 nodes fit in 4 MB (about 390,000 entries, 3 per 32-byte
 # cluster), and the hash is cleared before every search; 4 MB cost the least time of 1, 4 and

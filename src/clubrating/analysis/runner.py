@@ -33,6 +33,7 @@ import chess.polyglot
 
 from clubrating.analysis.analyzer import BookReader, analyse_game
 from clubrating.analysis.cache import MemoryCache, SearchCache, SqliteCache
+from clubrating.analysis.defaults import DEFAULT_BOOK as DEFAULT_BOOK
 from clubrating.analysis.engine import (EngineFailure, EngineSettings, Searcher, UciSearcher, check_engine,
                                         die_with_parent)
 from clubrating.analysis.rawuci import RawUciSearcher
@@ -40,8 +41,6 @@ from clubrating.analysis.store import StoreCache, store_settings
 from clubrating.cpi.facts import GameFacts
 from clubrating.errors import ENGLISH, Catalogue, InputError, Text
 from clubrating.words import N_, Nn_
-
-DEFAULT_BOOK = "/usr/share/games/gnuchess/book.bin"  # Debian package gnuchess-book (DESIGN.md)
 
 Progress = Callable[[int, int, GameFacts], None]
 

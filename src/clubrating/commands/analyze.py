@@ -8,13 +8,11 @@ from __future__ import annotations
 import argparse
 import hashlib
 import os
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from clubrating import __version__
 
-from clubrating.analysis.engine import DEFAULT_ENGINE, DEFAULT_NODES, EngineSettings
-from clubrating.analysis.runner import (DEFAULT_BOOK, AnalysisConfig, analyse_games, read_pgn_file,
-                                        stderr_progress)
+from clubrating.analysis.defaults import DEFAULT_BOOK, DEFAULT_ENGINE, DEFAULT_NODES
 from clubrating.cli import examples, option, print_json, wants_json
 from clubrating import djangoenv
 from clubrating.djangoenv import gettext
@@ -27,6 +25,9 @@ from clubrating.cpi.index import (DEFAULT_PRESET, PRESET_POOLS, PRESETS, PlayerS
                                   score_game)
 from clubrating.errors import InputError
 from clubrating.words import N_, display_width, fit
+
+if TYPE_CHECKING:
+    from clubrating.analysis.runner import AnalysisConfig
 
 
 def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
@@ -52,6 +53,9 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
 
 
 def _config(args: argparse.Namespace) -> AnalysisConfig:
+    # the engine's adapter (python-chess) when the command runs, not when the parser is built
+    from clubrating.analysis.engine import EngineSettings
+    from clubrating.analysis.runner import AnalysisConfig
     if args.nodes < 1:
         raise InputError(N_("--nodes must be at least 1, not %(nodes)s"), nodes=args.nodes)
     if args.jobs < 1:
@@ -150,6 +154,7 @@ def _print_text(results: list[GameFacts], weights: Weights) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from clubrating.analysis.runner import analyse_games, read_pgn_file, stderr_progress   # as _config
     config = _config(args)
     games = read_pgn_file(args.games)
     if not games:

@@ -21,14 +21,10 @@ import os
 import sys
 from collections import Counter
 from collections.abc import Sequence
-from typing import Any
-
-import chess.pgn
+from typing import TYPE_CHECKING, Any
 
 from clubrating import __version__
-from clubrating.analysis.engine import DEFAULT_ENGINE, EngineSettings
-from clubrating.analysis.runner import DEFAULT_BOOK, AnalysisConfig, analyse_games, read_pgn_file, stderr_progress
-from clubrating.analysis.store import store_settings, unused_store_line
+from clubrating.analysis.defaults import DEFAULT_BOOK, DEFAULT_ENGINE
 from clubrating.cli import examples, option, print_json, wants_json, whole
 from clubrating.djangoenv import gettext
 from clubrating.cpi import factors as factor_definitions
@@ -38,11 +34,13 @@ from clubrating.cpi.calibrate import (FEATURES, Side, careers, cross_validate, f
 from clubrating.cpi.difficulty import difficulty_values
 from clubrating.cpi.facts import Color, GameFacts
 from clubrating.cpi.index import Weights, score_game
-from clubrating.cpi.nested import e_key
 from clubrating.cpi.registry import NAMES
 from clubrating.cpi.weights import ScoringModel
 from clubrating.errors import InputError
 from clubrating.words import N_
+
+if TYPE_CHECKING:
+    import chess.pgn
 
 DEFAULT_CALIBRATION_NODES = 10_000   # ours: what the shipped presets were fitted with (README, "The CPI")
 DEFAULT_MIN_PLIES = 20               # ours: a game of fewer than 10 moves each says little of either player
@@ -88,6 +86,8 @@ def _rating(headers: chess.pgn.Headers, tag: str) -> float | None:
 
 def pick_games(paths: list[str], time_control: str | None) -> tuple[list[chess.pgn.Game], Counter[str], str]:
     """The rated games of one time control, what was left out and why, and the time control."""
+    # the engine's shell (python-chess) when the command runs, not when the parser is built
+    from clubrating.analysis.runner import read_pgn_file
     left_out: Counter[str] = Counter()
     picked: list[chess.pgn.Game] = []
     classes: Counter[str] = Counter()
@@ -121,6 +121,7 @@ def sides_of(facts: list[GameFacts], min_plies: int, e_forms: Sequence[EvalLossF
     """Each scored player-side with its rating; anonymous players ('?') are one group a game.
     ``e_forms``: E read each of these ways too, under :func:`clubrating.cpi.nested.e_key`;
     ``difficulty``: the candidate features of :mod:`clubrating.cpi.difficulty` too."""
+    from clubrating.cpi.nested import e_key   # the nested study's module (numpy): when a command runs
     sides = []
     for number, game in enumerate(facts):
         if len(game.plies) < min_plies:
@@ -151,6 +152,9 @@ def run(args: argparse.Namespace) -> int:
     games, left_out, time_control = pick_games(args.games, args.time_control)
     if not games:
         raise InputError(N_("no game with both WhiteElo and BlackElo to fit on"), file=args.games[0])
+    from clubrating.analysis.engine import EngineSettings   # as pick_games
+    from clubrating.analysis.runner import AnalysisConfig, analyse_games, stderr_progress
+    from clubrating.analysis.store import store_settings, unused_store_line
     engine = option(args, "engine", "CLUBRATING_ENGINE", DEFAULT_ENGINE)
     book = option(args, "book", "CLUBRATING_BOOK", DEFAULT_BOOK)
     config = AnalysisConfig(EngineSettings(path=engine, nodes=args.nodes), book=book, cache=args.cache,

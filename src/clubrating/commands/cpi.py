@@ -13,8 +13,7 @@ import math
 import sys
 from typing import Any, cast
 
-from clubrating.analysis.engine import DEFAULT_NODES
-from clubrating.analysis.runner import stderr_progress
+from clubrating.analysis.defaults import DEFAULT_NODES
 from clubrating.cli import examples, option, print_json, wants_json, whole
 from clubrating.djangoenv import gettext, ngettext, pgettext
 from clubrating.commands.club import the_club, who
@@ -32,6 +31,7 @@ def cmd_analyse(args: argparse.Namespace) -> int:
         raise InputError(N_("--nodes must be at least 1, not %(nodes)s"), nodes=args.nodes)
     club = the_club(args)
     from clubrating.club.jobs.analysis import analyse_games
+    from clubrating.analysis.runner import stderr_progress
 
     report = analyse_games(club, engine=option(args, "engine", "CLUBRATING_ENGINE"),
                            book=option(args, "book", "CLUBRATING_BOOK"), nodes=args.nodes, jobs=args.jobs,

@@ -16,15 +16,17 @@ import argparse
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from clubrating.cli import examples, option, print_json, wants_json
 from clubrating import djangoenv
 from clubrating.djangoenv import gettext
 from clubrating.errors import InputError
-from clubrating.identity.compare import words
-from clubrating.identity.match import MAX_PROPOSALS, Matcher, Proposal, RosterEntry
+from clubrating.identity import MAX_PROPOSALS
 from clubrating.words import N_, display_width, fit
+
+if TYPE_CHECKING:
+    from clubrating.identity.match import Matcher, Proposal, RosterEntry
 
 SHOWN_NAME = 80  # characters of a typed name echoed in the text output
 
@@ -53,6 +55,8 @@ def run(args: argparse.Namespace) -> int:
     if not 1 <= args.limit <= MAX_PROPOSALS:
         raise InputError(N_("--limit must be between 1 and %(MAX_PROPOSALS)s, not %(limit)s"),
                          MAX_PROPOSALS=MAX_PROPOSALS, limit=args.limit)
+    # the matcher (rapidfuzz) when the command runs, not when the parser is built
+    from clubrating.identity.match import Matcher
     names = gather_names(args.name, args.names)
     roster = read_roster(args.roster) if args.roster else club_roster(args)
     if sys.stderr.isatty() and len(roster) > 10_000:
@@ -96,6 +100,7 @@ def _read_lines(path: str) -> list[str]:
 
 def read_roster(path: str) -> list[RosterEntry]:
     """One member a line (blank lines and ``#`` comments skipped); the key is the line number."""
+    from clubrating.identity.match import RosterEntry
     from clubrating.identity.normalize import normalize_name
 
     roster = []
@@ -119,6 +124,7 @@ def club_roster(args: argparse.Namespace) -> list[RosterEntry]:
 
     club = the_club(args)  # a database without a club says so in one line
     from clubrating.club.queries import member_roster
+    from clubrating.identity.match import RosterEntry
 
     return [RosterEntry(key, name, tuple(aliases)) for key, name, aliases in member_roster(club)]
 
@@ -148,6 +154,7 @@ def match_names(matcher: Matcher, names: Sequence[str], limit: int) -> tuple[lis
 
 
 def as_json(proposal: Proposal) -> dict[str, Any]:
+    from clubrating.identity.compare import words   # as run's Matcher
     return {"member": proposal.member, "score": proposal.score, "reasons": list(words(proposal.reasons))}
 
 
