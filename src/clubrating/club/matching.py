@@ -4,15 +4,16 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from clubrating.club.models import Club, Distinct, Entry, Member, Merge, Tournament
 from clubrating.club.lookups import resolve_members
 from clubrating.club.queries import member_roster
 from clubrating.errors import InputError
 from clubrating.words import N_
-from clubrating.identity.compare import words
-from clubrating.identity.match import Matcher, RosterEntry
+
+if TYPE_CHECKING:
+    from clubrating.identity.match import Matcher
 
 
 @dataclass(frozen=True)
@@ -29,6 +30,8 @@ class EntryProposal:
 
 def roster_matcher(club: Club) -> Matcher:
     """The club's active members with their known spellings, indexed for matching."""
+    # the matcher (rapidfuzz) when there is a name to match: not for a tournament whose names are all linked
+    from clubrating.identity.match import Matcher, RosterEntry
     return Matcher([RosterEntry(key, name, aliases) for key, name, aliases in member_roster(club)])
 
 
@@ -37,6 +40,7 @@ def proposals_for(tournament: Tournament) -> list[tuple[Entry, tuple[EntryPropos
     entries = list(Entry.objects.filter(tournament=tournament).select_related("member").order_by("number"))
     if all(e.member_id is not None for e in entries):
         return [(e, ()) for e in entries]
+    from clubrating.identity.compare import words   # as roster_matcher's
     matcher = roster_matcher(tournament.club)
     rows: list[tuple[Entry, tuple[EntryProposal, ...]]] = []
     for entry in entries:
@@ -97,6 +101,7 @@ def possible_duplicates(club: Club, min_score: float = DUPLICATE_SCORE) -> list[
     apart = {frozenset((top[a], top[b])) for a, b in Merge.objects.filter(club=club).exclude(undone=None)
              .values_list("absorbed_id", "into_id")}
     apart |= {frozenset((top[a], top[b])) for a, b in Distinct.objects.filter(club=club).values_list("one_id", "other_id")}
+    from clubrating.identity.compare import words   # as roster_matcher's
     matcher = roster_matcher(club)
     found: dict[frozenset[int], PossibleDuplicate] = {}
     for member in members.values():

@@ -17,7 +17,6 @@ from django.conf import settings
 from django.utils.translation import gettext_noop
 
 from clubrating.club import audit, zones
-from clubrating.club.history import rebuild
 from clubrating.club.locking import history_write
 from clubrating.club.models import Club
 from clubrating.club.services.outcome import Outcome
@@ -133,6 +132,7 @@ def parse_settings(texts: Mapping[str, str]) -> dict[Setting, Any]:
 
 def change_settings(club: Club, changes: Mapping[Setting, Any], *, who: str) -> Outcome:
     """Set the club's settings; if a rating rule changed, replay the whole history."""
+    from clubrating.club.history import rebuild   # the replay (numpy) for a change: not when settings are shown
     if not changes:
         raise InputError(gettext_noop("nothing to change: give KEY=VALUE, e.g. k-new=30"))
     with history_write(club) as club:

@@ -4,9 +4,12 @@ and the web translate where they show it."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from clubrating.club.ratings import RebuildReport
 from clubrating.errors import ENGLISH, Catalogue, Text
+
+if TYPE_CHECKING:
+    from clubrating.club.ratings import RebuildReport   # the rebuild's module imports numpy
 
 
 @dataclass(frozen=True)
