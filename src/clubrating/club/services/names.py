@@ -52,10 +52,10 @@ def _same_person(entry: Entry, member: Member) -> Entry | None:
     merged into it (a person holds one name in a tournament)."""
     person = merged_persons(member.club)
     target = person.get(member.id, member.id)
-    for other in Entry.objects.filter(tournament=entry.tournament).exclude(id=entry.id).order_by("number"):
-        if other.member_id is not None and person.get(other.member_id, other.member_id) == target:
-            return other
-    return None
+    # one indexed query, not a walk over every entry: a club's evening links each of its names
+    same = {target, *(merged for merged, stands_for in person.items() if stands_for == target)}
+    return (Entry.objects.filter(tournament=entry.tournament, member_id__in=same).exclude(id=entry.id)
+            .order_by("number").first())
 
 
 def unlink(entry: Entry, *, who: str) -> Outcome:
