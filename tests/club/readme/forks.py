@@ -6,9 +6,9 @@ Read from stdin, one JSON document a line: ``{"argv": [...], "stdin": "..."}``; 
 stdout, one a command: ``{"exit": N, "stdout": "...", "stderr": "..."}``. The parent never
 starts Django, so each child chooses its database and reads its settings as a new process
 does (``djangoenv.setup``), and opens no connection another child could share; it only
-imports the Django modules every command imports (``PRELOAD``, none of which reads a
-setting as it is imported), which halves what a command costs a child. Run as
-``python forks.py`` in the directory the commands work in (tests/club/test_readme_commands.py).
+imports the Django modules every command imports and the libraries the writing commands
+import (``PRELOAD``, none of which reads a setting as it is imported), which halves what a
+command costs a child. Run as ``python forks.py`` in the directory the commands work in (tests/club/test_readme_commands.py).
 """
 
 from __future__ import annotations
@@ -27,7 +27,9 @@ TIMEOUT = 600   # seconds a command may take
 PRELOAD = ["django.db.models", "django.db.migrations.loader", "django.db.migrations.executor",
            "django.core.management", "django.core.checks", "django.db.backends.sqlite3.base", "django.template",
            "django.urls", "django.forms", "django.contrib.admin", "django.contrib.auth.hashers", "sqlparse",
-           "dj_database_url", "corsheaders", "django_tasks"]
+           "dj_database_url", "corsheaders", "django_tasks",
+           # the libraries a writing or analysing command imports when it runs (a read command does not)
+           "numpy", "chess.pgn", "rapidfuzz.process", "rapidfuzz.distance"]
 
 
 def run_child(argv: list[str], stdin: str, folder: str) -> int:
