@@ -7,7 +7,7 @@ import os
 import sqlite3
 import uuid
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import closing, contextmanager
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
@@ -18,22 +18,33 @@ def on_postgres(server: str) -> bool:
 
 
 @contextmanager
-def own_database(folder: Path, prefix: str, server: str | None = None) -> Iterator[str]:
-    """A new empty database: on the PostgreSQL server of ``server`` (default
-    $CLUBRATING_DATABASE_URL) when it names one, else a SQLite file in ``folder``; dropped after.
+def own_database(folder: Path, prefix: str, server: str | None = None, *,
+                 template: str | None = None) -> Iterator[str]:
+    """A new database, dropped after: on the PostgreSQL server of ``server`` (default
+    $CLUBRATING_DATABASE_URL; ``template``'s when given) when it names one, else a SQLite file
+    in ``folder``. Empty, or holding what ``template`` holds (SQLite's online backup,
+    PostgreSQL's CREATE DATABASE ... TEMPLATE: nobody may be connected to it then).
     Made through the server's maintenance database, as Django makes its test databases: the URL
     may name a database that does not exist (pytest-django makes test_<name> from it)."""
+    if template is not None:
+        server = template
     server = os.environ.get("CLUBRATING_DATABASE_URL", "") if server is None else server
     name = f"{prefix}_{uuid.uuid4().hex[:12]}"
     if not on_postgres(server):
-        yield f"sqlite:///{folder / name}.sqlite3"
+        path = folder / f"{name}.sqlite3"
+        if template is not None:
+            with closing(sqlite3.connect(template.removeprefix("sqlite:///"))) as source, \
+                    closing(sqlite3.connect(path)) as target:
+                source.backup(target)
+        yield f"sqlite:///{path}"
         return
     import psycopg
 
     parts = urlsplit(server)
     admin = urlunsplit(parts._replace(path="/postgres"))
+    copied = f" TEMPLATE {urlsplit(template).path.lstrip('/')}" if template is not None else ""
     with psycopg.connect(admin, autocommit=True) as connection:
-        connection.execute(f"CREATE DATABASE {name}")
+        connection.execute(f"CREATE DATABASE {name}{copied}")
     try:
         yield urlunsplit(parts._replace(path=f"/{name}"))
     finally:

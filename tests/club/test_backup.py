@@ -9,11 +9,9 @@ import re
 import shutil
 import subprocess
 import sys
-import uuid
 from collections.abc import Callable, Iterator
-from contextlib import ExitStack, contextmanager
+from contextlib import ExitStack
 from pathlib import Path
-from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 
@@ -38,29 +36,6 @@ def new_database(tmp_path: Path) -> Iterator[Databases]:
         yield lambda: stack.enter_context(own_database(tmp_path, "backup"))
 
 
-@contextmanager
-def copy_of(database: str, folder: Path) -> Iterator[str]:
-    """A new database holding what ``database`` holds, dropped after: a copy of the SQLite file,
-    or on PostgreSQL a database made with ``database`` as its template (nobody may be connected
-    to it then)."""
-    if database.startswith("sqlite:///"):
-        with own_database(folder, "backup") as copy:
-            shutil.copyfile(database.removeprefix("sqlite:///"), copy.removeprefix("sqlite:///"))
-            yield copy
-        return
-    import psycopg
-
-    parts = urlsplit(database)
-    admin, name = urlunsplit(parts._replace(path="/postgres")), f"backup_{uuid.uuid4().hex[:12]}"
-    with psycopg.connect(admin, autocommit=True) as connection:
-        connection.execute(f"CREATE DATABASE {name} TEMPLATE {parts.path.lstrip('/')}")
-    try:
-        yield urlunsplit(parts._replace(path=f"/{name}"))
-    finally:
-        with psycopg.connect(admin, autocommit=True) as connection:
-            connection.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
-
-
 @pytest.fixture(scope="module")
 def built_club(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
     """The published club (``published_club``) and the evening it was built from, made once for
@@ -80,7 +55,7 @@ def built_backup(built_club: tuple[str, Path], tmp_path_factory: pytest.TempPath
     database, _ = built_club
     folder = tmp_path_factory.mktemp("backup")
     file = folder / f"club{SUFFIX}"
-    with copy_of(database, folder) as copy:
+    with own_database(folder, "backup", template=database) as copy:
         ok(cli(copy, "backup", str(file)))
     return file
 
@@ -88,7 +63,7 @@ def built_backup(built_club: tuple[str, Path], tmp_path_factory: pytest.TempPath
 @pytest.fixture
 def source(built_club: tuple[str, Path], tmp_path: Path) -> Iterator[str]:
     """A copy of the published club, the test's own."""
-    with copy_of(built_club[0], tmp_path) as copy:
+    with own_database(tmp_path, "backup", template=built_club[0]) as copy:
         yield copy
 
 

@@ -28,10 +28,10 @@ import threading
 import time
 import uuid
 from collections.abc import Iterator
-from contextlib import closing, contextmanager
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlencode, urlsplit, urlunsplit
+from urllib.parse import urlencode
 
 import pytest
 
@@ -65,33 +65,8 @@ def published_template(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str
 @pytest.fixture
 def published(published_template: str, tmp_path: Path) -> Iterator[str]:
     """A database of the test's own holding a copy of ``published_template``."""
-    with copy_of(published_template, tmp_path) as url:
+    with own_database(tmp_path, "race", template=published_template) as url:
         yield url
-
-
-@contextmanager
-def copy_of(template: str, folder: Path) -> Iterator[str]:
-    """A new database with the contents of ``template``, dropped after: SQLite's online backup
-    into a file of ``folder``, or PostgreSQL's CREATE DATABASE ... TEMPLATE on its server."""
-    name = f"race_{uuid.uuid4().hex[:12]}"
-    if template.startswith("sqlite:///"):
-        path = folder / f"{name}.sqlite3"
-        with closing(sqlite3.connect(template.removeprefix("sqlite:///"))) as source, \
-                closing(sqlite3.connect(path)) as target:
-            source.backup(target)
-        yield f"sqlite:///{path}"
-        return
-    import psycopg
-
-    parts = urlsplit(template)
-    admin = urlunsplit(parts._replace(path="/postgres"))
-    with psycopg.connect(admin, autocommit=True) as connection:
-        connection.execute(f"CREATE DATABASE {name} TEMPLATE {parts.path.lstrip('/')}")
-    try:
-        yield urlunsplit(parts._replace(path=f"/{name}"))
-    finally:
-        with psycopg.connect(admin, autocommit=True) as connection:
-            connection.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
 
 
 def is_waiting_on_a_lock(database: str, backend: int | None, pid: int) -> bool:
