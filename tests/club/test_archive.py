@@ -17,7 +17,7 @@ import os
 import re
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any
@@ -34,45 +34,25 @@ from clubrating.errors import InputError, Refused
 from .archive_pages import public_pages
 from .conftest import ARBITER
 from .databases import own_database
+from .forked import Forks
 from .test_state_machine import ClubMachine
 
 ROOT = Path(__file__).resolve().parents[2]
 CLI = [sys.executable, "-m", "clubrating"]
 PAGES = str(Path(__file__).with_name("archive_pages.py"))
-FORKS = Path(__file__).resolve().parent / "readme" / "forks.py"
 ENV = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
 DEMO = ["demo", "--seed", "5", "--seasons", "1", "--members", "10", "--with-moves", "1", "--play-nodes", "300",
         "--nodes", "600", "--jobs", "1"]
 
 
-class Commands:
-    """``clubrating --database DATABASE ARGV...``, each a process of its own forked by forks.py."""
-
-    def __init__(self) -> None:
-        self.process = subprocess.Popen([sys.executable, str(FORKS)], env=ENV, stdin=subprocess.PIPE,
-                                        stdout=subprocess.PIPE, text=True)
-
-    def __call__(self, database: str, *argv: str) -> subprocess.CompletedProcess[str]:
-        assert self.process.stdin is not None and self.process.stdout is not None
-        order = ["--database", database, *argv]
-        self.process.stdin.write(json.dumps({"argv": order, "stdin": ""}) + "\n")
-        self.process.stdin.flush()
-        answer = self.process.stdout.readline()
-        assert answer, f"forks.py ended (exit {self.process.wait()}) at clubrating {' '.join(order)}"
-        done = json.loads(answer)
-        return subprocess.CompletedProcess([*CLI, *order], done["exit"], done["stdout"], done["stderr"])
-
-    def close(self) -> None:
-        assert self.process.stdin is not None
-        self.process.stdin.close()
-        assert self.process.wait(timeout=60) == 0
+Commands = Callable[..., subprocess.CompletedProcess[str]]   # (database, *argv): one forked command
 
 
 @pytest.fixture(scope="module")
 def cli() -> Iterator[Commands]:
-    started = Commands()
-    yield started
-    started.close()
+    """``clubrating --database DATABASE ARGV...``, each a process of its own forked by forks.py."""
+    with Forks(env=ENV) as forks:
+        yield lambda database, *argv: forks.run(["--database", database, *argv])
 
 
 def pages_of(database: str, *slugs: str) -> dict[str, Any]:

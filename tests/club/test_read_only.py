@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import os
-import shlex
 import shutil
 import subprocess
 import sys
@@ -20,9 +19,10 @@ from pathlib import Path
 
 import pytest
 
+from .forked import Forks
+
 EVENING = "# event: Tuesday evening\n# date: 2026-03-03\nround,white,black,result\n" \
           "1,Anna Berg,Ben Cole,1-0\n1,Cara Dunn,Dan Eng,1/2-1/2\n"
-FORKS = Path(__file__).resolve().parent / "readme" / "forks.py"
 NO_OVERRIDE = ["setpriv", "--inh-caps=-dac_override,-dac_read_search",
                "--bounding-set=-dac_override,-dac_read_search"]
 
@@ -37,37 +37,12 @@ def clubrating(database: Path, *args: str, bound: bool = True) -> subprocess.Com
                            *args], capture_output=True, text=True, env=env, timeout=120)
 
 
-class Forks:
-    """tests/club/readme/forks.py, bound as the commands are: each command a process of its own."""
-
-    def __init__(self) -> None:
-        prefix = NO_OVERRIDE if os.geteuid() == 0 else []
-        env = {k: v for k, v in os.environ.items() if not k.startswith(("CLUBRATING_", "DJANGO_"))}
-        self.process = subprocess.Popen([*prefix, sys.executable, str(FORKS)], env=env, stdin=subprocess.PIPE,
-                                        stdout=subprocess.PIPE, text=True)
-
-    def run(self, database: Path, *args: str) -> tuple[int, str]:
-        """The exit status and stderr of ``clubrating --database DATABASE ARGS``."""
-        assert self.process.stdin is not None and self.process.stdout is not None
-        argv = ["--database", f"sqlite:///{database}", *args]
-        self.process.stdin.write(json.dumps({"argv": argv, "stdin": ""}) + "\n")
-        self.process.stdin.flush()
-        answer = self.process.stdout.readline()
-        assert answer, f"forks.py ended (exit {self.process.wait()}) at clubrating {shlex.join(argv)}"
-        done = json.loads(answer)
-        return done["exit"], done["stderr"]
-
-    def close(self) -> None:
-        assert self.process.stdin is not None
-        self.process.stdin.close()
-        assert self.process.wait(timeout=60) == 0
-
-
 @pytest.fixture(scope="module")
 def forks() -> Iterator[Forks]:
-    started = Forks()
-    yield started
-    started.close()
+    """forks.py bound as the commands are."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("CLUBRATING_", "DJANGO_"))}
+    with Forks(env=env, prefix=NO_OVERRIDE if os.geteuid() == 0 else []) as started:
+        yield started
 
 
 @pytest.fixture(scope="module")
@@ -107,8 +82,8 @@ def test_every_read_command_works_on_a_read_only_database(club_file, forks, file
     assert ratings.returncode == 0, ratings.stderr
     assert [p["name"] for p in json.loads(ratings.stdout)["players"]][0] == "Anna Berg"
     for args in (("player", "Anna Berg"), ("tournament", "1"), ("audit",), ("entries", "1"), ("duplicates",)):
-        code, stderr = forks.run(club_file, *args)
-        assert code == 0, (args, stderr)
+        done = forks.run(["--database", f"sqlite:///{club_file}", *args])
+        assert done.returncode == 0, (args, done.stderr)
     assert club_file.stat().st_mode & 0o777 == file_mode
 
 

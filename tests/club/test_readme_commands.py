@@ -10,7 +10,6 @@ makes the two tests three times faster (docs/testing.md) and runs the same ``mai
 from __future__ import annotations
 
 import glob
-import json
 import os
 import re
 import shlex
@@ -23,6 +22,8 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+
+from .forked import Forks
 
 ROOT = Path(__file__).resolve().parents[2]
 FILES = Path(__file__).resolve().parent / "readme"
@@ -113,36 +114,14 @@ def serve_once(command: str, cwd: Path) -> None:
         server.communicate(timeout=30)
 
 
-class Forks:
-    """tests/club/readme/forks.py started in ``cwd``: each command a process of its own."""
-
-    def __init__(self, cwd: Path) -> None:
-        self.process = subprocess.Popen([sys.executable, str(FILES / "forks.py")], cwd=cwd, env=environment(),
-                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-
-    def run(self, words: list[str], stdin: str) -> tuple[int, str]:
-        """The exit status and stderr of ``clubrating WORDS``."""
-        assert self.process.stdin is not None and self.process.stdout is not None
-        self.process.stdin.write(json.dumps({"argv": words, "stdin": stdin}) + "\n")
-        self.process.stdin.flush()
-        answer = self.process.stdout.readline()
-        assert answer, f"forks.py ended (exit {self.process.wait()}) at clubrating {shlex.join(words)}"
-        done = json.loads(answer)
-        return done["exit"], done["stderr"]
-
-    def close(self) -> None:
-        assert self.process.stdin is not None
-        self.process.stdin.close()
-        assert self.process.wait(timeout=60) == 0
-
 
 def run_in_order(commands: list[str], cwd: Path) -> list[str]:
     """Run ``commands`` in ``cwd`` as a user would, the club's earlier evenings stored right after
     ``clubrating init`` (tuesday.trf is then tournament 12, as the examples say); what failed."""
     for name in ("tuesday.trf", "ratings.csv", "members.txt", "games.pgn"):
         shutil.copy(FILES / name, cwd / name)
-    failed, forks = [], Forks(cwd)
-    try:
+    failed = []
+    with Forks(cwd=cwd, env=environment()) as forks:
         for number, command in enumerate(commands):
             if any(command.startswith(prefix + " ") for prefix in NOT_RUN):
                 continue
@@ -155,14 +134,13 @@ def run_in_order(commands: list[str], cwd: Path) -> list[str]:
                                       text=True, timeout=600, input=stdin)
                 code, stderr = done.returncode, done.stderr
             else:
-                code, stderr = forks.run(arguments(command, cwd), stdin)
+                forked = forks.run(arguments(command, cwd), stdin)
+                code, stderr = forked.returncode, forked.stderr
             if code != 0:
                 failed.append(f"{command}\n    -> exit {code}: {stderr.strip()[-300:]}")
             if command.startswith("clubrating init "):
                 subprocess.run([sys.executable, str(FILES / "history.py"), "sqlite:///clubrating.sqlite3"],
                                cwd=cwd, env=environment(), check=True, timeout=300)
-    finally:
-        forks.close()
     return failed
 
 
@@ -171,16 +149,13 @@ def test_a_forked_command_fails_as_its_own_process_does(tmp_path: Path) -> None:
     and the same lines on stderr from a fork as from ``python -m clubrating``, and no file made."""
     commands = ["clubrating no-such-command", "clubrating ratings",
                 "clubrating arbiter add bob --password-stdin"]
-    forks = Forks(tmp_path)
-    try:
+    with Forks(cwd=tmp_path, env=environment()) as forks:
         for command in commands:
             alone = subprocess.run(argv(command, tmp_path), cwd=tmp_path, env=environment(), capture_output=True,
                                    text=True, timeout=600, input="short\n")
             forked = forks.run(arguments(command, tmp_path), "short\n")
             assert alone.returncode == 2 and alone.stderr.strip(), command
-            assert forked == (alone.returncode, alone.stderr), command
-    finally:
-        forks.close()
+            assert (forked.returncode, forked.stderr) == (alone.returncode, alone.stderr), command
     assert list(tmp_path.iterdir()) == []
 
 
