@@ -11,9 +11,9 @@ import pytest
 from clubrating.cpi.calibrate import FEATURES, Fit, Side, folds_of
 from clubrating.cpi.factors import FITTED_E, EvalLossForm
 from clubrating.cpi.calibrate import estimate
-from clubrating.cpi.nested import (CHOICES, FLAT, PRIOR_SCALES, SHIPPED, SPREADS, Choice, by_prior_scale, choose,
-                                   e_key, grid_estimate, nested_cross_validate, noise_slope, rating_range,
-                                   with_prior_scale)
+from clubrating.cpi.nested import (CHOICES, CURVE_GAMES, FLAT, PRIOR_SCALES, SHIPPED, SPREADS, Choice, by_prior_scale,
+                                   choose, e_key, grid_estimate, nested_cross_validate, noise_slope, rating_range,
+                                   training_share, with_prior_scale)
 
 SIGNAL = EvalLossForm(exp_scale=30.0, cap=500.0)
 FEW = (SHIPPED, Choice(SIGNAL, "all", 0.1), Choice(EvalLossForm(), "E, B, result", 1.0))
@@ -68,6 +68,30 @@ def test_the_cover_is_also_measured_on_the_dashboards_window_and_by_rating_range
     assert set(by_range) <= {"below", "within", "above"} and "within" in by_range
     assert sum(cell["sets"] for cell in by_range.values()) == report["sets"]
     assert report["window_sets"] > 0 and 0.3 <= report["window_cover"] <= 1.0
+
+
+def test_the_error_falls_with_the_games_read_together_and_the_players_fitted_on() -> None:
+    report = nested_cross_validate(synthetic(players=100, acpl_noise=80.0), choices=FEW)
+    for model in ("cpi", "acpl_line"):
+        curve = report[model]["mae_by_games"]
+        assert list(curve) == [str(n) for n in CURVE_GAMES]
+        assert curve["1"]["sets"] == 100 * 8 and curve["4"]["sets"] == 100 * 8 // 4
+        assert curve["1"]["mae"] > curve["4"]["mae"]                   # four games tell more than one
+        assert curve["1"]["mae"] == report[model]["one_game_mae"]
+    assert curve["10"]["sets"] > 0                                     # 10 sides of one band stand in
+    learning = report["by_training_share"]
+    assert [learning[share]["training_sides"] for share in ("0.25", "0.5", "1")] == [160, 320, 640]
+    assert learning["1"]["one_game_mae"] == report["cpi"]["one_game_mae"]
+    assert learning["0.25"]["one_game_mae"] > learning["1"]["one_game_mae"]
+
+
+def test_a_training_share_keeps_whole_players() -> None:
+    sides = synthetic(players=40, games=3)
+    half = training_share(sides, 0.5)
+    kept = {s.group for s in half}
+    assert len(kept) == 20 and len(half) == 60
+    assert sum(1 for s in sides if s.group in kept) == len(half)       # every game of a kept player
+    assert training_share(sides, 1.0) == sides
 
 
 @pytest.mark.parametrize(("elo", "where"), [(1599.0, "below"), (1600.0, "within"), (2400.0, "within"),

@@ -46,6 +46,8 @@ FEATURE_SETS: dict[str, tuple[str, ...]] = {"all": FEATURES,
                 "no counts": tuple(n for n in FEATURES if n not in COUNTS),
                 "E, B, result": ("E", "B1", "B2", "B3", *RESULTS)}
 RIDGES = (RIDGE, 0.1, 1.0)
+CURVE_GAMES = (1, 2, 4, 10)            # the error against the number of games read together
+TRAINING_SHARES = (0.25, 0.5, 1.0)     # the error against the share of the training players fitted on
 
 
 def e_key(form: EvalLossForm) -> str:
@@ -279,6 +281,7 @@ class _Held:
     widened: dict[str, list[bool]] = field(default_factory=dict)    # the same under the spread chosen
     spreads: list[float] = field(default_factory=list)
     prior: _Prior = field(default_factory=_Prior)
+    by_games: dict[int, tuple[list[float], list[float]]] = field(default_factory=dict)   # estimates, truths
 
     @classmethod
     def empty(cls) -> _Held:
@@ -294,6 +297,11 @@ class _Held:
             self.one.append(estimate([deltas[i]], model)[0])
             self.one_truth.append(sides[i].elo)
         self.fold_r.append(correlation([deltas[i] for i in held], [sides[i].elo for i in held]))
+        for size in CURVE_GAMES:
+            estimates, truths = self.by_games.setdefault(size, ([], []))
+            for chunk in pseudo_players(held, sides, size):
+                estimates.append(estimate([deltas[i] for i in chunk], model)[0])
+                truths.append(statistics.fmean(sides[i].elo for i in chunk))
         for chunk in pseudo_players(held, sides, SET_GAMES):
             mean, sd = estimate([deltas[i] for i in chunk], model)
             truth = statistics.fmean(sides[i].elo for i in chunk)
@@ -322,7 +330,10 @@ class _Held:
             "sets": len(self.sets), "set_mae": figure(sets.mae, 1),
             "set_cover": figure(self.covered / len(self.sets), 3) if self.sets else None,
             "set_cover_by_range": {k: {"sets": len(v), "cover": figure(statistics.fmean(v), 3)}
-                                   for k, v in sorted(self.by_range.items())}}
+                                   for k, v in sorted(self.by_range.items())},
+            "mae_by_games": {str(size): {"sets": len(estimates),
+                                         "mae": figure(Errors.of(estimates, truths).mae, 1) if estimates else None}
+                             for size, (estimates, truths) in sorted(self.by_games.items())}}
         if self.window:
             found.update(window_sets=len(self.window), window_cover=figure(statistics.fmean(self.window), 3))
         if self.spreads:
@@ -350,11 +361,17 @@ def nested_cross_validate(sides: Sequence[Side], k: int = OUTER_FOLDS,
     baseline = acpl_sides(sides)
     cpi, shipped, acpl = _Held.empty(), _Held.empty(), _Held.empty()
     mean_truth, mean_error, acpl_r, picked = [], [], [], []
+    learning: dict[float, _Held] = {share: _Held.empty() for share in TRAINING_SHARES}
+    trained_on: dict[float, int] = dict.fromkeys(TRAINING_SHARES, 0)
     for f in range(k):
         train = [s for s, g in zip(sides, fold) if g != f]
         held = [i for i, g in enumerate(fold) if g == f]
         choice = choose(train, choices)
         picked.append(choice.label)
+        for share, result in learning.items():
+            part = training_share(train, share)
+            trained_on[share] += len(part)
+            result.measure(fit_choice(part, choice), as_chosen(sides, choice), held, 0.0)
         for result, pick in ((cpi, choice), (shipped, SHIPPED)):
             def model_of(t: Sequence[Side], c: Choice = pick) -> Fit:
                 return fit(t, features_of(c), c.ridge)
@@ -373,7 +390,20 @@ def nested_cross_validate(sides: Sequence[Side], k: int = OUTER_FOLDS,
     return {"folds": k, "sides": len(sides), "players": len({s.group for s in sides}),
             "elo_mean": figure(statistics.fmean(mean_truth), 0), "elo_sd": figure(statistics.stdev(mean_truth), 0),
             "mean_mae": figure(statistics.fmean(mean_error), 1), "acpl_r": figure(statistics.fmean(acpl_r), 3),
-            "cpi": cpi.to_dict(), "shipped": shipped.to_dict(), "acpl_line": acpl.to_dict(), "chosen": picked}
+            "cpi": cpi.to_dict(), "shipped": shipped.to_dict(), "acpl_line": acpl.to_dict(), "chosen": picked,
+            "by_training_share": {f"{share:g}": {"training_sides": round(trained_on[share] / k),
+                                                 **{key: result.to_dict()[key] for key in ("r", "one_game_mae")},
+                                                 "mae_by_games": result.to_dict()["mae_by_games"]}
+                                  for share, result in learning.items()}}
+
+
+def training_share(train: Sequence[Side], share: float) -> list[Side]:
+    """The sides of a deterministic ``share`` of the training players (every player whose place
+    in first-seen order falls in that share of each run of 20), for the learning curve."""
+    order: dict[str, int] = {}
+    for side in train:
+        order.setdefault(side.group, len(order))
+    return [side for side in train if order[side.group] % 20 < round(share * 20)]
 
 
 # --- what each fixed scale of the prior gives (a diagnostic: nothing is chosen here) ------------
