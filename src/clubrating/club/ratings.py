@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 from django.db import connection
+from django.db.models import Q
 from django.utils.translation import gettext_noop
 
 from clubrating.club.audit_text import stored as stored_text
@@ -250,6 +251,28 @@ def _write_current(stored: dict[RowKey, tuple[Any, ...]], current: list[tuple[An
     _insert(CurrentRating, CURRENT_COLUMNS, [r for k, r in fresh.items() if stored.get(k) != r])
 
 
+def published_from(club: Club, key: OrderKey | None) -> list[Tournament]:
+    """The published tournaments in order, all of them or those from ``key`` on: the publish of
+    a club's latest evening reads that evening, not the hundreds before it."""
+    rows = Tournament.objects.filter(club=club, status=TournamentStatus.PUBLISHED)
+    if key is not None:
+        day, sequence, tournament_id = key
+        rows = rows.filter(Q(date__gt=day) | Q(date=day, sequence__gt=sequence)
+                           | Q(date=day, sequence=sequence, id__gte=tournament_id))
+    return list(rows.order_by("date", "sequence", "id"))
+
+
+def history_lists(club: Club, history: list[Tournament] | None = None) -> set[str]:
+    """The rating lists of the club's published history (:func:`rating_list_of`), from
+    ``history`` when the caller holds all of it, else asked of the database."""
+    if history is not None:
+        return {rating_list_of(club, t) for t in history}
+    rows = Tournament.objects.filter(club=club, status=TournamentStatus.PUBLISHED).order_by()
+    if club.separate_lists:
+        return set(rows.values_list("time_control", flat=True).distinct())
+    return {"standard"} if rows.exists() else set()
+
+
 def rebuild_ratings(club: Club, *, reason: str | Text, since: Tournament | OrderKey | None = None,
                     expect_difference: bool = True) -> RebuildReport:
     """Replay the published history (all of it, or from ``since`` on) and store the ratings.
@@ -260,9 +283,7 @@ def rebuild_ratings(club: Club, *, reason: str | Text, since: Tournament | Order
     """
     with history_write(club):
         key = order_key(since) if isinstance(since, Tournament) else since
-        history = list(Tournament.objects.filter(club=club, status=TournamentStatus.PUBLISHED)
-                       .order_by("date", "sequence", "id"))
-        published = [t for t in history if key is None or order_key(t) >= key]
+        published = published_from(club, key)
         snapshots = snapshot_before(club, key)
         policy = policy_for(club)
         fresh: list[tuple[Any, ...]] = []
@@ -270,7 +291,7 @@ def rebuild_ratings(club: Club, *, reason: str | Text, since: Tournament | Order
         initial = initial_list_standings(club, policy)
         # every list the history has, not only those replayed: a partial rebuild must leave
         # the same current rows (the initial list counts on each) as a full one
-        lists = sorted({rating_list_of(club, t) for t in history} | set(snapshots)
+        lists = sorted(history_lists(club, published if key is None else None) | set(snapshots)
                        | ({"standard"} if initial else set()))
         for lst in lists:
             tournaments = [t for t in published if rating_list_of(club, t) == lst]

@@ -32,7 +32,7 @@ def link(entry: Entry, member: Member, *, who: str) -> Outcome:
     with history_write(entry.tournament.club_id) as club:
         reread(entry, member)
         check_linkable(club, member)
-        clash = _same_person(entry, member)
+        clash = _same_person(club, entry, member)
         if clash is not None:
             raise Refused(gettext_noop("%(name)s is already '%(name2)s' (number %(number)s) in this tournament"),
                           name=member.name, name2=clash.name, number=clash.number)
@@ -47,14 +47,15 @@ def link(entry: Entry, member: Member, *, who: str) -> Outcome:
     return Outcome(Text(gettext_noop("'%(name)s' is %(name2)s (member %(id)s)"), name=entry.name, name2=member.name, id=member.id), report)
 
 
-def _same_person(entry: Entry, member: Member) -> Entry | None:
-    """Another name of ``entry``'s tournament that is ``member``: the member itself or one
-    merged into it (a person holds one name in a tournament)."""
-    person = merged_persons(member.club)
+def _same_person(club: Club, entry: Entry, member: Member) -> Entry | None:
+    """Another name of ``entry``'s tournament that is ``member`` (of ``club``, checked): the
+    member itself or one merged into it (a person holds one name in a tournament)."""
+    person = merged_persons(club)
     target = person.get(member.id, member.id)
-    # one indexed query, not a walk over every entry: a club's evening links each of its names
+    # one indexed query, not a walk over every entry: a club's evening links each of its names;
+    # by the ids, since the rows just read again have not loaded their club and tournament
     same = {target, *(merged for merged, stands_for in person.items() if stands_for == target)}
-    return (Entry.objects.filter(tournament=entry.tournament, member_id__in=same).exclude(id=entry.id)
+    return (Entry.objects.filter(tournament_id=entry.tournament_id, member_id__in=same).exclude(id=entry.id)
             .order_by("number").first())
 
 
