@@ -21,11 +21,15 @@ TYPING_PACKAGES = ("mypy", "django-stubs", "django-stubs-ext", "Django")
 
 
 def cache_dir() -> Path:
-    """The cache of these versions, in the clone's ignored var/: another version of any of
-    them starts from an empty folder instead of trusting one written by the old."""
+    """The cache of these versions outside the clone, where the acceptance keeps its engine
+    cache ($CLUBRATING_CACHE_DIR, default ~/.cache/clubrating): a new clone starts warm (mypy
+    hashes the files whose times differ; each file is written atomically, so two runs may share
+    it). Another version of any of them starts from an empty folder instead of trusting one
+    written by the old."""
     versions = [f"py{sys.version_info.major}.{sys.version_info.minor}",
                 *(f"{name.lower()}{version(name)}" for name in TYPING_PACKAGES)]
-    return ROOT / "var" / "mypy-cache" / "-".join(versions)
+    home = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(os.environ.get("CLUBRATING_CACHE_DIR") or Path(home) / "clubrating") / "mypy" / "-".join(versions)
 
 
 def drop_other_caches(kept: Path) -> None:
