@@ -8,10 +8,10 @@ import math
 import pytest
 
 from clubrating.cpi.facts import BookStatus, Color
-from clubrating.cpi.factors import (FITTED_E, SPEC_E, Factor, MateAttack, acpl, brilliancies, centipawn_loss, engine_choice, eval_loss,
+from clubrating.cpi.factors import (FITTED_E, SPEC_E, MateAttack, acpl, brilliancies, centipawn_loss, engine_choice, eval_loss,
                                     is_sacrifice_candidate, lost_on_time, mating_attacks, move_loss,
                                     game_accuracy, hangs, increment_seconds, mates, move_accuracy,
-                                    opening, time_management, win_kept, win_percent)
+                                    opening, time_management, win_percent)
 from clubrating.cpi.registry import player_factors
 from clubrating.formats.results import GameResult
 from tests.cpi.helpers import game, ply, score
@@ -207,55 +207,6 @@ def test_a_hung_queen_is_counted_once() -> None:
     plies = [ply(1, "q", [("b", 30)], -850), ply(2, "x", [("x", 850)]),
              ply(3, "c", [("d", -850)], -900), ply(4, "y", [("y", 900)])]
     assert hangs(plies, W).count == 1 and hangs(plies, B).count == 0
-
-
-@pytest.mark.parametrize(("before", "after", "points"), [
-    (0, -100, 9.10),         # win % 50 -> 40.9: 100 cp from a balanced position
-    (800, 700, 2.07),        # 94.9 % -> 92.9 %: the same 100 cp in a won position
-    (200, -200, 35.24),      # 67.6 % -> 32.4 %
-    (30, 50, 0.0),           # a gain is no negative loss
-    (1500, 1200, 0.0),       # both beyond lichess's ceiling: nothing lost
-    ("#2", 0, 47.54),        # a mate counts as +1000 (97.5 %), as in E and H
-    (0, "#-1", 47.54),       # walking into a mate: down to 2.5 %
-])
-def test_win_kept_counts_the_points_of_win_percent_a_move_lost(before, after, points) -> None:
-    factor = win_kept([ply(1, "a", [("b", before)], after)], W)
-    assert (factor.numerator, factor.denominator) == (pytest.approx(points, abs=0.005), 1)
-    assert factor.value == pytest.approx(1 - points / 100, abs=5e-5)
-
-
-def test_win_kept_weighs_a_loss_by_the_evaluation_it_was_made_in() -> None:
-    balanced = win_kept([ply(1, "a", [("b", 0)], -100)], W)
-    won_already = win_kept([ply(1, "a", [("b", 800)], 700)], W)
-    assert centipawn_loss(ply(1, "a", [("b", 0)], -100)) == centipawn_loss(ply(1, "a", [("b", 800)], 700)) == 100
-    assert balanced.value is not None and won_already.value is not None
-    assert balanced.value < won_already.value < 1.0
-
-
-def test_win_kept_sums_the_points_over_the_moves_e_counts() -> None:
-    plies = [ply(1, "a", [("b", 0)], -100), ply(2, "x", [("x", 100)]),      # 9.10 points lost
-             ply(3, "c", [("c", 0)]), ply(4, "y", [("z", 300)], -500),      # the best move: 0
-             ply(5, "d", [], 0), ply(6, "w", [("w", 0)]),                    # no evaluation: not counted
-             ply(7, "e", [("f", 800)], 700)]                                # 2.07 points
-    factor = win_kept(plies, W)
-    expected = (win_percent(0) - win_percent(-100)) + (win_percent(800) - win_percent(700))
-    assert factor.denominator == 3 == eval_loss(plies, W).denominator
-    assert factor.numerator == pytest.approx(expected, abs=1e-9)
-    assert factor.value == pytest.approx(1 - expected / 3 / 100, abs=1e-12)
-    assert win_kept(plies, B).denominator == 3     # Black's moves are Black's own
-
-
-def test_win_kept_is_one_when_no_move_lost_any_winning_chance() -> None:
-    plies = [ply(1, "a", [("a", 20)]), ply(2, "x", [("x", -20)]), ply(3, "b", [("c", 20)], 60)]
-    assert win_kept(plies, W) == Factor(1.0, 0.0, 2)
-
-
-def test_win_kept_is_unavailable_without_an_evaluation() -> None:
-    plies = [ply(1, "a", [], 0), ply(2, "x", [("x", 0)])]
-    assert win_kept(plies, W) == Factor(None, 0, 0)
-    assert win_kept([], W) == Factor(None, 0, 0)
-    assert not player_factors(game(plies), W).W.available
-    assert player_factors(game(plies), B).W == Factor(1.0, 0.0, 1)
 
 
 @pytest.mark.parametrize(("exchange", "after", "shallow", "counted"), [

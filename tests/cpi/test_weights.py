@@ -8,7 +8,7 @@ import pytest
 
 from clubrating.cpi.index import PRESETS
 from clubrating.cpi.presets import FITTED
-from clubrating.cpi.registry import FACTORS, NAMES, SHARES
+from clubrating.cpi.registry import NAMES, SHARES
 from clubrating.cpi.weights import SETTING_NAMES, Weights
 
 CONTRACT_ORDER = (*NAMES, "win", "draw", "loss", "start", "renormalise", *(f"mean_{n}" for n in SHARES),
@@ -28,10 +28,7 @@ def test_a_fitted_preset_loads_typed_and_writes_back_its_settings(name: str) -> 
     assert model.renormalise is True and isinstance(model.min_plies, int) and isinstance(model.window, int)
     assert model.elo_map is not None and model.windowed
     assert weights.weight("B1") == FITTED[name]["B1"] and weights.factor("M1").mean == FITTED[name]["mean_M1"]
-    # a factor the preset was fitted without (until the refit) at its spec weight, a pool mean of 0
-    unfitted = {**{spec.name: spec.spec_weight for spec in FACTORS if spec.name not in FITTED[name]},
-                **{f"mean_{n}": 0 for n in SHARES if f"mean_{n}" not in FITTED[name]}}
-    assert {**weights.to_dict()} == {"start": 0, **unfitted, **FITTED[name]}
+    assert {**weights.to_dict()} == {"start": 0, **FITTED[name]}
     assert Weights.from_dict(weights.to_dict()) == weights
 
 
@@ -40,13 +37,6 @@ def test_the_spec_is_the_default_and_writes_its_whole_numbers_as_integers() -> N
     assert spec["E"] == 30 and isinstance(spec["E"], int) and spec["H"] == -25
     assert spec["renormalise"] == 0 and isinstance(spec["renormalise"], int)
     assert Weights().model.elo_map is None and not Weights().model.windowed
-
-
-def test_settings_stored_without_a_factor_weigh_it_at_its_spec_weight_with_a_pool_mean_of_0() -> None:
-    stored = {key: value for key, value in FITTED["fide-classical"].items() if key not in ("W", "mean_W")}
-    weights = Weights.from_dict(stored)
-    assert (weights.weight("W"), weights.factor("W").mean) == (0, 0)
-    assert weights.weight("E") == stored["E"] and weights.model.renormalise
 
 
 def test_a_stored_override_changes_one_setting_and_an_unknown_key_is_ignored() -> None:

@@ -166,7 +166,7 @@ def test_each_term_is_explained_in_one_line_where_it_appears(club) -> None:
     assert ('<p class="term" id="term-bonus">Result bonus: +10 for a win, +5 for a draw, +0 for a loss, '
             "part of the game's ΔCPI.</p>") in html
     rows = re.findall(r'<tr id="factor-(\w+)"[^>]*>.*?</tr><tr class="means"><td colspan="5">([^<]+)</td></tr>', html)
-    assert [name for name, _ in rows] == ["E", "T", "O", "B1", "B2", "B3", "M1", "M2", "M3", "W", "H", "Br"]
+    assert [name for name, _ in rows] == ["E", "T", "O", "B1", "B2", "B3", "M1", "M2", "M3", "H", "Br"]
     assert all(re.search(r"^[A-Z].+; (more is better|fewer is better|neither good nor bad by itself); "
                          r"measured in \d+ of 5 games\.$", text)
                for _, text in rows)

@@ -34,7 +34,7 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     parser = subparsers.add_parser(
         "analyze", parents=[common], help=gettext("engine analysis and CPI of every game of a PGN file"),
         description=gettext("Analyse every game of a PGN file with a UCI engine (one search per position, "
-                            "MultiPV 3) and print each player's CPI factors and ΔCPI."),
+                            "MultiPV 3) and print each player's eleven CPI factors and ΔCPI."),
         epilog=examples("clubrating analyze tuesday.pgn --nodes 150000 --jobs 2 --cache cpi.sqlite --json"),
     )
     parser.add_argument("games", metavar="GAMES.pgn", help=gettext("PGN file with one or more games"))

@@ -250,7 +250,7 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
 
     p = add("cpi", cmd_cpi, gettext("a member's CPI ledger: ΔCPI and factors of every analysed game"),
             gettext("A member's Chess Performance Index: every analysed game with its date, opponent, colour, "
-                    "result, ΔCPI, the CPI after it and the factors; the current CPI and the weakest factor."),
+                    "result, ΔCPI, the CPI after it and the eleven factors; the current CPI and the weakest factor."),
             "clubrating cpi 'Anna Berg' --json")
     p.add_argument("member", help=gettext("member id, name or any name it is known under"))
 

@@ -17,8 +17,7 @@ DIRECTION = {1: N_("more is better"), -1: N_("fewer is better"), 0: N_("neither 
 
 def factor_value(name: str, factor: dict[str, Any]) -> str:
     """A factor of the JSON (``{"value", "numerator", "denominator", "available"}`` or
-    ``{"count"}``) as a player reads it: "58 % (77 cp lost a move)", "97 % (2.6 points lost a
-    move)" (W: points of win %), "80 % (4 of 5)", "2"."""
+    ``{"count"}``) as a player reads it: "58 % (77 cp lost a move)", "80 % (4 of 5)", "2"."""
     if BY_NAME[name].kind is Kind.COUNT:
         return str(factor["count"])
     if not factor.get("available"):
@@ -28,10 +27,6 @@ def factor_value(name: str, factor: dict[str, Any]) -> str:
         moves = factor["denominator"]
         return gettext("%(percent)s (%(loss)s cp lost a move)") % {
             "percent": percent, "loss": f"{factor['numerator'] / moves:.0f}"} if moves else percent
-    if name == "W":
-        moves = factor["denominator"]
-        return gettext("%(percent)s (%(loss)s points lost a move)") % {
-            "percent": percent, "loss": f"{factor['numerator'] / moves:.1f}"} if moves else percent
     if name == "T":
         return percent
     return gettext("%(percent)s (%(found)s of %(all)s)") % {

@@ -1,7 +1,7 @@
 """Fitting the CPI on rated games (spec C4 "the weights are to be fitted on 100+
 games of different levels", C7 "a FIDE-equivalent of CPI").
 
-Pure: it takes each player-side of each analysed game as a :class:`Side` (the factors,
+Pure: it takes each player-side of each analysed game as a :class:`Side` (the eleven factors,
 the result and the player's rating in one pool) and returns a :class:`Fit`: weights by least
 squares of the rating on the factors, scaled to the spec's units; a measurement model
 ΔCPI = α + β·Elo + noise; and :func:`estimate`, the posterior Elo-equivalent of n games (the

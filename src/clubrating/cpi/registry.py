@@ -1,4 +1,4 @@
-"""The CPI factors, one row each (spec C1, C3, and W of ours): the single list every layer reads.
+"""The CPI factors, one row each (spec C1, C3): the single list every layer reads.
 
 A :class:`FactorSpec` says what a factor is called, whether it is a share (a value in [0, 1]
 from a numerator and a denominator) or a count, its label, the spec's weight, how it is
@@ -20,7 +20,7 @@ from typing import Any
 from clubrating.cpi.facts import Color, GameFacts
 from clubrating.cpi.factors import (SPEC_E, Count, EvalLossForm, Factor, acpl, brilliancies,
                                     engine_choice, eval_loss, game_accuracy, hangs, lost_on_time,
-                                    mates, opening, time_management, win_kept)
+                                    mates, opening, time_management)
 from clubrating.words import N_
 
 
@@ -83,12 +83,6 @@ FACTORS: tuple[FactorSpec, ...] = (
     FactorSpec("Br", Kind.COUNT, N_("brilliancies (sound sacrifices)"), 30,
                lambda game, color, form: brilliancies(game.plies, color), drill=False,
                means=N_("sound sacrifices the engine confirms")),
-    # W is ours, not the spec's (docs/cpi.md, "The factors, defined"): spec weight 0 keeps the
-    # `spec` preset the spec's arithmetic; not drilled (E's exercises are its); last, so that
-    # PlayerFactors(E, …, Br) still builds
-    FactorSpec("W", Kind.SHARE, N_("win chance kept"), 0,
-               lambda game, color, form: win_kept(game.plies, color), drill=False,
-               means=N_("how little of their winning chances the moves threw away (100 %: none)")),
 )
 
 NAMES: tuple[str, ...] = tuple(spec.name for spec in FACTORS)
@@ -114,7 +108,6 @@ class PlayerFactors:
     M3: Factor
     H: Count
     Br: Count
-    W: Factor = Factor(None, 0, 0)   # not in ledgers stored before W
     acpl: float | None = None
     accuracy: float | None = None
 
