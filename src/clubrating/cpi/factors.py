@@ -1,10 +1,9 @@
-"""The CPI factors, pure functions of the per-ply facts: the eleven of spec C3 and one of ours.
+"""The eleven CPI factors (spec C3), pure functions of the per-ply facts.
 
 Each factor of one player in one game is computed from the plies where that player was to
 move: E (eval loss), T (time management: the Gini of the seconds per move), O (opening: book
 moves), B1/B2/B3 (the engine's first, second, third choice played), M1/M2/M3 (mates in 1, 2,
-3 found), H (hangs: a drop of 15 points of lichess win %), Br (sound sacrifices) and, ours,
-W (win chance kept: the lichess win % the moves lost, on average). A factor
+3 found), H (hangs: a drop of 15 points of lichess win %) and Br (sound sacrifices). A factor
 that cannot be measured (no clocks, no mate available, no book position) is *unavailable*:
 ``None``, reported with ``available: false``, never 0 %; one measured and failed is 0. How ΔCPI
 treats an unavailable factor is :mod:`clubrating.cpi.index`'s business.
@@ -283,17 +282,6 @@ def win_drop(ply: PlyFacts) -> float | None:
     if ply.score_before is None:
         return None
     return win_percent(ply.score_before.clipped()) - win_percent(ply.score_after.clipped())
-
-
-def win_kept(plies: Sequence[PlyFacts], color: Color) -> Factor:
-    """W (ours, not the spec's): 1 − the mean points of lichess win % a move lost / 100, over
-    the moves E counts (an evaluation before them); numerator = the points lost, summed (a
-    move that gained counts 0), denominator = moves. A loss weighs by the position's
-    evaluation: 100 cp cost 9 points from 0, 2 from +800 (docs/cpi.md)."""
-    lost = [max(0.0, drop) for ply in own_plies(plies, color) if (drop := win_drop(ply)) is not None]
-    if not lost:
-        return Factor(None, 0, 0)
-    return Factor(1 - sum(lost) / len(lost) / 100, sum(lost), len(lost))
 
 
 def is_undecided(score: Score) -> bool:
