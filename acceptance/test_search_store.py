@@ -26,7 +26,7 @@ from clubrating.analysis.runner import open_searcher
 from clubrating.analysis.store import StoreCache
 from clubrating.cpi.facts import Score
 
-SAMPLE = 200          # positions searched again per store: about a minute at 10,000 nodes
+SAMPLE = 200          # positions searched again per fit's store: a minute at 150,000 nodes
 BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
 
 
@@ -88,18 +88,18 @@ def store_seed() -> int:
 def test_a_sample_of_the_stored_searches_is_what_the_engine_answers_again(name: str, tmp_path: Path) -> None:
     seed = store_seed()
     print(f"{name}: re-searching {SAMPLE} stored positions, CLUBRATING_STORE_SEED={seed}")
-    searched, differing = differing_searches(PRESETS.store_of(name), PRESETS.NODES, boards_of(name, tmp_path), seed,
-                                             SAMPLE)
+    searched, differing = differing_searches(PRESETS.store_of(name), PRESETS.POOL_NODES[name],
+                                             boards_of(name, tmp_path), seed, SAMPLE)
     assert differing == [], f"{len(differing)} of {searched} stored searches differ (seed {seed}): refill"
 
 
-DEPTH_SAMPLE = 30     # positions of each deeper store: about 10 s at 150,000 nodes
-DEPTH_STORES = [(name, nodes) for name in FILL.DEPTH_SUBSET for nodes in (50_000, 150_000)
-                if FILL.store_at(name, nodes).is_file()]
+DEPTH_SAMPLE = 30     # positions of each store at another depth than the fit's (measure_depth.py)
+DEPTH_STORES = [(name, nodes) for name in PRESETS.SAMPLES for nodes in (PRESETS.BASE_NODES, 50_000, 150_000)
+                if nodes != PRESETS.POOL_NODES[name] and FILL.store_at(name, nodes).is_file()]
 
 
 @pytest.mark.parametrize(("name", "nodes"), DEPTH_STORES)
-def test_a_sample_of_the_deeper_searches_is_what_the_engine_answers_again(name: str, nodes: int,
+def test_a_sample_of_the_searches_at_other_depths_is_what_the_engine_answers_again(name: str, nodes: int,
                                                                           tmp_path: Path) -> None:
     seed = store_seed()
     print(f"{name} at {nodes:,} nodes: re-searching {DEPTH_SAMPLE} stored positions, CLUBRATING_STORE_SEED={seed}")

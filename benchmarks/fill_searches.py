@@ -1,15 +1,15 @@
 """Fill a pool's committed store of engine searches, ``data/searches/POOL.jsonl.gz``.
 
     nice -n 19 .venv/bin/python benchmarks/fill_searches.py fide-classical [--jobs 2] \\
-        [--work var/searches/fide-classical.sqlite] 2> fill.log
-    nice -n 19 .venv/bin/python benchmarks/fill_searches.py fide-classical --nodes 150000 --jobs 1 2> fill.log
-    .venv/bin/python benchmarks/fill_searches.py fide-classical --nodes 150000 --partial
+        [--work var/searches/fide-classical-150k.sqlite] 2> fill.log
+    nice -n 19 .venv/bin/python benchmarks/fill_searches.py fide-classical --nodes 10000 --jobs 1 2> fill.log
+    .venv/bin/python benchmarks/fill_searches.py fide-classical --partial
 
 The pool's games are those ``benchmarks/fit_presets.py`` fits (the games ``clubrating
 calibrate`` keeps of its files), searched as the fit searches them (Stockfish, MultiPV 3, one
-thread, a clean hash) at the fit's 10,000 nodes into ``POOL.jsonl.gz``, or at ``--nodes N``
-into ``POOL-Nk.jsonl.gz`` beside it (``--subset depth``: only the games
-``benchmarks/measure_depth.py`` compares). Every search is committed at once to the SQLite work
+thread, a clean hash) at the pool's fit depth (``fit_presets.POOL_NODES``) or at ``--nodes
+N``, into ``POOL.jsonl.gz`` at 10,000 nodes and ``POOL-Nk.jsonl.gz`` at another depth
+(``--subset depth``: only the games ``benchmarks/measure_depth.py`` compares). Every search is committed at once to the SQLite work
 file, so an interrupted fill continues where it stopped when started again; the store already
 committed answers beneath it. A progress line every ten games goes to stderr; an engine that
 stops answering (a fill paused with SIGSTOP past the engine's timeout) restarts the fill from
@@ -92,11 +92,9 @@ def depth_games(name: str, folder: Path) -> list[chess.pgn.Game]:
 
 
 def store_at(name: str, nodes: int) -> Path:
-    """The committed searches of pool ``name`` at ``nodes`` (the fit's own store at its nodes)."""
-    store: Path = fit_presets().store_of(name)
-    if nodes == fit_presets().NODES:
-        return store
-    return store.with_name(f"{name}-{nodes // 1000}k.jsonl.gz")
+    """The committed searches of pool ``name`` at ``nodes``."""
+    store: Path = fit_presets().store_at(name, nodes)   # a script's module: typed here
+    return store
 
 
 class Incomplete(Exception):
@@ -216,13 +214,14 @@ def main() -> int:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--work", help="the SQLite work file (default var/searches/POOL[-Nk].sqlite)")
     parser.add_argument("--engine", default=DEFAULT_ENGINE)
-    parser.add_argument("--nodes", type=int, default=fit_presets().NODES,
-                        help="the engine's node budget (default the fit's)")
+    parser.add_argument("--nodes", type=int, help="the engine's node budget (default the pool's fit's)")
     parser.add_argument("--subset", choices=("all", "depth"), default="all",
                         help="depth: search only the pool's depth subset (DEPTH_SUBSET)")
     parser.add_argument("--partial", action="store_true",
                         help="search nothing: write the store from the games complete so far")
     args = parser.parse_args()
+    if args.nodes is None:
+        args.nodes = fit_presets().POOL_NODES[args.pool]
     if args.nodes < 1:
         parser.error(f"--nodes must be a positive number of nodes, not {args.nodes}")
     store = store_at(args.pool, args.nodes)

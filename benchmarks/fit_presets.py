@@ -3,16 +3,17 @@
     .venv/bin/python benchmarks/fit_presets.py [--cache FILE] [--check] [--pool NAME]
 
 Two rating pools of ../shared/data/games, never mixed, each fitted by ``clubrating calibrate``
-with the real Stockfish at 10,000 nodes (deterministic: one thread, a node budget, a clean
-hash for every search), reading the pool's committed searches ``data/searches/POOL.jsonl.gz``
-(``benchmarks/fill_searches.py``) beneath the cache, so only what the store lacks is searched:
+with the real Stockfish at the pool's depth (``POOL_NODES``; deterministic: one thread, a node
+budget, a clean hash for every search), reading the pool's committed searches at that depth
+(``store_of``, ``benchmarks/fill_searches.py``) beneath the cache, so only what the store
+lacks is searched:
 
 - ``lichess-blitz``: the first 60 blitz games of 30 plies or more of each of the ten lichess
-  rating bands of June 2018 (600 games, 1,200 player-sides);
+  rating bands of June 2018 (600 games, 1,200 player-sides; 10,000 nodes);
 - ``fide-classical``: the Lezcano memorial 2025 (252 over-the-board games, FIDE 1400-2500,
   90'+30"), the 45 over-the-board games 2200-2470 of lunahernandez_games_clk_eval.pgn and
   every rated classical over-the-board game of TWIC 1362 (online, rapid and blitz events left
-  out).
+  out): 988 games, 150,000 nodes.
 
 ``acceptance/test_cpi_fit.py`` builds the same samples (it imports them from here), refits
 and fails when the shipped presets differ. ``--check`` only prints the figures.
@@ -39,7 +40,11 @@ BANDS = ("lt900", "900-1100", "1100-1300", "1300-1500", "1500-1700", "1700-1900"
 PER_BAND = 60
 MIN_SAMPLE_PLIES = 30
 NOT_CLASSICAL = re.compile(r"blitz|speed|rapid|online|bullet|\bCB\b|FSIM", re.I)
-NODES = 10_000
+BASE_NODES = 10_000   # the depth of a pool's first store, data/searches/POOL.jsonl.gz
+# The depth each pool is fitted at. FIDE classical at a club's default (150,000: a preset fitted
+# at 10,000 read a 150,000-node analysis about 70 Elo high, docs/cpi.md "The engine's depth");
+# lichess blitz at 10,000.
+POOL_NODES = {"lichess-blitz": BASE_NODES, "fide-classical": 150_000}
 POOLS = {"lichess-blitz": "lichess blitz ratings of 2018", "fide-classical": "FIDE ratings, classical over the board"}
 
 
@@ -83,9 +88,15 @@ SAMPLES = {"lichess-blitz": (lichess_blitz, ("--pool", "lichess-2018", "--time-c
            "fide-classical": (fide_classical, ("--pool", "fide", "--time-control", "classical"))}
 
 
+def store_at(name: str, nodes: int) -> Path:
+    """The committed searches of pool ``name`` at ``nodes``: POOL.jsonl.gz at the base depth,
+    POOL-Nk.jsonl.gz at another."""
+    return STORES / (f"{name}.jsonl.gz" if nodes == BASE_NODES else f"{name}-{nodes // 1000}k.jsonl.gz")
+
+
 def store_of(name: str) -> Path:
-    """The pool's committed searches."""
-    return STORES / f"{name}.jsonl.gz"
+    """The pool's committed searches at the depth it is fitted at."""
+    return store_at(name, POOL_NODES[name])
 
 
 def fit_all(folder: Path, cache: str | None = None, jobs: int = 2,
@@ -101,7 +112,7 @@ def fit_all(folder: Path, cache: str | None = None, jobs: int = 2,
         extra = ["--cache", cache] if cache else []
         extra += ["--store", str(store_of(name))] if store_of(name).is_file() else []
         with contextlib.redirect_stdout(buffer):
-            code = main(["calibrate", *map(str, sample(folder)), "--nodes", str(NODES), "--jobs", str(jobs),
+            code = main(["calibrate", *map(str, sample(folder)), "--nodes", str(POOL_NODES[name]), "--jobs", str(jobs),
                          "--json", *extra, *options])
         assert code == 0, name
         results[name] = json.loads(buffer.getvalue())

@@ -138,7 +138,7 @@ def filled_games(pool: str, games: list[Any], node_budgets: Sequence[int], first
     depth = {id(g) for g in fill_searches.depth_subset(pool, games)}
     complete = {n for n, g in enumerate(games) if first is None or n < first or id(g) in depth}
     for nodes in node_budgets:
-        if nodes != fill_searches.fit_presets().NODES:
+        if nodes != fill_searches.fit_presets().BASE_NODES:
             config = AnalysisConfig(EngineSettings(path=DEFAULT_ENGINE, nodes=nodes), book=None,
                                     stores=(str(fill_searches.store_at(pool, nodes)),))
             complete &= fill_searches.complete_rows(games, config, None)[1]
@@ -150,7 +150,7 @@ def measure(pool: str, node_budgets: Sequence[int], boot: int = BOOTSTRAP, subse
     """The document: the fit's 10,000-node model read at each depth on the same sides."""
     with tempfile.TemporaryDirectory() as folder:
         every = fill_searches.pool_games(pool, Path(folder))
-    fit_nodes = fill_searches.fit_presets().NODES
+    fit_nodes = fill_searches.fit_presets().BASE_NODES
     chosen = (fill_searches.depth_subset(pool, every) if subset == "depth"
               else filled_games(pool, every, node_budgets, first))
     in_subset = {id(g) for g in chosen}

@@ -1,6 +1,6 @@
 """Nested cross-validation of the CPI on a pool of ``benchmarks/fit_presets.py`` (all its games).
 
-    .venv/bin/python benchmarks/nested_cv.py fide-classical [--cache FILE] [--jobs 2] [--difficulty]
+    .venv/bin/python benchmarks/nested_cv.py fide-classical [--cache FILE] [--jobs 2] [--difficulty] [--nodes N]
     .venv/bin/python benchmarks/nested_cv.py fide-classical --by-prior-scale
 
 Each of 5 outer folds of whole players chooses the E form and its cap, which factors enter and
@@ -40,12 +40,14 @@ sys.path.insert(0, str(HERE))
 import fill_searches  # noqa: E402  (a script beside this one, not a package)
 
 
-def pool_sides(pool: str, cache: str | None = None, jobs: int = 2,
-               difficulty: bool = False) -> tuple[int, int, list[Side]]:
-    """The pool's games, the searches its analysis made and its sides (every candidate E form)."""
+def pool_sides(pool: str, cache: str | None = None, jobs: int = 2, difficulty: bool = False,
+               nodes: int | None = None) -> tuple[int, int, list[Side]]:
+    """The pool's games, the searches its analysis made and its sides (every candidate E form),
+    at ``nodes`` (default the depth the pool is fitted at)."""
     presets, fill = fill_searches.fit_presets(), fill_searches
-    store = presets.store_of(pool)
-    config = AnalysisConfig(EngineSettings(path=DEFAULT_ENGINE, nodes=presets.NODES), book=DEFAULT_BOOK,
+    nodes = nodes or presets.POOL_NODES[pool]
+    store = presets.store_at(pool, nodes)
+    config = AnalysisConfig(EngineSettings(path=DEFAULT_ENGINE, nodes=nodes), book=DEFAULT_BOOK,
                             cache=cache, stores=(str(store),) if store.is_file() else ())
     with tempfile.TemporaryDirectory() as folder:
         games = fill.pool_games(pool, Path(folder))
@@ -54,12 +56,14 @@ def pool_sides(pool: str, cache: str | None = None, jobs: int = 2,
                                                                 difficulty=difficulty)
 
 
-def nested(pool: str, cache: str | None = None, jobs: int = 2, difficulty: bool = False) -> dict[str, Any]:
+def nested(pool: str, cache: str | None = None, jobs: int = 2, difficulty: bool = False,
+           nodes: int | None = None) -> dict[str, Any]:
     """The nested cross-validation's document for ``pool`` (``difficulty``: the candidates of
-    ``cpi/difficulty.py`` among the choices)."""
-    games, searched, sides = pool_sides(pool, cache, jobs, difficulty)
+    ``cpi/difficulty.py`` among the choices; ``nodes``: the analysis at that depth)."""
+    nodes = nodes or fill_searches.fit_presets().POOL_NODES[pool]
+    games, searched, sides = pool_sides(pool, cache, jobs, difficulty, nodes)
     report = nested_cross_validate(sides, choices=WITH_DIFFICULTY if difficulty else CHOICES)
-    return {"pool": pool, "games": games, "searched": searched, **report}
+    return {"pool": pool, "nodes": nodes, "games": games, "searched": searched, **report}
 
 
 def prior_scales(pool: str, cache: str | None = None, jobs: int = 2) -> dict[str, Any]:
@@ -75,13 +79,14 @@ def main() -> int:
     parser.add_argument("--cache", help="SQLite search cache above the store")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--difficulty", action="store_true", help="try the position-difficulty features too")
+    parser.add_argument("--nodes", type=int, help="the analysis at this depth (its store; default the pool's fit's)")
     parser.add_argument("--by-prior-scale", action="store_true",
                         help="print the sets' cover under each fixed scale of the prior instead")
     args = parser.parse_args()
     if args.by_prior_scale:
         print(json.dumps(prior_scales(args.pool, args.cache, args.jobs), indent=2))
         return 0
-    print(json.dumps(nested(args.pool, args.cache, args.jobs, args.difficulty), indent=2))
+    print(json.dumps(nested(args.pool, args.cache, args.jobs, args.difficulty, args.nodes), indent=2))
     return 0
 
 

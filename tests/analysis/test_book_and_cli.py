@@ -106,7 +106,7 @@ def test_analyze_prints_factors_as_text(fake_engine, tmp_path, monkeypatch, caps
     out = capsys.readouterr().out
     assert code == 0 and "ΔCPI" in out and "Opener" in out
     lines = out.splitlines()
-    assert lines[0] == ("CPI preset fide-classical: the preset was fitted at 10,000 nodes a position; "
+    assert lines[0] == ("CPI preset fide-classical: the preset was fitted at 150,000 nodes a position; "
                         "these games were analysed at 500 (a shallower analysis sees more mistakes: "
                         "the figure may read lower)")          # the club is told its depth differs
     t_row = next(line for line in lines if line.strip().startswith("T "))

@@ -303,7 +303,7 @@ def test_the_ledger_in_words_names_the_nodes_the_preset_was_fitted_at_and_the_ga
     assert main(["cpi", "Anna Berg"]) == 0
     lines = capsys.readouterr().out.splitlines()
     like = next(i for i, line in enumerate(lines) if "plays like" in line)
-    assert lines[like + 1] == ("  the preset was fitted at 10,000 nodes a position; these games were analysed at "
+    assert lines[like + 1] == ("  the preset was fitted at 150,000 nodes a position; these games were analysed at "
                                "1,000 (a shallower analysis sees more mistakes: the figure may read lower)")
     set_cpi_weights(club, {k: float(v) for k, v in FITTED.items()}, who=ARBITER, preset="spec")
     assert main(["cpi", "Anna Berg"]) == 0                     # the spec's base: no engine fitted it

@@ -101,24 +101,24 @@ def test_the_dashboard_says_the_nodes_the_preset_was_fitted_at_beside_the_games_
     anna = member(fitted, "Anna Berg")
     url = f"/c/riverside/p/{anna.id}/cpi/"
     assert depth_line(page(Client(), url)) == ("The model behind this figure was fitted on games the engine "
-                                               "analysed at 10,000 nodes a position; it analysed these at 1,000 nodes. A shallower "
+                                               "analysed at 150,000 nodes a position; it analysed these at 1,000 nodes. A shallower "
                                                "analysis sees more mistakes, so the figure may read lower than "
                                                "a fit at this depth would give.")
-    GameAnalysis.objects.filter(game__tournament__club=fitted).update(nodes=150_000)
+    GameAnalysis.objects.filter(game__tournament__club=fitted).update(nodes=1_000_000)
     cache.clear()
     assert depth_line(page(Client(), url)).endswith(
-        "it analysed these at 150,000 nodes. A deeper analysis finds fewer mistakes, so the figure may read higher "
+        "it analysed these at 1,000,000 nodes. A deeper analysis finds fewer mistakes, so the figure may read higher "
         "than a fit at this depth would give.")
     russian = Client().get(url, headers={"accept-language": "ru"}).content.decode()
     assert re.sub(r"\s", " ", depth_line(russian)) == (
-        "Модель этой оценки подобрана по партиям, которые движок анализировал на 10 000 узлах на позицию; эти "
-        "партии он анализировал на 150 000 узлах. Более глубокий анализ находит меньше ошибок, поэтому оценка может "
+        "Модель этой оценки подобрана по партиям, которые движок анализировал на 150 000 узлах на позицию; эти "
+        "партии он анализировал на 1 000 000 узлах. Более глубокий анализ находит меньше ошибок, поэтому оценка может "
         "оказаться выше, чем дала бы модель, подобранная на этой глубине.")     # the page's own number format
-    GameAnalysis.objects.filter(game__tournament__club=fitted).update(nodes=10_000)
+    GameAnalysis.objects.filter(game__tournament__club=fitted).update(nodes=150_000)
     cache.clear()                                            # the page cache knows nothing of the update
     assert depth_line(page(Client(), url)) == ("The model behind this figure was fitted on games the engine "
-                                               "analysed at 10,000 nodes a position, as it analysed these.")
-    assert member_ledger(anna)["strength"]["nodes"] == [10_000]
+                                               "analysed at 150,000 nodes a position, as it analysed these.")
+    assert member_ledger(anna)["strength"]["nodes"] == [150_000]
 
 
 def test_too_few_games_under_fitted_settings_say_so_instead_of_a_figure(fitted) -> None:

@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from clubrating import __version__
-from clubrating.analysis.defaults import DEFAULT_BOOK, DEFAULT_ENGINE
+from clubrating.analysis.defaults import DEFAULT_BOOK, DEFAULT_ENGINE, DEFAULT_NODES
 from clubrating.cli import examples, option, print_json, wants_json, whole
 from clubrating.djangoenv import gettext
 from clubrating.cpi import factors as factor_definitions
@@ -42,7 +42,9 @@ from clubrating.words import N_
 if TYPE_CHECKING:
     import chess.pgn
 
-DEFAULT_CALIBRATION_NODES = 10_000   # ours: what the shipped presets were fitted with (README, "The CPI")
+# A club's own analysis depth: a fit at another depth reads the club's games high or low
+# (docs/cpi.md, "The engine's depth").
+DEFAULT_CALIBRATION_NODES = DEFAULT_NODES
 DEFAULT_MIN_PLIES = 20               # ours: a game of fewer than 10 moves each says little of either player
 DEFAULT_WINDOW = 10                  # "plays like 1750 ± 150 over the last 10 games"
 
