@@ -113,7 +113,7 @@ def test_the_text_of_analyze_is_russian_with_its_factor_table_aligned(tmp_path: 
                      "--nodes", "500", FAKE_UCI_LOG=str(tmp_path / "uci.log"))
     assert run.returncode == 0, run.stderr
     lines = run.stdout.splitlines()
-    assert lines[0].startswith("набор настроек CPI fide-classical: набор настроек подобран при 10,000 узлах "), lines[0]
+    assert lines[0].startswith("набор настроек CPI fide-classical: набор настроек подобран при 150,000 узлах "), lines[0]
     assert lines[1].startswith("Партия 1: ") and " узлов, MultiPV 3; анализов движка: " in lines[1], lines[1]
     sides = [line for line in lines if line.startswith("  белые ") or line.startswith("  чёрные ")]
     assert len(sides) == 2 and all(": ΔCPI " in line for line in sides), sides
