@@ -165,9 +165,11 @@ def test_killing_analyze_kills_its_workers_and_engines(tmp_path, sig) -> None:
     games = read_pgn_file(DATA / "ruy_exchange.pgn") * 4
     pgn = tmp_path / "games.pgn"
     pgn.write_text("\n\n".join(str(game) for game in games))
-    command = subprocess.Popen([sys.executable, "-m", "clubrating.cli", "analyze", str(pgn), "--jobs", "2",
-                                "--nodes", "50000000", "--engine", DEFAULT_ENGINE],
-                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    errors = tmp_path / "stderr.txt"     # a file, not a pipe nobody reads: a full pipe would block the exit
+    with open(errors, "wb") as stderr:
+        command = subprocess.Popen([sys.executable, "-m", "clubrating.cli", "analyze", str(pgn), "--jobs", "2",
+                                    "--nodes", "50000000", "--engine", DEFAULT_ENGINE],
+                                   stdout=subprocess.DEVNULL, stderr=stderr)
     started: set[int] = set()
     try:
         deadline = time.monotonic() + 60
@@ -179,7 +181,11 @@ def test_killing_analyze_kills_its_workers_and_engines(tmp_path, sig) -> None:
             time.sleep(0.2)
         assert len(started) >= 4, f"the pool never started: {started}"
         command.send_signal(sig)
-        command.wait(timeout=60)   # a deadline, not a speed target: a loaded machine can take long to end it
+        try:
+            command.wait(timeout=60)   # a deadline, not a speed target: a loaded machine can take long to end it
+        except subprocess.TimeoutExpired:
+            pytest.fail(f"analyze did not end within 60 s of {sig.name}; its stderr ends: "
+                        f"{errors.read_text(errors='replace')[-2000:]!r}")
         deadline = time.monotonic() + 5
         while time.monotonic() < deadline and any(alive(pid) for pid in started):
             time.sleep(0.1)
