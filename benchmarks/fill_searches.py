@@ -9,11 +9,12 @@ The pool's games are those ``benchmarks/fit_presets.py`` fits (the games ``clubr
 calibrate`` keeps of its files), searched as the fit searches them (Stockfish, MultiPV 3, one
 thread, a clean hash) at the pool's fit depth (``fit_presets.POOL_NODES``) or at ``--nodes
 N``, into ``POOL.jsonl.gz`` at 10,000 nodes and ``POOL-Nk.jsonl.gz`` at another depth
-(``--subset depth``: only the games ``benchmarks/measure_depth.py`` compares). Every search is committed at once to the SQLite work
-file, so an interrupted fill continues where it stopped when started again; the store already
-committed answers beneath it. A progress line every ten games goes to stderr; an engine that
-stops answering (a fill paused with SIGSTOP past the engine's timeout) restarts the fill from
-its work file; three failures in a row without a new search end it.
+(``--subset depth``: only the games ``benchmarks/measure_depth.py`` compares). Every search is
+committed at once to the SQLite work file, so an interrupted fill continues where it stopped
+when started again; the store already committed answers beneath it. A progress line every ten
+games goes to stderr; an engine that stops answering (a fill paused with SIGSTOP past the
+engine's timeout) restarts the fill from its work file; three failures in a row without a new
+search end it.
 
 The store is written by one pass through every game of the pool that searches nothing: a game
 whose searches are all in the work file or the committed store gives the rows it read, a game
@@ -93,8 +94,7 @@ def depth_games(name: str, folder: Path) -> list[chess.pgn.Game]:
 
 def store_at(name: str, nodes: int) -> Path:
     """The committed searches of pool ``name`` at ``nodes``."""
-    store: Path = fit_presets().store_at(name, nodes)   # a script's module: typed here
-    return store
+    return Path(fit_presets().store_at(name, nodes))
 
 
 class Incomplete(Exception):

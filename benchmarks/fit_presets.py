@@ -112,8 +112,8 @@ def fit_all(folder: Path, cache: str | None = None, jobs: int = 2,
         extra = ["--cache", cache] if cache else []
         extra += ["--store", str(store_of(name))] if store_of(name).is_file() else []
         with contextlib.redirect_stdout(buffer):
-            code = main(["calibrate", *map(str, sample(folder)), "--nodes", str(POOL_NODES[name]), "--jobs", str(jobs),
-                         "--json", *extra, *options])
+            code = main(["calibrate", *map(str, sample(folder)), "--nodes", str(POOL_NODES[name]),
+                         "--jobs", str(jobs), "--json", *extra, *options])
         assert code == 0, name
         results[name] = json.loads(buffer.getvalue())
     return results

@@ -391,10 +391,13 @@ def nested_cross_validate(sides: Sequence[Side], k: int = OUTER_FOLDS,
             "elo_mean": figure(statistics.fmean(mean_truth), 0), "elo_sd": figure(statistics.stdev(mean_truth), 0),
             "mean_mae": figure(statistics.fmean(mean_error), 1), "acpl_r": figure(statistics.fmean(acpl_r), 3),
             "cpi": cpi.to_dict(), "shipped": shipped.to_dict(), "acpl_line": acpl.to_dict(), "chosen": picked,
-            "by_training_share": {f"{share:g}": {"training_sides": round(trained_on[share] / k),
-                                                 **{key: result.to_dict()[key] for key in ("r", "one_game_mae")},
-                                                 "mae_by_games": result.to_dict()["mae_by_games"]}
+            "by_training_share": {f"{share:g}": _learned(result.to_dict(), round(trained_on[share] / k))
                                   for share, result in learning.items()}}
+
+
+def _learned(found: dict[str, Any], training_sides: int) -> dict[str, Any]:
+    """A point of the learning curve: the sides fitted on and what the held-out players gave."""
+    return {"training_sides": training_sides, **{key: found[key] for key in ("r", "one_game_mae", "mae_by_games")}}
 
 
 def training_share(train: Sequence[Side], share: float) -> list[Side]:
