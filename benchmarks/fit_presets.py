@@ -2,14 +2,16 @@
 
     .venv/bin/python benchmarks/fit_presets.py [--cache FILE] [--check] [--pool NAME]
 
-Two rating pools of ../shared/data/games, never mixed, each fitted by ``clubrating calibrate``
+Three rating pools of ../shared/data/games, never mixed, each fitted by ``clubrating calibrate``
 with the real Stockfish at the pool's depth (``POOL_NODES``; deterministic: one thread, a node
 budget, a clean hash for every search), reading the pool's committed searches at that depth
 (``store_of``, ``benchmarks/fill_searches.py``) beneath the cache, so only what the store
 lacks is searched:
 
-- ``lichess-blitz``: the first 60 blitz games of 30 plies or more of each of the ten lichess
-  rating bands of June 2018 (600 games, 1,200 player-sides; 10,000 nodes);
+- ``lichess-blitz``: every rated blitz game of 30 plies or more of the ten lichess rating
+  bands of June 2018 (2,039 games; 10,000 nodes);
+- ``lichess-rapid``: every rated rapid game of 30 plies or more of the same bands (387 games,
+  none above 2300; 10,000 nodes);
 - ``fide-classical``: the Lezcano memorial 2025 (252 over-the-board games, FIDE 1400-2500,
   90'+30"), the 45 over-the-board games 2200-2470 of lunahernandez_games_clk_eval.pgn and
   every rated classical over-the-board game of TWIC 1362 (online, rapid and blitz events left
@@ -23,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import functools
 import json
 import re
 import sys
@@ -37,15 +40,15 @@ PRESETS_MODULE = ROOT / "src" / "clubrating" / "cpi" / "presets.py"
 STORES = ROOT / "data" / "searches"
 BANDS = ("lt900", "900-1100", "1100-1300", "1300-1500", "1500-1700", "1700-1900", "1900-2100",
          "2100-2300", "2300-2500", "2500plus")
-PER_BAND = 60
 MIN_SAMPLE_PLIES = 30
 NOT_CLASSICAL = re.compile(r"blitz|speed|rapid|online|bullet|\bCB\b|FSIM", re.I)
 BASE_NODES = 10_000   # the depth of a pool's first store, data/searches/POOL.jsonl.gz
 # The depth each pool is fitted at. FIDE classical at a club's default (150,000: a preset fitted
 # at 10,000 read a 150,000-node analysis about 70 Elo high, docs/cpi.md "The engine's depth");
-# lichess blitz at 10,000.
-POOL_NODES = {"lichess-blitz": BASE_NODES, "fide-classical": 150_000}
-POOLS = {"lichess-blitz": "lichess blitz ratings of 2018", "fide-classical": "FIDE ratings, classical over the board"}
+# lichess at 10,000.
+POOL_NODES = {"lichess-blitz": BASE_NODES, "lichess-rapid": BASE_NODES, "fide-classical": 150_000}
+POOLS = {"lichess-blitz": "lichess blitz ratings of 2018", "lichess-rapid": "lichess rapid ratings of 2018",
+         "fide-classical": "FIDE ratings, classical over the board"}
 
 
 def read(path: Path):  # type: ignore[no-untyped-def]
@@ -64,16 +67,17 @@ def write(path: Path, games: list[chess.pgn.Game]) -> Path:
     return path
 
 
-def lichess_blitz(folder: Path) -> list[Path]:
+def lichess(speed: str, folder: Path) -> list[Path]:
+    """Every rated lichess game of ``speed`` ("Blitz", "Rapid") of the ten bands, each game
+    tagged with its band (the fit's folds keep a band whole)."""
     chosen = []
     for band in BANDS:
         games = [g for g in read(GAMES / "lichess_2018-06_bands" / f"band_{band}.pgn")
-                 if g.headers.get("Event", "").startswith("Rated Blitz") and rated(g)][:PER_BAND]
-        assert len(games) == PER_BAND, band
+                 if g.headers.get("Event", "").startswith(f"Rated {speed}") and rated(g)]
         for game in games:
             game.headers["Band"] = band
         chosen += games
-    return [write(folder / "lichess-blitz.pgn", chosen)]
+    return [write(folder / f"lichess-{speed.lower()}.pgn", chosen)]
 
 
 def fide_classical(folder: Path) -> list[Path]:
@@ -84,7 +88,8 @@ def fide_classical(folder: Path) -> list[Path]:
     return [*broadcasts, write(folder / "twic-classical.pgn", classical)]
 
 
-SAMPLES = {"lichess-blitz": (lichess_blitz, ("--pool", "lichess-2018", "--time-control", "blitz")),
+SAMPLES = {"lichess-blitz": (functools.partial(lichess, "Blitz"), ("--pool", "lichess-2018", "--time-control", "blitz")),
+           "lichess-rapid": (functools.partial(lichess, "Rapid"), ("--pool", "lichess-2018", "--time-control", "rapid")),
            "fide-classical": (fide_classical, ("--pool", "fide", "--time-control", "classical"))}
 
 
@@ -101,7 +106,7 @@ def store_of(name: str) -> Path:
 
 def fit_all(folder: Path, cache: str | None = None, jobs: int = 2,
             names: tuple[str, ...] = tuple(SAMPLES)) -> dict[str, dict]:  # type: ignore[type-arg]
-    """The fits of the pools ``names`` (default both): the documents of ``clubrating calibrate --json``."""
+    """The fits of the pools ``names`` (default every pool): the documents of ``clubrating calibrate --json``."""
     from clubrating.cli import main
 
     assert GAMES.is_dir(), f"real games missing: {GAMES}"
@@ -131,13 +136,16 @@ def module_text(fits: dict[str, dict]) -> str:  # type: ignore[type-arg]
     lines = ['"""The CPI presets fitted on real rated games, written by',
              "``benchmarks/fit_presets.py`` from ``clubrating calibrate``: do not edit by hand;",
              "``acceptance/test_cpi_fit.py`` refits them and fails when they differ.",
-             '"""', "", "from __future__ import annotations", "",
+             '"""', "", "from __future__ import annotations", "", "from clubrating.words import N_", "",
              "FITTED: dict[str, dict[str, float]] = {"]
     for name, fit in fits.items():
         lines.append(f"    {name!r}: {{")
         lines += [f"        {k!r}: {v!r}," for k, v in fit["settings"].items()]
         lines.append("    },")
-    lines += ["}", "", f"POOLS: dict[str, str] = {POOLS!r}", "", "PROVENANCE: dict[str, dict[str, object]] = {"]
+    # each pool's name as the dashboard says it, marked for the translation catalogues
+    lines += ["}", "", "POOLS: dict[str, str] = {"]
+    lines += [f"    {name!r}: N_({text!r})," for name, text in POOLS.items()]
+    lines += ["}", "", "PROVENANCE: dict[str, dict[str, object]] = {"]
     for name, fit in fits.items():
         lines.append(f"    {name!r}: {fit['provenance']!r},")
     lines += ["}", "", "CROSS_VALIDATION: dict[str, dict[str, object]] = {"]

@@ -109,3 +109,14 @@ def quick_password_hashes() -> Iterator[None]:
     from django.test import override_settings
     with override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"]):
         yield
+
+
+@pytest.fixture(autouse=True)
+def no_language_left_behind() -> Iterator[None]:
+    """The next test starts in the settings' language: the first ``clubrating`` command run in a
+    process activates the environment's language for good (djangoenv.setup), so a test of the
+    Russian CLI that came first left later tests of English texts reading Russian."""
+    yield
+    from django.utils import translation
+
+    translation.deactivate()

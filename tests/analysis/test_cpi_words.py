@@ -56,7 +56,7 @@ def test_the_depth_line_names_the_fits_nodes_beside_the_analysis(fitted: int | N
 
 def test_each_fitted_preset_records_the_nodes_it_was_fitted_at_and_the_spec_none() -> None:
     assert fitted_nodes("spec") is None
-    depths = {"fide-classical": 150_000, "lichess-blitz": 10_000}    # a club's default; the blitz pool's
+    depths = {"fide-classical": 150_000, "lichess-blitz": 10_000, "lichess-rapid": 10_000}   # a club's default; lichess
     for name in PRESETS:
         if name != "spec":
             engine = PROVENANCE[name]["engine"]

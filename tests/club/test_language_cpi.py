@@ -79,3 +79,15 @@ def test_fair_play_speaks_russian_in_aligned_columns(club: Club, capsys: pytest.
     assert lines[3].startswith("Ben Cole ") and lines[3].endswith("  <- присмотреться")
     rows = [line.removesuffix("  <- присмотреться") for line in lines[3:]]
     assert {len(row) for row in rows} == {len(lines[2])}, lines
+
+
+def test_every_rating_pool_has_its_name_in_armenian_and_russian() -> None:
+    """A new preset's pool needs its translations: the dashboard and ``cpi`` say its name."""
+    from django.utils import translation
+
+    from clubrating.cpi.index import PRESET_POOLS
+
+    for language in ("hy", "ru"):
+        with translation.override(language):
+            untranslated = [name for name in PRESET_POOLS.values() if translation.gettext(name) == name]
+        assert untranslated == [], language

@@ -197,3 +197,13 @@ def test_a_game_with_moves_is_linked_to_its_viewer_at_the_exercises_position(clu
     assert row is not None and exercise is not None
     assert int(exercise.group(1)) == 0      # White's first move hangs in the first game: the start position
     assert page(Client(), f"/c/riverside/g/{games[0].id}/?ply={exercise.group(1)}")
+
+
+def test_the_dashboard_names_the_rating_pool_in_the_readers_language(fitted) -> None:
+    publish_analysed(fitted, 8, facts=long_game, who=WHO)
+    url = f"/c/riverside/p/{member(fitted, 'Anna Berg').id}/cpi/"
+    assert "The rating (FIDE ratings, classical over the board) of players" in page(Client(), url)
+    russian = Client().get(url, headers={"accept-language": "ru"}).content.decode()
+    assert "(рейтинги ФИДЕ, классика за доской)" in russian and "classical over the board" not in russian
+    armenian = Client().get(url, headers={"accept-language": "hy"}).content.decode()
+    assert "(FIDE-ի վարկանիշները, դասական շախմատ տախտակի վրա)" in armenian

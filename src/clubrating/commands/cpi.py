@@ -108,7 +108,7 @@ def _print_ledger(doc: dict[str, Any]) -> None:
     strength = doc.get("strength")
     if strength is not None:
         print("  " + gettext("%(plays_like)s (%(pool)s)") % {"plays_like": plays_like(strength, strength["games"]),
-                                                              "pool": strength["pool"]})
+                                                              "pool": gettext(strength["pool"])})
         if depth := depth_line(strength.get("fitted_nodes"), strength.get("nodes") or []):
             print(f"  {depth}")
     weakest = doc["weakest"]

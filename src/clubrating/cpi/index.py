@@ -18,6 +18,7 @@ from clubrating.cpi.presets import FITTED, POOLS, PROVENANCE
 from clubrating.cpi.registry import COUNTS, SHARES, PlayerFactors, player_factors
 from clubrating.cpi.weights import Weights as Weights   # its home is cpi.weights
 from clubrating.formats.results import GameResult
+from clubrating.words import N_
 
 CPI_FLOOR, CPI_CEILING = 0.0, 4000.0  # spec C2: clamp(CPI, 0, 4000)
 
@@ -29,7 +30,8 @@ CPI_FLOOR, CPI_CEILING = 0.0, 4000.0  # spec C2: clamp(CPI, 0, 4000)
 # are over the board, and FIDE's classical ratings are the scale its members know.
 PRESETS: dict[str, Weights] = {"spec": Weights(), **{name: Weights.from_dict(settings)
                                                     for name, settings in FITTED.items()}}
-PRESET_POOLS: dict[str, str] = {"spec": "the specification's weights", **POOLS}   # what each Elo means
+# what each Elo means, in English: the dashboard and the CLI translate it (marked by N_)
+PRESET_POOLS: dict[str, str] = {"spec": N_("the specification's weights"), **POOLS}
 DEFAULT_PRESET = "fide-classical"
 
 
