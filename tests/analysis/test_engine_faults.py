@@ -158,6 +158,13 @@ def alive(pid: int) -> bool:
     return state != "Z"
 
 
+def ctrl_c_as_at_a_terminal() -> None:
+    """SIGINT back to its default in the child: a suite started in the background by a shell
+    without job control (``make test &`` in a script) ignores SIGINT, the child inherits that,
+    and Python then keeps ignoring it, as a background job should, so analyze never heard it."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 @pytest.mark.skipif(not os.access(DEFAULT_ENGINE, os.X_OK), reason="needs Stockfish")
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT, signal.SIGKILL])
@@ -169,7 +176,7 @@ def test_killing_analyze_kills_its_workers_and_engines(tmp_path, sig) -> None:
     with open(errors, "wb") as stderr:
         command = subprocess.Popen([sys.executable, "-m", "clubrating.cli", "analyze", str(pgn), "--jobs", "2",
                                     "--nodes", "50000000", "--engine", DEFAULT_ENGINE],
-                                   stdout=subprocess.DEVNULL, stderr=stderr)
+                                   stdout=subprocess.DEVNULL, stderr=stderr, preexec_fn=ctrl_c_as_at_a_terminal)
     started: set[int] = set()
     try:
         deadline = time.monotonic() + 60
