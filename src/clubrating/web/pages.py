@@ -8,13 +8,14 @@ import datetime as dt
 from collections.abc import Iterable
 from typing import Any
 
+from django.core.paginator import Page, Paginator
 from django.db.models import F, Q
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect
 from django.utils.translation import gettext, gettext_lazy
 
 from clubrating.club import queries
-from clubrating.club.models import Bye, Club, Entry, Evening, Game, Member, Tournament, TournamentStatus
+from clubrating.club.models import Bye, Club, Entry, Evening, Game, Member, Tournament, TournamentStatus, Visibility
 from clubrating.formats.records import (
     Bye as ByeRecord,
 )
@@ -39,6 +40,7 @@ from clubrating.web.labels import label
 from clubrating.web.links import game_href
 
 RECENT_TOURNAMENTS = 10
+CLUBS_PAGE = 100   # public clubs a page of the index: a federation's server lists a thousand
 
 
 def points_text(points: float) -> str:
@@ -64,6 +66,18 @@ def member_flags(ids: Iterable[int | None]) -> dict[int, tuple[str, bool, bool]]
         return {}
     return {m: (n, j, c) for m, n, j, c in Member.objects.filter(id__in=wanted).values_list(
         "id", "name", "junior", "full_name_consent")}
+
+
+# --- the index -------------------------------------------------------------------------------
+
+def public_clubs(search: str, page: str | None, language: str) -> tuple[int, Page[tuple[str, str]]]:
+    """How many clubs are public, and one page (:data:`CLUBS_PAGE`) of the (name, slug) of those
+    whose name contains ``search`` in any case, ё as е (identity/collation), in the name order
+    of ``language``; a page number past the end or not a number gives the last or the first."""
+    public = list(Club.objects.filter(visibility=Visibility.PUBLIC).values_list("name", "slug"))
+    found = sorted((club for club in public if collation.matches(search, club[0])),
+                   key=lambda club: (collation.sort_key(club[0], language), club[1]))
+    return len(public), Paginator(found, CLUBS_PAGE).get_page(page)
 
 
 # --- club page -------------------------------------------------------------------------------

@@ -47,13 +47,15 @@ def _list_name(request: HttpRequest, access: ClubAccess) -> tuple[str, list[str]
 
 @require_safe
 def index(request: HttpRequest) -> HttpResponse:
-    """The public clubs, and the clubs of a logged-in arbiter; the only one opens directly."""
-    public = list(Club.objects.filter(visibility=Visibility.PUBLIC).order_by("name"))
+    """The public clubs, a page at a time and found by name, and the clubs of a logged-in
+    arbiter; the only one opens directly."""
+    search = request.GET.get("q", "").strip()
+    listed, public = pages.public_clubs(search, request.GET.get("page"), translation.get_language())
     own = list(request.user.clubs.order_by("name")) if request.user.is_authenticated else []
-    shown = {c.id: c for c in public + own}
-    if len(shown) == 1:
-        return redirect(f"/c/{next(iter(shown.values())).slug}/")
-    return render(request, "web/index.html", {"public": public, "own": own})
+    shown = {slug for _, slug in public} | {club.slug for club in own}
+    if not search and listed <= 1 and len(shown) == 1:
+        return redirect(f"/c/{shown.pop()}/")
+    return render(request, "web/index.html", {"listed": listed, "public": public, "own": own, "search": search})
 
 
 @require_safe
