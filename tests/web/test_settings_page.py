@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import re
+
 from django.test import Client
 
 from clubrating.club.models import AuditEntry, Club, CurrentRating, Tournament
-from tests.web.conftest import member
+from tests.web.conftest import WHO, member
 
 
 def test_the_settings_page_shows_and_changes_the_rating_rules(
@@ -34,3 +36,54 @@ def test_another_clubs_arbiter_cannot_see_or_change_the_settings(club: Club, oth
     assert other_arbiter_client.post("/c/riverside/arbiter/settings/", {"k-new": "30"}).status_code == 404
     club.refresh_from_db()
     assert club.k_new == 40
+
+
+URL = "/c/riverside/arbiter/settings/"
+
+
+def test_the_settings_page_chooses_the_cpi_preset_and_the_ledger_is_scored_again(
+        club: Club, arbiter_client: Client) -> None:
+    from clubrating.club.cpi import club_preset
+    from clubrating.club.models import CpiEntry
+    from tests.cpi.coach_games import publish_analysed
+
+    publish_analysed(club, 2, who=WHO)
+    page = arbiter_client.get(URL).content.decode()
+    assert 'name="cpi-preset" id="cpi-preset-spec" value="spec" checked' in page
+    assert ("<code>fide-classical</code>: FIDE ratings, classical over the board (fitted on games analysed at "
+            "150,000 nodes a position)") in page
+    assert "<code>lichess-rapid</code>: lichess rapid ratings of 2018" in page and "of its own" not in page
+    before = sorted(CpiEntry.objects.values_list("delta", flat=True))
+    response = arbiter_client.post(URL, {"cpi-preset": "lichess-rapid"}, follow=True).content.decode()
+    assert "CPI ledger: 2 analysed games" in response
+    club.refresh_from_db()
+    assert club_preset(club) == "lichess-rapid"
+    assert sorted(CpiEntry.objects.values_list("delta", flat=True)) != before      # scored again
+    entry = AuditEntry.objects.get(club=club, action="cpi-weights", who="web:anna-arbiter")
+    assert entry.old["preset"] == "spec" and entry.new["preset"] == "lichess-rapid"
+    assert 'value="lichess-rapid" checked' in arbiter_client.get(URL).content.decode()
+
+
+def test_an_unknown_preset_is_a_message_and_changes_nothing(club: Club, arbiter_client: Client) -> None:
+    response = arbiter_client.post(URL, {"cpi-preset": "chesscom"}, follow=True).content.decode()
+    assert "unknown CPI preset &#x27;chesscom&#x27;: expected one of spec, " in response
+    club.refresh_from_db()
+    assert club.cpi_weights == {"preset": "spec"} and not AuditEntry.objects.filter(action="cpi-weights").exists()
+
+
+def test_the_page_says_a_preset_replaces_the_clubs_own_weights_in_the_readers_language(
+        club: Club, arbiter_client: Client) -> None:
+    from clubrating.club.services.cpi import set_cpi_weights
+
+    set_cpi_weights(club, {"B1": 25.0, "E": 31.0}, who=WHO)
+    assert "The club has 2 weights of its own (clubrating cpi-weights): choosing a preset replaces them." in (
+        arbiter_client.get(URL).content.decode())
+    russian = re.sub(r"\s", " ", arbiter_client.get(URL, headers={"accept-language": "ru"}).content.decode())
+    assert "<legend>Пресет</legend>" in russian and "рейтинги ФИДЕ, классика за доской" in russian
+    assert "при 150 000 узлах на позицию" in russian and "В клубе 2 собственных веса" in russian
+
+
+def test_another_clubs_arbiter_cannot_choose_the_preset(club: Club, other_arbiter_client: Client) -> None:
+    assert other_arbiter_client.post(URL, {"cpi-preset": "lichess-blitz"}).status_code == 404
+    club.refresh_from_db()
+    assert club.cpi_weights == {"preset": "spec"}

@@ -12,13 +12,17 @@ from collections.abc import Callable
 from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse
+from django.utils.formats import number_format
 from django.utils.translation import gettext
 from django.views.decorators.http import require_POST, require_safe
 
 from clubrating.club import services
 from clubrating.club.models import Club, InitialEntry, Member
+from clubrating.club.cpi import club_preset
 from clubrating.club.services import club_settings
 from clubrating.club.services import initial_list as il
+from clubrating.club.services.cpi import set_cpi_weights
+from clubrating.cpi.index import PRESET_POOLS, PRESETS, Weights, fitted_nodes
 from clubrating.errors import InputError, NotFound
 from clubrating.formats.common import decode_text
 from clubrating.formats.ratinglist import read_rating_list
@@ -29,14 +33,22 @@ from clubrating.web.arbiter import MAX_UPLOAD_BYTES, _member, _page, act, arbite
 
 @arbiter_view
 def settings_page(request: HttpRequest, access: ClubAccess) -> HttpResponse:
-    club = access.club
+    club, back = access.club, f"{access.base}arbiter/settings/"
+    if request.method == "POST" and "cpi-preset" in request.POST:
+        preset = request.POST["cpi-preset"]
+        return act(request, lambda: set_cpi_weights(club, {}, who=who(request), preset=preset).text, back)
     if request.method == "POST":
         texts = {s.key: request.POST[s.key] for s in club_settings.SETTINGS if s.key in request.POST}
         return act(request, lambda: club_settings.change_settings(
-            club, club_settings.parse_settings(texts), who=who(request)), f"{access.base}arbiter/settings/")
+            club, club_settings.parse_settings(texts), who=who(request)), back)
     values = club_settings.current_settings(club)
     fields = [{"key": s.key, "help": gettext(s.help), "value": _shown(values[s.key])} for s in club_settings.SETTINGS]
-    return _page(request, access, "web/arbiter/settings.html", fields=fields)
+    own = sorted(set(club.cpi_weights or {}) - {"preset"})   # weights the club set itself (clubrating cpi-weights)
+    presets = [{"name": name, "pool": gettext(PRESET_POOLS.get(name, name)),
+                "nodes": number_format(nodes, force_grouping=True) if (nodes := fitted_nodes(name)) else None}
+               for name in PRESETS]
+    return _page(request, access, "web/arbiter/settings.html", fields=fields, presets=presets,
+                 preset=club_preset(club), own_weights=len(own) + (club.cpi_start != Weights().model.start))
 
 
 def _shown(value: object) -> str:
