@@ -88,8 +88,10 @@ def fide_classical(folder: Path) -> list[Path]:
     return [*broadcasts, write(folder / "twic-classical.pgn", classical)]
 
 
-SAMPLES = {"lichess-blitz": (functools.partial(lichess, "Blitz"), ("--pool", "lichess-2018", "--time-control", "blitz")),
-           "lichess-rapid": (functools.partial(lichess, "Rapid"), ("--pool", "lichess-2018", "--time-control", "rapid")),
+SAMPLES = {"lichess-blitz": (functools.partial(lichess, "Blitz"),
+                             ("--pool", "lichess-2018", "--time-control", "blitz")),
+           "lichess-rapid": (functools.partial(lichess, "Rapid"),
+                             ("--pool", "lichess-2018", "--time-control", "rapid")),
            "fide-classical": (fide_classical, ("--pool", "fide", "--time-control", "classical"))}
 
 

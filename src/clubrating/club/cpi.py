@@ -87,8 +87,12 @@ def club_preset(club: Club) -> str:
 
 def club_weights(club: Club) -> Weights:
     """The club's preset with the club's overrides, starting at the club's CPI start."""
-    overrides = {k: v for k, v in (club.cpi_weights or {}).items() if k != "preset"}
-    return Weights.from_dict({**PRESETS[club_preset(club)].to_dict(), **overrides, "start": club.cpi_start})
+    return Weights.from_dict({**PRESETS[club_preset(club)].to_dict(), **club_overrides(club), "start": club.cpi_start})
+
+
+def club_overrides(club: Club) -> dict[str, Any]:
+    """The weights the club set itself over its preset (``clubrating cpi-weights NAME=VALUE``)."""
+    return {k: v for k, v in (club.cpi_weights or {}).items() if k != "preset"}
 
 
 @dataclass(frozen=True)

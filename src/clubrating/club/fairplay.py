@@ -41,7 +41,8 @@ def fair_play(club: Club, recent: int = RECENT_GAMES, min_games: int = MIN_GAMES
     elo = weights.model.elo_map
     if elo is None:
         raise Refused(N_("the club's CPI settings (preset %(preset)s) have no Elo map to predict game quality from "
-                         "a rating: choose a fitted preset (the settings page, or clubrating cpi-weights --preset)"), preset=repr(club_preset(club)))
+                         "a rating: choose a fitted preset (the settings page, or clubrating cpi-weights --preset)"),
+                      preset=repr(club_preset(club)))
     ratings = {row["member_id"]: row for row in rating_list(club)}
     games: dict[int, list[dict[str, Any]]] = {}
     for member_id, delta, shown in (CpiEntry.objects.filter(member__club=club, member__merged_into=None)

@@ -18,7 +18,7 @@ from django.views.decorators.http import require_POST, require_safe
 
 from clubrating.club import services
 from clubrating.club.models import Club, InitialEntry, Member
-from clubrating.club.cpi import club_preset
+from clubrating.club.cpi import club_overrides, club_preset
 from clubrating.club.services import club_settings
 from clubrating.club.services import initial_list as il
 from clubrating.club.services.cpi import set_cpi_weights
@@ -43,12 +43,11 @@ def settings_page(request: HttpRequest, access: ClubAccess) -> HttpResponse:
             club, club_settings.parse_settings(texts), who=who(request)), back)
     values = club_settings.current_settings(club)
     fields = [{"key": s.key, "help": gettext(s.help), "value": _shown(values[s.key])} for s in club_settings.SETTINGS]
-    own = sorted(set(club.cpi_weights or {}) - {"preset"})   # weights the club set itself (clubrating cpi-weights)
     presets = [{"name": name, "pool": gettext(PRESET_POOLS.get(name, name)),
                 "nodes": number_format(nodes, force_grouping=True) if (nodes := fitted_nodes(name)) else None}
                for name in PRESETS]
     return _page(request, access, "web/arbiter/settings.html", fields=fields, presets=presets,
-                 preset=club_preset(club), own_weights=len(own) + (club.cpi_start != Weights().model.start))
+                 preset=club_preset(club), own_weights=len(club_overrides(club)) + (club.cpi_start != Weights().model.start))
 
 
 def _shown(value: object) -> str:
