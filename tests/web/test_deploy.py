@@ -39,11 +39,16 @@ class Proxy:
     http_port: int
     https_port: int
     database: Path
+    logs: Path   # nginx's access logs: Debian's access.log and the site's own
+
+    def access_log(self) -> str:
+        return "".join(p.read_text(encoding="utf-8") for p in sorted(self.logs.glob("*access.log")))
 
 
-def _site_config(upstream: int, http_port: int, https_port: int, cert: Path, key: Path) -> str:
-    """deploy/nginx/clubrating.conf with the addresses and certificate of this test, nothing else."""
-    text = (DEPLOY / "nginx" / "clubrating.conf").read_text(encoding="utf-8")
+def _site_config(upstream: int, http_port: int, https_port: int, cert: Path, key: Path, logs: Path) -> str:
+    """deploy/nginx/clubrating.conf with the addresses, certificate and log directory of this test,
+    nothing else."""
+    text = (DEPLOY / "nginx" / "clubrating.conf").read_text(encoding="utf-8").replace("/var/log/nginx/", f"{logs}/")
     for old, new in {"listen 80;": f"listen 127.0.0.1:{http_port};", "listen [::]:80;": "",
                      "listen 443 ssl;": f"listen 127.0.0.1:{https_port} ssl;", "listen [::]:443 ssl;": "",
                      f"/etc/letsencrypt/live/{SITE}/fullchain.pem": str(cert),
@@ -84,19 +89,22 @@ def proxy(tmp_path: Path) -> Iterator[Proxy]:
     server, upstream = _serve(database, _env(
         CLUBRATING_HTTPS="1", CLUBRATING_PROXY_HEADER="X-Forwarded-For", CLUBRATING_ALLOWED_HOSTS=SITE))
     http_port, https_port = _free_port(), _free_port()
-    (tmp_path / "site.conf").write_text(_site_config(upstream, http_port, https_port, cert, key), encoding="utf-8")
+    (tmp_path / "site.conf").write_text(_site_config(upstream, http_port, https_port, cert, key, tmp_path),
+                                        encoding="utf-8")
     user = "user root;\n" if os.geteuid() == 0 else ""   # the workers read this test's private files
     temporary = " ".join(f"{kind}_temp_path {tmp_path / kind};" for kind in ("client_body", "proxy", "fastcgi",
                                                                              "uwsgi", "scgi"))
     (tmp_path / "nginx.conf").write_text(
         f"{user}daemon off;\nworker_processes 1;\npid {tmp_path / 'nginx.pid'};\nerror_log {tmp_path / 'error.log'};\n"
-        f"events {{}}\nhttp {{\n  access_log off;\n  {temporary}\n  include {tmp_path / 'site.conf'};\n}}\n",
+        # Debian's nginx.conf in short: its http block logs every request unless a site says otherwise
+        f"events {{}}\nhttp {{\n  access_log {tmp_path / 'access.log'};\n  {temporary}\n"
+        f"  include {tmp_path / 'site.conf'};\n}}\n",
         encoding="utf-8")
     nginx = subprocess.Popen([NGINX, "-p", str(tmp_path), "-e", str(tmp_path / "error.log"),
                               "-c", str(tmp_path / "nginx.conf")], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:
         _wait_for_port(https_port, nginx)
-        yield Proxy(http_port, https_port, database)
+        yield Proxy(http_port, https_port, database, tmp_path)
     finally:
         nginx.terminate()
         nginx.communicate(timeout=30)
@@ -179,6 +187,27 @@ def test_nginx_answers_413_to_a_body_larger_than_the_upload_limit(proxy: Proxy) 
     connection.request("POST", "/accounts/login/", body=b"x=" + b"y" * (2 * 1024 * 1024),
                        headers={"Host": SITE, "Content-Type": "application/x-www-form-urlencoded"})
     assert connection.getresponse().status == 403
+
+
+def test_nginxs_access_log_keeps_no_moves_link_token_and_logs_the_other_paths(proxy: Proxy) -> None:
+    token = "Zq7Xk2Lw9Pv4Rt6Ys1Nb3A"   # a link's shape (token_urlsafe(16)); unknown here, and logged the same
+    assert _get(proxy, f"/m/{token}/").status == 404
+    connection = _https(proxy)
+    connection.request("POST", f"/m/{token}/?from=slip", body=b"moves=e4", headers={
+        "Host": SITE, "Content-Type": "application/x-www-form-urlencoded"})
+    connection.getresponse().read()
+    connection.request("GET", "/accounts/login/", headers={"Host": SITE, "Referer": f"https://{SITE}/m/{token}/"})
+    connection.getresponse().read()
+    plain = http.client.HTTPConnection("127.0.0.1", proxy.http_port, timeout=30)
+    plain.request("GET", f"/m/{token}/", headers={"Host": SITE})   # typed without https: redirected
+    assert plain.getresponse().status == 301
+    assert _get(proxy, "/healthz").status == 200
+    time.sleep(0.2)   # nginx writes its log line after the answer
+    log = proxy.access_log()
+    assert token not in log and token[:8] not in log, log
+    assert log.count("/m/-/") == 4   # the three requests to the link and the Referer, each with its path hidden
+    assert '"GET /accounts/login/ HTTP/1.1" 200' in log and '"GET /healthz HTTP/1.1" 200' in log   # others logged
+    assert '"POST /m/-/ HTTP/1.1" 403' in log   # the method and status stay, for the operator
 
 
 UNITS = ("clubrating.service", "clubrating-worker@.service", "clubrating-backup.service", "clubrating-backup.timer")
