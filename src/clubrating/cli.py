@@ -3,6 +3,9 @@
 Data goes to stdout (one JSON document with ``--json``), progress and logs to
 stderr. A :class:`~clubrating.errors.ClubratingError` becomes one line on
 stderr and exit status 2; anything else is a bug and keeps its traceback.
+A word of the command line holding a control character is refused before any
+verb runs, and whatever a command prints goes through :class:`EscapingStream`,
+so that no stored text, however it came in, can command the terminal.
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ import json
 import os
 import sys
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, TextIO
 
 from clubrating import __version__
 from clubrating.commands import COMMAND_MODULES
@@ -21,6 +24,7 @@ from clubrating.commands.argparse_words import VERSION_HELP, speak_the_command_l
 from clubrating import djangoenv
 from clubrating.djangoenv import gettext
 from clubrating.errors import ClubratingError
+from clubrating.words import LAYOUT, control_name, escape_controls, find_control
 
 Handler = Callable[[argparse.Namespace], int | None]
 
@@ -116,6 +120,45 @@ def print_json(document: Any) -> None:
     sys.stdout.write("\n")
 
 
+class EscapingStream:
+    """stdout or stderr of a command: every control character but the line feed and the tab is
+    written as its ``\\uXXXX`` escape (words.escape_controls), so that a name stored with an
+    ESC sequence before such names were refused prints as text and clears no screen; the
+    escape is JSON's own, so ``--json`` stays valid JSON. Everything else is the stream's."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+
+    def write(self, text: str) -> int:
+        self.stream.write(escape_controls(text))
+        return len(text)
+
+    def writelines(self, lines: Any) -> None:
+        for line in lines:
+            self.write(line)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.stream, name)
+
+
+# The options whose value may run over several lines (moves typed, or pasted, line by line):
+# layout (tab, line ends) is allowed there only; every other word of a command line is one line.
+MULTILINE_OPTIONS = ("--typed",)
+
+
+def control_in_words(words: Sequence[str]) -> str | None:
+    """The error line for the first word of the command line holding a control character, or
+    None (words.CONTROL_RANGES; docs/operations.md, "Control characters")."""
+    for position, word in enumerate(words, 1):
+        multiline = (position > 1 and words[position - 2] in MULTILINE_OPTIONS
+                     or word.startswith(tuple(f"{name}=" for name in MULTILINE_OPTIONS)))
+        if (at := find_control(word, LAYOUT if multiline else "")) >= 0:
+            return (gettext("clubrating: error: word %(position)s of the command line (%(word)s) has a control "
+                            "character %(character)s: expected printable text")
+                    % {"position": position, "word": ascii(word[:40]), "character": control_name(word[at])})
+    return None
+
+
 def unknown_verb(parser: argparse.ArgumentParser, argv: Sequence[str]) -> str | None:
     """The first word that is not an option when it names no verb (argparse would say it in
     English only); None when the command line names a verb, or none at all."""
@@ -132,8 +175,20 @@ def unknown_verb(parser: argparse.ArgumentParser, argv: Sequence[str]) -> str | 
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    out, err = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = EscapingStream(out), EscapingStream(err)
+    try:
+        return run(list(sys.argv[1:] if argv is None else argv))
+    finally:
+        sys.stdout, sys.stderr = out, err
+
+
+def run(words: list[str]) -> int:
+    """The command line ``words``, run: its exit status."""
+    if (refused := control_in_words(words)) is not None:
+        print(refused, file=sys.stderr)
+        return 2
     parser = build_parser()
-    words = list(sys.argv[1:] if argv is None else argv)
     if (verb := unknown_verb(parser, words)) is not None:
         parser.print_usage(sys.stderr)
         print(gettext("clubrating: error: unknown command %(verb)s: see clubrating --help for the commands")

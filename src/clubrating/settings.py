@@ -43,6 +43,7 @@ MIDDLEWARE = [
     "corsheaders.middleware.CorsMiddleware",     # before CommonMiddleware, which may answer first
     "django.contrib.sessions.middleware.SessionMiddleware",
     "clubrating.web.language.choose_language",   # after the session, before anything renders text
+    "clubrating.web.controls.refuse_control_characters",   # in the page's language, before any view
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",

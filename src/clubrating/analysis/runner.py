@@ -40,6 +40,7 @@ from clubrating.analysis.rawuci import RawUciSearcher
 from clubrating.analysis.store import StoreCache, store_settings
 from clubrating.cpi.facts import GameFacts
 from clubrating.errors import ENGLISH, Catalogue, InputError, Text
+from clubrating.formats.common import check_text
 from clubrating.words import N_, Nn_
 
 Progress = Callable[[int, int, GameFacts], None]
@@ -148,9 +149,11 @@ def read_games(handle: TextIO, where: str = "") -> Iterator[chess.pgn.Game]:
 def read_pgn_file(path: str | Path) -> list[chess.pgn.Game]:
     try:
         with open(path, encoding="utf-8-sig", errors="replace") as handle:
-            return list(read_games(handle, str(path)))
+            text = handle.read()
     except OSError as error:
         raise InputError(N_("cannot read (%(strerror)s)"), file=str(path), strerror=error.strerror) from None
+    check_text(text, str(path))   # a stray ESC or NUL: a damaged or hostile file, refused with its line
+    return list(read_games(io.StringIO(text), str(path)))
 
 
 

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TextIO
 
 from clubrating.errors import InputError
-from clubrating.formats.common import check_bounds, decode_text
+from clubrating.formats.common import check_bounds, check_text, decode_text
 from clubrating.formats.csv import read_csv, write_csv
 from clubrating.formats.records import TournamentRecord
 from clubrating.formats.trf import read_trf, write_trf
@@ -69,6 +69,7 @@ def read_tournament_text(text: str, source: str, *, format: str | None = None) -
     """Read a tournament from its decoded text, detecting the format unless given."""
     if not text.strip():
         raise InputError(N_("the file is empty: expected a TRF, PGN or CSV tournament"), file=source)
+    check_text(text, source)
     chosen = (format or detect_format(text, source)).lower()
     if chosen not in READERS:
         raise InputError(N_("unknown format %(format)s: expected one of %(value)s"), file=source,

@@ -14,7 +14,7 @@ from typing import TextIO
 from clubrating.errors import InputError
 from clubrating.formats.records import (MAX_NAME_LENGTH, MAX_PLAYERS, MAX_ROUNDS, Bye, Pairing, PlayerEntry,
                                         TimeControl, TournamentRecord)
-from clubrating.words import N_
+from clubrating.words import LAYOUT, N_, control_name, find_control
 
 # FIDE Laws of Chess (2023), Appendices A.1 and B.1: blitz is 10 minutes or less
 # of (time + 60 x increment) per player, rapid more than 10 and less than 60,
@@ -199,6 +199,21 @@ def check_name(name: str, source: str, line: int | None) -> None:
         raise InputError(N_("a name of %(count)s characters (%(value)s...): expected at most "
                          "%(MAX_NAME_LENGTH)s"), file=source, line=line,
                          count=format(len(name), ','), value=repr(name[:20]), MAX_NAME_LENGTH=MAX_NAME_LENGTH)
+
+
+def check_text(text: str, source: str, first_line: int = 1) -> None:
+    """Refuse a text holding a control character other than layout (tab, line ends), naming
+    its line and column: a stray ESC or NUL is a damaged or a hostile file, never a name to
+    store (words.CONTROL_RANGES)."""
+    at = find_control(text, LAYOUT)
+    if at < 0:
+        return
+    line = first_line + text.count("\n", 0, at)
+    column = at - text.rfind("\n", 0, at)
+    if text[at] == "\x00":
+        raise InputError(N_("a NUL byte: expected a text file (TRF, PGN or CSV)"), file=source, line=line)
+    raise InputError(N_("a control character %(character)s in column %(column)s: expected printable text"),
+                     file=source, line=line, character=control_name(text[at]), column=column)
 
 
 def points_text(half_points: int) -> str:

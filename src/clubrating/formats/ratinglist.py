@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import TextIO
 
 from clubrating.errors import InputError
-from clubrating.formats.common import NumberedLines, check_name
+from clubrating.formats.common import NumberedLines, check_name, check_text
 from clubrating.formats.records import MAX_NAME_LENGTH, MAX_PLAYERS
 from clubrating.words import N_
 
@@ -50,6 +50,8 @@ def name_key(name: str) -> str:
 def read_rating_list(handle: TextIO, source: str = "<list>") -> tuple[ListedRating, ...]:
     """Every row of the list, in file order; a bad row raises :class:`InputError` (file:line)."""
     lines = [(n, text) for n, text in NumberedLines(handle)]
+    for n, text in lines:
+        check_text(text, source, first_line=n)
     first = next(((n, t) for n, t in lines if t.strip()), None)
     if first is None:
         raise InputError(N_("the file is empty: expected a header line name,rating[,games] or a TRF"), file=source)

@@ -15,7 +15,7 @@ from __future__ import annotations
 import datetime as dt
 
 from clubrating.errors import InputError
-from clubrating.formats.common import check_bounds, check_name, check_one_game_per_round, check_round
+from clubrating.formats.common import check_bounds, check_name, check_one_game_per_round, check_round, check_text
 from clubrating.formats.records import Bye, ByeKind, Pairing, PlayerEntry, TournamentRecord
 from clubrating.formats.results import GameResult
 from clubrating.words import N_
@@ -45,6 +45,7 @@ def parse_typed(text: str, *, name: str, date: dt.date | None) -> TournamentReco
             numbers[key] = len(numbers) + 1
         return numbers[key]
 
+    check_text(text, SOURCE)
     names: dict[int, str] = {}
     for line, raw in enumerate(text.splitlines(), 1):
         if not raw.strip() or raw.lstrip().startswith("#"):

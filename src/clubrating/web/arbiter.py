@@ -12,13 +12,13 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Callable
 from functools import wraps
-from typing import Any, TypeVar, cast
+from typing import Any, TypeVar
 
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.db.models import Model
-from django.http import Http404, HttpRequest, HttpResponse, QueryDict
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import translation
 from django.utils.translation import gettext, gettext_noop, ngettext
@@ -47,23 +47,9 @@ def arbiter_view(view: Callable[..., HttpResponse]) -> Callable[..., HttpRespons
         if club is None:
             raise Http404("no such club")
         access = ClubAccess(club, True, f"/c/{club.slug}/", f"/api/c/{club.slug}/")
-        if request.method == "POST":
-            cast(Any, request).POST = _without_nul(request.POST)  # immutable, as Django's own
         with in_club(request, club):
             return mark_privacy(view(request, access, *args, **kwargs), access)
     return wrapper
-
-
-def _without_nul(post: QueryDict) -> QueryDict:
-    """The form without NUL characters: never meant in a name or a date, and PostgreSQL
-    refuses them in text (a pasted binary, a broken client)."""
-    if not any("\x00" in value for _, values in post.lists() for value in values):
-        return post
-    clean = post.copy()
-    for key, values in post.lists():
-        clean.setlist(key, [value.replace("\x00", "") for value in values])
-    clean._mutable = False
-    return clean
 
 
 def who(request: HttpRequest) -> str:

@@ -34,7 +34,7 @@ from clubrating import __version__
 from clubrating.club import audit
 from clubrating.club.models import Club
 from clubrating.errors import InputError, Refused, Text
-from clubrating.words import Nn_
+from clubrating.words import Nn_, without_controls
 
 FORMAT = "clubrating-club"
 VERSION = 1   # the version this code writes; READERS holds one reader for every version ever written
@@ -217,12 +217,26 @@ def read_lines(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
                 if not isinstance(document, dict):
                     raise InputError(gettext_noop("not a line of a club archive (expected a JSON object)"), file=str(path),
                                      line=number)
-                yield number, document
+                yield number, _printable(document)
     except (OSError, EOFError, zlib.error, UnicodeDecodeError) as error:
         if isinstance(error, FileNotFoundError):
             raise InputError(gettext_noop("no such file"), file=str(path)) from None
         raise InputError(gettext_noop("the file is damaged or cut short (%(error)s)"), file=str(path), line=number + 1,
                          error=error) from None
+
+
+def _printable(value: Any) -> Any:
+    """``value`` with the control characters of its texts removed, layout kept (tab, line ends):
+    an archive is the club's own export, of rows that may have been stored before such
+    characters were refused, so they are dropped rather than the club (docs/operations.md,
+    "Control characters")."""
+    if isinstance(value, str):
+        return without_controls(value)
+    if isinstance(value, dict):
+        return {without_controls(key): _printable(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_printable(item) for item in value]
+    return value
 
 
 def _lines(handle: IO[str]) -> Iterator[str]:
