@@ -23,6 +23,7 @@ from .test_moves import results_only
 
 NOW = dt.datetime(2026, 3, 3, 21, 0, tzinfo=dt.UTC)
 ITALIAN = "1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5"
+WHITE_PHONE, BLACK_PHONE, THIRD_PHONE = "w" * 22, "b" * 22, "t" * 22   # the devices' ids (their cookies)
 
 
 def _evening_round(club: Club) -> Tournament:
@@ -88,11 +89,11 @@ def test_whites_and_blacks_agreeing_submissions_are_stored_at_once_as_entered_by
     t = results_only(club)
     white, black = board_links(t)
     game = Game.objects.get(id=white.game_id)
-    said = ml.submit(white, "1.e4 e5 2.Кf3 Кc6 3.Сc4 Сc5", now=NOW)
+    said = ml.submit(white, "1.e4 e5 2.Кf3 Кc6 3.Сc4 Сc5", device=WHITE_PHONE, now=NOW)
     assert "the arbiter checks them" in str(said)
     game.refresh_from_db()
     assert game.moves == ""   # one submission stores nothing
-    said = ml.submit(black, "e4 1:29 e5 Nf3 Nc6 Bc4 Bc5", now=NOW)   # the other player, with a clock
+    said = ml.submit(black, "e4 1:29 e5 Nf3 Nc6 Bc4 Bc5", device=BLACK_PHONE, now=NOW)   # the other player, with a clock
     assert "stored" in str(said)
     game.refresh_from_db()
     assert game.moves == f"{ITALIAN} 1-0"
@@ -101,19 +102,19 @@ def test_whites_and_blacks_agreeing_submissions_are_stored_at_once_as_entered_by
     assert sorted(MovesSubmission.objects.values_list("side", "state", "reason")) == [
         (ml.BLACK, ml.ACCEPTED, SubmissionReason.BOTH_SIDES), (ml.WHITE, ml.ACCEPTED, SubmissionReason.BOTH_SIDES)]
     with pytest.raises(Refused, match="stored already"):
-        ml.submit(white, ITALIAN, now=NOW)
+        ml.submit(white, ITALIAN, device=WHITE_PHONE, now=NOW)
 
 
 def test_the_same_side_sending_twice_does_not_agree_with_itself(club: Club) -> None:
     t = results_only(club)
     white, black = board_links(t)
     game = Game.objects.get(id=white.game_id)
-    ml.submit(white, ITALIAN, now=NOW)
-    said = ml.submit(white, "e4 e5 Nf3 Nc6 Bc4 Bc5", now=NOW)   # one phone, twice
+    ml.submit(white, ITALIAN, device=WHITE_PHONE, now=NOW)
+    said = ml.submit(white, "e4 e5 Nf3 Nc6 Bc4 Bc5", device=WHITE_PHONE, now=NOW)   # one phone, twice
     assert "the arbiter checks them" in str(said)
     game.refresh_from_db()
     assert game.moves == "" and [s.side for s in ml.pending_for(game)] == [ml.WHITE, ml.WHITE]
-    ml.submit(black, "1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5", now=NOW)   # then Black agrees
+    ml.submit(black, "1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5", device=BLACK_PHONE, now=NOW)   # then Black agrees
     game.refresh_from_db()
     assert game.moves == f"{ITALIAN} 1-0"
     assert sorted(MovesSubmission.objects.values_list("state", "reason")) == [
@@ -128,8 +129,8 @@ def test_a_link_made_before_links_were_per_player_counts_for_either_side_and_wai
     MovesLink.objects.filter(id=white.id).update(player=None, colour="")   # as migrated: no player
     old = MovesLink.objects.get(id=white.id)
     game = Game.objects.get(id=old.game_id)
-    ml.submit(old, ITALIAN, now=NOW)
-    said = ml.submit(old, ITALIAN, now=NOW)
+    ml.submit(old, ITALIAN, device=WHITE_PHONE, now=NOW)
+    said = ml.submit(old, ITALIAN, device=WHITE_PHONE, now=NOW)
     assert "through a link of either player" in str(said)
     game.refresh_from_db()
     assert game.moves == "" and [s.side for s in ml.pending_for(game)] == [ml.EITHER, ml.EITHER]
@@ -146,8 +147,8 @@ def test_two_differing_submissions_wait_and_the_arbiter_sees_where_they_part_and
     t = results_only(club)
     white, black = board_links(t)
     game = Game.objects.get(id=white.game_id)
-    ml.submit(white, ITALIAN, now=NOW)
-    ml.submit(black, "1. e4 e5 2. Nf3 Nc6 3. Bb5", now=NOW)
+    ml.submit(white, ITALIAN, device=WHITE_PHONE, now=NOW)
+    ml.submit(black, "1. e4 e5 2. Nf3 Nc6 3. Bb5", device=BLACK_PHONE, now=NOW)
     game.refresh_from_db()
     assert game.moves == ""
     one, other = ml.pending_for(game)
@@ -164,7 +165,7 @@ def test_an_illegal_move_keeps_nothing(club: Club) -> None:
     t = results_only(club)
     link = ml.issue_links(t, 1, who=ARBITER, now=NOW)[0].link
     with pytest.raises(MoveError, match="move 2"):
-        ml.submit(link, "1. e4 e5 2. Ke3", now=NOW)
+        ml.submit(link, "1. e4 e5 2. Ke3", device=WHITE_PHONE, now=NOW)
     assert not MovesSubmission.objects.exists()
 
 
@@ -174,8 +175,8 @@ def test_an_evening_boards_link_works_before_its_result_and_its_moves_wait_for_i
     assert [(i.link.board, i.link.colour) for i in issued] == [(1, ml.WHITE), (1, ml.BLACK), (2, ml.WHITE),
                                                                 (2, ml.BLACK)]
     white, black = issued[0].link, issued[1].link
-    ml.submit(white, ITALIAN, now=NOW)
-    said = ml.submit(black, ITALIAN, now=NOW)
+    ml.submit(white, ITALIAN, device=WHITE_PHONE, now=NOW)
+    said = ml.submit(black, ITALIAN, device=BLACK_PHONE, now=NOW)
     assert "result is not entered yet" in str(said)
     board = EveningBoard.objects.get(id=white.evening_board_id)
     said = evening.enter_result(board, "1/2-1/2", who=ARBITER)
@@ -190,8 +191,8 @@ def test_an_evening_boards_link_works_before_its_result_and_its_moves_wait_for_i
 def test_one_side_sending_twice_before_the_result_is_not_stored_with_it(club: Club) -> None:
     t = _evening_round(club)
     white, _ = board_links(t)
-    ml.submit(white, ITALIAN, now=NOW)
-    ml.submit(white, ITALIAN, now=NOW)
+    ml.submit(white, ITALIAN, device=WHITE_PHONE, now=NOW)
+    ml.submit(white, ITALIAN, device=WHITE_PHONE, now=NOW)
     board = EveningBoard.objects.get(id=white.evening_board_id)
     said = evening.enter_result(board, "1/2-1/2", who=ARBITER)
     assert "moves" not in str(said)
@@ -203,8 +204,8 @@ def test_agreeing_moves_ending_against_the_result_entered_later_wait_for_the_arb
     t = _evening_round(club)
     white, black = board_links(t)
     mate = "1. f3 e5 2. g4 Qh4#"
-    ml.submit(white, mate, now=NOW)
-    ml.submit(black, mate, now=NOW)
+    ml.submit(white, mate, device=WHITE_PHONE, now=NOW)
+    ml.submit(black, mate, device=BLACK_PHONE, now=NOW)
     board = EveningBoard.objects.get(id=white.evening_board_id)
     said = evening.enter_result(board, "1-0", who=ARBITER)     # White "won" a game Black mated in
     assert "wait for the arbiter" in str(said)
@@ -212,15 +213,82 @@ def test_agreeing_moves_ending_against_the_result_entered_later_wait_for_the_arb
     assert game.moves == "" and len(ml.pending_for(game)) == 2
 
 
-def test_the_throttle_counts_per_link_and_per_address(club: Club) -> None:
+def test_a_links_own_device_and_the_other_devices_have_separate_throttles(club: Club) -> None:
     t = results_only(club)
     link = ml.issue_links(t, 1, who=ARBITER, now=NOW)[0].link
-    assert not any(ml.throttled(link, f"10.0.0.{i}", now=NOW) for i in range(ml.PER_LINK))
-    assert ml.throttled(link, "10.0.0.99", now=NOW)            # the link has had its tries
-    assert not ml.throttled(link, "10.0.0.99", now=NOW + ml.THROTTLE_WINDOW)   # an hour later
-    assert not any(ml.throttled(None, "10.0.0.7", now=NOW) for _ in range(ml.PER_ADDRESS - 1))
-    assert ml.throttled(None, "10.0.0.7", now=NOW)             # that address has had its tries
-    assert not MovesAttempt.objects.filter(key__contains="10.0.0").exists()   # the address is not stored
+    assert not any(ml.submission_throttled(link, own=False, now=NOW) for _ in range(ml.PER_LINK))
+    assert ml.submission_throttled(link, own=False, now=NOW)       # the other devices have had their tries
+    assert not any(ml.submission_throttled(link, own=True, now=NOW) for _ in range(ml.PER_LINK))   # the player's own
+    assert ml.submission_throttled(link, own=True, now=NOW)
+    assert not ml.submission_throttled(link, own=True, now=NOW + ml.THROTTLE_WINDOW)   # an hour later
+
+
+def test_guesses_at_unknown_links_are_counted_per_address_and_the_address_is_not_stored(club: Club) -> None:
+    assert not any(ml.guess_throttled("10.0.0.7", now=NOW) for _ in range(ml.GUESSES))
+    assert ml.guess_throttled("10.0.0.7", now=NOW)                 # that address has had its guesses
+    assert not ml.guess_throttled("10.0.0.8", now=NOW)             # another address has its own
+    assert not ml.guess_throttled("10.0.0.7", now=NOW + ml.THROTTLE_WINDOW)
+    assert not MovesAttempt.objects.filter(key__contains="10.0.0").exists()   # a keyed hash, not the address
+
+
+def test_one_device_sending_both_sides_never_agrees_and_the_arbiter_sees_why(club: Club) -> None:
+    t = results_only(club)
+    white, black = board_links(t)
+    game = Game.objects.get(id=white.game_id)
+    ml.submit(white, ITALIAN, device=THIRD_PHONE, now=NOW)
+    said = ml.submit(black, ITALIAN, device=THIRD_PHONE, now=NOW)   # both QR codes scanned by one phone
+    assert "both sides were sent from one device" in str(said)
+    game.refresh_from_db()
+    assert game.moves == ""
+    pending = ml.pending_for(game)
+    assert ml.waiting_reasons(pending) == {s.id: ml.ONE_DEVICE for s in pending}
+    assert MovesLink.objects.get(id=white.id).device == MovesLink.objects.get(id=black.id).device != ""
+    assert THIRD_PHONE not in {s.device for s in pending}          # kept as a keyed hash only
+    ml.accept_submission(pending[0], who=ARBITER)                  # the arbiter decides
+    game.refresh_from_db()
+    assert game.moves == f"{ITALIAN} 1-0"
+
+
+def test_a_link_belongs_to_the_device_that_opened_it_first_and_another_devices_moves_wait(club: Club) -> None:
+    t = results_only(club)
+    white, black = board_links(t)
+    game = Game.objects.get(id=white.game_id)
+    assert ml.open_on(white, WHITE_PHONE) and not ml.open_on(white, BLACK_PHONE)   # opened by White, then another
+    assert ml.open_on(white, WHITE_PHONE)
+    said = ml.submit(white, ITALIAN, device=BLACK_PHONE, now=NOW)   # the opponent, through White's link
+    assert "the link is in use on another device" in str(said)
+    ml.submit(black, ITALIAN, device=BLACK_PHONE, now=NOW)          # and through their own
+    game.refresh_from_db()
+    assert game.moves == ""                                          # one person vouched for both sides
+    reasons = ml.waiting_reasons(ml.pending_for(game))
+    assert sorted(reasons.values()) == sorted([ml.OTHER_DEVICE, ml.ONE_DEVICE])
+    said = ml.submit(white, ITALIAN, device=WHITE_PHONE, now=NOW)   # White, from the link's own phone
+    assert "agreeing with your opponent's: stored" in str(said)
+    assert AuditEntry.objects.filter(club=club, action="moves-link-device").count() == 2   # each link's first opening
+
+
+def test_one_device_sending_both_sides_before_the_result_is_not_stored_with_it(club: Club) -> None:
+    t = _evening_round(club)
+    white, black = board_links(t)
+    ml.submit(white, ITALIAN, device=THIRD_PHONE, now=NOW)
+    ml.submit(black, ITALIAN, device=THIRD_PHONE, now=NOW)
+    board = EveningBoard.objects.get(id=white.evening_board_id)
+    said = evening.enter_result(board, "1/2-1/2", who=ARBITER)
+    assert "moves" not in str(said)
+    game = Game.objects.get(id=EveningBoard.objects.get(id=board.id).game_id)
+    assert game.moves == "" and len(ml.pending_for(game)) == 2
+
+
+def test_submissions_kept_before_devices_were_never_agree(club: Club) -> None:
+    t = results_only(club)
+    white, black = board_links(t)
+    game = Game.objects.get(id=white.game_id)
+    ml.submit(white, ITALIAN, device=WHITE_PHONE, now=NOW)
+    MovesSubmission.objects.update(device="")                      # as migrated
+    ml.submit(black, ITALIAN, device=BLACK_PHONE, now=NOW)
+    game.refresh_from_db()
+    assert game.moves == ""
+    assert list(ml.waiting_reasons(ml.pending_for(game)).values()) == [ml.NO_DEVICE]
 
 
 def test_a_game_with_moves_is_not_offered_a_link(club: Club) -> None:
@@ -235,10 +303,10 @@ def test_moves_the_arbiter_types_close_the_waiting_submissions_and_the_link_stop
     t = results_only(club)
     link = ml.issue_links(t, 1, who=ARBITER, now=NOW)[0].link
     game = Game.objects.get(id=link.game_id)
-    ml.submit(link, "1. e4 e5 2. Nf3 Nc6 3. Bb5", now=NOW)
+    ml.submit(link, "1. e4 e5 2. Nf3 Nc6 3. Bb5", device=WHITE_PHONE, now=NOW)
     attach_typed_moves(game, ITALIAN, who=ARBITER)          # the arbiter's own scoresheet
     assert ml.pending_for(game) == []
     assert list(MovesSubmission.objects.values_list("state", flat=True)) == [ml.SUPERSEDED]
     with pytest.raises(Refused, match="stored already"):
-        ml.submit(link, ITALIAN, now=NOW)
+        ml.submit(link, ITALIAN, device=WHITE_PHONE, now=NOW)
     assert MovesSubmission.objects.count() == 1

@@ -30,7 +30,7 @@ def test_swapping_colours_keeps_each_link_its_players_and_their_moves_agree_with
     t = _start(regulars, REGULARS)
     issued = _links(t)
     first_white, first_black = issued[0].link, issued[1].link
-    ml.submit(first_white, ITALIAN, now=NOW)        # sent while its player has white
+    ml.submit(first_white, ITALIAN, device="phone 1", now=NOW)        # sent while its player has white
     board = EveningBoard.objects.get(tournament=t, round=1, board=1)
     said = pairing_changes.swap_colours(board, who=ARBITER)
     assert "the moves links follow their players" in str(said)
@@ -38,7 +38,7 @@ def test_swapping_colours_keeps_each_link_its_players_and_their_moves_agree_with
     assert now_black.player_id == first_white.player_id and now_black.colour == ml.WHITE   # as printed
     assert ml.side_of(now_black) == ml.BLACK and ml.side_of(MovesLink.objects.get(id=first_black.id)) == ml.WHITE
     assert list(MovesSubmission.objects.values_list("side", flat=True)) == [ml.BLACK]
-    ml.submit(MovesLink.objects.get(id=first_black.id), ITALIAN, now=NOW)   # the other player, white now
+    ml.submit(MovesLink.objects.get(id=first_black.id), ITALIAN, device="phone 2", now=NOW)   # the other player, white now
     said = evening.enter_result(EveningBoard.objects.get(id=board.id), "1-0", who=ARBITER)
     assert "the players' agreeing moves stored" in str(said)
     assert set(MovesSubmission.objects.values_list("reason", flat=True)) == {SubmissionReason.WITH_RESULT}
@@ -48,7 +48,7 @@ def test_swapping_colours_keeps_each_link_its_players_and_their_moves_agree_with
 def test_pairing_the_round_again_keeps_the_links_of_the_same_boards_working(regulars: Club) -> None:
     t = _start(regulars, REGULARS)
     issued = _links(t)
-    ml.submit(issued[0].link, ITALIAN, now=NOW)
+    ml.submit(issued[0].link, ITALIAN, device="phone", now=NOW)
     said = pairing_changes.repair_round(t, who=ARBITER)
     assert "the same boards" in str(said) and "revoked" not in str(said)
     for i in issued:
@@ -64,7 +64,7 @@ def test_pairing_the_round_again_revokes_the_links_of_players_no_longer_paired_t
     t = _start(regulars, REGULARS + ["Eva Fox"])
     issued = _links(t)
     gone = issued[0]                                 # board 1's white player withdraws
-    ml.submit(gone.link, ITALIAN, now=NOW)
+    ml.submit(gone.link, ITALIAN, device="phone", now=NOW)
     evening.withdraw(_entry(t, gone.player), who=ARBITER)
     said = pairing_changes.repair_round(t, who=ARBITER)
     assert "moves links revoked (their players no longer play each other)" in str(said)

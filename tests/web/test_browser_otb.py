@@ -191,13 +191,19 @@ def _print_the_slips_and_read_the_codes(page: Any, url: str, home: str, t: Tourn
     return links
 
 
-def _send(phone: Any, link: str, moves: str) -> str:
+def _send(browser_page: Any, link: str, moves: str) -> str:
+    """One player sends their moves from their own phone (a browser context of its own: two
+    submissions agree only from two devices)."""
+    context = browser_page.context.browser.new_context(viewport=PHONE)
+    phone = context.new_page()
     phone.goto(link)
     assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     phone.fill("#moves", moves)
     phone.click("text=Send the moves")
     phone.wait_for_selector("[role=status]")
-    return str(phone.inner_text("[role=status]"))
+    said = str(phone.inner_text("[role=status]"))
+    context.close()
+    return said
 
 
 def _players_enter_their_games(phone: Any, page: Any, home: str, t: Tournament, links: dict[str, str]) -> None:

@@ -115,3 +115,45 @@ def test_the_crosstable_scrolls_inside_its_box_on_a_phone(live_server: Any, tran
     box.evaluate("b => { b.scrollLeft = b.scrollWidth; }")
     last = page.locator("#crosstable thead th").last
     assert last.is_visible() and last.bounding_box()["x"] + last.bounding_box()["width"] <= PHONE["width"] + 1
+
+
+BOARDS = "1, Anna Smith, Bob Jones, 1-0\n1, Carl Berg, Dana White, 1/2-1/2\n"
+GAME = "1. e4 e5 2. Nf3 Nc6"
+
+
+def _send_from(phone: Any, link: str, moves: str) -> str:
+    phone.goto(link)
+    phone.fill("#moves", moves)
+    phone.click("text=Send the moves")
+    phone.wait_for_selector("[role=status]")
+    return str(phone.inner_text("[role=status]"))
+
+
+def test_two_browsers_are_two_devices_and_one_browser_sending_both_sides_waits_for_the_arbiter(
+        live_server: Any, transactional_db: None, page: Any) -> None:  # noqa: F811
+    from clubrating.club.services import moves_links as ml
+
+    club = services.create_club("Riverside Chess Club", who="test", slug="riverside")
+    t = publish_typed(club, BOARDS, "Tuesday Rapid", dt.date(2024, 1, 9))
+    links = [f"{live_server.url}{i.path}" for i in ml.issue_links(t, 1, who="test")]
+    browser = page.context.browser
+
+    def phone() -> Any:   # a phone of its own: a browser context keeps its own cookies
+        return browser.new_context(viewport={**PHONE, "width": 360}).new_page()
+
+    bystander = phone()   # scans both codes of board 1
+    assert "the arbiter checks them" in _send_from(bystander, links[0], GAME)
+    assert "both sides were sent from one device" in _send_from(bystander, links[1], GAME)
+    assert Game.objects.get(tournament=t, white__name="Anna Smith").moves == ""
+    device = next(c for c in bystander.context.cookies() if c["name"] == "clubrating_device")
+    assert device["path"] == "/m/" and device["httpOnly"] and len(device["value"]) == 22
+
+    anna = phone()        # the link's player, after the bystander: her link is in use
+    anna.goto(links[0])
+    assert "in use on another device" in anna.inner_text("#in-use")
+
+    carl, dana = phone(), phone()   # board 2: each player from their own phone
+    assert "the arbiter checks them" in _send_from(carl, links[2], GAME)
+    assert "agreeing with your opponent's: stored" in _send_from(dana, links[3], "e4 e5 Кf3 Кc6")
+    assert Game.objects.get(tournament=t, white__name="Carl Berg").moves == f"{GAME} 1/2-1/2"
+    assert not carl.locator("#in-use").count() and not dana.locator("#in-use").count()

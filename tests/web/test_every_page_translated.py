@@ -168,7 +168,7 @@ def site(club: Club, evening: Tournament) -> Site:
     ev.enter_result(first_board, "1-0", who=WHO)
     issued = ml.issue_links(swiss, 1, who=WHO)
     token = issued[-1].path.strip("/").split("/")[-1]
-    ml.submit(issued[0].link, "1. e4 e5 2. Nf3")   # White's moves wait for Black's, or the arbiter
+    ml.submit(issued[0].link, "1. e4 e5 2. Nf3", device="White's phone")   # White's moves wait for Black's, or the arbiter
     ev.register(swiss, "Fay Gold", who=WHO)          # a late entry, not linked to a member yet
     draft = services.import_tournament(club, parse_typed(DRAFT, name="Saturday Blitz", date=dt.date(2024, 2, 3)),
                                        who=WHO, today=dt.date(2030, 1, 1))   # names to confirm

@@ -8,7 +8,10 @@ import datetime as dt
 import logging
 import re
 
+import pytest
+from django.conf import settings
 from django.test import Client
+from django.utils import translation
 
 from clubrating.club import evening as ev
 from clubrating.club import pairing_changes, services
@@ -135,6 +138,67 @@ def test_submissions_are_throttled_per_link_and_capped_in_size(evening: Tourname
     status, page = phone_post(Client(enforce_csrf_checks=True), tokens[1], "e4 " * 40_000)
     assert status == 413 and "characters of moves are read" in page
     assert not MovesSubmission.objects.exists()
+
+
+def test_one_browser_sending_both_sides_is_not_agreement_and_the_arbiter_sees_why(
+        evening: Tournament, arbiter_client: Client) -> None:
+    _, tokens = print_slips(arbiter_client, evening)
+    anyone = Client(enforce_csrf_checks=True)   # one browser at the board: the opponent, or a passer-by
+    phone_post(anyone, tokens[0], ITALIAN)
+    status, page = phone_post(anyone, tokens[1], ITALIAN)
+    assert status == 200 and "both sides were sent from one device" in page
+    assert "agreeing with your opponent" not in page
+    assert game(evening, "Anna Smith").moves == ""
+    url = f"/c/riverside/arbiter/g/{game(evening, 'Anna Smith').id}/"
+    assert arbiter_client.get(url).content.decode().count("waits for the arbiter: both sides were sent from one "
+                                                          "device") == 2
+    for language in ("ru", "hy"):
+        arbiter_client.cookies[settings.LANGUAGE_COOKIE_NAME] = language
+        with translation.override(language):
+            why = translation.gettext(ml.ONE_DEVICE)
+        assert why != ml.ONE_DEVICE and arbiter_client.get(url).content.decode().count(why) == 2
+
+
+def test_a_link_opened_on_another_device_says_it_is_in_use_and_what_it_sends_waits(
+        evening: Tournament, arbiter_client: Client) -> None:
+    _, tokens = print_slips(arbiter_client, evening)
+    anna, bob = Client(enforce_csrf_checks=True), Client(enforce_csrf_checks=True)
+    first = anna.get(f"/m/{tokens[0]}/")
+    assert "in use on another device" not in first.content.decode()
+    cookie = first.cookies["clubrating_device"]
+    assert cookie["path"] == "/m/" and cookie["httponly"] and len(cookie.value) == 22
+    assert "in use on another device" in bob.get(f"/m/{tokens[0]}/").content.decode()   # Bob scans Anna's code
+    assert "in use on another device" in phone_post(bob, tokens[0], ITALIAN)[1]
+    phone_post(bob, tokens[1], ITALIAN)                     # and his own: one person vouching for both
+    assert game(evening, "Anna Smith").moves == ""
+    page = arbiter_client.get(f"/c/riverside/arbiter/g/{game(evening, 'Anna Smith').id}/").content.decode()
+    assert "the link is in use on another device, and this was sent from a different one" in page
+    assert "stored" in phone_post(anna, tokens[0], "e4 e5 Nf3 Nc6 Bc4 Bc5")[1]   # Anna, from her phone
+    assert game(evening, "Anna Smith").moves == f"{ITALIAN} 1-0"
+
+
+def test_a_phone_guessing_links_behind_the_clubs_address_does_not_stop_the_players_valid_links(
+        evening: Tournament, arbiter_client: Client) -> None:
+    _, tokens = print_slips(arbiter_client, evening)
+    guesser, player = Client(), Client(enforce_csrf_checks=True)   # one Wi-Fi: both are 127.0.0.1
+    guesses = [guesser.post(f"/m/made-up-token-{n:06d}xyz/", {"moves": "e4"}).status_code
+               for n in range(ml.GUESSES)] + [guesser.get("/m/made-up-token-999999xyz/").status_code]
+    assert guesses == [404] * ml.GUESSES + [429]                # the guesser is slowed, GETs counted too
+    assert "too many moves links that do not work" in guesser.post("/m/another-made-up-token/").content.decode().lower()
+    assert phone_post(player, tokens[0], ITALIAN)[0] == 200     # a player's valid link works from the same address
+    assert "stored" in phone_post(Client(enforce_csrf_checks=True), tokens[1], ITALIAN)[1]
+    assert game(evening, "Anna Smith").moves == f"{ITALIAN} 1-0"
+
+
+def test_an_opponent_spending_a_links_tries_does_not_stop_its_own_player(evening: Tournament,
+                                                                         arbiter_client: Client) -> None:
+    _, tokens = print_slips(arbiter_client, evening)
+    anna, opponent = Client(enforce_csrf_checks=True), Client(enforce_csrf_checks=True)
+    anna.get(f"/m/{tokens[0]}/")                            # Anna's phone opens her link first
+    statuses = [phone_post(opponent, tokens[0], "1. e4 e5 2. Ke3")[0] for _ in range(ml.PER_LINK + 1)]
+    assert statuses[-1] == 429 and statuses[:-1] == [200] * ml.PER_LINK
+    assert phone_post(anna, tokens[0], ITALIAN)[0] == 200       # her own tries are her own
+    assert MovesSubmission.objects.filter(text=ITALIAN).count() == 1
 
 
 def test_the_log_lines_hide_a_moves_links_token() -> None:

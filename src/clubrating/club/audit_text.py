@@ -98,8 +98,10 @@ def sentence(action: str, target: str, old: Values, new: Values) -> str:
 
 
 # Who acted, when it was no person (a person is "web:<login>", "cli:<login>", as typed): the
-# analysis run that rebuilds the CPI ledger (jobs.analysis.rebuild_ledger).
-_WHO: dict[str, Callable[[], str]] = {"analysis": lambda: pgettext("who changed the history", "analysis")}
+# analysis run that rebuilds the CPI ledger (jobs.analysis.rebuild_ledger), and the players
+# through their moves links (club/services/moves_links.PLAYERS).
+_WHO: dict[str, Callable[[], str]] = {"analysis": lambda: pgettext("who changed the history", "analysis"),
+                                      "the players (moves link)": lambda: _("the players (moves link)")}
 
 
 def who_shown(who: str) -> str:
@@ -430,6 +432,8 @@ SENTENCES: dict[str, Writer] = {
     "analysis-retry": _template(gettext_noop("the analysis of %(t)s queued again")),
     "moves-links": _moves_links,
     "moves-link-revoke": _template(gettext_noop("the moves link of %(t)s revoked")),
+    "moves-link-device": _template(gettext_noop("a moves link of %(t)s opened on its first device, which it now "
+                                                "belongs to")),
     "moves-links-follow": _moves_follow,
     "moves-accept": _template(gettext_noop("the moves the players entered for %(t)s accepted")),
     "drop-moves": _drop_moves,

@@ -416,6 +416,8 @@ class MovesLink(models.Model):
     player = models.ForeignKey(Entry, null=True, blank=True, on_delete=models.CASCADE,
                                related_name="+")           # the player it was issued to; None: either side
     colour = models.CharField(max_length=5, blank=True)    # "white" / "black" as printed on the slip
+    device = models.CharField(max_length=32, blank=True)   # the device that first opened it (a keyed hash
+                                                           # of a random cookie, club.moves_links); "": none yet
 
     class Meta:
         ordering = ["tournament", "round", "board", "id"]
@@ -442,6 +444,7 @@ class MovesSubmission(models.Model):
     state = models.CharField(max_length=10, default="pending")   # pending, accepted, set-aside, superseded
     side = models.CharField(max_length=5, blank=True)    # "white" / "black" who sent it; "": a link of either side
     reason = models.CharField(max_length=16, blank=True, choices=SubmissionReason.choices)
+    device = models.CharField(max_length=32, blank=True)   # the device that sent it (as MovesLink.device)
 
     class Meta:
         ordering = ["created", "id"]

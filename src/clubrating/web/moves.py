@@ -140,10 +140,13 @@ def game_page(request: HttpRequest, access: ClubAccess, game_id: int) -> HttpRes
 
 def _pending(game: Game) -> dict[str, Any]:
     """The players' submissions waiting for the arbiter, each after the first with the first
-    move where it parts from it, and those decided, with the reason."""
+    move where it parts from it and each with why its device keeps it waiting, and those
+    decided, with the reason."""
     pending = ml.pending_for(game)
     first = pending[0].moves if pending else ""
-    return {"pending": [{"submission": s, "differs": ml.first_difference(first, s.moves) if i else None}
+    waiting = ml.waiting_reasons(pending)   # where the device is why it waits
+    return {"pending": [{"submission": s, "differs": ml.first_difference(first, s.moves) if i else None,
+                         "waiting": gettext(waiting[s.id]) if s.id in waiting else ""}
                         for i, s in enumerate(pending)], "either": any(s.side == ml.EITHER for s in pending),
             "decided": ml.decided_for(game)}
 

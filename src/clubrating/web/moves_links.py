@@ -4,8 +4,10 @@ The phone page needs no login and no script and asks for nothing personal: it sh
 players (under the club's name rules) and the round, and takes the moves as typed. The token
 is the capability, so the page keeps it out of everything else: ``Referrer-Policy:
 strict-origin`` and ``noindex`` (web/security.py, for every answer under ``/m/``), no caching,
-the log filter (web/security.HideMovesTokens). Submissions are throttled per link and per
-client address (club/services/moves_links.py) and capped in size.
+the log filter (web/security.HideMovesTokens). A cookie scoped to ``/m/`` carries the phone's
+random device id: the first device to open a link is its own, and two players agree only from
+two devices (club/services/moves_links.py). Submissions are throttled per link (its own device
+apart from the others), requests to unknown links per client address, and capped in size.
 
 The slips page is the arbiter's: one slip per board of a round with the round, the board,
 result boxes and, for each player, their own link as a QR code (segno's SVG, inline) and as
@@ -15,9 +17,11 @@ in public). Printing the slips makes the links, since only a token's hash is kep
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import segno
+from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.safestring import SafeString, mark_safe
@@ -26,6 +30,7 @@ from django.utils.translation import gettext, gettext_noop
 
 from clubrating.club.models import Entry, EveningBoard, Game, MovesLink, Tournament, Visibility
 from clubrating.club.services import moves_links as ml
+from clubrating.club.services.club_settings import MAX_LINK_DAYS
 from clubrating.errors import ClubratingError, NotFound
 from clubrating.formats.movetext import MAX_MOVETEXT, MoveError
 from clubrating.web.access import ClubAccess, in_club, initials
@@ -35,6 +40,8 @@ from clubrating.web.security import client_ip
 
 MAX_PHONE_BYTES = 4 * MAX_MOVETEXT + 4096   # the form's body: the moves (UTF-8, up to 4 bytes each), the CSRF token
 QR_SCALE = 3                                 # the SVG's own units; the slip's CSS prints it 28 mm across
+DEVICE_COOKIE = "clubrating_device"          # the phone's random device id, sent to /m/ only
+DEVICE_SHAPE = re.compile(r"[A-Za-z0-9_-]{22}")   # token_urlsafe(DEVICE_BYTES); anything else is no device
 
 
 def _player(access: ClubAccess, entry: Entry, juniors: bool) -> str:
@@ -68,38 +75,49 @@ def phone_page(request: HttpRequest, token: str) -> HttpResponse:
     """A board's moves, typed by either player."""
     if request.method not in ("GET", "HEAD", "POST"):
         return HttpResponse(status=405, headers={"Allow": "GET, HEAD, POST"})
-    address = client_ip(request)
     try:
         link = ml.open_link(token)
     except NotFound as error:
-        if request.method == "POST":
-            ml.throttled(None, address)   # a guessed token costs the guesser its address's tries
+        if ml.guess_throttled(client_ip(request)):   # only unknown links: the room's valid ones go on
+            return _phone(request, {"invalid": gettext("too many moves links that do not work were tried from "
+                                                       "here: wait an hour, or ask the arbiter for the slip")}, 429)
         return _phone(request, {"invalid": error.translated(translation)}, status=404)
+    cookie = request.COOKIES.get(DEVICE_COOKIE, "")
+    device = cookie if DEVICE_SHAPE.fullmatch(cookie) else ml.new_device()
     with in_club(request, link.tournament.club):
-        return _board_page(request, link, address)
+        response = _board_page(request, link, device)
+    if device != cookie:   # the first link this browser opens: its device id, as long as a link may live
+        response.set_cookie(DEVICE_COOKIE, device, max_age=MAX_LINK_DAYS * 24 * 3600, path="/m/",
+                            secure=settings.SESSION_COOKIE_SECURE, httponly=True, samesite="Lax")
+    return response
 
 
-def _board_page(request: HttpRequest, link: MovesLink, address: str | None) -> HttpResponse:
+def _board_page(request: HttpRequest, link: MovesLink, device: str) -> HttpResponse:
     t = link.tournament
     access = _public(t)
     pairing = _pairing(link)
     game = ml.game_of(link)
+    stored = game is not None and bool(game.moves.strip())
+    if stored or request.method == "HEAD":
+        own = link.device in ("", ml.device_key(link, device))
+    else:
+        own = ml.open_on(link, device)   # its first opening makes this device the link's own
     context: dict[str, Any] = {
         "tournament": t, "round": link.round, "board": link.board, "typed": "",
         "white": _player(access, pairing.white, t.has_juniors), "black": _player(access, pairing.black, t.has_juniors),
-        "mine": ml.EITHER if link.player_id is None else link.colour,
-        "stored": game is not None and bool(game.moves.strip()), "max_chars": MAX_MOVETEXT}
-    if request.method != "POST" or context["stored"]:
+        "mine": ml.EITHER if link.player_id is None else link.colour, "in_use": not own,
+        "stored": stored, "max_chars": MAX_MOVETEXT}
+    if request.method != "POST" or stored:
         return _phone(request, context)
     if int(request.META.get("CONTENT_LENGTH") or 0) > MAX_PHONE_BYTES:
         return _phone(request, {**context, "error": gettext("at most %(count)s characters of moves are read") % {
             "count": f"{MAX_MOVETEXT:,}"}}, 413)
-    if ml.throttled(link, address):
+    if ml.submission_throttled(link, own=own):
         return _phone(request, {**context, "error": gettext("too many tries from here: wait an hour, or hand the "
                                                             "scoresheet to the arbiter")}, 429)
     text = request.POST.get("moves", "")
     try:
-        outcome = ml.submit(link, text)
+        outcome = ml.submit(link, text, device=device)
     except MoveError as error:
         return _phone(request, {**context, "typed": text, "error": error.translated(translation), "move": error,
                                 "position": board_svg(error.fen)})

@@ -6,12 +6,18 @@ else. Each of a board's two players gets their own, so that a submission knows i
 printed when it is made; only its SHA-256 is stored, so the database alone opens no game.
 A link expires after the club's ``moves_link_days`` and the arbiter may revoke it.
 
+A link belongs to the device that first opens it: a random id in the phone's cookie, kept as
+a keyed hash per tournament (:func:`device_key`), never an address or a browser's name. A
+submission keeps the device that sent it.
+
 A submission is read by the arbiter's parser (:func:`clubrating.formats.movetext.read_typed_moves`)
-and kept apart from the game. White's and Black's submissions whose moves agree are stored at
-once through :func:`clubrating.club.services.moves.attach_typed_moves`, audited as entered by
-the players; one side alone (however often it sends), two that differ, a link made before
-links were per player (either side), or a game without its result yet wait for the arbiter,
-who sees the first move where they differ and accepts one.
+and kept apart from the game. White's and Black's submissions whose moves agree, each sent from
+its own link's device and the two from two devices, are stored at once through
+:func:`clubrating.club.services.moves.attach_typed_moves`, audited as entered by the players.
+Everything else waits for the arbiter, who sees the first move where they differ and why each
+waits (:func:`waiting_reasons`), and accepts one: one side alone (however often it sends), two
+that differ, both sides from one device, a link used from a device other than its own, a link
+made before links were per player (either side), a game without its result yet.
 """
 
 from __future__ import annotations
@@ -22,10 +28,9 @@ import hmac
 import re
 import secrets
 from dataclasses import dataclass
-from typing import Any
 
 from django.conf import settings
-from django.db.models import Q
+from django.db.models import Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
@@ -42,17 +47,30 @@ from clubrating.formats.movetext import read_typed_moves
 from clubrating.words import Nn_, plural
 
 TOKEN_BYTES = 16                 # 128 random bits, the least a capability URL needs against guessing
+DEVICE_BYTES = 16                # a device's random id (the phone page's cookie): 128 bits, as a token
 PLAYERS = "the players (moves link)"   # the audit's "who" of moves the players entered
 PENDING, ACCEPTED, SET_ASIDE, SUPERSEDED = SUBMISSION_PENDING, "accepted", "set-aside", SUBMISSION_SUPERSEDED
 WHITE, BLACK, EITHER = "white", "black", ""   # a link's and a submission's side; EITHER: a link without a player
 
-# The throttle: submissions through one link, and from one client address, per window. A board
-# needs two (one per player) and a retry or two after a typing mistake; a phone on the club's
-# Wi-Fi shares its address with every other phone there, so the address allows a whole room.
+# The throttles, per window, each spent only by whoever sends too much. A link's own device may
+# send PER_LINK submissions (one is needed, a retry or two after a typing mistake), and every
+# other device together as many again, so that an opponent holding the slip does not spend the
+# player's own. A request to an unknown link counts against its client address (GUESSES), and
+# only requests to unknown links are refused for it: the phones of a club's Wi-Fi share one
+# address, and one guessing there must not stop the others' valid links. What stops guessing
+# is the 128-bit token; the throttle bounds what a guesser costs the site.
 THROTTLE_WINDOW = dt.timedelta(hours=1)
 PER_LINK = 10
-PER_ADDRESS = 60
+GUESSES = 30
 INVALID_LINK = gettext_noop("this moves link does not work (mistyped, expired or revoked): ask the arbiter for the slip")
+
+# Why a waiting submission was not stored by agreement, where its device is the reason (the
+# arbiter's game page).
+ONE_DEVICE = gettext_noop("waits for the arbiter: both sides were sent from one device")
+OTHER_DEVICE = gettext_noop("waits for the arbiter: the link is in use on another device, and this was sent "
+                            "from a different one")
+NO_DEVICE = gettext_noop("waits for the arbiter: sent before submissions kept their device")
+RECEIVED = Nn_("%(count)s half-move received", "%(count)s half-moves received")
 
 
 def token_hash(token: str) -> str:
@@ -222,23 +240,62 @@ def side_of(link: MovesLink) -> str:
     return WHITE if pairing[0] == link.player_id else BLACK
 
 
-def _address_key(address: str | None) -> str:
-    """A keyed hash of the client address (the secret key): the throttle counts it, and the
-    address itself is never stored."""
-    return "address:" + hmac.new(settings.SECRET_KEY.encode(), (address or "?").encode(), "sha256").hexdigest()[:48]
+def _keyed(text: str) -> str:
+    """A keyed hash (HMAC-SHA-256 with the installation's secret key) of ``text``: what is
+    stored of a client address or a device id, never the thing itself."""
+    return hmac.new(settings.SECRET_KEY.encode(), text.encode(), "sha256").hexdigest()[:32]
 
 
-def throttled(link: MovesLink | None, address: str | None, *, now: dt.datetime | None = None) -> bool:
-    """Whether this link or this address has used its submissions of the window (or, for a
-    mistyped link, its attempts); counts this attempt otherwise."""
-    now = now or timezone.now()
-    since = now - THROTTLE_WINDOW
+def new_device() -> str:
+    """A device's random id, for the phone page's cookie."""
+    return secrets.token_urlsafe(DEVICE_BYTES)
+
+
+def device_key(link: MovesLink, device: str) -> str:
+    """What is stored of a device that opens ``link``: keyed per tournament, so that the stored
+    keys do not follow one phone from one event to the next."""
+    return _keyed(f"device:{link.tournament_id}:{device}")
+
+
+def open_on(link: MovesLink, device: str) -> bool:
+    """The link opened on ``device``: the first device to open it becomes its own (audited
+    ``moves-link-device``); whether ``device`` is that one."""
+    key = device_key(link, device)
+    if not link.device:
+        with history_write(link.tournament.club_id) as club:
+            _claim(club, link, key)
+    return link.device == key
+
+
+def _claim(club: Club, link: MovesLink, key: str) -> None:
+    """Under the club's lock: the link's device is ``key`` unless one opened it before."""
+    reread(link)
+    if not link.device:
+        link.device = key
+        link.save(update_fields=["device"])
+        audit.record(club, PLAYERS, "moves-link-device", _target(link), new={"link": link.id},
+                     summary=Text(gettext_noop("a moves link opened on its first device")))
+
+
+def _spent(key: str, limit: int, now: dt.datetime) -> bool:
+    """Whether ``key`` has had its ``limit`` of the window; counts this try otherwise."""
     MovesAttempt.objects.filter(when__lt=now - dt.timedelta(days=1)).delete()
-    keys = [(_address_key(address), PER_ADDRESS)] + ([(f"link:{link.id}", PER_LINK)] if link else [])
-    if any(MovesAttempt.objects.filter(key=key, when__gt=since).count() >= limit for key, limit in keys):
+    if MovesAttempt.objects.filter(key=key, when__gt=now - THROTTLE_WINDOW).count() >= limit:
         return True
-    MovesAttempt.objects.bulk_create([MovesAttempt(key=key, when=now) for key, _ in keys])
+    MovesAttempt.objects.create(key=key, when=now)
     return False
+
+
+def submission_throttled(link: MovesLink, *, own: bool, now: dt.datetime | None = None) -> bool:
+    """Whether this link has had its submissions of the window from its own device (``own``),
+    or from all other devices together; counts this one otherwise."""
+    return _spent(f"link:{link.id}:{'own' if own else 'other'}", PER_LINK, now or timezone.now())
+
+
+def guess_throttled(address: str | None, *, now: dt.datetime | None = None) -> bool:
+    """Whether this client address has had its requests to unknown links of the window; counts
+    this one otherwise. The address is kept only as a keyed hash, for a day."""
+    return _spent("guess:" + _keyed(f"address:{address or '?'}"), GUESSES, now or timezone.now())
 
 
 _COMMENT = re.compile(r"\{[^}]*\}")
@@ -250,34 +307,68 @@ def sans(movetext: str) -> list[str]:
     return [w for w in _COMMENT.sub(" ", movetext).split() if not w[0].isdigit()]
 
 
-def submit(link: MovesLink, text: str, *, now: dt.datetime | None = None) -> Outcome:
-    """Keep a player's moves (MoveError for an illegal one, nothing kept); White's and Black's
-    that agree are stored in the game at once. The same side twice is one player, not two who
-    agree; a link of either side waits for the arbiter."""
+def _agree(one: MovesSubmission, other: MovesSubmission) -> bool:
+    """Two players vouch for the same moves: White's and Black's, each sent from its own link's
+    device, the two from two devices (a phone that sends both sides is one person)."""
+    return (one.moves == other.moves and {one.side, other.side} == {WHITE, BLACK}
+            and all(s.device and s.device == s.link.device for s in (one, other)) and one.device != other.device)
+
+
+def submit(link: MovesLink, text: str, *, device: str, now: dt.datetime | None = None) -> Outcome:
+    """Keep a player's moves sent from ``device`` (MoveError for an illegal one, nothing kept);
+    White's and Black's that agree (:func:`_agree`) are stored in the game at once."""
     moves = read_typed_moves(text)
     now = now or timezone.now()
-    with history_write(link.tournament.club_id):
+    with history_write(link.tournament.club_id) as club:
         reread(link)
         game = game_of(link)
         if game is not None and game.moves.strip():
             raise Refused(gettext_noop("this game's moves are stored already: thank you"))
         if link.revoked is not None:
             raise NotFound(INVALID_LINK)
+        _claim(club, link, device_key(link, device))
         mine = MovesSubmission.objects.create(link=link, text=text, moves=" ".join(sans(moves.movetext)),
-                                              plies=moves.plies, created=now, side=side_of(link))
-        agreeing = None if mine.side == EITHER else _pending(link).filter(
-            moves=mine.moves, side=BLACK if mine.side == WHITE else WHITE).first()
+                                              plies=moves.plies, created=now, side=side_of(link),
+                                              device=device_key(link, device))
+        received = Text(RECEIVED, count=moves.plies)
+        others = list(_pending(link).exclude(id=mine.id).select_related("link"))
+        agreeing = next((s for s in others if _agree(s, mine)), None)
         if agreeing is None or game is None:
-            waiting = ("" if game is not None else " (its result is not entered yet)") + (
-                " (through a link of either player, not of one side)" if mine.side == EITHER else "")
-            return Outcome(f"{plural(moves.plies, 'half-move')} received; the arbiter checks them{waiting}")
+            return Outcome(Text(_why_not_stored(mine, others, game), received=received))
         try:
             attach_typed_moves(game, agreeing.text, who=PLAYERS, from_players=True)
         except NeedsConfirmation:
-            return Outcome(f"{plural(moves.plies, 'half-move')} received; they end against the result, "
-                           "so the arbiter checks them")
+            return Outcome(Text(gettext_noop("%(received)s; they end against the result, so the arbiter checks them"),
+                                received=received))
         _settle(link, accepted=(agreeing.id, mine.id), reason=SubmissionReason.BOTH_SIDES)
-    return Outcome(f"{plural(moves.plies, 'half-move')} received and agreeing with your opponent's: stored")
+    return Outcome(Text(gettext_noop("%(received)s and agreeing with your opponent's: stored"), received=received))
+
+
+def _why_not_stored(mine: MovesSubmission, others: list[MovesSubmission], game: Game | None) -> str:
+    """The phone's answer to a submission that waits: the first reason that holds."""
+    if mine.side == EITHER:
+        return gettext_noop("%(received)s; the arbiter checks them (through a link of either player, not of one side)")
+    if mine.device != mine.link.device:
+        return gettext_noop("%(received)s; the link is in use on another device, so the arbiter checks them")
+    if any(s.device == mine.device and s.side not in (mine.side, EITHER) for s in others):
+        return gettext_noop("%(received)s; they wait for the arbiter: both sides were sent from one device")
+    if game is None:
+        return gettext_noop("%(received)s; the arbiter checks them (its result is not entered yet)")
+    return gettext_noop("%(received)s; the arbiter checks them")
+
+
+def waiting_reasons(pending: list[MovesSubmission]) -> dict[int, str]:
+    """Why each of a game's waiting submissions is not stored by agreement, where its device is
+    the reason (untranslated; the arbiter's page translates them)."""
+    reasons = {}
+    for s in pending:
+        if not s.device:
+            reasons[s.id] = NO_DEVICE
+        elif s.device != s.link.device:
+            reasons[s.id] = OTHER_DEVICE
+        elif any(o.device == s.device and EITHER not in (o.side, s.side) and o.side != s.side for o in pending):
+            reasons[s.id] = ONE_DEVICE
+    return reasons
 
 
 def accept_agreeing(game: Game) -> str:
@@ -286,8 +377,7 @@ def accept_agreeing(game: Game) -> str:
     against the result wait for the arbiter. A line for the result's message ("" when nothing
     waited)."""
     pending = pending_for(game)
-    pair = next(((a, b) for i, a in enumerate(pending) for b in pending[i + 1:]
-                 if b.moves == a.moves and {a.side, b.side} == {WHITE, BLACK}), None)
+    pair = next(((a, b) for i, a in enumerate(pending) for b in pending[i + 1:] if _agree(a, b)), None)
     if pair is None:
         return ""
     try:
@@ -298,7 +388,7 @@ def accept_agreeing(game: Game) -> str:
     return "; the players' agreeing moves stored"
 
 
-def _pending(link: MovesLink) -> Any:
+def _pending(link: MovesLink) -> QuerySet[MovesSubmission]:
     """The pending submissions of the link's board, whichever of its links they came through."""
     if link.evening_board_id is None and link.game_id is None:   # revoked by a pairing change
         return MovesSubmission.objects.filter(link=link, state=PENDING)
