@@ -136,7 +136,8 @@ def test_import_club_reports_in_russian_and_its_json_stays_english(tmp_path: Pat
     assert run.stderr.startswith("clubrating import-club: у ссылки для доступа по ссылке новый токен: /u/")
     again = clubrating("hy_AM.UTF-8", "import-club", archive, "--json", "--database", f"sqlite:///{tmp_path / 'c.sqlite3'}")
     assert again.returncode == 0, again.stderr
-    assert json.loads(again.stdout) == {"club": "riverside", "rows": 2, "new_logins": [], "existing_logins": []}
+    assert json.loads(again.stdout) == {"club": "riverside", "rows": 2, "new_logins": [], "existing_logins": [],
+                                          "arbiters_not_made": []}
 
 
 def test_the_server_s_first_line_and_the_demo_s_summary_are_russian(russian: None) -> None:

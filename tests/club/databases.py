@@ -65,3 +65,19 @@ def query(database: str, sql: str) -> list[tuple[Any, ...]]:
 
     with psycopg.connect(database) as connection:
         return list(connection.execute(sql).fetchall())  # type: ignore[arg-type]
+
+
+def dump() -> list[str]:
+    """The whole of pytest-django's database as text, to compare before and after a refused
+    write: SQLite's ``iterdump`` (schema and rows), PostgreSQL's ``pg_dump`` of it, less the
+    sequences' positions (``setval``), which a rolled-back insert moves on PostgreSQL by design
+    (its manual, "Sequence Manipulation Functions": nextval is never rolled back)."""
+    from django.db import connection
+
+    connection.ensure_connection()
+    if connection.vendor == "sqlite":
+        return list(connection.connection.iterdump())
+    from clubrating.club.backup import _pg_program, _run
+
+    return [line for line in _run(_pg_program("pg_dump"), "--no-owner").splitlines()
+            if "pg_catalog.setval" not in line]

@@ -28,7 +28,7 @@ from hypothesis.stateful import run_state_machine_as_test
 
 from clubrating.club.models import AuditEntry, Club, Member, Tournament
 from clubrating.club.services.accounts import add_arbiter
-from clubrating.club.services.archive import LEFT_OUT, club_tables, export_club, import_club
+from clubrating.club.services.archive import LEFT_OUT, Arbiters, club_tables, export_club, import_club
 from clubrating.errors import InputError, Refused
 
 from .archive_pages import public_pages
@@ -172,7 +172,7 @@ def assert_moved_whole(demo_archive: tuple[Path, dict[str, Any], str], machine_a
     demo, demo_pages, demo_ratings = demo_archive
     machine, machine_pages = machine_archive
     for archive in (machine, demo):   # the demo second: its ids are not the ones it had
-        loaded = cli(target, "import-club", str(archive))
+        loaded = cli(target, "import-club", str(archive), "--arbiters", "invite")
         assert loaded.returncode == 0, loaded.stderr
         assert "re-invite" in loaded.stdout or archive == machine
     moved = pages_of(target, "demo", "state-machine")
@@ -237,7 +237,7 @@ def test_the_token_is_issued_anew_and_arbiters_come_without_a_password(archived:
     old = Club.objects.get()
     assert old.token not in gzip.decompress(archived.read_bytes()).decode()
     moved_away(archived)
-    report = import_club(archived, who=ARBITER)
+    report = import_club(archived, who=ARBITER, arbiters=Arbiters(link=frozenset({"anna"})))
     club = report.club
     assert club.slug == "test-chess-club" and club.token != old.token and club.created == old.created
     assert report.existing_logins == ["anna"]   # the login is this database's already: kept as it is
@@ -250,7 +250,7 @@ def test_a_new_login_comes_without_a_usable_password(archived: Path) -> None:
 
     moved_away(archived)
     get_user_model().objects.filter(username="anna").delete()
-    report = import_club(archived, who=ARBITER)
+    report = import_club(archived, who=ARBITER, arbiters=Arbiters(invite=True))
     assert report.new_logins == ["anna"]
     assert not get_user_model().objects.get(username="anna").has_usable_password()
 
@@ -309,3 +309,144 @@ def test_an_archive_of_an_older_schema_takes_the_defaults_of_the_fields_added_si
     assert (club.time_zone, club.inactive_months) == ("", 12)   # fields of migrations 0009 and 0013
     anna, lund = Member.objects.filter(club=club).order_by("pk")
     assert lund.merged_into_id == anna.pk and anna.pk != 3
+
+
+# --- an archive edited on the way: only what clubrating writes is loaded ----------------------
+
+def edited(path: Path, number: int, change: Callable[[dict[str, Any]], None]) -> None:
+    """The archive with its line ``number`` (1 is the header) changed by ``change``."""
+    text = lines(path)
+    document = json.loads(text[number - 1])
+    change(document)
+    text[number - 1] = json.dumps(document) + "\n"
+    rewrite(path, text)
+
+
+def club_field(name: str, value: Any) -> Callable[[dict[str, Any]], None]:
+    return lambda document: document["fields"].__setitem__(name, value)
+
+
+def first_line_of(path: Path, table: str) -> int:
+    return next(n for n, text in enumerate(lines(path), 1) if f'"table":"{table}"' in text)
+
+
+@pytest.mark.parametrize("number, change, said", [
+    (2, club_field("time_zone", "America"), ":2: club.club.time_zone: time-zone 'America': expected an IANA time zone"),
+    (2, club_field("time_zone", "Z" * 300), ":2: club.club.time_zone: "),
+    (2, club_field("slug", ""), ":2: club.club.slug: '' is not a short name"),
+    (2, club_field("slug", "../x"), ":2: club.club.slug: '../x' is not valid"),
+    (2, club_field("slug", "Riverside Club"), ":2: club.club.slug: 'Riverside Club' is not valid"),
+    (2, club_field("visibility", "everyone"), ":2: club.club.visibility: 'everyone' is not valid"),
+    (2, club_field("names", "nicknames"), ":2: club.club.names: 'nicknames' is not valid"),
+    (2, club_field("language", "de"), ":2: club.club.language: language 'de': expected one of en, hy, ru"),
+    (2, club_field("token", "0" * 32), ":2: club.club.token is never written in an archive"),
+    (2, club_field("moves_link_days", 10**30), ":2: club.club.moves_link_days: "),
+    (2, club_field("moves_link_days", 400), ":2: club.club.moves_link_days: moves-link-days '400': expected"),
+    (2, club_field("start_rating", 1e-320), ":2: club.club.start_rating: start-rating "),
+    (2, club_field("k_new_games", True), ":2: club.club.k_new_games: True is not valid (expected a whole number, found true or false)"),
+    (2, club_field("name", "River\nside"), ":2: club.club.name: 'River\\nside' is not valid (a control character)"),
+    (2, club_field("name", "R" * 201), ":2: club.club.name: "),
+    (2, club_field("policy", "elo"), ":2: club.club.policy: policy 'elo': expected 'club' or 'fide'"),
+    (1, lambda header: header.__setitem__("comment", "hi"), ":1: the header has no key 'comment'"),
+    (2, lambda row: row.__setitem__("note", 1), ":2: a row has no key 'note'"),
+    (3, lambda row: row["fields"].__setitem__("name", 12), ":3: club.member.name: 12 is not valid (expected a string"),
+])
+def test_a_value_no_form_would_take_is_refused_in_one_line_and_nothing_is_stored(
+        archived: Path, number: int, change: Any, said: str) -> None:
+    moved_away(archived)
+    edited(archived, number, change)
+    counts = Club.objects.count(), Member.objects.count(), AuditEntry.objects.count()
+    with pytest.raises(InputError) as refused:
+        import_club(archived, who=ARBITER, arbiters=Arbiters(invite=True))
+    assert str(refused.value).startswith(str(archived) + said) and "\n" not in str(refused.value), refused.value
+    assert (Club.objects.count(), Member.objects.count(), AuditEntry.objects.count()) == counts
+
+
+@pytest.mark.parametrize("table, name, value, said", [
+    ("club.game", "unplayed", "walkover", "club.game.unplayed: 'walkover' is not valid (expected one of"),
+    ("club.game", "round", 10**30, "club.game.round: "),
+    ("club.game", "white_points", 3, "club.game.white_points: 3 is not valid (expected a number from 0 to 2)"),
+    ("club.tournament", "time_control", "bullet", "club.tournament.time_control: 'bullet' is not valid"),
+    ("club.tournament", "date", "yesterday", "club.tournament.date: 'yesterday' is not valid"),
+])
+def test_a_row_s_value_beyond_the_product_s_bounds_is_refused_naming_its_line(
+        archived: Path, table: str, name: str, value: Any, said: str) -> None:
+    moved_away(archived)
+    number = first_line_of(archived, table)
+    edited(archived, number, club_field(name, value))
+    with pytest.raises(InputError, match=re.escape(f"{archived}:{number}: {said}")):
+        import_club(archived, who=ARBITER)
+    assert Club.objects.count() == 1
+
+
+def test_the_archive_s_arbiters_are_made_only_as_the_import_is_told(archived: Path) -> None:
+    """An archive naming a login of this database ("anna", with her password) does not make
+    her the imported club's arbiter unless --arbiters link names her; --arbiters invite makes
+    only logins that do not exist, without a password."""
+    from django.contrib.auth import get_user_model
+
+    moved_away(archived)
+    bob = ['{"table":"auth.login","fields":{"username":"bob"}}\n']
+    text = lines(archived)
+    text = text[:-1] + bob + [text[-1].replace(f'"rows":{len(text) - 2}', f'"rows":{len(text) - 1}')]
+    rewrite(archived, text)
+    with pytest.raises(InputError, match="--arbiters link carl: the archive names no such arbiter"):
+        import_club(archived, who=ARBITER, arbiters=Arbiters(link=frozenset({"carl"})))
+    report = import_club(archived, who=ARBITER, arbiters=Arbiters(invite=True))
+    assert (report.new_logins, report.existing_logins, report.left_out) == (["bob"], [], ["anna"])
+    assert list(report.club.arbiters.values_list("username", flat=True)) == ["bob"]
+    assert "not made arbiters here" in str(report) and "anna" in str(report)
+    assert not get_user_model().objects.get(username="bob").has_usable_password()
+
+
+def test_without_arbiters_the_import_makes_no_login_and_says_so(archived: Path) -> None:
+    from django.contrib.auth import get_user_model
+
+    moved_away(archived)
+    logins = get_user_model().objects.count()
+    report = import_club(archived, who=ARBITER)
+    assert report.left_out == ["anna"] and not report.club.arbiters.exists()
+    assert get_user_model().objects.count() == logins
+
+
+def test_a_line_beyond_the_limit_is_refused_with_its_number_before_it_is_read_whole(
+        db: None, tmp_path: Path) -> None:
+    from clubrating.club.services.archive_values import MAX_LINE_CHARS
+
+    path = tmp_path / "long.jsonl.gz"
+    with gzip.open(path, "wt", encoding="utf-8") as handle:
+        handle.write(json.dumps(OLDER_SCHEMA[0]) + "\n")
+        handle.write('{"table":"club.club","pk":1,"fields":{"name":"' + "A" * (MAX_LINE_CHARS + 10) + '"}}\n')
+    with pytest.raises(InputError, match=re.escape(f"{path}:2: a line longer than {MAX_LINE_CHARS:,} characters")):
+        import_club(path, who=ARBITER)
+    assert not Club.objects.exists()
+
+
+@pytest.mark.parametrize("line, said", [
+    ("[" * 100_000 + "]" * 100_000, "not a line of a club archive"),      # RecursionError in json
+    ('{"end": {"rows": ' + "9" * 5000 + "}}", "not a line of a club archive"),   # int() of 5,000 digits
+    ('{"end": {"rows": NaN}}', "not a line of a club archive (NaN is not a number JSON writes)"),
+])
+def test_json_that_python_s_reader_chokes_on_is_one_line(db: None, tmp_path: Path, line: str, said: str) -> None:
+    path = tmp_path / "odd.jsonl.gz"
+    rewrite(path, [json.dumps(OLDER_SCHEMA[0]) + "\n", line + "\n"])
+    with pytest.raises(InputError, match=re.escape(f"{path}:2: {said}")):
+        import_club(path, who=ARBITER)
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("field, value, said", [
+    ("time_zone", "America", "club.club.time_zone: time-zone 'America'"),
+    ("moves_link_days", 10**30, "club.club.moves_link_days: "),
+])
+def test_import_club_refuses_a_bad_value_in_one_line_on_the_command_line(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], field: str, value: Any, said: str) -> None:
+    from clubrating.cli import main
+
+    path = tmp_path / "club.jsonl.gz"
+    rewrite(path, [json.dumps(line) + "\n" for line in OLDER_SCHEMA])
+    edited(path, 2, club_field(field, value))
+    assert main(["import-club", str(path)]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1 and f"error: {path}:2: {said}" in err, err
+    assert not Club.objects.exists()

@@ -13,6 +13,8 @@ from clubrating.cli import main
 from clubrating.club.models import Game, Tournament
 from clubrating.formats.records import MAX_ROUNDS
 
+from .databases import dump
+
 HUGE = "99999999999999999999"
 EVENING = "# event: Tuesday evening\n# date: 2026-03-03\nround,white,black,result\n"
 
@@ -118,3 +120,82 @@ def test_correct_refuses_a_round_beyond_the_bounds(published, capsys, round_) ->
     assert f"argument round: {int(round_)} is out of range: expected from 1 to {MAX_ROUNDS}" \
         in capsys.readouterr().err
     assert Game.objects.get().white_points == 2
+
+
+LIST = "name,rating,games\nAnna Berg,1650,3\nBen Cole,1400,2\n"
+
+
+@pytest.fixture
+def seeded(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Path:
+    """A club whose members Anna Berg and Ben Cole have an initial list of two rows."""
+    night = tmp_path / "night.csv"
+    night.write_text(EVENING + "1,Anna Berg,Ben Cole,1-0\n")
+    first = tmp_path / "first.csv"
+    first.write_text(LIST)
+    for args in (("init", "Riverside Chess Club"), ("import", str(night)), ("link", "1", "--all-new"),
+                 ("publish", "1"), ("seed-ratings", str(first), "--accept-exact")):
+        assert run(capsys, *args)[0] == 0, args
+    return tmp_path
+
+
+@pytest.mark.django_db(transaction=True, reset_sequences=True)
+@pytest.mark.parametrize("games, said", [
+    ("9223372036854775807", "big.csv:3: games '9223372036854775807': expected a whole number of rated games "
+                            "from 0 to 100000"),
+    ("99999999999999999999999", "big.csv:3: games '99999999999999999999999': expected a whole number"),
+    ("100001", "big.csv:3: games '100001': expected a whole number of rated games from 0 to 100000"),
+])
+def test_seed_ratings_refuses_games_beyond_the_maximum_and_leaves_the_database_as_it_was(
+        seeded, capsys, games, said) -> None:
+    big = seeded / "big.csv"
+    big.write_text(f"name,rating,games\nAnna Berg,1700,3\nBen Cole,1450,{games}\n")
+    before = dump()
+    code, out, err = run(capsys, "seed-ratings", str(big), "--accept-exact")
+    assert (code, out) == (2, "")
+    one_line_error(err, "seed-ratings", f"{big.parent}/{said}")
+    assert dump() == before
+
+
+@pytest.mark.django_db(transaction=True, reset_sequences=True)
+def test_a_step_refused_after_the_list_is_stored_undoes_the_list_too(seeded, capsys) -> None:
+    """seed-ratings --accept-exact is one transaction: the database refusing the links (here a
+    trigger of the test's own, as a full disk or a constraint would) leaves the old list."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        if connection.vendor == "sqlite":
+            cursor.execute("CREATE TRIGGER refuse_links BEFORE INSERT ON club_auditentry "
+                           "WHEN NEW.action = 'link-initial' BEGIN SELECT RAISE(ABORT, 'refused by the test'); END")
+        else:
+            cursor.execute("CREATE FUNCTION refuse_links() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
+                           "RAISE EXCEPTION 'refused by the test'; END $$")
+            cursor.execute("CREATE TRIGGER refuse_links BEFORE INSERT ON club_auditentry FOR EACH ROW "
+                           "WHEN (NEW.action = 'link-initial') EXECUTE FUNCTION refuse_links()")
+    second = seeded / "second.csv"
+    second.write_text("name,rating,games\nAnna Berg,1800,9\nBen Cole,1300,9\n")
+    before = dump()
+    code, _, err = run(capsys, "seed-ratings", str(second), "--accept-exact")
+    assert code == 2
+    one_line_error(err, "seed-ratings", "refused by the test")
+    assert dump() == before
+    with connection.cursor() as cursor:
+        cursor.execute("DROP TRIGGER refuse_links" + ("" if connection.vendor == "sqlite" else " ON club_auditentry"))
+
+
+@pytest.mark.django_db(transaction=True, reset_sequences=True)
+@pytest.mark.parametrize("change, said", [
+    ("time-zone=America", "time-zone 'America': expected an IANA time zone"),   # IsADirectoryError from tzdata
+    ("time-zone=Etc", "time-zone 'Etc': expected an IANA time zone"),
+    ("time-zone=" + "Z" * 300, "expected an IANA time zone"),                   # OSError: file name too long
+    ("time-zone=localtime", "time-zone 'localtime': expected an IANA time zone"),
+    ("start-rating=1e-320", "start-rating '1e-320': expected a number from 100 to 3000"),
+    ("start-rating=0", "start-rating '0': expected a number from 100 to 3000"),
+    ("k-new-games=" + "9" * 5000, "expected a whole number from 0 to 1000"),   # int() refuses 5,000 digits
+])
+def test_settings_refuses_a_bad_value_in_one_line_and_changes_nothing(tmp_path, capsys, change, said) -> None:
+    assert run(capsys, "init", "Riverside Chess Club")[0] == 0
+    before = dump()
+    code, out, err = run(capsys, "settings", change)
+    assert (code, out) == (2, "")
+    one_line_error(err, "settings", said)
+    assert dump() == before

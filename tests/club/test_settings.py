@@ -56,8 +56,9 @@ def test_the_provisional_threshold_and_k_new_games_are_settings(club: Club) -> N
 @pytest.mark.parametrize("key, text, expected", [
     ("k-new", "abc", "k-new 'abc': expected a number from 1 to 100"),
     ("k-new", "0", "k-new '0': expected a number from 1 to 100"),
-    ("start-rating", "nan", "expected a number from 0 to 4000"),
-    ("start-rating", "-5", "expected a number from 0 to 4000"),
+    ("start-rating", "nan", "expected a number from 100 to 3000"),
+    ("start-rating", "-5", "expected a number from 100 to 3000"),
+    ("start-rating", "1e-320", "expected a number from 100 to 3000"),   # ratings below 0 after one loss
     ("k-new-games", "2.5", "expected a whole number from 0 to 1000"),
     ("provisional-games", "-1", "expected a whole number from 0 to 1000"),
     ("policy", "elo", "expected 'club' or 'fide'"),

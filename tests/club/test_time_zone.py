@@ -34,10 +34,24 @@ def test_a_stored_moment_is_shown_with_the_zones_offset() -> None:
     assert zones.local_text(moment, "Asia/Kolkata") == "2026-12-02 02:00:05 +05:30"
 
 
-@pytest.mark.parametrize("name", ["Mars/Olympus", "Asia/Yerevan/", "../etc/passwd", "utc+4"])
+@pytest.mark.parametrize("name", ["Mars/Olympus", "Asia/Yerevan/", "../etc/passwd", "utc+4",
+                                  "America", "Etc", "localtime"])   # directories of tzdata, and a link that moves
 def test_an_unknown_zone_is_one_line(name: str) -> None:
     with pytest.raises(InputError, match=re.escape(f"unknown time zone '{name}': expected an IANA name")):
         zones.parse_zone(name)
+
+
+def test_a_name_of_300_characters_is_one_line_not_an_oserror() -> None:
+    with pytest.raises(InputError, match="unknown time zone 'ZZZ"):
+        zones.parse_zone("Z" * 300)
+
+
+def test_a_stored_zone_the_database_does_not_have_is_read_as_the_servers(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A club stored with "America" (an archive imported before the import checked it) shows
+    its pages in the server's zone rather than failing on every one."""
+    monkeypatch.setenv("TZ", "Asia/Tokyo")
+    assert zones.zone_name("America") == "Asia/Tokyo"
+    assert zones.today("America", dt.datetime(2026, 12, 1, 20, 30, tzinfo=UTC)) == dt.date(2026, 12, 2)
 
 
 def test_an_empty_setting_is_the_servers_zone(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -49,3 +49,13 @@ def test_another_clubs_arbiter_gets_404_on_the_initial_list(club: Club, other_ar
     response = other_arbiter_client.post("/c/riverside/arbiter/initial-list/upload/",
                                          {"file": SimpleUploadedFile("list.csv", LIST)})
     assert response.status_code == 404 and not InitialEntry.objects.exists()
+
+
+def test_a_games_count_beyond_the_maximum_is_a_message_never_a_500(club: Club, arbiter_client: Client) -> None:
+    response = arbiter_client.post("/c/riverside/arbiter/initial-list/upload/", {"file": SimpleUploadedFile(
+        "big.csv", b"name,rating,games\nAnna Smith,1650,3\nBob Jones,1400,99999999999999999999999\n")}, follow=True)
+    page = response.content.decode()
+    assert response.status_code == 200
+    assert "big.csv:3: games &#x27;99999999999999999999999&#x27;: expected a whole number of rated games " \
+           "from 0 to 100000" in page
+    assert not InitialEntry.objects.exists() and not AuditEntry.objects.filter(action="seed-ratings").exists()

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from django.test import Client
 
 from clubrating.club.models import AuditEntry, Club, CurrentRating, Tournament
@@ -87,3 +89,19 @@ def test_another_clubs_arbiter_cannot_choose_the_preset(club: Club, other_arbite
     assert other_arbiter_client.post(URL, {"cpi-preset": "lichess-blitz"}).status_code == 404
     club.refresh_from_db()
     assert club.cpi_weights == {"preset": "spec"}
+
+
+@pytest.mark.parametrize("key, value, said", [
+    ("time-zone", "America", "time-zone &#x27;America&#x27;: expected an IANA time zone"),   # a directory of tzdata
+    ("time-zone", "Etc", "time-zone &#x27;Etc&#x27;: expected an IANA time zone"),
+    ("time-zone", "Z" * 300, "expected an IANA time zone"),                                  # OSError: name too long
+    ("start-rating", "1e-320", "start-rating &#x27;1e-320&#x27;: expected a number from 100 to 3000"),
+    ("moves-link-days", "1" * 5000, "expected a whole number from 1 to 366"),
+])
+def test_a_value_the_zone_database_or_the_bounds_refuse_is_a_message_never_a_500(
+        club: Club, arbiter_client: Client, key: str, value: str, said: str) -> None:
+    response = arbiter_client.post("/c/riverside/arbiter/settings/", {key: value}, follow=True)
+    assert response.status_code == 200 and said in response.content.decode()
+    club.refresh_from_db()
+    assert (club.time_zone, club.start_rating, club.moves_link_days) == ("", 1200, 14)
+    assert not AuditEntry.objects.filter(action="settings").exists()

@@ -8,6 +8,7 @@ date and time it shows. An empty setting means the server's own zone.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import os
 import zoneinfo
 
@@ -15,30 +16,38 @@ from clubrating.errors import InputError
 from clubrating.words import N_
 
 ZONEINFO_DIR = "/usr/share/zoneinfo/"   # where /etc/localtime points on Debian (tzdata)
+MAX_ZONE_NAME = 64                       # Club.time_zone's max_length; the longest IANA name has 32
+
+
+@functools.cache
+def zone_names() -> frozenset[str]:
+    """The zone database's names (``zoneinfo.available_timezones()``), without ``localtime``, a
+    link to whatever the server's zone is. A name is checked against this list, never by opening
+    a file: ``America`` or ``Etc`` is a directory of the zone database, and ``ZoneInfo`` of it
+    fails with ``IsADirectoryError``, of a 300-character name with ``OSError``."""
+    return frozenset(zoneinfo.available_timezones() - {"localtime"})
+
+
+def is_zone(name: str) -> bool:
+    return len(name) <= MAX_ZONE_NAME and name in zone_names()
 
 
 def parse_zone(name: str) -> str:
-    """The zone's IANA name, or "" for the server's zone; anything zoneinfo does not know is one line."""
+    """The zone's IANA name, or "" for the server's zone; a name not in the zone database is one line."""
     name = name.strip()
     if name in ("", "server"):
         return ""
-    try:
-        zoneinfo.ZoneInfo(name)
-    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+    if not is_zone(name):
         raise InputError(N_("unknown time zone %(name)s: expected an IANA name such as Asia/Yerevan or UTC"),
-                         name=repr(name)) from None
+                         name=repr(name[:MAX_ZONE_NAME])) from None
     return name
 
 
 def server_zone_name() -> str:
     """The server's zone: $TZ if zoneinfo knows it, else where /etc/localtime points, else UTC."""
     for candidate in (os.environ.get("TZ", "").removeprefix(":"), _localtime_name()):
-        if candidate:
-            try:
-                zoneinfo.ZoneInfo(candidate)
-                return candidate
-            except (zoneinfo.ZoneInfoNotFoundError, ValueError):
-                continue
+        if candidate and is_zone(candidate):
+            return candidate
     return "UTC"
 
 
@@ -51,8 +60,9 @@ def _localtime_name() -> str:
 
 
 def zone_name(setting: str) -> str:
-    """The zone a club's setting means (its own, or the server's)."""
-    return setting or server_zone_name()
+    """The zone a club's setting means (its own, or the server's; a stored name the zone database
+    no longer has, the server's too, so that no page fails on it)."""
+    return setting if setting and is_zone(setting) else server_zone_name()
 
 
 def zone(setting: str) -> zoneinfo.ZoneInfo:

@@ -11,6 +11,8 @@ from typing import Any
 from clubrating.djangoenv import gettext
 from clubrating.cli import examples, print_json, wants_json
 from clubrating.commands.club import _add, open_database, the_club, who
+from clubrating.errors import InputError
+from clubrating.words import N_
 
 
 def cmd_export_club(args: argparse.Namespace) -> int:
@@ -26,17 +28,33 @@ def cmd_export_club(args: argparse.Namespace) -> int:
     return 0
 
 
+def arbiters_option(given: list[list[str]] | None) -> Any:
+    """``--arbiters invite`` and ``--arbiters link LOGIN...``, each given once or not at all."""
+    from clubrating.club.services.archive import Arbiters
+
+    invite, link = False, set()
+    for words in given or ():
+        if words == ["invite"]:
+            invite = True
+        elif words[0] == "link" and len(words) > 1:
+            link.update(words[1:])
+        else:
+            raise InputError(N_("--arbiters %(words)s: expected --arbiters invite or --arbiters link LOGIN..."),
+                             words=" ".join(words)[:80])
+    return Arbiters(invite=invite, link=frozenset(link))
+
+
 def cmd_import_club(args: argparse.Namespace) -> int:
     open_database(args)
     from clubrating import djangoenv
     from clubrating.club.services.archive import import_club
 
     djangoenv.check_writable()
-    report = import_club(Path(args.file), who=who())
+    report = import_club(Path(args.file), who=who(), arbiters=arbiters_option(args.arbiters))
     club = report.club
     if wants_json(args):
         print_json({"club": club.slug, "rows": report.rows, "new_logins": report.new_logins,
-                    "existing_logins": report.existing_logins})
+                    "existing_logins": report.existing_logins, "arbiters_not_made": report.left_out})
     else:
         print("; ".join(line.translated(djangoenv) for line in report.lines))
     print(gettext("clubrating import-club: the unlisted link has a new token: %(link)s") % {
@@ -57,8 +75,14 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
         "import-club", parents=[common],
         help=gettext("load a club's archive into this database, in one transaction"),
         description=gettext("Load an archive written by export-club into this database (SQLite or PostgreSQL), with new "
-                            "ids; refused if a club of the same short name is here. The unlisted link gets a new token; "
-                            "arbiters' logins come without passwords and are re-invited."),
-        epilog=examples("clubrating --database postgresql://club@localhost/club import-club riverside.jsonl.gz"))
+                            "ids; refused if a club of the same short name is here, or if any value is not one "
+                            "clubrating writes. The unlisted link gets a new token; the archive's arbiters are made "
+                            "only with --arbiters."),
+        epilog=examples("clubrating --database postgresql://club@localhost/club import-club riverside.jsonl.gz "
+                        "--arbiters invite; clubrating import-club riverside.jsonl.gz --arbiters link anna"))
     p.add_argument("file", metavar="FILE", help=gettext("the archive to read"))
+    p.add_argument("--arbiters", nargs="+", action="append", metavar="invite|link LOGIN",
+                   help=gettext("invite: make the archive's arbiters that have no login here, without a password "
+                                "(re-invited); link LOGIN...: make these existing logins, named by the archive, "
+                                "arbiters of the club (default: no arbiter is made, the report lists them)"))
     p.set_defaults(handler=cmd_import_club)

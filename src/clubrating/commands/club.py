@@ -43,6 +43,15 @@ def the_club(args: argparse.Namespace, *, write: bool = True) -> Any:
     return find_club(getattr(args, "club", None))
 
 
+def one_transaction() -> Any:
+    """The transaction of a command that writes in several steps (an import and its links, a
+    list and its links, several players): a step refused undoes the steps before it, so the
+    database is as it was (docs/operations.md, "All or nothing")."""
+    from django.db import transaction
+
+    return transaction.atomic()
+
+
 def who() -> str:
     from clubrating.club.audit import cli_user
 

@@ -6,13 +6,14 @@ its first result (colours, an exchange, pairing it again), enter results, publis
 from __future__ import annotations
 
 import argparse
+import contextlib
 from collections.abc import Callable
 from typing import Any
 
 from clubrating import djangoenv
 from clubrating.cli import examples, print_json, wants_json
 from clubrating.djangoenv import gettext
-from clubrating.commands.club import parse_date, the_club, who
+from clubrating.commands.club import one_transaction, parse_date, the_club, who
 from clubrating.errors import InputError, Text
 from clubrating.tournament.roundrobin import MAX_SEED
 from clubrating.words import N_
@@ -150,8 +151,10 @@ def _verbs(args: argparse.Namespace) -> dict[str, Verb]:
 
 
 def cmd_evening(args: argparse.Namespace) -> int:
-    club = the_club(args, write=args.verb != "show")   # opens the database: the services import after it
-    lines = _verbs(args)[args.verb](args, club)
+    writes = args.verb != "show"
+    club = the_club(args, write=writes)   # opens the database: the services import after it
+    with one_transaction() if writes else contextlib.nullcontext():
+        lines = _verbs(args)[args.verb](args, club)
     if wants_json(args):
         print_json({"messages": [str(line) for line in lines]})
     else:

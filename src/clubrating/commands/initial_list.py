@@ -11,7 +11,7 @@ from typing import Any
 from clubrating import djangoenv
 from clubrating.djangoenv import gettext, ngettext
 from clubrating.cli import print_json, wants_json
-from clubrating.commands.club import _add, the_club, who
+from clubrating.commands.club import _add, one_transaction, the_club, who
 from clubrating.commands.names import LinkTarget, link_outcomes
 from clubrating.errors import InputError
 from clubrating.words import N_
@@ -72,9 +72,10 @@ def cmd_seed_ratings(args: argparse.Namespace) -> int:
     from clubrating.club.services import initial_list
 
     listed = read_list_file(args.file)
-    outcomes = [initial_list.seed_ratings(club, listed, who=who(), source=args.file)]
-    if args.accept_exact:
-        outcomes.append(initial_list.accept_exact_initial(club, who=who()))
+    with one_transaction():
+        outcomes = [initial_list.seed_ratings(club, listed, who=who(), source=args.file)]
+        if args.accept_exact:
+            outcomes.append(initial_list.accept_exact_initial(club, who=who()))
     return _show(club, args, outcomes)
 
 

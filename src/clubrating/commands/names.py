@@ -11,7 +11,7 @@ from typing import Any
 from clubrating import djangoenv
 from clubrating.djangoenv import gettext, ngettext
 from clubrating.cli import print_json, wants_json
-from clubrating.commands.club import _add, report, the_club, who
+from clubrating.commands.club import _add, one_transaction, report, the_club, who
 from clubrating.errors import InputError, Text
 from clubrating.words import N_, fit, plural
 
@@ -114,7 +114,13 @@ class LinkTarget:
 
 
 def link_outcomes(args: argparse.Namespace, club: Any, target: LinkTarget) -> list[Any]:
-    """``link``'s options applied in order (--exact, --new, NUMBER MEMBER, --all-new): the outcomes."""
+    """``link``'s options applied in order (--exact, --new, NUMBER MEMBER, --all-new), all or
+    none: the outcomes."""
+    with one_transaction():
+        return _link_steps(args, club, target)
+
+
+def _link_steps(args: argparse.Namespace, club: Any, target: LinkTarget) -> list[Any]:
     from clubrating.club import services
 
     outcomes = []

@@ -10,7 +10,7 @@ from typing import Any
 from clubrating import djangoenv
 from clubrating.djangoenv import gettext, ngettext, pgettext
 from clubrating.cli import print_json, wants_json, whole
-from clubrating.commands.club import Handler, _add, fmt_change, fmt_rating, parse_date, report, the_club, who
+from clubrating.commands.club import Handler, _add, fmt_change, fmt_rating, one_transaction, parse_date, report, the_club, who
 from clubrating.commands.names import entry_rows, print_entries
 from clubrating.errors import InputError, Refused
 from clubrating.formats.records import MAX_ROUNDS
@@ -62,14 +62,15 @@ def cmd_import(args: argparse.Namespace) -> int:
         raise InputError(N_("cannot read the file: %(strerror)s"), file=path, strerror=error.strerror) from None
     record, digest = read_tournament_bytes(data, path)
     try:
-        tournament = services.import_tournament(
-            club, record, who=who(), content_hash=digest, name=args.name,
-            date=parse_date(args.date) if args.date else None, has_juniors=args.juniors, force=args.force)
+        with one_transaction():
+            tournament = services.import_tournament(
+                club, record, who=who(), content_hash=digest, name=args.name,
+                date=parse_date(args.date) if args.date else None, has_juniors=args.juniors, force=args.force)
+            linked = services.accept_exact(tournament, who=who()) if args.accept_exact else None
     except services.SameTournament as twin:
         raise Refused(N_("%(twin)s; --force imports it anyway"), twin=twin) from None
     for warning in record.warnings:
         print(gettext("warning: %(warning)s") % {"warning": warning}, file=sys.stderr)
-    linked = services.accept_exact(tournament, who=who()) if args.accept_exact else None
     if wants_json(args):
         print_json({"tournament_id": tournament.id, "name": tournament.name, "date": tournament.date.isoformat(),
                     "players": tournament.entries.count(), "games": tournament.games.count(),

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import TextIO
 
 from clubrating.errors import InputError
+from clubrating.formats.bounds import MAX_GAMES, MAX_RATING, MIN_RATING
 from clubrating.formats.common import NumberedLines, check_name, check_text
 from clubrating.formats.records import MAX_NAME_LENGTH, MAX_PLAYERS
 from clubrating.words import N_
@@ -28,7 +29,6 @@ from clubrating.words import N_
 TRF_NAME = slice(14, 47)       # TRF-16 columns 15-47: the player's name
 TRF_RATING = slice(48, 52)     # TRF-16 columns 49-52: the player's rating
 TRF_CODE = slice(0, 3)         # every TRF line starts with its three-digit code
-MAX_RATING = 4000.0            # no rating list goes near it: a typo
 COLUMNS = ("name", "rating", "games")
 
 
@@ -121,18 +121,21 @@ def _rating(text: str, source: str, line: int, where: str = "") -> float:
         value = float(text.replace(",", ".")) if text.isascii() else math.nan
     except ValueError:
         value = math.nan
-    if not math.isfinite(value) or not 0 <= value <= MAX_RATING:
+    if not math.isfinite(value) or not MIN_RATING <= value <= MAX_RATING:
         raise InputError(N_("%(where)srating %(text)s: expected a number such as 1450 or 1413.8 "
-                         "(0 to %(MAX_RATING)s)"), file=source, line=line,
-                         where=where, text=repr(text), MAX_RATING=format(MAX_RATING, 'g'))
+                         "(%(MIN_RATING)s to %(MAX_RATING)s)"), file=source, line=line,
+                         where=where, text=repr(text[:40]), MIN_RATING=format(MIN_RATING, 'g'),
+                         MAX_RATING=format(MAX_RATING, 'g'))
     return value
 
 
 def _games(text: str, source: str, line: int) -> int:
-    if not (text.isascii() and text.isdigit()):   # '²' is a digit to str.isdigit, not to int()
-        raise InputError(N_("games %(text)s: expected a whole number of rated games, 0 or more"),
-                         file=source, line=line, text=repr(text))
-    return int(text)
+    digits = text.lstrip("0") or "0"
+    # '²' is a digit to str.isdigit, not to int(); the length first: int() refuses 5,000 digits
+    if not (text.isascii() and text.isdigit()) or len(digits) > len(str(MAX_GAMES)) or int(digits) > MAX_GAMES:
+        raise InputError(N_("games %(text)s: expected a whole number of rated games from 0 to %(MAX_GAMES)s"),
+                         file=source, line=line, text=repr(text[:40]), MAX_GAMES=MAX_GAMES)
+    return int(digits)
 
 
 def _checked(rows: list[ListedRating], source: str) -> tuple[ListedRating, ...]:

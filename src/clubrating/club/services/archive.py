@@ -33,6 +33,7 @@ from django.utils.translation import gettext_noop
 from clubrating import __version__
 from clubrating.club import audit
 from clubrating.club.models import Club
+from clubrating.club.services import archive_values as checks
 from clubrating.errors import InputError, Refused, Text
 from clubrating.words import Nn_, without_controls
 
@@ -182,7 +183,8 @@ class ImportReport:
     club: Club
     rows: int
     new_logins: list[str] = field(default_factory=list)
-    existing_logins: list[str] = field(default_factory=list)
+    existing_logins: list[str] = field(default_factory=list)   # linked with --arbiters link
+    left_out: list[str] = field(default_factory=list)          # named by the archive, not made arbiters
     ids: dict[str, dict[int, int]] = field(default_factory=dict)   # table -> old pk -> new pk
 
     @property
@@ -197,6 +199,10 @@ class ImportReport:
         if self.existing_logins:
             said.append(Text(gettext_noop("arbiters with a login here already (kept their password): %(logins)s"),
                              logins=", ".join(self.existing_logins)))
+        if self.left_out:
+            said.append(Text(gettext_noop("arbiters of the archive not made arbiters here (--arbiters invite makes "
+                                          "new logins, --arbiters link LOGIN names an existing one): %(logins)s"),
+                             logins=", ".join(self.left_out)))
         return said
 
     def __str__(self) -> str:
@@ -204,16 +210,22 @@ class ImportReport:
 
 
 def read_lines(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
-    """The archive's lines as (line number, document); a damaged or cut file is one InputError."""
+    """The archive's lines as (line number, document); a damaged or cut file is one InputError.
+
+    Read a line at a time, never more than :data:`~.archive_values.MAX_LINE_CHARS` of one: a
+    longer line is refused with its number before the rest of it is decompressed."""
     number = 0
     try:
         with gzip.open(path, "rt", encoding="utf-8") as handle:
-            for number, text in enumerate(_lines(handle), 1):
+            for number, text in enumerate(_lines(handle, path), 1):
                 try:
-                    document = json.loads(text)
+                    document = json.loads(text, parse_constant=_no_constant)
                 except json.JSONDecodeError as error:
                     raise InputError(gettext_noop("not a line of a club archive (%(msg)s)"), file=str(path), line=number,
                                      msg=error.msg) from None
+                except (ValueError, RecursionError) as error:   # NaN, an integer of 5,000 digits, [[[[...]]]]
+                    raise InputError(gettext_noop("not a line of a club archive (%(msg)s)"), file=str(path), line=number,
+                                     msg=str(error) or type(error).__name__) from None
                 if not isinstance(document, dict):
                     raise InputError(gettext_noop("not a line of a club archive (expected a JSON object)"), file=str(path),
                                      line=number)
@@ -239,11 +251,21 @@ def _printable(value: Any) -> Any:
     return value
 
 
-def _lines(handle: IO[str]) -> Iterator[str]:
-    for text in handle:
+def _lines(handle: IO[str], path: Path) -> Iterator[str]:
+    number = 0
+    while text := handle.readline(checks.MAX_LINE_CHARS + 1):
+        number += 1
         if not text.endswith("\n"):
+            if len(text) > checks.MAX_LINE_CHARS:
+                raise InputError(gettext_noop("a line longer than %(count)s characters: no line of a club archive is "
+                                              "that long"), file=str(path), line=number,
+                                 count=f"{checks.MAX_LINE_CHARS:,}")
             raise EOFError("the last line is cut short")
         yield text
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a number JSON writes")
 
 
 @contextmanager
@@ -292,6 +314,7 @@ class Loader:
         return table
 
     def add(self, line: int, document: dict[str, Any]) -> None:
+        checks.refuse_keys(str(self.path), line, document, checks.ROW_KEYS, checks.ROW)
         table = self.table_of(line, document.get("table"))
         values, deferred = self.values(line, table, document.get("fields"))
         row = table.model(**values)
@@ -306,10 +329,15 @@ class Loader:
         if not isinstance(given, dict):
             raise self.error(line, gettext_noop("a row without its fields"))
         known = {f.attname: f for f in table.model._meta.concrete_fields if not f.primary_key}
+        secret = sorted(set(given) & set(SECRET_FIELDS.get(table.label, ())))
+        if secret:
+            raise self.error(line, gettext_noop("%(table)s.%(field)s is never written in an archive (a new one is "
+                                                "issued on import): an archive holding it was not written by "
+                                                "clubrating"), table=table.label, field=secret[0])
         unknown = sorted(set(given) - set(known))
         if unknown:
             raise self.error(line, gettext_noop("%(table)s has no field %(fields)s: the archive was written by a "
-                                                "newer clubrating"), table=table.label, fields=", ".join(unknown))
+                                                "newer clubrating"), table=table.label, fields=", ".join(name[:40] for name in unknown[:5]))
         values: dict[str, Any] = {}
         deferred: list[tuple[str, int]] = []
         for attname, value in given.items():
@@ -321,11 +349,9 @@ class Loader:
                     continue
                 values[attname] = self.new_id(line, target, value)
             else:
-                try:
-                    values[attname] = f.to_python(value)
-                except Exception as error:   # Django's ValidationError and its kin: a bad value
-                    raise self.error(line, gettext_noop("%(table)s.%(field)s: %(value)s is not valid (%(error)s)"),
-                                     table=table.label, field=attname, value=repr(value), error=error) from None
+                values[attname] = checks.checked_value(str(self.path), line, table.label, f, value)
+        if table.model is Club:
+            checks.club_settings_of(str(self.path), line, values)
         return values, deferred
 
     def new_id(self, line: int, label: str, old: Any) -> int:
@@ -353,14 +379,21 @@ READERS = {1: upgrade_v1}
 """A reader for every version of the format ever written, newest last."""
 
 
-def import_club(path: Path, *, who: str) -> ImportReport:
+@dataclass(frozen=True)
+class Arbiters:
+    """What an import does with the archive's arbiters' logins (``import-club --arbiters``):
+    nothing unless asked, since the file names them and a file can be edited."""
+
+    invite: bool = False                  # make the logins this database lacks, without a password
+    link: frozenset[str] = frozenset()    # logins of this database named to become the club's arbiters
+
+
+def import_club(path: Path, *, who: str, arbiters: Arbiters = Arbiters()) -> ImportReport:
     """Load the archive at ``path`` in one transaction: a failure leaves nothing."""
     lines = read_lines(path)
     header = _header(path, lines)
     tables = club_tables()
     loader = Loader(path, tables)
-    new_logins: list[str] = []
-    existing: list[str] = []
     with transaction.atomic():
         with stored_times(tables):
             count, logins = _load_rows(path, lines, loader)
@@ -369,12 +402,37 @@ def import_club(path: Path, *, who: str) -> ImportReport:
             raise InputError(gettext_noop("an archive holds one club, this one %(count)s"), file=str(path),
                              count=len(clubs))
         club = Club.objects.get(pk=clubs[0])
-        for username in logins:
-            (new_logins if _arbiter_login(club, username) else existing).append(username)
+        report = ImportReport(club, count, ids=loader.ids)
+        _make_arbiters(club, logins, arbiters, report)
         audit.record(club, who, "import-club", club.slug,
                      new={"file": path.name, "rows": count, "written_by": header.get("clubrating"),
-                          "new_logins": new_logins})
-    return ImportReport(club, count, new_logins, existing, loader.ids)
+                          "new_logins": report.new_logins, "linked_logins": report.existing_logins})
+    return report
+
+
+def _make_arbiters(club: Club, logins: list[str], arbiters: Arbiters, report: ImportReport) -> None:
+    """The archive's arbiters made as ``arbiters`` says; the others listed in the report, not made."""
+    User = get_user_model()
+    stray = sorted(arbiters.link - set(logins))
+    if stray:
+        raise InputError(gettext_noop("--arbiters link %(login)s: the archive names no such arbiter (it names "
+                                      "%(logins)s)"), login=stray[0], logins=", ".join(logins) or "none")
+    for username in logins:
+        user = User.objects.filter(username=username).first()
+        if user is not None and username in arbiters.link:
+            report.existing_logins.append(username)
+        elif username in arbiters.link:
+            raise Refused(gettext_noop("--arbiters link %(login)s: this database has no login %(login)s "
+                                       "(--arbiters invite makes new ones)"), login=username)
+        elif user is None and arbiters.invite:
+            user = User(username=username)
+            user.set_unusable_password()
+            user.save()
+            report.new_logins.append(username)
+        else:
+            report.left_out.append(username)
+            continue
+        club.arbiters.add(user)
 
 
 def _load_rows(path: Path, lines: Iterator[tuple[int, dict[str, Any]]], loader: Loader) -> tuple[int, list[str]]:
@@ -386,10 +444,10 @@ def _load_rows(path: Path, lines: Iterator[tuple[int, dict[str, Any]]], loader: 
         if ended is not None:
             raise InputError(gettext_noop("a line after the end line"), file=str(path), line=number)
         if "end" in document:
-            ended = {"line": number, **(document["end"] if isinstance(document["end"], dict) else {})}
+            ended = _end(path, number, document)
             continue
         if document.get("table") == ARBITERS:
-            logins.append(_username(path, number, document))
+            logins.append(_username(path, number, document, logins))
         else:
             if document.get("table") == "club.club":
                 _refuse_taken_slug(path, number, document)
@@ -399,9 +457,19 @@ def _load_rows(path: Path, lines: Iterator[tuple[int, dict[str, Any]]], loader: 
         raise InputError(gettext_noop("the archive is cut short: no end line"), file=str(path), line=count + 2)
     if ended.get("rows") != count:
         raise InputError(gettext_noop("the end line counts %(value)s rows, the archive holds %(count)s"),
-                         file=str(path), line=ended["line"], value=ended.get('rows'), count=count)
+                         file=str(path), line=ended["line"], value=repr(ended.get("rows"))[:40], count=count)
     loader.finish()
     return count, logins
+
+
+def _end(path: Path, line: int, document: dict[str, Any]) -> dict[str, Any]:
+    checks.refuse_keys(str(path), line, document, checks.END_KEYS, checks.END)
+    end = document["end"]
+    if not isinstance(end, dict):
+        raise InputError(gettext_noop("the end line without its count: expected {\"end\": {\"rows\": N}}"),
+                         file=str(path), line=line)
+    checks.refuse_keys(str(path), line, end, checks.END_FIELDS, checks.END)
+    return {**end, "line": line}
 
 
 def _header(path: Path, lines: Iterator[tuple[int, dict[str, Any]]]) -> dict[str, Any]:
@@ -417,24 +485,32 @@ def _header(path: Path, lines: Iterator[tuple[int, dict[str, Any]]]) -> dict[str
     if reader is None:
         raise InputError(gettext_noop("archive version %(version)s: this clubrating reads versions "
                          "%(value)s (a newer archive needs a newer clubrating)"),
-                         file=str(path), line=1, version=repr(version), value=', '.join(map(str, READERS)))
+                         file=str(path), line=1, version=repr(version)[:40], value=', '.join(map(str, READERS)))
+    checks.refuse_keys(str(path), 1, header, checks.HEADER_KEYS, checks.HEADER)
     return reader(header)
 
 
 def _refuse_taken_slug(path: Path, line: int, document: dict[str, Any]) -> None:
     fields = document.get("fields")
     slug = fields.get("slug") if isinstance(fields, dict) else None
-    if Club.objects.filter(slug=slug).exists():
+    if isinstance(slug, str) and Club.objects.filter(slug=slug).exists():
         raise Refused(gettext_noop("%(path)s:%(line_number)s: a club with the short name %(slug)s exists already in this database"),
                       path=path, line_number=line, slug=repr(slug))
 
 
-def _username(path: Path, line: int, document: dict[str, Any]) -> str:
+def _username(path: Path, line: int, document: dict[str, Any], seen: list[str]) -> str:
+    """The login's name, as ``arbiter add`` takes one (Django's username rules, 150 characters)."""
+    checks.refuse_keys(str(path), line, document, checks.LOGIN_KEYS, checks.LOGIN)
     fields = document.get("fields")
-    username = fields.get("username") if isinstance(fields, dict) else None
-    if not isinstance(username, str) or not 0 < len(username) <= 150:
+    if not isinstance(fields, dict):
         raise InputError(gettext_noop("an arbiter's login without a username"), file=str(path), line=line)
-    return username
+    checks.refuse_keys(str(path), line, fields, checks.LOGIN_FIELDS, checks.LOGIN)
+    field = get_user_model()._meta.get_field("username")
+    username = checks.checked_value(str(path), line, ARBITERS, field, fields.get("username"))
+    if not username or username in seen:
+        raise InputError(gettext_noop("an arbiter's login without a username, or named twice"), file=str(path),
+                         line=line)
+    return str(username)
 
 
 def _arbiter_login(club: Club, username: str) -> bool:

@@ -21,13 +21,9 @@ from clubrating.club.locking import history_write
 from clubrating.club.models import Club
 from clubrating.club.services.outcome import Outcome
 from clubrating.errors import InputError, Refused, Text
+from clubrating.formats import bounds
 from clubrating.words import N_
 
-MAX_RATING = 4000.0      # no chess rating list goes near it: a typo, not a setting
-MAX_K = 100.0            # FIDE's largest K is 40; a club's K above 100 is a typo
-MAX_GAMES = 1000
-MAX_MONTHS = 1200        # a hundred years
-MAX_LINK_DAYS = 366      # a moves link is for one event's games: a year at most
 
 
 def _number(low: float, high: float) -> Callable[[str], float]:
@@ -44,9 +40,10 @@ def _number(low: float, high: float) -> Callable[[str], float]:
 
 def _whole(low: int, high: int) -> Callable[[str], int]:
     def parse(text: str) -> int:
-        if not (text.isascii() and text.isdigit()) or not low <= int(text) <= high:
+        digits = text.lstrip("0") or "0"   # no int() of 5,000 digits (Python refuses those with a ValueError)
+        if not (text.isascii() and text.isdigit()) or len(digits) > len(str(high)) or not low <= int(digits) <= high:
             raise InputError(gettext_noop("expected a whole number from %(low)s to %(high)s"), low=low, high=high)
-        return int(text)
+        return int(digits)
     return parse
 
 
@@ -90,18 +87,18 @@ class Setting:
 
 SETTINGS: tuple[Setting, ...] = (
     Setting("policy", "policy", _policy, N_("rating rules: club (the numbers below) or fide (FIDE's own)")),
-    Setting("start-rating", "start_rating", _number(0, MAX_RATING), N_("rating of a new player (R3)")),
-    Setting("k-new", "k_new", _number(1, MAX_K), N_("K of a player's first k-new-games rated games (R4)")),
-    Setting("k-new-games", "k_new_games", _whole(0, MAX_GAMES), N_("rated games played with k-new (R4)")),
-    Setting("k-established", "k_established", _number(1, MAX_K), N_("K afterwards (R4)")),
-    Setting("provisional-games", "provisional_games", _whole(0, MAX_GAMES),
+    Setting("start-rating", "start_rating", _number(bounds.MIN_START_RATING, bounds.MAX_START_RATING), N_("rating of a new player (R3)")),
+    Setting("k-new", "k_new", _number(bounds.MIN_K, bounds.MAX_K), N_("K of a player's first k-new-games rated games (R4)")),
+    Setting("k-new-games", "k_new_games", _whole(0, bounds.MAX_SETTING_GAMES), N_("rated games played with k-new (R4)")),
+    Setting("k-established", "k_established", _number(bounds.MIN_K, bounds.MAX_K), N_("K afterwards (R4)")),
+    Setting("provisional-games", "provisional_games", _whole(0, bounds.MAX_SETTING_GAMES),
             N_("provisional while fewer rated games than this (R6)")),
     Setting("time-zone", "time_zone", _zone, N_("the club's dates and times, e.g. Asia/Yerevan (empty: the "
             "server's zone); stored times stay UTC"), replays=False),
-    Setting("inactive-months", "inactive_months", _whole(0, MAX_MONTHS),
+    Setting("inactive-months", "inactive_months", _whole(0, bounds.MAX_MONTHS),
             N_("members without a rated game in this many months before the list's latest one are listed "
                "apart as inactive, keeping their rating (0: never)"), replays=False),
-    Setting("moves-link-days", "moves_link_days", _whole(1, MAX_LINK_DAYS),
+    Setting("moves-link-days", "moves_link_days", _whole(1, bounds.MAX_LINK_DAYS),
             N_("a board's moves link (the QR code of its slip) works this many days after it is printed"),
             replays=False),
     Setting("language", "language", _language, N_("the language of the club's pages (en: English, hy: Armenian, "

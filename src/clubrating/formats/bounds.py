@@ -1,0 +1,39 @@
+"""The ranges of the numbers a person or a file gives the product, in one place.
+
+The rating list's reader, the settings (command line and web page) and the club archive's
+import all read these, so a value one of them refuses is refused by every other one too
+(docs/operations.md, "Values out of range"). A value outside its range is a typo or a
+hostile file: it is refused in one line before anything is stored, instead of overflowing a
+database integer or making ratings no list has.
+"""
+
+from __future__ import annotations
+
+MIN_RATING = 0.0
+MAX_RATING = 4000.0
+"""A rating in a list (the initial list, ``rate --prior``): no rating list goes near 4000
+(FIDE's highest ever is 2882), and none has a rating below 0."""
+
+MIN_START_RATING = 100.0
+MAX_START_RATING = 3000.0
+"""A new player's rating (R3, ``start-rating``): 100 is the lowest any rating system starts a
+player at (chess.com's floor), and a start above a world champion's rating is a typo. A start
+next to 0 (``1e-320``) would make ratings below 0 after the first loss, which no list holds."""
+
+MAX_GAMES = 100_000
+"""Rated games a list says a player has played: ten a day for 27 years; a larger number is a
+typo (and ``9223372036854775807`` would overflow the ledger's counts)."""
+
+MAX_K = 100.0
+"""A club's K (R4): FIDE's largest is 40; above 100 is a typo."""
+
+MIN_K = 1.0
+
+MAX_SETTING_GAMES = 1000
+"""``k-new-games`` and ``provisional-games`` (R4, R6): a thousand games is a decade of evenings."""
+
+MAX_MONTHS = 1200
+"""``inactive-months``: a hundred years."""
+
+MAX_LINK_DAYS = 366
+"""``moves-link-days``: a moves link is for one event's games, a year at most."""
