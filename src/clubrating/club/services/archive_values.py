@@ -31,7 +31,8 @@ from clubrating.tournament.roundrobin import PairingSystem
 
 MAX_LINE_CHARS = 4 * 1024 * 1024
 """The longest line an archive may have, in characters (docs/archive.md, "Limits"): the
-longest a clubrating writes is a game's analysis, 0.2 MB for a game of 150 moves."""
+longest clubrating writes is a game's analysis, some 370 characters a ply, so this holds a
+game of 11,000 plies; moves are read up to 20,000 characters (MAX_MOVETEXT), some 4,000."""
 
 HEADER_KEYS = frozenset({"format", "version", "club", "clubrating", "schema", "tables"})
 ROW_KEYS = frozenset({"table", "pk", "fields"})
