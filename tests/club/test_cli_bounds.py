@@ -122,12 +122,13 @@ def test_correct_refuses_a_round_beyond_the_bounds(published, capsys, round_) ->
     assert Game.objects.get().white_points == 2
 
 
-LIST = "name,rating,games\nAnna Berg,1650,3\nBen Cole,1400,2\n"
+LIST = "name,rating,games\nAnna Berg,1650,3\nZoe Young,1400,2\n"
 
 
 @pytest.fixture
 def seeded(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Path:
-    """A club whose members Anna Berg and Ben Cole have an initial list of two rows."""
+    """A club of two members, Anna Berg and Ben Cole, with an initial list of two rows (one
+    of them Anna's)."""
     night = tmp_path / "night.csv"
     night.write_text(EVENING + "1,Anna Berg,Ben Cole,1-0\n")
     first = tmp_path / "first.csv"
