@@ -134,3 +134,59 @@ def test_every_real_trf_file_s_header_lines_survive_the_export_for_an_independen
     else:
         assert differing == {}
     assert original.xx_fields.get("XXR") == exported.xx_fields.get("XXR")
+
+
+FULL_POINT_CODES, HALF_POINT_CODES = "1+WFU", "=DH"
+"""TRF-16's result codes that give a point and half a point (the opponent's cell or 0000 alike)."""
+
+
+def file_result(path: Path) -> dict[int, tuple[float | None, int | None, float]]:
+    """Start number -> (points written in columns 81-84, rank in 86-89, points its cells give),
+    read from the raw columns, without the reader."""
+    rows = {}
+    for line in path.read_bytes().decode("latin-1").splitlines():
+        if line.startswith("001"):
+            points, rank = line[80:84].strip(), line[85:89].strip()
+            cells = [line[start:start + 8].ljust(8)[7] for start in range(91, len(line), 10)]
+            computed = sum(1.0 if code in FULL_POINT_CODES else 0.5 if code in HALF_POINT_CODES else 0.0
+                           for code in cells)
+            rows[int(line[4:8])] = (float(points) if points else None, int(rank) if rank.isdecimal() and int(rank)
+                                    else None, computed)
+    return rows
+
+
+def ranks_order_points(ranks: dict[int, int], points: dict[int, float]) -> bool:
+    """Whether the ranks order the points: a better rank never with fewer points, a shared rank
+    with the same points."""
+    by_rank = sorted((rank, points[number]) for number, rank in ranks.items())
+    return all(points_above >= points_below and (rank_above < rank_below or points_above == points_below)
+               for (rank_above, points_above), (rank_below, points_below) in zip(by_rank, by_rank[1:]))
+
+
+# Measured with the test below: the files whose ranks do not order their points (placeholder ranks).
+PLACEHOLDER_RANKS = {"xii_sds_classic_gelendzhik_2016.trf"}   # start numbers over an all-zero points column
+
+
+@pytest.mark.parametrize("path", trf_files(), ids=lambda path: path.name)
+def test_the_standings_places_are_the_file_s_ranks_wherever_they_order_its_points(path: Path, db: None) -> None:
+    from clubrating.club import queries, services
+
+    club = services.create_club("Acceptance", who="acceptance")
+    record = read_tournament_file(str(path))
+    tournament = services.import_tournament(club, record, who="acceptance", date=record.date or dt.date(2020, 1, 1))
+    table = queries.standings(tournament)
+    rows = file_result(path)
+    written = {n: p for n, (p, _, _) in rows.items() if p is not None}
+    if not any(written.values()):   # no points written, or an all-zero column: the results give them
+        written = {n: computed for n, (_, _, computed) in rows.items()}
+    ranks = {n: rank for n, (_, rank, _) in rows.items() if rank is not None}
+    shown = {p["number"]: (p["place"], p["points"]) for p in table["players"]}
+    assert {n: points for n, (_, points) in shown.items()} == written   # the file's own points
+    ordered = bool(ranks) and ranks_order_points(ranks, written)
+    assert (path.name in PLACEHOLDER_RANKS) == (bool(ranks) and not ordered)
+    if ordered:
+        assert table["rule"] == "written"
+        assert {n: place for n, (place, _) in shown.items()} == {n: ranks.get(n) for n in rows}
+    else:
+        assert table["rule"] == "tiebreaks"
+        assert (table["ranking_why"] is not None) == bool(ranks)

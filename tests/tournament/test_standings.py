@@ -1,13 +1,13 @@
-"""The standings rule, pure: the ranks written in a file when they agree with its points, else
-points and FIDE's default tie-breaks for the system (C.07), computed by tiebreak-core."""
+"""The standings rule, pure: the points written in a file and its ranks when they order those
+points, else points and FIDE's default tie-breaks for the system (C.07), computed by tiebreak-core."""
 
 from __future__ import annotations
 
 import pytest
 
 from clubrating.formats.records import Bye, ByeKind, Pairing
-from clubrating.tournament import (ROUND_ROBIN_TIEBREAKS, SWISS_TIEBREAKS, Rule, System, rank_table, system_of,
-                                   tiebreak_standings)
+from clubrating.tournament import (ROUND_ROBIN_TIEBREAKS, SWISS_TIEBREAKS, Rule, System, file_points,
+                                   points_differences, rank_table, system_of, tiebreak_standings)
 
 # Four players, two rounds: 3 beats 1, 2 beats 4; then 3-2 drawn, 1 beats 4.
 # Points: 1 -> 1, 2 -> 1.5, 3 -> 1.5, 4 -> 0.
@@ -37,7 +37,7 @@ def test_a_player_the_file_leaves_unranked_comes_last_without_a_place() -> None:
 
 @pytest.mark.parametrize(("ranks", "why"), [
     ({1: 1, 2: 2, 3: 3, 4: 4}, "put player 1 above player 2, who has more points"),
-    ({1: 1, 2: 1, 3: 2, 4: 3}, "gives two players the same rank"),
+    ({1: 1, 2: 1, 3: 2, 4: 3}, "gives players 1 and 2 the same rank with different points"),
 ])
 def test_ranks_that_contradict_the_points_are_not_used_and_the_table_says_why(ranks: dict[int, int],
                                                                              why: str) -> None:
@@ -45,6 +45,40 @@ def test_ranks_that_contradict_the_points_are_not_used_and_the_table_says_why(ra
     assert table.rule is Rule.TIEBREAKS
     assert why in table.describe() and "so they are not used" in table.describe()
     assert [row.number for row in table.rows][-2:] == [1, 4]
+
+
+# The event's own result: the file writes 2 points for player 4 (a team event's unplayed round
+# counted by its program), who has none from the results, and ranks 4 first.
+WRITTEN = {1: 2, 2: 3, 3: 3, 4: 4}
+WRITTEN_RANKS = {4: 1, 3: 2, 2: 3, 1: 4}
+
+
+def test_the_points_and_ranks_written_in_the_file_are_the_standings_whatever_the_results_compute() -> None:
+    table = rank_table(UNRATED, WRITTEN_RANKS, SWISS, (), 2, System.SWISS, WRITTEN)
+    assert table.rule is Rule.WRITTEN and table.why is None
+    assert [(row.place, row.number, row.points) for row in table.rows] == [(1, 4, 4), (2, 3, 3), (3, 2, 3),
+                                                                          (4, 1, 2)]
+
+
+def test_the_file_s_points_rank_the_table_when_its_ranks_are_placeholders() -> None:
+    ranks = {1: 1, 2: 2, 3: 3, 4: 4}   # start numbers, not places: 1 (1 point) above 2 (1.5)
+    table = rank_table(UNRATED, ranks, SWISS, (), 2, System.SWISS, WRITTEN)
+    assert table.rule is Rule.TIEBREAKS
+    assert table.why is not None and table.why.params == {"above": 1, "below": 2}
+    assert "put player 1 above player 2, who has more points" in table.note
+    assert [row.number for row in table.rows][0] == 4 and [row.points for row in table.rows] == [4, 3, 3, 2]
+
+
+def test_tied_ranks_of_equal_points_order_the_points() -> None:
+    table = rank_table(UNRATED, {3: 1, 2: 1, 1: 3, 4: 4}, SWISS, (), 2, System.SWISS)
+    assert table.rule is Rule.WRITTEN and [row.place for row in table.rows] == [1, 1, 3, 4]
+
+
+def test_an_all_zero_points_column_is_no_result_and_the_results_count() -> None:
+    computed = {1: 2, 2: 3, 3: 3, 4: 0}
+    assert file_points({1: 0, 2: 0, 3: 0, 4: 0}, computed) == computed
+    assert points_differences({1: 0, 2: 0, 3: 0, 4: 0}, computed) == []
+    assert points_differences({1: 2, 2: 3, 3: 3, 4: 2, 5: None}, computed | {5: 1}) == [(4, 2, 0)]
 
 
 def test_without_ranks_a_swiss_is_ranked_by_points_then_buchholz_cut_1_buchholz_sb_ps() -> None:

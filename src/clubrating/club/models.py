@@ -128,6 +128,7 @@ class Tournament(models.Model):
     source_format = models.CharField(max_length=16, blank=True)   # "trf", "pgn", "csv", "typed", "simulated"
     content_hash = models.CharField(max_length=64, blank=True)
     trf_headers = models.JSONField(default=list, blank=True)   # [[code, text], ...]: the file's TRF header lines
+    teams = models.JSONField(default=list, blank=True)   # [[name, [start numbers by board]], ...]: TRF 013 lines
     created = models.DateTimeField(auto_now_add=True)
     published_at = models.DateTimeField(null=True, blank=True)
 

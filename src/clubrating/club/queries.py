@@ -34,9 +34,9 @@ from clubrating.club.audit_text import read_stored, sentence, who_shown
 from clubrating.club.lookups import find_club, resolve_members
 from clubrating.errors import InputError, Text
 from clubrating.formats.records import Bye as ByeRecord
-from clubrating.formats.records import ByeKind, Pairing
+from clubrating.formats.records import ByeKind, Pairing, Unplayed
 from clubrating.formats.results import result_text
-from clubrating.tournament import Rule, System, Table, rank_table, system_of, tiebreak_standings
+from clubrating.tournament import Rule, System, Table, points_differences, rank_table, system_of, tiebreak_standings
 from clubrating.tournament.roundrobin import PairingSystem
 from clubrating.tournament.standings import DEFAULT_TIEBREAKS
 from clubrating.words import N_, Nn_
@@ -59,34 +59,92 @@ def member_ids_of(member: Member) -> list[int]:
 def standings(tournament: Tournament) -> dict[str, Any]:
     """Standings with every round's cell; byes, forfeits and bughouse marked as not rated.
 
-    Ranked by :func:`rank_rounds` (the rule every page and export of the tournament uses), with
-    each tie-break's value and a line saying which rule ranked the table. Plain rows
+    Ranked by :func:`rank_rounds` (the rule every page and export of the tournament uses): the
+    points and ranks written in the file are the event's own result. Each tie-break's value, a
+    line saying which rule ranked the table, each player's team (a team event) and where the
+    written points differ from the results (``differences``, for the arbiter). Plain rows
     (``values_list``), a fixed number of queries whatever the size of the tournament."""
     entries = list(Entry.objects.filter(tournament=tournament).order_by("number").values_list(
-        "id", "number", "name", "member_id", "member__name", "rank"))
+        "id", "number", "name", "member_id", "member__name", "rank", "points"))
     cells, pairings, byes = _rounds(tournament, {e[0]: e[1] for e in entries})
     changes = {m: (before, after, n) for m, before, after, n in RatingChange.objects.filter(
         tournament=tournament).values_list("member_id", "rating_before", "rating_after", "games_rated")}
-    table = rank_rounds(tournament, {e[1]: e[5] for e in entries}, pairings, byes)
+    written = {e[1]: e[6] for e in entries}
+    table = rank_rounds(tournament, {e[1]: e[5] for e in entries}, pairings, byes, written)
     by_number = {e[1]: e for e in entries}
+    team_of = {number: name for name, numbers in tournament.teams or [] for number in numbers}
     rows: list[dict[str, Any]] = []
     for row in table.rows:
-        entry_id, entry_number, name, member_id, member_name, _ = by_number[row.number]
+        entry_id, entry_number, name, member_id, member_name, *_ = by_number[row.number]
         before, after, rated = changes.get(member_id, (None, None, 0)) if member_id else (None, None, 0)
         rows.append({
             "place": row.place, "number": entry_number, "name": name, "member_id": member_id,
             "member": member_name, "points": row.points / 2, "tiebreaks": list(row.tiebreaks),
-            "rounds": [cells[entry_id][r] for r in sorted(cells[entry_id])],
+            "rounds": [cells[entry_id][r] for r in sorted(cells[entry_id])], "team": team_of.get(entry_number),
             "rating_before": before, "rating_after": after,
             "change": None if before is None or after is None else after - before, "games_rated": rated,
         })
+    why = table.why
     return {
         "tournament_id": tournament.id, "name": tournament.name, "date": tournament.date.isoformat(),
         "status": tournament.status, "kind": tournament.kind, "time_control": tournament.time_control,
         "rated": tournament.is_rated, "rounds": tournament.rounds, "players": rows,
         "ranked_by": table.describe(), "ranking_note": table.note, "rule": table.rule.value, "system": table.system.value,
+        "ranking_why": None if why is None else {"template": why.template, "values": dict(why.params)},
         "tiebreaks": [{"short": t.short, "name": t.name, "source": t.source} for t in table.tiebreaks],
+        "teams": team_table(tournament, {row.number: row.points for row in table.rows}, by_number),
+        "differences": differences(written, pairings, byes, by_number),
     }
+
+
+def written_differences(tournament: Tournament) -> list[dict[str, Any]]:
+    """:func:`differences` of a stored tournament, for the arbiter's page (three queries)."""
+    entries = {e[1]: e for e in Entry.objects.filter(tournament=tournament).values_list(
+        "id", "number", "name", "points")}
+    _, pairings, byes = _rounds(tournament, {e[0]: n for n, e in entries.items()})
+    return differences({n: e[3] for n, e in entries.items()}, pairings, byes, entries)
+
+
+def team_table(tournament: Tournament, points: dict[int, int],
+               entries: dict[int, tuple[Any, ...]]) -> list[dict[str, Any]]:
+    """A team event's teams in the file's order: each with its players by board (start number,
+    name, the standings' points) and the sum of their points; [] for an individual event."""
+    teams = []
+    for name, numbers in tournament.teams or []:
+        players = [{"number": n, "name": entries[n][2], "member_id": entries[n][3], "points": points[n] / 2}
+                   for n in numbers if n in entries]
+        teams.append({"name": name, "players": players, "points": sum(points[n] for n in numbers if n in points) / 2})
+    return teams
+
+
+UNPLAYED_CODES = {"forfeit": {2: "+", 0: "-"}, "double-forfeit": {0: "-"}, "no-moves": {2: "W", 1: "D", 0: "L"}}
+"""The TRF-16 code of a player's unplayed game, by the points it gave them."""
+BYE_CODES = {ByeKind.HALF_POINT: "H", ByeKind.FULL_POINT: "F", ByeKind.PAIRING: "U", ByeKind.ZERO_POINT: "Z",
+             ByeKind.UNFIELDED: "0000 - -", ByeKind.ABSENT: "0000 - -"}
+"""The TRF-16 code of a round without an opponent (a team event's player not fielded, or an absent
+round, as ``0000 - -``)."""
+
+
+def differences(written: dict[int, int | None], pairings: Sequence[Pairing], byes: Sequence[ByeRecord],
+                entries: dict[int, tuple[Any, ...]]) -> list[dict[str, Any]]:
+    """Each player whose points written in the file differ from the points the results give: the
+    written and computed points and the rounds that can explain it, the player's unplayed rounds
+    with their TRF-16 code (``0000 - -``, ``+``, ``-``, ``H``, ``F``, ``U``, ``Z``, ``W D L``)."""
+    computed = {n: 0 for n in entries}
+    unplayed: dict[int, list[dict[str, Any]]] = defaultdict(list)
+    for p in pairings:
+        computed[p.white] += p.white_points
+        computed[p.black] += p.black_points
+        if not p.played:
+            for me, mine in ((p.white, p.white_points), (p.black, p.black_points)):
+                kind = (p.unplayed or Unplayed.FORFEIT).value
+                unplayed[me].append({"round": p.round, "code": UNPLAYED_CODES[kind].get(mine, "-"), "points": mine / 2})
+    for b in byes:
+        computed[b.player] += b.points
+        unplayed[b.player].append({"round": b.round, "code": BYE_CODES[b.kind], "points": b.points / 2})
+    return [{"number": n, "name": entries[n][2], "written": w / 2, "computed": c / 2,
+             "rounds": sorted(unplayed[n], key=lambda cell: cell["round"])}
+            for n, w, c in points_differences(written, computed)]
 
 
 def _rounds(tournament: Tournament, number: dict[int, int]
@@ -102,7 +160,8 @@ def _rounds(tournament: Tournament, number: dict[int, int]
         "colours_known", "has_moves")
     for gid, rnd, white, black, wp, bp, played, unplayed, colours_known, has_moves in games:
         result = result_text(wp, bp, played)
-        pairings.append(Pairing(rnd, number[white], number[black], wp, bp, played))
+        pairings.append(Pairing(rnd, number[white], number[black], wp, bp, played,
+                                Unplayed(unplayed) if unplayed else None))
         for me, other, scored, colour in ((white, black, wp, "w"), (black, white, bp, "b")):
             cells[me][rnd] = {
                 "round": rnd, "opponent": number[other], "colour": colour if colours_known else None,
@@ -120,17 +179,18 @@ def _rounds(tournament: Tournament, number: dict[int, int]
 
 def table_of(tournament: Tournament) -> Table:
     """The tournament's ranked table, read from the database (:func:`rank_rounds`)."""
-    numbers = list(Entry.objects.filter(tournament=tournament).values_list("id", "number", "rank"))
-    _, pairings, byes = _rounds(tournament, {entry_id: n for entry_id, n, _ in numbers})
-    return rank_rounds(tournament, {n: rank for _, n, rank in numbers}, pairings, byes)
+    numbers = list(Entry.objects.filter(tournament=tournament).values_list("id", "number", "rank", "points"))
+    _, pairings, byes = _rounds(tournament, {entry_id: n for entry_id, n, _, _ in numbers})
+    return rank_rounds(tournament, {n: rank for _, n, rank, _ in numbers}, pairings, byes,
+                       {n: points for _, n, _, points in numbers})
 
 
 def rank_rounds(tournament: Tournament, ranks: dict[int, int | None], pairings: Sequence[Pairing],
-                byes: Sequence[ByeRecord]) -> Table:
+                byes: Sequence[ByeRecord], written: dict[int, int | None] | None = None) -> Table:
     """The ranked table of a tournament's rounds (:func:`clubrating.tournament.rank_table`): an
     evening paired here by its own tie-breaks over the rounds finished; an imported file by the
-    ranks written in it (``ranks``: start number -> rank), or by points and FIDE's default
-    tie-breaks for its system."""
+    points (``written``: start number -> half-points) and ranks (``ranks``: start number -> rank)
+    written in it, or by points and FIDE's default tie-breaks for its system."""
     evening = Evening.objects.filter(tournament=tournament).first()
     state = None
     if evening is not None:
@@ -138,7 +198,7 @@ def rank_rounds(tournament: Tournament, ranks: dict[int, int | None], pairings: 
             "entry__number", "seed_rating"))
         playing = EveningBoard.objects.filter(tournament=tournament, round=evening.paired_rounds, game=None).exists()
         state = EveningState(evening.paired_rounds, seeds, playing, PairingSystem(evening.system))
-    return rank_with(tournament, ranks, pairings, byes, state)
+    return rank_with(tournament, ranks, pairings, byes, state, written)
 
 
 @dataclass(frozen=True)
@@ -157,7 +217,8 @@ class EveningState:
 
 
 def rank_with(tournament: Tournament, ranks: dict[int, int | None], pairings: Sequence[Pairing],
-              byes: Sequence[ByeRecord], evening: EveningState | None) -> Table:
+              byes: Sequence[ByeRecord], evening: EveningState | None,
+              written: dict[int, int | None] | None = None) -> Table:
     """:func:`rank_rounds` once the evening's state is read (no query)."""
     if evening is not None:
         finished = evening.paired_rounds - (1 if evening.playing else 0)   # a round still being played waits
@@ -168,7 +229,7 @@ def rank_with(tournament: Tournament, ranks: dict[int, int | None], pairings: Se
         return Table(tuple(rows), Rule.TIEBREAKS, system, DEFAULT_TIEBREAKS[system])
     rounds = max([tournament.rounds, *(p.round for p in pairings), *(b.round for b in byes)])
     system = system_of(list(ranks), pairings, dict(tournament.trf_headers or []).get("092", ""))
-    return rank_table({n: None for n in ranks}, ranks, pairings, byes, rounds, system)
+    return rank_table({n: None for n in ranks}, ranks, pairings, byes, rounds, system, written)
 
 
 def tournament_summaries(club: Club, tournaments: Sequence[Tournament]) -> dict[int, dict[str, Any]]:
@@ -179,7 +240,7 @@ def tournament_summaries(club: Club, tournaments: Sequence[Tournament]) -> dict[
     wanted = {t.id for t in tournaments}
     entries: dict[int, list[tuple[Any, ...]]] = defaultdict(list)
     for row in _raw(Entry.objects.filter(tournament__club=club).order_by("number").values_list(
-            "tournament_id", "id", "number", "name", "member_id", "rank")):
+            "tournament_id", "id", "number", "name", "member_id", "rank", "points")):
         if row[0] in wanted:
             entries[row[0]].append(row[1:])
     number = {e[0]: e[1] for rows in entries.values() for e in rows}
@@ -222,7 +283,7 @@ def _first_places(t: Tournament, rows: list[tuple[Any, ...]], games: list[tuple[
                   byes: list[ByeRecord], evening: EveningState | None) -> list[int]:
     """The start numbers :func:`rank_with` places first. Without written ranks and outside an
     evening, points rank first, so a sole top scorer is the winner without the tie-breaks."""
-    if evening is None and all(e[4] is None for e in rows):
+    if evening is None and all(e[4] is None and e[5] is None for e in rows):
         points = {e[1]: 0 for e in rows}
         for _, white, black, wp, bp, _ in games:
             points[white] += wp
@@ -234,12 +295,13 @@ def _first_places(t: Tournament, rows: list[tuple[Any, ...]], games: list[tuple[
         if len(leaders) == 1:
             return leaders
     ranks = {e[1]: e[4] for e in rows}
+    written = {e[1]: e[5] for e in rows}
     key = hashlib.blake2b(repr((t.rounds, dict(t.trf_headers or []).get("092", ""), sorted(ranks.items()),
-                                games, byes, evening)).encode(), digest_size=16).digest()
+                                sorted(written.items()), games, byes, evening)).encode(), digest_size=16).digest()
     first = _FIRST_PLACES.get(key)
     if first is None:
         pairings = [Pairing(rnd, white, black, wp, bp, played) for rnd, white, black, wp, bp, played in games]
-        first = [r.number for r in rank_with(t, ranks, pairings, byes, evening).rows if r.place == 1]
+        first = [r.number for r in rank_with(t, ranks, pairings, byes, evening, written).rows if r.place == 1]
         _FIRST_PLACES[key] = first
         while len(_FIRST_PLACES) > FIRST_PLACES_KEPT:
             _FIRST_PLACES.pop(next(iter(_FIRST_PLACES)))

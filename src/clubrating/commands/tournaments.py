@@ -146,12 +146,52 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         return 0
     print(f"{table['name']} ({table['date']}), {table['status']}"
           + ("" if table["rated"] else gettext(", bughouse: not rated")))
-    print(f"{table['ranked_by']}.")
+    print(f"{ranked_by(table)}.")
     for line in standings_lines(table):
         print(line.rstrip())
     print(gettext("no.: start number; a round's cell: the opponent's no., colour (w or b) and score (1 win, = draw, "
                   "0 loss); in ( ): not rated (bye, forfeit, game without a move)"))
+    for line in team_lines(table) + difference_lines(table):
+        print(line)
     return 0
+
+
+def ranked_by(table: dict[str, Any]) -> str:
+    """The rule that ranked the table, with why the file's ranks were not used, translated."""
+    from clubrating.tournament.standings import RANKED_AS_WRITTEN, RANKED_BY_POINTS
+
+    if table["rule"] == "written":
+        return gettext(RANKED_AS_WRITTEN)
+    words = gettext(RANKED_BY_POINTS) % {"tiebreaks": ", ".join(gettext(t["name"]) for t in table["tiebreaks"])}
+    why = table["ranking_why"]
+    return words + (f" ({gettext(why['template']) % why['values']})" if why else "")
+
+
+def team_lines(table: dict[str, Any]) -> list[str]:
+    """A team event's teams as the file lists them: name, players by board, the sum of their points."""
+    if not table["teams"]:
+        return []
+    lines = ["", gettext("Teams (players by board, points):")]
+    for number, team in enumerate(table["teams"], 1):
+        players = "; ".join(f"{board}. {p['name']} {p['points']:g}" for board, p in enumerate(team["players"], 1))
+        lines.append(f"{number:>3}  {team['name']}  {team['points']:g}: {players}")
+    return lines
+
+
+def difference_lines(table: dict[str, Any]) -> list[str]:
+    """Each player whose points written in the file differ from the results, with the unplayed
+    rounds that can explain it, for the arbiter to correct the file or accept it."""
+    if not table["differences"]:
+        return []
+    count = len(table["differences"])
+    lines = ["", ngettext("The standings are the file's points and ranks; for %(count)s player they differ from"
+                          " the results (written, computed, unplayed rounds):",
+                          "The standings are the file's points and ranks; for %(count)s players they differ from"
+                          " the results (written, computed, unplayed rounds):", count) % {"count": count}]
+    for d in table["differences"]:
+        rounds = "; ".join(gettext("R%(round)s %(code)s") % c for c in d["rounds"]) or "–"
+        lines.append(f"{d['number']:>5}  {d['name']}  {d['written']:g}  {d['computed']:g}  {rounds}")
+    return lines
 
 
 def standings_lines(table: dict[str, Any]) -> list[str]:

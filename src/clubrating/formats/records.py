@@ -107,6 +107,16 @@ class Bye:
 
 
 @dataclass(frozen=True, slots=True)
+class Team:
+    """A team of a team event (TRF-16 ``013`` line): its name and its players' start numbers in
+    board order."""
+
+    name: str
+    members: tuple[int, ...]
+    line: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class TournamentRecord:
     """One tournament file, read."""
 
@@ -125,3 +135,4 @@ class TournamentRecord:
     planned_rounds: int | None = None  # TRF 'XXR': rounds announced (``rounds`` counts those in the file)
     dropped: tuple[str, ...] = ()      # R18: PGN tags not kept (sorted), and "comments" when any were dropped
     headers: tuple[tuple[str, str], ...] = ()   # TRF header lines (code, text) about the event, as written
+    teams: tuple[Team, ...] = ()       # a team event's teams (TRF 013 lines), in the file's order

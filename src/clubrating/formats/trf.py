@@ -8,7 +8,10 @@ code (1), each separated by one space.
 
 Pairings are built once from both players' cells, which must agree; the
 points written in columns 81-84 are compared with the points computed from
-the cells and a difference is only a warning (some programs write zeros).
+the cells and a difference is only a warning: the written points are the
+event's own result (some programs write zeros: then the computed ones count).
+A team event's ``013`` lines name each team (columns 5-36) and its players'
+start numbers in board order (column 37 on, four columns each, one apart).
 """
 
 from __future__ import annotations
@@ -22,8 +25,8 @@ from typing import TextIO
 from clubrating.errors import InputError, Text
 from clubrating.formats.common import NumberedLines, check_bounds, parse_date, points_text, time_control_from_text
 from clubrating.formats.records import (
-    MAX_ROUNDS, Bye, ByeKind, HalfPoints, Pairing, PlayerEntry, TimeControl, TournamentKind, TournamentRecord,
-    Unplayed,
+    MAX_ROUNDS, Bye, ByeKind, HalfPoints, Pairing, PlayerEntry, Team, TimeControl, TournamentKind,
+    TournamentRecord, Unplayed,
 )
 from clubrating.words import N_
 
@@ -34,6 +37,8 @@ RATING = slice(48, 52)        # columns 49-52: the rating (written only on reque
 POINTS = slice(80, 84)        # columns 81-84
 RANK = slice(85, 89)          # columns 86-89: the place, as the pairing program ranked it
 FIRST_ROUND = 91              # column 92: first round's opponent
+TEAM_NAME = slice(4, 36)      # 013 line, columns 5-36: the team's name
+TEAM_MEMBERS = 36             # 013 line, column 37 on: start numbers, 4 columns each, one apart
 ROUND_WIDTH = 10              # TRF-16: each round takes 10 columns
 NAME_WIDTH = NAME.stop - NAME.start
 
@@ -95,10 +100,13 @@ def read_trf(handle: TextIO, source: str = "<trf>") -> TournamentRecord:
     """Read a TRF-16 file from a text handle (lines in any order, LF or CRLF)."""
     header = _Header()
     rows: list[_Row] = []
+    team_lines: list[tuple[int, str]] = []
     for number, text in NumberedLines(handle):
         code = text[:3]
         if code == "001":
             rows.append(_parse_player_line(text, number, source))
+        elif code == "013":
+            team_lines.append((number, text))
         elif code.strip() and code not in header.values:
             header.values[code] = (text[4:].strip(), number)
     if not rows:
@@ -106,7 +114,8 @@ def read_trf(handle: TextIO, source: str = "<trf>") -> TournamentRecord:
     by_number = _index_rows(rows, source)
     rounds = max((cell.round for row in rows for cell in row.cells
                   if cell.opponent is not None or cell.code != " "), default=0)
-    is_team = "team" in _value(header, "092").lower()
+    teams = _teams(team_lines, by_number, source)
+    is_team = "team" in _value(header, "092").lower() or bool(teams)
     pairings = _pairings(rows, by_number, source)
     byes = _byes(rows, rounds, is_team)
     warnings: list[str] = []
@@ -115,14 +124,49 @@ def read_trf(handle: TextIO, source: str = "<trf>") -> TournamentRecord:
     if (declared := _value(header, "062")).isdecimal() and int(declared) != len(rows):
         warnings.append(f"{source}:{header.values['062'][1]}: 062 announces {declared} players,"
                         f" the file has {len(rows)} player lines")
+    if teams and (declared := _value(header, "082")).isdecimal() and int(declared) != len(teams):
+        warnings.append(f"{source}:{header.values['082'][1]}: 082 announces {declared} teams,"
+                        f" the file has {len(teams)} team lines (013)")
     ranks = _ranks(rows, source, warnings)
     players = tuple(PlayerEntry(number=row.number, name=row.name, points=row.points, line=row.line,
                                 rank=ranks[row.number]) for row in sorted(rows, key=lambda row: row.number))
     headers = tuple((code, header.values[code][0]) for code in HEADER_CODES if code in header.values)
     record = dataclasses.replace(record, players=players, pairings=pairings, byes=byes, headers=headers,
-                                 rounds=rounds, warnings=tuple(warnings))
+                                 rounds=rounds, warnings=tuple(warnings), teams=teams)
     check_bounds(record)
     return record
+
+
+def _teams(lines: list[tuple[int, str]], by_number: dict[int, _Row], source: str) -> tuple[Team, ...]:
+    """The 013 lines: a team's name (columns 5-36), then its players' start numbers in board
+    order (column 37 on; 0000 is an empty board). Each player is in one team at most."""
+    teams: list[Team] = []
+    team_of: dict[int, tuple[str, int]] = {}
+    for line, text in lines:
+        name = " ".join(text[TEAM_NAME].split())
+        if not name:
+            raise InputError(N_("expected the team's name in columns 5-36 of a 013 line, found it blank"),
+                             file=source, line=line)
+        members: list[int] = []
+        for word in text[TEAM_MEMBERS:].split():
+            if not word.isdecimal() or len(word) > 4:
+                raise InputError(N_("expected the start numbers of the team's players from column 37 (four"
+                                 " columns each), got %(word)s"), file=source, line=line, word=repr(word))
+            number = int(word)
+            if number == 0:
+                continue
+            if number not in by_number:
+                raise InputError(N_("team %(team)s lists player %(number)s, who has no 001 line"),
+                                 file=source, line=line, team=repr(name), number=number)
+            if number in team_of:
+                other, other_line = team_of[number]
+                raise InputError(N_("player %(number)s is in team %(team)s and in team %(other)s (line"
+                                 " %(line_number)s); expected one team a player"), file=source, line=line,
+                                 number=number, team=repr(name), other=repr(other), line_number=other_line)
+            team_of[number] = (name, line)
+            members.append(number)
+        teams.append(Team(name=name, members=tuple(members), line=line))
+    return tuple(teams)
 
 
 def _ranks(rows: list[_Row], source: str, warnings: list[str]) -> dict[int, int | None]:
@@ -329,13 +373,15 @@ def _points_warnings(rows: list[_Row], pairings: tuple[Pairing, ...], byes: tupl
 def write_trf(record: TournamentRecord, handle: TextIO, ratings: Mapping[int, int] | None = None) -> None:
     """Write a tournament as TRF-16 (LF line ends; names longer than 33 characters are cut).
 
-    Points are computed from the pairings and byes, not copied from ``PlayerEntry.points``;
-    ranks are ``PlayerEntry.rank`` (0 for a player left unranked) when the record gives any,
-    else by points and start number. The header lines kept from the imported file
-    (``record.headers``) are written back, except where the record now says otherwise.
+    Points are ``PlayerEntry.points`` (the standings' points, the file's own where it wrote
+    them), else computed from the pairings and byes; ranks are ``PlayerEntry.rank`` (0 for a
+    player left unranked) when the record gives any, else by points and start number. The
+    header lines kept from the imported file (``record.headers``) are written back, except
+    where the record now says otherwise.
     ``ratings`` (start number -> rating) fills the rating column, for a pairing program to
     seed the next round; without it the column stays blank. Forfeits without known colours
-    are written with colour '-'; an absent round is left blank.
+    are written with colour '-'; an absent round is left blank. A team event's teams
+    (``record.teams``) are written as 013 lines after the players.
     """
     if any(player.number > 9999 for player in record.players):
         raise InputError(N_("TRF-16 numbers players with at most 4 digits"), file=record.source or None)
@@ -347,6 +393,7 @@ def write_trf(record: TournamentRecord, handle: TextIO, ratings: Mapping[int, in
         points[pairing.black] += pairing.black_points
     for bye in record.byes:
         points[bye.player] += bye.points
+    points |= {player.number: player.points for player in record.players if player.points is not None}
     ranks = {number: rank for rank, number in
              enumerate(sorted(points, key=lambda number: (-points[number], number)), start=1)}
     if any(player.rank for player in record.players):
@@ -361,6 +408,10 @@ def write_trf(record: TournamentRecord, handle: TextIO, ratings: Mapping[int, in
                   f"{points_text(points[player.number]):>4} {ranks[player.number]:>4}")
         row = "".join("  " + cells.get((player.number, round_), " " * 8) for round_ in range(1, rounds + 1))
         handle.write(prefix + row + "\n")
+    for team in record.teams:
+        name = " ".join(team.name.split())[:TEAM_NAME.stop - TEAM_NAME.start]
+        handle.write(f"013 {name:<{TEAM_NAME.stop - TEAM_NAME.start}}"
+                     + " ".join(f"{number:>4}" for number in team.members) + "\n")
 
 
 def _header_lines(record: TournamentRecord) -> list[str]:

@@ -5,7 +5,8 @@ No Django, no database: plain records in (:mod:`clubrating.formats.records`), ra
 """
 
 from clubrating.tournament.standings import (ROUND_ROBIN_TIEBREAKS, SWISS_TIEBREAKS, Rule, Standing, System, Table,
-                                             Tiebreak, rank_table, system_of, tiebreak_standings)
+                                             Tiebreak, file_points, points_differences, rank_table,
+                                             system_of, tiebreak_standings)
 
 __all__ = ["ROUND_ROBIN_TIEBREAKS", "SWISS_TIEBREAKS", "Rule", "Standing", "System", "Table", "Tiebreak",
-           "rank_table", "system_of", "tiebreak_standings"]
+           "file_points", "points_differences", "rank_table", "system_of", "tiebreak_standings"]

@@ -1,8 +1,11 @@
 """A tournament's standings, pure: its rounds in, ranked rows out, with the rule that ranked them.
 
-One rule for every page and export of a tournament (:func:`rank_table`): the ranks written in
-the file when it has them (a TRF's 001 lines, columns 86-89) and they agree with the points;
-otherwise points, then the tie-breaks FIDE recommends for the system (Handbook C.07), computed
+One rule for every page and export of a tournament (:func:`rank_table`): the event's own result
+first. The points written in the file (a TRF's 001 lines, columns 81-84) are the standings'
+points, whatever the results compute (the arbiter is shown each difference,
+:func:`points_differences`); the ranks written in it (columns 86-89) are its places whenever
+they order those points. Otherwise (no ranks, or placeholder ranks that do not order the
+points) points, then the tie-breaks FIDE recommends for the system (Handbook C.07), computed
 by ``tiebreak-core`` under its ``fide-2026`` ruleset (C.07 in force from 1 March 2026).
 Unplayed rounds are given their C.07 kind (a pairing-allocated bye, a requested bye, a forfeit,
 an absence): C.07 Article 16 then decides how each counts.
@@ -16,6 +19,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from clubrating.errors import Text
 from clubrating.formats.records import Bye, ByeKind, HalfPoints, Pairing
 from clubrating.words import N_
 
@@ -89,7 +93,12 @@ class Table:
     rule: Rule
     system: System
     tiebreaks: tuple[Tiebreak, ...]
-    note: str = ""   # why the ranks written in the file were not used, when they were not
+    why: Text | None = None   # why the ranks written in the file were not used, when they were not
+
+    @property
+    def note(self) -> str:
+        """``why`` in English ("" when the ranks were used or there were none), as the API gives it."""
+        return "" if self.why is None else str(self.why)
 
     def describe(self) -> str:
         """One line for the page: "Ranked as written in the file", "Ranked by points, then ..."."""
@@ -163,32 +172,62 @@ def system_of(numbers: Sequence[int], pairings: Sequence[Pairing], hint: str = "
     return System.SWISS
 
 
-def written_ranks_problem(ranks: Mapping[int, int | None], points: Mapping[int, HalfPoints]) -> str:
-    """Why the ranks written in a file cannot rank the table ("" when they can): every rank
-    once, and no player ranked above one with more points (the file was written mid-event,
-    or its program wrote placeholders)."""
-    given = sorted((rank, number) for number, rank in ranks.items() if rank)
-    if not given:
-        return "the file has no ranks"
-    if len({rank for rank, _ in given}) < len(given):
-        return "the file gives two players the same rank"
-    for (_, above), (_, below) in zip(given, given[1:]):
+def file_points(written: Mapping[int, HalfPoints | None], computed: Mapping[int, HalfPoints]) -> dict[int, HalfPoints]:
+    """The standings' points: the points written in the file (the event's own result) where it
+    writes them, the computed points elsewhere. A points column all zero while the results
+    give points is no result (some programs write zeros there): the computed points then."""
+    given = {n: p for n, p in written.items() if p is not None and n in computed}
+    if given and not any(given.values()) and any(computed.values()):
+        given = {}
+    return {n: given.get(n, points) for n, points in computed.items()}
+
+
+def points_differences(written: Mapping[int, HalfPoints | None],
+                       computed: Mapping[int, HalfPoints]) -> list[tuple[int, HalfPoints, HalfPoints]]:
+    """(start number, written, computed) of each player whose points written in the file differ
+    from the points the results give, by start number (none when the column is all zero)."""
+    standing = file_points(written, computed)
+    return [(n, standing[n], computed[n]) for n in sorted(computed) if standing[n] != computed[n]]
+
+
+PUT_ABOVE = N_("the file's ranks put player %(above)s above player %(below)s, who has more points,"
+               " so they are not used")
+SAME_RANK = N_("the file gives players %(above)s and %(below)s the same rank with different points,"
+               " so they are not used")
+
+
+def written_ranks_problem(ranks: Mapping[int, int | None], points: Mapping[int, HalfPoints]) -> Text | None:
+    """Why the ranks written in a file cannot rank the table (None when they can): they must
+    order the standings' points, a player ranked above another never with fewer points, two
+    players of one rank with the same points (TRF allows ties). Ranks that do not are
+    placeholders (a program writing start numbers, a file written mid-event)."""
+    given = sorted((rank, number) for number, rank in ranks.items() if rank and number in points)
+    for (rank_above, above), (rank_below, below) in zip(given, given[1:]):
+        if rank_above == rank_below and points[above] != points[below]:
+            return Text(SAME_RANK, above=above, below=below)
         if points[above] < points[below]:
-            return f"the file's ranks put player {above} above player {below}, who has more points"
-    return ""
+            return Text(PUT_ABOVE, above=above, below=below)
+    return None
 
 
 def rank_table(ratings: Mapping[int, int | None], ranks: Mapping[int, int | None], pairings: Sequence[Pairing],
-               byes: Sequence[Bye], rounds: int, system: System) -> Table:
-    """The standings of one tournament: by the ranks written in its file when they can rank it
-    (:func:`written_ranks_problem`), else by points and FIDE's default tie-breaks for ``system``.
-    Players the file leaves unranked (rank 0 or blank: withdrawn) come last, without a place."""
+               byes: Sequence[Bye], rounds: int, system: System,
+               written: Mapping[int, HalfPoints | None] | None = None) -> Table:
+    """The standings of one tournament: the points written in its file (``written``, start
+    number -> half-points; :func:`file_points`) and the ranks written in it when they order those
+    points (:func:`written_ranks_problem`); else by points, then FIDE's default tie-breaks for
+    ``system`` computed from the games. Players the file leaves unranked (rank 0 or blank:
+    withdrawn) come last, without a place."""
     tiebreaks = DEFAULT_TIEBREAKS[system]
     computed = tiebreak_standings(ratings, pairings, byes, rounds, tiebreaks, system)
-    problem = written_ranks_problem(ranks, {row.number: row.points for row in computed})
-    if problem:
-        note = "" if not any(ranks.values()) else f"{problem}, so they are not used"
-        return Table(tuple(computed), Rule.TIEBREAKS, system, tiebreaks, note)
-    by_rank = sorted(computed, key=lambda row: (0, ranks[row.number] or 0) if ranks.get(row.number) else (1, 0))
-    rows = tuple(Standing(ranks.get(row.number) or None, row.number, row.points, row.tiebreaks) for row in by_rank)
-    return Table(rows, Rule.WRITTEN, system, tiebreaks)
+    points = file_points(written or {}, {row.number: row.points for row in computed})
+    rows = [Standing(row.place, row.number, points[row.number], row.tiebreaks) for row in computed]
+    problem = written_ranks_problem(ranks, points)
+    if problem is not None or not any(ranks.values()):
+        # by the file's points, then the tie-breaks' order (a stable sort keeps it in each score group)
+        by_points = sorted(rows, key=lambda row: -row.points)
+        rows = [Standing(place, row.number, row.points, row.tiebreaks) for place, row in enumerate(by_points, 1)]
+        return Table(tuple(rows), Rule.TIEBREAKS, system, tiebreaks, problem)
+    by_rank = sorted(rows, key=lambda row: (0, ranks[row.number] or 0) if ranks.get(row.number) else (1, 0))
+    return Table(tuple(Standing(ranks.get(row.number) or None, row.number, row.points, row.tiebreaks)
+                       for row in by_rank), Rule.WRITTEN, system, tiebreaks)

@@ -33,6 +33,7 @@ from clubrating.formats.results import GameResult
 from clubrating.formats.typed import parse_typed
 from clubrating.web.access import ARBITER_PREFIX, ClubAccess, in_club, mark_privacy
 from clubrating.web.language import in_name_order
+from clubrating.web.pages import points_text
 
 MAX_UPLOAD_BYTES: int = settings.MAX_UPLOAD_BYTES   # 5 MB: a club's tournament file is kilobytes
 RESULT_CHOICES = [result.value for result in GameResult]   # 1-0, 0-1, 1/2-1/2, +-, -+, --
@@ -194,7 +195,16 @@ def review(request: HttpRequest, access: ClubAccess, tournament_id: int) -> Http
     games = Game.objects.filter(tournament=t).select_related("white", "black").order_by("round", "board", "id")
     return _page(request, access, "web/arbiter/review.html", tournament=t, rows=rows, members=list(members),
                  unlinked=sum(1 for e, _ in rows if e.member_id is None),
-                 games=[(g, services.game_result_text(g)) for g in games], results=RESULT_CHOICES)
+                 games=[(g, services.game_result_text(g)) for g in games], results=RESULT_CHOICES,
+                 differences=differences_shown(t))
+
+
+def differences_shown(t: Any) -> list[dict[str, Any]]:
+    """Each player whose points written in the file differ from the results, with the unplayed
+    rounds that can explain it ("R2 0000 - -; R5 +") in the page's language."""
+    return [{**d, "written_text": points_text(d["written"]), "computed_text": points_text(d["computed"]),
+             "rounds_text": "; ".join(gettext("R%(round)s %(code)s") % c for c in d["rounds"])}
+            for d in queries.written_differences(t)]
 
 
 def _tournament(access: ClubAccess, tournament_id: int) -> Any:

@@ -23,6 +23,7 @@ from clubrating.formats.records import (
     ByeKind,
     Pairing,
     PlayerEntry,
+    Team,
     TimeControl,
     TournamentKind,
     TournamentRecord,
@@ -279,8 +280,12 @@ def tournament(access: ClubAccess, t: Tournament) -> dict[str, Any]:
             "before_text": _rating(p["rating_before"]), "after_text": _rating(p["rating_after"]),
             "change_text": _signed(p["change"]),
         })
+    names = {row["number"]: row["name"] for row in rows}
+    teams = [{**team, "players": [{**p, "name": names[p["number"]], "points_text": points_text(p["points"])}
+                                  for p in team["players"]], "points_text": points_text(team["points"])}
+             for team in data["teams"]]
     return {**data, "tournament": t, "players": rows, "round_numbers": list(range(1, rounds + 1)),
-            "has_unrated": any(c["unrated"] for r in rows for c in r["cells"] if c),
+            "has_unrated": any(c["unrated"] for r in rows for c in r["cells"] if c), "teams": teams,
             "ranked_by_words": ranked_by_words(data), "tiebreak_columns": tiebreak_columns(data)}
 
 
@@ -295,7 +300,8 @@ def ranked_by_words(data: dict[str, Any]) -> str:
     if data["rule"] == "written":
         return gettext(RANKED_AS_WRITTEN)
     words = gettext(RANKED_BY_POINTS) % {"tiebreaks": ", ".join(gettext(t["name"]) for t in data["tiebreaks"])}
-    return words + (f" ({data['ranking_note']})" if data["ranking_note"] else "")
+    why = data.get("ranking_why")
+    return words + (f" ({gettext(why['template']) % why['values']})" if why else "")
 
 
 UNRATED_WHY = {"forfeit": gettext_lazy("forfeit: not rated"), "not played": gettext_lazy("not played: not rated")}
@@ -339,13 +345,16 @@ def export_record(access: ClubAccess, t: Tournament) -> TournamentRecord:
         for g in Game.objects.filter(tournament=t).order_by("round", "board", "id"))
     byes = tuple(ByeRecord(b.round, number[b.entry_id], b.points, ByeKind(b.kind))
                  for b in Bye.objects.filter(tournament=t).order_by("round", "id"))
-    place = {row.number: row.place for row in queries.rank_rounds(t, {e.number: e.rank for e in entries},
-                                                                  pairings, byes).rows}   # the page's order
-    players = tuple(PlayerEntry(e.number, entry_name(access, t, e.name, e.member_id, flags), rank=place[e.number])
-                    for e in entries)
+    table = queries.rank_rounds(t, {e.number: e.rank for e in entries}, pairings, byes,
+                                {e.number: e.points for e in entries})   # the page's order and points
+    place = {row.number: row.place for row in table.rows}
+    points = {row.number: row.points for row in table.rows}
+    players = tuple(PlayerEntry(e.number, entry_name(access, t, e.name, e.member_id, flags), rank=place[e.number],
+                                points=points[e.number]) for e in entries)
     return TournamentRecord(
         name=t.name, date=t.date, players=players, pairings=pairings, byes=byes, rounds=t.rounds,
         time_control=TimeControl(t.time_control), kind=TournamentKind(t.kind),
         source=f"tournament {t.id}", format=t.source_format,
         headers=tuple((code, text) for code, text in t.trf_headers or []),
+        teams=tuple(Team(name, tuple(numbers)) for name, numbers in t.teams or []),
         planned_rounds=next((e.planned_rounds for e in Evening.objects.filter(tournament=t)), None))

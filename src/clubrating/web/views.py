@@ -267,11 +267,13 @@ def tournament_csv(request: HttpRequest, access: ClubAccess, tournament_id: int)
     data = pages.tournament(access, pages.get_tournament(access, tournament_id))
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(["Place", "No.", "Name", "Points", *(t["short"] for t in data["tiebreaks"]),
+    team = ["Team"] if data["teams"] else []   # a team event: each player's team
+    writer.writerow(["Place", "No.", "Name", *team, "Points", *(t["short"] for t in data["tiebreaks"]),
                      "Rating before", "Rating after"])
     for p in data["players"]:
         writer.writerow([spreadsheet_cell(c) for c in (
-            p["place"] or "", p["number"], p["name"], p["points_text"], *p["tiebreak_texts"],
+            p["place"] or "", p["number"], p["name"], *([p["team"] or ""] if team else []), p["points_text"],
+            *p["tiebreak_texts"],
             "" if p["rating_before"] is None else f"{p['rating_before']:.1f}",
             "" if p["rating_after"] is None else f"{p['rating_after']:.1f}")])
     return _download(out.getvalue(), "text/csv; charset=utf-8", f"tournament-{tournament_id}-standings.csv")

@@ -73,7 +73,8 @@ def import_tournament(club: Club, record: TournamentRecord, *, who: str, content
             time_control=record.time_control.value, kind=record.kind.value,
             has_juniors=has_juniors, rounds=record.rounds, source_name=source[-255:],
             source_format=record.format[:16], content_hash=content_hash,
-            trf_headers=[[code, text[:255]] for code, text in record.headers])
+            trf_headers=[[code, text[:255]] for code, text in record.headers],
+            teams=[[team.name[:200], [n for n in team.members if n in numbers]] for team in record.teams])
         entries = {p.number: Entry(tournament=tournament, number=p.number, name=p.name[:200], points=p.points,
                                    rank=p.rank) for p in record.players}
         Entry.objects.bulk_create(entries.values())
