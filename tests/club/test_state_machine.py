@@ -50,6 +50,7 @@ from clubrating.identity.same import is_exact
 
 from ..cpi.coach_games import hanging_game
 from .conftest import make_record, spec_cpi
+from .rating_oracle import oracle_differences
 
 WHO = "test:arbiter"
 TODAY = dt.date(2030, 1, 1)
@@ -656,6 +657,10 @@ class ClubMachine(RuleBasedStateMachine):
     @invariant()
     def ratings_and_ledger_equal_a_replay(self) -> None:
         assert replay_differences(self.club) == (0, 0, 0)
+
+    @invariant()
+    def ratings_equal_the_independent_oracle(self) -> None:
+        assert oracle_differences(self.club) == []
 
     @invariant()
     def no_person_holds_two_names_in_a_tournament(self) -> None:

@@ -10,13 +10,15 @@ from django.db import transaction
 
 from clubrating.club import services
 from clubrating.club.cpi import rebuild_cpi
-from clubrating.club.models import AuditEntry, Club, Entry, InitialEntry, Member, RatingChange
+from clubrating.club.models import AuditEntry, Club, CurrentRating, Entry, InitialEntry, Member, RatingChange
 from clubrating.club.ratings import rebuild_ratings
 from clubrating.club.services import initial_list
+from clubrating.club.services.club_settings import change_settings, parse_settings
 from clubrating.errors import Refused
 from clubrating.formats.ratinglist import ListedRating
 
 from .conftest import ARBITER, Publisher, make_record
+from .rating_oracle import oracle_differences
 
 DAY = dt.date(2026, 3, 2)
 
@@ -147,3 +149,16 @@ def test_a_later_publish_keeps_the_initial_ratings_on_a_list_whose_only_tourname
     assert replay_differences(club) == (0, 0, 0)
     publish("Monday", DAY + dt.timedelta(days=7), ["Anna Berg", "Ben Cole"], [(1, "Anna Berg", "Ben Cole", "1-0")])
     assert replay_differences(club) == (0, 0, 0)
+
+
+def test_under_fide_rules_the_current_ratings_are_provisional_by_fides_count_not_the_clubs_old_one(
+        club: Club, publish: Publisher) -> None:
+    """policy=fide fixes the numbers (docs/ratings.md): a club that counted a player provisional
+    below 1 game and then chose FIDE's rules rates him as provisional below 5 (R7), and its list
+    must show him so. The independent oracle found the list still using the club's old 1."""
+    change_settings(club, parse_settings({"provisional-games": "1"}), who=ARBITER)
+    publish("Monday", DAY, ["Anna Berg", "Ben Cole"], [(1, "Anna Berg", "Ben Cole", "1-0")])
+    assert set(CurrentRating.objects.filter(member__club=club).values_list("provisional", flat=True)) == {False}
+    change_settings(club, parse_settings({"policy": "fide"}), who=ARBITER)
+    assert set(CurrentRating.objects.filter(member__club=club).values_list("provisional", flat=True)) == {True}
+    assert oracle_differences(club) == []

@@ -194,9 +194,11 @@ def _fresh_rows(lst: str, result: ReplayColumns) -> list[tuple[Any, ...]]:
         result.provisional_before[keep].tolist()))
 
 
-def _current_rows(club: Club, lst: str, snap: Snapshot, result: ReplayColumns,
+def _current_rows(policy: Policy, lst: str, snap: Snapshot, result: ReplayColumns,
                   dates: Sequence[dt.date]) -> list[tuple[Any, ...]]:
-    """Current standings: the snapshot, overlaid by everybody who played a rated game since."""
+    """Current standings: the snapshot, overlaid by everybody who played a rated game since.
+    Provisional as the replay counted it (R6): by the policy's threshold, FIDE's under
+    ``policy=fide`` whatever number the club's settings still hold."""
     rating = {m: s.rating for m, s in snap.standings.items()}
     games = {m: s.games for m, s in snap.standings.items()}
     last = dict(snap.last_played)
@@ -208,7 +210,7 @@ def _current_rows(club: Club, lst: str, snap: Snapshot, result: ReplayColumns,
     touched[result.slot_player[played]] = True
     for p in np.flatnonzero(touched).tolist():
         rating[keys[p]], games[keys[p]] = float(result.final_rating[p]), int(result.final_games[p])
-    below = club.provisional_games
+    below = policy.provisional_below
     return [(m, lst, rating[m], games[m], games[m] < below, last.get(m)) for m in sorted(rating)]
 
 
@@ -299,7 +301,7 @@ def rebuild_ratings(club: Club, *, reason: str | Text, since: Tournament | Order
             snap = Snapshot({**initial, **held.standings}, held.last_played)
             result = replay_columns(history_columns(club, tournaments), policy, snap.standings)
             fresh += _fresh_rows(lst, result)
-            current += _current_rows(club, lst, snap, result, [t.date for t in tournaments])
+            current += _current_rows(policy, lst, snap, result, [t.date for t in tournaments])
         replayed_ids = [t.id for t in published]
         scope = "JOIN {t} t ON t.id = x.tournament_id WHERE t.club_id = %s".format(t=_table(Tournament))
         params: list[Any] = [club.id]
