@@ -30,7 +30,7 @@ from django.utils.translation import gettext, gettext_noop
 
 from clubrating.club.models import Entry, EveningBoard, Game, MovesLink, Tournament, Visibility
 from clubrating.club.services import moves_links as ml
-from clubrating.club.services.club_settings import MAX_LINK_DAYS
+from clubrating.formats.bounds import MAX_LINK_DAYS
 from clubrating.errors import ClubratingError, NotFound
 from clubrating.formats.movetext import MAX_MOVETEXT, MoveError
 from clubrating.web.access import ClubAccess, in_club, initials
