@@ -1,7 +1,8 @@
 """The board slips of one round of a 40-player tournament (20 boards), made by the arbiter's
 page in-process and printed to A4 by Chromium (Playwright's page.pdf): the time to make the 40
-links (one per player) and draw the page, the PDF's pages (pdfinfo), and how many QR codes zbarimg reads back
-from the pages turned into images by pdftoppm at 150 dpi.
+links (one per player) and draw the page, a slip's size as printed (its board part and two
+tear-off halves), the PDF's pages (pdfinfo), and how many QR codes zbarimg reads back from the
+pages turned into images by pdftoppm at 150 dpi.
 
 Usage: python benchmarks/measure_slips.py
 """
@@ -17,6 +18,8 @@ from pathlib import Path
 
 BOARDS = 20
 CHROMIUM = "/usr/bin/chromium"
+PRINTABLE_WIDTH = 718          # CSS px of A4's 190 mm between the slips page's 10 mm margins
+MM_PER_PX = 25.4 / 96
 
 
 def main() -> None:
@@ -51,8 +54,11 @@ def main() -> None:
     pdf = work / "slips.pdf"
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        page = browser.new_page()
+        page = browser.new_page(viewport={"width": PRINTABLE_WIDTH, "height": 1000})
         page.set_content(html)
+        page.emulate_media(media="print")
+        slip = page.locator("article.slip").first.bounding_box()
+        print(f"a slip as printed: {slip['height'] * MM_PER_PX:.1f} mm high, {slip['width'] * MM_PER_PX:.1f} mm wide")
         page.pdf(path=str(pdf), format="A4")
         browser.close()
     info = subprocess.run(["pdfinfo", str(pdf)], capture_output=True, text=True, check=True).stdout

@@ -1,6 +1,6 @@
 """The board slips printed by Chromium: the PDF (Playwright's page.pdf) turned into images by
 pdftoppm (poppler-utils) and its QR codes read by zbarimg (zbar-tools) decode to the players'
-moves links, two a board; two phones at 360 px, White's and Black's, send the same moves through
+moves links, two a board, each alone on its player's tear-off half; two phones at 360 px, White's and Black's, send the same moves through
 their own codes' links and the game has them.
 The tools missing is a failure, not a skip (scripts/bootstrap --test installs them)."""
 
@@ -29,6 +29,28 @@ def _tool(name: str) -> str:
     found = shutil.which(name)
     assert found, f"{name} is missing: run scripts/bootstrap --test (installs poppler-utils and zbar-tools)"
     return found
+
+
+def _each_half_carries_its_own_code_alone(page: Any, tmp_path: Path) -> None:
+    """As printed, each slip is a board part (the result boxes) and two halves torn off along
+    dashed lines, side by side: each half's image holds its player's code and no other."""
+    page.emulate_media(media="print")
+    for number, slip in enumerate(page.locator("article.slip").all()):
+        halves = slip.locator("section.half")
+        assert halves.count() == 2
+        white, black = halves.nth(0), halves.nth(1)
+        assert white.evaluate("h => getComputedStyle(h.parentElement).borderTopStyle") == "dashed"   # from the board
+        assert black.evaluate("h => getComputedStyle(h).borderLeftStyle") == "dashed"                 # from each other
+        left, right = white.bounding_box(), black.bounding_box()
+        assert left["x"] + left["width"] <= right["x"] + 0.5 and abs(left["y"] - right["y"]) < 0.5
+        for side, half in (("white", white), ("black", black)):
+            assert half.locator("svg").count() == 1 and half.locator(f"figure.{side}").count() == 1
+            image = tmp_path / f"half-{number}-{side}.png"
+            half.screenshot(path=str(image))
+            decoded = subprocess.run([_tool("zbarimg"), "--quiet", "--raw", str(image)], capture_output=True,
+                                     text=True).stdout.split()
+            assert decoded == [half.locator(".url").inner_text().strip()], (number, side, decoded)
+    page.emulate_media(media="screen")
 
 
 def test_the_printed_slips_qr_codes_decode_to_the_players_links_and_two_phones_agreeing_store_the_moves(
@@ -60,6 +82,8 @@ def test_the_printed_slips_qr_codes_decode_to_the_players_links_and_two_phones_a
     decoded = subprocess.run([_tool("zbarimg"), "--quiet", "--raw", *map(str, images)], capture_output=True,
                              text=True, check=True).stdout.split()
     assert sorted(decoded) == sorted(links)   # every code reads as the link printed under it
+
+    _each_half_carries_its_own_code_alone(page, tmp_path)
 
     said = []
     for link, moves in ((white, "1. e4 e5 2. Nf3 Nc6"), (black, "e4 e5 Кf3 Кc6")):
