@@ -66,3 +66,51 @@ def test_typed_moves_for_one_game_and_an_illegal_move_in_one_line(capsys, tourna
     assert code == 0 and "3 half-moves stored" in out and moves_stored() == 1
     code, _, err = run(capsys, "moves", "1", str(tournament.parent / "missing.pgn"))
     assert code == 2 and "missing.pgn: no such file" in err
+
+
+ARMENIAN_EVENING = """# event: Yerevan Tuesday
+# date: 2026-03-03
+round,white,black,result
+1,Լիլիթ Մկրտչյան,Արամ Պետրոսյան,1-0
+"""
+LILIT = ("moves", "1", "--round", "1", "--player", "Լիլիթ Մկրտչյան")
+
+
+@pytest.mark.django_db(transaction=True, reset_sequences=True)
+def test_a_wrong_mate_sign_is_refused_and_stored_moves_are_replaced_then_removed_audited(capsys, tmp_path) -> None:
+    csv = tmp_path / "yerevan.csv"
+    csv.write_text(ARMENIAN_EVENING, encoding="utf-8")
+    for args in (["init", "Yerevan Chess Club"], ["import", str(csv)], ["link", "1", "--all-new"], ["publish", "1"]):
+        assert main(args) == 0
+    capsys.readouterr()
+    code, out, err = run(capsys, *LILIT, "--typed", "1. e4 e5 2. Qh5 d6 3. Bc4 Nf6 4. Qxe5#")
+    assert code == 2 and err.count("\n") == 1 and moves_stored() == 0
+    assert ("move 4 (White) 'Qxe5#': written as mate (#), but it only gives check; the position: "
+            "rnbqkb1r/ppp2ppp/3p1n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 2 4") in err
+    assert run(capsys, *LILIT, "--typed", "1. e4 e5 2. Qh5 d6 3. Bc4 Nf6 4. Qxe5+")[0] == 0   # as the arbiter misread it
+    code, _, err = run(capsys, *LILIT, "--typed", "1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7#")
+    assert code == 2 and "has its moves already: correct them with --replace or --remove" in err
+
+    code, out, _ = run(capsys, *LILIT, "--replace", "--typed", "1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7#")
+    assert code == 0 and out == "round 1 Լիլիթ Մկրտչյան - Արամ Պետրոսյան: the moves replaced by 7 half-moves\n"
+    assert Game.objects.get().moves == "1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0"
+    replaced = AuditEntry.objects.get(action="replace-moves")
+    assert replaced.old == {"moves": "1. e4 e5 2. Qh5 d6 3. Bc4 Nf6 4. Qxe5+ 1-0"}
+    assert replaced.new == {"moves": "1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0"} and replaced.who.startswith("cli:")
+
+    code, out, _ = run(capsys, *LILIT, "--remove")
+    assert code == 0 and "the moves removed, the result stays" in out and moves_stored() == 0
+    assert AuditEntry.objects.get(action="remove-moves").old == replaced.new
+    code, _, err = run(capsys, *LILIT, "--remove")
+    assert code != 0 and "has no moves to correct" in err and err.count("\n") == 1
+
+
+@pytest.mark.django_db(transaction=True, reset_sequences=True)
+def test_five_thousand_half_moves_and_contradictory_flags_are_refused_in_one_line(capsys, tournament) -> None:
+    game = ("moves", "1", "--round", "2", "--player", "Ben Cole")
+    code, _, err = run(capsys, *game, "--typed", " ".join(["Nf3", "Nf6", "Ng1", "Ng8"] * 1_250))
+    assert code == 2 and err.count("\n") == 1 and "longer than 1,200 half-moves" in err and moves_stored() == 0
+    code, _, err = run(capsys, *game, "--remove", "--typed", "e4")
+    assert code == 2 and "--remove takes no moves" in err
+    code, _, err = run(capsys, *game, "--replace")
+    assert code == 2 and "--replace needs the new moves" in err

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from clubrating.errors import InputError
-from clubrating.formats.movetext import MAX_MOVETEXT, MoveError, read_typed_moves
+from clubrating.formats.movetext import MAX_MOVETEXT, MAX_PLIES, MoveError, read_typed_moves
 
 RUY_LOPEZ = "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. O-O"
 
@@ -120,3 +120,88 @@ def test_a_random_game_written_by_python_chess_reads_back_to_its_moves(rnd: obje
     text = chess.Board().variation_san(board.move_stack)
     moves = read_typed_moves(text)
     assert moves.movetext == text and moves.final_fen == board.fen()
+
+
+# --- check and mate signs, the length of a game -------------------------------------------
+
+NOT_MATE = "1. e4 e5 2. Qh5 d6 3. Bc4 Nf6 4. Qxe5#"   # 4. Qxe5+ checks; Be7, Qe7 or dxe5 answer it
+
+
+def test_a_mate_sign_on_a_move_that_does_not_mate_is_refused_with_its_number_and_position() -> None:
+    with pytest.raises(MoveError) as raised:
+        read_typed_moves(NOT_MATE)
+    error = raised.value
+    assert (error.number, error.color, error.typed) == (4, chess.WHITE, "Qxe5#")
+    assert error.fen == "rnbqkb1r/ppp2ppp/3p1n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 2 4"
+    assert str(error) == ("move 4 (White) 'Qxe5#': written as mate (#), but it only gives check; "
+                          "the position: rnbqkb1r/ppp2ppp/3p1n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 2 4")
+
+
+@pytest.mark.parametrize("typed, why", [
+    ("1. e4+", "move 1 (White) 'e4+': written as check (+), but it gives no check"),
+    ("1. e4 e5#", "move 1 (Black) 'e5#': written as mate (#), but it gives neither check nor mate"),
+    ("1. f3 e5 2. g4 Фh4+ 3. Kf2", "move 3 (White) 'Kf2': illegal"),   # the mate was the game's end
+    ("1. e4 e5 2. Qh5 d6 3. Bc4 Nf6 4. Qxe5#?", "move 4 (White) 'Qxe5#?': written as mate"),
+    ("1. e4 e5 2. Qh5 Nc6 3. Qxf7+ Kxf7 4. d3+!", "move 4 (White) 'd3+!': written as check (+), but it gives no"),
+])
+def test_a_sign_the_position_contradicts_is_refused_whatever_follows_it(typed: str, why: str) -> None:
+    with pytest.raises(MoveError) as raised:
+        read_typed_moves(typed)
+    assert str(raised.value).startswith(why)
+
+
+@pytest.mark.parametrize("typed, plies", [
+    ("1. f3 e5 2. g4 Qh4#", 4),        # the mate written as mate
+    ("1. f3 e5 2. g4 Qh4+", 4),        # a mate is a check too: "+" on it is not wrong
+    ("1. f3 e5 2. g4 Qh4", 4),         # no sign: scoresheets often leave it out
+    ("1. f3 e5 2. g4 Фh4#!!", 4),      # the club's letter, then glyphs after the sign
+    ("1. e4 e5 2. Qh5 d6 3. Bc4 Nf6 4. Qxe5+ Be7", 8),
+    ("1. e4 e5 2. Qh5 Nc6 3. Qxf7+ Kxf7 4. Bc4+ d5 5. Bxd5+ Ke8 6. Bxc6+ bxc6", 12),
+])
+def test_a_right_or_missing_sign_is_read(typed: str, plies: int) -> None:
+    assert read_typed_moves(typed).plies == plies
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.randoms(use_true_random=False), st.integers(min_value=1, max_value=60))
+def test_a_random_game_with_a_wrong_sign_is_refused_at_that_move(rnd: object, plies: int) -> None:
+    board = chess.Board()
+    for _ in range(plies):
+        legal = list(board.legal_moves)
+        if not legal:
+            break
+        board.push(rnd.choice(legal))  # type: ignore[attr-defined]
+    wrong = rnd.randrange(len(board.move_stack))  # type: ignore[attr-defined]
+    replay, words = chess.Board(), []
+    for index, move in enumerate(board.move_stack):
+        san = replay.san(move)   # python-chess's own SAN: the right sign or none
+        replay.push(move)
+        if index == wrong:       # a sign this position contradicts
+            san = san.rstrip("+#") + ("+" if not replay.is_check() else "#" if not replay.is_checkmate() else "")
+        words.append(san)
+    if words[wrong].endswith(("+", "#")):
+        with pytest.raises(MoveError) as raised:
+            read_typed_moves(" ".join(words))
+        assert (raised.value.number, raised.value.color) == ((wrong + 2) // 2, chess.WHITE if wrong % 2 == 0 else chess.BLACK)
+    else:   # the wrong move mates: no sign there is wrong
+        assert read_typed_moves(" ".join(words)).plies == len(words)
+
+
+def knights(plies: int) -> str:
+    """``plies`` legal half-moves of knights going out and back."""
+    return " ".join(["Nf3", "Nf6", "Ng1", "Ng8"] * (plies // 4) + ["Nf3", "Nf6", "Ng1", "Ng8"][:plies % 4])
+
+
+def test_a_game_of_max_plies_is_read_and_one_more_half_move_is_refused_in_one_line() -> None:
+    assert read_typed_moves(knights(MAX_PLIES)).plies == MAX_PLIES == 1_200
+    with pytest.raises(InputError) as raised:
+        read_typed_moves(knights(MAX_PLIES + 1))
+    assert str(raised.value) == ("the game is longer than 1,200 half-moves; no game played under the rules is "
+                                 "that long (the longest had 538)")
+
+
+def test_twenty_thousand_characters_of_five_thousand_half_moves_are_refused() -> None:
+    text = knights(5_000)
+    assert len(text) <= MAX_MOVETEXT
+    with pytest.raises(InputError, match="longer than 1,200 half-moves"):
+        read_typed_moves(text)

@@ -198,3 +198,40 @@ def test_a_file_of_several_events_that_clash_says_so() -> None:
     text = game({**GOOD, "Event": "Open A"}, "1-0") + game({**GOOD, "Event": "Open B", "White": "C"}, "1-0")
     with pytest.raises(InputError, match="holds games of 2 different events: expected one tournament per file"):
         read_pgn(io.StringIO(text), "twic.pgn")
+
+
+@pytest.mark.parametrize(("moves", "line", "said"), [
+    ("1. e4 e5 2. Qh5 d6\n3. Bc4 Nf6 4. Qxe5# 1-0", 8,
+     "games.pgn:8: move 4 (White) 'Qxe5#': written as mate (#), but it only gives check; the position: "
+     "rnbqkb1r/ppp2ppp/3p1n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 2 4"),
+    ("1. e4+ { a comment } e5 1-0", 7, "games.pgn:7: move 1 (White) 'e4+': written as check (+)"),
+    ("1. e4 e5 { 2. d3+ in a comment } 2. Qh5 (2. d4+ exd4) 2... Nc6 $2\n3. Qxf7+!? Kxf7\n4. d3+ 1-0", 9,
+     "games.pgn:9: move 4 (White) 'd3+': written as check (+), but it gives no check"),
+])
+def test_a_check_or_mate_sign_the_position_contradicts_is_refused_with_its_line(moves: str, line: int,
+                                                                               said: str) -> None:
+    with pytest.raises(InputError) as caught:
+        read_pgn(io.StringIO(game(GOOD, moves)), "games.pgn")
+    assert (caught.value.file, caught.value.line) == ("games.pgn", line)
+    assert str(caught.value).startswith(said)
+
+
+def test_signs_in_comments_and_variations_and_right_signs_are_read() -> None:
+    moves = "1. e4 e5 { 2. d3# } 2. Qh5 (2. d4+ exd4) 2... Nc6 3. Bc4 Nf6?? 4. Qxf7# 1-0"
+    record = read_pgn(io.StringIO(game(GOOD, moves)), "games.pgn")
+    assert record.pairings[0].moves is not None and record.pairings[0].moves.endswith("4. Qxf7# 1-0")
+
+
+def test_a_game_longer_than_max_plies_is_refused_with_its_first_line() -> None:
+    from clubrating.formats.movetext import MAX_PLIES
+
+    out_and_back = ["Nf3", "Nf6", "Ng1", "Ng8"] * 1_250   # 5,000 legal half-moves
+    for plies, refused in ((MAX_PLIES, False), (5_000, True)):
+        text = game(GOOD, " ".join(out_and_back[:plies]) + " 1-0")
+        if not refused:
+            assert read_pgn(io.StringIO(text), "games.pgn").pairings[0].moves
+            continue
+        with pytest.raises(InputError) as caught:
+            read_pgn(io.StringIO(text), "games.pgn")
+        assert str(caught.value) == ("games.pgn:7: the game is longer than 1,200 half-moves; no game played "
+                                     "under the rules is that long (the longest had 538)")

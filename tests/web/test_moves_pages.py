@@ -110,3 +110,72 @@ def test_the_analysis_page_shows_the_queued_games_and_a_failed_jobs_reason_with_
     assert retried.status_code == 302
     assert "queued: 1" in arbiter_client.get(url).content.decode()
     assert AuditEntry.objects.filter(club=club, action="analysis-retry").exists()
+
+
+NOT_MATE = "1. e4 e5 2. Qh5 d6 3. Bc4 Nf6 4. Qxe5#"   # 4. Qxe5 checks and does not mate
+MATE = "1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7#"
+
+
+@pytest.mark.engine
+@pytest.mark.django_db(transaction=True)
+def test_the_arbiter_replaces_then_removes_a_games_moves_and_their_analysis_goes_with_them(
+        club: Club, evening: Tournament, arbiter_client: Client) -> None:
+    from django_tasks_db.models import DBTaskResult
+
+    from clubrating.club.jobs.analysis import analyse_games
+    from clubrating.club.models import CpiEntry, GameAnalysis
+
+    target = game(evening, 1, "Anna Smith")   # stored 1-0
+    url = f"/c/riverside/arbiter/g/{target.id}/"
+    refused = arbiter_client.post(url, {"moves": NOT_MATE}).content.decode()
+    assert "Move 4 (White) “Qxe5#”: written as mate (#), but it only gives check" in refused
+    assert "rnbqkb1r/ppp2ppp/3p1n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 2 4" in refused and "<svg" in refused
+    assert arbiter_client.post(url, {"moves": NOT_MATE.replace("#", "+")}).status_code == 302
+    analyse_games(club, nodes=2_000, jobs=1)
+    assert GameAnalysis.objects.filter(game=target).exists() and CpiEntry.objects.filter(game=target).count() == 2
+
+    page = arbiter_client.get(url).content.decode()
+    assert "Correct the moves" in page and 'name="replace"' in page and 'name="remove"' in page
+    assert ">1. e4 e5 2. Qh5 d6 3. Bc4 Nf6 4. Qxe5+ 1-0</textarea>" in page   # the stored moves, to edit
+    kept = arbiter_client.post(url, {"moves": NOT_MATE, "replace": "on"}).content.decode()
+    assert "written as mate (#)" in kept and f">{NOT_MATE}</textarea>" in kept
+    assert game(evening, 1, "Anna Smith").moves.endswith("4. Qxe5+ 1-0")
+    jobs = DBTaskResult.objects.count()
+
+    assert arbiter_client.post(url, {"moves": MATE, "replace": "on"}).status_code == 302
+    assert game(evening, 1, "Anna Smith").moves == MATE + " 1-0"
+    assert not GameAnalysis.objects.filter(game=target).exists() and not CpiEntry.objects.filter(game=target).exists()
+    assert DBTaskResult.objects.count() == jobs + 1
+    entry = AuditEntry.objects.get(action="replace-moves")
+    assert entry.old == {"moves": NOT_MATE.replace("#", "+") + " 1-0"} and entry.new == {"moves": MATE + " 1-0"}
+    assert entry.who == "web:anna-arbiter"
+
+    analyse_games(club, nodes=2_000, jobs=1)
+    assert GameAnalysis.objects.filter(game=target).exists()
+    assert arbiter_client.post(url, {"remove": "on"}).status_code == 302
+    assert game(evening, 1, "Anna Smith").moves == "" and not GameAnalysis.objects.filter(game=target).exists()
+    assert not CpiEntry.objects.filter(game=target).exists()
+    assert AuditEntry.objects.get(action="remove-moves").old == {"moves": MATE + " 1-0"}
+    assert b"Type the moves" in arbiter_client.get(url).content
+
+
+def test_five_thousand_typed_half_moves_are_one_message_and_nothing_is_stored(
+        evening: Tournament, arbiter_client: Client) -> None:
+    url = f"/c/riverside/arbiter/g/{game(evening, 1, 'Anna Smith').id}/"
+    response = arbiter_client.post(url, {"moves": " ".join(["Nf3", "Nf6", "Ng1", "Ng8"] * 1_250)})
+    assert response.status_code == 200 and "longer than 1,200 half-moves" in response.content.decode()
+    assert game(evening, 1, "Anna Smith").moves == ""
+
+
+def test_a_phone_sending_a_wrong_mate_sign_or_five_thousand_half_moves_gets_one_message(
+        evening: Tournament, arbiter_client: Client) -> None:
+    from clubrating.club.models import MovesSubmission
+
+    from .test_moves_links_pages import phone_post, print_slips
+
+    _, tokens = print_slips(arbiter_client, evening)
+    status, page = phone_post(Client(), tokens[0], NOT_MATE)
+    assert status == 200 and "written as mate (#), but it only gives check" in page and "<svg" in page
+    status, page = phone_post(Client(), tokens[0], " ".join(["Nf3", "Nf6", "Ng1", "Ng8"] * 1_250))
+    assert status == 200 and "longer than 1,200 half-moves" in page
+    assert not MovesSubmission.objects.exists()

@@ -1,5 +1,6 @@
 """``clubrating moves T GAMES.pgn``: the moves of a tournament's stored games, from a PGN
-file or typed for one game (``--round R --player NAME --typed TEXT``). ``clubrating
+file or typed for one game (``--round R --player NAME --typed TEXT``), replaced
+(``--replace --typed TEXT``) or removed (``--remove``). ``clubrating
 moves-links T``: the boards' moves links (the players' phone page), listed, made, revoked.
 
 Without a decision flag a file whose names need confirming, or whose results differ
@@ -49,7 +50,7 @@ def cmd_moves(args: argparse.Namespace) -> int:
     from clubrating.club import services
 
     tournament = services.get_tournament(club, args.tournament)
-    if args.typed is not None:
+    if args.typed is not None or args.remove or args.replace:
         return _typed(tournament, args)
     if args.file is None:
         raise InputError(N_("give a PGN file, or --round R --player NAME --typed 'MOVES' for one game"))
@@ -77,12 +78,21 @@ def cmd_moves(args: argparse.Namespace) -> int:
 
 def _typed(tournament: Any, args: argparse.Namespace) -> int:
     from clubrating.club import services
-    from clubrating.club.services.moves import attach_typed_moves
+    from clubrating.club.services.moves import attach_typed_moves, remove_moves, replace_typed_moves
 
     if args.round is None or args.player is None:
         raise InputError(N_("typed moves are for one game: give --round R and --player NAME (or number)"))
+    if args.remove and (args.typed is not None or args.replace):
+        raise InputError(N_("--remove takes no moves: give either --remove, or --replace --typed 'MOVES'"))
+    if args.replace and args.typed is None:
+        raise InputError(N_("--replace needs the new moves: --typed 'MOVES'"))
     game = services.find_game(tournament, args.round, args.player)
-    outcome = attach_typed_moves(game, args.typed, who=who(), confirm=args.confirm)
+    if args.remove:
+        outcome = remove_moves(game, who=who())
+    elif args.replace:
+        outcome = replace_typed_moves(game, args.typed, who=who(), confirm=args.confirm)
+    else:
+        outcome = attach_typed_moves(game, args.typed, who=who(), confirm=args.confirm)
     if wants_json(args):
         print_json({"stored": True, "message": str(outcome), "game_id": game.id})
     else:
@@ -95,7 +105,8 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     p = _add(subparsers, common, "moves", cmd_moves,
              gettext("add moves to a tournament's stored games: a PGN file matched by round and players, or one game typed"),
              "clubrating moves 12 evening.pgn; clubrating moves 12 evening.pgn --accept-proposals --drop-differing; "
-             "clubrating moves 12 --round 3 --player 'Anna Berg' --typed '1. e4 e5 2. Nf3 Nc6'")
+             "clubrating moves 12 --round 3 --player 'Anna Berg' --typed '1. e4 e5 2. Nf3 Nc6'; "
+             "clubrating moves 12 --round 3 --player 'Anna Berg' --replace --typed '1. e4 e5 2. Nf3 Nf6'")
     p.add_argument("tournament", metavar="T", help=gettext("the tournament's number"))
     p.add_argument("file", metavar="GAMES.pgn", nargs="?", help=gettext("a PGN file of the tournament's games"))
     p.add_argument("--accept-proposals", action="store_true",
@@ -109,6 +120,10 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     p.add_argument("--player", help=gettext("with --typed: one of its players (name or number)"))
     p.add_argument("--typed", metavar="MOVES",
                    help=gettext("the game's moves as written (SAN, move numbers optional, 0-0, Russian letters, clocks)"))
+    p.add_argument("--replace", action="store_true",
+                   help=gettext("with --typed: replace the game's stored moves (audited; their analysis is made again)"))
+    p.add_argument("--remove", action="store_true",
+                   help=gettext("with --round and --player: remove the game's stored moves (audited; the result stays)"))
     p.add_argument("--confirm", action="store_true",
                    help=gettext("with --typed: store moves that end in a position contradicting the stored result"))
 

@@ -6,8 +6,13 @@ numbers (``1. e4 e5 2. Nf3`` or ``e4 e5 Nf3``), castling as ``0-0`` or
 the club's language (Russian Кр Ф Л С К, Armenian, figurines ♔♕♖♗♘), and
 optionally each move's clock (``e4 1:29:55`` or ``e4 {1:29:55}`` or
 ``e4 [%clk 1:29:55]``). python-chess checks every move; the first that is
-illegal or ambiguous refuses the text with its move number, the move as typed
-and the position (:class:`MoveError`).
+illegal or ambiguous, or whose check or mate sign the position contradicts
+(:func:`sign_contradiction`), refuses the text with its move number, the move
+as typed and the position (:class:`MoveError`). A game is at most
+:data:`MAX_PLIES` half-moves long.
+
+PGN files are read by python-chess, whose reader drops ``+`` and ``#`` unread:
+:func:`check_signs` checks them in a PGN's movetext by the same rule.
 
 Pure: no I/O.
 """
@@ -15,6 +20,7 @@ Pure: no I/O.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 import chess
@@ -44,6 +50,12 @@ MAX_MOVETEXT = 20_000
 """Characters of typed movetext read at most: the longest recorded game (269 moves, Nikolić -
 Arsović 1989) takes about 3,000; a page of megabytes is refused in one line."""
 
+MAX_PLIES = 1_200
+"""Half-moves of one game at most, on every way in (typed, PGN, the players' phones): more than
+twice the longest game played under the rules (Nikolić - Arsović, Belgrade 1989: 269 moves, 538
+half-moves; the 50- and 75-move rules end any game long before this). Why this number, and what
+a game over it would cost the engine: docs/moves.md."""
+
 RESULTS = ("1-0", "0-1", "1/2-1/2", "½-½", "*")
 """Result tokens skipped (the result is the stored game's, not the typed text's)."""
 _CLOCK = re.compile(r"^(\d{1,2}):(\d{2})(?::(\d{2}))?$")
@@ -52,13 +64,17 @@ _TOKEN = re.compile(r"\{[^}]*\}?|\([^)]*\)?|\[%clk[^\]]*\]?|[^\s{}()\[\]]+")
 _MOVE_NUMBER = re.compile(r"^(\d+)\s*(\.+|…)$")
 _NUMBERED_MOVE = re.compile(r"^(\d+)(\.+|…)(.+)$")
 _GLYPHS = re.compile(r"(?:[!?]+|e\.?p\.?|\$\d+)$")
+# PGN movetext's parts (PGN standard 8.2): comments, escape lines, NAGs, variations' brackets, words.
+_PGN_PART = re.compile(r"\{[^}]*\}?|;[^\n]*|^%[^\n]*|\$\d+|[()]|[^\s{}();]+", re.MULTILINE)
+_NUMBER_PREFIX = re.compile(r"^\d+\s*(?:\.+|…)")
 
 
 class MoveError(InputError):
     """A typed move that python-chess does not accept where it stands."""
 
-    def __init__(self, number: int, color: chess.Color, typed: str, fen: str, why: Text) -> None:
+    def __init__(self, number: int, color: chess.Color, typed: str, fen: str, why: Text, offset: int = 0) -> None:
         self.number, self.color, self.typed, self.fen, self.why = number, color, typed, fen, why
+        self.offset = offset   # where the move starts in the text read (a PGN reader turns it into a line)
         template = (N_("move %(number)s (White) %(typed)s: %(why)s; the position: %(fen)s") if color == chess.WHITE
                     else N_("move %(number)s (Black) %(typed)s: %(why)s; the position: %(fen)s"))
         super().__init__(template, number=number, typed=repr(typed), why=why, fen=fen)
@@ -93,6 +109,28 @@ def contradiction(board: chess.Board, white_points: int, black_points: int) -> T
     return None
 
 
+def sign_contradiction(after: chess.Board, written: str) -> Text | None:
+    """Why the check or mate sign ending ``written`` (a move as read, glyphs dropped) contradicts
+    ``after``, the position the move leads to, or None.
+
+    A missing sign claims nothing and is fine (scoresheets often omit it); ``+`` on a mate is
+    a check too and is fine; ``#`` on a move that does not mate, and ``+`` on a move that gives
+    no check, are refused like an illegal move: the scoresheet was misread somewhere."""
+    if written.endswith("#") and not after.is_checkmate():
+        return Text(N_("written as mate (#), but it only gives check") if after.is_check()
+                    else N_("written as mate (#), but it gives neither check nor mate"))
+    if written.endswith("+") and not after.is_check():
+        return Text(N_("written as check (+), but it gives no check"))
+    return None
+
+
+def too_long(file: str | None = None, line: int | None = None) -> InputError:
+    """The one-line refusal of a game longer than :data:`MAX_PLIES` half-moves (a PGN's file and line)."""
+    return InputError(N_("the game is longer than %(MAX_PLIES)s half-moves; no game played under the "
+                         "rules is that long (the longest had 538)"), MAX_PLIES=format(MAX_PLIES, ","),
+                      file=file, line=line)
+
+
 def letters_to_english(word: str) -> str:
     """A move as typed with the piece letters of any language of :data:`PIECE_LETTERS`, in SAN letters."""
     word = word.translate(_DASHES)
@@ -111,15 +149,19 @@ def letters_to_english(word: str) -> str:
 def _san(word: str) -> str:
     """The typed word as python-chess's SAN parser reads it: glyphs and "e.p." dropped,
     a capture marked ``x`` or ``:``, ``0-0`` and ``O-O`` both castling."""
-    english = letters_to_english(word)
-    while True:
-        stripped = _GLYPHS.sub("", english)
-        if stripped == english:
-            break
-        english = stripped
+    english = _strip_glyphs(letters_to_english(word))
     if english.upper().replace("0", "O") in ("O-O", "O-O-O", "O-O+", "O-O-O+", "O-O#", "O-O-O#"):
         english = english.upper().replace("0", "O")
     return english
+
+
+def _strip_glyphs(word: str) -> str:
+    """The move without its trailing glyphs (``!``, ``?!``, ``$1``, ``e.p.``), however many."""
+    while True:
+        stripped = _GLYPHS.sub("", word)
+        if stripped == word:
+            return word
+        word = stripped
 
 
 def _clock(token: str) -> str | None:
@@ -174,6 +216,8 @@ def read_typed_moves(text: str, board: chess.Board | None = None) -> TypedMoves:
                                  word=repr(word))
             clocks[-1] = clock
             continue
+        if len(board.move_stack) >= MAX_PLIES:
+            raise too_long()
         _push(board, word)
         clocks.append(None)
     if not board.move_stack:
@@ -184,8 +228,9 @@ def read_typed_moves(text: str, board: chess.Board | None = None) -> TypedMoves:
 
 def _push(board: chess.Board, word: str) -> None:
     number, color = board.fullmove_number, board.turn
+    san = _san(word)
     try:
-        move = board.parse_san(_san(word))
+        move = board.parse_san(san)
     except chess.AmbiguousMoveError:
         raise MoveError(number, color, word, board.fen(), Text(N_("ambiguous: more than one piece can make it"))) from None
     except chess.IllegalMoveError:
@@ -193,6 +238,53 @@ def _push(board: chess.Board, word: str) -> None:
     except ValueError:
         raise MoveError(number, color, word, board.fen(), Text(N_("not a move: expected SAN such as Nf3, exd5, 0-0"))) from None
     board.push(move)
+    why = sign_contradiction(board, san)
+    if why is not None:
+        board.pop()
+        raise MoveError(number, color, word, board.fen(), why)
+
+
+def check_signs(movetext: str, board: chess.Board, moves: Iterable[chess.Move]) -> None:
+    """Check the ``+`` and ``#`` of PGN movetext's main line by :func:`sign_contradiction`:
+    python-chess's PGN reader read ``moves`` from ``movetext`` (from ``board``, the start) and
+    skipped the signs unread. Raises :class:`MoveError` (its ``offset`` where the move stands
+    in ``movetext``).
+
+    Comments, NAGs, move numbers, results and variations are passed over; the moves are
+    python-chess's, not parsed again (a sign is rare, a parse is not cheap). Should a word
+    not name its move's square, the words and the moves parted ways: the check ends there
+    rather than refuse what python-chess read."""
+    if "+" not in movetext and "#" not in movetext:
+        return
+    board, played = board.copy(), iter(moves)
+    for offset, word in _main_line(movetext):
+        move = next(played, None)
+        if move is None:
+            return
+        san = _strip_glyphs(word)
+        if not san.endswith(("+", "#")):
+            board.push(move)
+            continue
+        if not (board.is_castling(move) or chess.square_name(move.to_square) in san):
+            return
+        number, color = board.fullmove_number, board.turn
+        board.push(move)
+        why = sign_contradiction(board, san)
+        if why is not None:
+            board.pop()
+            raise MoveError(number, color, word, board.fen(), why, offset=offset)
+
+
+def _main_line(movetext: str) -> Iterator[tuple[int, str]]:
+    """Where each main-line move's word of PGN movetext starts, and the word."""
+    depth = 0
+    for part in _PGN_PART.finditer(movetext):
+        word = part.group(0)
+        depth = max(0, depth + (word == "(") - (word == ")"))
+        word = _NUMBER_PREFIX.sub("", word)
+        if depth or word in ("", ")") or word[0] in "{;%$" or word in RESULTS or _GLYPHS.fullmatch(word):
+            continue
+        yield part.start() + len(part.group(0)) - len(word), word
 
 
 def _movetext(start: chess.Board, end: chess.Board, clocks: list[str | None]) -> str:

@@ -10,6 +10,10 @@ A game with a result and no moves is a played game whose moves are unknown
 (clubs often record results only); a game marked as a forfeit (Termination
 "forfeit", "abandoned", ... or a comment saying so) where one side never moved
 is unplayed (R8).
+
+python-chess's reader checks every move's legality but skips the check and mate signs unread;
+they are checked as typed moves' are (``formats.movetext.check_signs``), and a game is at most
+``formats.movetext.MAX_PLIES`` half-moves long.
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ from typing import TextIO, cast
 import chess.pgn
 
 from clubrating.errors import InputError
+from clubrating.formats.movetext import MAX_PLIES, MoveError, check_signs, too_long
 from clubrating.formats.common import (
     PlayerNumbers, check_one_game_per_round, parse_date, parse_time_control, time_control_from_text,
 )
@@ -213,6 +218,8 @@ def _game(game: chess.pgn.Game, builder: _Builder, text: list[tuple[int, str]], 
                          white=white, black=black, result=repr(result))
     body = next((i for i, (_, line) in enumerate(content) if not line.lstrip().startswith("[")), len(content))
     movetext = "\n".join(line for _, line in content[body:]).strip()
+    if not bughouse:
+        _check_moves(game, movetext, [number for number, _ in content[body:]], source)
     movetext, commented = keep_moves(movetext)
     moves = _RESULT_TOKEN.sub("", movetext).strip()
     plies = len(moves.split()) if bughouse else sum(1 for _ in game.mainline_moves())
@@ -221,6 +228,18 @@ def _game(game: chess.pgn.Game, builder: _Builder, text: list[tuple[int, str]], 
     return _Game(line=start, headers=tuple(builder.tags), white=white, black=black, result=result,
                  round=round_, board=board, moves=movetext if plies else None,
                  played=not (forfeit and plies < PLIES_TO_HAVE_PLAYED), bughouse=bughouse, commented=commented)
+
+
+def _check_moves(game: chess.pgn.Game, movetext: str, numbers: list[int], source: str) -> None:
+    """A legal game's length and its check and mate signs (``numbers``: the file's line of each
+    line of ``movetext``); the error names the file and the move's line."""
+    if sum(1 for _ in game.mainline_moves()) > MAX_PLIES:
+        raise too_long(file=source, line=numbers[0] if numbers else None)
+    try:
+        check_signs(movetext, game.board(), game.mainline_moves())
+    except MoveError as error:
+        error.file, error.line = source, numbers[movetext.count("\n", 0, error.offset)]
+        raise
 
 
 def keep_moves(movetext: str) -> tuple[str, bool]:

@@ -1,5 +1,6 @@
 """The arbiter's pages for moves of stored games: "Add moves" (a PGN for a tournament) and
-one game's page (its moves, typed as on a scoresheet).
+one game's page (its moves, typed as on a scoresheet; stored moves corrected: replaced by
+typed ones, or removed).
 
 The PGN page shows what the file would attach: each game matched, the names the matcher
 proposes (a box to tick each), the results that differ side by side (correct the stored
@@ -26,7 +27,8 @@ from clubrating.club import services
 from clubrating.club.models import Game
 from clubrating.club.services import moves_links as ml
 from clubrating.club.services.outcome import Outcome
-from clubrating.club.services.moves import NeedsConfirmation, Status, Undecided, attach_pgn_moves, attach_typed_moves
+from clubrating.club.services.moves import (NeedsConfirmation, Status, Undecided, attach_pgn_moves,
+                                            attach_typed_moves, remove_moves, replace_typed_moves)
 from clubrating.errors import ClubratingError, InputError, NotFound
 from clubrating.formats.movetext import MoveError
 from clubrating.web.access import ClubAccess
@@ -115,10 +117,16 @@ def game_page(request: HttpRequest, access: ClubAccess, game_id: int) -> HttpRes
                                "result": services.game_result_text(game), "typed": "", **_pending(game)}
     if request.method == "POST" and "submission" in request.POST:
         return act(request, lambda: _accept(request, game), f"{access.base}arbiter/g/{game.id}/")
+    if request.method == "POST" and "remove" in request.POST:
+        return act(request, lambda: remove_moves(game, who=who(request)), f"{access.base}arbiter/g/{game.id}/")
     if request.method == "POST":
         text = request.POST.get("moves", "")
+        confirm = request.POST.get("confirm") == "on"
         try:
-            outcome = attach_typed_moves(game, text, who=who(request), confirm=request.POST.get("confirm") == "on")
+            if "replace" in request.POST:   # the form under stored moves: a correction
+                outcome = replace_typed_moves(game, text, who=who(request), confirm=confirm)
+            else:
+                outcome = attach_typed_moves(game, text, who=who(request), confirm=confirm)
         except MoveError as error:
             messages.error(request, error.translated(translation))
             context.update(typed=text, error=error, why=error.why.translated(translation), board=board_svg(error.fen))

@@ -300,19 +300,22 @@ def needs_analysis(game: Game, info: EngineInfo, reanalyse: bool) -> bool:
 
 
 def store_analysis(game: Game, facts: GameFacts, searches: dict[CacheKey, tuple[SearchLine, ...]],
-                   cache: DatabaseCache) -> None:
+                   cache: DatabaseCache) -> bool:
     """One game's facts and the searches its engine process made, in one transaction,
     under the club's lock (a correction's rebuild of the ledger is not interleaved);
-    a game deleted or unpublished meanwhile is left alone."""
+    a game deleted or unpublished meanwhile, or whose moves the arbiter corrected while
+    the engine read the old ones, is left alone (the new moves have their own job)."""
     with history_write(game.tournament.club_id):
-        if not Game.objects.filter(pk=game.pk, tournament__status=TournamentStatus.PUBLISHED).exists():
-            return
+        if not Game.objects.filter(pk=game.pk, tournament__status=TournamentStatus.PUBLISHED,
+                                   moves=game.moves).exists():
+            return False
         if searches:
             cache.put_many(searches)
         CpiEntry.objects.filter(game=game).delete()   # new facts: the next rebuild writes them anew
         GameAnalysis.objects.update_or_create(game=game, defaults={
             "engine": facts.engine.name, "engine_version": facts.engine.version,
             "nodes": facts.engine.nodes, "multipv": facts.engine.multipv, "facts": facts.to_dict()})
+    return True
 
 
 def analyse_games(club: Club, *, engine: str | None = None, book: str | None = None, nodes: int | None = None,
@@ -357,7 +360,8 @@ def analyse_games(club: Club, *, engine: str | None = None, book: str | None = N
         if isinstance(facts, str):
             unreadable.append(f"game {game_id}: {facts}")
             continue
-        store_analysis(by_id[game_id], facts, searches, cache)
+        if not store_analysis(by_id[game_id], facts, searches, cache):
+            continue
         stored, searched, cached = stored + 1, searched + facts.searches, cached + facts.cache_hits
         if progress is not None:
             progress(stored + len(unreadable), len(todo), facts)

@@ -204,8 +204,8 @@ def analyse_claimed(game: Game, club_id: int, batch: str) -> dict[str, Any]:
     finally:
         analyzer.cache = None
     with history_write(club_id):
-        store_analysis(game, facts, {}, cache)
-        leave_batch(club_id, batch, game.id, (1, facts.searches, facts.cache_hits))
+        kept = store_analysis(game, facts, {}, cache)
+        leave_batch(club_id, batch, game.id, (1, facts.searches, facts.cache_hits) if kept else (0, 0, 0))
     seconds = time.monotonic() - started
     print(f"clubrating worker {os.getpid()}: analysed game {game.id} in {seconds:.1f} s", file=sys.stderr, flush=True)
     return {"game": game.id, "analysed": True, "seconds": round(seconds, 3), "pid": os.getpid()}

@@ -10,6 +10,11 @@ differs is decided (the result corrected by a full replay, or those moves droppe
 a game matching no pairing, or two, is listed and not stored. :func:`attach_typed_moves`
 stores one game's typed moves. Moves are stored as a PGN import stores them (the same
 movetext and kept tags), and a published tournament's new moves are analysed.
+
+The arbiter corrects a game's moves: :func:`replace_typed_moves` and :func:`remove_moves`
+change them in one transaction with what derives from them: the game's analysis is deleted
+(it no longer counts), the CPI ledger rebuilt without it (``club.cpi.rebuild_cpi``), the
+audit entry keeps the old moves and the new, and new moves are queued for analysis.
 """
 
 from __future__ import annotations
@@ -22,16 +27,17 @@ from typing import Any, cast
 from django.utils.translation import gettext_noop
 
 from clubrating.club import audit
+from clubrating.club.cpi import rebuild_cpi
 from clubrating.club.locking import history_write
 from clubrating.club.lookups import game_result_text, names_known, reread, resolve_members
 from django.db.models import Q
 
-from clubrating.club.models import Entry, Game, MovesSubmission, Tournament
+from clubrating.club.models import Entry, Game, GameAnalysis, MovesSubmission, Tournament
 from clubrating.club.services.outcome import Outcome
 from clubrating.club.services.tournaments import correct_result
 from clubrating.club.signals import moves_attached
 from clubrating.errors import InputError, Refused, Text
-from clubrating.formats.movetext import read_typed_moves
+from clubrating.formats.movetext import TypedMoves, read_typed_moves
 from clubrating.formats.records import Pairing, TournamentRecord
 from clubrating.formats.results import pgn_result
 from clubrating.identity.compare import words
@@ -292,14 +298,18 @@ def _store(game: Game, pairing: Pairing, *, who: str, source: str, reasons: tupl
     waiting for this game: they are marked superseded, not left pending (the moves link's page
     says the game's moves are stored). Moves from the players' submissions are settled by
     their caller (accepted, set aside)."""
+    _save_moves(game, pairing, from_players=from_players)
+    audit.record(game.tournament.club, who, "attach-moves", _target(game),
+                 new={"file": source, "line": pairing.line, **({"names": list(reasons)} if reasons else {})},
+                 summary=Text(gettext_noop("names confirmed: %(names)s"), names="; ".join(reasons)) if reasons else "")
+
+
+def _save_moves(game: Game, pairing: Pairing, *, from_players: bool = False) -> None:
     game.moves, game.headers = pairing.moves or "", dict(pairing.headers)
     game.save(update_fields=["moves", "headers"])
     if not from_players:
         MovesSubmission.objects.filter(Q(link__game=game) | Q(link__evening_board__game=game),
                                        state=SUBMISSION_PENDING).update(state=SUBMISSION_SUPERSEDED)
-    audit.record(game.tournament.club, who, "attach-moves", _target(game),
-                 new={"file": source, "line": pairing.line, **({"names": list(reasons)} if reasons else {})},
-                 summary=Text(gettext_noop("names confirmed: %(names)s"), names="; ".join(reasons)) if reasons else "")
 
 
 def attach_typed_moves(game: Game, text: str, *, who: str, confirm: bool = False,
@@ -313,25 +323,17 @@ def attach_typed_moves(game: Game, text: str, *, who: str, confirm: bool = False
         reread(game)
         game = Game.objects.select_related("white", "black", "tournament").get(id=game.id)
         if game.moves.strip():
-            raise Refused(gettext_noop("round %(round)s %(name)s - %(name2)s has its moves already"),
+            raise Refused(gettext_noop("round %(round)s %(name)s - %(name2)s has its moves already: correct them "
+                                       "with --replace or --remove, or on the arbiter's page of the game"),
                           round=game.round, name=game.white.name, name2=game.black.name)
         if not game.played:
             raise Refused(gettext_noop("round %(round)s %(name)s - %(name2)s is stored as not played "
                           "(%(value)s): correct its result first"),
                           round=game.round, name=game.white.name, name2=game.black.name,
                           value=game_result_text(game))
-        why = moves.ends_contradicting(game.white_points, game.black_points)
-        if why is not None and not confirm:
-            raise NeedsConfirmation(gettext_noop("%(why)s (%(result)s): confirm to store these moves as they are"),
-                                    why=why, result=game_result_text(game))
-        result = game_result_text(game)
+        why = _contradiction(game, moves, confirm)
         tournament = game.tournament
-        board = "" if game.board is None else f".{game.board}"
-        pairing = Pairing(round=game.round, white=0, black=0, white_points=game.white_points,
-                          black_points=game.black_points, moves=f"{moves.movetext} {result}", headers=(
-                              ("Event", tournament.name), ("Site", "?"), ("Date", f"{tournament.date:%Y.%m.%d}"),
-                              ("Round", f"{game.round}{board}"), ("White", game.white.name),
-                              ("Black", game.black.name), ("Result", result)))
+        pairing = _typed_pairing(game, moves)
         _store(game, pairing, who=who, source="typed", reasons=(f"confirmed: {why}",) if why else (),
                from_players=from_players)
         if tournament.is_published:
@@ -339,3 +341,90 @@ def attach_typed_moves(game: Game, text: str, *, who: str, confirm: bool = False
     return Outcome(Text(Nn_("round %(round)s %(white)s - %(black)s: %(count)s half-move stored",
                             "round %(round)s %(white)s - %(black)s: %(count)s half-moves stored"),
                         round=game.round, white=game.white.name, black=game.black.name, count=moves.plies))
+
+
+def _contradiction(game: Game, moves: TypedMoves, confirm: bool) -> Text | None:
+    """Why the moves end against the game's result (None: they do not), refused unless ``confirm``."""
+    why = moves.ends_contradicting(game.white_points, game.black_points)
+    if why is not None and not confirm:
+        raise NeedsConfirmation(gettext_noop("%(why)s (%(result)s): confirm to store these moves as they are"),
+                                why=why, result=game_result_text(game))
+    return why
+
+
+def _typed_pairing(game: Game, moves: TypedMoves) -> Pairing:
+    """Typed moves as a PGN import would bring them: the movetext and the Seven Tag Roster."""
+    result = game_result_text(game)
+    tournament = game.tournament
+    board = "" if game.board is None else f".{game.board}"
+    return Pairing(round=game.round, white=0, black=0, white_points=game.white_points,
+                   black_points=game.black_points, moves=f"{moves.movetext} {result}", headers=(
+                       ("Event", tournament.name), ("Site", "?"), ("Date", f"{tournament.date:%Y.%m.%d}"),
+                       ("Round", f"{game.round}{board}"), ("White", game.white.name),
+                       ("Black", game.black.name), ("Result", result)))
+
+
+# --- corrections ---------------------------------------------------------------------------
+
+def _stored_game(game: Game) -> Game:
+    """The game as stored now, with moves (read under the club's lock)."""
+    reread(game)
+    game = Game.objects.select_related("white", "black", "tournament").get(id=game.id)
+    if not game.moves.strip():
+        raise Refused(gettext_noop("round %(round)s %(name)s - %(name2)s has no moves to correct: add them "
+                                   "(clubrating moves without --replace, or the game's page)"),
+                      round=game.round, name=game.white.name, name2=game.black.name)
+    return game
+
+
+def _forget_analysis(game: Game) -> None:
+    """The game's analysis no longer counts: deleted, and the CPI ledger rebuilt without it."""
+    GameAnalysis.objects.filter(game=game).delete()
+    rebuild_cpi(game.tournament.club)
+
+
+def replace_typed_moves(game: Game, text: str, *, who: str, confirm: bool = False) -> Outcome:
+    """Replace a game's stored moves by typed ones (checked as :func:`attach_typed_moves` checks
+    them), in one transaction: the old analysis deleted, the CPI ledger rebuilt, the audit entry
+    (old -> new moves), the new moves queued for analysis."""
+    moves = read_typed_moves(text)
+    with history_write(game.tournament.club_id):
+        game = _stored_game(game)
+        why = _contradiction(game, moves, confirm)
+        pairing = _typed_pairing(game, moves)
+        old = game.moves
+        if _moves_words(old) == moves.movetext.split():
+            raise Refused(gettext_noop("round %(round)s %(name)s - %(name2)s has these moves already: nothing "
+                                       "changed"), round=game.round, name=game.white.name, name2=game.black.name)
+        _save_moves(game, pairing)
+        _forget_analysis(game)
+        audit.record(game.tournament.club, who, "replace-moves", _target(game), old={"moves": old},
+                     new={"moves": game.moves, **({"confirmed": str(why)} if why else {})},
+                     summary=Text(gettext_noop("moves replaced; their analysis is made again")))
+        if game.tournament.is_published:
+            moves_attached.send(sender=Tournament, tournament=game.tournament)
+    return Outcome(Text(Nn_("round %(round)s %(white)s - %(black)s: the moves replaced by %(count)s half-move",
+                            "round %(round)s %(white)s - %(black)s: the moves replaced by %(count)s half-moves"),
+                        round=game.round, white=game.white.name, black=game.black.name, count=moves.plies))
+
+
+def remove_moves(game: Game, *, who: str) -> Outcome:
+    """Remove a game's stored moves (its result stays), in one transaction: the analysis
+    deleted, the CPI ledger rebuilt, the audit entry keeping the old moves."""
+    with history_write(game.tournament.club_id):
+        game = _stored_game(game)
+        old = game.moves
+        game.moves = ""
+        game.save(update_fields=["moves"])
+        _forget_analysis(game)
+        audit.record(game.tournament.club, who, "remove-moves", _target(game), old={"moves": old},
+                     new={"moves": ""}, summary=Text(gettext_noop("moves removed; the result stays")))
+    return Outcome(Text(gettext_noop("round %(round)s %(white)s - %(black)s: the moves removed, the result "
+                                     "stays"), round=game.round, white=game.white.name, black=game.black.name))
+
+
+def _moves_words(movetext: str) -> list[str]:
+    """The words of stored movetext without its result: two texts of the same moves and clocks
+    written by :func:`_typed_pairing` compare equal."""
+    words = movetext.split()
+    return words[:-1] if words and words[-1] in ("1-0", "0-1", "1/2-1/2", "*") else words
