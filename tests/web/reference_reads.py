@@ -73,6 +73,9 @@ def player_history(member: Member) -> dict[str, Any]:
         "tournament__date", "tournament__sequence", "tournament_id", "round"))
     for b in byes:
         points[b.tournament_id] += b.points
+    for e in entries:   # the points written in the file are the standings' points, unless its column is all zero
+        if e.points is not None and e.tournament.entries.filter(points__gt=0).exists():
+            points[e.tournament_id] = e.points
     history = []
     for e in entries:
         c = changes.get(e.tournament_id)

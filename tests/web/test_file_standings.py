@@ -130,3 +130,33 @@ def test_placeholder_ranks_are_set_aside_and_the_page_says_so_in_its_language(
         assert "so they are not used" not in ranked_by
     assert [int(number) for _, number in re.findall(
         r'<tr><td class="num">(\d+)</td><td class="num">(\d+)</td>', html.split("<tbody>", 1)[1])][:4] == [3, 2, 1, 4]
+
+
+def test_a_player_s_history_shows_the_standings_points_of_the_file(club: Club) -> None:
+    from clubrating.club import reads
+    from clubrating.club.models import Member
+
+    from . import reference_reads
+
+    t = _import(club, TEAM_SWISS)
+    lilit = Member.objects.get(club=club, name="Sargsyan, Lilit")
+    history = reads.player_history(lilit)
+    assert [(row["tournament_id"], row["score"], row["games_rated"]) for row in history["tournaments"]] == [
+        (t.id, 2.5, 2)]
+    assert history == reference_reads.player_history(lilit)
+
+
+def test_a_corrected_result_moves_the_file_s_points_by_as_much(club: Club) -> None:
+    from clubrating.club.models import Game
+    from clubrating.club.queries import standings
+
+    t = _import(club, TEAM_SWISS)
+    game = Game.objects.get(tournament=t, round=1, white__number=4)   # Grigoryan - Sargsyan, drawn
+    services.correct_result(game, "1-0", who=WHO)
+    table = standings(t)
+    points = {p["number"]: p["points"] for p in table["players"]}
+    assert (points[2], points[4]) == (2.0, 1.5)   # 2.5 - 0.5 and 1.0 + 0.5: the file's difference kept
+    assert table["differences"] == [{"number": 2, "name": "Sargsyan, Lilit", "written": 2.0, "computed": 1.0,
+                                     "rounds": [{"round": 2, "code": "0000 - -", "points": 0.0}]}]
+    # the file's ranks put Lilit (now 2) above Aram (2.5): set aside, ranked by the points
+    assert table["rule"] == "tiebreaks" and table["players"][0]["number"] == 1

@@ -126,7 +126,7 @@ def player_history_and_opponents(member: Member) -> tuple[dict[str, Any], Flags]
     ids = member_ids_of(member)
     entries = fetch(Entry.objects.filter(member_id__in=ids, tournament__status=PUBLISHED).order_by(*ORDER).values_list(
         "id", "tournament_id", "name", "tournament__name", "tournament__date", "tournament__sequence",
-        "tournament__kind"))
+        "tournament__kind", "points"))
     changes = {row[0]: row[1:] for row in fetch(RatingChange.objects.filter(member_id=member.id).order_by().values_list(
         "tournament_id", "rating_list", "rating_before", "rating_after", "games_rated", "score_rated", "k",
         "provisional_before"))}
@@ -141,6 +141,7 @@ def player_history_and_opponents(member: Member) -> tuple[dict[str, Any], Flags]
                 "tournament_id", "round", "points", "kind")), key=lambda b: (order[b[0]], b[1]))]
     for b in byes:
         points[b["tournament_id"]] += round(b["points"] * 2)
+    points |= _written_points(entries)
     document = {
         "member_id": member.id, "name": member.name, "junior": member.junior,
         "merged_into": member.merged_into_id, "ratings": _ratings(member),
@@ -152,8 +153,18 @@ def player_history_and_opponents(member: Member) -> tuple[dict[str, Any], Flags]
     return document, flags
 
 
+def _written_points(entries: list[tuple[Any, ...]]) -> dict[int, int]:
+    """Tournament id -> the member's points written in its file, which are the standings' points
+    (:func:`clubrating.tournament.file_points`): where the file wrote them and its points column
+    is not all zero (then the results' points stand). One query."""
+    written = {e[1]: e[7] for e in entries if e[7] is not None}
+    columns = {row[0] for row in fetch(Entry.objects.filter(tournament_id__in=list(written), points__gt=0)
+                                       .order_by().values_list("tournament_id").distinct())} if written else set()
+    return {tid: points for tid, points in written.items() if tid in columns}
+
+
 def _history_row(entry: tuple[Any, ...], c: tuple[Any, ...] | None, points: int) -> dict[str, Any]:
-    _, tid, written, name, date, _, kind = entry
+    _, tid, written, name, date, _, kind, _ = entry
     lst, before, after, rated, score, k, provisional = c if c else (None,) * 7
     return {
         "tournament_id": tid, "tournament": name, "date": _iso(date), "name_as_written": written, "kind": kind,

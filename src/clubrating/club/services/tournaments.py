@@ -6,7 +6,8 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any, cast
 
-from django.db.models import Count, Max, Q
+from django.db.models import Count, F, Max, Q
+from django.db.models.functions import Greatest
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
@@ -201,6 +202,7 @@ def correct_result(game: Game, result: str, *, who: str) -> Outcome:
             raise Refused(gettext_noop("round %(round)s %(name)s - %(name2)s is %(old)s already: "
                           "nothing to correct"),
                           round=game.round, name=game.white.name, name2=game.black.name, old=old)
+        _keep_written_points(game, parsed.points)
         (game.white_points, game.black_points), game.played = parsed.points, parsed.played
         game.unplayed = unplayed
         game.save(update_fields=["white_points", "black_points", "played", "unplayed"])
@@ -212,6 +214,19 @@ def correct_result(game: Game, result: str, *, who: str) -> Outcome:
                      old={"result": old}, new={"result": new}, summary=report.text if report else "")
     return Outcome(Text(gettext_noop("round %(round)s %(white)s - %(black)s: %(old)s -> %(new)s"),
                         round=game.round, white=game.white.name, black=game.black.name, old=old, new=new), report)
+
+
+def _keep_written_points(game: Game, points: tuple[int, int]) -> None:
+    """A corrected result moves the points written in the file (the standings' points) by as
+    much as it moves each player's score, so the standings follow the correction and keep the
+    file's own difference from the results. A points column all zero (no result written,
+    :func:`clubrating.tournament.file_points`) is left as it is."""
+    if not Entry.objects.filter(tournament_id=game.tournament_id, points__gt=0).exists():
+        return
+    for entry_id, delta in ((game.white_id, points[0] - game.white_points),
+                            (game.black_id, points[1] - game.black_points)):
+        if delta:
+            Entry.objects.filter(id=entry_id, points__isnull=False).update(points=Greatest(F("points") + delta, 0))
 
 
 def _board(game: Game) -> str:
