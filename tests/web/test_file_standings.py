@@ -56,6 +56,7 @@ def test_the_team_swiss_file_s_points_and_ranks_are_the_standings_everywhere(clu
     doc = client.get(f"/api/c/riverside/tournaments/{t.id}").json()
     assert doc["rule"] == "written"
     assert {p["number"]: (p["points"], p["place"]) for p in doc["players"]} == WRITTEN
+    assert doc["players"][0]["team"] == "Yerevan Lions"
     export = client.get(f"/c/riverside/t/{t.id}/tournament.trf").content.decode()
     assert {int(line[4:8]): (float(line[80:84]), int(line[85:89]))
             for line in export.splitlines() if line.startswith("001")} == WRITTEN

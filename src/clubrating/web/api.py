@@ -116,7 +116,7 @@ def tournament(request: HttpRequest, access: ClubAccess, tournament_id: int) -> 
     t = shown_tournament(access, tournament_id)   # published, or an evening being played (as the page)
     data = pages.tournament(access, t)
     players = [{"place": p["place"], "number": p["number"], "name": p["name"], "member_id": p["member_id"],
-                "points": p["points"], "tiebreaks": p["tiebreaks"], "rating_before": p["rating_before"], "rating_after": p["rating_after"],
+                "team": p["team"], "points": p["points"], "tiebreaks": p["tiebreaks"], "rating_before": p["rating_before"], "rating_after": p["rating_after"],
                 "change": p["change"], "games_rated": p["games_rated"],
                 "rounds": [{k: c[k] for k in ("round", "opponent", "colour", "score", "result", "rated", "note")}
                            for c in p["rounds"]]}
@@ -232,8 +232,8 @@ OPENAPI: dict[str, Any] = {
                           tiebreaks={"type": "array", "items": _obj(short=_STR, name=_STR, source=_STR)},
                           players={"type": "array", "items": _obj(
                               place={"type": ["integer", "null"]}, number=_INT, name=_STR,
-                              member_id={"type": ["integer", "null"]}, points=_NUM,
-                              tiebreaks={"type": "array", "items": {"type": ["number", "null"]}}, rating_before=_OPT_NUM, rating_after=_OPT_NUM, change=_OPT_NUM,
+                              member_id={"type": ["integer", "null"]}, team={"type": ["string", "null"]},
+                              points=_NUM, tiebreaks={"type": "array", "items": {"type": ["number", "null"]}}, rating_before=_OPT_NUM, rating_after=_OPT_NUM, change=_OPT_NUM,
                               games_rated=_INT, rounds={"type": "array", "items": {"type": "object"}})}),
     }},
 }
