@@ -16,6 +16,7 @@ from clubrating.club.services import initial_list
 from clubrating.club.services.club_settings import change_settings, parse_settings
 from clubrating.errors import Refused
 from clubrating.formats.ratinglist import ListedRating
+from clubrating.formats.records import TournamentKind
 
 from .conftest import ARBITER, Publisher, make_record
 from .rating_oracle import oracle_differences
@@ -162,3 +163,42 @@ def test_under_fide_rules_the_current_ratings_are_provisional_by_fides_count_not
     change_settings(club, parse_settings({"policy": "fide"}), who=ARBITER)
     assert set(CurrentRating.objects.filter(member__club=club).values_list("provisional", flat=True)) == {True}
     assert oracle_differences(club) == []
+
+
+def test_a_bughouse_night_opens_no_rating_list(club: Club) -> None:
+    """R8: bughouse is kept out of the rating. With one list per time control, a published
+    bughouse blitz night made a blitz list holding the initial list's members, a list of no
+    rated game. The independent oracle found it."""
+    Club.objects.filter(pk=club.pk).update(separate_lists=True)
+    club.refresh_from_db()
+    initial_list.seed_ratings(club, listed(("Anna Berg", 1500.0)), who=ARBITER, source="list.csv")
+    initial_list.all_new_initial(club, who=ARBITER)
+    record = make_record("Bughouse", DAY, ["Anna Berg", "Ben Cole"], [(1, "Anna Berg", "Ben Cole", "1-0")],
+                         kind=TournamentKind.BUGHOUSE)
+    night = services.import_tournament(club, record, who=ARBITER, today=dt.date(2030, 1, 1))
+    night.time_control = "blitz"
+    night.save(update_fields=["time_control"])
+    services.accept_exact(night, who=ARBITER)
+    services.all_new_members(night, who=ARBITER)
+    services.publish(night, who=ARBITER)
+    assert list(CurrentRating.objects.filter(member__club=club).values_list("rating_list", "rating")) == [
+        ("standard", 1500.0)]
+    assert oracle_differences(club) == [] and replay_differences(club) == (0, 0, 0)
+
+
+def test_an_initial_rating_of_2400_keeps_k_10_when_a_later_tournament_is_published(
+        club: Club, publish: Publisher) -> None:
+    """docs/ratings.md: an initial rating of 2400 or more counts as FIDE's "once reached
+    2400" (K 10 under policy=fide). Anna starts at 2401 and drops to 2396; the publish of a
+    later tournament replays from the stored rows, which forgot the initial 2401, and rated
+    her at K 20. The independent oracle found it."""
+    Club.objects.filter(pk=club.pk).update(policy="fide")
+    club.refresh_from_db()
+    initial_list.seed_ratings(club, listed(("Anna Berg", 2401.0), ("Ben Cole", 2401.0)), who=ARBITER,
+                              source="list.csv")
+    initial_list.all_new_initial(club, who=ARBITER)
+    publish("One", DAY, ["Anna Berg", "Ben Cole"], [(1, "Anna Berg", "Ben Cole", "0-1")])
+    later = publish("Two", DAY + dt.timedelta(days=7), ["Anna Berg", "Ben Cole"], [(1, "Anna Berg", "Ben Cole", "0-1")])
+    assert list(RatingChange.objects.filter(tournament=later).order_by("rating_before").values_list(
+        "rating_before", "rating_after", "k")) == [(2396.0, 2391.0, 10.0), (2406.0, 2411.0, 10.0)]
+    assert oracle_differences(club) == [] and replay_differences(club) == (0, 0, 0)

@@ -214,6 +214,13 @@ def _current_rows(policy: Policy, lst: str, snap: Snapshot, result: ReplayColumn
     return [(m, lst, rating[m], games[m], games[m] < below, last.get(m)) for m in sorted(rating)]
 
 
+def reached_from_initial(held: dict[int, Standing], initial: dict[int, Standing]) -> dict[int, Standing]:
+    """The stored rows' standings, each still having reached 2400 if its initial rating had
+    (docs/ratings.md): the snapshot's peak is read from the rows' ratings after only."""
+    return {m: s if s.peak_reached_2400 or not (m in initial and initial[m].peak_reached_2400)
+            else Standing(s.rating, s.games, True) for m, s in held.items()}
+
+
 def initial_list_standings(club: Club, policy: Policy) -> dict[int, Standing]:
     """The club's initial list as the replay's start, keyed by the active member of each
     linked row (unlinked rows do not count; of two rows of one person, the first counts)."""
@@ -265,11 +272,12 @@ def published_from(club: Club, key: OrderKey | None) -> list[Tournament]:
 
 
 def history_lists(club: Club, history: list[Tournament] | None = None) -> set[str]:
-    """The rating lists of the club's published history (:func:`rating_list_of`), from
-    ``history`` when the caller holds all of it, else asked of the database."""
+    """The rating lists of the club's published rated history (:func:`rating_list_of`; a
+    bughouse night opens none, R8), from ``history`` when the caller holds all of it, else
+    asked of the database."""
     if history is not None:
-        return {rating_list_of(club, t) for t in history}
-    rows = Tournament.objects.filter(club=club, status=TournamentStatus.PUBLISHED).order_by()
+        return {rating_list_of(club, t) for t in history if t.is_rated}
+    rows = Tournament.objects.filter(club=club, status=TournamentStatus.PUBLISHED).exclude(kind="bughouse").order_by()
     if club.separate_lists:
         return set(rows.values_list("time_control", flat=True).distinct())
     return {"standard"} if rows.exists() else set()
@@ -298,7 +306,7 @@ def rebuild_ratings(club: Club, *, reason: str | Text, since: Tournament | Order
         for lst in lists:
             tournaments = [t for t in published if rating_list_of(club, t) == lst]
             held = snapshots.get(lst, Snapshot({}, {}))
-            snap = Snapshot({**initial, **held.standings}, held.last_played)
+            snap = Snapshot({**initial, **reached_from_initial(held.standings, initial)}, held.last_played)
             result = replay_columns(history_columns(club, tournaments), policy, snap.standings)
             fresh += _fresh_rows(lst, result)
             current += _current_rows(policy, lst, snap, result, [t.date for t in tournaments])
