@@ -76,3 +76,20 @@ def test_a_wrong_team_line_is_refused_with_its_line_and_what_was_expected(line: 
 def test_an_empty_board_0000_is_no_player() -> None:
     record = read_trf(io.StringIO(PLAYERS + "\n013 Knights                          1 0000    3\n"), "cup.trf")
     assert [(team.name, team.members) for team in record.teams] == [("Knights", (1, 3))]
+
+
+def test_more_teams_than_a_tournament_can_hold_are_refused_at_the_first_one_too_many() -> None:
+    from clubrating.formats.records import MAX_PLAYERS
+
+    text = PLAYERS + "\n" + "013 Empty\n" * (MAX_PLAYERS + 1)
+    with pytest.raises(InputError) as caught:
+        read_trf(io.StringIO(text), "cup.trf")
+    assert str(caught.value) == f"cup.trf:{MAX_PLAYERS + 4}: 10,000 teams: at most 9,999 in one tournament"
+
+
+def test_a_control_character_in_a_team_s_name_is_refused_with_its_line() -> None:
+    from clubrating.formats import read_tournament_text
+
+    with pytest.raises(InputError) as caught:
+        read_tournament_text(PLAYERS + "\n013 Kni\x1bghts                          1\n", "cup.trf")
+    assert str(caught.value).startswith("cup.trf:4:")

@@ -186,6 +186,10 @@ def check_bounds(record: TournamentRecord) -> None:
                              board=pairing.board, MAX_PLAYERS=format(MAX_PLAYERS, ','))
     for bye in record.byes:
         check_round(bye.round, source, bye.line)
+    if len(record.teams) > MAX_PLAYERS:   # a team has one player at least, or the file is hostile
+        raise InputError(N_("%(count)s teams: at most %(MAX_PLAYERS)s in one tournament"),
+                         file=source, line=record.teams[MAX_PLAYERS].line,
+                         count=format(len(record.teams), ','), MAX_PLAYERS=format(MAX_PLAYERS, ','))
 
 
 def check_round(number: int, source: str, line: int | None) -> None:
