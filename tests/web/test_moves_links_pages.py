@@ -114,6 +114,18 @@ def test_the_arbiters_page_says_a_link_of_either_player_waits_for_the_arbiter(
     assert "the board's, not one player's" in Client().get(f"/m/{tokens[0]}/").content.decode()
 
 
+@pytest.mark.parametrize("moves, said", [
+    (" ".join(["Nf3", "Nf6", "Ng1", "Ng8"] * 301), "longer than 1,200 half-moves"),   # 1,204 legal plies
+    ("1. e4 e5 2. Qh5 d6 3. Bc4 Nf6 4. Qxe5#", "Move 4 (White) &#x27;Qxe5#&#x27;: written as mate (#)"),
+])
+def test_the_phone_page_refuses_what_the_arbiters_form_refuses_and_keeps_the_text(
+        evening: Tournament, arbiter_client: Client, moves: str, said: str) -> None:
+    _, tokens = print_slips(arbiter_client, evening)
+    status, page = phone_post(Client(enforce_csrf_checks=True), tokens[0], moves)
+    assert status == 200 and said in page and f">{moves}</textarea>" in page
+    assert not MovesSubmission.objects.exists() and game(evening, "Anna Smith").moves == ""
+
+
 def test_a_post_without_the_csrf_token_stores_nothing(evening: Tournament, arbiter_client: Client) -> None:
     _, tokens = print_slips(arbiter_client, evening)
     assert Client(enforce_csrf_checks=True).post(f"/m/{tokens[0]}/", {"moves": ITALIAN}).status_code == 403
