@@ -210,6 +210,59 @@ def test_nginxs_access_log_keeps_no_moves_link_token_and_logs_the_other_paths(pr
     assert '"POST /m/-/ HTTP/1.1" 403' in log   # the method and status stay, for the operator
 
 
+def _clubrating(proxy: Proxy, *argv: str) -> str:
+    """A clubrating command on the served database, as the operator runs one beside the server."""
+    done = subprocess.run([sys.executable, "-m", "clubrating", "--database", f"sqlite:///{proxy.database}", *argv],
+                          env=_env(), capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def _phone_sends(proxy: Proxy, path: str, moves: str) -> tuple[int, str]:
+    """A phone of its own (no cookies yet) behind the club's address opens its link and sends moves."""
+    connection = _https(proxy)
+    connection.request("GET", path, headers={"Host": SITE})
+    page = connection.getresponse()
+    body = page.read().decode()
+    cookies = "; ".join(c.split(";")[0] for c in page.headers.get_all("Set-Cookie") or [])
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', body)
+    assert page.status == 200 and "clubrating_device=" in cookies and token, (page.status, body[:300])
+    form = urllib.parse.urlencode({"moves": moves, "csrfmiddlewaretoken": token.group(1)})
+    connection.request("POST", path, body=form, headers={
+        "Host": SITE, "Cookie": cookies, "Origin": f"https://{SITE}", "Referer": f"https://{SITE}/",
+        "Content-Type": "application/x-www-form-urlencoded"})
+    response = connection.getresponse()
+    return response.status, response.read().decode()
+
+
+def test_behind_nginx_a_phone_guessing_links_is_slowed_and_the_rooms_valid_links_go_on(
+        proxy: Proxy, tmp_path: Path) -> None:
+    """Every phone of the club's Wi-Fi reaches nginx from one address (127.0.0.2 here), which
+    nginx appends to X-Forwarded-For."""
+    results = tmp_path / "round1.csv"
+    results.write_text("round,white,black,result\n1,Anna Smith,Bob Jones,1-0\n", encoding="utf-8")
+    _clubrating(proxy, "init", "Riverside Chess Club")
+    _clubrating(proxy, "import", str(results), "--date", "2026-03-03")
+    links = re.findall(r"https://club\.example\.org(/m/[A-Za-z0-9_-]+/)",
+                       _clubrating(proxy, "moves-links", "1", "--make", "1", "--site", f"https://{SITE}"))
+    assert len(links) == 2
+    from clubrating.club.services.moves_links import GUESSES
+
+    guesser = _https(proxy)
+    statuses = []
+    for n in range(GUESSES + 1):
+        guesser.request("GET", f"/m/guessed-token-{n:07d}/", headers={"Host": SITE})
+        response = guesser.getresponse()
+        response.read()
+        statuses.append(response.status)
+    assert statuses == [404] * GUESSES + [429]
+    status, page = _phone_sends(proxy, links[0], "1. e4 e5 2. Nf3")   # Anna's phone, the same address
+    assert status == 200 and "received; the arbiter checks them" in page
+    status, page = _phone_sends(proxy, links[1], "e4 e5 Nf3")          # Bob's phone
+    assert status == 200 and "agreeing with your opponent&#x27;s: stored" in page
+    assert _get(proxy, "/m/guessed-token-again/").status == 429        # the guesses are still refused
+
+
 UNITS = ("clubrating.service", "clubrating-worker@.service", "clubrating-backup.service", "clubrating-backup.timer")
 
 
