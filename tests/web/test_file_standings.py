@@ -161,3 +161,23 @@ def test_a_corrected_result_moves_the_file_s_points_by_as_much(club: Club) -> No
                                      "rounds": [{"round": 2, "code": "0000 - -", "points": 0.0}]}]
     # the file's ranks put Lilit (now 2) above Aram (2.5): set aside, ranked by the points
     assert table["rule"] == "tiebreaks" and table["players"][0]["number"] == 1
+
+
+# No ranks, and points written that the results do not give: Dan Eng's 3 points are the file's own.
+UNRANKED = "\n".join([*HEADERS,
+                      trf_line(1, "Berg, Anna", "1.0", "", ["   3 w 0", "   4 w 1"]),
+                      trf_line(2, "Cole, Ben", "1.5", "", ["   4 b 1", "   3 b ="]),
+                      trf_line(3, "Dunn, Cara", "1.5", "", ["   1 b 1", "   2 w ="]),
+                      trf_line(4, "Eng, Dan", "3.0", "", ["   2 w 0", "   1 b 0"])]) + "\n"
+
+
+def test_the_tournament_list_crowns_the_file_s_top_scorer(club: Club, tmp_path: Path) -> None:
+    from clubrating.club import queries
+
+    (path := tmp_path / "unranked.trf").write_text(UNRANKED, encoding="utf-8")
+    t = _import(club, path)
+    winners = queries.tournament_summaries(club, [t])[t.id]["winners"]
+    assert [name for name, _ in winners] == ["Eng, Dan"]
+    assert [(p["place"], p["name"]) for p in queries.standings(t)["players"]][0] == (1, "Eng, Dan")
+    api = Client().get("/api/c/riverside/tournaments").json()
+    assert [w["name"] for w in api[0]["winners"]] == ["Eng, Dan"]

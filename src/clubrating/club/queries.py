@@ -36,7 +36,8 @@ from clubrating.errors import InputError, Text
 from clubrating.formats.records import Bye as ByeRecord
 from clubrating.formats.records import ByeKind, Pairing, Unplayed
 from clubrating.formats.results import result_text
-from clubrating.tournament import Rule, System, Table, points_differences, rank_table, system_of, tiebreak_standings
+from clubrating.tournament import (Rule, System, Table, file_points, points_differences, rank_table, system_of,
+                                   tiebreak_standings)
 from clubrating.tournament.roundrobin import PairingSystem
 from clubrating.tournament.standings import DEFAULT_TIEBREAKS
 from clubrating.words import N_, Nn_
@@ -282,14 +283,16 @@ def _raw(qs: QuerySet[Any]) -> list[tuple[Any, ...]]:
 def _first_places(t: Tournament, rows: list[tuple[Any, ...]], games: list[tuple[int, int, int, int, int, bool]],
                   byes: list[ByeRecord], evening: EveningState | None) -> list[int]:
     """The start numbers :func:`rank_with` places first. Without written ranks and outside an
-    evening, points rank first, so a sole top scorer is the winner without the tie-breaks."""
-    if evening is None and all(e[4] is None and e[5] is None for e in rows):
-        points = {e[1]: 0 for e in rows}
+    evening, points (the file's where it wrote them) rank first, so a sole top scorer is the
+    winner without the tie-breaks."""
+    if evening is None and all(e[4] is None for e in rows):
+        computed = {e[1]: 0 for e in rows}
         for _, white, black, wp, bp, _ in games:
-            points[white] += wp
-            points[black] += bp
+            computed[white] += wp
+            computed[black] += bp
         for b in byes:
-            points[b.player] += b.points
+            computed[b.player] += b.points
+        points = file_points({e[1]: e[5] for e in rows}, computed)
         top = max(points.values(), default=0)
         leaders = [n for n, v in points.items() if v == top]
         if len(leaders) == 1:
