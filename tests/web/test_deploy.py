@@ -5,6 +5,7 @@ systemd units checked by systemd's own ``systemd-analyze verify``."""
 from __future__ import annotations
 
 import http.client
+import json
 import os
 import re
 import shlex
@@ -261,6 +262,8 @@ def test_behind_nginx_a_phone_guessing_links_is_slowed_and_the_rooms_valid_links
     status, page = _phone_sends(proxy, links[1], "e4 e5 Nf3")          # Bob's phone
     assert status == 200 and "agreeing with your opponent&#x27;s: stored" in page
     assert _get(proxy, "/m/guessed-token-again/").status == 429        # the guesses are still refused
+    listed = json.loads(_clubrating(proxy, "moves-links", "1", "--json"))
+    assert [(row["colour"], row["opened"], row["pending"]) for row in listed] == [("white", True, 0), ("black", True, 0)]
 
 
 UNITS = ("clubrating.service", "clubrating-worker@.service", "clubrating-backup.service", "clubrating-backup.timer")

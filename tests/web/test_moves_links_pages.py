@@ -50,6 +50,10 @@ def test_the_slips_show_each_board_with_result_boxes_and_a_qr_code_and_link_unde
     assert "Dana White" not in page and "@media print" in page and "1-0</span><span>½-½" in page
     listed = arbiter_client.get(f"/c/riverside/arbiter/t/{evening.id}/slips/").content.decode()
     assert "Revoke" in listed and tokens[0] not in listed   # shown once, on the slips
+    Client().get(f"/m/{tokens[0]}/")                        # Anna's phone opens her link
+    listed = arbiter_client.get(f"/c/riverside/arbiter/t/{evening.id}/slips/").content.decode()
+    opened = re.findall(r'<td class="opened">([^<]*)</td>', listed)
+    assert opened == ["yes: it belongs to that phone"] + ["not yet"] * 3
 
 
 def test_a_player_opens_the_link_without_logging_in_and_sees_the_board_under_the_name_rules(

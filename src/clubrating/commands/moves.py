@@ -176,7 +176,8 @@ def _link_row(link: Any) -> dict[str, Any]:
             "players": f"{pairing.white.name} - {pairing.black.name}" if pairing else "(the pairing changed)",
             "state": state,
             "player": link.player.name if link.player else None, "colour": link.colour or None,
-            "submissions": len(sent), "pending": sent.count("pending")}
+            "submissions": len(sent), "pending": sent.count("pending"),
+            "opened": bool(link.device)}   # opened on a phone, which it now belongs to (docs/moves.md)
 
 
 def register_links(subparsers: Any, common: argparse.ArgumentParser) -> None:
