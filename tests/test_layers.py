@@ -37,7 +37,7 @@ CLUB_LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("history", ("history",)),
     ("services", ("services", "evening", "pairing_changes")),
     ("jobs", ("jobs", "rq_jobs", "apps")),
-    ("operations", ("backup", "health")),
+    ("operations", ("backup", "backup_schema", "health")),
 ]
 """Modules and folders of ``clubrating.club`` (a folder's modules share its layer), lowest first:
 

@@ -450,3 +450,15 @@ def test_import_club_refuses_a_bad_value_in_one_line_on_the_command_line(
     out, err = capsys.readouterr()
     assert out == "" and err.count("\n") == 1 and f"error: {path}:2: {said}" in err, err
     assert not Club.objects.exists()
+
+
+def test_a_row_without_a_column_every_archive_holds_is_one_line_naming_it(db: None, tmp_path: Path) -> None:
+    """``created`` has no default (the import keeps the archive's times): without it the
+    database refused the row ("NOT NULL constraint failed") instead of the archive's line."""
+    path = tmp_path / "club.jsonl.gz"
+    rewrite(path, [json.dumps(line) + "\n" for line in OLDER_SCHEMA])
+    edited(path, 2, lambda row: row["fields"].pop("created"))
+    with pytest.raises(InputError, match=re.escape(f"{path}:2: club.club without its column created, which every "
+                                                   "archive holds")):
+        import_club(path, who=ARBITER)
+    assert not Club.objects.exists()

@@ -213,3 +213,76 @@ def test_the_default_file_is_named_by_the_time_and_never_replaced(source: str, t
     again = cli(source, "backup", name.group(1), cwd=tmp_path)
     assert again.returncode == 2 and "exists already" in again.stderr
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith((".clubrating", "clubrating"))] == [name.group(1)]
+
+
+# A tampered backup: objects no migration makes, added to a copy of the file (SQLite) or to the
+# database before the dump (PostgreSQL). Restored, each would go on running: the first two make
+# every club public with full names on the next audited change, and copy a new arbiter's
+# password hash into a public member's name.
+SQLITE_BACKDOORS = {
+    "trigger publish_all": "CREATE TRIGGER publish_all AFTER INSERT ON club_auditentry BEGIN "
+                           "UPDATE club_club SET visibility = 'public', names = 'full'; END",
+    "trigger leak_hashes": "CREATE TRIGGER leak_hashes AFTER INSERT ON auth_user BEGIN "
+                           "UPDATE club_member SET name = NEW.password WHERE id = 1; END",
+    "view members_view": "CREATE VIEW members_view AS SELECT name FROM club_member",
+    "table stash": "CREATE TABLE stash (secret TEXT)",
+    "index club_member_by_name": "CREATE INDEX club_member_by_name ON club_member (name)",
+}
+PG_BACKDOORS = {
+    "FUNCTION public publish_all()": "CREATE FUNCTION publish_all() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
+                                     "UPDATE club_club SET visibility = 'public', names = 'full'; RETURN NEW; END $$",
+    "TRIGGER public club_auditentry publish_all": "CREATE TRIGGER publish_all AFTER INSERT ON club_auditentry "
+                                                  "FOR EACH ROW EXECUTE FUNCTION publish_all()",
+    "VIEW public members_view": "CREATE VIEW members_view AS SELECT name FROM club_member",
+    "TABLE public stash": "CREATE TABLE stash (secret TEXT)",
+}
+
+
+SQLITE_LACKS = {"index club_audite_club_id_33496d_idx": "DROP INDEX club_audite_club_id_33496d_idx"}
+"""An object taken away: an index dropped (for a unique one, a uniqueness lost)."""
+CASES = [(name, False) for name in (PG_BACKDOORS if ON_POSTGRES else SQLITE_BACKDOORS)] + \
+    ([] if ON_POSTGRES else [(name, True) for name in SQLITE_LACKS])
+
+
+def tampered(built_backup: Path, source: str, tmp_path: Path, name: str) -> Path:
+    """The backup with ``name`` added (or taken away): SQLite's file edited, PostgreSQL's
+    database changed before its dump (a TRIGGER with the function it runs)."""
+    file = tmp_path / f"tampered{SUFFIX}"
+    if not ON_POSTGRES:
+        import sqlite3
+
+        shutil.copy2(built_backup, file)
+        with sqlite3.connect(file) as database:
+            database.execute({**SQLITE_BACKDOORS, **SQLITE_LACKS}[name])
+        return file
+    import psycopg
+
+    with psycopg.connect(source, autocommit=True) as database:
+        if name.startswith("TRIGGER"):
+            database.execute(PG_BACKDOORS["FUNCTION public publish_all()"])
+        database.execute(PG_BACKDOORS[name])
+    ok(cli(source, "backup", str(file)))
+    return file
+
+
+@pytest.mark.parametrize("name, taken_away", CASES)
+def test_a_backup_holding_an_object_no_migration_makes_is_refused_before_anything_is_written(
+        built_backup: Path, source: str, new_database: Databases, tmp_path: Path, name: str,
+        taken_away: bool) -> None:
+    file = tampered(built_backup, source, tmp_path, name)
+    target = new_database()
+    done = cli(target, "restore", str(file))
+    assert done.returncode == 2, done.stdout + done.stderr
+    lines = done.stderr.splitlines()
+    said = f"the backup lacks {name} " if taken_away else "the backup holds "
+    assert len(lines) == 1 and lines[0].startswith(f"clubrating restore: error: {file}: {said}"), done.stderr
+    assert name in lines[0] and "nothing was written" in lines[0]
+    assert tables(target) == []
+
+
+def test_an_untouched_backup_still_restores_after_its_schema_is_compared(
+        built_backup: Path, new_database: Databases, tmp_path: Path) -> None:
+    target = new_database()
+    file = tmp_path / f"club{SUFFIX}"
+    shutil.copy2(built_backup, file)
+    assert ok(cli(target, "restore", str(file))).startswith(f"restored {file}: 1 club, ")

@@ -6,7 +6,8 @@ writing. PostgreSQL: ``pg_dump`` in its custom format (one snapshot of a repeata
 transaction), by the client of the server's own major version (Debian installs each one under
 ``/usr/lib/postgresql/N/bin``, as scripts/postgres finds them). A restore checks the file first
 (SQLite: ``PRAGMA integrity_check`` and the ``django_migrations`` table; a dump: ``pg_restore
---list`` and a full read), refuses a database holding any row, then brings the schema up to date.
+--list`` and a full read) and its schema (only the objects the migrations make:
+:mod:`.backup_schema`), refuses a database holding any row, then brings the schema up to date.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from pathlib import Path
 from django.db import connection
 from django.utils.translation import gettext_noop
 
+from clubrating.club import backup_schema
 from clubrating.errors import InputError, Refused, Text
 
 SQLITE_MAGIC = b"SQLite format 3\x00"   # sqlite.org/fileformat.html, 1.3 "The Database Header"
@@ -81,8 +83,10 @@ def restore(source: Path) -> Restored:
                          kind=_NAMES[kind], vendor=_NAMES.get(connection.vendor, connection.vendor))
     if kind == "sqlite":
         _check_sqlite_file(source)
+        backup_schema.check_sqlite_schema(source)
     else:
-        _check_pg_file(source)
+        backup_schema.check_pg_listing(source, _check_pg_file(source),
+                                       set(connection.introspection.django_table_names()) | MIGRATE_TABLES)
     tables = _refuse_unless_empty()
     from django.db.migrations.recorder import MigrationRecorder
 
@@ -139,7 +143,8 @@ def _check_sqlite_file(source: Path) -> None:
         raise InputError(gettext_noop("a damaged SQLite backup: %(error)s"), file=str(source), error=str(error)) from None
 
 
-def _check_pg_file(source: Path) -> None:
+def _check_pg_file(source: Path) -> str:
+    """The dump's table of contents (``pg_restore --list``), once the whole file was read."""
     listing = _run(_pg_program("pg_restore"), "--list", str(source), what=Text(gettext_noop("%(source)s: a damaged pg_dump backup"), source=str(source)))
     if not any("TABLE DATA" in line and " django_migrations " in line for line in listing.splitlines()):
         raise InputError(gettext_noop("not a clubrating backup: the dump holds no django_migrations table"),
@@ -147,6 +152,7 @@ def _check_pg_file(source: Path) -> None:
     # the table of contents is at the start of the file: reading every row to nowhere finds a
     # file cut short after it
     _run(_pg_program("pg_restore"), "--file=/dev/null", str(source), what=Text(gettext_noop("%(source)s: a damaged pg_dump backup"), source=str(source)))
+    return listing
 
 
 def _refuse_unless_empty() -> list[str]:

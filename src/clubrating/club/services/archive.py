@@ -338,6 +338,11 @@ class Loader:
         if unknown:
             raise self.error(line, gettext_noop("%(table)s has no field %(fields)s: the archive was written by a "
                                                 "newer clubrating"), table=table.label, fields=", ".join(name[:40] for name in unknown[:5]))
+        # a column added by a later migration takes its default; one without a default was always written
+        missing = [name for name, f in known.items() if name not in given and not f.null and not f.has_default()]
+        if missing:
+            raise self.error(line, gettext_noop("%(table)s without its column %(field)s, which every archive holds"),
+                             table=table.label, field=missing[0])
         values: dict[str, Any] = {}
         deferred: list[tuple[str, int]] = []
         for attname, value in given.items():

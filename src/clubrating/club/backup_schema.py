@@ -1,0 +1,149 @@
+"""A backup's schema checked against the one clubrating's migrations make, before a restore.
+
+A backup is a file that can be edited: a trigger added to a SQLite copy (``AFTER INSERT ON
+club_auditentry`` making every club public, one on ``auth_user`` copying password hashes into a
+public name) would be restored with the rows and run on every later write. So a restore loads
+only the schema objects the migrations create (docs/operations.md, "Backups"):
+
+- SQLite: the backup's ``sqlite_master`` (tables, indexes, triggers, views, each with its SQL)
+  must be a fresh database's, migrated in a process of its own to exactly the migrations the
+  backup records; any other object, or one whose SQL differs, is refused in one line naming it.
+- PostgreSQL: the dump's table of contents (``pg_restore --list``) may hold only the kinds of
+  object migrations make (tables, their sequences, defaults, constraints and indexes, and
+  their rows), each on a table of clubrating's models: a trigger, function, view, rule,
+  policy or extension is refused in one line naming it.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import urllib.parse
+from contextlib import closing
+from pathlib import Path
+
+from django.utils.translation import gettext_noop
+
+from clubrating.errors import InputError, Text
+
+# The migrations run in a process of its own, on a database of its own: a data migration
+# (RunPython) writes through the default database, which must be the probe's.
+PROBE = """
+import sys
+from clubrating import djangoenv
+djangoenv.setup(sys.argv[1])
+from django.db import connection
+from django.db.migrations.executor import MigrationExecutor
+executor = MigrationExecutor(connection)
+executor.migrate([tuple(target.split(".", 1)) for target in sys.argv[2:]])
+"""
+PROBE_SECONDS = 600   # a migration of an empty database takes seconds; a busy machine, longer
+
+SchemaObject = tuple[str, str, str, str]   # type, name, table, SQL (normalised)
+
+
+def check_sqlite_schema(source: Path) -> None:
+    """Refuse ``source`` unless its schema objects are those its migrations make."""
+    backup = _sqlite_objects(source)
+    applied = _applied(source)
+    with tempfile.TemporaryDirectory(prefix="clubrating-probe-") as folder:
+        probe = Path(folder) / "probe.sqlite3"
+        _migrate_probe(probe, applied)
+        made = _sqlite_objects(probe)
+    by_name = {(kind, name): obj for obj in made for kind, name in [obj[:2]]}
+    for kind, name, table, sql in sorted(backup - made):
+        expected = by_name.get((kind, name))
+        raise InputError(gettext_noop("the backup holds %(kind)s %(name)s (on %(table)s), which %(why)s: a backup "
+                                      "is restored only with the schema clubrating's migrations make; nothing was "
+                                      "written"), file=str(source), kind=kind, name=name[:80], table=table[:80],
+                         why=Text(gettext_noop("the migrations make otherwise")) if expected
+                         else Text(gettext_noop("no migration of clubrating makes")))
+    missing = sorted(made - backup)
+    if missing:
+        kind, name, table, _ = missing[0]
+        raise InputError(gettext_noop("the backup lacks %(kind)s %(name)s (on %(table)s), which the migrations make: "
+                                      "nothing was written"), file=str(source), kind=kind, name=name, table=table)
+
+
+def _sqlite_objects(path: Path) -> set[SchemaObject]:
+    uri = f"file:{urllib.parse.quote(str(path.resolve()))}?mode=ro"
+    with closing(sqlite3.connect(uri, uri=True)) as database:
+        rows = database.execute("SELECT type, name, tbl_name, sql FROM sqlite_master").fetchall()
+    # sqlite_sequence, sqlite_stat1 and the indexes of UNIQUE and PRIMARY KEY are SQLite's own
+    return {(kind, name, table, _normal(sql)) for kind, name, table, sql in rows
+            if not str(name).startswith("sqlite_")}
+
+
+def _normal(sql: str | None) -> str:
+    """SQL as SQLite keeps it, without what a version of SQLite or Django writes otherwise:
+    quotes around names, spacing, case."""
+    return " ".join(re.sub(r'["`\[\]]', "", sql or "").split()).casefold()
+
+
+def _applied(source: Path) -> list[str]:
+    """``app.migration`` for every migration the backup records, each one this code knows."""
+    from django.db.migrations.loader import MigrationLoader
+
+    uri = f"file:{urllib.parse.quote(str(source.resolve()))}?mode=ro"
+    with closing(sqlite3.connect(uri, uri=True)) as database:
+        rows = database.execute("SELECT app, name FROM django_migrations").fetchall()
+    known = MigrationLoader(None, ignore_no_migrations=True).graph.nodes
+    for app, name in rows:
+        if (app, name) not in known:
+            raise InputError(gettext_noop("the backup records migration %(app)s.%(name)s, which this clubrating does "
+                                          "not have: restore it with the version that wrote it, or a newer one"),
+                             file=str(source), app=str(app)[:40], name=str(name)[:80])
+    latest: dict[str, str] = {}
+    for app, name in rows:   # each app's migrations are numbered in order: its newest is its target
+        latest[app] = max(latest.get(app, name), name)
+    return [f"{app}.{name}" for app, name in sorted(latest.items())]
+
+
+def _migrate_probe(probe: Path, targets: list[str]) -> None:
+    environment = {**os.environ, "CLUBRATING_DATABASE_URL": f"sqlite:///{probe}"}
+    done = subprocess.run([sys.executable, "-c", PROBE, f"sqlite:///{probe}", *targets], env=environment,
+                          capture_output=True, text=True, timeout=PROBE_SECONDS)
+    if done.returncode != 0:
+        lines = [line for line in done.stderr.splitlines() if line.strip()]
+        raise InputError(gettext_noop("cannot make the schema of the backup's migrations to compare it with: "
+                                      "%(detail)s"), detail=lines[-1] if lines else f"exit {done.returncode}")
+
+
+# --- PostgreSQL ---------------------------------------------------------------------------------
+
+PG_KINDS = ("TABLE DATA", "TABLE", "SEQUENCE OWNED BY", "SEQUENCE SET", "SEQUENCE", "DEFAULT", "FK CONSTRAINT",
+            "CONSTRAINT", "INDEX")
+"""The kinds of object in pg_dump's table of contents that migrations make (longest first, as
+they are matched); anything else (TRIGGER, FUNCTION, VIEW, RULE, POLICY, EXTENSION ...) is not."""
+PG_ENTRY = re.compile(r"^\d+; \d+ \d+ (?P<rest>.*)$")
+
+
+def check_pg_listing(source: Path, listing: str, tables: set[str]) -> None:
+    """Refuse a dump whose table of contents (``pg_restore --list``) holds an object of a kind
+    migrations do not make, or one on a table that is not one of ``tables``; the line names
+    the first three."""
+    foreign: list[str] = []
+    for line in listing.splitlines():
+        entry = PG_ENTRY.match(line.strip())
+        if entry is None:
+            continue   # a comment of the listing (";") or a blank line
+        rest = entry["rest"]
+        kind = next((k for k in PG_KINDS if rest.startswith(k + " ")), None)
+        words = rest[len(kind) + 1:].split() if kind else []
+        # "TABLE public club_club owner"; "CONSTRAINT public club_club club_club_pkey owner";
+        # "SEQUENCE public club_club_id_seq owner", the sequence of club_club's id
+        in_public = len(words) > 1 and words[0] == "public"
+        table = words[1] if in_public else ""
+        if kind is not None and kind.startswith("SEQUENCE"):
+            table = re.sub(r"_[a-z0-9]+_seq$", "", table)
+        if kind is None or not in_public or (kind != "INDEX" and table not in tables):
+            foreign.append(rest.rsplit(" ", 1)[0][:120])   # without its owner
+    if foreign:
+        raise InputError(gettext_noop("the backup holds %(object)s, which no migration of clubrating makes: a "
+                                      "backup is restored only with the schema the migrations make; nothing "
+                                      "was written"), file=str(source),
+                         object=", ".join(foreign[:3]) + (f" (+{len(foreign) - 3})" if len(foreign) > 3 else ""))
