@@ -516,7 +516,7 @@ class ClubMachine(RuleBasedStateMachine):
             assert sorted(RatingChange.objects.filter(tournament__club=self.club).values_list("id", flat=True)) == rows
 
     @rule(names=st.lists(st.sampled_from(NAMES), min_size=1, max_size=4, unique=True),
-          ratings=st.lists(st.sampled_from((1350.0, 1600.0, 1900.0)), min_size=4, max_size=4),
+          ratings=st.lists(st.sampled_from((1350.0, 1600.0, 1900.0, 2450.0)), min_size=4, max_size=4),
           games=st.sampled_from((None, 3, 30)), then=st.sampled_from(("draft", "exact", "all-new")))
     def seed_ratings(self, names: list[str], ratings: list[float], games: int | None, then: str) -> None:
         """The club's initial list (ratings from before its first tournament), then its names confirmed."""
