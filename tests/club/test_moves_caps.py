@@ -67,3 +67,53 @@ def test_a_players_moves_link_refuses_them_and_keeps_nothing(club: Club, moves: 
         ml.submit(link, moves, device="phone-of-white")
     assert "longer than 1,200 half-moves" in str(refused.value) or POSITION in str(refused.value)
     assert not MovesSubmission.objects.exists() and with_moves(tournament) == 0
+
+
+# --- the engine's cap: the second fence --------------------------------------------------------
+
+def run_worker() -> None:
+    from django.core.management import call_command
+
+    call_command("db_worker", batch=True, startup_delay=False, reload=False, verbosity=0)
+
+
+@pytest.mark.engine
+@pytest.mark.django_db(transaction=True)
+def test_a_game_over_the_engines_budget_is_stopped_and_shown_failed_with_the_reason(club: Club,
+                                                                                   monkeypatch) -> None:
+    from clubrating.club.jobs.status import ANALYSED, FAILED, tournament_analysis
+    from clubrating.club.models import GameAnalysis
+
+    from .test_moves import THE_FILE
+
+    monkeypatch.setenv("CLUBRATING_NODES", "2000")
+    monkeypatch.setenv("CLUBRATING_JOBS", "1")
+    monkeypatch.setenv("CLUBRATING_GAME_SECONDS", "0.000001")   # any search spends more
+    tournament = results_only(club)
+    attach_pgn_moves(tournament, record_of(THE_FILE), who=ARBITER)
+    run_worker()
+    status = tournament_analysis(tournament)
+    assert status.counts[FAILED] == 3 and status.counts[ANALYSED] == 0 and not GameAnalysis.objects.exists()
+    assert all("more than its budget of 1e-06 s at 2,000 nodes a position; stopped after" in g.reason
+               for g in status.games)
+
+
+@pytest.mark.engine
+@pytest.mark.django_db(transaction=True)
+def test_a_game_stored_longer_than_max_plies_before_the_cap_is_refused_by_the_analysis(club: Club,
+                                                                                       monkeypatch) -> None:
+    from clubrating.club.jobs.analysis import analyse_games
+    from clubrating.club.models import GameAnalysis, PositionSearch
+
+    from .test_moves import THE_FILE
+
+    tournament = results_only(club)
+    attach_pgn_moves(tournament, record_of(THE_FILE), who=ARBITER)
+    long_game = Game.objects.get(tournament=tournament, round=1, white__name="Anna Berg")
+    Game.objects.filter(id=long_game.id).update(moves=FIVE_THOUSAND + " 1-0")   # as stored before the cap
+    report = analyse_games(club, nodes=2_000, jobs=1)
+    assert report.games == 2 and report.unreadable == (
+        f"game {long_game.id}: the game is longer than 1,200 half-moves; no game played under the rules is that "
+        "long (the longest had 538)",)
+    assert not GameAnalysis.objects.filter(game=long_game).exists()
+    assert PositionSearch.objects.count() < 40   # the two short games' positions: none of the long one's

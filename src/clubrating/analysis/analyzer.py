@@ -6,11 +6,18 @@ rules, the move's MultiPV line or the next position's search, never from a secon
 the same position. The few moves that look like sacrifices get one tiny separate search
 (depth 2, a fresh hash), counted apart (``GameFacts.shallow_searches``) and cached under its
 own key. Each rule in full: ``docs/cpi.md``.
+
+A game's engine time is capped: a game longer than ``formats.movetext.MAX_PLIES`` is refused
+before any search, and the analysis stops (:class:`OverBudget`) once its searches have taken
+more than the budget given (``engine.game_budget``): every way in refuses such a game already,
+so this is the second fence, for games stored before the cap or an engine far slower than
+measured (docs/moves.md, "Analysis").
 """
 
 from __future__ import annotations
 
 import dataclasses
+import time
 from collections.abc import Callable
 
 import chess
@@ -24,9 +31,25 @@ from clubrating.cpi.facts import (BookStatus, Color, Depths, EngineInfo, EngineM
                                   Score)
 from clubrating.cpi.factors import OPENING_MOVES, OPENING_TOP, is_sacrifice_candidate
 from clubrating.errors import InputError
+from clubrating.formats.movetext import MAX_PLIES, too_long
 from clubrating.words import N_
 
 BookReader = chess.polyglot.MemoryMappedReader
+
+
+def _seconds(value: float) -> str:
+    """Seconds as a person reads them: whole above 10 (2,118), three digits below (0.214)."""
+    return f"{value:,.0f}" if value >= 10 else f"{value:.3g}"
+
+
+class OverBudget(InputError):
+    """The engine spent more than a game's budget on it: the analysis stopped, nothing kept."""
+
+    def __init__(self, seconds: float, budget: float, nodes: int, searched: int, plies: int) -> None:
+        super().__init__(N_("the engine spent %(seconds)s s on this game, more than its budget of %(budget)s s "
+                            "at %(nodes)s nodes a position; stopped after %(searched)s of %(plies)s half-moves"),
+                         seconds=_seconds(seconds), budget=_seconds(budget), nodes=format(nodes, ","),
+                         searched=format(searched, ","), plies=format(plies, ","))
 
 
 def book_status(book: BookReader, board: chess.Board, move: chess.Move) -> BookStatus:
@@ -63,11 +86,13 @@ class _GameSearch:
     gives the facts of an uninterrupted one.
     """
 
-    def __init__(self, searcher: Searcher, cache: SearchCache | None, settings_key: str) -> None:
+    def __init__(self, searcher: Searcher, cache: SearchCache | None, settings_key: str,
+                 budget: float | None = None, plies: int = 0) -> None:
         self.searcher, self.cache, self.settings_key = searcher, cache, settings_key
         self.searches = self.hits = self.shallow = 0
         self.depths: list[int] = []  # depth reached by each search run (not the cached ones)
         self._lines: dict[int, tuple[SearchLine, ...]] = {}
+        self.budget, self.plies, self.seconds = budget, plies, 0.0   # the engine's time on this game
 
     def lines(self, index: int, board: chess.Board) -> tuple[SearchLine, ...]:
         if index not in self._lines:
@@ -97,7 +122,11 @@ class _GameSearch:
             if found is not None:
                 self.hits += count
                 return found
+        started = time.monotonic()
         lines = run()
+        self.seconds += time.monotonic() - started
+        if self.budget is not None and self.seconds > self.budget:
+            raise OverBudget(self.seconds, self.budget, self.searcher.info.nodes, len(self._lines), self.plies)
         self.searches += count
         if self.cache is not None:
             self.cache.put(position, key, lines)
@@ -126,6 +155,8 @@ def game_boards(game: chess.pgn.Game, where: str = "") -> list[tuple[chess.Board
     """Each position (with its move stack) and the node of the move played from it."""
     if game.errors:
         raise InputError(N_("unreadable game (%(error)s)"), file=where or None, error=str(game.errors[0]))
+    if sum(1 for _ in game.mainline()) > MAX_PLIES:   # counted first: each board below copies its move stack
+        raise too_long(file=where or None)
 
     board = game.board()
     out = []
@@ -136,10 +167,11 @@ def game_boards(game: chess.pgn.Game, where: str = "") -> list[tuple[chess.Board
 
 
 def analyse_game(game: chess.pgn.Game, searcher: Searcher, cache: SearchCache | None = None,
-                 book: BookReader | None = None) -> GameFacts:
-    """The per-ply facts of one game (see the module's docstring for the rules)."""
-    search = _GameSearch(searcher, cache, searcher.info.key)
-    positions = game_boards(game)
+                 book: BookReader | None = None, budget: float | None = None) -> GameFacts:
+    """The per-ply facts of one game (see the module's docstring for the rules); ``budget``:
+    the seconds its engine searches may take (None: no limit)."""
+    positions = game_boards(game)   # refuses a game longer than MAX_PLIES
+    search = _GameSearch(searcher, cache, searcher.info.key, budget, len(positions))
     clocks: list[float | None] = [node.clock() for _, node in positions]
     plies = []
     for index, (board, node) in enumerate(positions):

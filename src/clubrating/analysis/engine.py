@@ -27,6 +27,7 @@ import chess.engine
 from clubrating.analysis.defaults import DEFAULT_ENGINE as DEFAULT_ENGINE, DEFAULT_NODES as DEFAULT_NODES
 from clubrating.cpi.facts import EngineInfo, Score
 from clubrating.errors import ClubratingError, InputError, Text
+from clubrating.formats.movetext import MAX_PLIES
 from clubrating.words import N_
 
 MULTIPV = 3                               # spec C3: MultiPV 3
@@ -43,6 +44,14 @@ SHALLOW_DEPTH = 2                         # the tiny "was it obvious?" search of
 MIN_TIMEOUT_S = 30.0
 SLOWEST_NODES_PER_S = 10_000
 TIMEOUT_ENV = "CLUBRATING_ENGINE_TIMEOUT"
+
+# What the engine may spend on one game, all its searches together: a game of MAX_PLIES
+# half-moves (formats.movetext, the longest any way in accepts) at 85,000 nodes/s, half the
+# 170,000 Stockfish 15.1 searched on one busy core (docs/benchmarks.md): 2,118 s (35 min) at the
+# default 150,000 nodes, where the longest real game (538 half-moves) needs about 8 minutes.
+# The analysis of a game stops beyond it (analysis.analyzer); CLUBRATING_GAME_SECONDS overrides it.
+BUDGET_NODES_PER_S = 85_000
+GAME_SECONDS_ENV = "CLUBRATING_GAME_SECONDS"
 
 # Parse only what is stored (score, first move of the PV): python-chess parses
 # every info line, and the rest is pure overhead at small node budgets.
@@ -75,6 +84,7 @@ class EngineSettings:
     hash_mb: int = HASH_MB
     protocol: str = "raw"  # "raw": rawuci.RawUciSearcher; "python-chess": UciSearcher
     timeout: float | None = None  # seconds per search; None: $CLUBRATING_ENGINE_TIMEOUT or the formula
+    game_seconds: float | None = None  # engine seconds per game; None: $CLUBRATING_GAME_SECONDS or the formula
 
 
 class EngineFailure(ClubratingError):
@@ -88,6 +98,15 @@ def search_timeout(settings: EngineSettings) -> float:
         return settings.timeout
     seconds = env_seconds(TIMEOUT_ENV)
     return seconds if seconds is not None else max(MIN_TIMEOUT_S, settings.nodes / SLOWEST_NODES_PER_S)
+
+
+def game_budget(settings: EngineSettings) -> float:
+    """Seconds of engine searches one game may take: ``settings.game_seconds``, else
+    $CLUBRATING_GAME_SECONDS, else MAX_PLIES * nodes / BUDGET_NODES_PER_S."""
+    if settings.game_seconds is not None:
+        return settings.game_seconds
+    seconds = env_seconds(GAME_SECONDS_ENV)
+    return seconds if seconds is not None else MAX_PLIES * settings.nodes / BUDGET_NODES_PER_S
 
 
 def env_seconds(name: str) -> float | None:

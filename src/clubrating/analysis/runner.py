@@ -35,7 +35,7 @@ from clubrating.analysis.analyzer import BookReader, analyse_game
 from clubrating.analysis.cache import MemoryCache, SearchCache, SqliteCache
 from clubrating.analysis.defaults import DEFAULT_BOOK as DEFAULT_BOOK
 from clubrating.analysis.engine import (EngineFailure, EngineSettings, Searcher, UciSearcher, check_engine,
-                                        die_with_parent)
+                                        die_with_parent, game_budget)
 from clubrating.analysis.rawuci import RawUciSearcher
 from clubrating.analysis.store import StoreCache, store_settings
 from clubrating.cpi.facts import GameFacts
@@ -81,6 +81,7 @@ class Analyzer:
 
     def __init__(self, config: AnalysisConfig, cache: SearchCache | None = None) -> None:
         check_config(config)
+        self.budget = game_budget(config.engine)   # read first: a bad $CLUBRATING_GAME_SECONDS starts no engine
         self.searcher = open_searcher(config.engine)
         self.book: BookReader | None = chess.polyglot.open_reader(config.book) if config.book else None
         self.cache: SearchCache | None = cache
@@ -94,7 +95,7 @@ class Analyzer:
     def analyse(self, game: chess.pgn.Game, number: int | None = None) -> GameFacts:
         """The facts of ``game`` (``number``: its place in the input, to name it in an error)."""
         try:
-            return analyse_game(game, self.searcher, self.cache, self.book)
+            return analyse_game(game, self.searcher, self.cache, self.book, self.budget)
         except EngineFailure as error:
             raise EngineFailure(N_("%(failure)s in %(game)s"), failure=error, game=game_label(game, number)) from None
 
