@@ -75,3 +75,25 @@ def test_a_pgn_round_or_board_beyond_the_bound_is_refused(round_, said) -> None:
           '[Result "1-0"]\n\n1. e4 e5 1-0\n'
     with pytest.raises(InputError, match=rf"^night.pgn:1: {said}: expected"):
         read_tournament_text(pgn, "night.pgn")
+
+
+@pytest.mark.parametrize("text, high, expected", [
+    ("0", 10, 0), ("10", 10, 10), (" 7 ", 10, 7), ("007", 10, 7), ("11", 10, None), ("", 10, None),
+    ("-1", 10, None), ("1.5", 10, None), ("²", 10, None), ("٣", 10, None),   # digits to str.isdigit only
+    ("9" * 5000, 10, None),                     # int() of it: ValueError "Exceeds the limit (4300 digits)"
+    ("9223372036854775807", 2**63 - 1, 2**63 - 1), ("9223372036854775808", 2**63 - 1, None),
+])
+def test_a_whole_number_is_ascii_digits_within_its_bound(text: str, high: int, expected: int | None) -> None:
+    from clubrating.formats.bounds import whole_number
+
+    assert whole_number(text, high) == expected
+
+
+def test_an_id_or_an_evening_number_of_5000_digits_is_refused_as_any_bad_number() -> None:
+    """These raised Python's ValueError ("Exceeds the limit"), a 500 on a form, before."""
+    from clubrating.club import evening
+    from clubrating.club.lookups import parse_id
+
+    assert parse_id("9" * 5000) is None and parse_id("²") is None and parse_id("12") == 12
+    with pytest.raises(InputError, match="is not a seed: expected a whole number from 0 to 999999"):
+        evening.parse_numbering("lot", "9" * 5000)

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from django.db.models import Max
 from django.utils.translation import gettext_noop
 
+from clubrating.formats.bounds import whole_number
 from clubrating.club import audit, zones
 from clubrating.tournament.pairing import History, PairingFailed, RoundPlan, Seat, pair_round
 from clubrating.tournament.roundrobin import (MAX_PLAYERS, MAX_SEED, MIN_PLAYERS, Cycles, PairingSystem,
@@ -236,10 +237,11 @@ def parse_numbering(order: str, seed: str = "") -> Numbering:
 
 
 def _seed_text(text: str) -> int:
-    if not text.strip().isdecimal() or int(text) > MAX_SEED:
+    seed = whole_number(text, MAX_SEED)
+    if seed is None:
         raise InputError(gettext_noop("%(value)s is not a seed: expected a whole number from 0 to %(MAX_SEED)s"),
-                         value=repr(text.strip()), MAX_SEED=MAX_SEED)
-    return int(text)
+                         value=repr(text.strip()[:40]), MAX_SEED=MAX_SEED)
+    return seed
 
 
 def numbering_from_table(typed: list[tuple[Entry, str]]) -> Numbering:
@@ -250,13 +252,14 @@ def numbering_from_table(typed: list[tuple[Entry, str]]) -> Numbering:
         if not text.strip():
             raise InputError(gettext_noop("%(name)s has no table number: give each player one from 1 to %(count)s"),
                              name=entry.name, count=count)
-        if not text.strip().isdecimal() or not 1 <= int(text) <= count:
+        number = whole_number(text, count)
+        if not number:
             raise InputError(gettext_noop("%(value)s for %(name)s: a table number is from 1 to %(count)s"),
-                             value=repr(text.strip()), name=entry.name, count=count)
-        if int(text) in given:
+                             value=repr(text.strip()[:40]), name=entry.name, count=count)
+        if number in given:
             raise InputError(gettext_noop("table number %(text)s is given twice (%(name)s, %(name2)s)"),
-                             text=int(text), name=given[int(text)].name, name2=entry.name)
-        given[int(text)] = entry
+                             text=number, name=given[number].name, name2=entry.name)
+        given[number] = entry
     return Numbering(TableOrder.HAND, listed=",".join(str(given[n].number) for n in sorted(given)))
 
 

@@ -8,6 +8,7 @@ from django.db import models
 from django.core.exceptions import ObjectDoesNotExist
 from django.utils.translation import gettext_noop
 
+from clubrating.formats.bounds import whole_number
 from clubrating.club.models import Club, Entry, Game, Member, Tournament, merge_cycle
 from clubrating.errors import InputError, NotFound
 from clubrating.formats.results import result_text
@@ -46,11 +47,8 @@ def _slugs() -> str:
 
 def parse_id(ref: int | str | None) -> int | None:
     """A row id written as a number, or None when it cannot be one (not a whole number, out of range)."""
-    text = str(ref).strip() if ref is not None else ""
-    if not text.isascii() or not text.isdigit():
-        return None
-    value = int(text)
-    return value if 1 <= value <= MAX_ID else None
+    value = whole_number(str(ref) if ref is not None else "", MAX_ID)
+    return value if value else None
 
 
 def get_tournament(club: Club, tournament_id: int | str) -> Tournament:

@@ -10,6 +10,8 @@ import contextlib
 from collections.abc import Callable
 from typing import Any
 
+from clubrating.formats.bounds import whole_number
+from clubrating.formats.records import MAX_PLAYERS
 from clubrating import djangoenv
 from clubrating.cli import examples, print_json, wants_json
 from clubrating.djangoenv import gettext
@@ -63,8 +65,9 @@ def _board(tournament: Any, text: str) -> Any:
     from clubrating.errors import NotFound
 
     rnd = Evening.objects.get(tournament=tournament).paired_rounds
-    found = EveningBoard.objects.filter(tournament=tournament, round=rnd, board=int(text)).select_related(
-        "white", "black", "game").first() if text.isdigit() else None
+    board = whole_number(text, MAX_PLAYERS)
+    found = EveningBoard.objects.filter(tournament=tournament, round=rnd, board=board).select_related(
+        "white", "black", "game").first() if board else None
     if found is None:
         raise NotFound(N_("no board %(text)s in round %(rnd)s of tournament %(id)s"),
                        text=text, rnd=rnd, id=tournament.id)

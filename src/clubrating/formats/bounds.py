@@ -37,3 +37,15 @@ MAX_MONTHS = 1200
 
 MAX_LINK_DAYS = 366
 """``moves-link-days``: a moves link is for one event's games, a year at most."""
+
+
+def whole_number(text: str, high: int) -> int | None:
+    """``text`` as a whole number from 0 to ``high`` (ASCII digits, blanks around them), else
+    None. Never ``int()`` of what is no such number: of thousands of digits Python raises a
+    ValueError ("Exceeds the limit"), of '²' or '٣' (digits to ``str.isdigit``) too or a number
+    nobody typed."""
+    text = text.strip()
+    digits = text.lstrip("0") or "0"
+    if not (text.isascii() and text.isdigit()) or len(digits) > len(str(high)) or int(digits) > high:
+        return None
+    return int(digits)

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import TextIO
 
 from clubrating.errors import InputError
-from clubrating.formats.bounds import MAX_GAMES, MAX_RATING, MIN_RATING
+from clubrating.formats.bounds import MAX_GAMES, MAX_RATING, MIN_RATING, whole_number
 from clubrating.formats.common import NumberedLines, check_name, check_text
 from clubrating.formats.records import MAX_NAME_LENGTH, MAX_PLAYERS
 from clubrating.words import N_
@@ -130,12 +130,11 @@ def _rating(text: str, source: str, line: int, where: str = "") -> float:
 
 
 def _games(text: str, source: str, line: int) -> int:
-    digits = text.lstrip("0") or "0"
-    # '²' is a digit to str.isdigit, not to int(); the length first: int() refuses 5,000 digits
-    if not (text.isascii() and text.isdigit()) or len(digits) > len(str(MAX_GAMES)) or int(digits) > MAX_GAMES:
+    games = whole_number(text, MAX_GAMES)
+    if games is None:
         raise InputError(N_("games %(text)s: expected a whole number of rated games from 0 to %(MAX_GAMES)s"),
                          file=source, line=line, text=repr(text[:40]), MAX_GAMES=MAX_GAMES)
-    return int(digits)
+    return games
 
 
 def _checked(rows: list[ListedRating], source: str) -> tuple[ListedRating, ...]:

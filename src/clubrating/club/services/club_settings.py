@@ -40,10 +40,10 @@ def _number(low: float, high: float) -> Callable[[str], float]:
 
 def _whole(low: int, high: int) -> Callable[[str], int]:
     def parse(text: str) -> int:
-        digits = text.lstrip("0") or "0"   # no int() of 5,000 digits (Python refuses those with a ValueError)
-        if not (text.isascii() and text.isdigit()) or len(digits) > len(str(high)) or not low <= int(digits) <= high:
+        value = bounds.whole_number(text, high)
+        if value is None or value < low:
             raise InputError(gettext_noop("expected a whole number from %(low)s to %(high)s"), low=low, high=high)
-        return int(digits)
+        return value
     return parse
 
 
