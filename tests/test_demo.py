@@ -158,10 +158,15 @@ def assert_result_is_the_games_outcome(board: chess.Board, result: str, engine: 
 @pytest.mark.engine
 @pytest.mark.django_db(transaction=True)
 def test_a_small_demo_plays_its_last_evenings_with_clocks_analyses_every_game_and_fills_a_cpi_dashboard() -> None:
-    """One build for both claims: the build is most of the time."""
+    """One build for the three claims: the build is most of the time. The third: every view of the
+    demo club (pages, exports, API, commands) agrees with the store (tests/club/crawl.py)."""
+    from clubrating.club.models import Club
+    from tests.club.crawl import assert_views_agree
+
     summary = build_demo(SMALL)
     assert_played_with_clocks_and_analysed(summary)
     assert_the_busiest_players_cpi_dashboard_has_numbers_and_exercises()
+    assert_views_agree(Club.objects.get())
 
 
 def assert_played_with_clocks_and_analysed(summary: dict[str, Any]) -> None:

@@ -31,7 +31,7 @@ from clubrating.club.models import (
     TournamentStatus,
 )
 from clubrating.club.audit_text import read_stored, sentence, who_shown
-from clubrating.club.lookups import find_club, resolve_members
+from clubrating.club.lookups import find_club, merged_persons, resolve_members
 from clubrating.errors import InputError, Text
 from clubrating.formats.records import Bye as ByeRecord
 from clubrating.formats.records import ByeKind, Pairing, Unplayed
@@ -65,8 +65,7 @@ def standings(tournament: Tournament) -> dict[str, Any]:
     line saying which rule ranked the table, each player's team (a team event) and where the
     written points differ from the results (``differences``, for the arbiter). Plain rows
     (``values_list``), a fixed number of queries whatever the size of the tournament."""
-    entries = list(Entry.objects.filter(tournament=tournament).order_by("number").values_list(
-        "id", "number", "name", "member_id", "member__name", "rank", "points"))
+    entries = _entries_as_persons(tournament)
     cells, pairings, byes = _rounds(tournament, {e[0]: e[1] for e in entries})
     changes = {m: (before, after, n) for m, before, after, n in RatingChange.objects.filter(
         tournament=tournament).values_list("member_id", "rating_before", "rating_after", "games_rated")}
@@ -146,6 +145,26 @@ def differences(written: dict[int, int | None], pairings: Sequence[Pairing], bye
     return [{"number": n, "name": entries[n][2], "written": w / 2, "computed": c / 2,
              "rounds": sorted(unplayed[n], key=lambda cell: cell["round"])}
             for n, w, c in points_differences(written, computed)]
+
+
+def _entries_as_persons(tournament: Tournament) -> list[tuple[Any, ...]]:
+    """The tournament's entries (id, number, name as written, member id, member name, rank, points
+    written), each linked name as the member it stands for now: a name linked to a member merged away
+    shows the member it was merged into, whose rating changes the replay stored (:func:`persons_now`)."""
+    entries = list(Entry.objects.filter(tournament=tournament).order_by("number").values_list(
+        "id", "number", "name", "member_id", "member__name", "rank", "points"))
+    now = persons_now(tournament.club, [e[3] for e in entries])
+    return [(eid, n, name, now[m][0] if m else None, now[m][1] if m else None, rank, points)
+            for eid, n, name, m, _, rank, points in entries]
+
+
+def persons_now(club: Club, member_ids: Sequence[int | None]) -> dict[int, tuple[int, str]]:
+    """Member id -> (id, name) of the member it stands for now (itself unless merged away): what every
+    view of a tournament shows for a linked name. Two queries."""
+    roots = merged_persons(club)
+    top = {m: roots.get(m, m) for m in member_ids if m is not None}
+    names = dict(Member.objects.filter(id__in=set(top.values())).values_list("id", "name"))
+    return {m: (t, names[t]) for m, t in top.items()}
 
 
 def _rounds(tournament: Tournament, number: dict[int, int]
@@ -341,12 +360,13 @@ def club_ratings(tournament: Tournament) -> dict[int, int]:
         seeds = EveningPlayer.objects.filter(entry__tournament=tournament).values_list("entry__number", "seed_rating")
         return {number: rating for number, rating in seeds if rating}
     members = dict(Entry.objects.filter(tournament=tournament).exclude(member=None).values_list("member_id", "number"))
-    top = resolve_members(tournament.club)
+    roots = merged_persons(tournament.club)
+    top = {m: roots.get(m, m) for m in members}   # the rows are stored for the member a name stands for now
     before = dict(RatingChange.objects.filter(tournament=tournament).values_list("member_id", "rating_before"))
     rating_list = tournament.time_control if tournament.club.separate_lists else "standard"
-    now = dict(CurrentRating.objects.filter(member_id__in=set(top[m] for m in members), rating_list=rating_list)
+    now = dict(CurrentRating.objects.filter(member_id__in=set(top.values()), rating_list=rating_list)
                .values_list("member_id", "rating"))
-    ratings = {number: before.get(member, now.get(top[member])) for member, number in members.items()}
+    ratings = {number: before.get(top[member], now.get(top[member])) for member, number in members.items()}
     return {number: round(rating) for number, rating in ratings.items() if rating and rating >= 1}
 
 
