@@ -55,6 +55,8 @@ SENTENCE_CASES = [
     ("publish", "tournament 1 'Week 1'", {"status": "draft"}, {"status": "published"}, "published tournament 1 'Week 1'"),
     ("moves-links", "tournament 4 round 2", None, {"links": 6, "days": 14},
      "6 moves links made for tournament 4 round 2, working 14 days; the boards' earlier links revoked"),
+    ("moves-link-release", "tournament 4 round 2 board 1", None, None,
+     "the moves link of tournament 4 round 2 board 1 freed from the phone that opened it"),
     ("moves-link-device", "tournament 4 round 2 board 1", None, {"link": 7},
      "a moves link of tournament 4 round 2 board 1 opened on its first device, which it now belongs to"),
     ("moves-links-follow", "tournament 4 round 2", None, {"kept": 4, "revoked": 2},

@@ -267,6 +267,25 @@ def test_a_link_belongs_to_the_device_that_opened_it_first_and_another_devices_m
     assert AuditEntry.objects.filter(club=club, action="moves-link-device").count() == 2   # each link's first opening
 
 
+def test_the_arbiter_frees_a_link_for_another_phone_and_what_the_first_sent_no_longer_agrees(club: Club) -> None:
+    t = results_only(club)
+    white, black = board_links(t)
+    game = Game.objects.get(id=white.game_id)
+    with pytest.raises(Refused, match="not opened on any phone yet"):
+        ml.release_device(black, who=ARBITER)
+    ml.submit(white, ITALIAN, device=THIRD_PHONE, now=NOW)         # something opened White's link first
+    said = ml.release_device(MovesLink.objects.get(id=white.id), who=ARBITER)
+    assert "the next phone that opens it is the one it belongs to" in str(said)
+    assert ml.open_on(MovesLink.objects.get(id=white.id), WHITE_PHONE)   # now White's phone
+    ml.submit(black, ITALIAN, device=BLACK_PHONE, now=NOW)
+    game.refresh_from_db()
+    assert game.moves == ""                                          # the first phone's moves agree no more
+    assert "agreeing with your opponent's: stored" in str(
+        ml.submit(MovesLink.objects.get(id=white.id), ITALIAN, device=WHITE_PHONE, now=NOW))
+    entry = AuditEntry.objects.get(club=club, action="moves-link-release")
+    assert entry.who == ARBITER and entry.target.startswith(f"tournament {t.id} round 1")
+
+
 def test_one_device_sending_both_sides_before_the_result_is_not_stored_with_it(club: Club) -> None:
     t = _evening_round(club)
     white, black = board_links(t)

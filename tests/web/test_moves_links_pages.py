@@ -52,7 +52,7 @@ def test_the_slips_show_each_board_with_result_boxes_and_a_qr_code_and_link_unde
     assert "Revoke" in listed and tokens[0] not in listed   # shown once, on the slips
     Client().get(f"/m/{tokens[0]}/")                        # Anna's phone opens her link
     listed = arbiter_client.get(f"/c/riverside/arbiter/t/{evening.id}/slips/").content.decode()
-    opened = re.findall(r'<td class="opened">([^<]*)</td>', listed)
+    opened = [o.strip() for o in re.findall(r'<td class="opened">([^<]*)', listed)]
     assert opened == ["yes: it belongs to that phone"] + ["not yet"] * 3
 
 
@@ -190,6 +190,21 @@ def test_a_link_opened_on_another_device_says_it_is_in_use_and_what_it_sends_wai
     page = arbiter_client.get(f"/c/riverside/arbiter/g/{game(evening, 'Anna Smith').id}/").content.decode()
     assert "the link is in use on another device, and this was sent from a different one" in page
     assert "stored" in phone_post(anna, tokens[0], "e4 e5 Nf3 Nc6 Bc4 Bc5")[1]   # Anna, from her phone
+    assert game(evening, "Anna Smith").moves == f"{ITALIAN} 1-0"
+
+
+def test_the_arbiter_frees_a_link_in_use_for_the_players_phone(evening: Tournament, arbiter_client: Client) -> None:
+    _, tokens = print_slips(arbiter_client, evening)
+    Client().get(f"/m/{tokens[0]}/")                        # opened by something that is not Anna's phone
+    anna = Client(enforce_csrf_checks=True)
+    assert "in use on another device" in anna.get(f"/m/{tokens[0]}/").content.decode()
+    link = MovesLink.objects.get(player__name="Anna Smith")
+    url = f"/c/riverside/arbiter/t/{evening.id}/slips/"
+    assert arbiter_client.post(url, {"action": "release", "link": str(link.id)}).status_code == 302
+    assert "the next phone that opens it" in arbiter_client.get(url).content.decode()
+    assert "in use on another device" not in anna.get(f"/m/{tokens[0]}/").content.decode()
+    phone_post(anna, tokens[0], ITALIAN)
+    assert "stored" in phone_post(Client(enforce_csrf_checks=True), tokens[1], ITALIAN)[1]
     assert game(evening, "Anna Smith").moves == f"{ITALIAN} 1-0"
 
 

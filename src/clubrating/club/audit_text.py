@@ -432,6 +432,7 @@ SENTENCES: dict[str, Writer] = {
     "analysis-retry": _template(gettext_noop("the analysis of %(t)s queued again")),
     "moves-links": _moves_links,
     "moves-link-revoke": _template(gettext_noop("the moves link of %(t)s revoked")),
+    "moves-link-release": _template(gettext_noop("the moves link of %(t)s freed from the phone that opened it")),
     "moves-link-device": _template(gettext_noop("a moves link of %(t)s opened on its first device, which it now "
                                                 "belongs to")),
     "moves-links-follow": _moves_follow,

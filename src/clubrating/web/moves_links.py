@@ -138,12 +138,14 @@ def qr_svg(url: str) -> SafeString:
 @arbiter_view
 def slips_page(request: HttpRequest, access: ClubAccess, tournament_id: int) -> HttpResponse:
     """GET: the round to print and the links made so far; POST ``print``: new links for the
-    round's boards, and their slips; POST ``revoke``: one link stops working."""
+    round's boards, and their slips; POST ``revoke``: one link stops working; POST ``release``:
+    one link is freed from the phone that opened it."""
     t = _tournament(access, tournament_id)
     back = f"{access.base}arbiter/t/{t.id}/slips/"
-    if request.method == "POST" and request.POST.get("action") == "revoke":
-        return act(request, lambda: ml.revoke_link(posted(MovesLink, t, request, "link", ("tournament",),
-                                                          gettext_noop("no such moves link")), who=who(request)), back)
+    if request.method == "POST" and request.POST.get("action") in ("revoke", "release"):
+        change = ml.revoke_link if request.POST["action"] == "revoke" else ml.release_device
+        return act(request, lambda: change(posted(MovesLink, t, request, "link", ("tournament",),
+                                                  gettext_noop("no such moves link")), who=who(request)), back)
     if request.method == "POST":
         round_text = request.POST.get("round", "")
         try:

@@ -155,6 +155,23 @@ def revoke_link(link: MovesLink, *, who: str, now: dt.datetime | None = None) ->
     return Outcome(f"moves link {link.id} ({_target(link)}) revoked")
 
 
+def release_device(link: MovesLink, *, who: str) -> Outcome:
+    """The arbiter frees a link from the device that opened it (a phone lost or flat, a chat
+    app that opened it for a preview): the next device to open it is its own. What the former
+    device sent stays, and no longer agrees with anything."""
+    with history_write(link.tournament.club_id) as club:
+        reread(link)
+        if link.revoked is not None:
+            raise Refused(gettext_noop("moves link %(id)s is revoked already"), id=link.id)
+        if not link.device:
+            raise Refused(gettext_noop("moves link %(id)s is not opened on any phone yet"), id=link.id)
+        link.device = ""
+        link.save(update_fields=["device"])
+        audit.record(club, who, "moves-link-release", _target(link))
+    return Outcome(Text(gettext_noop("moves link %(id)s freed: the next phone that opens it is the one it belongs to"),
+                        id=link.id))
+
+
 # --- links follow their game through the arbiter's pairing changes (club/pairing_changes.py) -----
 
 def games_of_links(tournament: Tournament, rnd: int) -> dict[int, frozenset[int]]:
