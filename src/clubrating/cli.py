@@ -44,6 +44,27 @@ def whole(low: int, high: int | None = None) -> Callable[[str], int]:
     return parse
 
 
+def seconds(low: float, high: float) -> Callable[[str], float]:
+    """An argparse type: a number of seconds from ``low`` (excluded) to ``high``; NaN, infinities
+    and anything else are a usage error (a worker told to wait inf or -1 seconds hangs or dies)."""
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(gettext("%(text)s is not a number") % {"text": repr(text)}) from None
+        if not low < value <= high:   # NaN compares false
+            raise argparse.ArgumentTypeError(gettext("%(value)s is out of range: expected more than %(low)s and at "
+                                                     "most %(high)s") % {"value": text, "low": low, "high": high})
+        return value
+    return parse
+
+
+# What an engine option may ask (the demo's bounds): more nodes a position would take hours a
+# game; more processes than this no machine of a club has cores for.
+MAX_NODES = 10_000_000
+MAX_JOBS = 64
+
+
 class VerbParser(argparse.ArgumentParser):
     """The parser of each verb. A verb that reads words argparse would take for options (say
     ``correct``'s results ``--`` and ``-+``) marks them first with the function it sets as its

@@ -91,3 +91,17 @@ def test_an_archives_control_characters_are_dropped_and_its_layout_kept(tmp_path
     [(line, document)] = list(read_lines(archive))
     assert line == 1 and document == {"table": "club.member", "name": "Ev[2J]0;pwnedil", "notes": ["a\tb\nc"],
                                       "k": {"x": ""}}
+
+
+def test_export_club_never_replaces_an_existing_file(evening: Tournament, capsys: pytest.CaptureFixture[str],
+                                                     tmp_path: Path) -> None:
+    # found by the hostile-input suite: a path-like FILE such as /etc/hostname or /dev/full was
+    # replaced by the archive (a temporary file renamed over it), as root a device node too
+    kept = tmp_path / "hostname"
+    kept.write_text("vm\n")
+    code, out, err = run(capsys, "export-club", str(kept))
+    assert code == 2 and out == "" and err.strip().endswith(f"{kept} exists already: choose another file name")
+    assert kept.read_text() == "vm\n" and sorted(p.name for p in tmp_path.iterdir()) == ["hostname"]
+    code, out, _ = run(capsys, "export-club", str(tmp_path / "new.jsonl.gz"))
+    assert code == 0 and (tmp_path / "new.jsonl.gz").stat().st_size > 0
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["hostname", "new.jsonl.gz"]

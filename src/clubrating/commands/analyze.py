@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from clubrating import __version__
 
 from clubrating.analysis.defaults import DEFAULT_BOOK, DEFAULT_ENGINE, DEFAULT_NODES
-from clubrating.cli import examples, option, print_json, wants_json
+from clubrating.cli import MAX_JOBS, MAX_NODES, examples, option, print_json, wants_json
 from clubrating import djangoenv
 from clubrating.djangoenv import gettext
 from clubrating.commands.cpi_words import depth_line, factor_table, plays_like
@@ -40,7 +40,7 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     parser.add_argument("games", metavar="GAMES.pgn", help=gettext("PGN file with one or more games"))
     parser.add_argument("--nodes", type=int, default=DEFAULT_NODES,
                         help=gettext("engine nodes per position (default %(nodes)s)") % {"nodes": f"{DEFAULT_NODES:,}"})
-    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
+    parser.add_argument("--jobs", type=int, default=min(os.cpu_count() or 1, MAX_JOBS),
                         help=gettext("engine processes in parallel (default: the number of cores)"))
     parser.add_argument("--cache", metavar="FILE", default=None,
                         help=gettext("SQLite file keeping every search: repeated positions and an "
@@ -60,6 +60,9 @@ def _config(args: argparse.Namespace) -> AnalysisConfig:
         raise InputError(N_("--nodes must be at least 1, not %(nodes)s"), nodes=args.nodes)
     if args.jobs < 1:
         raise InputError(N_("--jobs must be at least 1, not %(jobs)s"), jobs=args.jobs)
+    if args.nodes > MAX_NODES or args.jobs > MAX_JOBS:
+        raise InputError(N_("--nodes must be at most %(nodes)s and --jobs at most %(jobs)s"),
+                         nodes=f"{MAX_NODES:,}", jobs=MAX_JOBS)
     engine = option(args, "engine", "CLUBRATING_ENGINE", DEFAULT_ENGINE)
     book = option(args, "book", "CLUBRATING_BOOK", DEFAULT_BOOK)
     return AnalysisConfig(EngineSettings(path=engine, nodes=args.nodes), book=book, cache=args.cache)

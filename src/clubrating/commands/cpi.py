@@ -14,7 +14,7 @@ import sys
 from typing import Any, cast
 
 from clubrating.analysis.defaults import DEFAULT_NODES
-from clubrating.cli import examples, option, print_json, wants_json, whole
+from clubrating.cli import MAX_JOBS, MAX_NODES, examples, option, print_json, wants_json, whole
 from clubrating.djangoenv import gettext, ngettext, pgettext
 from clubrating.commands.club import the_club, who
 from clubrating.commands.cpi_words import depth_line, factor_table, factor_value, plays_like
@@ -146,6 +146,8 @@ def load_settings(path: str) -> dict[str, float | None]:
         raise InputError(N_("cannot read (%(strerror)s)"), file=path, strerror=error.strerror) from None
     except ValueError as error:
         raise InputError(N_("not JSON (%(error)s)"), file=path, error=error) from None
+    except RecursionError:   # [[[[... nested deeper than Python's stack: no calibrate --out writes that
+        raise InputError(N_("not JSON (%(error)s)"), file=path, error="nested too deep") from None
     settings = document.get("settings") if isinstance(document, dict) else None
     if not isinstance(settings, dict) or not settings:
         raise InputError(N_("expected the JSON written by 'clubrating calibrate --out' (a \"settings\" object)"),
@@ -239,10 +241,10 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
             (OLD_ANALYSE, cmd_analyse_old_name,
              gettext("old name of %(verb)s (goes in the next release)") % {"verb": ANALYSE_CLUB})):
         p = add(name, handler, help, description, f"clubrating {name} --nodes 150000 --jobs 2")
-        p.add_argument("--nodes", type=int, default=None,
+        p.add_argument("--nodes", type=whole(1, MAX_NODES), default=None,
                        help=gettext("engine nodes per position (default $CLUBRATING_NODES or %(nodes)s)")
                        % {"nodes": f"{DEFAULT_NODES:,}"})
-        p.add_argument("--jobs", type=int, default=None,
+        p.add_argument("--jobs", type=whole(1, MAX_JOBS), default=None,
                        help=gettext("engine processes in parallel (default $CLUBRATING_JOBS or the number of cores)"))
         p.add_argument("--reanalyse", action="store_true",
                        help=gettext("analyse again the games analysed with another engine, version or node budget"))

@@ -11,7 +11,7 @@ import sys
 import tempfile
 from typing import Any
 
-from clubrating.cli import examples, option, whole
+from clubrating.cli import MAX_JOBS, MAX_NODES, examples, option, seconds, whole
 from clubrating.djangoenv import gettext
 from clubrating.commands.club import open_database
 from clubrating.errors import InputError, Text
@@ -149,10 +149,10 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
                               description=gettext("Run the queued background jobs (Django tasks: the database backend, or RQ "
                                                   "on the Redis server of $CLUBRATING_REDIS_URL)."),
                               epilog=examples("clubrating worker --once"))
-    p.add_argument("--interval", type=float, default=1.0, help=gettext("seconds between polls of the queue"))
+    p.add_argument("--interval", type=seconds(0, 3600), default=1.0, help=gettext("seconds between polls of the queue"))
     p.add_argument("--once", action="store_true", help=gettext("run what is queued, then stop"))
-    p.add_argument("--nodes", type=int,
+    p.add_argument("--nodes", type=whole(1, MAX_NODES),
                    help=gettext("engine nodes per position (default: $CLUBRATING_NODES or 150000)"))
-    p.add_argument("--jobs", type=int,
+    p.add_argument("--jobs", type=whole(1, MAX_JOBS),
                    help=gettext("engine processes (default: $CLUBRATING_JOBS or the number of cores)"))
     p.set_defaults(handler=cmd_worker)

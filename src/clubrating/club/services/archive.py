@@ -17,6 +17,7 @@ from __future__ import annotations
 import datetime as dt
 import gzip
 import json
+import os
 import zlib
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
@@ -158,9 +159,14 @@ def archive_lines(club: Club) -> Iterator[dict[str, Any]]:
 
 
 def export_club(club: Club, path: Path) -> int:
-    """Write ``club``'s archive to ``path`` (gzip'd JSON lines); the number of rows written.
-
-    One read transaction, so the archive is one moment of the history."""
+    """Write ``club``'s archive to ``path``, a new file (gzip'd JSON lines); the number of rows
+    written. One read transaction, so the archive is one moment of the history. Written beside
+    it under a temporary name and linked into place, as a backup is (club/backup.py): never a
+    half-written archive under the chosen name, and an existing file, a device or another
+    archive, is never replaced."""
+    taken = Refused(gettext_noop("%(target)s exists already: choose another file name"), target=str(path))
+    if path.exists() or path.is_symlink():
+        raise taken
     count = 0
     temporary = path.with_name(f".{path.name}.partial")
     try:
@@ -168,11 +174,14 @@ def export_club(club: Club, path: Path) -> int:
             for line in archive_lines(club):
                 handle.write(json.dumps(line, ensure_ascii=False, separators=(",", ":")) + "\n")
                 count += 1
-        temporary.replace(path)   # never a half-written archive under the chosen name
+        os.link(temporary, path)   # fails, rather than replaces, when someone made it meanwhile
+    except FileExistsError:
+        raise taken from None
     except OSError as error:
-        temporary.unlink(missing_ok=True)
         raise InputError(gettext_noop("cannot write the archive: %(value)s"), file=str(path),
                          value=error.strerror or error) from None
+    finally:
+        temporary.unlink(missing_ok=True)
     return count - 2
 
 
