@@ -462,3 +462,21 @@ def test_a_row_without_a_column_every_archive_holds_is_one_line_naming_it(db: No
                                                    "archive holds")):
         import_club(path, who=ARBITER)
     assert not Club.objects.exists()
+
+
+@pytest.mark.parametrize("weights, said", [
+    ({"preset": "grandmaster"}, "club.club.cpi_weights: unknown CPI preset 'grandmaster'"),
+    ({"E": "heavy"}, "club.club.cpi_weights: E: 'heavy' is not a number"),
+    ({"E": "1e999"}, "club.club.cpi_weights: E: 'inf' is not a finite number"),   # JSON's 1e999 reads as inf
+    ({"Q": 3}, "club.club.cpi_weights: expected NAME=VALUE with NAME one of"),
+    ([1, 2], "club.club.cpi_weights: expected an object of weights"),
+])
+def test_cpi_weights_are_taken_as_the_cpi_weights_command_takes_them(
+        db: None, tmp_path: Path, weights: Any, said: str) -> None:
+    path = tmp_path / "club.jsonl.gz"
+    rewrite(path, [json.dumps(line) + "\n" for line in OLDER_SCHEMA])
+    edited(path, 2, club_field("cpi_weights", weights))
+    rewrite(path, [line.replace('"1e999"', "1e999") for line in lines(path)])
+    with pytest.raises(InputError, match=re.escape(f"{path}:2: {said}")):
+        import_club(path, who=ARBITER)
+    assert not Club.objects.exists()

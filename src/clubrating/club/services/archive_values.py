@@ -172,11 +172,38 @@ def club_settings_of(path: str, line: int, values: dict[str, Any]) -> None:
             except InputError as error:
                 raise InputError(gettext_noop("club.club.%(field)s: %(error)s"), file=path, line=line,
                                  field=setting.field, error=error) from None
+    if "cpi_weights" in values:
+        _cpi_weights(path, line, values["cpi_weights"])
     slug = values.get("slug")
     if not isinstance(slug, str) or not slug or slugify(slug) != slug:
         raise InputError(gettext_noop("club.club.slug: %(value)s is not a short name: expected lowercase letters, "
                                       "digits, '-' and '_', as clubrating init makes them"),
                          file=path, line=line, value=_short(slug))
+
+
+def _cpi_weights(path: str, line: int, weights: Any) -> None:
+    """The club's CPI weights as ``clubrating cpi-weights`` takes them: a preset's name, and
+    weights each a finite number (a weight the pages could not read made every CPI page fail)."""
+    from clubrating.club.cpi import parse_weight
+    from clubrating.cpi.index import PRESETS
+
+    try:
+        if not isinstance(weights, dict):
+            raise InputError(gettext_noop("expected an object of weights"))
+        for name, value in weights.items():
+            if name == "preset":
+                if value not in PRESETS:
+                    raise InputError(gettext_noop("unknown CPI preset %(preset)s: expected one of %(value)s"),
+                                     preset=_short(value), value=", ".join(PRESETS))
+            elif name == "start" or isinstance(value, bool) or not isinstance(value, (int, float)):
+                raise InputError(gettext_noop("%(name)s: %(value)s is not a number"), name=name[:40],
+                                 value=_short(value))
+            elif parse_weight(f"{name}={value!r}")[0] != name:   # "b1" is B1 to the command, not in the file
+                raise InputError(gettext_noop("%(name)s: %(value)s is not a number"), name=name[:40],
+                                 value=_short(value))
+    except InputError as error:
+        raise InputError(gettext_noop("club.club.%(field)s: %(error)s"), file=path, line=line, field="cpi_weights",
+                         error=error) from None
 
 
 def _short(value: Any) -> str:
