@@ -81,8 +81,8 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
         epilog=examples("clubrating --database postgresql://club@localhost/club import-club riverside.jsonl.gz "
                         "--arbiters invite; clubrating import-club riverside.jsonl.gz --arbiters link anna"))
     p.add_argument("file", metavar="FILE", help=gettext("the archive to read"))
-    p.add_argument("--arbiters", nargs="+", action="append", metavar="invite|link LOGIN",
-                   help=gettext("invite: make the archive's arbiters that have no login here, without a password "
-                                "(re-invited); link LOGIN...: make these existing logins, named by the archive, "
-                                "arbiters of the club (default: no arbiter is made, the report lists them)"))
+    p.add_argument("--arbiters", nargs="+", action="append", metavar=("MODE", "LOGIN"),
+                   help=gettext("MODE invite: make the archive's arbiters that have no login here, without a "
+                                "password (re-invited); MODE link LOGIN...: make these existing logins, named by the "
+                                "archive, arbiters of the club (default: no arbiter is made, the report lists them)"))
     p.set_defaults(handler=cmd_import_club)
