@@ -200,3 +200,17 @@ def test_settings_refuses_a_bad_value_in_one_line_and_changes_nothing(tmp_path, 
     assert (code, out) == (2, "")
     one_line_error(err, "settings", said)
     assert dump() == before
+
+
+@pytest.mark.django_db(transaction=True, reset_sequences=True)
+def test_link_with_several_steps_undoes_them_all_when_one_is_refused(tmp_path, capsys) -> None:
+    """``link 1 --new 1 --new 9``: player 9 does not exist, so player 1 is no new member either."""
+    night = tmp_path / "night.csv"
+    night.write_text(EVENING + "1,Anna Berg,Ben Cole,1-0\n")
+    assert run(capsys, "init", "Riverside Chess Club")[0] == 0
+    assert run(capsys, "import", str(night))[0] == 0
+    before = dump()
+    code, out, err = run(capsys, "link", "1", "--new", "1", "--new", "9")
+    assert (code, out) == (2, "")
+    one_line_error(err, "link", "tournament 1 has no player number 9")
+    assert dump() == before
