@@ -50,6 +50,7 @@ from clubrating.identity.same import is_exact
 
 from ..cpi.coach_games import hanging_game
 from .conftest import make_record, spec_cpi
+from .crawl import assert_views_agree
 from .rating_oracle import oracle_differences
 
 WHO = "test:arbiter"
@@ -264,8 +265,11 @@ class ClubMachine(RuleBasedStateMachine):
         }
 
     def teardown(self) -> None:
-        transaction.set_rollback(True)
-        self.atomic.__exit__(None, None, None)
+        try:   # at the end of each example: every view agrees with the store (crawl.py)
+            assert_views_agree(self.club)
+        finally:
+            transaction.set_rollback(True)
+            self.atomic.__exit__(None, None, None)
 
     # every step goes through here
     def attempt(self, action: Callable[[], object]) -> None:
