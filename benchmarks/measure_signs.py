@@ -1,5 +1,5 @@
-"""The check and mate signs of real games, read as a PGN import reads them: does the check
-refuse any real game, how long are real games, and what does the check cost?
+"""The check and mate signs and the 75-move rule of real games, read as a PGN import reads
+them: does the check refuse any real game, how long are real games, what does it cost?
 
     .venv/bin/python benchmarks/measure_signs.py [PGN ...]
 
@@ -56,7 +56,7 @@ def main(paths: list[Path]) -> None:
                 if refused <= 5:
                     print(f"{path.name}: {error}")
             checked += time.perf_counter() - started
-    print(f"{total:,} games: {refused} refused by a sign, {longer} longer than {MAX_PLIES:,} half-moves, the "
+    print(f"{total:,} games: {refused} refused by a sign or the 75-move rule, {longer} longer than {MAX_PLIES:,} half-moves, the "
           f"longest {longest} half-moves; python-chess read them in {read:.1f} s, the signs were checked in "
           f"{checked:.1f} s (+{100 * checked / max(read, 1e-9):.0f} %)")
 

@@ -69,3 +69,16 @@ def test_a_game_longer_than_max_plies_is_refused_before_any_search() -> None:
             analyzer.analyse(game)
         assert analyzer.searcher.info.nodes == NODES
     assert len(cache) == 0   # nothing was searched
+
+
+@pytest.mark.engine
+def test_a_stored_game_going_on_after_the_75_move_rule_is_refused_before_any_search() -> None:
+    """Its positions would each walk back the whole game for repetitions (cache.position_key):
+    1,200 such half-moves cost minutes before the engine's first search."""
+    game = chess.pgn.read_game(io.StringIO(" ".join(["Nf3", "Nf6", "Ng1", "Ng8"] * 300)))
+    assert game is not None and not game.errors   # python-chess plays on past the rule
+    cache = MemoryCache()
+    with Analyzer(CONFIG, cache=cache) as analyzer:
+        with pytest.raises(InputError, match=r"move 76 \(White\) 'Ng1': the game was over before it: 75 moves"):
+            analyzer.analyse(game)
+    assert len(cache) == 0

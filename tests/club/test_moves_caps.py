@@ -13,13 +13,16 @@ from clubrating.club.models import Club, Game, MovesSubmission, Tournament
 from clubrating.club.services import moves_links as ml
 from clubrating.club.services.moves import attach_pgn_moves
 from clubrating.errors import InputError
-from clubrating.formats.movetext import MoveError
+from clubrating.formats.movetext import MAX_PLIES, MoveError
+
+from tests.formats.long_games import five_thousand, long_game
 
 from .conftest import ARBITER
 from .test_cli import run
 from .test_moves import pgn_game, record_of, results_only
 
-FIVE_THOUSAND = " ".join(["Nf3", "Nf6", "Ng1", "Ng8"] * 1_250)   # legal, 19,999 characters
+FIVE_THOUSAND = five_thousand()   # 19,975 characters; legal up to its 1,657th half-move
+LONG = long_game(MAX_PLIES + 1)   # legal through, one half-move too many
 NOT_MATE = "1. e4 e5 2. Qh5 d6 3. Bc4 Nf6 4. Qxe5#"
 POSITION = "rnbqkb1r/ppp2ppp/3p1n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 2 4"
 
@@ -29,7 +32,7 @@ def with_moves(tournament: Tournament) -> int:
 
 
 @pytest.mark.parametrize("moves, said", [
-    (FIVE_THOUSAND, "games.pgn:10: the game is longer than 1,200 half-moves"),
+    (LONG, "games.pgn:10: the game is longer than 1,200 half-moves"),
     (NOT_MATE, f"games.pgn:10: move 4 (White) 'Qxe5#': written as mate (#), but it only gives check; "
                f"the position: {POSITION}"),
 ])
@@ -44,7 +47,7 @@ def test_a_pgn_attached_to_a_tournament_is_refused_in_one_line(club: Club, moves
 
 @pytest.mark.django_db(transaction=True, reset_sequences=True)
 @pytest.mark.parametrize("moves, said", [
-    (FIVE_THOUSAND, "the game is longer than 1,200 half-moves"),
+    (LONG, "the game is longer than 1,200 half-moves"),
     (NOT_MATE, "move 4 (White) 'Qxe5#': written as mate (#)"),
 ])
 def test_a_pgn_imported_from_the_command_line_is_refused_in_one_line(capsys, tmp_path: Path, moves: str,

@@ -11,6 +11,8 @@ from clubrating.cli import main
 from clubrating.club.models import AuditEntry, Game
 
 from .test_cli import CSV_EVENING, run
+from tests.formats.long_games import five_thousand
+
 from .test_moves import FOOL, LEGAL, RUY, pgn_game
 
 
@@ -108,7 +110,7 @@ def test_a_wrong_mate_sign_is_refused_and_stored_moves_are_replaced_then_removed
 @pytest.mark.django_db(transaction=True, reset_sequences=True)
 def test_five_thousand_half_moves_and_contradictory_flags_are_refused_in_one_line(capsys, tournament) -> None:
     game = ("moves", "1", "--round", "2", "--player", "Ben Cole")
-    code, _, err = run(capsys, *game, "--typed", " ".join(["Nf3", "Nf6", "Ng1", "Ng8"] * 1_250))
+    code, _, err = run(capsys, *game, "--typed", five_thousand())
     assert code == 2 and err.count("\n") == 1 and "longer than 1,200 half-moves" in err and moves_stored() == 0
     code, _, err = run(capsys, *game, "--remove", "--typed", "e4")
     assert code == 2 and "--remove takes no moves" in err

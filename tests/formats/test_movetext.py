@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from clubrating.errors import InputError
 from clubrating.formats.movetext import MAX_MOVETEXT, MAX_PLIES, MoveError, read_typed_moves
+from tests.formats.long_games import five_thousand, long_game
 
 RUY_LOPEZ = "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. O-O"
 
@@ -187,21 +188,27 @@ def test_a_random_game_with_a_wrong_sign_is_refused_at_that_move(rnd: object, pl
         assert read_typed_moves(" ".join(words)).plies == len(words)
 
 
-def knights(plies: int) -> str:
-    """``plies`` legal half-moves of knights going out and back."""
-    return " ".join(["Nf3", "Nf6", "Ng1", "Ng8"] * (plies // 4) + ["Nf3", "Nf6", "Ng1", "Ng8"][:plies % 4])
-
-
 def test_a_game_of_max_plies_is_read_and_one_more_half_move_is_refused_in_one_line() -> None:
-    assert read_typed_moves(knights(MAX_PLIES)).plies == MAX_PLIES == 1_200
+    assert read_typed_moves(long_game(MAX_PLIES)).plies == MAX_PLIES == 1_200
     with pytest.raises(InputError) as raised:
-        read_typed_moves(knights(MAX_PLIES + 1))
+        read_typed_moves(long_game(MAX_PLIES + 1))
     assert str(raised.value) == ("the game is longer than 1,200 half-moves; no game played under the rules is "
                                  "that long (the longest had 538)")
 
 
 def test_twenty_thousand_characters_of_five_thousand_half_moves_are_refused() -> None:
-    text = knights(5_000)
-    assert len(text) <= MAX_MOVETEXT
+    text = five_thousand()
+    assert len(text) <= MAX_MOVETEXT and len(text.split()) == 5_000
     with pytest.raises(InputError, match="longer than 1,200 half-moves"):
         read_typed_moves(text)
+
+
+def test_a_move_after_the_75_move_rule_ended_the_game_is_refused_and_one_before_it_read() -> None:
+    out_and_back = ["Nf3", "Nf6", "Ng1", "Ng8"] * 38   # 152 half-moves without a capture or a pawn move
+    assert read_typed_moves(" ".join(out_and_back[:150])).plies == 150
+    with pytest.raises(MoveError) as raised:
+        read_typed_moves(" ".join(out_and_back[:151]))
+    assert (raised.value.number, raised.value.color, raised.value.typed) == (76, chess.WHITE, "Ng1")
+    assert str(raised.value).startswith("move 76 (White) 'Ng1': the game was over before it: 75 moves by each side "
+                                        "without a capture or a pawn move end a game (FIDE Laws 9.6.2)")
+    assert read_typed_moves(" ".join(out_and_back[:148] + ["e4", "e5"] + out_and_back[:100])).plies == 250

@@ -216,6 +216,14 @@ def test_a_check_or_mate_sign_the_position_contradicts_is_refused_with_its_line(
     assert str(caught.value).startswith(said)
 
 
+def test_a_move_after_the_75_move_rule_is_refused_with_its_line_even_without_any_sign() -> None:
+    text = game(GOOD, " ".join(["Nf3", "Nf6", "Ng1", "Ng8"] * 37) + "\nNf3 Nf6 Ng1 1-0")
+    with pytest.raises(InputError) as caught:
+        read_pgn(io.StringIO(text), "games.pgn")
+    assert str(caught.value).startswith("games.pgn:8: move 76 (White) 'Ng1': the game was over before it")
+    assert read_pgn(io.StringIO(text.replace(" Ng1 1-0", " 1-0")), "games.pgn").pairings[0].moves
+
+
 def test_signs_in_comments_and_variations_and_right_signs_are_read() -> None:
     moves = "1. e4 e5 { 2. d3# } 2. Qh5 (2. d4+ exd4) 2... Nc6 3. Bc4 Nf6?? 4. Qxf7# 1-0"
     record = read_pgn(io.StringIO(game(GOOD, moves)), "games.pgn")
@@ -225,9 +233,10 @@ def test_signs_in_comments_and_variations_and_right_signs_are_read() -> None:
 def test_a_game_longer_than_max_plies_is_refused_with_its_first_line() -> None:
     from clubrating.formats.movetext import MAX_PLIES
 
-    out_and_back = ["Nf3", "Nf6", "Ng1", "Ng8"] * 1_250   # 5,000 legal half-moves
-    for plies, refused in ((MAX_PLIES, False), (5_000, True)):
-        text = game(GOOD, " ".join(out_and_back[:plies]) + " 1-0")
+    from tests.formats.long_games import long_game
+
+    for plies, refused in ((MAX_PLIES, False), (MAX_PLIES + 1, True)):
+        text = game(GOOD, long_game(plies) + " 1-0")
         if not refused:
             assert read_pgn(io.StringIO(text), "games.pgn").pairings[0].moves
             continue

@@ -18,6 +18,7 @@ from clubrating.club import pairing_changes, services
 from clubrating.club.models import Club, Game, MovesLink, MovesSubmission, Tournament
 from clubrating.club.services import moves_links as ml
 from clubrating.web.security import HideMovesTokens
+from tests.formats.long_games import long_game
 
 ITALIAN = "1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5"
 
@@ -119,7 +120,7 @@ def test_the_arbiters_page_says_a_link_of_either_player_waits_for_the_arbiter(
 
 
 @pytest.mark.parametrize("moves, said", [
-    (" ".join(["Nf3", "Nf6", "Ng1", "Ng8"] * 301), "longer than 1,200 half-moves"),   # 1,204 legal plies
+    (long_game(1_204), "longer than 1,200 half-moves"),   # 1,204 legal plies (tests/formats/long_games.py)
     ("1. e4 e5 2. Qh5 d6 3. Bc4 Nf6 4. Qxe5#", "Move 4 (White) &#x27;Qxe5#&#x27;: written as mate (#)"),
 ])
 def test_the_phone_page_refuses_what_the_arbiters_form_refuses_and_keeps_the_text(

@@ -162,7 +162,9 @@ def test_the_arbiter_replaces_then_removes_a_games_moves_and_their_analysis_goes
 def test_five_thousand_typed_half_moves_are_one_message_and_nothing_is_stored(
         evening: Tournament, arbiter_client: Client) -> None:
     url = f"/c/riverside/arbiter/g/{game(evening, 1, 'Anna Smith').id}/"
-    response = arbiter_client.post(url, {"moves": " ".join(["Nf3", "Nf6", "Ng1", "Ng8"] * 1_250)})
+    from tests.formats.long_games import five_thousand
+
+    response = arbiter_client.post(url, {"moves": five_thousand()})
     assert response.status_code == 200 and "longer than 1,200 half-moves" in response.content.decode()
     assert game(evening, 1, "Anna Smith").moves == ""
 
@@ -176,6 +178,8 @@ def test_a_phone_sending_a_wrong_mate_sign_or_five_thousand_half_moves_gets_one_
     _, tokens = print_slips(arbiter_client, evening)
     status, page = phone_post(Client(), tokens[0], NOT_MATE)
     assert status == 200 and "written as mate (#), but it only gives check" in page and "<svg" in page
-    status, page = phone_post(Client(), tokens[0], " ".join(["Nf3", "Nf6", "Ng1", "Ng8"] * 1_250))
+    from tests.formats.long_games import five_thousand
+
+    status, page = phone_post(Client(), tokens[0], five_thousand())
     assert status == 200 and "longer than 1,200 half-moves" in page
     assert not MovesSubmission.objects.exists()

@@ -31,7 +31,7 @@ from clubrating.cpi.facts import (BookStatus, Color, Depths, EngineInfo, EngineM
                                   Score)
 from clubrating.cpi.factors import OPENING_MOVES, OPENING_TOP, is_sacrifice_candidate
 from clubrating.errors import InputError
-from clubrating.formats.movetext import MAX_PLIES, too_long
+from clubrating.formats.movetext import MAX_PLIES, MoveError, after_the_end, too_long
 from clubrating.words import N_
 
 BookReader = chess.polyglot.MemoryMappedReader
@@ -161,6 +161,9 @@ def game_boards(game: chess.pgn.Game, where: str = "") -> list[tuple[chess.Board
     board = game.board()
     out = []
     for node in game.mainline():
+        over = after_the_end(board)   # stored before the rule was checked: refused, not walked back
+        if over is not None:
+            raise MoveError(board.fullmove_number, board.turn, board.san(node.move), board.fen(), over)
         out.append((board.copy(), node))
         board.push(node.move)
     return out

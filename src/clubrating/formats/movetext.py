@@ -124,6 +124,21 @@ def sign_contradiction(after: chess.Board, written: str) -> Text | None:
     return None
 
 
+SEVENTY_FIVE_MOVES = 150
+"""Half-moves without a capture or a pawn move after which the game is drawn, without a claim
+(FIDE Laws 9.6.2, the 75-move rule): a move made after them was never played. Refused, it also
+bounds what the analysis walks back for repetitions (``analysis.cache.position_key``)."""
+
+
+def after_the_end(board: chess.Board) -> Text | None:
+    """Why no move can be made in ``board`` although it has legal moves, or None: the 75-move
+    rule ended the game (a mate or stalemate has no legal move: python-chess refuses one)."""
+    if board.halfmove_clock >= SEVENTY_FIVE_MOVES:
+        return Text(N_("the game was over before it: 75 moves by each side without a capture or a pawn "
+                       "move end a game (FIDE Laws 9.6.2)"))
+    return None
+
+
 def too_long(file: str | None = None, line: int | None = None) -> InputError:
     """The one-line refusal of a game longer than :data:`MAX_PLIES` half-moves (a PGN's file and line)."""
     return InputError(N_("the game is longer than %(MAX_PLIES)s half-moves; no game played under the "
@@ -228,6 +243,9 @@ def read_typed_moves(text: str, board: chess.Board | None = None) -> TypedMoves:
 
 def _push(board: chess.Board, word: str) -> None:
     number, color = board.fullmove_number, board.turn
+    over = after_the_end(board)
+    if over is not None:
+        raise MoveError(number, color, word, board.fen(), over)
     san = _san(word)
     try:
         move = board.parse_san(san)
@@ -245,31 +263,37 @@ def _push(board: chess.Board, word: str) -> None:
 
 
 def check_signs(movetext: str, board: chess.Board, moves: Iterable[chess.Move]) -> None:
-    """Check the ``+`` and ``#`` of PGN movetext's main line by :func:`sign_contradiction`:
-    python-chess's PGN reader read ``moves`` from ``movetext`` (from ``board``, the start) and
-    skipped the signs unread. Raises :class:`MoveError` (its ``offset`` where the move stands
-    in ``movetext``).
+    """Check the ``+`` and ``#`` of PGN movetext's main line by :func:`sign_contradiction`, and
+    that no move follows the 75-move rule's end (:func:`after_the_end`): python-chess's PGN
+    reader read ``moves`` from ``movetext`` (from ``board``, the start), skipped the signs
+    unread and plays on after that end. Raises :class:`MoveError` (its ``offset`` where the
+    move stands in ``movetext``).
 
     Comments, NAGs, move numbers, results and variations are passed over; the moves are
-    python-chess's, not parsed again (a sign is rare, a parse is not cheap). Should a word
-    not name its move's square, the words and the moves parted ways: the check ends there
-    rather than refuse what python-chess read."""
-    if "+" not in movetext and "#" not in movetext:
-        return
-    board, played = board.copy(), iter(moves)
-    for offset, word in _main_line(movetext):
-        move = next(played, None)
-        if move is None:
-            return
+    python-chess's, and the board follows them only up to a move to check (a sign, or a word
+    count of moves without a capture or a pawn move reaching the rule's): most games need few
+    pushes. Should a word not name its move's square, the words and the moves parted ways:
+    the check ends there rather than refuse what python-chess read."""
+    board, pending, clock = board.copy(), [], board.halfmove_clock
+    for (offset, word), move in zip(_main_line(movetext), moves):
         san = _strip_glyphs(word)
-        if not san.endswith(("+", "#")):
-            board.push(move)
+        signed = san.endswith(("+", "#"))
+        if not signed and clock < SEVENTY_FIVE_MOVES:
+            clock = 0 if "x" in san or san[:1] in "abcdefgh" else clock + 1   # a capture or a pawn move
+            pending.append(move)
             continue
-        if not (board.is_castling(move) or chess.square_name(move.to_square) in san):
-            return
+        for earlier in pending:
+            board.push(earlier)
+        pending.clear()
         number, color = board.fullmove_number, board.turn
+        over = after_the_end(board)
+        if over is not None:
+            raise MoveError(number, color, word, board.fen(), over, offset=offset)
+        if signed and not (board.is_castling(move) or chess.square_name(move.to_square) in san):
+            return
         board.push(move)
-        why = sign_contradiction(board, san)
+        clock = board.halfmove_clock
+        why = sign_contradiction(board, san) if signed else None
         if why is not None:
             board.pop()
             raise MoveError(number, color, word, board.fen(), why, offset=offset)
