@@ -5,7 +5,8 @@ The arbiter uploads a six-player, two-round TRF (Swiss-Manager's format, written
 project's TRF writer), makes its names members and publishes it. Round 1's moves come from a PGN
 on the "Add moves" page (one name misspelled, confirmed; one result that differs, corrected) and
 from the scoresheet typed on a game's page (an illegal move refused naming the move, the text
-kept, then corrected). Round 2's board slips are printed to PDF, turned into images by pdftoppm
+kept, then corrected; after its analysis, a wrong check sign refused and the moves replaced and
+analysed again). Round 2's board slips are printed to PDF, turned into images by pdftoppm
 and their QR codes read by zbarimg; the two players of one board send the same moves, each through
 their own link (stored at once), two of another board differ (the arbiter sees the first
 difference and picks).
@@ -27,7 +28,7 @@ import pytest
 from django.core.management import call_command
 
 from clubrating.club import services
-from clubrating.club.models import Club, Game, Member, Tournament
+from clubrating.club.models import AuditEntry, Club, Game, GameAnalysis, Member, Tournament
 from clubrating.formats.trf import write_trf
 from clubrating.formats.typed import parse_typed
 
@@ -124,6 +125,32 @@ def test_an_over_the_board_evening_from_its_trf_to_the_blunder_and_the_cpi(
     phone.goto(f"{url}/c/riverside/p/{anna.id}/cpi/")
     phone.wait_for_selector("#cpi-headline")
     assert phone.inner_text("#cpi-headline").endswith("after 2 analysed games.")
+
+    _correct_a_scoresheet(page, home, t)
+    call_command("db_worker", batch=True, startup_delay=False, reload=False, verbosity=0)
+    page.goto(f"{home}/t/{t.id}/analysis/")
+    assert "queued: 0 · running: 0 · analysed: 5 · failed: 0" in page.inner_text("main")
+
+
+def _correct_a_scoresheet(page: Any, home: str, t: Tournament) -> None:
+    """Erik Lund - Fay Wong corrected after its analysis: a check sign the position contradicts
+    is refused with the board, then the moves are replaced, audited, and analysed again."""
+    game = _game(t, 1, "Erik Lund")
+    page.goto(f"{home}/g/{game.id}/")
+    assert page.input_value("#moves") == "1. e4 e5 2. Ke2 0-1"   # the stored moves, to edit
+    page.fill("#moves", "1. e4 e5 2. Ke2 Qh4+")
+    page.click("text=Check the moves and replace the stored ones")
+    page.wait_for_selector("figcaption")
+    assert "Move 2 (Black) “Qh4+”: written as check (+), but it gives no check" in page.inner_text("figcaption")
+    assert _game(t, 1, "Erik Lund").moves == "1. e4 e5 2. Ke2 0-1"
+    page.fill("#moves", "1. e4 e5 2. Ke2 Qh4")
+    page.click("text=Check the moves and replace the stored ones")
+    page.wait_for_selector("text=the moves replaced by 4 half-moves")
+    assert _game(t, 1, "Erik Lund").moves == "1. e4 e5 2. Ke2 Qh4 0-1"
+    assert not GameAnalysis.objects.filter(game=game).exists()
+    assert AuditEntry.objects.get(action="replace-moves").old == {"moves": "1. e4 e5 2. Ke2 0-1"}
+    page.goto(f"{home}/t/{t.id}/analysis/")
+    assert "queued: 1 · running: 0 · analysed: 4 · failed: 0" in page.inner_text("main")
 
 
 def _add_moves_from_a_pgn(page: Any, home: str, t: Tournament) -> None:
