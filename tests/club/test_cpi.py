@@ -292,3 +292,13 @@ def test_the_weights_command_reports_a_bad_name_in_one_line(club, capsys) -> Non
     code = main(["cpi-weights", "--set", "Q=1"])
     err = capsys.readouterr().err
     assert code == 2 and err.count("\n") == 1 and "Q=1" in err
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("value", ["-0.1", "1.5", "40"])
+def test_a_k_outside_0_to_1_is_refused_in_one_line_and_nothing_is_stored(club, capsys, value: str) -> None:
+    before = dict(Club.objects.get(pk=club.pk).cpi_weights or {})
+    code = main(["cpi-weights", "--set", f"k={value}"])
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1 and "k must be between 0 and 1" in err and "Traceback" not in err
+    assert dict(Club.objects.get(pk=club.pk).cpi_weights or {}) == before

@@ -1,5 +1,5 @@
-"""A club under fitted CPI settings: the CPI is the Elo-equivalent of the last games
-(comparable between members), short games are not scored, "plays like ± " appears once enough
+"""A club under fitted CPI settings: the CPI steps toward what each game shows from the pool's
+mean (comparable between members, CPI after = CPI before + ΔCPI), short games are not scored, "plays like ± " appears once enough
 moves exist, presets and calibrated files are chosen by the arbiter, and the fair-play signal."""
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from clubrating.club.fairplay import fair_play
 from clubrating.club.models import AuditEntry, Club, CpiEntry, Member
 from clubrating.cpi.calibrate import estimate
 from clubrating.cpi.facts import GameFacts
-from clubrating.cpi.index import Weights
+from clubrating.cpi.index import Weights, gain
 from clubrating.errors import Refused
 from tests.cpi.coach_games import OPEN_GAME, build, publish_analysed
 
@@ -30,7 +30,7 @@ WINDOW = 3
 # -100 + 0.1·Elo with σ 10 per game (1 game ≈ 100 Elo of noise), pool 1500 ± 400.
 FITTED = {"E": 100, "T": 0, "O": 0, "B1": 0, "B2": 0, "B3": 0, "M1": 0, "M2": 0, "M3": 0, "H": 0, "Br": 0,
           "win": 0, "draw": 0, "loss": 0, "renormalise": 1, "min_plies": 20, "window": WINDOW,
-          "elo_alpha": -100, "elo_beta": 0.1, "elo_sigma": 10, "elo_mean": 1500, "elo_sd": 400}
+          "elo_alpha": -100, "elo_beta": 0.1, "elo_sigma": 10, "elo_mean": 1500, "elo_sd": 400, "k": 0.1}
 
 
 def uneven_game(index: int) -> GameFacts:
@@ -49,18 +49,19 @@ def fitted_club(club: Club) -> Club:
     return club
 
 
-def test_the_cpi_is_the_elo_equivalent_of_the_last_games(fitted_club: Club) -> None:
+def test_the_cpi_steps_from_the_pools_mean_toward_what_each_game_shows(fitted_club: Club) -> None:
     publish_analysed(fitted_club, 8, facts=uneven_game)
     weights = club_weights(fitted_club)
-    elo = weights.model.elo_map
-    assert elo is not None
     for member in Member.objects.all():
         entries = list(CpiEntry.objects.filter(member=member).order_by("ordinal"))
         assert len(entries) == 8
-        deltas = [e.delta for e in entries]
-        for n, entry in enumerate(entries, start=1):
-            assert entry.cpi_after == pytest.approx(estimate(deltas[max(0, n - WINDOW):n], elo)[0])
         assert entries[0].cpi_before == 1500          # the pool's mean before any game
+        for played, entry in enumerate(entries):
+            # what the game shows, by the Elo map of FITTED: (score + 100) / 0.1, its score 100·E
+            shows = (entry.factors["score"] + 100) / 0.1
+            assert entry.delta == pytest.approx(gain(weights, played) * (shows - entry.cpi_before))
+            assert entry.cpi_after == entry.cpi_before + entry.delta
+            assert played == 0 or entry.cpi_before == entries[played - 1].cpi_after
     anna, ben = (member_ledger(Member.objects.get(name=n)) for n in ("Anna Berg", "Ben Cole"))
     assert ben["cpi"] > anna["cpi"]                    # Ben never lost a centipawn
 
@@ -84,7 +85,7 @@ def test_plays_like_appears_once_enough_moves_exist(fitted_club: Club, monkeypat
     publish_analysed(fitted_club, 10, facts=uneven_game)
     strength = member_ledger(anna)["strength"]
     assert strength is not None and strength["games"] == WINDOW and strength["moves"] == 12 * WINDOW
-    mean, sd = estimate([e.delta for e in CpiEntry.objects.filter(member=anna).order_by("ordinal")][-WINDOW:],
+    mean, sd = estimate([e.factors["score"] for e in CpiEntry.objects.filter(member=anna).order_by("ordinal")][-WINDOW:],
                         club_weights(fitted_club).model.elo_map)  # type: ignore[arg-type]
     assert (strength["elo"], strength["sd"]) == (round(mean), round(sd))
 

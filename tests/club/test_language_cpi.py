@@ -40,8 +40,9 @@ def test_the_ledger_speaks_armenian_and_russian_and_its_columns_stay_aligned(
     assert " CPI " in lines[0] and "2 հաշվված խաղերից հետո" in lines[0], lines[0]
     assert "  գործոնները այս 2 խաղերում՝" in lines
     heading = next(i for i, line in enumerate(lines) if line.startswith("ամսաթիվ"))
-    assert lines[heading].split() == ["ամսաթիվ", "մրցակից", "գույն", "արդյունք", "ΔCPI", "CPI"]
-    games = [lines[heading + 1], lines[heading + 3]]
+    assert lines[heading].split() == ["ամսաթիվ", "մրցակից", "գույն", "արդյունք", "առաջ", "ΔCPI", "հետո"]
+    games = [lines[heading + 1], lines[heading + 4]]    # each game: its line, its factors, their parts
+    assert lines[heading + 3].startswith("    ΔCPI-ի բաղադրիչները՝ ")
     assert {display_width(line) for line in [lines[heading], *games]} == {display_width(lines[heading])}
     assert all(" սպիտակներ " in line for line in games)
     in_language(monkeypatch, "ru_RU.UTF-8")

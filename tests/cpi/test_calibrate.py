@@ -15,7 +15,8 @@ from clubrating.cpi.factors import Count, Factor
 from clubrating.cpi.registry import PlayerFactors
 from clubrating.cpi.facts import GameFacts
 from clubrating.cpi.facts import Color
-from clubrating.cpi.index import PRESETS, LedgerGame, Weights, cpi_after, delta_cpi, ledger, score_game
+from clubrating.cpi.index import (PRESETS, LedgerGame, Weights, delta_cpi, gain, game_shows, ledger, ledger_step,
+                                  score_game)
 from tests.cpi.helpers import game, ply
 
 
@@ -162,26 +163,34 @@ def test_the_spec_settings_keep_the_spec_arithmetic_an_unavailable_factor_adds_0
     assert delta_cpi(example, 10, spec) == pytest.approx(9.8)
 
 
-def test_the_window_makes_cpis_comparable_whatever_the_number_of_games() -> None:
-    elo = FITTED.model.elo_map
-    assert elo is not None
+def run(weights: Weights, scores: list[float]) -> float:
+    cpi = weights.model.elo.prior_mean if weights.model.tracking else weights.model.start
+    for played, score in enumerate(scores):
+        cpi = ledger_step(cpi, score, weights, played)[1]
+    return cpi
+
+
+def test_the_running_cpi_of_a_fitted_preset_settles_on_what_the_games_show_whatever_their_number() -> None:
     same_quality = 25.0
-    few = cpi_after(0, [same_quality] * 10, FITTED)
-    many = cpi_after(0, [same_quality] * 200, FITTED)
-    assert few == pytest.approx(many)
-    def spec_cpi(games: int) -> float:
-        cpi = 0.0
-        for n in range(1, games + 1):
-            cpi = cpi_after(cpi, [same_quality] * n, Weights())
-        return cpi
-    assert spec_cpi(200) > spec_cpi(10)   # the spec's running sum counts games played
+    shows = game_shows(same_quality, FITTED)
+    assert shows is not None
+    prior = FITTED.model.elo.prior_mean
+    few, many = run(FITTED, [same_quality] * 10), run(FITTED, [same_quality] * 200)
+    assert many == pytest.approx(shows, abs=0.5)                         # 200 games: it has settled
+    assert abs(few - shows) < 0.3 * abs(prior - shows)                   # 10 games: most of the way
+    assert run(Weights(), [same_quality] * 200) > run(Weights(), [same_quality] * 10)  # the spec's sum counts games
 
 
-def test_the_ledger_follows_the_window_and_leaves_short_games_out(short_and_long_games) -> None:
+def test_the_ledger_of_a_fitted_preset_steps_from_the_pools_mean_and_leaves_short_games_out(
+        short_and_long_games) -> None:
     entries = ledger(short_and_long_games, FITTED)
     assert {e.game_id for e in entries} == {"long"}
-    assert all(e.cpi_after == pytest.approx(estimate([e.delta], elo)[0]) for e in entries
-               for elo in [FITTED.model.elo_map] if elo is not None)
+    scores = score_game(short_and_long_games[1].facts, FITTED)
+    for entry in entries:
+        shows = game_shows(scores[entry.color].delta_cpi, FITTED)
+        assert shows is not None and entry.cpi_before == FITTED.model.elo.prior_mean
+        assert entry.delta == pytest.approx(gain(FITTED, 0) * (shows - entry.cpi_before))
+        assert entry.cpi_after == entry.cpi_before + entry.delta
 
 
 def quiet_game(plies: int) -> GameFacts:

@@ -10,8 +10,6 @@ import datetime as dt
 import pytest
 
 from clubrating.cpi.calibrate import EloMap, estimate
-from clubrating.cpi.index import LedgerGame, Weights, cpi_after, ledger
-from tests.cpi.helpers import game, ply
 
 # ΔCPI = -100 + 0.1·Elo, σ 10 a game (one game measures Elo ± 100), pool 1500 ± 400.
 MODEL = EloMap(alpha=-100, beta=0.1, sigma=10, prior_mean=1500, prior_sd=400)
@@ -47,31 +45,6 @@ def test_with_decay_recent_games_count_more() -> None:
 def test_ages_must_match_the_games() -> None:
     with pytest.raises(ValueError, match="3 games but 2 ages"):
         estimate([1.0, 2.0, 3.0], MODEL, ages=[1.0, 0.0], decay=10)
-
-
-def fitted(decay: float) -> Weights:
-    return Weights.spec(E=100, T=0, O=0, B1=0, B2=0, B3=0, M1=0, M2=0, M3=0, H=0, Br=0, win=0, draw=0, loss=0,
-                        renormalise=1, window=4, elo_alpha=-100, elo_beta=0.1, elo_sigma=10, elo_mean=1500,
-                        elo_sd=400, decay=decay)
-
-
-def test_the_ledger_weighs_a_players_games_by_their_dates_under_decay() -> None:
-    def facts(loss: int):   # White loses ``loss`` cp on the first move, then plays the best moves
-        moves = ["e4", "e5", "Nf3", "Nc6"]
-        return game([ply(n, m, [(m, 0)], -loss if n == 1 else None) for n, m in enumerate(moves, 1)],
-                    result="1/2-1/2")
-    start = dt.date(2020, 1, 7)
-    games = [LedgerGame(i, "anna", "ben", facts(60 * (3 - i)), start + dt.timedelta(days=200 * i))
-             for i in range(4)]
-    without = ledger(games, fitted(0))
-    with_decay = ledger(games, fitted(80))
-    undated = ledger([dataclasses.replace(g, date=None) for g in games], fitted(80))
-    assert [e.cpi_after for e in undated] == pytest.approx([e.cpi_after for e in without])
-    assert with_decay[0].cpi_after == pytest.approx(without[0].cpi_after)   # one game: no time between
-    recent = [e.delta for e in with_decay if e.player == "anna"]
-    dates = [g.date for g in games]
-    assert with_decay[-2].cpi_after == pytest.approx(cpi_after(0, recent, fitted(80), dates))
-    assert with_decay[-2].cpi_after > without[-2].cpi_after + 5     # Anna improved: her recent games count more
 
 
 def test_simulated_breaks_keep_the_interval_honest_only_with_decay() -> None:

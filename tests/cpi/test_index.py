@@ -91,26 +91,3 @@ def test_ledger_stays_within_0_and_4000_and_is_deterministic(games) -> None:
     assert all(0 <= e.cpi_after <= 4000 for e in entries)
     assert ledger(history) == entries
     assert len(entries) == 2 * len(games)
-
-
-def test_the_interval_after_each_game_is_the_estimate_of_the_same_window_and_none_under_the_spec() -> None:
-    import datetime as dt
-
-    from clubrating.cpi.calibrate import estimate
-    from clubrating.cpi.index import PRESETS, cpi_after, cpi_intervals
-
-    weights = PRESETS["fide-classical"]
-    elo, n = weights.model.elo_map, weights.model.window
-    assert elo is not None and n >= 2
-    deltas = [40.0 + 7 * (i % 5) for i in range(n + 3)]
-    dates = [dt.date(2026, 1, 6) + dt.timedelta(weeks=i) for i in range(len(deltas))]
-    sds = cpi_intervals(deltas, weights, dates)
-    assert sds is not None and len(sds) == len(deltas)
-    for end in (1, n, len(deltas)):
-        start = max(0, end - n)
-        ages = [(dates[end - 1] - d).days / 365.2425 for d in dates[start:end]]
-        mean, sd = estimate(deltas[start:end], elo, ages=ages, decay=weights.model.decay)
-        assert cpi_after(0.0, deltas[:end], weights, dates[:end]) == pytest.approx(mean)
-        assert sds[end - 1] == pytest.approx(sd)
-    assert sds[0] > sds[n - 1]                        # more games, a narrower interval
-    assert cpi_intervals(deltas, PRESETS["spec"]) is None

@@ -13,7 +13,7 @@ from clubrating.cpi.weights import SETTING_NAMES, Weights
 
 CONTRACT_ORDER = (*NAMES, "win", "draw", "loss", "start", "renormalise", *(f"mean_{n}" for n in SHARES),
                   "min_plies", "window", "elo_alpha", "elo_beta", "elo_sigma", "elo_mean", "elo_sd",
-                  "elo_floor", "decay", "e_scale", "e_cap")
+                  "elo_floor", "decay", "e_scale", "e_cap", "k")
 
 
 def test_the_flat_form_has_the_contracts_keys_in_its_order() -> None:

@@ -1,7 +1,8 @@
-"""The CPI dashboard reads at a glance: one headline (the running CPI only under the spec's
-settings, "plays like" under fitted ones), a chart from the first analysed game with each
-day's date once and the interval as a band, factors compared with the club in words right
-for both directions, each term explained, every ledger row and exercise linked to its game."""
+"""The CPI dashboard reads at a glance: one headline (the running CPI under the spec's settings,
+"plays like" under fitted ones, the running CPI beneath it), a chart of the CPI from the first
+analysed game with each day's date once, factors compared with the club in words right for
+both directions and what each costs, each term explained, every ledger row and exercise
+linked to its game."""
 
 from __future__ import annotations
 
@@ -57,7 +58,7 @@ def test_under_the_spec_the_headline_is_the_running_cpi_and_the_chart_starts_at_
     assert svg.count('<circle class="dot"') == 8 and "before the first" not in svg
     assert f"{entries[0].cpi_after:.0f} after the first (2026-01-06)" in svg     # not the start of 0
     assert day_labels(svg) == ["6 Jan 2026", "13 Jan"] and "band" not in svg
-    assert '<th scope="col" class="num">CPI</th>' in html                       # the running figure a row
+    assert '<th scope="col" class="num">CPI after</th>' in html                 # the running figure a row
 
 
 @pytest.fixture
@@ -67,7 +68,7 @@ def fitted(club: Club) -> Club:
     return club
 
 
-def test_under_fitted_settings_the_headline_is_plays_like_and_the_interval_a_band(fitted) -> None:
+def test_under_fitted_settings_the_headline_is_plays_like_and_the_running_cpi_is_beneath(fitted) -> None:
     publish_analysed(fitted, 8, facts=long_game, who=WHO)
     anna = member(fitted, "Anna Berg")
     strength = member_ledger(anna)["strength"]
@@ -77,11 +78,12 @@ def test_under_fitted_settings_the_headline_is_plays_like_and_the_interval_a_ban
     assert headline is not None and headline.group(1) == (
         f"Plays like <strong>{strength['elo']} ± {strength['sd']}</strong> over the last 8 analysed games.")
     cpi = CpiEntry.objects.filter(member=anna).order_by("ordinal").last()
-    assert cpi is not None and f"{cpi.cpi_after:.1f}" not in html     # the raw figure is not shown twice
-    assert "CPI <strong>" not in html and '<th scope="col" class="num">CPI</th>' not in html
+    running = re.search(r'<p class="term" id="cpi-running">(.*?)</p>', html, re.S)
+    assert cpi is not None and running is not None and running.group(1).startswith(
+        f"CPI <strong>{cpi.cpi_after:.1f}</strong> after 8 analysed games: it starts at the pool's mean")
     assert "; 8 analysed games in all.</p>" in html
     svg = chart(html)
-    assert re.search(r'<polygon class="band" points="[^"]+"/>', svg) and svg.count('<circle class="dot"') == 8
+    assert "band" not in svg and svg.count('<circle class="dot"') == 8     # the CPI itself, game by game
     assert day_labels(svg) == ["6 Jan 2026", "13 Jan"]
     assert PRESETS["fide-classical"].model.windowed
     block = re.search(r'<p id="cpi">(.*?)</p>', page(Client(), f"/c/riverside/p/{anna.id}/"), re.S)
@@ -132,40 +134,44 @@ def test_the_factors_against_the_club_read_right_whichever_way_is_better(club) -
     anna = analysed(club)       # Anna hangs a move every game, Ben never: the club hangs 0.5 a game
     ben = member(club, "Ben Cole")
     mine = page(Client(), f"/c/riverside/p/{anna.id}/cpi/")
-    assert re.search(r'<tr id="factor-H" class="costliest">.*?<td>worse, costs 12\.5</td>'
+    # H costs |w_H| = 25 ΔCPI a game for a hang every game (spec C1), the most of all: the weakest
+    assert re.search(r'<tr id="factor-H" class="weakest">.*?<td>worse</td><td class="num">25\.0</td>'
                      r'.*?fewer is better', mine)
-    assert re.search(r'<tr id="factor-E">.*?<td>worse, costs [\d.]+</td>.*?more is better', mine)
-    assert "Costs Anna Berg the most against the club: <strong>H</strong>" in mine
-    assert "1.00 a game against the club's 0.50 a game, worse than the club (fewer is better)" in mine
+    assert re.search(r'<tr id="factor-E">.*?<td>worse</td><td class="num">[\d.]+</td>.*?more is better', mine)
+    assert ("Weakest factor: <strong>H</strong>, hangs (moves costing 15 points of win chance or more): "
+            "1.00 a game (the club 0.50 a game; fewer is better); it costs 25.0 ΔCPI a game against a perfect "
+            "score.") in mine
     his = page(Client(), f"/c/riverside/p/{ben.id}/cpi/")
-    assert re.search(r'<tr id="factor-H">.*?<td>better, gains 12\.5</td>', his)
-    assert re.search(r'<tr id="factor-E">.*?<td>better, gains [\d.]+</td>', his)
-    assert "No factor costs Ben Cole ΔCPI against the club" in his
+    assert re.search(r'<tr id="factor-H">.*?<td>better</td><td class="num">0\.0</td>', his)
+    assert re.search(r'<tr id="factor-E" class="weakest">.*?<td>better</td>', his)   # his weakest: E
 
 
-@pytest.mark.parametrize(("name", "mine", "club", "against", "cost", "cell"), [
-    ("E", 0.50, 0.39, "better than the club", "gains 3.3 ΔCPI a game", "better, gains 3.3"),   # more is better
-    ("E", 0.39, 0.50, "worse than the club", "costs 3.3 ΔCPI a game", "worse, costs 3.3"),
-    ("H", 0.80, 0.50, "worse than the club", "costs 7.5 ΔCPI a game", "worse, costs 7.5"),     # fewer is better
-    ("H", 0.20, 0.50, "better than the club", "gains 7.5 ΔCPI a game", "better, gains 7.5"),
-    ("B2", 0.30, 0.20, "above the club", "gains 0.5 ΔCPI a game", "above, gains 0.5"),         # neither way
-    ("E", 0.5001, 0.4999, "the same as the club", "no difference in ΔCPI a game", "the same"),
-    ("M1", None, 0.50, "", "", ""),                                                          # not available
+@pytest.mark.parametrize(("name", "mine", "club", "against", "cell"), [
+    ("E", 0.50, 0.39, "better than the club", "better"),      # more is better
+    ("E", 0.39, 0.50, "worse than the club", "worse"),
+    ("H", 0.80, 0.50, "worse than the club", "worse"),        # fewer is better
+    ("H", 0.20, 0.50, "better than the club", "better"),
+    ("B2", 0.30, 0.20, "above the club", "above"),            # neither way
+    ("E", 0.5001, 0.4999, "the same as the club", "the same"),
+    ("M1", None, 0.50, "", ""),                               # not available
 ])
 def test_a_factor_row_says_better_or_worse_than_the_club_in_its_direction(
-        name: str, mine: float | None, club: float, against: str, cost: str, cell: str) -> None:
+        name: str, mine: float | None, club: float, against: str, cell: str) -> None:
     row = factor_row(name, {"average": mine, "club_average": club, "available": 1, "games": 1,
-                            "label": name}, PRESETS["spec"])
-    assert (row["against"], row["cost_text"], row["cell"]) == (against, cost, cell)
+                            "label": name}, 3.25)
+    assert (row["against"], row["cell"], row["cost_text"]) == (against, cell, "3.2")   # the cost as given
+    assert factor_row(name, {"average": mine, "club_average": club, "available": 1, "games": 1,
+                             "label": name}, None)["cost_text"] == ""
 
 
 def test_each_term_is_explained_in_one_line_where_it_appears(club) -> None:
     anna = analysed(club)
     html = page(Client(), f"/c/riverside/p/{anna.id}/cpi/")
-    assert re.search(r'<p class="term" id="term-delta">ΔCPI: what one game added to the index[^<]*</p>', html)
-    assert ('<p class="term" id="term-bonus">Result bonus: +10 for a win, +5 for a draw, +0 for a loss, '
-            "part of the game's ΔCPI.</p>") in html
-    rows = re.findall(r'<tr id="factor-(\w+)"[^>]*>.*?</tr><tr class="means"><td colspan="5">([^<]+)</td></tr>', html)
+    assert re.search(r'<p class="term" id="term-delta">ΔCPI: what one game added to the index[^<]*'
+                     r'CPI after = CPI before \+ ΔCPI\.</p>', html)
+    assert ('<p class="term" id="term-result">The result\'s part of a game\'s ΔCPI: +10 for a win, +5 for a draw, '
+            "+0 for a loss.</p>") in html
+    rows = re.findall(r'<tr id="factor-(\w+)"[^>]*>.*?</tr><tr class="means"><td colspan="6">([^<]+)</td></tr>', html)
     assert [name for name, _ in rows] == ["E", "T", "O", "B1", "B2", "B3", "M1", "M2", "M3", "H", "Br"]
     assert all(re.search(r"^[A-Z].+; (more is better|fewer is better|neither good nor bad by itself); "
                          r"measured in \d+ of 5 games\.$", text)

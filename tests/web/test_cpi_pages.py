@@ -39,7 +39,7 @@ def test_the_dashboard_draws_the_charts_and_the_exercises_as_svg(club) -> None:
     assert html.count('viewBox="0 0 390 390"') == 5        # a python-chess board per exercise
     assert html.count("<details><summary>Solution</summary>") == 5
     assert "Find the best move for White." in html and "Hint: the move played hung 300 cp" in html
-    assert "Costs Anna Berg the most against the club: <strong>H</strong>" in html
+    assert "Weakest factor: <strong>H</strong>" in html
     assert 'name="robots"' not in html                        # a public club is indexable
 
 

@@ -25,7 +25,6 @@ from clubrating.cpi.advice import Judgement
 from clubrating.cpi.coach import Exercise, Hint, score_text
 from clubrating.cpi.facts import Color, Score
 from clubrating.cpi.registry import LABELS
-from clubrating.cpi.weights import SPEC
 from clubrating.club.services import moves_links as ml
 from clubrating.errors import InputError
 from clubrating.web.access import CACHE_HEADER
@@ -183,11 +182,11 @@ def test_the_pages_words_made_in_python_follow_the_language_and_the_apis_stay_en
 def test_the_cpi_factors_names_and_meanings_come_from_the_catalogue(russian: None) -> None:
     figures = {"average": 0.5, "club_average": 0.25, "label": LABELS["H"], "available": 3, "games": 3}
     with translation.override("ru"):
-        row = factor_row("H", figures, SPEC)
+        row = factor_row("H", figures, 12.5)
     assert (row["label"], row["short_label"], row["means"]) == (
         RUSSIAN[LABELS["H"]], "зевки", RUSSIAN["moves that threw away 15 points of winning chances or more"])
     with translation.override("en"):
-        assert factor_row("H", figures, SPEC)["short_label"] == "hangs"
+        assert factor_row("H", figures, 12.5)["short_label"] == "hangs"
 
 
 def test_the_choices_people_read_are_translated_their_values_not(

@@ -111,19 +111,19 @@ def test_the_arbiters_dashboard_reads_in_the_arbiters_language(
     assert [w for w in english if w in html] == []
 
 
-# The dashboard of tests/cpi/coach_games' Anna Berg: five analysed games, H (hangs) her costliest factor.
+# The dashboard of tests/cpi/coach_games' Anna Berg: five analysed games, H (hangs) her weakest factor.
 DASHBOARD = {
-    "ru": (["Больше всего по сравнению с клубом Anna Berg теряет на факторе <strong>H</strong>, зевки",
+    "ru": (["Самый слабый фактор: <strong>H</strong>, зевки",
             "после 5 проанализированных партий", "Средние значения факторов", "Тренер по CPI",
             "Найдите лучший ход за белых", "<summary>Решение</summary>",
             "Подсказка: сыгранный ход зевнул 340 сотых пешки"],
-           ["Costs Anna Berg", "analysed games", "Factor averages", "Coach by CPI", "Find the best move", "Solution",
+           ["Weakest factor", "analysed games", "Factor averages", "Coach by CPI", "Find the best move", "Solution",
             "the move played hung"]),
-    "hy": (["Ակումբի համեմատ Anna Berg-ը ամենաշատը կորցնում է <strong>H</strong> գործոնում, զիջված ֆիգուրներ",
+    "hy": (["Ամենաթույլ գործոնը՝ <strong>H</strong>, զիջված ֆիգուրներ",
             "5 վերլուծված խաղից հետո", "Գործոնների միջիններ", "Մարզիչ ըստ CPI-ի",
             "Գտեք սպիտակների լավագույն քայլը", "<summary>Լուծում</summary>",
             "Հուշում՝ խաղացված քայլը զիջեց 340 զինվորի հարյուրերորդական"],
-           ["Costs Anna Berg", "analysed games", "Factor averages", "Coach by CPI", "Find the best move", "Solution",
+           ["Weakest factor", "analysed games", "Factor averages", "Coach by CPI", "Find the best move", "Solution",
             "the move played hung"]),
 }
 

@@ -21,13 +21,11 @@ from django.db.models.fields.json import KT
 from django.db.models.functions import Cast
 
 from clubrating.analysis.see import exchange
-from clubrating.club.cpi import RESULTS, club_preset, club_weights, playing_strength
+from clubrating.club.cpi import RESULTS, club_preset, club_weights, playing_strength, stored_player_factors, weakest_of
 from clubrating.club.models import Club, CpiEntry, GameAnalysis, Member
-from clubrating.cpi.coach import (DEFAULT_LIMIT, FACTOR_NAMES, FACTORS, CoachGame,
-                                  choose_exercises, factor_averages, weakest_factor)
+from clubrating.cpi.coach import DEFAULT_LIMIT, FACTOR_NAMES, FACTORS, CoachGame, choose_exercises, factor_averages
 from clubrating.cpi.facts import Color, GameFacts
-from clubrating.cpi.factors import Count, Factor
-from clubrating.cpi.registry import COUNTS, SHARES, PlayerFactors
+from clubrating.cpi.registry import COUNTS, SHARES
 from clubrating.errors import InputError
 from clubrating.words import N_
 
@@ -44,21 +42,6 @@ def parse_factor(text: str) -> str:
         raise InputError(N_("unknown factor %(text)s: expected one of %(factors)s"), text=repr(text),
                          factors=", ".join(FACTORS))
     return name
-
-
-def stored_player_factors(shown: dict[str, Any]) -> PlayerFactors:
-    """A ledger row's factors (``CpiEntry.factors["factors"]``) back as the pure value."""
-    def share(name: str) -> Factor:
-        data = shown.get(name) or {}
-        return Factor(data.get("value"), data.get("numerator", 0), data.get("denominator", 0))
-
-    def count(name: str) -> Count:
-        data = shown.get(name) or {}
-        return Count(int(data.get("count", 0)), tuple(data.get("plies", ())))
-
-    measured: dict[str, Any] = {name: share(name) for name in SHARES}
-    measured.update({name: count(name) for name in COUNTS})
-    return PlayerFactors(**measured)
 
 
 def _means() -> dict[str, Any]:
@@ -96,20 +79,17 @@ def cpi_brief(member: Member, club: Club | None = None) -> dict[str, Any] | None
     :func:`clubrating.club.cpi.playing_strength`), and the weakest factor
     (:func:`clubrating.cpi.coach.weakest_factor` over every analysed game); None before the
     first analysed game. One query (two without ``club``)."""
-    rows = [{"cpi_after": after, "factors": (shown or {}).get("factors", {}), "delta": delta, "date": date}
+    rows = [{"cpi_after": after, "factors": (shown or {}).get("factors", {}),
+             "game_score": (shown or {}).get("score", delta), "date": date}
             for after, shown, delta, date in CpiEntry.objects.filter(member=member).order_by("ordinal")
             .values_list("cpi_after", "factors", "delta", "game__tournament__date")]
     if not rows:
         return None
     club = club or Club.objects.get(id=member.club_id)
     weights = club_weights(club)
-    averages = factor_averages([stored_player_factors(row["factors"]) for row in rows])
-    weakest = weakest_factor(averages, weights)
     return {"cpi": rows[-1]["cpi_after"], "games": len(rows), "running": not weights.model.windowed,
             "strength": playing_strength(rows, weights, club_preset(club)),
-            "weakest": None if weakest is None else {"factor": weakest.factor,
-                                                     "label": FACTOR_NAMES[weakest.factor],
-                                                     "cost_per_game": round(weakest.cost_per_game, 6)}}
+            "weakest": weakest_of([row["factors"] for row in rows], weights)}
 
 
 def _coach_games(rows: Sequence[tuple[Any, ...]], recent: int) -> list[CoachGame]:
@@ -143,10 +123,11 @@ def exercises_for(member: Member, limit: int = DEFAULT_LIMIT, factor: str | None
     club = Club.objects.get(id=member.club_id)
     rows = list(CpiEntry.objects.filter(member=member).order_by("-ordinal")
                 .values_list(*ROW_FIELDS, ExpressionWrapper(~Q(game__moves=""), output_field=BooleanField())))
-    averages = factor_averages([stored_player_factors((row[2] or {}).get("factors", {})) for row in rows])
+    shown = [(row[2] or {}).get("factors", {}) for row in rows]
+    averages = factor_averages([stored_player_factors(factors) for factors in shown])
     weights = club_weights(club)
-    weakest = weakest_factor(averages, weights)
-    chosen = wanted or (weakest.factor if weakest else None)
+    weakest = weakest_of(shown, weights)
+    chosen = wanted or (weakest["factor"] if weakest else None)
     games = _coach_games(rows, recent) if chosen else []
     exercises = choose_exercises(games, chosen, limit, exchange) if chosen else ()
     club_means = club_averages(club) if rows else {name: None for name in FACTORS}
@@ -156,10 +137,7 @@ def exercises_for(member: Member, limit: int = DEFAULT_LIMIT, factor: str | None
         "averages": {name: {"average": a.average, "available": a.available, "games": a.games,
                             "club_average": club_means[name], "label": FACTOR_NAMES[name]}
                      for name, a in averages.items()},
-        "weakest": None if weakest is None else {
-            "factor": weakest.factor, "label": FACTOR_NAMES[weakest.factor],
-            "cost_per_game": round(weakest.cost_per_game, 6), "average": weakest.average,
-            "club_average": club_means[weakest.factor]},
+        "weakest": None if weakest is None else {**weakest, "club_average": club_means[weakest["factor"]]},
         "factor": chosen, "label": FACTOR_NAMES[chosen] if chosen else None,
         "exercises": [{**e.to_dict(), "tournament": tournaments[e.game_id][0],
                        "tournament_id": tournaments[e.game_id][1], "has_moves": tournaments[e.game_id][2]}

@@ -29,14 +29,15 @@ from django.utils import timezone
 from clubrating.club.locking import history_write
 from clubrating.club.models import Club, CpiEntry, GameAnalysis, Member, TournamentStatus
 from clubrating.club.lookups import game_result_text, resolve_members
-from clubrating.cpi.coach import WEAKEST_CANDIDATES, FactorAverage
+from clubrating.cpi.coach import FACTOR_NAMES, shortfalls
+from clubrating.cpi.coach import factor_averages as coach_factor_averages
 from clubrating.cpi.coach import weakest_factor as coach_weakest_factor
-from clubrating.cpi.factors import DEFINITIONS_VERSION
+from clubrating.cpi.factors import DEFINITIONS_VERSION, Count, Factor
 from clubrating.cpi.facts import Color, GameFacts
 from clubrating.cpi.calibrate import estimate
-from clubrating.cpi.index import (DEFAULT_PRESET, PRESET_POOLS, PRESETS, LedgerGame, Weights, cpi_after,
-                                  cpi_intervals, fitted_nodes, initial_cpi, score_game, years_before)
-from clubrating.cpi.registry import COUNTS, SHARES
+from clubrating.cpi.index import (DEFAULT_PRESET, PRESET_POOLS, PRESETS, LedgerGame, PlayerScore, Weights,
+                                  contributions, fitted_nodes, initial_cpi, ledger_step, score_game, years_before)
+from clubrating.cpi.registry import COUNTS, SHARES, PlayerFactors
 from clubrating.cpi.weights import SETTING_NAMES
 from clubrating.errors import InputError, Text
 from clubrating.words import N_, Nn_
@@ -188,63 +189,63 @@ def rescore_after_upgrade(plan: Any = None, **_: Any) -> None:
 
 
 def _scored(game: GameFacts, weights: Weights, key: str) -> dict[Color, tuple[float | None, dict[str, Any]]]:
-    """Each player's ΔCPI (None: a game too short to score) and factors for display (the
-    analyze JSON's PLAYER without the name), with the scoring key they were computed with."""
+    """Each player's score in the game (Σ w·factor + R, spec C1; None: a game too short to
+    score) and factors for display (the analyze JSON's PLAYER without the name, its
+    ``delta_cpi`` kept as ``score``: the ledger's ΔCPI is the row's), with the scoring key."""
     scored: dict[Color, tuple[float | None, dict[str, Any]]] = {}
     for color, score in score_game(game, weights).items():
         document = score.to_dict()
         document.pop("name", None)
+        document.pop("delta_cpi")
+        document["score"] = score.delta_cpi   # unrounded: the ledger steps from it again on a rebuild
         document["scored_with"] = key
         scored[color] = (score.delta_cpi if score.scored else None, document)
     return scored
 
 
-StoredRow = tuple[int, int, int, str, float, float, float, str | None]  # id, member, ordinal, colour ... key
+# id, member, ordinal, colour, CPI before, ΔCPI, CPI after, the scoring key, the game's score
+StoredRow = tuple[int, int, int, str, float, float, float, str | None, float | None]
 
 
 def _stored_entries(club: Club) -> dict[tuple[int, str], StoredRow]:
-    """The stored ledger, by (game, colour), with the scoring key of each row."""
+    """The stored ledger, by (game, colour), with the scoring key and the score of each row."""
     rows = CpiEntry.objects.filter(member__club=club).values_list(
         "id", "member_id", "game_id", "ordinal", "color", "cpi_before", "delta", "cpi_after",
-        "factors__scored_with")
-    return {(game, color): (row_id, member, ordinal, color, before, delta, after, key)
-            for row_id, member, game, ordinal, color, before, delta, after, key in rows}
+        "factors__scored_with", "factors__score")
+    return {(game, color): (row_id, member, ordinal, color, before, delta, after, key, score)
+            for row_id, member, game, ordinal, color, before, delta, after, key, score in rows}
 
 
-def _deltas(rows: Sequence[LedgerRow], stored: dict[tuple[int, str], StoredRow], weights: Weights
+def _scores(rows: Sequence[LedgerRow], stored: dict[tuple[int, str], StoredRow], weights: Weights
             ) -> tuple[dict[tuple[int, str], float | None], dict[int, dict[Color, dict[str, Any]]]]:
-    """Each player's ΔCPI in each game: the stored one when the game's facts, result and the
+    """Each player's score in each game: the stored one when the game's facts, result and the
     weights are those it was scored with (a new analysis deletes its rows), else scored anew."""
     keys = {row.game_id: scoring_key(weights, row.result) for row in rows}
     fresh = [row for row in rows if any(
-        (stored.get((row.game_id, color.value)) or (None,) * 8)[7] != keys[row.game_id] for color in Color)]
+        (stored.get((row.game_id, color.value)) or (None,) * 9)[7] != keys[row.game_id] for color in Color)]
     facts = stored_facts(fresh)
     scored = {row.game_id: _scored(facts[row.game_id], weights, keys[row.game_id]) for row in fresh}
-    deltas: dict[tuple[int, str], float | None] = {(g, c): row[5] for (g, c), row in stored.items()}
-    deltas.update({(g, color.value): delta for g, both in scored.items() for color, (delta, _) in both.items()})
-    return deltas, {g: {color: shown for color, (_, shown) in both.items()} for g, both in scored.items()}
+    scores: dict[tuple[int, str], float | None] = {(g, c): row[8] for (g, c), row in stored.items()}
+    scores.update({(g, color.value): score for g, both in scored.items() for color, (score, _) in both.items()})
+    return scores, {g: {color: shown for color, (_, shown) in both.items()} for g, both in scored.items()}
 
 
-def replay_ledger(rows: Sequence[LedgerRow], deltas: dict[tuple[int, str], float | None], weights: Weights
+def replay_ledger(rows: Sequence[LedgerRow], scores: dict[tuple[int, str], float | None], weights: Weights
                   ) -> dict[tuple[int, int], tuple[int, str, float, float, float]]:
     """(member, game) -> (ordinal, colour, CPI before, ΔCPI, CPI after): the rule of
-    :func:`clubrating.cpi.index.ledger` (:func:`~clubrating.cpi.index.cpi_after`) over known
-    deltas, a game too short to score (None) left out; a test checks both give the same entries."""
+    :func:`clubrating.cpi.index.ledger` (:func:`~clubrating.cpi.index.ledger_step`) over known
+    scores, a game too short to score (None) left out; a test checks both give the same entries."""
     current: dict[int, float] = {}
-    recent: dict[int, list[float]] = {}
-    dates: dict[int, list[Any]] = {}
+    played: dict[int, int] = {}
     replayed: dict[tuple[int, int], tuple[int, str, float, float, float]] = {}
     for row in rows:
         for color, member in ((Color.WHITE, row.white), (Color.BLACK, row.black)):
-            delta = deltas[row.game_id, color.value]
-            if delta is None:
+            score = scores[row.game_id, color.value]
+            if score is None:
                 continue
             before = current.get(member, initial_cpi(weights))
-            played = recent.setdefault(member, [])
-            played.append(delta)
-            when = dates.setdefault(member, [])
-            when.append(row.date)
-            current[member] = after = cpi_after(before, played, weights, when)
+            delta, after = ledger_step(before, score, weights, played.get(member, 0))
+            current[member], played[member] = after, played.get(member, 0) + 1
             replayed[member, row.game_id] = (len(replayed) + 1, color.value, before, delta, after)
     return replayed
 
@@ -264,8 +265,8 @@ def rebuild_cpi(club: Club) -> CpiReport:
         weights = club_weights(club)
         rows = ledger_rows(club)
         stored = _stored_entries(club)
-        deltas, shown = _deltas(rows, stored, weights)
-        replayed = replay_ledger(rows, deltas, weights)
+        scores, shown = _scores(rows, stored, weights)
+        replayed = replay_ledger(rows, scores, weights)
         before = {(r[1], g): r for (g, _), r in stored.items()}
         old = {key: (r[2], r[3], r[4], r[5], r[6]) for key, r in before.items()}
         differing = {key for key in old.keys() | replayed.keys() if old.get(key) != replayed.get(key)}
@@ -321,28 +322,65 @@ def parse_weight(text: str) -> tuple[str, float | None]:
 
 # --- queries for the CLI and the website ---------------------------------------------------
 
-def _ledger_rows(member: Member) -> list[dict[str, Any]]:
-    """The member's ledger, oldest first: one query whatever the number of games."""
+def _ledger_rows(member: Member, weights: Weights) -> list[dict[str, Any]]:
+    """The member's ledger, oldest first: one query whatever the number of games. Each row:
+    CPI before, ΔCPI, CPI after (after = clamp(before + ΔCPI, 0, 4000), spec C2), the game's
+    score (Σ w·factor + R, C1) and what each factor and the result added to the ΔCPI."""
     entries = (CpiEntry.objects.filter(member=member).order_by("ordinal")
                .select_related("game__tournament", "game__white__member", "game__black__member")
                .annotate(analysis_nodes=F("game__analysis__nodes")))
     rows = []
-    for entry in entries:
+    for played, entry in enumerate(entries):
         game = entry.game
         white = entry.color == Color.WHITE.value
         other = game.black if white else game.white
         shown = entry.factors or {}
+        score = float(shown.get("score", entry.delta))
+        factors = stored_player_factors(shown.get("factors", {}))
+        bonus = float(shown.get("result_bonus") or 0.0)
+        parts = contributions(PlayerScore("", Color(entry.color), factors, bonus, score), entry.cpi_before,
+                              weights, played)
         rows.append({
             "game_id": game.id, "tournament_id": game.tournament_id, "tournament": game.tournament.name,
             "has_moves": bool(game.moves.strip()),
             "date": game.tournament.date, "round": game.round, "board": game.board, "colour": entry.color,
             "opponent": other.member.name if other.member else other.name, "opponent_member_id": other.member_id,
             "result": game_result_text(game), "score": (game.white_points if white else game.black_points) / 2,
+            "game_score": score,
             "cpi_before": entry.cpi_before, "delta": entry.delta, "cpi_after": entry.cpi_after,
             "factors": shown.get("factors", {}), "acpl": shown.get("acpl"), "accuracy": shown.get("accuracy"),
-            "result_bonus": shown.get("result_bonus"), "nodes": entry.analysis_nodes,
+            "contributions": {name: round(value, 6) for name, value in parts.items()}, "nodes": entry.analysis_nodes,
         })
     return rows
+
+
+def stored_player_factors(shown: dict[str, Any]) -> PlayerFactors:
+    """A ledger row's factors (``CpiEntry.factors["factors"]``) back as the pure value."""
+    def share(name: str) -> Factor:
+        data = shown.get(name) or {}
+        return Factor(data.get("value"), data.get("numerator", 0), data.get("denominator", 0))
+
+    def count(name: str) -> Count:
+        data = shown.get(name) or {}
+        return Count(int(data.get("count", 0)), tuple(data.get("plies", ())))
+
+    measured: dict[str, Any] = {name: share(name) for name in SHARES}
+    measured.update({name: count(name) for name in COUNTS})
+    return PlayerFactors(**measured)
+
+
+def weakest_of(shown: Sequence[dict[str, Any]], weights: Weights) -> dict[str, Any] | None:
+    """The member's weakest factor and what it costs, from the factors of the member's ledger
+    rows (``CpiEntry.factors["factors"]``): the one rule (:func:`clubrating.cpi.coach.weakest_factor`)
+    that ``clubrating cpi``, ``clubrating coach``, the player page and the CPI page all show.
+    ``costs``: each candidate's cost, ΔCPI a game (:func:`clubrating.cpi.coach.shortfalls`)."""
+    averages = coach_factor_averages([stored_player_factors(factors) for factors in shown])
+    found = coach_weakest_factor(averages, weights)
+    if found is None:
+        return None
+    return {"factor": found.factor, "label": FACTOR_NAMES[found.factor],
+            "cost_per_game": round(found.cost_per_game, 6), "average": found.average,
+            "costs": {name: round(s.cost_per_game, 6) for name, s in shortfalls(averages, weights).items()}}
 
 
 def factor_averages(rows: Sequence[dict[str, Any]]) -> dict[str, dict[str, Any]]:
@@ -360,31 +398,16 @@ def factor_averages(rows: Sequence[dict[str, Any]]) -> dict[str, dict[str, Any]]
     return averages
 
 
-# The weakest factor is the one that costs the player the most ΔCPI per game
-# (ours, for "Coach by CPI", spec C6): for a share factor w·(1 − mean) times the
-# share of games where it was available, for H |w_H|·(hangs per game). B2/B3 are
-# left out (a second choice is not a weakness beside a missed first one) and so
-# is Br (a bonus: its absence is no weakness).
-def weakest_factor(averages: dict[str, dict[str, Any]], weights: Weights) -> dict[str, Any] | None:
-    """The factor costing the most ΔCPI a game: the pure rule of :mod:`clubrating.cpi.coach`."""
-    found = coach_weakest_factor({
-        name: FactorAverage(name, figures["average"], figures.get("available", figures["games"]), figures["games"])
-        for name, figures in averages.items() if name in WEAKEST_CANDIDATES}, weights)
-    if found is None:
-        return None
-    return {"factor": found.factor, "cost_per_game": round(found.cost_per_game, 6), "average": found.average}
-
-
 def member_ledger(member: Member) -> dict[str, Any]:
     """The member's whole CPI ledger (the ``clubrating cpi`` command): every analysed game
-    with its ΔCPI, the CPI after it and the factors; averages and the weakest factor."""
+    with its CPI before, ΔCPI, CPI after and the factors; averages and the weakest factor."""
     member = member.active()  # a merged member's ledger lives where it was merged
-    rows = _ledger_rows(member)
-    averages = factor_averages(rows)
     weights = club_weights(member.club)
+    rows = _ledger_rows(member, weights)
+    averages = factor_averages(rows)
     return {
         "member_id": member.id, "name": member.name, "cpi": rows[-1]["cpi_after"] if rows else None,
-        "games": len(rows), "averages": averages, "weakest": weakest_factor(averages, weights),
+        "games": len(rows), "averages": averages, "weakest": weakest_of([row["factors"] for row in rows], weights),
         "strength": playing_strength(rows, weights, club_preset(member.club)), "ledger": rows,
     }
 
@@ -412,7 +435,7 @@ def playing_strength(rows: Sequence[dict[str, Any]], weights: Weights, preset: s
         return None
     today = today or timezone.localdate()
     ages = years_before([row["date"] for row in recent], today) if model.decay > 0 else None
-    mean, sd = estimate([row["delta"] for row in recent], elo, ages=ages, decay=model.decay)
+    mean, sd = estimate([row["game_score"] for row in recent], elo, ages=ages, decay=model.decay)
     return {"elo": round(mean), "sd": round(sd), "games": len(recent), "moves": moves,
             "pool": PRESET_POOLS.get(preset, preset), "last_played": recent[-1]["date"],
             "stale": sd >= elo.prior_sd, "fitted_nodes": fitted_nodes(preset),
@@ -421,13 +444,11 @@ def playing_strength(rows: Sequence[dict[str, Any]], weights: Weights, preset: s
 
 def cpi_summary(member: Member, last: int = LAST_GAMES) -> dict[str, Any]:
     """For the member's page: the current CPI, games analysed, per-factor averages with
-    availability, the weakest factor, the chart's points [(date, CPI after, its standard
-    deviation or None)] and the last ``last`` games (newest first). A fixed number of queries
-    whatever the number of games."""
+    availability, the weakest factor, the chart's points [(date, CPI after, None)] and the
+    last ``last`` games (newest first). A fixed number of queries whatever the number of games."""
     document = member_ledger(member)
     rows = document.pop("ledger")
-    sds = cpi_intervals([row["delta"] for row in rows], club_weights(member.club), [row["date"] for row in rows])
-    document["chart"] = [(row["date"], row["cpi_after"], sds[i] if sds else None) for i, row in enumerate(rows)]
+    document["chart"] = [(row["date"], row["cpi_after"], None) for row in rows]
     document["last_games"] = list(reversed(rows[-last:])) if last > 0 else []
     return document
 

@@ -49,7 +49,8 @@ def fair_play(club: Club, recent: int = RECENT_GAMES, min_games: int = MIN_GAMES
                                     .order_by("member_id", "-ordinal").values_list("member_id", "delta", "factors")):
         mine = games.setdefault(member_id, [])
         if len(mine) < recent:
-            mine.append({"delta": delta, **(shown or {})})
+            # the game's score (C1's sum, what the measurement model predicts), not the ledger's ΔCPI
+            mine.append({**(shown or {}), "delta": (shown or {}).get("score", delta)})
     rows = [_row(ratings[m], mine, elo.alpha, elo.beta, elo.sigma, elo.floor)
             for m, mine in games.items() if m in ratings and len(mine) >= min_games]
     rows.sort(key=lambda r: (-r["z"], r["name"]))

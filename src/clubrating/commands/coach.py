@@ -42,7 +42,7 @@ def _weakest_line(doc: dict[str, Any]) -> str:
     if weakest is None:
         return gettext("weakest factor: none yet (no analysed game)")
     name = weakest["factor"]
-    return gettext("weakest factor: %(factor)s, %(label)s: %(average)s (club %(club)s), costs %(cost)s CPI a game") % {
+    return gettext("weakest factor: %(factor)s, %(label)s: %(average)s (club %(club)s), costs %(cost)s ΔCPI a game") % {
         "factor": name, "label": gettext(weakest["label"]), "average": _figure(weakest["average"], name),
         "club": _figure(weakest["club_average"], name), "cost": f"{weakest['cost_per_game']:.1f}"}
 
@@ -90,7 +90,7 @@ def cmd_coach(args: argparse.Namespace) -> int:
 def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     p = subparsers.add_parser(
         "coach", parents=[common], help=gettext("a member's weakest CPI factor and exercises from their own games"),
-        description=gettext("Coach by CPI (spec C6): the factor that costs the member the most CPI a game, beside "
+        description=gettext("Coach by CPI (spec C6): the factor that costs the member the most ΔCPI a game, beside "
                             "the club's average, and positions from the member's latest analysed games where they "
                             "went wrong in it (FEN, side to move, a hint; the solution with --solutions)."),
         epilog=examples("clubrating coach 'Anna Berg' --factor M2 --limit 5 --solutions"))

@@ -86,21 +86,35 @@ def _headline(doc: dict[str, Any]) -> str:
 
 
 def _ledger_table(ledger: list[dict[str, Any]]) -> list[str]:
-    """The games, a line each and its factors under it, in columns as wide as their headings."""
+    """The games, a line each with the CPI before, ΔCPI and the CPI after (after = before +
+    ΔCPI, clamped to 0-4000), its factors under it and what each added to the ΔCPI, in columns
+    as wide as their headings."""
     headings = [pgettext("cpi table", "date"), pgettext("cpi table", "opponent"), pgettext("cpi table", "col"),
-                pgettext("cpi table", "result"), "ΔCPI", "CPI"]
+                pgettext("cpi table", "result"), pgettext("cpi table", "before"), "ΔCPI",
+                pgettext("cpi table", "after")]
     colours = {"white": gettext("white"), "black": gettext("black")}
-    widths = words.widths(headings, (10, 24, max(display_width(word) for word in colours.values()), 7, 7, 7))
-    aligns = "<<<<>>"
+    widths = words.widths(headings, (10, 24, max(display_width(word) for word in colours.values()), 7, 7, 7, 7))
+    aligns = "<<<<>>>"
     lines = [" ".join(fit(h, w, a) for h, w, a in zip(headings, widths, aligns))]
     for row in ledger:
         cells = [row["date"].isoformat(), row["opponent"], colours.get(row["colour"], row["colour"]), row["result"],
-                 f"{row['delta']:+.1f}", f"{row['cpi_after']:.1f}"]
+                 f"{row['cpi_before']:.1f}", f"{row['delta']:+.1f}", f"{row['cpi_after']:.1f}"]
         lines.append(" ".join(fit(c, w, a) for c, w, a in zip(cells, widths, aligns)))
         factors = row["factors"]
         lines.append("    " + " · ".join(f"{name} {factor_value(name, factors[name])}"
                                          for name in NAMES if name in factors))
+        lines.append("    " + contributions_line(row["contributions"]))
     return lines
+
+
+def contributions_line(parts: dict[str, float]) -> str:
+    """"ΔCPI: E +3.1 · B1 −2.0 · … · result +0.0 · an average game −4.2": what each factor and the
+    result added to the game's ΔCPI, and (fitted presets) the pull of the pool's average game."""
+    shown = [f"{name} {parts[name]:+.1f}" for name in NAMES if name in parts and round(parts[name], 1) != 0]
+    shown.append(gettext("result %(value)s") % {"value": f"{parts.get('result', 0.0):+.1f}"})
+    if round(parts.get("rest", 0.0), 1) != 0:
+        shown.append(gettext("an average game %(value)s") % {"value": f"{parts['rest']:+.1f}"})
+    return gettext("ΔCPI from: %(parts)s") % {"parts": " · ".join(shown)}
 
 
 def _print_ledger(doc: dict[str, Any]) -> None:
@@ -113,7 +127,7 @@ def _print_ledger(doc: dict[str, Any]) -> None:
             print(f"  {depth}")
     weakest = doc["weakest"]
     if weakest is not None:
-        print("  " + gettext("weakest factor: %(factor)s (costs %(cost)s CPI a game)") % {
+        print("  " + gettext("weakest factor: %(factor)s (costs %(cost)s ΔCPI a game)") % {
             "factor": weakest["factor"], "cost": f"{weakest['cost_per_game']:.1f}"})
     if doc["ledger"]:
         print("  " + ngettext("the factors over this %(count)s game:", "the factors over these %(count)s games:",

@@ -39,6 +39,11 @@ PSEUDO_PLAYER_GAMES = 10                 # the Elo estimate is judged over 10 ga
 # true drift anywhere from 0 to 100, 50 keeps the shown ± holding the true strength 57-77 % of
 # the time after up to four years away (68 % is honest), where no decay falls to 51 %.
 DECAY = 50.0
+# k of the running CPI under a fitted preset (ΔCPI = k · (what the game shows − CPI before),
+# cpi.index.ledger_step): ours, from the careers of benchmarks/measure_cpi_tracking.py on each
+# pool's held-out players (docs/cpi.md, "The running CPI"): the k that tracks the rating best
+# over settled players and a player rising 400 Elo, equally weighed.
+TRACKING_K = 0.1
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,8 +115,12 @@ def pool_means(sides: Sequence[Side], names: Sequence[str] = SHARES) -> dict[str
 
 # The direction each factor is defined in (spec C3): more of it is never worse (+1) or never
 # better (−1); a fitted weight of the other sign is a sampling accident and is held at 0.
-# The registry's ``sign``: B2/B3 and the result are left free (the data says which way).
+# The registry's ``sign``: B2/B3 are left free (the data says which way); the result, as
+# the points scored, never negative (spec C1's R).
 SIGNS = {spec.name: spec.sign for spec in FACTORS if spec.sign}
+POINTS = "points"                          # the result as one feature (see _result_as_points)
+RESULT_POINTS = {"win": 1.0, "draw": 0.5}  # spec C1: R = +10 / +5 / 0, in proportion to the points
+SIGNS[POINTS] = 1
 
 
 def _least_squares(x: np.ndarray, y: np.ndarray, features: Sequence[str] = FEATURES,
@@ -136,6 +145,26 @@ def _least_squares(x: np.ndarray, y: np.ndarray, features: Sequence[str] = FEATU
     return coef
 
 
+def _result_as_points(x: np.ndarray, elo: np.ndarray, features: Sequence[str], ridge: float) -> np.ndarray:
+    """The least squares of :func:`_least_squares` with the result as one feature, the points
+    scored (1, ½, 0), of a weight never below 0: R of spec C1 is +10 / +5 / 0, a bonus in
+    proportion to the points, so a fitted R never reads backwards (a win lowering the CPI, a
+    draw worth more than a win). Conditioned on the moves' quality a win says little of the
+    rating (docs/cpi.md, "The result"): where the data asks for a negative R, R is 0."""
+    import numpy as np   # as fit()
+    if not set(RESULTS) <= set(features):
+        return _least_squares(x, elo, features, ridge)
+    win, draw = features.index("win"), features.index("draw")
+    others = [i for i in range(len(features)) if i not in (win, draw)]
+    points = x[:, win] + RESULT_POINTS["draw"] * x[:, draw]
+    names = [features[i] for i in others] + [POINTS]
+    part = _least_squares(np.column_stack([x[:, others], points]), elo, names, ridge)
+    coef = np.zeros(len(features))
+    coef[others] = part[:-1]
+    coef[win], coef[draw] = part[-1] * RESULT_POINTS["win"], part[-1] * RESULT_POINTS["draw"]
+    return coef
+
+
 def fit(sides: Sequence[Side], features: Sequence[str] = FEATURES, ridge: float = RIDGE) -> Fit:
     """Weights, measurement model and prior from rated sides (see the module's text).
 
@@ -152,7 +181,7 @@ def fit(sides: Sequence[Side], features: Sequence[str] = FEATURES, ridge: float 
 
     means = pool_means(sides, SHARES + tuple(n for n in features if n not in FEATURES))
     x = np.array([impute(s.values, means, features) for s in sides])
-    coef = _least_squares(x, elo, features, ridge)
+    coef = _result_as_points(x, elo, features, ridge)
     share_total = float(sum(abs(c) for c, n in zip(coef, features) if n in SHARES))
     scale = share_total / SPEC_SHARE_TOTAL if share_total > 0 else 1.0
     weights = {name: 0.0 for name in FEATURES}
@@ -351,7 +380,7 @@ def settings_of(model: Fit, *, min_plies: int, window: int, floor: float = 0.0) 
                     elo_alpha=round(model.alpha, 4), elo_beta=round(model.beta, 6),
                     elo_sigma=round(model.sigma, 4), elo_mean=round(model.prior_mean, 1),
                     elo_sd=round(model.prior_sd, 1), elo_floor=round(floor, 1), decay=DECAY,
-                    e_scale=FITTED_E.exp_scale, e_cap=FITTED_E.cap)
+                    e_scale=FITTED_E.exp_scale, e_cap=FITTED_E.cap, k=TRACKING_K)
     settings.update({f"mean_{name}": round(model.means[name], 4) for name in SHARES})
     return settings
 

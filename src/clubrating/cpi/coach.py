@@ -3,8 +3,8 @@ the player's own analysed games. Pure: facts in, exercises out.
 
 The weakest factor is the one that costs the most ΔCPI per game against a perfect score,
 weighed by how often it was measured (B2, B3 and Br are no weakness, so never chosen; they
-can be asked for by name). It is the rule of :func:`clubrating.club.cpi.weakest_factor`, so
-the player's page and the coach name the same factor. Exercises are the positions before the
+can be asked for by name). :func:`clubrating.club.cpi.weakest_of` applies it for every place
+that names it (``clubrating cpi``, ``clubrating coach``, the player page, the CPI page). Exercises are the positions before the
 player's moves that went wrong in that factor, the costliest first, one a game before a
 second, never the same position twice. The rules per factor are in ``docs/cpi.md``.
 """
@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from clubrating.cpi.facts import BookStatus, Color, GameFacts, PlyFacts, Score
 from clubrating.cpi.factors import (NOT_WORSE_CP, OPENING_MOVES, SACRIFICE_CP, centipawn_loss, hangs,
                                     increment_seconds, mating_attacks)
-from clubrating.cpi.index import Weights
+from clubrating.cpi.index import Weights, cpi_per_point
 from clubrating.cpi.registry import COUNTS, FACTORS as SPECS, LABELS, NAMES, SHARES, PlayerFactors, player_factors
 from clubrating.words import N_
 
@@ -79,7 +79,10 @@ def factor_averages(per_game: Sequence[PlayerFactors]) -> dict[str, FactorAverag
 
 
 def shortfalls(averages: dict[str, FactorAverage], weights: Weights = Weights()) -> dict[str, Shortfall]:
-    """The cost per game of each candidate factor that was measured (see the docstring)."""
+    """The cost per game of each candidate factor that was measured (see the docstring), in
+    the ledger's ΔCPI a game: the score's points times :func:`~clubrating.cpi.index.cpi_per_point`
+    (1 under the spec; k/β under fitted settings, once the player's CPI has settled)."""
+    unit = cpi_per_point(weights)
     out = {}
     for name in WEAKEST_CANDIDATES:
         figures = averages[name]
@@ -89,7 +92,7 @@ def shortfalls(averages: dict[str, FactorAverage], weights: Weights = Weights())
             cost = abs(weights.weight(name)) * figures.average
         else:
             cost = weights.weight(name) * (1 - figures.average) * figures.available / figures.games
-        out[name] = Shortfall(name, cost, figures.average)
+        out[name] = Shortfall(name, unit * cost, figures.average)
     return out
 
 

@@ -12,7 +12,6 @@ from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from clubrating.cpi.calibrate import estimate
 from clubrating.cpi.facts import Color, GameFacts, won
 from clubrating.cpi.presets import FITTED, POOLS, PROVENANCE
 from clubrating.cpi.registry import COUNTS, SHARES, PlayerFactors, player_factors
@@ -53,9 +52,9 @@ def preset(name: str) -> Weights:
 
 
 def initial_cpi(weights: Weights) -> float:
-    """A player's CPI before any game: the club's start (spec), or the pool's mean (window)."""
+    """A player's CPI before any game: the club's start (spec), or the pool's mean (fitted)."""
     model = weights.model
-    return model.elo.prior_mean if model.windowed else model.start
+    return model.elo.prior_mean if model.tracking else model.start
 
 
 def result_bonus(result: GameResult | None, color: Color, weights: Weights = Weights()) -> float:
@@ -135,37 +134,74 @@ def clamp_cpi(value: float) -> float:
     return max(CPI_FLOOR, min(CPI_CEILING, value))
 
 
-def cpi_after(before: float, recent: Sequence[float], weights: Weights,
-              dates: Sequence[dt.date | None] | None = None) -> float:
-    """The CPI after a game: the spec's clamp(CPI + ΔCPI, 0, 4000) (C2), or with a ``window``
-    and an Elo map, the Elo-equivalent of the last ``window`` ΔCPIs (``recent``, newest last,
-    played on ``dates``), so that two players' CPIs compare whatever the number of games they
-    played."""
-    model = weights.model
-    elo = model.elo_map
-    if model.window >= 1 and elo is not None:
-        n = model.window
-        window = recent[-n:]
-        ages = years_before(dates[-n:], dates[-1]) if dates and model.decay > 0 else None
-        return clamp_cpi(estimate(window, elo, ages=ages, decay=model.decay)[0])
-    return clamp_cpi(before + recent[-1])
-
-
-def cpi_intervals(deltas: Sequence[float], weights: Weights,
-                  dates: Sequence[dt.date | None] | None = None) -> list[float] | None:
-    """The standard deviation of the CPI after each of a player's games (``deltas`` oldest
-    first), as :func:`cpi_after` estimates it from the same window; None for settings whose
-    CPI is the spec's running sum (no Elo map: no interval to draw)."""
-    model = weights.model
-    elo = model.elo_map
-    if model.window < 1 or elo is None:
+def game_shows(score: float, weights: Weights) -> float | None:
+    """What one game shows on the CPI's scale under settings with an Elo map: the rating whose
+    expected score it is, (score − α)/β of the measurement model, clamped as the CPI is (C2);
+    None under the spec's arithmetic, whose score is the game's ΔCPI itself."""
+    elo = weights.model.elo_map
+    if elo is None or weights.model.k <= 0:
         return None
-    n, sds = model.window, []
-    for end in range(1, len(deltas) + 1):
-        when = dates[max(0, end - n):end] if dates else None
-        ages = years_before(when, when[-1]) if when and model.decay > 0 else None
-        sds.append(estimate(deltas[max(0, end - n):end], elo, ages=ages, decay=model.decay)[1])
-    return sds
+    return clamp_cpi((score - elo.alpha) / elo.beta)
+
+
+def gain(weights: Weights, played: int) -> float:
+    """k of the game after ``played`` scored games: the larger of the settings' ``k`` and the
+    weight a posterior mean gives the next game of a player of unchanging strength,
+    1/(played + 1 + (σ/β)²/τ²) (the measurement model's noise over the pool's spread). A
+    newcomer's CPI leaves the pool's mean at once and then settles, as Elo's K of 40 for the
+    first games then 20 (spec R4) does; 1 under the spec (ΔCPI is the game's score)."""
+    model, elo = weights.model, weights.model.elo_map
+    if elo is None or model.k <= 0:
+        return 1.0
+    noise = (elo.sigma / elo.beta) ** 2
+    return max(model.k, 1.0 / (played + 1 + noise / elo.prior_sd ** 2))
+
+
+def ledger_step(before: float, score: float, weights: Weights, played: int = 0) -> tuple[float, float]:
+    """(ΔCPI, CPI after) of one game whose score (Σ w·factor + R, spec C1) is ``score``, for a
+    player whose CPI was ``before`` after ``played`` scored games; always CPI after =
+    clamp(before + ΔCPI, 0, 4000) (C2).
+
+    Under the spec ΔCPI is the score. Under fitted settings ΔCPI = k · (what the game shows −
+    CPI before) (:func:`gain`): a game better than the player's CPI raises it, a poorer one
+    lowers it, so the CPI follows the pool's rating of the player whatever the number of games
+    (k: docs/cpi.md, "The running CPI")."""
+    shows = game_shows(score, weights)
+    delta = score if shows is None else gain(weights, played) * (shows - before)
+    return delta, clamp_cpi(before + delta)
+
+
+def cpi_per_point(weights: Weights, played: int | None = None) -> float:
+    """ΔCPI a game per point of a game's score (C1's units): 1 under the spec, k/β under fitted
+    settings (a factor's weight times its value moves the game's Elo-equivalent by w·v/β, and
+    the CPI by k of that; ``played``: the :func:`gain` of that game, else the settled ``k``).
+    What a factor costs or adds, in the ledger's ΔCPI."""
+    elo = weights.model.elo_map
+    if elo is None or weights.model.k <= 0:
+        return 1.0
+    return (weights.model.k if played is None else gain(weights, played)) / elo.beta
+
+
+def contributions(score: PlayerScore, before: float, weights: Weights, played: int = 0) -> dict[str, float]:
+    """What each factor and the result added to this game's ΔCPI (``ledger_step``), in the
+    direction a player reads them, and ``"rest"`` for what the CPI before contributes (under
+    fitted settings: the pull of an average game toward the pool's mean); they sum to ΔCPI.
+
+    Under the spec a factor adds w·value and the result R. Under fitted settings a share factor
+    adds k·w·(value − the pool's mean)/β (above the pool's mean: more), a count k·w·count/β, the
+    result k·R/β (R ≥ 0: the fit keeps the result's sign, docs/cpi.md)."""
+    unit = cpi_per_point(weights, played)
+    fitted = game_shows(score.delta_cpi, weights) is not None
+    parts: dict[str, float] = {}
+    for name in SHARES:
+        value = score.factors.share(name).value
+        mean = weights.factor(name).mean if fitted else 0.0
+        parts[name] = 0.0 if value is None else unit * weights.weight(name) * (value - mean)
+    parts.update({name: unit * weights.weight(name) * score.factors.count(name).count for name in COUNTS})
+    parts["result"] = unit * score.result_bonus
+    delta, _ = ledger_step(before, score.delta_cpi, weights, played)
+    parts["rest"] = delta - sum(parts.values())
+    return parts
 
 
 DAYS_A_YEAR = 365.2425   # the Gregorian calendar's mean year
@@ -180,14 +216,13 @@ def years_before(dates: Sequence[dt.date | None], moment: dt.date | None) -> lis
 
 def ledger(games_in_order: Iterable[LedgerGame], weights: Weights = Weights()) -> tuple[LedgerEntry, ...]:
     """Replay every game in the given order (tournament date, round, board): per player the
-    CPI after each scored game (:func:`cpi_after`) from ``weights.model.start``; a game shorter than
-    ``min_plies`` has no entry.
+    CPI before, ΔCPI and CPI after each scored game (:func:`ledger_step`), from
+    :func:`initial_cpi`; a game shorter than ``min_plies`` has no entry.
 
     Pure: the same games and weights always give the same entries.
     """
     current: dict[Hashable, float] = {}
-    recent: dict[Hashable, list[float]] = {}
-    dates: dict[Hashable, list[dt.date | None]] = {}
+    played: dict[Hashable, int] = {}
     entries: list[LedgerEntry] = []
     for game in games_in_order:
         scores = score_game(game.facts, weights)
@@ -195,13 +230,8 @@ def ledger(games_in_order: Iterable[LedgerGame], weights: Weights = Weights()) -
             if not scores[color].scored:
                 continue
             before = current.get(player, initial_cpi(weights))
-            delta = scores[color].delta_cpi
-            played = recent.setdefault(player, [])
-            played.append(delta)
-            when = dates.setdefault(player, [])
-            when.append(game.date)
-            after = cpi_after(before, played, weights, when)
-            current[player] = after
+            delta, after = ledger_step(before, scores[color].delta_cpi, weights, played.get(player, 0))
+            current[player], played[player] = after, played.get(player, 0) + 1
             entries.append(LedgerEntry(game.game_id, player, color, before, delta, after))
     return tuple(entries)
 

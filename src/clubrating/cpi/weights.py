@@ -48,16 +48,19 @@ NO_ELO_MAP = EloMap(0, 0, 0, 0, 0, 0)   # the spec has no Elo-equivalent
 
 @dataclass(frozen=True, slots=True)
 class ScoringModel:
-    """How factor values become a CPI: the spec's running sum from ``start`` (C2) unless a
-    ``window`` and a usable Elo map make it the Elo-equivalent of the last games."""
+    """How factor values become a CPI: always the running clamp(CPI + ΔCPI, 0, 4000) of spec C2,
+    from ``start`` with ΔCPI the game's score (the spec); with a usable Elo map and ``k`` > 0,
+    from the pool's mean with ΔCPI = k · (what the game shows − CPI before), and the headline
+    "plays like" the Elo-equivalent of the last ``window`` games."""
 
     start: float = 0              # the starting CPI, a setting (default 0)
     renormalise: bool = False     # spec C5: an unavailable factor adds 0 ("no mates available": 0)
     min_plies: int = 0            # spec: every game counts
-    window: int = 0               # spec C2: CPI_new = clamp(CPI_old + ΔCPI, 0, 4000)
+    window: int = 0               # games of "plays like 1750 ± 150"; 0: no such headline (spec)
     elo: EloMap = NO_ELO_MAP      # ΔCPI = α + β·Elo + noise(σ), the pool's prior, the floor
     decay: float = 0              # Elo per √year a strength may move unseen (Glicko's c); 0: none
     e_form: EvalLossForm = SPEC_E  # E: spec C3's max(0, 1 − CPL/200), or the fitted form
+    k: float = 0                  # share of the gap to what a game shows that it moves the CPI; 0: the spec
 
     @property
     def elo_map(self) -> EloMap | None:
@@ -67,8 +70,13 @@ class ScoringModel:
 
     @property
     def windowed(self) -> bool:
-        """The CPI is the Elo-equivalent of the last ``window`` games, not a running sum."""
+        """The headline is "plays like", the Elo-equivalent of the last ``window`` games."""
         return self.window >= 1 and self.elo_map is not None
+
+    @property
+    def tracking(self) -> bool:
+        """ΔCPI = k · (what the game shows − CPI before): the CPI tracks the pool's rating."""
+        return self.k > 0 and self.elo_map is not None
 
 
 SPEC_FACTORS = tuple(FactorWeight(spec.name, spec.spec_weight) for spec in FACTORS)
@@ -112,7 +120,7 @@ class Weights:
         out.update(zip(_ELO_KEYS, map(_setting, (elo.alpha, elo.beta, elo.sigma, elo.prior_mean, elo.prior_sd,
                                                  elo.floor))))
         out.update(decay=_setting(model.decay), e_scale=_setting(model.e_form.exp_scale),
-                   e_cap=_setting(model.e_form.cap))
+                   e_cap=_setting(model.e_form.cap), k=_setting(model.k))
         return out
 
     @classmethod
@@ -126,7 +134,7 @@ class Weights:
             # a game of n plies is scored when n ≥ min_plies, the same test for a whole number
             min_plies=math.ceil(flat["min_plies"]), window=int(flat["window"]),
             elo=EloMap(*(flat[key] for key in _ELO_KEYS)), decay=flat["decay"],
-            e_form=EvalLossForm(flat["e_scale"], flat["e_cap"]))
+            e_form=EvalLossForm(flat["e_scale"], flat["e_cap"]), k=flat["k"])
         return cls(factors, ResultBonus(flat["win"], flat["draw"], flat["loss"]), model)
 
     @classmethod

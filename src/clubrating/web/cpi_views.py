@@ -24,6 +24,7 @@ from clubrating.club.coach import cpi_brief, exercises_for
 from clubrating.club.cpi import MIN_GAMES_FOR_STRENGTH, MIN_MOVES_FOR_STRENGTH, club_weights, cpi_summary
 from clubrating.club.models import Member
 from clubrating.cpi.coach import Hint
+from clubrating.cpi.index import cpi_per_point
 from clubrating.cpi.registry import BY_NAME, COUNTS
 from clubrating.cpi.weights import Weights
 from clubrating.web import pages
@@ -64,7 +65,8 @@ def _recent(access: ClubAccess, rows: list[dict[str, Any]]) -> list[dict[str, An
         else:
             opponent = access.name(row["opponent"], junior=True)
         recent.append({**row, "opponent": opponent, "delta_text": f"{row['delta']:+.1f}",
-                       "cpi_text": f"{row['cpi_after']:.1f}"})
+                       "before_text": f"{row['cpi_before']:.1f}", "cpi_text": f"{row['cpi_after']:.1f}",
+                       "result_part": f"{row['contributions']['result']:+.1f}"})
     return recent
 
 
@@ -75,38 +77,43 @@ def dashboard(access: ClubAccess, member: Member) -> dict[str, Any]:
     summary = cpi_summary(member, last=RECENT_GAMES)
     coach = exercises_for(member, recent=COACH_GAMES)
     name = access.name(member.name, junior=member.junior, consent=member.full_name_consent, member_id=member.id)
-    recent = [{**r, "href": game_href(access.base, r["game_id"], r["tournament_id"], has_moves=r["has_moves"]),
-               "bonus_text": "" if r["result_bonus"] is None else f"{r['result_bonus']:+g}"}
+    recent = [{**r, "href": game_href(access.base, r["game_id"], r["tournament_id"], has_moves=r["has_moves"])}
               for r in _recent(access, summary["last_games"])]
-    rows = [factor_row(n, a, weights) for n, a in coach["averages"].items()]
+    costs = (coach["weakest"] or {}).get("costs", {})
+    rows = [factor_row(n, a, costs.get(n)) for n, a in coach["averages"].items()]
     exercises = [{**e, "board": board_svg(e["fen"], e["side_to_move"]), "task": _task(e["factor"], e["side_to_move"]),
                   "hint": _hint(e["hint"]), "best_score": e.get("best_score") and _hint(e["best_score"]),
                   "href": game_href(access.base, e["game_id"], e["tournament_id"], has_moves=e["has_moves"],
                                     ply=e["ply"] - 1)}     # the board before the move to find
                  for e in coach["exercises"]]
     windowed = weights.model.windowed
-    measure = _("Plays like") if windowed else "CPI"
     return {
         "member": member, "name": name, "cpi": summary["cpi"], "games": summary["games"],
         "strength": summary["strength"], "depth": depth_notice(summary["strength"]),
-        "running": not windowed, "start": weights.model.start,
+        "running": not windowed, "tracking": weights.model.tracking, "start": weights.model.start,
+        "k": f"{weights.model.k:g}",
         "min_games": MIN_GAMES_FOR_STRENGTH, "min_moves": MIN_MOVES_FOR_STRENGTH,
-        "bonus_words": _("%(win)s for a win, %(draw)s for a draw, %(loss)s for a loss") % {
-            "win": f"{weights.result.win:+g}", "draw": f"{weights.result.draw:+g}", "loss": f"{weights.result.loss:+g}"},
-        "costliest": costliest(rows),
+        "result_words": result_words(weights),
         "weakest": coach["weakest"], "factor": coach["factor"], "factor_label": coach["label"] and _(coach["label"]),
         "weakest_row": next((r for r in rows if coach["weakest"] and r["factor"] == coach["weakest"]["factor"]), None),
         "games_coached": coach["games_coached"], "factor_rows": rows, "recent": list(reversed(recent)),
         "exercises": exercises,
-        "cpi_chart": cpi_line(summary["chart"], measure=measure, title=(
-            _("What %(name)s plays like after each analysed game") if windowed
-            else _("CPI of %(name)s after each analysed game")) % {"name": name}),
+        "cpi_chart": cpi_line(summary["chart"], title=_("CPI of %(name)s after each analysed game") % {"name": name}),
         "factor_chart": factor_bars(coach["averages"], title=_("Factor averages of %(name)s and the club") % {"name": name})
         if summary["games"] else "",
         "delta_chart": delta_bars([(_("%(date)s vs %(opponent)s") % {"date": r["date"].isoformat(), "opponent": r["opponent"]},
                                     r["delta"]) for r in recent],
                                   title=_("ΔCPI of the latest games of %(name)s") % {"name": name}),
     }
+
+
+def result_words(weights: Weights) -> str:
+    """What the result adds to a game's ΔCPI, "+10 for a win, +5 for a draw, +0 for a loss"
+    (spec C1's R; under fitted settings R times k/β once the CPI has settled: never below 0)."""
+    unit = cpi_per_point(weights)
+    figures = {key: f"{round(unit * value, 1):+g}" for key, value in
+               (("win", weights.result.win), ("draw", weights.result.draw), ("loss", weights.result.loss))}
+    return _("%(win)s for a win, %(draw)s for a draw, %(loss)s for a loss") % figures
 
 
 def depth_notice(strength: dict[str, Any] | None) -> dict[str, Any] | None:
@@ -133,22 +140,21 @@ def _task(factor: str, side_to_move: str) -> str:
     return _("Find the best move for White") if side_to_move == "white" else _("Find the best move for Black")
 
 
-def factor_row(name: str, figures: dict[str, Any], weights: Weights) -> dict[str, Any]:
+def factor_row(name: str, figures: dict[str, Any], cost: float | None) -> dict[str, Any]:
     """A factor of the table: its figures, what it means and which way is better (the
-    registry's words), how it compares with the club's average, and what that difference
-    costs (or gains) the player in ΔCPI a game: weight × (club's average − player's), which
-    reads right whichever way the factor points."""
+    registry's words), how it compares with the club's average in words right whichever way
+    the factor points, and what it costs the player in ΔCPI a game against a perfect score
+    (``cost``: :func:`clubrating.club.cpi.weakest_of`'s, the rule that names the weakest
+    factor; None for a factor that is no weakness or was never measured)."""
     spec = BY_NAME[name]
     mine, club = figures["average"], figures["club_average"]
-    cost = None if mine is None or club is None else weights.weight(name) * (club - mine)
     comparison = _comparison(spec.higher_is_better, mine, club, name)
     label = _(figures["label"])   # the registry's words (N_), in the page's language
     return {"factor": name, **figures, "label": label, "means": _(spec.means), "short_label": label.split(" (")[0],
             "better": _better(spec.higher_is_better),
             "average_text": _figure(name, mine), "club_text": _figure(name, club),
             "against": _against(comparison), "cost": cost, "drill": spec.drill,
-            "cost_text": "" if cost is None else _cost_text(cost),
-            "cell": "" if cost is None else _cell(comparison, cost)}
+            "cell": _cell(comparison), "cost_text": "" if cost is None else f"{cost:.1f}"}
 
 
 def _better(higher_is_better: bool | None) -> str:
@@ -174,28 +180,10 @@ def _against(comparison: str) -> str:
             "better": _("better than the club"), "worse": _("worse than the club")}[comparison]
 
 
-def _cost_text(cost: float) -> str:
-    if round(cost, 1) == 0:
-        return _("no difference in ΔCPI a game")
-    return (_("costs %(cost)s ΔCPI a game") % {"cost": f"{cost:.1f}"} if cost > 0
-            else _("gains %(gain)s ΔCPI a game") % {"gain": f"{-cost:.1f}"})
-
-
-def _cell(comparison: str, cost: float) -> str:
-    """The table's short form, under "Against the club (ΔCPI a game)": "worse, costs 1.1"."""
-    word = {"": "", "same": _("the same"), "above": _("above"), "below": _("below"),
+def _cell(comparison: str) -> str:
+    """The table's short form, under "Against the club": "worse", "the same", ..."""
+    return {"": "", "same": _("the same"), "above": _("above"), "below": _("below"),
             "better": _("better"), "worse": _("worse")}[comparison]
-    if round(cost, 1) == 0:
-        return word
-    return _("%(comparison)s, %(cost)s") % {"comparison": word, "cost": _("costs %(cost)s") % {"cost": f"{cost:.1f}"}
-                                           if cost > 0 else _("gains %(gain)s") % {"gain": f"{-cost:.1f}"}}
-
-
-def costliest(rows: list[dict[str, Any]]) -> dict[str, Any] | None:
-    """The factor the coach drills that costs the player the most ΔCPI a game against the
-    club's average; None when none costs anything (every factor at or above the club's)."""
-    costs = [r for r in rows if r["drill"] and r["cost"] is not None and round(r["cost"], 1) > 0]
-    return max(costs, key=lambda r: r["cost"], default=None)
 
 
 def _figure(name: str, value: float | None) -> str:

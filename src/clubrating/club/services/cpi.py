@@ -26,6 +26,10 @@ def set_cpi_weights(club: Club, changes: dict[str, float | None], *, who: str,
     if unknown:
         raise InputError(gettext_noop("unknown weight %(value)s: expected one of %(value2)s"),
                          value=repr(unknown[0]), value2=', '.join(WEIGHT_NAMES))
+    k = changes.get("k")
+    if k is not None and not 0 <= k <= 1:   # ΔCPI = k·(what the game shows − CPI before): a share of the gap
+        raise InputError(gettext_noop("k must be between 0 and 1 (the share of the gap a game moves the CPI), "
+                                      "not %(value)s"), value=f"{k:g}")
     if preset is not None and preset not in PRESETS:
         raise InputError(gettext_noop("unknown CPI preset %(preset)s: expected one of %(value)s"),
                          preset=repr(preset), value=', '.join(PRESETS))
