@@ -108,7 +108,7 @@ def crawl(club: Club, *, cli: bool = True) -> list[str]:
             found += tournament_views(web, base, api, truth, club, tournaments[tid])
         active = sorted(m for m, p in truth.person.items() if m == p)
         for member in active:
-            found += player_views(web, base, api, truth, member)
+            found += player_views(web, base, api, truth, member, club.policy)
         for member, person in sorted(truth.person.items()):
             if member != person:
                 found += merged_redirects(web, base, member, person)
@@ -268,7 +268,7 @@ def history_rows(truth: Truth, person: int) -> list[tuple[int, int, Change | Non
     return [(t, truth.person_points(t, person), truth.changes.get((t, person))) for t in truth.history(person)]
 
 
-def player_views(web: Client, base: str, api: str, truth: Truth, person: int) -> list[str]:
+def player_views(web: Client, base: str, api: str, truth: Truth, person: int, policy: str) -> list[str]:
     want = history_rows(truth, person)
     found = []
     page = Page(get(web, f"{base}p/{person}/").decode())
@@ -295,13 +295,15 @@ def player_views(web: Client, base: str, api: str, truth: Truth, person: int) ->
                                               "ratings": {k: (v["rating"], v["games"]) for k, v in doc["ratings"].items()}},
                     {"history": [(t, pts, c and c.before, c and c.after, c.games if c else 0) for t, pts, c in want],
                      "ratings": ratings})
-    found += card_views(web, base, truth, person, doc["card"])
+    found += card_views(web, base, truth, person, doc["card"], policy)
     return found + cpi_dashboard(web, base, truth, person)
 
 
-def card_views(web: Client, base: str, truth: Truth, person: int, api_card: dict[str, Any]) -> list[str]:
+def card_views(web: Client, base: str, truth: Truth, person: int, api_card: dict[str, Any],
+               policy: str) -> list[str]:
     """The card's games: the opponent's rating is the opponent's stored rating before the
-    tournament (when rated in it); the CSV and JSON card carry the same figures as the API's."""
+    tournament (when rated in it), the games' changes add up to the tournament's stored change;
+    the CSV and JSON card carry the same figures as the API's."""
     card = json.loads(get(web, f"{base}p/{person}/card.json"))["card"]
     found = [] if card == api_card else [f"card.json {person} differs from the API's card"]
     for g in card["games"]:
@@ -309,10 +311,31 @@ def card_views(web: Client, base: str, truth: Truth, person: int, api_card: dict
         if g["status"] == "rated" and theirs is not None and g["opponent_rating"] != theirs.before:
             found.append(f"card {person}: game {g['game_id']}: opponent's rating {g['opponent_rating']}, "
                          f"the store {theirs.before}")
+    found += card_sums(truth, person, card, policy)
     rows = csv_rows(get(web, f"{base}p/{person}/card.csv"))
     found += differ(f"card.csv {person}", dict(enumerate((r["Opponent rating"], r["Change"]) for r in rows)),
                     dict(enumerate(("" if g["opponent_rating"] is None else f"{g['opponent_rating']:.1f}",
                                     "" if g["change"] is None else f"{g['change']:+.2f}") for g in card["games"])))
+    return found
+
+
+# How far the card's sum may be from the stored change: FIDE's policy rounds a tournament's change
+# to a whole number (FIDE handbook B.02 8.3.4); the club's does not round.
+CARD_ROUNDING = {"fide": 0.5, "club": 1e-6}
+
+
+def card_sums(truth: Truth, person: int, card: dict[str, Any], policy: str) -> list[str]:
+    """The changes of a tournament's rated games on the card add up to the stored change."""
+    sums: dict[int, float] = defaultdict(float)
+    for g in card["games"]:
+        if g["change"] is not None:
+            sums[g["tournament_id"]] += g["change"]
+    found = []
+    for tid, total in sums.items():
+        stored = truth.changes.get((tid, person))
+        if stored is None or abs(total - (stored.after - stored.before)) > CARD_ROUNDING[policy]:
+            found.append(f"card {person}: tournament {tid}: the games' changes add up to {total:+.2f}, the store "
+                         f"{'none' if stored is None else f'{stored.after - stored.before:+.2f}'}")
     return found
 
 
