@@ -22,7 +22,7 @@ def read_tournament_bytes(data: bytes, name: str, *, format: str | None = None) 
         raise InputError(N_("the file is empty: expected a TRF, PGN or CSV tournament"), file=name)
     # decoded (UTF-16 too), a NUL or another control character left is a binary or a damaged
     # file: read_tournament_text refuses it with its line
-    return read_tournament_text(decode_text(data), name, format=format), hashlib.sha256(data).hexdigest()
+    return read_tournament_text(decode_text(data, name), name, format=format), hashlib.sha256(data).hexdigest()
 
 
 def read_tournament_file(path: str, *, format: str | None = None) -> TournamentRecord:

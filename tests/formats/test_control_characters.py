@@ -76,3 +76,12 @@ def test_typed_results_with_an_escape_are_refused_with_their_line() -> None:
 def test_an_initial_list_with_a_bell_is_refused_with_its_line() -> None:
     with pytest.raises(InputError, match=r"^list.csv:3: a control character U\+0007 in column 1"):
         read_rating_list(io.StringIO("name,rating\nAnna Berg,1500\n\x07Ben Cole,1400\n"), "list.csv")
+
+
+@pytest.mark.parametrize("data", [b"\xfe\xff\x00", b"\xff\xfe\x00\xd8", b"\xff\xfeA"])
+def test_a_utf16_byte_order_mark_before_bytes_that_are_not_utf16_is_one_line(data: bytes) -> None:
+    # found by the hostile-input suite: UnicodeDecodeError, a traceback from import and the upload page
+    from clubrating.files import read_tournament_bytes
+    with pytest.raises(InputError, match=r"^night.csv: the file starts as UTF-16 but is not \(truncated data|"
+                                         r"^night.csv: the file starts as UTF-16 but is not \(unexpected end"):
+        read_tournament_bytes(data, "night.csv")

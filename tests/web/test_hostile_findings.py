@@ -7,8 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from django.test import Client
+
 from clubrating.cli import main
-from clubrating.club.models import Club, Tournament
+from clubrating.club.models import Club, Member, Tournament
 
 
 def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str]:
@@ -54,3 +56,21 @@ def test_cpi_weights_loading_json_nested_past_the_stack_is_one_line(
     assert code == 2 and err.splitlines() == [f"clubrating cpi-weights: error: {deep}: not JSON (nested too deep)"]
     assert Club.objects.get(pk=club.pk).cpi_weights == {"preset": "spec"}
     assert Tournament.objects.count() == 0
+
+
+def test_a_member_looked_up_by_a_name_longer_than_any_is_a_message_not_a_500(
+        evening: Tournament, arbiter_client: Client) -> None:
+    # found: SQLite's "LIKE or GLOB pattern too complex" on 70,000 characters, a 500 on the
+    # members page and a database error on the command line
+    anna = Member.objects.get(club=evening.club, name="Anna Smith")
+    r = arbiter_client.post("/c/riverside/arbiter/members/rename/", {"member": "A" * 70_000, "name": "Ann"}, follow=True)
+    assert r.status_code == 200 and "a name of 70000 characters: at most 200" in r.content.decode()
+    assert Member.objects.get(pk=anna.pk).name == "Anna Smith"
+
+
+def test_an_evening_page_with_a_number_past_sqlites_integers_is_a_404(evening: Tournament,
+                                                                      arbiter_client: Client) -> None:
+    # found: OverflowError ("Python int too large to convert to SQLite INTEGER"), a 500
+    for page in ("", "round/"):
+        r = arbiter_client.get(f"/c/riverside/arbiter/evening/9223372036854775808/{page}")
+        assert r.status_code == 404

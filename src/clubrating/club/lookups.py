@@ -9,6 +9,7 @@ from django.core.exceptions import ObjectDoesNotExist
 from django.utils.translation import gettext_noop
 
 from clubrating.formats.bounds import whole_number
+from clubrating.formats.records import MAX_NAME_LENGTH
 from clubrating.club.models import Club, Entry, Game, Member, Tournament, merge_cycle
 from clubrating.errors import InputError, NotFound
 from clubrating.formats.results import result_text
@@ -95,6 +96,9 @@ def members_called(club: Club, typed: str) -> list[Member]:
     a member's and the members merged into it is that member.
     """
     text = " ".join(typed.split())
+    if len(text) > MAX_NAME_LENGTH:   # no member is called so; SQLite refuses a LIKE pattern that long
+        raise InputError(gettext_noop("a name of %(count)s characters: at most %(MAX_NAME_LENGTH)s"),
+                         count=len(text), MAX_NAME_LENGTH=MAX_NAME_LENGTH)
     if not word_key(text):
         raise InputError(gettext_noop("say which member: a member's number or name"))
     named = [m for m in Member.objects.filter(_containing(text), club=club).order_by("id") if is_exact(text, m.name)]

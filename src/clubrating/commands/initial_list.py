@@ -30,7 +30,7 @@ def read_list_file(path: str) -> Any:
         raise InputError(N_("no such file"), file=path) from None
     except OSError as error:
         raise InputError(N_("cannot read the file (%(strerror)s)"), file=path, strerror=error.strerror) from None
-    return read_rating_list(io.StringIO(decode_text(data), newline=""), path)
+    return read_rating_list(io.StringIO(decode_text(data, path), newline=""), path)
 
 
 def initial_rows_json(club: Any) -> list[dict[str, Any]]:

@@ -71,7 +71,7 @@ def read_prior(path: str, policy: Policy | None = None) -> dict[str, Standing]:
     except OSError as error:
         raise InputError(N_("cannot read the prior ratings (%(strerror)s)"), file=path,
                          strerror=error.strerror) from None
-    return parse_prior(decode_text(text), path, policy)
+    return parse_prior(decode_text(text, path), path, policy)
 
 
 def parse_prior(text: str, source: str, policy: Policy | None = None) -> dict[str, Standing]:

@@ -237,13 +237,18 @@ class NumberedLines:
             yield number, (text.lstrip("\ufeff") if number == 1 else text)
 
 
-def decode_text(data: bytes) -> str:
+def decode_text(data: bytes, source: str | None = None) -> str:
     """The text of a file's bytes: UTF-8 (with or without BOM), UTF-16 with a BOM,
-    else Windows-1252, else Latin-1 (which decodes every byte)."""
+    else Windows-1252, else Latin-1 (which decodes every byte). A UTF-16 BOM before bytes that
+    are no UTF-16 (an odd count, a lone surrogate) is a damaged file: an InputError."""
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
     elif data.startswith((b"\xff\xfe", b"\xfe\xff")):
-        return data.decode("utf-16")
+        try:
+            return data.decode("utf-16")
+        except UnicodeDecodeError as error:
+            raise InputError(N_("the file starts as UTF-16 but is not (%(reason)s at byte %(start)s)"), file=source,
+                             reason=error.reason, start=error.start + 2) from None
     for encoding in ("utf-8", "cp1252"):
         try:
             return data.decode(encoding)

@@ -83,7 +83,7 @@ def _seed(request: HttpRequest, club: Club, who_: str) -> Any:
     name = upload_file.name or "upload"
     if upload_file.size and upload_file.size > MAX_UPLOAD_BYTES:
         raise InputError(gettext("the file is larger than %(mb)s MB") % {"mb": MAX_UPLOAD_BYTES // 1024 // 1024}, file=name)
-    listed = read_rating_list(io.StringIO(decode_text(upload_file.read()), newline=""), name)
+    listed = read_rating_list(io.StringIO(decode_text(upload_file.read(), name), newline=""), name)
     return il.seed_ratings(club, listed, who=who_, source=name)
 
 

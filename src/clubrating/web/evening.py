@@ -50,8 +50,9 @@ def _page(request: HttpRequest, access: ClubAccess, template: str, **context: An
 
 
 def _evening(access: ClubAccess, tournament_id: int) -> tuple[Tournament, Evening]:
-    found = Evening.objects.filter(tournament__club=access.club, tournament_id=tournament_id).select_related(
-        "tournament__club").first()
+    number = services.parse_id(tournament_id)   # a path's <int:> takes 20 digits, which SQLite cannot compare
+    found = None if number is None else Evening.objects.filter(
+        tournament__club=access.club, tournament_id=number).select_related("tournament__club").first()
     if found is None:
         raise Http404("no such evening")
     return found.tournament, found
