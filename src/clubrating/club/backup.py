@@ -87,6 +87,7 @@ def restore(source: Path) -> Restored:
     else:
         backup_schema.check_pg_listing(source, _check_pg_file(source),
                                        set(connection.introspection.django_table_names()) | MIGRATE_TABLES)
+        backup_schema.check_pg_schema(source, _run, _pg_program("pg_restore"), _pg_program("pg_dump"))
     tables = _refuse_unless_empty()
     from django.db.migrations.recorder import MigrationRecorder
 

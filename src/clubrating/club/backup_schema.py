@@ -11,20 +11,28 @@ only the schema objects the migrations create (docs/operations.md, "Backups"):
 - PostgreSQL: the dump's table of contents (``pg_restore --list``) may hold only the kinds of
   object migrations make (tables, their sequences, defaults, constraints and indexes, and
   their rows), each on a table of clubrating's models: a trigger, function, view, rule,
-  policy or extension is refused in one line naming it.
+  policy or extension is refused in one line naming it. Then, as for SQLite, a probe
+  database made on the same server is migrated to exactly the dump's migrations and its
+  ``pg_dump --schema-only`` must hold the same objects with the same definitions as the
+  dump's (an index of its own, a CHECK changed); a role that may not create a database
+  keeps the first check only, and says so on stderr.
 """
 
 from __future__ import annotations
 
+import functools
 import os
 import re
+import secrets
 import sqlite3
 import subprocess
 import sys
 import tempfile
 import urllib.parse
+from collections.abc import Callable
 from contextlib import closing
 from pathlib import Path
+from typing import Any
 
 from django.utils.translation import gettext_noop
 
@@ -33,13 +41,13 @@ from clubrating.errors import InputError, Text
 # The migrations run in a process of its own, on a database of its own: a data migration
 # (RunPython) writes through the default database, which must be the probe's.
 PROBE = """
-import sys
+import os, sys
 from clubrating import djangoenv
-djangoenv.setup(sys.argv[1])
+djangoenv.setup(os.environ["CLUBRATING_DATABASE_URL"])
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 executor = MigrationExecutor(connection)
-executor.migrate([tuple(target.split(".", 1)) for target in sys.argv[2:]])
+executor.migrate([tuple(target.split(".", 1)) for target in sys.argv[1:]])
 """
 PROBE_SECONDS = 600   # a migration of an empty database takes seconds; a busy machine, longer
 
@@ -52,7 +60,7 @@ def check_sqlite_schema(source: Path) -> None:
     applied = _applied(source)
     with tempfile.TemporaryDirectory(prefix="clubrating-probe-") as folder:
         probe = Path(folder) / "probe.sqlite3"
-        _migrate_probe(probe, applied)
+        _migrate_probe(f"sqlite:///{probe}", applied)
         made = _sqlite_objects(probe)
     by_name = {(kind, name): obj for obj in made for kind, name in [obj[:2]]}
     for kind, name, table, sql in sorted(backup - made):
@@ -86,11 +94,16 @@ def _normal(sql: str | None) -> str:
 
 def _applied(source: Path) -> list[str]:
     """``app.migration`` for every migration the backup records, each one this code knows."""
-    from django.db.migrations.loader import MigrationLoader
-
     uri = f"file:{urllib.parse.quote(str(source.resolve()))}?mode=ro"
     with closing(sqlite3.connect(uri, uri=True)) as database:
         rows = database.execute("SELECT app, name FROM django_migrations").fetchall()
+    return _targets(source, rows)
+
+
+def _targets(source: Path, rows: list[tuple[str, str]]) -> list[str]:
+    """The newest migration of each app in ``rows``, each one this code knows."""
+    from django.db.migrations.loader import MigrationLoader
+
     known = MigrationLoader(None, ignore_no_migrations=True).graph.nodes
     for app, name in rows:
         if (app, name) not in known:
@@ -103,9 +116,10 @@ def _applied(source: Path) -> list[str]:
     return [f"{app}.{name}" for app, name in sorted(latest.items())]
 
 
-def _migrate_probe(probe: Path, targets: list[str]) -> None:
-    environment = {**os.environ, "CLUBRATING_DATABASE_URL": f"sqlite:///{probe}"}
-    done = subprocess.run([sys.executable, "-c", PROBE, f"sqlite:///{probe}", *targets], env=environment,
+def _migrate_probe(url: str, targets: list[str]) -> None:
+    """Migrate the database of ``url`` (in the environment: it may hold a password) to ``targets``."""
+    environment = {**os.environ, "CLUBRATING_DATABASE_URL": url}
+    done = subprocess.run([sys.executable, "-c", PROBE, *targets], env=environment,
                           capture_output=True, text=True, timeout=PROBE_SECONDS)
     if done.returncode != 0:
         lines = [line for line in done.stderr.splitlines() if line.strip()]
@@ -147,3 +161,102 @@ def check_pg_listing(source: Path, listing: str, tables: set[str]) -> None:
                                       "backup is restored only with the schema the migrations make; nothing "
                                       "was written"), file=str(source),
                          object=", ".join(foreign[:3]) + (f" (+{len(foreign) - 3})" if len(foreign) > 3 else ""))
+
+
+# --- PostgreSQL, exactly: the dump's schema against a probe database's -----------------------
+
+Runner = Callable[..., str]
+"""``backup._run``: a PostgreSQL client of the server's version on the configured server."""
+PG_HEADER = re.compile(r"^-- (?:Data for )?Name: (?P<name>.*); Type: (?P<kind>.*); Schema: (?P<schema>.*); Owner: .*$")
+PG_NOISE = ("--", "SET ", "SELECT pg_catalog.set_config", "\\restrict", "\\unrestrict")
+"""Lines of pg_dump's text that are no schema object: comments, session settings, and the
+random key of ``\\restrict`` (pg_dump 17.6 and later)."""
+
+
+def check_pg_schema(source: Path, run: Runner, pg_restore: str, pg_dump: str) -> None:
+    """Refuse ``source`` unless its schema (``pg_restore --schema-only``) is, object by object and
+    definition by definition, the one a probe database migrated to its migrations gets."""
+    from django.db import connection, DatabaseError
+
+    targets = _targets(source, _pg_applied(run(pg_restore, "--data-only", "--table=django_migrations",
+                                                "--file=-", str(source))))
+    backup = _pg_objects(run(pg_restore, "--schema-only", "--no-owner", "--no-privileges", "--file=-", str(source)))
+    probe = f"clubrating_probe_{secrets.token_hex(8)}"
+    quoted = connection.ops.quote_name(probe)
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute(f"CREATE DATABASE {quoted}")
+    except DatabaseError as error:   # the role lacks CREATEDB: the kinds were checked, not the definitions
+        from django.utils.translation import gettext
+
+        reason = (str(error).strip().splitlines() or [""])[0]
+        print(gettext("clubrating restore: %(source)s: only the kinds of schema object were checked, not their "
+                      "definitions: cannot make a probe database (%(reason)s)") % {"source": source, "reason": reason},
+              file=sys.stderr)
+        return
+    try:
+        _migrate_probe(_pg_url(connection.settings_dict, probe), targets)
+        made = _pg_objects(run(pg_dump, "--schema-only", "--no-owner", "--no-privileges", "--file=-",
+                               f"--dbname={probe}"))
+    finally:
+        with connection.cursor() as cursor:
+            cursor.execute(f"DROP DATABASE IF EXISTS {quoted} WITH (FORCE)")
+    _refuse_differences(source, backup, made)
+
+
+PgObject = tuple[str, str, str]   # kind, schema, name
+
+
+def _refuse_differences(source: Path, backup: dict[PgObject, str], made: dict[PgObject, str]) -> None:
+    """One line naming the first three objects of the backup not made so by the migrations,
+    or the first one the migrations make that the backup lacks."""
+    foreign = [" ".join(name) for name, sql in sorted(backup.items()) if made.get(name) != sql]
+    if foreign:
+        raise InputError(gettext_noop("the backup holds %(object)s, which no migration of clubrating makes: a "
+                                      "backup is restored only with the schema the migrations make; nothing "
+                                      "was written"), file=str(source),
+                         object=", ".join(foreign[:3]) + (f" (+{len(foreign) - 3})" if len(foreign) > 3 else ""))
+    missing = sorted(set(made) - set(backup))
+    if missing:
+        kind, schema, name = missing[0]
+        raise InputError(gettext_noop("the backup lacks %(kind)s %(name)s (on %(table)s), which the migrations make: "
+                                      "nothing was written"), file=str(source), kind=kind, name=name, table=schema)
+
+
+def _pg_objects(text: str) -> dict[PgObject, str]:
+    """``KIND schema name`` (as ``pg_restore --list`` names it) of every object of pg_dump's text,
+    with its definition, whitespace collapsed."""
+    objects: dict[PgObject, list[str]] = {}
+    lines: list[str] = []
+    for line in text.splitlines():
+        header = PG_HEADER.match(line)
+        if header:
+            lines = objects.setdefault((header["kind"], header["schema"], header["name"]), [])
+        elif line.strip() and not line.startswith(PG_NOISE):
+            lines.append(line)
+    return {name: " ".join(" ".join(sql).split()) for name, sql in objects.items()}
+
+
+def _pg_applied(text: str) -> list[tuple[str, str]]:
+    """(app, name) of the rows of ``COPY public.django_migrations (id, app, name, applied)``."""
+    rows: list[tuple[str, str]] = []
+    columns: list[str] = []
+    for line in text.splitlines():
+        copy = re.match(r"^COPY \S*django_migrations \((?P<columns>[^)]*)\) FROM stdin;$", line)
+        if copy:
+            columns = [column.strip().strip('"') for column in copy["columns"].split(",")]
+        elif line == "\\.":
+            columns = []
+        elif columns:
+            values = dict(zip(columns, line.split("\t")))
+            rows.append((values.get("app", ""), values.get("name", "")))
+    return rows
+
+
+def _pg_url(settings: dict[str, Any], database: str) -> str:
+    """The URL of ``database`` on the server, as its role (``djangoenv`` reads it)."""
+    quote = functools.partial(urllib.parse.quote, safe="")
+    user = quote(str(settings.get("USER") or ""))
+    password = f":{quote(str(settings['PASSWORD']))}" if settings.get("PASSWORD") else ""
+    port = f":{settings['PORT']}" if settings.get("PORT") else ""
+    return f"postgres://{user}{password}@{quote(str(settings.get('HOST') or ''))}{port}/{database}"
