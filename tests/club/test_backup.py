@@ -330,3 +330,18 @@ def test_a_role_that_may_not_create_a_database_restores_after_the_kinds_check_an
 
 # a role without CREATEDB is PostgreSQL's: the test is collected on PostgreSQL only (a skip fails CI)
 test_a_role_that_may_not_create_a_database_restores_after_the_kinds_check_and_says_so.__test__ = ON_POSTGRES  # type: ignore[attr-defined]
+
+
+def test_a_second_statement_on_a_session_setting_line_of_a_dump_is_compared() -> None:
+    """A custom-format dump can be edited to hide a statement after a line pg_restore writes
+    itself (``SET ...;``): only the whole line is noise."""
+    from clubrating.club.backup_schema import _pg_objects
+
+    header = "--\n-- Name: club_club; Type: TABLE; Schema: public; Owner: -\n--\n\nCREATE TABLE public.club_club (id integer);\n"
+    plain = _pg_objects(header)
+    assert _pg_objects(header + "SET default_tablespace = '';\nSELECT pg_catalog.set_config('search_path', '', false);\n"
+                       "\\restrict abc123\n-- a comment\n") == plain
+    for hidden in ("SET default_tablespace = ''; CREATE TRIGGER t AFTER INSERT ON club_club EXECUTE FUNCTION f();",
+                   "SELECT pg_catalog.set_config('search_path', '', false); DROP TABLE club_club;",
+                   "SET lock_timeout = 0;SELECT 1;"):
+        assert _pg_objects(header + hidden + "\n") != plain, hidden

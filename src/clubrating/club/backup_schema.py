@@ -168,9 +168,11 @@ def check_pg_listing(source: Path, listing: str, tables: set[str]) -> None:
 Runner = Callable[..., str]
 """``backup._run``: a PostgreSQL client of the server's version on the configured server."""
 PG_HEADER = re.compile(r"^-- (?:Data for )?Name: (?P<name>.*); Type: (?P<kind>.*); Schema: (?P<schema>.*); Owner: .*$")
-PG_NOISE = ("--", "SET ", "SELECT pg_catalog.set_config", "\\restrict", "\\unrestrict")
-"""Lines of pg_dump's text that are no schema object: comments, session settings, and the
-random key of ``\\restrict`` (pg_dump 17.6 and later)."""
+PG_NOISE = re.compile(r"--.*|SET [a-z_]+ = (?:'[^';\\]*'|[A-Za-z0-9_.]+);"
+                      r"|SELECT pg_catalog\.set_config\('search_path', '', false\);|\\(?:un)?restrict [A-Za-z0-9]+")
+"""Whole lines of pg_dump's text that are no schema object: comments, one session setting each
+(a second statement on the line is no noise: the line is compared), and the random key of
+``\\restrict`` (pg_dump 17.6 and later)."""
 
 
 def check_pg_schema(source: Path, run: Runner, pg_restore: str, pg_dump: str) -> None:
@@ -232,7 +234,7 @@ def _pg_objects(text: str) -> dict[PgObject, str]:
         header = PG_HEADER.match(line)
         if header:
             lines = objects.setdefault((header["kind"], header["schema"], header["name"]), [])
-        elif line.strip() and not line.startswith(PG_NOISE):
+        elif line.strip() and not PG_NOISE.fullmatch(line):
             lines.append(line)
     return {name: " ".join(" ".join(sql).split()) for name, sql in objects.items()}
 
