@@ -22,6 +22,7 @@ import pytest
 from clubrating.analysis.engine import (DEFAULT_ENGINE, MIN_TIMEOUT_S, TIMEOUT_ENV, EngineFailure,
                                         EngineSettings, search_timeout)
 from clubrating.analysis.runner import analyse_games, read_pgn_file
+from clubrating.cli import MAX_NODES   # the most analyze takes: long searches, so that the pool is caught working
 from clubrating.errors import InputError
 
 DATA = Path(__file__).parent / "data"
@@ -175,7 +176,7 @@ def test_killing_analyze_kills_its_workers_and_engines(tmp_path, sig) -> None:
     errors = tmp_path / "stderr.txt"     # a file, not a pipe nobody reads: a full pipe would block the exit
     with open(errors, "wb") as stderr:
         command = subprocess.Popen([sys.executable, "-m", "clubrating.cli", "analyze", str(pgn), "--jobs", "2",
-                                    "--nodes", "50000000", "--engine", DEFAULT_ENGINE],
+                                    "--nodes", str(MAX_NODES), "--engine", DEFAULT_ENGINE],
                                    stdout=subprocess.DEVNULL, stderr=stderr, preexec_fn=ctrl_c_as_at_a_terminal)
     started: set[int] = set()
     try:
