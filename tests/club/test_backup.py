@@ -296,8 +296,11 @@ def test_an_untouched_backup_still_restores_after_its_schema_is_compared(
 
 
 def probes(database: str) -> list[str]:
-    """The probe databases the schema checks left on the server (none: each is dropped after)."""
-    return [row[0] for row in query(database, "SELECT datname FROM pg_database WHERE datname LIKE 'clubrating_probe_%'")]
+    """The probe databases the schema checks of a restore into ``database`` left on the server
+    (none: each is dropped after); another test's restore may have its own probe meanwhile."""
+    prefix = database.rsplit("/", 1)[-1][:30] + "_probe_"   # the tests' database names: letters, digits and _
+    sql = f"SELECT datname FROM pg_database WHERE starts_with(datname, '{prefix}')"
+    return [row[0] for row in query(database, sql)]
 
 
 def test_a_role_that_may_not_create_a_database_restores_after_the_kinds_check_and_says_so(

@@ -183,7 +183,9 @@ def check_pg_schema(source: Path, run: Runner, pg_restore: str, pg_dump: str) ->
     targets = _targets(source, _pg_applied(run(pg_restore, "--data-only", "--table=django_migrations",
                                                 "--file=-", str(source))))
     backup = _pg_objects(run(pg_restore, "--schema-only", "--no-owner", "--no-privileges", "--file=-", str(source)))
-    probe = f"clubrating_probe_{secrets.token_hex(8)}"
+    # Named after the database it guards (within PostgreSQL's 63 bytes), so that restores into
+    # two databases of one server never mistake each other's probe.
+    probe = f"{str(connection.settings_dict['NAME'])[:30]}_probe_{secrets.token_hex(8)}"
     quoted = connection.ops.quote_name(probe)
     try:
         with connection.cursor() as cursor:
