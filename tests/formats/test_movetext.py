@@ -109,15 +109,21 @@ def test_a_stalemate_contradicts_a_win_and_not_a_draw() -> None:
     assert "stalemate" in str(moves.ends_contradicting(2, 0) or "")
 
 
-@settings(max_examples=40, deadline=None)
-@given(st.randoms(use_true_random=False), st.integers(min_value=1, max_value=60))
-def test_a_random_game_written_by_python_chess_reads_back_to_its_moves(rnd: object, plies: int) -> None:
+def random_game(rnd: object, plies: int) -> chess.Board:
+    """A game of up to ``plies`` random legal moves (fewer when it ends sooner)."""
     board = chess.Board()
     for _ in range(plies):
         legal = list(board.legal_moves)
         if not legal:
             break
         board.push(rnd.choice(legal))  # type: ignore[attr-defined]
+    return board
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.randoms(use_true_random=False), st.integers(min_value=1, max_value=60))
+def test_a_random_game_written_by_python_chess_reads_back_to_its_moves(rnd: object, plies: int) -> None:
+    board = random_game(rnd, plies)
     text = chess.Board().variation_san(board.move_stack)
     moves = read_typed_moves(text)
     assert moves.movetext == text and moves.final_fen == board.fen()
@@ -166,12 +172,7 @@ def test_a_right_or_missing_sign_is_read(typed: str, plies: int) -> None:
 @settings(max_examples=40, deadline=None)
 @given(st.randoms(use_true_random=False), st.integers(min_value=1, max_value=60))
 def test_a_random_game_with_a_wrong_sign_is_refused_at_that_move(rnd: object, plies: int) -> None:
-    board = chess.Board()
-    for _ in range(plies):
-        legal = list(board.legal_moves)
-        if not legal:
-            break
-        board.push(rnd.choice(legal))  # type: ignore[attr-defined]
+    board = random_game(rnd, plies)
     wrong = rnd.randrange(len(board.move_stack))  # type: ignore[attr-defined]
     replay, words = chess.Board(), []
     for index, move in enumerate(board.move_stack):
