@@ -30,7 +30,9 @@ def analysed() -> list[tuple[GameFacts, bool]]:
     assert GAMES.is_dir(), f"real games missing: {GAMES}"
     picked = []
     for name, clocks in SOURCES:
-        games = [g for g in read_pgn_file(GAMES / name)[:20] if len(list(g.mainline_moves())) >= 30][:2]
+        games = [
+            g for g in read_pgn_file(GAMES / name)[:20] if len(list(g.mainline_moves())) >= 30
+        ][:2]
         assert games, name
         picked += [(game, clocks) for game in games]
     facts = analyse_games([game for game, _ in picked], CONFIG, jobs=2)
@@ -67,6 +69,8 @@ def test_the_opening_book_knows_real_openings(analysed) -> None:
 def test_facts_survive_storage_and_the_ledger_replays(analysed) -> None:
     stored = [GameFacts.from_dict(json.loads(json.dumps(f.to_dict()))) for f, _ in analysed]
     assert [s.plies for s in stored] == [f.plies for f, _ in analysed]
-    history = [LedgerGame(i, f.headers["White"], f.headers["Black"], f) for i, f in enumerate(stored)]
+    history = [
+        LedgerGame(i, f.headers["White"], f.headers["Black"], f) for i, f in enumerate(stored)
+    ]
     entries = ledger(history)
     assert len(entries) == 2 * len(stored) and all(0 <= e.cpi_after <= 4000 for e in entries)

@@ -28,8 +28,8 @@ DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "vectors"
 PER_GAME = DATA / "fide_published_calculations_per_game.csv"
 MISC = DATA / "misc_vectors.json"
 PUBLISHED_GAMES = 79
-BEYOND_CAP = 123      # a capped opponent is placed this much further than 400 points away
-TOLERANCE = 1e-9      # FIDE prints two decimals; our values must be those decimals
+BEYOND_CAP = 123  # a capped opponent is placed this much further than 400 points away
+TOLERANCE = 1e-9  # FIDE prints two decimals; our values must be those decimals
 
 
 @dataclass(frozen=True)
@@ -61,11 +61,20 @@ def load_rows() -> list[Row]:
     if not PER_GAME.is_file():
         return []
     with PER_GAME.open(encoding="utf-8", newline="") as handle:
-        return [Row(line=number, case=r["case"], ro=int(r["Ro"]), k=int(r["K"]),
-                    opponent_used=int(r["opp_rating_used"]), capped=r["capped_marker"] == "1",
-                    score=float(r["score"]), score_minus_pd=float(r["fide_chg_score_minus_PD"]),
-                    k_change=float(r["fide_K_chg"]))
-                for number, r in enumerate(csv.DictReader(handle), start=2)]
+        return [
+            Row(
+                line=number,
+                case=r["case"],
+                ro=int(r["Ro"]),
+                k=int(r["K"]),
+                opponent_used=int(r["opp_rating_used"]),
+                capped=r["capped_marker"] == "1",
+                score=float(r["score"]),
+                score_minus_pd=float(r["fide_chg_score_minus_PD"]),
+                k_change=float(r["fide_K_chg"]),
+            )
+            for number, r in enumerate(csv.DictReader(handle), start=2)
+        ]
 
 
 ROWS = load_rows()
@@ -78,8 +87,11 @@ def rate_period(rows: list[Row]) -> PlayerChange:
     """The player's whole period as one tournament, rated by the fide policy."""
     player = "player"
     k_listed_before_cap = fide.K_HIGH if rows[0].k == fide.K_HIGH else fide.K_STANDARD
-    before = {player: Standing(rating=rows[0].ro, games=100,
-                               peak_reached_2400=k_listed_before_cap == fide.K_HIGH)}
+    before = {
+        player: Standing(
+            rating=rows[0].ro, games=100, peak_reached_2400=k_listed_before_cap == fide.K_HIGH
+        )
+    }
     games = []
     for i, row in enumerate(rows):
         opponent = f"opponent {i}"

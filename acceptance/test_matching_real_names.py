@@ -28,7 +28,10 @@ REAL_AT_1 = 0.865
 REAL_AT_3 = 0.925
 GENERATED_AT_3 = 0.99
 MEAN_SHOWN = 2.5
-CLUB_SIZE, CLUB_NAMES = 500, 100  # each club: 100 variants' canonical names among 400 other roster names
+CLUB_SIZE, CLUB_NAMES = (
+    500,
+    100,
+)  # each club: 100 variants' canonical names among 400 other roster names
 CLUB_AT_1 = 0.965
 CLUB_AT_3 = 0.97
 CLUB_WRONG_FIRST = 0.015
@@ -73,7 +76,7 @@ def test_real_variants_against_club_sized_rosters_stay_above_the_floors(roster: 
     sample = real_sample()
     at_1 = at_3 = wrong_first = 0
     for start in range(0, SAMPLE, CLUB_NAMES):
-        chunk = sample[start:start + CLUB_NAMES]
+        chunk = sample[start : start + CLUB_NAMES]
         members = {canonical for _, canonical in chunk}
         while len(members) < CLUB_SIZE:
             members.add(rng.choice(roster))
@@ -90,12 +93,13 @@ def test_real_variants_against_club_sized_rosters_stay_above_the_floors(roster: 
 
 def typo(surname: str, rng: random.Random) -> str:
     i = rng.randrange(1, len(surname))
-    return surname[:i] + rng.choice("abcdefghijklmnopqrstuvwxyz") + surname[i + 1:]
+    return surname[:i] + rng.choice("abcdefghijklmnopqrstuvwxyz") + surname[i + 1 :]
 
 
 @pytest.mark.parametrize("kind", ["surname typo", "swapped", "middle dropped"])
 def test_generated_variations_of_real_names_are_found_within_three(
-        matcher: Matcher, roster: list[str], kind: str) -> None:
+    matcher: Matcher, roster: list[str], kind: str
+) -> None:
     rng = random.Random(SEED)
     names = set(roster)
     found = tried = 0

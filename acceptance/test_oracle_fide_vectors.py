@@ -24,14 +24,14 @@ PER_GAME = DATA / "fide_published_calculations_per_game.csv"
 MISC = DATA / "misc_vectors.json"
 ORACLE_FILE = Path(__file__).resolve().parents[1] / "tests" / "oracle" / "ratings.py"
 PUBLISHED_GAMES = 79
-BEYOND_CAP = 123   # a capped opponent is placed this much further than 400 points away
+BEYOND_CAP = 123  # a capped opponent is placed this much further than 400 points away
 
 
 def load_oracle() -> ModuleType:
     spec = importlib.util.spec_from_file_location("rating_oracle", ORACLE_FILE)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module   # its dataclasses look their module up
+    sys.modules[spec.name] = module  # its dataclasses look their module up
     spec.loader.exec_module(module)
     return module
 
@@ -67,10 +67,19 @@ def rate_period(rows: list[dict[str, str]]) -> object:
     for number, row in enumerate(rows, 1):
         standings[number] = oracle.Standing(float(opponent_rating(row)), 100)
         games.append(oracle.Game(0, number, int(float(row["score"]) * 2)))
-    tournament = oracle.Tournament(1, dt.date(2025, 12, 1), 0, "standard", True, False, tuple(games))
+    tournament = oracle.Tournament(
+        1, dt.date(2025, 12, 1), 0, "standard", True, False, tuple(games)
+    )
     changes: dict[tuple[int, int], object] = {}
-    oracle.rate_tournament(tournament, "standard", standings, oracle.Rules(oracle.Settings(policy="fide")), set(),
-                           {}, changes)
+    oracle.rate_tournament(
+        tournament,
+        "standard",
+        standings,
+        oracle.Rules(oracle.Settings(policy="fide")),
+        set(),
+        {},
+        changes,
+    )
     return changes[(1, 0)]
 
 
@@ -84,10 +93,14 @@ def test_each_game_and_period_reproduces_fides_figures(period: tuple[str, int]) 
     rows = PERIODS[period]
     for row in rows:
         expected = oracle.fide_expected_hundredths(int(row["Ro"]), opponent_rating(row))
-        assert float(row["score"]) - expected / 100 == pytest.approx(float(row["fide_chg_score_minus_PD"]), abs=1e-9)
+        assert float(row["score"]) - expected / 100 == pytest.approx(
+            float(row["fide_chg_score_minus_PD"]), abs=1e-9
+        )
     change = rate_period(rows)
     assert change.k == int(rows[0]["K"]) and change.games_rated == len(rows)  # type: ignore[attr-defined]
-    published = Decimal(sum(Decimal(r["fide_K_chg"]) for r in rows)).quantize(Decimal(1), ROUND_HALF_UP)
+    published = Decimal(sum(Decimal(r["fide_K_chg"]) for r in rows)).quantize(
+        Decimal(1), ROUND_HALF_UP
+    )
     assert change.rating_after - change.rating_before == int(published)  # type: ignore[attr-defined]
 
 
@@ -109,9 +122,13 @@ def test_the_misc_cases_rounding_k_cap_and_2650_exemption() -> None:
 def test_table_8_1_2_is_the_normal_model_but_at_its_six_published_exceptions() -> None:
     """misc_vectors.json: PD(H) = round(100 Phi(D / (2000/7))) / 100 for D 0..799 except six D."""
     from statistics import NormalDist
+
     model = json.loads(MISC.read_text(encoding="utf-8"))["fide_table_8_1_2_model"]["fact"]
     exceptions = {int(d) for d in model.split("{")[1].split("}")[0].split(",")}
     phi = NormalDist(0, 2000 / 7)
-    differ = {d for d in range(800)
-              if oracle.fide_expected_hundredths(2700 + d, 2700) != round(100 * phi.cdf(d))}
+    differ = {
+        d
+        for d in range(800)
+        if oracle.fide_expected_hundredths(2700 + d, 2700) != round(100 * phi.cdf(d))
+    }
     assert differ == exceptions

@@ -21,8 +21,12 @@ README_FIGURES = {
     "gros_open_2010_javafo_TRFXSample2.trf": (52, 5),
     "gros_open_2010_competichess_variant.trf": (52, 5),
 }
-CLEAN_POINTS = ("fide_example1_karl_mala_2005.trf", "gros_open_2010_javafo_TRFXSample2.trf",
-                "lichess_swiss_mai_5plus0_2020.trf", "lichess_swiss_juni_blitz_5plus0_2020.trf")
+CLEAN_POINTS = (
+    "fide_example1_karl_mala_2005.trf",
+    "gros_open_2010_javafo_TRFXSample2.trf",
+    "lichess_swiss_mai_5plus0_2020.trf",
+    "lichess_swiss_juni_blitz_5plus0_2020.trf",
+)
 
 
 def trf_files() -> list[Path]:
@@ -39,11 +43,17 @@ def cells_by_columns(path: Path) -> tuple[int, int, int, int]:
     rows = []
     for line in path.read_bytes().decode("latin-1").splitlines():
         if line.startswith("001"):
-            cells = [line[start:start + 8].ljust(8) for start in range(91, len(line), 10)]
+            cells = [line[start : start + 8].ljust(8) for start in range(91, len(line), 10)]
             rows.append(cells)
-    rounds = max((index + 1 for cells in rows for index, cell in enumerate(cells) if cell.strip()), default=0)
-    played = sum(1 for cells in rows for cell in cells[:rounds]
-                 if cell[:4].strip() not in ("", "0000") and cell[7] in "10=")
+    rounds = max(
+        (index + 1 for cells in rows for index, cell in enumerate(cells) if cell.strip()), default=0
+    )
+    played = sum(
+        1
+        for cells in rows
+        for cell in cells[:rounds]
+        if cell[:4].strip() not in ("", "0000") and cell[7] in "10="
+    )
     return len(rows), rounds, played, len(rows) * rounds - played
 
 
@@ -52,7 +62,9 @@ def unplayed_in_record(record: TournamentRecord) -> int:
 
 
 @pytest.mark.parametrize("path", trf_files(), ids=lambda path: path.name)
-def test_every_real_trf_file_has_the_players_rounds_and_unplayed_cells_of_its_columns(path: Path) -> None:
+def test_every_real_trf_file_has_the_players_rounds_and_unplayed_cells_of_its_columns(
+    path: Path,
+) -> None:
     record = read_tournament_file(str(path))
     players, rounds, played, unplayed = cells_by_columns(path)
     assert len(record.players) == players
@@ -62,19 +74,25 @@ def test_every_real_trf_file_has_the_players_rounds_and_unplayed_cells_of_its_co
     if path.name in README_FIGURES:
         assert (len(record.players), record.rounds) == README_FIGURES[path.name]
     if path.name in CLEAN_POINTS:
-        assert record.warnings == ()   # the points written agree with the points computed
+        assert record.warnings == ()  # the points written agree with the points computed
 
 
 def test_the_gros_open_is_the_same_crosstable_from_both_programs() -> None:
     javafo = read_tournament_file(str(TRF_DIR / "gros_open_2010_javafo_TRFXSample2.trf"))
     variant = read_tournament_file(str(TRF_DIR / "gros_open_2010_competichess_variant.trf"))
     # forfeits carry colours in JaVaFo's file and '-' in the other, so compare who scored what
-    games = lambda record: {(p.round, frozenset({(p.white, p.white_points), (p.black, p.black_points)}),  # noqa: E731
-                             p.played) for p in record.pairings}
+    games = lambda record: {
+        (
+            p.round,
+            frozenset({(p.white, p.white_points), (p.black, p.black_points)}),  # noqa: E731
+            p.played,
+        )
+        for p in record.pairings
+    }
     assert games(javafo) == games(variant)
-    assert sum(1 for p in javafo.pairings if not p.played) == 4          # README: 4 forfeit pairs
+    assert sum(1 for p in javafo.pairings if not p.played) == 4  # README: 4 forfeit pairs
     half = lambda record: {(b.round, b.player) for b in record.byes if b.kind is ByeKind.HALF_POINT}  # noqa: E731
-    assert half(javafo) == half(variant) and len(half(javafo)) == 16    # 'H' there, '0000 - =' here
+    assert half(javafo) == half(variant) and len(half(javafo)) == 16  # 'H' there, '0000 - =' here
 
 
 def test_the_gelendzhik_file_with_all_zero_points_is_read_with_one_warning() -> None:
@@ -86,36 +104,62 @@ def test_the_gelendzhik_file_with_all_zero_points_is_read_with_one_warning() -> 
 # The files whose 001 lines carry a final rank (columns 86-89) that agrees with their points; the
 # Gelendzhik file's ranks are its start numbers over an all-zero points column (README: the results
 # look machine-generated), and the lichess exports leave the column blank.
-RANKED_AS_WRITTEN = {"fide_example1_karl_mala_2005.trf", "gros_open_2010_javafo_TRFXSample2.trf",
-                     "gros_open_2010_competichess_variant.trf"}
+RANKED_AS_WRITTEN = {
+    "fide_example1_karl_mala_2005.trf",
+    "gros_open_2010_javafo_TRFXSample2.trf",
+    "gros_open_2010_competichess_variant.trf",
+}
 
 
 @pytest.mark.parametrize("path", trf_files(), ids=lambda path: path.name)
-def test_every_real_trf_file_is_stored_in_the_order_of_the_ranks_written_in_it(path: Path, db: None) -> None:
+def test_every_real_trf_file_is_stored_in_the_order_of_the_ranks_written_in_it(
+    path: Path, db: None
+) -> None:
     from clubrating.club import queries, services
 
     club = services.create_club("Acceptance", who="acceptance")
     record = read_tournament_file(str(path))
-    tournament = services.import_tournament(club, record, who="acceptance", date=record.date or dt.date(2020, 1, 1))
+    tournament = services.import_tournament(
+        club, record, who="acceptance", date=record.date or dt.date(2020, 1, 1)
+    )
     table = queries.standings(tournament)
     written = {p.number: p.rank for p in record.players}
     places = [(p["place"], p["number"]) for p in table["players"]]
     if path.name not in RANKED_AS_WRITTEN:
-        assert table["rule"] == "tiebreaks" and [place for place, _ in places] == list(range(1, len(places) + 1))
+        assert table["rule"] == "tiebreaks" and [place for place, _ in places] == list(
+            range(1, len(places) + 1)
+        )
         return
     assert table["rule"] == "written" and table["ranked_by"] == "Ranked as written in the file"
     assert [(written[number], number) for _, number in places if written[number]] == sorted(
-        (rank, number) for number, rank in written.items() if rank)
-    assert all(place == written[number] for place, number in places)   # None where the file has 0 (withdrawn)
+        (rank, number) for number, rank in written.items() if rank
+    )
+    assert all(
+        place == written[number] for place, number in places
+    )  # None where the file has 0 (withdrawn)
 
 
-TRF_HEADER_FIELDS = ("name", "city", "federation", "startdate", "enddate", "numplayers", "numratedplayers",
-                     "numteams", "type", "chiefarbiter", "deputyarbiters", "rateofplay")
+TRF_HEADER_FIELDS = (
+    "name",
+    "city",
+    "federation",
+    "startdate",
+    "enddate",
+    "numplayers",
+    "numratedplayers",
+    "numteams",
+    "type",
+    "chiefarbiter",
+    "deputyarbiters",
+    "rateofplay",
+)
 """The header lines as the independent ``trf`` package (1.1.1) names them."""
 
 
 @pytest.mark.parametrize("path", trf_files(), ids=lambda path: path.name)
-def test_every_real_trf_file_s_header_lines_survive_the_export_for_an_independent_reader(path: Path) -> None:
+def test_every_real_trf_file_s_header_lines_survive_the_export_for_an_independent_reader(
+    path: Path,
+) -> None:
     import io
 
     import trf  # type: ignore[import-untyped]
@@ -123,13 +167,20 @@ def test_every_real_trf_file_s_header_lines_survive_the_export_for_an_independen
     from clubrating.formats.trf import write_trf
 
     record = read_tournament_file(str(path))
-    original = trf.loads(path.read_bytes().decode("latin-1" if "karl_mala" in path.name else "utf-8"))
+    original = trf.loads(
+        path.read_bytes().decode("latin-1" if "karl_mala" in path.name else "utf-8")
+    )
     out = io.StringIO()
     write_trf(record, out)
     exported = trf.loads(out.getvalue())
-    differing = {f: (getattr(original, f), getattr(exported, f)) for f in TRF_HEADER_FIELDS
-                 if getattr(original, f) != getattr(exported, f)}
-    if path.name == "xii_sds_classic_gelendzhik_2016.trf":   # 062 announces 14 players, the file has 13
+    differing = {
+        f: (getattr(original, f), getattr(exported, f))
+        for f in TRF_HEADER_FIELDS
+        if getattr(original, f) != getattr(exported, f)
+    }
+    if (
+        path.name == "xii_sds_classic_gelendzhik_2016.trf"
+    ):  # 062 announces 14 players, the file has 13
         assert differing == {"numplayers": (14, 13)}
     else:
         assert differing == {}
@@ -147,11 +198,16 @@ def file_result(path: Path) -> dict[int, tuple[float | None, int | None, float]]
     for line in path.read_bytes().decode("latin-1").splitlines():
         if line.startswith("001"):
             points, rank = line[80:84].strip(), line[85:89].strip()
-            cells = [line[start:start + 8].ljust(8)[7] for start in range(91, len(line), 10)]
-            computed = sum(1.0 if code in FULL_POINT_CODES else 0.5 if code in HALF_POINT_CODES else 0.0
-                           for code in cells)
-            rows[int(line[4:8])] = (float(points) if points else None, int(rank) if rank.isdecimal() and int(rank)
-                                    else None, computed)
+            cells = [line[start : start + 8].ljust(8)[7] for start in range(91, len(line), 10)]
+            computed = sum(
+                1.0 if code in FULL_POINT_CODES else 0.5 if code in HALF_POINT_CODES else 0.0
+                for code in cells
+            )
+            rows[int(line[4:8])] = (
+                float(points) if points else None,
+                int(rank) if rank.isdecimal() and int(rank) else None,
+                computed,
+            )
     return rows
 
 
@@ -159,29 +215,37 @@ def ranks_order_points(ranks: dict[int, int], points: dict[int, float]) -> bool:
     """Whether the ranks order the points: a better rank never with fewer points, a shared rank
     with the same points."""
     by_rank = sorted((rank, points[number]) for number, rank in ranks.items())
-    return all(points_above >= points_below and (rank_above < rank_below or points_above == points_below)
-               for (rank_above, points_above), (rank_below, points_below) in zip(by_rank, by_rank[1:]))
+    return all(
+        points_above >= points_below and (rank_above < rank_below or points_above == points_below)
+        for (rank_above, points_above), (rank_below, points_below) in zip(by_rank, by_rank[1:])
+    )
 
 
 # Measured with the test below: the files whose ranks do not order their points (placeholder ranks).
-PLACEHOLDER_RANKS = {"xii_sds_classic_gelendzhik_2016.trf"}   # start numbers over an all-zero points column
+PLACEHOLDER_RANKS = {
+    "xii_sds_classic_gelendzhik_2016.trf"
+}  # start numbers over an all-zero points column
 
 
 @pytest.mark.parametrize("path", trf_files(), ids=lambda path: path.name)
-def test_the_standings_places_are_the_file_s_ranks_wherever_they_order_its_points(path: Path, db: None) -> None:
+def test_the_standings_places_are_the_file_s_ranks_wherever_they_order_its_points(
+    path: Path, db: None
+) -> None:
     from clubrating.club import queries, services
 
     club = services.create_club("Acceptance", who="acceptance")
     record = read_tournament_file(str(path))
-    tournament = services.import_tournament(club, record, who="acceptance", date=record.date or dt.date(2020, 1, 1))
+    tournament = services.import_tournament(
+        club, record, who="acceptance", date=record.date or dt.date(2020, 1, 1)
+    )
     table = queries.standings(tournament)
     rows = file_result(path)
     written = {n: p for n, (p, _, _) in rows.items() if p is not None}
-    if not any(written.values()):   # no points written, or an all-zero column: the results give them
+    if not any(written.values()):  # no points written, or an all-zero column: the results give them
         written = {n: computed for n, (_, _, computed) in rows.items()}
     ranks = {n: rank for n, (_, rank, _) in rows.items() if rank is not None}
     shown = {p["number"]: (p["place"], p["points"]) for p in table["players"]}
-    assert {n: points for n, (_, points) in shown.items()} == written   # the file's own points
+    assert {n: points for n, (_, points) in shown.items()} == written  # the file's own points
     ordered = bool(ranks) and ranks_order_points(ranks, written)
     assert (path.name in PLACEHOLDER_RANKS) == (bool(ranks) and not ordered)
     if ordered:

@@ -26,7 +26,7 @@ from clubrating.analysis.runner import open_searcher
 from clubrating.analysis.store import StoreCache
 from clubrating.cpi.facts import Score
 
-SAMPLE = 200          # positions searched again per fit's store: a minute at 150,000 nodes
+SAMPLE = 200  # positions searched again per fit's store: a minute at 150,000 nodes
 BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
 
 
@@ -52,15 +52,18 @@ def boards_of(name: str, folder: Path) -> dict[str, chess.Board]:
     return found
 
 
-def differing_searches(path: Path, nodes: int, boards: dict[str, chess.Board], seed: int,
-                       sample: int) -> tuple[int, list[tuple[str, str, object, object]]]:
+def differing_searches(
+    path: Path, nodes: int, boards: dict[str, chess.Board], seed: int, sample: int
+) -> tuple[int, list[tuple[str, str, object, object]]]:
     """Search ``sample`` stored positions of the store at ``path`` again at ``nodes``: how many
     were searched and those whose lines differ."""
     store = StoreCache([path])
     searcher = open_searcher(EngineSettings(path=DEFAULT_ENGINE, nodes=nodes))
     try:
         main_key, shallow_key = searcher.info.key, shallow_settings_key(searcher.info)
-        assert main_key in store.settings, f"{path} was made by {sorted(store.settings)}, this engine is {main_key}: refill it"
+        assert main_key in store.settings, (
+            f"{path} was made by {sorted(store.settings)}, this engine is {main_key}: refill it"
+        )
         rows = sorted((position, settings) for position, settings, _ in store.rows())
         chosen = random.Random(seed).sample(rows, min(sample, len(rows)))
         differing = []
@@ -85,24 +88,39 @@ def store_seed() -> int:
 
 
 @pytest.mark.parametrize("name", STORED_POOLS)
-def test_a_sample_of_the_stored_searches_is_what_the_engine_answers_again(name: str, tmp_path: Path) -> None:
+def test_a_sample_of_the_stored_searches_is_what_the_engine_answers_again(
+    name: str, tmp_path: Path
+) -> None:
     seed = store_seed()
     print(f"{name}: re-searching {SAMPLE} stored positions, CLUBRATING_STORE_SEED={seed}")
-    searched, differing = differing_searches(PRESETS.store_of(name), PRESETS.POOL_NODES[name],
-                                             boards_of(name, tmp_path), seed, SAMPLE)
-    assert differing == [], f"{len(differing)} of {searched} stored searches differ (seed {seed}): refill"
+    searched, differing = differing_searches(
+        PRESETS.store_of(name), PRESETS.POOL_NODES[name], boards_of(name, tmp_path), seed, SAMPLE
+    )
+    assert differing == [], (
+        f"{len(differing)} of {searched} stored searches differ (seed {seed}): refill"
+    )
 
 
-DEPTH_SAMPLE = 30     # positions of each store at another depth than the fit's (measure_depth.py)
-DEPTH_STORES = [(name, nodes) for name in PRESETS.SAMPLES for nodes in (PRESETS.BASE_NODES, 50_000, 150_000)
-                if nodes != PRESETS.POOL_NODES[name] and FILL.store_at(name, nodes).is_file()]
+DEPTH_SAMPLE = 30  # positions of each store at another depth than the fit's (measure_depth.py)
+DEPTH_STORES = [
+    (name, nodes)
+    for name in PRESETS.SAMPLES
+    for nodes in (PRESETS.BASE_NODES, 50_000, 150_000)
+    if nodes != PRESETS.POOL_NODES[name] and FILL.store_at(name, nodes).is_file()
+]
 
 
 @pytest.mark.parametrize(("name", "nodes"), DEPTH_STORES)
-def test_a_sample_of_the_searches_at_other_depths_is_what_the_engine_answers_again(name: str, nodes: int,
-                                                                          tmp_path: Path) -> None:
+def test_a_sample_of_the_searches_at_other_depths_is_what_the_engine_answers_again(
+    name: str, nodes: int, tmp_path: Path
+) -> None:
     seed = store_seed()
-    print(f"{name} at {nodes:,} nodes: re-searching {DEPTH_SAMPLE} stored positions, CLUBRATING_STORE_SEED={seed}")
-    searched, differing = differing_searches(FILL.store_at(name, nodes), nodes, boards_of(name, tmp_path), seed,
-                                             DEPTH_SAMPLE)
-    assert differing == [], f"{len(differing)} of {searched} stored searches differ (seed {seed}): refill"
+    print(
+        f"{name} at {nodes:,} nodes: re-searching {DEPTH_SAMPLE} stored positions, CLUBRATING_STORE_SEED={seed}"
+    )
+    searched, differing = differing_searches(
+        FILL.store_at(name, nodes), nodes, boards_of(name, tmp_path), seed, DEPTH_SAMPLE
+    )
+    assert differing == [], (
+        f"{len(differing)} of {searched} stored searches differ (seed {seed}): refill"
+    )

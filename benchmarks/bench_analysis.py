@@ -30,7 +30,13 @@ from pathlib import Path
 import chess
 import chess.pgn
 
-from clubrating.analysis.engine import DEFAULT_ENGINE, HASH_MB, MULTIPV, SHALLOW_DEPTH, EngineSettings
+from clubrating.analysis.engine import (
+    DEFAULT_ENGINE,
+    HASH_MB,
+    MULTIPV,
+    SHALLOW_DEPTH,
+    EngineSettings,
+)
 from clubrating.analysis.runner import AnalysisConfig, Analyzer, analyse_games, read_pgn_file
 from clubrating.cpi.facts import GameFacts
 from clubrating.cpi.factors import is_sacrifice_candidate
@@ -45,7 +51,9 @@ class BareUci:
     """Stockfish over plain UCI: the floor any analysis pays."""
 
     def __init__(self, path: str) -> None:
-        self.proc = subprocess.Popen([path], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
+        self.proc = subprocess.Popen(
+            [path], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1
+        )
         self.send("uci")
         self.wait("uciok")
         for option, value in (("Threads", 1), ("Hash", HASH_MB), ("MultiPV", MULTIPV)):
@@ -79,8 +87,9 @@ class BareUci:
         self.proc.wait()
 
 
-def bare_game(engine: BareUci, game: chess.pgn.Game, facts: GameFacts, nodes: int,
-              clean: bool = True) -> None:
+def bare_game(
+    engine: BareUci, game: chess.pgn.Game, facts: GameFacts, nodes: int, clean: bool = True
+) -> None:
     """The searches our analysis made for this game, replayed over plain UCI.
 
     ``clean``: a clean hash for every search, as the analyzer does; without
@@ -97,7 +106,7 @@ def bare_game(engine: BareUci, game: chess.pgn.Game, facts: GameFacts, nodes: in
         engine.send("setoption name MultiPV value 1")
         for ply in candidates:
             engine.new_game()
-            engine.search(moves[:ply.ply - 1], f"go depth {SHALLOW_DEPTH}")
+            engine.search(moves[: ply.ply - 1], f"go depth {SHALLOW_DEPTH}")
         engine.send(f"setoption name MultiPV value {MULTIPV}")
 
 
@@ -108,12 +117,20 @@ def timed(function, *args):  # type: ignore[no-untyped-def]
 
 
 def ours_vs_bare(games: list[chess.pgn.Game], config: AnalysisConfig, nodes: int) -> None:
-    times: dict[str, list[float]] = {"raw": [], "python-chess": [], "bare": [], "bare, hash/game": []}
+    times: dict[str, list[float]] = {
+        "raw": [],
+        "python-chess": [],
+        "bare": [],
+        "bare, hash/game": [],
+    }
     facts_all = []
     bare = BareUci(config.engine.path)
     lean = Analyzer(config)
-    chatty = Analyzer(AnalysisConfig(replace(config.engine, protocol="python-chess"), config.book,
-                                     memory_cache=False))
+    chatty = Analyzer(
+        AnalysisConfig(
+            replace(config.engine, protocol="python-chess"), config.book, memory_cache=False
+        )
+    )
     for game in games:  # interleaved game by game, so load changes hit all three alike
         spent, facts = timed(lean.analyse, game)
         times["raw"].append(spent)
@@ -128,14 +145,20 @@ def ours_vs_bare(games: list[chess.pgn.Game], config: AnalysisConfig, nodes: int
     positions = sum(len(f.plies) + 1 for f in facts_all)
     searches = sum(f.searches for f in facts_all)
     shallow = sum(f.shallow_searches for f in facts_all)
-    print(f"\n1. ours vs bare UCI, {len(games)} games, {plies} plies, {nodes:,} nodes, one engine, no cache")
+    print(
+        f"\n1. ours vs bare UCI, {len(games)} games, {plies} plies, {nodes:,} nodes, one engine, no cache"
+    )
     for label, spent in times.items():
         ratios = [o / b for o, b in zip(spent, times["bare"])]
-        print(f"   {label:15} {plies / sum(spent):7.1f} plies/s  total {sum(spent):7.1f} s  "
-              f"median game {statistics.median(spent):5.2f} s  vs bare: total "
-              f"{sum(spent) / sum(times['bare']) - 1:+.1%}, median game {statistics.median(ratios) - 1:+.1%}")
-    print(f"\n2. searches per analysed position: {searches}/{positions} = {searches / positions:.3f} "
-          f"(per ply {searches / plies:.3f}); + {shallow} tiny brilliancy searches")
+        print(
+            f"   {label:15} {plies / sum(spent):7.1f} plies/s  total {sum(spent):7.1f} s  "
+            f"median game {statistics.median(spent):5.2f} s  vs bare: total "
+            f"{sum(spent) / sum(times['bare']) - 1:+.1%}, median game {statistics.median(ratios) - 1:+.1%}"
+        )
+    print(
+        f"\n2. searches per analysed position: {searches}/{positions} = {searches / positions:.3f} "
+        f"(per ply {searches / plies:.3f}); + {shallow} tiny brilliancy searches"
+    )
 
 
 def cache_rates(games: list[chess.pgn.Game], config: AnalysisConfig) -> None:
@@ -143,18 +166,25 @@ def cache_rates(games: list[chess.pgn.Game], config: AnalysisConfig) -> None:
         cached = AnalysisConfig(config.engine, config.book, cache=str(Path(tmp) / "cache.sqlite"))
         first_time, first = timed(analyse_games, games, cached, 1)
         second_time, second = timed(analyse_games, games, cached, 1)
-    for label, run, spent in (("first pass", first, first_time), ("second pass", second, second_time)):
+    for label, run, spent in (
+        ("first pass", first, first_time),
+        ("second pass", second, second_time),
+    ):
         hits = sum(f.cache_hits for f in run)
         total = hits + sum(f.searches for f in run)
-        print(f"   cache {label}: {hits}/{total} positions from the cache = {hits / total:.1%} "
-              f"({spent:.1f} s)")
+        print(
+            f"   cache {label}: {hits}/{total} positions from the cache = {hits / total:.1%} "
+            f"({spent:.1f} s)"
+        )
 
 
 def parallel(games: list[chess.pgn.Game], config: AnalysisConfig) -> None:
     one, _ = timed(analyse_games, games, config, 1)
     two, _ = timed(analyse_games, games, config, 2)
-    print(f"\n3. 1 engine process {one:.1f} s, 2 processes {two:.1f} s: speed-up {one / two:.2f}x "
-          f"(2 cores shared with other users: noisy)")
+    print(
+        f"\n3. 1 engine process {one:.1f} s, 2 processes {two:.1f} s: speed-up {one / two:.2f}x "
+        f"(2 cores shared with other users: noisy)"
+    )
 
 
 PEER_DRIVER = """
@@ -183,37 +213,60 @@ def peer(games: list[chess.pgn.Game], config: AnalysisConfig, nodes: int) -> Non
     python = PEER_VENV / "bin" / "python"
     if not python.exists():
         subprocess.run([sys.executable, "-m", "venv", str(PEER_VENV)], check=True)
-        subprocess.run([str(python), "-m", "pip", "install", "-q", PEER_PACKAGE], check=True,
-                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        subprocess.run(
+            [str(python), "-m", "pip", "install", "-q", PEER_PACKAGE],
+            check=True,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
     texts = "\n\n\n".join(str(game) for game in games)
-    peer_run = subprocess.run([str(python), "-c", PEER_DRIVER, str(nodes), config.engine.path],
-                              input=texts, capture_output=True, text=True, check=False)
+    peer_run = subprocess.run(
+        [str(python), "-c", PEER_DRIVER, str(nodes), config.engine.path],
+        input=texts,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     if peer_run.returncode != 0:
         print(f"\n4. {PEER_PACKAGE}: failed: {peer_run.stderr.strip().splitlines()[-1:]}")
         return
-    peer_times = [float(line.split()[1]) for line in peer_run.stdout.splitlines()
-                  if line.startswith("BENCH-TIME ")]
-    ours_time, _ = timed(analyse_games, games, AnalysisConfig(config.engine, config.book,
-                                                               memory_cache=False), 1)
+    peer_times = [
+        float(line.split()[1])
+        for line in peer_run.stdout.splitlines()
+        if line.startswith("BENCH-TIME ")
+    ]
+    ours_time, _ = timed(
+        analyse_games, games, AnalysisConfig(config.engine, config.book, memory_cache=False), 1
+    )
     plies = sum(len(list(g.mainline_moves())) for g in games)
-    print(f"\n4. {PEER_PACKAGE} (same nodes, MultiPV 3, Threads 1; its hash 16 MB, kept through a game): "
-          f"{plies / sum(peer_times):.1f} plies/s, median game {statistics.median(peer_times):.2f} s")
-    print(f"   ours, same games, one engine, no cache: {plies / ours_time:.1f} plies/s "
-          f"-> ours / peer = {sum(peer_times) / ours_time:.2f}x")
+    print(
+        f"\n4. {PEER_PACKAGE} (same nodes, MultiPV 3, Threads 1; its hash 16 MB, kept through a game): "
+        f"{plies / sum(peer_times):.1f} plies/s, median game {statistics.median(peer_times):.2f} s"
+    )
+    print(
+        f"   ours, same games, one engine, no cache: {plies / ours_time:.1f} plies/s "
+        f"-> ours / peer = {sum(peer_times) / ours_time:.2f}x"
+    )
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--nodes", type=int, default=20_000)
     parser.add_argument("--games", type=int, default=50)
     parser.add_argument("--engine", default=os.environ.get("CLUBRATING_ENGINE", DEFAULT_ENGINE))
     parser.add_argument("--pgn", type=Path, default=SOURCE)
-    parser.add_argument("--skip", nargs="*", default=[], choices=["bare", "cache", "parallel", "peer"])
+    parser.add_argument(
+        "--skip", nargs="*", default=[], choices=["bare", "cache", "parallel", "peer"]
+    )
     args = parser.parse_args()
     games = read_pgn_file(args.pgn)[: args.games]
     config = AnalysisConfig(EngineSettings(path=args.engine, nodes=args.nodes), memory_cache=False)
-    print(f"{len(games)} games from {args.pgn.name}; {args.nodes:,} nodes a position; "
-          f"{os.cpu_count()} cores")
+    print(
+        f"{len(games)} games from {args.pgn.name}; {args.nodes:,} nodes a position; "
+        f"{os.cpu_count()} cores"
+    )
     if "bare" not in args.skip:
         ours_vs_bare(games, config, args.nodes)
     if "cache" not in args.skip:

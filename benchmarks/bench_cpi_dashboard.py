@@ -33,16 +33,30 @@ def fake_facts(rng: random.Random) -> dict:
     while len(plies) < PLIES and not board.is_game_over():
         moves = list(board.legal_moves)
         rng.shuffle(moves)
-        lines = tuple(EngineMove(m.uci(), board.san(m), Score(cp=40 - 15 * i)) for i, m in enumerate(moves[:3]))
+        lines = tuple(
+            EngineMove(m.uci(), board.san(m), Score(cp=40 - 15 * i))
+            for i, m in enumerate(moves[:3])
+        )
         played = moves[0] if rng.random() < 0.5 else rng.choice(moves)
-        after = next((line.score for line in lines if line.uci == played.uci()),
-                     Score(cp=-rng.choice((20, 60, 150, 400))))
-        plies.append(PlyFacts(ply=board.ply() + 1, color=Color.WHITE if board.turn else Color.BLACK,
-                              uci=played.uci(), san=board.san(played), legal_moves=len(moves), best=lines,
-                              score_after=after))
+        after = next(
+            (line.score for line in lines if line.uci == played.uci()),
+            Score(cp=-rng.choice((20, 60, 150, 400))),
+        )
+        plies.append(
+            PlyFacts(
+                ply=board.ply() + 1,
+                color=Color.WHITE if board.turn else Color.BLACK,
+                uci=played.uci(),
+                san=board.san(played),
+                legal_moves=len(moves),
+                best=lines,
+                score_after=after,
+            )
+        )
         board.push(played)
-    return GameFacts({"White": "A", "Black": "B"}, "1/2-1/2", EngineInfo("Fake", "1", 1000, 3),
-                     tuple(plies)).to_dict()
+    return GameFacts(
+        {"White": "A", "Black": "B"}, "1/2-1/2", EngineInfo("Fake", "1", 1000, 3), tuple(plies)
+    ).to_dict()
 
 
 def grow(club, size: int, made: int, rng: random.Random) -> int:
@@ -52,15 +66,24 @@ def grow(club, size: int, made: int, rng: random.Random) -> int:
 
     while made < size:
         record = TournamentRecord(
-            name=f"Evening {made // 10}", date=dt.date(2020, 1, 7) + dt.timedelta(weeks=made // 10),
+            name=f"Evening {made // 10}",
+            date=dt.date(2020, 1, 7) + dt.timedelta(weeks=made // 10),
             players=(PlayerEntry(1, "Anna Berg"), PlayerEntry(2, "Ben Cole")),
-            pairings=tuple(Pairing(r, 1, 2, 1, 1) for r in range(1, 11)), rounds=10, source="b", format="csv")
+            pairings=tuple(Pairing(r, 1, 2, 1, 1) for r in range(1, 11)),
+            rounds=10,
+            source="b",
+            format="csv",
+        )
         t = services.import_tournament(club, record, who="bench", today=dt.date(2030, 1, 1))
         services.accept_exact(t, who="bench")
         services.all_new_members(t, who="bench")
         services.publish(t, who="bench")
-        GameAnalysis.objects.bulk_create([GameAnalysis(game=g, engine="Fake", nodes=1000, facts=fake_facts(rng))
-                                          for g in Game.objects.filter(tournament=t)])
+        GameAnalysis.objects.bulk_create(
+            [
+                GameAnalysis(game=g, engine="Fake", nodes=1000, facts=fake_facts(rng))
+                for g in Game.objects.filter(tournament=t)
+            ]
+        )
         made += 10
     return made
 
@@ -76,6 +99,7 @@ def median_ms(run, times: int = 5) -> float:
 
 def main(sizes: tuple[int, ...]) -> None:
     from clubrating import djangoenv
+
     djangoenv.setup(f"sqlite:///{os.path.join(tempfile.mkdtemp(), 'bench.sqlite3')}", migrate=True)
     from django.conf import settings
     from django.contrib.auth.models import User
@@ -95,7 +119,9 @@ def main(sizes: tuple[int, ...]) -> None:
     client = Client()
     client.force_login(user)
     rng, made = random.Random(7), 0
-    print(f"{'games':>6} {'coach ms':>9} {'brief ms':>9} {'page ms':>8} {'queries':>8} {'page KiB':>9}")
+    print(
+        f"{'games':>6} {'coach ms':>9} {'brief ms':>9} {'page ms':>8} {'queries':>8} {'page KiB':>9}"
+    )
     for size in sizes:
         made = grow(club, size, made, rng)
         rebuild_cpi(club)
@@ -107,8 +133,10 @@ def main(sizes: tuple[int, ...]) -> None:
         with CaptureQueriesContext(connection) as context:
             response = client.get(url)
         assert response.status_code == 200
-        print(f"{size:>6} {coach:>9.1f} {brief:>9.1f} {page:>8.1f} {len(context.captured_queries):>8} "
-              f"{len(response.content) / 1024:>9.0f}")
+        print(
+            f"{size:>6} {coach:>9.1f} {brief:>9.1f} {page:>8.1f} {len(context.captured_queries):>8} "
+            f"{len(response.content) / 1024:>9.0f}"
+        )
 
 
 if __name__ == "__main__":

@@ -21,13 +21,16 @@ import time
 
 GAMES = (200, 1000, 4000)
 LEGAL = "1. e4 e5 2. Bc4 d6 3. Nf3 Bg4 4. Nc3 g6 5. Nxe5 Bxd1 6. Bxf7+ Ke7 7. Nd5# 1-0"
-RUY = ("1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Bxc6 dxc6 5. O-O f6 6. d4 exd4 7. Nxd4 c5 8. Nb3 Qxd1 "
-       "9. Rxd1 Bd6 10. Na3 Be6 1/2-1/2")
+RUY = (
+    "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Bxc6 dxc6 5. O-O f6 6. d4 exd4 7. Nxd4 c5 8. Nb3 Qxd1 "
+    "9. Rxd1 Bd6 10. Na3 Be6 1/2-1/2"
+)
 
 
 def main(sizes: tuple[int, ...]) -> None:
     path = os.path.join(tempfile.mkdtemp(), "bench.sqlite3")
     from clubrating import djangoenv
+
     djangoenv.setup(f"sqlite:///{path}", migrate=True)
 
     from clubrating.club import services
@@ -39,17 +42,39 @@ def main(sizes: tuple[int, ...]) -> None:
     club = services.create_club("Bench", who="bench")
     players = tuple(PlayerEntry(i, f"Player {i}") for i in range(1, 21))
     made = 0
-    print(f"{'games':>6} {'unchanged s':>12} {'new weights s':>14} {'ms/game':>8} {'analyse (cache) s':>18}")
+    print(
+        f"{'games':>6} {'unchanged s':>12} {'new weights s':>14} {'ms/game':>8} {'analyse (cache) s':>18}"
+    )
     for size in sizes:
         while made < size:
-            pairings = tuple(Pairing(round=1, white=2 * b + 1, black=2 * b + 2, white_points=2 if b % 2 else 1,
-                                     black_points=0 if b % 2 else 1, board=b + 1, moves=LEGAL if b % 2 else RUY)
-                             for b in range(10))
-            record = TournamentRecord(name=f"Evening {made}", date=dt.date(2020, 1, 1) + dt.timedelta(days=made // 10),
-                                      players=players, pairings=pairings, rounds=1, source="bench", format="csv")
+            pairings = tuple(
+                Pairing(
+                    round=1,
+                    white=2 * b + 1,
+                    black=2 * b + 2,
+                    white_points=2 if b % 2 else 1,
+                    black_points=0 if b % 2 else 1,
+                    board=b + 1,
+                    moves=LEGAL if b % 2 else RUY,
+                )
+                for b in range(10)
+            )
+            record = TournamentRecord(
+                name=f"Evening {made}",
+                date=dt.date(2020, 1, 1) + dt.timedelta(days=made // 10),
+                players=players,
+                pairings=pairings,
+                rounds=1,
+                source="bench",
+                format="csv",
+            )
             # force: every evening repeats the same pairings and results a day apart, on purpose
-            t = services.import_tournament(club, record, who="bench", today=dt.date(2030, 1, 1), force=True)
-            services.all_new_members(t, who="bench") if made == 0 else services.accept_exact(t, who="bench")
+            t = services.import_tournament(
+                club, record, who="bench", today=dt.date(2030, 1, 1), force=True
+            )
+            services.all_new_members(t, who="bench") if made == 0 else services.accept_exact(
+                t, who="bench"
+            )
             services.publish(t, who="bench")
             made += 10
         start = time.perf_counter()
@@ -64,8 +89,10 @@ def main(sizes: tuple[int, ...]) -> None:
             set_cpi_weights(club, {"B1": 20.0 + (attempt + 1) % 2}, who="bench")
             rescored.append(time.perf_counter() - start)
         full = statistics.median(rescored)
-        print(f"{made:>6} {statistics.median(times):>12.3f} {full:>14.3f} {1000 * full / made:>8.2f} "
-              f"{analysed:>18.2f}")
+        print(
+            f"{made:>6} {statistics.median(times):>12.3f} {full:>14.3f} {1000 * full / made:>8.2f} "
+            f"{analysed:>18.2f}"
+        )
 
 
 if __name__ == "__main__":

@@ -57,7 +57,7 @@ CORRECTION_TARGET_S = 0.5
 PAGE_TARGET_MS = 50.0
 WORKERS_TARGET = 1.8
 THREE_WEEKS = dt.timedelta(days=21)
-LIST_PAGE = 100            # rows of a rating list page
+LIST_PAGE = 100  # rows of a rating list page
 SEED = 1
 
 
@@ -76,6 +76,7 @@ def load_average() -> float:
 
 
 # -- the database ------------------------------------------------------------------------------
+
 
 @contextmanager
 def own_database(server: str) -> Iterator[str]:
@@ -115,7 +116,9 @@ class Table:
         for f in rest:
             if getattr(f, "auto_now_add", False) or getattr(f, "auto_now", False):
                 tail.append(timezone.now())
-            elif f.has_default() or (f.empty_strings_allowed and not f.null):   # "" for a text column
+            elif f.has_default() or (
+                f.empty_strings_allowed and not f.null
+            ):  # "" for a text column
                 value = f.get_default()
                 tail.append(json.dumps(value) if f.get_internal_type() == "JSONField" else value)
             elif f.null:
@@ -139,7 +142,9 @@ class Table:
                         count += 1
                 return count
             adapt = connection.ops.adapt_datetimefield_value
-            batch = [tuple(adapt(v) if isinstance(v, dt.datetime) else v for v in row) for row in full]
+            batch = [
+                tuple(adapt(v) if isinstance(v, dt.datetime) else v for v in row) for row in full
+            ]
             marks = ", ".join(["%s"] * len(self.columns))
             cursor.executemany(f"INSERT INTO {self.name} ({names}) VALUES ({marks})", batch)
             return len(batch)
@@ -171,7 +176,9 @@ def load_club(club: Any, shape: Any, seed: int, ids: Ids, tables: dict[str, Tabl
 
     history = simulate_history(seed, shape.games, shape.members, shape.tournaments)
     first = ids.member + 1
-    tables["member"].write((first + p, club.id, member_name(p), p % 23 == 0) for p in range(shape.members))
+    tables["member"].write(
+        (first + p, club.id, member_name(p), p % 23 == 0) for p in range(shape.members)
+    )
     ids.member += shape.members
     now = timezone.now()
     tournaments, entries, games = [], [], []
@@ -182,16 +189,41 @@ def load_club(club: Any, shape: Any, seed: int, ids: Ids, tables: dict[str, Tabl
             for p in (g.white, g.black):
                 if p not in number:
                     number[p] = ids.entry + len(number) + 1
-        entries += [(e, ids.tournament, e - ids.entry, member_name(p), first + p) for p, e in number.items()]
+        entries += [
+            (e, ids.tournament, e - ids.entry, member_name(p), first + p) for p, e in number.items()
+        ]
         ids.entry += len(number)
         boards = max(1, len(number) // 2)
-        tournaments.append((ids.tournament, club.id, f"Evening {t.id + 1}", t.date, t.sequence,
-                            TournamentStatus.PUBLISHED.value, ROUNDS, "simulated", bool(t.juniors), now))
+        tournaments.append(
+            (
+                ids.tournament,
+                club.id,
+                f"Evening {t.id + 1}",
+                t.date,
+                t.sequence,
+                TournamentStatus.PUBLISHED.value,
+                ROUNDS,
+                "simulated",
+                bool(t.juniors),
+                now,
+            )
+        )
         for i, g in enumerate(t.games):
             ids.game += 1
-            games.append((ids.game, ids.tournament, i // boards + 1, i % boards + 1, number[g.white],
-                          number[g.black], g.white_points, 2 - g.white_points, g.played,
-                          "" if g.played else Unplayed.FORFEIT.value))
+            games.append(
+                (
+                    ids.game,
+                    ids.tournament,
+                    i // boards + 1,
+                    i % boards + 1,
+                    number[g.white],
+                    number[g.black],
+                    g.white_points,
+                    2 - g.white_points,
+                    g.played,
+                    "" if g.played else Unplayed.FORFEIT.value,
+                )
+            )
     tables["tournament"].write(tournaments)
     tables["entry"].write(entries)
     tables["game"].write(games)
@@ -207,12 +239,40 @@ def load(shapes: list[Any]) -> dict[str, Any]:
     from clubrating.club.models import Entry, Game, Member, Tournament
     from clubrating.club.services import create_club, set_privacy
 
-    tables = {"member": Table(Member, ("id", "club_id", "name", "junior")),
-              "tournament": Table(Tournament, ("id", "club_id", "name", "date", "sequence", "status", "rounds",
-                                               "source_format", "has_juniors", "published_at")),
-              "entry": Table(Entry, ("id", "tournament_id", "number", "name", "member_id")),
-              "game": Table(Game, ("id", "tournament_id", "round", "board", "white_id", "black_id", "white_points",
-                                   "black_points", "played", "unplayed"))}
+    tables = {
+        "member": Table(Member, ("id", "club_id", "name", "junior")),
+        "tournament": Table(
+            Tournament,
+            (
+                "id",
+                "club_id",
+                "name",
+                "date",
+                "sequence",
+                "status",
+                "rounds",
+                "source_format",
+                "has_juniors",
+                "published_at",
+            ),
+        ),
+        "entry": Table(Entry, ("id", "tournament_id", "number", "name", "member_id")),
+        "game": Table(
+            Game,
+            (
+                "id",
+                "tournament_id",
+                "round",
+                "board",
+                "white_id",
+                "black_id",
+                "white_points",
+                "black_points",
+                "played",
+                "unplayed",
+            ),
+        ),
+    }
     started = time.perf_counter()
     clubs = []
     for rank, _ in enumerate(shapes):
@@ -224,7 +284,9 @@ def load(shapes: list[Any]) -> dict[str, Any]:
         for rank, (club, shape) in enumerate(zip(clubs, shapes)):
             load_club(club, shape, SEED + rank, ids, tables)
         with connection.cursor() as cursor:
-            for sql in connection.ops.sequence_reset_sql(no_style(), [Member, Tournament, Entry, Game]):
+            for sql in connection.ops.sequence_reset_sql(
+                no_style(), [Member, Tournament, Entry, Game]
+            ):
                 cursor.execute(sql)
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
@@ -233,12 +295,20 @@ def load(shapes: list[Any]) -> dict[str, Any]:
     for club in clubs:
         rebuild(club, reason="loaded")
     rated = time.perf_counter() - started - loaded
-    return {"clubs": len(clubs), "members": ids.member, "tournaments": ids.tournament, "entries": ids.entry,
-            "games": ids.game, "load_s": round(loaded, 2), "rate_all_s": round(rated, 2),
-            "slugs": [c.slug for c in clubs]}
+    return {
+        "clubs": len(clubs),
+        "members": ids.member,
+        "tournaments": ids.tournament,
+        "entries": ids.entry,
+        "games": ids.game,
+        "load_s": round(loaded, 2),
+        "rate_all_s": round(rated, 2),
+        "slugs": [c.slug for c in clubs],
+    }
 
 
 # -- 1 and 2: the largest club's rebuild and corrections ----------------------------------------
+
 
 def correction_games(club: Any) -> dict[str, int]:
     """A played game of the club's newest tournament, and of the newest one three weeks older."""
@@ -246,10 +316,18 @@ def correction_games(club: Any) -> dict[str, int]:
 
     order = ("-date", "-sequence", "-id")
     newest = Tournament.objects.filter(club=club).order_by(*order).first()
-    older = Tournament.objects.filter(club=club, date__lte=newest.date - THREE_WEEKS).order_by(*order).first()
+    older = (
+        Tournament.objects.filter(club=club, date__lte=newest.date - THREE_WEEKS)
+        .order_by(*order)
+        .first()
+    )
     picked = {"newest tournament": newest, "three weeks back": older or newest}
-    return {where: Game.objects.filter(tournament=t, played=True).order_by("id").values_list("id", flat=True)[0]
-            for where, t in picked.items()}
+    return {
+        where: Game.objects.filter(tournament=t, played=True)
+        .order_by("id")
+        .values_list("id", flat=True)[0]
+        for where, t in picked.items()
+    }
 
 
 def other_result(game: Any) -> str:
@@ -278,24 +356,47 @@ def measure_history(slug: str, runs: int) -> dict[str, Any]:
             seconds = time.perf_counter() - started
             load_before_full, started = load_average(), time.perf_counter()
             check = rebuild(club, reason="benchmark check", expect_difference=False)
-            full.append({"s": time.perf_counter() - started, "load": load_before_full,
-                         "tournaments": check.tournaments})
-            corrections[where].append({"s": seconds, "load": load_before,
-                                       "equal_to_full_replay": check.changes_differing == 0})
-            print(f"  correction ({where}) {seconds * 1000:.0f} ms, full rebuild {full[-1]['s']:.2f} s, "
-                  f"{check.changes_differing} rows differing, load {load_before}", flush=True)
-    return {"club": slug, "games": Game.objects.filter(tournament__club=club).count(),
-            "full_rebuild": summary(full), "corrections": {w: summary(r) for w, r in corrections.items()},
-            "equal_to_full_replay": all(r["equal_to_full_replay"] for rs in corrections.values() for r in rs)}
+            full.append(
+                {
+                    "s": time.perf_counter() - started,
+                    "load": load_before_full,
+                    "tournaments": check.tournaments,
+                }
+            )
+            corrections[where].append(
+                {
+                    "s": seconds,
+                    "load": load_before,
+                    "equal_to_full_replay": check.changes_differing == 0,
+                }
+            )
+            print(
+                f"  correction ({where}) {seconds * 1000:.0f} ms, full rebuild {full[-1]['s']:.2f} s, "
+                f"{check.changes_differing} rows differing, load {load_before}",
+                flush=True,
+            )
+    return {
+        "club": slug,
+        "games": Game.objects.filter(tournament__club=club).count(),
+        "full_rebuild": summary(full),
+        "corrections": {w: summary(r) for w, r in corrections.items()},
+        "equal_to_full_replay": all(
+            r["equal_to_full_replay"] for rs in corrections.values() for r in rs
+        ),
+    }
 
 
 def summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
-    return {"median_s": round(statistics.median(r["s"] for r in rows), 4), "runs_s": [round(r["s"], 4) for r in rows],
-            "load": [r["load"] for r in rows], **({"tournaments": rows[0]["tournaments"]} if "tournaments" in rows[0]
-                                                 else {})}
+    return {
+        "median_s": round(statistics.median(r["s"] for r in rows), 4),
+        "runs_s": [round(r["s"], 4) for r in rows],
+        "load": [r["load"] for r in rows],
+        **({"tournaments": rows[0]["tournaments"]} if "tournaments" in rows[0] else {}),
+    }
 
 
 # -- 3: pages under load while another club rebuilds ---------------------------------------------
+
 
 def rebuild_loop(slug: str, seconds: float) -> int:
     """Rebuild the club over and over for at most ``seconds`` (or until SIGTERM): the write
@@ -318,8 +419,11 @@ def rebuild_loop(slug: str, seconds: float) -> int:
 @contextmanager
 def rebuilding(url: str, slug: str) -> Iterator[dict[str, int]]:
     """Another process rebuilding ``slug`` while the block runs; yields the count it finished."""
-    proc = subprocess.Popen([sys.executable, __file__, "--database", url, "--rebuild-loop", slug],
-                            stdout=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [sys.executable, __file__, "--database", url, "--rebuild-loop", slug],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     assert proc.stdout is not None
     if proc.stdout.readline().strip() != "rebuilding":
         raise RuntimeError("the rebuilding process did not start")
@@ -332,24 +436,42 @@ def rebuilding(url: str, slug: str) -> Iterator[dict[str, int]]:
         seen["rebuilds"] = int(out.split()[-1])
 
 
-def page_rows(port: int, path: str, label: str, requests: int, clients: int, run: int) -> list[dict[str, Any]]:
+def page_rows(
+    port: int, path: str, label: str, requests: int, clients: int, run: int
+) -> list[dict[str, Any]]:
     """The page warm (from the page cache) and cold (each request a new URL: rendered), by
     ``clients`` at once; and cold by one client at a time (the render alone, no queue)."""
     rows = []
-    bench_web.load(port, [path] * clients, clients)   # every worker's cache warm
-    modes = (("warm", [path] * requests, clients), ("cold", [f"{path}?cold={run}-{label}-{i}" for i in range(requests)],
-                                                    clients),
-             ("cold, one client", [f"{path}?one={run}-{label}-{i}" for i in range(max(2, requests // 10))], 1))
+    bench_web.load(port, [path] * clients, clients)  # every worker's cache warm
+    modes = (
+        ("warm", [path] * requests, clients),
+        ("cold", [f"{path}?cold={run}-{label}-{i}" for i in range(requests)], clients),
+        (
+            "cold, one client",
+            [f"{path}?one={run}-{label}-{i}" for i in range(max(2, requests // 10))],
+            1,
+        ),
+    )
     for mode, paths, at_once in modes:
         load_before = load_average()
         results = bench_web.load(port, paths, at_once)
         server, client = [r[1] for r in results], [r[0] for r in results]
-        rows.append({"mode": mode, "server_median_ms": statistics.median(server), "server_p95_ms": bench_web.p95(server),
-                     "client_p95_ms": bench_web.p95(client), "load": load_before, "requests": len(results)})
+        rows.append(
+            {
+                "mode": mode,
+                "server_median_ms": statistics.median(server),
+                "server_p95_ms": bench_web.p95(server),
+                "client_p95_ms": bench_web.p95(client),
+                "load": load_before,
+                "requests": len(results),
+            }
+        )
     return rows
 
 
-def measure_pages(url: str, slugs: list[str], runs: int, requests: int, clients: int) -> dict[str, Any]:
+def measure_pages(
+    url: str, slugs: list[str], runs: int, requests: int, clients: int
+) -> dict[str, Any]:
     port = bench_web.free_port()
     server = bench_web.start_server("gunicorn", url, port, None)
     page, writer = slugs[1], slugs[0]
@@ -359,7 +481,10 @@ def measure_pages(url: str, slugs: list[str], runs: int, requests: int, clients:
         for run in range(runs):
             for beside in ("nothing else", f"{writer} rebuilding"):
                 if beside == "nothing else":
-                    rows, rebuilds = page_rows(port, f"/c/{page}/", "idle", requests, clients, run), None
+                    rows, rebuilds = (
+                        page_rows(port, f"/c/{page}/", "idle", requests, clients, run),
+                        None,
+                    )
                 else:
                     with rebuilding(url, writer) as seen:
                         rows = page_rows(port, f"/c/{page}/", "busy", requests, clients, run)
@@ -367,26 +492,49 @@ def measure_pages(url: str, slugs: list[str], runs: int, requests: int, clients:
                 for row in rows:
                     row["rebuilds_meanwhile"] = rebuilds
                     table.setdefault(f"{row['mode']}, {beside}", []).append(row)
-                    print(f"  club page {row['mode']}, {beside}: server p95 {row['server_p95_ms']:.1f} ms "
-                          f"(median {row['server_median_ms']:.1f}), client p95 {row['client_p95_ms']:.1f} ms, "
-                          f"load {row['load']}" + (f", {rebuilds} rebuilds meanwhile" if rebuilds is not None else ""),
-                          flush=True)
+                    print(
+                        f"  club page {row['mode']}, {beside}: server p95 {row['server_p95_ms']:.1f} ms "
+                        f"(median {row['server_median_ms']:.1f}), client p95 {row['client_p95_ms']:.1f} ms, "
+                        f"load {row['load']}"
+                        + (f", {rebuilds} rebuilds meanwhile" if rebuilds is not None else ""),
+                        flush=True,
+                    )
             load_before = load_average()
             index = bench_web.load(port, ["/"] * requests, clients)
-            client = [r[0] for r in index]   # the index has no Server-Timing: the client's round trip
+            client = [
+                r[0] for r in index
+            ]  # the index has no Server-Timing: the client's round trip
             table.setdefault("index of all clubs", []).append(
-                {"mode": "rendered", "server_median_ms": statistics.median(client),
-                 "server_p95_ms": bench_web.p95(client), "client_p95_ms": bench_web.p95(client),
-                 "load": load_before, "requests": len(index), "bytes": index[0][2], "rebuilds_meanwhile": None})
+                {
+                    "mode": "rendered",
+                    "server_median_ms": statistics.median(client),
+                    "server_p95_ms": bench_web.p95(client),
+                    "client_p95_ms": bench_web.p95(client),
+                    "load": load_before,
+                    "requests": len(index),
+                    "bytes": index[0][2],
+                    "rebuilds_meanwhile": None,
+                }
+            )
     finally:
         os.killpg(server.pid, signal.SIGTERM)
         server.wait(timeout=30)
-    return {"club": page, "rebuilding": writer, "clients": clients,
-            "rows": {k: {"server_p95_ms": round(statistics.median(r["server_p95_ms"] for r in rs), 2),
-                         "server_median_ms": round(statistics.median(r["server_median_ms"] for r in rs), 2),
-                         "client_p95_ms": round(statistics.median(r["client_p95_ms"] for r in rs), 2),
-                         "runs_p95_ms": [round(r["server_p95_ms"], 2) for r in rs], "load": [r["load"] for r in rs],
-                         "rebuilds_meanwhile": [r["rebuilds_meanwhile"] for r in rs]} for k, rs in table.items()}}
+    return {
+        "club": page,
+        "rebuilding": writer,
+        "clients": clients,
+        "rows": {
+            k: {
+                "server_p95_ms": round(statistics.median(r["server_p95_ms"] for r in rs), 2),
+                "server_median_ms": round(statistics.median(r["server_median_ms"] for r in rs), 2),
+                "client_p95_ms": round(statistics.median(r["client_p95_ms"] for r in rs), 2),
+                "runs_p95_ms": [round(r["server_p95_ms"], 2) for r in rs],
+                "load": [r["load"] for r in rs],
+                "rebuilds_meanwhile": [r["rebuilds_meanwhile"] for r in rs],
+            }
+            for k, rs in table.items()
+        },
+    }
 
 
 # -- 4: the federation-wide rating list ----------------------------------------------------------
@@ -415,8 +563,11 @@ def measure_federation_list(runs: int) -> dict[str, Any]:
     """The query a federation-wide list page would run (no such page exists): its count for
     the pager, its first page and its middle page; five times a run, the median."""
     _, [(listed,)] = timed(FEDERATION_COUNT, [])
-    queries = {"count (the pager)": (FEDERATION_COUNT, []), "first page": (FEDERATION_LIST, [LIST_PAGE, 0]),
-               "middle page": (FEDERATION_LIST, [LIST_PAGE, listed // 2])}
+    queries = {
+        "count (the pager)": (FEDERATION_COUNT, []),
+        "first page": (FEDERATION_LIST, [LIST_PAGE, 0]),
+        "middle page": (FEDERATION_LIST, [LIST_PAGE, listed // 2]),
+    }
     out: dict[str, Any] = {"players_listed": listed}
     for label, (sql, params) in queries.items():
         per_run = []
@@ -424,11 +575,19 @@ def measure_federation_list(runs: int) -> dict[str, Any]:
             load_before = load_average()
             times = [timed(sql, params)[0] for _ in range(5)]
             per_run.append({"s": statistics.median(times), "load": load_before})
-        out[label] = {"median_ms": round(statistics.median(r["s"] for r in per_run) * 1000, 2),
-                      "runs_ms": [round(r["s"] * 1000, 2) for r in per_run], "load": [r["load"] for r in per_run]}
-        print(f"  federation list, {label}: {out[label]['median_ms']:.1f} ms, load {per_run[-1]['load']}", flush=True)
+        out[label] = {
+            "median_ms": round(statistics.median(r["s"] for r in per_run) * 1000, 2),
+            "runs_ms": [round(r["s"] * 1000, 2) for r in per_run],
+            "load": [r["load"] for r in per_run],
+        }
+        print(
+            f"  federation list, {label}: {out[label]['median_ms']:.1f} ms, load {per_run[-1]['load']}",
+            flush=True,
+        )
     _, first = timed(FEDERATION_LIST, [LIST_PAGE, 0])
-    out["with_index"] = with_rating_index(runs, [("first page", [LIST_PAGE, 0]), ("middle page", [LIST_PAGE, listed // 2])])
+    out["with_index"] = with_rating_index(
+        runs, [("first page", [LIST_PAGE, 0]), ("middle page", [LIST_PAGE, listed // 2])]
+    )
     out["first_page_rows"] = len(first)
     out["first_page_sorted"] = all(a[3] >= b[3] for a, b in zip(first, first[1:]))
     return out
@@ -440,15 +599,28 @@ def with_rating_index(runs: int, pages: list[tuple[str, list[Any]]]) -> dict[str
     from django.db import connection
 
     with connection.cursor() as cursor:
-        cursor.execute("CREATE INDEX bench_rating_order ON club_currentrating (rating_list, rating DESC)")
+        cursor.execute(
+            "CREATE INDEX bench_rating_order ON club_currentrating (rating_list, rating DESC)"
+        )
     try:
         out = {}
         for label, params in pages:
-            out[label] = {"median_ms": round(statistics.median(
-                statistics.median(timed(FEDERATION_LIST, params)[0] for _ in range(5)) for _ in range(runs)) * 1000, 2),
-                "load": load_average()}
-            print(f"  federation list, {label}, with an index on the rating: {out[label]['median_ms']:.1f} ms, "
-                  f"load {out[label]['load']}", flush=True)
+            out[label] = {
+                "median_ms": round(
+                    statistics.median(
+                        statistics.median(timed(FEDERATION_LIST, params)[0] for _ in range(5))
+                        for _ in range(runs)
+                    )
+                    * 1000,
+                    2,
+                ),
+                "load": load_average(),
+            }
+            print(
+                f"  federation list, {label}, with an index on the rating: {out[label]['median_ms']:.1f} ms, "
+                f"load {out[label]['load']}",
+                flush=True,
+            )
         return out
     finally:
         with connection.cursor() as cursor:
@@ -456,6 +628,7 @@ def with_rating_index(runs: int, pages: list[tuple[str, list[Any]]]) -> dict[str
 
 
 # -- 5: analysis on RQ workers --------------------------------------------------------------------
+
 
 def measure_analysis(url: str, runs: int, games: int, plies: int, nodes: int) -> dict[str, Any]:
     """``measure_rq_workers``'s run in this database: each run a new club whose evening of
@@ -472,60 +645,93 @@ def measure_analysis(url: str, runs: int, games: int, plies: int, nodes: int) ->
         for run in range(runs):
             for workers in (1, 2):
                 slug = f"analysis-{run + 1}-{workers}"
-                PositionSearch.objects.all().delete()   # a cache: each run searches every position
+                PositionSearch.objects.all().delete()  # a cache: each run searches every position
                 Redis.from_url(env["CLUBRATING_REDIS_URL"]).flushdb()
                 measure_rq_workers.publish_evening(env, pgn, slug)
 
                 def finished() -> bool:
                     done = GameAnalysis.objects.filter(game__tournament__club__slug=slug).count()
-                    return done == games and AuditEntry.objects.filter(club__slug=slug, action="analyse").exists()
+                    return (
+                        done == games
+                        and AuditEntry.objects.filter(club__slug=slug, action="analyse").exists()
+                    )
+
                 load_before = load_average()
                 seconds = measure_rq_workers.time_workers(env, workers, finished)
                 times[workers].append({"s": seconds, "load": load_before})
-                print(f"  analysis, {workers} worker{'s' if workers > 1 else ''}: {seconds:.1f} s, load {load_before}",
-                      flush=True)
+                print(
+                    f"  analysis, {workers} worker{'s' if workers > 1 else ''}: {seconds:.1f} s, load {load_before}",
+                    flush=True,
+                )
     one, two = (statistics.median(r["s"] for r in times[w]) for w in (1, 2))
-    return {"games": games, "plies": plies, "nodes": nodes, "cores": os.cpu_count(),
-            "one_worker_s": round(one, 2), "two_workers_s": round(two, 2), "speedup": round(one / two, 2),
-            "runs": {str(w): [round(r["s"], 2) for r in rs] for w, rs in times.items()},
-            "load": {str(w): [r["load"] for r in rs] for w, rs in times.items()}}
+    return {
+        "games": games,
+        "plies": plies,
+        "nodes": nodes,
+        "cores": os.cpu_count(),
+        "one_worker_s": round(one, 2),
+        "two_workers_s": round(two, 2),
+        "speedup": round(one / two, 2),
+        "runs": {str(w): [round(r["s"], 2) for r in rs] for w, rs in times.items()},
+        "load": {str(w): [r["load"] for r in rs] for w, rs in times.items()},
+    }
 
 
 # -- the report ------------------------------------------------------------------------------------
 
+
 def print_table(doc: dict[str, Any]) -> None:
     c = doc["counts"]
-    print(f"\n{c['clubs']:,} clubs, {c['members']:,} members, {c['games']:,} games ({c['tournaments']:,} tournaments) "
-          f"on {doc['vendor']}; loaded in {c['load_s']} s, every club rated in {c['rate_all_s']} s\n")
+    print(
+        f"\n{c['clubs']:,} clubs, {c['members']:,} members, {c['games']:,} games ({c['tournaments']:,} tournaments) "
+        f"on {doc['vendor']}; loaded in {c['load_s']} s, every club rated in {c['rate_all_s']} s\n"
+    )
     print("| measurement | median | target | load |")
     print("| --- | ---: | ---: | ---: |")
     h = doc.get("history")
     if h:
-        print(f"| full rebuild of the largest club ({h['club']}, {h['games']:,} games) | "
-              f"{h['full_rebuild']['median_s']:.2f} s | - | {h['full_rebuild']['load'][0]} |")
+        print(
+            f"| full rebuild of the largest club ({h['club']}, {h['games']:,} games) | "
+            f"{h['full_rebuild']['median_s']:.2f} s | - | {h['full_rebuild']['load'][0]} |"
+        )
         for where, r in h["corrections"].items():
-            print(f"| correction in that club, {where} | {r['median_s'] * 1000:.0f} ms | <= 500 ms | {r['load'][0]} |")
-        print(f"| corrections equal to a full replay | {'yes' if h['equal_to_full_replay'] else 'NO'} | yes | |")
+            print(
+                f"| correction in that club, {where} | {r['median_s'] * 1000:.0f} ms | <= 500 ms | {r['load'][0]} |"
+            )
+        print(
+            f"| corrections equal to a full replay | {'yes' if h['equal_to_full_replay'] else 'NO'} | yes | |"
+        )
     p = doc.get("pages")
     if p:
         for label, r in p["rows"].items():
-            name = (f"{label}: client p95" if label.startswith("index")
-                    else f"club page ({p['club']}), {label}: server p95")
+            name = (
+                f"{label}: client p95"
+                if label.startswith("index")
+                else f"club page ({p['club']}), {label}: server p95"
+            )
             target = "-" if label.startswith("index") else "<= 50 ms"
             clients = 1 if "one client" in label else p["clients"]
-            print(f"| {name}, {clients} client{'s' if clients > 1 else ''} | {r['server_p95_ms']:.1f} ms | {target} | "
-                  f"{r['load'][0]} |")
+            print(
+                f"| {name}, {clients} client{'s' if clients > 1 else ''} | {r['server_p95_ms']:.1f} ms | {target} | "
+                f"{r['load'][0]} |"
+            )
     f = doc.get("federation_list")
     if f:
         for label in ("count (the pager)", "first page", "middle page"):
-            print(f"| federation-wide list query ({f['players_listed']:,} players), {label} | "
-                  f"{f[label]['median_ms']:.1f} ms | - | {f[label]['load'][0]} |")
+            print(
+                f"| federation-wide list query ({f['players_listed']:,} players), {label} | "
+                f"{f[label]['median_ms']:.1f} ms | - | {f[label]['load'][0]} |"
+            )
         for label, r in f["with_index"].items():
-            print(f"| the same, {label}, with an index on (rating_list, rating) | {r['median_ms']:.1f} ms | - | {r['load']} |")
+            print(
+                f"| the same, {label}, with an index on (rating_list, rating) | {r['median_ms']:.1f} ms | - | {r['load']} |"
+            )
     a = doc.get("analysis")
     if a:
-        print(f"| analysis, {a['games']} games: 1 worker / 2 workers | {a['one_worker_s']:.1f} s / "
-              f"{a['two_workers_s']:.1f} s = {a['speedup']:.2f}x | >= 1.8x | {a['load']['1'][0]} |")
+        print(
+            f"| analysis, {a['games']} games: 1 worker / 2 workers | {a['one_worker_s']:.1f} s / "
+            f"{a['two_workers_s']:.1f} s = {a['speedup']:.2f}x | >= 1.8x | {a['load']['1'][0]} |"
+        )
 
 
 def answers(server: str) -> bool:
@@ -542,11 +748,22 @@ PARTS = ("history", "pages", "federation_list", "analysis")
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--scale", type=float, default=1.0, help="share of the issue's federation (1.0: 5,000,000 games)")
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument(
+        "--scale",
+        type=float,
+        default=1.0,
+        help="share of the issue's federation (1.0: 5,000,000 games)",
+    )
     parser.add_argument("--runs", type=int, default=3)
-    parser.add_argument("--database", default=None, help="a PostgreSQL server's URL (default: $CLUBRATING_DATABASE_URL "
-                        "when it is one, else scripts/postgres's server, started), or 'sqlite'")
+    parser.add_argument(
+        "--database",
+        default=None,
+        help="a PostgreSQL server's URL (default: $CLUBRATING_DATABASE_URL "
+        "when it is one, else scripts/postgres's server, started), or 'sqlite'",
+    )
     parser.add_argument("--json", metavar="FILE", help="write the figures to FILE as JSON")
     parser.add_argument("--parts", nargs="+", choices=PARTS, default=list(PARTS))
     parser.add_argument("--requests", type=int, default=400, help="requests a page and mode")
@@ -562,12 +779,18 @@ def main() -> int:
         djangoenv.setup(args.database)
         return rebuild_loop(args.rebuild_loop, seconds=600)
     # the server, the workers and the rebuilding process run this checkout's code
-    os.environ["PYTHONPATH"] = os.pathsep.join([str(HERE.parent / "src"), *filter(None, [os.environ.get("PYTHONPATH")])])
+    os.environ["PYTHONPATH"] = os.pathsep.join(
+        [str(HERE.parent / "src"), *filter(None, [os.environ.get("PYTHONPATH")])]
+    )
     env_url = os.environ.get("CLUBRATING_DATABASE_URL", "")
     server = args.database or (env_url if env_url.startswith("postgres") else "")
-    if not server:   # the private server of the tests, started unless it answers already
-        server = subprocess.run([HERE.parent / "scripts" / "postgres", "url"], check=True, capture_output=True,
-                                text=True).stdout.strip()
+    if not server:  # the private server of the tests, started unless it answers already
+        server = subprocess.run(
+            [HERE.parent / "scripts" / "postgres", "url"],
+            check=True,
+            capture_output=True,
+            text=True,
+        ).stdout.strip()
         if not answers(server):
             subprocess.run([HERE.parent / "scripts" / "postgres", "start"], check=True)
     shapes = shapes_for(args.scale)
@@ -575,27 +798,44 @@ def main() -> int:
         djangoenv.setup(url, migrate=True)
         from django.db import connection
 
-        print(f"scale {args.scale}: {len(shapes):,} clubs, {sum(s.members for s in shapes):,} members, "
-              f"{sum(s.games for s in shapes):,} games; {connection.vendor}, {os.cpu_count()} cores, "
-              f"load {load_average()}", flush=True)
+        print(
+            f"scale {args.scale}: {len(shapes):,} clubs, {sum(s.members for s in shapes):,} members, "
+            f"{sum(s.games for s in shapes):,} games; {connection.vendor}, {os.cpu_count()} cores, "
+            f"load {load_average()}",
+            flush=True,
+        )
         counts = load(shapes)
-        print(f"  loaded in {counts['load_s']} s, rated in {counts['rate_all_s']} s, load {load_average()}", flush=True)
+        print(
+            f"  loaded in {counts['load_s']} s, rated in {counts['rate_all_s']} s, load {load_average()}",
+            flush=True,
+        )
         slugs = counts.pop("slugs")
-        doc: dict[str, Any] = {"scale": args.scale, "runs": args.runs, "vendor": connection.vendor, "counts": counts,
-                               "expected": {"clubs": len(shapes), "members": sum(s.members for s in shapes),
-                                            "games": sum(s.games for s in shapes),
-                                            "largest_club_games": shapes[0].games}}
+        doc: dict[str, Any] = {
+            "scale": args.scale,
+            "runs": args.runs,
+            "vendor": connection.vendor,
+            "counts": counts,
+            "expected": {
+                "clubs": len(shapes),
+                "members": sum(s.members for s in shapes),
+                "games": sum(s.games for s in shapes),
+                "largest_club_games": shapes[0].games,
+            },
+        }
         steps: dict[str, Callable[[], dict[str, Any]]] = {
             "history": lambda: measure_history(slugs[0], args.runs),
             "pages": lambda: measure_pages(url, slugs, args.runs, args.requests, args.clients),
             "federation_list": lambda: measure_federation_list(args.runs),
-            "analysis": lambda: measure_analysis(url, args.runs, args.games, args.plies, args.nodes)}
+            "analysis": lambda: measure_analysis(
+                url, args.runs, args.games, args.plies, args.nodes
+            ),
+        }
         for part in args.parts:
             started = time.perf_counter()
             doc[part] = steps[part]()
             doc.setdefault("part_s", {})[part] = round(time.perf_counter() - started, 1)
             print(f"  {part}: {doc['part_s'][part]} s", flush=True)
-            if args.json:   # after each part: a run stopped later keeps what it measured
+            if args.json:  # after each part: a run stopped later keeps what it measured
                 Path(args.json).write_text(json.dumps(doc, indent=2, default=str) + "\n")
     print_table(doc)
     return 0 if doc.get("history", {}).get("equal_to_full_replay", True) else 1

@@ -29,7 +29,14 @@ from anyascii import anyascii
 from rapidfuzz import fuzz, process
 
 from clubrating.identity.compare import compare
-from clubrating.identity.match import MAX_BEHIND_BEST, MIN_SCORE, Matcher, Proposal, RosterEntry, clear_caches
+from clubrating.identity.match import (
+    MAX_BEHIND_BEST,
+    MIN_SCORE,
+    Matcher,
+    Proposal,
+    RosterEntry,
+    clear_caches,
+)
 from clubrating.identity.normalize import normalize_name
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "names"
@@ -60,8 +67,10 @@ class Tally:
 
     def row(self, label: str) -> str:
         n = max(self.names, 1)
-        return (f"{label:<34} {self.names:>5} {100 * self.at_1 / n:>7.1f} {100 * self.at_3 / n:>7.1f} "
-                f"{self.shown / n:>6.2f} {100 * self.wrong_first / n:>7.1f} {1000 * self.seconds / n:>8.2f}")
+        return (
+            f"{label:<34} {self.names:>5} {100 * self.at_1 / n:>7.1f} {100 * self.at_3 / n:>7.1f} "
+            f"{self.shown / n:>6.2f} {100 * self.wrong_first / n:>7.1f} {1000 * self.seconds / n:>8.2f}"
+        )
 
 
 HEADER = f"{'set':<34} {'names':>5} {'rec@1%':>7} {'rec@3%':>7} {'shown':>6} {'wrong1%':>7} {'ms/name':>8}"
@@ -108,13 +117,13 @@ def typo(name: str, rng: random.Random) -> str | None:
     letter = rng.choice("abcdefghijklmnopqrstuvwxyz")
     kind = rng.choice(("replace", "insert", "delete", "swap"))
     if kind == "replace":
-        wrong = surname[:i] + letter + surname[i + 1:]
+        wrong = surname[:i] + letter + surname[i + 1 :]
     elif kind == "insert":
         wrong = surname[:i] + letter + surname[i:]
     elif kind == "delete":
-        wrong = surname[:i] + surname[i + 1:]
+        wrong = surname[:i] + surname[i + 1 :]
     else:
-        wrong = surname[:i - 1] + surname[i] + surname[i - 1] + surname[i + 1:]
+        wrong = surname[: i - 1] + surname[i] + surname[i - 1] + surname[i + 1 :]
     return None if wrong == surname else f"{wrong}, {' '.join(given)}"
 
 
@@ -133,8 +142,10 @@ def generated(roster: list[str], count: int, seed: int) -> dict[str, list[tuple[
     names = set(roster)
     given_pool = sorted({w for name in roster[::50] for w in split(name)[1] if len(w) > 2})
     kinds: dict[str, Callable[..., str | None]] = {
-        "initial for first name": initial, "middle name dropped/added": middle,
-        "one-letter surname typo": typo, "first/last swapped": swapped,
+        "initial for first name": initial,
+        "middle name dropped/added": middle,
+        "one-letter surname typo": typo,
+        "first/last swapped": swapped,
     }
     ambiguous_initial = Counter(initial(name, rng) for name in roster)
     out: dict[str, list[tuple[str, str]]] = {}
@@ -176,9 +187,12 @@ def baseline_norm(name: str) -> str:
     return " ".join(_NON_WORD.sub(" ", anyascii(name).lower()).split())
 
 
-def run_matcher(matcher: Matcher, pairs: Sequence[tuple[str, str]],
-                misses: list[tuple[str, str, tuple[Proposal, ...]]] | None = None,
-                tally: Tally | None = None) -> Tally:
+def run_matcher(
+    matcher: Matcher,
+    pairs: Sequence[tuple[str, str]],
+    misses: list[tuple[str, str, tuple[Proposal, ...]]] | None = None,
+    tally: Tally | None = None,
+) -> Tally:
     """Quality counts (added to ``tally`` when given); the pairs whose canonical is not
     among the first 3 go to ``misses``."""
     tally = tally or Tally()
@@ -201,7 +215,9 @@ TOO_FAR = "scored, but 16+ points behind the best proposal"
 NOT_FOUND = "scored, but the search did not reach it"
 
 
-def why_missed(variant: str, canonical: str, proposals: Sequence[Proposal]) -> tuple[str, float, tuple[str, ...]]:
+def why_missed(
+    variant: str, canonical: str, proposals: Sequence[Proposal]
+) -> tuple[str, float, tuple[str, ...]]:
     """The kind of miss, with the canonical name's own score and reasons against the variant."""
     likeness = compare(normalize_name(variant), normalize_name(canonical))
     if likeness.score < MIN_SCORE:
@@ -215,7 +231,9 @@ def why_missed(variant: str, canonical: str, proposals: Sequence[Proposal]) -> t
     return kind, likeness.score, likeness.reasons
 
 
-def report_misses(misses: Sequence[tuple[str, str, tuple[Proposal, ...]]], names: int, path: Path | None) -> None:
+def report_misses(
+    misses: Sequence[tuple[str, str, tuple[Proposal, ...]]], names: int, path: Path | None
+) -> None:
     """The misses at 3 by kind, as shares of all the names; each miss listed in ``path``."""
     kinds: Counter[str] = Counter()
     lines = []
@@ -227,10 +245,16 @@ def report_misses(misses: Sequence[tuple[str, str, tuple[Proposal, ...]]], names
     print(f"\nreal variants not in the first 3: {100 * len(misses) / names:.2f} %")
     for kind in (NO_READING, OUTRANKED, TOO_FAR, NOT_FOUND):
         print(f"  {100 * kinds[kind] / names:5.2f} %  {kind}")
-    print(f"  ceiling at 3 for a matcher that needs a shared reading: {100 - 100 * kinds[NO_READING] / names:.1f} %")
+    print(
+        f"  ceiling at 3 for a matcher that needs a shared reading: {100 - 100 * kinds[NO_READING] / names:.1f} %"
+    )
     if path is not None:
-        path.write_text("kind\tvariant\tcanonical\tits score and reasons\tfirst 3 proposals\n"
-                        + "\n".join(sorted(lines)) + "\n", encoding="utf-8")
+        path.write_text(
+            "kind\tvariant\tcanonical\tits score and reasons\tfirst 3 proposals\n"
+            + "\n".join(sorted(lines))
+            + "\n",
+            encoding="utf-8",
+        )
 
 
 def run_clubs(roster: list[str], pairs: Sequence[tuple[str, str]], seed: int) -> Tally:
@@ -240,7 +264,7 @@ def run_clubs(roster: list[str], pairs: Sequence[tuple[str, str]], seed: int) ->
     tally = Tally()
     per_club = SPEED_NAMES
     for start in range(0, len(pairs), per_club):
-        chunk = pairs[start:start + per_club]
+        chunk = pairs[start : start + per_club]
         members = {canonical for _, canonical in chunk}
         while len(members) < CLUB_SIZE:
             members.add(rng.choice(roster))
@@ -249,11 +273,15 @@ def run_clubs(roster: list[str], pairs: Sequence[tuple[str, str]], seed: int) ->
     return tally
 
 
-def run_baseline(roster: list[str], normalised: list[str], pairs: Sequence[tuple[str, str]]) -> Tally:
+def run_baseline(
+    roster: list[str], normalised: list[str], pairs: Sequence[tuple[str, str]]
+) -> Tally:
     tally = Tally()
     start = time.perf_counter()
     for variant, canonical in pairs:
-        best = process.extract(baseline_norm(variant), normalised, scorer=fuzz.token_set_ratio, limit=3)
+        best = process.extract(
+            baseline_norm(variant), normalised, scorer=fuzz.token_set_ratio, limit=3
+        )
         tally.add(canonical, [roster[i] for _, _, i in best])
     tally.seconds = time.perf_counter() - start
     return tally
@@ -272,14 +300,31 @@ def timed_propose(matcher: Matcher, names: Sequence[str], times: int = 5) -> lis
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--sample", type=int, default=2000, help="real variants sampled (default 2000)")
-    parser.add_argument("--generated", type=int, default=500, help="generated variants per kind (default 500)")
-    parser.add_argument("--baseline-sample", type=int, default=300, help="names the slow baseline sees (default 300)")
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument(
+        "--sample", type=int, default=2000, help="real variants sampled (default 2000)"
+    )
+    parser.add_argument(
+        "--generated", type=int, default=500, help="generated variants per kind (default 500)"
+    )
+    parser.add_argument(
+        "--baseline-sample",
+        type=int,
+        default=300,
+        help="names the slow baseline sees (default 300)",
+    )
     parser.add_argument("--seed", type=int, default=3)
-    parser.add_argument("--no-speed", action="store_true", help="skip the speed runs (club and 400,000 roster)")
-    parser.add_argument("--misses", type=Path, metavar="FILE",
-                        help="list each real variant not in the first 3, with why, in FILE (TSV)")
+    parser.add_argument(
+        "--no-speed", action="store_true", help="skip the speed runs (club and 400,000 roster)"
+    )
+    parser.add_argument(
+        "--misses",
+        type=Path,
+        metavar="FILE",
+        help="list each real variant not in the first 3, with why, in FILE (TSV)",
+    )
     options = parser.parse_args()
 
     roster, pairs = load()
@@ -289,7 +334,10 @@ def main() -> None:
         club_speed(roster, sample, options.seed)  # first: a club's server holds no large index
     start = time.perf_counter()
     matcher = Matcher([RosterEntry(i, name) for i, name in enumerate(roster)])
-    print(f"roster {len(roster):,} names, index built in {time.perf_counter() - start:.1f} s", file=sys.stderr)
+    print(
+        f"roster {len(roster):,} names, index built in {time.perf_counter() - start:.1f} s",
+        file=sys.stderr,
+    )
     normalised = [baseline_norm(name) for name in roster]
     kinds = generated(roster, options.generated, options.seed)
     cut = options.baseline_sample
@@ -299,7 +347,9 @@ def main() -> None:
     print(run_matcher(matcher, sample, misses).row("real variants: matcher"))
     print(run_clubs(roster, sample, options.seed).row(f"real variants vs {CLUB_SIZE}-member clubs"))
     print(run_matcher(matcher, sample[:cut]).row(f"real variants (first {cut}): matcher"))
-    print(run_baseline(roster, normalised, sample[:cut]).row(f"real variants (first {cut}): baseline"))
+    print(
+        run_baseline(roster, normalised, sample[:cut]).row(f"real variants (first {cut}): baseline")
+    )
     for label, kind_pairs in kinds.items():
         print(run_matcher(matcher, kind_pairs).row(f"{label}: matcher"))
         print(run_baseline(roster, normalised, kind_pairs[: cut // 3]).row(f"{label}: baseline"))
@@ -331,10 +381,14 @@ def club_speed(roster: list[str], sample: Sequence[tuple[str, str]], seed: int) 
             process.extract(baseline_norm(name), normalised, scorer=fuzz.token_set_ratio, limit=3)
         plain.append(time.perf_counter() - start)
     ratio = statistics.median(o / p for o, p in zip(ours, plain))
-    print(f"{SPEED_NAMES} names vs {CLUB_SIZE}-member club: median {statistics.median(ours) * 1000:.1f} ms "
-          f"(min {min(ours) * 1000:.1f}, {CLUB_RUNS} runs); index built in {built * 1000:.0f} ms; "
-          f"plain baseline beside it {statistics.median(plain) * 1000:.1f} ms, ours / baseline {ratio:.2f}")
-    for size in DUPLICATE_CLUBS:  # club.matching.possible_duplicates: the index, then every member against it
+    print(
+        f"{SPEED_NAMES} names vs {CLUB_SIZE}-member club: median {statistics.median(ours) * 1000:.1f} ms "
+        f"(min {min(ours) * 1000:.1f}, {CLUB_RUNS} runs); index built in {built * 1000:.0f} ms; "
+        f"plain baseline beside it {statistics.median(plain) * 1000:.1f} ms, ours / baseline {ratio:.2f}"
+    )
+    for size in (
+        DUPLICATE_CLUBS
+    ):  # club.matching.possible_duplicates: the index, then every member against it
         members = random.Random(seed).sample(roster, size)
         runs = []
         for _ in range(5):
@@ -344,8 +398,10 @@ def club_speed(roster: list[str], sample: Sequence[tuple[str, str]], seed: int) 
             for name in members:
                 everyone.propose(name)
             runs.append(time.perf_counter() - start)
-        print(f"members that may be one person, {size:,}-member club: median {statistics.median(runs) * 1000:.0f} ms "
-              f"of 5 (index and every member matched)")
+        print(
+            f"members that may be one person, {size:,}-member club: median {statistics.median(runs) * 1000:.0f} ms "
+            f"of 5 (index and every member matched)"
+        )
     print()
 
 
@@ -354,11 +410,15 @@ def roster_speed(roster: list[str], sample: Sequence[tuple[str, str]], seed: int
     names = [variant for variant, _ in sample[:SPEED_NAMES]]
     gc.collect()
     start = time.perf_counter()
-    big = Matcher([RosterEntry(i, name) for i, name in enumerate(big_roster(roster, BIG_ROSTER, seed))])
+    big = Matcher(
+        [RosterEntry(i, name) for i, name in enumerate(big_roster(roster, BIG_ROSTER, seed))]
+    )
     built = time.perf_counter() - start
     runs = timed_propose(big, names)
-    print(f"\n{SPEED_NAMES} names vs {len(big):,} roster: median {statistics.median(runs) * 1000:.0f} ms "
-          f"(min {min(runs) * 1000:.0f}); index built in {built:.1f} s")
+    print(
+        f"\n{SPEED_NAMES} names vs {len(big):,} roster: median {statistics.median(runs) * 1000:.0f} ms "
+        f"(min {min(runs) * 1000:.0f}); index built in {built:.1f} s"
+    )
 
 
 if __name__ == "__main__":

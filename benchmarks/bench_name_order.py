@@ -17,8 +17,12 @@ from typing import Any
 
 from clubrating.identity.collation import matches, sort_key
 
-LETTERS = ("абвгдеёжзийклмнопрстуфхцчшщыэюя" "աբգդեզէըթժիլխծկհձղճմյնշոչպջռսվտրցւփքօֆ"
-           "abcdefghijklmnopqrstuvwxyz" "éüłš")
+LETTERS = (
+    "абвгдеёжзийклмнопрстуфхцчшщыэюя"
+    "աբգդեզէըթժիլխծկհձղճմյնշոչպջռսվտրցւփքօֆ"
+    "abcdefghijklmnopqrstuvwxyz"
+    "éüłš"
+)
 
 
 def names(count: int, seed: int = 1) -> list[str]:
@@ -26,6 +30,7 @@ def names(count: int, seed: int = 1) -> list[str]:
 
     def word(low: int, high: int) -> str:
         return "".join(rng.choice(LETTERS) for _ in range(rng.randint(low, high))).capitalize()
+
     return [f"{word(5, 12)} {word(4, 8)}" for _ in range(count)]
 
 

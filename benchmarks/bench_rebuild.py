@@ -30,11 +30,24 @@ def load_history(club, history) -> None:  # type: ignore[no-untyped-def]
 
     players = sorted({p for t in history for g in t.games for p in (g.white, g.black)})
     with transaction.atomic():
-        Member.objects.bulk_create([Member(id=p + 1, club=club, name=f"Player {p}") for p in players],
-                                   batch_size=5000)
-        Tournament.objects.bulk_create([
-            Tournament(id=t.id + 1, club=club, name=f"Event {t.id}", date=t.date, sequence=t.sequence,
-                       status="published", rounds=5) for t in history], batch_size=5000)
+        Member.objects.bulk_create(
+            [Member(id=p + 1, club=club, name=f"Player {p}") for p in players], batch_size=5000
+        )
+        Tournament.objects.bulk_create(
+            [
+                Tournament(
+                    id=t.id + 1,
+                    club=club,
+                    name=f"Event {t.id}",
+                    date=t.date,
+                    sequence=t.sequence,
+                    status="published",
+                    rounds=5,
+                )
+                for t in history
+            ],
+            batch_size=5000,
+        )
         entries, games, entry_id = [], [], 0
         for t in history:
             number: dict[int, int] = {}
@@ -43,13 +56,28 @@ def load_history(club, history) -> None:  # type: ignore[no-untyped-def]
                     if p not in number:
                         entry_id += 1
                         number[p] = entry_id
-                        entries.append(Entry(id=entry_id, tournament_id=t.id + 1, number=len(number),
-                                             name=f"Player {p}", member_id=p + 1))
+                        entries.append(
+                            Entry(
+                                id=entry_id,
+                                tournament_id=t.id + 1,
+                                number=len(number),
+                                name=f"Player {p}",
+                                member_id=p + 1,
+                            )
+                        )
             for i, g in enumerate(t.games):
-                games.append(Game(tournament_id=t.id + 1, round=i // max(1, len(number) // 2) + 1, board=i + 1,
-                                  white_id=number[g.white], black_id=number[g.black],
-                                  white_points=g.white_points, black_points=2 - g.white_points if g.played
-                                  else (2 - g.white_points), played=g.played))
+                games.append(
+                    Game(
+                        tournament_id=t.id + 1,
+                        round=i // max(1, len(number) // 2) + 1,
+                        board=i + 1,
+                        white_id=number[g.white],
+                        black_id=number[g.black],
+                        white_points=g.white_points,
+                        black_points=2 - g.white_points if g.played else (2 - g.white_points),
+                        played=g.played,
+                    )
+                )
             if len(games) > 200_000:
                 Entry.objects.bulk_create(entries, batch_size=5000)
                 Game.objects.bulk_create(games, batch_size=5000)
@@ -71,7 +99,9 @@ def fresh_database(folder: str, name: str):  # type: ignore[no-untyped-def]
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--games", type=int, default=1_000_000)
     parser.add_argument("--players", type=int, default=50_000)
     parser.add_argument("--tournaments", type=int, default=20_000)
@@ -89,7 +119,9 @@ def main() -> int:
     from clubrating.club.history import rebuild
     from clubrating.demo.simulate import simulate_history
 
-    print(f"federation: {args.games:,} games, {args.players:,} players, {args.tournaments:,} tournaments")
+    print(
+        f"federation: {args.games:,} games, {args.players:,} players, {args.tournaments:,} tournaments"
+    )
     club = fresh_database(folder, "federation.sqlite3")
     started = time.perf_counter()
     load_history(club, simulate_history(1, args.games, args.players, args.tournaments))
@@ -99,8 +131,10 @@ def main() -> int:
         started = time.perf_counter()
         report = rebuild(club, reason="benchmark")
         full.append(time.perf_counter() - started)
-        print(f"  full rebuild {run + 1}: {full[-1]:.2f} s ({report.tournaments} tournaments, "
-              f"{report.changes_differing} rows differing)")
+        print(
+            f"  full rebuild {run + 1}: {full[-1]:.2f} s ({report.tournaments} tournaments, "
+            f"{report.changes_differing} rows differing)"
+        )
 
     club_games = args.club_games
     print(f"club: {club_games:,} games, 500 members, {club_games // 50:,} tournaments")
@@ -125,12 +159,20 @@ def main() -> int:
     print("| measurement | median | target |")
     print("| --- | --- | --- |")
     med_full = statistics.median(full)
-    print(f"| full rebuild, {args.games:,} games (SQLite) | {med_full:.2f} s "
-          f"({args.games / med_full:,.0f} games/s) | <= 20 s |")
+    print(
+        f"| full rebuild, {args.games:,} games (SQLite) | {med_full:.2f} s "
+        f"({args.games / med_full:,.0f} games/s) | <= 20 s |"
+    )
     med_corr = statistics.median(corrections)
-    print(f"| correction in the newest tournament, {club_games:,}-game club | {med_corr * 1000:.0f} ms | <= 500 ms |")
-    print(f"| full rebuild of that club, side by side | {statistics.median(full_club) * 1000:.0f} ms | - |")
-    print(f"| incremental equal to full replay | {'yes' if check.changes_differing == 0 else 'NO'} | yes |")
+    print(
+        f"| correction in the newest tournament, {club_games:,}-game club | {med_corr * 1000:.0f} ms | <= 500 ms |"
+    )
+    print(
+        f"| full rebuild of that club, side by side | {statistics.median(full_club) * 1000:.0f} ms | - |"
+    )
+    print(
+        f"| incremental equal to full replay | {'yes' if check.changes_differing == 0 else 'NO'} | yes |"
+    )
     print(f"last correction said: {outcome}")
     return 0 if check.changes_differing == 0 else 1
 

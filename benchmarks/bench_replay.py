@@ -62,7 +62,9 @@ def prefix(history: list[TournamentInput], games: int) -> list[TournamentInput]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--games", type=int, default=1_000_000)
     parser.add_argument("--players", type=int, default=50_000)
     parser.add_argument("--tournaments", type=int, default=20_000)
@@ -72,35 +74,57 @@ def main(argv: list[str] | None = None) -> int:
 
     started = time.perf_counter()
     history = simulate_history(1, args.games, args.players, args.tournaments)
-    print(f"simulate_history: {args.games:,} games, {args.players:,} players, "
-          f"{args.tournaments:,} tournaments in {time.perf_counter() - started:.1f} s", file=sys.stderr)
+    print(
+        f"simulate_history: {args.games:,} games, {args.players:,} players, "
+        f"{args.tournaments:,} tournaments in {time.perf_counter() - started:.1f} s",
+        file=sys.stderr,
+    )
     small = prefix(history, args.reference_games)
     small_games = sum(len(t.games) for t in small)
     rows = []
     for policy in (club_policy(), fide_policy()):
         rows.extend(measure(policy, history, small, small_games, args))
-    print(f"\n{'policy':<6} {'what':<44} {'games':>10} {'median s':>9} {'games/s':>12} {'peak MiB':>9}")
+    print(
+        f"\n{'policy':<6} {'what':<44} {'games':>10} {'median s':>9} {'games/s':>12} {'peak MiB':>9}"
+    )
     for name, what, games, seconds, peak in rows:
-        print(f"{name:<6} {what:<44} {games:>10,} {seconds:>9.3f} {games / seconds:>12,.0f} {peak:>9.0f}")
+        print(
+            f"{name:<6} {what:<44} {games:>10,} {seconds:>9.3f} {games / seconds:>12,.0f} {peak:>9.0f}"
+        )
     by_key = {(name, what): games / seconds for name, what, games, seconds, _ in rows}
     for name in ("club", "fide"):
         ratio = by_key[(name, "replay() end to end")] / by_key[(name, "reference replay (prefix)")]
-        core = by_key[(name, "replay_columns (numeric core)")] / by_key[(name, "reference replay (prefix)")]
-        print(f"{name}: replay() / reference = {ratio:.1f}x; numeric core / reference = {core:.1f}x")
-    print(f"max RSS of the process: {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MiB "
-          f"(history objects included)")
+        core = (
+            by_key[(name, "replay_columns (numeric core)")]
+            / by_key[(name, "reference replay (prefix)")]
+        )
+        print(
+            f"{name}: replay() / reference = {ratio:.1f}x; numeric core / reference = {core:.1f}x"
+        )
+    print(
+        f"max RSS of the process: {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MiB "
+        f"(history objects included)"
+    )
     return 0
 
 
-def measure(policy: Policy, history: list[TournamentInput], small: list[TournamentInput],
-            small_games: int, args: argparse.Namespace) -> list[tuple[str, str, int, float, float]]:
+def measure(
+    policy: Policy,
+    history: list[TournamentInput],
+    small: list[TournamentInput],
+    small_games: int,
+    args: argparse.Namespace,
+) -> list[tuple[str, str, int, float, float]]:
     columns = columns_of(history)
     cases: list[tuple[str, int, Callable[[], Any]]] = [
         ("replay() end to end", args.games, lambda: replay(history, policy)),
         ("columns_of (objects -> columns)", args.games, lambda: columns_of(history)),
         ("replay_columns (numeric core)", args.games, lambda: replay_columns(columns, policy)),
-        ("replay() + every PlayerChange built", args.games,
-         lambda: sum(len(o.changes) for o in replay(history, policy).outcomes)),
+        (
+            "replay() + every PlayerChange built",
+            args.games,
+            lambda: sum(len(o.changes) for o in replay(history, policy).outcomes),
+        ),
         ("reference replay (prefix)", small_games, lambda: replay_reference(small, policy)),
     ]
     rows = []

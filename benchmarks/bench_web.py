@@ -40,11 +40,11 @@ from concurrent.futures import ThreadPoolExecutor
 
 MEMBERS = 500
 SEASONS = 10
-EVENINGS = 40           # club evenings a season
-BOARDS = 12             # 24 players an evening
+EVENINGS = 40  # club evenings a season
+BOARDS = 12  # 24 players an evening
 ROUNDS = 5
-REGULAR_EVERY = 4       # member 1 plays one evening in 4: 100 evenings x 5 rounds = 500 games
-TARGET_MS = 50.0        # p95 target of each page
+REGULAR_EVERY = 4  # member 1 plays one evening in 4: 100 evenings x 5 rounds = 500 games
+TARGET_MS = 50.0  # p95 target of each page
 
 
 def build(url: str, seed: int = 7) -> tuple[str, int]:
@@ -64,17 +64,29 @@ def build(url: str, seed: int = 7) -> tuple[str, int]:
     services.set_privacy(club, who="bench", visibility="public")
     strength = [rng.gauss(1500, 300) for _ in range(MEMBERS)]
     with transaction.atomic():
-        members = Member.objects.bulk_create([Member(club=club, name=f"Player {i:03d} Surname{i}")
-                                              for i in range(MEMBERS)])
+        members = Member.objects.bulk_create(
+            [Member(club=club, name=f"Player {i:03d} Surname{i}") for i in range(MEMBERS)]
+        )
         for index in range(SEASONS * EVENINGS):
             day = dt.date(2015, 9, 1) + dt.timedelta(days=7 * index + index // EVENINGS * 84)
             field = rng.sample(range(1, MEMBERS), 2 * BOARDS)
             if index % REGULAR_EVERY == 0:
                 field[0] = 0
-            t = Tournament.objects.create(club=club, name=f"Evening {index + 1}", date=day, sequence=1,
-                                          status="published", rounds=ROUNDS, source_format="bench")
-            entries = Entry.objects.bulk_create([Entry(tournament=t, number=n + 1, name=members[p].name,
-                                                       member=members[p]) for n, p in enumerate(field)])
+            t = Tournament.objects.create(
+                club=club,
+                name=f"Evening {index + 1}",
+                date=day,
+                sequence=1,
+                status="published",
+                rounds=ROUNDS,
+                source_format="bench",
+            )
+            entries = Entry.objects.bulk_create(
+                [
+                    Entry(tournament=t, number=n + 1, name=members[p].name, member=members[p])
+                    for n, p in enumerate(field)
+                ]
+            )
             games = []
             for rnd in range(1, ROUNDS + 1):
                 order = list(range(len(field)))
@@ -82,8 +94,17 @@ def build(url: str, seed: int = 7) -> tuple[str, int]:
                 for board in range(BOARDS):
                     w, b = order[2 * board], order[2 * board + 1]
                     points = game_points(rng, strength[field[w]], strength[field[b]])
-                    games.append(Game(tournament=t, round=rnd, board=board + 1, white=entries[w], black=entries[b],
-                                      white_points=points, black_points=2 - points))
+                    games.append(
+                        Game(
+                            tournament=t,
+                            round=rnd,
+                            board=board + 1,
+                            white=entries[w],
+                            black=entries[b],
+                            white_points=points,
+                            black_points=2 - points,
+                        )
+                    )
             Game.objects.bulk_create(games)
         rebuild(club, reason="bench")
     return club.slug, members[0].id
@@ -108,14 +129,23 @@ sys.exit(main(sys.argv[1:]))
 
 def start_server(kind: str, url: str, port: int, workers: int | None) -> subprocess.Popen[bytes]:
     env = {**os.environ, "CLUBRATING_DEBUG": "0"}
-    clubrating = [sys.executable, "-c", COMPILED] if kind == "gunicorn-compiled" else [sys.executable, "-m", "clubrating"]
+    clubrating = (
+        [sys.executable, "-c", COMPILED]
+        if kind == "gunicorn-compiled"
+        else [sys.executable, "-m", "clubrating"]
+    )
     command = [*clubrating, "--database", url, "serve", "--port", str(port)]
     if kind == "runserver":
         command.append("--dev")
     elif workers:
         command += ["--workers", str(workers)]
-    return subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                            start_new_session=True)
+    return subprocess.Popen(
+        command,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
 
 
 def free_port() -> int:
@@ -148,16 +178,19 @@ def p95(values: list[float]) -> float:
     return statistics.quantiles(values, n=20)[18]
 
 
-Row = tuple[str, str, str, list[tuple[float, float, int]]]   # server, page, mode, results
+Row = tuple[str, str, str, list[tuple[float, float, int]]]  # server, page, mode, results
 
 
 def report(row: Row) -> None:
     kind, page, mode, results = row
     client = [r[0] for r in results]
     server = [r[1] for r in results]
-    print(f"{kind:<9} {page:<24} {mode:<17} n={len(results):4}  server median {statistics.median(server):6.1f} ms  "
-          f"p95 {p95(server):6.1f} ms | client median {statistics.median(client):6.1f} ms  "
-          f"p95 {p95(client):6.1f} ms | {results[0][2] // 1024} KiB", flush=True)
+    print(
+        f"{kind:<9} {page:<24} {mode:<17} n={len(results):4}  server median {statistics.median(server):6.1f} ms  "
+        f"p95 {p95(server):6.1f} ms | client median {statistics.median(client):6.1f} ms  "
+        f"p95 {p95(client):6.1f} ms | {results[0][2] // 1024} KiB",
+        flush=True,
+    )
 
 
 def wait_until_up(port: int, path: str) -> None:
@@ -177,53 +210,88 @@ def measure(kind: str, url: str, slug: str, regular: int, args: argparse.Namespa
     rows: list[Row] = []
     try:
         wait_until_up(port, f"/c/{slug}/")
-        pages = {"club (500 members)": f"/c/{slug}/", "player (500 games)": f"/c/{slug}/p/{regular}/"}
+        pages = {
+            "club (500 members)": f"/c/{slug}/",
+            "player (500 games)": f"/c/{slug}/p/{regular}/",
+        }
         for page, path in pages.items():
-            load(port, [path] * args.clients, args.clients)       # warm up the page cache of every worker
-            rows.append((kind, page, "cache warm", load(port, [path] * args.requests, args.clients)))
+            load(
+                port, [path] * args.clients, args.clients
+            )  # warm up the page cache of every worker
+            rows.append(
+                (kind, page, "cache warm", load(port, [path] * args.requests, args.clients))
+            )
             report(rows[-1])
             cold = [f"{path}?{kind}-cold={i}" for i in range(args.requests)]
             rows.append((kind, page, "cold (rendered)", load(port, cold, args.clients)))
             report(rows[-1])
-            rows.append((kind, page, "cold, one client", [fetch(port, f"{path}?{kind}-one={i}") for i in range(40)]))
+            rows.append(
+                (
+                    kind,
+                    page,
+                    "cold, one client",
+                    [fetch(port, f"{path}?{kind}-one={i}") for i in range(40)],
+                )
+            )
             report(rows[-1])
     finally:
-        os.killpg(server.pid, signal.SIGTERM)   # the server and its forked workers
+        os.killpg(server.pid, signal.SIGTERM)  # the server and its forked workers
         server.wait(timeout=30)
     return rows
 
 
 def table(rows: list[Row]) -> None:
-    print("\n| server | page | mode | server median ms | server p95 ms | client median ms | client p95 ms |")
+    print(
+        "\n| server | page | mode | server median ms | server p95 ms | client median ms | client p95 ms |"
+    )
     print("|---|---|---|---:|---:|---:|---:|")
     for kind, page, mode, results in rows:
         server, client = [r[1] for r in results], [r[0] for r in results]
-        print(f"| {kind} | {page} | {mode} | {statistics.median(server):.1f} | {p95(server):.1f} | "
-              f"{statistics.median(client):.1f} | {p95(client):.1f} |")
+        print(
+            f"| {kind} | {page} | {mode} | {statistics.median(server):.1f} | {p95(server):.1f} | "
+            f"{statistics.median(client):.1f} | {p95(client):.1f} |"
+        )
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--requests", type=int, default=400, help="requests per page and mode")
     parser.add_argument("--clients", type=int, default=20, help="concurrent clients")
-    parser.add_argument("--workers", type=int, default=None, help="gunicorn workers (default: clubrating serve's)")
-    parser.add_argument("--server", nargs="+", choices=("gunicorn", "runserver", "gunicorn-compiled"),
-                        default=["gunicorn", "runserver"])
+    parser.add_argument(
+        "--workers", type=int, default=None, help="gunicorn workers (default: clubrating serve's)"
+    )
+    parser.add_argument(
+        "--server",
+        nargs="+",
+        choices=("gunicorn", "runserver", "gunicorn-compiled"),
+        default=["gunicorn", "runserver"],
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         url = f"sqlite:///{tmp}/bench.sqlite3"
         started = time.perf_counter()
         slug, regular = build(url)
-        print(f"built {MEMBERS} members, {SEASONS * EVENINGS} tournaments, "
-              f"{SEASONS * EVENINGS * ROUNDS * BOARDS} games in {time.perf_counter() - started:.1f} s; "
-              f"{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f}; {args.clients} concurrent clients, "
-              f"{args.requests} requests a row", flush=True)
+        print(
+            f"built {MEMBERS} members, {SEASONS * EVENINGS} tournaments, "
+            f"{SEASONS * EVENINGS * ROUNDS * BOARDS} games in {time.perf_counter() - started:.1f} s; "
+            f"{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f}; {args.clients} concurrent clients, "
+            f"{args.requests} requests a row",
+            flush=True,
+        )
         rows = [row for kind in args.server for row in measure(kind, url, slug, regular, args)]
     table(rows)
-    for kind in dict.fromkeys(args.server):   # a server named twice: both its runs
-        worst = max(p95([r[1] for r in res]) for k, _, mode, res in rows if k == kind and mode != "cold, one client")
+    for kind in dict.fromkeys(args.server):  # a server named twice: both its runs
+        worst = max(
+            p95([r[1] for r in res])
+            for k, _, mode, res in rows
+            if k == kind and mode != "cold, one client"
+        )
         verdict = "meets" if worst <= TARGET_MS else "misses"
-        print(f"{kind}: worst p95 server time under load {worst:.1f} ms: {verdict} the {TARGET_MS:.0f} ms target")
+        print(
+            f"{kind}: worst p95 server time under load {worst:.1f} ms: {verdict} the {TARGET_MS:.0f} ms target"
+        )
     return 0
 
 

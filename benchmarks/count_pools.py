@@ -24,13 +24,15 @@ import chess.pgn
 from clubrating.cpi.calibrate import time_control_class
 
 GAMES = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "games"
-MIN_PLIES = 30          # as benchmarks/fit_presets.py keeps games
+MIN_PLIES = 30  # as benchmarks/fit_presets.py keeps games
 Key = Callable[[chess.pgn.Game], str]
 
 
 def chesscom_class(game: chess.pgn.Game) -> str:
     first = next(iter(game.mainline()), None)
-    return "chess.com " + time_control_class(dict(game.headers), first.clock() if first is not None else None)
+    return "chess.com " + time_control_class(
+        dict(game.headers), first.clock() if first is not None else None
+    )
 
 
 def lichess_event(game: chess.pgn.Game) -> str:
@@ -38,8 +40,9 @@ def lichess_event(game: chess.pgn.Game) -> str:
 
 
 def count(paths: list[Path], key: Key) -> dict[str, dict[str, Any]]:
-    pools: dict[str, dict[str, Any]] = defaultdict(lambda: {"games": 0, "sides": 0, "long_sides": 0,
-                                                             "elos": [], "players": set()})
+    pools: dict[str, dict[str, Any]] = defaultdict(
+        lambda: {"games": 0, "sides": 0, "long_sides": 0, "elos": [], "players": set()}
+    )
     for path in paths:
         with open(path, encoding="utf-8", errors="replace") as handle:
             while (game := chess.pgn.read_game(handle)) is not None:
@@ -51,22 +54,32 @@ def count(paths: list[Path], key: Key) -> dict[str, dict[str, Any]]:
                 pool["sides"] += 2
                 pool["long_sides"] += 2 * (sum(1 for _ in game.mainline_moves()) >= MIN_PLIES)
                 pool["elos"] += [int(white), int(black)]
-                pool["players"] |= {name for tag in ("White", "Black")
-                                    if (name := game.headers.get(tag, "?")) not in ("", "?")}
+                pool["players"] |= {
+                    name
+                    for tag in ("White", "Black")
+                    if (name := game.headers.get(tag, "?")) not in ("", "?")
+                }
     return pools
 
 
 def line(name: str, pool: dict[str, Any]) -> str:
     elos = pool["elos"]
-    spread = (f", Elo {min(elos)}-{max(elos)}, mean {statistics.fmean(elos):.0f} ± {statistics.pstdev(elos):.0f}"
-              if elos else "")
-    return (f"{name}: {pool['games']} games, {pool['sides']} rated sides, {pool['long_sides']} in games of "
-            f"{MIN_PLIES}+ plies, {len(pool['players'])} named players{spread}")
+    spread = (
+        f", Elo {min(elos)}-{max(elos)}, mean {statistics.fmean(elos):.0f} ± {statistics.pstdev(elos):.0f}"
+        if elos
+        else ""
+    )
+    return (
+        f"{name}: {pool['games']} games, {pool['sides']} rated sides, {pool['long_sides']} in games of "
+        f"{MIN_PLIES}+ plies, {len(pool['players'])} named players{spread}"
+    )
 
 
 def main() -> int:
-    found = {**count(sorted((GAMES / "chesscom_clk").glob("*.pgn")), chesscom_class),
-             **count(sorted((GAMES / "lichess_2018-06_bands").glob("*.pgn")), lichess_event)}
+    found = {
+        **count(sorted((GAMES / "chesscom_clk").glob("*.pgn")), chesscom_class),
+        **count(sorted((GAMES / "lichess_2018-06_bands").glob("*.pgn")), lichess_event),
+    }
     for name, pool in sorted(found.items(), key=lambda item: -item[1]["sides"]):
         print(line(name, pool))
     return 0

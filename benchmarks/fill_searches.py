@@ -47,15 +47,16 @@ from clubrating.commands.calibrate import pick_games
 from clubrating.cpi.facts import GameFacts
 
 HERE = Path(__file__).resolve().parent
-PROGRESS_EVERY = 10   # games between two progress lines
-FRUITLESS_ATTEMPTS = 3   # engine failures in a row without a new search before a fill gives up
+PROGRESS_EVERY = 10  # games between two progress lines
+FRUITLESS_ATTEMPTS = 3  # engine failures in a row without a new search before a fill gives up
 
 # The games searched at other depths: the first games of two round robins in the pool's order
 # (FIDE 2594-2784 and 1845-2478), as many as 150,000 nodes could search in the time there was
 # on a shared, busy machine (0.34 s a search on an idle core, about 80 searches a game).
 # docs/cpi.md, "The engine's depth".
 DEPTH_SUBSET: dict[str, tuple[tuple[str, int], ...]] = {
-    "fide-classical": (("73rd ch-RUS 2020", 18), ("Kazakhstan Cup Women", 10))}
+    "fide-classical": (("73rd ch-RUS 2020", 18), ("Kazakhstan Cup Women", 10))
+}
 
 
 def fit_presets() -> ModuleType:
@@ -109,8 +110,9 @@ class ReadOnlyWork:
         self._db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, timeout=60)
 
     def get(self, position: str, settings: str) -> tuple[SearchLine, ...] | None:
-        row = self._db.execute("SELECT lines FROM searches WHERE position = ? AND settings = ?",
-                               (position, settings)).fetchone()
+        row = self._db.execute(
+            "SELECT lines FROM searches WHERE position = ? AND settings = ?", (position, settings)
+        ).fetchone()
         return decode_lines(row[0]) if row else None
 
     def put(self, position: str, settings: str, lines: tuple[SearchLine, ...]) -> None:
@@ -142,8 +144,9 @@ class GameReader:
         self.below.close()
 
 
-def complete_rows(games: Sequence[chess.pgn.Game], config: AnalysisConfig,
-                  work: Path | None) -> tuple[list[Row], set[int]]:
+def complete_rows(
+    games: Sequence[chess.pgn.Game], config: AnalysisConfig, work: Path | None
+) -> tuple[list[Row], set[int]]:
     """The rows read by every game whose searches are all in ``work`` (if any) or
     ``config.stores`` (searching nothing), and the places in ``games`` of those games."""
     above = ReadOnlyWork(work) if work is not None and work.is_file() else None
@@ -162,8 +165,9 @@ def complete_rows(games: Sequence[chess.pgn.Game], config: AnalysisConfig,
     return [(position, settings, lines) for (position, settings), lines in rows.items()], complete
 
 
-def write_complete(store: Path, games: Sequence[chess.pgn.Game], config: AnalysisConfig,
-                   work: Path) -> tuple[int, set[int]]:
+def write_complete(
+    store: Path, games: Sequence[chess.pgn.Game], config: AnalysisConfig, work: Path
+) -> tuple[int, set[int]]:
     """Write ``store`` from the complete games (``complete_rows``): the searches written and
     the places of those games."""
     rows, complete = complete_rows(games, config, work)
@@ -203,8 +207,13 @@ def progress_line(started: float, work: Path) -> object:
             return
         elapsed = time.monotonic() - started
         left = elapsed / done * (total - done)
-        print(f"{done}/{total} games, {elapsed / 60:.1f} min, about {left / 60:.0f} min left, "
-              f"{searches_in(work):,} searches in the work file", file=sys.stderr, flush=True)
+        print(
+            f"{done}/{total} games, {elapsed / 60:.1f} min, about {left / 60:.0f} min left, "
+            f"{searches_in(work):,} searches in the work file",
+            file=sys.stderr,
+            flush=True,
+        )
+
     return line
 
 
@@ -212,25 +221,42 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("pool", choices=sorted(fit_presets().SAMPLES))
     parser.add_argument("--jobs", type=int, default=2)
-    parser.add_argument("--work", help="the SQLite work file (default var/searches/POOL[-Nk].sqlite)")
+    parser.add_argument(
+        "--work", help="the SQLite work file (default var/searches/POOL[-Nk].sqlite)"
+    )
     parser.add_argument("--engine", default=DEFAULT_ENGINE)
-    parser.add_argument("--nodes", type=int, help="the engine's node budget (default the pool's fit's)")
-    parser.add_argument("--subset", choices=("all", "depth"), default="all",
-                        help="depth: search only the pool's depth subset (DEPTH_SUBSET)")
-    parser.add_argument("--partial", action="store_true",
-                        help="search nothing: write the store from the games complete so far")
+    parser.add_argument(
+        "--nodes", type=int, help="the engine's node budget (default the pool's fit's)"
+    )
+    parser.add_argument(
+        "--subset",
+        choices=("all", "depth"),
+        default="all",
+        help="depth: search only the pool's depth subset (DEPTH_SUBSET)",
+    )
+    parser.add_argument(
+        "--partial",
+        action="store_true",
+        help="search nothing: write the store from the games complete so far",
+    )
     args = parser.parse_args()
     if args.nodes is None:
         args.nodes = fit_presets().POOL_NODES[args.pool]
     if args.nodes < 1:
         parser.error(f"--nodes must be a positive number of nodes, not {args.nodes}")
     store = store_at(args.pool, args.nodes)
-    work = Path(args.work or HERE.parent / "var" / "searches" / f"{store.name.split('.')[0]}.sqlite")
+    work = Path(
+        args.work or HERE.parent / "var" / "searches" / f"{store.name.split('.')[0]}.sqlite"
+    )
     if args.partial and not work.is_file() and not store.is_file():
         parser.error(f"{work}: no work file and no store {store}: nothing to write")
     work.parent.mkdir(parents=True, exist_ok=True)
-    config = AnalysisConfig(EngineSettings(path=args.engine, nodes=args.nodes), book=None, cache=str(work),
-                            stores=(str(store),) if store.is_file() else ())
+    config = AnalysisConfig(
+        EngineSettings(path=args.engine, nodes=args.nodes),
+        book=None,
+        cache=str(work),
+        stores=(str(store),) if store.is_file() else (),
+    )
     with tempfile.TemporaryDirectory() as folder:
         every = pool_games(args.pool, Path(folder))
     chosen = depth_subset(args.pool, every) if args.subset == "depth" else every
@@ -239,10 +265,15 @@ def main() -> int:
         fill(chosen, config, args.jobs, work)
     written, complete = write_complete(store, every, config, work)
     filled = {id(game) for game in chosen}
-    left = sum(1 for number, game in enumerate(every) if number not in complete and id(game) in filled)
+    left = sum(
+        1 for number, game in enumerate(every) if number not in complete and id(game) in filled
+    )
     assert args.partial or not left, f"{left} games filled are not complete in {work}"
-    print(f"wrote {store}: {len(complete)} of the pool's {len(every)} games complete, {written:,} searches, "
-          f"{store.stat().st_size / 1e6:.1f} MB", file=sys.stderr)
+    print(
+        f"wrote {store}: {len(complete)} of the pool's {len(every)} games complete, {written:,} searches, "
+        f"{store.stat().st_size / 1e6:.1f} MB",
+        file=sys.stderr,
+    )
     return 0
 
 

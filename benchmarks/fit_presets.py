@@ -38,17 +38,30 @@ ROOT = Path(__file__).resolve().parents[1]
 GAMES = ROOT.parent / "shared" / "data" / "games"
 PRESETS_MODULE = ROOT / "src" / "clubrating" / "cpi" / "presets.py"
 STORES = ROOT / "data" / "searches"
-BANDS = ("lt900", "900-1100", "1100-1300", "1300-1500", "1500-1700", "1700-1900", "1900-2100",
-         "2100-2300", "2300-2500", "2500plus")
+BANDS = (
+    "lt900",
+    "900-1100",
+    "1100-1300",
+    "1300-1500",
+    "1500-1700",
+    "1700-1900",
+    "1900-2100",
+    "2100-2300",
+    "2300-2500",
+    "2500plus",
+)
 MIN_SAMPLE_PLIES = 30
 NOT_CLASSICAL = re.compile(r"blitz|speed|rapid|online|bullet|\bCB\b|FSIM", re.I)
-BASE_NODES = 10_000   # the depth of a pool's first store, data/searches/POOL.jsonl.gz
+BASE_NODES = 10_000  # the depth of a pool's first store, data/searches/POOL.jsonl.gz
 # The depth each pool is fitted at. FIDE classical at a club's default (150,000: a preset fitted
 # at 10,000 read a 150,000-node analysis about 70 Elo high, docs/cpi.md "The engine's depth");
 # lichess at 10,000.
 POOL_NODES = {"lichess-blitz": BASE_NODES, "lichess-rapid": BASE_NODES, "fide-classical": 150_000}
-POOLS = {"lichess-blitz": "lichess blitz ratings of 2018", "lichess-rapid": "lichess rapid ratings of 2018",
-         "fide-classical": "FIDE ratings, classical over the board"}
+POOLS = {
+    "lichess-blitz": "lichess blitz ratings of 2018",
+    "lichess-rapid": "lichess rapid ratings of 2018",
+    "fide-classical": "FIDE ratings, classical over the board",
+}
 
 
 def read(path: Path):  # type: ignore[no-untyped-def]
@@ -58,8 +71,11 @@ def read(path: Path):  # type: ignore[no-untyped-def]
 
 
 def rated(game: chess.pgn.Game) -> bool:
-    return (game.headers.get("WhiteElo", "").isdigit() and game.headers.get("BlackElo", "").isdigit()
-            and sum(1 for _ in game.mainline_moves()) >= MIN_SAMPLE_PLIES)
+    return (
+        game.headers.get("WhiteElo", "").isdigit()
+        and game.headers.get("BlackElo", "").isdigit()
+        and sum(1 for _ in game.mainline_moves()) >= MIN_SAMPLE_PLIES
+    )
 
 
 def write(path: Path, games: list[chess.pgn.Game]) -> Path:
@@ -72,8 +88,11 @@ def lichess(speed: str, folder: Path) -> list[Path]:
     tagged with its band (the fit's folds keep a band whole)."""
     chosen = []
     for band in BANDS:
-        games = [g for g in read(GAMES / "lichess_2018-06_bands" / f"band_{band}.pgn")
-                 if g.headers.get("Event", "").startswith(f"Rated {speed}") and rated(g)]
+        games = [
+            g
+            for g in read(GAMES / "lichess_2018-06_bands" / f"band_{band}.pgn")
+            if g.headers.get("Event", "").startswith(f"Rated {speed}") and rated(g)
+        ]
         for game in games:
             game.headers["Band"] = band
         chosen += games
@@ -81,24 +100,37 @@ def lichess(speed: str, folder: Path) -> list[Path]:
 
 
 def fide_classical(folder: Path) -> list[Path]:
-    broadcasts = [GAMES / "otb_broadcast_clk" / name
-                  for name in ("lezcano_memorial_2025_broadcast.pgn", "lunahernandez_games_clk_eval.pgn")]
-    classical = [g for g in read(GAMES / "otb_twic" / "twic1362.pgn")
-                 if not NOT_CLASSICAL.search(g.headers.get("Event", "")) and rated(g)]
+    broadcasts = [
+        GAMES / "otb_broadcast_clk" / name
+        for name in ("lezcano_memorial_2025_broadcast.pgn", "lunahernandez_games_clk_eval.pgn")
+    ]
+    classical = [
+        g
+        for g in read(GAMES / "otb_twic" / "twic1362.pgn")
+        if not NOT_CLASSICAL.search(g.headers.get("Event", "")) and rated(g)
+    ]
     return [*broadcasts, write(folder / "twic-classical.pgn", classical)]
 
 
-SAMPLES = {"lichess-blitz": (functools.partial(lichess, "Blitz"),
-                             ("--pool", "lichess-2018", "--time-control", "blitz")),
-           "lichess-rapid": (functools.partial(lichess, "Rapid"),
-                             ("--pool", "lichess-2018", "--time-control", "rapid")),
-           "fide-classical": (fide_classical, ("--pool", "fide", "--time-control", "classical"))}
+SAMPLES = {
+    "lichess-blitz": (
+        functools.partial(lichess, "Blitz"),
+        ("--pool", "lichess-2018", "--time-control", "blitz"),
+    ),
+    "lichess-rapid": (
+        functools.partial(lichess, "Rapid"),
+        ("--pool", "lichess-2018", "--time-control", "rapid"),
+    ),
+    "fide-classical": (fide_classical, ("--pool", "fide", "--time-control", "classical")),
+}
 
 
 def store_at(name: str, nodes: int) -> Path:
     """The committed searches of pool ``name`` at ``nodes``: POOL.jsonl.gz at the base depth,
     POOL-Nk.jsonl.gz at another."""
-    return STORES / (f"{name}.jsonl.gz" if nodes == BASE_NODES else f"{name}-{nodes // 1000}k.jsonl.gz")
+    return STORES / (
+        f"{name}.jsonl.gz" if nodes == BASE_NODES else f"{name}-{nodes // 1000}k.jsonl.gz"
+    )
 
 
 def store_of(name: str) -> Path:
@@ -106,8 +138,9 @@ def store_of(name: str) -> Path:
     return store_at(name, POOL_NODES[name])
 
 
-def fit_all(folder: Path, cache: str | None = None, jobs: int = 2,
-            names: tuple[str, ...] = tuple(SAMPLES)) -> dict[str, dict]:  # type: ignore[type-arg]
+def fit_all(
+    folder: Path, cache: str | None = None, jobs: int = 2, names: tuple[str, ...] = tuple(SAMPLES)
+) -> dict[str, dict]:  # type: ignore[type-arg]
     """The fits of the pools ``names`` (default every pool): the documents of ``clubrating calibrate --json``."""
     from clubrating.cli import main
 
@@ -119,8 +152,19 @@ def fit_all(folder: Path, cache: str | None = None, jobs: int = 2,
         extra = ["--cache", cache] if cache else []
         extra += ["--store", str(store_of(name))] if store_of(name).is_file() else []
         with contextlib.redirect_stdout(buffer):
-            code = main(["calibrate", *map(str, sample(folder)), "--nodes", str(POOL_NODES[name]),
-                         "--jobs", str(jobs), "--json", *extra, *options])
+            code = main(
+                [
+                    "calibrate",
+                    *map(str, sample(folder)),
+                    "--nodes",
+                    str(POOL_NODES[name]),
+                    "--jobs",
+                    str(jobs),
+                    "--json",
+                    *extra,
+                    *options,
+                ]
+            )
         assert code == 0, name
         results[name] = json.loads(buffer.getvalue())
     return results
@@ -130,16 +174,26 @@ def shipped(name: str) -> dict:  # type: ignore[type-arg]
     """The pool's fit as the shipped presets module holds it (for a refit of the other pool)."""
     from clubrating.cpi import presets
 
-    return {"settings": presets.FITTED[name], "provenance": presets.PROVENANCE[name],
-            "cross_validation": presets.CROSS_VALIDATION[name]}
+    return {
+        "settings": presets.FITTED[name],
+        "provenance": presets.PROVENANCE[name],
+        "cross_validation": presets.CROSS_VALIDATION[name],
+    }
 
 
 def module_text(fits: dict[str, dict]) -> str:  # type: ignore[type-arg]
-    lines = ['"""The CPI presets fitted on real rated games, written by',
-             "``benchmarks/fit_presets.py`` from ``clubrating calibrate``: do not edit by hand;",
-             "``acceptance/test_cpi_fit.py`` refits them and fails when they differ.",
-             '"""', "", "from __future__ import annotations", "", "from clubrating.words import N_", "",
-             "FITTED: dict[str, dict[str, float]] = {"]
+    lines = [
+        '"""The CPI presets fitted on real rated games, written by',
+        "``benchmarks/fit_presets.py`` from ``clubrating calibrate``: do not edit by hand;",
+        "``acceptance/test_cpi_fit.py`` refits them and fails when they differ.",
+        '"""',
+        "",
+        "from __future__ import annotations",
+        "",
+        "from clubrating.words import N_",
+        "",
+        "FITTED: dict[str, dict[str, float]] = {",
+    ]
     for name, fit in fits.items():
         lines.append(f"    {name!r}: {{")
         lines += [f"        {k!r}: {v!r}," for k, v in fit["settings"].items()]
@@ -162,15 +216,21 @@ def main() -> int:
     parser.add_argument("--cache", help="SQLite search cache (a second run costs no search)")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--check", action="store_true", help="print the figures, write nothing")
-    parser.add_argument("--pool", action="append", choices=sorted(SAMPLES),
-                        help="refit only this pool (repeatable); the other keeps its shipped fit")
+    parser.add_argument(
+        "--pool",
+        action="append",
+        choices=sorted(SAMPLES),
+        help="refit only this pool (repeatable); the other keeps its shipped fit",
+    )
     args = parser.parse_args()
     import tempfile
 
     with tempfile.TemporaryDirectory() as folder:
         fits = fit_all(Path(folder), args.cache, args.jobs, tuple(args.pool or SAMPLES))
     for name, fit in fits.items():
-        print(name, json.dumps(fit["cross_validation"]), json.dumps(fit["careers"]), file=sys.stderr)
+        print(
+            name, json.dumps(fit["cross_validation"]), json.dumps(fit["careers"]), file=sys.stderr
+        )
     if not args.check:
         every = {name: fits[name] if name in fits else shipped(name) for name in SAMPLES}
         PRESETS_MODULE.write_text(module_text(every), encoding="utf-8")

@@ -42,22 +42,49 @@ def write_archive(path: Path, mebibytes: int) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--src", default=str(ROOT / "src"), help="the clubrating package's folder to run")
-    parser.add_argument("--mebibytes", type=int, default=1024, help="the long line's length in MiB (default 1024)")
+    parser.add_argument(
+        "--src", default=str(ROOT / "src"), help="the clubrating package's folder to run"
+    )
+    parser.add_argument(
+        "--mebibytes", type=int, default=1024, help="the long line's length in MiB (default 1024)"
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         archive = Path(folder) / "long.jsonl.gz"
         write_archive(archive, args.mebibytes)
         env = {**os.environ, "PYTHONPATH": args.src}
         started = time.monotonic()
-        done = subprocess.run([sys.executable, "-m", "clubrating", "--database", f"sqlite:///{folder}/db.sqlite3",
-                               "import-club", str(archive)], capture_output=True, text=True, env=env)
+        done = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "clubrating",
+                "--database",
+                f"sqlite:///{folder}/db.sqlite3",
+                "import-club",
+                str(archive),
+            ],
+            capture_output=True,
+            text=True,
+            env=env,
+        )
         seconds = time.monotonic() - started
         usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-        peak, cpu = usage.ru_maxrss / 1024, usage.ru_utime + usage.ru_stime   # ru_maxrss: KiB on Linux
-        print(f"archive: {archive.stat().st_size / 1e6:.2f} MB of gzip, one line of {args.mebibytes} MiB")
-        print(f"import-club: exit {done.returncode} in {seconds:.1f} s ({cpu:.1f} s of CPU), peak memory {peak:.0f} MiB")
-        print(f"said: {done.stderr.strip().splitlines()[-1] if done.stderr.strip() else done.stdout.strip()}"[:300])
+        peak, cpu = (
+            usage.ru_maxrss / 1024,
+            usage.ru_utime + usage.ru_stime,
+        )  # ru_maxrss: KiB on Linux
+        print(
+            f"archive: {archive.stat().st_size / 1e6:.2f} MB of gzip, one line of {args.mebibytes} MiB"
+        )
+        print(
+            f"import-club: exit {done.returncode} in {seconds:.1f} s ({cpu:.1f} s of CPU), peak memory {peak:.0f} MiB"
+        )
+        print(
+            f"said: {done.stderr.strip().splitlines()[-1] if done.stderr.strip() else done.stdout.strip()}"[
+                :300
+            ]
+        )
 
 
 if __name__ == "__main__":

@@ -45,27 +45,37 @@ def show(score: Score | None) -> str:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--games", type=int, default=30)
     parser.add_argument("--nodes", type=int, default=20_000)
     parser.add_argument("--cache", default="/tmp/clubrating-br.sqlite")
     args = parser.parse_args()
-    games = read_pgn_file(SOURCE)[:args.games]
+    games = read_pgn_file(SOURCE)[: args.games]
     # The shell runs the tiny search for the candidates of either rule (this script only).
     analyzer.is_sacrifice_candidate = lambda p: old_candidate(p) or is_sacrifice_candidate(p)  # type: ignore[assignment]
-    facts: list[GameFacts] = analyse_games(games, AnalysisConfig(EngineSettings(nodes=args.nodes),
-                                                                 cache=args.cache), jobs=1)
+    facts: list[GameFacts] = analyse_games(
+        games, AnalysisConfig(EngineSettings(nodes=args.nodes), cache=args.cache), jobs=1
+    )
     old = new = 0
     rows = []
     for number, game in enumerate(facts, start=1):
         for ply in game.plies:
-            is_old, is_new = counted(ply, old_candidate(ply)), counted(ply, is_sacrifice_candidate(ply))
+            is_old, is_new = (
+                counted(ply, old_candidate(ply)),
+                counted(ply, is_sacrifice_candidate(ply)),
+            )
             old, new = old + is_old, new + is_new
             if is_old or is_new:
-                rows.append(f"  game {number:2} ply {ply.ply:3} {ply.san:8} {show(ply.score_before):>6} -> "
-                            f"{show(ply.score_after):>6}  exchange {ply.exchange:+5}  "
-                            f"{'old ' if is_old else '    '}{'new' if is_new else ''}")
-    print(f"{len(facts)} games of {SOURCE.name}, {args.nodes:,} nodes: Br old rule {old}, new rule {new}")
+                rows.append(
+                    f"  game {number:2} ply {ply.ply:3} {ply.san:8} {show(ply.score_before):>6} -> "
+                    f"{show(ply.score_after):>6}  exchange {ply.exchange:+5}  "
+                    f"{'old ' if is_old else '    '}{'new' if is_new else ''}"
+                )
+    print(
+        f"{len(facts)} games of {SOURCE.name}, {args.nodes:,} nodes: Br old rule {old}, new rule {new}"
+    )
     print("\n".join(rows))
     return 0
 

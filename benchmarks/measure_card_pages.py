@@ -22,7 +22,7 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         url = f"sqlite:///{tmp}/bench.sqlite3"
         os.environ["CLUBRATING_DATABASE_URL"] = url
-        import bench_web   # noqa: E402  (sets Django up on the database above)
+        import bench_web  # noqa: E402  (sets Django up on the database above)
 
         slug, regular = bench_web.build(url)
         from django.db import connection
@@ -30,8 +30,11 @@ def main() -> int:
         from django.test.utils import CaptureQueriesContext
 
         client = Client()
-        pages = {"player (500 games)": f"/c/{slug}/p/{regular}/", "tournament list (400)": f"/c/{slug}/t/",
-                 "club page": f"/c/{slug}/"}
+        pages = {
+            "player (500 games)": f"/c/{slug}/p/{regular}/",
+            "tournament list (400)": f"/c/{slug}/t/",
+            "club page": f"/c/{slug}/",
+        }
         for name, path in pages.items():
             times = []
             for i in range(15):
@@ -40,8 +43,10 @@ def main() -> int:
                 times.append((time.perf_counter() - started) * 1000)
             with CaptureQueriesContext(connection) as queries:
                 client.get(f"{path}?count=1")
-            print(f"{name:<22} median {statistics.median(times):7.1f} ms  fastest {min(times):7.1f} ms  "
-                  f"{len(queries.captured_queries)} queries; load average {os.getloadavg()[0]:.1f}")
+            print(
+                f"{name:<22} median {statistics.median(times):7.1f} ms  fastest {min(times):7.1f} ms  "
+                f"{len(queries.captured_queries)} queries; load average {os.getloadavg()[0]:.1f}"
+            )
     return 0
 
 

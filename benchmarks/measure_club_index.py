@@ -40,8 +40,12 @@ def main() -> int:
 
         from clubrating.club.models import Club, Visibility
 
-        Club.objects.bulk_create([Club(name=f"Club {i:04d}", slug=f"club-{i}", visibility=Visibility.PUBLIC)
-                                  for i in range(args.clubs)])
+        Club.objects.bulk_create(
+            [
+                Club(name=f"Club {i:04d}", slug=f"club-{i}", visibility=Visibility.PUBLIC)
+                for i in range(args.clubs)
+            ]
+        )
         client, out = Client(), {"clubs": args.clubs, "src": args.src}
         for url in URLS:
             times, size = [], 0

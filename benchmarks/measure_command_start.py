@@ -35,8 +35,12 @@ def run(src: Path, words: list[str], *, check: bool = True) -> float:
     """One ``python -m clubrating`` process: its CPU seconds, user + system."""
     environment = {**os.environ, "PYTHONPATH": str(src)}
     environment.pop("PYTHONDONTWRITEBYTECODE", None)
-    process = subprocess.Popen([sys.executable, "-m", "clubrating", *words], env=environment,
-                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "clubrating", *words],
+        env=environment,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
     _, status, usage = os.wait4(process.pid, 0)
     process.returncode = os.waitstatus_to_exitcode(status)
     error = process.stderr.read().decode() if process.stderr else ""
@@ -60,7 +64,9 @@ def clubs(src: Path, folder: Path) -> tuple[Path, Path]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("trees", nargs="+", type=Path, help="a source tree (the folder holding clubrating/)")
+    parser.add_argument(
+        "trees", nargs="+", type=Path, help="a source tree (the folder holding clubrating/)"
+    )
     parser.add_argument("--runs", type=int, default=7)
     options = parser.parse_args()
     with tempfile.TemporaryDirectory() as temporary:
@@ -76,14 +82,21 @@ def main() -> None:
                 for src, (own, draft, club) in prepared.items():
                     copy = own / "publish.sqlite3"
                     shutil.copy(draft, copy)
-                    filled = [word.format(club=f"sqlite:///{club}", draft=f"sqlite:///{copy}") for word in words]
+                    filled = [
+                        word.format(club=f"sqlite:///{club}", draft=f"sqlite:///{copy}")
+                        for word in words
+                    ]
                     times.setdefault((src, name), []).append(run(src.resolve(), filled))
     print(f"median CPU seconds (user + system) of {options.runs} runs; min in brackets")
     print("command".ljust(14) + "".join(str(src).rjust(26) for src in options.trees))
     for name in COMMANDS:
         cells = [times[(src, name)] for src in options.trees]
-        print(name.ljust(14) + "".join(f"{statistics.median(cell):.3f} ({min(cell):.3f})".rjust(26)
-                                       for cell in cells))
+        print(
+            name.ljust(14)
+            + "".join(
+                f"{statistics.median(cell):.3f} ({min(cell):.3f})".rjust(26) for cell in cells
+            )
+        )
 
 
 if __name__ == "__main__":

@@ -39,12 +39,12 @@ from clubrating.cpi.weights import Weights
 
 HERE = Path(__file__).resolve().parent
 KS = (0.02, 0.04, 0.06, 0.08, 0.1, 0.15, 0.2, 0.3)
-WINDOW = 10             # the presets' headline window
+WINDOW = 10  # the presets' headline window
 CAREERS_PER_FOLD = 200  # stable careers a fold (5 folds: 1,000 a k)
 RISING_PER_FOLD = 40
 RISE_GAMES = 30
-MIN_BAND_SIDES = 20     # a band with fewer held-out sides makes no career
-MIN_PLAYER_GAMES = 7    # a real player with fewer games is left out
+MIN_BAND_SIDES = 20  # a band with fewer held-out sides makes no career
+MIN_PLAYER_GAMES = 7  # a real player with fewer games is left out
 
 
 def pool_sides(pool: str, cache: str | None, folder: str | None) -> list[Side]:
@@ -116,13 +116,18 @@ def measure(sides: list[Side], seed: int = 1) -> dict[str, Any]:
                 tallies[k].add(f"stable {length:>3}", cpi - truth[band])
                 tallies[k].add(f"headline gap {length:>3}", cpi - shown)
         by_mean = sorted(usable, key=truth.__getitem__)
-        pairs = [(low, high) for low in by_mean for high in by_mean if 350 <= truth[high] - truth[low] <= 450]
+        pairs = [
+            (low, high)
+            for low in by_mean
+            for high in by_mean
+            if 350 <= truth[high] - truth[low] <= 450
+        ]
         for _ in range(RISING_PER_FOLD if pairs else 0):
             low, high = rng.choice(pairs)
             scores = [score[id(rng.choice(bands[low]))] for _ in range(RISE_GAMES)]
             scores += [score[id(rng.choice(bands[high]))] for _ in range(RISE_GAMES)]
             for n in range(RISE_GAMES, 2 * RISE_GAMES):
-                window.add("rising", headline(scores[:n + 1], weights[KS[0]]) - truth[high])
+                window.add("rising", headline(scores[: n + 1], weights[KS[0]]) - truth[high])
             for k in KS:
                 path = run(scores, weights[k])
                 for n in range(RISE_GAMES, 2 * RISE_GAMES):
@@ -139,18 +144,27 @@ def measure(sides: list[Side], seed: int = 1) -> dict[str, Any]:
             window.add("real players", headline(scores, weights[KS[0]]) - rating)
             for k in KS:
                 tallies[k].add("real players", run(scores, weights[k])[-1] - rating)
-    return {"headline (window of 10)": window.mae(), "running CPI": {str(k): t.mae() for k, t in tallies.items()},
-            "real players": len(window.errors.get("real players", []))}
+    return {
+        "headline (window of 10)": window.mae(),
+        "running CPI": {str(k): t.mae() for k, t in tallies.items()},
+        "real players": len(window.errors.get("real players", [])),
+    }
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--pool", action="append", choices=("lichess-blitz", "lichess-rapid", "fide-classical"))
+    parser.add_argument(
+        "--pool", action="append", choices=("lichess-blitz", "lichess-rapid", "fide-classical")
+    )
     parser.add_argument("--cache", help="SQLite search cache beneath the committed stores")
-    parser.add_argument("--sides", metavar="DIR", help="keep the pools' sides here (a second run reads them)")
+    parser.add_argument(
+        "--sides", metavar="DIR", help="keep the pools' sides here (a second run reads them)"
+    )
     args = parser.parse_args()
-    out = {pool: measure(pool_sides(pool, args.cache, args.sides))
-           for pool in args.pool or ("fide-classical", "lichess-blitz", "lichess-rapid")}
+    out = {
+        pool: measure(pool_sides(pool, args.cache, args.sides))
+        for pool in args.pool or ("fide-classical", "lichess-blitz", "lichess-rapid")
+    }
     print(json.dumps(out, indent=1))
     return 0
 

@@ -44,17 +44,20 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 import fill_searches  # noqa: E402  (a script beside this one, not a package)
 
-BOOTSTRAP = 2000          # resamples of the subset's players
-WINDOW = 10               # the dashboard's window: the Elo-equivalent of a player's last 10 games
+BOOTSTRAP = 2000  # resamples of the subset's players
+WINDOW = 10  # the dashboard's window: the Elo-equivalent of a player's last 10 games
 SEED = 1
 
 
 def facts_at(games: list[Any], pool: str, nodes: int) -> list[GameFacts]:
     """The games' facts at ``nodes``, read from the pool's store at that depth."""
     store = fill_searches.store_at(pool, nodes)
-    assert store.is_file(), f"no {store}: benchmarks/fill_searches.py {pool} --subset depth --nodes {nodes}"
-    config = AnalysisConfig(EngineSettings(path=DEFAULT_ENGINE, nodes=nodes), book=DEFAULT_BOOK,
-                            stores=(str(store),))
+    assert store.is_file(), (
+        f"no {store}: benchmarks/fill_searches.py {pool} --subset depth --nodes {nodes}"
+    )
+    config = AnalysisConfig(
+        EngineSettings(path=DEFAULT_ENGINE, nodes=nodes), book=DEFAULT_BOOK, stores=(str(store),)
+    )
     return analyse_games(games, config, jobs=1)
 
 
@@ -62,7 +65,9 @@ def one_game(deltas: Sequence[float], model: Any) -> list[float]:
     return [estimate([d], model)[0] for d in deltas]
 
 
-def window_estimates(sides: Sequence[Side], deltas: Sequence[float], model: Any) -> dict[str, float]:
+def window_estimates(
+    sides: Sequence[Side], deltas: Sequence[float], model: Any
+) -> dict[str, float]:
     """Each player's Elo-equivalent over their last ``WINDOW`` games (the dashboard's figure)."""
     by_player: dict[str, list[float]] = {}
     for side, delta in zip(sides, deltas):
@@ -73,10 +78,12 @@ def window_estimates(sides: Sequence[Side], deltas: Sequence[float], model: Any)
 def figures(sides: Sequence[Side], deltas: Sequence[float], model: Any) -> dict[str, float]:
     elo = [s.elo for s in sides]
     acpl = [s.acpl for s in sides if s.acpl is not None]
-    return {"r": correlation(deltas, elo),
-            "one_game_mae": statistics.fmean(abs(e - t) for e, t in zip(one_game(deltas, model), elo)),
-            "acpl_r": correlation(acpl, [s.elo for s in sides if s.acpl is not None]),
-            "mean_delta": statistics.fmean(deltas)}
+    return {
+        "r": correlation(deltas, elo),
+        "one_game_mae": statistics.fmean(abs(e - t) for e, t in zip(one_game(deltas, model), elo)),
+        "acpl_r": correlation(acpl, [s.elo for s in sides if s.acpl is not None]),
+        "mean_delta": statistics.fmean(deltas),
+    }
 
 
 def factor_means(sides: Sequence[Side]) -> dict[str, float | None]:
@@ -93,27 +100,44 @@ def factor_agreement(base: Sequence[Side], other: Sequence[Side]) -> dict[str, f
     """Per factor, the correlation over sides of its value at the base depth and at the other."""
     out: dict[str, float | None] = {}
     for name in (*SHARES, *COUNTS):
-        pairs = [(a, b) for s, t in zip(base, other)
-                 if (a := s.values.get(name)) is not None and (b := t.values.get(name)) is not None]
+        pairs = [
+            (a, b)
+            for s, t in zip(base, other)
+            if (a := s.values.get(name)) is not None and (b := t.values.get(name)) is not None
+        ]
         r = correlation([a for a, _ in pairs], [b for _, b in pairs]) if pairs else float("nan")
         out[name] = round(r, 3) if r == r else None
     return out
 
 
-def bootstrap(sides: Sequence[Side], base: dict[str, Any], other: dict[str, Any], boot: int,
-              rng: random.Random) -> dict[str, list[float]]:
+def bootstrap(
+    sides: Sequence[Side],
+    base: dict[str, Any],
+    other: dict[str, Any],
+    boot: int,
+    rng: random.Random,
+) -> dict[str, list[float]]:
     """95 % intervals of other − base (r, one-game MAE, ACPL r, mean ΔCPI, mean window Elo)
     and of base's r alone, resampling the subset's players with replacement."""
     players = sorted({s.group for s in sides})
     rows = {p: [i for i, s in enumerate(sides) if s.group == p] for p in players}
     elo = np.array([s.elo for s in sides])
     acpl = np.array([s.acpl if s.acpl is not None else np.nan for s in sides])
-    cols = {k: np.array([np.nan if x is None else x for x in v], dtype=float) for k, v in (("d0", base["deltas"]), ("d1", other["deltas"]),
-                                        ("e0", base["one"]), ("e1", other["one"]),
-                                        ("a0", base["acpl"]), ("a1", other["acpl"]))}
+    cols = {
+        k: np.array([np.nan if x is None else x for x in v], dtype=float)
+        for k, v in (
+            ("d0", base["deltas"]),
+            ("d1", other["deltas"]),
+            ("e0", base["one"]),
+            ("e1", other["one"]),
+            ("a0", base["acpl"]),
+            ("a1", other["acpl"]),
+        )
+    }
     shift = {p: other["window"][p] - base["window"][p] for p in players}
-    found: dict[str, list[float]] = {k: [] for k in ("r", "one_game_mae", "acpl_r", "mean_delta",
-                                                      "window_elo", "base_r")}
+    found: dict[str, list[float]] = {
+        k: [] for k in ("r", "one_game_mae", "acpl_r", "mean_delta", "window_elo", "base_r")
+    }
     for _ in range(boot):
         pick = [rng.choice(players) for _ in players]
         idx = np.array([i for p in pick for i in rows[p]])
@@ -125,34 +149,51 @@ def bootstrap(sides: Sequence[Side], base: dict[str, Any], other: dict[str, Any]
         found["r"].append(r1 - r0)
         found["base_r"].append(r0)
         found["acpl_r"].append(a1 - a0)
-        found["one_game_mae"].append(float(np.mean(np.abs(cols["e1"][idx] - y)) - np.mean(np.abs(cols["e0"][idx] - y))))
+        found["one_game_mae"].append(
+            float(np.mean(np.abs(cols["e1"][idx] - y)) - np.mean(np.abs(cols["e0"][idx] - y)))
+        )
         found["mean_delta"].append(float(np.mean(cols["d1"][idx] - cols["d0"][idx])))
         found["window_elo"].append(statistics.fmean(shift[p] for p in pick))
-    return {k: [round(float(np.percentile(v, 2.5)), 3), round(float(np.percentile(v, 97.5)), 3)]
-            for k, v in found.items()}
+    return {
+        k: [round(float(np.percentile(v, 2.5)), 3), round(float(np.percentile(v, 97.5)), 3)]
+        for k, v in found.items()
+    }
 
 
-def filled_games(pool: str, games: list[Any], node_budgets: Sequence[int], first: int | None = None) -> list[Any]:
+def filled_games(
+    pool: str, games: list[Any], node_budgets: Sequence[int], first: int | None = None
+) -> list[Any]:
     """The games whose searches at every budget but the fit's are all in the pool's stores
     (``first``: only the depth subset's and those among the first ``first`` games)."""
     depth = {id(g) for g in fill_searches.depth_subset(pool, games)}
     complete = {n for n, g in enumerate(games) if first is None or n < first or id(g) in depth}
     for nodes in node_budgets:
         if nodes != fill_searches.fit_presets().BASE_NODES:
-            config = AnalysisConfig(EngineSettings(path=DEFAULT_ENGINE, nodes=nodes), book=None,
-                                    stores=(str(fill_searches.store_at(pool, nodes)),))
+            config = AnalysisConfig(
+                EngineSettings(path=DEFAULT_ENGINE, nodes=nodes),
+                book=None,
+                stores=(str(fill_searches.store_at(pool, nodes)),),
+            )
             complete &= fill_searches.complete_rows(games, config, None)[1]
     return [game for number, game in enumerate(games) if number in complete]
 
 
-def measure(pool: str, node_budgets: Sequence[int], boot: int = BOOTSTRAP, subset: str = "depth",
-            first: int | None = None) -> dict[str, Any]:
+def measure(
+    pool: str,
+    node_budgets: Sequence[int],
+    boot: int = BOOTSTRAP,
+    subset: str = "depth",
+    first: int | None = None,
+) -> dict[str, Any]:
     """The document: the fit's 10,000-node model read at each depth on the same sides."""
     with tempfile.TemporaryDirectory() as folder:
         every = fill_searches.pool_games(pool, Path(folder))
     fit_nodes = fill_searches.fit_presets().BASE_NODES
-    chosen = (fill_searches.depth_subset(pool, every) if subset == "depth"
-              else filled_games(pool, every, node_budgets, first))
+    chosen = (
+        fill_searches.depth_subset(pool, every)
+        if subset == "depth"
+        else filled_games(pool, every, node_budgets, first)
+    )
     in_subset = {id(g) for g in chosen}
     base_facts = facts_at(every, pool, fit_nodes)
     all_sides = sides_of(base_facts, DEFAULT_MIN_PLIES)
@@ -172,33 +213,53 @@ def measure(pool: str, node_budgets: Sequence[int], boot: int = BOOTSTRAP, subse
     reads: dict[int, dict[str, Any]] = {}
     for n in node_budgets:
         deltas = [model.delta(s.values) for s in sides[n]]
-        reads[n] = {"deltas": deltas, "one": one_game(deltas, model), "acpl": [s.acpl for s in sides[n]],
-                    "window": window_estimates(sides[n], deltas, model)}
+        reads[n] = {
+            "deltas": deltas,
+            "one": one_game(deltas, model),
+            "acpl": [s.acpl for s in sides[n]],
+            "window": window_estimates(sides[n], deltas, model),
+        }
     rng = random.Random(SEED)
     base = sides[fit_nodes]
     depths: dict[str, Any] = {}
     for n in node_budgets:
-        row: dict[str, Any] = {k: round(v, 3) for k, v in figures(sides[n], reads[n]["deltas"], model).items()}
+        row: dict[str, Any] = {
+            k: round(v, 3) for k, v in figures(sides[n], reads[n]["deltas"], model).items()
+        }
         refit = cross_validate(sides[n], k=5)
-        row["refit_in_subset"] = {"r": round(refit.delta_r, 3), "one_game_mae": round(refit.per_game.mae, 1)}
+        row["refit_in_subset"] = {
+            "r": round(refit.delta_r, 3),
+            "one_game_mae": round(refit.per_game.mae, 1),
+        }
         row["factor_means"] = factor_means(sides[n])
         if n != fit_nodes:
             d0, d1 = reads[fit_nodes]["deltas"], reads[n]["deltas"]
             row["delta_r_with_fit_depth"] = round(correlation(d0, d1), 3)
             row["delta_shift"] = round(statistics.fmean(b - a for a, b in zip(d0, d1)), 3)
             row["delta_shift_sd"] = round(statistics.stdev(b - a for a, b in zip(d0, d1)), 3)
-            shifts = [reads[n]["window"][p] - reads[fit_nodes]["window"][p] for p in reads[n]["window"]]
+            shifts = [
+                reads[n]["window"][p] - reads[fit_nodes]["window"][p] for p in reads[n]["window"]
+            ]
             row["window_elo_shift"] = round(statistics.fmean(shifts), 1)
             row["window_elo_shift_abs"] = round(statistics.fmean(abs(x) for x in shifts), 1)
             row["factor_r_with_fit_depth"] = factor_agreement(base, sides[n])
             row["bootstrap_95"] = bootstrap(base, reads[fit_nodes], reads[n], boot, rng)
         depths[str(n)] = row
     events = sorted({g.headers.get("Event", "") for g in ordered})
-    return {"pool": pool, "subset": list(fill_searches.DEPTH_SUBSET[pool]) if subset == "depth" else events,
-            "games": len(ordered),
-            "sides": len(base), "players": len(players), "elo_mean": round(statistics.fmean(s.elo for s in base)),
-            "elo_sd": round(statistics.stdev(s.elo for s in base)), "trained_on_sides": len(train),
-            "fit_nodes": fit_nodes, "beta": round(model.beta, 6), "searched": searched, "depths": depths}
+    return {
+        "pool": pool,
+        "subset": list(fill_searches.DEPTH_SUBSET[pool]) if subset == "depth" else events,
+        "games": len(ordered),
+        "sides": len(base),
+        "players": len(players),
+        "elo_mean": round(statistics.fmean(s.elo for s in base)),
+        "elo_sd": round(statistics.stdev(s.elo for s in base)),
+        "trained_on_sides": len(train),
+        "fit_nodes": fit_nodes,
+        "beta": round(model.beta, 6),
+        "searched": searched,
+        "depths": depths,
+    }
 
 
 def main() -> int:
@@ -206,9 +267,17 @@ def main() -> int:
     parser.add_argument("pool", choices=sorted(fill_searches.DEPTH_SUBSET))
     parser.add_argument("--nodes", type=int, nargs="+", default=[10_000, 50_000, 150_000])
     parser.add_argument("--boot", type=int, default=BOOTSTRAP)
-    parser.add_argument("--subset", choices=("depth", "filled"), default="depth",
-                        help="filled: every game whose deeper searches are all committed")
-    parser.add_argument("--first", type=int, help="with --subset filled: only the depth subset and the first N games")
+    parser.add_argument(
+        "--subset",
+        choices=("depth", "filled"),
+        default="depth",
+        help="filled: every game whose deeper searches are all committed",
+    )
+    parser.add_argument(
+        "--first",
+        type=int,
+        help="with --subset filled: only the depth subset and the first N games",
+    )
     args = parser.parse_args()
     print(json.dumps(measure(args.pool, args.nodes, args.boot, args.subset, args.first), indent=2))
     return 0

@@ -49,13 +49,26 @@ def facts_of(sans: list[str]) -> dict[str, object]:
     for number, san in enumerate(sans, start=1):
         move = board.parse_san(san)
         loses = number % 10 == 0
-        best = (EngineMove(move.uci(), san, Score(cp=30)),) if not loses else (
-            EngineMove("0000", "--", Score(cp=30)),)
-        plies.append(PlyFacts(ply=number, color=Color.WHITE if board.turn else Color.BLACK, uci=move.uci(),
-                              san=san, legal_moves=board.legal_moves.count(), best=best,
-                              score_after=Score(cp=-220 if loses else 30)))
+        best = (
+            (EngineMove(move.uci(), san, Score(cp=30)),)
+            if not loses
+            else (EngineMove("0000", "--", Score(cp=30)),)
+        )
+        plies.append(
+            PlyFacts(
+                ply=number,
+                color=Color.WHITE if board.turn else Color.BLACK,
+                uci=move.uci(),
+                san=san,
+                legal_moves=board.legal_moves.count(),
+                best=best,
+                score_after=Score(cp=-220 if loses else 30),
+            )
+        )
         board.push(move)
-    return GameFacts({"Result": "*"}, "*", EngineInfo("Bench", "1", 1000, 1), tuple(plies)).to_dict()
+    return GameFacts(
+        {"Result": "*"}, "*", EngineInfo("Bench", "1", 1000, 1), tuple(plies)
+    ).to_dict()
 
 
 def main() -> int:
@@ -74,25 +87,36 @@ def main() -> int:
 
         club = services.create_club("Bench Club", who="bench", slug="bench")
         services.set_privacy(club, who="bench", visibility="public")
-        record = parse_typed("1, Anna Smith, Bob Jones, 1/2-1/2\n", name="Bench", date=dt.date(2024, 1, 9))
-        tournament = services.import_tournament(club, record, who="bench", today=dt.date(2030, 1, 1))
+        record = parse_typed(
+            "1, Anna Smith, Bob Jones, 1/2-1/2\n", name="Bench", date=dt.date(2024, 1, 9)
+        )
+        tournament = services.import_tournament(
+            club, record, who="bench", today=dt.date(2030, 1, 1)
+        )
         services.all_new_members(tournament, who="bench")
         services.publish(tournament, who="bench")
         game = Game.objects.get(tournament=tournament)
         sans = long_game()
         attach_typed_moves(game, " ".join(sans), who="bench", confirm=True)
-        GameAnalysis.objects.create(game=game, engine="Bench", nodes=1000, multipv=1, facts=facts_of(sans))
+        GameAnalysis.objects.create(
+            game=game, engine="Bench", nodes=1000, multipv=1, facts=facts_of(sans)
+        )
         client, path, times = Client(), f"/c/bench/g/{game.id}/", []
         for ply in range(30):
             started = time.perf_counter()
             response = client.get(f"{path}?ply={ply * 6}")
             times.append((time.perf_counter() - started) * 1000)
-            assert response.status_code == 200 and response.content.count(b'<abbr class="mark blunder"') == 20
+            assert (
+                response.status_code == 200
+                and response.content.count(b'<abbr class="mark blunder"') == 20
+            )
         with CaptureQueriesContext(connection) as queries:
             client.get(f"{path}?ply=7")
-        print(f"game viewer ({PLIES} plies, 20 marked)  median {statistics.median(times):6.1f} ms  "
-              f"fastest {min(times):6.1f} ms  {len(queries.captured_queries)} queries; "
-              f"load average {os.getloadavg()[0]:.1f}")
+        print(
+            f"game viewer ({PLIES} plies, 20 marked)  median {statistics.median(times):6.1f} ms  "
+            f"fastest {min(times):6.1f} ms  {len(queries.captured_queries)} queries; "
+            f"load average {os.getloadavg()[0]:.1f}"
+        )
     return 0
 
 

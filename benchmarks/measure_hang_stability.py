@@ -32,8 +32,18 @@ from clubrating.cpi.factors import centipawn_loss, hangs, own_plies, win_percent
 from clubrating.cpi.index import score_game
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "games"
-BANDS = ["lt900", "900-1100", "1100-1300", "1300-1500", "1500-1700", "1700-1900",
-         "1900-2100", "2100-2300", "2300-2500", "2500plus"]
+BANDS = [
+    "lt900",
+    "900-1100",
+    "1100-1300",
+    "1300-1500",
+    "1500-1700",
+    "1700-1900",
+    "1900-2100",
+    "2100-2300",
+    "2300-2500",
+    "2500plus",
+]
 MIN_PLIES = 30
 
 
@@ -58,6 +68,7 @@ def old_hangs(plies: Sequence[PlyFacts], color: Color) -> int:
 
 def win_drop_hangs(drop: float, decided: float) -> Callable[[Sequence[PlyFacts], Color], int]:
     """A variant of the new definition with other thresholds (for the sweep)."""
+
     def count(plies: Sequence[PlyFacts], color: Color) -> int:
         found = 0
         for ply in own_plies(plies, color):
@@ -68,6 +79,7 @@ def win_drop_hangs(drop: float, decided: float) -> Callable[[Sequence[PlyFacts],
             if 100 - decided <= before <= decided and before - after >= drop:
                 found += 1
         return found
+
     return count
 
 
@@ -75,17 +87,25 @@ def sides(facts: Sequence[GameFacts]) -> list[tuple[GameFacts, Color]]:
     return [(f, color) for f in facts for color in Color]
 
 
-def report(name: str, count: Callable[[Sequence[PlyFacts], Color], int],
-           low: Sequence[GameFacts], high: Sequence[GameFacts]) -> None:
+def report(
+    name: str,
+    count: Callable[[Sequence[PlyFacts], Color], int],
+    low: Sequence[GameFacts],
+    high: Sequence[GameFacts],
+) -> None:
     a = [count(f.plies, c) for f, c in sides(low)]
     b = [count(f.plies, c) for f, c in sides(high)]
     same = sum(x == y for x, y in zip(a, b)) / len(a)
-    print(f"{name:34} hangs {sum(a):4} / {sum(b):4}  spearman {spearman(a, b):.3f}  "
-          f"same count {100 * same:5.1f} %  sides with >=1: {sum(x > 0 for x in a)} / {sum(y > 0 for y in b)}")
+    print(
+        f"{name:34} hangs {sum(a):4} / {sum(b):4}  spearman {spearman(a, b):.3f}  "
+        f"same count {100 * same:5.1f} %  sides with >=1: {sum(x > 0 for x in a)} / {sum(y > 0 for y in b)}"
+    )
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--per-band", type=int, default=4)
     parser.add_argument("--low", type=int, default=10_000)
     parser.add_argument("--high", type=int, default=100_000)
@@ -93,13 +113,18 @@ def main() -> int:
     parser.add_argument("--jobs", type=int, default=1)
     args = parser.parse_args()
     games = pick_games(args.per_band)
-    print(f"{len(games)} games, {2 * len(games)} sides; {args.low:,} vs {args.high:,} nodes", file=sys.stderr)
+    print(
+        f"{len(games)} games, {2 * len(games)} sides; {args.low:,} vs {args.high:,} nodes",
+        file=sys.stderr,
+    )
     facts = {}
     for nodes in (args.low, args.high):
         config = AnalysisConfig(EngineSettings(nodes=nodes), book=None, cache=args.cache)
         facts[nodes] = analyse_games(games, config, jobs=args.jobs)
     low, high = facts[args.low], facts[args.high]
-    print(f"{len(games)} games ({args.per_band} per lichess band), {args.low:,} vs {args.high:,} nodes")
+    print(
+        f"{len(games)} games ({args.per_band} per lichess band), {args.low:,} vs {args.high:,} nodes"
+    )
     report("old: 300 cp from |cp| <= 500", old_hangs, low, high)
     report("new: cpi.factors.hangs", lambda p, c: hangs(p, c).count, low, high)
     for drop in (15, 20, 25, 30):
@@ -108,7 +133,9 @@ def main() -> int:
         report(f"sweep: win % drop >= {drop}, < 1000 cp", win_drop_hangs(drop, 97.5), low, high)
         report(f"sweep: win % drop >= {drop}, no bound", win_drop_hangs(drop, 100), low, high)
     deltas = [[score_game(f)[c].delta_cpi for f, c in sides(x)] for x in (low, high)]
-    print(f"ΔCPI (current weights) Pearson r between budgets: {statistics.correlation(*deltas):.3f}")
+    print(
+        f"ΔCPI (current weights) Pearson r between budgets: {statistics.correlation(*deltas):.3f}"
+    )
     return 0
 
 

@@ -28,7 +28,16 @@ import chess.pgn
 from redis import Redis
 
 ROOT = Path(__file__).resolve().parents[1]
-NAMES = ["Anna Berg", "Ben Cole", "Cara Dunn", "Dan Eng", "Eva Fox", "Finn Gray", "Gus Hall", "Hana Ito"]
+NAMES = [
+    "Anna Berg",
+    "Ben Cole",
+    "Cara Dunn",
+    "Dan Eng",
+    "Eva Fox",
+    "Finn Gray",
+    "Gus Hall",
+    "Hana Ito",
+]
 
 
 def evening_pgn(games: int, plies: int, seed: int = 12) -> str:
@@ -42,9 +51,16 @@ def evening_pgn(games: int, plies: int, seed: int = 12) -> str:
                 break
             board.push(rng.choice(moves))
         game = chess.pgn.Game.from_board(board)
-        game.headers.update({"Event": "Tuesday", "Date": "2026.03.03", "Round": str(number // 4 + 1),
-                             "White": NAMES[2 * number % 8], "Black": NAMES[(2 * number + 1) % 8],
-                             "Result": "1/2-1/2"})
+        game.headers.update(
+            {
+                "Event": "Tuesday",
+                "Date": "2026.03.03",
+                "Round": str(number // 4 + 1),
+                "White": NAMES[2 * number % 8],
+                "Black": NAMES[(2 * number + 1) % 8],
+                "Result": "1/2-1/2",
+            }
+        )
         out.append(str(game))
     return "\n\n".join(out) + "\n"
 
@@ -55,8 +71,14 @@ def publish_evening(env: dict[str, str], pgn_file: Path, club: str | None = None
     where = ["--club", club] if club else []
 
     def run(*args: str) -> str:
-        return subprocess.run([sys.executable, "-m", "clubrating.cli", *args], env=env, check=True,
-                              capture_output=True, text=True).stdout
+        return subprocess.run(
+            [sys.executable, "-m", "clubrating.cli", *args],
+            env=env,
+            check=True,
+            capture_output=True,
+            text=True,
+        ).stdout
+
     run("init", club or "Riverside", *(["--slug", club] if club else []))
     tournament = json.loads(run("import", str(pgn_file), *where, "--json"))["tournament_id"]
     run("link", str(tournament), "--all-new", *where)
@@ -66,8 +88,15 @@ def publish_evening(env: dict[str, str], pgn_file: Path, club: str | None = None
 def time_workers(env: dict[str, str], workers: int, finished: Callable[[], bool]) -> float:
     """Seconds from starting ``workers`` ``clubrating worker`` processes to ``finished()``."""
     started = time.monotonic()
-    procs = [subprocess.Popen([sys.executable, "-m", "clubrating.cli", "worker"], env=env,
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) for _ in range(workers)]
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-m", "clubrating.cli", "worker"],
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        for _ in range(workers)
+    ]
     try:
         while not finished():
             time.sleep(0.05)
@@ -88,8 +117,11 @@ def one_run(folder: Path, pgn: str, games: int, workers: int, env: dict[str, str
     def finished() -> bool:
         with sqlite3.connect(database) as db:
             done = db.execute("SELECT count(*) FROM club_gameanalysis").fetchone()[0]
-            audited = db.execute("SELECT count(*) FROM club_auditentry WHERE action = 'analyse'").fetchone()[0]
+            audited = db.execute(
+                "SELECT count(*) FROM club_auditentry WHERE action = 'analyse'"
+            ).fetchone()[0]
         return bool(done == games and audited)
+
     return time_workers(env, workers, finished)
 
 
@@ -97,7 +129,9 @@ def redis_env(nodes: int) -> dict[str, str]:
     """The environment of the commands: scripts/redis's server (started), ``nodes`` a search,
     no opening book, no CLUBRATING_ variable of the caller's."""
     subprocess.run([ROOT / "scripts" / "redis", "start"], check=True)
-    url = subprocess.run([ROOT / "scripts" / "redis", "url"], check=True, capture_output=True, text=True).stdout.strip()
+    url = subprocess.run(
+        [ROOT / "scripts" / "redis", "url"], check=True, capture_output=True, text=True
+    ).stdout.strip()
     env = {k: v for k, v in os.environ.items() if not k.startswith("CLUBRATING_")}
     env.update({"CLUBRATING_REDIS_URL": url, "CLUBRATING_NODES": str(nodes), "CLUBRATING_BOOK": ""})
     return env
@@ -117,11 +151,15 @@ def main() -> int:
         for _ in range(args.runs):
             for workers in (1, 2):
                 times[workers].append(one_run(Path(folder), pgn, args.games, workers, env))
-    print(f"{args.games} games of {args.plies} plies at {args.nodes} nodes, {os.cpu_count()} cores, "
-          f"{args.runs} runs each")
+    print(
+        f"{args.games} games of {args.plies} plies at {args.nodes} nodes, {os.cpu_count()} cores, "
+        f"{args.runs} runs each"
+    )
     for workers, seconds in times.items():
-        print(f"  {workers} worker{'s' if workers > 1 else ' '}: median {statistics.median(seconds):6.1f} s"
-              f"  ({', '.join(f'{s:.1f}' for s in seconds)})")
+        print(
+            f"  {workers} worker{'s' if workers > 1 else ' '}: median {statistics.median(seconds):6.1f} s"
+            f"  ({', '.join(f'{s:.1f}' for s in seconds)})"
+        )
     return 0
 
 

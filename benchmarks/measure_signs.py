@@ -42,9 +42,15 @@ def main(paths: list[Path]) -> None:
             started = time.perf_counter()
             game = chess.pgn.read_game(io.StringIO(text))
             read += time.perf_counter() - started
-            if game is None or game.errors or game.headers.get("Variant", "").lower() not in _STANDARD:
+            if (
+                game is None
+                or game.errors
+                or game.headers.get("Variant", "").lower() not in _STANDARD
+            ):
                 continue
-            movetext = "\n".join(line for line in text.splitlines() if not line.lstrip().startswith("["))
+            movetext = "\n".join(
+                line for line in text.splitlines() if not line.lstrip().startswith("[")
+            )
             total += 1
             plies = sum(1 for _ in game.mainline_moves())
             longest, longer = max(longest, plies), longer + (plies > MAX_PLIES)
@@ -56,9 +62,11 @@ def main(paths: list[Path]) -> None:
                 if refused <= 5:
                     print(f"{path.name}: {error}")
             checked += time.perf_counter() - started
-    print(f"{total:,} games: {refused} refused by a sign or the 75-move rule, {longer} longer than {MAX_PLIES:,} half-moves, the "
-          f"longest {longest} half-moves; python-chess read them in {read:.1f} s, the signs were checked in "
-          f"{checked:.1f} s (+{100 * checked / max(read, 1e-9):.0f} %)")
+    print(
+        f"{total:,} games: {refused} refused by a sign or the 75-move rule, {longer} longer than {MAX_PLIES:,} half-moves, the "
+        f"longest {longest} half-moves; python-chess read them in {read:.1f} s, the signs were checked in "
+        f"{checked:.1f} s (+{100 * checked / max(read, 1e-9):.0f} %)"
+    )
 
 
 if __name__ == "__main__":

@@ -18,7 +18,7 @@ from pathlib import Path
 
 BOARDS = 20
 CHROMIUM = "/usr/bin/chromium"
-PRINTABLE_WIDTH = 718          # CSS px of A4's 190 mm between the slips page's 10 mm margins
+PRINTABLE_WIDTH = 718  # CSS px of A4's 190 mm between the slips page's 10 mm margins
 MM_PER_PX = 25.4 / 96
 
 
@@ -38,16 +38,27 @@ def main() -> None:
 
     call_command("migrate", verbosity=0)
     club = services.create_club("Measure Club", who="measure", slug="measure")
-    text = "".join(f"1, Player{2 * i:02d} Surname, Player{2 * i + 1:02d} Othername, 1-0\n" for i in range(BOARDS))
-    t = services.import_tournament(club, parse_typed(text, name="Forty", date=dt.date(2024, 1, 9)), who="measure",
-                                   today=dt.date(2030, 1, 1))
+    text = "".join(
+        f"1, Player{2 * i:02d} Surname, Player{2 * i + 1:02d} Othername, 1-0\n"
+        for i in range(BOARDS)
+    )
+    t = services.import_tournament(
+        club,
+        parse_typed(text, name="Forty", date=dt.date(2024, 1, 9)),
+        who="measure",
+        today=dt.date(2030, 1, 1),
+    )
     user = User.objects.create_user("arbiter")
     club.arbiters.add(user)
     client = Client()
     client.force_login(user)
     start = time.perf_counter()
-    html = client.post(f"/c/measure/arbiter/t/{t.id}/slips/", {"action": "print", "round": "1"}).content.decode()
-    print(f"{2 * BOARDS} links made and the slips page drawn: {1000 * (time.perf_counter() - start):.0f} ms")
+    html = client.post(
+        f"/c/measure/arbiter/t/{t.id}/slips/", {"action": "print", "round": "1"}
+    ).content.decode()
+    print(
+        f"{2 * BOARDS} links made and the slips page drawn: {1000 * (time.perf_counter() - start):.0f} ms"
+    )
 
     from playwright.sync_api import sync_playwright
 
@@ -58,14 +69,18 @@ def main() -> None:
         page.set_content(html)
         page.emulate_media(media="print")
         slip = page.locator("article.slip").first.bounding_box()
-        print(f"a slip as printed: {slip['height'] * MM_PER_PX:.1f} mm high, {slip['width'] * MM_PER_PX:.1f} mm wide")
+        print(
+            f"a slip as printed: {slip['height'] * MM_PER_PX:.1f} mm high, {slip['width'] * MM_PER_PX:.1f} mm wide"
+        )
         page.pdf(path=str(pdf), format="A4")
         browser.close()
     info = subprocess.run(["pdfinfo", str(pdf)], capture_output=True, text=True, check=True).stdout
     pages = next(line.split()[1] for line in info.splitlines() if line.startswith("Pages:"))
     subprocess.run(["pdftoppm", "-r", "150", "-png", str(pdf), str(work / "page")], check=True)
     images = sorted(str(p) for p in work.glob("page*.png"))
-    decoded = subprocess.run(["zbarimg", "--quiet", "--raw", *images], capture_output=True, text=True).stdout.split()
+    decoded = subprocess.run(
+        ["zbarimg", "--quiet", "--raw", *images], capture_output=True, text=True
+    ).stdout.split()
     print(f"{pages} A4 pages; {len(decoded)} of {2 * BOARDS} QR codes decoded")
 
 

@@ -53,7 +53,9 @@ def is_critical(ply: PlyFacts, gap: float) -> bool:
     """One move stood out: the engine's first and second lines differ by ``gap`` win % or more."""
     if len(ply.best) < 2:
         return False
-    return win_percent(ply.best[0].score.clipped()) - win_percent(ply.best[1].score.clipped()) >= gap
+    return (
+        win_percent(ply.best[0].score.clipped()) - win_percent(ply.best[1].score.clipped()) >= gap
+    )
 
 
 def critical_time(moves: Sequence[tuple[bool, float]]) -> float | None:
@@ -79,7 +81,9 @@ def old_t(game: GameFacts, color: Color) -> float | None:
 
 def no_trouble(game: GameFacts, color: Color) -> float | None:
     base = base_seconds(game.plies, color)
-    lefts = [ply.clock_before for ply in own_plies(game.plies, color) if ply.clock_before is not None]
+    lefts = [
+        ply.clock_before for ply in own_plies(game.plies, color) if ply.clock_before is not None
+    ]
     if base is None or not lefts:
         return None
     return 1 - sum(left < TROUBLE_SHARE * base for left in lefts) / len(lefts)
@@ -97,10 +101,17 @@ def never_flagged(game: GameFacts, color: Color) -> float | None:
 def critical_auc(gap: float, quiet_captures: bool = False) -> Candidate:
     """``quiet_captures``: a position whose best move is a capture is never critical
     (a recapture is the only move and an obvious one)."""
+
     def value(game: GameFacts, color: Color) -> float | None:
         moves = timed_moves(game.plies, color, game.time_control)
-        return critical_time([(is_critical(ply, gap) and not (quiet_captures and "x" in ply.best[0].san),
-                               seconds) for ply, seconds in moves if len(ply.best) >= 2])
+        return critical_time(
+            [
+                (is_critical(ply, gap) and not (quiet_captures and "x" in ply.best[0].san), seconds)
+                for ply, seconds in moves
+                if len(ply.best) >= 2
+            ]
+        )
+
     return value
 
 
@@ -108,6 +119,7 @@ def no_trouble_seconds(seconds: float) -> Candidate:
     def value(game: GameFacts, color: Color) -> float | None:
         lefts = [p.clock_before for p in own_plies(game.plies, color) if p.clock_before is not None]
         return 1 - sum(left < seconds for left in lefts) / len(lefts) if lefts else None
+
     return value
 
 
@@ -120,13 +132,26 @@ def clock_facts(game: chess.pgn.Game) -> GameFacts:
     plies, clocks, board = [], [], game.board()
     for index, node in enumerate(game.mainline()):
         clocks.append(node.clock())
-        plies.append(PlyFacts(ply=index + 1, color=Color.WHITE if board.turn else Color.BLACK,
-                              uci=node.move.uci(), san=board.san(node.move), legal_moves=0, best=(),
-                              score_after=Score(cp=0), clock_before=clocks[index - 2] if index >= 2 else None,
-                              clock_after=clocks[index]))
+        plies.append(
+            PlyFacts(
+                ply=index + 1,
+                color=Color.WHITE if board.turn else Color.BLACK,
+                uci=node.move.uci(),
+                san=board.san(node.move),
+                legal_moves=0,
+                best=(),
+                score_after=Score(cp=0),
+                clock_before=clocks[index - 2] if index >= 2 else None,
+                clock_after=clocks[index],
+            )
+        )
         board.push(node.move)
-    return GameFacts(dict(game.headers), game.headers.get("Result", "*"), EngineInfo("none", "", 0, 0),
-                     tuple(plies))
+    return GameFacts(
+        dict(game.headers),
+        game.headers.get("Result", "*"),
+        EngineInfo("none", "", 0, 0),
+        tuple(plies),
+    )
 
 
 def elo(game: GameFacts, color: Color) -> int | None:
@@ -137,8 +162,12 @@ def elo(game: GameFacts, color: Color) -> int | None:
 
 
 def measure(name: str, candidate: Candidate, games: list[GameFacts]) -> str:
-    pairs = [(rating, value) for g in games for c in Color
-             if (rating := elo(g, c)) is not None and (value := candidate(g, c)) is not None]
+    pairs = [
+        (rating, value)
+        for g in games
+        for c in Color
+        if (rating := elo(g, c)) is not None and (value := candidate(g, c)) is not None
+    ]
     sides = sum(1 for g in games for c in Color if elo(g, c) is not None)
     if len(pairs) < 3:
         return f"  {name:30} {len(pairs)} sides with a value"
@@ -148,12 +177,16 @@ def measure(name: str, candidate: Candidate, games: list[GameFacts]) -> str:
         r, rho = statistics.correlation(ratings, values), spearman(ratings, values)
     except statistics.StatisticsError:
         r = rho = float("nan")
-    return (f"  {name:30} value for {len(pairs):4}/{sides} sides, non-degenerate {inner:4}, "
-            f"mean {statistics.fmean(values):.3f}, r(Elo) {r:+.3f}, rho(Elo) {rho:+.3f}")
+    return (
+        f"  {name:30} value for {len(pairs):4}/{sides} sides, non-degenerate {inner:4}, "
+        f"mean {statistics.fmean(values):.3f}, r(Elo) {r:+.3f}, rho(Elo) {rho:+.3f}"
+    )
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--games", type=int, default=120, help="games per pool")
     parser.add_argument("--nodes", type=int, default=5_000)
     parser.add_argument("--cache", default="/tmp/clubrating-time.sqlite")
@@ -161,30 +194,49 @@ def main() -> int:
     args = parser.parse_args()
     config = AnalysisConfig(EngineSettings(nodes=args.nodes), book=None, cache=args.cache)
     clock_only: list[tuple[str, Candidate]] = [
-        ("old 1 - sd/mean", old_t), ("no-trouble (10 % of base)", no_trouble),
-        ("never-flagged", never_flagged), ("new T (cpi.factors)", new_t)]
+        ("old 1 - sd/mean", old_t),
+        ("no-trouble (10 % of base)", no_trouble),
+        ("never-flagged", never_flagged),
+        ("new T (cpi.factors)", new_t),
+    ]
     print(f"Clock-only candidates, every game of at least {MIN_PLIES} plies:")
     for pool, files in POOLS.items():
-        every = [clock_facts(g) for f in files for g in read_pgn_file(DATA / f)
-                 if len(list(g.mainline_moves())) >= MIN_PLIES]
+        every = [
+            clock_facts(g)
+            for f in files
+            for g in read_pgn_file(DATA / f)
+            if len(list(g.mainline_moves())) >= MIN_PLIES
+        ]
         print(f"{pool}: {len(every)} games")
         for name, candidate in clock_only:
             print(measure(name, candidate, every))
-    print(f"\nEvery candidate on the first {args.games} games per pool, Stockfish {args.nodes:,} nodes:")
+    print(
+        f"\nEvery candidate on the first {args.games} games per pool, Stockfish {args.nodes:,} nodes:"
+    )
     for pool, files in POOLS.items():
-        games = [g for f in files for g in read_pgn_file(DATA / f)
-                 if len(list(g.mainline_moves())) >= MIN_PLIES][:args.games]
+        games = [
+            g
+            for f in files
+            for g in read_pgn_file(DATA / f)
+            if len(list(g.mainline_moves())) >= MIN_PLIES
+        ][: args.games]
         facts = analyse_games(games, config, jobs=args.jobs)
         ratings = [r for f in facts for c in Color if (r := elo(f, c)) is not None]
-        print(f"{pool}: {len(facts)} games, Elo {min(ratings)}-{max(ratings)} "
-              f"(median {statistics.median(ratings):.0f})")
+        print(
+            f"{pool}: {len(facts)} games, Elo {min(ratings)}-{max(ratings)} "
+            f"(median {statistics.median(ratings):.0f})"
+        )
         candidates: list[tuple[str, Candidate]] = [
-            ("old 1 - sd/mean", old_t), ("no-trouble (10 % of base)", no_trouble),
-            ("never-flagged", never_flagged)]
+            ("old 1 - sd/mean", old_t),
+            ("no-trouble (10 % of base)", no_trouble),
+            ("never-flagged", never_flagged),
+        ]
         candidates += [(f"no-trouble (< {s:g} s left)", no_trouble_seconds(s)) for s in (60, 120)]
         candidates += [(f"critical-time, gap {gap:g}", critical_auc(gap)) for gap in (5, 10, 20)]
-        candidates += [(f"critical-time, gap {gap:g}, no capture", critical_auc(gap, True))
-                       for gap in (5, 10, 20)]
+        candidates += [
+            (f"critical-time, gap {gap:g}, no capture", critical_auc(gap, True))
+            for gap in (5, 10, 20)
+        ]
         candidates.append(("new T (cpi.factors)", new_t))
         for name, candidate in candidates:
             print(measure(name, candidate, facts))

@@ -31,7 +31,13 @@ from clubrating.analysis.engine import DEFAULT_ENGINE, EngineSettings
 from clubrating.analysis.runner import DEFAULT_BOOK, AnalysisConfig, analyse_games
 from clubrating.commands.calibrate import DEFAULT_MIN_PLIES, sides_of
 from clubrating.cpi.calibrate import Side
-from clubrating.cpi.nested import CHOICES, E_FORMS, WITH_DIFFICULTY, by_prior_scale, nested_cross_validate
+from clubrating.cpi.nested import (
+    CHOICES,
+    E_FORMS,
+    WITH_DIFFICULTY,
+    by_prior_scale,
+    nested_cross_validate,
+)
 
 HERE = Path(__file__).resolve().parent
 
@@ -40,24 +46,41 @@ sys.path.insert(0, str(HERE))
 import fill_searches  # noqa: E402  (a script beside this one, not a package)
 
 
-def pool_sides(pool: str, cache: str | None = None, jobs: int = 2, difficulty: bool = False,
-               nodes: int | None = None) -> tuple[int, int, list[Side]]:
+def pool_sides(
+    pool: str,
+    cache: str | None = None,
+    jobs: int = 2,
+    difficulty: bool = False,
+    nodes: int | None = None,
+) -> tuple[int, int, list[Side]]:
     """The pool's games, the searches its analysis made and its sides (every candidate E form),
     at ``nodes`` (default the depth the pool is fitted at)."""
     presets, fill = fill_searches.fit_presets(), fill_searches
     nodes = nodes or presets.POOL_NODES[pool]
     store = presets.store_at(pool, nodes)
-    config = AnalysisConfig(EngineSettings(path=DEFAULT_ENGINE, nodes=nodes), book=DEFAULT_BOOK,
-                            cache=cache, stores=(str(store),) if store.is_file() else ())
+    config = AnalysisConfig(
+        EngineSettings(path=DEFAULT_ENGINE, nodes=nodes),
+        book=DEFAULT_BOOK,
+        cache=cache,
+        stores=(str(store),) if store.is_file() else (),
+    )
     with tempfile.TemporaryDirectory() as folder:
         games = fill.pool_games(pool, Path(folder))
     facts = analyse_games(games, config, jobs=jobs)
-    return len(games), sum(f.searches for f in facts), sides_of(facts, DEFAULT_MIN_PLIES, E_FORMS,
-                                                                difficulty=difficulty)
+    return (
+        len(games),
+        sum(f.searches for f in facts),
+        sides_of(facts, DEFAULT_MIN_PLIES, E_FORMS, difficulty=difficulty),
+    )
 
 
-def nested(pool: str, cache: str | None = None, jobs: int = 2, difficulty: bool = False,
-           nodes: int | None = None) -> dict[str, Any]:
+def nested(
+    pool: str,
+    cache: str | None = None,
+    jobs: int = 2,
+    difficulty: bool = False,
+    nodes: int | None = None,
+) -> dict[str, Any]:
     """The nested cross-validation's document for ``pool`` (``difficulty``: the candidates of
     ``cpi/difficulty.py`` among the choices; ``nodes``: the analysis at that depth)."""
     nodes = nodes or fill_searches.fit_presets().POOL_NODES[pool]
@@ -69,8 +92,13 @@ def nested(pool: str, cache: str | None = None, jobs: int = 2, difficulty: bool 
 def prior_scales(pool: str, cache: str | None = None, jobs: int = 2) -> dict[str, Any]:
     """What each fixed scale of the prior gives on the outer folds, the noise fixed or by rating."""
     games, searched, sides = pool_sides(pool, cache, jobs)
-    return {"pool": pool, "games": games, "searched": searched, "noise fixed": by_prior_scale(sides),
-            "noise by rating": by_prior_scale(sides, by_rating=True)}
+    return {
+        "pool": pool,
+        "games": games,
+        "searched": searched,
+        "noise fixed": by_prior_scale(sides),
+        "noise by rating": by_prior_scale(sides, by_rating=True),
+    }
 
 
 def main() -> int:
@@ -78,15 +106,24 @@ def main() -> int:
     parser.add_argument("pool", choices=sorted(fill_searches.fit_presets().SAMPLES))
     parser.add_argument("--cache", help="SQLite search cache above the store")
     parser.add_argument("--jobs", type=int, default=2)
-    parser.add_argument("--difficulty", action="store_true", help="try the position-difficulty features too")
-    parser.add_argument("--nodes", type=int, help="the analysis at this depth (its store; default the pool's fit's)")
-    parser.add_argument("--by-prior-scale", action="store_true",
-                        help="print the sets' cover under each fixed scale of the prior instead")
+    parser.add_argument(
+        "--difficulty", action="store_true", help="try the position-difficulty features too"
+    )
+    parser.add_argument(
+        "--nodes", type=int, help="the analysis at this depth (its store; default the pool's fit's)"
+    )
+    parser.add_argument(
+        "--by-prior-scale",
+        action="store_true",
+        help="print the sets' cover under each fixed scale of the prior instead",
+    )
     args = parser.parse_args()
     if args.by_prior_scale:
         print(json.dumps(prior_scales(args.pool, args.cache, args.jobs), indent=2))
         return 0
-    print(json.dumps(nested(args.pool, args.cache, args.jobs, args.difficulty, args.nodes), indent=2))
+    print(
+        json.dumps(nested(args.pool, args.cache, args.jobs, args.difficulty, args.nodes), indent=2)
+    )
     return 0
 
 

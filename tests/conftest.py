@@ -33,11 +33,24 @@ settings.load_profile("ci" if os.environ.get("CI") else "dev")
 # its database first, transactional ones next and the rest last, as Django does; the rest
 # never open that database, so their slow ones are moved to the front after that sort
 # (SlowFirst): most of the slow files start processes on databases of their own.
-SLOW_FIRST = ("test_demo.py", "test_readme_commands.py", "test_rq_workers.py", "test_types.py",
-              "test_concurrency.py", "test_read_only.py", "test_duplicates.py", "test_serve.py",
-              "test_backup.py", "test_archive.py", "test_deploy.py", "test_cli_edges.py",
-              "test_browser_otb.py", "test_browser_print.py", "test_browser_phone.py",
-              "test_bench_federation.py")
+SLOW_FIRST = (
+    "test_demo.py",
+    "test_readme_commands.py",
+    "test_rq_workers.py",
+    "test_types.py",
+    "test_concurrency.py",
+    "test_read_only.py",
+    "test_duplicates.py",
+    "test_serve.py",
+    "test_backup.py",
+    "test_archive.py",
+    "test_deploy.py",
+    "test_cli_edges.py",
+    "test_browser_otb.py",
+    "test_browser_print.py",
+    "test_browser_phone.py",
+    "test_bench_federation.py",
+)
 
 
 # The tests whose result can depend on the database, marked ``storage`` here so that the
@@ -47,13 +60,21 @@ SLOW_FIRST = ("test_demo.py", "test_readme_commands.py", "test_rq_workers.py", "
 # and a test marked ``storage`` by hand because the processes it starts open the database of
 # $CLUBRATING_DATABASE_URL. A test whose processes are given a SQLite file runs the same on
 # both passes and is not marked.
-DATABASE_FIXTURES = frozenset({"db", "transactional_db", "django_db_reset_sequences",
-                               "django_db_serialized_rollback", "live_server"})
+DATABASE_FIXTURES = frozenset(
+    {
+        "db",
+        "transactional_db",
+        "django_db_reset_sequences",
+        "django_db_serialized_rollback",
+        "live_server",
+    }
+)
 
 
 def on_the_django_database(item: pytest.Item) -> bool:
-    return (item.get_closest_marker("django_db") is not None
-            or not DATABASE_FIXTURES.isdisjoint(getattr(item, "fixturenames", ())))
+    return item.get_closest_marker("django_db") is not None or not DATABASE_FIXTURES.isdisjoint(
+        getattr(item, "fixturenames", ())
+    )
 
 
 def uses_storage(item: pytest.Item) -> bool:
@@ -67,16 +88,18 @@ def slow_rank(item: pytest.Item) -> int:
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    items.sort(key=slow_rank)   # stable: the other files keep pytest's order
-    for item in items:          # before -m selects (tryfirst)
+    items.sort(key=slow_rank)  # stable: the other files keep pytest's order
+    for item in items:  # before -m selects (tryfirst)
         if uses_storage(item):
             item.add_marker(pytest.mark.storage)
 
 
 class SlowFirst:
-    @pytest.hookimpl(trylast=True)   # after pytest-django's sort
+    @pytest.hookimpl(trylast=True)  # after pytest-django's sort
     def pytest_collection_modifyitems(self, items: list[pytest.Item]) -> None:
-        items.sort(key=lambda item: len(SLOW_FIRST) if on_the_django_database(item) else slow_rank(item))
+        items.sort(
+            key=lambda item: len(SLOW_FIRST) if on_the_django_database(item) else slow_rank(item)
+        )
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -107,6 +130,7 @@ def quick_password_hashes() -> Iterator[None]:
     logged in). No test is about the hash's strength; the ``clubrating`` processes the
     tests start hash as shipped."""
     from django.test import override_settings
+
     with override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"]):
         yield
 
@@ -119,7 +143,7 @@ def no_language_left_behind() -> Iterator[None]:
     yield
     from django.apps import apps
 
-    if apps.ready:   # not in a run without pytest-django (tests/test_no_skips_in_ci.py)
+    if apps.ready:  # not in a run without pytest-django (tests/test_no_skips_in_ci.py)
         from django.utils import translation
 
         translation.deactivate()

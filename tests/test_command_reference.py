@@ -17,12 +17,14 @@ def commands_of(parser: argparse.ArgumentParser) -> set[str]:
     """Each command name, and ``NAME VERB`` for a command whose first argument is one of a few
     verbs (``arbiter add``, ``arbiter list``, ...)."""
     found: set[str] = set()
-    for action in parser._actions:   # argparse keeps no public list of its sub-commands
+    for action in parser._actions:  # argparse keeps no public list of its sub-commands
         if not isinstance(action, argparse._SubParsersAction):
             continue
         for name, sub in action.choices.items():
             found.add(name)
-            verbs = next((a.choices for a in sub._actions if not a.option_strings and a.choices), None)
+            verbs = next(
+                (a.choices for a in sub._actions if not a.option_strings and a.choices), None
+            )
             found.update(f"{name} {verb}" for verb in verbs or ())
     return found
 
@@ -49,19 +51,38 @@ def examples_of(text: str, known: set[str]) -> set[str]:
 
 def test_the_examples_are_read_as_commands() -> None:
     known = {"init", "arbiter", "arbiter add", "arbiter list", "demo", "merge", "unmerge"}
-    text = ("```sh\nclubrating init 'A B'   # a club\nclubrating arbiter add x --password-stdin\n"
-            "clubrating --database sqlite:///d.sqlite3 demo\nclubrating merge 3 1 ; clubrating unmerge 3\n```\n"
-            "clubrating arbiter list\n")
-    assert examples_of(text, known) == {"init", "arbiter", "arbiter add", "demo", "merge", "unmerge"}
+    text = (
+        "```sh\nclubrating init 'A B'   # a club\nclubrating arbiter add x --password-stdin\n"
+        "clubrating --database sqlite:///d.sqlite3 demo\nclubrating merge 3 1 ; clubrating unmerge 3\n```\n"
+        "clubrating arbiter list\n"
+    )
+    assert examples_of(text, known) == {
+        "init",
+        "arbiter",
+        "arbiter add",
+        "demo",
+        "merge",
+        "unmerge",
+    }
 
 
 def test_the_parser_names_every_command_and_verb() -> None:
     names = commands_of(build_parser())
-    assert {"rate", "init", "publish", "arbiter", "arbiter add", "arbiter remove", "arbiter list"} <= names
+    assert {
+        "rate",
+        "init",
+        "publish",
+        "arbiter",
+        "arbiter add",
+        "arbiter remove",
+        "arbiter list",
+    } <= names
 
 
 def test_every_command_has_an_example_in_the_command_reference() -> None:
     known = commands_of(build_parser())
     missing = sorted(known - examples_of(REFERENCE.read_text(encoding="utf-8"), known))
-    assert not missing, "commands without an example in docs/cli.md (add a line to one of its sh blocks): " \
-                        + ", ".join(missing)
+    assert not missing, (
+        "commands without an example in docs/cli.md (add a line to one of its sh blocks): "
+        + ", ".join(missing)
+    )

@@ -19,8 +19,15 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 ENV = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
 TRF = ROOT / "tests" / "club" / "readme" / "tuesday.trf"
-HEAVY = ("numpy", "chess", "rapidfuzz", "pairing_core", "caissify_pairings", "tiebreak_core",
-         "clubrating.analysis.engine")
+HEAVY = (
+    "numpy",
+    "chess",
+    "rapidfuzz",
+    "pairing_core",
+    "caissify_pairings",
+    "tiebreak_core",
+    "clubrating.analysis.engine",
+)
 
 # Runs clubrating's main() with the arguments given; prints {heavy module: the importers' chain}.
 WATCH = """
@@ -65,14 +72,24 @@ for words in steps + [["publish", "1"]]:
 @pytest.fixture(scope="module")
 def club(tmp_path_factory: pytest.TempPathFactory) -> str:
     url = f"sqlite:///{tmp_path_factory.mktemp('start') / 'club.sqlite3'}"
-    subprocess.run([sys.executable, "-c", BUILD, url, str(TRF)], env=ENV, check=True, capture_output=True,
-                   timeout=300)
+    subprocess.run(
+        [sys.executable, "-c", BUILD, url, str(TRF)],
+        env=ENV,
+        check=True,
+        capture_output=True,
+        timeout=300,
+    )
     return url
 
 
 def heavy_imports(*words: str) -> dict[str, list[str]]:
-    run = subprocess.run([sys.executable, "-c", WATCH, json.dumps(HEAVY), *words], env=ENV, capture_output=True,
-                         text=True, timeout=300)
+    run = subprocess.run(
+        [sys.executable, "-c", WATCH, json.dumps(HEAVY), *words],
+        env=ENV,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     report = json.loads(run.stderr.splitlines()[-1])
     assert report["status"] in (0, None), run.stderr
     chains: dict[str, list[str]] = report["chains"]
@@ -81,14 +98,30 @@ def heavy_imports(*words: str) -> dict[str, list[str]]:
 
 def test_the_help_imports_no_heavy_library() -> None:
     chains = heavy_imports("--help")
-    assert chains == {}, "\n".join(f"{module} <- {' -> '.join(chain)}" for module, chain in chains.items())
+    assert chains == {}, "\n".join(
+        f"{module} <- {' -> '.join(chain)}" for module, chain in chains.items()
+    )
 
 
-@pytest.mark.parametrize("words", [["ratings"], ["ratings", "--json"], ["player", "1"], ["audit"], ["entries", "1"],
-                                   ["settings"]], ids=" ".join)
-def test_a_command_that_reads_the_club_imports_no_heavy_library(club: str, words: list[str]) -> None:
+@pytest.mark.parametrize(
+    "words",
+    [
+        ["ratings"],
+        ["ratings", "--json"],
+        ["player", "1"],
+        ["audit"],
+        ["entries", "1"],
+        ["settings"],
+    ],
+    ids=" ".join,
+)
+def test_a_command_that_reads_the_club_imports_no_heavy_library(
+    club: str, words: list[str]
+) -> None:
     chains = heavy_imports("--database", club, *words)
-    assert chains == {}, "\n".join(f"{module} <- {' -> '.join(chain)}" for module, chain in chains.items())
+    assert chains == {}, "\n".join(
+        f"{module} <- {' -> '.join(chain)}" for module, chain in chains.items()
+    )
 
 
 def test_the_watch_names_the_chain_of_a_command_that_needs_a_heavy_library(club: str) -> None:

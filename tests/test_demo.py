@@ -37,17 +37,30 @@ from clubrating.demo.simulate import BoardResult, Encounter, simulate_club, stag
 
 ROOT = Path(__file__).resolve().parents[1]
 CLI = [sys.executable, "-m", "clubrating"]
-needs_engine = pytest.mark.skipif(not os.access(DEFAULT_ENGINE, os.X_OK), reason="no Stockfish here")
-SMALL = DemoSettings(seed=5, seasons=1, members=10, with_moves=2, play_nodes=300, nodes=600, jobs=2,
-                     today=dt.date(2026, 11, 26))
+needs_engine = pytest.mark.skipif(
+    not os.access(DEFAULT_ENGINE, os.X_OK), reason="no Stockfish here"
+)
+SMALL = DemoSettings(
+    seed=5,
+    seasons=1,
+    members=10,
+    with_moves=2,
+    play_nodes=300,
+    nodes=600,
+    jobs=2,
+    today=dt.date(2026, 11, 26),
+)
 RESULTS = {(2, 0): "1-0", (1, 1): "1/2-1/2", (0, 2): "0-1"}
 
 
 # --- the simulator and its board (pure) ---------------------------------------------------------
 
+
 def white_always_wins(encounters: Sequence[Encounter]) -> list[BoardResult]:
     """A stand-in board for the pure simulator: White wins every game in two moves."""
-    return [BoardResult(2, "1. f3 e5 2. g4 Qh4# 1-0", (("TimeControl", "900+10"),)) for _ in encounters]
+    return [
+        BoardResult(2, "1. f3 e5 2. g4 Qh4# 1-0", (("TimeControl", "900+10"),)) for _ in encounters
+    ]
 
 
 def test_the_last_evenings_take_the_boards_results_and_the_others_have_results_only() -> None:
@@ -64,25 +77,33 @@ def test_the_last_evenings_take_the_boards_results_and_the_others_have_results_o
             points[p.black] += p.black_points
         for bye in record.byes:
             points[bye.player] += bye.points
-        assert points == {p.number: p.points for p in record.players}   # standings from the board's results
+        assert points == {
+            p.number: p.points for p in record.players
+        }  # standings from the board's results
 
 
 @pytest.mark.parametrize("with_moves", [0, 1, 2, 30])
 def test_a_staged_club_gives_its_early_evenings_first_and_then_the_same_club_as_simulate_club(
-        with_moves: int) -> None:
+    with_moves: int,
+) -> None:
     last = dt.date(2026, 11, 24)
     staged = stage_club(4, seasons=2, members=20, last_evening=last, with_moves=with_moves)
-    whole = simulate_club(4, seasons=2, members=20, last_evening=last, play=white_always_wins,
-                          with_moves=with_moves)
+    whole = simulate_club(
+        4, seasons=2, members=20, last_evening=last, play=white_always_wins, with_moves=with_moves
+    )
     played = [i for i, r in enumerate(whole.tournaments) if any(p.moves for p in r.pairings)]
-    assert staged.early == whole.tournaments[:min(played, default=len(whole.tournaments))]
-    assert all(staged.early_names[p.name] == whole.true_name[p.name] for r in staged.early for p in r.players)
+    assert staged.early == whole.tournaments[: min(played, default=len(whole.tournaments))]
+    assert all(
+        staged.early_names[p.name] == whole.true_name[p.name]
+        for r in staged.early
+        for p in r.players
+    )
     assert staged.finish(white_always_wins if with_moves else None) == whole
 
 
 def test_every_allowed_number_of_seasons_ends_on_or_before_the_last_club_night() -> None:
-    today = dt.date(2026, 12, 3)                                 # a Thursday
-    assert last_club_night(today) == dt.date(2026, 12, 1)        # the Tuesday before
+    today = dt.date(2026, 12, 3)  # a Thursday
+    assert last_club_night(today) == dt.date(2026, 12, 1)  # the Tuesday before
     assert last_club_night(dt.date(2026, 12, 1)) == dt.date(2026, 12, 1)
     for seasons in (1, 10, 50):
         club = simulate_club(3, seasons=seasons, members=40, last_evening=last_club_night(today))
@@ -93,15 +114,22 @@ def test_every_allowed_number_of_seasons_ends_on_or_before_the_last_club_night()
 
 # --- the engine's players -----------------------------------------------------------------------
 
+
 @needs_engine
 @pytest.mark.engine
 def test_a_stronger_setting_loses_fewer_centipawns_a_move_than_a_weaker_one() -> None:
     weak, strong = side_for(900), side_for(2000)
-    orders = [GameOrder(strong, weak, seed) if seed % 2 else GameOrder(weak, strong, seed) for seed in range(4)]
+    orders = [
+        GameOrder(strong, weak, seed) if seed % 2 else GameOrder(weak, strong, seed)
+        for seed in range(4)
+    ]
     with Referee(jobs=2) as referee:
         played = referee.play(orders)
-    pgn = "".join(f'[White "{"strong" if o.white == strong else "weak"}"]\n[Black "{"strong" if o.black == strong else "weak"}"]\n'
-                  f'[Result "{g.result}"]\n[TimeControl "900+10"]\n\n{g.moves}\n\n' for o, g in zip(orders, played))
+    pgn = "".join(
+        f'[White "{"strong" if o.white == strong else "weak"}"]\n[Black "{"strong" if o.black == strong else "weak"}"]\n'
+        f'[Result "{g.result}"]\n[TimeControl "900+10"]\n\n{g.moves}\n\n'
+        for o, g in zip(orders, played)
+    )
     games = []
     handle = io.StringIO(pgn)
     while (game := chess.pgn.read_game(handle)) is not None:
@@ -114,8 +142,10 @@ def test_a_stronger_setting_loses_fewer_centipawns_a_move_than_a_weaker_one() ->
             assert value is not None
             loss[game.headers[tag]].append(value)
     assert statistics.fmean(loss["strong"]) < statistics.fmean(loss["weak"]) - 10, loss
-    strong_points = sum(g.white_points if o.white == strong else 2 - g.white_points for o, g in zip(orders, played))
-    assert strong_points >= 6, strong_points                 # at least 3 of 4 points
+    strong_points = sum(
+        g.white_points if o.white == strong else 2 - g.white_points for o, g in zip(orders, played)
+    )
+    assert strong_points >= 6, strong_points  # at least 3 of 4 points
 
 
 @needs_engine
@@ -124,11 +154,12 @@ def test_the_same_seed_plays_the_same_game_move_for_move_and_clock_for_clock() -
     orders = [GameOrder(side_for(1200, 300), side_for(1600, 300), seed) for seed in (11, 12, 13)]
     with Referee(jobs=1) as one, Referee(jobs=2) as two:
         first, second = one.play(orders), two.play(orders)
-    assert first == second                                   # one engine or a pool: the same games
-    assert len({game.moves for game in first}) == 3          # another seed, another game
+    assert first == second  # one engine or a pool: the same games
+    assert len({game.moves for game in first}) == 3  # another seed, another game
 
 
 # --- the small demo in the database -------------------------------------------------------------
+
 
 def final_board(moves: str) -> tuple[chess.Board, int]:
     """The position after the game's last move, and how many moves carry a clock."""
@@ -141,23 +172,35 @@ def final_board(moves: str) -> tuple[chess.Board, int]:
     return board, clocks
 
 
-def assert_result_is_the_games_outcome(board: chess.Board, result: str, engine: chess.engine.SimpleEngine) -> None:
+def assert_result_is_the_games_outcome(
+    board: chess.Board, result: str, engine: chess.engine.SimpleEngine
+) -> None:
     """Mate, stalemate, repetition ... give the result by the rules; a resignation, an agreed
     draw or an adjudication must agree with a deeper search of the final position."""
     outcome = board.outcome(claim_draw=True)
     if outcome is not None:
         assert result == outcome.result(), (board.fen(), result)
         return
-    score = engine.analyse(board, chess.engine.Limit(nodes=50_000))["score"].white().score(mate_score=10_000)
+    score = (
+        engine.analyse(board, chess.engine.Limit(nodes=50_000))["score"]
+        .white()
+        .score(mate_score=10_000)
+    )
     assert score is not None
     expected = "1/2-1/2" if abs(score) < 150 else ("1-0" if score > 0 else "0-1")
-    assert result == expected or (result == "1/2-1/2" and abs(score) < 300), (board.fen(), result, score)
+    assert result == expected or (result == "1/2-1/2" and abs(score) < 300), (
+        board.fen(),
+        result,
+        score,
+    )
 
 
 @needs_engine
 @pytest.mark.engine
 @pytest.mark.django_db(transaction=True)
-def test_a_small_demo_plays_its_last_evenings_with_clocks_analyses_every_game_and_fills_a_cpi_dashboard() -> None:
+def test_a_small_demo_plays_its_last_evenings_with_clocks_analyses_every_game_and_fills_a_cpi_dashboard() -> (
+    None
+):
     """One build for the three claims: the build is most of the time. The third: every view of the
     demo club (pages, exports, API, commands) agrees with the store (tests/club/crawl.py)."""
     from clubrating.club.models import Club
@@ -180,11 +223,13 @@ def assert_played_with_clocks_and_analysed(summary: dict[str, Any]) -> None:
         for game in with_moves:
             board, clocks = final_board(game.moves)
             assert clocks == board.ply() and game.headers.get("TimeControl") == "900+10"
-            assert_result_is_the_games_outcome(board, RESULTS[game.white_points, game.black_points], engine)
+            assert_result_is_the_games_outcome(
+                board, RESULTS[game.white_points, game.black_points], engine
+            )
     analysed = GameAnalysis.objects.filter(game__in=[g.id for g in with_moves if g.played])
     assert analysed.count() == len(with_moves) == summary["analysis"]["games"]
     assert analysed.filter(nodes=SMALL.nodes).count() == len(with_moves)
-    assert CpiEntry.objects.count() >= len(with_moves)        # two sides a game, short games aside
+    assert CpiEntry.objects.count() >= len(with_moves)  # two sides a game, short games aside
     # Analysed by the process that played it, stored as analyse-club would have analysed it anew:
     from clubrating.club.jobs.analysis import analysis_config, pgn_text
 
@@ -198,23 +243,42 @@ def assert_played_with_clocks_and_analysed(summary: dict[str, Any]) -> None:
 def same_facts(stored: dict[str, object], fresh: dict[str, object]) -> bool:
     """The facts but what depends on the search cache (how many searches ran, their depths)."""
     cost = ("searches", "cache_hits", "depth")
-    return {k: v for k, v in stored.items() if k not in cost} == {k: v for k, v in fresh.items() if k not in cost}
+    return {k: v for k, v in stored.items() if k not in cost} == {
+        k: v for k, v in fresh.items() if k not in cost
+    }
 
 
 def moves_and_analyses(database: Path) -> list[tuple[object, ...]]:
     with closing(sqlite3.connect(database)) as db:
-        rows = db.execute("SELECT t.date, g.round, g.board, g.white_points, g.moves, a.facts FROM club_game g "
-                          "JOIN club_tournament t ON t.id = g.tournament_id "
-                          "LEFT JOIN club_gameanalysis a ON a.game_id = g.id "
-                          "WHERE g.moves <> '' ORDER BY t.date, g.round, g.board").fetchall()
+        rows = db.execute(
+            "SELECT t.date, g.round, g.board, g.white_points, g.moves, a.facts FROM club_game g "
+            "JOIN club_tournament t ON t.id = g.tournament_id "
+            "LEFT JOIN club_gameanalysis a ON a.game_id = g.id "
+            "WHERE g.moves <> '' ORDER BY t.date, g.round, g.board"
+        ).fetchall()
     cost = ("searches", "cache_hits", "depth")
-    return [(*row[:5], {k: v for k, v in json.loads(row[5]).items() if k not in cost}) for row in rows]
+    return [
+        (*row[:5], {k: v for k, v in json.loads(row[5]).items() if k not in cost}) for row in rows
+    ]
 
 
 @needs_engine
 @pytest.mark.engine
-def test_two_builds_of_one_seed_one_engine_or_a_pool_give_the_same_games_and_analyses(tmp_path: Path) -> None:
-    small = ["--seasons", "1", "--members", "8", "--with-moves", "1", "--play-nodes", "200", "--nodes", "200"]
+def test_two_builds_of_one_seed_one_engine_or_a_pool_give_the_same_games_and_analyses(
+    tmp_path: Path,
+) -> None:
+    small = [
+        "--seasons",
+        "1",
+        "--members",
+        "8",
+        "--with-moves",
+        "1",
+        "--play-nodes",
+        "200",
+        "--nodes",
+        "200",
+    ]
     built = []
     for jobs in ("1", "2"):
         database = tmp_path / f"demo-{jobs}.sqlite3"
@@ -230,53 +294,115 @@ def assert_the_busiest_players_cpi_dashboard_has_numbers_and_exercises() -> None
 
     from clubrating.club.models import CpiEntry
 
-    busiest = (CpiEntry.objects.values("member_id").annotate(games=Count("id")).order_by("-games", "member_id"))[0]
+    busiest = (
+        CpiEntry.objects.values("member_id")
+        .annotate(games=Count("id"))
+        .order_by("-games", "member_id")
+    )[0]
     response = Client().get(f"/c/demo/p/{busiest['member_id']}/cpi/")
     assert response.status_code == 200
     html = response.content.decode()
-    headline = re.search(r'<p id="cpi-headline" class="headline">(CPI|Plays like) <strong>[^<]+</strong>', html)
-    games = re.search(r'(?:after|; )(\d+) analysed games?(?: in all)?\.</p>', html)
+    headline = re.search(
+        r'<p id="cpi-headline" class="headline">(CPI|Plays like) <strong>[^<]+</strong>', html
+    )
+    games = re.search(r"(?:after|; )(\d+) analysed games?(?: in all)?\.</p>", html)
     assert headline is not None and games is not None and int(games.group(1)) == busiest["games"]
-    assert 'class="chart cpi-line"' in html and "not available" not in html.split('id="coach"')[0].split("Factor averages")[0]
-    assert html.count('<li class="exercise">') >= 1 and "<details><summary>Solution</summary>" in html
+    assert (
+        'class="chart cpi-line"' in html
+        and "not available" not in html.split('id="coach"')[0].split("Factor averages")[0]
+    )
+    assert (
+        html.count('<li class="exercise">') >= 1 and "<details><summary>Solution</summary>" in html
+    )
 
 
 # --- all or nothing -----------------------------------------------------------------------------
 
+
 def run_demo(database: Path, *args: str) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("CLUBRATING_")}
-    return subprocess.run([*CLI, "--database", f"sqlite:///{database}", "demo", *args], cwd=database.parent,
-                          env=env, capture_output=True, text=True, timeout=1200, check=False)
+    return subprocess.run(
+        [*CLI, "--database", f"sqlite:///{database}", "demo", *args],
+        cwd=database.parent,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=1200,
+        check=False,
+    )
 
 
 @needs_engine
 @pytest.mark.engine
-def test_the_largest_number_of_seasons_builds_a_whole_club_dated_up_to_today(tmp_path: Path) -> None:
+def test_the_largest_number_of_seasons_builds_a_whole_club_dated_up_to_today(
+    tmp_path: Path,
+) -> None:
     database = tmp_path / "demo.sqlite3"
-    run = run_demo(database, "--seasons", "50", "--members", "8", "--with-moves", "1",
-                   "--play-nodes", "200", "--nodes", "200", "--json")
+    run = run_demo(
+        database,
+        "--seasons",
+        "50",
+        "--members",
+        "8",
+        "--with-moves",
+        "1",
+        "--play-nodes",
+        "200",
+        "--nodes",
+        "200",
+        "--json",
+    )
     assert run.returncode == 0, run.stderr
     summary = json.loads(run.stdout)
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["demo.sqlite3"]     # no partial file left
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["demo.sqlite3"]  # no partial file left
     with closing(sqlite3.connect(database)) as db:
-        dates = [dt.date.fromisoformat(d) for (d,) in db.execute("SELECT date FROM club_tournament")]
-        published = db.execute("SELECT COUNT(*) FROM club_tournament WHERE status = 'published'").fetchone()[0]
+        dates = [
+            dt.date.fromisoformat(d) for (d,) in db.execute("SELECT date FROM club_tournament")
+        ]
+        published = db.execute(
+            "SELECT COUNT(*) FROM club_tournament WHERE status = 'published'"
+        ).fetchone()[0]
     assert len(dates) == published == summary["tournaments"] > 500
     assert max(dates) <= dt.date.today() and min(dates).year <= dt.date.today().year - 48
 
 
-@pytest.mark.parametrize(("option", "why"), [
-    (["--engine", "/nowhere/stockfish"], "no executable UCI engine here"),      # when the games are played
-    (["--book", "/nowhere/book.bin"], "no Polyglot opening book here"),         # when they are analysed: all stored
-])
-def test_a_failure_during_the_build_leaves_no_database_and_says_one_line(tmp_path: Path, option: list[str],
-                                                                          why: str) -> None:
+@pytest.mark.parametrize(
+    ("option", "why"),
+    [
+        (
+            ["--engine", "/nowhere/stockfish"],
+            "no executable UCI engine here",
+        ),  # when the games are played
+        (
+            ["--book", "/nowhere/book.bin"],
+            "no Polyglot opening book here",
+        ),  # when they are analysed: all stored
+    ],
+)
+def test_a_failure_during_the_build_leaves_no_database_and_says_one_line(
+    tmp_path: Path, option: list[str], why: str
+) -> None:
     database = tmp_path / "demo.sqlite3"
-    failed = run_demo(database, *option, "--seasons", "1", "--members", "8", "--with-moves", "1",
-                      "--play-nodes", "200", "--nodes", "200")
+    failed = run_demo(
+        database,
+        *option,
+        "--seasons",
+        "1",
+        "--members",
+        "8",
+        "--with-moves",
+        "1",
+        "--play-nodes",
+        "200",
+        "--nodes",
+        "200",
+    )
     errors = [line for line in failed.stderr.splitlines() if not line.startswith("demo: ")]
     assert failed.returncode == 2 and len(errors) == 1 and why in errors[0], failed.stderr
-    assert errors[0].startswith("clubrating demo: error: /nowhere/") and "Traceback" not in failed.stderr
+    assert (
+        errors[0].startswith("clubrating demo: error: /nowhere/")
+        and "Traceback" not in failed.stderr
+    )
     assert list(tmp_path.iterdir()) == []
 
 
@@ -286,9 +412,19 @@ def test_a_failure_during_the_build_leaves_no_database_and_says_one_line(tmp_pat
 def test_a_failure_in_a_database_that_exists_already_leaves_no_club() -> None:
     from clubrating.club.models import Club, Game, Member, Tournament
 
-    settings = DemoSettings(seed=5, seasons=1, members=8, with_moves=1, play_nodes=200, nodes=200,
-                            book="/nowhere/book.bin", today=SMALL.today)
+    settings = DemoSettings(
+        seed=5,
+        seasons=1,
+        members=8,
+        with_moves=1,
+        play_nodes=200,
+        nodes=200,
+        book="/nowhere/book.bin",
+        today=SMALL.today,
+    )
     with pytest.raises(InputError, match="no Polyglot opening book here"):
-        build_atomically(settings, "sqlite:///any.sqlite3", lambda: None)   # Django runs: one transaction
+        build_atomically(
+            settings, "sqlite:///any.sqlite3", lambda: None
+        )  # Django runs: one transaction
     assert not Club.objects.exists() and not Tournament.objects.exists()
     assert not Member.objects.exists() and not Game.objects.exists()

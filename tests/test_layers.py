@@ -18,21 +18,24 @@ SRC = Path(__file__).resolve().parents[1] / "src"
 ROOT = "clubrating"
 
 PACKAGE_LAYERS: list[tuple[str, ...]] = [
-    ("errors", "__init__", "words"),               # the version, the error types, counted nouns
-    ("formats", "identity"),                       # pure readers and names
-    ("rating", "cpi", "tournament", "files"),      # pure rules, and the files they read
-    ("analysis",),                                 # the engine shell
-    ("djangoenv",),                                # Django set up
-    ("club",),                                     # the Django app: history, services, jobs
-    ("web",),                                      # views
-    ("demo",),                                     # the simulator, self-play and the demo club's build
-    ("commands", "cli", "settings", "wsgi", "__main__"),   # the outer shell
+    ("errors", "__init__", "words"),  # the version, the error types, counted nouns
+    ("formats", "identity"),  # pure readers and names
+    ("rating", "cpi", "tournament", "files"),  # pure rules, and the files they read
+    ("analysis",),  # the engine shell
+    ("djangoenv",),  # Django set up
+    ("club",),  # the Django app: history, services, jobs
+    ("web",),  # views
+    ("demo",),  # the simulator, self-play and the demo club's build
+    ("commands", "cli", "settings", "wsgi", "__main__"),  # the outer shell
 ]
 """Packages (and top-level modules) of ``clubrating``, lowest first."""
 
 CLUB_LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("models", ("models", "signals", "migrations", "zones")),
-    ("lookups", ("locking", "audit", "audit_text", "policy", "lookups", "queries", "reads", "matching")),
+    (
+        "lookups",
+        ("locking", "audit", "audit_text", "policy", "lookups", "queries", "reads", "matching"),
+    ),
     ("derived data", ("ratings", "cpi", "coach", "fairplay", "card")),
     ("history", ("history",)),
     ("services", ("services", "evening", "pairing_changes")),
@@ -59,11 +62,11 @@ CLUB_LAYERS: list[tuple[str, tuple[str, ...]]] = [
 
 @dataclass(frozen=True)
 class Import:
-    importer: str      # dotted module name
-    imported: str      # dotted module name
+    importer: str  # dotted module name
+    imported: str  # dotted module name
     path: Path
     line: int
-    text: str          # the statement as written
+    text: str  # the statement as written
 
     def __str__(self) -> str:
         return f"{self.path.relative_to(SRC.parent)}:{self.line}: {self.text}"
@@ -95,12 +98,18 @@ def imports_of(importer: str, path: Path) -> list[Import]:
         elif isinstance(node, ast.ImportFrom):
             module = _resolve(importer, path, node)
             # ``from package import submodule`` imports the submodule
-            targets = [f"{module}.{a.name}" if f"{module}.{a.name}" in MODULES else module for a in node.names]
+            targets = [
+                f"{module}.{a.name}" if f"{module}.{a.name}" in MODULES else module
+                for a in node.names
+            ]
         else:
             continue
         text = ast.get_source_segment(source, node) or ""
-        found += [Import(importer, t, path, node.lineno, " ".join(text.split()))
-                  for t in dict.fromkeys(targets) if t == ROOT or t.startswith(ROOT + ".")]
+        found += [
+            Import(importer, t, path, node.lineno, " ".join(text.split()))
+            for t in dict.fromkeys(targets)
+            if t == ROOT or t.startswith(ROOT + ".")
+        ]
     return found
 
 
@@ -125,14 +134,21 @@ def club_rank(module: str) -> int | None:
 
 
 def test_every_module_has_a_layer() -> None:
-    missing = [name for name in MODULES if package_rank(name) is None
-               or (name.startswith(f"{ROOT}.club.") and club_rank(name) is None)]
+    missing = [
+        name
+        for name in MODULES
+        if package_rank(name) is None
+        or (name.startswith(f"{ROOT}.club.") and club_rank(name) is None)
+    ]
     assert missing == [], "modules without a layer: add them to PACKAGE_LAYERS or CLUB_LAYERS"
 
 
 def test_packages_import_only_their_layer_and_those_below() -> None:
-    upward = [f"{i} ({_top(i.importer)} may not import {_top(i.imported)})" for i in ALL_IMPORTS
-              if (package_rank(i.importer) or 0) < (package_rank(i.imported) or 0)]
+    upward = [
+        f"{i} ({_top(i.importer)} may not import {_top(i.imported)})"
+        for i in ALL_IMPORTS
+        if (package_rank(i.importer) or 0) < (package_rank(i.imported) or 0)
+    ]
     assert upward == []
 
 
@@ -147,7 +163,7 @@ def test_club_modules_import_only_their_layer_and_those_below() -> None:
 
 def _cycle(graph: dict[str, set[str]]) -> list[str] | None:
     """One cycle of the graph, as the modules along it, or None."""
-    state: dict[str, int] = {}   # 1: on the current path, 2: done
+    state: dict[str, int] = {}  # 1: on the current path, 2: done
     path: list[str] = []
 
     def visit(node: str) -> list[str] | None:
@@ -155,7 +171,7 @@ def _cycle(graph: dict[str, set[str]]) -> list[str] | None:
         path.append(node)
         for nxt in sorted(graph.get(node, ())):
             if state.get(nxt) == 1:
-                return path[path.index(nxt):] + [nxt]
+                return path[path.index(nxt) :] + [nxt]
             if nxt not in state and (found := visit(nxt)) is not None:
                 return found
         state[node] = 2
@@ -171,7 +187,11 @@ def _cycle(graph: dict[str, set[str]]) -> list[str] | None:
 def test_no_module_of_the_club_imports_itself_through_others() -> None:
     graph: dict[str, set[str]] = {}
     for i in ALL_IMPORTS:
-        if club_rank(i.importer) is not None and club_rank(i.imported) is not None and i.importer != i.imported:
+        if (
+            club_rank(i.importer) is not None
+            and club_rank(i.imported) is not None
+            and i.importer != i.imported
+        ):
             graph.setdefault(i.importer, set()).add(i.imported)
     cycle = _cycle(graph)
     assert cycle is None, "an import cycle: " + " -> ".join(cycle or [])
@@ -181,10 +201,17 @@ def test_the_checker_sees_imports_inside_functions_and_relative_ones(tmp_path: P
     package = tmp_path / "src" / ROOT / "club"
     package.mkdir(parents=True)
     module = package / "ratings.py"
-    module.write_text("from . import models\n\ndef f():\n    from .services import publish\n"
-                      "    import clubrating.club.jobs.tasks\n", encoding="utf-8")
+    module.write_text(
+        "from . import models\n\ndef f():\n    from .services import publish\n"
+        "    import clubrating.club.jobs.tasks\n",
+        encoding="utf-8",
+    )
     found = [(i.imported, i.line) for i in imports_of("clubrating.club.ratings", module)]
-    assert found == [("clubrating.club.models", 1), ("clubrating.club.services", 4), ("clubrating.club.jobs.tasks", 5)]
+    assert found == [
+        ("clubrating.club.models", 1),
+        ("clubrating.club.services", 4),
+        ("clubrating.club.jobs.tasks", 5),
+    ]
 
 
 APART = [("ratings", "cpi")]
@@ -192,8 +219,13 @@ APART = [("ratings", "cpi")]
 
 
 def test_the_ratings_and_the_ledger_meet_only_in_history() -> None:
-    crossing = [str(i) for one, other in APART for a, b in ((one, other), (other, one)) for i in ALL_IMPORTS
-                if i.importer == f"{ROOT}.club.{a}" and i.imported == f"{ROOT}.club.{b}"]
+    crossing = [
+        str(i)
+        for one, other in APART
+        for a, b in ((one, other), (other, one))
+        for i in ALL_IMPORTS
+        if i.importer == f"{ROOT}.club.{a}" and i.imported == f"{ROOT}.club.{b}"
+    ]
     assert crossing == []
 
 
@@ -205,10 +237,18 @@ self-play drives the engine; only the build (``demo.build``) stores a club."""
 def demo_rank(module: str) -> int | None:
     """A module's package rank, the simulator and self-play counted at the layer they may reach."""
     top = DEMO_REACH.get(module.removeprefix(f"{ROOT}.demo."))
-    return package_rank(f"{ROOT}.{top}") if module.startswith(f"{ROOT}.demo.") and top else package_rank(module)
+    return (
+        package_rank(f"{ROOT}.{top}")
+        if module.startswith(f"{ROOT}.demo.") and top
+        else package_rank(module)
+    )
 
 
 def test_the_demos_simulator_is_pure_and_its_self_play_stores_nothing() -> None:
-    upward = [str(i) for i in ALL_IMPORTS if i.importer.removeprefix(f"{ROOT}.demo.") in DEMO_REACH
-              and (demo_rank(i.importer) or 0) < (demo_rank(i.imported) or 0)]
+    upward = [
+        str(i)
+        for i in ALL_IMPORTS
+        if i.importer.removeprefix(f"{ROOT}.demo.") in DEMO_REACH
+        and (demo_rank(i.importer) or 0) < (demo_rank(i.imported) or 0)
+    ]
     assert upward == []

@@ -15,20 +15,32 @@ LOCALE = Path("src/clubrating/locale")
 
 
 def check(root: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([str(root / "scripts/messages"), "--check"], capture_output=True, text=True,
-                          env={**os.environ, "PYTHON": sys.executable}, timeout=120, check=False)
+    return subprocess.run(
+        [str(root / "scripts/messages"), "--check"],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHON": sys.executable},
+        timeout=120,
+        check=False,
+    )
 
 
 def catalogues(root: Path) -> dict[str, str]:
-    return {str(po): po.read_text(encoding="utf-8") for po in sorted((root / LOCALE).glob("*/LC_MESSAGES/django.po"))}
+    return {
+        str(po): po.read_text(encoding="utf-8")
+        for po in sorted((root / LOCALE).glob("*/LC_MESSAGES/django.po"))
+    }
 
 
 def copy_of_the_tree(target: Path) -> Path:
     """The script and the package in a directory of their own: the check rewrites catalogues while it
     runs, and other tests read the real ones at the same time."""
     shutil.copytree(ROOT / "scripts", target / "scripts")
-    shutil.copytree(ROOT / "src/clubrating", target / "src/clubrating",
-                    ignore=shutil.ignore_patterns("__pycache__", "*.mo"))
+    shutil.copytree(
+        ROOT / "src/clubrating",
+        target / "src/clubrating",
+        ignore=shutil.ignore_patterns("__pycache__", "*.mo"),
+    )
     return target
 
 
@@ -43,13 +55,17 @@ def test_every_marked_text_is_in_the_catalogue(tmp_path: Path) -> None:
 def test_a_marked_text_missing_from_the_catalogue_fails_the_check(tmp_path: Path) -> None:
     root = copy_of_the_tree(tmp_path)
     template = root / "src/clubrating/web/templates/web/index.html"
-    template.write_text(template.read_text(encoding="utf-8")
-                        + '{% translate "A text no catalogue has yet" %}\n', encoding="utf-8")
+    template.write_text(
+        template.read_text(encoding="utf-8") + '{% translate "A text no catalogue has yet" %}\n',
+        encoding="utf-8",
+    )
     before = catalogues(root)
     result = check(root)
     assert result.returncode == 1
-    assert result.stderr == ("messages: the catalogue of en hy ru is not up to date with the marked texts: "
-                             "run scripts/messages\n")
+    assert result.stderr == (
+        "messages: the catalogue of en hy ru is not up to date with the marked texts: "
+        "run scripts/messages\n"
+    )
     assert catalogues(root) == before
 
 

@@ -17,10 +17,28 @@ def run(tmp_path: Path, ci: bool) -> subprocess.CompletedProcess[str]:
     folder.mkdir(exist_ok=True)
     shutil.copy(ROOT / "tests" / "conftest.py", folder / "conftest.py")
     (folder / "test_skipping.py").write_text(
-        "import pytest\n\n\ndef test_needs_what_is_missing():\n    pytest.skip('no Stockfish here')\n")
+        "import pytest\n\n\ndef test_needs_what_is_missing():\n    pytest.skip('no Stockfish here')\n"
+    )
     env = {k: v for k, v in os.environ.items() if k != "CI"} | ({"CI": "1"} if ci else {})
-    return subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:django",
-                           "-p", "no:xdist", str(folder)], capture_output=True, text=True, env=env, cwd=tmp_path)
+    return subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "-p",
+            "no:django",
+            "-p",
+            "no:xdist",
+            str(folder),
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=tmp_path,
+    )
 
 
 def test_a_skip_fails_in_ci_and_stays_a_skip_elsewhere(tmp_path: Path) -> None:
@@ -28,4 +46,6 @@ def test_a_skip_fails_in_ci_and_stays_a_skip_elsewhere(tmp_path: Path) -> None:
     assert in_ci.returncode == 1 and "1 failed" in in_ci.stdout, in_ci.stdout + in_ci.stderr
     assert "skipped in CI, where every test must run" in in_ci.stdout
     elsewhere = run(tmp_path, ci=False)
-    assert elsewhere.returncode == 0 and "1 skipped" in elsewhere.stdout, elsewhere.stdout + elsewhere.stderr
+    assert elsewhere.returncode == 0 and "1 skipped" in elsewhere.stdout, (
+        elsewhere.stdout + elsewhere.stderr
+    )

@@ -26,7 +26,9 @@ def free_port() -> int:
 
 
 @pytest.mark.skipif(not HAS_POSTGRES, reason="needs the postgresql package")
-@pytest.mark.skipif(os.geteuid() != 0, reason="the postgres user matters only when root runs the script")
+@pytest.mark.skipif(
+    os.geteuid() != 0, reason="the postgres user matters only when root runs the script"
+)
 def test_the_test_server_starts_and_stops_from_a_checkout_under_a_private_home() -> None:
     home = Path(tempfile.mkdtemp(dir="/root" if os.access("/root", os.W_OK) else None))
     home.chmod(0o700)
@@ -37,17 +39,27 @@ def test_the_test_server_starts_and_stops_from_a_checkout_under_a_private_home()
     env = {**os.environ, "CLUBRATING_PG_PORT": str(free_port())}
     env.pop("CLUBRATING_PG_DATA", None)
     try:
-        started = subprocess.run([script, "start"], env=env, capture_output=True, text=True, timeout=120)
+        started = subprocess.run(
+            [script, "start"], env=env, capture_output=True, text=True, timeout=120
+        )
         assert started.returncode == 0, started.stderr
-        data = Path(subprocess.run([script, "data"], env=env, capture_output=True, text=True).stdout.strip())
+        data = Path(
+            subprocess.run([script, "data"], env=env, capture_output=True, text=True).stdout.strip()
+        )
         assert not data.is_relative_to(home) and data.owner() == "postgres"
         assert data.stat().st_mode & 0o777 == 0o700
-        url = subprocess.run([script, "url"], env=env, capture_output=True, text=True).stdout.strip()
-        with socket.create_connection(("127.0.0.1", int(url.rsplit(":", 1)[1].split("/")[0])), timeout=5):
-            pass   # the server answers on its port
+        url = subprocess.run(
+            [script, "url"], env=env, capture_output=True, text=True
+        ).stdout.strip()
+        with socket.create_connection(
+            ("127.0.0.1", int(url.rsplit(":", 1)[1].split("/")[0])), timeout=5
+        ):
+            pass  # the server answers on its port
         assert subprocess.run([script, "stop"], env=env, timeout=60).returncode == 0
         assert not (data / "postmaster.pid").exists()
-        assert subprocess.run([script, "start"], env=env, timeout=120).returncode == 0   # again, same data
+        assert (
+            subprocess.run([script, "start"], env=env, timeout=120).returncode == 0
+        )  # again, same data
         assert subprocess.run([script, "clean"], env=env, timeout=60).returncode == 0
         assert not data.exists()
     finally:

@@ -9,8 +9,18 @@ import pytest
 
 SRC = Path(__file__).resolve().parents[1] / "src" / "clubrating"
 PURE = ("rating", "identity", "formats", "tournament", "cpi")
-FORBIDDEN = ("django", "sqlite3", "subprocess", "psycopg", "chess.engine", "clubrating.club",
-             "clubrating.web", "clubrating.analysis", "multiprocessing", "socket")
+FORBIDDEN = (
+    "django",
+    "sqlite3",
+    "subprocess",
+    "psycopg",
+    "chess.engine",
+    "clubrating.club",
+    "clubrating.web",
+    "clubrating.analysis",
+    "multiprocessing",
+    "socket",
+)
 
 
 def imported_modules(path: Path) -> set[str]:
@@ -43,6 +53,10 @@ def test_pure_package_does_no_file_io_of_its_own(package: str) -> None:
     for path in sorted((SRC / package).rglob("*.py")):
         tree = ast.parse(path.read_text(encoding="utf-8"))
         for node in ast.walk(tree):
-            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "open":
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Name)
+                and node.func.id == "open"
+            ):
                 offenders.append(f"{path.relative_to(SRC)}:{node.lineno} calls open()")
     assert offenders == []

@@ -6,5 +6,7 @@ from __future__ import annotations
 import pytest
 
 
-def test_xdist_sends_the_tests_one_at_a_time_unless_told_otherwise(pytestconfig: pytest.Config) -> None:
+def test_xdist_sends_the_tests_one_at_a_time_unless_told_otherwise(
+    pytestconfig: pytest.Config,
+) -> None:
     assert pytestconfig.getoption("maxschedchunk") == 1

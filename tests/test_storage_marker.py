@@ -27,7 +27,8 @@ def through_a_fixture(transactional_db: None) -> None:
 
 
 def test_a_test_reaching_the_database_through_a_fixture_is_a_storage_test(
-        through_a_fixture: None, request: pytest.FixtureRequest) -> None:
+    through_a_fixture: None, request: pytest.FixtureRequest
+) -> None:
     assert is_storage(request)
 
 

@@ -11,15 +11,21 @@ from pathlib import Path
 import pytest
 
 LOCALE = Path(__file__).resolve().parents[1] / "src" / "clubrating" / "locale"
-TRANSLATED = ("hy", "ru")   # en is the msgids themselves: its msgstrs stay empty
+TRANSLATED = ("hy", "ru")  # en is the msgids themselves: its msgstrs stay empty
 
 
 def statistics(po: Path) -> str:
     """msgfmt's count of the file's messages, e.g. '148 translated messages, 2 untranslated messages.'"""
-    done = subprocess.run(["msgfmt", "--check", "--statistics", "-o", "/dev/null", str(po)],
-                          capture_output=True, text=True, check=False)
+    done = subprocess.run(
+        ["msgfmt", "--check", "--statistics", "-o", "/dev/null", str(po)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert done.returncode == 0, f"{po}: {done.stderr.strip()}"
-    return done.stderr.strip().splitlines()[-1]   # the count is msgfmt's last line, after any warning
+    return done.stderr.strip().splitlines()[
+        -1
+    ]  # the count is msgfmt's last line, after any warning
 
 
 def is_complete(counts: str) -> bool:
@@ -34,9 +40,11 @@ def test_every_message_of_the_catalogue_is_translated_and_none_is_fuzzy(language
 
 def test_an_untranslated_or_fuzzy_message_is_found(tmp_path: Path) -> None:
     header = 'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n\n'
-    cases = {"done": 'msgid "Rating"\nmsgstr "Рейтинг"\n',
-             "untranslated": 'msgid "Rating"\nmsgstr ""\n',
-             "fuzzy": '#, fuzzy\nmsgid "Rating"\nmsgstr "Рейтинг"\n'}
+    cases = {
+        "done": 'msgid "Rating"\nmsgstr "Рейтинг"\n',
+        "untranslated": 'msgid "Rating"\nmsgstr ""\n',
+        "fuzzy": '#, fuzzy\nmsgid "Rating"\nmsgstr "Рейтинг"\n',
+    }
     found = {}
     for name, entry in cases.items():
         po = tmp_path / f"{name}.po"

@@ -26,10 +26,16 @@ def cache_dir() -> Path:
     hashes the files whose times differ; each file is written atomically, so two runs may share
     it). Another version of any of them starts from an empty folder instead of trusting one
     written by the old."""
-    versions = [f"py{sys.version_info.major}.{sys.version_info.minor}",
-                *(f"{name.lower()}{version(name)}" for name in TYPING_PACKAGES)]
+    versions = [
+        f"py{sys.version_info.major}.{sys.version_info.minor}",
+        *(f"{name.lower()}{version(name)}" for name in TYPING_PACKAGES),
+    ]
     home = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(os.environ.get("CLUBRATING_CACHE_DIR") or Path(home) / "clubrating") / "mypy" / "-".join(versions)
+    return (
+        Path(os.environ.get("CLUBRATING_CACHE_DIR") or Path(home) / "clubrating")
+        / "mypy"
+        / "-".join(versions)
+    )
 
 
 def drop_other_caches(kept: Path) -> None:
@@ -46,7 +52,13 @@ def test_the_package_passes_mypy_strict() -> None:
     env = {k: v for k, v in os.environ.items() if not k.startswith("CLUBRATING_")}
     cache = cache_dir()
     drop_other_caches(cache)
-    run = subprocess.run([sys.executable, "-m", "mypy", "--cache-dir", str(cache), "src/clubrating"],
-                         cwd=ROOT, env=env, capture_output=True, text=True, check=False)
+    run = subprocess.run(
+        [sys.executable, "-m", "mypy", "--cache-dir", str(cache), "src/clubrating"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert run.returncode == 0, run.stdout + run.stderr
     assert "Success: no issues found" in run.stdout

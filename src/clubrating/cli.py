@@ -31,31 +31,46 @@ Handler = Callable[[argparse.Namespace], int | None]
 
 def whole(low: int, high: int | None = None) -> Callable[[str], int]:
     """An argparse type: a whole number from ``low`` to ``high``; anything else is a usage error."""
+
     def parse(text: str) -> int:
         try:
             value = int(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(gettext("%(text)s is not a whole number") % {"text": repr(text)}) from None
+            raise argparse.ArgumentTypeError(
+                gettext("%(text)s is not a whole number") % {"text": repr(text)}
+            ) from None
         if value < low or (high is not None and value > high):
-            wanted = (gettext("%(value)s is out of range: expected at least %(low)s") if high is None else
-                      gettext("%(value)s is out of range: expected from %(low)s to %(high)s"))
+            wanted = (
+                gettext("%(value)s is out of range: expected at least %(low)s")
+                if high is None
+                else gettext("%(value)s is out of range: expected from %(low)s to %(high)s")
+            )
             raise argparse.ArgumentTypeError(wanted % {"value": value, "low": low, "high": high})
         return value
+
     return parse
 
 
 def seconds(low: float, high: float) -> Callable[[str], float]:
     """An argparse type: a number of seconds from ``low`` (excluded) to ``high``; NaN, infinities
     and anything else are a usage error (a worker told to wait inf or -1 seconds hangs or dies)."""
+
     def parse(text: str) -> float:
         try:
             value = float(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(gettext("%(text)s is not a number") % {"text": repr(text)}) from None
-        if not low < value <= high:   # NaN compares false
-            raise argparse.ArgumentTypeError(gettext("%(value)s is out of range: expected more than %(low)s and at "
-                                                     "most %(high)s") % {"value": text, "low": low, "high": high})
+            raise argparse.ArgumentTypeError(
+                gettext("%(text)s is not a number") % {"text": repr(text)}
+            ) from None
+        if not low < value <= high:  # NaN compares false
+            raise argparse.ArgumentTypeError(
+                gettext(
+                    "%(value)s is out of range: expected more than %(low)s and at most %(high)s"
+                )
+                % {"value": text, "low": low, "high": high}
+            )
         return value
+
     return parse
 
 
@@ -81,26 +96,38 @@ def examples(commands: str) -> str:
     """A verb's epilog: its example command line(s), ``; ``-separated, after "Example:" or
     "Examples:" in the command's language."""
     several = "; " in commands
-    return (gettext("Examples: %(commands)s") if several else gettext("Example: %(commands)s")) % {"commands": commands}
+    return (gettext("Examples: %(commands)s") if several else gettext("Example: %(commands)s")) % {
+        "commands": commands
+    }
 
 
 def common_options() -> argparse.ArgumentParser:
     """Options every verb accepts, before or after the verb's name."""
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument(
-        "--database", metavar="URL", default=argparse.SUPPRESS,
-        help=gettext("database URL (default: $CLUBRATING_DATABASE_URL or sqlite:///clubrating.sqlite3)"),
+        "--database",
+        metavar="URL",
+        default=argparse.SUPPRESS,
+        help=gettext(
+            "database URL (default: $CLUBRATING_DATABASE_URL or sqlite:///clubrating.sqlite3)"
+        ),
     )
     common.add_argument(
-        "--engine", metavar="PATH", default=argparse.SUPPRESS,
+        "--engine",
+        metavar="PATH",
+        default=argparse.SUPPRESS,
         help=gettext("UCI engine (default: $CLUBRATING_ENGINE or /usr/games/stockfish)"),
     )
     common.add_argument(
-        "--book", metavar="PATH", default=argparse.SUPPRESS,
+        "--book",
+        metavar="PATH",
+        default=argparse.SUPPRESS,
         help=gettext("Polyglot opening book (default: $CLUBRATING_BOOK or Debian's gnuchess-book)"),
     )
     common.add_argument(
-        "--json", action="store_true", default=argparse.SUPPRESS,
+        "--json",
+        action="store_true",
+        default=argparse.SUPPRESS,
         help=gettext("print one JSON document on stdout"),
     )
     return common
@@ -116,9 +143,15 @@ def build_parser() -> argparse.ArgumentParser:
         parents=[common],
         epilog=examples("clubrating rate evening.trf --prior ratings.csv --json"),
     )
-    parser.add_argument("--version", action="version", version=f"clubrating {__version__}",
-                        help=gettext(VERSION_HELP))
-    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True, parser_class=VerbParser)
+    parser.add_argument(
+        "--version",
+        action="version",
+        version=f"clubrating {__version__}",
+        help=gettext(VERSION_HELP),
+    )
+    subparsers = parser.add_subparsers(
+        dest="command", metavar="COMMAND", required=True, parser_class=VerbParser
+    )
     for name in COMMAND_MODULES:
         importlib.import_module(name).register(subparsers, common)
     return parser
@@ -171,20 +204,31 @@ def control_in_words(words: Sequence[str]) -> str | None:
     """The error line for the first word of the command line holding a control character, or
     None (words.CONTROL_RANGES; docs/operations.md, "Control characters")."""
     for position, word in enumerate(words, 1):
-        multiline = (position > 1 and words[position - 2] in MULTILINE_OPTIONS
-                     or word.startswith(tuple(f"{name}=" for name in MULTILINE_OPTIONS)))
+        multiline = (
+            position > 1
+            and words[position - 2] in MULTILINE_OPTIONS
+            or word.startswith(tuple(f"{name}=" for name in MULTILINE_OPTIONS))
+        )
         if (at := find_control(word, LAYOUT if multiline else "")) >= 0:
-            return (gettext("clubrating: error: word %(position)s of the command line (%(word)s) has a control "
-                            "character %(character)s: expected printable text")
-                    % {"position": position, "word": ascii(word[:40]), "character": control_name(word[at])})
+            return gettext(
+                "clubrating: error: word %(position)s of the command line (%(word)s) has a control "
+                "character %(character)s: expected printable text"
+            ) % {
+                "position": position,
+                "word": ascii(word[:40]),
+                "character": control_name(word[at]),
+            }
     return None
 
 
 def unknown_verb(parser: argparse.ArgumentParser, argv: Sequence[str]) -> str | None:
     """The first word that is not an option when it names no verb (argparse would say it in
     English only); None when the command line names a verb, or none at all."""
-    verbs = next(action.choices for action in parser._actions
-                 if isinstance(action, argparse._SubParsersAction))
+    verbs = next(
+        action.choices
+        for action in parser._actions
+        if isinstance(action, argparse._SubParsersAction)
+    )
     taking_value = {"--database", "--engine", "--book"}
     words = iter(argv)
     for word in words:
@@ -212,19 +256,30 @@ def run(words: list[str]) -> int:
     parser = build_parser()
     if (verb := unknown_verb(parser, words)) is not None:
         parser.print_usage(sys.stderr)
-        print(gettext("clubrating: error: unknown command %(verb)s: see clubrating --help for the commands")
-              % {"verb": repr(verb)}, file=sys.stderr)
+        print(
+            gettext(
+                "clubrating: error: unknown command %(verb)s: see clubrating --help for the commands"
+            )
+            % {"verb": repr(verb)},
+            file=sys.stderr,
+        )
         return 2
     args = parser.parse_args(words)
     handler: Handler = args.handler
     try:
         return handler(args) or 0
     except ClubratingError as error:
-        print(gettext("clubrating %(command)s: error: %(error)s")
-              % {"command": args.command, "error": error.translated(djangoenv)}, file=sys.stderr)
+        print(
+            gettext("clubrating %(command)s: error: %(error)s")
+            % {"command": args.command, "error": error.translated(djangoenv)},
+            file=sys.stderr,
+        )
         return 2
     except KeyboardInterrupt:
-        print(gettext("clubrating %(command)s: interrupted") % {"command": args.command}, file=sys.stderr)
+        print(
+            gettext("clubrating %(command)s: interrupted") % {"command": args.command},
+            file=sys.stderr,
+        )
         return 130
     except BrokenPipeError:
         return 0
@@ -235,8 +290,11 @@ def run(words: list[str]) -> int:
         if database is None or not isinstance(error, database.Error):
             raise
         detail = " ".join(str(error).split()) or type(error).__name__
-        print(gettext("clubrating %(command)s: error: database: %(detail)s")
-              % {"command": args.command, "detail": detail}, file=sys.stderr)
+        print(
+            gettext("clubrating %(command)s: error: database: %(detail)s")
+            % {"command": args.command, "detail": detail},
+            file=sys.stderr,
+        )
         return 2
 
 

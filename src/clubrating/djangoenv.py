@@ -19,10 +19,10 @@ from clubrating.words import N_
 
 DEFAULT_DATABASE_URL = "sqlite:///clubrating.sqlite3"
 _ready = False
-_read_only: tuple[str, str] | None = None   # (SQLite file, why this process may not write it)
+_read_only: tuple[str, str] | None = None  # (SQLite file, why this process may not write it)
 
 
-LANGUAGES = ("en", "hy", "ru")   # the catalogues of locale/ (settings.LANGUAGES)
+LANGUAGES = ("en", "hy", "ru")  # the catalogues of locale/ (settings.LANGUAGES)
 LOCALE_DIR = Path(__file__).resolve().parent / "locale"
 
 
@@ -31,7 +31,9 @@ def language_from_environment(environ: Mapping[str, str]) -> str:
     "The LANGUAGE variable"): the locale is the first set of LC_ALL, LC_MESSAGES and LANG; when it
     is not C or POSIX, LANGUAGE's colon-separated list comes first; the first language we have a
     catalogue of wins ("ru_RU.UTF-8" -> "ru", "hy_AM" -> "hy"); none of them, or C: English."""
-    locale = next((environ[name] for name in ("LC_ALL", "LC_MESSAGES", "LANG") if environ.get(name)), "")
+    locale = next(
+        (environ[name] for name in ("LC_ALL", "LC_MESSAGES", "LANG") if environ.get(name)), ""
+    )
     candidates = [locale]
     if _language_code(locale) not in ("", "c", "posix"):
         listed = [item for item in environ.get("LANGUAGE", "").split(":") if item]
@@ -43,7 +45,7 @@ def language_from_environment(environ: Mapping[str, str]) -> str:
 
 
 def _language_code(locale: str) -> str:
-    """"ru_RU.UTF-8@euro" -> "ru"; "C.UTF-8" -> "c"."""
+    """ "ru_RU.UTF-8@euro" -> "ru"; "C.UTF-8" -> "c"."""
     return locale.split("@")[0].split(".")[0].split("_")[0].split("-")[0].strip().lower()
 
 
@@ -64,7 +66,9 @@ def gettext(text: str) -> str:
     if _ready:
         from django.utils import translation
 
-        with translation.override(language()):   # the environment's, also in a process that serves pages
+        with translation.override(
+            language()
+        ):  # the environment's, also in a process that serves pages
             return translation.gettext(text)
     return _catalogue(language()).gettext(text)
 
@@ -75,7 +79,9 @@ def pgettext(context: str, text: str) -> str:
     if _ready:
         from django.utils import translation
 
-        with translation.override(language()):   # the environment's, also in a process that serves pages
+        with translation.override(
+            language()
+        ):  # the environment's, also in a process that serves pages
             return translation.pgettext(context, text)
     return _catalogue(language()).pgettext(context, text)
 
@@ -85,7 +91,9 @@ def ngettext(singular: str, many: str, count: int) -> str:
     if _ready:
         from django.utils import translation
 
-        with translation.override(language()):   # the environment's, also in a process that serves pages
+        with translation.override(
+            language()
+        ):  # the environment's, also in a process that serves pages
             return translation.ngettext(singular, many, count)
     return _catalogue(language()).ngettext(singular, many, count)
 
@@ -105,8 +113,13 @@ def page_cache(value: str) -> dict[str, Any]:
         return {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": value}
     path = value.removeprefix("file://")
     if not os.path.isabs(path):
-        raise InputError(N_("CLUBRATING_PAGE_CACHE: expected memory, an absolute directory, file:///dir "
-                         "or redis://host:port/db, got %(value)s"), value=repr(value))
+        raise InputError(
+            N_(
+                "CLUBRATING_PAGE_CACHE: expected memory, an absolute directory, file:///dir "
+                "or redis://host:port/db, got %(value)s"
+            ),
+            value=repr(value),
+        )
     return {"BACKEND": "django.core.cache.backends.filebased.FileBasedCache", "LOCATION": path}
 
 
@@ -117,10 +130,20 @@ def cors_origins(value: str) -> list[str]:
     origins = [origin.strip() for origin in value.split(",") if origin.strip()]
     for origin in origins:
         parts = urllib.parse.urlsplit(origin)
-        if parts.scheme not in ("http", "https") or not parts.hostname or parts.path or parts.query or parts.fragment:
-            raise InputError(N_("CLUBRATING_CORS_ORIGINS: %(origin)s is not an origin: expected "
-                             "scheme://host[:port] such as https://club.example.org, comma-separated"),
-                             origin=repr(origin))
+        if (
+            parts.scheme not in ("http", "https")
+            or not parts.hostname
+            or parts.path
+            or parts.query
+            or parts.fragment
+        ):
+            raise InputError(
+                N_(
+                    "CLUBRATING_CORS_ORIGINS: %(origin)s is not an origin: expected "
+                    "scheme://host[:port] such as https://club.example.org, comma-separated"
+                ),
+                origin=repr(origin),
+            )
     return origins
 
 
@@ -140,13 +163,20 @@ def sqlite_database(config: dict[str, Any]) -> dict[str, Any]:
     in_memory = not name or name == ":memory:" or name.startswith("file:")
     reason = None if in_memory else _why_read_only(os.path.abspath(name))
     if reason is None:
-        options.update({"timeout": 20, "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
-                        "transaction_mode": "IMMEDIATE"})
+        options.update(
+            {
+                "timeout": 20,
+                "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+                "transaction_mode": "IMMEDIATE",
+            }
+        )
         return config
     path = os.path.abspath(name)
     _read_only = (path, reason)
     directory = os.path.dirname(path)
-    can_index = os.access(directory, os.W_OK) or all(os.path.exists(path + end) for end in ("-wal", "-shm"))
+    can_index = os.access(directory, os.W_OK) or all(
+        os.path.exists(path + end) for end in ("-wal", "-shm")
+    )
     flags = "mode=ro" if can_index else "mode=ro&immutable=1"
     options.update({"timeout": 20})
     return {**config, "NAME": f"file:{urllib.parse.quote(path)}?{flags}"}
@@ -157,11 +187,19 @@ def _why_read_only(path: str) -> str | None:
     when the file does not exist and cannot be created."""
     directory = os.path.dirname(path)
     if not os.path.isdir(directory):
-        raise InputError(N_("cannot open the database: no directory %(directory)s"), file=path, directory=directory)
+        raise InputError(
+            N_("cannot open the database: no directory %(directory)s"),
+            file=path,
+            directory=directory,
+        )
     read_only_fs = bool(os.statvfs(directory).f_flag & os.ST_RDONLY)
     if not os.path.exists(path):
         if read_only_fs or not os.access(directory, os.W_OK):
-            why = "a read-only file system" if read_only_fs else f"the directory {directory} is not writable"
+            why = (
+                "a read-only file system"
+                if read_only_fs
+                else f"the directory {directory} is not writable"
+            )
             raise InputError(N_("cannot create the database: %(why)s"), file=path, why=why)
         return None
     if not os.access(path, os.R_OK):
@@ -171,7 +209,9 @@ def _why_read_only(path: str) -> str | None:
     if not os.access(path, os.W_OK):
         return f"the file is not writable (mode {os.stat(path).st_mode & 0o777:04o})"
     if not os.access(directory, os.W_OK):
-        return f"the directory {directory} is not writable (SQLite writes its journal beside the file)"
+        return (
+            f"the directory {directory} is not writable (SQLite writes its journal beside the file)"
+        )
     return None
 
 
@@ -184,10 +224,14 @@ def check_writable(what: str = "this command changes the database") -> None:
     """One line naming the file and the reason when a write would fail on a read-only database."""
     if _read_only is not None:
         path, reason = _read_only
-        raise InputError(N_("%(what)s, which is read-only here: %(reason)s"), file=path, what=what, reason=reason)
+        raise InputError(
+            N_("%(what)s, which is read-only here: %(reason)s"), file=path, what=what, reason=reason
+        )
 
 
-def setup(database_url: str | None = None, *, migrate: bool = False, must_exist: bool = False) -> None:
+def setup(
+    database_url: str | None = None, *, migrate: bool = False, must_exist: bool = False
+) -> None:
     """Configure Django once for this process; optionally bring the schema up to date
     (a read-only database is only checked to be up to date). ``must_exist``: a SQLite file
     that is not there is one line, and nothing is created (only ``init`` creates one)."""
@@ -195,7 +239,9 @@ def setup(database_url: str | None = None, *, migrate: bool = False, must_exist:
     if database_url:
         os.environ["CLUBRATING_DATABASE_URL"] = database_url
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "clubrating.settings")
-    page_cache(os.environ.get("CLUBRATING_PAGE_CACHE", ""))  # a bad value: one clear line, before Django
+    page_cache(
+        os.environ.get("CLUBRATING_PAGE_CACHE", "")
+    )  # a bad value: one clear line, before Django
     if not _ready:
         import django
 
@@ -217,11 +263,16 @@ def _check_exists() -> None:
 
     name = str(connection.settings_dict.get("NAME") or "")
     if connection.vendor != "sqlite" or not name or name == ":memory:" or name.startswith("file:"):
-        return   # a server's database, in memory, or a file opened read-only (so it exists)
+        return  # a server's database, in memory, or a file opened read-only (so it exists)
     path = os.path.abspath(name)
     if not os.path.exists(path):
-        raise InputError(N_("no database here: create one with clubrating init 'CLUB NAME', or choose one "
-                         "with --database URL or $CLUBRATING_DATABASE_URL"), file=path)
+        raise InputError(
+            N_(
+                "no database here: create one with clubrating init 'CLUB NAME', or choose one "
+                "with --database URL or $CLUBRATING_DATABASE_URL"
+            ),
+            file=path,
+        )
 
 
 def _check_schema(path: str, reason: str) -> None:
@@ -231,13 +282,19 @@ def _check_schema(path: str, reason: str) -> None:
 
     executor = MigrationExecutor(connection)
     if executor.migration_plan(executor.loader.graph.leaf_nodes()):
-        raise InputError(N_("the database needs a schema update and is read-only here (%(reason)s): "
-                         "run any clubrating command once with write access"), file=path, reason=reason)
+        raise InputError(
+            N_(
+                "the database needs a schema update and is read-only here (%(reason)s): "
+                "run any clubrating command once with write access"
+            ),
+            file=path,
+            reason=reason,
+        )
 
 
 # Any fixed 64-bit key of our own: PostgreSQL's advisory locks are named by a number
 # (manual, "Advisory Lock Functions"); this one is the crc32 of "clubrating".
-MIGRATION_LOCK_KEY = 0xF2DF_E00C   # zlib.crc32(b"clubrating")
+MIGRATION_LOCK_KEY = 0xF2DF_E00C  # zlib.crc32(b"clubrating")
 
 
 def migrate_once() -> None:
@@ -264,8 +321,15 @@ def migrate_once() -> None:
             # Only the club's receivers must run then (a new version's CPI definitions re-score
             # the stored analyses); Django's own create what migrations add: nothing to do.
             club = apps.get_app_config("club")
-            post_migrate.send(sender=club, app_config=club, verbosity=0, interactive=False,
-                              using=connection.alias, plan=[], apps=apps)
+            post_migrate.send(
+                sender=club,
+                app_config=club,
+                verbosity=0,
+                interactive=False,
+                using=connection.alias,
+                plan=[],
+                apps=apps,
+            )
 
 
 @contextmanager
@@ -280,7 +344,7 @@ def _migration_lock(connection: Any) -> Iterator[None]:
                 cursor.execute("SELECT pg_advisory_unlock(%s)", [MIGRATION_LOCK_KEY])
         return
     handle = _database_file(connection)
-    if handle is None:   # in memory, or a file we may not open: nothing another process shares
+    if handle is None:  # in memory, or a file we may not open: nothing another process shares
         yield
         return
     fcntl.flock(handle, fcntl.LOCK_EX)
@@ -290,7 +354,7 @@ def _migration_lock(connection: Any) -> Iterator[None]:
         fcntl.flock(handle, fcntl.LOCK_UN)
 
 
-_opened: dict[str, int] = {}   # database file -> our descriptor, open until the process ends
+_opened: dict[str, int] = {}  # database file -> our descriptor, open until the process ends
 
 
 def _database_file(connection: Any) -> int | None:
@@ -305,5 +369,5 @@ def _database_file(connection: Any) -> int | None:
         try:
             _opened[path] = os.open(path, os.O_RDONLY | os.O_CREAT, 0o644)
         except OSError:
-            return None   # Django's own connection says what is wrong with the file
+            return None  # Django's own connection says what is wrong with the file
     return _opened[path]

@@ -56,8 +56,12 @@ class Text:
             text = catalogue.gettext(self.template)
         if not self.params:
             return text
-        values = {name: value.translated(catalogue) if isinstance(value, Text | ClubratingError) else value
-                  for name, value in self.params.items()}
+        values = {
+            name: value.translated(catalogue)
+            if isinstance(value, Text | ClubratingError)
+            else value
+            for name, value in self.params.items()
+        }
         return text % values
 
     def __str__(self) -> str:
@@ -88,12 +92,18 @@ class ClubratingError(Exception):
 class InputError(ClubratingError, ValueError):
     """Bad input in a file or an argument: ``file:line: what was expected``."""
 
-    def __init__(self, message: str | tuple[str, str] | Text, *, file: str | None = None, line: int | None = None,
-                 **params: object) -> None:
+    def __init__(
+        self,
+        message: str | tuple[str, str] | Text,
+        *,
+        file: str | None = None,
+        line: int | None = None,
+        **params: object,
+    ) -> None:
         self.file = file
         self.line = line
         super().__init__(message, **params)
-        self.reason = self.text   # what was wrong, without the place
+        self.reason = self.text  # what was wrong, without the place
 
     def __str__(self) -> str:
         return self.translated()

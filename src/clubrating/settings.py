@@ -10,8 +10,12 @@ from typing import Any
 import dj_database_url
 
 BASE_DIR = Path(__file__).resolve().parent
-from clubrating.djangoenv import (DEFAULT_DATABASE_URL, cors_origins,  # noqa: E402  (no Django import there)
-                                  page_cache, sqlite_database)
+from clubrating.djangoenv import (
+    DEFAULT_DATABASE_URL,
+    cors_origins,  # noqa: E402  (no Django import there)
+    page_cache,
+    sqlite_database,
+)
 from clubrating.web.secret_key import installation_key  # noqa: E402  (no Django import there)
 
 DATABASE_URL = os.environ.get("CLUBRATING_DATABASE_URL") or DEFAULT_DATABASE_URL
@@ -20,7 +24,13 @@ DATABASE_URL = os.environ.get("CLUBRATING_DATABASE_URL") or DEFAULT_DATABASE_URL
 # random key for this process only (a command that serves nothing). Never a constant of the code.
 SECRET_KEY = os.environ.get("CLUBRATING_SECRET_KEY") or installation_key(DATABASE_URL)
 DEBUG = os.environ.get("CLUBRATING_DEBUG", "") == "1"
-ALLOWED_HOSTS = [h for h in os.environ.get("CLUBRATING_ALLOWED_HOSTS", "localhost,127.0.0.1,[::1],testserver").split(",") if h]
+ALLOWED_HOSTS = [
+    h
+    for h in os.environ.get(
+        "CLUBRATING_ALLOWED_HOSTS", "localhost,127.0.0.1,[::1],testserver"
+    ).split(",")
+    if h
+]
 
 INSTALLED_APPS = [
     "django.contrib.auth",
@@ -38,12 +48,12 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
-    "clubrating.web.security.limit_body",        # before anything reads the body
+    "clubrating.web.security.limit_body",  # before anything reads the body
     "clubrating.web.security.security_headers",
-    "corsheaders.middleware.CorsMiddleware",     # before CommonMiddleware, which may answer first
+    "corsheaders.middleware.CorsMiddleware",  # before CommonMiddleware, which may answer first
     "django.contrib.sessions.middleware.SessionMiddleware",
-    "clubrating.web.language.choose_language",   # after the session, before anything renders text
-    "clubrating.web.controls.refuse_control_characters",   # in the page's language, before any view
+    "clubrating.web.language.choose_language",  # after the session, before anything renders text
+    "clubrating.web.controls.refuse_control_characters",  # in the page's language, before any view
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -94,8 +104,8 @@ CACHES = {"default": page_cache(os.environ.get("CLUBRATING_PAGE_CACHE", ""))}
 REDIS_URL = os.environ.get("CLUBRATING_REDIS_URL", "")
 TASKS = {
     "default": {
-        "BACKEND": os.environ.get("CLUBRATING_TASKS_BACKEND") or (
-            "django_tasks_rq.RQBackend" if REDIS_URL else "django_tasks_db.DatabaseBackend"),
+        "BACKEND": os.environ.get("CLUBRATING_TASKS_BACKEND")
+        or ("django_tasks_rq.RQBackend" if REDIS_URL else "django_tasks_db.DatabaseBackend"),
     }
 }
 if REDIS_URL:
@@ -109,7 +119,7 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
 ]
 
-LANGUAGE_CODE = "en"   # the language of a page when neither the visitor nor the club chose one
+LANGUAGE_CODE = "en"  # the language of a page when neither the visitor nor the club chose one
 # The languages of the catalogue, each under its own name (a switcher lists them for people who
 # may not read the page's language). A visitor's choice, the Accept-Language header and the club's
 # default pick among them (web/language.py).
@@ -147,8 +157,10 @@ SILENCED_SYSTEM_CHECKS = ["security.W021"]
 # What a page may load (Content-Security-Policy, web/security.py): nothing but itself. No script
 # runs anywhere (a test reads every template); the pages' one <style> block and the SVG charts'
 # style attributes need 'unsafe-inline' for styles; the favicon is a data: URL.
-CONTENT_SECURITY_POLICY = ("default-src 'none'; script-src 'none'; style-src 'self' 'unsafe-inline'; "
-                           "img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'")
+CONTENT_SECURITY_POLICY = (
+    "default-src 'none'; script-src 'none'; style-src 'self' 'unsafe-inline'; "
+    "img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
+)
 
 # Request bodies: a tournament file is kilobytes; 5 MB (web/arbiter.MAX_UPLOAD_BYTES)
 # is generous. A body announced larger than the file limit and 1 MB of form fields is refused
@@ -185,11 +197,23 @@ LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "filters": {"moves-tokens": {"()": "clubrating.web.security.HideMovesTokens"}},
-    "formatters": {"django.server": {"()": "django.utils.log.ServerFormatter", "format": "[{server_time}] {message}",
-                                     "style": "{"}},
-    "handlers": {"stderr": {"class": "logging.StreamHandler", "filters": ["moves-tokens"]},
-                 "django.server": {"class": "logging.StreamHandler", "formatter": "django.server",
-                                   "filters": ["moves-tokens"]}},
-    "loggers": {"django.server": {"handlers": ["django.server"], "level": "INFO", "propagate": False}},
+    "formatters": {
+        "django.server": {
+            "()": "django.utils.log.ServerFormatter",
+            "format": "[{server_time}] {message}",
+            "style": "{",
+        }
+    },
+    "handlers": {
+        "stderr": {"class": "logging.StreamHandler", "filters": ["moves-tokens"]},
+        "django.server": {
+            "class": "logging.StreamHandler",
+            "formatter": "django.server",
+            "filters": ["moves-tokens"],
+        },
+    },
+    "loggers": {
+        "django.server": {"handlers": ["django.server"], "level": "INFO", "propagate": False}
+    },
     "root": {"handlers": ["stderr"], "level": "WARNING"},
 }

@@ -85,8 +85,14 @@ def plural(count: int, singular: str, many: str | None = None) -> str:
 def display_width(text: str) -> int:
     """How many terminal columns ``text`` takes: combining marks none, East Asian wide two
     (Unicode UAX #11), everything else (Latin, Cyrillic, Armenian) one."""
-    return sum(0 if unicodedata.combining(c) or unicodedata.category(c) in ("Mn", "Me", "Cf")
-               else 2 if unicodedata.east_asian_width(c) in ("W", "F") else 1 for c in text)
+    return sum(
+        0
+        if unicodedata.combining(c) or unicodedata.category(c) in ("Mn", "Me", "Cf")
+        else 2
+        if unicodedata.east_asian_width(c) in ("W", "F")
+        else 1
+        for c in text
+    )
 
 
 def widths(headings: Sequence[str], least: Sequence[int]) -> list[int]:

@@ -17,12 +17,14 @@ class FakeEngine:
     def __init__(self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
         self.log = tmp_path / "uci.log"
         self.path = tmp_path / "fakefish"
-        self.path.write_text(f"#!/bin/sh\nexec {sys.executable} {HERE / 'fake_uci.py'} \"$@\"\n")
+        self.path.write_text(f'#!/bin/sh\nexec {sys.executable} {HERE / "fake_uci.py"} "$@"\n')
         self.path.chmod(0o755)
         monkeypatch.setenv("FAKE_UCI_LOG", str(self.log))
 
     def config(self, cache: str | None = None, nodes: int = 1000) -> AnalysisConfig:
-        return AnalysisConfig(EngineSettings(path=str(self.path), nodes=nodes), book=None, cache=cache)
+        return AnalysisConfig(
+            EngineSettings(path=str(self.path), nodes=nodes), book=None, cache=cache
+        )
 
     def commands(self) -> list[str]:
         return self.log.read_text().splitlines() if self.log.exists() else []

@@ -17,7 +17,10 @@ VALUES = {chess.PAWN: 100, chess.KNIGHT: 300, chess.BISHOP: 300, chess.ROOK: 500
 
 
 def material(board: chess.Board, color: chess.Color) -> int:
-    return sum(VALUES.get(p.piece_type, 0) * (1 if p.color == color else -1) for p in board.piece_map().values())
+    return sum(
+        VALUES.get(p.piece_type, 0) * (1 if p.color == color else -1)
+        for p in board.piece_map().values()
+    )
 
 
 def ranked(board: chess.Board) -> list[tuple[chess.Move, str]]:
@@ -66,7 +69,7 @@ def main() -> None:
         elif words[0] == "go":
             searches += 1
             if mode == "hang" and searches >= start:
-                time.sleep(3600)   # alive, reading nothing, saying nothing
+                time.sleep(3600)  # alive, reading nothing, saying nothing
             lines = ranked(board)[: multipv if "nodes" in words else 1]
             for rank, (move, score) in enumerate(lines, start=1):
                 if mode == "garbage" and searches >= start:

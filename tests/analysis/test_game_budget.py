@@ -19,17 +19,23 @@ from clubrating.formats.movetext import MAX_PLIES
 
 DATA = Path(__file__).parent / "data"
 NODES = 2_000
-CONFIG = AnalysisConfig(EngineSettings(path=DEFAULT_ENGINE, nodes=NODES), book=DEFAULT_BOOK, memory_cache=False)
+CONFIG = AnalysisConfig(
+    EngineSettings(path=DEFAULT_ENGINE, nodes=NODES), book=DEFAULT_BOOK, memory_cache=False
+)
 
 
-@pytest.mark.parametrize("settings, env, seconds", [
-    (EngineSettings(), None, 1_200 * 150_000 / 85_000),          # the default: 2,118 s, 35 minutes
-    (EngineSettings(nodes=2_000), None, 1_200 * 2_000 / 85_000),  # scales with the node budget
-    (EngineSettings(), "90", 90.0),                              # $CLUBRATING_GAME_SECONDS
-    (EngineSettings(game_seconds=5.0), "90", 5.0),               # the settings' own first
-])
+@pytest.mark.parametrize(
+    "settings, env, seconds",
+    [
+        (EngineSettings(), None, 1_200 * 150_000 / 85_000),  # the default: 2,118 s, 35 minutes
+        (EngineSettings(nodes=2_000), None, 1_200 * 2_000 / 85_000),  # scales with the node budget
+        (EngineSettings(), "90", 90.0),  # $CLUBRATING_GAME_SECONDS
+        (EngineSettings(game_seconds=5.0), "90", 5.0),  # the settings' own first
+    ],
+)
 def test_a_games_budget_is_max_plies_at_half_the_measured_speed_unless_set(
-        monkeypatch: pytest.MonkeyPatch, settings: EngineSettings, env: str | None, seconds: float) -> None:
+    monkeypatch: pytest.MonkeyPatch, settings: EngineSettings, env: str | None, seconds: float
+) -> None:
     monkeypatch.delenv(GAME_SECONDS_ENV, raising=False)
     if env is not None:
         monkeypatch.setenv(GAME_SECONDS_ENV, env)
@@ -38,7 +44,8 @@ def test_a_games_budget_is_max_plies_at_half_the_measured_speed_unless_set(
 
 @pytest.mark.parametrize("bad", ["0", "-3", "soon", "nan"])
 def test_a_budget_that_is_not_seconds_above_zero_is_one_line_naming_the_variable(
-        monkeypatch: pytest.MonkeyPatch, bad: str) -> None:
+    monkeypatch: pytest.MonkeyPatch, bad: str
+) -> None:
     monkeypatch.setenv(GAME_SECONDS_ENV, bad)
     with pytest.raises(InputError, match=f"{GAME_SECONDS_ENV} must be a number of seconds above 0"):
         game_budget(EngineSettings())
@@ -48,13 +55,17 @@ def test_a_budget_that_is_not_seconds_above_zero_is_one_line_naming_the_variable
 def test_the_analysis_stops_once_the_engine_has_spent_the_games_budget() -> None:
     game = read_pgn_file(DATA / "hung_queen.pgn")[0]
     plies = sum(1 for _ in game.mainline_moves())
-    with Analyzer(dataclasses.replace(CONFIG, engine=dataclasses.replace(CONFIG.engine, game_seconds=1e-6))) as spent:
+    with Analyzer(
+        dataclasses.replace(CONFIG, engine=dataclasses.replace(CONFIG.engine, game_seconds=1e-6))
+    ) as spent:
         with pytest.raises(OverBudget) as stopped:
             spent.analyse(game)
     assert str(stopped.value).startswith("the engine spent ")
-    assert str(stopped.value).endswith(f"more than its budget of 1e-06 s at 2,000 nodes a position; "
-                                       f"stopped after 0 of {plies} half-moves")
-    with Analyzer(CONFIG) as enough:   # the default budget at these nodes: 28 s for a game
+    assert str(stopped.value).endswith(
+        f"more than its budget of 1e-06 s at 2,000 nodes a position; "
+        f"stopped after 0 of {plies} half-moves"
+    )
+    with Analyzer(CONFIG) as enough:  # the default budget at these nodes: 28 s for a game
         assert len(enough.analyse(game).plies) == plies
 
 
@@ -68,7 +79,7 @@ def test_a_game_longer_than_max_plies_is_refused_before_any_search() -> None:
         with pytest.raises(InputError, match="longer than 1,200 half-moves"):
             analyzer.analyse(game)
         assert analyzer.searcher.info.nodes == NODES
-    assert len(cache) == 0   # nothing was searched
+    assert len(cache) == 0  # nothing was searched
 
 
 @pytest.mark.engine
@@ -76,9 +87,11 @@ def test_a_stored_game_going_on_after_the_75_move_rule_is_refused_before_any_sea
     """Its positions would each walk back the whole game for repetitions (cache.position_key):
     1,200 such half-moves cost minutes before the engine's first search."""
     game = chess.pgn.read_game(io.StringIO(" ".join(["Nf3", "Nf6", "Ng1", "Ng8"] * 300)))
-    assert game is not None and not game.errors   # python-chess plays on past the rule
+    assert game is not None and not game.errors  # python-chess plays on past the rule
     cache = MemoryCache()
     with Analyzer(CONFIG, cache=cache) as analyzer:
-        with pytest.raises(InputError, match=r"move 76 \(White\) 'Ng1': the game was over before it: 75 moves"):
+        with pytest.raises(
+            InputError, match=r"move 76 \(White\) 'Ng1': the game was over before it: 75 moves"
+        ):
             analyzer.analyse(game)
     assert len(cache) == 0

@@ -26,7 +26,9 @@ def test_each_position_is_searched_exactly_once(fake_engine) -> None:
     (facts,) = analyse_games([QUIET], fake_engine.config())
     sent = fake_engine.searches()
     assert len(sent) == len(set(sent)) == facts.searches
-    assert len(list(QUIET.mainline_moves())) <= facts.searches <= len(list(QUIET.mainline_moves())) + 1
+    assert (
+        len(list(QUIET.mainline_moves())) <= facts.searches <= len(list(QUIET.mainline_moves())) + 1
+    )
 
 
 def test_positions_are_sent_with_their_move_history(fake_engine) -> None:
@@ -46,7 +48,11 @@ def test_every_search_starts_a_new_game_for_the_engine(fake_engine) -> None:
     facts = analyse_games(games, fake_engine.config())
     searches = sum(f.searches + f.shallow_searches for f in facts)
     commands = fake_engine.commands()
-    assert commands.count("ucinewgame") == searches == len([c for c in commands if c.startswith("go ")])
+    assert (
+        commands.count("ucinewgame")
+        == searches
+        == len([c for c in commands if c.startswith("go ")])
+    )
 
 
 def test_repeated_positions_across_games_hit_the_cache(fake_engine) -> None:
@@ -76,7 +82,9 @@ def test_different_limits_do_not_share_cached_searches(fake_engine, tmp_path) ->
 
 
 def test_two_engine_processes_give_the_same_facts_as_one(fake_engine) -> None:
-    games = [read_pgn_file(DATA / f"{name}.pgn")[0] for name in ("legal_mate", "hung_queen", "mates")]
+    games = [
+        read_pgn_file(DATA / f"{name}.pgn")[0] for name in ("legal_mate", "hung_queen", "mates")
+    ]
     one = analyse_games(games, fake_engine.config(), jobs=1)
     two = analyse_games(games, fake_engine.config(), jobs=2)
     assert [f.plies for f in one] == [f.plies for f in two]
@@ -113,6 +121,7 @@ def test_a_transposition_ending_in_a_pawn_move_shares_the_key() -> None:
 
 def test_the_sqlite_cache_round_trips_lines(tmp_path) -> None:
     from clubrating.cpi.facts import Score
+
     cache = SqliteCache(tmp_path / "c.sqlite")
     cache.put("fen", "engine", (("e2e4", Score(cp=30)), ("d2d4", Score(mate=-3))))
     cache.close()
@@ -129,7 +138,9 @@ def test_both_engine_adapters_send_the_same_searches_and_agree(fake_engine) -> N
     sent_lean = fake_engine.searches()
     fake_engine.log.unlink()
     config = fake_engine.config()
-    chatty = analyse_games(games, replace(config, engine=replace(config.engine, protocol="python-chess")))
+    chatty = analyse_games(
+        games, replace(config, engine=replace(config.engine, protocol="python-chess"))
+    )
     assert [f.plies for f in lean] == [f.plies for f in chatty]
     assert fake_engine.searches() == sent_lean
 
@@ -140,5 +151,9 @@ def test_raw_info_lines_are_parsed_like_python_chess() -> None:
 
     line = "info depth 12 seldepth 18 multipv 2 score cp -31 nodes 20000 nps 1 time 20 pv g8f6 c2c4 e7e6"
     assert parse_info(line) == (2, "g8f6", Score(cp=-31))
-    assert parse_info("info depth 5 score mate -3 upperbound pv e1e2") == (1, "e1e2", Score(mate=-3))
+    assert parse_info("info depth 5 score mate -3 upperbound pv e1e2") == (
+        1,
+        "e1e2",
+        Score(mate=-3),
+    )
     assert parse_info("info depth 3 currmove e2e4 currmovenumber 1") is None

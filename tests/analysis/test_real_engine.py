@@ -11,7 +11,13 @@ import pytest
 
 from clubrating.analysis.engine import DEFAULT_ENGINE, EngineSettings
 from clubrating.analysis.cache import MemoryCache
-from clubrating.analysis.runner import DEFAULT_BOOK, AnalysisConfig, Analyzer, analyse_games, read_pgn_file
+from clubrating.analysis.runner import (
+    DEFAULT_BOOK,
+    AnalysisConfig,
+    Analyzer,
+    analyse_games,
+    read_pgn_file,
+)
 from clubrating.cpi.facts import BookStatus, Color, GameFacts, Score
 from clubrating.cpi.index import score_game
 
@@ -37,7 +43,12 @@ def test_stockfish_and_the_book_are_installed() -> None:
 
 def test_the_engine_and_its_limits_are_recorded(analysed) -> None:
     engine = analysed["mates"].engine
-    assert engine.name == "Stockfish" and engine.version and engine.nodes == NODES and engine.multipv == 3
+    assert (
+        engine.name == "Stockfish"
+        and engine.version
+        and engine.nodes == NODES
+        and engine.multipv == 3
+    )
 
 
 def test_a_mate_in_one_played_is_found_and_one_missed_is_not(analysed) -> None:

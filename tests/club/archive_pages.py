@@ -11,8 +11,15 @@ import logging
 import sys
 from typing import Any
 
-PAGES_OF_A_TOURNAMENT = ("", "tournament.trf", "games.pgn", "standings.csv", "print/pairings/", "print/names/",
-                         "print/wallchart/")
+PAGES_OF_A_TOURNAMENT = (
+    "",
+    "tournament.trf",
+    "games.pgn",
+    "standings.csv",
+    "print/pairings/",
+    "print/names/",
+    "print/wallchart/",
+)
 PAGES_OF_A_PLAYER = ("", "history.csv", "history.json", "card.csv", "card.json", "cpi/")
 PAGES_OF_A_GAME = ("", "game.pgn")
 
@@ -20,20 +27,46 @@ PAGES_OF_A_GAME = ("", "game.pgn")
 def club_ids(slug: str) -> dict[str, list[int]]:
     from clubrating.club.models import Game, Member, Tournament
 
-    return {"t": list(Tournament.objects.filter(club__slug=slug).order_by("pk").values_list("pk", flat=True)),
-            "p": list(Member.objects.filter(club__slug=slug).order_by("pk").values_list("pk", flat=True)),
-            "g": list(Game.objects.filter(tournament__club__slug=slug).order_by("pk").values_list("pk", flat=True)),
-            "viewer": list(Game.objects.filter(tournament__club__slug=slug).exclude(moves="")
-                           .order_by("pk").values_list("pk", flat=True))}
+    return {
+        "t": list(
+            Tournament.objects.filter(club__slug=slug).order_by("pk").values_list("pk", flat=True)
+        ),
+        "p": list(
+            Member.objects.filter(club__slug=slug).order_by("pk").values_list("pk", flat=True)
+        ),
+        "g": list(
+            Game.objects.filter(tournament__club__slug=slug)
+            .order_by("pk")
+            .values_list("pk", flat=True)
+        ),
+        "viewer": list(
+            Game.objects.filter(tournament__club__slug=slug)
+            .exclude(moves="")
+            .order_by("pk")
+            .values_list("pk", flat=True)
+        ),
+    }
 
 
 def addresses(slug: str, ids: dict[str, list[int]]) -> list[str]:
     club, api = f"/c/{slug}/", f"/api/c/{slug}/"
-    found = [club, f"{club}ratings.csv", f"{club}ratings.json", f"{club}t/", f"{api}ratings", f"{api}tournaments"]
-    for kind, pages, key in (("t", PAGES_OF_A_TOURNAMENT, "t"), ("p", PAGES_OF_A_PLAYER, "p"),
-                             ("g", PAGES_OF_A_GAME, "viewer")):
+    found = [
+        club,
+        f"{club}ratings.csv",
+        f"{club}ratings.json",
+        f"{club}t/",
+        f"{api}ratings",
+        f"{api}tournaments",
+    ]
+    for kind, pages, key in (
+        ("t", PAGES_OF_A_TOURNAMENT, "t"),
+        ("p", PAGES_OF_A_PLAYER, "p"),
+        ("g", PAGES_OF_A_GAME, "viewer"),
+    ):
         found += [f"{club}{kind}/{pk}/{page}" for pk in ids[key] for page in pages]
-    found += [f"{api}players/{pk}" for pk in ids["p"]] + [f"{api}tournaments/{pk}" for pk in ids["t"]]
+    found += [f"{api}players/{pk}" for pk in ids["p"]] + [
+        f"{api}tournaments/{pk}" for pk in ids["t"]
+    ]
     return found
 
 
@@ -53,6 +86,6 @@ def public_pages(slug: str) -> dict[str, Any]:
 if __name__ == "__main__":
     from clubrating import djangoenv
 
-    logging.disable(logging.WARNING)   # not a line per page a visitor may not see
+    logging.disable(logging.WARNING)  # not a line per page a visitor may not see
     djangoenv.setup(sys.argv[1], migrate=False)
     json.dump({slug: public_pages(slug) for slug in sys.argv[2:]}, sys.stdout)

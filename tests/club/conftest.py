@@ -21,24 +21,53 @@ from clubrating.formats.records import (
 )
 
 ARBITER = "test:arbiter"
-RESULT = {"1-0": (2, 0, True), "0-1": (0, 2, True), "=": (1, 1, True),
-          "+-": (2, 0, False), "-+": (0, 2, False)}
+RESULT = {
+    "1-0": (2, 0, True),
+    "0-1": (0, 2, True),
+    "=": (1, 1, True),
+    "+-": (2, 0, False),
+    "-+": (0, 2, False),
+}
 
 
-def make_record(name: str, date: dt.date, players: Sequence[str], games: Sequence[tuple[int, str, str, str]],
-                byes: Sequence[tuple[int, str, int]] = (), kind: TournamentKind = TournamentKind.CHESS) -> TournamentRecord:
+def make_record(
+    name: str,
+    date: dt.date,
+    players: Sequence[str],
+    games: Sequence[tuple[int, str, str, str]],
+    byes: Sequence[tuple[int, str, int]] = (),
+    kind: TournamentKind = TournamentKind.CHESS,
+) -> TournamentRecord:
     """A tournament written in code: games are (round, white, black, result) with names."""
     number = {p: i for i, p in enumerate(players, 1)}
     pairings = []
     for rnd, white, black, result in games:
         w, b, played = RESULT[result]
-        pairings.append(Pairing(round=rnd, white=number[white], black=number[black], white_points=w,
-                                black_points=b, played=played, unplayed=None if played else Unplayed.FORFEIT))
+        pairings.append(
+            Pairing(
+                round=rnd,
+                white=number[white],
+                black=number[black],
+                white_points=w,
+                black_points=b,
+                played=played,
+                unplayed=None if played else Unplayed.FORFEIT,
+            )
+        )
     return TournamentRecord(
-        name=name, date=date, players=tuple(PlayerEntry(number[p], p) for p in players),
+        name=name,
+        date=date,
+        players=tuple(PlayerEntry(number[p], p) for p in players),
         pairings=tuple(pairings),
-        byes=tuple(Bye(rnd, number[p], pts, ByeKind.HALF_POINT if pts == 1 else ByeKind.PAIRING) for rnd, p, pts in byes),
-        rounds=max([g[0] for g in games] + [b[0] for b in byes] + [0]), kind=kind, source=f"{name}.csv", format="csv")
+        byes=tuple(
+            Bye(rnd, number[p], pts, ByeKind.HALF_POINT if pts == 1 else ByeKind.PAIRING)
+            for rnd, p, pts in byes
+        ),
+        rounds=max([g[0] for g in games] + [b[0] for b in byes] + [0]),
+        kind=kind,
+        source=f"{name}.csv",
+        format="csv",
+    )
 
 
 @pytest.fixture(autouse=True)
@@ -67,24 +96,39 @@ Publisher = Callable[..., Tournament]
 @pytest.fixture
 def publish(club: Club) -> Publisher:
     """Import a tournament, link every name (exact matches, else new members), publish it."""
-    def run(name: str, date: dt.date, players: Sequence[str], games: Sequence[tuple[int, str, str, str]],
-            byes: Sequence[tuple[int, str, int]] = (), kind: TournamentKind = TournamentKind.CHESS) -> Tournament:
+
+    def run(
+        name: str,
+        date: dt.date,
+        players: Sequence[str],
+        games: Sequence[tuple[int, str, str, str]],
+        byes: Sequence[tuple[int, str, int]] = (),
+        kind: TournamentKind = TournamentKind.CHESS,
+    ) -> Tournament:
         record = make_record(name, date, players, games, byes, kind)
-        tournament = services.import_tournament(club, record, who=ARBITER, today=dt.date(2030, 1, 1))
+        tournament = services.import_tournament(
+            club, record, who=ARBITER, today=dt.date(2030, 1, 1)
+        )
         services.accept_exact(tournament, who=ARBITER)
         services.all_new_members(tournament, who=ARBITER)
         services.publish(tournament, who=ARBITER)
         tournament.refresh_from_db()
         return tournament
+
     return run
 
 
 # The four regulars of the evening tests, with club ratings from one published February tournament.
 EVENING_DAY = dt.date(2024, 3, 5)
 REGULARS = ["Anna Berg", "Ben Cole", "Cara Dunn", "Dan Eng"]
-REGULARS_BEFORE = [(1, "Anna Berg", "Ben Cole", "1-0"), (1, "Cara Dunn", "Dan Eng", "1-0"),
-                   (2, "Anna Berg", "Cara Dunn", "1-0"), (2, "Ben Cole", "Dan Eng", "1-0"),
-                   (3, "Dan Eng", "Anna Berg", "0-1"), (3, "Ben Cole", "Cara Dunn", "0-1")]
+REGULARS_BEFORE = [
+    (1, "Anna Berg", "Ben Cole", "1-0"),
+    (1, "Cara Dunn", "Dan Eng", "1-0"),
+    (2, "Anna Berg", "Cara Dunn", "1-0"),
+    (2, "Ben Cole", "Dan Eng", "1-0"),
+    (3, "Dan Eng", "Anna Berg", "0-1"),
+    (3, "Ben Cole", "Cara Dunn", "0-1"),
+]
 
 
 @pytest.fixture

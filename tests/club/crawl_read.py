@@ -36,13 +36,13 @@ class Page(HTMLParser):
         self._row: list[Cell] | None = None
         self._cell: Cell | None = None
         self._in_head = False
-        self._ids: list[tuple[str, str, list[str]]] = []   # (tag, id, text parts) open
+        self._ids: list[tuple[str, str, list[str]]] = []  # (tag, id, text parts) open
         self.feed(html)
         self.close()
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         a = {k: v or "" for k, v in attrs}
-        if "id" in a or tag == "h1":   # an element with an id, or the page's heading (by_id["h1"])
+        if "id" in a or tag == "h1":  # an element with an id, or the page's heading (by_id["h1"])
             self._ids.append((tag, a.get("id", tag), []))
         if tag == "table":
             self._open.append(Table(a))
@@ -79,7 +79,9 @@ class Page(HTMLParser):
             parts.append(data)
 
     def table(self, **attrs: str) -> Table | None:
-        return next((t for t in self.tables if all(t.attrs.get(k) == v for k, v in attrs.items())), None)
+        return next(
+            (t for t in self.tables if all(t.attrs.get(k) == v for k, v in attrs.items())), None
+        )
 
 
 def member_of(href: str) -> int | None:
@@ -94,7 +96,7 @@ def tournament_of(href: str) -> int | None:
 
 
 def half_points(text: str) -> int:
-    """"2½" -> 5, "½" -> 1, "3" -> 6, "1.5" -> 3."""
+    """ "2½" -> 5, "½" -> 1, "3" -> 6, "1.5" -> 3."""
     text = text.strip()
     if text.endswith("½"):
         return 2 * int(text[:-1] or 0) + 1
@@ -113,8 +115,13 @@ def pgn_results(content: bytes) -> list[tuple[int, str, bool]]:
     """(round, result, whether a forfeit: Termination "forfeit") of every game of a PGN file."""
     handle, out = io.StringIO(content.decode("utf-8")), []
     while (game := chess.pgn.read_game(handle)) is not None:
-        out.append((int(game.headers.get("Round", "0").split(".")[0] or 0), game.headers["Result"],
-                    game.headers.get("Termination") == "forfeit"))
+        out.append(
+            (
+                int(game.headers.get("Round", "0").split(".")[0] or 0),
+                game.headers["Result"],
+                game.headers.get("Termination") == "forfeit",
+            )
+        )
     return out
 
 

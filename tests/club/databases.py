@@ -18,8 +18,9 @@ def on_postgres(server: str) -> bool:
 
 
 @contextmanager
-def own_database(folder: Path, prefix: str, server: str | None = None, *,
-                 template: str | None = None) -> Iterator[str]:
+def own_database(
+    folder: Path, prefix: str, server: str | None = None, *, template: str | None = None
+) -> Iterator[str]:
     """A new database, dropped after: on the PostgreSQL server of ``server`` (default
     $CLUBRATING_DATABASE_URL; ``template``'s when given) when it names one, else a SQLite file
     in ``folder``. Empty, or holding what ``template`` holds (SQLite's online backup,
@@ -33,8 +34,10 @@ def own_database(folder: Path, prefix: str, server: str | None = None, *,
     if not on_postgres(server):
         path = folder / f"{name}.sqlite3"
         if template is not None:
-            with closing(sqlite3.connect(template.removeprefix("sqlite:///"))) as source, \
-                    closing(sqlite3.connect(path)) as target:
+            with (
+                closing(sqlite3.connect(template.removeprefix("sqlite:///"))) as source,
+                closing(sqlite3.connect(path)) as target,
+            ):
                 source.backup(target)
         yield f"sqlite:///{path}"
         return
@@ -81,5 +84,8 @@ def dump() -> list[str]:
     from clubrating.club.backup import _pg_program, _run
 
     # \restrict and \unrestrict carry a key pg_dump draws anew for each dump (PostgreSQL 17.6)
-    return [line for line in _run(_pg_program("pg_dump"), "--no-owner").splitlines()
-            if "pg_catalog.setval" not in line and not line.startswith(("\\restrict ", "\\unrestrict "))]
+    return [
+        line
+        for line in _run(_pg_program("pg_dump"), "--no-owner").splitlines()
+        if "pg_catalog.setval" not in line and not line.startswith(("\\restrict ", "\\unrestrict "))
+    ]

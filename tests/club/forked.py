@@ -18,19 +18,34 @@ class Forks:
     """forks.py started in ``cwd`` with ``env`` (under ``prefix``, e.g. setpriv, as the commands
     would be); :meth:`run` is one ``clubrating ARGV``. Closed by :meth:`close` or a ``with``."""
 
-    def __init__(self, *, cwd: Path | None = None, env: Mapping[str, str] | None = None,
-                 prefix: Sequence[str] = ()) -> None:
-        self.process = subprocess.Popen([*prefix, sys.executable, str(FORKS)], cwd=cwd, env=env,
-                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    def __init__(
+        self,
+        *,
+        cwd: Path | None = None,
+        env: Mapping[str, str] | None = None,
+        prefix: Sequence[str] = (),
+    ) -> None:
+        self.process = subprocess.Popen(
+            [*prefix, sys.executable, str(FORKS)],
+            cwd=cwd,
+            env=env,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
 
     def run(self, argv: list[str], stdin: str = "") -> subprocess.CompletedProcess[str]:
         assert self.process.stdin is not None and self.process.stdout is not None
         self.process.stdin.write(json.dumps({"argv": argv, "stdin": stdin}) + "\n")
         self.process.stdin.flush()
         answer = self.process.stdout.readline()
-        assert answer, f"forks.py ended (exit {self.process.wait()}) at clubrating {shlex.join(argv)}"
+        assert answer, (
+            f"forks.py ended (exit {self.process.wait()}) at clubrating {shlex.join(argv)}"
+        )
         done = json.loads(answer)
-        return subprocess.CompletedProcess(["clubrating", *argv], done["exit"], done["stdout"], done["stderr"])
+        return subprocess.CompletedProcess(
+            ["clubrating", *argv], done["exit"], done["stdout"], done["stderr"]
+        )
 
     def close(self) -> None:
         assert self.process.stdin is not None

@@ -32,11 +32,12 @@ def say(word: str) -> None:
     print(word, file=sys.__stdout__, flush=True)
 
 
-HELD: list[bool] = []   # once per process, whichever hook comes first
+HELD: list[bool] = []  # once per process, whichever hook comes first
 
 
 def hold_once(function: Any) -> Any:
     """``function`` that, the first time, says ``inside`` and waits for the test's go."""
+
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         result = function(*args, **kwargs)
         if not HELD:
@@ -44,6 +45,7 @@ def hold_once(function: Any) -> Any:
             say("inside")
             sys.stdin.readline()
         return result
+
     return wrapper
 
 
@@ -54,6 +56,7 @@ def tell_once(function: Any) -> Any:
             HELD.append(True)
             say("inside")
         return result
+
     return wrapper
 
 
@@ -68,6 +71,7 @@ def watch_statements(sender: Any, connection: Any, **kwargs: Any) -> None:
         if any(word in str(sql).upper() for word in LOCKING):
             say("lock")
         return execute(sql, params, many, context)
+
     connection.execute_wrappers.append(wrapper)
 
 

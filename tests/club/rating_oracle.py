@@ -10,8 +10,16 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from clubrating.club.models import (Club, CurrentRating, Game, InitialEntry, Member, RatingChange, Tournament,
-                                    TournamentStatus)
+from clubrating.club.models import (
+    Club,
+    CurrentRating,
+    Game,
+    InitialEntry,
+    Member,
+    RatingChange,
+    Tournament,
+    TournamentStatus,
+)
 
 from ..oracle import ratings as oracle
 
@@ -20,22 +28,50 @@ TOLERANCE = 1e-6
 
 def club_facts(club: Club) -> oracle.Facts:
     club.refresh_from_db()
-    settings = oracle.Settings(policy=club.policy, start=club.start_rating, k_new=club.k_new,
-                               k_new_games=club.k_new_games, k_established=club.k_established,
-                               provisional_games=club.provisional_games, separate_lists=club.separate_lists)
+    settings = oracle.Settings(
+        policy=club.policy,
+        start=club.start_rating,
+        k_new=club.k_new,
+        k_new_games=club.k_new_games,
+        k_established=club.k_established,
+        provisional_games=club.provisional_games,
+        separate_lists=club.separate_lists,
+    )
     members = Member.objects.filter(club=club).values_list("id", "merged_into_id", "junior")
     games: dict[int, list[oracle.Game]] = {}
-    for tournament_id, white, black, points, played in Game.objects.filter(tournament__club=club).values_list(
-            "tournament_id", "white__member_id", "black__member_id", "white_points", "played"):
+    for tournament_id, white, black, points, played in Game.objects.filter(
+        tournament__club=club
+    ).values_list(
+        "tournament_id", "white__member_id", "black__member_id", "white_points", "played"
+    ):
         games.setdefault(tournament_id, []).append(oracle.Game(white, black, points, played))
-    tournaments = [oracle.Tournament(t_id, date, sequence, control, status == TournamentStatus.PUBLISHED,
-                                     kind == "bughouse", tuple(games.get(t_id, ())))
-                   for t_id, date, sequence, control, status, kind in Tournament.objects.filter(club=club).values_list(
-                       "id", "date", "sequence", "time_control", "status", "kind")]
-    initial = [oracle.InitialRow(member, rating, count) for member, rating, count in
-               InitialEntry.objects.filter(club=club).order_by("number").values_list("member_id", "rating", "games")]
-    return oracle.Facts(settings, {m: into for m, into, _ in members}, {m for m, _, junior in members if junior},
-                        initial, tournaments)
+    tournaments = [
+        oracle.Tournament(
+            t_id,
+            date,
+            sequence,
+            control,
+            status == TournamentStatus.PUBLISHED,
+            kind == "bughouse",
+            tuple(games.get(t_id, ())),
+        )
+        for t_id, date, sequence, control, status, kind in Tournament.objects.filter(
+            club=club
+        ).values_list("id", "date", "sequence", "time_control", "status", "kind")
+    ]
+    initial = [
+        oracle.InitialRow(member, rating, count)
+        for member, rating, count in InitialEntry.objects.filter(club=club)
+        .order_by("number")
+        .values_list("member_id", "rating", "games")
+    ]
+    return oracle.Facts(
+        settings,
+        {m: into for m, into, _ in members},
+        {m for m, _, junior in members if junior},
+        initial,
+        tournaments,
+    )
 
 
 def _day(value: Any) -> dt.date | None:
@@ -55,27 +91,59 @@ def _differ(stored: tuple[Any, ...], expected: tuple[Any, ...]) -> bool:
 def oracle_differences(club: Club) -> list[str]:
     """Each stored rating change or current rating that is not the oracle's, one line each."""
     changes, current = oracle.rate(club_facts(club))
-    stored_changes = {(t, m): (lst, before, after, k, games_before, rated, half, expected, bool(provisional))
-                      for t, m, lst, before, after, k, games_before, rated, half, expected, provisional in
-                      RatingChange.objects.filter(tournament__club=club).values_list(
-                          "tournament_id", "member_id", "rating_list", "rating_before", "rating_after", "k",
-                          "games_before", "games_rated", "score_rated", "expected", "provisional_before")}
+    stored_changes = {
+        (t, m): (lst, before, after, k, games_before, rated, half, expected, bool(provisional))
+        for t, m, lst, before, after, k, games_before, rated, half, expected, provisional in RatingChange.objects.filter(
+            tournament__club=club
+        ).values_list(
+            "tournament_id",
+            "member_id",
+            "rating_list",
+            "rating_before",
+            "rating_after",
+            "k",
+            "games_before",
+            "games_rated",
+            "score_rated",
+            "expected",
+            "provisional_before",
+        )
+    }
     found = []
     for key in sorted(stored_changes.keys() | changes.keys()):
         want = changes.get(key)
-        row = (want.rating_list, want.rating_before, want.rating_after, want.k, want.games_before, want.games_rated,
-               want.half_points, want.expected, want.provisional_before) if want else None
+        row = (
+            (
+                want.rating_list,
+                want.rating_before,
+                want.rating_after,
+                want.k,
+                want.games_before,
+                want.games_rated,
+                want.half_points,
+                want.expected,
+                want.provisional_before,
+            )
+            if want
+            else None
+        )
         got = stored_changes.get(key)
         if got is None or row is None or _differ(got, row):
-            found.append(f"rating change of tournament {key[0]}, member {key[1]}: stored {got}, oracle {row}")
-    stored_current = {(m, lst): (rating, games, bool(provisional), _day(last))
-                      for m, lst, rating, games, provisional, last in CurrentRating.objects.filter(
-                          member__club=club).values_list("member_id", "rating_list", "rating", "games",
-                                                         "provisional", "last_played")}
+            found.append(
+                f"rating change of tournament {key[0]}, member {key[1]}: stored {got}, oracle {row}"
+            )
+    stored_current = {
+        (m, lst): (rating, games, bool(provisional), _day(last))
+        for m, lst, rating, games, provisional, last in CurrentRating.objects.filter(
+            member__club=club
+        ).values_list("member_id", "rating_list", "rating", "games", "provisional", "last_played")
+    }
     for key in sorted(stored_current.keys() | current.keys()):
         now = current.get(key)
         row = (now.rating, now.games, now.provisional, now.last_played) if now else None
         got = stored_current.get(key)
         if got is None or row is None or _differ(got, row):
-            found.append(f"current rating of member {key[0]} on list {key[1]}: stored {got}, oracle {row}")
+            found.append(
+                f"current rating of member {key[0]} on list {key[1]}: stored {got}, oracle {row}"
+            )
     return found

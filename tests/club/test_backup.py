@@ -17,14 +17,20 @@ import pytest
 
 from .databases import own_database, query
 
-pytestmark = pytest.mark.storage   # the commands open the databases of $CLUBRATING_DATABASE_URL's server
+pytestmark = (
+    pytest.mark.storage
+)  # the commands open the databases of $CLUBRATING_DATABASE_URL's server
 
 WRITER = str(Path(__file__).with_name("writer_loop.py"))
-DEADLINE = 180.0   # seconds a command may take on a busy 2-core machine
+DEADLINE = 180.0  # seconds a command may take on a busy 2-core machine
 ON_POSTGRES = os.environ.get("CLUBRATING_DATABASE_URL", "").startswith("postgres")
 SUFFIX = ".pgdump" if ON_POSTGRES else ".sqlite3"
-EVENING = ["1,Anna Berg,Bob Cole,1-0", "1,Carl Dahl,Dana Eck,0-1",
-           "2,Anna Berg,Dana Eck,1/2-1/2", "2,Bob Cole,Carl Dahl,1-0"]
+EVENING = [
+    "1,Anna Berg,Bob Cole,1-0",
+    "1,Carl Dahl,Dana Eck,0-1",
+    "2,Anna Berg,Dana Eck,1/2-1/2",
+    "2,Bob Cole,Carl Dahl,1-0",
+]
 
 Databases = Callable[[], str]
 
@@ -43,7 +49,9 @@ def built_club(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, 
     folder = tmp_path_factory.mktemp("built")
     with own_database(folder, "built") as database:
         published_club(database, folder)
-        if database.startswith("sqlite:///"):   # closed cleanly: the file alone is the whole database
+        if database.startswith(
+            "sqlite:///"
+        ):  # closed cleanly: the file alone is the whole database
             assert not Path(database.removeprefix("sqlite:///") + "-wal").exists()
         yield database, folder / "jan.csv"
 
@@ -69,8 +77,13 @@ def source(built_club: tuple[str, Path], tmp_path: Path) -> Iterator[str]:
 
 def tables(database: str) -> list[str]:
     if database.startswith("sqlite:///"):
-        return [row[0] for row in query(database, "SELECT name FROM sqlite_master WHERE type = 'table'")]
-    return [row[0] for row in query(database, "SELECT tablename FROM pg_tables WHERE schemaname = 'public'")]
+        return [
+            row[0] for row in query(database, "SELECT name FROM sqlite_master WHERE type = 'table'")
+        ]
+    return [
+        row[0]
+        for row in query(database, "SELECT tablename FROM pg_tables WHERE schemaname = 'public'")
+    ]
 
 
 AUDIT = "SELECT id, club_id, who, action, target, new FROM club_auditentry ORDER BY id"
@@ -79,9 +92,14 @@ AUDIT = "SELECT id, club_id, who, action, target, new FROM club_auditentry ORDER
 def cli(database: str, *argv: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
     # a PYTHONPATH relative to the checkout (PYTHONPATH=src) still finds it from another directory
     paths = [os.path.abspath(p) for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]
-    return subprocess.run([sys.executable, "-m", "clubrating", "--database", database, *argv],
-                          capture_output=True, text=True, timeout=DEADLINE, cwd=cwd,
-                          env={**os.environ, "PYTHONPATH": os.pathsep.join(paths)})
+    return subprocess.run(
+        [sys.executable, "-m", "clubrating", "--database", database, *argv],
+        capture_output=True,
+        text=True,
+        timeout=DEADLINE,
+        cwd=cwd,
+        env={**os.environ, "PYTHONPATH": os.pathsep.join(paths)},
+    )
 
 
 def ok(done: subprocess.CompletedProcess[str]) -> str:
@@ -92,7 +110,10 @@ def ok(done: subprocess.CompletedProcess[str]) -> str:
 def published_club(database: str, tmp_path: Path) -> None:
     """A club with one published evening (tournament 1: Anna, Bob, Carl, Dana)."""
     csv = tmp_path / "jan.csv"
-    csv.write_text("# date: 2024-01-09\nround,white,black,result\n" + "\n".join(EVENING) + "\n", encoding="utf-8")
+    csv.write_text(
+        "# date: 2024-01-09\nround,white,black,result\n" + "\n".join(EVENING) + "\n",
+        encoding="utf-8",
+    )
     ok(cli(database, "init", "Riverside"))
     ok(cli(database, "import", str(csv)))
     ok(cli(database, "link", "1", "--all-new"))
@@ -104,8 +125,13 @@ class Writer:
 
     def __init__(self, database: str, tmp_path: Path) -> None:
         self.errors = tmp_path / "writer-stderr.txt"
-        self.process = subprocess.Popen([sys.executable, WRITER, database, str(tmp_path)], stdin=subprocess.PIPE,
-                                        stdout=subprocess.PIPE, stderr=self.errors.open("w"), text=True)
+        self.process = subprocess.Popen(
+            [sys.executable, WRITER, database, str(tmp_path)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=self.errors.open("w"),
+            text=True,
+        )
         self.writes = 0
 
     def wait_for(self, writes: int) -> None:
@@ -121,7 +147,8 @@ class Writer:
 
 
 def test_a_backup_taken_while_a_writer_publishes_and_corrects_restores_a_consistent_history(
-        source: str, new_database: Databases, tmp_path: Path) -> None:
+    source: str, new_database: Databases, tmp_path: Path
+) -> None:
     target = new_database()
     writer = Writer(source, tmp_path)
     try:
@@ -129,22 +156,27 @@ def test_a_backup_taken_while_a_writer_publishes_and_corrects_restores_a_consist
         file = tmp_path / f"during{SUFFIX}"
         ok(cli(source, "backup", str(file)))
         started = writer.writes
-        writer.wait_for(started + 3)   # the writer went on while and after the backup was taken
+        writer.wait_for(started + 3)  # the writer went on while and after the backup was taken
     finally:
         writer.stop()
     assert oct(file.stat().st_mode & 0o777) == "0o600"
     restored = ok(cli(target, "restore", str(file)))
     assert restored.startswith(f"restored {file}: 1 club, ")
     kept, everything = query(target, AUDIT), query(source, AUDIT)
-    assert len(kept) >= 3 + 9 and len(kept) < len(everything)   # the writes up to the backup, not those after
-    assert kept == everything[:len(kept)]   # every entry up to the backup, as it was
+    assert len(kept) >= 3 + 9 and len(kept) < len(
+        everything
+    )  # the writes up to the backup, not those after
+    assert kept == everything[: len(kept)]  # every entry up to the backup, as it was
     assert "matched the replay exactly" in ok(cli(target, "rebuild"))
-    tournaments = query(target, "SELECT count(*) FROM club_tournament WHERE status = 'published'")[0][0]
+    tournaments = query(target, "SELECT count(*) FROM club_tournament WHERE status = 'published'")[
+        0
+    ][0]
     assert tournaments >= 1 + started // 3
 
 
 def test_a_truncated_or_damaged_backup_is_refused_in_one_line_and_nothing_is_written(
-        built_club: tuple[str, Path], built_backup: Path, new_database: Databases, tmp_path: Path) -> None:
+    built_club: tuple[str, Path], built_backup: Path, new_database: Databases, tmp_path: Path
+) -> None:
     target, evening = new_database(), built_club[1]
     whole = tmp_path / f"whole{SUFFIX}"
     shutil.copy2(built_backup, whole)
@@ -153,17 +185,20 @@ def test_a_truncated_or_damaged_backup_is_refused_in_one_line_and_nothing_is_wri
     cut.write_bytes(data[: len(data) * 2 // 3])
     damaged = tmp_path / f"damaged{SUFFIX}"
     damaged.write_bytes(data[:4096] + bytes(len(data) - 4096))
-    for bad in (cut, damaged, evening):   # and a file that is no backup at all
+    for bad in (cut, damaged, evening):  # and a file that is no backup at all
         done = cli(target, "restore", str(bad))
         assert done.returncode == 2, done.stdout + done.stderr
         lines = done.stderr.splitlines()
-        assert len(lines) == 1 and lines[0].startswith(f"clubrating restore: error: {bad}: "), done.stderr
+        assert len(lines) == 1 and lines[0].startswith(f"clubrating restore: error: {bad}: "), (
+            done.stderr
+        )
         assert "club_auditentry" not in tables(target)
-    ok(cli(target, "restore", str(whole)))   # the whole file restores into the same database
+    ok(cli(target, "restore", str(whole)))  # the whole file restores into the same database
 
 
-def test_a_database_holding_rows_is_refused_and_left_as_it_was(built_backup: Path, new_database: Databases,
-                                                              tmp_path: Path) -> None:
+def test_a_database_holding_rows_is_refused_and_left_as_it_was(
+    built_backup: Path, new_database: Databases, tmp_path: Path
+) -> None:
     target = new_database()
     file = tmp_path / f"club{SUFFIX}"
     shutil.copy2(built_backup, file)
@@ -171,48 +206,68 @@ def test_a_database_holding_rows_is_refused_and_left_as_it_was(built_backup: Pat
     before = query(target, AUDIT)
     done = cli(target, "restore", str(file))
     assert done.returncode == 2
-    assert done.stderr.strip() == ("clubrating restore: error: the database is not empty (table club_auditentry "
-                                   "holds rows): a backup restores into an empty database only; nothing was written")
+    assert done.stderr.strip() == (
+        "clubrating restore: error: the database is not empty (table club_auditentry "
+        "holds rows): a backup restores into an empty database only; nothing was written"
+    )
     assert query(target, AUDIT) == before
     assert [row[0] for row in query(target, "SELECT name FROM club_club")] == ["Another Club"]
 
 
-def test_a_database_with_empty_tables_only_is_empty_and_restores(source: str, built_backup: Path,
-                                                                new_database: Databases, tmp_path: Path) -> None:
+def test_a_database_with_empty_tables_only_is_empty_and_restores(
+    source: str, built_backup: Path, new_database: Databases, tmp_path: Path
+) -> None:
     target = new_database()
     file = tmp_path / f"club{SUFFIX}"
     shutil.copy2(built_backup, file)
-    migrate = "import sys; from clubrating import djangoenv; djangoenv.setup(sys.argv[1], migrate=True)"
-    subprocess.run([sys.executable, "-c", migrate, target], check=True, timeout=DEADLINE)   # tables, no row
+    migrate = (
+        "import sys; from clubrating import djangoenv; djangoenv.setup(sys.argv[1], migrate=True)"
+    )
+    subprocess.run(
+        [sys.executable, "-c", migrate, target], check=True, timeout=DEADLINE
+    )  # tables, no row
     assert "club_auditentry" in tables(target)
     ok(cli(target, "restore", str(file)))
     assert query(target, AUDIT) == query(source, AUDIT)
 
 
 def test_migrations_newer_than_the_backup_are_applied_after_the_restore(
-        source: str, new_database: Databases, tmp_path: Path) -> None:
+    source: str, new_database: Databases, tmp_path: Path
+) -> None:
     target = new_database()
-    newest = query(source, "SELECT name FROM django_migrations WHERE app = 'club' ORDER BY id DESC LIMIT 1")[0][0]
-    older = query(source, "SELECT name FROM django_migrations WHERE app = 'club' ORDER BY id DESC LIMIT 2")[1][0]
+    newest = query(
+        source, "SELECT name FROM django_migrations WHERE app = 'club' ORDER BY id DESC LIMIT 1"
+    )[0][0]
+    older = query(
+        source, "SELECT name FROM django_migrations WHERE app = 'club' ORDER BY id DESC LIMIT 2"
+    )[1][0]
     # the source taken back to the migration before the newest, as an older installation's was
-    code = ("import sys; from clubrating import djangoenv; djangoenv.setup(sys.argv[1]); "
-            "from django.core.management import call_command; call_command('migrate', 'club', sys.argv[2], verbosity=0)")
+    code = (
+        "import sys; from clubrating import djangoenv; djangoenv.setup(sys.argv[1]); "
+        "from django.core.management import call_command; call_command('migrate', 'club', sys.argv[2], verbosity=0)"
+    )
     subprocess.run([sys.executable, "-c", code, source, older], check=True, timeout=DEADLINE)
     file = tmp_path / f"older{SUFFIX}"
     ok(cli(source, "backup", str(file)))
     restored = ok(cli(target, "restore", str(file)))
     assert "1 newer migration applied" in restored
-    assert query(target, f"SELECT count(*) FROM django_migrations WHERE name = '{newest}'")[0][0] == 1
+    assert (
+        query(target, f"SELECT count(*) FROM django_migrations WHERE name = '{newest}'")[0][0] == 1
+    )
     assert "matched the replay exactly" in ok(cli(target, "rebuild"))
 
 
-def test_the_default_file_is_named_by_the_time_and_never_replaced(source: str, tmp_path: Path) -> None:
+def test_the_default_file_is_named_by_the_time_and_never_replaced(
+    source: str, tmp_path: Path
+) -> None:
     out = ok(cli(source, "backup", cwd=tmp_path))
     name = re.search(r"to (clubrating-\d{8}-\d{6}" + re.escape(SUFFIX) + ")", out)
     assert name is not None, out
     again = cli(source, "backup", name.group(1), cwd=tmp_path)
     assert again.returncode == 2 and "exists already" in again.stderr
-    assert [p.name for p in tmp_path.iterdir() if p.name.startswith((".clubrating", "clubrating"))] == [name.group(1)]
+    assert [
+        p.name for p in tmp_path.iterdir() if p.name.startswith((".clubrating", "clubrating"))
+    ] == [name.group(1)]
 
 
 # A tampered backup: objects no migration makes, added to a copy of the file (SQLite) or to the
@@ -221,32 +276,33 @@ def test_the_default_file_is_named_by_the_time_and_never_replaced(source: str, t
 # password hash into a public member's name.
 SQLITE_BACKDOORS = {
     "trigger publish_all": "CREATE TRIGGER publish_all AFTER INSERT ON club_auditentry BEGIN "
-                           "UPDATE club_club SET visibility = 'public', names = 'full'; END",
+    "UPDATE club_club SET visibility = 'public', names = 'full'; END",
     "trigger leak_hashes": "CREATE TRIGGER leak_hashes AFTER INSERT ON auth_user BEGIN "
-                           "UPDATE club_member SET name = NEW.password WHERE id = 1; END",
+    "UPDATE club_member SET name = NEW.password WHERE id = 1; END",
     "view members_view": "CREATE VIEW members_view AS SELECT name FROM club_member",
     "table stash": "CREATE TABLE stash (secret TEXT)",
     "index club_member_by_name": "CREATE INDEX club_member_by_name ON club_member (name)",
 }
 PG_BACKDOORS = {
     "FUNCTION public publish_all()": "CREATE FUNCTION publish_all() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
-                                     "UPDATE club_club SET visibility = 'public', names = 'full'; RETURN NEW; END $$",
+    "UPDATE club_club SET visibility = 'public', names = 'full'; RETURN NEW; END $$",
     "TRIGGER public club_auditentry publish_all": "CREATE TRIGGER publish_all AFTER INSERT ON club_auditentry "
-                                                  "FOR EACH ROW EXECUTE FUNCTION publish_all()",
+    "FOR EACH ROW EXECUTE FUNCTION publish_all()",
     "VIEW public members_view": "CREATE VIEW members_view AS SELECT name FROM club_member",
     "TABLE public stash": "CREATE TABLE stash (secret TEXT)",
     # kinds migrations make, on clubrating's tables, but not made so: only the probe database's
     # schema tells them apart
     "INDEX public club_member_by_name": "CREATE INDEX club_member_by_name ON club_member (name)",
     "TABLE public club_club": "ALTER TABLE club_club DROP CONSTRAINT club_club_k_new_games_check, ADD CONSTRAINT "
-                              "club_club_k_new_games_check CHECK (k_new_games >= -1000000)",
+    "club_club_k_new_games_check CHECK (k_new_games >= -1000000)",
 }
 
 
 SQLITE_LACKS = {"index club_audite_club_id_33496d_idx": "DROP INDEX club_audite_club_id_33496d_idx"}
 """An object taken away: an index dropped (for a unique one, a uniqueness lost)."""
-CASES = [(name, False) for name in (PG_BACKDOORS if ON_POSTGRES else SQLITE_BACKDOORS)] + \
-    ([] if ON_POSTGRES else [(name, True) for name in SQLITE_LACKS])
+CASES = [(name, False) for name in (PG_BACKDOORS if ON_POSTGRES else SQLITE_BACKDOORS)] + (
+    [] if ON_POSTGRES else [(name, True) for name in SQLITE_LACKS]
+)
 
 
 def tampered(built_backup: Path, source: str, tmp_path: Path, name: str) -> Path:
@@ -272,15 +328,22 @@ def tampered(built_backup: Path, source: str, tmp_path: Path, name: str) -> Path
 
 @pytest.mark.parametrize("name, taken_away", CASES)
 def test_a_backup_holding_an_object_no_migration_makes_is_refused_before_anything_is_written(
-        built_backup: Path, source: str, new_database: Databases, tmp_path: Path, name: str,
-        taken_away: bool) -> None:
+    built_backup: Path,
+    source: str,
+    new_database: Databases,
+    tmp_path: Path,
+    name: str,
+    taken_away: bool,
+) -> None:
     file = tampered(built_backup, source, tmp_path, name)
     target = new_database()
     done = cli(target, "restore", str(file))
     assert done.returncode == 2, done.stdout + done.stderr
     lines = done.stderr.splitlines()
     said = f"the backup lacks {name} " if taken_away else "the backup holds "
-    assert len(lines) == 1 and lines[0].startswith(f"clubrating restore: error: {file}: {said}"), done.stderr
+    assert len(lines) == 1 and lines[0].startswith(f"clubrating restore: error: {file}: {said}"), (
+        done.stderr
+    )
     assert name in lines[0] and "nothing was written" in lines[0]
     assert tables(target) == []
     if ON_POSTGRES:
@@ -288,7 +351,8 @@ def test_a_backup_holding_an_object_no_migration_makes_is_refused_before_anythin
 
 
 def test_an_untouched_backup_still_restores_after_its_schema_is_compared(
-        built_backup: Path, new_database: Databases, tmp_path: Path) -> None:
+    built_backup: Path, new_database: Databases, tmp_path: Path
+) -> None:
     target = new_database()
     file = tmp_path / f"club{SUFFIX}"
     shutil.copy2(built_backup, file)
@@ -298,13 +362,16 @@ def test_an_untouched_backup_still_restores_after_its_schema_is_compared(
 def probes(database: str) -> list[str]:
     """The probe databases the schema checks of a restore into ``database`` left on the server
     (none: each is dropped after); another test's restore may have its own probe meanwhile."""
-    prefix = database.rsplit("/", 1)[-1][:30] + "_probe_"   # the tests' database names: letters, digits and _
+    prefix = (
+        database.rsplit("/", 1)[-1][:30] + "_probe_"
+    )  # the tests' database names: letters, digits and _
     sql = f"SELECT datname FROM pg_database WHERE starts_with(datname, '{prefix}')"
     return [row[0] for row in query(database, sql)]
 
 
 def test_a_role_that_may_not_create_a_database_restores_after_the_kinds_check_and_says_so(
-        built_backup: Path, new_database: Databases, tmp_path: Path) -> None:
+    built_backup: Path, new_database: Databases, tmp_path: Path
+) -> None:
     import psycopg
     from urllib.parse import urlsplit, urlunsplit
 
@@ -319,9 +386,13 @@ def test_a_role_that_may_not_create_a_database_restores_after_the_kinds_check_an
         file = tmp_path / f"club{SUFFIX}"
         shutil.copy2(built_backup, file)
         done = cli(as_role, "restore", str(file))
-        assert done.returncode == 0 and done.stdout.startswith(f"restored {file}: 1 club, "), done.stdout + done.stderr
+        assert done.returncode == 0 and done.stdout.startswith(f"restored {file}: 1 club, "), (
+            done.stdout + done.stderr
+        )
         lines = done.stderr.splitlines()
-        assert len(lines) == 1 and "only the kinds of schema object were checked" in lines[0], done.stderr
+        assert len(lines) == 1 and "only the kinds of schema object were checked" in lines[0], (
+            done.stderr
+        )
         assert probes(target) == []
     finally:
         with psycopg.connect(target, autocommit=True) as database:
@@ -332,7 +403,9 @@ def test_a_role_that_may_not_create_a_database_restores_after_the_kinds_check_an
 
 
 # a role without CREATEDB is PostgreSQL's: the test is collected on PostgreSQL only (a skip fails CI)
-test_a_role_that_may_not_create_a_database_restores_after_the_kinds_check_and_says_so.__test__ = ON_POSTGRES  # type: ignore[attr-defined]
+test_a_role_that_may_not_create_a_database_restores_after_the_kinds_check_and_says_so.__test__ = (
+    ON_POSTGRES  # type: ignore[attr-defined]
+)
 
 
 def test_a_second_statement_on_a_session_setting_line_of_a_dump_is_compared() -> None:
@@ -342,9 +415,17 @@ def test_a_second_statement_on_a_session_setting_line_of_a_dump_is_compared() ->
 
     header = "--\n-- Name: club_club; Type: TABLE; Schema: public; Owner: -\n--\n\nCREATE TABLE public.club_club (id integer);\n"
     plain = _pg_objects(header)
-    assert _pg_objects(header + "SET default_tablespace = '';\nSELECT pg_catalog.set_config('search_path', '', false);\n"
-                       "\\restrict abc123\n-- a comment\n") == plain
-    for hidden in ("SET default_tablespace = ''; CREATE TRIGGER t AFTER INSERT ON club_club EXECUTE FUNCTION f();",
-                   "SELECT pg_catalog.set_config('search_path', '', false); DROP TABLE club_club;",
-                   "SET lock_timeout = 0;SELECT 1;"):
+    assert (
+        _pg_objects(
+            header
+            + "SET default_tablespace = '';\nSELECT pg_catalog.set_config('search_path', '', false);\n"
+            "\\restrict abc123\n-- a comment\n"
+        )
+        == plain
+    )
+    for hidden in (
+        "SET default_tablespace = ''; CREATE TRIGGER t AFTER INSERT ON club_club EXECUTE FUNCTION f();",
+        "SELECT pg_catalog.set_config('search_path', '', false); DROP TABLE club_club;",
+        "SET lock_timeout = 0;SELECT 1;",
+    ):
         assert _pg_objects(header + hidden + "\n") != plain, hidden

@@ -67,7 +67,10 @@ def test_a_second_evening_links_exact_names_in_one_go(capsys, evening, tmp_path)
     run(capsys, "link", "1", "--all-new")
     run(capsys, "publish", "1")
     second = tmp_path / "second.csv"
-    second.write_text(CSV_EVENING.replace("2026-03-03", "2026-03-10").replace("Dan Eng", "D. Eng"), encoding="utf-8")
+    second.write_text(
+        CSV_EVENING.replace("2026-03-03", "2026-03-10").replace("Dan Eng", "D. Eng"),
+        encoding="utf-8",
+    )
     code, out, _ = run(capsys, "import", str(second), "--accept-exact")
     assert "linked 3 names" in out
     code, out, _ = run(capsys, "entries", "2", "--json")
@@ -88,7 +91,9 @@ def test_user_mistakes_are_one_line_errors(capsys, evening):
     run(capsys, "init", "Riverside Chess Club")
     run(capsys, "import", str(evening))
     code, _, err = run(capsys, "import", str(evening))
-    assert code == 2 and "imported already: tournament 1" in err and len(err.strip().splitlines()) == 1
+    assert (
+        code == 2 and "imported already: tournament 1" in err and len(err.strip().splitlines()) == 1
+    )
     code, _, err = run(capsys, "publish", "1")
     assert code == 2 and "not linked" in err
     code, _, err = run(capsys, "correct", "1", "1", "Anna Berg", "3-0")
@@ -100,49 +105,74 @@ def test_user_mistakes_are_one_line_errors(capsys, evening):
 
 def test_a_malformed_file_is_refused_with_file_and_line_and_no_traceback(tmp_path):
     bad = tmp_path / "bad.csv"
-    bad.write_text("round,white,black,result\n1,Anna Berg,Ben Cole,1-0\n1,Cara Dunn,Dan Eng,5-3\n", encoding="utf-8")
+    bad.write_text(
+        "round,white,black,result\n1,Anna Berg,Ben Cole,1-0\n1,Cara Dunn,Dan Eng,5-3\n",
+        encoding="utf-8",
+    )
     database = f"sqlite:///{tmp_path / 'club.sqlite3'}"
     command = [sys.executable, "-m", "clubrating", "--database", database]
     made = subprocess.run(command + ["init", "Riverside"], capture_output=True, text=True)
     assert made.returncode == 0, made.stderr
-    done = subprocess.run(command + ["import", str(bad), "--date", "2026-01-06"], capture_output=True, text=True)
+    done = subprocess.run(
+        command + ["import", str(bad), "--date", "2026-01-06"], capture_output=True, text=True
+    )
     assert done.returncode == 2
     assert "Traceback" not in done.stderr
     assert f"{bad}:3:" in done.stderr
-    listed = subprocess.run(command + ["tournament", "--json"], capture_output=True, text=True, check=True)
+    listed = subprocess.run(
+        command + ["tournament", "--json"], capture_output=True, text=True, check=True
+    )
     assert json.loads(listed.stdout) == []
 
 
 @pytest.mark.parametrize(
     ("database", "expected"),
     [
-        ("postgresql://nobody@127.0.0.1:9/none", "clubrating ratings: error: database: "),  # nothing listens on 9
-        ("sqlite:////no/such/directory/club.sqlite3",   # the path and the reason
-         "clubrating ratings: error: /no/such/directory/club.sqlite3: cannot open the database: no directory "
-         "/no/such/directory"),
+        (
+            "postgresql://nobody@127.0.0.1:9/none",
+            "clubrating ratings: error: database: ",
+        ),  # nothing listens on 9
+        (
+            "sqlite:////no/such/directory/club.sqlite3",  # the path and the reason
+            "clubrating ratings: error: /no/such/directory/club.sqlite3: cannot open the database: no directory "
+            "/no/such/directory",
+        ),
     ],
 )
 def test_a_database_that_cannot_be_reached_is_one_line_without_traceback(database, expected):
-    done = subprocess.run([sys.executable, "-m", "clubrating", "--database", database, "ratings"],
-                          capture_output=True, text=True)
+    done = subprocess.run(
+        [sys.executable, "-m", "clubrating", "--database", database, "ratings"],
+        capture_output=True,
+        text=True,
+    )
     assert done.returncode == 2
     assert done.stderr.startswith(expected) and done.stderr.count("\n") == 1, done.stderr
 
 
 def test_matching_against_a_database_without_a_club_says_so(tmp_path):
     database = f"sqlite:///{tmp_path / 'empty.sqlite3'}"
-    done = subprocess.run([sys.executable, "-m", "clubrating", "--database", database, "match", "Smith, John"],
-                          capture_output=True, text=True)
+    done = subprocess.run(
+        [sys.executable, "-m", "clubrating", "--database", database, "match", "Smith, John"],
+        capture_output=True,
+        text=True,
+    )
     assert done.returncode == 2 and not (tmp_path / "empty.sqlite3").exists()
-    assert done.stderr == (f"clubrating match: error: {tmp_path / 'empty.sqlite3'}: no database here: create one with "
-                           "clubrating init 'CLUB NAME', or choose one with --database URL or $CLUBRATING_DATABASE_URL\n")
+    assert done.stderr == (
+        f"clubrating match: error: {tmp_path / 'empty.sqlite3'}: no database here: create one with "
+        "clubrating init 'CLUB NAME', or choose one with --database URL or $CLUBRATING_DATABASE_URL\n"
+    )
 
 
 @pytest.mark.django_db(transaction=True, reset_sequences=True)
 def test_the_demo_club_is_built_published_and_its_rebuild_matches(capsys):
     code, out, _ = run(capsys, "demo", "--seasons", "1", "--members", "16", "--json")
     summary = json.loads(out)
-    assert code == 0 and summary["tournaments"] > 10 and summary["merges"] == 1 and summary["corrections"] == 1
+    assert (
+        code == 0
+        and summary["tournaments"] > 10
+        and summary["merges"] == 1
+        and summary["corrections"] == 1
+    )
     code, out, _ = run(capsys, "ratings", "--club", "demo", "--json")
     assert len(json.loads(out)["players"]) == summary["members"]
     code, out, _ = run(capsys, "rebuild", "--club", "demo", "--json")
@@ -151,12 +181,21 @@ def test_the_demo_club_is_built_published_and_its_rebuild_matches(capsys):
     assert code == 2 and "demo club already" in err
 
 
-@pytest.mark.parametrize(("argv", "message"), [
-    (["audit", "--limit", "-5"], "argument --limit: -5 is out of range: expected at least 1"),
-    (["demo", "--members", "3"], "argument --members: 3 is out of range: expected from 8 to 5000"),
-    (["serve", "--port", "70000"], "argument --port: 70000 is out of range: expected from 1 to 65535"),
-    (["serve", "--workers", "x"], "argument --workers: 'x' is not a whole number"),
-])
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["audit", "--limit", "-5"], "argument --limit: -5 is out of range: expected at least 1"),
+        (
+            ["demo", "--members", "3"],
+            "argument --members: 3 is out of range: expected from 8 to 5000",
+        ),
+        (
+            ["serve", "--port", "70000"],
+            "argument --port: 70000 is out of range: expected from 1 to 65535",
+        ),
+        (["serve", "--workers", "x"], "argument --workers: 'x' is not a whole number"),
+    ],
+)
 def test_numbers_out_of_range_are_usage_errors(argv, message, capsys):
     with pytest.raises(SystemExit) as stop:
         main(argv)

@@ -21,18 +21,27 @@ round,white,black,result
 """
 
 
-@pytest.mark.parametrize(("language", "in_order"), [
-    ("ru", ["Семёнов Иван", "Семенов Пётр", "Zhukov Ivan", "Գևորգյան Արամ"]),
-    ("hy", ["Գևորգյան Արամ", "Zhukov Ivan", "Семёнов Иван", "Семенов Пётр"]),
-    ("en", ["Zhukov Ivan", "Семёнов Иван", "Семенов Пётр", "Գևորգյան Արամ"]),
-])
+@pytest.mark.parametrize(
+    ("language", "in_order"),
+    [
+        ("ru", ["Семёнов Иван", "Семенов Пётр", "Zhukov Ivan", "Գևորգյան Արամ"]),
+        ("hy", ["Գևորգյան Արամ", "Zhukov Ivan", "Семёнов Иван", "Семенов Пётр"]),
+        ("en", ["Zhukov Ivan", "Семёнов Иван", "Семенов Пётр", "Գևորգյան Արամ"]),
+    ],
+)
 @pytest.mark.django_db(transaction=True, reset_sequences=True)
-def test_the_ratings_of_equal_players_follow_the_clubs_language(capsys: pytest.CaptureFixture[str], tmp_path: Path,
-                                                                 language: str, in_order: list[str]) -> None:
+def test_the_ratings_of_equal_players_follow_the_clubs_language(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, language: str, in_order: list[str]
+) -> None:
     evening = tmp_path / "evening.csv"
     evening.write_text(DRAWN, encoding="utf-8")
-    steps = [["init", "Riverside Chess Club"], ["import", str(evening)], ["link", "1", "--all-new"], ["publish", "1"]]
-    if language != "en":   # the default
+    steps = [
+        ["init", "Riverside Chess Club"],
+        ["import", str(evening)],
+        ["link", "1", "--all-new"],
+        ["publish", "1"],
+    ]
+    if language != "en":  # the default
         steps.append(["settings", f"language={language}"])
     for args in steps:
         assert main(args) == 0, args

@@ -26,6 +26,7 @@ from .conftest import ARBITER
 def empty_cache() -> None:
     """The club's averages are cached in the process; ids repeat between tests rolled back."""
     from django.core.cache import cache
+
     cache.clear()
 
 
@@ -43,7 +44,9 @@ def test_the_weakest_factor_and_exercises_come_from_the_members_own_games(club) 
     assert doc["weakest"]["club_average"] == pytest.approx(0.5)
     exercises = doc["exercises"]
     assert len(exercises) == 5 and {e["game_id"] for e in exercises} == {g.id for g in games}
-    assert [e["hint"] for e in exercises][0] == "the move played hung 340 cp: find a move that keeps the balance"
+    assert [e["hint"] for e in exercises][
+        0
+    ] == "the move played hung 340 cp: find a move that keeps the balance"
     assert all(e["side_to_move"] == "white" and e["factor"] == "H" for e in exercises)
     assert exercises[0]["tournament"] == "Evening 1" and exercises[0]["date"] == "2026-01-06"
     assert len({e["fen"] for e in exercises}) == 5
@@ -66,8 +69,12 @@ def test_the_brief_for_the_player_page_agrees_with_the_ledger_in_one_query(club)
         assert len(context.captured_queries) == 1
         assert brief is not None and (brief["cpi"], brief["games"]) == (ledger["cpi"], 7)
         assert brief["weakest"]["factor"] == ledger["weakest"]["factor"]
-        assert brief["weakest"]["cost_per_game"] == pytest.approx(ledger["weakest"]["cost_per_game"])
-    assert cpi_brief(services.create_club("Empty", who=ARBITER).members.create(name="Nobody")) is None
+        assert brief["weakest"]["cost_per_game"] == pytest.approx(
+            ledger["weakest"]["cost_per_game"]
+        )
+    assert (
+        cpi_brief(services.create_club("Empty", who=ARBITER).members.create(name="Nobody")) is None
+    )
 
 
 def test_another_factor_can_be_asked_for_and_a_perfect_player_has_no_exercise(club) -> None:
@@ -75,8 +82,10 @@ def test_another_factor_can_be_asked_for_and_a_perfect_player_has_no_exercise(cl
     assert [e["ply"] for e in exercises_for(anna(), factor="e")["exercises"]] == [5, 3, 1]
     ben = exercises_for(Member.objects.get(name="Ben Cole"), factor="H")
     assert ben["factor"] == "H" and ben["exercises"] == [] and ben["averages"]["H"]["average"] == 0
-    assert ben["averages"]["T"]["average"] is None        # no clocks: not available, not 0 %
-    assert ben["averages"]["T"]["club_average"] is None and ben["averages"]["E"]["club_average"] == pytest.approx((0.70 + 0.69 + 0.68 + 3) / 6)
+    assert ben["averages"]["T"]["average"] is None  # no clocks: not available, not 0 %
+    assert ben["averages"]["T"]["club_average"] is None and ben["averages"]["E"][
+        "club_average"
+    ] == pytest.approx((0.70 + 0.69 + 0.68 + 3) / 6)
 
 
 def test_the_limit_and_the_factor_are_checked(club) -> None:
@@ -92,16 +101,20 @@ def test_the_limit_and_the_factor_are_checked(club) -> None:
 def test_only_the_latest_games_give_exercises(club) -> None:
     publish_analysed(club, COACH_GAMES + 3, per_evening=10)
     doc = exercises_for(anna(), limit=100)
-    newest = set(Game.objects.order_by("-tournament__date", "-round").values_list("id", flat=True)[:COACH_GAMES])
+    newest = set(
+        Game.objects.order_by("-tournament__date", "-round").values_list("id", flat=True)[
+            :COACH_GAMES
+        ]
+    )
     assert doc["games"] == COACH_GAMES + 3 and doc["games_coached"] == COACH_GAMES
     assert {e["game_id"] for e in doc["exercises"]} <= newest
-    assert len(doc["exercises"]) == 5        # five distinct positions, each hung in many games
+    assert len(doc["exercises"]) == 5  # five distinct positions, each hung in many games
 
 
 def test_a_corrected_result_is_the_one_the_mates_are_judged_by(club) -> None:
     # Anna keeps a mate in 2 with her last move and the game ends: found only if she won.
     kept = build(OPEN_GAME[:9], {9: {"best": [("Nc3", "#2")], "after": "#1"}}, result="1-0")
-    (game,) = publish_analysed(club, 1, facts=lambda _: kept)                # stored as 1-0 by the club
+    (game,) = publish_analysed(club, 1, facts=lambda _: kept)  # stored as 1-0 by the club
     assert exercises_for(anna(), factor="M2")["exercises"] == []
     services.correct_result(game, "0-1", who=ARBITER)
     (exercise,) = exercises_for(anna(), factor="M2")["exercises"]
@@ -128,23 +141,36 @@ def test_the_coach_costs_the_same_queries_for_five_games_or_thirty(club) -> None
     few = queries()
     publish_analysed(club, 25)
     assert queries() == few == 5
-    assert queries() == 4          # the club's averages from the cache: the ledger did not change
+    assert queries() == 4  # the club's averages from the cache: the ledger did not change
 
 
 def test_a_member_without_analysed_games_gets_no_exercise(club, publish) -> None:
-    publish("Quiet evening", dt.date(2026, 1, 6), ["Anna Berg", "Ben Cole"], [(1, "Anna Berg", "Ben Cole", "=")])
+    publish(
+        "Quiet evening",
+        dt.date(2026, 1, 6),
+        ["Anna Berg", "Ben Cole"],
+        [(1, "Anna Berg", "Ben Cole", "=")],
+    )
     doc = exercises_for(anna())
     assert (doc["games"], doc["weakest"], doc["factor"], doc["exercises"]) == (0, None, None, [])
 
 
 # --- the command -------------------------------------------------------------------------------
 
-def test_the_command_prints_the_weakest_factor_and_the_exercises_without_solutions(club, capsys) -> None:
+
+def test_the_command_prints_the_weakest_factor_and_the_exercises_without_solutions(
+    club, capsys
+) -> None:
     publish_analysed(club, 2)
     assert main(["coach", "Anna Berg"]) == 0
     out = capsys.readouterr().out
-    assert "weakest factor: H, hangs (moves costing 15 points of win chance or more): 1.00 a game (club 0.50 a game)" in out
-    assert "FEN: rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1" not in out   # Black's turn: no
+    assert (
+        "weakest factor: H, hangs (moves costing 15 points of win chance or more): 1.00 a game (club 0.50 a game)"
+        in out
+    )
+    assert (
+        "FEN: rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1" not in out
+    )  # Black's turn: no
     assert "Find the best move for White. Hint: the move played hung 310 cp" in out
     assert "Solution" not in out and "Bc4" not in out
 
@@ -162,16 +188,22 @@ def test_the_command_json_is_one_document(club, capsys) -> None:
     assert main(["coach", "Anna Berg", "--factor", "E", "--json"]) == 0
     doc = json.loads(capsys.readouterr().out)
     assert doc["factor"] == "E" and doc["weakest"]["factor"] == "H" and len(doc["exercises"]) == 3
-    assert "best" not in doc["exercises"][0] and doc["exercises"][0]["task"] == "Find the best move for White"
+    assert (
+        "best" not in doc["exercises"][0]
+        and doc["exercises"][0]["task"] == "Find the best move for White"
+    )
     assert main(["coach", "Anna Berg", "--json", "--solutions"]) == 0
     assert json.loads(capsys.readouterr().out)["exercises"][0]["best"] == "Bc4"
 
 
-@pytest.mark.parametrize(("argv", "message"), [
-    (["coach", "Anna Berg", "--factor", "Q"], "unknown factor 'Q'"),
-    (["coach", "Anna Berg", "--limit", "0"], "between 1 and 100"),
-    (["coach", "Nobody"], "no member 'Nobody'"),
-])
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["coach", "Anna Berg", "--factor", "Q"], "unknown factor 'Q'"),
+        (["coach", "Anna Berg", "--limit", "0"], "between 1 and 100"),
+        (["coach", "Nobody"], "no member 'Nobody'"),
+    ],
+)
 def test_the_command_reports_a_mistake_in_one_line(club, capsys, argv, message) -> None:
     publish_analysed(club, 1)
     assert main(argv) == 2
@@ -196,9 +228,13 @@ def test_exercises_from_a_real_engine_analysis_are_legal_positions(club) -> None
         for factor in ("E", "B1", "M1", "H", "O", "Br"):
             for e in exercises_for(member, factor=factor)["exercises"]:
                 board = chess.Board(e["fen"])
-                assert board.is_valid() and (board.turn == chess.WHITE) == (e["side_to_move"] == "white")
+                assert board.is_valid() and (board.turn == chess.WHITE) == (
+                    e["side_to_move"] == "white"
+                )
                 assert chess.Move.from_uci(e["played_uci"]) in board.legal_moves
-                assert e["best_uci"] is None or chess.Move.from_uci(e["best_uci"]) in board.legal_moves
+                assert (
+                    e["best_uci"] is None or chess.Move.from_uci(e["best_uci"]) in board.legal_moves
+                )
                 assert board.san(chess.Move.from_uci(e["played_uci"])) == e["played"]
                 shown += 1
-    assert shown > 0    # the short games have mistakes: Bxd1?? and the fool's mate moves
+    assert shown > 0  # the short games have mistakes: Bxd1?? and the fool's mate moves

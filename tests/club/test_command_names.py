@@ -12,7 +12,9 @@ from clubrating.club.models import Club
 
 
 @pytest.mark.engine
-def test_analyse_club_analyses_the_clubs_games_and_says_nothing_on_stderr(club: Club, capsys) -> None:
+def test_analyse_club_analyses_the_clubs_games_and_says_nothing_on_stderr(
+    club: Club, capsys
+) -> None:
     code = main(["analyse-club", "--nodes", "1000", "--jobs", "1", "--json"])
     captured = capsys.readouterr()
     assert code == 0 and json.loads(captured.out)["games"] == 0

@@ -37,9 +37,11 @@ import pytest
 
 from .databases import own_database, query
 
-pytestmark = pytest.mark.storage   # the racers open the database of $CLUBRATING_DATABASE_URL's server
+pytestmark = (
+    pytest.mark.storage
+)  # the racers open the database of $CLUBRATING_DATABASE_URL's server
 RACER = str(Path(__file__).with_name("racer.py"))
-DEADLINE = 120.0   # seconds a race may take at most, on a busy 2-core machine, before the test fails
+DEADLINE = 120.0  # seconds a race may take at most, on a busy 2-core machine, before the test fails
 
 
 def _server_url() -> str:
@@ -76,13 +78,16 @@ def is_waiting_on_a_lock(database: str, backend: int | None, pid: int) -> bool:
         import psycopg
 
         with psycopg.connect(database) as connection:
-            row = connection.execute("SELECT count(*) FROM pg_locks WHERE pid = %s AND NOT granted",
-                                     [backend]).fetchone()
+            row = connection.execute(
+                "SELECT count(*) FROM pg_locks WHERE pid = %s AND NOT granted", [backend]
+            ).fetchone()
         if row and row[0]:
             return True
     with open("/proc/locks", encoding="ascii") as locks:
-        return any("->" in line and line.split()[5 if line.split()[1] == "->" else 4] == str(pid)
-                   for line in locks)
+        return any(
+            "->" in line and line.split()[5 if line.split()[1] == "->" else 4] == str(pid)
+            for line in locks
+        )
 
 
 class Racer:
@@ -91,8 +96,12 @@ class Racer:
     def __init__(self, database: str, role: str, command: list[str], tmp_path: Path) -> None:
         self.errors = tmp_path / f"stderr-{uuid.uuid4().hex[:8]}.txt"
         self.process = subprocess.Popen(
-            [sys.executable, RACER, database, role, *command], stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE, stderr=self.errors.open("w"), text=True)
+            [sys.executable, RACER, database, role, *command],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=self.errors.open("w"),
+            text=True,
+        )
         self.lines: queue.Queue[str] = queue.Queue()
         self.output: list[str] = []
         threading.Thread(target=self._read, daemon=True).start()
@@ -146,8 +155,9 @@ def wait_until_in_the_race(second: Racer, database: str) -> None:
     raise AssertionError("the second process never came into the race")
 
 
-def race(database: str, first: list[str], second: list[str], tmp_path: Path
-         ) -> tuple[tuple[int, str, str], tuple[int, str, str]]:
+def race(
+    database: str, first: list[str], second: list[str], tmp_path: Path
+) -> tuple[tuple[int, str, str], tuple[int, str, str]]:
     """Run ``first`` up to its write, then ``second`` until it is in the race, then let both end."""
     one = Racer(database, "hold", first, tmp_path)
     try:
@@ -164,30 +174,49 @@ def race(database: str, first: list[str], second: list[str], tmp_path: Path
 
 def run(database: str, *commands: list[str]) -> None:
     """Commands one after another in one process (the set-up of a race)."""
-    done = subprocess.run([sys.executable, RACER, database, "batch"], input=json.dumps(commands),
-                          capture_output=True, text=True, timeout=DEADLINE)
+    done = subprocess.run(
+        [sys.executable, RACER, database, "batch"],
+        input=json.dumps(commands),
+        capture_output=True,
+        text=True,
+        timeout=DEADLINE,
+    )
     assert done.returncode == 0, done.stderr
 
 
 def cli(database: str, *argv: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "clubrating", "--database", database, *argv],
-                          capture_output=True, text=True, timeout=DEADLINE)
+    return subprocess.run(
+        [sys.executable, "-m", "clubrating", "--database", database, *argv],
+        capture_output=True,
+        text=True,
+        timeout=DEADLINE,
+    )
 
 
 def write_csv(path: Path, date: str, rows: list[str]) -> str:
-    path.write_text(f"# date: {date}\nround,white,black,result\n" + "\n".join(rows) + "\n", encoding="utf-8")
+    path.write_text(
+        f"# date: {date}\nround,white,black,result\n" + "\n".join(rows) + "\n", encoding="utf-8"
+    )
     return str(path)
 
 
-EVENING = ["1,Anna Berg,Bob Cole,1-0", "1,Carl Dahl,Dana Eck,0-1",
-           "2,Anna Berg,Dana Eck,1/2-1/2", "2,Bob Cole,Carl Dahl,1-0"]
+EVENING = [
+    "1,Anna Berg,Bob Cole,1-0",
+    "1,Carl Dahl,Dana Eck,0-1",
+    "2,Anna Berg,Dana Eck,1/2-1/2",
+    "2,Bob Cole,Carl Dahl,1-0",
+]
 
 
 def published_club(database: str, tmp_path: Path) -> None:
     """A club with one published evening (tournament 1: Anna, Bob, Carl, Dana, members 1-4)."""
-    run(database, ["init", "Riverside"],
+    run(
+        database,
+        ["init", "Riverside"],
         ["import", write_csv(tmp_path / "jan.csv", "2024-01-09", EVENING)],
-        ["link", "1", "--all-new"], ["publish", "1"])
+        ["link", "1", "--all-new"],
+        ["publish", "1"],
+    )
 
 
 def assert_clean_refusal(result: tuple[int, str, str], words: str) -> None:
@@ -205,23 +234,33 @@ def assert_history_matches_a_replay(database: str) -> None:
 
 # --- the races -------------------------------------------------------------------------------
 
+
 def test_two_corrections_at_once_both_count_and_the_ratings_are_a_replay(published, tmp_path):
     """On PostgreSQL the second correction replayed a history without the first (a lost update)
     or failed on one_change_per_member. SQLite's BEGIN IMMEDIATE serialised them already."""
     database = published
-    one, two = race(database, ["correct", "1", "1", "Anna Berg", "0-1"],
-                    ["correct", "1", "2", "Bob Cole", "0-1"], tmp_path)
+    one, two = race(
+        database,
+        ["correct", "1", "1", "Anna Berg", "0-1"],
+        ["correct", "1", "2", "Bob Cole", "0-1"],
+        tmp_path,
+    )
     assert one[0] == 0, one[2]
     assert two[0] == 0, two[2]
-    assert query(database, "SELECT round, white_points, black_points FROM club_game ORDER BY round, id") == [
-        (1, 0, 2), (1, 0, 2), (2, 1, 1), (2, 0, 2)]
+    assert query(
+        database, "SELECT round, white_points, black_points FROM club_game ORDER BY round, id"
+    ) == [(1, 0, 2), (1, 0, 2), (2, 1, 1), (2, 0, 2)]
     assert_history_matches_a_replay(database)
 
 
 def test_merge_a_b_while_merge_b_a_runs_merges_once_and_makes_no_cycle(published, tmp_path):
     database = published
-    run(database, ["import", write_csv(tmp_path / "feb.csv", "2024-02-06", ["1,A. Berg,Carl Dahl,1-0"])],
-        ["link", "2", "--exact", "--all-new"], ["publish", "2"])   # A. Berg: member 5, never met Anna
+    run(
+        database,
+        ["import", write_csv(tmp_path / "feb.csv", "2024-02-06", ["1,A. Berg,Carl Dahl,1-0"])],
+        ["link", "2", "--exact", "--all-new"],
+        ["publish", "2"],
+    )  # A. Berg: member 5, never met Anna
     one, two = race(database, ["merge", "5", "1"], ["merge", "1", "5"], tmp_path)
     assert one[0] == 0, one[2]
     assert_clean_refusal(two, "A. Berg was merged into Anna Berg: merge into that member")
@@ -232,21 +271,38 @@ def test_merge_a_b_while_merge_b_a_runs_merges_once_and_makes_no_cycle(published
 
 def test_two_names_of_one_tournament_linked_to_one_member_at_once_link_one(published, tmp_path):
     database = published
-    run(database, ["import", write_csv(tmp_path / "feb.csv", "2024-02-06",
-                                       ["1,A. Berg,Ann Berg,1-0", "1,Bob Cole,Carl Dahl,0-1"])])
+    run(
+        database,
+        [
+            "import",
+            write_csv(
+                tmp_path / "feb.csv",
+                "2024-02-06",
+                ["1,A. Berg,Ann Berg,1-0", "1,Bob Cole,Carl Dahl,0-1"],
+            ),
+        ],
+    )
     one, two = race(database, ["link", "2", "1", "1"], ["link", "2", "2", "1"], tmp_path)
     assert one[0] == 0, one[2]
     assert_clean_refusal(two, "Anna Berg is already 'A. Berg' (number 1) in this tournament")
-    assert query(database, "SELECT number FROM club_entry WHERE tournament_id = 2 AND member_id = 1") == [(1,)]
+    assert query(
+        database, "SELECT number FROM club_entry WHERE tournament_id = 2 AND member_id = 1"
+    ) == [(1,)]
 
 
 def test_two_publishes_of_one_tournament_at_once_publish_it_once(published, tmp_path):
     database = published
-    run(database, ["import", write_csv(tmp_path / "feb.csv", "2024-02-06", EVENING)], ["link", "2", "--exact"])
+    run(
+        database,
+        ["import", write_csv(tmp_path / "feb.csv", "2024-02-06", EVENING)],
+        ["link", "2", "--exact"],
+    )
     one, two = race(database, ["publish", "2"], ["publish", "2"], tmp_path)
     assert one[0] == 0, one[2]
     assert_clean_refusal(two, "tournament 2 is already published")
-    assert query(database, "SELECT count(*) FROM club_auditentry WHERE action = 'publish'") == [(2,)]
+    assert query(database, "SELECT count(*) FROM club_auditentry WHERE action = 'publish'") == [
+        (2,)
+    ]
     assert_history_matches_a_replay(database)
 
 
@@ -274,7 +330,9 @@ class Browser:
     def __init__(self, port: int, cookies: dict[str, str] | None = None) -> None:
         self.port, self.cookies = port, dict(cookies or {})
 
-    def request(self, method: str, path: str, form: dict[str, str] | None = None) -> tuple[int, str]:
+    def request(
+        self, method: str, path: str, form: dict[str, str] | None = None
+    ) -> tuple[int, str]:
         connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=DEADLINE)
         headers = {"Cookie": "; ".join(f"{k}={v}" for k, v in self.cookies.items())}
         if form is not None:
@@ -289,32 +347,65 @@ class Browser:
         return response.status, text
 
     def post(self, path: str, form: dict[str, str]) -> tuple[int, str]:
-        return self.request("POST", path, {**form, "csrfmiddlewaretoken": self.cookies["csrftoken"]})
+        return self.request(
+            "POST", path, {**form, "csrfmiddlewaretoken": self.cookies["csrftoken"]}
+        )
 
 
 def start_server(database: str, tmp_path: Path) -> tuple[subprocess.Popen[bytes], int]:
     port = free_port()
     env = {**os.environ, "CLUBRATING_DEBUG": "0", "CLUBRATING_PAGE_CACHE": str(tmp_path / "pages")}
-    server = subprocess.Popen([sys.executable, "-m", "clubrating", "--database", database, "serve",
-                               "--port", str(port), "--workers", "2"], env=env, stdout=subprocess.DEVNULL,
-                              stderr=(tmp_path / "server.txt").open("w"), start_new_session=True)
+    server = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "clubrating",
+            "--database",
+            database,
+            "serve",
+            "--port",
+            str(port),
+            "--workers",
+            "2",
+        ],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=(tmp_path / "server.txt").open("w"),
+        start_new_session=True,
+    )
     deadline = time.monotonic() + DEADLINE
     while time.monotonic() < deadline:
         try:
             Browser(port).request("GET", "/robots.txt")
             return server, port
         except OSError:
-            time.sleep(0.1)   # polling for the server to listen, not ordering a race
+            time.sleep(0.1)  # polling for the server to listen, not ordering a race
     server.kill()
     raise AssertionError((tmp_path / "server.txt").read_text())
 
 
-def test_arbiters_posting_while_the_command_line_corrects_wait_and_never_see_a_server_error(published, tmp_path):
+def test_arbiters_posting_while_the_command_line_corrects_wait_and_never_see_a_server_error(
+    published, tmp_path
+):
     """gunicorn's workers and `clubrating correct` write the same club at once: on PostgreSQL
     17 of 32 posts were HTTP 500 (a duplicate rating-change row). Waiting is fine, a 500 is not."""
     database = published
-    added = subprocess.run([sys.executable, "-m", "clubrating", "--database", database, "arbiter", "add", "anna",
-                            "--password-stdin"], input=PASSWORD + "\n", capture_output=True, text=True)
+    added = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "clubrating",
+            "--database",
+            database,
+            "arbiter",
+            "add",
+            "anna",
+            "--password-stdin",
+        ],
+        input=PASSWORD + "\n",
+        capture_output=True,
+        text=True,
+    )
     assert added.returncode == 0, added.stderr
     games = [str(g) for (g,) in query(database, "SELECT id FROM club_game ORDER BY id")]
     server, port = start_server(database, tmp_path)
@@ -328,7 +419,10 @@ def test_arbiters_posting_while_the_command_line_corrects_wait_and_never_see_a_s
         def arbiter(number: int) -> None:
             browser = Browser(port, login.cookies)
             for i in range(8):
-                form = {"game": games[(number + i) % len(games)], "result": ("1-0", "0-1", "1/2-1/2")[i % 3]}
+                form = {
+                    "game": games[(number + i) % len(games)],
+                    "result": ("1-0", "0-1", "1/2-1/2")[i % 3],
+                }
                 statuses.append(browser.post("/c/riverside/arbiter/t/1/result/", form)[0])
 
         corrections: list[subprocess.CompletedProcess[str]] = []
@@ -336,7 +430,9 @@ def test_arbiters_posting_while_the_command_line_corrects_wait_and_never_see_a_s
         def command_line() -> None:
             for i in range(6):
                 player = ("Anna Berg", "Carl Dahl")[i % 2]
-                corrections.append(cli(database, "correct", "1", "1", player, ("0-1", "1-0", "1/2-1/2")[i % 3]))
+                corrections.append(
+                    cli(database, "correct", "1", "1", player, ("0-1", "1-0", "1/2-1/2")[i % 3])
+                )
 
         threads = [threading.Thread(target=arbiter, args=(n,)) for n in range(4)]
         threads.append(threading.Thread(target=command_line))
@@ -350,12 +446,18 @@ def test_arbiters_posting_while_the_command_line_corrects_wait_and_never_see_a_s
     assert len(statuses) == 32 and statuses.count(500) == 0, statuses
     assert set(statuses) == {302}, statuses
     # a correction the arbiters' posts made already is refused in one line ("nothing to correct")
-    assert all(c.returncode == 0 or (c.returncode == 2 and "nothing to correct" in c.stderr)
-               for c in corrections) and len(corrections) == 6, [c.stderr for c in corrections]
+    assert (
+        all(
+            c.returncode == 0 or (c.returncode == 2 and "nothing to correct" in c.stderr)
+            for c in corrections
+        )
+        and len(corrections) == 6
+    ), [c.stderr for c in corrections]
     assert_history_matches_a_replay(database)
 
 
 # --- what guards the history whatever writes it ------------------------------------------------
+
 
 def execute(database: str, sql: str) -> None:
     """Write the database straight, as an older version or a mistaken hand could have."""
@@ -370,22 +472,37 @@ def execute(database: str, sql: str) -> None:
 
 
 def test_a_database_linking_one_member_twice_in_a_tournament_is_told_what_to_do_before_upgrading(
-        published, tmp_path):
+    published, tmp_path
+):
     database = published
     # the import, then the schema taken back to before the one-name-per-member constraint: one process
-    back = ("import sys; from clubrating import cli, djangoenv; "
-            "assert cli.main(['--database', sys.argv[1], 'import', sys.argv[2]]) == 0; "
-            "djangoenv.setup(sys.argv[1]); from django.core.management import call_command; "
-            "call_command('migrate', 'club', '0005', verbosity=0)")
-    subprocess.run([sys.executable, "-c", back, database,
-                    write_csv(tmp_path / "feb.csv", "2024-02-06", ["1,A. Berg,Ann Berg,1-0"])],
-                   check=True, timeout=DEADLINE)
+    back = (
+        "import sys; from clubrating import cli, djangoenv; "
+        "assert cli.main(['--database', sys.argv[1], 'import', sys.argv[2]]) == 0; "
+        "djangoenv.setup(sys.argv[1]); from django.core.management import call_command; "
+        "call_command('migrate', 'club', '0005', verbosity=0)"
+    )
+    subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            back,
+            database,
+            write_csv(tmp_path / "feb.csv", "2024-02-06", ["1,A. Berg,Ann Berg,1-0"]),
+        ],
+        check=True,
+        timeout=DEADLINE,
+    )
     execute(database, "UPDATE club_entry SET member_id = 1 WHERE tournament_id = 2")
     done = cli(database, "ratings")
-    assert_clean_refusal((done.returncode, done.stdout, done.stderr),
-                         "links one member to two names of one tournament (tournament 2: member 1 is numbers 1, 2)")
+    assert_clean_refusal(
+        (done.returncode, done.stdout, done.stderr),
+        "links one member to two names of one tournament (tournament 2: member 1 is numbers 1, 2)",
+    )
     assert "clubrating link TOURNAMENT NUMBER MEMBER" in done.stderr
-    assert query(database, "SELECT count(*) FROM django_migrations WHERE app = 'club' AND name LIKE '0006%'") == [(0,)]
+    assert query(
+        database, "SELECT count(*) FROM django_migrations WHERE app = 'club' AND name LIKE '0006%'"
+    ) == [(0,)]
 
 
 def test_the_database_refuses_one_member_under_two_names_of_one_tournament(club, publish):
@@ -393,7 +510,12 @@ def test_the_database_refuses_one_member_under_two_names_of_one_tournament(club,
 
     from clubrating.club.models import Entry
 
-    t = publish("January", dt.date(2024, 1, 9), ["Anna Berg", "Bob Cole"], [(1, "Anna Berg", "Bob Cole", "1-0")])
+    t = publish(
+        "January",
+        dt.date(2024, 1, 9),
+        ["Anna Berg", "Bob Cole"],
+        [(1, "Anna Berg", "Bob Cole", "1-0")],
+    )
     anna = Entry.objects.get(tournament=t, number=1).member
     with pytest.raises(IntegrityError), transaction.atomic():
         Entry.objects.filter(tournament=t, number=2).update(member=anna)
@@ -402,8 +524,10 @@ def test_the_database_refuses_one_member_under_two_names_of_one_tournament(club,
 @contextmanager
 def at_most(seconds: int) -> Iterator[None]:
     """Stop an endless loop of this process (SIGALRM) instead of hanging the test suite."""
+
     def stop(signum: int, frame: Any) -> None:
         raise TimeoutError(f"still running after {seconds} s")
+
     old = signal.signal(signal.SIGALRM, stop)
     signal.alarm(seconds)
     try:
@@ -418,11 +542,15 @@ def test_a_cycle_of_merges_held_by_a_database_is_one_clear_error_not_an_endless_
     from clubrating.club.lookups import resolve_members
     from clubrating.errors import Refused
 
-    one, two, three = (Member.objects.create(club=club, name=name) for name in ("Ann", "Bea", "Cal"))
+    one, two, three = (
+        Member.objects.create(club=club, name=name) for name in ("Ann", "Bea", "Cal")
+    )
     Member.objects.filter(pk=one.pk).update(merged_into=two)
     Member.objects.filter(pk=two.pk).update(merged_into=three)
-    Member.objects.filter(pk=three.pk).update(merged_into=one)   # never made by services.merge
-    cycle = f"the stored merges form a cycle (members {one.pk} -> {two.pk} -> {three.pk} -> {one.pk})"
+    Member.objects.filter(pk=three.pk).update(merged_into=one)  # never made by services.merge
+    cycle = (
+        f"the stored merges form a cycle (members {one.pk} -> {two.pk} -> {three.pk} -> {one.pk})"
+    )
     with at_most(10):
         with pytest.raises(Refused) as walked:
             resolve_members(club)

@@ -33,27 +33,43 @@ from clubrating.club.cpi import (
     rebuild_cpi,
 )
 from clubrating.club.services.cpi import set_cpi_weights
-from clubrating.club.models import AuditEntry, Club, CpiEntry, Game, GameAnalysis, Member, PositionSearch, Tournament
+from clubrating.club.models import (
+    AuditEntry,
+    Club,
+    CpiEntry,
+    Game,
+    GameAnalysis,
+    Member,
+    PositionSearch,
+    Tournament,
+)
 from clubrating.cpi.facts import Color, GameFacts
 from clubrating.cpi.index import ledger, score_game
 from clubrating.errors import InputError
 
 from .conftest import ARBITER, make_record
 
-NODES = 2_000   # tiny and fixed: each short game costs a fraction of a second
+NODES = 2_000  # tiny and fixed: each short game costs a fraction of a second
 LEGAL = "1. e4 e5 2. Bc4 d6 3. Nf3 Bg4 4. Nc3 g6 5. Nxe5 Bxd1 6. Bxf7+ Ke7 7. Nd5# 1-0"
 RUY = "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Bxc6 dxc6 1/2-1/2"
 FOOL = "1. f3 e5 2. g4 d5 3. h3 Qh4# 0-1"
 PLAYERS = ("Anna Berg", "Ben Cole", "Cara Dunn", "Dan Eng")
-EVENING = [(1, "Anna Berg", "Ben Cole", "1-0", LEGAL), (1, "Cara Dunn", "Dan Eng", "0-1", FOOL),
-           (2, "Dan Eng", "Anna Berg", "=", RUY)]
+EVENING = [
+    (1, "Anna Berg", "Ben Cole", "1-0", LEGAL),
+    (1, "Cara Dunn", "Dan Eng", "0-1", FOOL),
+    (2, "Dan Eng", "Anna Berg", "=", RUY),
+]
 Games = Sequence[tuple[int, str, str, str, str]]
 
 
-def publish_games(club: Club, name: str, date: dt.date, players: Sequence[str], games: Games) -> Tournament:
+def publish_games(
+    club: Club, name: str, date: dt.date, players: Sequence[str], games: Games
+) -> Tournament:
     """A tournament whose games have moves, imported, linked and published."""
     record = make_record(name, date, players, [g[:4] for g in games])
-    pairings = tuple(dataclasses.replace(p, moves=g[4] or None) for p, g in zip(record.pairings, games))
+    pairings = tuple(
+        dataclasses.replace(p, moves=g[4] or None) for p, g in zip(record.pairings, games)
+    )
     record = dataclasses.replace(record, pairings=pairings)
     tournament = services.import_tournament(club, record, who=ARBITER, today=dt.date(2030, 1, 1))
     services.accept_exact(tournament, who=ARBITER)
@@ -72,8 +88,10 @@ def entries_of(name: str) -> list[CpiEntry]:
 
 def forbid_the_engine(monkeypatch: pytest.MonkeyPatch) -> None:
     """Any attempt to start an engine fails the test."""
+
     def refuse(self: object, settings: object) -> None:
         raise AssertionError("the engine was started")
+
     monkeypatch.setattr(engine_module.UciSearcher, "__init__", refuse)
     monkeypatch.setenv("CLUBRATING_ENGINE", "/nonexistent/engine")
 
@@ -85,11 +103,14 @@ def evening(club: Club) -> Tournament:
 
 # --- the background job ----------------------------------------------------------------------
 
+
 @pytest.mark.engine
 @pytest.mark.django_db(transaction=True)
-def test_publishing_games_with_moves_queues_an_analysis_the_worker_stores(club, monkeypatch, capsys) -> None:
+def test_publishing_games_with_moves_queues_an_analysis_the_worker_stores(
+    club, monkeypatch, capsys
+) -> None:
     monkeypatch.setenv("CLUBRATING_NODES", str(NODES))
-    monkeypatch.setenv("CLUBRATING_JOBS", "2")   # the process pool path
+    monkeypatch.setenv("CLUBRATING_JOBS", "2")  # the process pool path
     tournament = publish_games(club, "Tuesday evening", dt.date(2026, 3, 3), PLAYERS, EVENING)
     queued = DBTaskResult.objects.get()
     assert queued.status == "READY" and queued.args_kwargs["args"] == [tournament.id]
@@ -101,51 +122,79 @@ def test_publishing_games_with_moves_queues_an_analysis_the_worker_stores(club, 
     assert queued.status == "SUCCESSFUL", queued.exception_class_path
     analyses = list(GameAnalysis.objects.all())
     assert len(analyses) == 3
-    assert all(a.engine == "Stockfish" and a.engine_version and a.nodes == NODES and a.multipv == 3
-               for a in analyses)
+    assert all(
+        a.engine == "Stockfish" and a.engine_version and a.nodes == NODES and a.multipv == 3
+        for a in analyses
+    )
     assert CpiEntry.objects.count() == 6
     code = main(["cpi", "Anna Berg", "--json"])
     document = json.loads(capsys.readouterr().out)
     assert code == 0 and document["games"] == 2
     first, second = document["ledger"]
     assert (first["date"], first["opponent"], first["colour"], first["result"]) == (
-        "2026-03-03", "Ben Cole", "white", "1-0")
+        "2026-03-03",
+        "Ben Cole",
+        "white",
+        "1-0",
+    )
     assert second["colour"] == "black" and second["result"] == "1/2-1/2"
-    assert second["cpi_before"] == first["cpi_after"] == first["delta"]   # starts at 0
+    assert second["cpi_before"] == first["cpi_after"] == first["delta"]  # starts at 0
     assert document["cpi"] == second["cpi_after"]
     assert set(first["factors"]["E"]) >= {"value", "numerator", "denominator", "available"}
-    assert first["factors"]["T"]["available"] is False   # no clocks in these games
+    assert first["factors"]["T"]["available"] is False  # no clocks in these games
     assert document["weakest"]["factor"] in ("E", "T", "O", "B1", "M1", "M2", "M3", "H")
 
 
-def test_a_tournament_without_moves_queues_nothing(club, django_capture_on_commit_callbacks) -> None:
+def test_a_tournament_without_moves_queues_nothing(
+    club, django_capture_on_commit_callbacks
+) -> None:
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
-        publish_games(club, "Results only", dt.date(2026, 3, 3), PLAYERS[:2],
-                      [(1, "Anna Berg", "Ben Cole", "1-0", "")])
+        publish_games(
+            club,
+            "Results only",
+            dt.date(2026, 3, 3),
+            PLAYERS[:2],
+            [(1, "Anna Berg", "Ben Cole", "1-0", "")],
+        )
     assert callbacks == [] and not DBTaskResult.objects.exists()
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
-        publish_games(club, "With moves", dt.date(2026, 3, 10), PLAYERS[:2],
-                      [(1, "Anna Berg", "Ben Cole", "1-0", LEGAL)])
+        publish_games(
+            club,
+            "With moves",
+            dt.date(2026, 3, 10),
+            PLAYERS[:2],
+            [(1, "Anna Berg", "Ben Cole", "1-0", LEGAL)],
+        )
     assert len(callbacks) == 1 and DBTaskResult.objects.count() == 1
 
 
 # --- the cache and resuming ------------------------------------------------------------------
 
+
 @pytest.mark.engine
-def test_analysing_twice_searches_nothing_the_second_time_and_an_interrupted_run_resumes(club) -> None:
-    publish_games(club, "Openings", dt.date(2026, 3, 3), PLAYERS,
-                  [(1, "Anna Berg", "Ben Cole", "1-0", LEGAL), (1, "Cara Dunn", "Dan Eng", "=", RUY)])
+def test_analysing_twice_searches_nothing_the_second_time_and_an_interrupted_run_resumes(
+    club,
+) -> None:
+    publish_games(
+        club,
+        "Openings",
+        dt.date(2026, 3, 3),
+        PLAYERS,
+        [(1, "Anna Berg", "Ben Cole", "1-0", LEGAL), (1, "Cara Dunn", "Dan Eng", "=", RUY)],
+    )
     first = analyse(club)
     # The Ruy Lopez shares the start, 1.e4 and 1.e4 e5 with Legal's game: three cache hits.
     assert first.games == 2 and first.cached == 3
-    assert first.searched == sum(GameAnalysis.objects.get(game=g).facts["searches"] for g in Game.objects.all())
+    assert first.searched == sum(
+        GameAnalysis.objects.get(game=g).facts["searches"] for g in Game.objects.all()
+    )
     stored = PositionSearch.objects.count()
-    assert stored >= first.searched   # each search kept (plus the tiny brilliancy searches)
+    assert stored >= first.searched  # each search kept (plus the tiny brilliancy searches)
 
     again = analyse(club)
     assert (again.games, again.searched, again.cached) == (0, 0, 0)
 
-    GameAnalysis.objects.filter(game__moves=RUY).delete()   # as if stopped before storing it
+    GameAnalysis.objects.filter(game__moves=RUY).delete()  # as if stopped before storing it
     resumed = analyse(club)
     assert resumed.games == 1 and resumed.searched == 0 and resumed.cached > 0
     assert PositionSearch.objects.count() == stored
@@ -154,14 +203,18 @@ def test_analysing_twice_searches_nothing_the_second_time_and_an_interrupted_run
 @pytest.mark.engine
 def test_reanalyse_takes_only_games_analysed_with_other_settings(club, evening) -> None:
     analyse(club)
-    assert analyse_games(club, nodes=NODES + 1, jobs=1).games == 0   # not asked: kept as they are
+    assert analyse_games(club, nodes=NODES + 1, jobs=1).games == 0  # not asked: kept as they are
     report = analyse_games(club, nodes=NODES + 1, jobs=1, reanalyse=True)
-    assert report.games == 3 and set(GameAnalysis.objects.values_list("nodes", flat=True)) == {NODES + 1}
+    assert report.games == 3 and set(GameAnalysis.objects.values_list("nodes", flat=True)) == {
+        NODES + 1
+    }
 
 
 @pytest.mark.engine
-def test_a_game_whose_moves_cannot_be_read_is_reported_and_the_others_analysed(club, evening) -> None:
-    Game.objects.filter(moves=FOOL).update(moves="1. f3 e5 2. Ke3 d5 0-1")   # 2.Ke3 is illegal
+def test_a_game_whose_moves_cannot_be_read_is_reported_and_the_others_analysed(
+    club, evening
+) -> None:
+    Game.objects.filter(moves=FOOL).update(moves="1. f3 e5 2. Ke3 d5 0-1")  # 2.Ke3 is illegal
     report = analyse(club)
     assert report.games == 2 and len(report.unreadable) == 1 and "Ke3" in report.unreadable[0]
     assert GameAnalysis.objects.count() == 2 and CpiEntry.objects.count() == 4
@@ -169,8 +222,11 @@ def test_a_game_whose_moves_cannot_be_read_is_reported_and_the_others_analysed(c
 
 # --- the ledger follows the history; the weights re-score it ---------------------------------
 
+
 @pytest.mark.engine
-def test_new_weights_rescore_the_ledger_without_any_engine_search(club, evening, monkeypatch, capsys) -> None:
+def test_new_weights_rescore_the_ledger_without_any_engine_search(
+    club, evening, monkeypatch, capsys
+) -> None:
     analyse(club)
     before = {(e.member_id, e.game_id): e for e in CpiEntry.objects.all()}
     searches = PositionSearch.objects.count()
@@ -182,7 +238,7 @@ def test_new_weights_rescore_the_ledger_without_any_engine_search(club, evening,
     for entry in CpiEntry.objects.all():
         old = before[entry.member_id, entry.game_id]
         b1 = entry.factors["factors"]["B1"]["value"] or 0.0
-        assert entry.delta == pytest.approx(old.delta + (40 - 20) * b1, abs=1e-9)   # C1: B1 20 -> 40
+        assert entry.delta == pytest.approx(old.delta + (40 - 20) * b1, abs=1e-9)  # C1: B1 20 -> 40
     assert PositionSearch.objects.count() == searches
     audit = AuditEntry.objects.filter(action="cpi-weights").get()
     assert audit.old == {"B1": 20.0} and audit.new == {"B1": 40.0}
@@ -192,7 +248,9 @@ def test_new_weights_rescore_the_ledger_without_any_engine_search(club, evening,
     assert code == 0 and document["weights"]["B1"] == 20 and document["weights"]["start"] == 100
     anna = entries_of("Anna Berg")
     assert anna[0].cpi_before == 100
-    assert anna[0].delta == pytest.approx(before[anna[0].member_id, anna[0].game_id].delta, abs=1e-9)
+    assert anna[0].delta == pytest.approx(
+        before[anna[0].member_id, anna[0].game_id].delta, abs=1e-9
+    )
 
 
 @pytest.mark.engine
@@ -203,18 +261,27 @@ def test_the_ledger_follows_a_corrected_result(club, evening) -> None:
     services.correct_result(game, "0-1", who=ARBITER)
     anna_after, ben_after = entries_of("Anna Berg")[0], entries_of("Ben Cole")[0]
     facts = GameFacts.from_dict(GameAnalysis.objects.get(game=game).facts)
-    assert facts.result == "1-0"   # the stored facts keep the PGN's result; the ledger takes the club's
+    assert (
+        facts.result == "1-0"
+    )  # the stored facts keep the PGN's result; the ledger takes the club's
     rescored = score_game(dataclasses.replace(facts, result="0-1"))
     assert anna_after.delta == pytest.approx(rescored[Color.WHITE].delta_cpi, abs=1e-9)
     assert ben_after.delta == pytest.approx(rescored[Color.BLACK].delta_cpi, abs=1e-9)
-    assert anna_after.delta <= anna.delta - 10 and ben_after.delta >= ben.delta + 10   # C1: R 10 <-> 0
+    assert (
+        anna_after.delta <= anna.delta - 10 and ben_after.delta >= ben.delta + 10
+    )  # C1: R 10 <-> 0
     assert entries_of("Anna Berg")[1].cpi_before == pytest.approx(anna_after.cpi_after)
 
 
 @pytest.mark.engine
 def test_the_ledger_follows_a_merge_and_an_unmerge(club, evening) -> None:
-    publish_games(club, "Next evening", dt.date(2026, 3, 10), ("A. Berg", "Ben Cole"),
-                  [(1, "Ben Cole", "A. Berg", "=", RUY)])
+    publish_games(
+        club,
+        "Next evening",
+        dt.date(2026, 3, 10),
+        ("A. Berg", "Ben Cole"),
+        [(1, "Ben Cole", "A. Berg", "=", RUY)],
+    )
     analyse(club)
     anna, alias = Member.objects.get(name="Anna Berg"), Member.objects.get(name="A. Berg")
     alone = entries_of("A. Berg")[0]
@@ -222,8 +289,10 @@ def test_the_ledger_follows_a_merge_and_an_unmerge(club, evening) -> None:
     services.merge(alias, anna, who=ARBITER)
     ledger = member_ledger(anna)["ledger"]
     assert len(ledger) == 3 and not CpiEntry.objects.filter(member=alias).exists()
-    assert ledger[2]["cpi_before"] == ledger[1]["cpi_after"] and ledger[2]["delta"] == pytest.approx(alone.delta)
-    assert member_ledger(alias)["member_id"] == anna.id     # a merged name shows the member's ledger
+    assert ledger[2]["cpi_before"] == ledger[1]["cpi_after"] and ledger[2][
+        "delta"
+    ] == pytest.approx(alone.delta)
+    assert member_ledger(alias)["member_id"] == anna.id  # a merged name shows the member's ledger
     services.unmerge(alias, who=ARBITER)
     assert entries_of("A. Berg")[0].cpi_before == 0 and len(entries_of("Anna Berg")) == 2
 
@@ -231,26 +300,43 @@ def test_the_ledger_follows_a_merge_and_an_unmerge(club, evening) -> None:
 @pytest.mark.engine
 def test_a_rebuild_of_an_unchanged_history_finds_no_difference(club, evening, monkeypatch) -> None:
     analyse(club)
-    with monkeypatch.context() as patch:   # nothing changed: no game is scored again
+    with monkeypatch.context() as patch:  # nothing changed: no game is scored again
         patch.setattr(cpi_module, "score_game", lambda *a: pytest.fail("a game was scored again"))
-        assert rebuild_cpi(club) == CpiReport(games=3, entries=6, entries_differing=0, cpis_changed=0)
-    pure = ledger(ledger_games(club), club_weights(club))   # the pure core's ledger, all games scored
-    stored = list(CpiEntry.objects.order_by("ordinal").values_list(
-        "game_id", "member_id", "color", "cpi_before", "delta", "cpi_after"))
-    assert stored == [(e.game_id, e.player, e.color.value, e.cpi_before, e.delta, e.cpi_after) for e in pure]
-    CpiEntry.objects.filter(member__name="Dan Eng").update(delta=0.0)   # a missed rebuild, made visible
+        assert rebuild_cpi(club) == CpiReport(
+            games=3, entries=6, entries_differing=0, cpis_changed=0
+        )
+    pure = ledger(
+        ledger_games(club), club_weights(club)
+    )  # the pure core's ledger, all games scored
+    stored = list(
+        CpiEntry.objects.order_by("ordinal").values_list(
+            "game_id", "member_id", "color", "cpi_before", "delta", "cpi_after"
+        )
+    )
+    assert stored == [
+        (e.game_id, e.player, e.color.value, e.cpi_before, e.delta, e.cpi_after) for e in pure
+    ]
+    CpiEntry.objects.filter(member__name="Dan Eng").update(
+        delta=0.0
+    )  # a missed rebuild, made visible
     assert rebuild_cpi(club).entries_differing == 2
 
 
 # --- queries ---------------------------------------------------------------------------------
 
+
 @pytest.mark.engine
 def test_the_summary_costs_the_same_queries_for_two_games_or_eight(club) -> None:
     def evenings(first: int, count: int) -> None:
         for day in range(first, first + count):
-            publish_games(club, f"Evening {day}", dt.date(2026, 1, 1) + dt.timedelta(days=7 * day),
-                          ("Anna Berg", "Ben Cole"), [(1, "Anna Berg", "Ben Cole", "=", RUY)])
-        analyse(club)   # after the first evening every position comes from the cache
+            publish_games(
+                club,
+                f"Evening {day}",
+                dt.date(2026, 1, 1) + dt.timedelta(days=7 * day),
+                ("Anna Berg", "Ben Cole"),
+                [(1, "Anna Berg", "Ben Cole", "=", RUY)],
+            )
+        analyse(club)  # after the first evening every position comes from the cache
 
     def queries() -> int:
         member = Member.objects.get(name="Anna Berg")
@@ -270,13 +356,23 @@ def test_the_summary_costs_the_same_queries_for_two_games_or_eight(club) -> None
 
 def test_a_member_without_analysed_games_has_no_cpi_yet(club, evening) -> None:
     summary = cpi_summary(Member.objects.get(name="Anna Berg"))
-    assert (summary["cpi"], summary["games"], summary["weakest"], summary["chart"]) == (None, 0, None, [])
+    assert (summary["cpi"], summary["games"], summary["weakest"], summary["chart"]) == (
+        None,
+        0,
+        None,
+        [],
+    )
 
 
-@pytest.mark.parametrize(("text", "expected"), [
-    ("B1=25", ("B1", 25.0)), ("h=-30", ("H", -30.0)), ("start=100", ("start", 100.0)),
-    ("E=default", ("E", None)),
-])
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("B1=25", ("B1", 25.0)),
+        ("h=-30", ("H", -30.0)),
+        ("start=100", ("start", 100.0)),
+        ("E=default", ("E", None)),
+    ],
+)
 def test_a_weight_is_read_as_name_equals_value(text, expected) -> None:
     assert parse_weight(text) == expected
 
@@ -296,9 +392,16 @@ def test_the_weights_command_reports_a_bad_name_in_one_line(club, capsys) -> Non
 
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("value", ["-0.1", "1.5", "40"])
-def test_a_k_outside_0_to_1_is_refused_in_one_line_and_nothing_is_stored(club, capsys, value: str) -> None:
+def test_a_k_outside_0_to_1_is_refused_in_one_line_and_nothing_is_stored(
+    club, capsys, value: str
+) -> None:
     before = dict(Club.objects.get(pk=club.pk).cpi_weights or {})
     code = main(["cpi-weights", "--set", f"k={value}"])
     err = capsys.readouterr().err
-    assert code == 2 and err.count("\n") == 1 and "k must be between 0 and 1" in err and "Traceback" not in err
+    assert (
+        code == 2
+        and err.count("\n") == 1
+        and "k must be between 0 and 1" in err
+        and "Traceback" not in err
+    )
     assert dict(Club.objects.get(pk=club.pk).cpi_weights or {}) == before

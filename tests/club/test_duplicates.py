@@ -24,9 +24,15 @@ def names(pairs):  # type: ignore[no-untyped-def]
     return [(p.absorbed.name, p.into.name) for p in pairs]
 
 
-def test_two_spellings_made_two_members_are_listed_with_the_reason_and_nothing_is_merged(club, publish):
-    publish("January", JAN, ["Garry Kasparov", "Anna Berg"], [(1, "Garry Kasparov", "Anna Berg", "1-0")])
-    publish("February", FEB, ["Gary Kasparov", "Ben Cole"], [(1, "Gary Kasparov", "Ben Cole", "1-0")])
+def test_two_spellings_made_two_members_are_listed_with_the_reason_and_nothing_is_merged(
+    club, publish
+):
+    publish(
+        "January", JAN, ["Garry Kasparov", "Anna Berg"], [(1, "Garry Kasparov", "Anna Berg", "1-0")]
+    )
+    publish(
+        "February", FEB, ["Gary Kasparov", "Ben Cole"], [(1, "Gary Kasparov", "Ben Cole", "1-0")]
+    )
     found = possible_duplicates(club)
     assert names(found) == [("Gary Kasparov", "Garry Kasparov")]  # the older member is the one kept
     assert "transliteration" in found[0].reasons and 85 <= found[0].score < 100
@@ -48,9 +54,13 @@ def test_an_undone_merge_says_they_are_two_people(club, publish):
     assert possible_duplicates(club) == []
 
 
-def test_two_people_marked_by_the_arbiter_are_no_longer_listed_and_that_can_be_undone(club, publish):
+def test_two_people_marked_by_the_arbiter_are_no_longer_listed_and_that_can_be_undone(
+    club, publish
+):
     publish("January", JAN, ["Anna Berg", "Ben Cole"], [(1, "Anna Berg", "Ben Cole", "1-0")])
-    publish("February", FEB, ["A. Berg", "Cara Dunn"], [(1, "A. Berg", "Cara Dunn", "1-0")])  # a namesake
+    publish(
+        "February", FEB, ["A. Berg", "Cara Dunn"], [(1, "A. Berg", "Cara Dunn", "1-0")]
+    )  # a namesake
     [pair] = possible_duplicates(club)
     outcome = services.mark_distinct(pair.absorbed, pair.into, who=ARBITER)
     assert "are two people" in str(outcome)
@@ -76,26 +86,40 @@ def test_the_command_lists_pairs_as_json(tmp_path):
     database = f"sqlite:///{tmp_path / 'club.sqlite3'}"
     command = [sys.executable, "-m", "clubrating", "--database", database]
     subprocess.run(command + ["init", "Riverside"], check=True, capture_output=True)
-    for name, date, line in (("jan.csv", JAN, "1,Levon Aronian,Anna Berg,1-0"),
-                             ("feb.csv", FEB, "1,Aronyan Levon,Ben Cole,0-1")):
+    for name, date, line in (
+        ("jan.csv", JAN, "1,Levon Aronian,Anna Berg,1-0"),
+        ("feb.csv", FEB, "1,Aronyan Levon,Ben Cole,0-1"),
+    ):
         (tmp_path / name).write_text(f"round,white,black,result\n{line}\n", encoding="utf-8")
-        done = subprocess.run(command + ["import", str(tmp_path / name), "--date", date.isoformat()],
-                              check=True, capture_output=True, text=True)
+        done = subprocess.run(
+            command + ["import", str(tmp_path / name), "--date", date.isoformat()],
+            check=True,
+            capture_output=True,
+            text=True,
+        )
         number = 1 if name == "jan.csv" else 2
-        subprocess.run(command + ["link", str(number), "--all-new"], check=True, capture_output=True)
+        subprocess.run(
+            command + ["link", str(number), "--all-new"], check=True, capture_output=True
+        )
         subprocess.run(command + ["publish", str(number)], check=True, capture_output=True)
-    done = subprocess.run(command + ["duplicates", "--json"], check=True, capture_output=True, text=True)
+    done = subprocess.run(
+        command + ["duplicates", "--json"], check=True, capture_output=True, text=True
+    )
     [pair] = json.loads(done.stdout)
     assert (pair["absorbed"]["name"], pair["into"]["name"]) == ("Aronyan Levon", "Levon Aronian")
     assert pair["reasons"] == ["transliteration", "first and last name swapped"]
-    refused = subprocess.run(command + ["duplicates", "--min-score", "20"], capture_output=True, text=True)
+    refused = subprocess.run(
+        command + ["duplicates", "--min-score", "20"], capture_output=True, text=True
+    )
     assert refused.returncode == 2 and "Traceback" not in refused.stderr
 
 
 def test_a_member_renamed_keeps_the_old_spelling_as_an_alias_and_the_audit_says_so(club, publish):
     publish("January", JAN, ["Jhon Smith", "Anna Berg"], [(1, "Jhon Smith", "Anna Berg", "1-0")])
     jhon = Member.objects.get(club=club, name="Jhon Smith")
-    assert "renamed: 'Jhon Smith' -> 'John Smith'" in str(services.rename_member(jhon, " John  Smith ", who=ARBITER))
+    assert "renamed: 'Jhon Smith' -> 'John Smith'" in str(
+        services.rename_member(jhon, " John  Smith ", who=ARBITER)
+    )
     jhon.refresh_from_db()
     assert jhon.name == "John Smith"
     entry = AuditEntry.objects.get(club=club, action="rename")
@@ -105,9 +129,13 @@ def test_a_member_renamed_keeps_the_old_spelling_as_an_alias_and_the_audit_says_
     assert proposal.key == jhon.id and "known alias" in words(proposal.reasons)
 
 
-@pytest.mark.parametrize(("name", "error"), [("", InputError), ("!!!", InputError), ("x" * 201, InputError),
-                                             ("Anna Berg", Refused)])
-def test_a_rename_to_nothing_usable_or_the_same_name_is_refused_and_nothing_changes(club, publish, name, error):
+@pytest.mark.parametrize(
+    ("name", "error"),
+    [("", InputError), ("!!!", InputError), ("x" * 201, InputError), ("Anna Berg", Refused)],
+)
+def test_a_rename_to_nothing_usable_or_the_same_name_is_refused_and_nothing_changes(
+    club, publish, name, error
+):
     publish("January", JAN, ["Anna Berg", "Ben Cole"], [(1, "Anna Berg", "Ben Cole", "1-0")])
     anna = Member.objects.get(club=club, name="Anna Berg")
     with pytest.raises(error):

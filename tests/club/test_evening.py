@@ -9,8 +9,18 @@ import itertools
 import pytest
 
 from clubrating.club import evening, services
-from clubrating.club.models import (Bye, Club, Entry, Evening, EveningBoard, Game, Member, RatingChange, Tournament,
-                                    TournamentStatus)
+from clubrating.club.models import (
+    Bye,
+    Club,
+    Entry,
+    Evening,
+    EveningBoard,
+    Game,
+    Member,
+    RatingChange,
+    Tournament,
+    TournamentStatus,
+)
 from clubrating.errors import InputError, NotFound, Refused
 
 from .conftest import ARBITER, EVENING_DAY, REGULARS, register_all
@@ -25,7 +35,9 @@ def _start(club: Club, names: list[str], rounds: int = 5) -> Tournament:
 
 
 def _boards(t: Tournament, rnd: int) -> list[EveningBoard]:
-    return list(EveningBoard.objects.filter(tournament=t, round=rnd).select_related("white", "black"))
+    return list(
+        EveningBoard.objects.filter(tournament=t, round=rnd).select_related("white", "black")
+    )
 
 
 def _play_round(t: Tournament, rnd: int, result: str = "1-0") -> None:
@@ -40,21 +52,29 @@ def _number(t: Tournament, name: str) -> int:
 def test_round_one_seeds_by_club_rating_with_the_unrated_last_by_name(regulars: Club) -> None:
     t = _start(regulars, ["Zoe New", "Dan Eng", "Anna Berg", "Carl Late", "Cara Dunn", "Ben Cole"])
     evening.pair_next_round(t, who=ARBITER)
-    order = list(Entry.objects.filter(tournament=t).order_by("number").values_list("name", flat=True))
+    order = list(
+        Entry.objects.filter(tournament=t).order_by("number").values_list("name", flat=True)
+    )
     assert order == ["Anna Berg", "Cara Dunn", "Ben Cole", "Dan Eng", "Carl Late", "Zoe New"]
     # FIDE Dutch round 1: the top half against the bottom half, colours alternating by board
     assert [(b.white.number, b.black.number) for b in _boards(t, 1)] == [(1, 4), (5, 2), (3, 6)]
 
 
-def test_five_rounds_never_repeat_a_pairing_and_give_the_odd_player_one_pairing_bye(regulars: Club) -> None:
+def test_five_rounds_never_repeat_a_pairing_and_give_the_odd_player_one_pairing_bye(
+    regulars: Club,
+) -> None:
     t = _start(regulars, REGULARS + ["Eva Fox", "Finn Gray", "Gus Hale"])
     for rnd in range(1, 6):
         evening.pair_next_round(t, who=ARBITER)
         _play_round(t, rnd, ["1-0", "0-1", "1/2-1/2"][rnd % 3])
     met = [frozenset((g.white_id, g.black_id)) for g in Game.objects.filter(tournament=t)]
-    assert len(met) == len(set(met)) == 15   # 7 players: 3 boards a round
+    assert len(met) == len(set(met)) == 15  # 7 players: 3 boards a round
     pab = list(Bye.objects.filter(tournament=t, kind="U").values_list("entry_id", flat=True))
-    assert len(pab) == 5 and len(set(pab)) == 5 and all(p == 2 for p in Bye.objects.values_list("points", flat=True))
+    assert (
+        len(pab) == 5
+        and len(set(pab)) == 5
+        and all(p == 2 for p in Bye.objects.values_list("points", flat=True))
+    )
 
 
 def test_a_withdrawn_player_is_not_paired_again_and_keeps_the_rounds_played(regulars: Club) -> None:
@@ -68,17 +88,22 @@ def test_a_withdrawn_player_is_not_paired_again_and_keeps_the_rounds_played(regu
         _play_round(t, rnd)
         assert all(eva.id not in (b.white_id, b.black_id) for b in _boards(t, rnd))
         assert not Bye.objects.filter(tournament=t, round=rnd, entry=eva).exists()
-    assert Game.objects.filter(tournament=t, round=1).filter(white=eva).count() + \
-        Game.objects.filter(tournament=t, round=1, black=eva).count() == 1
+    assert (
+        Game.objects.filter(tournament=t, round=1).filter(white=eva).count()
+        + Game.objects.filter(tournament=t, round=1, black=eva).count()
+        == 1
+    )
     with pytest.raises(Refused, match="withdrew already"):
         evening.withdraw(eva, who=ARBITER)
 
 
-def test_a_requested_bye_scores_half_a_point_and_the_pairing_bye_a_whole_one(regulars: Club) -> None:
+def test_a_requested_bye_scores_half_a_point_and_the_pairing_bye_a_whole_one(
+    regulars: Club,
+) -> None:
     t = _start(regulars, REGULARS + ["Eva Fox", "Finn Gray"])
     dan = Entry.objects.get(tournament=t, name="Dan Eng")
     evening.request_bye(dan, 1, who=ARBITER)
-    evening.pair_next_round(t, who=ARBITER)   # five present: one pairing bye
+    evening.pair_next_round(t, who=ARBITER)  # five present: one pairing bye
     assert all(dan.id not in (b.white_id, b.black_id) for b in _boards(t, 1))
     pab = Bye.objects.get(tournament=t, round=1, kind="U")
     _play_round(t, 1, "1/2-1/2")
@@ -86,11 +111,13 @@ def test_a_requested_bye_scores_half_a_point_and_the_pairing_bye_a_whole_one(reg
     assert points["Dan Eng"] == 1 and points[pab.entry.name] == 2 and points["Anna Berg"] == 1
 
 
-def test_standings_rank_by_points_then_buchholz_cut_1_and_show_every_tie_break(regulars: Club) -> None:
+def test_standings_rank_by_points_then_buchholz_cut_1_and_show_every_tie_break(
+    regulars: Club,
+) -> None:
     t = _start(regulars, REGULARS)
     for rnd in (1, 2, 3):
         evening.pair_next_round(t, who=ARBITER)
-        _play_round(t, rnd)   # white wins everything
+        _play_round(t, rnd)  # white wins everything
     rows = evening.standings_of(t)
     assert [row.place for row, _ in rows] == [1, 2, 3, 4]
     assert all(len(row.tiebreaks) == 4 for row, _ in rows)
@@ -102,12 +129,17 @@ def test_standings_rank_by_points_then_buchholz_cut_1_and_show_every_tie_break(r
     # Buchholz of each player = the sum of the opponents' scores (C.07 8.1; nobody missed a round)
     score = {e.id: row.points / 2 for row, e in rows}
     for row, entry in rows:
-        opponents = [g.black_id if g.white_id == entry.id else g.white_id
-                     for g in Game.objects.filter(tournament=t).filter(white=entry) | Game.objects.filter(black=entry)]
+        opponents = [
+            g.black_id if g.white_id == entry.id else g.white_id
+            for g in Game.objects.filter(tournament=t).filter(white=entry)
+            | Game.objects.filter(black=entry)
+        ]
         assert row.tiebreaks[1] == pytest.approx(sum(score[o] for o in opponents))
 
 
-def test_a_result_of_the_current_round_is_corrected_and_a_closed_round_refused(regulars: Club) -> None:
+def test_a_result_of_the_current_round_is_corrected_and_a_closed_round_refused(
+    regulars: Club,
+) -> None:
     t = _start(regulars, REGULARS)
     evening.pair_next_round(t, who=ARBITER)
     board = _boards(t, 1)[0]
@@ -144,7 +176,9 @@ def test_bad_input_is_one_line_and_nothing_is_stored(regulars: Club) -> None:
     with pytest.raises(InputError, match="'five' is not a number of rounds"):
         evening.start_evening(regulars, "X", TODAY, "five", who=ARBITER, today=TODAY)
     with pytest.raises(InputError, match="in the future"):
-        evening.start_evening(regulars, "X", TODAY + dt.timedelta(days=1), 5, who=ARBITER, today=TODAY)
+        evening.start_evening(
+            regulars, "X", TODAY + dt.timedelta(days=1), 5, who=ARBITER, today=TODAY
+        )
     assert Tournament.objects.count() == before
     t = _start(regulars, REGULARS)
     with pytest.raises(Refused, match="'Anna Berg' is registered already"):
@@ -159,7 +193,7 @@ def test_bad_input_is_one_line_and_nothing_is_stored(regulars: Club) -> None:
 
 def test_an_impossible_round_is_refused_in_one_line_and_stores_nothing(regulars: Club) -> None:
     t = _start(regulars, REGULARS)
-    for rnd in (1, 2, 3):   # four players have all met after three rounds
+    for rnd in (1, 2, 3):  # four players have all met after three rounds
         evening.pair_next_round(t, who=ARBITER)
         _play_round(t, rnd)
     audit_before = regulars.audit.count()
@@ -167,10 +201,15 @@ def test_an_impossible_round_is_refused_in_one_line_and_stores_nothing(regulars:
         evening.pair_next_round(t, who=ARBITER)
     assert not EveningBoard.objects.filter(tournament=t, round=4).exists()
     assert not Bye.objects.filter(tournament=t, round=4).exists()
-    assert Evening.objects.get(tournament=t).paired_rounds == 3 and regulars.audit.count() == audit_before
+    assert (
+        Evening.objects.get(tournament=t).paired_rounds == 3
+        and regulars.audit.count() == audit_before
+    )
 
 
-def test_the_published_evening_rates_like_an_import_byes_and_forfeits_never_rated(regulars: Club) -> None:
+def test_the_published_evening_rates_like_an_import_byes_and_forfeits_never_rated(
+    regulars: Club,
+) -> None:
     t = _start(regulars, REGULARS + ["Eva Fox"])
     with pytest.raises(Refused, match="no round is paired yet"):
         evening.publish_evening(t, who=ARBITER)
@@ -186,8 +225,12 @@ def test_the_published_evening_rates_like_an_import_byes_and_forfeits_never_rate
     rated = {c.member.name: c.games_rated for c in RatingChange.objects.filter(tournament=t)}
     played = boards[1]
     assert rated.get(played.white.name) == 1 and rated.get(played.black.name) == 1
-    for name in (boards[0].white.name, boards[0].black.name, Bye.objects.get(tournament=t).entry.name):
-        assert rated.get(name, 0) == 0   # a forfeit and the pairing bye: never rated (R8)
+    for name in (
+        boards[0].white.name,
+        boards[0].black.name,
+        Bye.objects.get(tournament=t).entry.name,
+    ):
+        assert rated.get(name, 0) == 0  # a forfeit and the pairing bye: never rated (R8)
     with pytest.raises(Refused, match="is published"):
         evening.pair_next_round(t, who=ARBITER)
 
@@ -200,16 +243,20 @@ def test_an_imported_tournament_is_not_an_evening(regulars: Club) -> None:
 
 
 def test_a_name_registered_after_the_last_round_paired_is_not_published_and_a_refusal_keeps_it(
-        regulars: Club) -> None:
+    regulars: Club,
+) -> None:
     t = _start(regulars, REGULARS)
     evening.pair_next_round(t, who=ARBITER)
     _play_round(t, 1)
-    evening.register(t, "Eva Fox", who=ARBITER)   # for round 2, never paired
+    evening.register(t, "Eva Fox", who=ARBITER)  # for round 2, never paired
     evening.request_bye(Entry.objects.get(tournament=t, name="Anna Berg"), 2, who=ARBITER)
-    EveningBoard.objects.filter(tournament=t).update(game=None)   # as if a result were missing
+    EveningBoard.objects.filter(tournament=t).update(game=None)  # as if a result were missing
     with pytest.raises(Refused, match="not entered yet"):
         evening.publish_evening(t, who=ARBITER)
-    assert Entry.objects.filter(tournament=t).count() == 5 and Bye.objects.filter(tournament=t, round=2).exists()
+    assert (
+        Entry.objects.filter(tournament=t).count() == 5
+        and Bye.objects.filter(tournament=t, round=2).exists()
+    )
     Game.objects.filter(tournament=t).delete()
     _play_round(t, 1)
     evening.publish_evening(t, who=ARBITER)
@@ -217,7 +264,9 @@ def test_a_name_registered_after_the_last_round_paired_is_not_published_and_a_re
     assert not Bye.objects.filter(tournament=t, round=2).exists()
 
 
-def test_the_generic_publish_refuses_an_evening_with_a_board_still_waiting_for_its_result(regulars: Club) -> None:
+def test_the_generic_publish_refuses_an_evening_with_a_board_still_waiting_for_its_result(
+    regulars: Club,
+) -> None:
     """The tournament's own page offers "Publish and rate" for an evening too: it must not rate
     an evening whose paired boards have no result (their games would simply be missing)."""
     t = _start(regulars, REGULARS)
@@ -227,4 +276,7 @@ def test_the_generic_publish_refuses_an_evening_with_a_board_still_waiting_for_i
     with pytest.raises(Refused, match="round 1 board 2 has no result yet"):
         services.publish(t, who=ARBITER)
     t.refresh_from_db()
-    assert t.status == TournamentStatus.DRAFT and not RatingChange.objects.filter(tournament=t).exists()
+    assert (
+        t.status == TournamentStatus.DRAFT
+        and not RatingChange.objects.filter(tournament=t).exists()
+    )

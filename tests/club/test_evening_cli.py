@@ -16,8 +16,12 @@ NAMES = ["Ada Quinn", "Bea Roth", "Cy Stone", "Di Tull", "Ed Umber"]
 
 
 def _boards(tournament: int) -> list[tuple[int, int]]:
-    return [(b.white.number, b.black.number) for b in EveningBoard.objects.filter(
-        tournament_id=tournament, round=1).select_related("white", "black")]
+    return [
+        (b.white.number, b.black.number)
+        for b in EveningBoard.objects.filter(tournament_id=tournament, round=1).select_related(
+            "white", "black"
+        )
+    ]
 
 
 @pytest.fixture
@@ -28,22 +32,34 @@ def started(capsys: pytest.CaptureFixture[str]) -> None:
 
 @pytest.mark.django_db(transaction=True, reset_sequences=True)
 def test_a_round_robin_from_the_command_line(capsys, started) -> None:
-    code, out, _ = run(capsys, "evening", "start", "Club", "championship", "--date", "2026-11-26",
-                       "--system", "round-robin")
+    code, out, _ = run(
+        capsys,
+        "evening",
+        "start",
+        "Club",
+        "championship",
+        "--date",
+        "2026-11-26",
+        "--system",
+        "round-robin",
+    )
     assert code == 0 and out.startswith("started 'Club championship': tournament 1;")
     assert run(capsys, "evening", "register", "1", *NAMES)[0] == 0
     assert main(["link", "1", "--all-new"]) == 0
     capsys.readouterr()
     code, out, _ = run(capsys, "evening", "pair", "1")
     assert (code, out) == (0, "round 1 paired: 2 boards, no game: Ada Quinn\n")
-    assert _boards(1) == [(2, 5), (3, 4)]   # C.05 Annex 1, the table for 6 without its number 6
+    assert _boards(1) == [(2, 5), (3, 4)]  # C.05 Annex 1, the table for 6 without its number 6
     code, out, _ = run(capsys, "evening", "colours", "1", "2")
     assert code == 0 and _boards(1) == [(2, 5), (4, 3)]
     assert AuditEntry.objects.filter(action="evening-colours").count() == 1
     assert run(capsys, "evening", "result", "1", "1", "1-0")[0] == 0
     code, out, err = run(capsys, "evening", "colours", "1", "2")
-    assert code != 0 and out == "" and err.strip().endswith("round 1 has a result already (board 1): its pairings "
-                                                            "are fixed")
+    assert (
+        code != 0
+        and out == ""
+        and err.strip().endswith("round 1 has a result already (board 1): its pairings are fixed")
+    )
     code, out, _ = run(capsys, "evening", "show", "1", "--json")
     lines = json.loads(out)["messages"]
     assert lines[0] == "Club championship: round-robin, round 1 of 5 paired"
@@ -68,14 +84,24 @@ def test_a_swiss_exchange_and_a_new_pairing_from_the_command_line(capsys, starte
 
 
 @pytest.mark.django_db(transaction=True, reset_sequences=True)
-@pytest.mark.parametrize(("args", "message"), [
-    (["evening", "start", "Cup"], "give the evening's date: --date YYYY-MM-DD"),
-    (["evening", "start", "Cup", "--date", "2026-11-26", "--system", "knockout"],
-     "'knockout' is not a pairing system: expected swiss, round-robin or double-round-robin"),
-    (["evening", "exchange", "1", "2"], "expected: clubrating evening exchange T NUMBER NUMBER [--confirm-rematch]"),
-    (["evening", "pair", "9"], "no tournament 9 in Riverside Chess Club"),
-])
-def test_a_mistake_is_one_line_and_changes_nothing(capsys, started, args: list[str], message: str) -> None:
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["evening", "start", "Cup"], "give the evening's date: --date YYYY-MM-DD"),
+        (
+            ["evening", "start", "Cup", "--date", "2026-11-26", "--system", "knockout"],
+            "'knockout' is not a pairing system: expected swiss, round-robin or double-round-robin",
+        ),
+        (
+            ["evening", "exchange", "1", "2"],
+            "expected: clubrating evening exchange T NUMBER NUMBER [--confirm-rematch]",
+        ),
+        (["evening", "pair", "9"], "no tournament 9 in Riverside Chess Club"),
+    ],
+)
+def test_a_mistake_is_one_line_and_changes_nothing(
+    capsys, started, args: list[str], message: str
+) -> None:
     code, out, err = run(capsys, *args)
     assert code != 0 and out == "" and err.strip().splitlines()[-1].endswith(message)
     assert len(err.strip().splitlines()) == 1 and not Tournament.objects.exists()

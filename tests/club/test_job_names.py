@@ -20,8 +20,14 @@ job_paths = importlib.import_module("clubrating.club.migrations.0012_job_paths")
 
 def stored(task_path: str, exception: str = "") -> DBTaskResult:
     return DBTaskResult.objects.create(
-        status="FAILED" if exception else "READY", args_kwargs={"args": [1], "kwargs": {}}, task_path=task_path,
-        exception_class_path=exception, queue_name="default", backend_name="default", run_after=timezone.now())
+        status="FAILED" if exception else "READY",
+        args_kwargs={"args": [1], "kwargs": {}},
+        task_path=task_path,
+        exception_class_path=exception,
+        queue_name="default",
+        backend_name="default",
+        run_after=timezone.now(),
+    )
 
 
 @pytest.mark.django_db
@@ -34,11 +40,16 @@ def test_the_migration_points_jobs_stored_under_the_old_names_at_the_moved_modul
         row.refresh_from_db()
     assert import_string(queued.task_path) is tasks.analyse_tournament
     assert (lost.task_path, import_string(lost.exception_class_path)) == (queued.task_path, JobLost)
-    assert (other.task_path, other.exception_class_path) == ("clubrating.other.tasks.job", "clubrating.errors.InputError")
+    assert (other.task_path, other.exception_class_path) == (
+        "clubrating.other.tasks.job",
+        "clubrating.errors.InputError",
+    )
     job_paths.backwards(apps, None)
     lost.refresh_from_db()
-    assert (lost.task_path, lost.exception_class_path) == ("clubrating.club.tasks.analyse_tournament",
-                                                           "clubrating.club.leases.JobLost")
+    assert (lost.task_path, lost.exception_class_path) == (
+        "clubrating.club.tasks.analyse_tournament",
+        "clubrating.club.leases.JobLost",
+    )
 
 
 def test_an_rq_job_queued_under_the_old_names_finds_its_function_and_callback() -> None:

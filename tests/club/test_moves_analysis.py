@@ -6,8 +6,15 @@ import pytest
 from django.core.management import call_command
 from django_tasks_db.models import DBTaskResult
 
-from clubrating.club.jobs.status import (ANALYSED, FAILED, NOT_QUEUED, QUEUED, queue_state, retry_analysis,
-                                         tournament_analysis)
+from clubrating.club.jobs.status import (
+    ANALYSED,
+    FAILED,
+    NOT_QUEUED,
+    QUEUED,
+    queue_state,
+    retry_analysis,
+    tournament_analysis,
+)
 from clubrating.club.models import AuditEntry, CpiEntry, GameAnalysis
 from clubrating.club.services.moves import attach_pgn_moves
 from clubrating.errors import Refused
@@ -15,7 +22,7 @@ from clubrating.errors import Refused
 from .conftest import ARBITER
 from .test_moves import THE_FILE, record_of, results_only
 
-NODES = 2_000   # as tests/club/test_cpi.py: tiny and fixed
+NODES = 2_000  # as tests/club/test_cpi.py: tiny and fixed
 
 
 def run_worker() -> None:
@@ -31,8 +38,9 @@ def test_attached_moves_are_queued_then_analysed_by_a_real_worker(club, monkeypa
     assert tournament_analysis(tournament).games == ()
     attach_pgn_moves(tournament, record_of(THE_FILE), who=ARBITER)
     assert tournament_analysis(tournament).counts[QUEUED] == 3
-    assert queue_state().warning() == ("1 analysis job is waiting and no worker has been seen: "
-                                       "start one with 'clubrating worker'")
+    assert queue_state().warning() == (
+        "1 analysis job is waiting and no worker has been seen: start one with 'clubrating worker'"
+    )
     run_worker()
     status = tournament_analysis(tournament)
     assert status.counts[ANALYSED] == 3 and not status.can_retry
@@ -41,7 +49,9 @@ def test_attached_moves_are_queued_then_analysed_by_a_real_worker(club, monkeypa
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_failed_job_shows_its_reason_and_a_retry_queues_it_again_audited(club, monkeypatch) -> None:
+def test_a_failed_job_shows_its_reason_and_a_retry_queues_it_again_audited(
+    club, monkeypatch
+) -> None:
     monkeypatch.setenv("CLUBRATING_ENGINE", "/nonexistent/stockfish")
     tournament = results_only(club)
     attach_pgn_moves(tournament, record_of(THE_FILE), who=ARBITER)
@@ -49,7 +59,7 @@ def test_a_failed_job_shows_its_reason_and_a_retry_queues_it_again_audited(club,
     status = tournament_analysis(tournament)
     assert status.counts[FAILED] == 3 and status.can_retry
     assert "/nonexistent/stockfish" in status.games[0].reason
-    assert queue_state().warning() is None   # nothing waits
+    assert queue_state().warning() is None  # nothing waits
     retry_analysis(tournament, who=ARBITER)
     assert tournament_analysis(tournament).counts[QUEUED] == 3
     assert DBTaskResult.objects.filter(status="READY").count() == 1

@@ -9,7 +9,15 @@ import pytest
 
 from clubrating.club import evening, pairing_changes, services
 from clubrating.club.audit_text import sentence as audit_sentence
-from clubrating.club.models import AuditEntry, Bye, Club, Entry, EveningBoard, EveningPlayer, Tournament
+from clubrating.club.models import (
+    AuditEntry,
+    Bye,
+    Club,
+    Entry,
+    EveningBoard,
+    EveningPlayer,
+    Tournament,
+)
 from clubrating.errors import InputError, Refused
 
 from .conftest import ARBITER, EVENING_DAY, REGULARS, register_all
@@ -25,8 +33,12 @@ def _start(club: Club, names: list[str], system: str = "swiss") -> Tournament:
 
 
 def _boards(t: Tournament, rnd: int = 1) -> list[tuple[str, str]]:
-    return [(b.white.name, b.black.name)
-            for b in EveningBoard.objects.filter(tournament=t, round=rnd).select_related("white", "black")]
+    return [
+        (b.white.name, b.black.name)
+        for b in EveningBoard.objects.filter(tournament=t, round=rnd).select_related(
+            "white", "black"
+        )
+    ]
 
 
 def _entry(t: Tournament, name: str) -> Entry:
@@ -58,22 +70,32 @@ def test_exchanging_two_players_swaps_their_seats_and_checks_no_rematch(regulars
     (w1, b1), (w2, b2), third = _boards(t)
     pairing_changes.exchange_players(t, _entry(t, b1), _entry(t, b2), who=ARBITER)
     assert _boards(t) == [(w1, b2), (w2, b1), third]
-    assert _last_audit().action == "evening-exchange" and "changed places" in sentence(_last_audit())
+    assert _last_audit().action == "evening-exchange" and "changed places" in sentence(
+        _last_audit()
+    )
     for board in EveningBoard.objects.filter(tournament=t, round=1):
         evening.enter_result(board, "1-0", who=ARBITER)
     evening.pair_next_round(t, who=ARBITER)
     (w1, b1), (w2, b2), _ = _boards(t, 2)
     met = {frozenset(p) for p in _boards(t, 1)}
     # give board 1's white board 2's black if they met in round 1, else find a pair that did
-    pairs = [(x, y) for x in (w1, b1) for y in (w2, b2)
-             if frozenset((next(z for z in (w1, b1) if z != x), y)) in met]
+    pairs = [
+        (x, y)
+        for x in (w1, b1)
+        for y in (w2, b2)
+        if frozenset((next(z for z in (w1, b1) if z != x), y)) in met
+    ]
     if pairs:
         x, y = pairs[0]
         audits = AuditEntry.objects.count()
-        with pytest.raises(Refused, match="have met already: confirm the rematch to pair them again"):
+        with pytest.raises(
+            Refused, match="have met already: confirm the rematch to pair them again"
+        ):
             pairing_changes.exchange_players(t, _entry(t, x), _entry(t, y), who=ARBITER)
         assert _boards(t, 2)[:2] == [(w1, b1), (w2, b2)] and AuditEntry.objects.count() == audits
-        pairing_changes.exchange_players(t, _entry(t, x), _entry(t, y), who=ARBITER, confirm_rematch=True)
+        pairing_changes.exchange_players(
+            t, _entry(t, x), _entry(t, y), who=ARBITER, confirm_rematch=True
+        )
         assert "a rematch, confirmed" in sentence(_last_audit())
 
 
@@ -95,8 +117,11 @@ def test_a_rematch_is_refused_unless_confirmed(regulars: Club) -> None:
     with pytest.raises(Refused, match="have met already"):
         pairing_changes.exchange_players(t, _entry(t, x), _entry(t, y), who=ARBITER)
     assert _boards(t, 2) == [(w1, b1), (w2, b2)]
-    assert "changed places" in str(pairing_changes.exchange_players(t, _entry(t, x), _entry(t, y), who=ARBITER,
-                                                                    confirm_rematch=True))
+    assert "changed places" in str(
+        pairing_changes.exchange_players(
+            t, _entry(t, x), _entry(t, y), who=ARBITER, confirm_rematch=True
+        )
+    )
 
 
 def test_the_pairing_bye_changes_hands_in_an_exchange_and_stays_one(regulars: Club) -> None:
@@ -105,7 +130,9 @@ def test_the_pairing_bye_changes_hands_in_an_exchange_and_stays_one(regulars: Cl
     (w1, b1), second = _boards(t)
     pairing_changes.exchange_players(t, bye, _entry(t, w1), who=ARBITER)
     assert _boards(t) == [(bye.name, b1), second]
-    assert list(Bye.objects.filter(tournament=t, round=1).values_list("entry__name", flat=True)) == [w1]
+    assert list(
+        Bye.objects.filter(tournament=t, round=1).values_list("entry__name", flat=True)
+    ) == [w1]
 
 
 def test_every_change_is_refused_once_a_result_of_the_round_is_in(regulars: Club) -> None:
@@ -115,7 +142,9 @@ def test_every_change_is_refused_once_a_result_of_the_round_is_in(regulars: Club
     before, audits = _boards(t), AuditEntry.objects.count()
     refused = "round 1 has a result already (board 1): its pairings are fixed"
     with pytest.raises(Refused, match=refused.replace("(", r"\(").replace(")", r"\)")):
-        pairing_changes.swap_colours(EveningBoard.objects.get(tournament=t, round=1, board=2), who=ARBITER)
+        pairing_changes.swap_colours(
+            EveningBoard.objects.get(tournament=t, round=1, board=2), who=ARBITER
+        )
     (w1, _), (w2, _) = before
     with pytest.raises(Refused, match="has a result already"):
         pairing_changes.exchange_players(t, _entry(t, w1), _entry(t, w2), who=ARBITER)
@@ -141,7 +170,8 @@ def test_pairing_a_swiss_round_again_takes_in_a_late_entry_and_a_withdrawal(regu
     outcome = pairing_changes.repair_round(t, who=ARBITER)
     assert str(outcome) == "round 1 paired again: 2 boards"
     names = {n for pair in _boards(t) for n in pair} | set(
-        Bye.objects.filter(tournament=t, round=1).values_list("entry__name", flat=True))
+        Bye.objects.filter(tournament=t, round=1).values_list("entry__name", flat=True)
+    )
     assert "Gus Hale" in names and "Dan Eng" not in names and len(names) == 5
     assert EveningPlayer.objects.get(entry__name="Dan Eng", entry__tournament=t).withdrawn_from == 1
     assert _last_audit().action == "evening-repair" and "paired again" in sentence(_last_audit())
@@ -151,11 +181,16 @@ def test_pairing_a_swiss_round_again_takes_in_a_late_entry_and_a_withdrawal(regu
 def test_a_round_robin_swaps_colours_but_neither_exchanges_nor_pairs_again(regulars: Club) -> None:
     t = _start(regulars, REGULARS, "round-robin")
     started = AuditEntry.objects.get(action="evening-start", target=f"tournament {t.id}")
-    assert sentence(started) == f"started the evening 'Tuesday' of 2024-03-05 (round robin) as tournament {t.id}"
+    assert (
+        sentence(started)
+        == f"started the evening 'Tuesday' of 2024-03-05 (round robin) as tournament {t.id}"
+    )
     (w1, _), (w2, _) = _boards(t)
     with pytest.raises(Refused, match="an exchange would break the schedule"):
         pairing_changes.exchange_players(t, _entry(t, w1), _entry(t, w2), who=ARBITER)
     with pytest.raises(Refused, match="there is nothing to pair again"):
         pairing_changes.repair_round(t, who=ARBITER)
-    pairing_changes.swap_colours(EveningBoard.objects.get(tournament=t, round=1, board=1), who=ARBITER)
+    pairing_changes.swap_colours(
+        EveningBoard.objects.get(tournament=t, round=1, board=1), who=ARBITER
+    )
     assert _boards(t)[0] == (_boards(t)[0][0], w1)

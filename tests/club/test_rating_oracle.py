@@ -15,17 +15,38 @@ from .rating_oracle import oracle_differences
 DAY = dt.date(2026, 3, 2)
 
 
-def test_the_stored_ratings_of_a_small_history_are_the_oracles(club: Club, publish: Publisher) -> None:
-    initial_list.seed_ratings(club, [ListedRating("Anna Berg", 1500.0, None, 1)], who=ARBITER, source="list.csv")
-    publish("Monday", DAY, ["Anna Berg", "Ben Cole", "Cara Dunn"],
-            [(1, "Anna Berg", "Ben Cole", "1-0"), (2, "Cara Dunn", "Ben Cole", "="), (3, "Anna Berg", "Cara Dunn", "+-")])
+def test_the_stored_ratings_of_a_small_history_are_the_oracles(
+    club: Club, publish: Publisher
+) -> None:
+    initial_list.seed_ratings(
+        club, [ListedRating("Anna Berg", 1500.0, None, 1)], who=ARBITER, source="list.csv"
+    )
+    publish(
+        "Monday",
+        DAY,
+        ["Anna Berg", "Ben Cole", "Cara Dunn"],
+        [
+            (1, "Anna Berg", "Ben Cole", "1-0"),
+            (2, "Cara Dunn", "Ben Cole", "="),
+            (3, "Anna Berg", "Cara Dunn", "+-"),
+        ],
+    )
     initial_list.accept_exact_initial(club, who=ARBITER)
-    publish("Tuesday", DAY + dt.timedelta(days=1), ["Anna Berg", "Cara Dunn"], [(1, "Cara Dunn", "Anna Berg", "1-0")])
-    assert RatingChange.objects.filter(tournament__club=club).count() == 3   # R7: Anna, established, is not moved
+    publish(
+        "Tuesday",
+        DAY + dt.timedelta(days=1),
+        ["Anna Berg", "Cara Dunn"],
+        [(1, "Cara Dunn", "Anna Berg", "1-0")],
+    )
+    assert (
+        RatingChange.objects.filter(tournament__club=club).count() == 3
+    )  # R7: Anna, established, is not moved
     assert oracle_differences(club) == []
 
 
-def test_a_rating_change_or_current_rating_off_by_a_thousandth_is_reported(club: Club, publish: Publisher) -> None:
+def test_a_rating_change_or_current_rating_off_by_a_thousandth_is_reported(
+    club: Club, publish: Publisher
+) -> None:
     publish("Monday", DAY, ["Anna Berg", "Ben Cole"], [(1, "Anna Berg", "Ben Cole", "1-0")])
     change = RatingChange.objects.filter(tournament__club=club).order_by("id").first()
     assert change is not None
@@ -37,7 +58,9 @@ def test_a_rating_change_or_current_rating_off_by_a_thousandth_is_reported(club:
 
 
 def test_a_missing_row_is_reported(club: Club, publish: Publisher) -> None:
-    tournament = publish("Monday", DAY, ["Anna Berg", "Ben Cole"], [(1, "Anna Berg", "Ben Cole", "=")])
+    tournament = publish(
+        "Monday", DAY, ["Anna Berg", "Ben Cole"], [(1, "Anna Berg", "Ben Cole", "=")]
+    )
     RatingChange.objects.filter(tournament=tournament).delete()
     assert len(oracle_differences(club)) == 2
     services.unpublish(tournament, who=ARBITER)

@@ -34,7 +34,7 @@ CORRECTIONS: dict[str, list[str]] = {}
 # Lines this test does not run, and where they are tested instead
 NOT_RUN = {
     "clubrating calibrate": "needs a corpus of rated games (at least 13) analysed by the engine: "
-                            "tests/cpi/test_calibrate.py",
+    "tests/cpi/test_calibrate.py",
 }
 
 
@@ -60,15 +60,21 @@ def readme_commands(text: str) -> list[str]:
 
 
 def test_the_readme_lines_are_read_as_commands() -> None:
-    text = "```sh\nclubrating init 'A B'   # a club\nclubrating merge 31 7 ; clubrating unmerge 31\n```\n" \
-           "clubrating not in a block\n```\nclubrating not sh\n```\n"
-    assert readme_commands(text) == ["clubrating init 'A B'", "clubrating merge 31 7", "clubrating unmerge 31"]
+    text = (
+        "```sh\nclubrating init 'A B'   # a club\nclubrating merge 31 7 ; clubrating unmerge 31\n```\n"
+        "clubrating not in a block\n```\nclubrating not sh\n```\n"
+    )
+    assert readme_commands(text) == [
+        "clubrating init 'A B'",
+        "clubrating merge 31 7",
+        "clubrating unmerge 31",
+    ]
 
 
 def environment() -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("CLUBRATING_")}
     env["PYTHONPATH"] = str(ROOT / "src")
-    env["CLUBRATING_NODES"] = "2000"   # the worker's default; analyze is given --nodes on its line
+    env["CLUBRATING_NODES"] = "2000"  # the worker's default; analyze is given --nodes on its line
     return env
 
 
@@ -96,8 +102,9 @@ def serve_once(command: str, cwd: Path) -> None:
                 free.bind(("127.0.0.1", 0))
                 port = free.getsockname()[1]
             words += ["--port", str(port)]
-    server = subprocess.Popen(words, cwd=cwd, env=environment(), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                              text=True)
+    server = subprocess.Popen(
+        words, cwd=cwd, env=environment(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
     try:
         deadline = time.monotonic() + 60
         while True:
@@ -114,7 +121,6 @@ def serve_once(command: str, cwd: Path) -> None:
         server.communicate(timeout=30)
 
 
-
 def run_in_order(commands: list[str], cwd: Path) -> list[str]:
     """Run ``commands`` in ``cwd`` as a user would, the club's earlier evenings stored right after
     ``clubrating init`` (tuesday.trf is then tournament 12, as the examples say); what failed."""
@@ -129,9 +135,16 @@ def run_in_order(commands: list[str], cwd: Path) -> list[str]:
                 serve_once(command, cwd)
                 continue
             stdin = PASSWORD if "--password-stdin" in command else ""
-            if number == 0:   # the entry point itself, as the shell starts it
-                done = subprocess.run(argv(command, cwd), cwd=cwd, env=environment(), capture_output=True,
-                                      text=True, timeout=600, input=stdin)
+            if number == 0:  # the entry point itself, as the shell starts it
+                done = subprocess.run(
+                    argv(command, cwd),
+                    cwd=cwd,
+                    env=environment(),
+                    capture_output=True,
+                    text=True,
+                    timeout=600,
+                    input=stdin,
+                )
                 code, stderr = done.returncode, done.stderr
             else:
                 forked = forks.run(arguments(command, cwd), stdin)
@@ -139,20 +152,35 @@ def run_in_order(commands: list[str], cwd: Path) -> list[str]:
             if code != 0:
                 failed.append(f"{command}\n    -> exit {code}: {stderr.strip()[-300:]}")
             if command.startswith("clubrating init "):
-                subprocess.run([sys.executable, str(FILES / "history.py"), "sqlite:///clubrating.sqlite3"],
-                               cwd=cwd, env=environment(), check=True, timeout=300)
+                subprocess.run(
+                    [sys.executable, str(FILES / "history.py"), "sqlite:///clubrating.sqlite3"],
+                    cwd=cwd,
+                    env=environment(),
+                    check=True,
+                    timeout=300,
+                )
     return failed
 
 
 def test_a_forked_command_fails_as_its_own_process_does(tmp_path: Path) -> None:
     """A usage error, a missing database (for a command that reads stdin too): the same status
     and the same lines on stderr from a fork as from ``python -m clubrating``, and no file made."""
-    commands = ["clubrating no-such-command", "clubrating ratings",
-                "clubrating arbiter add bob --password-stdin"]
+    commands = [
+        "clubrating no-such-command",
+        "clubrating ratings",
+        "clubrating arbiter add bob --password-stdin",
+    ]
     with Forks(cwd=tmp_path, env=environment()) as forks:
         for command in commands:
-            alone = subprocess.run(argv(command, tmp_path), cwd=tmp_path, env=environment(), capture_output=True,
-                                   text=True, timeout=600, input="short\n")
+            alone = subprocess.run(
+                argv(command, tmp_path),
+                cwd=tmp_path,
+                env=environment(),
+                capture_output=True,
+                text=True,
+                timeout=600,
+                input="short\n",
+            )
             forked = forks.run(arguments(command, tmp_path), "short\n")
             assert alone.returncode == 2 and alone.stderr.strip(), command
             assert (forked.returncode, forked.stderr) == (alone.returncode, alone.stderr), command
@@ -170,6 +198,8 @@ def test_every_command_of_the_readme_works_as_written(tmp_path: Path) -> None:
 @pytest.mark.engine
 def test_every_example_of_the_command_reference_works_as_written(tmp_path: Path) -> None:
     commands = readme_commands((ROOT / "docs" / "cli.md").read_text(encoding="utf-8"))
-    assert any(command.startswith("clubrating init ") for command in commands) and len(commands) > 40
+    assert (
+        any(command.startswith("clubrating init ") for command in commands) and len(commands) > 40
+    )
     failed = run_in_order(commands, tmp_path)
     assert not failed, "docs/cli.md examples that fail:\n" + "\n".join(failed)

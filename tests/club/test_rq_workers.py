@@ -44,12 +44,23 @@ from clubrating.club.jobs.tasks import MAX_ATTEMPTS
 from .test_job_faults import alive, fake_engine, processes_of
 
 ROOT = Path(__file__).parents[2]
-NODES = "3000"   # small and fixed: a game of 60 plies takes about half a second
-NAMES = ["Anna Berg", "Ben Cole", "Cara Dunn", "Dan Eng", "Eva Fox", "Finn Gray", "Gus Hall", "Hana Ito"]
+NODES = "3000"  # small and fixed: a game of 60 plies takes about half a second
+NAMES = [
+    "Anna Berg",
+    "Ben Cole",
+    "Cara Dunn",
+    "Dan Eng",
+    "Eva Fox",
+    "Finn Gray",
+    "Gus Hall",
+    "Hana Ito",
+]
 ANALYSED = re.compile(r"clubrating worker (\d+): analysed game (\d+) in")
 STARTED = re.compile(r"default: analyse game (\d+) \(")
-pytestmark = [pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc"),
-              pytest.mark.storage]   # the workers open the database of $CLUBRATING_DATABASE_URL's server
+pytestmark = [
+    pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc"),
+    pytest.mark.storage,
+]  # the workers open the database of $CLUBRATING_DATABASE_URL's server
 
 
 def evening_pgn(games: int, plies: int, seed: int = 12) -> str:
@@ -63,14 +74,22 @@ def evening_pgn(games: int, plies: int, seed: int = 12) -> str:
                 break
             board.push(rng.choice(moves))
         game = chess.pgn.Game.from_board(board)
-        game.headers.update({"Event": "Tuesday", "Date": "2026.03.03", "Round": str(number // 4 + 1),
-                             "White": NAMES[2 * number % 8], "Black": NAMES[(2 * number + 1) % 8],
-                             "Result": "1/2-1/2"})
+        game.headers.update(
+            {
+                "Event": "Tuesday",
+                "Date": "2026.03.03",
+                "Round": str(number // 4 + 1),
+                "White": NAMES[2 * number % 8],
+                "Black": NAMES[(2 * number + 1) % 8],
+                "Result": "1/2-1/2",
+            }
+        )
         out.append(str(game))
     return "\n\n".join(out) + "\n"
 
 
 # --- components ---------------------------------------------------------------------------------
+
 
 @pytest.fixture(scope="module")
 def redis_url() -> Iterator[str]:
@@ -79,11 +98,13 @@ def redis_url() -> Iterator[str]:
     on a file beside the server's data while it uses it (an exclusive one to start it), and a
     process that started it leaves a mark, so a server started by a person is never stopped."""
     script = ROOT / "scripts" / "redis"
-    url, data = (subprocess.run([script, verb], capture_output=True, text=True, check=True).stdout.strip()
-                 for verb in ("url", "data"))
+    url, data = (
+        subprocess.run([script, verb], capture_output=True, text=True, check=True).stdout.strip()
+        for verb in ("url", "data")
+    )
     mark = Path(f"{data}.started-by-tests")
     with open(f"{data}.users", "a") as users:
-        fcntl.flock(users, fcntl.LOCK_EX)   # one process at a time starts it
+        fcntl.flock(users, fcntl.LOCK_EX)  # one process at a time starts it
         if not ping(url):
             started = subprocess.run([script, "start"], capture_output=True, text=True)
             if started.returncode != 0:
@@ -94,8 +115,8 @@ def redis_url() -> Iterator[str]:
         try:
             fcntl.flock(users, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
-            return   # another worker of this run still uses it
-        if mark.exists() and not claimed_elsewhere(url):   # another run's tests still use it
+            return  # another worker of this run still uses it
+        if mark.exists() and not claimed_elsewhere(url):  # another run's tests still use it
             subprocess.run([script, "stop"], check=True)
             mark.unlink()
 
@@ -115,7 +136,7 @@ def ping(url: str) -> bool:
 # Redis's 16 numbered databases (redis.conf "databases 16"): 0 for a person's own use (the
 # benchmark), 1-15 taken by the tests of concurrent runs on the same server.
 TEST_DATABASES = range(1, 16)
-CLAIM_SECONDS = 900   # longer than any test here; a killed run's claim lapses by itself
+CLAIM_SECONDS = 900  # longer than any test here; a killed run's claim lapses by itself
 
 
 @pytest.fixture
@@ -128,7 +149,9 @@ def queue_server(redis_url: str) -> Iterator[str]:
         if connection.set("clubrating-test:claim", token, nx=True, ex=CLAIM_SECONDS):
             break
     else:
-        pytest.fail(f"every Redis database {TEST_DATABASES.start}-{TEST_DATABASES.stop - 1} is taken by a test")
+        pytest.fail(
+            f"every Redis database {TEST_DATABASES.start}-{TEST_DATABASES.stop - 1} is taken by a test"
+        )
     for name in connection.scan_iter():
         if name != b"clubrating-test:claim":
             connection.delete(name)
@@ -147,20 +170,29 @@ class Database:
         if self.postgres:
             # the server's maintenance database, as Django makes its test databases: the URL may
             # name one that does not exist (pytest-django makes test_<name> from it)
-            self.server, self.name = server.rsplit("/", 1)[0] + "/postgres", f"rq_{uuid.uuid4().hex[:12]}"
-            self.admin(f"CREATE DATABASE {self.name}" + (f" TEMPLATE {template.name}" if template else ""))
+            self.server, self.name = (
+                server.rsplit("/", 1)[0] + "/postgres",
+                f"rq_{uuid.uuid4().hex[:12]}",
+            )
+            self.admin(
+                f"CREATE DATABASE {self.name}" + (f" TEMPLATE {template.name}" if template else "")
+            )
             self.url = server.rsplit("/", 1)[0] + "/" + self.name
         else:
             self.url = f"sqlite:///{folder / 'club.sqlite3'}"
             if template is not None:
-                with closing(sqlite3.connect(template.url.removeprefix("sqlite:///"))) as source, \
-                        closing(sqlite3.connect(self.url.removeprefix("sqlite:///"))) as target:
+                with (
+                    closing(sqlite3.connect(template.url.removeprefix("sqlite:///"))) as source,
+                    closing(sqlite3.connect(self.url.removeprefix("sqlite:///"))) as target,
+                ):
                     source.backup(target)
 
     def admin(self, sql: str) -> None:
         import psycopg
 
-        with psycopg.connect(self.server.replace("postgres://", "postgresql://"), autocommit=True) as db:
+        with psycopg.connect(
+            self.server.replace("postgres://", "postgresql://"), autocommit=True
+        ) as db:
             db.execute(sql)
 
     def rows(self, sql: str) -> list[tuple[Any, ...]]:
@@ -198,10 +230,21 @@ def database(tmp_path: Path, initialised: Database) -> Iterator[Database]:
 
 
 def environment(database: Database, redis_url: str, **extra: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("CLUBRATING_", "DJANGO_", "FAKE_UCI"))}
-    return {**env, "CLUBRATING_DATABASE_URL": database.url, "CLUBRATING_REDIS_URL": redis_url,
-            "CLUBRATING_BOOK": "", "CLUBRATING_NODES": NODES, "CLUBRATING_JOBS": "1",
-            "CLUBRATING_JOB_LEASE": "2", **extra}
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("CLUBRATING_", "DJANGO_", "FAKE_UCI"))
+    }
+    return {
+        **env,
+        "CLUBRATING_DATABASE_URL": database.url,
+        "CLUBRATING_REDIS_URL": redis_url,
+        "CLUBRATING_BOOK": "",
+        "CLUBRATING_NODES": NODES,
+        "CLUBRATING_JOBS": "1",
+        "CLUBRATING_JOB_LEASE": "2",
+        **extra,
+    }
 
 
 # The command line's main() for each command of argv[1] (JSON), in turn, in one process.
@@ -217,15 +260,24 @@ def commands(env: dict[str, str], argvs: list[list[str]], then: str = "") -> Non
     """``argvs`` run in one process, then the Python code ``then`` (Django set up by the
     commands): these tests are about the workers, and each command's own process is proven by
     tests/club/test_readme_commands.py."""
-    done = subprocess.run([sys.executable, "-c", COMMANDS_IN_ONE_PROCESS + then, json.dumps(argvs)], env=env,
-                          capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-c", COMMANDS_IN_ONE_PROCESS + then, json.dumps(argvs)],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 0, done.stderr
 
 
 def publish(folder: Path, env: dict[str, str], pgn: str, then: str = "") -> None:
     """The initialised club with one published evening: publishing queues its analysis (one job)."""
     (folder / "evening.pgn").write_text(pgn)
-    commands(env, [["import", str(folder / "evening.pgn")], ["link", "1", "--all-new"], ["publish", "1"]], then)
+    commands(
+        env,
+        [["import", str(folder / "evening.pgn")], ["link", "1", "--all-new"], ["publish", "1"]],
+        then,
+    )
 
 
 class Worker:
@@ -234,22 +286,28 @@ class Worker:
     def __init__(self, folder: Path, name: str, env: dict[str, str]) -> None:
         self.log = folder / f"{name}.log"
         with self.log.open("w") as err:
-            self.process = subprocess.Popen([sys.executable, "-m", "clubrating.cli", "worker"], env=env,
-                                            stdout=subprocess.DEVNULL, stderr=err)
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "clubrating.cli", "worker"],
+                env=env,
+                stdout=subprocess.DEVNULL,
+                stderr=err,
+            )
 
     @property
     def text(self) -> str:
         return self.log.read_text()
 
     def analysed(self) -> list[int]:
-        return [int(game) for pid, game in ANALYSED.findall(self.text) if int(pid) == self.process.pid]
+        return [
+            int(game) for pid, game in ANALYSED.findall(self.text) if int(pid) == self.process.pid
+        ]
 
     def started(self) -> list[int]:
         return [int(game) for game in STARTED.findall(self.text)]
 
     def stop(self) -> None:
         if self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)   # RQ's warm shutdown
+            self.process.send_signal(signal.SIGTERM)  # RQ's warm shutdown
             try:
                 self.process.wait(timeout=30)
             except subprocess.TimeoutExpired:
@@ -274,23 +332,40 @@ def wait_for(condition: Any, seconds: float, what: str) -> None:
 
 
 def analyse_entries(database: Database) -> list[str]:
-    return [summary for (summary,) in database.rows(
-        "SELECT summary FROM club_auditentry WHERE action = 'analyse' ORDER BY id")]
+    return [
+        summary
+        for (summary,) in database.rows(
+            "SELECT summary FROM club_auditentry WHERE action = 'analyse' ORDER BY id"
+        )
+    ]
 
 
 # --- two workers share a club's games --------------------------------------------------------------
 
+
 @pytest.mark.engine
 def test_two_workers_split_a_clubs_games_and_a_tournament_queued_twice_is_analysed_once(
-        tmp_path: Path, queue_server: str, database: Database, workers: list[Worker]) -> None:
+    tmp_path: Path, queue_server: str, database: Database, workers: list[Worker]
+) -> None:
     env = environment(database, queue_server)
     # The same tournament queued a second time (published twice, say), by the publishing process
     # once it has published: its games are claimed or analysed already when its own game jobs come.
-    publish(tmp_path, env, evening_pgn(8, 60),
-            then="from clubrating.club.jobs.tasks import analyse_tournament; analyse_tournament.enqueue(1)\n")
+    publish(
+        tmp_path,
+        env,
+        evening_pgn(8, 60),
+        then="from clubrating.club.jobs.tasks import analyse_tournament; analyse_tournament.enqueue(1)\n",
+    )
     workers += [Worker(tmp_path, "a", env), Worker(tmp_path, "b", env)]
-    wait_for(lambda: database.count("club_gameanalysis") == 8 and analyse_entries(database)
-             and queue_idle(queue_server), 240, "8 stored analyses, the ledger and an empty queue")
+    wait_for(
+        lambda: (
+            database.count("club_gameanalysis") == 8
+            and analyse_entries(database)
+            and queue_idle(queue_server)
+        ),
+        240,
+        "8 stored analyses, the ledger and an empty queue",
+    )
     for worker in workers:
         worker.stop()
     # Analysed once: one audit entry names analysed games, all 8 (a second analysis of the
@@ -299,8 +374,10 @@ def test_two_workers_split_a_clubs_games_and_a_tournament_queued_twice_is_analys
     assert [e for e in entries if not e.startswith("analysed 0 games")] == [entries[-1]], entries
     assert entries[-1].startswith("analysed 8 games"), entries
     by_worker = [worker.analysed() for worker in workers]
-    assert sorted(by_worker[0] + by_worker[1]) == sorted(g for (g,) in database.rows("SELECT id FROM club_game"))
-    assert Counter(by_worker[0] + by_worker[1]).most_common(1)[0][1] == 1   # none analysed twice
+    assert sorted(by_worker[0] + by_worker[1]) == sorted(
+        g for (g,) in database.rows("SELECT id FROM club_game")
+    )
+    assert Counter(by_worker[0] + by_worker[1]).most_common(1)[0][1] == 1  # none analysed twice
     assert all(by_worker), f"one worker did all the games: {by_worker}"
     scored = database.count("club_cpientry")
     assert scored == 16, f"{scored} ledger rows for 8 games of 60 plies"
@@ -313,18 +390,22 @@ def queue_idle(url: str) -> bool:
 
 # --- a killed worker's game ------------------------------------------------------------------------
 
+
 @pytest.mark.engine
 def test_a_game_whose_worker_is_killed_is_analysed_by_the_other_worker(
-        tmp_path: Path, queue_server: str, database: Database, workers: list[Worker]) -> None:
+    tmp_path: Path, queue_server: str, database: Database, workers: list[Worker]
+) -> None:
     env = environment(database, queue_server)
-    publish(tmp_path, env, evening_pgn(4, 200, seed=7))   # long games: a kill lands inside one
+    publish(tmp_path, env, evening_pgn(4, 200, seed=7))  # long games: a kill lands inside one
     slow = environment(database, queue_server, CLUBRATING_NODES="20000")
     victim = Worker(tmp_path, "victim", slow)
     workers.append(victim)
     wait_for(lambda: victim.started(), 60, "the first worker to start a game")
     game = victim.started()[0]
-    time.sleep(1.5)   # well inside the game, and past a renewal of its lease
-    assert not database.rows(f"SELECT 1 FROM club_gameanalysis WHERE game_id = {game}"), "the game ended too soon"
+    time.sleep(1.5)  # well inside the game, and past a renewal of its lease
+    assert not database.rows(f"SELECT 1 FROM club_gameanalysis WHERE game_id = {game}"), (
+        "the game ended too soon"
+    )
     engines = processes_of(victim.process.pid)
     victim.process.send_signal(signal.SIGKILL)
     victim.process.wait()
@@ -332,22 +413,38 @@ def test_a_game_whose_worker_is_killed_is_analysed_by_the_other_worker(
     assert not [pid for pid in engines if alive(pid)], "the killed worker's engine survived it"
     other = Worker(tmp_path, "other", env)
     workers.append(other)
-    wait_for(lambda: database.count("club_gameanalysis") == 4 and analyse_entries(database)
-             and queue_idle(queue_server), 240, "the 4 games analysed and the ledger rebuilt")
+    wait_for(
+        lambda: (
+            database.count("club_gameanalysis") == 4
+            and analyse_entries(database)
+            and queue_idle(queue_server)
+        ),
+        240,
+        "the 4 games analysed and the ledger rebuilt",
+    )
     other.stop()
     assert game in other.analysed()
-    assert sorted(other.analysed()) == sorted(g for (g,) in database.rows("SELECT id FROM club_game"))
+    assert sorted(other.analysed()) == sorted(
+        g for (g,) in database.rows("SELECT id FROM club_game")
+    )
     assert analyse_entries(database)[-1].startswith("analysed 4 games")
 
 
 # --- a game that kills every worker ---------------------------------------------------------------
 
+
 def test_a_game_whose_workers_die_every_time_fails_with_joblost_naming_it(
-        tmp_path: Path, queue_server: str, database: Database, workers: list[Worker]) -> None:
+    tmp_path: Path, queue_server: str, database: Database, workers: list[Worker]
+) -> None:
     engine = fake_engine(tmp_path)
     env = environment(database, queue_server, CLUBRATING_ENGINE=str(engine))
     publish(tmp_path, env, evening_pgn(1, 40))
-    hanging = {**env, "FAKE_UCI_MODE": "hang", "FAKE_UCI_FROM": "5", "CLUBRATING_ENGINE_TIMEOUT": "600"}
+    hanging = {
+        **env,
+        "FAKE_UCI_MODE": "hang",
+        "FAKE_UCI_FROM": "5",
+        "CLUBRATING_ENGINE_TIMEOUT": "600",
+    }
     for attempt in range(1, MAX_ATTEMPTS + 1):
         worker = Worker(tmp_path, f"dies-{attempt}", hanging)
         workers.append(worker)
@@ -355,7 +452,7 @@ def test_a_game_whose_workers_die_every_time_fails_with_joblost_naming_it(
         time.sleep(0.5)
         worker.process.send_signal(signal.SIGKILL)
         worker.process.wait()
-        time.sleep(2.5)   # its lease (2 s) runs out: the next worker puts the job back in the queue
+        time.sleep(2.5)  # its lease (2 s) runs out: the next worker puts the job back in the queue
     last = Worker(tmp_path, "last", env)
     workers.append(last)
     failed = FailedJobRegistry("default", connection=Redis.from_url(queue_server))
@@ -363,7 +460,10 @@ def test_a_game_whose_workers_die_every_time_fails_with_joblost_naming_it(
     job = Job.fetch(failed.get_job_ids()[0], connection=Redis.from_url(queue_server))
     result = job.latest_result()
     assert result is not None and result.exc_string is not None
-    assert "JobLost: game 1 (Anna Berg - Ben Cole, round 1 of Tuesday): its worker stopped 3 times" in result.exc_string
+    assert (
+        "JobLost: game 1 (Anna Berg - Ben Cole, round 1 of Tuesday): its worker stopped 3 times"
+        in result.exc_string
+    )
     assert job.meta["attempts"] == MAX_ATTEMPTS + 1
     assert database.count("club_gameanalysis") == 0
     assert not last.analysed()
@@ -371,17 +471,23 @@ def test_a_game_whose_workers_die_every_time_fails_with_joblost_naming_it(
 
 # --- an engine that fails -------------------------------------------------------------------------
 
+
 def test_a_game_whose_engine_fails_fails_once_and_leaves_its_batch(
-        tmp_path: Path, queue_server: str, database: Database, workers: list[Worker]) -> None:
+    tmp_path: Path, queue_server: str, database: Database, workers: list[Worker]
+) -> None:
     engine = fake_engine(tmp_path)
-    env = environment(database, queue_server, CLUBRATING_ENGINE=str(engine), FAKE_UCI_MODE="garbage")
+    env = environment(
+        database, queue_server, CLUBRATING_ENGINE=str(engine), FAKE_UCI_MODE="garbage"
+    )
     publish(tmp_path, env, evening_pgn(2, 40))
     workers.append(Worker(tmp_path, "w", env))
     connection = Redis.from_url(queue_server)
     failed = FailedJobRegistry("default", connection=connection)
     wait_for(lambda: failed.count == 2 and queue_idle(queue_server), 60, "both games' jobs to fail")
     jobs = [Job.fetch(job_id, connection=connection) for job_id in failed.get_job_ids()]
-    assert [job.meta["attempts"] for job in jobs] == [1, 1]   # an engine's error is not retried
+    assert [job.meta["attempts"] for job in jobs] == [1, 1]  # an engine's error is not retried
     assert all("score cp abc" in (job.latest_result().exc_string or "") for job in jobs)  # type: ignore[union-attr]
-    batches = [k for k in connection.scan_iter("clubrating:*:batch:*") if not k.endswith(b":totals")]
-    assert batches == []   # both games left the batch: its last one would have rebuilt the ledger
+    batches = [
+        k for k in connection.scan_iter("clubrating:*:batch:*") if not k.endswith(b":totals")
+    ]
+    assert batches == []  # both games left the batch: its last one would have rebuilt the ledger

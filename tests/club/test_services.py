@@ -7,7 +7,16 @@ import datetime as dt
 import pytest
 
 from clubrating.club import services
-from clubrating.club.models import AuditEntry, Club, CurrentRating, Entry, Game, Member, RatingChange, Tournament
+from clubrating.club.models import (
+    AuditEntry,
+    Club,
+    CurrentRating,
+    Entry,
+    Game,
+    Member,
+    RatingChange,
+    Tournament,
+)
 from clubrating.club.queries import standings
 from clubrating.club.reads import player_history, rating_list
 from clubrating.club.history import rebuild
@@ -18,23 +27,47 @@ from .conftest import ARBITER, make_record
 
 D1, D2, D3 = dt.date(2026, 1, 7), dt.date(2026, 1, 14), dt.date(2026, 1, 21)
 FOUR = ["Anna Berg", "Ben Cole", "Cara Dunn", "Dan Eng"]
-ROUND_ROBIN = [(1, "Anna Berg", "Ben Cole", "1-0"), (1, "Cara Dunn", "Dan Eng", "="),
-               (2, "Ben Cole", "Cara Dunn", "0-1"), (2, "Dan Eng", "Anna Berg", "0-1"),
-               (3, "Anna Berg", "Cara Dunn", "="), (3, "Ben Cole", "Dan Eng", "1-0")]
+ROUND_ROBIN = [
+    (1, "Anna Berg", "Ben Cole", "1-0"),
+    (1, "Cara Dunn", "Dan Eng", "="),
+    (2, "Ben Cole", "Cara Dunn", "0-1"),
+    (2, "Dan Eng", "Anna Berg", "0-1"),
+    (3, "Anna Berg", "Cara Dunn", "="),
+    (3, "Ben Cole", "Dan Eng", "1-0"),
+]
 
 
 def snapshot(club: Club) -> list[tuple]:
     """Every derived row, exactly (floats compared bit for bit)."""
-    changes = list(RatingChange.objects.filter(tournament__club=club).order_by("tournament_id", "member_id")
-                   .values_list("tournament_id", "member_id", "rating_list", "rating_before", "rating_after", "k",
-                                "games_before", "games_rated", "score_rated", "expected", "provisional_before"))
-    current = list(CurrentRating.objects.filter(member__club=club).order_by("member_id", "rating_list")
-                   .values_list("member_id", "rating_list", "rating", "games", "provisional", "last_played"))
+    changes = list(
+        RatingChange.objects.filter(tournament__club=club)
+        .order_by("tournament_id", "member_id")
+        .values_list(
+            "tournament_id",
+            "member_id",
+            "rating_list",
+            "rating_before",
+            "rating_after",
+            "k",
+            "games_before",
+            "games_rated",
+            "score_rated",
+            "expected",
+            "provisional_before",
+        )
+    )
+    current = list(
+        CurrentRating.objects.filter(member__club=club)
+        .order_by("member_id", "rating_list")
+        .values_list("member_id", "rating_list", "rating", "games", "provisional", "last_played")
+    )
     return changes + current
 
 
 def standing(club: Club) -> dict[str, tuple[float, int]]:
-    return {r.member.name: (r.rating, r.games) for r in CurrentRating.objects.filter(member__club=club)}
+    return {
+        r.member.name: (r.rating, r.games) for r in CurrentRating.objects.filter(member__club=club)
+    }
 
 
 def rating_of(club: Club, name: str) -> float:
@@ -57,7 +90,9 @@ def test_import_is_a_draft_until_published_and_links_nothing_by_itself(club):
     first = services.import_tournament(club, record, who=ARBITER, today=D3)
     services.all_new_members(first, who=ARBITER)
     services.publish(first, who=ARBITER)
-    second = services.import_tournament(club, make_record("Next", D2, FOUR, ROUND_ROBIN[:2]), who=ARBITER, today=D3)
+    second = services.import_tournament(
+        club, make_record("Next", D2, FOUR, ROUND_ROBIN[:2]), who=ARBITER, today=D3
+    )
     assert second.status == "draft"
     assert Entry.objects.filter(tournament=second, member=None).count() == 4
     with pytest.raises(Refused, match="not linked"):
@@ -68,27 +103,46 @@ def test_import_is_a_draft_until_published_and_links_nothing_by_itself(club):
 
 
 def test_exact_means_the_same_words_in_either_customary_order_and_one_member_only(club):
-    first = services.import_tournament(club, make_record("Evening", D1, FOUR, ROUND_ROBIN), who=ARBITER, today=D3)
+    first = services.import_tournament(
+        club, make_record("Evening", D1, FOUR, ROUND_ROBIN), who=ARBITER, today=D3
+    )
     services.all_new_members(first, who=ARBITER)
     services.publish(first, who=ARBITER)
-    typed = ["BERG, Anna", "Cole Ben", "Cara Dünn", "D. Eng"]  # the last two differ by more than case and order
+    typed = [
+        "BERG, Anna",
+        "Cole Ben",
+        "Cara Dünn",
+        "D. Eng",
+    ]  # the last two differ by more than case and order
     games = [(1, typed[0], typed[1], "1-0"), (1, typed[2], typed[3], "0-1")]
-    second = services.import_tournament(club, make_record("Next", D2, typed, games), who=ARBITER, today=D3)
+    second = services.import_tournament(
+        club, make_record("Next", D2, typed, games), who=ARBITER, today=D3
+    )
     assert "linked 2" in str(services.accept_exact(second, who=ARBITER))
     linked = dict(Entry.objects.filter(tournament=second).values_list("name", "member__name"))
-    assert linked == {"BERG, Anna": "Anna Berg", "Cole Ben": "Ben Cole", "Cara Dünn": None, "D. Eng": None}
+    assert linked == {
+        "BERG, Anna": "Anna Berg",
+        "Cole Ben": "Ben Cole",
+        "Cara Dünn": None,
+        "D. Eng": None,
+    }
 
 
 def test_exact_links_nobody_when_two_members_carry_the_name(club):
-    first = services.import_tournament(club, make_record("Evening", D1, FOUR, ROUND_ROBIN), who=ARBITER, today=D3)
+    first = services.import_tournament(
+        club, make_record("Evening", D1, FOUR, ROUND_ROBIN), who=ARBITER, today=D3
+    )
     services.all_new_members(first, who=ARBITER)
     services.publish(first, who=ARBITER)
     twin = ["Berg, Anna", "Ben Cole", "Cara Dunn", "Dan Eng"]
-    other = services.import_tournament(club, make_record("Twins", D2, twin, [(1, twin[0], twin[1], "1-0")]),
-                                       who=ARBITER, today=D3)
+    other = services.import_tournament(
+        club, make_record("Twins", D2, twin, [(1, twin[0], twin[1], "1-0")]), who=ARBITER, today=D3
+    )
     services.new_member(Entry.objects.get(tournament=other, name="Berg, Anna"), who=ARBITER)
     assert len(services.exact_candidates(club, "Anna Berg")) == 2
-    third = services.import_tournament(club, make_record("Third", D3, FOUR, ROUND_ROBIN[:1]), who=ARBITER, today=D3)
+    third = services.import_tournament(
+        club, make_record("Third", D3, FOUR, ROUND_ROBIN[:1]), who=ARBITER, today=D3
+    )
     services.accept_exact(third, who=ARBITER)
     assert Entry.objects.get(tournament=third, name="Anna Berg").member is None
 
@@ -96,10 +150,20 @@ def test_exact_links_nobody_when_two_members_carry_the_name(club):
 def test_byes_forfeits_and_bughouse_never_change_a_rating(club, publish):
     publish("Evening 1", D1, FOUR, ROUND_ROBIN)
     before = standing(club)
-    publish("Forfeits", D2, FOUR, [(1, "Anna Berg", "Ben Cole", "+-"), (1, "Cara Dunn", "Dan Eng", "-+")],
-            byes=[(2, "Anna Berg", 2), (2, "Ben Cole", 1)])
-    publish("Bughouse night", D3, FOUR, [(1, "Anna Berg", "Ben Cole", "1-0"), (1, "Cara Dunn", "Dan Eng", "1-0")],
-            kind=TournamentKind.BUGHOUSE)
+    publish(
+        "Forfeits",
+        D2,
+        FOUR,
+        [(1, "Anna Berg", "Ben Cole", "+-"), (1, "Cara Dunn", "Dan Eng", "-+")],
+        byes=[(2, "Anna Berg", 2), (2, "Ben Cole", 1)],
+    )
+    publish(
+        "Bughouse night",
+        D3,
+        FOUR,
+        [(1, "Anna Berg", "Ben Cole", "1-0"), (1, "Cara Dunn", "Dan Eng", "1-0")],
+        kind=TournamentKind.BUGHOUSE,
+    )
     assert standing(club) == before
     table = standings(Tournament.objects.get(name="Forfeits"))
     anna = next(p for p in table["players"] if p["name"] == "Anna Berg")
@@ -131,9 +195,13 @@ def test_deleting_unpublishing_and_redating_each_rebuild_the_history(club, publi
     assert rating_of(club, "Ben Cole") == pytest.approx(1200 + 40 * (0 - 0.5))
     services.publish(Tournament.objects.get(id=first.id), who=ARBITER)
     assert snapshot(club) == only_second_then_first
-    outcome = services.change_date(Tournament.objects.get(id=second.id), dt.date(2025, 12, 31), who=ARBITER)
+    outcome = services.change_date(
+        Tournament.objects.get(id=second.id), dt.date(2025, 12, 31), who=ARBITER
+    )
     assert outcome.rebuild.tournaments == 2
-    assert RatingChange.objects.get(tournament=second, member__name="Ben Cole").rating_before == 1200
+    assert (
+        RatingChange.objects.get(tournament=second, member__name="Ben Cole").rating_before == 1200
+    )
     services.delete_tournament(Tournament.objects.get(id=second.id), who=ARBITER)
     assert not Tournament.objects.filter(id=second.id).exists()
     assert RatingChange.objects.get(tournament=first, member__name="Ben Cole").rating_before == 1200
@@ -143,16 +211,22 @@ def test_deleting_unpublishing_and_redating_each_rebuild_the_history(club, publi
 def test_a_manual_rebuild_reports_a_stored_rating_that_was_quietly_wrong(club, publish):
     publish("Evening 1", D1, FOUR, ROUND_ROBIN)
     assert rebuild(club, reason="check", expect_difference=False).changes_differing == 0
-    RatingChange.objects.filter(member__name="Anna Berg").update(rating_after=1500)   # a missed rebuild
+    RatingChange.objects.filter(member__name="Anna Berg").update(
+        rating_after=1500
+    )  # a missed rebuild
     report = rebuild(club, reason="check", expect_difference=False)
     assert report.changes_differing == 1
     assert rebuild(club, reason="check").changes_differing == 0
 
 
 def test_a_rebuild_from_a_tournament_on_equals_a_full_replay(club, publish):
-    tournaments = [publish(f"Evening {i}", D1 + dt.timedelta(days=7 * i), FOUR, ROUND_ROBIN) for i in range(6)]
+    tournaments = [
+        publish(f"Evening {i}", D1 + dt.timedelta(days=7 * i), FOUR, ROUND_ROBIN) for i in range(6)
+    ]
     game = services.find_game(tournaments[3], 2, "Dan Eng")
-    services.correct_result(game, "1-0", who=ARBITER)   # replays from tournament 3 on, from snapshots
+    services.correct_result(
+        game, "1-0", who=ARBITER
+    )  # replays from tournament 3 on, from snapshots
     incremental = snapshot(club)
     full = rebuild(club, reason="full")
     assert full.changes_differing == 0
@@ -163,15 +237,23 @@ def test_every_change_of_history_leaves_an_audit_entry(club, publish):
     t = publish("Evening 1", D1, FOUR, ROUND_ROBIN)
     services.correct_result(services.find_game(t, 1, "1"), "=", who="alice")
     entry = AuditEntry.objects.filter(club=club, action="correct-result").get()
-    assert entry.who == "alice" and entry.old == {"result": "1-0"} and entry.new == {"result": "1/2-1/2"}
+    assert (
+        entry.who == "alice"
+        and entry.old == {"result": "1-0"}
+        and entry.new == {"result": "1/2-1/2"}
+    )
     assert {"create-club", "import", "new-member", "link", "publish"} <= set(
-        AuditEntry.objects.filter(club=club).values_list("action", flat=True))
+        AuditEntry.objects.filter(club=club).values_list("action", flat=True)
+    )
 
 
 def test_merge_and_unmerge_restore_both_histories_even_after_later_tournaments(club, publish):
     publish("Evening 1", D1, FOUR, ROUND_ROBIN)
     other = ["Anna Berg", "Ben Cole", "Cara Dunn", "D. Eng"]
-    renamed = [(r, w.replace("Dan Eng", "D. Eng"), b.replace("Dan Eng", "D. Eng"), x) for r, w, b, x in ROUND_ROBIN]
+    renamed = [
+        (r, w.replace("Dan Eng", "D. Eng"), b.replace("Dan Eng", "D. Eng"), x)
+        for r, w, b, x in ROUND_ROBIN
+    ]
     publish("Evening 2", D2, other, renamed)
     dan, d = Member.objects.get(name="Dan Eng"), Member.objects.get(name="D. Eng")
     separate = snapshot(club)
@@ -180,7 +262,7 @@ def test_merge_and_unmerge_restore_both_histories_even_after_later_tournaments(c
     merged = player_history(Member.objects.get(id=dan.id))
     assert [t["tournament"] for t in merged["tournaments"]] == ["Evening 1", "Evening 2"]
     assert "D. Eng" in merged["aliases"]
-    publish("Evening 3", D3, FOUR, ROUND_ROBIN)   # later work goes on while merged
+    publish("Evening 3", D3, FOUR, ROUND_ROBIN)  # later work goes on while merged
     services.unmerge(Member.objects.get(id=d.id), who=ARBITER)
     services.unpublish(Tournament.objects.get(name="Evening 3"), who=ARBITER)
     assert snapshot(club) == separate
@@ -190,7 +272,9 @@ def test_merge_and_unmerge_restore_both_histories_even_after_later_tournaments(c
 def test_refused_operations_change_nothing(club, publish):
     t = publish("Evening 1", D1, FOUR, ROUND_ROBIN)
     anna = Member.objects.get(name="Anna Berg")
-    stranger = Member.objects.create(club=services.create_club("Other club", who=ARBITER), name="Eve Fox")
+    stranger = Member.objects.create(
+        club=services.create_club("Other club", who=ARBITER), name="Eve Fox"
+    )
     before, audit_count = snapshot(club), AuditEntry.objects.count()
     with pytest.raises(Refused, match="itself"):
         services.merge(anna, anna, who=ARBITER)
@@ -209,7 +293,9 @@ def test_the_same_file_twice_and_a_future_date_are_refused_and_nothing_is_stored
     with pytest.raises(Refused, match=f"tournament {t.id} 'Evening'"):
         services.import_tournament(club, record, who=ARBITER, content_hash="abc", today=D3)
     with pytest.raises(InputError, match="in the future"):
-        services.import_tournament(club, make_record("Later", D3, FOUR, ROUND_ROBIN), who=ARBITER, today=D2)
+        services.import_tournament(
+            club, make_record("Later", D3, FOUR, ROUND_ROBIN), who=ARBITER, today=D2
+        )
     assert Tournament.objects.count() == 1 and Entry.objects.count() == 4
 
 

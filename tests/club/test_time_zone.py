@@ -19,12 +19,21 @@ WHO = "test:arbiter"
 UTC = dt.timezone.utc
 
 
-@pytest.mark.parametrize(("setting", "moment", "day"), [
-    ("Asia/Yerevan", dt.datetime(2026, 12, 1, 20, 30, tzinfo=UTC), dt.date(2026, 12, 2)),   # +04
-    ("America/New_York", dt.datetime(2026, 12, 2, 3, 0, tzinfo=UTC), dt.date(2026, 12, 1)),  # -05
-    ("UTC", dt.datetime(2026, 12, 1, 23, 59, tzinfo=UTC), dt.date(2026, 12, 1)),
-])
-def test_today_is_the_calendar_day_in_the_clubs_zone(setting: str, moment: dt.datetime, day: dt.date) -> None:
+@pytest.mark.parametrize(
+    ("setting", "moment", "day"),
+    [
+        ("Asia/Yerevan", dt.datetime(2026, 12, 1, 20, 30, tzinfo=UTC), dt.date(2026, 12, 2)),  # +04
+        (
+            "America/New_York",
+            dt.datetime(2026, 12, 2, 3, 0, tzinfo=UTC),
+            dt.date(2026, 12, 1),
+        ),  # -05
+        ("UTC", dt.datetime(2026, 12, 1, 23, 59, tzinfo=UTC), dt.date(2026, 12, 1)),
+    ],
+)
+def test_today_is_the_calendar_day_in_the_clubs_zone(
+    setting: str, moment: dt.datetime, day: dt.date
+) -> None:
     assert zones.today(setting, moment) == day
 
 
@@ -34,10 +43,14 @@ def test_a_stored_moment_is_shown_with_the_zones_offset() -> None:
     assert zones.local_text(moment, "Asia/Kolkata") == "2026-12-02 02:00:05 +05:30"
 
 
-@pytest.mark.parametrize("name", ["Mars/Olympus", "Asia/Yerevan/", "../etc/passwd", "utc+4",
-                                  "America", "Etc", "localtime"])   # directories of tzdata, and a link that moves
+@pytest.mark.parametrize(
+    "name",
+    ["Mars/Olympus", "Asia/Yerevan/", "../etc/passwd", "utc+4", "America", "Etc", "localtime"],
+)  # directories of tzdata, and a link that moves
 def test_an_unknown_zone_is_one_line(name: str) -> None:
-    with pytest.raises(InputError, match=re.escape(f"unknown time zone '{name}': expected an IANA name")):
+    with pytest.raises(
+        InputError, match=re.escape(f"unknown time zone '{name}': expected an IANA name")
+    ):
         zones.parse_zone(name)
 
 
@@ -46,12 +59,16 @@ def test_a_name_of_300_characters_is_one_line_not_an_oserror() -> None:
         zones.parse_zone("Z" * 300)
 
 
-def test_a_stored_zone_the_database_does_not_have_is_read_as_the_servers(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_stored_zone_the_database_does_not_have_is_read_as_the_servers(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """A club stored with "America" (an archive imported before the import checked it) shows
     its pages in the server's zone rather than failing on every one."""
     monkeypatch.setenv("TZ", "Asia/Tokyo")
     assert zones.zone_name("America") == "Asia/Tokyo"
-    assert zones.today("America", dt.datetime(2026, 12, 1, 20, 30, tzinfo=UTC)) == dt.date(2026, 12, 2)
+    assert zones.today("America", dt.datetime(2026, 12, 1, 20, 30, tzinfo=UTC)) == dt.date(
+        2026, 12, 2
+    )
 
 
 def test_an_empty_setting_is_the_servers_zone(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -71,7 +88,9 @@ def test_setting_the_zone_is_audited_and_shows_the_audit_log_in_it() -> None:
     assert club.time_zone == "Asia/Yerevan"
     entry = AuditEntry.objects.filter(club=club, action="settings").get()
     assert entry.old == {"time-zone": ""} and entry.new == {"time-zone": "Asia/Yerevan"}
-    AuditEntry.objects.filter(pk=entry.pk).update(when=dt.datetime(2026, 12, 1, 20, 30, 5, tzinfo=UTC))
+    AuditEntry.objects.filter(pk=entry.pk).update(
+        when=dt.datetime(2026, 12, 1, 20, 30, 5, tzinfo=UTC)
+    )
     row = next(r for r in queries.audit_log(club) if r["action"] == "settings")
     assert row["when"] == "2026-12-02T00:30:05+04:00" and row["local"] == "2026-12-02 00:30:05 +04"
 
@@ -87,11 +106,15 @@ def test_an_unknown_zone_stores_nothing() -> None:
 
 
 def set_zone(club: Club, name: str) -> Outcome:
-    return club_settings.change_settings(club, club_settings.parse_settings({"time-zone": name}), who=WHO)
+    return club_settings.change_settings(
+        club, club_settings.parse_settings({"time-zone": name}), who=WHO
+    )
 
 
 @pytest.mark.django_db(transaction=True)
-def test_settings_sets_the_zone_and_refuses_an_unknown_one_in_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+def test_settings_sets_the_zone_and_refuses_an_unknown_one_in_one_line(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     assert main(["init", "Riverside"]) == 0
     assert main(["settings", "time-zone=Mars/Olympus"]) == 2
     err = capsys.readouterr().err
@@ -102,7 +125,9 @@ def test_settings_sets_the_zone_and_refuses_an_unknown_one_in_one_line(capsys: p
 
 
 @pytest.mark.django_db(transaction=True)
-def test_init_takes_a_zone_and_refuses_an_unknown_one_in_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+def test_init_takes_a_zone_and_refuses_an_unknown_one_in_one_line(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     assert main(["init", "Riverside", "--time-zone", "Mars/Olympus"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "unknown time zone 'Mars/Olympus'" in err
@@ -145,6 +170,10 @@ def test_an_evening_dated_today_in_the_clubs_zone_is_not_in_the_future(setting: 
 @pytest.mark.django_db
 def test_the_audit_page_shows_times_in_the_clubs_zone() -> None:
     club = services.create_club("Riverside", who=WHO, slug="riverside", time_zone="Asia/Yerevan")
-    AuditEntry.objects.filter(club=club).update(when=dt.datetime(2026, 12, 1, 20, 30, 5, tzinfo=UTC))
+    AuditEntry.objects.filter(club=club).update(
+        when=dt.datetime(2026, 12, 1, 20, 30, 5, tzinfo=UTC)
+    )
     html = _arbiter(club).get("/c/riverside/arbiter/audit/").content.decode()
-    assert "When (Asia/Yerevan)" in html and "2026-12-02 00:30:05 +04" in html and "(UTC)" not in html
+    assert (
+        "When (Asia/Yerevan)" in html and "2026-12-02 00:30:05 +04" in html and "(UTC)" not in html
+    )

@@ -24,7 +24,7 @@ def main() -> int:
     threading.Thread(target=lambda: (sys.stdin.readline(), stop.set()), daemon=True).start()
 
     def run(*argv: str) -> None:
-        with contextlib.redirect_stdout(io.StringIO()):   # stdout is the test's: only the counts
+        with contextlib.redirect_stdout(io.StringIO()):  # stdout is the test's: only the counts
             code = cli.main(["--database", database, *argv])
         if code:
             raise SystemExit(f"writer_loop: {argv} ended with {code}")
@@ -34,13 +34,19 @@ def main() -> int:
         if writes % 3 == 2:
             tournaments += 1
             csv = directory / f"evening-{tournaments}.csv"
-            csv.write_text(f"# date: 2024-02-{tournaments:02d}\nround,white,black,result\n" + "\n".join(EVENING) + "\n",
-                           encoding="utf-8")
-            run("import", str(csv), "--force")   # the same pairings each time: not a duplicate here
+            csv.write_text(
+                f"# date: 2024-02-{tournaments:02d}\nround,white,black,result\n"
+                + "\n".join(EVENING)
+                + "\n",
+                encoding="utf-8",
+            )
+            run("import", str(csv), "--force")  # the same pairings each time: not a duplicate here
             run("link", str(tournaments), "--exact")
             run("publish", str(tournaments))
         else:
-            run("correct", "1", "1", "Anna Berg", "0-1" if corrections % 2 == 0 else "1-0")   # it was 1-0
+            run(
+                "correct", "1", "1", "Anna Berg", "0-1" if corrections % 2 == 0 else "1-0"
+            )  # it was 1-0
             corrections += 1
         writes += 1
         print(f"wrote {writes}", file=sys.__stdout__, flush=True)

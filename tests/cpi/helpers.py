@@ -2,7 +2,15 @@
 
 from __future__ import annotations
 
-from clubrating.cpi.facts import BookStatus, Color, EngineInfo, EngineMove, GameFacts, PlyFacts, Score
+from clubrating.cpi.facts import (
+    BookStatus,
+    Color,
+    EngineInfo,
+    EngineMove,
+    GameFacts,
+    PlyFacts,
+    Score,
+)
 
 ENGINE = EngineInfo("Fake", "1", 1000, 3)
 
@@ -14,9 +22,18 @@ def score(value: int | str) -> Score:
     return Score(cp=value)
 
 
-def ply(number: int, move: str, best: list[tuple[str, int | str]], after: int | str | None = None, *,
-        legal: int = 20, clock: tuple[float | None, float | None] = (None, None),
-        book: BookStatus | None = None, exchange: int = 0, shallow: str | None = None) -> PlyFacts:
+def ply(
+    number: int,
+    move: str,
+    best: list[tuple[str, int | str]],
+    after: int | str | None = None,
+    *,
+    legal: int = 20,
+    clock: tuple[float | None, float | None] = (None, None),
+    book: BookStatus | None = None,
+    exchange: int = 0,
+    shallow: str | None = None,
+) -> PlyFacts:
     """Ply ``number`` (1 = White's first move); ``after`` defaults to the line's score."""
     lines = tuple(EngineMove(uci, uci, score(value)) for uci, value in best)
     if after is None:
@@ -24,9 +41,18 @@ def ply(number: int, move: str, best: list[tuple[str, int | str]], after: int | 
     else:
         after_score = score(after)
     return PlyFacts(
-        ply=number, color=Color.WHITE if number % 2 else Color.BLACK, uci=move, san=move,
-        legal_moves=legal, best=lines, score_after=after_score, clock_before=clock[0],
-        clock_after=clock[1], book=book, exchange=exchange, shallow_best=shallow,
+        ply=number,
+        color=Color.WHITE if number % 2 else Color.BLACK,
+        uci=move,
+        san=move,
+        legal_moves=legal,
+        best=lines,
+        score_after=after_score,
+        clock_before=clock[0],
+        clock_after=clock[1],
+        book=book,
+        exchange=exchange,
+        shallow_best=shallow,
     )
 
 

@@ -15,11 +15,40 @@ from clubrating.cpi.index import PRESETS, LedgerGame, ledger
 from tests.cpi.coach_games import BLUNDER, BOOK, CLOCKS, OPEN_GAME, SACRIFICE, build, mate_missed
 
 GOLDEN = Path(__file__).parent / "data" / "golden_scores.json"
-RUY_LOPEZ = ["e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "Ba4", "Nf6", "O-O", "Be7", "Re1", "b5",
-             "Bb3", "d6", "c3", "O-O", "h3", "Nb8", "d4", "Nbd7", "Nbd2", "Bb7", "Bc2", "Re8"]
+RUY_LOPEZ = [
+    "e4",
+    "e5",
+    "Nf3",
+    "Nc6",
+    "Bb5",
+    "a6",
+    "Ba4",
+    "Nf6",
+    "O-O",
+    "Be7",
+    "Re1",
+    "b5",
+    "Bb3",
+    "d6",
+    "c3",
+    "O-O",
+    "h3",
+    "Nb8",
+    "d4",
+    "Nbd7",
+    "Nbd2",
+    "Bb7",
+    "Bc2",
+    "Re8",
+]
 LONG_NOTES: dict[int, dict[str, Any]] = {
-    **{n: {"book": BookStatus.TOP10 if n < 9 else BookStatus.OUT,
-           "clock": (None if n < 3 else 900 - 7 * n, 900 - 7 * n - (n % 5) * 3)} for n in range(1, 25)},
+    **{
+        n: {
+            "book": BookStatus.TOP10 if n < 9 else BookStatus.OUT,
+            "clock": (None if n < 3 else 900 - 7 * n, 900 - 7 * n - (n % 5) * 3),
+        }
+        for n in range(1, 25)
+    },
     11: {"best": [("d4", 40), ("c3", 30), ("h3", 20)], "after": -180, "clock": (823, 700)},
     14: {"best": [("O-O", 10), ("Bb7", 0)], "after": -420},
     17: {"best": [("Ng5", "#3"), ("h3", 60)], "after": 60},
@@ -34,7 +63,9 @@ def games() -> list[GameFacts]:
         build(OPEN_GAME, BOOK, "1/2-1/2"),
         build(OPEN_GAME, SACRIFICE, "1-0"),
         build(OPEN_GAME, mate_missed(2), "1-0"),
-        build(RUY_LOPEZ, LONG_NOTES, "0-1", headers={"TimeControl": "900+0", "Termination": "Normal"}),
+        build(
+            RUY_LOPEZ, LONG_NOTES, "0-1", headers={"TimeControl": "900+0", "Termination": "Normal"}
+        ),
         build(RUY_LOPEZ, {}, "1/2-1/2"),
     ]
 
@@ -49,11 +80,21 @@ def golden_document() -> str:
     out: dict[str, Any] = {}
     for name in sorted(PRESETS):
         weights = PRESETS[name]
-        entries = ledger([LedgerGame(i, "anna" if i % 2 else "ben", "ben" if i % 2 else "anna", facts)
-                          for i, facts in enumerate(played)], weights)
-        out[name] = {"weights": weights.to_dict(), "games": [_scores(game_document(g, weights)) for g in played],
-                     "ledger": [[e.game_id, e.player, e.color.value, e.cpi_before, e.delta, e.cpi_after]
-                                for e in entries]}
+        entries = ledger(
+            [
+                LedgerGame(i, "anna" if i % 2 else "ben", "ben" if i % 2 else "anna", facts)
+                for i, facts in enumerate(played)
+            ],
+            weights,
+        )
+        out[name] = {
+            "weights": weights.to_dict(),
+            "games": [_scores(game_document(g, weights)) for g in played],
+            "ledger": [
+                [e.game_id, e.player, e.color.value, e.cpi_before, e.delta, e.cpi_after]
+                for e in entries
+            ],
+        }
     return json.dumps(out, indent=1, ensure_ascii=False) + "\n"
 
 

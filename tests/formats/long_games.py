@@ -8,8 +8,20 @@ to 12 * 138 = 1,656 legal half-moves that no rule ends."""
 from __future__ import annotations
 
 KNIGHTS = ["Nf3", "Nf6", "Ng1", "Ng8"]
-PAWNS = [("a3", "a6"), ("b3", "b6"), ("c3", "c6"), ("d3", "d6"), ("e3", "e6"), ("h3", "h6"),
-         ("a4", "a5"), ("b4", "b5"), ("c4", "c5"), ("d4", "d5"), ("e4", "e5"), ("h4", "h5")]
+PAWNS = [
+    ("a3", "a6"),
+    ("b3", "b6"),
+    ("c3", "c6"),
+    ("d3", "d6"),
+    ("e3", "e6"),
+    ("h3", "h6"),
+    ("a4", "a5"),
+    ("b4", "b5"),
+    ("c4", "c5"),
+    ("d4", "d5"),
+    ("e4", "e5"),
+    ("h4", "h5"),
+]
 LONGEST = len(PAWNS) * (34 * 4 + 2)
 
 
@@ -25,4 +37,4 @@ def long_game(plies: int) -> str:
 def five_thousand() -> str:
     """5,000 half-moves as a hostile sender writes them: 1,656 legal, then knights going on
     (the cap refuses the text at its 1,201st half-move, before any rule would)."""
-    return long_game(LONGEST) + " " + " ".join((KNIGHTS * 1_250)[:5_000 - LONGEST])
+    return long_game(LONGEST) + " " + " ".join((KNIGHTS * 1_250)[: 5_000 - LONGEST])

@@ -10,37 +10,55 @@ from pathlib import Path
 import pytest
 
 from clubrating.errors import InputError
-from clubrating.files import read_tournament_bytes, read_tournament_file, read_tournament_file_with_hash
+from clubrating.files import (
+    read_tournament_bytes,
+    read_tournament_file,
+    read_tournament_file_with_hash,
+)
 from clubrating.formats import decode_text, detect_format, read_tournament_text
 from clubrating.formats.common import parse_date
 
 DATA = Path(__file__).parent / "data"
 
 
-@pytest.mark.parametrize(("data", "text"), [
-    ("Müller ½".encode(), "Müller ½"),
-    (b"\xef\xbb\xbfM\xc3\xbcller", "Müller"),                    # UTF-8 with BOM
-    ("Müller".encode("latin-1"), "Müller"),                       # Latin-1
-    ("½–Müller".encode("cp1252"), "½–Müller"),                    # Windows-1252 (en dash 0x96)
-    ("Müller".encode("utf-16"), "Müller"),                        # UTF-16 with its BOM
-    (b"\x81\x8d", "\x81\x8d"),                                    # undefined in cp1252: Latin-1
-])
+@pytest.mark.parametrize(
+    ("data", "text"),
+    [
+        ("Müller ½".encode(), "Müller ½"),
+        (b"\xef\xbb\xbfM\xc3\xbcller", "Müller"),  # UTF-8 with BOM
+        ("Müller".encode("latin-1"), "Müller"),  # Latin-1
+        ("½–Müller".encode("cp1252"), "½–Müller"),  # Windows-1252 (en dash 0x96)
+        ("Müller".encode("utf-16"), "Müller"),  # UTF-16 with its BOM
+        (b"\x81\x8d", "\x81\x8d"),  # undefined in cp1252: Latin-1
+    ],
+)
 def test_the_encoding_is_decided_from_the_bytes(data: bytes, text: str) -> None:
     assert decode_text(data) == text
 
 
-@pytest.mark.parametrize(("name", "text", "expected"), [
-    ("night.trf", "anything", "trf"), ("night.PGN", "anything", "pgn"), ("night.csv", "012 x", "csv"),
-    ("night.txt", "012 Club\n001    1      A", "trf"), ("upload", "\n001    1      A", "trf"),
-    ("night.txt", '\ufeff[Event "x"]\n', "pgn"), ("night.txt", "round,white,black,result\n", "csv"),
-    ("dir.trf/night", "round;white;black;result", "csv"),
-])
-def test_the_format_comes_from_the_extension_else_the_content(name: str, text: str, expected: str) -> None:
+@pytest.mark.parametrize(
+    ("name", "text", "expected"),
+    [
+        ("night.trf", "anything", "trf"),
+        ("night.PGN", "anything", "pgn"),
+        ("night.csv", "012 x", "csv"),
+        ("night.txt", "012 Club\n001    1      A", "trf"),
+        ("upload", "\n001    1      A", "trf"),
+        ("night.txt", '\ufeff[Event "x"]\n', "pgn"),
+        ("night.txt", "round,white,black,result\n", "csv"),
+        ("dir.trf/night", "round;white;black;result", "csv"),
+    ],
+)
+def test_the_format_comes_from_the_extension_else_the_content(
+    name: str, text: str, expected: str
+) -> None:
     assert detect_format(text, name) == expected
 
 
 @pytest.mark.parametrize("name", ["all_codes.trf", "club_night.pgn", "tuesday.csv"])
-def test_a_file_and_its_uploaded_bytes_give_the_same_record_and_the_sha256_of_the_bytes(name: str) -> None:
+def test_a_file_and_its_uploaded_bytes_give_the_same_record_and_the_sha256_of_the_bytes(
+    name: str,
+) -> None:
     path = DATA / name
     data = path.read_bytes()
     from_bytes, digest = read_tournament_bytes(data, str(path))
@@ -64,14 +82,24 @@ def test_the_format_can_be_forced(tmp_path: Path) -> None:
         read_tournament_file(str(copy), format="xls")
 
 
-@pytest.mark.parametrize(("make", "words"), [
-    (lambda tmp: tmp / "missing.trf", "no such file"),
-    (lambda tmp: tmp, "is a directory"),
-    (lambda tmp: (tmp / "empty.trf", (tmp / "empty.trf").write_bytes(b""))[0], "the file is empty"),
-    (lambda tmp: (tmp / "blank.csv", (tmp / "blank.csv").write_bytes(b"\n \r\n"))[0], "the file is empty"),
-])
+@pytest.mark.parametrize(
+    ("make", "words"),
+    [
+        (lambda tmp: tmp / "missing.trf", "no such file"),
+        (lambda tmp: tmp, "is a directory"),
+        (
+            lambda tmp: (tmp / "empty.trf", (tmp / "empty.trf").write_bytes(b""))[0],
+            "the file is empty",
+        ),
+        (
+            lambda tmp: (tmp / "blank.csv", (tmp / "blank.csv").write_bytes(b"\n \r\n"))[0],
+            "the file is empty",
+        ),
+    ],
+)
 def test_a_missing_directory_or_empty_file_is_an_input_error_naming_it(
-        make: Callable[[Path], Path], words: str, tmp_path: Path) -> None:
+    make: Callable[[Path], Path], words: str, tmp_path: Path
+) -> None:
     path = make(tmp_path)
     with pytest.raises(InputError) as caught:
         read_tournament_file(str(path))
@@ -83,12 +111,23 @@ def test_an_empty_text_is_refused_by_the_pure_reader_too() -> None:
         read_tournament_text("  \n", "x.pgn")
 
 
-@pytest.mark.parametrize(("text", "date"), [
-    ("2024/03/05", dt.date(2024, 3, 5)), ("2024-03-05", dt.date(2024, 3, 5)), ("2024.03.05", dt.date(2024, 3, 5)),
-    ("05. 03. 2024", dt.date(2024, 3, 5)), ("05.03.2024", dt.date(2024, 3, 5)), ("24/09/2010", dt.date(2010, 9, 24)),
-    ("09/24/2010", dt.date(2010, 9, 24)), ("20240305", dt.date(2024, 3, 5)), ("Jun 26, 2020", dt.date(2020, 6, 26)),
-    ("May 29, 2020", dt.date(2020, 5, 29)), ("26 June 2020", dt.date(2020, 6, 26)), ("  ", None),
-])
+@pytest.mark.parametrize(
+    ("text", "date"),
+    [
+        ("2024/03/05", dt.date(2024, 3, 5)),
+        ("2024-03-05", dt.date(2024, 3, 5)),
+        ("2024.03.05", dt.date(2024, 3, 5)),
+        ("05. 03. 2024", dt.date(2024, 3, 5)),
+        ("05.03.2024", dt.date(2024, 3, 5)),
+        ("24/09/2010", dt.date(2010, 9, 24)),
+        ("09/24/2010", dt.date(2010, 9, 24)),
+        ("20240305", dt.date(2024, 3, 5)),
+        ("Jun 26, 2020", dt.date(2020, 6, 26)),
+        ("May 29, 2020", dt.date(2020, 5, 29)),
+        ("26 June 2020", dt.date(2020, 6, 26)),
+        ("  ", None),
+    ],
+)
 def test_every_date_spelling_of_real_files_is_read(text: str, date: dt.date | None) -> None:
     assert parse_date(text) == date
 
@@ -104,8 +143,16 @@ def test_a_text_that_is_not_a_date_is_refused(text: str) -> None:
 from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-GOLDEN = {name: (DATA / name).read_bytes().decode("utf-8-sig") for name in
-          ("all_codes.trf", "club_night.pgn", "tuesday.csv", "team_unfielded.trf", "bughouse.pgn")}
+GOLDEN = {
+    name: (DATA / name).read_bytes().decode("utf-8-sig")
+    for name in (
+        "all_codes.trf",
+        "club_night.pgn",
+        "tuesday.csv",
+        "team_unfielded.trf",
+        "bughouse.pgn",
+    )
+}
 
 
 @st.composite
@@ -114,13 +161,15 @@ def damaged_files(draw: st.DrawFn) -> tuple[str, str]:
     text = list(GOLDEN[name])
     for _ in range(draw(st.integers(1, 6))):
         at = draw(st.integers(0, len(text) - 1))
-        text[at:at + draw(st.integers(0, 3))] = draw(st.text(max_size=3))
+        text[at : at + draw(st.integers(0, 3))] = draw(st.text(max_size=3))
     return name, "".join(text)
 
 
 @settings(max_examples=300, deadline=None)
 @given(damaged_files())
-def test_a_damaged_file_is_read_or_refused_with_an_input_error_never_a_crash(named: tuple[str, str]) -> None:
+def test_a_damaged_file_is_read_or_refused_with_an_input_error_never_a_crash(
+    named: tuple[str, str],
+) -> None:
     name, text = named
     try:
         read_tournament_text(text, name)

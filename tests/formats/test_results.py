@@ -27,7 +27,9 @@ def documented() -> list[tuple[str, tuple[int, int], bool]]:
     for line in DOCS.read_text(encoding="utf-8").splitlines():
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
         if len(cells) == 4 and cells[2] in POINTS:
-            rows += [(s, POINTS[cells[2]], RATED[cells[3]]) for s in re.findall(r"`([^`]+)`", cells[0])]
+            rows += [
+                (s, POINTS[cells[2]], RATED[cells[3]]) for s in re.findall(r"`([^`]+)`", cells[0])
+            ]
     return rows
 
 
@@ -35,14 +37,16 @@ DOCUMENTED = documented()
 
 
 def test_the_docs_table_is_read_whole() -> None:
-    assert len(DOCUMENTED) == 18   # 2 + 2 + 5 + 3 + 3 + 3 spellings
+    assert len(DOCUMENTED) == 18  # 2 + 2 + 5 + 3 + 3 + 3 spellings
 
 
 @pytest.mark.parametrize("spelling, points, played", DOCUMENTED)
-def test_every_documented_spelling_is_one_result(spelling: str, points: tuple[int, int], played: bool) -> None:
+def test_every_documented_spelling_is_one_result(
+    spelling: str, points: tuple[int, int], played: bool
+) -> None:
     result = GameResult.parse(spelling)
     assert (result.points, result.played) == (points, played)
-    assert GameResult.parse(f" {spelling.upper()} ") is result     # case and spaces do not matter
+    assert GameResult.parse(f" {spelling.upper()} ") is result  # case and spaces do not matter
 
 
 def test_every_spelling_read_is_documented() -> None:
@@ -50,9 +54,13 @@ def test_every_spelling_read_is_documented() -> None:
 
 
 @pytest.mark.parametrize("spelling, points, played", DOCUMENTED)
-def test_the_csv_reader_and_the_typed_form_read_every_spelling_alike(spelling: str, points: tuple[int, int],
-                                                                   played: bool) -> None:
-    csv = read_csv(io.StringIO(f"# date: 2026-03-03\nround,white,black,result\n1,Ann,Ben,{spelling}\n"), "t.csv")
+def test_the_csv_reader_and_the_typed_form_read_every_spelling_alike(
+    spelling: str, points: tuple[int, int], played: bool
+) -> None:
+    csv = read_csv(
+        io.StringIO(f"# date: 2026-03-03\nround,white,black,result\n1,Ann,Ben,{spelling}\n"),
+        "t.csv",
+    )
     typed = parse_typed(f"1, Ann, Ben, {spelling}", name="t", date=dt.date(2026, 3, 3))
     for pairing in (csv.pairings[0], typed.pairings[0]):
         assert (pairing.white_points, pairing.black_points, pairing.played) == (*points, played)
@@ -65,13 +73,23 @@ def test_anything_else_is_one_line_naming_what_was_expected(text: str) -> None:
         GameResult.parse(text)
 
 
-@pytest.mark.parametrize("white, black, played, text, pgn", [
-    (2, 0, True, "1-0", "1-0"), (0, 2, True, "0-1", "0-1"), (1, 1, True, "1/2-1/2", "1/2-1/2"),
-    (2, 0, False, "+-", "1-0"), (0, 2, False, "-+", "0-1"), (0, 0, False, "--", "*"),
-    (1, 1, False, "1/2-1/2", "1/2-1/2"),    # a draw given without moves (TRF D) reads as a draw
-    (0, 0, True, "0-0", "*"), (2, 2, True, "2-2", "*"),   # no result gives these: the half-points
-])
-def test_a_stored_result_is_written_in_one_place(white: int, black: int, played: bool, text: str, pgn: str) -> None:
+@pytest.mark.parametrize(
+    "white, black, played, text, pgn",
+    [
+        (2, 0, True, "1-0", "1-0"),
+        (0, 2, True, "0-1", "0-1"),
+        (1, 1, True, "1/2-1/2", "1/2-1/2"),
+        (2, 0, False, "+-", "1-0"),
+        (0, 2, False, "-+", "0-1"),
+        (0, 0, False, "--", "*"),
+        (1, 1, False, "1/2-1/2", "1/2-1/2"),  # a draw given without moves (TRF D) reads as a draw
+        (0, 0, True, "0-0", "*"),
+        (2, 2, True, "2-2", "*"),  # no result gives these: the half-points
+    ],
+)
+def test_a_stored_result_is_written_in_one_place(
+    white: int, black: int, played: bool, text: str, pgn: str
+) -> None:
     assert result_text(white, black, played) == text
     assert pgn_result(white, black) == pgn
 
@@ -79,11 +97,18 @@ def test_a_stored_result_is_written_in_one_place(white: int, black: int, played:
 def test_the_csv_writer_reads_back_what_it_wrote() -> None:
     rows = "\n".join(f"1,P{i},Q{i},{s}" for i, (s, _, _) in enumerate(DOCUMENTED))
     rows += "\n2,P0,Q0,1-0 unplayed\n2,P1,Q1,0-1 unplayed\n2,P2,Q2,1/2-1/2 unplayed"
-    first = read_csv(io.StringIO(f"# date: 2026-03-03\nround,white,black,result\n{rows}\n"), "t.csv")
+    first = read_csv(
+        io.StringIO(f"# date: 2026-03-03\nround,white,black,result\n{rows}\n"), "t.csv"
+    )
     out = io.StringIO()
     write_csv(first, out)
     again = read_csv(io.StringIO(out.getvalue()), "t.csv")
-    keep = [(p.round, p.white, p.black, p.white_points, p.black_points, p.played, p.unplayed) for p in first.pairings]
-    assert keep == [(p.round, p.white, p.black, p.white_points, p.black_points, p.played, p.unplayed)
-                    for p in again.pairings]
+    keep = [
+        (p.round, p.white, p.black, p.white_points, p.black_points, p.played, p.unplayed)
+        for p in first.pairings
+    ]
+    assert keep == [
+        (p.round, p.white, p.black, p.white_points, p.black_points, p.played, p.unplayed)
+        for p in again.pairings
+    ]
     assert sum(p.unplayed is Unplayed.NO_MOVES for p in again.pairings) == 3

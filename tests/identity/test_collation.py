@@ -32,8 +32,24 @@ def in_order(names: list[str], language: str) -> list[str]:
         ("ru", ["Аронян", "Яковлев", "Aronian", "Zhukov"]),
         ("en", ["Aronian", "Zhukov", "Аронян", "Яковлев", "Արոնյան"]),
         # the Armenian alphabet: ... Ս Վ Տ Ր Ց Ւ Փ Ք Օ Ֆ
-        ("hy", ["Աբրահամյան", "Բաբայան", "Գասպարյան", "Ղազարյան", "Սարգսյան", "Վարդանյան",
-                "Տեր-Պետրոսյան", "Րաֆֆի", "Ցոլակյան", "Փիլոսյան", "Քոչարյան", "Օհանյան", "Ֆահրադյան"]),
+        (
+            "hy",
+            [
+                "Աբրահամյան",
+                "Բաբայան",
+                "Գասպարյան",
+                "Ղազարյան",
+                "Սարգսյան",
+                "Վարդանյան",
+                "Տեր-Պետրոսյան",
+                "Րաֆֆի",
+                "Ցոլակյան",
+                "Փիլոսյան",
+                "Քոչարյան",
+                "Օհանյան",
+                "Ֆահրադյան",
+            ],
+        ),
         # Armenian before Latin and Cyrillic on an Armenian page
         ("hy", ["Արոնյան", "Ֆահրադյան", "Aronian", "Аронян"]),
         # և read as ե+վ on an Armenian page (CLDR hy): between եվ and ետ
@@ -62,7 +78,12 @@ def test_a_region_or_capitals_in_the_language_change_nothing(language: str) -> N
 
 @pytest.mark.parametrize("language", ["de", "", "xx-YY"])
 def test_another_language_sorts_as_english(language: str) -> None:
-    assert in_order(["Аронян", "Zhukov", "Արոնյան", "Aronian"], language) == ["Aronian", "Zhukov", "Аронян", "Արոնյան"]
+    assert in_order(["Аронян", "Zhukov", "Արոնյան", "Aronian"], language) == [
+        "Aronian",
+        "Zhukov",
+        "Аронян",
+        "Արոնյան",
+    ]
 
 
 @pytest.mark.parametrize(
@@ -75,13 +96,13 @@ def test_another_language_sorts_as_english(language: str) -> None:
         ("петросян", "ПЕТРОСЯН Л."),
         ("ԱՐՈՆՅԱՆ", "Արոնյան, Լևոն"),
         ("արոնյան", "ԱՐՈՆՅԱՆ"),
-        ("Լեվոն", "Արոնյան, Լևոն"),        # և typed as ե+վ, as on keyboards without it
+        ("Լեվոն", "Արոնյան, Լևոն"),  # և typed as ե+վ, as on keyboards without it
         ("Լևոն", "Լեվոն Արոնյան"),
         ("muller", "Müller, Jürgen"),
         ("MÜLLER", "Muller"),
-        ("d'elia", "D’Elia, Mario"),         # a typographic apostrophe in the stored name
-        ("ivan  pe", "Ivan Petrov"),          # runs of spaces typed
-        ("Иванов", "Ива\u0301нов"),           # a stress mark in the stored name
+        ("d'elia", "D’Elia, Mario"),  # a typographic apostrophe in the stored name
+        ("ivan  pe", "Ivan Petrov"),  # runs of spaces typed
+        ("Иванов", "Ива\u0301нов"),  # a stress mark in the stored name
         ("й", "Йодко"),
         ("", "Anyone"),
     ],
@@ -93,11 +114,11 @@ def test_a_search_finds_the_name_however_its_case_and_e_are_written(query: str, 
 @pytest.mark.parametrize(
     ("query", "name"),
     [
-        ("Иванов", "Йванов"),      # й is a letter of its own, not и with a mark
+        ("Иванов", "Йванов"),  # й is a letter of its own, not и with a mark
         ("Семенова", "Семёнов"),
-        ("Aronian", "Аронян"),     # no search across scripts: the shown name only
+        ("Aronian", "Аронян"),  # no search across scripts: the shown name only
         ("Petrosyan", "Петросян"),
-        ("Գեւ", "Գևորգյան"),       # the classical ե+ւ is not the ligature in a search
+        ("Գեւ", "Գևորգյան"),  # the classical ե+ւ is not the ligature in a search
     ],
 )
 def test_a_search_does_not_find_another_spelling(query: str, name: str) -> None:
@@ -111,7 +132,7 @@ def test_fold_puts_every_script_in_one_case_and_e_for_yo() -> None:
 @given(st.lists(st.text(max_size=12), max_size=20), st.sampled_from(["en", "ru", "hy"]))
 def test_the_order_is_total_whatever_the_names(names: list[str], language: str) -> None:
     once = in_order(names, language)
-    assert in_order(list(reversed(once)), language) == once   # no two different names tie
+    assert in_order(list(reversed(once)), language) == once  # no two different names tie
 
 
 LETTERS = st.text(st.sampled_from("AaZzÜüŁłßЁёЕеЙйИиЯяԱաՖֆևԵեՎվ -,'"), max_size=12)
@@ -123,9 +144,13 @@ def test_a_name_is_found_by_its_own_beginning(name: str, rest: str) -> None:
 
 
 def test_every_plain_character_is_its_own_fold() -> None:
-    low, high = "\u0430", "\u044f"   # а-я, and the Armenian ա-ֆ: the ranges PLAIN names
+    low, high = "\u0430", "\u044f"  # а-я, and the Armenian ա-ֆ: the ranges PLAIN names
     plain = [c for c in map(chr, range(0x20, 0x590)) if collation._NOT_PLAIN.fullmatch(c) is None]
-    assert {low, high, "\u0561", "\u0586", "z", "-"} <= set(plain) and "ё" not in plain and "A" not in plain
+    assert (
+        {low, high, "\u0561", "\u0586", "z", "-"} <= set(plain)
+        and "ё" not in plain
+        and "A" not in plain
+    )
     assert [c.translate(collation._FOLDED) for c in plain] == plain
 
 

@@ -11,10 +11,24 @@ from clubrating.identity.compare import Reason, words
 from clubrating.identity.match import MAX_PROPOSALS, Matcher, Proposal, RosterEntry
 
 CLUB = (
-    "Smith, John", "Smith, Jane", "Smith, Peter Paul", "Brown, Robert", "Aronian, Levon",
-    "Kasparov, Garry", "Karjakin, Sergey", "Schneider, Thomas", "Lopez Gaviria, Alvaro",
-    "van der Berg, Pieter", "Bat-Ochir, Gunsen", "Novak, Jan", "Novak, Tomas", "Weber, Anna Maria",
-    "Müller, Jürgen", "Kowalski, Marek", "Hansen, Erik", "Nguyen, Van Thanh",
+    "Smith, John",
+    "Smith, Jane",
+    "Smith, Peter Paul",
+    "Brown, Robert",
+    "Aronian, Levon",
+    "Kasparov, Garry",
+    "Karjakin, Sergey",
+    "Schneider, Thomas",
+    "Lopez Gaviria, Alvaro",
+    "van der Berg, Pieter",
+    "Bat-Ochir, Gunsen",
+    "Novak, Jan",
+    "Novak, Tomas",
+    "Weber, Anna Maria",
+    "Müller, Jürgen",
+    "Kowalski, Marek",
+    "Hansen, Erik",
+    "Nguyen, Van Thanh",
 )
 ALIASED = RosterEntry(100, "Meier, Claudia", aliases=("Schulz, Claudia",))
 
@@ -41,7 +55,11 @@ def matcher() -> Matcher:
         ("Brwn, Robert", "Brown, Robert", "one-letter typo in the surname"),
         ("Schneidre, Tomas", "Schneider, Thomas", "one-letter typo in the surname"),
         ("Karjakinn, Sergey", "Karjakin, Sergey", "transliteration"),
-        ("Lopez Gavirai, Alvaro", "Lopez Gaviria, Alvaro", "typo in the second part of a double surname"),
+        (
+            "Lopez Gavirai, Alvaro",
+            "Lopez Gaviria, Alvaro",
+            "typo in the second part of a double surname",
+        ),
         ("Kasparvo, Gary", "Kasparov, Garry", "one-letter typo in the surname"),
         ("Kasparov Garry", "Kasparov, Garry", "same name"),
         ("Robert, Brown", "Brown, Robert", "first and last name swapped"),
@@ -55,14 +73,19 @@ def matcher() -> Matcher:
         ("Сергей Карякин", "Karjakin, Sergey", "transliteration"),
         ("Lopez, Alvaro", "Lopez Gaviria, Alvaro", "hyphenated / double surname"),
         ("Lopez-Gaviria, Alvaro", "Lopez Gaviria, Alvaro", "same name"),
-        ("Batochir, Gunsen", "Bat-Ochir, Gunsen", "hyphenated / double surname written joined or apart"),
+        (
+            "Batochir, Gunsen",
+            "Bat-Ochir, Gunsen",
+            "hyphenated / double surname written joined or apart",
+        ),
         ("Berg, Pieter van der", "van der Berg, Pieter", "same name"),
         ("Berg, Pieter", "van der Berg, Pieter", "particle (van, de ...) added, dropped or moved"),
         ("Schulz, Claudia", "Meier, Claudia", "known alias"),
     ],
 )
 def test_each_kind_of_variation_finds_the_member_first_with_its_reason(
-        matcher: Matcher, typed: str, member: str, reason: str) -> None:
+    matcher: Matcher, typed: str, member: str, reason: str
+) -> None:
     proposals = matcher.propose(typed)
     assert proposals, f"nothing proposed for {typed!r}"
     assert proposals[0].member == member
@@ -83,8 +106,12 @@ def test_an_initial_shared_by_two_members_proposes_both_with_equal_scores(matche
 
 
 def test_a_tie_is_listed_in_roster_name_order_whatever_the_roster_order() -> None:
-    one = Matcher([RosterEntry(1, "Smith, John"), RosterEntry(2, "Smith, Jane")]).propose("J. Smith")
-    two = Matcher([RosterEntry(2, "Smith, Jane"), RosterEntry(1, "Smith, John")]).propose("J. Smith")
+    one = Matcher([RosterEntry(1, "Smith, John"), RosterEntry(2, "Smith, Jane")]).propose(
+        "J. Smith"
+    )
+    two = Matcher([RosterEntry(2, "Smith, Jane"), RosterEntry(1, "Smith, John")]).propose(
+        "J. Smith"
+    )
     assert one == two
     assert [p.member for p in one] == ["Smith, Jane", "Smith, John"]
 
@@ -93,7 +120,9 @@ def test_every_proposal_has_a_reason_and_a_score_out_of_100(matcher: Matcher) ->
     for typed in ("J. Smith", "Novak", "Aronyan, L.", "Anna Weber", "Tomas Novak"):
         for proposal in matcher.propose(typed):
             assert isinstance(proposal, Proposal)
-            assert proposal.reasons and all(isinstance(r, Reason) and r.text for r in proposal.reasons)
+            assert proposal.reasons and all(
+                isinstance(r, Reason) and r.text for r in proposal.reasons
+            )
             assert 0.0 <= proposal.score <= 100.0
 
 

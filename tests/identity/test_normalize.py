@@ -32,8 +32,9 @@ from clubrating.identity.normalize import MAX_NAME_LENGTH, normalize_name, skele
         ("Smith,\tJohn\x00", ("smith",), ("john",)),
     ],
 )
-def test_a_name_is_split_into_surname_and_given_names(raw: str, surname: tuple[str, ...],
-                                                      given: tuple[str, ...]) -> None:
+def test_a_name_is_split_into_surname_and_given_names(
+    raw: str, surname: tuple[str, ...], given: tuple[str, ...]
+) -> None:
     name = normalize_name(raw)
     assert (name.surname, name.given) == (surname, given)
 
@@ -57,9 +58,16 @@ def test_other_scripts_are_flagged_and_accents_are_not() -> None:
 
 @pytest.mark.parametrize(
     ("one", "other"),
-    [("aronian", "aronyan"), ("garry", "gary"), ("garri", "gary"), ("sergey", "sergei"),
-     ("mikhail", "mihail"), ("kasparow", "kasparov"), ("mueller", "muller"),
-     ("aleksandr", "alexandr")],
+    [
+        ("aronian", "aronyan"),
+        ("garry", "gary"),
+        ("garri", "gary"),
+        ("sergey", "sergei"),
+        ("mikhail", "mihail"),
+        ("kasparow", "kasparov"),
+        ("mueller", "muller"),
+        ("aleksandr", "alexandr"),
+    ],
 )
 def test_two_romanisations_share_a_skeleton(one: str, other: str) -> None:
     assert skeleton(one) == skeleton(other)

@@ -19,17 +19,61 @@ from fractions import Fraction
 # rated player's expected score, in hundredths: D 0-3 gives .50, 4-10 .51, ... 620-735 .99,
 # above 735 1.00. The lower rated player's PD(L) is 1 - PD(H).
 FIDE_TABLE_8_1_2 = (
-    (3, 50), (10, 51), (17, 52), (25, 53), (32, 54), (39, 55), (46, 56), (53, 57), (61, 58), (68, 59),
-    (76, 60), (83, 61), (91, 62), (98, 63), (106, 64), (113, 65), (121, 66), (129, 67), (137, 68),
-    (145, 69), (153, 70), (162, 71), (170, 72), (179, 73), (188, 74), (197, 75), (206, 76), (215, 77),
-    (225, 78), (235, 79), (245, 80), (256, 81), (267, 82), (278, 83), (290, 84), (302, 85), (315, 86),
-    (328, 87), (344, 88), (357, 89), (374, 90), (391, 91), (411, 92), (432, 93), (456, 94), (484, 95),
-    (517, 96), (559, 97), (619, 98), (735, 99),
+    (3, 50),
+    (10, 51),
+    (17, 52),
+    (25, 53),
+    (32, 54),
+    (39, 55),
+    (46, 56),
+    (53, 57),
+    (61, 58),
+    (68, 59),
+    (76, 60),
+    (83, 61),
+    (91, 62),
+    (98, 63),
+    (106, 64),
+    (113, 65),
+    (121, 66),
+    (129, 67),
+    (137, 68),
+    (145, 69),
+    (153, 70),
+    (162, 71),
+    (170, 72),
+    (179, 73),
+    (188, 74),
+    (197, 75),
+    (206, 76),
+    (215, 77),
+    (225, 78),
+    (235, 79),
+    (245, 80),
+    (256, 81),
+    (267, 82),
+    (278, 83),
+    (290, 84),
+    (302, 85),
+    (315, 86),
+    (328, 87),
+    (344, 88),
+    (357, 89),
+    (374, 90),
+    (391, 91),
+    (411, 92),
+    (432, 93),
+    (456, 94),
+    (484, 95),
+    (517, 96),
+    (559, 97),
+    (619, 98),
+    (735, 99),
 )
-FIDE_START = 1400.0              # docs/ratings.md: "start 1400"
-FIDE_K_NEW_GAMES = 30            # 8.3.3: K 40 until 30 games are completed
-FIDE_PROVISIONAL = 5             # R6/R7: the spec's threshold, FIDE's numbers leave it alone
-STANDARD = "standard"            # the one list of a club without separate lists
+FIDE_START = 1400.0  # docs/ratings.md: "start 1400"
+FIDE_K_NEW_GAMES = 30  # 8.3.3: K 40 until 30 games are completed
+FIDE_PROVISIONAL = 5  # R6/R7: the spec's threshold, FIDE's numbers leave it alone
+STANDARD = "standard"  # the one list of a club without separate lists
 
 
 @dataclass(frozen=True)
@@ -45,10 +89,10 @@ class Settings:
 
 @dataclass(frozen=True)
 class Game:
-    white: int | None            # member ids as linked (None: no member)
+    white: int | None  # member ids as linked (None: no member)
     black: int | None
-    white_half_points: int       # 2, 1, 0
-    played: bool = True          # False: a forfeit or a result without a game (R8)
+    white_half_points: int  # 2, 1, 0
+    played: bool = True  # False: a forfeit or a result without a game (R8)
 
 
 @dataclass(frozen=True)
@@ -64,9 +108,9 @@ class Tournament:
 
 @dataclass(frozen=True)
 class InitialRow:
-    member: int | None           # None: not linked, does not count
+    member: int | None  # None: not linked, does not count
     rating: float
-    games: int | None            # None: the list did not say
+    games: int | None  # None: the list did not say
 
 
 @dataclass(frozen=True)
@@ -101,9 +145,9 @@ class Standing:
 @dataclass
 class Facts:
     settings: Settings
-    merged_into: dict[int, int | None]        # every member: the member it was merged into, or None
+    merged_into: dict[int, int | None]  # every member: the member it was merged into, or None
     juniors: set[int] = field(default_factory=set)
-    initial: list[InitialRow] = field(default_factory=list)   # in the list's order
+    initial: list[InitialRow] = field(default_factory=list)  # in the list's order
     tournaments: list[Tournament] = field(default_factory=list)
 
 
@@ -145,28 +189,38 @@ class Rules:
         self.settings = settings
 
     def provisional(self, standing: Standing) -> bool:
-        return standing.games < self.provisional_games                        # R6
+        return standing.games < self.provisional_games  # R6
 
     def k(self, standing: Standing, junior: bool, rated_games: int) -> float:
-        if not self.fide:                                                     # R4
-            return self.settings.k_new if standing.games < self.k_new_games else self.settings.k_established
+        if not self.fide:  # R4
+            return (
+                self.settings.k_new
+                if standing.games < self.k_new_games
+                else self.settings.k_established
+            )
         if standing.games < self.k_new_games or (junior and standing.rating < 2300):
             k = 40
         elif standing.reached_2400:
             k = 10
         else:
             k = 20
-        return float(min(k, 700 // rated_games))                              # K x n <= 700
+        return float(min(k, 700 // rated_games))  # K x n <= 700
 
     def change(self, k: float, score: int, expected: list[float]) -> float:
         """R2 summed over the tournament; FIDE's rounded on the exact sum of table values."""
         if not self.fide:
             return k * (score / 2 - sum(expected))
-        hundredths = 50 * score - sum(round(e * 100) for e in expected)   # table values: whole hundredths
+        hundredths = 50 * score - sum(
+            round(e * 100) for e in expected
+        )  # table values: whole hundredths
         return float(round_half_away(Fraction(int(k) * hundredths, 100)))
 
     def expected(self, own: float, opponent: float) -> float:
-        return fide_expected_hundredths(own, opponent) / 100 if self.fide else logistic_expected(own, opponent)
+        return (
+            fide_expected_hundredths(own, opponent) / 100
+            if self.fide
+            else logistic_expected(own, opponent)
+        )
 
 
 def initial_standings(facts: Facts, rules: Rules) -> dict[int, Standing]:
@@ -178,7 +232,9 @@ def initial_standings(facts: Facts, rules: Rules) -> dict[int, Standing]:
             continue
         who = person(facts.merged_into, row.member)
         if who not in standings:
-            games = max(rules.k_new_games, rules.provisional_games) if row.games is None else row.games
+            games = (
+                max(rules.k_new_games, rules.provisional_games) if row.games is None else row.games
+            )
             standings[who] = Standing(row.rating, games, reached_2400=row.rating >= 2400)
     return standings
 
@@ -187,8 +243,10 @@ def rate(facts: Facts) -> tuple[dict[tuple[int, int], Change], dict[tuple[int, s
     """Every rating change (tournament, person) and current rating (person, list)."""
     rules = Rules(facts.settings)
     juniors = {person(facts.merged_into, m) for m in facts.juniors}
-    rated = sorted((t for t in facts.tournaments if t.published and not t.bughouse),      # R8
-                   key=lambda t: (t.date, t.sequence, t.id))                              # R13
+    rated = sorted(
+        (t for t in facts.tournaments if t.published and not t.bughouse),  # R8
+        key=lambda t: (t.date, t.sequence, t.id),
+    )  # R13
     lists = {t.time_control if facts.settings.separate_lists else STANDARD for t in rated}
     initial = initial_standings(facts, rules)
     if initial:
@@ -198,29 +256,43 @@ def rate(facts: Facts) -> tuple[dict[tuple[int, int], Change], dict[tuple[int, s
     for rating_list in sorted(lists):
         standings = {who: Standing(s.rating, s.games, s.reached_2400) for who, s in initial.items()}
         for tournament in rated:
-            if (tournament.time_control if facts.settings.separate_lists else STANDARD) == rating_list:
-                rate_tournament(tournament, rating_list, standings, rules, juniors, facts.merged_into, changes)
+            if (
+                tournament.time_control if facts.settings.separate_lists else STANDARD
+            ) == rating_list:
+                rate_tournament(
+                    tournament, rating_list, standings, rules, juniors, facts.merged_into, changes
+                )
         for who, standing in standings.items():
-            current[(who, rating_list)] = Current(standing.rating, standing.games, rules.provisional(standing),
-                                                  standing.last_played)
+            current[(who, rating_list)] = Current(
+                standing.rating, standing.games, rules.provisional(standing), standing.last_played
+            )
     return changes, current
 
 
-def rate_tournament(tournament: Tournament, rating_list: str, standings: dict[int, Standing], rules: Rules,
-                    juniors: set[int], merged_into: dict[int, int | None],
-                    changes: dict[tuple[int, int], Change]) -> None:
+def rate_tournament(
+    tournament: Tournament,
+    rating_list: str,
+    standings: dict[int, Standing],
+    rules: Rules,
+    juniors: set[int],
+    merged_into: dict[int, int | None],
+    changes: dict[tuple[int, int], Change],
+) -> None:
     """R5: every game against the standings from before the tournament, applied at its end."""
     before: dict[int, Standing] = {}
     counted: dict[int, tuple[list[int], list[float]]] = {}
     for game in tournament.games:
-        if not game.played or game.white is None or game.black is None:                 # R8
+        if not game.played or game.white is None or game.black is None:  # R8
             continue
         white, black = person(merged_into, game.white), person(merged_into, game.black)
         for who in (white, black):
-            before.setdefault(who, standings.get(who) or Standing(rules.start, 0))        # R3
-        for own, opponent, half in ((white, black, game.white_half_points), (black, white, 2 - game.white_half_points)):
+            before.setdefault(who, standings.get(who) or Standing(rules.start, 0))  # R3
+        for own, opponent, half in (
+            (white, black, game.white_half_points),
+            (black, white, 2 - game.white_half_points),
+        ):
             if rules.provisional(before[opponent]) and not rules.provisional(before[own]):
-                continue                                                                  # R7
+                continue  # R7
             scores, expected = counted.setdefault(own, ([], []))
             scores.append(half)
             expected.append(rules.expected(before[own].rating, before[opponent].rating))
@@ -228,7 +300,20 @@ def rate_tournament(tournament: Tournament, rating_list: str, standings: dict[in
         old = before[who]
         k = rules.k(old, who in juniors, len(scores))
         after = old.rating + rules.change(k, sum(scores), expected)
-        changes[(tournament.id, who)] = Change(rating_list, old.rating, after, k, old.games, len(scores), sum(scores),
-                                               sum(expected), rules.provisional(old))
-        standings[who] = Standing(after, old.games + len(scores), old.reached_2400 or after >= 2400 or
-                                  old.rating >= 2400, tournament.date)
+        changes[(tournament.id, who)] = Change(
+            rating_list,
+            old.rating,
+            after,
+            k,
+            old.games,
+            len(scores),
+            sum(scores),
+            sum(expected),
+            rules.provisional(old),
+        )
+        standings[who] = Standing(
+            after,
+            old.games + len(scores),
+            old.reached_2400 or after >= 2400 or old.rating >= 2400,
+            tournament.date,
+        )

@@ -27,7 +27,9 @@ def test_a_club_has_one_bughouse_night_per_season_byes_forfeits_and_variants() -
     assert byes[ByeKind.PAIRING] > 0 and byes[ByeKind.HALF_POINT] > 0
     assert any(not p.played for r in club.tournaments for p in r.pairings)
     variants = {typed for typed, member in club.true_name.items() if typed != member}
-    assert variants and all(club.true_name[typed] in {m.name for m in club.members} for typed in variants)
+    assert variants and all(
+        club.true_name[typed] in {m.name for m in club.members} for typed in variants
+    )
     typed_names = {p.name for r in club.tournaments for p in r.players}
     assert typed_names <= club.true_name.keys()
     assert any(m.joins > 0 for m in club.members) and any(m.leaves <= 3 for m in club.members)
@@ -48,19 +50,27 @@ def test_the_correction_names_a_played_game_and_a_new_result() -> None:
     (correction,) = club.corrections
     record = club.tournaments[correction.tournament]
     number = {p.name: p.number for p in record.players}
-    (game,) = [p for p in record.pairings if p.round == correction.round
-               and (p.white, p.black) == (number[correction.white], number[correction.black])]
+    (game,) = [
+        p
+        for p in record.pairings
+        if p.round == correction.round
+        and (p.white, p.black) == (number[correction.white], number[correction.black])
+    ]
     assert game.played and game.white_points != correction.white_points
     assert correction.white_points + correction.black_points == 2
 
 
 def test_a_simulated_club_replays_with_names_linked_to_members() -> None:
     club = simulate_club(9, seasons=2)
-    history = [tournament_input(r, key=lambda e: club.true_name[e.name], id=i)
-               for i, r in enumerate(club.tournaments)]
+    history = [
+        tournament_input(r, key=lambda e: club.true_name[e.name], id=i)
+        for i, r in enumerate(club.tournaments)
+    ]
     result = replay(history, club_policy())
     assert set(result.final) <= {m.name for m in club.members}
-    bughouse = [o for o, r in zip(result.outcomes, club.tournaments) if r.kind is TournamentKind.BUGHOUSE]
+    bughouse = [
+        o for o, r in zip(result.outcomes, club.tournaments) if r.kind is TournamentKind.BUGHOUSE
+    ]
     assert bughouse and all(o.changes == () for o in bughouse)
 
 

@@ -22,23 +22,34 @@ from dataclasses import replace
 
 import pytest
 
-from clubrating.tournament.pairing import (History, PairingFailed, RoundPlan, Seat, pair_round,
-                                             pair_round_2026, states_before)
+from clubrating.tournament.pairing import (
+    History,
+    PairingFailed,
+    RoundPlan,
+    Seat,
+    pair_round,
+    pair_round_2026,
+    states_before,
+)
 from clubrating.formats.records import Bye as Rest
 from clubrating.formats.records import ByeKind
 from clubrating.formats.records import Pairing as Result
 
 ROUNDS = 5
-DRAW_BAND = 0.15   # a draw when the draw lands within ±0.15 of the expectation: ~30 % draws, a club's share
+DRAW_BAND = (
+    0.15  # a draw when the draw lands within ±0.15 of the expectation: ~30 % draws, a club's share
+)
 
 
 def _results(rng: random.Random, plan: RoundPlan, ratings: dict[int, int]) -> list[Result]:
     results = []
     for white, black in plan.boards:
-        if rng.random() < 0.03:   # black did not come
+        if rng.random() < 0.03:  # black did not come
             results.append(Result(plan.round, white, black, 2, 0, played=False))
             continue
-        expected = 1 / (1 + 10 ** ((ratings[black] - ratings[white]) / 400))   # FIDE B.02 8.1.2 (Elo)
+        expected = 1 / (
+            1 + 10 ** ((ratings[black] - ratings[white]) / 400)
+        )  # FIDE B.02 8.1.2 (Elo)
         draw = rng.random()
         white_points = 2 if draw < expected - DRAW_BAND else 1 if draw < expected + DRAW_BAND else 0
         results.append(Result(plan.round, white, black, white_points, 2 - white_points))
@@ -53,7 +64,11 @@ def _why(ours: RoundPlan, theirs: RoundPlan | str, history: History) -> str:
     if ours.pairs() == theirs.pairs() and ours.bye == theirs.bye:
         return "same pairs, other colours"
     states = states_before(history, ours.round)
-    if ours.bye is not None and theirs.bye is not None and states[ours.bye].points < states[theirs.bye].points:
+    if (
+        ours.bye is not None
+        and theirs.bye is not None
+        and states[ours.bye].points < states[theirs.bye].points
+    ):
         # C.04.3 C5 (minimise the score of the bye's assignee): caissify found a pairing of the rest
         return "pairing-core's bye to a higher score"
     return "other pairs"
@@ -61,7 +76,9 @@ def _why(ours: RoundPlan, theirs: RoundPlan | str, history: History) -> str:
 
 def simulate(seed: int, players: int) -> list[tuple[RoundPlan, RoundPlan | str, History]]:
     rng = random.Random(seed)
-    ratings = dict(enumerate(sorted((rng.randint(1000, 2200) for _ in range(players)), reverse=True), 1))
+    ratings = dict(
+        enumerate(sorted((rng.randint(1000, 2200) for _ in range(players)), reverse=True), 1)
+    )
     history = History(tuple(Seat(n, r) for n, r in ratings.items()))
     rounds = []
     for rnd in range(1, ROUNDS + 1):
@@ -74,7 +91,7 @@ def simulate(seed: int, players: int) -> list[tuple[RoundPlan, RoundPlan | str, 
         try:
             ours = pair_round(history, rnd, ROUNDS, present)
         except PairingFailed:
-            break   # a small field where everyone has met everyone
+            break  # a small field where everyone has met everyone
         try:
             theirs: RoundPlan | str = pair_round_2026(history, rnd, ROUNDS, present)
         except PairingFailed as error:
@@ -82,8 +99,11 @@ def simulate(seed: int, players: int) -> list[tuple[RoundPlan, RoundPlan | str, 
         rounds.append((ours, theirs, history))
         if ours.bye is not None:
             rests.append(Rest(rnd, ours.bye, 2, ByeKind.PAIRING))
-        history = replace(history, results=history.results + tuple(_results(rng, ours, ratings)),
-                          rests=history.rests + tuple(rests))
+        history = replace(
+            history,
+            results=history.results + tuple(_results(rng, ours, ratings)),
+            rests=history.rests + tuple(rests),
+        )
     return rounds
 
 
@@ -118,9 +138,11 @@ def test_the_two_dutch_engines_agree_or_differ_for_a_known_reason(players: int) 
             reason = _why(ours, theirs, history)
             why[reason] += 1
             if reason == "same pairs, other colours":
-                assert isinstance(theirs, RoundPlan) and _colours_explained(ours, theirs, history), (ours, theirs)
+                assert isinstance(theirs, RoundPlan) and _colours_explained(
+                    ours, theirs, history
+                ), (ours, theirs)
     print(f"\n{players} players, 4 evenings of {ROUNDS} rounds: {dict(why)}")
-    assert why["same"] >= sum(why.values()) / 2   # most rounds come out identical
+    assert why["same"] >= sum(why.values()) / 2  # most rounds come out identical
     # other pairs: 4 of 139 rounds, all in the 8-player evenings; e.g. seed 8, round 5, where pairing-core
     # floats the leader (4/4) down to 1.5 points and caissify floats two 2.5s instead (C.04.3 C7: minimise
     # the scores of the downfloaters, bracket by bracket)
@@ -131,7 +153,9 @@ def test_a_round_one_pairing_is_the_same_by_both_engines_top_half_against_bottom
     history = History(tuple(Seat(n, 2000 - 10 * n) for n in range(1, 8)))
     ours = pair_round(history, 1, 5, range(1, 8))
     assert ours == pair_round_2026(history, 1, 5, range(1, 8))
-    assert ours.boards == ((1, 4), (5, 2), (3, 6)) and ours.bye == 7   # C.04.3: S1 against S2, colours alternate
+    assert (
+        ours.boards == ((1, 4), (5, 2), (3, 6)) and ours.bye == 7
+    )  # C.04.3: S1 against S2, colours alternate
 
 
 def test_nobody_meets_the_same_opponent_twice_and_nobody_gets_a_second_pairing_bye() -> None:

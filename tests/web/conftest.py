@@ -28,7 +28,9 @@ EVENING = """
 """
 
 
-def publish_typed(club: Club, text: str, name: str, date: dt.date, *, juniors: bool = False) -> Tournament:
+def publish_typed(
+    club: Club, text: str, name: str, date: dt.date, *, juniors: bool = False
+) -> Tournament:
     record = parse_typed(text, name=name, date=date)
     tournament = services.import_tournament(club, record, who=WHO, today=TODAY, has_juniors=juniors)
     services.accept_exact(tournament, who=WHO)
@@ -42,7 +44,9 @@ def publish_typed(club: Club, text: str, name: str, date: dt.date, *, juniors: b
 def club(db: None) -> Club:
     club = services.create_club("Riverside Chess Club", who=WHO, slug="riverside")
     services.set_privacy(club, who=WHO, visibility="public")
-    Club.objects.filter(pk=club.pk).update(cpi_weights={"preset": "spec"})  # as tests/club/conftest.spec_cpi
+    Club.objects.filter(pk=club.pk).update(
+        cpi_weights={"preset": "spec"}
+    )  # as tests/club/conftest.spec_cpi
     club.cpi_weights = {"preset": "spec"}
     return club
 
@@ -88,4 +92,5 @@ Getter = Callable[..., Any]
 def empty_page_cache() -> None:
     """The page cache lives in the process; ids repeat between tests rolled back."""
     from django.core.cache import cache
+
     cache.clear()

@@ -22,30 +22,133 @@ from hypothesis import strategies as st
 from clubrating.words import find_control
 
 # Curated values of each family: the ones that broke parsers elsewhere, always among the draws.
-NUMBERS = ["0", "-1", "-0", "1e308", "-1e308", "1e-400", "NaN", "nan", "inf", "-Infinity", "9" * 400,
-           "99999999999999999999", "2147483648", "-9223372036854775809", "0x10", "1_000", "²", "٣", "½",
-           "1.5", "1,5", " 7 ", "+3", "00000000000000000001"]
-PATHS = ["../../../../etc/passwd", "/etc/shadow", "/dev/zero", "/dev/full", "/proc/self/mem", "/", ".", "~",
-         "C:\\Windows\\system.ini", "\\\\server\\share", "file:///etc/passwd", "nul", "CON", "a/../../b",
-         "-", "--help", "-x"]
-SYNTAX = ["'; DROP TABLE club_member; --", "\" OR 1=1 --", "%", "_", "\\", "' OR ''='", "{{ 7*7 }}", "{% debug %}",
-          "%(name)s", "%s%s%s%n", "{0}{1}", "${7*7}", "<script>alert(1)</script>", "<!--", "]]>", "=cmd|' /C calc'!A0",
-          "@SUM(1+1)", "javascript:alert(1)", "a=b=c", "=", "KEY=", "=VALUE"]
-CONTROLS = ["\x00", "\x1b[2J", "\x1b]0;pwned\x07", "\x07", "\x7f", "\x9b31m", "\r", "\n", "\t", "\x0c", "\udcff",
-            "Ev\x1b[2Jil", "A\x00B"]
-UNICODE = ["\ufeff", "\u200b", "\u202eevil", "\u3000", "\U0001f600", "\U00020000", "\U000e0041", "\U0010fffd",
-           "\ufffe", "\uffff", "é", "e\u0301", "ﬁ", "İ", "ß", "Ա", "Ё", "\u0661", "\U0001d7d8"]
+NUMBERS = [
+    "0",
+    "-1",
+    "-0",
+    "1e308",
+    "-1e308",
+    "1e-400",
+    "NaN",
+    "nan",
+    "inf",
+    "-Infinity",
+    "9" * 400,
+    "99999999999999999999",
+    "2147483648",
+    "-9223372036854775809",
+    "0x10",
+    "1_000",
+    "²",
+    "٣",
+    "½",
+    "1.5",
+    "1,5",
+    " 7 ",
+    "+3",
+    "00000000000000000001",
+]
+PATHS = [
+    "../../../../etc/passwd",
+    "/etc/shadow",
+    "/dev/zero",
+    "/dev/full",
+    "/proc/self/mem",
+    "/",
+    ".",
+    "~",
+    "C:\\Windows\\system.ini",
+    "\\\\server\\share",
+    "file:///etc/passwd",
+    "nul",
+    "CON",
+    "a/../../b",
+    "-",
+    "--help",
+    "-x",
+]
+SYNTAX = [
+    "'; DROP TABLE club_member; --",
+    '" OR 1=1 --',
+    "%",
+    "_",
+    "\\",
+    "' OR ''='",
+    "{{ 7*7 }}",
+    "{% debug %}",
+    "%(name)s",
+    "%s%s%s%n",
+    "{0}{1}",
+    "${7*7}",
+    "<script>alert(1)</script>",
+    "<!--",
+    "]]>",
+    "=cmd|' /C calc'!A0",
+    "@SUM(1+1)",
+    "javascript:alert(1)",
+    "a=b=c",
+    "=",
+    "KEY=",
+    "=VALUE",
+]
+CONTROLS = [
+    "\x00",
+    "\x1b[2J",
+    "\x1b]0;pwned\x07",
+    "\x07",
+    "\x7f",
+    "\x9b31m",
+    "\r",
+    "\n",
+    "\t",
+    "\x0c",
+    "\udcff",
+    "Ev\x1b[2Jil",
+    "A\x00B",
+]
+UNICODE = [
+    "\ufeff",
+    "\u200b",
+    "\u202eevil",
+    "\u3000",
+    "\U0001f600",
+    "\U00020000",
+    "\U000e0041",
+    "\U0010fffd",
+    "\ufffe",
+    "\uffff",
+    "é",
+    "e\u0301",
+    "ﬁ",
+    "İ",
+    "ß",
+    "Ա",
+    "Ё",
+    "\u0661",
+    "\U0001d7d8",
+]
 EMPTY = ["", " ", "  \t ", "\u00a0"]
 
 FAMILIES: dict[str, st.SearchStrategy[str]] = {
-    "number": st.one_of(st.sampled_from(NUMBERS), st.integers().map(str),
-                        st.floats(allow_nan=True, allow_infinity=True).map(repr)),
-    "control": st.one_of(st.sampled_from(CONTROLS),
-                         st.tuples(st.text(max_size=8), st.characters(categories=["Cc", "Cs"]), st.text(max_size=8))
-                         .map("".join)),
-    "unicode": st.one_of(st.sampled_from(UNICODE),
-                         st.text(alphabet=st.characters(codec=None, exclude_categories=["Cc", "Cs"]), min_size=1,
-                                 max_size=20)),
+    "number": st.one_of(
+        st.sampled_from(NUMBERS),
+        st.integers().map(str),
+        st.floats(allow_nan=True, allow_infinity=True).map(repr),
+    ),
+    "control": st.one_of(
+        st.sampled_from(CONTROLS),
+        st.tuples(
+            st.text(max_size=8), st.characters(categories=["Cc", "Cs"]), st.text(max_size=8)
+        ).map("".join),
+    ),
+    "unicode": st.one_of(
+        st.sampled_from(UNICODE),
+        st.text(
+            alphabet=st.characters(codec=None, exclude_categories=["Cc", "Cs"]),
+            min_size=1,
+            max_size=20,
+        ),
+    ),
     "path": st.sampled_from(PATHS),
     "syntax": st.sampled_from(SYNTAX),
     "long": st.sampled_from([1_000, 70_000, 300_000]).map(lambda n: "A" * n),
@@ -55,8 +158,12 @@ FAMILIES: dict[str, st.SearchStrategy[str]] = {
 
 def hostile_text() -> st.SearchStrategy[tuple[str, str]]:
     """(family, value): a value an attacker would type, and which kind it is."""
-    return st.one_of(*(strategy.map(lambda value, family=family: (family, value))
-                       for family, strategy in FAMILIES.items()))
+    return st.one_of(
+        *(
+            strategy.map(lambda value, family=family: (family, value))
+            for family, strategy in FAMILIES.items()
+        )
+    )
 
 
 def has_control(text: str) -> bool:
@@ -71,9 +178,16 @@ def _gzip(data: bytes, times: int = 1) -> bytes:
 
 def bom_variants(text: str) -> list[bytes]:
     """``text`` in every encoding a club's computer might write it, byte order marks included."""
-    return [text.encode("utf-8"), b"\xef\xbb\xbf" + text.encode("utf-8"), text.encode("utf-16"),
-            text.encode("utf-16-be"), text.encode("utf-32"), text.encode("cp1252", "replace"),
-            text.encode("koi8-r", "replace"), b"\xef\xbb\xbf" + text.encode("utf-16-le")]
+    return [
+        text.encode("utf-8"),
+        b"\xef\xbb\xbf" + text.encode("utf-8"),
+        text.encode("utf-16"),
+        text.encode("utf-16-be"),
+        text.encode("utf-32"),
+        text.encode("cp1252", "replace"),
+        text.encode("koi8-r", "replace"),
+        b"\xef\xbb\xbf" + text.encode("utf-16-le"),
+    ]
 
 
 def hostile_file(valid: str) -> st.SearchStrategy[tuple[str, bytes]]:
@@ -85,22 +199,44 @@ def hostile_file(valid: str) -> st.SearchStrategy[tuple[str, bytes]]:
         at, (family, value) = drawn
         line = lines[at % len(lines)]
         middle = len(line) // 2
-        changed = [*lines[:at % len(lines)], line[:middle] + value + line[middle:], *lines[at % len(lines) + 1:]]
+        changed = [
+            *lines[: at % len(lines)],
+            line[:middle] + value + line[middle:],
+            *lines[at % len(lines) + 1 :],
+        ]
         return family, "".join(changed).encode("utf-8", "surrogateescape")
 
     return st.one_of(
         st.tuples(st.integers(0, 1000), hostile_text()).map(spliced),
         st.sampled_from(bom_variants(valid)).map(lambda data: ("encoding", data)),
-        st.sampled_from([valid.encode()[: n] for n in (1, 17, len(valid.encode()) // 2)]).map(lambda d: ("cut", d)),
-        st.sampled_from([valid.encode("utf-8") + "Zoë Ölçer,1-0\n".encode("cp1252", "replace"),
-                         "Zoë\n".encode("utf-8") + "Zoë\n".encode("latin-1") + valid.encode()]).map(
-            lambda d: ("mixed encodings", d)),
-        st.sampled_from([b"A" * 2_000_000 + b"\n", (valid.rstrip("\n") + "x" * 500_000 + "\n").encode(),
-                         b"\n" * 200_000]).map(lambda d: ("long lines", d)),
-        st.sampled_from([_gzip(valid.encode()), _gzip(valid.encode(), 20), _gzip(valid.encode())[:-9],
-                         _gzip(b"\x00" * 20_000_000)]).map(lambda d: ("gzip", d)),
+        st.sampled_from([valid.encode()[:n] for n in (1, 17, len(valid.encode()) // 2)]).map(
+            lambda d: ("cut", d)
+        ),
+        st.sampled_from(
+            [
+                valid.encode("utf-8") + "Zoë Ölçer,1-0\n".encode("cp1252", "replace"),
+                "Zoë\n".encode("utf-8") + "Zoë\n".encode("latin-1") + valid.encode(),
+            ]
+        ).map(lambda d: ("mixed encodings", d)),
+        st.sampled_from(
+            [
+                b"A" * 2_000_000 + b"\n",
+                (valid.rstrip("\n") + "x" * 500_000 + "\n").encode(),
+                b"\n" * 200_000,
+            ]
+        ).map(lambda d: ("long lines", d)),
+        st.sampled_from(
+            [
+                _gzip(valid.encode()),
+                _gzip(valid.encode(), 20),
+                _gzip(valid.encode())[:-9],
+                _gzip(b"\x00" * 20_000_000),
+            ]
+        ).map(lambda d: ("gzip", d)),
         st.binary(max_size=300).map(lambda d: ("binary", d)),
-        st.sampled_from([b"", b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff\x00", b"\r\n\r\n"]).map(lambda d: ("empty", d)),
+        st.sampled_from([b"", b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff\x00", b"\r\n\r\n"]).map(
+            lambda d: ("empty", d)
+        ),
     )
 
 
@@ -112,17 +248,27 @@ def hostile_archive(valid: bytes) -> st.SearchStrategy[tuple[str, bytes]]:
     def lines_with(drawn: tuple[str, str]) -> tuple[str, bytes]:
         family, value = drawn
         import json
+
         document = json.loads(header)
         document[next(iter(document))] = value
         return family, _gzip(json.dumps(document).encode("utf-8", "surrogatepass") + b"\n" + rest)
 
     return st.one_of(
         hostile_text().map(lines_with),
-        st.sampled_from([valid[:n] for n in (10, len(valid) // 2, len(valid) - 4)]).map(lambda d: ("cut", d)),
-        st.sampled_from([_gzip(valid, 1), _gzip(valid, 30), _gzip(b"\x00" * 30_000_000),
-                         _gzip(b"[" * 200_000 + b"\n"), _gzip(b'{"a":' * 100_000 + b"\n"),
-                         _gzip(plain.replace(b"\n", b"", 1)), _gzip(b"A" * 5_000_000)]).map(
-            lambda d: ("gzip", d)),
+        st.sampled_from([valid[:n] for n in (10, len(valid) // 2, len(valid) - 4)]).map(
+            lambda d: ("cut", d)
+        ),
+        st.sampled_from(
+            [
+                _gzip(valid, 1),
+                _gzip(valid, 30),
+                _gzip(b"\x00" * 30_000_000),
+                _gzip(b"[" * 200_000 + b"\n"),
+                _gzip(b'{"a":' * 100_000 + b"\n"),
+                _gzip(plain.replace(b"\n", b"", 1)),
+                _gzip(b"A" * 5_000_000),
+            ]
+        ).map(lambda d: ("gzip", d)),
         st.binary(max_size=300).map(lambda d: ("binary", d)),
     )
 
@@ -143,6 +289,7 @@ class Hung(BaseException):
 def bounded(what: str) -> Iterator[None]:
     """Fail when ``what`` runs longer than SECONDS_PER_INPUT or grows the process's peak memory by
     more than GROWTH_BYTES (Linux ru_maxrss: kilobytes)."""
+
     def hung(signum: int, frame: object) -> None:
         raise Hung(f"still running after {SECONDS_PER_INPUT} s: {what}")
 
@@ -171,5 +318,15 @@ def record(surface: str) -> None:
             handle.write(f"{surface}\t{COUNTS[surface]}\n")
 
 
-__all__ = ["COUNTS", "FAMILIES", "bom_variants", "bounded", "has_control", "hostile_archive", "hostile_file",
-           "hostile_text", "io", "record"]
+__all__ = [
+    "COUNTS",
+    "FAMILIES",
+    "bom_variants",
+    "bounded",
+    "has_control",
+    "hostile_archive",
+    "hostile_file",
+    "hostile_text",
+    "io",
+    "record",
+]

@@ -18,10 +18,19 @@ def run(monkeypatch: pytest.MonkeyPatch, argv: list[str], stdin: str = "") -> in
 
 
 def test_an_arbiter_added_from_the_command_line_can_log_in_to_that_club_only(
-        club: Club, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
-    assert run(monkeypatch, ["arbiter", "add", "nina", "--club", "riverside", "--password-stdin"],
-               "a long enough passphrase\n") == 0
-    assert capsys.readouterr().out.strip() == "nina is an arbiter of Riverside Chess Club (new login)"
+    club: Club, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert (
+        run(
+            monkeypatch,
+            ["arbiter", "add", "nina", "--club", "riverside", "--password-stdin"],
+            "a long enough passphrase\n",
+        )
+        == 0
+    )
+    assert (
+        capsys.readouterr().out.strip() == "nina is an arbiter of Riverside Chess Club (new login)"
+    )
     assert club.arbiters.filter(username="nina").exists()
     assert User.objects.get(username="nina").check_password("a long enough passphrase")
     assert AuditEntry.objects.filter(club=club, action="arbiter-add", target="login nina").exists()
@@ -32,8 +41,16 @@ def test_an_arbiter_added_from_the_command_line_can_log_in_to_that_club_only(
 
 
 def test_a_weak_or_missing_password_is_one_line_and_exit_2(
-        club: Club, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
-    assert run(monkeypatch, ["arbiter", "add", "nina", "--club", "riverside", "--password-stdin"], "abc\n") == 2
+    club: Club, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert (
+        run(
+            monkeypatch,
+            ["arbiter", "add", "nina", "--club", "riverside", "--password-stdin"],
+            "abc\n",
+        )
+        == 2
+    )
     assert "the password is too weak" in capsys.readouterr().err
     assert run(monkeypatch, ["arbiter", "add", "nina", "--club", "riverside"]) == 2
     assert "give a password" in capsys.readouterr().err

@@ -19,16 +19,26 @@ from .conftest import PASSWORD, make_arbiter, publish_typed
 
 CHROMIUM = "/usr/bin/chromium"
 # The network is closed: no first-run, sync or component downloads (DESIGN.md, browser tests).
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-                 "--disable-sync", "--no-first-run"]
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 
 pytestmark = pytest.mark.browser
-os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"   # Playwright's sync API runs an event loop in this thread
+os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = (
+    "true"  # Playwright's sync API runs an event loop in this thread
+)
 
 
 @pytest.fixture
 def page():  # type: ignore[no-untyped-def]
-    assert Path(CHROMIUM).exists(), f"{CHROMIUM} is missing: run scripts/bootstrap --test (installs Debian's chromium)"
+    assert Path(CHROMIUM).exists(), (
+        f"{CHROMIUM} is missing: run scripts/bootstrap --test (installs Debian's chromium)"
+    )
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
@@ -44,17 +54,28 @@ def page():  # type: ignore[no-untyped-def]
 # which a browser's forms must still pass Django's CSRF origin check.
 @pytest.mark.parametrize("visibility", ["arbiter", "unlisted", "public"])
 def test_an_arbiter_uploads_confirms_publishes_corrects_and_the_member_page_shows_it(
-        live_server, transactional_db, page, tmp_path: Path, visibility: str) -> None:  # type: ignore[no-untyped-def]
+    live_server, transactional_db, page, tmp_path: Path, visibility: str
+) -> None:  # type: ignore[no-untyped-def]
     club: Club = services.create_club("Riverside Chess Club", who="test", slug="riverside")
     services.set_privacy(club, who="test", visibility=visibility)
-    publish_typed(club, "1, Anna Smith, Bob Jones, 1-0\n2, Bob Jones, Anna Smith, 1/2-1/2\n", "January",
-                  dt.date(2024, 1, 9))
+    publish_typed(
+        club,
+        "1, Anna Smith, Bob Jones, 1-0\n2, Bob Jones, Anna Smith, 1/2-1/2\n",
+        "January",
+        dt.date(2024, 1, 9),
+    )
     make_arbiter(club, "arbiter")
     trf = tmp_path / "february.trf"
     out = io.StringIO()
-    write_trf(parse_typed("1, A. Smith, Bob Jones, 1-0\n1, Carl Berg, Dana White, 0-1\n"
-                          "2, Dana White, A. Smith, 0-1\n2, Bob Jones, Carl Berg, 1/2-1/2\n",
-                          name="February evening", date=dt.date(2024, 2, 6)), out)
+    write_trf(
+        parse_typed(
+            "1, A. Smith, Bob Jones, 1-0\n1, Carl Berg, Dana White, 0-1\n"
+            "2, Dana White, A. Smith, 0-1\n2, Bob Jones, Carl Berg, 1/2-1/2\n",
+            name="February evening",
+            date=dt.date(2024, 2, 6),
+        ),
+        out,
+    )
     trf.write_text(out.getvalue())
 
     page.goto(f"{live_server.url}/accounts/login/")
@@ -80,7 +101,9 @@ def test_an_arbiter_uploads_confirms_publishes_corrects_and_the_member_page_show
     row = page.locator("tr", has_text="Dana White").filter(has_text="A. Smith")
     row.locator("select").select_option("1/2-1/2")
     row.locator("button", has_text="Correct").click()
-    page.wait_for_selector("text=round 2 Dana White - A. Smith: 0-1 -> 1/2-1/2; rebuilt 1 tournament")
+    page.wait_for_selector(
+        "text=round 2 Dana White - A. Smith: 0-1 -> 1/2-1/2; rebuilt 1 tournament"
+    )
 
     anna = Member.objects.get(club=club, name="Anna Smith")
     rating = CurrentRating.objects.get(member=anna).rating

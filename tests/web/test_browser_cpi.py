@@ -17,8 +17,8 @@ from .test_browser import page  # noqa: F401  (the Chromium fixture)
 from .test_cpi_page_reads import long_game
 
 pytestmark = pytest.mark.browser
-LONG = "Maximiliana Konstantinopolitanskaya-Wolkenstein"   # a name that does not wrap
-MIN_CSS_PX = 11      # the smallest chart text we accept on a phone (WCAG has no minimum; 11 px is ours)
+LONG = "Maximiliana Konstantinopolitanskaya-Wolkenstein"  # a name that does not wrap
+MIN_CSS_PX = 11  # the smallest chart text we accept on a phone (WCAG has no minimum; 11 px is ours)
 
 # Each chart's <text>: its font size on screen, the label, whether it is shown (display:none on
 # a phone for the long factor labels' tspans, which are not <text> elements themselves).
@@ -31,14 +31,16 @@ DAY_LABELS = """() => [...document.querySelectorAll('svg.cpi-line text[text-anch
   .map(t => { const r = t.getBoundingClientRect(); return [r.left, r.right]; })"""
 
 
-
 @pytest.mark.parametrize("width", [375, 1280])
 def test_the_cpi_page_and_the_card_fit_the_viewport_with_chart_text_of_11_px(
-        live_server, transactional_db, page, tmp_path: Path, width: int) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
+    live_server, transactional_db, page, tmp_path: Path, width: int
+) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
     club: Club = services.create_club("Riverside Chess Club", who="test", slug="riverside")
     services.set_privacy(club, who="test", visibility="public")
     set_cpi_weights(club, {}, who="test", preset="fide-classical")
-    publish_analysed(club, 12, white=LONG, black="Ben Cole", per_evening=3, who="test", facts=long_game)
+    publish_analysed(
+        club, 12, white=LONG, black="Ben Cole", per_evening=3, who="test", facts=long_game
+    )
     subject = Member.objects.get(club=club, name=LONG)
     page.set_viewport_size({"width": width, "height": 900})
     page.goto(f"{live_server.url}/c/riverside/p/{subject.id}/cpi/")
@@ -50,10 +52,14 @@ def test_the_cpi_page_and_the_card_fit_the_viewport_with_chart_text_of_11_px(
     assert {chart for chart, _, _ in sizes} == {"cpi-line", "factor-bars", "delta-bars"}
     small = [(chart, text, size) for chart, text, size in sizes if size < MIN_CSS_PX]
     assert not small, small
-    charts = page.evaluate("[...document.querySelectorAll('svg.chart')].map(s => s.getBoundingClientRect().right)")
-    assert max(charts) <= width                       # each chart within the screen, not scrolled sideways
+    charts = page.evaluate(
+        "[...document.querySelectorAll('svg.chart')].map(s => s.getBoundingClientRect().right)"
+    )
+    assert max(charts) <= width  # each chart within the screen, not scrolled sideways
     days = page.evaluate(DAY_LABELS)
-    assert len(days) >= 2 and all(a[1] <= b[0] for a, b in zip(days, days[1:]))   # no two dates overlap
+    assert len(days) >= 2 and all(
+        a[1] <= b[0] for a, b in zip(days, days[1:])
+    )  # no two dates overlap
     page.goto(f"{live_server.url}/c/riverside/p/{subject.id}/")
     page.wait_for_selector("text=Head-to-head")
     assert page.inner_text("#cpi").startswith("Plays like")

@@ -18,21 +18,34 @@ pytestmark = pytest.mark.browser
 
 
 def test_the_pages_keep_their_styles_and_break_no_rule_of_the_policy(
-        live_server, transactional_db, page) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
+    live_server, transactional_db, page
+) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
     club: Club = services.create_club("Riverside Chess Club", who="test", slug="riverside")
     services.set_privacy(club, who="test", visibility="public")
     tournament = publish_typed(club, EVENING, "January", dt.date(2024, 1, 9))
     anna = Member.objects.get(club=club, name="Anna Smith")
     complaints: list[str] = []
     page.on("console", lambda message: complaints.append(message.text))
-    for path in ("/c/riverside/", f"/c/riverside/p/{anna.id}/", f"/c/riverside/t/{tournament.id}/",
-                 "/accounts/login/"):
+    for path in (
+        "/c/riverside/",
+        f"/c/riverside/p/{anna.id}/",
+        f"/c/riverside/t/{tournament.id}/",
+        "/accounts/login/",
+    ):
         response = page.goto(f"{live_server.url}{path}")
-        assert response is not None and "script-src 'none'" in response.headers["content-security-policy"]
+        assert (
+            response is not None
+            and "script-src 'none'" in response.headers["content-security-policy"]
+        )
     page.goto(f"{live_server.url}/c/riverside/p/{anna.id}/")
-    dashes = page.evaluate("getComputedStyle(document.querySelector('svg.chart .provisional-line')).strokeDasharray")
+    dashes = page.evaluate(
+        "getComputedStyle(document.querySelector('svg.chart .provisional-line')).strokeDasharray"
+    )
     body = page.evaluate("getComputedStyle(document.body).maxWidth")
-    assert (dashes, body) == ("5px, 4px", "960px")   # the page's <style> applies to the page and its chart
+    assert (dashes, body) == (
+        "5px, 4px",
+        "960px",
+    )  # the page's <style> applies to the page and its chart
     page.evaluate("""() => { const s = document.createElement('script');
                              s.textContent = 'document.title = "ran"'; document.body.append(s); }""")
     assert page.title() != "ran"

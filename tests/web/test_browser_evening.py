@@ -29,8 +29,16 @@ EARLIER = """
 2, Dana White, Erik Lund, 1-0
 2, Fay Wong, Anna Smith, 0-1
 """
-TONIGHT = ["Anna Smith", "Bob Jones", "Carl Berg", "Dana White", "Erik Lund", "F. Wong", "Gina Hart"]
-PHONE = {"width": 375, "height": 812}   # the narrowest phone the page is made for
+TONIGHT = [
+    "Anna Smith",
+    "Bob Jones",
+    "Carl Berg",
+    "Dana White",
+    "Erik Lund",
+    "F. Wong",
+    "Gina Hart",
+]
+PHONE = {"width": 375, "height": 812}  # the narrowest phone the page is made for
 
 
 def _log_in(page: Any, url: str) -> None:
@@ -46,37 +54,42 @@ def _register_and_confirm(page: Any) -> None:
         page.fill("#reg-name", name)
         page.click("button:has-text('Register')")
         page.wait_for_selector(f"text=registered '{name}'")
-        if name in EARLIER:   # a member's own name links at once; any other name waits for the arbiter
+        if (
+            name in EARLIER
+        ):  # a member's own name links at once; any other name waits for the arbiter
             page.wait_for_selector(f"text=registered '{name}': member {name} (#")
     page.click("text=Confirm all exact matches")
     page.wait_for_selector("text=linked 0 names that matched one member exactly")
-    page.click("text=Confirm: Fay Wong")                 # a proposal, confirmed by the arbiter (R10)
+    page.click("text=Confirm: Fay Wong")  # a proposal, confirmed by the arbiter (R10)
     page.wait_for_selector("text='F. Wong' is Fay Wong")
-    page.click("text=New member: Gina Hart")             # a new name becomes a member when told so
+    page.click("text=New member: Gina Hart")  # a new name becomes a member when told so
     page.wait_for_selector("text='Gina Hart' is Gina Hart")
 
 
 def _enter_results(page: Any, rnd: int, back: str) -> None:
     """Every board of the round from the phone page, each by one tap; one result corrected."""
     page.click("text=Enter the results (phone page)")
-    page.wait_for_selector("ol.boards li[id^=board-]")   # the phone page loaded, not the one it left
+    page.wait_for_selector("ol.boards li[id^=board-]")  # the phone page loaded, not the one it left
     page.set_viewport_size(PHONE)
-    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]   # no sideways scrolling
+    assert (
+        page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    )  # no sideways scrolling
     boards = page.locator("ol.boards li[id^=board-]").count()
     for board in range(1, boards + 1):
         button = page.get_by_label(f"Board {board}: {['1-0', '0-1', '1/2-1/2'][(board + rnd) % 3]}")
-        assert button.bounding_box()["height"] >= 44   # a thumb's target (Apple HIG: 44 pt)
+        assert button.bounding_box()["height"] >= 44  # a thumb's target (Apple HIG: 44 pt)
         button.click()
         page.wait_for_selector(f"#board-{board} button.chosen")
     if rnd == 1:
-        page.get_by_label("Board 1: 0-1").click()   # board 1 was 1/2-1/2: corrected before round 2
+        page.get_by_label("Board 1: 0-1").click()  # board 1 was 1/2-1/2: corrected before round 2
         page.wait_for_selector("text=1/2-1/2 -> 0-1")
     page.set_viewport_size({"width": 1280, "height": 900})
     page.goto(back)
 
 
 def test_an_arbiter_runs_a_whole_five_round_evening_in_the_browser(
-        live_server: Any, transactional_db: None, page: Any, tmp_path: Path) -> None:  # noqa: F811
+    live_server: Any, transactional_db: None, page: Any, tmp_path: Path
+) -> None:  # noqa: F811
     club: Club = services.create_club("Riverside Chess Club", who="test", slug="riverside")
     publish_typed(club, EARLIER, "January", dt.date(2024, 1, 9))
     before = {r.member.name: r.rating for r in CurrentRating.objects.filter(member__club=club)}
@@ -103,7 +116,7 @@ def test_an_arbiter_runs_a_whole_five_round_evening_in_the_browser(
     assert not EveningBoard.objects.filter(tournament=t, round__gte=3, white=gina).exists()
     assert not EveningBoard.objects.filter(tournament=t, round__gte=3, black=gina).exists()
     met = [frozenset((b.white_id, b.black_id)) for b in EveningBoard.objects.filter(tournament=t)]
-    assert len(met) == len(set(met))   # nobody met twice
+    assert len(met) == len(set(met))  # nobody met twice
 
     _check_standings(page, t)
     _publish_and_see_the_ratings(page, url, club, before)
@@ -128,7 +141,9 @@ def _publish_and_see_the_ratings(page: Any, url: str, club: Club, before: dict[s
     page.goto(f"{url}/c/riverside/")
     after = {r.member.name: r.rating for r in CurrentRating.objects.filter(member__club=club)}
     changed = [name for name in before if after[name] != before[name]]
-    assert "Gina Hart" in after and len(changed) >= 5, changed   # everyone played at least three rated games
+    assert "Gina Hart" in after and len(changed) >= 5, (
+        changed
+    )  # everyone played at least three rated games
     anna_row = page.locator("tr", has_text="Anna Smith")
     assert f"{after['Anna Smith']:.0f}" in anna_row.inner_text()
     assert page.locator("text=Gina Hart").count() >= 1
@@ -145,5 +160,7 @@ def _download_the_trf(page: Any, url: str, t: Tournament, tmp_path: Path) -> Non
     assert len(record.players) == 7 and record.rounds == 5
     assert {b.kind.value for b in record.byes} >= {"U"}
     gina = next(p.number for p in record.players if p.name == "Gina Hart")
-    assert not [p for p in record.pairings if p.round >= 3 and gina in (p.white, p.black)]   # withdrawn
+    assert not [
+        p for p in record.pairings if p.round >= 3 and gina in (p.white, p.black)
+    ]  # withdrawn
     assert Member.objects.filter(club=t.club, name="Gina Hart").count() == 1

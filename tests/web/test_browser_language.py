@@ -14,7 +14,8 @@ pytestmark = pytest.mark.browser
 
 
 def test_the_switcher_works_without_script_and_keeps_the_page(
-        live_server, transactional_db, evening: Tournament, page) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
+    live_server, transactional_db, evening: Tournament, page
+) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
     context = page.context.browser.new_context(java_script_enabled=False, locale="en-US")
     browser = context.new_page()
     address = f"{live_server.url}/c/riverside/t/{evening.id}/"

@@ -45,20 +45,29 @@ TONIGHT = """
 2, Dana White, Anna Smith, 0-1
 2, Fay Wong, Carl Berg, 1/2-1/2
 """
-SCHOLAR = "1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7#"        # 3...Nf6?? allows mate in one
+SCHOLAR = "1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7#"  # 3...Nf6?? allows mate in one
 QUEENS = "1. d4 d5 2. c4 e6 3. Nc3 Nf6"
 PHONE = {"width": 360, "height": 740}
 
 
 def _tool(name: str) -> str:
     found = shutil.which(name)
-    assert found, f"{name} is missing: run scripts/bootstrap --test (installs poppler-utils and zbar-tools)"
+    assert found, (
+        f"{name} is missing: run scripts/bootstrap --test (installs poppler-utils and zbar-tools)"
+    )
     return found
 
 
 def _pgn(round_: str, white: str, black: str, result: str, moves: str) -> str:
-    tags = {"Event": "Tuesday Rapid", "Site": "Riverside", "Date": "2024.01.09", "Round": round_,
-            "White": white, "Black": black, "Result": result}
+    tags = {
+        "Event": "Tuesday Rapid",
+        "Site": "Riverside",
+        "Date": "2024.01.09",
+        "Round": round_,
+        "White": white,
+        "Black": black,
+        "Result": result,
+    }
     return "".join(f'[{k} "{v}"]\n' for k, v in tags.items()) + f"\n{moves} {result}\n\n"
 
 
@@ -67,11 +76,17 @@ def _game(t: Tournament, round_: int, white: str) -> Game:
 
 
 def test_an_over_the_board_evening_from_its_trf_to_the_blunder_and_the_cpi(
-        live_server: Any, transactional_db: None, page: Any, tmp_path: Path,  # noqa: F811
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    live_server: Any,
+    transactional_db: None,
+    page: Any,
+    tmp_path: Path,  # noqa: F811
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     club: Club = services.create_club("Riverside Chess Club", who="test", slug="riverside")
     services.set_privacy(club, who="test", visibility="public")
-    Club.objects.filter(pk=club.pk).update(cpi_weights={"preset": "spec"})   # the CPI as a running sum
+    Club.objects.filter(pk=club.pk).update(
+        cpi_weights={"preset": "spec"}
+    )  # the CPI as a running sum
     make_arbiter(club, "arbiter")
     url, home = live_server.url, f"{live_server.url}/c/riverside/arbiter"
 
@@ -98,7 +113,7 @@ def test_an_over_the_board_evening_from_its_trf_to_the_blunder_and_the_cpi(
     _add_moves_from_a_pgn(page, home, t)
     _type_a_scoresheet(page, home, t)
     links = _print_the_slips_and_read_the_codes(page, url, home, t, tmp_path)
-    phone = page.context.browser.new_context(viewport=PHONE).new_page()   # the players: no login
+    phone = page.context.browser.new_context(viewport=PHONE).new_page()  # the players: no login
     _players_enter_their_games(phone, page, home, t, links)
 
     # A real worker: the database queue's worker with the real engine at a small node budget.
@@ -137,11 +152,13 @@ def _correct_a_scoresheet(page: Any, home: str, t: Tournament) -> None:
     is refused with the board, then the moves are replaced, audited, and analysed again."""
     game = _game(t, 1, "Erik Lund")
     page.goto(f"{home}/g/{game.id}/")
-    assert page.input_value("#moves") == "1. e4 e5 2. Ke2 0-1"   # the stored moves, to edit
+    assert page.input_value("#moves") == "1. e4 e5 2. Ke2 0-1"  # the stored moves, to edit
     page.fill("#moves", "1. e4 e5 2. Ke2 Qh4+")
     page.click("text=Check the moves and replace the stored ones")
     page.wait_for_selector("figcaption")
-    assert "Move 2 (Black) “Qh4+”: written as check (+), but it gives no check" in page.inner_text("figcaption")
+    assert "Move 2 (Black) “Qh4+”: written as check (+), but it gives no check" in page.inner_text(
+        "figcaption"
+    )
     assert _game(t, 1, "Erik Lund").moves == "1. e4 e5 2. Ke2 0-1"
     page.fill("#moves", "1. e4 e5 2. Ke2 Qh4")
     page.click("text=Check the moves and replace the stored ones")
@@ -157,8 +174,11 @@ def _add_moves_from_a_pgn(page: Any, home: str, t: Tournament) -> None:
     """Round 1's first two games: 'Ana Smith' is a proposal the arbiter ticks; Carl Berg - Dana
     White is 1/2-1/2 in the TRF and 1-0 in the PGN, and the arbiter corrects the stored result."""
     page.goto(f"{home}/t/{t.id}/moves/")
-    page.fill("#pgn", _pgn("1", "Ana Smith", "Bob Jones", "1-0", SCHOLAR)
-              + _pgn("1", "Carl Berg", "Dana White", "1-0", QUEENS))
+    page.fill(
+        "#pgn",
+        _pgn("1", "Ana Smith", "Bob Jones", "1-0", SCHOLAR)
+        + _pgn("1", "Carl Berg", "Dana White", "1-0", QUEENS),
+    )
     page.click("text=Match the games")
     page.wait_for_selector("text=Nothing is stored yet")
     assert "The results differ." in page.inner_text("main")
@@ -187,15 +207,19 @@ def _type_a_scoresheet(page: Any, home: str, t: Tournament) -> None:
     assert _game(t, 1, "Erik Lund").moves == "1. e4 e5 2. Ke2 0-1"
 
 
-def _print_the_slips_and_read_the_codes(page: Any, url: str, home: str, t: Tournament,
-                                        tmp_path: Path) -> dict[str, str]:
+def _print_the_slips_and_read_the_codes(
+    page: Any, url: str, home: str, t: Tournament, tmp_path: Path
+) -> dict[str, str]:
     """Round 2's pairing list and board slips printed to A4 PDF; each slip's QR code decodes to
     the link printed under it. The links by their player's name, as the slip labels them."""
     page.goto(f"{url}/c/riverside/t/{t.id}/print/pairings/?round=2")
     pairings = tmp_path / "pairings.pdf"
     page.pdf(path=str(pairings), format="A4", prefer_css_page_size=True)
-    subprocess.run([_tool("pdftoppm"), "-r", "60", "-png", str(pairings), str(tmp_path / "pairings")], check=True)
-    assert len(list(tmp_path.glob("pairings*.png"))) == 1    # three boards on one page
+    subprocess.run(
+        [_tool("pdftoppm"), "-r", "60", "-png", str(pairings), str(tmp_path / "pairings")],
+        check=True,
+    )
+    assert len(list(tmp_path.glob("pairings*.png"))) == 1  # three boards on one page
 
     page.goto(f"{home}/t/{t.id}/slips/")
     page.select_option("#round", "2")
@@ -205,15 +229,27 @@ def _print_the_slips_and_read_the_codes(page: Any, url: str, home: str, t: Tourn
     for code in page.locator("article.slip figure").all():
         name = code.locator("figcaption").inner_text().split(": ", 1)[1].strip()
         links[name] = code.locator(".url").inner_text().strip()
-    assert len(links) == 6 and {"Bob Jones", "Dana White", "Fay Wong", "Anna Smith", "Erik Lund"} < set(links)
+    assert len(links) == 6 and {
+        "Bob Jones",
+        "Dana White",
+        "Fay Wong",
+        "Anna Smith",
+        "Erik Lund",
+    } < set(links)
     assert all(link.startswith(f"{url}/m/") for link in links.values())
     slips = tmp_path / "slips.pdf"
     page.pdf(path=str(slips), format="A4")
-    subprocess.run([_tool("pdftoppm"), "-r", "150", "-png", str(slips), str(tmp_path / "slip")], check=True)
+    subprocess.run(
+        [_tool("pdftoppm"), "-r", "150", "-png", str(slips), str(tmp_path / "slip")], check=True
+    )
     images = sorted(tmp_path.glob("slip*.png"))
     assert len(images) == 1
-    decoded = subprocess.run([_tool("zbarimg"), "--quiet", "--raw", *map(str, images)], capture_output=True,
-                             text=True, check=True).stdout.split()
+    decoded = subprocess.run(
+        [_tool("zbarimg"), "--quiet", "--raw", *map(str, images)],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.split()
     assert sorted(decoded) == sorted(links.values())
     return links
 
@@ -233,7 +269,9 @@ def _send(browser_page: Any, link: str, moves: str) -> str:
     return said
 
 
-def _players_enter_their_games(phone: Any, page: Any, home: str, t: Tournament, links: dict[str, str]) -> None:
+def _players_enter_their_games(
+    phone: Any, page: Any, home: str, t: Tournament, links: dict[str, str]
+) -> None:
     """Bob Jones and Erik Lund agree, each through their own link (stored at once); Dana White
     and Anna Smith do not, and the arbiter, shown the first move where they differ, accepts
     Anna's."""
@@ -243,7 +281,7 @@ def _players_enter_their_games(phone: Any, page: Any, home: str, t: Tournament, 
 
     _send(phone, links["Dana White"], "1. e4 c5 2. Nf3 d6")
     _send(phone, links["Anna Smith"], "1. e4 c5 2. Nf3 Nc6")
-    assert _game(t, 2, "Dana White").moves == ""       # nothing stored before the arbiter picks
+    assert _game(t, 2, "Dana White").moves == ""  # nothing stored before the arbiter picks
     page.goto(f"{home}/g/{_game(t, 2, 'Dana White').id}/")
     page.wait_for_selector("text=Moves the players entered")
     assert "differs from the first at move 2 (Black): d6 / Nc6" in page.inner_text("main")

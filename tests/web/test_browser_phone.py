@@ -22,10 +22,20 @@ from .test_browser import page  # noqa: F401  (the Chromium fixture)
 pytestmark = pytest.mark.browser
 
 PHONE = {"width": 375, "height": 812}
-SMALLEST_CHART_TEXT = 11   # CSS px, as drawn after the SVG is scaled to the phone
-LONG = "Maximiliana Konstantinopolitanskaya-Wolkenstein"   # a name that does not wrap
-PLAYERS = [LONG, "Anna Smith", "Bob Jones", "Carl Berg", "Dana White", "Erik Lund", "Fay Wong", "Gina Hart",
-           "Hrant Abrahamyan", "Irina Petrosyan"]
+SMALLEST_CHART_TEXT = 11  # CSS px, as drawn after the SVG is scaled to the phone
+LONG = "Maximiliana Konstantinopolitanskaya-Wolkenstein"  # a name that does not wrap
+PLAYERS = [
+    LONG,
+    "Anna Smith",
+    "Bob Jones",
+    "Carl Berg",
+    "Dana White",
+    "Erik Lund",
+    "Fay Wong",
+    "Gina Hart",
+    "Hrant Abrahamyan",
+    "Irina Petrosyan",
+]
 SCHOLAR = "1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7#"
 
 
@@ -49,10 +59,16 @@ def _club() -> tuple[Club, dict[str, str]]:
     evening being played; the paths of its public pages."""
     club = services.create_club("Riverside Chess Club", who="test", slug="riverside")
     services.set_privacy(club, who="test", visibility="public")
-    Club.objects.filter(pk=club.pk).update(cpi_weights={"preset": "spec"})   # as tests/web/conftest's club
+    Club.objects.filter(pk=club.pk).update(
+        cpi_weights={"preset": "spec"}
+    )  # as tests/web/conftest's club
     club.cpi_weights = {"preset": "spec"}
-    rr = publish_typed(club, _round_robin(PLAYERS), "Autumn Round Robin of the Riverside Chess Club",
-                       dt.date(2024, 10, 1))
+    rr = publish_typed(
+        club,
+        _round_robin(PLAYERS),
+        "Autumn Round Robin of the Riverside Chess Club",
+        dt.date(2024, 10, 1),
+    )
     publish_typed(club, _round_robin(PLAYERS[:6]), "Winter Rapid", dt.date(2025, 1, 7))
     publish_analysed(club, 5, who="test")
     game = Game.objects.filter(tournament=rr, white_points=2, played=True).first()
@@ -67,11 +83,19 @@ def _club() -> tuple[Club, dict[str, str]]:
     berg = Member.objects.get(club=club, name="Anna Berg").id
     c = "/c/riverside/"
     paths = {
-        "site index": "/", "club page": c, "rating list": f"{c}?list=standard", "tournament list": f"{c}t/",
-        "a tournament": f"{c}t/{rr.id}/", "a player": f"{c}p/{long_id}/", "the card's games": f"{c}p/{anna}/#games",
-        "head-to-head": f"{c}p/{anna}/?vs={long_id}#head-to-head", "CPI dashboard": f"{c}p/{berg}/cpi/",
-        "a player with a CPI": f"{c}p/{berg}/", "game viewer": f"{c}g/{game.id}/",
-        "the evening in progress": f"{c}t/{running.id}/", "login page": "/accounts/login/",
+        "site index": "/",
+        "club page": c,
+        "rating list": f"{c}?list=standard",
+        "tournament list": f"{c}t/",
+        "a tournament": f"{c}t/{rr.id}/",
+        "a player": f"{c}p/{long_id}/",
+        "the card's games": f"{c}p/{anna}/#games",
+        "head-to-head": f"{c}p/{anna}/?vs={long_id}#head-to-head",
+        "CPI dashboard": f"{c}p/{berg}/cpi/",
+        "a player with a CPI": f"{c}p/{berg}/",
+        "game viewer": f"{c}g/{game.id}/",
+        "the evening in progress": f"{c}t/{running.id}/",
+        "login page": "/accounts/login/",
     }
     for t in (rr, running):
         for printed in ("pairings", "names", "wallchart"):
@@ -85,9 +109,13 @@ CHART_TEXT = """() => Array.from(document.querySelectorAll('svg text')).map(t =>
 })"""
 
 
-@pytest.mark.parametrize("width", [375, 360])   # the phone the pages are made for, and the narrowest
-def test_every_public_page_fits_a_phone(live_server: Any, transactional_db: None, page: Any,  # noqa: F811
-                                        width: int) -> None:
+@pytest.mark.parametrize("width", [375, 360])  # the phone the pages are made for, and the narrowest
+def test_every_public_page_fits_a_phone(
+    live_server: Any,
+    transactional_db: None,
+    page: Any,  # noqa: F811
+    width: int,
+) -> None:
     _, paths = _club()
     page.set_viewport_size({**PHONE, "width": width})
     too_wide, small_text = {}, {}
@@ -104,17 +132,23 @@ def test_every_public_page_fits_a_phone(live_server: Any, transactional_db: None
     assert not small_text, f"chart text under {SMALLEST_CHART_TEXT} px: {small_text}"
 
 
-def test_the_crosstable_scrolls_inside_its_box_on_a_phone(live_server: Any, transactional_db: None,
-                                                          page: Any) -> None:  # noqa: F811
+def test_the_crosstable_scrolls_inside_its_box_on_a_phone(
+    live_server: Any, transactional_db: None, page: Any
+) -> None:  # noqa: F811
     _, paths = _club()
     page.set_viewport_size(PHONE)
     page.goto(f"{live_server.url}{paths['a tournament']}")
     box = page.locator("#crosstable").locator("xpath=..")
     assert box.evaluate("b => getComputedStyle(b).overflowX") == "auto"
-    assert box.evaluate("b => b.scrollWidth > b.clientWidth")   # nine rounds: wider than the phone, inside
+    assert box.evaluate(
+        "b => b.scrollWidth > b.clientWidth"
+    )  # nine rounds: wider than the phone, inside
     box.evaluate("b => { b.scrollLeft = b.scrollWidth; }")
     last = page.locator("#crosstable thead th").last
-    assert last.is_visible() and last.bounding_box()["x"] + last.bounding_box()["width"] <= PHONE["width"] + 1
+    assert (
+        last.is_visible()
+        and last.bounding_box()["x"] + last.bounding_box()["width"] <= PHONE["width"] + 1
+    )
 
 
 BOARDS = "1, Anna Smith, Bob Jones, 1-0\n1, Carl Berg, Dana White, 1/2-1/2\n"
@@ -130,7 +164,8 @@ def _send_from(phone: Any, link: str, moves: str) -> str:
 
 
 def test_two_browsers_are_two_devices_and_one_browser_sending_both_sides_waits_for_the_arbiter(
-        live_server: Any, transactional_db: None, page: Any) -> None:  # noqa: F811
+    live_server: Any, transactional_db: None, page: Any
+) -> None:  # noqa: F811
     from clubrating.club.services import moves_links as ml
 
     club = services.create_club("Riverside Chess Club", who="test", slug="riverside")
@@ -138,21 +173,21 @@ def test_two_browsers_are_two_devices_and_one_browser_sending_both_sides_waits_f
     links = [f"{live_server.url}{i.path}" for i in ml.issue_links(t, 1, who="test")]
     browser = page.context.browser
 
-    def phone() -> Any:   # a phone of its own: a browser context keeps its own cookies
+    def phone() -> Any:  # a phone of its own: a browser context keeps its own cookies
         return browser.new_context(viewport={**PHONE, "width": 360}).new_page()
 
-    bystander = phone()   # scans both codes of board 1
+    bystander = phone()  # scans both codes of board 1
     assert "the arbiter checks them" in _send_from(bystander, links[0], GAME)
     assert "both sides were sent from one device" in _send_from(bystander, links[1], GAME)
     assert Game.objects.get(tournament=t, white__name="Anna Smith").moves == ""
     device = next(c for c in bystander.context.cookies() if c["name"] == "clubrating_device")
     assert device["path"] == "/m/" and device["httpOnly"] and len(device["value"]) == 22
 
-    anna = phone()        # the link's player, after the bystander: her link is in use
+    anna = phone()  # the link's player, after the bystander: her link is in use
     anna.goto(links[0])
     assert "in use on another device" in anna.inner_text("#in-use")
 
-    carl, dana = phone(), phone()   # board 2: each player from their own phone
+    carl, dana = phone(), phone()  # board 2: each player from their own phone
     assert "the arbiter checks them" in _send_from(carl, links[2], GAME)
     assert "agreeing with your opponent's: stored" in _send_from(dana, links[3], "e4 e5 Кf3 Кc6")
     assert Game.objects.get(tournament=t, white__name="Carl Berg").moves == f"{GAME} 1/2-1/2"

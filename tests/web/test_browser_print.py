@@ -24,10 +24,21 @@ from .test_browser import page  # noqa: F401  (the Chromium fixture)
 pytestmark = pytest.mark.browser
 
 FIRST = ["Anna", "Bob", "Carl", "Dana", "Erik", "Fay", "Gina", "Hrant", "Irina", "Jakob"]
-LAST = ["Smith", "Jones", "Berg", "Konstantinopolskaya-Petrosyan", "Lund", "Wong", "Hart", "Abrahamyan"]
-PLAYERS = [f"{FIRST[i % 10]} {LAST[i % 8]}{'' if i < 10 else f' {chr(65 + i // 10)}.'}" for i in range(40)]
+LAST = [
+    "Smith",
+    "Jones",
+    "Berg",
+    "Konstantinopolskaya-Petrosyan",
+    "Lund",
+    "Wong",
+    "Hart",
+    "Abrahamyan",
+]
+PLAYERS = [
+    f"{FIRST[i % 10]} {LAST[i % 8]}{'' if i < 10 else f' {chr(65 + i // 10)}.'}" for i in range(40)
+]
 A4_PAGES_AT_MOST = 2
-MARGIN_STRIP = 0.03   # the rightmost 3 % of a page image (6 mm of A4's 210) must stay blank
+MARGIN_STRIP = 0.03  # the rightmost 3 % of a page image (6 mm of A4's 210) must stay blank
 
 
 def _evening_of_forty(club: Club) -> Tournament:
@@ -50,18 +61,23 @@ def _words(name: str) -> list[str]:
 
 def _tool(name: str) -> str:
     found = shutil.which(name)
-    assert found, f"{name} is missing: run scripts/bootstrap --test (installs Debian's poppler-utils)"
+    assert found, (
+        f"{name} is missing: run scripts/bootstrap --test (installs Debian's poppler-utils)"
+    )
     return found
 
 
 def _pdf_pages(pdf: Path) -> int:
-    info = subprocess.run([_tool("pdfinfo"), str(pdf)], capture_output=True, text=True, check=True).stdout
+    info = subprocess.run(
+        [_tool("pdfinfo"), str(pdf)], capture_output=True, text=True, check=True
+    ).stdout
     return int(next(line.split()[1] for line in info.splitlines() if line.startswith("Pages:")))
 
 
 def _pdf_text(pdf: Path) -> str:
-    return subprocess.run([_tool("pdftotext"), "-layout", str(pdf), "-"], capture_output=True, text=True,
-                          check=True).stdout
+    return subprocess.run(
+        [_tool("pdftotext"), "-layout", str(pdf), "-"], capture_output=True, text=True, check=True
+    ).stdout
 
 
 def _gray_pages(pdf: Path, prefix: Path) -> list[tuple[int, int, bytes]]:
@@ -78,10 +94,13 @@ def _gray_pages(pdf: Path, prefix: Path) -> list[tuple[int, int, bytes]]:
 
 def _right_margin_is_blank(width: int, height: int, pixels: bytes) -> bool:
     strip = int(width * (1 - MARGIN_STRIP))
-    return all(min(pixels[y * width + strip:(y + 1) * width]) > 200 for y in range(height))
+    return all(min(pixels[y * width + strip : (y + 1) * width]) > 200 for y in range(height))
 
 
-PRINTABLE_WIDTH = {"portrait": 703, "landscape": 1047}   # CSS px (96 an inch) of A4 less the @page margins
+PRINTABLE_WIDTH = {
+    "portrait": 703,
+    "landscape": 1047,
+}  # CSS px (96 an inch) of A4 less the @page margins
 
 
 def _print(page: Any, url: str, pdf: Path, orientation: str) -> Path:
@@ -96,23 +115,32 @@ def _print(page: Any, url: str, pdf: Path, orientation: str) -> Path:
 
 
 @pytest.mark.parametrize("which", ["pairings", "names", "wallchart"])
-def test_a_printed_page_keeps_every_row_within_the_a4_page(live_server: Any, transactional_db: None,
-                                                           page: Any, tmp_path: Path, which: str) -> None:  # noqa: F811
+def test_a_printed_page_keeps_every_row_within_the_a4_page(
+    live_server: Any, transactional_db: None, page: Any, tmp_path: Path, which: str
+) -> None:  # noqa: F811
     club = services.create_club("Riverside Chess Club", who="test", slug="riverside")
     services.set_privacy(club, who="test", visibility="public")
     t = _evening_of_forty(club)
-    pdf = _print(page, f"{live_server.url}/c/riverside/t/{t.id}/print/{which}/", tmp_path / f"{which}.pdf",
-                 "landscape" if which == "wallchart" else "portrait")
+    pdf = _print(
+        page,
+        f"{live_server.url}/c/riverside/t/{t.id}/print/{which}/",
+        tmp_path / f"{which}.pdf",
+        "landscape" if which == "wallchart" else "portrait",
+    )
     pages = _pdf_pages(pdf)
-    if which != "wallchart":   # one round: 20 boards, 40 names
+    if which != "wallchart":  # one round: 20 boards, 40 names
         assert pages <= A4_PAGES_AT_MOST, f"{which}: {pages} A4 pages"
     printed = Counter(_words(_pdf_text(pdf)))
     missing = Counter(word for name in PLAYERS for word in _words(name)) - printed
     assert not missing, f"{which}: not in the printed text: {dict(missing)}"
-    if which == "wallchart":   # the last column of the crosstable (the last tie-break) is printed
+    if which == "wallchart":  # the last column of the crosstable (the last tie-break) is printed
         assert printed["PS"] >= 1 and printed["R9"] >= 1
     images = _gray_pages(pdf, tmp_path / which)
     assert len(images) == pages
     for number, (width, height, pixels) in enumerate(images, 1):
-        assert width < height if which != "wallchart" else width > height   # portrait; the chart landscape
-        assert _right_margin_is_blank(width, height, pixels), f"{which}: page {number} is printed to its edge"
+        assert (
+            width < height if which != "wallchart" else width > height
+        )  # portrait; the chart landscape
+        assert _right_margin_is_blank(width, height, pixels), (
+            f"{which}: page {number} is printed to its edge"
+        )

@@ -26,17 +26,29 @@ from .test_browser_phone import _round_robin
 
 pytestmark = pytest.mark.browser
 
-WIDTHS = {375: 812, 1280: 900}   # width: height of the window
+WIDTHS = {375: 812, 1280: 900}  # width: height of the window
 LANGUAGES = ("hy", "ru")
 # Long words of both languages, as the lists and tables must hold them: a name of two words
 # wider than a phone's name column.
-PLAYERS = ["Константинопольская-Преображенская Александра", "Абдурахмангаджиев Магомедсалих", "Тер-Петросян Арутюн", "Семёнов Иван",
-           "Ёжиков Олег", "Աբրահամյան Լիլիթ", "Գևորգյան Արամ", "Տեր-Պետրոսյան Հարություն",
-           "Մկրտչյան Անահիտ"]
+PLAYERS = [
+    "Константинопольская-Преображенская Александра",
+    "Абдурахмангаджиев Магомедсалих",
+    "Тер-Петросян Арутюн",
+    "Семёнов Иван",
+    "Ёжиков Олег",
+    "Աբրահամյան Լիլիթ",
+    "Գևորգյան Արամ",
+    "Տեր-Պետրոսյան Հարություն",
+    "Մկրտչյան Անահիտ",
+]
 CPI_PLAYER, CPI_OPPONENT = "Ծատուրյան Վարդգես", "Преображенский Вениамин"
 # The four PNGs for docs/screenshots/: (page, language, width).
-DOCUMENTED = {("rating list", "hy", 375), ("a player", "ru", 375), ("CPI dashboard", "ru", 1280),
-              ("moves link", "hy", 375)}
+DOCUMENTED = {
+    ("rating list", "hy", 375),
+    ("a player", "ru", 375),
+    ("CPI dashboard", "ru", 1280),
+    ("moves link", "hy", 375),
+}
 
 # Elements whose content is wider than their box and shows (overflow visible): text that sticks
 # out. Boxes inside a wrapper that scrolls are the site's wide tables, meant to scroll.
@@ -83,7 +95,9 @@ def _club() -> dict[str, str]:
     services.set_privacy(club, who="test", visibility="public")
     Club.objects.filter(pk=club.pk).update(cpi_weights={"preset": "spec"})
     club.cpi_weights = {"preset": "spec"}
-    publish_typed(club, _round_robin(PLAYERS), "Первенство клуба по быстрым шахматам", dt.date(2025, 10, 1))
+    publish_typed(
+        club, _round_robin(PLAYERS), "Первенство клуба по быстрым шахматам", dt.date(2025, 10, 1)
+    )
     publish_analysed(club, 5, white=CPI_PLAYER, black=CPI_OPPONENT, who="test")
     running = evening.start_evening(club, "Երեքշաբթի", dt.date.today(), 5, who="test")
     for name in PLAYERS[:6]:
@@ -92,21 +106,35 @@ def _club() -> dict[str, str]:
     link = issue_links(running, 1, who="test")[0]
     ids = dict(Member.objects.filter(club=club).values_list("name", "id"))
     c = "/c/riverside/"
-    return {"rating list": c, "a player": f"{c}p/{ids[PLAYERS[0]]}/",
-            "CPI dashboard": f"{c}p/{ids[CPI_PLAYER]}/cpi/", "moves link": link.path}
+    return {
+        "rating list": c,
+        "a player": f"{c}p/{ids[PLAYERS[0]]}/",
+        "CPI dashboard": f"{c}p/{ids[CPI_PLAYER]}/cpi/",
+        "moves link": link.path,
+    }
 
 
 def test_a_font_with_armenian_letters_is_installed() -> None:
-    found = subprocess.run(["fc-list", ":lang=hy", "family"], capture_output=True, text=True, check=True).stdout
-    assert found.strip(), "no font has Armenian letters (Debian: fonts-noto-core or fonts-dejavu-core)"
+    found = subprocess.run(
+        ["fc-list", ":lang=hy", "family"], capture_output=True, text=True, check=True
+    ).stdout
+    assert found.strip(), (
+        "no font has Armenian letters (Debian: fonts-noto-core or fonts-dejavu-core)"
+    )
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_the_pages_fit_and_draw_armenian_in_each_language_and_width(
-        live_server: Any, transactional_db: None, page: Any, tmp_path: Path,  # noqa: F811
-        language: str) -> None:
+    live_server: Any,
+    transactional_db: None,
+    page: Any,
+    tmp_path: Path,  # noqa: F811
+    language: str,
+) -> None:
     paths = _club()
-    page.context.add_cookies([{"name": settings.LANGUAGE_COOKIE_NAME, "value": language, "url": live_server.url}])
+    page.context.add_cookies(
+        [{"name": settings.LANGUAGE_COOKIE_NAME, "value": language, "url": live_server.url}]
+    )
     keep = os.environ.get("CLUBRATING_SCREENSHOTS")
     too_wide, sticking_out, no_font = {}, {}, {}
     for width, height in WIDTHS.items():
@@ -116,7 +144,9 @@ def test_the_pages_fit_and_draw_armenian_in_each_language_and_width(
             assert response.status == 200, (what, path, response.status)
             assert page.evaluate("document.documentElement.lang") == language, what
             where = f"{what} at {width} px"
-            if page.evaluate("document.documentElement.scrollWidth") > page.evaluate("window.innerWidth"):
+            if page.evaluate("document.documentElement.scrollWidth") > page.evaluate(
+                "window.innerWidth"
+            ):
                 too_wide[where] = page.evaluate("document.documentElement.scrollWidth")
             if found := page.evaluate(STICKING_OUT) + page.evaluate(FIT_SCROLLING):
                 sticking_out[where] = found
@@ -134,8 +164,12 @@ def test_the_pages_fit_and_draw_armenian_in_each_language_and_width(
 
 
 def test_the_checks_see_a_word_out_of_its_box_and_a_missing_glyph(page: Any) -> None:  # noqa: F811
-    page.set_content('<html lang="ru"><body><div style="width:100px">Абдурахмангаджиевмагомедсалих</div></body></html>')
+    page.set_content(
+        '<html lang="ru"><body><div style="width:100px">Абдурахмангаджиевмагомедсалих</div></body></html>'
+    )
     found = page.evaluate(STICKING_OUT)
     assert len(found) == 1 and found[0].startswith("div.: ") and "> 100:" in found[0]
     widths = page.evaluate(LETTER_WIDTHS, ARMENIAN + ["\u0530", "\u0530"])
-    assert widths[-1] == widths[-2] and len(set(widths[:-2])) >= 3   # the box is one width, the letters several
+    assert (
+        widths[-1] == widths[-2] and len(set(widths[:-2])) >= 3
+    )  # the box is one width, the letters several

@@ -22,15 +22,25 @@ pytestmark = pytest.mark.browser
 WIDTH = 375
 
 
-def test_the_viewer_fits_a_phone_and_shows_the_blunder(live_server, transactional_db, page,  # noqa: F811
-                                                       tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_the_viewer_fits_a_phone_and_shows_the_blunder(
+    live_server,
+    transactional_db,
+    page,  # noqa: F811
+    tmp_path: Path,
+) -> None:  # type: ignore[no-untyped-def]
     club: Club = services.create_club("Riverside Chess Club", who="test", slug="riverside")
     services.set_privacy(club, who="test", visibility="public")
     evening = publish_typed(club, EVENING, "Tuesday Rapid", dt.date(2024, 1, 9))
     game = Game.objects.get(tournament=evening, round=1, white__name="Anna Smith")
     attach_typed_moves(game, " ".join(SCHOLAR), who="test")
-    GameAnalysis.objects.create(game=game, engine="Fake", engine_version="1", nodes=1000, multipv=3,
-                                facts=build(SCHOLAR, NOTES, result="1-0").to_dict())
+    GameAnalysis.objects.create(
+        game=game,
+        engine="Fake",
+        engine_version="1",
+        nodes=1000,
+        multipv=3,
+        facts=build(SCHOLAR, NOTES, result="1-0").to_dict(),
+    )
     page.set_viewport_size({"width": WIDTH, "height": 800})
     page.goto(f"{live_server.url}/c/riverside/g/{game.id}/")
     page.wait_for_selector("ol.moves")
@@ -42,7 +52,7 @@ def test_the_viewer_fits_a_phone_and_shows_the_blunder(live_server, transactiona
     assert blunder.count() == 1 and blunder.is_visible()
     box = blunder.bounding_box()
     assert box is not None and 0 <= box["x"] and box["x"] + box["width"] <= WIDTH
-    for _ in range(60):   # Tab through the page to the blunder's link, then open it with Enter
+    for _ in range(60):  # Tab through the page to the blunder's link, then open it with Enter
         page.keyboard.press("Tab")
         if page.evaluate("document.activeElement.getAttribute('href')") == "?ply=6":
             break

@@ -20,7 +20,10 @@ def test_a_missing_page_is_the_sites_own_404_in_the_visitors_language(club: Club
         assert '<html lang="en">' in html and "<h1>Page not found</h1>" in html, path
         assert 'action="/language/"' in html
         russian = Client().get(path, headers={"accept-language": "ru"})
-        assert (russian.status_code, re.search(r'<html lang="(\w+)">', russian.content.decode())[1]) == (404, "ru")  # type: ignore[index]
+        assert (
+            russian.status_code,
+            re.search(r'<html lang="(\w+)">', russian.content.decode())[1],
+        ) == (404, "ru")  # type: ignore[index]
 
 
 def test_the_server_error_page_needs_no_request_context_and_names_its_language() -> None:

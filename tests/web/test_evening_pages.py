@@ -33,26 +33,43 @@ def test_the_evening_pages_are_the_arbiters_only(club: Club, other_arbiter_clien
     t = _evening(club, ["Anna Smith", "Bob Jones"])
     for path in ("evening/", f"evening/{t.id}/", f"evening/{t.id}/round/"):
         assert other_arbiter_client.get(f"/c/riverside/arbiter/{path}").status_code == 404
-        assert Client().get(f"/c/riverside/arbiter/{path}").status_code == 302   # to the login
-    assert other_arbiter_client.post(f"/c/riverside/arbiter/evening/{t.id}/pair/").status_code == 404
+        assert Client().get(f"/c/riverside/arbiter/{path}").status_code == 302  # to the login
+    assert (
+        other_arbiter_client.post(f"/c/riverside/arbiter/evening/{t.id}/pair/").status_code == 404
+    )
     assert not EveningBoard.objects.exists()
 
 
-def test_a_bad_result_or_round_count_is_one_message_and_stores_nothing(club: Club, arbiter_client: Client) -> None:
-    response = arbiter_client.post("/c/riverside/arbiter/evening/", {"name": "X", "date": TODAY.isoformat(),
-                                                                     "rounds": "many"}, follow=True)
-    assert _messages(response) == ["&#x27;many&#x27; is not a number of rounds: expected a whole number from 1 to 99"]
+def test_a_bad_result_or_round_count_is_one_message_and_stores_nothing(
+    club: Club, arbiter_client: Client
+) -> None:
+    response = arbiter_client.post(
+        "/c/riverside/arbiter/evening/",
+        {"name": "X", "date": TODAY.isoformat(), "rounds": "many"},
+        follow=True,
+    )
+    assert _messages(response) == [
+        "&#x27;many&#x27; is not a number of rounds: expected a whole number from 1 to 99"
+    ]
     t = _evening(club, ["Anna Smith", "Bob Jones"])
     arbiter_client.post(f"/c/riverside/arbiter/evening/{t.id}/pair/", follow=True)
     board = EveningBoard.objects.get(tournament=t)
-    response = arbiter_client.post(f"/c/riverside/arbiter/evening/{t.id}/result/",
-                                   {"board": board.id, "result": "3-0", "back": "round"}, follow=True)
+    response = arbiter_client.post(
+        f"/c/riverside/arbiter/evening/{t.id}/result/",
+        {"board": board.id, "result": "3-0", "back": "round"},
+        follow=True,
+    )
     assert response.redirect_chain[-1][0].endswith("/round/") and len(_messages(response)) == 1
-    assert _messages(response)[0].startswith("unknown result &#x27;3-0&#x27;: expected one of 1-0") and not Game.objects.filter(tournament=t).exists()
+    assert (
+        _messages(response)[0].startswith("unknown result &#x27;3-0&#x27;: expected one of 1-0")
+        and not Game.objects.filter(tournament=t).exists()
+    )
     assert arbiter_client.post(f"/c/riverside/arbiter/evening/{t.id}/nonsense/").status_code == 404
 
 
-def test_the_phone_page_has_one_form_a_board_and_a_button_a_result(club: Club, arbiter_client: Client) -> None:
+def test_the_phone_page_has_one_form_a_board_and_a_button_a_result(
+    club: Club, arbiter_client: Client
+) -> None:
     t = _evening(club, ["Anna Smith", "Bob Jones", "Carl Berg", "Dana White", "Eva Fox"])
     arbiter_client.post(f"/c/riverside/arbiter/evening/{t.id}/pair/")
     html = arbiter_client.get(f"/c/riverside/arbiter/evening/{t.id}/round/").content.decode()
@@ -60,28 +77,43 @@ def test_the_phone_page_has_one_form_a_board_and_a_button_a_result(club: Club, a
     assert html.count('name="result" value="1-0"') == 2 and "pairing bye (1 point)" in html
     board = EveningBoard.objects.filter(tournament=t).first()
     assert board is not None
-    arbiter_client.post(f"/c/riverside/arbiter/evening/{t.id}/result/", {"board": board.id, "result": "0-1"})
+    arbiter_client.post(
+        f"/c/riverside/arbiter/evening/{t.id}/result/", {"board": board.id, "result": "0-1"}
+    )
     html = arbiter_client.get(f"/c/riverside/arbiter/evening/{t.id}/round/").content.decode()
     assert 'value="0-1" class="chosen" aria-pressed="true"' in html
 
 
-def test_registering_a_player_says_so_on_the_evening_page(club: Club, arbiter_client: Client) -> None:
+def test_registering_a_player_says_so_on_the_evening_page(
+    club: Club, arbiter_client: Client
+) -> None:
     t = evening.start_evening(club, "Tuesday Swiss", TODAY, 3, who=WHO)
-    response = arbiter_client.post(f"/c/riverside/arbiter/evening/{t.id}/register/", {"name": "Anna Smith"},
-                                   follow=True)
+    response = arbiter_client.post(
+        f"/c/riverside/arbiter/evening/{t.id}/register/", {"name": "Anna Smith"}, follow=True
+    )
     assert response.status_code == 200
     assert "registered &#x27;Anna Smith&#x27;" in response.content.decode()
 
 
-@pytest.mark.usefixtures("evening")   # the published evening: Anna Smith is a member
-def test_registering_a_member_says_so_in_the_pages_language(club: Club, arbiter_client: Client) -> None:
+@pytest.mark.usefixtures("evening")  # the published evening: Anna Smith is a member
+def test_registering_a_member_says_so_in_the_pages_language(
+    club: Club, arbiter_client: Client
+) -> None:
     t = evening.start_evening(club, "Tuesday Swiss", TODAY, 3, who=WHO)
     anna = services.get_member(club, "Anna Smith")
-    response = arbiter_client.post(f"/c/riverside/arbiter/evening/{t.id}/register/", {"name": "Anna Smith"},
-                                   follow=True, headers={"accept-language": "ru"})
+    response = arbiter_client.post(
+        f"/c/riverside/arbiter/evening/{t.id}/register/",
+        {"name": "Anna Smith"},
+        follow=True,
+        headers={"accept-language": "ru"},
+    )
     html = response.content.decode()
     assert f"зарегистрирован: «Anna Smith», член клуба Anna Smith (#{anna.id})" in html
     assert "registered" not in html
-    response = arbiter_client.post(f"/c/riverside/arbiter/evening/{t.id}/register/", {"name": "Zed Quill"},
-                                   follow=True, headers={"accept-language": "hy"})
+    response = arbiter_client.post(
+        f"/c/riverside/arbiter/evening/{t.id}/register/",
+        {"name": "Zed Quill"},
+        follow=True,
+        headers={"accept-language": "hy"},
+    )
     assert "գրանցված է՝ «Zed Quill»" in response.content.decode()

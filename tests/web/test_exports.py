@@ -17,7 +17,9 @@ from clubrating.web.api import OPENAPI
 from .conftest import member
 
 
-def test_the_rating_list_csv_has_fide_column_names_and_one_row_a_player(club: Club, evening: Tournament) -> None:
+def test_the_rating_list_csv_has_fide_column_names_and_one_row_a_player(
+    club: Club, evening: Tournament
+) -> None:
     response = Client().get("/c/riverside/ratings.csv")
     assert response["Content-Type"] == "text/csv; charset=utf-8"
     assert response["Content-Disposition"] == 'attachment; filename="riverside-standard.csv"'
@@ -31,31 +33,57 @@ def test_the_rating_list_csv_has_fide_column_names_and_one_row_a_player(club: Cl
 
 def test_the_rating_list_json_matches_the_page(club: Club, evening: Tournament) -> None:
     doc = Client().get("/c/riverside/ratings.json").json()
-    assert doc["club"] == {"slug": "riverside", "name": "Riverside Chess Club"} and doc["list"] == "standard"
+    assert (
+        doc["club"] == {"slug": "riverside", "name": "Riverside Chess Club"}
+        and doc["list"] == "standard"
+    )
     assert [p["name"] for p in doc["players"]][0] == "Anna Smith"
-    assert all(set(p) == {"rank", "member_id", "name", "rating", "games", "provisional", "inactive",
-                      "last_played"}
-               for p in doc["players"])
+    assert all(
+        set(p)
+        == {
+            "rank",
+            "member_id",
+            "name",
+            "rating",
+            "games",
+            "provisional",
+            "inactive",
+            "last_played",
+        }
+        for p in doc["players"]
+    )
 
 
-def test_the_player_history_json_has_lichess_shape_with_zero_based_months(club: Club, evening: Tournament) -> None:
+def test_the_player_history_json_has_lichess_shape_with_zero_based_months(
+    club: Club, evening: Tournament
+) -> None:
     anna = member(club, "Anna Smith")
     doc = json.loads(Client().get(f"/c/riverside/p/{anna.id}/history.json").content)
     assert len(doc) == 1 and doc[0]["name"] == "Standard"
     [[year, month, day, rating]] = doc[0]["points"]
-    assert (year, month, day) == (2024, 0, 9)      # 9 January 2024: lichess counts months from 0
+    assert (year, month, day) == (2024, 0, 9)  # 9 January 2024: lichess counts months from 0
     assert rating > 1200
 
 
 def test_the_player_history_csv_has_one_row_a_tournament(club: Club, evening: Tournament) -> None:
     anna = member(club, "Anna Smith")
-    rows = list(csv.DictReader(io.StringIO(Client().get(f"/c/riverside/p/{anna.id}/history.csv").content.decode())))
+    rows = list(
+        csv.DictReader(
+            io.StringIO(Client().get(f"/c/riverside/p/{anna.id}/history.csv").content.decode())
+        )
+    )
     assert len(rows) == 1
     assert rows[0]["Date"] == "2024-01-09" and rows[0]["Tournament"] == "Tuesday Rapid"
-    assert rows[0]["Score"] == "3.0" and rows[0]["Games rated"] == "3" and rows[0]["Rating before"] == "1200.0"
+    assert (
+        rows[0]["Score"] == "3.0"
+        and rows[0]["Games rated"] == "3"
+        and rows[0]["Rating before"] == "1200.0"
+    )
 
 
-def test_the_tournament_trf_export_reads_back_with_the_same_games(club: Club, evening: Tournament) -> None:
+def test_the_tournament_trf_export_reads_back_with_the_same_games(
+    club: Club, evening: Tournament
+) -> None:
     response = Client().get(f"/c/riverside/t/{evening.id}/tournament.trf")
     assert response["Content-Disposition"].endswith('.trf"')
     record = read_trf(io.StringIO(response.content.decode()), "export.trf")
@@ -64,9 +92,11 @@ def test_the_tournament_trf_export_reads_back_with_the_same_games(club: Club, ev
     assert {p.name for p in record.players} == {"Anna Smith", "Bob Jones", "Carl Berg", "D. W."}
 
 
-def test_the_pgn_export_without_moves_gives_every_played_game_with_its_result(club: Club, evening: Tournament) -> None:
+def test_the_pgn_export_without_moves_gives_every_played_game_with_its_result(
+    club: Club, evening: Tournament
+) -> None:
     text = Client().get(f"/c/riverside/t/{evening.id}/games.pgn").content.decode()
-    assert text.count("[Event ") == 5             # the forfeit was not played
+    assert text.count("[Event ") == 5  # the forfeit was not played
     record = read_pgn(io.StringIO(text), "export.pgn")
     assert len(record.pairings) == 5
 
@@ -77,13 +107,22 @@ def test_the_api_serves_ratings_players_and_tournaments(club: Club, evening: Tou
     ratings = client.get("/api/c/riverside/ratings").json()
     assert ratings["lists"] == ["standard"] and len(ratings["players"]) == 4
     player = client.get(f"/api/c/riverside/players/{anna.id}").json()
-    assert player["name"] == "Anna Smith" and len(player["games"]) == 3 and player["history"][0]["rated"]
-    assert [t["name"] for t in client.get("/api/c/riverside/tournaments").json()] == ["Tuesday Rapid"]
+    assert (
+        player["name"] == "Anna Smith"
+        and len(player["games"]) == 3
+        and player["history"][0]["rated"]
+    )
+    assert [t["name"] for t in client.get("/api/c/riverside/tournaments").json()] == [
+        "Tuesday Rapid"
+    ]
     standings = client.get(f"/api/c/riverside/tournaments/{evening.id}").json()
-    assert standings["players"][0]["name"] == "Anna Smith" and standings["players"][0]["points"] == 3.0
+    assert (
+        standings["players"][0]["name"] == "Anna Smith" and standings["players"][0]["points"] == 3.0
+    )
     assert client.get("/api/c/riverside/players/999999").json() == {"error": "not found"}
-    assert client.get("/api/clubs").json() == [{"slug": "riverside", "name": "Riverside Chess Club",
-                                                "api": "/api/c/riverside/"}]
+    assert client.get("/api/clubs").json() == [
+        {"slug": "riverside", "name": "Riverside Chess Club", "api": "/api/c/riverside/"}
+    ]
 
 
 def test_every_api_route_is_described_in_the_openapi_document(db: None) -> None:
@@ -99,18 +138,26 @@ def test_every_api_route_is_described_in_the_openapi_document(db: None) -> None:
         for sub in inner:
             path = prefix + (str(sub.pattern) if sub is not None else "")
             path = path.replace("<slug:slug>", "{ref}").replace("<slug:token>", "{ref}")
-            path = path.replace("<int:member_id>", "{member_id}").replace("<int:tournament_id>", "{tournament_id}")
+            path = path.replace("<int:member_id>", "{member_id}").replace(
+                "<int:tournament_id>", "{tournament_id}"
+            )
             routes.add("/" + path)
     assert routes == described
     for path, item in doc["paths"].items():
-        refs = [r["content"]["application/json"]["schema"] for r in item["get"]["responses"].values()]
+        refs = [
+            r["content"]["application/json"]["schema"] for r in item["get"]["responses"].values()
+        ]
         for schema in refs:
-            name = schema.get("$ref", "").rsplit("/", 1)[-1] or schema.get("items", {}).get("$ref", "").rsplit("/", 1)[-1]
+            name = (
+                schema.get("$ref", "").rsplit("/", 1)[-1]
+                or schema.get("items", {}).get("$ref", "").rsplit("/", 1)[-1]
+            )
             assert not name or name in doc["components"]["schemas"], (path, name)
 
 
 def test_exports_of_an_unlisted_club_carry_noindex(club: Club, evening: Tournament) -> None:
     from clubrating.club import services
+
     services.set_privacy(club, who="t", visibility="unlisted")
     for suffix in ("ratings.csv", "ratings.json", f"t/{evening.id}/tournament.trf"):
         assert Client().get(f"/u/{club.token}/{suffix}")["X-Robots-Tag"] == "noindex, nofollow"

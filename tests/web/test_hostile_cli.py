@@ -34,21 +34,37 @@ from clubrating.club import evening as ev
 from clubrating.club.models import Club, Member, Tournament
 
 from .conftest import WHO
-from .hostile_inputs import COUNTS, bounded, record, has_control, hostile_archive, hostile_file, hostile_text
+from .hostile_inputs import (
+    COUNTS,
+    bounded,
+    record,
+    has_control,
+    hostile_archive,
+    hostile_file,
+    hostile_text,
+)
 
 EXAMPLES = int(os.environ.get("CLUBRATING_HOSTILE_EXAMPLES", "2"))
-NO_SHRINK = (Phase.explicit, Phase.reuse, Phase.generate)   # each failure says its input; shrinking a slow one costs minutes
+NO_SHRINK = (
+    Phase.explicit,
+    Phase.reuse,
+    Phase.generate,
+)  # each failure says its input; shrinking a slow one costs minutes
 
 GOOD = {
     "csv": "# event: Night\n# date: 2024-03-05\nround,white,black,result\n1,Anna Smith,Zed New,1-0\n1,Bob Jones,Carl Berg,0-1\n",
-    "trf": ("012 Night\n042 2024/03/05\n"
-            "001    1      Anna Smith                                  1500                             1.0    1     2 w 1\n"
-            "001    2      Bob Jones                                   1400                             0.0    2     1 b 0\n"),
-    "pgn": ('[Event "Tuesday Rapid"]\n[Date "2024.01.09"]\n[Round "1"]\n[White "Anna Smith"]\n[Black "Bob Jones"]\n'
-            '[Result "1-0"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n'),
+    "trf": (
+        "012 Night\n042 2024/03/05\n"
+        "001    1      Anna Smith                                  1500                             1.0    1     2 w 1\n"
+        "001    2      Bob Jones                                   1400                             0.0    2     1 b 0\n"
+    ),
+    "pgn": (
+        '[Event "Tuesday Rapid"]\n[Date "2024.01.09"]\n[Round "1"]\n[White "Anna Smith"]\n[Black "Bob Jones"]\n'
+        '[Result "1-0"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n'
+    ),
     "list": "name,rating,games\nAnna Smith,1500,10\nZed New,1300,0\n",
     "names": "Anna Smith\nA. Smith\nBob Jones\n",
-    "weights": "",   # made from the club's weight names (weights_file)
+    "weights": "",  # made from the club's weight names (weights_file)
     "backup": "SQLite format 3\x00" + "\x00" * 84,
 }
 
@@ -57,93 +73,208 @@ GOOD = {
 # command, so never outside it), {T} the published evening, {D} a draft with names to link,
 # {E} an evening being run, {M} and {M2} two members.
 CLI: dict[str, list[list[str]]] = {
-    "rate": [["rate", "{F:csv}"], ["rate", "{F:trf}"], ["rate", "{G:csv}", "--prior", "{F:list}"],
-             ["rate", "{G:csv}", "--junior", "{V}"], ["rate", "{G:csv}", "--policy", "{V}"]],
-    "init": [["init", "{V}"], ["init", "Hostile Club", "--slug", "{V}"], ["init", "Zone Club", "--time-zone", "{V}"],
-             ["init", "Policy Club", "--policy", "{V}"], ["init", "Slug Club", "--club", "{V}"]],
-    "import": [["import", "{F:csv}"], ["import", "{F:trf}"], ["import", "{F:pgn}"], ["import", "{G:csv}", "--name", "{V}"],
-               ["import", "{G:csv}", "--date", "{V}"], ["import", "{G:csv}", "--club", "{V}"]],
+    "rate": [
+        ["rate", "{F:csv}"],
+        ["rate", "{F:trf}"],
+        ["rate", "{G:csv}", "--prior", "{F:list}"],
+        ["rate", "{G:csv}", "--junior", "{V}"],
+        ["rate", "{G:csv}", "--policy", "{V}"],
+    ],
+    "init": [
+        ["init", "{V}"],
+        ["init", "Hostile Club", "--slug", "{V}"],
+        ["init", "Zone Club", "--time-zone", "{V}"],
+        ["init", "Policy Club", "--policy", "{V}"],
+        ["init", "Slug Club", "--club", "{V}"],
+    ],
+    "import": [
+        ["import", "{F:csv}"],
+        ["import", "{F:trf}"],
+        ["import", "{F:pgn}"],
+        ["import", "{G:csv}", "--name", "{V}"],
+        ["import", "{G:csv}", "--date", "{V}"],
+        ["import", "{G:csv}", "--club", "{V}"],
+    ],
     "publish": [["publish", "{V}"], ["publish", "{D}", "--club", "{V}"]],
     "unpublish": [["unpublish", "{V}"], ["unpublish", "{T}", "--club", "{V}"]],
     "delete": [["delete", "{V}"], ["delete", "{D}", "--club", "{V}"]],
-    "correct": [["correct", "{V}", "1", "Anna Smith", "1-0"], ["correct", "{T}", "{V}", "Anna Smith", "1-0"],
-                ["correct", "{T}", "1", "{V}", "1-0"], ["correct", "{T}", "1", "Anna Smith", "{V}"],
-                ["correct", "{T}", "1", "Anna Smith", "0-1", "--club", "{V}"]],
-    "redate": [["redate", "{T}", "{V}"], ["redate", "{V}", "2024-01-10"], ["redate", "{T}", "2024-01-10", "--club", "{V}"]],
+    "correct": [
+        ["correct", "{V}", "1", "Anna Smith", "1-0"],
+        ["correct", "{T}", "{V}", "Anna Smith", "1-0"],
+        ["correct", "{T}", "1", "{V}", "1-0"],
+        ["correct", "{T}", "1", "Anna Smith", "{V}"],
+        ["correct", "{T}", "1", "Anna Smith", "0-1", "--club", "{V}"],
+    ],
+    "redate": [
+        ["redate", "{T}", "{V}"],
+        ["redate", "{V}", "2024-01-10"],
+        ["redate", "{T}", "2024-01-10", "--club", "{V}"],
+    ],
     "tournament": [["tournament", "{V}"], ["tournament", "--club", "{V}"]],
     "entries": [["entries", "{V}"], ["entries", "{D}", "--club", "{V}"]],
-    "link": [["link", "{D}", "{V}", "Anna Smith"], ["link", "{D}", "2", "{V}"], ["link", "{D}", "--new", "{V}"],
-             ["link", "{V}", "--all-new"], ["link", "{D}", "--all-new", "--club", "{V}"]],
-    "merge": [["merge", "{V}", "{M}"], ["merge", "{M}", "{V}"], ["merge", "{M}", "{M2}", "--club", "{V}"]],
+    "link": [
+        ["link", "{D}", "{V}", "Anna Smith"],
+        ["link", "{D}", "2", "{V}"],
+        ["link", "{D}", "--new", "{V}"],
+        ["link", "{V}", "--all-new"],
+        ["link", "{D}", "--all-new", "--club", "{V}"],
+    ],
+    "merge": [
+        ["merge", "{V}", "{M}"],
+        ["merge", "{M}", "{V}"],
+        ["merge", "{M}", "{M2}", "--club", "{V}"],
+    ],
     "duplicates": [["duplicates", "--min-score", "{V}"], ["duplicates", "--club", "{V}"]],
-    "distinct": [["distinct", "{V}", "{M}"], ["distinct", "{M}", "{V}"], ["distinct", "{M}", "{M2}", "--club", "{V}"]],
+    "distinct": [
+        ["distinct", "{V}", "{M}"],
+        ["distinct", "{M}", "{V}"],
+        ["distinct", "{M}", "{M2}", "--club", "{V}"],
+    ],
     "unmerge": [["unmerge", "{V}"], ["unmerge", "{M}", "--club", "{V}"]],
-    "member": [["member", "{V}", "--junior", "yes"], ["member", "{M}", "--name", "{V}"], ["member", "{M}", "--junior", "{V}"],
-               ["member", "{M}", "--consent", "{V}"], ["member", "{M}", "--consent", "yes", "--club", "{V}"]],
+    "member": [
+        ["member", "{V}", "--junior", "yes"],
+        ["member", "{M}", "--name", "{V}"],
+        ["member", "{M}", "--junior", "{V}"],
+        ["member", "{M}", "--consent", "{V}"],
+        ["member", "{M}", "--consent", "yes", "--club", "{V}"],
+    ],
     "rebuild": [["rebuild", "--club", "{V}"]],
     "ratings": [["ratings", "--list", "{V}"], ["ratings", "--club", "{V}"]],
     "player": [["player", "{V}"], ["player", "{M}", "--club", "{V}"]],
     "audit": [["audit", "--page", "{V}"], ["audit", "--limit", "{V}"], ["audit", "--club", "{V}"]],
-    "privacy": [["privacy", "--visibility", "{V}"], ["privacy", "--names", "{V}"], ["privacy", "--club", "{V}"]],
-    "settings": [["settings", "{V}"], ["settings", "k_new={V}"], ["settings", "start_rating={V}"],
-                 ["settings", "time_zone={V}"], ["settings", "{V}=1"], ["settings", "--club", "{V}"]],
+    "privacy": [
+        ["privacy", "--visibility", "{V}"],
+        ["privacy", "--names", "{V}"],
+        ["privacy", "--club", "{V}"],
+    ],
+    "settings": [
+        ["settings", "{V}"],
+        ["settings", "k_new={V}"],
+        ["settings", "start_rating={V}"],
+        ["settings", "time_zone={V}"],
+        ["settings", "{V}=1"],
+        ["settings", "--club", "{V}"],
+    ],
     "seed-ratings": [["seed-ratings", "{F:list}"], ["seed-ratings", "{G:list}", "--club", "{V}"]],
-    "match": [["match", "{V}"], ["match", "--names", "{F:names}"], ["match", "Anna", "--roster", "{F:names}"],
-              ["match", "Anna", "--limit", "{V}"]],
-    "analyze": [["analyze", "{F:pgn}", "--nodes", "200"], ["analyze", "{G:pgn}", "--nodes", "{V}"],
-                ["analyze", "{G:pgn}", "--nodes", "200", "--jobs", "{V}"],
-                ["analyze", "{G:pgn}", "--nodes", "200", "--cache", "{OUT}"],
-                ["analyze", "{G:pgn}", "--nodes", "200", "--preset", "{V}"]],
-    "arbiter": [["arbiter", "{V}"], ["arbiter", "add", "{V}", "--club", "riverside", "--password-stdin"],
-                ["arbiter", "add", "olga", "--club", "{V}", "--password-stdin"],
-                ["arbiter", "add", "olga", "--club", "riverside", "--password-stdin", "<{V}"]],
-    "analyse-club": [["analyse-club", "--nodes", "{V}"], ["analyse-club", "--jobs", "{V}"],
-                     ["analyse-club", "--club", "{V}"]],
-    "analyse": [["analyse", "--nodes", "{V}"], ["analyse", "--jobs", "{V}"], ["analyse", "--club", "{V}"]],
+    "match": [
+        ["match", "{V}"],
+        ["match", "--names", "{F:names}"],
+        ["match", "Anna", "--roster", "{F:names}"],
+        ["match", "Anna", "--limit", "{V}"],
+    ],
+    "analyze": [
+        ["analyze", "{F:pgn}", "--nodes", "200"],
+        ["analyze", "{G:pgn}", "--nodes", "{V}"],
+        ["analyze", "{G:pgn}", "--nodes", "200", "--jobs", "{V}"],
+        ["analyze", "{G:pgn}", "--nodes", "200", "--cache", "{OUT}"],
+        ["analyze", "{G:pgn}", "--nodes", "200", "--preset", "{V}"],
+    ],
+    "arbiter": [
+        ["arbiter", "{V}"],
+        ["arbiter", "add", "{V}", "--club", "riverside", "--password-stdin"],
+        ["arbiter", "add", "olga", "--club", "{V}", "--password-stdin"],
+        ["arbiter", "add", "olga", "--club", "riverside", "--password-stdin", "<{V}"],
+    ],
+    "analyse-club": [
+        ["analyse-club", "--nodes", "{V}"],
+        ["analyse-club", "--jobs", "{V}"],
+        ["analyse-club", "--club", "{V}"],
+    ],
+    "analyse": [
+        ["analyse", "--nodes", "{V}"],
+        ["analyse", "--jobs", "{V}"],
+        ["analyse", "--club", "{V}"],
+    ],
     "cpi": [["cpi", "{V}"], ["cpi", "{M}", "--club", "{V}"]],
-    "cpi-weights": [["cpi-weights", "--set", "{V}"], ["cpi-weights", "--set", "{W}={V}"], ["cpi-weights", "--preset", "{V}"],
-                    ["cpi-weights", "--load", "{F:weights}"], ["cpi-weights", "--club", "{V}"]],
+    "cpi-weights": [
+        ["cpi-weights", "--set", "{V}"],
+        ["cpi-weights", "--set", "{W}={V}"],
+        ["cpi-weights", "--preset", "{V}"],
+        ["cpi-weights", "--load", "{F:weights}"],
+        ["cpi-weights", "--club", "{V}"],
+    ],
     "fairplay": [["fairplay", "--games", "{V}"], ["fairplay", "--club", "{V}"]],
-    "coach": [["coach", "{V}"], ["coach", "{M}", "--factor", "{V}"], ["coach", "{M}", "--limit", "{V}"],
-              ["coach", "{M}", "--club", "{V}"]],
-    "calibrate": [["calibrate", "{F:pgn}", "--nodes", "200", "--out", "{OUT}"],
-                  *([["calibrate", "{G:pgn}", "--nodes", "200", option, "{V}"]
-                     for option in ("--pool", "--time-control", "--nodes", "--jobs", "--folds", "--min-plies", "--window")]),
-                  *([["calibrate", "{G:pgn}", "--nodes", "200", option, "{OUT}"] for option in ("--cache", "--store", "--out")])],
-    "moves-links": [["moves-links", "{V}"], ["moves-links", "{E}", "--make", "{V}"],
-                    ["moves-links", "{E}", "--make", "1", "--site", "{V}"], ["moves-links", "{E}", "--revoke", "{V}"],
-                    ["moves-links", "{E}", "--club", "{V}"]],
-    "moves": [["moves", "{V}"], ["moves", "{T}", "{F:pgn}"],
-              ["moves", "{T}", "--round", "{V}", "--player", "Anna Smith", "--typed", "1. e4"],
-              ["moves", "{T}", "--round", "1", "--player", "{V}", "--typed", "1. e4"],
-              ["moves", "{T}", "--round", "1", "--player", "Anna Smith", "--typed", "{V}"],
-              ["moves", "{T}", "{G:pgn}", "--club", "{V}"]],
+    "coach": [
+        ["coach", "{V}"],
+        ["coach", "{M}", "--factor", "{V}"],
+        ["coach", "{M}", "--limit", "{V}"],
+        ["coach", "{M}", "--club", "{V}"],
+    ],
+    "calibrate": [
+        ["calibrate", "{F:pgn}", "--nodes", "200", "--out", "{OUT}"],
+        *(
+            [
+                ["calibrate", "{G:pgn}", "--nodes", "200", option, "{V}"]
+                for option in (
+                    "--pool",
+                    "--time-control",
+                    "--nodes",
+                    "--jobs",
+                    "--folds",
+                    "--min-plies",
+                    "--window",
+                )
+            ]
+        ),
+        *(
+            [
+                ["calibrate", "{G:pgn}", "--nodes", "200", option, "{OUT}"]
+                for option in ("--cache", "--store", "--out")
+            ]
+        ),
+    ],
+    "moves-links": [
+        ["moves-links", "{V}"],
+        ["moves-links", "{E}", "--make", "{V}"],
+        ["moves-links", "{E}", "--make", "1", "--site", "{V}"],
+        ["moves-links", "{E}", "--revoke", "{V}"],
+        ["moves-links", "{E}", "--club", "{V}"],
+    ],
+    "moves": [
+        ["moves", "{V}"],
+        ["moves", "{T}", "{F:pgn}"],
+        ["moves", "{T}", "--round", "{V}", "--player", "Anna Smith", "--typed", "1. e4"],
+        ["moves", "{T}", "--round", "1", "--player", "{V}", "--typed", "1. e4"],
+        ["moves", "{T}", "--round", "1", "--player", "Anna Smith", "--typed", "{V}"],
+        ["moves", "{T}", "{G:pgn}", "--club", "{V}"],
+    ],
     "restore": [["restore", "{F:backup}"], ["restore", "{G:backup}", "--club", "{V}"]],
     "status": [["status", "--club", "{V}"]],
-    "evening": [["evening", "start", "{V}", "--date", "2024-03-12"], ["evening", "start", "Night", "--date", "{V}"],
-                ["evening", "start", "Night", "--date", "2024-03-12", "--rounds", "{V}"],
-                ["evening", "start", "Night", "--date", "2024-03-12", "--system", "{V}"],
-                ["evening", "start", "Night", "--date", "2024-03-12", "--time-control", "{V}"],
-                ["evening", "register", "{E}", "{V}"], ["evening", "{V}", "{E}"], ["evening", "show", "{V}"],
-                ["evening", "pair", "{E}", "--order", "{V}"], ["evening", "pair", "{E}", "--seed", "{V}"],
-                ["evening", "result", "{E}", "{V}", "1-0"], ["evening", "result", "{E}", "1", "{V}"],
-                ["evening", "exchange", "{E}", "{V}", "1", "--confirm-rematch"], ["evening", "show", "{E}", "--club", "{V}"]],
+    "evening": [
+        ["evening", "start", "{V}", "--date", "2024-03-12"],
+        ["evening", "start", "Night", "--date", "{V}"],
+        ["evening", "start", "Night", "--date", "2024-03-12", "--rounds", "{V}"],
+        ["evening", "start", "Night", "--date", "2024-03-12", "--system", "{V}"],
+        ["evening", "start", "Night", "--date", "2024-03-12", "--time-control", "{V}"],
+        ["evening", "register", "{E}", "{V}"],
+        ["evening", "{V}", "{E}"],
+        ["evening", "show", "{V}"],
+        ["evening", "pair", "{E}", "--order", "{V}"],
+        ["evening", "pair", "{E}", "--seed", "{V}"],
+        ["evening", "result", "{E}", "{V}", "1-0"],
+        ["evening", "result", "{E}", "1", "{V}"],
+        ["evening", "exchange", "{E}", "{V}", "1", "--confirm-rematch"],
+        ["evening", "show", "{E}", "--club", "{V}"],
+    ],
     "export-club": [["export-club", "{OUT}"], ["export-club", "{OUT}", "--club", "{V}"]],
-    "import-club": [["import-club", "{F:archive}"], ["import-club", "{F:archive}", "--arbiters", "{V}"],
-                    ["import-club", "{F:archive}", "--arbiters", "link", "{V}"]],
+    "import-club": [
+        ["import-club", "{F:archive}"],
+        ["import-club", "{F:archive}", "--arbiters", "{V}"],
+        ["import-club", "{F:archive}", "--arbiters", "link", "{V}"],
+    ],
 }
 
 # Commands given no hostile input here, and why.
 NO_INPUT = {
     "serve": "serves the website until stopped: its input is the web's, every URL of test_hostile_web.py; its "
-             "port, host and workers are argparse numbers and a bind, tested in test_serve.py",
+    "port, host and workers are argparse numbers and a bind, tested in test_serve.py",
     "demo": "builds a simulated club for minutes from whole numbers (cli.whole) and a seed: no text of anybody's",
     "worker": "runs the queue as a process of its own, whose transactions the savepoint every input here runs "
-              "in cannot hold (on PostgreSQL its replays differed): its three values are bounded numbers, "
-              "each edge pinned in test_hostile_findings.py",
+    "in cannot hold (on PostgreSQL its replays differed): its three values are bounded numbers, "
+    "each edge pinned in test_hostile_findings.py",
     "backup": "its one value is the new file's path, and copying the database waits, in SQLite's C code, for "
-              "the savepoint every input here runs in: its path is tested by tests/club/test_backup.py "
-              "(an existing file is never replaced)",
+    "the savepoint every input here runs in: its path is tested by tests/club/test_backup.py "
+    "(an existing file is never replaced)",
 }
 # Options read by every command the same way, tested elsewhere: the process's database, engine and book.
 GLOBAL_OPTIONS = {"--database", "--engine", "--book", "--json", "--help", "--version"}
@@ -151,7 +282,9 @@ GLOBAL_OPTIONS = {"--database", "--engine", "--book", "--json", "--help", "--ver
 
 def verbs() -> dict[str, argparse.ArgumentParser]:
     parser = build_parser()
-    return dict(next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction)).choices)
+    return dict(
+        next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction)).choices
+    )
 
 
 def test_every_command_and_option_is_covered_or_listed() -> None:
@@ -173,39 +306,64 @@ def test_every_command_and_option_is_covered_or_listed() -> None:
 
 # --- the club every input is tried on -------------------------------------------------------------
 
-IGNORED_TABLES = {"django_session", "axes_accessattempt", "axes_accesslog", "axes_accessfailurelog",
-                  "axes_accessattemptexpiration"}
+IGNORED_TABLES = {
+    "django_session",
+    "axes_accessattempt",
+    "axes_accesslog",
+    "axes_accessfailurelog",
+    "axes_accessattemptexpiration",
+}
 
 
 def database_dump() -> list[tuple[str, list[Any]]]:
     """Every row of every table, in key order: the oracle that a refused input wrote nothing."""
-    return [(model._meta.db_table, list(model._base_manager.order_by("pk").values_list()))
-            for model in apps.get_models() if model._meta.db_table not in IGNORED_TABLES and model._meta.managed]
+    return [
+        (model._meta.db_table, list(model._base_manager.order_by("pk").values_list()))
+        for model in apps.get_models()
+        if model._meta.db_table not in IGNORED_TABLES and model._meta.managed
+    ]
 
 
 @pytest.fixture
-def places(evening: Tournament, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> dict[str, str]:
+def places(
+    evening: Tournament, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> dict[str, str]:
     """The club's numbers the templates refer to, and the good files."""
     club = evening.club
     good = tmp_path / "good"
     good.mkdir()
     for kind, text in GOOD.items():
-        (good / f"good.{kind}").write_text(text if kind != "weights" else weights_file(), encoding="utf-8")
+        (good / f"good.{kind}").write_text(
+            text if kind != "weights" else weights_file(), encoding="utf-8"
+        )
     draft_csv = good / "draft.csv"
-    draft_csv.write_text(GOOD["csv"].replace("2024-03-05", "2024-02-20").replace("Anna Smith", "A. Smith"))
+    draft_csv.write_text(
+        GOOD["csv"].replace("2024-03-05", "2024-02-20").replace("Anna Smith", "A. Smith")
+    )
     assert main(["import", str(draft_csv)]) == 0
     draft = Tournament.objects.filter(club=club, status="draft").latest("pk")
-    night = ev.start_evening(club, "Wednesday", dt.date(2024, 3, 6), 3, who=WHO, today=dt.date(2024, 3, 6))
+    night = ev.start_evening(
+        club, "Wednesday", dt.date(2024, 3, 6), 3, who=WHO, today=dt.date(2024, 3, 6)
+    )
     for name in ("Anna Smith", "Bob Jones", "Carl Berg", "Dana White"):
         ev.register(night, name, who=WHO)
     members = list(Member.objects.filter(club=club).order_by("pk"))
     capsys.readouterr()
-    return {"T": str(evening.id), "D": str(draft.id), "E": str(night.id), "M": str(members[0].id),
-            "M2": str(members[1].id), "good": str(good), "tmp": str(tmp_path), "W": weight_name()}
+    return {
+        "T": str(evening.id),
+        "D": str(draft.id),
+        "E": str(night.id),
+        "M": str(members[0].id),
+        "M2": str(members[1].id),
+        "good": str(good),
+        "tmp": str(tmp_path),
+        "W": weight_name(),
+    }
 
 
 def weight_name() -> str:
     from clubrating.club.cpi import WEIGHT_NAMES
+
     return sorted(WEIGHT_NAMES)[0]
 
 
@@ -222,7 +380,9 @@ def archive_of(club: Club, folder: Path) -> bytes:
     return gzip.compress(lines.encode(), mtime=0)
 
 
-def filled(template: list[str], places: dict[str, str], value: str, file: bytes | None) -> tuple[list[str], str]:
+def filled(
+    template: list[str], places: dict[str, str], value: str, file: bytes | None
+) -> tuple[list[str], str]:
     """The argv of ``template`` and the text for stdin (``<{V}``)."""
     argv, stdin = [], ""
     for word in template:
@@ -238,11 +398,13 @@ def filled(template: list[str], places: dict[str, str], value: str, file: bytes 
         elif word == "{OUT}":
             folder = Path(places["tmp"]) / "out"
             folder.mkdir(exist_ok=True)
-            argv.append(str(folder) + "/" + value.replace("\x00", ""))   # under the test's folder, whatever it says
+            argv.append(
+                str(folder) + "/" + value.replace("\x00", "")
+            )  # under the test's folder, whatever it says
         else:
             for name in ("T", "D", "E", "M2", "M", "W"):
                 word = word.replace("{" + name + "}", places[name])
-            argv.append(word.replace("{V}", value))   # last: a value spelling {T} stays as typed
+            argv.append(word.replace("{V}", value))  # last: a value spelling {T} stays as typed
     return argv, stdin
 
 
@@ -253,12 +415,14 @@ def rolled_back() -> Iterator[None]:
         transaction.set_rollback(True)
 
 
-def run_cli(argv: list[str], stdin: str, capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+def run_cli(
+    argv: list[str], stdin: str, capsys: pytest.CaptureFixture[str]
+) -> tuple[int, str, str]:
     saved = sys.stdin
     sys.stdin = io.StringIO(stdin)
     try:
         code = main(argv)
-    except SystemExit as exit:   # argparse's usage errors
+    except SystemExit as exit:  # argparse's usage errors
         code = exit.code if isinstance(exit.code, int) else 2
     finally:
         sys.stdin = saved
@@ -266,7 +430,9 @@ def run_cli(argv: list[str], stdin: str, capsys: pytest.CaptureFixture[str]) -> 
     return code, out, err
 
 
-def check_outcome(surface: str, argv: list[str], value: str, code: int, out: str, err: str, before: Any) -> None:
+def check_outcome(
+    surface: str, argv: list[str], value: str, code: int, out: str, err: str, before: Any
+) -> None:
     shown = f"{surface}: {ascii(argv)[:300]} -> {code}\n{err[-2000:]}"
     assert "Traceback" not in err, shown
     allowed = (0, 1, 2) if surface == "status" else (0, 2)
@@ -290,17 +456,29 @@ def file_strategy(kind: str, club_archive: bytes) -> st.SearchStrategy[tuple[str
 
 @pytest.mark.parametrize("surface", sorted(CLI))
 def test_a_command_given_hostile_input_succeeds_or_says_one_line_and_writes_nothing(
-        surface: str, places: dict[str, str], capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    club_archive = archive_of(Club.objects.get(slug="riverside"), tmp_path) if surface == "import-club" else b""
+    surface: str, places: dict[str, str], capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    club_archive = (
+        archive_of(Club.objects.get(slug="riverside"), tmp_path)
+        if surface == "import-club"
+        else b""
+    )
     capsys.readouterr()
 
-    @settings(max_examples=EXAMPLES, suppress_health_check=list(HealthCheck), database=None, phases=NO_SHRINK)
+    @settings(
+        max_examples=EXAMPLES,
+        suppress_health_check=list(HealthCheck),
+        database=None,
+        phases=NO_SHRINK,
+    )
     @given(data=st.data())
     def each(data: st.DataObject) -> None:
         for template in CLI[surface]:
             kinds = [word[3:-1] for word in template if word.startswith("{F:")]
             family, file = data.draw(file_strategy(kinds[0], club_archive)) if kinds else ("", None)
-            family_v, value = data.draw(hostile_text()) if any("{V}" in w for w in template) else ("", "")
+            family_v, value = (
+                data.draw(hostile_text()) if any("{V}" in w for w in template) else ("", "")
+            )
             argv, stdin = filled(template, places, value, file)
             COUNTS[surface] += 1
             with rolled_back():

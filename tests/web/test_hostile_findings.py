@@ -16,60 +16,79 @@ from clubrating.club.models import Club, Member, Tournament
 def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str]:
     try:
         code = main(list(args))
-    except SystemExit as exit:   # argparse's usage errors
+    except SystemExit as exit:  # argparse's usage errors
         code = int(exit.code or 0)
     return code, capsys.readouterr().err
 
 
 @pytest.mark.parametrize("interval", ["nan", "inf", "-1", "0", "1e308", "1 second"])
 def test_a_worker_told_to_wait_nan_inf_or_negative_seconds_is_a_usage_error(
-        capsys: pytest.CaptureFixture[str], interval: str) -> None:
+    capsys: pytest.CaptureFixture[str], interval: str
+) -> None:
     # found: --interval was any float, so inf or nan hung the worker and -1 killed it
     code, err = run(capsys, "worker", "--once", "--interval", interval)
-    assert code == 2 and err.splitlines()[-1].startswith("clubrating worker: error: argument --interval:")
+    assert code == 2 and err.splitlines()[-1].startswith(
+        "clubrating worker: error: argument --interval:"
+    )
 
 
-@pytest.mark.parametrize("argv", [["worker", "--once", "--jobs", "99999999999999999999"],
-                                  ["worker", "--once", "--nodes", "-1"],
-                                  ["analyse-club", "--jobs", "100000"], ["analyse-club", "--nodes", "99999999999"]])
-def test_engine_options_beyond_any_machine_are_a_usage_error(capsys: pytest.CaptureFixture[str],
-                                                              argv: list[str]) -> None:
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["worker", "--once", "--jobs", "99999999999999999999"],
+        ["worker", "--once", "--nodes", "-1"],
+        ["analyse-club", "--jobs", "100000"],
+        ["analyse-club", "--nodes", "99999999999"],
+    ],
+)
+def test_engine_options_beyond_any_machine_are_a_usage_error(
+    capsys: pytest.CaptureFixture[str], argv: list[str]
+) -> None:
     code, err = run(capsys, *argv)
     assert code == 2 and "is out of range: expected from 1 to" in err.splitlines()[-1]
 
 
 def test_analyze_with_more_engine_processes_than_any_machine_is_one_line(
-        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
     games = tmp_path / "g.pgn"
     games.write_text('[White "A"]\n[Black "B"]\n[Result "1-0"]\n\n1. e4 e5 1-0\n')
     code, err = run(capsys, "analyze", str(games), "--jobs", "99999999999999999999")
     assert code == 2 and err.splitlines() == [
-        "clubrating analyze: error: --nodes must be at most 10,000,000 and --jobs at most 64"]
+        "clubrating analyze: error: --nodes must be at most 10,000,000 and --jobs at most 64"
+    ]
 
 
 def test_cpi_weights_loading_json_nested_past_the_stack_is_one_line(
-        club: Club, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    club: Club, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
     # found: json.load raised RecursionError, a traceback
     deep = tmp_path / "deep.json"
     deep.write_text('{"settings": ' + "[" * 100_000 + "]" * 100_000 + "}")
     code, err = run(capsys, "cpi-weights", "--load", str(deep))
-    assert code == 2 and err.splitlines() == [f"clubrating cpi-weights: error: {deep}: not JSON (nested too deep)"]
+    assert code == 2 and err.splitlines() == [
+        f"clubrating cpi-weights: error: {deep}: not JSON (nested too deep)"
+    ]
     assert Club.objects.get(pk=club.pk).cpi_weights == {"preset": "spec"}
     assert Tournament.objects.count() == 0
 
 
 def test_a_member_looked_up_by_a_name_longer_than_any_is_a_message_not_a_500(
-        evening: Tournament, arbiter_client: Client) -> None:
+    evening: Tournament, arbiter_client: Client
+) -> None:
     # found: SQLite's "LIKE or GLOB pattern too complex" on 70,000 characters, a 500 on the
     # members page and a database error on the command line
     anna = Member.objects.get(club=evening.club, name="Anna Smith")
-    r = arbiter_client.post("/c/riverside/arbiter/members/rename/", {"member": "A" * 70_000, "name": "Ann"}, follow=True)
+    r = arbiter_client.post(
+        "/c/riverside/arbiter/members/rename/", {"member": "A" * 70_000, "name": "Ann"}, follow=True
+    )
     assert r.status_code == 200 and "a name of 70000 characters: at most 200" in r.content.decode()
     assert Member.objects.get(pk=anna.pk).name == "Anna Smith"
 
 
-def test_an_evening_page_with_a_number_past_sqlites_integers_is_a_404(evening: Tournament,
-                                                                      arbiter_client: Client) -> None:
+def test_an_evening_page_with_a_number_past_sqlites_integers_is_a_404(
+    evening: Tournament, arbiter_client: Client
+) -> None:
     # found: OverflowError ("Python int too large to convert to SQLite INTEGER"), a 500
     for page in ("", "round/"):
         r = arbiter_client.get(f"/c/riverside/arbiter/evening/9223372036854775808/{page}")

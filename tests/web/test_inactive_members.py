@@ -13,7 +13,7 @@ from clubrating.club.services import club_settings
 from tests.web.conftest import WHO, member, publish_typed
 
 OLD = "1, Anna Smith, Bob Jones, 1-0\n1, Carl Berg, Dana White, 1/2-1/2"
-NEW = "1, Anna Smith, Carl Berg, 1/2-1/2"   # Bob and Dana do not come back
+NEW = "1, Anna Smith, Carl Berg, 1/2-1/2"  # Bob and Dana do not come back
 
 
 def two_years(club: Club) -> None:
@@ -21,15 +21,20 @@ def two_years(club: Club) -> None:
     publish_typed(club, NEW, "Winter 2025", dt.date(2025, 1, 14))
 
 
-def test_members_without_a_rated_game_in_12_months_are_listed_apart_and_keep_their_rating(club: Club) -> None:
+def test_members_without_a_rated_game_in_12_months_are_listed_apart_and_keep_their_rating(
+    club: Club,
+) -> None:
     two_years(club)
-    ratings = {m: CurrentRating.objects.get(member=member(club, m)).rating for m in ("Bob Jones", "Dana White")}
+    ratings = {
+        m: CurrentRating.objects.get(member=member(club, m)).rating
+        for m in ("Bob Jones", "Dana White")
+    }
     html = Client().get("/c/riverside/").content.decode()
     active, _, inactive = html.partition('id="inactive"')
     assert "Anna Smith" in active and "Carl Berg" in active
     assert "Bob Jones" not in active and "Dana White" not in active
     assert "Bob Jones" in inactive and "Dana White" in inactive
-    assert "no rated game in the 12 months before 2025-01-14" in html   # the rule, on the list
+    assert "no rated game in the 12 months before 2025-01-14" in html  # the rule, on the list
     for name, rating in ratings.items():
         assert CurrentRating.objects.get(member=member(club, name)).rating == rating
     assert RatingChange.objects.filter(member=member(club, "Bob Jones")).count() == 1
@@ -53,7 +58,9 @@ def test_the_player_page_says_the_member_is_inactive(club: Club) -> None:
 
 
 def test_a_list_seen_long_after_its_last_event_keeps_everybody_active(club: Club) -> None:
-    publish_typed(club, OLD, "Autumn 2023", dt.date(2023, 11, 19))   # nothing since, whatever today is
+    publish_typed(
+        club, OLD, "Autumn 2023", dt.date(2023, 11, 19)
+    )  # nothing since, whatever today is
     html = Client().get("/c/riverside/").content.decode()
     assert 'id="inactive"' not in html
 

@@ -35,7 +35,11 @@ def crawl(client: Client, club: Club, base: str, api: str) -> dict[str, str]:
     members = list(Member.objects.filter(club=club).values_list("id", flat=True))
     tournaments = list(Tournament.objects.filter(club=club).values_list("id", flat=True))
     start = [base, f"{base}ratings.csv", f"{base}ratings.json"]
-    start += [f"{base}p/{m}/{page}" for m in members for page in ("", "history.csv", "history.json", "cpi/")]
+    start += [
+        f"{base}p/{m}/{page}"
+        for m in members
+        for page in ("", "history.csv", "history.json", "cpi/")
+    ]
     start += [f"{api}ratings", f"{api}tournaments"] + [f"{api}players/{m}" for m in members]
     start += [f"{api}tournaments/{t}" for t in tournaments]
     seen: dict[str, str] = {}
@@ -46,7 +50,11 @@ def crawl(client: Client, club: Club, base: str, api: str) -> dict[str, str]:
             continue
         response = client.get(url, follow=True)
         seen[url] = response.content.decode() if response.status_code == 200 else ""
-        queue.extend(link for link in _HREF.findall(seen[url]) if link.startswith(base) and "/arbiter/" not in link)
+        queue.extend(
+            link
+            for link in _HREF.findall(seen[url])
+            if link.startswith(base) and "/arbiter/" not in link
+        )
     return seen
 
 
@@ -62,22 +70,38 @@ def junior_cup(club: Club, evening: Tournament) -> Tournament:
 
 @pytest.mark.parametrize("visibility", ["public", "unlisted"])
 def test_no_page_or_export_names_a_player_of_a_juniors_event_in_full(
-        club: Club, junior_cup: Tournament, visibility: str) -> None:
+    club: Club, junior_cup: Tournament, visibility: str
+) -> None:
     services.set_privacy(club, who=WHO, visibility=visibility)
     club.refresh_from_db()
-    base, api = ("/c/riverside/", "/api/c/riverside/") if visibility == "public" else (
-        f"/u/{club.token}/", f"/api/u/{club.token}/")
+    base, api = (
+        ("/c/riverside/", "/api/c/riverside/")
+        if visibility == "public"
+        else (f"/u/{club.token}/", f"/api/u/{club.token}/")
+    )
     pages = crawl(Client(), club, base, api)
-    assert len([u for u, text in pages.items() if text]) > 25     # the crawl reached the club
-    assert f"{base}t/{junior_cup.id}/games.pgn" in pages and f"{base}t/{junior_cup.id}/tournament.trf" in pages
-    for name in ("Carl Berg", "Lena Novak", "Tom Baker", "Berg", "Novak"):   # whole words: "Sonneborn-Berger"
+    assert len([u for u, text in pages.items() if text]) > 25  # the crawl reached the club
+    assert (
+        f"{base}t/{junior_cup.id}/games.pgn" in pages
+        and f"{base}t/{junior_cup.id}/tournament.trf" in pages
+    )
+    for name in (
+        "Carl Berg",
+        "Lena Novak",
+        "Tom Baker",
+        "Berg",
+        "Novak",
+    ):  # whole words: "Sonneborn-Berger"
         assert [url for url, text in pages.items() if re.search(rf"\b{name}\b", text)] == [], name
-    assert any("Bob Jones" in text for text in pages.values())     # players of no juniors event: in full
+    assert any(
+        "Bob Jones" in text for text in pages.values()
+    )  # players of no juniors event: in full
     assert any("C. B." in text for text in pages.values())
 
 
 def test_recorded_consent_shows_the_full_name_again_and_arbiters_always_see_it(
-        club: Club, junior_cup: Tournament, arbiter_client: Client) -> None:
+    club: Club, junior_cup: Tournament, arbiter_client: Client
+) -> None:
     carl = member(club, "Carl Berg")
     assert "Carl Berg" in arbiter_client.get(f"/c/riverside/p/{carl.id}/").content.decode()
     services.set_member_flags(carl, who=WHO, consent=True)

@@ -31,7 +31,9 @@ LATER = "1, A. Smith, Zed Zero, 1-0\n"
 
 
 def _import_draft(club: Club, name: str) -> Tournament:
-    record: TournamentRecord = parse_typed("1, Anna Smith, Bob Jones, 0-1\n", name=name, date=dt.date(2024, 3, 5))
+    record: TournamentRecord = parse_typed(
+        "1, Anna Smith, Bob Jones, 0-1\n", name=name, date=dt.date(2024, 3, 5)
+    )
     t = services.import_tournament(club, record, who=WHO, today=TODAY)
     services.accept_exact(t, who=WHO)
     services.all_new_members(t, who=WHO)
@@ -56,7 +58,7 @@ class Case:
     name: str
     url: Callable[[Club, Tournament], str]
     write: Callable[[Club, Tournament], object]
-    shows: Callable[[int, str], bool]            # (status, html) after the write
+    shows: Callable[[int, str], bool]  # (status, html) after the write
     setup: Callable[[Club, Tournament], object] = lambda club, t: None
 
 
@@ -69,52 +71,108 @@ def player_url(name: str) -> Callable[[Club, Tournament], str]:
 
 
 CASES = [
-    Case("import and publish", club_url, lambda c, t: publish_typed(c, LATER, "Friday Blitz", dt.date(2024, 5, 1)),
-         lambda s, html: "Friday Blitz" in html),
-    Case("publish", club_url, lambda c, t: services.publish(Tournament.objects.get(name="Spring"), who=WHO),
-         lambda s, html: "Spring" in html, setup=lambda c, t: _import_draft(c, "Spring")),
-    Case("unpublish", club_url, lambda c, t: services.unpublish(t, who=WHO),
-         lambda s, html: "Tuesday Rapid" not in html),
-    Case("delete", club_url, lambda c, t: services.delete_tournament(t, who=WHO),
-         lambda s, html: "Tuesday Rapid" not in html),
-    Case("link", player_url("Bob Jones"),
-         lambda c, t: services.link(_bob_entry(t), member(c, "Zed Zero"), who=WHO),
-         lambda s, html: "Tuesday Rapid" not in html, setup=lambda c, t: _later(c)),
-    Case("correct a result", player_url("Bob Jones"),
-         lambda c, t: services.correct_result(_first_game(t), "1/2-1/2", who=WHO),
-         lambda s, html: "<td>½</td>" in html),   # the card's result of the game
-    Case("change a date", player_url("Anna Smith"),
-         lambda c, t: services.change_date(t, dt.date(2024, 1, 16), who=WHO, today=TODAY),
-         lambda s, html: "2024-01-16" in html),
-    Case("merge", player_url("Anna Smith"),
-         lambda c, t: services.merge(member(c, "A. Smith"), member(c, "Anna Smith"), who=WHO),
-         lambda s, html: "Later" in html, setup=lambda c, t: _later(c)),
-    Case("unmerge", player_url("Anna Smith"), lambda c, t: services.unmerge(member(c, "A. Smith"), who=WHO),
-         lambda s, html: "Later" not in html,
-         setup=lambda c, t: (_later(c), services.merge(member(c, "A. Smith"), member(c, "Anna Smith"), who=WHO))),
-    Case("names as initials", club_url, lambda c, t: services.set_privacy(c, who=WHO, names="initials"),
-         lambda s, html: "Anna Smith" not in html and "A. S." in html),
-    Case("visibility", club_url, lambda c, t: services.set_privacy(c, who=WHO, visibility="unlisted"),
-         lambda s, html: s == 404),
-    Case("member flags", club_url,
-         lambda c, t: services.set_member_flags(member(c, "Dana White"), who=WHO, consent=True),
-         lambda s, html: "Dana White" in html),
-    Case("a rebuild after a change made outside the services", player_url("Bob Jones"),
-         lambda c, t: (Game.objects.filter(id=_first_game(t).id).update(white_points=1, black_points=1),
-                       services.check_history(c, who=WHO)),
-         lambda s, html: "<td>½</td>" in html),
+    Case(
+        "import and publish",
+        club_url,
+        lambda c, t: publish_typed(c, LATER, "Friday Blitz", dt.date(2024, 5, 1)),
+        lambda s, html: "Friday Blitz" in html,
+    ),
+    Case(
+        "publish",
+        club_url,
+        lambda c, t: services.publish(Tournament.objects.get(name="Spring"), who=WHO),
+        lambda s, html: "Spring" in html,
+        setup=lambda c, t: _import_draft(c, "Spring"),
+    ),
+    Case(
+        "unpublish",
+        club_url,
+        lambda c, t: services.unpublish(t, who=WHO),
+        lambda s, html: "Tuesday Rapid" not in html,
+    ),
+    Case(
+        "delete",
+        club_url,
+        lambda c, t: services.delete_tournament(t, who=WHO),
+        lambda s, html: "Tuesday Rapid" not in html,
+    ),
+    Case(
+        "link",
+        player_url("Bob Jones"),
+        lambda c, t: services.link(_bob_entry(t), member(c, "Zed Zero"), who=WHO),
+        lambda s, html: "Tuesday Rapid" not in html,
+        setup=lambda c, t: _later(c),
+    ),
+    Case(
+        "correct a result",
+        player_url("Bob Jones"),
+        lambda c, t: services.correct_result(_first_game(t), "1/2-1/2", who=WHO),
+        lambda s, html: "<td>½</td>" in html,
+    ),  # the card's result of the game
+    Case(
+        "change a date",
+        player_url("Anna Smith"),
+        lambda c, t: services.change_date(t, dt.date(2024, 1, 16), who=WHO, today=TODAY),
+        lambda s, html: "2024-01-16" in html,
+    ),
+    Case(
+        "merge",
+        player_url("Anna Smith"),
+        lambda c, t: services.merge(member(c, "A. Smith"), member(c, "Anna Smith"), who=WHO),
+        lambda s, html: "Later" in html,
+        setup=lambda c, t: _later(c),
+    ),
+    Case(
+        "unmerge",
+        player_url("Anna Smith"),
+        lambda c, t: services.unmerge(member(c, "A. Smith"), who=WHO),
+        lambda s, html: "Later" not in html,
+        setup=lambda c, t: (
+            _later(c),
+            services.merge(member(c, "A. Smith"), member(c, "Anna Smith"), who=WHO),
+        ),
+    ),
+    Case(
+        "names as initials",
+        club_url,
+        lambda c, t: services.set_privacy(c, who=WHO, names="initials"),
+        lambda s, html: "Anna Smith" not in html and "A. S." in html,
+    ),
+    Case(
+        "visibility",
+        club_url,
+        lambda c, t: services.set_privacy(c, who=WHO, visibility="unlisted"),
+        lambda s, html: s == 404,
+    ),
+    Case(
+        "member flags",
+        club_url,
+        lambda c, t: services.set_member_flags(member(c, "Dana White"), who=WHO, consent=True),
+        lambda s, html: "Dana White" in html,
+    ),
+    Case(
+        "a rebuild after a change made outside the services",
+        player_url("Bob Jones"),
+        lambda c, t: (
+            Game.objects.filter(id=_first_game(t).id).update(white_points=1, black_points=1),
+            services.check_history(c, who=WHO),
+        ),
+        lambda s, html: "<td>½</td>" in html,
+    ),
 ]
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
-def test_a_cached_page_shows_every_kind_of_write_at_once(club: Club, evening: Tournament, case: Case) -> None:
+def test_a_cached_page_shows_every_kind_of_write_at_once(
+    club: Club, evening: Tournament, case: Case
+) -> None:
     case.setup(club, evening)
     url = case.url(club, evening)
     client = Client()
     first = client.get(url)
     assert first.status_code == 200
     before = first.content.decode()
-    assert client.get(url).content.decode() == before         # from the cache
+    assert client.get(url).content.decode() == before  # from the cache
     assert not case.shows(200, before), "the case must test a visible change"
     case.write(club, evening)
     club.refresh_from_db()
@@ -122,7 +180,9 @@ def test_a_cached_page_shows_every_kind_of_write_at_once(club: Club, evening: To
     assert case.shows(after.status_code, after.content.decode())
 
 
-def test_a_change_made_outside_the_services_stays_hidden_until_a_rebuild(club: Club, evening: Tournament) -> None:
+def test_a_change_made_outside_the_services_stays_hidden_until_a_rebuild(
+    club: Club, evening: Tournament
+) -> None:
     """The cache trusts the version: a raw write without an audit entry is not seen (so every
     writer must go through the services), and the manual rebuild (R14) makes it seen."""
     url = f"/c/riverside/p/{member(club, 'Bob Jones').id}/"
@@ -134,7 +194,8 @@ def test_a_change_made_outside_the_services_stays_hidden_until_a_rebuild(club: C
 
 
 def test_the_history_version_changes_with_writes_to_drafts_and_with_the_cpi_ledger(
-        club: Club, evening: Tournament) -> None:
+    club: Club, evening: Tournament
+) -> None:
     versions = [history_version(club)]
     draft = _import_draft(club, "Draft")
     versions.append(history_version(club))
@@ -142,29 +203,42 @@ def test_the_history_version_changes_with_writes_to_drafts_and_with_the_cpi_ledg
     versions.append(history_version(club))
     game = Game.objects.filter(tournament=evening).first()
     assert game is not None
-    CpiEntry.objects.create(member=member(club, "Anna Smith"), game=game, ordinal=1, color="white",
-                            cpi_before=50.0, delta=1.0, cpi_after=51.0)
+    CpiEntry.objects.create(
+        member=member(club, "Anna Smith"),
+        game=game,
+        ordinal=1,
+        color="white",
+        cpi_before=50.0,
+        delta=1.0,
+        cpi_after=51.0,
+    )
     versions.append(history_version(club))
-    rebuild_cpi(club)          # no stored analysis: the ledger is rewritten empty
+    rebuild_cpi(club)  # no stored analysis: the ledger is rewritten empty
     assert not CpiEntry.objects.exists()
     versions.append(history_version(club))
     assert all(a != b for a, b in zip(versions, versions[1:])), versions
 
 
-def test_arbiters_and_visitors_never_get_each_others_cached_page(club: Club, evening: Tournament) -> None:
+def test_arbiters_and_visitors_never_get_each_others_cached_page(
+    club: Club, evening: Tournament
+) -> None:
     services.set_privacy(club, who=WHO, names="initials")
     url = f"/c/riverside/p/{member(club, 'Anna Smith').id}/"
     visitor = Client()
-    assert "Anna Smith" not in visitor.get(url).content.decode()        # cached now
+    assert "Anna Smith" not in visitor.get(url).content.decode()  # cached now
     arbiter = Client()
     arbiter.force_login(make_arbiter(club, "anna-arbiter"))
     page = arbiter.get(url)
     assert "<h1>Anna Smith</h1>" in page.content.decode()
     assert page["Cache-Control"] == "private, no-store"
-    assert "Anna Smith" not in visitor.get(url).content.decode()         # the arbiter's page was not stored
+    assert (
+        "Anna Smith" not in visitor.get(url).content.decode()
+    )  # the arbiter's page was not stored
 
 
-def test_an_old_token_answers_404_even_when_its_page_was_cached(club: Club, evening: Tournament) -> None:
+def test_an_old_token_answers_404_even_when_its_page_was_cached(
+    club: Club, evening: Tournament
+) -> None:
     services.set_privacy(club, who=WHO, visibility="unlisted")
     club.refresh_from_db()
     old = f"/u/{club.token}/"
@@ -176,7 +250,9 @@ def test_an_old_token_answers_404_even_when_its_page_was_cached(club: Club, even
     assert Client().get(f"/u/{club.token}/").status_code == 200
 
 
-def test_a_visitors_pending_message_is_never_cached_for_others(club: Club, evening: Tournament) -> None:
+def test_a_visitors_pending_message_is_never_cached_for_others(
+    club: Club, evening: Tournament
+) -> None:
     storage = CookieStorage(RequestFactory().get("/"))
     storage.add(messages.INFO, "a note for one visitor only")
     carrier = HttpResponse()
@@ -197,7 +273,9 @@ def test_a_visitors_pending_message_is_never_cached_for_others(club: Club, eveni
         ("redis://127.0.0.1:6379/1", "redis.RedisCache", "redis://127.0.0.1:6379/1"),
     ],
 )
-def test_the_page_cache_setting_names_a_django_cache(value: str, backend: str, location: str | None) -> None:
+def test_the_page_cache_setting_names_a_django_cache(
+    value: str, backend: str, location: str | None
+) -> None:
     config = page_cache(value)
     assert config["BACKEND"] == f"django.core.cache.backends.{backend}"
     assert config.get("LOCATION") == location

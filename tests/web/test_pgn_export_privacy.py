@@ -28,12 +28,23 @@ CHILD = """[Event "Junior Cup"]
 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0
 
 """
-PRIVATE = ("2014", "0171", "555", "phone", "example.org", "12345678", "BirthDate", "Email", "FideId")
+PRIVATE = (
+    "2014",
+    "0171",
+    "555",
+    "phone",
+    "example.org",
+    "12345678",
+    "BirthDate",
+    "Email",
+    "FideId",
+)
 
 
 def _publish(club: Club, arbiter_client: Client) -> tuple[Tournament, list[str]]:
-    response = arbiter_client.post("/c/riverside/arbiter/upload/",
-                                   {"file": SimpleUploadedFile("junior.pgn", CHILD.encode())})
+    response = arbiter_client.post(
+        "/c/riverside/arbiter/upload/", {"file": SimpleUploadedFile("junior.pgn", CHILD.encode())}
+    )
     assert response.status_code == 302
     said = [str(m) for m in get_messages(response.wsgi_request)]
     t = Tournament.objects.get(club=club, name="Junior Cup")
@@ -43,7 +54,8 @@ def _publish(club: Club, arbiter_client: Client) -> tuple[Tournament, list[str]]
 
 
 def test_an_uploaded_pgn_is_stored_without_comments_or_other_tags_and_the_arbiter_is_told(
-        club: Club, arbiter_client: Client) -> None:
+    club: Club, arbiter_client: Client
+) -> None:
     t, said = _publish(club, arbiter_client)
     game = Game.objects.get(tournament=t)
     stored = f"{game.moves} {game.headers}"
@@ -56,12 +68,15 @@ def test_an_uploaded_pgn_is_stored_without_comments_or_other_tags_and_the_arbite
 
 
 def test_the_pgn_export_drops_the_comments_and_tags_of_a_game_stored_before(
-        club: Club, arbiter_client: Client) -> None:
+    club: Club, arbiter_client: Client
+) -> None:
     t, _ = _publish(club, arbiter_client)
     # A game imported before the reader dropped them (the stored history of an older version).
-    Game.objects.filter(tournament=t).update(moves=CHILD.split("\n\n", 1)[1].strip(),
-                                             headers={"WhiteBirthDate": "2014.05.17", "Event": "Junior Cup"})
-    cache.clear()   # written behind the services' back: no audit entry tells the page cache
+    Game.objects.filter(tournament=t).update(
+        moves=CHILD.split("\n\n", 1)[1].strip(),
+        headers={"WhiteBirthDate": "2014.05.17", "Event": "Junior Cup"},
+    )
+    cache.clear()  # written behind the services' back: no audit entry tells the page cache
     pgn = Client().get(f"/c/riverside/t/{t.id}/games.pgn").content.decode()
     assert "Qxf7#" in pgn and "[%clk 0:09:58]" in pgn
     assert [p for p in PRIVATE if p in pgn] == []

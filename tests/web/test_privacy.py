@@ -16,47 +16,87 @@ from .conftest import WHO, member, publish_typed
 
 def pages_of(club: Club, evening: Tournament, prefix: str) -> list[str]:
     anna = member(club, "Anna Smith")
-    return [prefix, f"{prefix}t/", f"{prefix}t/{evening.id}/", f"{prefix}p/{anna.id}/",
-            f"{prefix}ratings.csv", f"{prefix}ratings.json", f"{prefix}p/{anna.id}/history.csv",
-            f"{prefix}p/{anna.id}/history.json", f"{prefix}t/{evening.id}/tournament.trf",
-            f"{prefix}t/{evening.id}/games.pgn"]
+    return [
+        prefix,
+        f"{prefix}t/",
+        f"{prefix}t/{evening.id}/",
+        f"{prefix}p/{anna.id}/",
+        f"{prefix}ratings.csv",
+        f"{prefix}ratings.json",
+        f"{prefix}p/{anna.id}/history.csv",
+        f"{prefix}p/{anna.id}/history.json",
+        f"{prefix}t/{evening.id}/tournament.trf",
+        f"{prefix}t/{evening.id}/games.pgn",
+    ]
 
 
 def api_of(club: Club, evening: Tournament, prefix: str) -> list[str]:
     anna = member(club, "Anna Smith")
-    return [f"{prefix}ratings", f"{prefix}players/{anna.id}", f"{prefix}tournaments",
-            f"{prefix}tournaments/{evening.id}"]
+    return [
+        f"{prefix}ratings",
+        f"{prefix}players/{anna.id}",
+        f"{prefix}tournaments",
+        f"{prefix}tournaments/{evening.id}",
+    ]
 
 
-@pytest.mark.parametrize("name, expected", [
-    ("Jason Becher", "J. B."),
-    ("Becher, Jason", "J. B."),
-    ("Anna-Maria Li", "A.-M. L."),
-    ("jan van der berg", "J. V. D. B."),
-    ("Ованес Туманян", "О. Т."),
-    ("  ", "?"),
-])
+@pytest.mark.parametrize(
+    "name, expected",
+    [
+        ("Jason Becher", "J. B."),
+        ("Becher, Jason", "J. B."),
+        ("Anna-Maria Li", "A.-M. L."),
+        ("jan van der berg", "J. V. D. B."),
+        ("Ованес Туманян", "О. Т."),
+        ("  ", "?"),
+    ],
+)
 def test_initials_keep_one_letter_of_each_name(name: str, expected: str) -> None:
     assert initials(name) == expected
 
 
-@pytest.mark.parametrize("full, junior, consent, juniors_event, shown", [
-    (True, False, False, False, "Jason Becher"),
-    (True, True, False, False, "J. B."),         # a junior: initials unless consent (R17)
-    (True, True, True, False, "Jason Becher"),
-    (True, False, False, True, "J. B."),         # an event with under-18 players: initials by default (R16)
-    (True, False, True, True, "Jason Becher"),
-    (False, False, True, False, "J. B."),        # the club shows initials: consent does not override it
-    (False, False, False, False, "J. B."),
-])
+@pytest.mark.parametrize(
+    "full, junior, consent, juniors_event, shown",
+    [
+        (True, False, False, False, "Jason Becher"),
+        (True, True, False, False, "J. B."),  # a junior: initials unless consent (R17)
+        (True, True, True, False, "Jason Becher"),
+        (
+            True,
+            False,
+            False,
+            True,
+            "J. B.",
+        ),  # an event with under-18 players: initials by default (R16)
+        (True, False, True, True, "Jason Becher"),
+        (
+            False,
+            False,
+            True,
+            False,
+            "J. B.",
+        ),  # the club shows initials: consent does not override it
+        (False, False, False, False, "J. B."),
+    ],
+)
 def test_the_public_name_follows_the_club_setting_the_junior_flag_and_consent(
-        full: bool, junior: bool, consent: bool, juniors_event: bool, shown: str) -> None:
-    assert public_name("Jason Becher", full=full, junior=junior, consent=consent, juniors_event=juniors_event) == shown
+    full: bool, junior: bool, consent: bool, juniors_event: bool, shown: str
+) -> None:
+    assert (
+        public_name(
+            "Jason Becher", full=full, junior=junior, consent=consent, juniors_event=juniors_event
+        )
+        == shown
+    )
 
 
-def test_a_public_club_is_visible_to_everyone_and_indexable(club: Club, evening: Tournament) -> None:
+def test_a_public_club_is_visible_to_everyone_and_indexable(
+    club: Club, evening: Tournament
+) -> None:
     client = Client()
-    for url in pages_of(club, evening, "/c/riverside/") + api_of(club, evening, "/api/c/riverside/"):
+    for url in pages_of(club, evening, "/c/riverside/") + api_of(
+        club, evening, "/api/c/riverside/"
+    ):
         response = client.get(url)
         assert response.status_code == 200, url
         assert "X-Robots-Tag" not in response, url
@@ -64,17 +104,23 @@ def test_a_public_club_is_visible_to_everyone_and_indexable(club: Club, evening:
 
 
 def test_an_arbiter_only_club_answers_404_to_everyone_else_on_every_page(
-        club: Club, evening: Tournament, other_arbiter_client: Client) -> None:
+    club: Club, evening: Tournament, other_arbiter_client: Client
+) -> None:
     services.set_privacy(club, who=WHO, visibility="arbiter")
-    urls = (pages_of(club, evening, "/c/riverside/") + pages_of(club, evening, f"/u/{club.token}/")
-            + api_of(club, evening, "/api/c/riverside/") + api_of(club, evening, f"/api/u/{club.token}/"))
+    urls = (
+        pages_of(club, evening, "/c/riverside/")
+        + pages_of(club, evening, f"/u/{club.token}/")
+        + api_of(club, evening, "/api/c/riverside/")
+        + api_of(club, evening, f"/api/u/{club.token}/")
+    )
     for client in (Client(), other_arbiter_client):
         for url in urls:
             assert client.get(url).status_code == 404, url
 
 
 def test_an_arbiter_sees_an_arbiter_only_club_marked_noindex(
-        club: Club, evening: Tournament, arbiter_client: Client) -> None:
+    club: Club, evening: Tournament, arbiter_client: Client
+) -> None:
     services.set_privacy(club, who=WHO, visibility="arbiter")
     for url in pages_of(club, evening, "/c/riverside/"):
         response = arbiter_client.get(url)
@@ -82,10 +128,14 @@ def test_an_arbiter_sees_an_arbiter_only_club_marked_noindex(
         assert response["X-Robots-Tag"].startswith("noindex"), url
 
 
-def test_an_unlisted_club_opens_only_under_its_token_and_never_for_indexing(club: Club, evening: Tournament) -> None:
+def test_an_unlisted_club_opens_only_under_its_token_and_never_for_indexing(
+    club: Club, evening: Tournament
+) -> None:
     services.set_privacy(club, who=WHO, visibility="unlisted")
     client = Client()
-    for url in pages_of(club, evening, "/c/riverside/") + api_of(club, evening, "/api/c/riverside/"):
+    for url in pages_of(club, evening, "/c/riverside/") + api_of(
+        club, evening, "/api/c/riverside/"
+    ):
         assert client.get(url).status_code == 404, url
     prefix = f"/u/{club.token}/"
     for url in pages_of(club, evening, prefix) + api_of(club, evening, f"/api/u/{club.token}/"):
@@ -95,13 +145,17 @@ def test_an_unlisted_club_opens_only_under_its_token_and_never_for_indexing(club
         assert response["Referrer-Policy"] == "same-origin", url
     html = client.get(prefix).content.decode()
     assert '<meta name="robots" content="noindex, nofollow">' in html
-    assert f'href="{prefix}p/' in html and 'href="/c/riverside/p/' not in html   # links keep the token
+    assert (
+        f'href="{prefix}p/' in html and 'href="/c/riverside/p/' not in html
+    )  # links keep the token
 
 
-def test_the_token_has_at_least_128_random_bits_and_rotation_kills_the_old_link(club: Club, evening: Tournament) -> None:
+def test_the_token_has_at_least_128_random_bits_and_rotation_kills_the_old_link(
+    club: Club, evening: Tournament
+) -> None:
     services.set_privacy(club, who=WHO, visibility="unlisted")
     old = club.token
-    assert len(old) * 6 >= 128          # URL-safe base64: 6 bits a character
+    assert len(old) * 6 >= 128  # URL-safe base64: 6 bits a character
     services.set_privacy(club, who=WHO, rotate_token=True)
     club.refresh_from_db()
     assert Client().get(f"/u/{old}/").status_code == 404
@@ -113,24 +167,35 @@ def test_the_sitemap_lists_public_clubs_only(club: Club) -> None:
     services.set_privacy(hidden, who=WHO, visibility="unlisted")
     services.create_club("Secret Club", who=WHO, slug="secret")
     xml = Client().get("/sitemap.xml").content.decode()
-    assert "/c/riverside/" in xml and "hidden" not in xml and "secret" not in xml and hidden.token not in xml
+    assert (
+        "/c/riverside/" in xml
+        and "hidden" not in xml
+        and "secret" not in xml
+        and hidden.token not in xml
+    )
     robots = Client().get("/robots.txt").content.decode()
     assert "Sitemap: http://testserver/sitemap.xml" in robots and "Disallow: /u/" not in robots
 
 
 def test_the_index_lists_no_unlisted_or_arbiter_only_club(db: None) -> None:
     for slug, visibility in (("a", "unlisted"), ("b", "arbiter")):
-        services.set_privacy(services.create_club(slug.upper() + " club", who=WHO, slug=slug), who=WHO,
-                             visibility=visibility)
+        services.set_privacy(
+            services.create_club(slug.upper() + " club", who=WHO, slug=slug),
+            who=WHO,
+            visibility=visibility,
+        )
     html = Client().get("/").content.decode()
     assert "/c/a/" not in html and "/c/b/" not in html and "No club is public here" in html
 
 
 def test_a_club_that_shows_initials_shows_them_everywhere_but_to_its_arbiters(
-        club: Club, evening: Tournament, arbiter_client: Client) -> None:
+    club: Club, evening: Tournament, arbiter_client: Client
+) -> None:
     services.set_privacy(club, who=WHO, names="initials")
     anna = member(club, "Anna Smith")
-    for url in pages_of(club, evening, "/c/riverside/") + api_of(club, evening, "/api/c/riverside/"):
+    for url in pages_of(club, evening, "/c/riverside/") + api_of(
+        club, evening, "/api/c/riverside/"
+    ):
         body = Client().get(url).content.decode()
         assert "Anna Smith" not in body and "Smith" not in body, url
     assert "A. S." in Client().get("/c/riverside/").content.decode()
@@ -138,7 +203,9 @@ def test_a_club_that_shows_initials_shows_them_everywhere_but_to_its_arbiters(
     assert "Anna Smith" in arbiter_client.get(f"/c/riverside/p/{anna.id}/").content.decode()
 
 
-def test_a_junior_is_shown_by_initials_until_the_arbiter_records_consent(club: Club, evening: Tournament) -> None:
+def test_a_junior_is_shown_by_initials_until_the_arbiter_records_consent(
+    club: Club, evening: Tournament
+) -> None:
     dana = member(club, "Dana White")
     pages = pages_of(club, evening, "/c/riverside/") + api_of(club, evening, "/api/c/riverside/")
     pages += [f"/c/riverside/p/{dana.id}/", f"/api/c/riverside/players/{dana.id}"]
@@ -149,21 +216,30 @@ def test_a_junior_is_shown_by_initials_until_the_arbiter_records_consent(club: C
 
 
 def test_a_tournament_with_under_18_players_shows_initials_by_default(club: Club) -> None:
-    t = publish_typed(club, "1, Kim Lee, Max Roe, 1-0\n", "Junior cup", dt.date(2024, 4, 2), juniors=True)
+    t = publish_typed(
+        club, "1, Kim Lee, Max Roe, 1-0\n", "Junior cup", dt.date(2024, 4, 2), juniors=True
+    )
     html = Client().get(f"/c/riverside/t/{t.id}/").content.decode()
     assert "K. L." in html and "Kim Lee" not in html and "Max Roe" not in html
 
 
-def test_aliases_are_listed_to_arbiters_only(club: Club, evening: Tournament, arbiter_client: Client) -> None:
+def test_aliases_are_listed_to_arbiters_only(
+    club: Club, evening: Tournament, arbiter_client: Client
+) -> None:
     t = publish_typed(club, "1, A. Smith, Zed Zero, 1-0\n", "Later", dt.date(2024, 5, 1))
     services.merge(member(club, "A. Smith"), member(club, "Anna Smith"), who=WHO)
     url = f"/c/riverside/p/{member(club, 'Anna Smith').id}/"
     assert "Also written as" not in Client().get(url).content.decode()
-    assert "Also written as (seen by arbiters only): A. Smith" in arbiter_client.get(url).content.decode()
+    assert (
+        "Also written as (seen by arbiters only): A. Smith"
+        in arbiter_client.get(url).content.decode()
+    )
     assert t.id
 
 
-def test_no_page_shows_contact_or_birth_data_fields(club: Club, evening: Tournament, arbiter_client: Client) -> None:
+def test_no_page_shows_contact_or_birth_data_fields(
+    club: Club, evening: Tournament, arbiter_client: Client
+) -> None:
     for url in pages_of(club, evening, "/c/riverside/") + ["/c/riverside/arbiter/members/"]:
         body = arbiter_client.get(url).content.decode().casefold()
         for word in ("birth", "e-mail", "email", "phone", "address"):
@@ -178,8 +254,12 @@ def test_a_stored_merge_cycle_does_not_hang_the_initials_rule(db: None) -> None:
     from tests.club.conftest import make_record
 
     club = services.create_club("Cycle Club", who="test")
-    record = make_record("Juniors", dt.date(2026, 1, 6), ("Ann Lee", "Bo Kim"), [(1, "Ann Lee", "Bo Kim", "1-0")])
-    tournament = services.import_tournament(club, record, who="test", has_juniors=True, today=dt.date(2030, 1, 1))
+    record = make_record(
+        "Juniors", dt.date(2026, 1, 6), ("Ann Lee", "Bo Kim"), [(1, "Ann Lee", "Bo Kim", "1-0")]
+    )
+    tournament = services.import_tournament(
+        club, record, who="test", has_juniors=True, today=dt.date(2030, 1, 1)
+    )
     services.all_new_members(tournament, who="test")
     services.publish(tournament, who="test")
     ann, bo = Member.objects.get(name="Ann Lee"), Member.objects.get(name="Bo Kim")

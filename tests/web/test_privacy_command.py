@@ -12,18 +12,35 @@ from clubrating.club.models import Club, Tournament
 
 
 def test_the_unlisted_link_printed_by_privacy_opens_the_club_page(
-        club: Club, evening: Tournament, capsys: pytest.CaptureFixture[str]) -> None:
+    club: Club, evening: Tournament, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert main(["privacy", "--club", "riverside", "--visibility", "unlisted"]) == 0
     out = capsys.readouterr().out
-    (link,) = [line.removeprefix("link: ") for line in out.splitlines() if line.startswith("link: ")]
+    (link,) = [
+        line.removeprefix("link: ") for line in out.splitlines() if line.startswith("link: ")
+    ]
     club.refresh_from_db()
     assert link == f"/u/{club.token}/"
     assert Client().get(link).status_code == 200
 
 
 def test_privacy_json_gives_the_unlisted_link_and_none_for_an_arbiter_only_club(
-        club: Club, evening: Tournament, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["privacy", "--club", "riverside", "--visibility", "unlisted", "--rotate-token", "--json"]) == 0
+    club: Club, evening: Tournament, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert (
+        main(
+            [
+                "privacy",
+                "--club",
+                "riverside",
+                "--visibility",
+                "unlisted",
+                "--rotate-token",
+                "--json",
+            ]
+        )
+        == 0
+    )
     document = json.loads(capsys.readouterr().out)
     club.refresh_from_db()
     assert document["link"] == f"/u/{club.token}/"

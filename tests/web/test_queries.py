@@ -19,9 +19,17 @@ def grow(club: Club, size: int) -> Tournament:
     last = None
     for evening in range(size // 5):
         lines = [f"1, Anna Smith, Player {evening}, 1-0"]
-        lines += [f"{1 + (i % 3)}, Player {i}, Player {i + 1}, {'1-0' if i % 2 else '1/2-1/2'}"
-                  for i in range(0, size - 1, 2) if i != evening and i + 1 != evening]
-        last = publish_typed(club, "\n".join(lines), f"Evening {evening}", dt.date(2024, 1, 1) + dt.timedelta(days=7 * evening))
+        lines += [
+            f"{1 + (i % 3)}, Player {i}, Player {i + 1}, {'1-0' if i % 2 else '1/2-1/2'}"
+            for i in range(0, size - 1, 2)
+            if i != evening and i + 1 != evening
+        ]
+        last = publish_typed(
+            club,
+            "\n".join(lines),
+            f"Evening {evening}",
+            dt.date(2024, 1, 1) + dt.timedelta(days=7 * evening),
+        )
     assert last is not None
     return last
 
@@ -36,22 +44,41 @@ def queries_of(client: Client, url: str) -> int:
 def urls(club: Club, t: Tournament) -> list[str]:
     """Every read page, export and API document of the club; the arbiter's review page last."""
     anna, c = Member.objects.get(club=club, name="Anna Smith").id, club.slug
-    return [f"/c/{c}/", f"/c/{c}/t/", f"/c/{c}/p/{anna}/", f"/c/{c}/t/{t.id}/", f"/c/{c}/ratings.csv",
-            f"/c/{c}/ratings.json", f"/c/{c}/p/{anna}/history.csv", f"/c/{c}/p/{anna}/history.json",
-            f"/c/{c}/p/{anna}/card.csv", f"/c/{c}/p/{anna}/card.json",
-            f"/c/{c}/t/{t.id}/tournament.trf", f"/c/{c}/t/{t.id}/games.pgn", f"/api/c/{c}/ratings",
-            f"/api/c/{c}/players/{anna}", f"/api/c/{c}/tournaments", f"/api/c/{c}/tournaments/{t.id}",
-            f"/c/{c}/arbiter/t/{t.id}/"]
+    return [
+        f"/c/{c}/",
+        f"/c/{c}/t/",
+        f"/c/{c}/p/{anna}/",
+        f"/c/{c}/t/{t.id}/",
+        f"/c/{c}/ratings.csv",
+        f"/c/{c}/ratings.json",
+        f"/c/{c}/p/{anna}/history.csv",
+        f"/c/{c}/p/{anna}/history.json",
+        f"/c/{c}/p/{anna}/card.csv",
+        f"/c/{c}/p/{anna}/card.json",
+        f"/c/{c}/t/{t.id}/tournament.trf",
+        f"/c/{c}/t/{t.id}/games.pgn",
+        f"/api/c/{c}/ratings",
+        f"/api/c/{c}/players/{anna}",
+        f"/api/c/{c}/tournaments",
+        f"/api/c/{c}/tournaments/{t.id}",
+        f"/c/{c}/arbiter/t/{t.id}/",
+    ]
 
 
 def play_evenings(club: Club, evenings: int) -> Tournament:
     """Anna plays five rounds every evening against the same ten opponents: 5 games an evening."""
     last = None
     for evening in range(evenings):
-        lines = [f"{r}, Anna Smith, Opponent {(evening + r) % 10}, {'1-0' if (evening + r) % 3 else '0-1'}"
-                 for r in range(1, 6)]
-        last = publish_typed(club, "\n".join(lines), f"Evening {evening}",
-                             dt.date(2024, 1, 1) + dt.timedelta(days=7 * evening))
+        lines = [
+            f"{r}, Anna Smith, Opponent {(evening + r) % 10}, {'1-0' if (evening + r) % 3 else '0-1'}"
+            for r in range(1, 6)
+        ]
+        last = publish_typed(
+            club,
+            "\n".join(lines),
+            f"Evening {evening}",
+            dt.date(2024, 1, 1) + dt.timedelta(days=7 * evening),
+        )
     assert last is not None
     return last
 
@@ -59,6 +86,7 @@ def play_evenings(club: Club, evenings: int) -> Tournament:
 @pytest.mark.parametrize("as_arbiter", [False, True])
 def test_queries_per_page_do_not_grow_from_10_to_50_members(db: None, as_arbiter: bool) -> None:
     from clubrating.club import services
+
     counts = []
     for size in (10, 50):
         club = services.create_club(f"Club {size}", who="t", slug=f"club{size}")
@@ -78,9 +106,12 @@ def test_queries_per_page_do_not_grow_from_10_to_50_members(db: None, as_arbiter
 
 
 @pytest.mark.parametrize("as_arbiter", [False, True])
-def test_queries_per_page_do_not_grow_from_10_to_100_games_of_a_player(db: None, as_arbiter: bool) -> None:
+def test_queries_per_page_do_not_grow_from_10_to_100_games_of_a_player(
+    db: None, as_arbiter: bool
+) -> None:
     from clubrating.club import services
     from clubrating.club.models import Game
+
     counts = []
     for games in (10, 100):
         club = services.create_club(f"Club {games}", who="t", slug=f"games{games}")

@@ -27,33 +27,45 @@ def _files() -> tuple[bytes, bytes]:
 
 
 def test_the_pgn_of_a_stored_trf_asks_for_a_confirmation_and_is_imported_once_confirmed(
-        club: Club, arbiter_client: Client) -> None:
+    club: Club, arbiter_client: Client
+) -> None:
     trf, pgn = _files()
     page = "/c/riverside/arbiter/upload/"
-    assert arbiter_client.post(page, {"file": SimpleUploadedFile("night.trf", trf)}).status_code == 302
+    assert (
+        arbiter_client.post(page, {"file": SimpleUploadedFile("night.trf", trf)}).status_code == 302
+    )
     first = Tournament.objects.get(club=club)
     refused = arbiter_client.post(page, {"file": SimpleUploadedFile("night.pgn", pgn)})
     html = refused.content.decode()
     assert refused.status_code == 200 and Tournament.objects.filter(club=club).count() == 1
     message = [str(m) for m in get_messages(refused.wsgi_request)][-1]
-    assert message == (f"this looks like tournament {first.id} 'Club night' of 2024-03-05, already stored: same "
-                       "players and results: to import it anyway, tick the box below and send it again "
-                       "(choose the file again)")
+    assert message == (
+        f"this looks like tournament {first.id} 'Club night' of 2024-03-05, already stored: same "
+        "players and results: to import it anyway, tick the box below and send it again "
+        "(choose the file again)"
+    )
     assert 'name="force"' in html and f'href="/c/riverside/arbiter/t/{first.id}/"' in html
-    assert 'name="force"' not in arbiter_client.get(page).content.decode()   # only once refused
-    confirmed = arbiter_client.post(page, {"file": SimpleUploadedFile("night.pgn", pgn), "force": "on"})
+    assert 'name="force"' not in arbiter_client.get(page).content.decode()  # only once refused
+    confirmed = arbiter_client.post(
+        page, {"file": SimpleUploadedFile("night.pgn", pgn), "force": "on"}
+    )
     assert confirmed.status_code == 302 and Tournament.objects.filter(club=club).count() == 2
     audit = AuditEntry.objects.filter(action="import").order_by("-id").first()
     assert audit is not None and audit.new["forced"] == f"looks like tournament {first.id}"
 
 
-def test_typed_games_already_stored_keep_what_was_typed_for_the_confirmation(club: Club,
-                                                                             arbiter_client: Client) -> None:
+def test_typed_games_already_stored_keep_what_was_typed_for_the_confirmation(
+    club: Club, arbiter_client: Client
+) -> None:
     page = "/c/riverside/arbiter/upload/"
     form = {"name": "Club night", "date": "2024-03-05", "rows": GAMES}
     assert arbiter_client.post(page, form).status_code == 302
     refused = arbiter_client.post(page, {**form, "name": "Club night, typed again"})
     html = refused.content.decode()
-    assert "already stored" in html and "Anna Smith, Bob Jones" in html and 'value="2024-03-05"' in html
+    assert (
+        "already stored" in html
+        and "Anna Smith, Bob Jones" in html
+        and 'value="2024-03-05"' in html
+    )
     assert arbiter_client.post(page, {**form, "force": "on"}).status_code == 302
     assert Tournament.objects.filter(club=club).count() == 2

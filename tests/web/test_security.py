@@ -28,7 +28,7 @@ def _login(username: str, password: str, **meta: str) -> tuple[int, bool]:
 
 
 def _attack(username: str, **meta: str) -> None:
-    for _ in range(6):   # one more than AXES_FAILURE_LIMIT
+    for _ in range(6):  # one more than AXES_FAILURE_LIMIT
         _login(username, "wrong password", **meta)
 
 
@@ -36,9 +36,13 @@ def test_failed_logins_lock_that_login_from_that_address_only(club: Club) -> Non
     make_arbiter(club, "anna")
     make_arbiter(club, "olga")
     _attack("anna", REMOTE_ADDR="203.0.113.7")
-    assert _login("anna", PASSWORD, REMOTE_ADDR="203.0.113.7") == (429, False)   # locked
-    assert _login("olga", PASSWORD, REMOTE_ADDR="203.0.113.7")[1]   # another arbiter behind the same proxy
-    assert _login("anna", PASSWORD, REMOTE_ADDR="198.51.100.2")[1]  # the arbiter from her own address
+    assert _login("anna", PASSWORD, REMOTE_ADDR="203.0.113.7") == (429, False)  # locked
+    assert _login("olga", PASSWORD, REMOTE_ADDR="203.0.113.7")[
+        1
+    ]  # another arbiter behind the same proxy
+    assert _login("anna", PASSWORD, REMOTE_ADDR="198.51.100.2")[
+        1
+    ]  # the arbiter from her own address
 
 
 def test_a_forwarded_address_counts_only_when_the_proxy_header_is_configured(club: Club) -> None:
@@ -51,12 +55,15 @@ def test_a_forwarded_address_counts_only_when_the_proxy_header_is_configured(clu
     User.objects.filter(username="anna").delete()
     make_arbiter(club, "anna")
     from axes.models import AccessAttempt
+
     AccessAttempt.objects.all().delete()
     with override_settings(CLUBRATING_PROXY_HEADER="X-Forwarded-For"):
         _attack("anna", HTTP_X_FORWARDED_FOR="203.0.113.7", **proxy)
         assert _login("anna", PASSWORD, HTTP_X_FORWARDED_FOR="203.0.113.7", **proxy) == (429, False)
         # The proxy appends the address it saw: the right-most one is the client's.
-        assert _login("anna", PASSWORD, HTTP_X_FORWARDED_FOR="203.0.113.7, 198.51.100.2", **proxy)[1]
+        assert _login("anna", PASSWORD, HTTP_X_FORWARDED_FOR="203.0.113.7, 198.51.100.2", **proxy)[
+            1
+        ]
 
 
 # --- request bodies --------------------------------------------------------------------------
@@ -72,12 +79,16 @@ def test_a_body_over_the_limit_is_refused_before_it_is_read(club: Club) -> None:
 def test_an_arbiter_uploads_a_big_legitimate_file(club: Club, arbiter_client: Client) -> None:
     """An annotated PGN of 4.5 MB (a coach's commentary): under the limit, imported."""
     comment = "{" + "The knight heads for d5, where no pawn can chase it. " * 4000 + "}"
-    games = "".join(f'[Event "Annotated night"]\n[Date "2024.03.05"]\n[Round "{r}"]\n[White "Anna Smith"]\n'
-                    f'[Black "Bob Jones"]\n[Result "1-0"]\n\n1. e4 {comment} e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n\n'
-                    for r in range(1, 21))
+    games = "".join(
+        f'[Event "Annotated night"]\n[Date "2024.03.05"]\n[Round "{r}"]\n[White "Anna Smith"]\n'
+        f'[Black "Bob Jones"]\n[Result "1-0"]\n\n1. e4 {comment} e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n\n'
+        for r in range(1, 21)
+    )
     data = games.encode()
     assert 4_000_000 < len(data) < MAX_UPLOAD_BYTES
-    response = arbiter_client.post("/c/riverside/arbiter/upload/", {"file": SimpleUploadedFile("night.pgn", data)})
+    response = arbiter_client.post(
+        "/c/riverside/arbiter/upload/", {"file": SimpleUploadedFile("night.pgn", data)}
+    )
     assert response.status_code == 302
     assert Tournament.objects.get(club=club, name="Annotated night").games.count() == 20
 
@@ -85,27 +96,47 @@ def test_an_arbiter_uploads_a_big_legitimate_file(club: Club, arbiter_client: Cl
 # --- headers ---------------------------------------------------------------------------------
 
 
-def test_every_page_forbids_scripts_and_the_templates_have_none(club: Club, evening: Tournament) -> None:
+def test_every_page_forbids_scripts_and_the_templates_have_none(
+    club: Club, evening: Tournament
+) -> None:
     from django.template.loaders.app_directories import get_app_template_dirs
     from pathlib import Path
+
     for directory in get_app_template_dirs("templates"):
         for template in Path(directory).rglob("web/**/*.html"):
             text = template.read_text()
             assert not re.search(r"<script|javascript:|\son[a-z]+=", text, re.I), template
-    for url in ("/", "/c/riverside/", f"/c/riverside/t/{evening.id}/", "/accounts/login/", "/c/nope/",
-                "/robots.txt", "/api/c/riverside/ratings"):
+    for url in (
+        "/",
+        "/c/riverside/",
+        f"/c/riverside/t/{evening.id}/",
+        "/accounts/login/",
+        "/c/nope/",
+        "/robots.txt",
+        "/api/c/riverside/ratings",
+    ):
         policy = Client().get(url)["Content-Security-Policy"]
         assert "script-src 'none'" in policy and "default-src 'none'" in policy, url
-        assert "frame-ancestors 'none'" in policy and "style-src 'self' 'unsafe-inline'" in policy, url
+        assert (
+            "frame-ancestors 'none'" in policy and "style-src 'self' 'unsafe-inline'" in policy
+        ), url
 
 
 def test_robots_txt_lets_crawlers_read_the_noindex_of_unlisted_pages(db: None) -> None:
     robots = Client().get("/robots.txt").content.decode()
-    rules = [line.removeprefix("Disallow:").strip() for line in robots.splitlines() if line.startswith("Disallow:")]
-    assert rules and not [r for r in rules if "/u/token/".startswith(r) or "/api/u/token/ratings".startswith(r)]
+    rules = [
+        line.removeprefix("Disallow:").strip()
+        for line in robots.splitlines()
+        if line.startswith("Disallow:")
+    ]
+    assert rules and not [
+        r for r in rules if "/u/token/".startswith(r) or "/api/u/token/ratings".startswith(r)
+    ]
 
 
-@pytest.mark.parametrize("url", ["/u/no-such-token/", "/u/no-such-token/t/1/", "/api/u/no-such-token/ratings"])
+@pytest.mark.parametrize(
+    "url", ["/u/no-such-token/", "/u/no-such-token/t/1/", "/api/u/no-such-token/ratings"]
+)
 def test_a_404_under_an_unlisted_address_is_noindex_too(db: None, url: str) -> None:
     response = Client().get(url)
     assert response.status_code == 404
@@ -114,9 +145,8 @@ def test_a_404_under_an_unlisted_address_is_noindex_too(db: None, url: str) -> N
 
 def test_an_arbiter_only_club_under_its_token_is_404_and_noindex(club: Club) -> None:
     from clubrating.club import services
+
     services.set_privacy(club, who="test", visibility="arbiter")
     club.refresh_from_db()
     response = Client().get(f"/u/{club.token}/")
     assert response.status_code == 404 and response["X-Robots-Tag"] == "noindex, nofollow"
-
-

@@ -30,13 +30,26 @@ def _get(port: int, path: str) -> tuple[int, str]:
     return response.status, server
 
 
-def test_clubrating_serve_answers_with_gunicorn_workers_and_stops_on_sigterm(tmp_path: Path) -> None:
+def test_clubrating_serve_answers_with_gunicorn_workers_and_stops_on_sigterm(
+    tmp_path: Path,
+) -> None:
     port = _free_port()
     env = {**os.environ, "CLUBRATING_DEBUG": "0"}
-    command = [sys.executable, "-m", "clubrating.cli", "--database", f"sqlite:///{tmp_path}/site.sqlite3",
-               "serve", "--port", str(port), "--workers", "2"]
-    server = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                              start_new_session=True)
+    command = [
+        sys.executable,
+        "-m",
+        "clubrating.cli",
+        "--database",
+        f"sqlite:///{tmp_path}/site.sqlite3",
+        "serve",
+        "--port",
+        str(port),
+        "--workers",
+        "2",
+    ]
+    server = subprocess.Popen(
+        command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True
+    )
     try:
         answer = None
         for _ in range(150):
@@ -65,10 +78,21 @@ def _header(port: int, path: str, name: str) -> tuple[int, str]:
 
 def _start(database: str, env: dict[str, str]) -> tuple[subprocess.Popen[bytes], int]:
     port = _free_port()
-    command = [sys.executable, "-m", "clubrating.cli", "--database", database,
-               "serve", "--port", str(port), "--workers", "2"]
-    server = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                              start_new_session=True)
+    command = [
+        sys.executable,
+        "-m",
+        "clubrating.cli",
+        "--database",
+        database,
+        "serve",
+        "--port",
+        str(port),
+        "--workers",
+        "2",
+    ]
+    server = subprocess.Popen(
+        command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True
+    )
     for _ in range(150):
         try:
             _get(port, "/robots.txt")
@@ -76,7 +100,9 @@ def _start(database: str, env: dict[str, str]) -> tuple[subprocess.Popen[bytes],
         except OSError:
             time.sleep(0.1)
     server.kill()
-    raise AssertionError(f"the server on port {port} did not answer: {server.communicate()[1].decode()}")
+    raise AssertionError(
+        f"the server on port {port} did not answer: {server.communicate()[1].decode()}"
+    )
 
 
 def _children(pid: int) -> list[int]:
@@ -102,19 +128,28 @@ def test_server_processes_share_one_page_cache(tmp_path: Path) -> None:
     database = f"sqlite:///{tmp_path}/site.sqlite3"
     env = {**os.environ, "CLUBRATING_DEBUG": "0", "CLUBRATING_PAGE_CACHE": str(tmp_path / "pages")}
     for command in (["init", "Riverside"], ["privacy", "--visibility", "public"]):
-        subprocess.run([sys.executable, "-m", "clubrating.cli", "--database", database, *command],
-                       env=env, check=True, capture_output=True)
+        subprocess.run(
+            [sys.executable, "-m", "clubrating.cli", "--database", database, *command],
+            env=env,
+            check=True,
+            capture_output=True,
+        )
     first, first_port = _start(database, env)
     second, second_port = _start(database, env)
     try:
         assert _header(first_port, "/c/riverside/", CACHE_HEADER) == (200, "miss")
-        assert _header(second_port, "/c/riverside/", CACHE_HEADER) == (200, "hit")  # another process
+        assert _header(second_port, "/c/riverside/", CACHE_HEADER) == (
+            200,
+            "hit",
+        )  # another process
     finally:
         _stop(first)
         _stop(second)
 
 
-def test_serve_keeps_its_page_cache_in_a_directory_of_its_own_and_removes_it(tmp_path: Path) -> None:
+def test_serve_keeps_its_page_cache_in_a_directory_of_its_own_and_removes_it(
+    tmp_path: Path,
+) -> None:
     temp = tmp_path / "tmp"
     temp.mkdir()
     env = {k: v for k, v in os.environ.items() if k != "CLUBRATING_PAGE_CACHE"}
@@ -122,7 +157,9 @@ def test_serve_keeps_its_page_cache_in_a_directory_of_its_own_and_removes_it(tmp
     server, port = _start(f"sqlite:///{tmp_path}/site.sqlite3", env)
     try:
         (pages,) = temp.glob("clubrating-pages-*")
-        assert pages.stat().st_mode & 0o077 == 0  # readable by this user only: unlisted clubs' pages
+        assert (
+            pages.stat().st_mode & 0o077 == 0
+        )  # readable by this user only: unlisted clubs' pages
         workers = _children(server.pid)
         assert len(workers) == 2
         os.kill(workers[0], signal.SIGTERM)  # a worker leaves (gunicorn starts another)

@@ -26,8 +26,12 @@ GAME = """[Event "Tuesday evening"]
 
 
 def clubrating(database: str, *args: str) -> None:
-    subprocess.run([sys.executable, "-m", "clubrating.cli", "--database", database, *args], check=True,
-                   capture_output=True, env={**os.environ, "PYTHONPATH": str(ROOT / "src")})
+    subprocess.run(
+        [sys.executable, "-m", "clubrating.cli", "--database", database, *args],
+        check=True,
+        capture_output=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT / "src")},
+    )
 
 
 def a_club_with_a_job_waiting(tmp_path: Path) -> str:
@@ -42,9 +46,24 @@ def a_club_with_a_job_waiting(tmp_path: Path) -> str:
 
 def first_line(database: str) -> str:
     port = _free_port()
-    server = subprocess.Popen([sys.executable, "-m", "clubrating.cli", "--database", database, "serve", "--port",
-                               str(port), "--workers", "1"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                              env={**os.environ, "CLUBRATING_DEBUG": "0"}, start_new_session=True)
+    server = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "clubrating.cli",
+            "--database",
+            database,
+            "serve",
+            "--port",
+            str(port),
+            "--workers",
+            "1",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env={**os.environ, "CLUBRATING_DEBUG": "0"},
+        start_new_session=True,
+    )
     try:
         assert server.stdout is not None
         return server.stdout.readline().decode()
@@ -57,8 +76,10 @@ def test_serve_says_first_that_jobs_wait_and_no_worker_was_seen(tmp_path: Path) 
     database = a_club_with_a_job_waiting(tmp_path)
     line = first_line(database)
     assert line.startswith("clubrating: serving on http://127.0.0.1:")
-    assert line.rstrip().endswith("; 1 analysis job is waiting and no worker has been seen: "
-                                  "start one with 'clubrating worker'")
+    assert line.rstrip().endswith(
+        "; 1 analysis job is waiting and no worker has been seen: "
+        "start one with 'clubrating worker'"
+    )
 
 
 def test_serve_says_nothing_of_jobs_when_none_wait(tmp_path: Path) -> None:
@@ -67,19 +88,41 @@ def test_serve_says_nothing_of_jobs_when_none_wait(tmp_path: Path) -> None:
     assert "worker" not in first_line(database)
 
 
-def test_make_run_starts_a_worker_beside_the_server_and_stops_it_with_the_server(tmp_path: Path) -> None:
+def test_make_run_starts_a_worker_beside_the_server_and_stops_it_with_the_server(
+    tmp_path: Path,
+) -> None:
     database = a_club_with_a_job_waiting(tmp_path)
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
     script = bin_dir / "clubrating"
-    script.write_text(f"#!/bin/sh\nexec {sys.executable} -m clubrating.cli \"$@\"\n", encoding="utf-8")
+    script.write_text(
+        f'#!/bin/sh\nexec {sys.executable} -m clubrating.cli "$@"\n', encoding="utf-8"
+    )
     script.chmod(0o755)
     port = _free_port()
-    env = {**os.environ, "PYTHONPATH": str(ROOT / "src"), "CLUBRATING_DEBUG": "0",
-           "CLUBRATING_ENGINE": "/nonexistent/engine"}   # the job fails at once: no engine needed here
-    make = subprocess.Popen(["make", "-s", "-o", "demo", "run", f"VENV={bin_dir}",
-                             f"DEMO_DB={database.removeprefix('sqlite:///')}", f"PORT={port}"],
-                            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(ROOT / "src"),
+        "CLUBRATING_DEBUG": "0",
+        "CLUBRATING_ENGINE": "/nonexistent/engine",
+    }  # the job fails at once: no engine needed here
+    make = subprocess.Popen(
+        [
+            "make",
+            "-s",
+            "-o",
+            "demo",
+            "run",
+            f"VENV={bin_dir}",
+            f"DEMO_DB={database.removeprefix('sqlite:///')}",
+            f"PORT={port}",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
     try:
         for _ in range(300):
             try:
@@ -91,7 +134,7 @@ def test_make_run_starts_a_worker_beside_the_server_and_stops_it_with_the_server
         assert len(workers) == 1
         _wait_for_the_job(database)
         server = _processes_of(make.pid, "serve")
-        os.kill(server[0], signal.SIGTERM)   # the server alone stops
+        os.kill(server[0], signal.SIGTERM)  # the server alone stops
         make.communicate(timeout=30)
         assert not _alive(workers[0])
     finally:
@@ -131,7 +174,9 @@ def _wait_for_the_job(database: str) -> None:
     path = database.removeprefix("sqlite:///")
     for _ in range(300):
         with sqlite3.connect(path) as connection:
-            (status,) = connection.execute("select status from django_tasks_database_dbtaskresult").fetchone()
+            (status,) = connection.execute(
+                "select status from django_tasks_database_dbtaskresult"
+            ).fetchone()
         if status in ("FAILED", "SUCCESSFUL"):
             return
         time.sleep(0.1)

@@ -27,8 +27,16 @@ import chess.polyglot
 from clubrating.analysis.cache import SearchCache, SearchLine, position_key
 from clubrating.analysis.engine import SHALLOW_DEPTH, Searcher
 from clubrating.analysis.see import exchange
-from clubrating.cpi.facts import (BookStatus, Color, Depths, EngineInfo, EngineMove, GameFacts, PlyFacts,
-                                  Score)
+from clubrating.cpi.facts import (
+    BookStatus,
+    Color,
+    Depths,
+    EngineInfo,
+    EngineMove,
+    GameFacts,
+    PlyFacts,
+    Score,
+)
 from clubrating.cpi.factors import OPENING_MOVES, OPENING_TOP, is_sacrifice_candidate
 from clubrating.errors import InputError
 from clubrating.formats.movetext import MAX_PLIES, MoveError, after_the_end, too_long
@@ -45,11 +53,20 @@ def _seconds(value: float) -> str:
 class OverBudget(InputError):
     """The engine spent more than a game's budget on it: the analysis stopped, nothing kept."""
 
-    def __init__(self, seconds: float, budget: float, nodes: int, searched: int, plies: int) -> None:
-        super().__init__(N_("the engine spent %(seconds)s s on this game, more than its budget of %(budget)s s "
-                            "at %(nodes)s nodes a position; stopped after %(searched)s of %(plies)s half-moves"),
-                         seconds=_seconds(seconds), budget=_seconds(budget), nodes=format(nodes, ","),
-                         searched=format(searched, ","), plies=format(plies, ","))
+    def __init__(
+        self, seconds: float, budget: float, nodes: int, searched: int, plies: int
+    ) -> None:
+        super().__init__(
+            N_(
+                "the engine spent %(seconds)s s on this game, more than its budget of %(budget)s s "
+                "at %(nodes)s nodes a position; stopped after %(searched)s of %(plies)s half-moves"
+            ),
+            seconds=_seconds(seconds),
+            budget=_seconds(budget),
+            nodes=format(nodes, ","),
+            searched=format(searched, ","),
+            plies=format(plies, ","),
+        )
 
 
 def book_status(book: BookReader, board: chess.Board, move: chess.Move) -> BookStatus:
@@ -86,13 +103,19 @@ class _GameSearch:
     gives the facts of an uninterrupted one.
     """
 
-    def __init__(self, searcher: Searcher, cache: SearchCache | None, settings_key: str,
-                 budget: float | None = None, plies: int = 0) -> None:
+    def __init__(
+        self,
+        searcher: Searcher,
+        cache: SearchCache | None,
+        settings_key: str,
+        budget: float | None = None,
+        plies: int = 0,
+    ) -> None:
         self.searcher, self.cache, self.settings_key = searcher, cache, settings_key
         self.searches = self.hits = self.shallow = 0
         self.depths: list[int] = []  # depth reached by each search run (not the cached ones)
         self._lines: dict[int, tuple[SearchLine, ...]] = {}
-        self.budget, self.plies, self.seconds = budget, plies, 0.0   # the engine's time on this game
+        self.budget, self.plies, self.seconds = budget, plies, 0.0  # the engine's time on this game
 
     def lines(self, index: int, board: chess.Board) -> tuple[SearchLine, ...]:
         if index not in self._lines:
@@ -111,11 +134,17 @@ class _GameSearch:
             self.shallow += 1
             best = self.searcher.shallow_best(board, object())  # its own fresh hash
             return ((best, Score(cp=0)),) if best else ()
+
         lines = self._cached(board, shallow_key, run, count=False)
         return lines[0][0] if lines else None
 
-    def _cached(self, board: chess.Board, key: str, run: Callable[[], tuple[SearchLine, ...]],
-                count: bool = True) -> tuple[SearchLine, ...]:
+    def _cached(
+        self,
+        board: chess.Board,
+        key: str,
+        run: Callable[[], tuple[SearchLine, ...]],
+        count: bool = True,
+    ) -> tuple[SearchLine, ...]:
         position = position_key(board) if self.cache is not None else ""
         if self.cache is not None:
             found = self.cache.get(position, key)
@@ -126,7 +155,9 @@ class _GameSearch:
         lines = run()
         self.seconds += time.monotonic() - started
         if self.budget is not None and self.seconds > self.budget:
-            raise OverBudget(self.seconds, self.budget, self.searcher.info.nodes, len(self._lines), self.plies)
+            raise OverBudget(
+                self.seconds, self.budget, self.searcher.info.nodes, len(self._lines), self.plies
+            )
         self.searches += count
         if self.cache is not None:
             self.cache.put(position, key, lines)
@@ -134,11 +165,18 @@ class _GameSearch:
 
 
 def _engine_moves(board: chess.Board, lines: tuple[SearchLine, ...]) -> tuple[EngineMove, ...]:
-    return tuple(EngineMove(uci, board.san(chess.Move.from_uci(uci)), score) for uci, score in lines)
+    return tuple(
+        EngineMove(uci, board.san(chess.Move.from_uci(uci)), score) for uci, score in lines
+    )
 
 
-def _score_after(search: _GameSearch, index: int, after: chess.Board,
-                 best: tuple[EngineMove, ...], move: chess.Move) -> Score:
+def _score_after(
+    search: _GameSearch,
+    index: int,
+    after: chess.Board,
+    best: tuple[EngineMove, ...],
+    move: chess.Move,
+) -> Score:
     terminal = terminal_score(after)
     if terminal is not None:  # the rules first: a line's "mate 1" after the mating move is not it
         return terminal
@@ -151,29 +189,42 @@ def _score_after(search: _GameSearch, index: int, after: chess.Board,
     return following[0][1].negated()
 
 
-def game_boards(game: chess.pgn.Game, where: str = "") -> list[tuple[chess.Board, chess.pgn.ChildNode]]:
+def game_boards(
+    game: chess.pgn.Game, where: str = ""
+) -> list[tuple[chess.Board, chess.pgn.ChildNode]]:
     """Each position (with its move stack) and the node of the move played from it."""
     if game.errors:
-        raise InputError(N_("unreadable game (%(error)s)"), file=where or None, error=str(game.errors[0]))
-    if sum(1 for _ in game.mainline()) > MAX_PLIES:   # counted first: each board below copies its move stack
+        raise InputError(
+            N_("unreadable game (%(error)s)"), file=where or None, error=str(game.errors[0])
+        )
+    if (
+        sum(1 for _ in game.mainline()) > MAX_PLIES
+    ):  # counted first: each board below copies its move stack
         raise too_long(file=where or None)
 
     board = game.board()
     out = []
     for node in game.mainline():
-        over = after_the_end(board)   # stored before the rule was checked: refused, not walked back
+        over = after_the_end(board)  # stored before the rule was checked: refused, not walked back
         if over is not None:
-            raise MoveError(board.fullmove_number, board.turn, board.san(node.move), board.fen(), over)
+            raise MoveError(
+                board.fullmove_number, board.turn, board.san(node.move), board.fen(), over
+            )
         out.append((board.copy(), node))
         board.push(node.move)
     return out
 
 
-def analyse_game(game: chess.pgn.Game, searcher: Searcher, cache: SearchCache | None = None,
-                 book: BookReader | None = None, budget: float | None = None) -> GameFacts:
+def analyse_game(
+    game: chess.pgn.Game,
+    searcher: Searcher,
+    cache: SearchCache | None = None,
+    book: BookReader | None = None,
+    budget: float | None = None,
+) -> GameFacts:
     """The per-ply facts of one game (see the module's docstring for the rules); ``budget``:
     the seconds its engine searches may take (None: no limit)."""
-    positions = game_boards(game)   # refuses a game longer than MAX_PLIES
+    positions = game_boards(game)  # refuses a game longer than MAX_PLIES
     search = _GameSearch(searcher, cache, searcher.info.key, budget, len(positions))
     clocks: list[float | None] = [node.clock() for _, node in positions]
     plies = []
@@ -186,21 +237,36 @@ def analyse_game(game: chess.pgn.Game, searcher: Searcher, cache: SearchCache | 
             after = board.copy()
             after.push(move)
         number = board.ply() + 1
-        plies.append(PlyFacts(
-            ply=number, color=Color.WHITE if board.turn == chess.WHITE else Color.BLACK,
-            uci=move.uci(), san=board.san(move), legal_moves=board.legal_moves.count(), best=best,
-            score_after=_score_after(search, index, after, best, move),
-            clock_before=clocks[index - 2] if index >= 2 else None, clock_after=clocks[index],
-            book=book_status(book, board, move) if book and (number + 1) // 2 <= OPENING_MOVES else None,
-            exchange=exchange(board, move),
-        ))
+        plies.append(
+            PlyFacts(
+                ply=number,
+                color=Color.WHITE if board.turn == chess.WHITE else Color.BLACK,
+                uci=move.uci(),
+                san=board.san(move),
+                legal_moves=board.legal_moves.count(),
+                best=best,
+                score_after=_score_after(search, index, after, best, move),
+                clock_before=clocks[index - 2] if index >= 2 else None,
+                clock_after=clocks[index],
+                book=book_status(book, board, move)
+                if book and (number + 1) // 2 <= OPENING_MOVES
+                else None,
+                exchange=exchange(board, move),
+            )
+        )
     shallow_key = shallow_settings_key(searcher.info)
     for index, ply in enumerate(plies):
         if is_sacrifice_candidate(ply):
-            plies[index] = dataclasses.replace(ply, shallow_best=search.shallow_best(positions[index][0],
-                                                                                      shallow_key))
+            plies[index] = dataclasses.replace(
+                ply, shallow_best=search.shallow_best(positions[index][0], shallow_key)
+            )
     return GameFacts(
-        headers=dict(game.headers), result=game.headers.get("Result", "*"), engine=searcher.info,
-        plies=tuple(plies), searches=search.searches, cache_hits=search.hits,
-        shallow_searches=search.shallow, depth=Depths.of(search.depths),
+        headers=dict(game.headers),
+        result=game.headers.get("Result", "*"),
+        engine=searcher.info,
+        plies=tuple(plies),
+        searches=search.searches,
+        cache_hits=search.hits,
+        shallow_searches=search.shallow,
+        depth=Depths.of(search.depths),
     )

@@ -82,8 +82,10 @@ class SqliteCache:
     """A SQLite file shared by the engine processes; every search is committed at
     once, so an interrupted analysis resumes where it stopped."""
 
-    SCHEMA = ("CREATE TABLE IF NOT EXISTS searches (position TEXT NOT NULL, settings TEXT NOT NULL,"
-              " lines TEXT NOT NULL, PRIMARY KEY (position, settings))")
+    SCHEMA = (
+        "CREATE TABLE IF NOT EXISTS searches (position TEXT NOT NULL, settings TEXT NOT NULL,"
+        " lines TEXT NOT NULL, PRIMARY KEY (position, settings))"
+    )
 
     def __init__(self, path: str | Path) -> None:
         self.path = str(path)
@@ -94,17 +96,21 @@ class SqliteCache:
             self._db.execute(self.SCHEMA)
             self._db.commit()
         except sqlite3.DatabaseError as error:
-            raise InputError(N_("not a usable cache file (%(error)s)"), file=self.path, error=str(error)) from None
-
+            raise InputError(
+                N_("not a usable cache file (%(error)s)"), file=self.path, error=str(error)
+            ) from None
 
     def get(self, position: str, settings: str) -> tuple[SearchLine, ...] | None:
-        row = self._db.execute("SELECT lines FROM searches WHERE position = ? AND settings = ?",
-                               (position, settings)).fetchone()
+        row = self._db.execute(
+            "SELECT lines FROM searches WHERE position = ? AND settings = ?", (position, settings)
+        ).fetchone()
         return decode_lines(row[0]) if row else None
 
     def put(self, position: str, settings: str, lines: tuple[SearchLine, ...]) -> None:
-        self._db.execute("INSERT OR REPLACE INTO searches VALUES (?, ?, ?)",
-                         (position, settings, encode_lines(lines)))
+        self._db.execute(
+            "INSERT OR REPLACE INTO searches VALUES (?, ?, ?)",
+            (position, settings, encode_lines(lines)),
+        )
         self._db.commit()
 
     def __len__(self) -> int:

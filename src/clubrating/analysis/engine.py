@@ -24,18 +24,21 @@ from typing import Protocol
 import chess
 import chess.engine
 
-from clubrating.analysis.defaults import DEFAULT_ENGINE as DEFAULT_ENGINE, DEFAULT_NODES as DEFAULT_NODES
+from clubrating.analysis.defaults import (
+    DEFAULT_ENGINE as DEFAULT_ENGINE,
+    DEFAULT_NODES as DEFAULT_NODES,
+)
 from clubrating.cpi.facts import EngineInfo, Score
 from clubrating.errors import ClubratingError, InputError, Text
 from clubrating.formats.movetext import MAX_PLIES
 from clubrating.words import N_
 
-MULTIPV = 3                               # spec C3: MultiPV 3
+MULTIPV = 3  # spec C3: MultiPV 3
 # Small: one search's tree. 150,000 nodes fit in 4 MB (about 390,000 entries, 3 per 32-byte
 # cluster), and the hash is cleared before every search; 4 MB cost the least time of 1, 4 and
 # 16 MB (benchmarks/bench_analysis.py; the figures in docs/benchmarks.md).
 HASH_MB = 4
-SHALLOW_DEPTH = 2                         # the tiny "was it obvious?" search of Br (cpi.factors)
+SHALLOW_DEPTH = 2  # the tiny "was it obvious?" search of Br (cpi.factors)
 
 # How long one exchange with the engine (starting it, one search) may take before it counts as
 # hung: 10,000 nodes/s is about 17 times slower than Stockfish 15.1 searches on one busy core
@@ -83,8 +86,12 @@ class EngineSettings:
     multipv: int = MULTIPV
     hash_mb: int = HASH_MB
     protocol: str = "raw"  # "raw": rawuci.RawUciSearcher; "python-chess": UciSearcher
-    timeout: float | None = None  # seconds per search; None: $CLUBRATING_ENGINE_TIMEOUT or the formula
-    game_seconds: float | None = None  # engine seconds per game; None: $CLUBRATING_GAME_SECONDS or the formula
+    timeout: float | None = (
+        None  # seconds per search; None: $CLUBRATING_ENGINE_TIMEOUT or the formula
+    )
+    game_seconds: float | None = (
+        None  # engine seconds per game; None: $CLUBRATING_GAME_SECONDS or the formula
+    )
 
 
 class EngineFailure(ClubratingError):
@@ -97,7 +104,9 @@ def search_timeout(settings: EngineSettings) -> float:
     if settings.timeout is not None:
         return settings.timeout
     seconds = env_seconds(TIMEOUT_ENV)
-    return seconds if seconds is not None else max(MIN_TIMEOUT_S, settings.nodes / SLOWEST_NODES_PER_S)
+    return (
+        seconds if seconds is not None else max(MIN_TIMEOUT_S, settings.nodes / SLOWEST_NODES_PER_S)
+    )
 
 
 def game_budget(settings: EngineSettings) -> float:
@@ -120,11 +129,15 @@ def env_seconds(name: str) -> float | None:
     except ValueError:
         value = 0.0
     if not value > 0:
-        raise InputError(N_("%(name)s must be a number of seconds above 0, not %(text)s"), name=name, text=repr(text))
+        raise InputError(
+            N_("%(name)s must be a number of seconds above 0, not %(text)s"),
+            name=name,
+            text=repr(text),
+        )
     return value
 
 
-_PR_SET_PDEATHSIG = 1   # <linux/prctl.h>
+_PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
 
 
 def die_with_parent(sig: int = signal.SIGKILL) -> None:
@@ -145,8 +158,16 @@ def describe(board: chess.Board) -> Text:
         return Text(N_("the position %(fen)s"), fen=board.fen())
     before = board.copy()
     move = before.pop()
-    number = f"{before.fullmove_number}." if before.turn == chess.WHITE else f"{before.fullmove_number}..."
-    return Text(N_("the position after %(move)s (%(fen)s)"), move=f"{number} {before.san(move)}", fen=board.fen())
+    number = (
+        f"{before.fullmove_number}."
+        if before.turn == chess.WHITE
+        else f"{before.fullmove_number}..."
+    )
+    return Text(
+        N_("the position after %(move)s (%(fen)s)"),
+        move=f"{number} {before.san(move)}",
+        fen=board.fen(),
+    )
 
 
 class _UnreadableInfo(logging.Filter):
@@ -161,7 +182,9 @@ class _UnreadableInfo(logging.Filter):
         if not record.getMessage().startswith("Exception parsing"):
             return True
         args = record.args if isinstance(record.args, tuple) else ()
-        texts = [arg for arg in args if isinstance(arg, str) and " " in arg and "/" not in arg]  # not the FEN
+        texts = [
+            arg for arg in args if isinstance(arg, str) and " " in arg and "/" not in arg
+        ]  # not the FEN
         self.lines.append(f"info {texts[0]}" if texts else record.getMessage())
         return False
 
@@ -179,11 +202,14 @@ def _score(info: chess.engine.InfoDict, turn: chess.Color) -> Score:
 def check_engine(path: str) -> None:
     """Fail early, in one line, when ``path`` is no executable file."""
     if not os.path.isfile(path) or not os.access(path, os.X_OK):
-        raise InputError(N_("no executable UCI engine here (apt-get install stockfish, or --engine PATH)"), file=path)
+        raise InputError(
+            N_("no executable UCI engine here (apt-get install stockfish, or --engine PATH)"),
+            file=path,
+        )
 
 
 def _version(name: str) -> tuple[str, str]:
-    """"Stockfish 15.1" -> ("Stockfish", "15.1"); a name without a version keeps it whole."""
+    """ "Stockfish 15.1" -> ("Stockfish", "15.1"); a name without a version keeps it whole."""
     match = re.match(r"^(.*?)\s+(\d[\w.\-]*)$", name.strip())
     return (match.group(1), match.group(2)) if match else (name.strip(), "")
 
@@ -196,24 +222,38 @@ class UciSearcher:
         self.timeout = search_timeout(settings)
         check_engine(settings.path)
         try:
-            self.engine = chess.engine.SimpleEngine.popen_uci(settings.path, timeout=self.timeout,
-                                                              preexec_fn=die_with_parent)
+            self.engine = chess.engine.SimpleEngine.popen_uci(
+                settings.path, timeout=self.timeout, preexec_fn=die_with_parent
+            )
         except (chess.engine.EngineError, OSError) as error:
-            raise ClubratingError(N_("%(engine)s: not a working UCI engine (%(error)s)"),
-                                  engine=settings.path, error=str(error)) from None
+            raise ClubratingError(
+                N_("%(engine)s: not a working UCI engine (%(error)s)"),
+                engine=settings.path,
+                error=str(error),
+            ) from None
         except TimeoutError:
-            raise EngineFailure(N_("%(engine)s: the engine did not answer 'uci' within %(seconds)s s"),
-                                engine=settings.path, seconds=f"{self.timeout:g}") from None
+            raise EngineFailure(
+                N_("%(engine)s: the engine did not answer 'uci' within %(seconds)s s"),
+                engine=settings.path,
+                seconds=f"{self.timeout:g}",
+            ) from None
         options = {"Threads": 1, "Hash": settings.hash_mb}
         self.engine.configure({k: v for k, v in options.items() if k in self.engine.options})
         name, version = _version(self.engine.id.get("name", os.path.basename(settings.path)))
         known = {k: v for k, v in options.items() if k in self.engine.options}
-        self.info = EngineInfo(name, version, settings.nodes, settings.multipv,
-                               hash_mb=known.get("Hash"), threads=known.get("Threads"))
+        self.info = EngineInfo(
+            name,
+            version,
+            settings.nodes,
+            settings.multipv,
+            hash_mb=known.get("Hash"),
+            threads=known.get("Threads"),
+        )
         self.last_depth: int | None = None  # depth of the last main search's first line
 
-    def _analyse(self, board: chess.Board, limit: chess.engine.Limit, multipv: int,
-                 game: object) -> list[chess.engine.InfoDict]:
+    def _analyse(
+        self, board: chess.Board, limit: chess.engine.Limit, multipv: int, game: object
+    ) -> list[chess.engine.InfoDict]:
         """python-chess's ``SimpleEngine.analyse`` with our timeout (its own waits forever on a
         node limit); a hung engine is killed and named, with the position."""
         _UNREADABLE.lines.clear()
@@ -226,25 +266,46 @@ class UciSearcher:
             # and its thread; a cancelled command meeting a dead engine leaves its thread running.
             with contextlib.suppress(ProcessLookupError):
                 os.kill(self.engine.transport.get_pid(), signal.SIGKILL)
-            raise EngineFailure(N_("%(engine)s: no answer within %(seconds)s s (searching %(position)s)"),
-                                engine=self.settings.path, seconds=f"{self.timeout:g}",
-                                position=describe(board)) from None
+            raise EngineFailure(
+                N_("%(engine)s: no answer within %(seconds)s s (searching %(position)s)"),
+                engine=self.settings.path,
+                seconds=f"{self.timeout:g}",
+                position=describe(board),
+            ) from None
         except (chess.engine.EngineError, chess.engine.EngineTerminatedError) as error:
-            raise EngineFailure(N_("%(engine)s: the engine failed (%(error)s) (searching %(position)s)"),
-                                engine=self.settings.path, error=str(error), position=describe(board)) from None
+            raise EngineFailure(
+                N_("%(engine)s: the engine failed (%(error)s) (searching %(position)s)"),
+                engine=self.settings.path,
+                error=str(error),
+                position=describe(board),
+            ) from None
         if _UNREADABLE.lines:
-            raise EngineFailure(N_("%(engine)s: unreadable analysis: %(line)s (searching %(position)s)"),
-                                engine=self.settings.path, line=repr(_UNREADABLE.lines[0]), position=describe(board))
+            raise EngineFailure(
+                N_("%(engine)s: unreadable analysis: %(line)s (searching %(position)s)"),
+                engine=self.settings.path,
+                line=repr(_UNREADABLE.lines[0]),
+                position=describe(board),
+            )
         if any("score" not in info for info in infos if info.get("pv")):
-            raise EngineFailure(N_("%(engine)s: unreadable analysis (a line without a score) "
-                                   "(searching %(position)s)"), engine=self.settings.path, position=describe(board))
+            raise EngineFailure(
+                N_(
+                    "%(engine)s: unreadable analysis (a line without a score) "
+                    "(searching %(position)s)"
+                ),
+                engine=self.settings.path,
+                position=describe(board),
+            )
 
         return list(infos)
 
     def search(self, board: chess.Board, game: object) -> tuple[SearchLine, ...]:
-        infos = self._analyse(board, chess.engine.Limit(nodes=self.settings.nodes), self.settings.multipv, game)
+        infos = self._analyse(
+            board, chess.engine.Limit(nodes=self.settings.nodes), self.settings.multipv, game
+        )
         self.last_depth = infos[0].get("depth") if infos else None
-        return tuple((info["pv"][0].uci(), _score(info, board.turn)) for info in infos if info.get("pv"))
+        return tuple(
+            (info["pv"][0].uci(), _score(info, board.turn)) for info in infos if info.get("pv")
+        )
 
     def shallow_best(self, board: chess.Board, game: object) -> str | None:
         infos = self._analyse(board, chess.engine.Limit(depth=SHALLOW_DEPTH), 1, game)
@@ -254,5 +315,10 @@ class UciSearcher:
     def close(self) -> None:
         try:
             self.engine.quit()
-        except (chess.engine.EngineError, chess.engine.EngineTerminatedError, OSError, TimeoutError):
+        except (
+            chess.engine.EngineError,
+            chess.engine.EngineTerminatedError,
+            OSError,
+            TimeoutError,
+        ):
             self.engine.close()  # gone or hung: nothing left to say to it

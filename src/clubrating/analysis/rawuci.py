@@ -25,8 +25,17 @@ from collections import deque
 
 import chess
 
-from clubrating.analysis.engine import (SHALLOW_DEPTH, EngineFailure, EngineSettings, SearchLine, _version,
-                                        check_engine, describe, die_with_parent, search_timeout)
+from clubrating.analysis.engine import (
+    SHALLOW_DEPTH,
+    EngineFailure,
+    EngineSettings,
+    SearchLine,
+    _version,
+    check_engine,
+    describe,
+    die_with_parent,
+    search_timeout,
+)
 from clubrating.cpi.facts import EngineInfo, Score
 from clubrating.errors import ClubratingError
 from clubrating.words import N_
@@ -59,10 +68,14 @@ class RawUciSearcher:
         self.settings = settings
         self.timeout = search_timeout(settings)
         check_engine(settings.path)
-        self.proc = subprocess.Popen([settings.path], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     preexec_fn=die_with_parent)
-        self._lines: deque[str] = deque()   # read from the engine, not yet handled
-        self._partial = b""                  # the start of a line still being printed
+        self.proc = subprocess.Popen(
+            [settings.path],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            preexec_fn=die_with_parent,
+        )
+        self._lines: deque[str] = deque()  # read from the engine, not yet handled
+        self._partial = b""  # the start of a line still being printed
         self._game: object | None = None
         self._board: chess.Board | None = None  # the position being searched, to name it
         self._multipv = 0
@@ -72,33 +85,41 @@ class RawUciSearcher:
         options = set()
         for line in self._until("uciok"):
             if line.startswith("id name "):
-                name = line[len("id name "):].strip()
+                name = line[len("id name ") :].strip()
             elif line.startswith("option name "):
-                options.add(line.split(" type ")[0][len("option name "):])
+                options.add(line.split(" type ")[0][len("option name ") :])
         for option, value in (("Threads", 1), ("Hash", settings.hash_mb)):
             if option in options:
                 self._send(f"setoption name {option} value {value}")
         self._ready()
-        self.info = EngineInfo(*_version(name), settings.nodes, settings.multipv,
-                               hash_mb=settings.hash_mb if "Hash" in options else None,
-                               threads=1 if "Threads" in options else None)
+        self.info = EngineInfo(
+            *_version(name),
+            settings.nodes,
+            settings.multipv,
+            hash_mb=settings.hash_mb if "Hash" in options else None,
+            threads=1 if "Threads" in options else None,
+        )
 
     def _failure(self, plain: str, searching: str, **params: object) -> EngineFailure:
         """The failure named by ``plain``, or by ``searching`` with the position when there is one."""
         if self._board is None:
             return EngineFailure(plain, engine=self.settings.path, **params)
-        return EngineFailure(searching, engine=self.settings.path, position=describe(self._board), **params)
+        return EngineFailure(
+            searching, engine=self.settings.path, position=describe(self._board), **params
+        )
 
     def _stopped(self) -> EngineFailure:
-        return self._failure(N_("%(engine)s: the engine stopped"),
-                             N_("%(engine)s: the engine stopped (searching %(position)s)"))
+        return self._failure(
+            N_("%(engine)s: the engine stopped"),
+            N_("%(engine)s: the engine stopped (searching %(position)s)"),
+        )
 
     def _send(self, line: str) -> None:
         assert self.proc.stdin is not None
         try:
             self.proc.stdin.write(line.encode() + b"\n")
             self.proc.stdin.flush()
-        except (BrokenPipeError, ValueError):   # ValueError: killed after a timeout, pipe closed
+        except (BrokenPipeError, ValueError):  # ValueError: killed after a timeout, pipe closed
             raise self._stopped() from None
 
     def _readline(self, deadline: float) -> str:
@@ -113,9 +134,11 @@ class RawUciSearcher:
             if not select.select([fd], [], [], max(left, 0))[0]:
                 self.proc.kill()
                 self.proc.wait()
-                raise self._failure(N_("%(engine)s: no answer within %(seconds)s s"),
-                                    N_("%(engine)s: no answer within %(seconds)s s (searching %(position)s)"),
-                                    seconds=f"{self.timeout:g}")
+                raise self._failure(
+                    N_("%(engine)s: no answer within %(seconds)s s"),
+                    N_("%(engine)s: no answer within %(seconds)s s (searching %(position)s)"),
+                    seconds=f"{self.timeout:g}",
+                )
             chunk = os.read(fd, 1 << 16)
             if not chunk:
                 raise self._stopped()
@@ -161,9 +184,11 @@ class RawUciSearcher:
                     if parsed is not None and parsed[0] == 1:
                         self.last_depth = parse_depth(line)
                 except (ValueError, IndexError):
-                    raise self._failure(N_("%(engine)s: unreadable analysis: %(line)s"),
-                                        N_("%(engine)s: unreadable analysis: %(line)s (searching %(position)s)"),
-                                        line=repr(line.strip())) from None
+                    raise self._failure(
+                        N_("%(engine)s: unreadable analysis: %(line)s"),
+                        N_("%(engine)s: unreadable analysis: %(line)s (searching %(position)s)"),
+                        line=repr(line.strip()),
+                    ) from None
 
                 if parsed is not None:
                     latest[parsed[0]] = (parsed[1], parsed[2])

@@ -34,8 +34,15 @@ import chess.polyglot
 from clubrating.analysis.analyzer import BookReader, analyse_game
 from clubrating.analysis.cache import MemoryCache, SearchCache, SqliteCache
 from clubrating.analysis.defaults import DEFAULT_BOOK as DEFAULT_BOOK
-from clubrating.analysis.engine import (EngineFailure, EngineSettings, Searcher, UciSearcher, check_engine,
-                                        die_with_parent, game_budget)
+from clubrating.analysis.engine import (
+    EngineFailure,
+    EngineSettings,
+    Searcher,
+    UciSearcher,
+    check_engine,
+    die_with_parent,
+    game_budget,
+)
 from clubrating.analysis.rawuci import RawUciSearcher
 from clubrating.analysis.store import StoreCache, store_settings
 from clubrating.cpi.facts import GameFacts
@@ -59,8 +66,10 @@ def check_config(config: AnalysisConfig) -> None:
     """Fail early, in one line, on a missing engine or book."""
     check_engine(config.engine.path)
     if config.book is not None and not os.path.isfile(config.book):
-        raise InputError(N_("no Polyglot opening book here (apt-get install gnuchess-book, or --book PATH)"),
-                         file=config.book)
+        raise InputError(
+            N_("no Polyglot opening book here (apt-get install gnuchess-book, or --book PATH)"),
+            file=config.book,
+        )
     store_settings(config.stores)
 
 
@@ -81,9 +90,13 @@ class Analyzer:
 
     def __init__(self, config: AnalysisConfig, cache: SearchCache | None = None) -> None:
         check_config(config)
-        self.budget = game_budget(config.engine)   # read first: a bad $CLUBRATING_GAME_SECONDS starts no engine
+        self.budget = game_budget(
+            config.engine
+        )  # read first: a bad $CLUBRATING_GAME_SECONDS starts no engine
         self.searcher = open_searcher(config.engine)
-        self.book: BookReader | None = chess.polyglot.open_reader(config.book) if config.book else None
+        self.book: BookReader | None = (
+            chess.polyglot.open_reader(config.book) if config.book else None
+        )
         self.cache: SearchCache | None = cache
         if cache is None and config.cache:
             self.cache = SqliteCache(config.cache)
@@ -97,7 +110,9 @@ class Analyzer:
         try:
             return analyse_game(game, self.searcher, self.cache, self.book, self.budget)
         except EngineFailure as error:
-            raise EngineFailure(N_("%(failure)s in %(game)s"), failure=error, game=game_label(game, number)) from None
+            raise EngineFailure(
+                N_("%(failure)s in %(game)s"), failure=error, game=game_label(game, number)
+            ) from None
 
     def close(self) -> None:
         self.searcher.close()
@@ -110,18 +125,25 @@ class Analyzer:
     def __enter__(self) -> Analyzer:
         return self
 
-    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
-                 trace: TracebackType | None) -> None:
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
         self.close()
 
 
 def game_label(game: chess.pgn.Game, number: int | None = None) -> Text:
-    """"game 3 (Anna Berg - Carl Dahl, round 2)": a game as a user finds it in the file."""
+    """ "game 3 (Anna Berg - Carl Dahl, round 2)": a game as a user finds it in the file."""
     headers = game.headers
     players = f"{headers.get('White', '?')} - {headers.get('Black', '?')}"
     round_ = headers.get("Round", "?")
-    where = (Text(N_("%(players)s, round %(round)s"), players=players, round=round_)
-             if round_ not in ("?", "-", "") else players)
+    where = (
+        Text(N_("%(players)s, round %(round)s"), players=players, round=round_)
+        if round_ not in ("?", "-", "")
+        else players
+    )
     if number is None:
         return Text(N_("the game %(game)s"), game=where)
     return Text(N_("game %(number)s (%(game)s)"), number=number, game=where)
@@ -137,13 +159,23 @@ def read_games(handle: TextIO, where: str = "") -> Iterator[chess.pgn.Game]:
     while (game := chess.pgn.read_game(handle)) is not None:
         number += 1
         if game.errors:
-            raise InputError(N_("game %(number)s: %(error)s"), file=where or None, number=number,
-                             error=str(game.errors[0]))
-        if game.next() is None and not game.comment and all(
-                value == _UNSET_TAGS.get(tag) for tag, value in game.headers.items()):
+            raise InputError(
+                N_("game %(number)s: %(error)s"),
+                file=where or None,
+                number=number,
+                error=str(game.errors[0]),
+            )
+        if (
+            game.next() is None
+            and not game.comment
+            and all(value == _UNSET_TAGS.get(tag) for tag, value in game.headers.items())
+        ):
             # python-chess skips what it cannot read: text that is not PGN reads as an empty game
-            raise InputError(N_('game %(number)s: not PGN (no [Tag "value"] pairs and no moves)'),
-                             file=where or None, number=number)
+            raise InputError(
+                N_('game %(number)s: not PGN (no [Tag "value"] pairs and no moves)'),
+                file=where or None,
+                number=number,
+            )
         yield game
 
 
@@ -152,10 +184,13 @@ def read_pgn_file(path: str | Path) -> list[chess.pgn.Game]:
         with open(path, encoding="utf-8-sig", errors="replace") as handle:
             text = handle.read()
     except OSError as error:
-        raise InputError(N_("cannot read (%(strerror)s)"), file=str(path), strerror=error.strerror) from None
-    check_text(text, str(path))   # a stray ESC or NUL: a damaged or hostile file, refused with its line
+        raise InputError(
+            N_("cannot read (%(strerror)s)"), file=str(path), strerror=error.strerror
+        ) from None
+    check_text(
+        text, str(path)
+    )  # a stray ESC or NUL: a damaged or hostile file, refused with its line
     return list(read_games(io.StringIO(text), str(path)))
-
 
 
 _WORKER: Analyzer | None = None
@@ -166,7 +201,7 @@ def start_pool_worker(parent: int) -> None:
     gone), and leave Ctrl-C to the parent, which then stops the pool (``stop_pool``)."""
     die_with_parent()
     if os.getppid() != parent:
-        os._exit(1)   # the parent died before we asked: nobody wants our results
+        os._exit(1)  # the parent died before we asked: nobody wants our results
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
@@ -198,8 +233,12 @@ def _analyse_text(job: tuple[int, str]) -> GameFacts:
     return _WORKER.analyse(game, number)
 
 
-def analyse_games(games: Sequence[chess.pgn.Game], config: AnalysisConfig, jobs: int = 1,
-                  progress: Progress | None = None) -> list[GameFacts]:
+def analyse_games(
+    games: Sequence[chess.pgn.Game],
+    config: AnalysisConfig,
+    jobs: int = 1,
+    progress: Progress | None = None,
+) -> list[GameFacts]:
     """The facts of every game, in order, over ``jobs`` engine processes."""
     check_config(config)
     results: list[GameFacts] = []
@@ -213,8 +252,12 @@ def analyse_games(games: Sequence[chess.pgn.Game], config: AnalysisConfig, jobs:
     texts = [(number, str(game)) for number, game in enumerate(games, start=1)]
     # "spawn": a fresh interpreter per worker; python-chess's asyncio engine
     # thread and child watcher do not survive a fork of a threaded parent.
-    pool = ProcessPoolExecutor(max_workers=min(jobs, len(games)), initializer=_start_worker,
-                               initargs=(config, os.getpid()), mp_context=multiprocessing.get_context("spawn"))
+    pool = ProcessPoolExecutor(
+        max_workers=min(jobs, len(games)),
+        initializer=_start_worker,
+        initargs=(config, os.getpid()),
+        mp_context=multiprocessing.get_context("spawn"),
+    )
     try:
         for facts in pool.map(_analyse_text, texts):
             results.append(facts)
@@ -231,19 +274,33 @@ def stderr_progress(verbose: bool = False, catalogue: Catalogue = ENGLISH) -> Pr
     """A progress bar on a terminal; a line per game with ``verbose``; else nothing; in the
     language of ``catalogue`` (the command's: ``clubrating.djangoenv``)."""
     if sys.stderr.isatty():
+
         def bar(done: int, total: int, facts: GameFacts) -> None:
             filled = 30 * done // total
-            games = Text(Nn_("%(done)s/%(count)s game", "%(done)s/%(count)s games"), done=done, count=total)
-            sys.stderr.write(f"\r[{'#' * filled}{'.' * (30 - filled)}] {games.translated(catalogue)}")
+            games = Text(
+                Nn_("%(done)s/%(count)s game", "%(done)s/%(count)s games"), done=done, count=total
+            )
+            sys.stderr.write(
+                f"\r[{'#' * filled}{'.' * (30 - filled)}] {games.translated(catalogue)}"
+            )
             if done == total:
                 sys.stderr.write("\n")
             sys.stderr.flush()
+
         return bar
     if verbose:
+
         def line(done: int, total: int, facts: GameFacts) -> None:
             players = f"{facts.headers.get('White', '?')} - {facts.headers.get('Black', '?')}"
-            said = Text(N_("%(done)s/%(total)s %(players)s: %(searches)s searches, %(cached)s cached"), done=done,
-                        total=total, players=players, searches=facts.searches, cached=facts.cache_hits)
+            said = Text(
+                N_("%(done)s/%(total)s %(players)s: %(searches)s searches, %(cached)s cached"),
+                done=done,
+                total=total,
+                players=players,
+                searches=facts.searches,
+                cached=facts.cache_hits,
+            )
             print(said.translated(catalogue), file=sys.stderr)
+
         return line
     return None

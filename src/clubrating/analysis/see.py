@@ -12,8 +12,14 @@ import chess
 
 # Conventional piece values in centipawns (the 1/3/3/5/9 scale); the king is
 # never captured by a legal move, its value only matters as a last attacker.
-PIECE_CP = {chess.PAWN: 100, chess.KNIGHT: 300, chess.BISHOP: 300, chess.ROOK: 500,
-            chess.QUEEN: 900, chess.KING: 0}
+PIECE_CP = {
+    chess.PAWN: 100,
+    chess.KNIGHT: 300,
+    chess.BISHOP: 300,
+    chess.ROOK: 500,
+    chess.QUEEN: 900,
+    chess.KING: 0,
+}
 
 
 def _captured_value(board: chess.Board, move: chess.Move) -> int:

@@ -23,7 +23,7 @@ from clubrating.analysis.cache import SearchCache, SearchLine, decode_lines, enc
 from clubrating.errors import InputError
 from clubrating.words import N_
 
-Row = tuple[str, str, tuple[SearchLine, ...]]   # position key, settings key, the lines
+Row = tuple[str, str, tuple[SearchLine, ...]]  # position key, settings key, the lines
 ROW_FIELDS = ("position", "settings", "lines")
 
 
@@ -32,7 +32,11 @@ def _row(text: str) -> Row:
     if not isinstance(data, dict) or set(data) != set(ROW_FIELDS):
         raise ValueError("not a row")
     position, settings = data["position"], data["settings"]
-    if not isinstance(position, str) or not isinstance(settings, str) or not isinstance(data["lines"], list):
+    if (
+        not isinstance(position, str)
+        or not isinstance(settings, str)
+        or not isinstance(data["lines"], list)
+    ):
         raise ValueError("not a row")
     return position, settings, decode_lines(json.dumps(data["lines"]))
 
@@ -46,19 +50,32 @@ def read_store(path: str | Path) -> Iterator[Row]:
                 try:
                     yield _row(text)
                 except (ValueError, KeyError, TypeError, AttributeError):
-                    raise InputError(N_('expected a JSON object {"position": ..., "settings": ..., '
-                                        '"lines": [[move, score], ...]}'), file=str(path), line=number) from None
+                    raise InputError(
+                        N_(
+                            'expected a JSON object {"position": ..., "settings": ..., '
+                            '"lines": [[move, score], ...]}'
+                        ),
+                        file=str(path),
+                        line=number,
+                    ) from None
 
     except (OSError, EOFError, zlib.error, UnicodeDecodeError) as error:
         reason = getattr(error, "strerror", None) or str(error) or type(error).__name__
-        raise InputError(N_("not a readable gzip'd store of searches (%(reason)s)"), reason=reason, file=str(path),
-                         line=number + 1 if number else None) from None
+        raise InputError(
+            N_("not a readable gzip'd store of searches (%(reason)s)"),
+            reason=reason,
+            file=str(path),
+            line=number + 1 if number else None,
+        ) from None
 
 
 def row_text(position: str, settings: str, lines: tuple[SearchLine, ...]) -> str:
     """One row as the store writes it: keys in a fixed order, no spaces."""
-    return json.dumps({"position": position, "settings": settings, "lines": json.loads(encode_lines(lines))},
-                      separators=(",", ":"), ensure_ascii=False)
+    return json.dumps(
+        {"position": position, "settings": settings, "lines": json.loads(encode_lines(lines))},
+        separators=(",", ":"),
+        ensure_ascii=False,
+    )
 
 
 def write_store(path: str | Path, rows: Iterable[Row]) -> int:
@@ -72,7 +89,9 @@ def write_store(path: str | Path, rows: Iterable[Row]) -> int:
     with open(partial, "wb") as raw:
         with gzip.GzipFile(filename="", mode="wb", fileobj=raw, mtime=0, compresslevel=9) as packed:
             for settings, position in sorted(unique):
-                packed.write((row_text(position, settings, unique[settings, position]) + "\n").encode())
+                packed.write(
+                    (row_text(position, settings, unique[settings, position]) + "\n").encode()
+                )
     os.replace(partial, target)
     return len(unique)
 
@@ -86,7 +105,7 @@ class StoreCache:
         self.above = above
         self.paths = [str(p) for p in paths]
         self._rows: dict[tuple[str, str], tuple[SearchLine, ...]] = {}
-        self.settings: dict[str, int] = {}   # settings key -> rows (what the store was made by)
+        self.settings: dict[str, int] = {}  # settings key -> rows (what the store was made by)
         for path in self.paths:
             for position, settings, lines in read_store(path):
                 self._rows[position, settings] = lines
@@ -133,5 +152,7 @@ def unused_store_line(paths: list[str], counts: dict[str, int], engine_key: str)
     if not counts or engine_key in counts:
         return None
     made_by = ", ".join(f"{key} ({rows:,} rows)" for key, rows in sorted(counts.items()))
-    return (f"{', '.join(paths)}: not used, made by {made_by}; this engine's settings are {engine_key}, "
-            "so every position is searched again")
+    return (
+        f"{', '.join(paths)}: not used, made by {made_by}; this engine's settings are {engine_key}, "
+        "so every position is searched again"
+    )

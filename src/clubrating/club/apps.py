@@ -14,4 +14,6 @@ class ClubConfig(AppConfig):
         from clubrating.club.jobs import tasks  # noqa: F401
         from clubrating.club.cpi import rescore_after_upgrade
 
-        post_migrate.connect(rescore_after_upgrade, sender=self, dispatch_uid="clubrating-rescore-cpi")
+        post_migrate.connect(
+            rescore_after_upgrade, sender=self, dispatch_uid="clubrating-rescore-cpi"
+        )

@@ -20,10 +20,26 @@ def cli_user() -> str:
     return f"cli:{login}"
 
 
-def record(club: Club, who: str, action: str, target: str, *, old: Any = None, new: Any = None,
-           summary: str | Text | None = "") -> AuditEntry:
+def record(
+    club: Club,
+    who: str,
+    action: str,
+    target: str,
+    *,
+    old: Any = None,
+    new: Any = None,
+    summary: str | Text | None = "",
+) -> AuditEntry:
     """Leave the entry; a ``summary`` given as a Text is stored in English and as the sentence to
     translate where it is read (:func:`clubrating.club.audit_text.read_stored`)."""
     summary = summary or ""
-    return AuditEntry.objects.create(club=club, who=who, action=action, target=target[:200],
-                                     old=old, new=new, summary=str(summary)[:300], summary_text=stored(summary))
+    return AuditEntry.objects.create(
+        club=club,
+        who=who,
+        action=action,
+        target=target[:200],
+        old=old,
+        new=new,
+        summary=str(summary)[:300],
+        summary_text=stored(summary),
+    )

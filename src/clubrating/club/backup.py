@@ -28,8 +28,8 @@ from django.utils.translation import gettext_noop
 from clubrating.club import backup_schema
 from clubrating.errors import InputError, Refused, Text
 
-SQLITE_MAGIC = b"SQLite format 3\x00"   # sqlite.org/fileformat.html, 1.3 "The Database Header"
-PGDUMP_MAGIC = b"PGDMP"                  # pg_dump's custom format (src/bin/pg_dump/pg_backup_archiver.c)
+SQLITE_MAGIC = b"SQLite format 3\x00"  # sqlite.org/fileformat.html, 1.3 "The Database Header"
+PGDUMP_MAGIC = b"PGDMP"  # pg_dump's custom format (src/bin/pg_dump/pg_backup_archiver.c)
 PG_BIN = "/usr/lib/postgresql/{major}/bin/{program}"
 # Rows that ``migrate`` itself writes into a new database: a database holding only these is empty.
 MIGRATE_TABLES = frozenset({"django_migrations", "django_content_type", "auth_permission"})
@@ -52,10 +52,14 @@ def backup(target: Path) -> Path:
     the arbiters' password hashes). Written beside it under a temporary name and linked into
     place, so an interrupted backup leaves no half file, and an existing file is never replaced."""
     if target.exists():
-        raise Refused(gettext_noop("%(target)s exists already: choose another file name"), target=str(target))
+        raise Refused(
+            gettext_noop("%(target)s exists already: choose another file name"), target=str(target)
+        )
     directory = target.resolve().parent
     if not directory.is_dir():
-        raise InputError(gettext_noop("no directory %(directory)s"), file=str(target), directory=str(directory))
+        raise InputError(
+            gettext_noop("no directory %(directory)s"), file=str(target), directory=str(directory)
+        )
     handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", dir=directory)
     os.close(handle)
     try:
@@ -64,9 +68,11 @@ def backup(target: Path) -> Path:
         else:
             _run(_pg_program("pg_dump"), "--format=custom", "--no-password", f"--file={temporary}")
         os.chmod(temporary, 0o600)
-        os.link(temporary, target)   # fails, rather than replaces, when someone made it meanwhile
+        os.link(temporary, target)  # fails, rather than replaces, when someone made it meanwhile
     except FileExistsError:
-        raise Refused(gettext_noop("%(target)s exists already: choose another file name"), target=str(target)) from None
+        raise Refused(
+            gettext_noop("%(target)s exists already: choose another file name"), target=str(target)
+        ) from None
     finally:
         os.unlink(temporary)
     return target
@@ -78,16 +84,27 @@ def restore(source: Path) -> Restored:
     of this kind of database, or when the database holds any row."""
     kind = backup_kind(source)
     if kind != connection.vendor:
-        raise InputError(gettext_noop("a backup of a %(kind)s database: it restores into %(kind)s only, and "
-                                      "this database is %(vendor)s"), file=str(source),
-                         kind=_NAMES[kind], vendor=_NAMES.get(connection.vendor, connection.vendor))
+        raise InputError(
+            gettext_noop(
+                "a backup of a %(kind)s database: it restores into %(kind)s only, and "
+                "this database is %(vendor)s"
+            ),
+            file=str(source),
+            kind=_NAMES[kind],
+            vendor=_NAMES.get(connection.vendor, connection.vendor),
+        )
     if kind == "sqlite":
         _check_sqlite_file(source)
         backup_schema.check_sqlite_schema(source)
     else:
-        backup_schema.check_pg_listing(source, _check_pg_file(source),
-                                       set(connection.introspection.django_table_names()) | MIGRATE_TABLES)
-        backup_schema.check_pg_schema(source, _run, _pg_program("pg_restore"), _pg_program("pg_dump"))
+        backup_schema.check_pg_listing(
+            source,
+            _check_pg_file(source),
+            set(connection.introspection.django_table_names()) | MIGRATE_TABLES,
+        )
+        backup_schema.check_pg_schema(
+            source, _run, _pg_program("pg_restore"), _pg_program("pg_dump")
+        )
     tables = _refuse_unless_empty()
     from django.db.migrations.recorder import MigrationRecorder
 
@@ -103,28 +120,39 @@ def restore(source: Path) -> Restored:
     after = set(MigrationRecorder(connection).applied_migrations())
     from clubrating.club.models import AuditEntry, Club
 
-    return Restored(Club.objects.count(), AuditEntry.objects.count(),
-                    tuple(f"{app}.{name}" for app, name in sorted(after - before)))
+    return Restored(
+        Club.objects.count(),
+        AuditEntry.objects.count(),
+        tuple(f"{app}.{name}" for app, name in sorted(after - before)),
+    )
 
 
 _NAMES = {"sqlite": "SQLite", "postgresql": "PostgreSQL"}
 
 
 def backup_kind(source: Path) -> str:
-    """"sqlite" or "postgresql": the kind of backup ``source`` is, by its first bytes; anything
+    """ "sqlite" or "postgresql": the kind of backup ``source`` is, by its first bytes; anything
     else is one line naming the file."""
     try:
         with source.open("rb") as file:
             head = file.read(len(SQLITE_MAGIC))
     except OSError as error:
-        raise InputError(gettext_noop("cannot read the backup: %(reason)s"), file=str(source),
-                         reason=error.strerror) from None
+        raise InputError(
+            gettext_noop("cannot read the backup: %(reason)s"),
+            file=str(source),
+            reason=error.strerror,
+        ) from None
     if head.startswith(SQLITE_MAGIC):
         return "sqlite"
     if head.startswith(PGDUMP_MAGIC):
         return "postgresql"
-    raise InputError(gettext_noop("not a backup: expected a SQLite database or a pg_dump custom-format file "
-                                  "(as clubrating backup writes them)"), file=str(source))
+    raise InputError(
+        gettext_noop(
+            "not a backup: expected a SQLite database or a pg_dump custom-format file "
+            "(as clubrating backup writes them)"
+        ),
+        file=str(source),
+    )
 
 
 def _check_sqlite_file(source: Path) -> None:
@@ -133,26 +161,54 @@ def _check_sqlite_file(source: Path) -> None:
         with closing(sqlite3.connect(uri, uri=True)) as database:
             problems = [row[0] for row in database.execute("PRAGMA integrity_check")]
             if problems != ["ok"]:
-                raise InputError(gettext_noop("a damaged SQLite backup: %(error)s"), file=str(source),
-                                 error=str(problems[0]))
-            found = database.execute("SELECT count(*) FROM sqlite_master WHERE type = 'table' "
-                                     "AND name = 'django_migrations'").fetchone()[0]
-            if not found or not database.execute("SELECT count(*) FROM django_migrations").fetchone()[0]:
-                raise InputError(gettext_noop("not a clubrating backup: the SQLite file has no django_migrations "
-                                              "table"), file=str(source))
+                raise InputError(
+                    gettext_noop("a damaged SQLite backup: %(error)s"),
+                    file=str(source),
+                    error=str(problems[0]),
+                )
+            found = database.execute(
+                "SELECT count(*) FROM sqlite_master WHERE type = 'table' "
+                "AND name = 'django_migrations'"
+            ).fetchone()[0]
+            if (
+                not found
+                or not database.execute("SELECT count(*) FROM django_migrations").fetchone()[0]
+            ):
+                raise InputError(
+                    gettext_noop(
+                        "not a clubrating backup: the SQLite file has no django_migrations table"
+                    ),
+                    file=str(source),
+                )
     except sqlite3.DatabaseError as error:
-        raise InputError(gettext_noop("a damaged SQLite backup: %(error)s"), file=str(source), error=str(error)) from None
+        raise InputError(
+            gettext_noop("a damaged SQLite backup: %(error)s"), file=str(source), error=str(error)
+        ) from None
 
 
 def _check_pg_file(source: Path) -> str:
     """The dump's table of contents (``pg_restore --list``), once the whole file was read."""
-    listing = _run(_pg_program("pg_restore"), "--list", str(source), what=Text(gettext_noop("%(source)s: a damaged pg_dump backup"), source=str(source)))
-    if not any("TABLE DATA" in line and " django_migrations " in line for line in listing.splitlines()):
-        raise InputError(gettext_noop("not a clubrating backup: the dump holds no django_migrations table"),
-                         file=str(source))
+    listing = _run(
+        _pg_program("pg_restore"),
+        "--list",
+        str(source),
+        what=Text(gettext_noop("%(source)s: a damaged pg_dump backup"), source=str(source)),
+    )
+    if not any(
+        "TABLE DATA" in line and " django_migrations " in line for line in listing.splitlines()
+    ):
+        raise InputError(
+            gettext_noop("not a clubrating backup: the dump holds no django_migrations table"),
+            file=str(source),
+        )
     # the table of contents is at the start of the file: reading every row to nowhere finds a
     # file cut short after it
-    _run(_pg_program("pg_restore"), "--file=/dev/null", str(source), what=Text(gettext_noop("%(source)s: a damaged pg_dump backup"), source=str(source)))
+    _run(
+        _pg_program("pg_restore"),
+        "--file=/dev/null",
+        str(source),
+        what=Text(gettext_noop("%(source)s: a damaged pg_dump backup"), source=str(source)),
+    )
     return listing
 
 
@@ -165,8 +221,13 @@ def _refuse_unless_empty() -> list[str]:
                 continue
             cursor.execute(f"SELECT 1 FROM {connection.ops.quote_name(table)} LIMIT 1")
             if cursor.fetchone() is not None:
-                raise Refused(gettext_noop("the database is not empty (table %(table)s holds rows): a backup restores "
-                                           "into an empty database only; nothing was written"), table=table)
+                raise Refused(
+                    gettext_noop(
+                        "the database is not empty (table %(table)s holds rows): a backup restores "
+                        "into an empty database only; nothing was written"
+                    ),
+                    table=table,
+                )
 
     return tables
 
@@ -174,7 +235,7 @@ def _refuse_unless_empty() -> list[str]:
 def _sqlite_backup(temporary: Path) -> None:
     with closing(_sqlite_source()) as source, closing(sqlite3.connect(temporary)) as copy:
         source.backup(copy)
-        copy.execute("PRAGMA journal_mode=DELETE")   # one self-contained file, no -wal beside it
+        copy.execute("PRAGMA journal_mode=DELETE")  # one self-contained file, no -wal beside it
 
 
 def _sqlite_source() -> sqlite3.Connection:
@@ -188,7 +249,10 @@ def _sqlite_source() -> sqlite3.Connection:
 def _sqlite_restore(source: Path) -> None:
     connection.close()
     uri = f"file:{urllib.parse.quote(str(source.resolve()))}?mode=ro"
-    with closing(sqlite3.connect(uri, uri=True)) as backup_file, closing(_sqlite_source()) as database:
+    with (
+        closing(sqlite3.connect(uri, uri=True)) as backup_file,
+        closing(_sqlite_source()) as database,
+    ):
         backup_file.backup(database)
 
 
@@ -197,23 +261,40 @@ def _pg_restore(source: Path, tables: list[str]) -> None:
     then loaded in one transaction too, so a failure leaves the database as empty as it was."""
     if tables:
         with connection.cursor() as cursor:
-            cursor.execute("DROP TABLE " + ", ".join(connection.ops.quote_name(t) for t in tables) + " CASCADE")
+            cursor.execute(
+                "DROP TABLE " + ", ".join(connection.ops.quote_name(t) for t in tables) + " CASCADE"
+            )
     connection.close()
-    _run(_pg_program("pg_restore"), "--single-transaction", "--exit-on-error", "--no-owner", "--no-privileges",
-         "--no-password", f"--dbname={connection.settings_dict['NAME']}", str(source),
-         what=Text(gettext_noop("%(source)s: the restore failed, nothing was written"),
-                   source=str(source)))
+    _run(
+        _pg_program("pg_restore"),
+        "--single-transaction",
+        "--exit-on-error",
+        "--no-owner",
+        "--no-privileges",
+        "--no-password",
+        f"--dbname={connection.settings_dict['NAME']}",
+        str(source),
+        what=Text(
+            gettext_noop("%(source)s: the restore failed, nothing was written"), source=str(source)
+        ),
+    )
 
 
 def _pg_program(program: str) -> str:
     """``pg_dump`` or ``pg_restore`` of the server's major version."""
     connection.ensure_connection()
-    major = int(getattr(connection, "pg_version", 0)) // 10000   # 170002 is 17.2
+    major = int(getattr(connection, "pg_version", 0)) // 10000  # 170002 is 17.2
     path = PG_BIN.format(major=major, program=program)
     if not os.access(path, os.X_OK):
-        raise InputError(gettext_noop("%(program)s of PostgreSQL %(major)s is not installed (expected %(path)s): "
-                                      "apt-get install postgresql-client-%(major)s"),
-                         program=program, major=major, path=str(path))
+        raise InputError(
+            gettext_noop(
+                "%(program)s of PostgreSQL %(major)s is not installed (expected %(path)s): "
+                "apt-get install postgresql-client-%(major)s"
+            ),
+            program=program,
+            major=major,
+            path=str(path),
+        )
     return path
 
 
@@ -221,15 +302,27 @@ def _run(program: str, *arguments: str, what: str | Text = "") -> str:
     """Run a PostgreSQL client on the configured server (its address and password in the
     environment, never on the command line); its first line of error is the one line shown."""
     settings = connection.settings_dict
-    environment = {**os.environ, "PGHOST": str(settings.get("HOST") or ""), "PGPORT": str(settings.get("PORT") or ""),
-                   "PGUSER": str(settings.get("USER") or ""), "PGDATABASE": str(settings.get("NAME") or "")}
+    environment = {
+        **os.environ,
+        "PGHOST": str(settings.get("HOST") or ""),
+        "PGPORT": str(settings.get("PORT") or ""),
+        "PGUSER": str(settings.get("USER") or ""),
+        "PGDATABASE": str(settings.get("NAME") or ""),
+    }
     if settings.get("PASSWORD"):
         environment["PGPASSWORD"] = str(settings["PASSWORD"])
     environment = {key: value for key, value in environment.items() if value}
     done = subprocess.run([program, *arguments], env=environment, capture_output=True, text=True)
     if done.returncode != 0:
         lines = [line for line in done.stderr.splitlines() if line.strip()]
-        detail = lines[0].removeprefix(f"{os.path.basename(program)}: ") if lines else f"exit {done.returncode}"
-        raise InputError(gettext_noop("%(program)s: %(detail)s"), program=what or os.path.basename(program),
-                         detail=detail)
+        detail = (
+            lines[0].removeprefix(f"{os.path.basename(program)}: ")
+            if lines
+            else f"exit {done.returncode}"
+        )
+        raise InputError(
+            gettext_noop("%(program)s: %(detail)s"),
+            program=what or os.path.basename(program),
+            detail=detail,
+        )
     return done.stdout

@@ -35,43 +35,63 @@ from clubrating.cpi.coach import weakest_factor as coach_weakest_factor
 from clubrating.cpi.factors import DEFINITIONS_VERSION, Count, Factor
 from clubrating.cpi.facts import Color, GameFacts
 from clubrating.cpi.calibrate import estimate
-from clubrating.cpi.index import (DEFAULT_PRESET, PRESET_POOLS, PRESETS, LedgerGame, PlayerScore, Weights,
-                                  contributions, fitted_nodes, initial_cpi, ledger_step, score_game, years_before)
+from clubrating.cpi.index import (
+    DEFAULT_PRESET,
+    PRESET_POOLS,
+    PRESETS,
+    LedgerGame,
+    PlayerScore,
+    Weights,
+    contributions,
+    fitted_nodes,
+    initial_cpi,
+    ledger_step,
+    score_game,
+    years_before,
+)
 from clubrating.cpi.registry import COUNTS, SHARES, PlayerFactors
 from clubrating.cpi.weights import SETTING_NAMES
 from clubrating.errors import InputError, Text
 from clubrating.words import N_, Nn_
 from clubrating.formats.results import GameResult
 
-PREFETCH_CHUNK = 500        # ours: well under SQLite's 32,766 host parameters per statement
-INSERT_BATCH = 2_000        # ours: rows per INSERT of bulk_create
+PREFETCH_CHUNK = 500  # ours: well under SQLite's 32,766 host parameters per statement
+INSERT_BATCH = 2_000  # ours: rows per INSERT of bulk_create
 RESULTS = {r.points: r.value for r in GameResult if r.played}  # half-points -> PGN result
-LAST_GAMES = 10             # ours: the games listed by cpi_summary
+LAST_GAMES = 10  # ours: the games listed by cpi_summary
 
 
-def game_order(date: Any, sequence: int, tournament_id: int, round_: int, board: int | None,
-               game_id: int) -> tuple[Any, ...]:
+def game_order(
+    date: Any, sequence: int, tournament_id: int, round_: int, board: int | None, game_id: int
+) -> tuple[Any, ...]:
     """Ledger order: tournament (date, sequence, id), round, board (none last), game id."""
     return (date, sequence, tournament_id, round_, board is None, board or 0, game_id)
 
 
 # --- the ledger ----------------------------------------------------------------------------
 
+
 @dataclass(frozen=True)
 class CpiReport:
     """What a ledger rebuild did (as the rating rebuild's report)."""
 
-    games: int               # analysed games in the ledger
-    entries: int             # CpiEntry rows written
-    entries_differing: int   # stored rows that were not what the re-scoring gives
-    cpis_changed: int        # members whose current CPI changed
+    games: int  # analysed games in the ledger
+    entries: int  # CpiEntry rows written
+    entries_differing: int  # stored rows that were not what the re-scoring gives
+    cpis_changed: int  # members whose current CPI changed
 
     @property
     def text(self) -> Text:
         """The report in words, translated where it is shown."""
-        return Text(N_("CPI ledger: %(games)s, %(changed)s"),
-                    games=Text(Nn_("%(count)s analysed game", "%(count)s analysed games"), count=self.games),
-                    changed=Text(Nn_("%(count)s CPI changed", "%(count)s CPIs changed"), count=self.cpis_changed))
+        return Text(
+            N_("CPI ledger: %(games)s, %(changed)s"),
+            games=Text(
+                Nn_("%(count)s analysed game", "%(count)s analysed games"), count=self.games
+            ),
+            changed=Text(
+                Nn_("%(count)s CPI changed", "%(count)s CPIs changed"), count=self.cpis_changed
+            ),
+        )
 
     def __str__(self) -> str:
         return str(self.text)
@@ -88,7 +108,9 @@ def club_preset(club: Club) -> str:
 
 def club_weights(club: Club) -> Weights:
     """The club's preset with the club's overrides, starting at the club's CPI start."""
-    return Weights.from_dict({**PRESETS[club_preset(club)].to_dict(), **club_overrides(club), "start": club.cpi_start})
+    return Weights.from_dict(
+        {**PRESETS[club_preset(club)].to_dict(), **club_overrides(club), "start": club.cpi_start}
+    )
 
 
 def club_overrides(club: Club) -> dict[str, Any]:
@@ -101,28 +123,50 @@ class LedgerRow:
     """One analysed game of the published history, as the ledger sees it (no facts)."""
 
     game_id: int
-    white: int          # members, resolved through merges
+    white: int  # members, resolved through merges
     black: int
-    result: str         # as the club stores it now: a corrected result counts
-    date: Any = None    # the tournament's date (datetime.date): the ``decay`` setting needs it
+    result: str  # as the club stores it now: a corrected result counts
+    date: Any = None  # the tournament's date (datetime.date): the ``decay`` setting needs it
 
 
-LEDGER_FIELDS = ("game_id", "game__tournament__date", "game__tournament__sequence", "game__tournament_id",
-                 "game__round", "game__board", "game__white__member_id", "game__black__member_id",
-                 "game__white_points", "game__black_points")
+LEDGER_FIELDS = (
+    "game_id",
+    "game__tournament__date",
+    "game__tournament__sequence",
+    "game__tournament_id",
+    "game__round",
+    "game__board",
+    "game__white__member_id",
+    "game__black__member_id",
+    "game__white_points",
+    "game__black_points",
+)
 
 
 def ledger_rows(club: Club) -> list[LedgerRow]:
     """The analysed, played games of the published history, in ledger order."""
-    rows = list(GameAnalysis.objects.filter(
-        game__tournament__club=club, game__tournament__status=TournamentStatus.PUBLISHED, game__played=True)
-        .exclude(game__tournament__kind="bughouse").values_list(*LEDGER_FIELDS))
+    rows = list(
+        GameAnalysis.objects.filter(
+            game__tournament__club=club,
+            game__tournament__status=TournamentStatus.PUBLISHED,
+            game__played=True,
+        )
+        .exclude(game__tournament__kind="bughouse")
+        .values_list(*LEDGER_FIELDS)
+    )
     rows.sort(key=lambda r: game_order(r[1], r[2], r[3], r[4], r[5], r[0]))
     who = resolve_members(club)
-    return [LedgerRow(game_id, who.get(white, white), who.get(black, black),
-                      RESULTS.get((white_points, black_points), "*"), date)
-            for game_id, date, *_, white, black, white_points, black_points in rows
-            if white is not None and black is not None]   # published games have both names linked
+    return [
+        LedgerRow(
+            game_id,
+            who.get(white, white),
+            who.get(black, black),
+            RESULTS.get((white_points, black_points), "*"),
+            date,
+        )
+        for game_id, date, *_, white, black, white_points, black_points in rows
+        if white is not None and black is not None
+    ]  # published games have both names linked
 
 
 def stored_facts(rows: Sequence[LedgerRow]) -> dict[int, GameFacts]:
@@ -131,8 +175,9 @@ def stored_facts(rows: Sequence[LedgerRow]) -> dict[int, GameFacts]:
     ids = sorted(result)
     facts: dict[int, GameFacts] = {}
     for lo in range(0, len(ids), PREFETCH_CHUNK):
-        for game_id, data in GameAnalysis.objects.filter(game_id__in=ids[lo:lo + PREFETCH_CHUNK]).values_list(
-                "game_id", "facts"):
+        for game_id, data in GameAnalysis.objects.filter(
+            game_id__in=ids[lo : lo + PREFETCH_CHUNK]
+        ).values_list("game_id", "facts"):
             facts[game_id] = dataclasses.replace(GameFacts.from_dict(data), result=result[game_id])
     return facts
 
@@ -141,7 +186,9 @@ def ledger_games(club: Club) -> list[LedgerGame]:
     """The analysed games with their facts, for the pure :func:`clubrating.cpi.index.ledger`."""
     rows = ledger_rows(club)
     facts = stored_facts(rows)
-    return [LedgerGame(row.game_id, row.white, row.black, facts[row.game_id], row.date) for row in rows]
+    return [
+        LedgerGame(row.game_id, row.white, row.black, facts[row.game_id], row.date) for row in rows
+    ]
 
 
 def scoring_key(weights: Weights, result: str) -> str:
@@ -155,16 +202,21 @@ def scoring_key(weights: Weights, result: str) -> str:
 def _ledger_samples(clubs: Any) -> Any:
     """Each club with one stored ledger row's scoring key and result (None without a ledger):
     one query whatever the number of clubs, an index lookup per club (member, then entry)."""
-    sample = (CpiEntry.objects.filter(member__club=OuterRef("pk")).order_by("id")
-              .annotate(key=KeyTextTransform("scored_with", "factors")))
-    return clubs.annotate(sample_key=Subquery(sample.values("key")[:1]),
-                          sample_white=Subquery(sample.values("game__white_points")[:1]),
-                          sample_black=Subquery(sample.values("game__black_points")[:1]))
+    sample = (
+        CpiEntry.objects.filter(member__club=OuterRef("pk"))
+        .order_by("id")
+        .annotate(key=KeyTextTransform("scored_with", "factors"))
+    )
+    return clubs.annotate(
+        sample_key=Subquery(sample.values("key")[:1]),
+        sample_white=Subquery(sample.values("game__white_points")[:1]),
+        sample_black=Subquery(sample.values("game__black_points")[:1]),
+    )
 
 
 def _is_current(club: Any) -> bool:
     if club.sample_white is None:
-        return True     # no ledger yet
+        return True  # no ledger yet
     result = RESULTS.get((club.sample_white, club.sample_black), "*")
     return bool(club.sample_key == scoring_key(club_weights(club), result))
 
@@ -188,7 +240,9 @@ def rescore_after_upgrade(plan: Any = None, **_: Any) -> None:
             rebuild_cpi(club)
 
 
-def _scored(game: GameFacts, weights: Weights, key: str) -> dict[Color, tuple[float | None, dict[str, Any]]]:
+def _scored(
+    game: GameFacts, weights: Weights, key: str
+) -> dict[Color, tuple[float | None, dict[str, Any]]]:
     """Each player's score in the game (Σ w·factor + R, spec C1; None: a game too short to
     score) and factors for display (the analyze JSON's PLAYER without the name, its
     ``delta_cpi`` kept as ``score``: the ledger's ΔCPI is the row's), with the scoring key."""
@@ -197,7 +251,9 @@ def _scored(game: GameFacts, weights: Weights, key: str) -> dict[Color, tuple[fl
         document = score.to_dict()
         document.pop("name", None)
         document.pop("delta_cpi")
-        document["score"] = score.delta_cpi   # unrounded: the ledger steps from it again on a rebuild
+        document["score"] = (
+            score.delta_cpi
+        )  # unrounded: the ledger steps from it again on a rebuild
         document["scored_with"] = key
         scored[color] = (score.delta_cpi if score.scored else None, document)
     return scored
@@ -210,28 +266,55 @@ StoredRow = tuple[int, int, int, str, float, float, float, str | None, float | N
 def _stored_entries(club: Club) -> dict[tuple[int, str], StoredRow]:
     """The stored ledger, by (game, colour), with the scoring key and the score of each row."""
     rows = CpiEntry.objects.filter(member__club=club).values_list(
-        "id", "member_id", "game_id", "ordinal", "color", "cpi_before", "delta", "cpi_after",
-        "factors__scored_with", "factors__score")
-    return {(game, color): (row_id, member, ordinal, color, before, delta, after, key, score)
-            for row_id, member, game, ordinal, color, before, delta, after, key, score in rows}
+        "id",
+        "member_id",
+        "game_id",
+        "ordinal",
+        "color",
+        "cpi_before",
+        "delta",
+        "cpi_after",
+        "factors__scored_with",
+        "factors__score",
+    )
+    return {
+        (game, color): (row_id, member, ordinal, color, before, delta, after, key, score)
+        for row_id, member, game, ordinal, color, before, delta, after, key, score in rows
+    }
 
 
-def _scores(rows: Sequence[LedgerRow], stored: dict[tuple[int, str], StoredRow], weights: Weights
-            ) -> tuple[dict[tuple[int, str], float | None], dict[int, dict[Color, dict[str, Any]]]]:
+def _scores(
+    rows: Sequence[LedgerRow], stored: dict[tuple[int, str], StoredRow], weights: Weights
+) -> tuple[dict[tuple[int, str], float | None], dict[int, dict[Color, dict[str, Any]]]]:
     """Each player's score in each game: the stored one when the game's facts, result and the
     weights are those it was scored with (a new analysis deletes its rows), else scored anew."""
     keys = {row.game_id: scoring_key(weights, row.result) for row in rows}
-    fresh = [row for row in rows if any(
-        (stored.get((row.game_id, color.value)) or (None,) * 9)[7] != keys[row.game_id] for color in Color)]
+    fresh = [
+        row
+        for row in rows
+        if any(
+            (stored.get((row.game_id, color.value)) or (None,) * 9)[7] != keys[row.game_id]
+            for color in Color
+        )
+    ]
     facts = stored_facts(fresh)
     scored = {row.game_id: _scored(facts[row.game_id], weights, keys[row.game_id]) for row in fresh}
     scores: dict[tuple[int, str], float | None] = {(g, c): row[8] for (g, c), row in stored.items()}
-    scores.update({(g, color.value): score for g, both in scored.items() for color, (score, _) in both.items()})
-    return scores, {g: {color: shown for color, (_, shown) in both.items()} for g, both in scored.items()}
+    scores.update(
+        {
+            (g, color.value): score
+            for g, both in scored.items()
+            for color, (score, _) in both.items()
+        }
+    )
+    return scores, {
+        g: {color: shown for color, (_, shown) in both.items()} for g, both in scored.items()
+    }
 
 
-def replay_ledger(rows: Sequence[LedgerRow], scores: dict[tuple[int, str], float | None], weights: Weights
-                  ) -> dict[tuple[int, int], tuple[int, str, float, float, float]]:
+def replay_ledger(
+    rows: Sequence[LedgerRow], scores: dict[tuple[int, str], float | None], weights: Weights
+) -> dict[tuple[int, int], tuple[int, str, float, float, float]]:
     """(member, game) -> (ordinal, colour, CPI before, ΔCPI, CPI after): the rule of
     :func:`clubrating.cpi.index.ledger` (:func:`~clubrating.cpi.index.ledger_step`) over known
     scores, a game too short to score (None) left out; a test checks both give the same entries."""
@@ -269,21 +352,40 @@ def rebuild_cpi(club: Club) -> CpiReport:
         replayed = replay_ledger(rows, scores, weights)
         before = {(r[1], g): r for (g, _), r in stored.items()}
         old = {key: (r[2], r[3], r[4], r[5], r[6]) for key, r in before.items()}
-        differing = {key for key in old.keys() | replayed.keys() if old.get(key) != replayed.get(key)}
+        differing = {
+            key for key in old.keys() | replayed.keys() if old.get(key) != replayed.get(key)
+        }
         now, then = _current(old), _current(replayed)
         changed = sum(1 for m in now.keys() | then.keys() if now.get(m) != then.get(m))
         stale = sorted(before[key][0] for key in differing if key in before)
         kept: dict[tuple[int, str], Any] = {}
         for lo in range(0, len(stale), PREFETCH_CHUNK):
-            chunk = CpiEntry.objects.filter(id__in=stale[lo:lo + PREFETCH_CHUNK])
+            chunk = CpiEntry.objects.filter(id__in=stale[lo : lo + PREFETCH_CHUNK])
             kept.update({(g, c): f for g, c, f in chunk.values_list("game_id", "color", "factors")})
             chunk.delete()
-        CpiEntry.objects.bulk_create([
-            CpiEntry(member_id=member, game_id=game, ordinal=ordinal, color=color, cpi_before=cpi_before,
-                     delta=delta, cpi_after=cpi_after,
-                     factors=shown[game][Color(color)] if game in shown else kept[game, color])
-            for (member, game), (ordinal, color, cpi_before, delta, cpi_after) in replayed.items()
-            if (member, game) in differing], batch_size=INSERT_BATCH)
+        CpiEntry.objects.bulk_create(
+            [
+                CpiEntry(
+                    member_id=member,
+                    game_id=game,
+                    ordinal=ordinal,
+                    color=color,
+                    cpi_before=cpi_before,
+                    delta=delta,
+                    cpi_after=cpi_after,
+                    factors=shown[game][Color(color)] if game in shown else kept[game, color],
+                )
+                for (member, game), (
+                    ordinal,
+                    color,
+                    cpi_before,
+                    delta,
+                    cpi_after,
+                ) in replayed.items()
+                if (member, game) in differing
+            ],
+            batch_size=INSERT_BATCH,
+        )
         return CpiReport(len(rows), len(replayed), len(differing), changed)
 
 
@@ -298,7 +400,7 @@ def _current(rows: dict[tuple[int, int], tuple[Any, ...]]) -> dict[int, float]:
 
 # --- weights -------------------------------------------------------------------------------
 
-WEIGHT_NAMES = SETTING_NAMES   # E ... Br, win/draw/loss, start (the club's cpi_start), the model's
+WEIGHT_NAMES = SETTING_NAMES  # E ... Br, win/draw/loss, start (the club's cpi_start), the model's
 
 
 def parse_weight(text: str) -> tuple[str, float | None]:
@@ -307,28 +409,39 @@ def parse_weight(text: str) -> tuple[str, float | None]:
     name = name.strip()
     by_folded = {n.casefold(): n for n in WEIGHT_NAMES}
     if not sep or name.casefold() not in by_folded:
-        raise InputError(N_("expected NAME=VALUE with NAME one of %(names)s, not %(text)s"),
-                         names=", ".join(WEIGHT_NAMES), text=repr(text))
+        raise InputError(
+            N_("expected NAME=VALUE with NAME one of %(names)s, not %(text)s"),
+            names=", ".join(WEIGHT_NAMES),
+            text=repr(text),
+        )
     if value.strip().casefold() == "default":
         return by_folded[name.casefold()], None
     try:
         number = float(value)
     except ValueError:
-        raise InputError(N_("%(name)s: %(value)s is not a number"), name=name, value=repr(value)) from None
+        raise InputError(
+            N_("%(name)s: %(value)s is not a number"), name=name, value=repr(value)
+        ) from None
     if number != number or number in (float("inf"), float("-inf")):
-        raise InputError(N_("%(name)s: %(value)s is not a finite number"), name=name, value=repr(value))
+        raise InputError(
+            N_("%(name)s: %(value)s is not a finite number"), name=name, value=repr(value)
+        )
     return by_folded[name.casefold()], number
 
 
 # --- queries for the CLI and the website ---------------------------------------------------
 
+
 def _ledger_rows(member: Member, weights: Weights) -> list[dict[str, Any]]:
     """The member's ledger, oldest first: one query whatever the number of games. Each row:
     CPI before, ΔCPI, CPI after (after = clamp(before + ΔCPI, 0, 4000), spec C2), the game's
     score (Σ w·factor + R, C1) and what each factor and the result added to the ΔCPI."""
-    entries = (CpiEntry.objects.filter(member=member).order_by("ordinal")
-               .select_related("game__tournament", "game__white__member", "game__black__member")
-               .annotate(analysis_nodes=F("game__analysis__nodes")))
+    entries = (
+        CpiEntry.objects.filter(member=member)
+        .order_by("ordinal")
+        .select_related("game__tournament", "game__white__member", "game__black__member")
+        .annotate(analysis_nodes=F("game__analysis__nodes"))
+    )
     rows = []
     for played, entry in enumerate(entries):
         game = entry.game
@@ -338,24 +451,43 @@ def _ledger_rows(member: Member, weights: Weights) -> list[dict[str, Any]]:
         score = float(shown.get("score", entry.delta))
         factors = stored_player_factors(shown.get("factors", {}))
         bonus = float(shown.get("result_bonus") or 0.0)
-        parts = contributions(PlayerScore("", Color(entry.color), factors, bonus, score), entry.cpi_before,
-                              weights, played)
-        rows.append({
-            "game_id": game.id, "tournament_id": game.tournament_id, "tournament": game.tournament.name,
-            "has_moves": bool(game.moves.strip()),
-            "date": game.tournament.date, "round": game.round, "board": game.board, "colour": entry.color,
-            "opponent": other.member.name if other.member else other.name, "opponent_member_id": other.member_id,
-            "result": game_result_text(game), "score": (game.white_points if white else game.black_points) / 2,
-            "game_score": score,
-            "cpi_before": entry.cpi_before, "delta": entry.delta, "cpi_after": entry.cpi_after,
-            "factors": shown.get("factors", {}), "acpl": shown.get("acpl"), "accuracy": shown.get("accuracy"),
-            "contributions": {name: round(value, 6) for name, value in parts.items()}, "nodes": entry.analysis_nodes,
-        })
+        parts = contributions(
+            PlayerScore("", Color(entry.color), factors, bonus, score),
+            entry.cpi_before,
+            weights,
+            played,
+        )
+        rows.append(
+            {
+                "game_id": game.id,
+                "tournament_id": game.tournament_id,
+                "tournament": game.tournament.name,
+                "has_moves": bool(game.moves.strip()),
+                "date": game.tournament.date,
+                "round": game.round,
+                "board": game.board,
+                "colour": entry.color,
+                "opponent": other.member.name if other.member else other.name,
+                "opponent_member_id": other.member_id,
+                "result": game_result_text(game),
+                "score": (game.white_points if white else game.black_points) / 2,
+                "game_score": score,
+                "cpi_before": entry.cpi_before,
+                "delta": entry.delta,
+                "cpi_after": entry.cpi_after,
+                "factors": shown.get("factors", {}),
+                "acpl": shown.get("acpl"),
+                "accuracy": shown.get("accuracy"),
+                "contributions": {name: round(value, 6) for name, value in parts.items()},
+                "nodes": entry.analysis_nodes,
+            }
+        )
     return rows
 
 
 def stored_player_factors(shown: dict[str, Any]) -> PlayerFactors:
     """A ledger row's factors (``CpiEntry.factors["factors"]``) back as the pure value."""
+
     def share(name: str) -> Factor:
         data = shown.get(name) or {}
         return Factor(data.get("value"), data.get("numerator", 0), data.get("denominator", 0))
@@ -378,9 +510,15 @@ def weakest_of(shown: Sequence[dict[str, Any]], weights: Weights) -> dict[str, A
     found = coach_weakest_factor(averages, weights)
     if found is None:
         return None
-    return {"factor": found.factor, "label": FACTOR_NAMES[found.factor],
-            "cost_per_game": round(found.cost_per_game, 6), "average": found.average,
-            "costs": {name: round(s.cost_per_game, 6) for name, s in shortfalls(averages, weights).items()}}
+    return {
+        "factor": found.factor,
+        "label": FACTOR_NAMES[found.factor],
+        "cost_per_game": round(found.cost_per_game, 6),
+        "average": found.average,
+        "costs": {
+            name: round(s.cost_per_game, 6) for name, s in shortfalls(averages, weights).items()
+        },
+    }
 
 
 def factor_averages(rows: Sequence[dict[str, Any]]) -> dict[str, dict[str, Any]]:
@@ -388,13 +526,23 @@ def factor_averages(rows: Sequence[dict[str, Any]]) -> dict[str, dict[str, Any]]
     many games it was; per counted factor (H, Br): the total and the mean per game."""
     averages: dict[str, dict[str, Any]] = {}
     for name in SHARES:
-        values = [row["factors"][name]["value"] for row in rows
-                  if row["factors"].get(name, {}).get("available")]
-        averages[name] = {"average": sum(values) / len(values) if values else None,
-                          "available": len(values), "games": len(rows)}
+        values = [
+            row["factors"][name]["value"]
+            for row in rows
+            if row["factors"].get(name, {}).get("available")
+        ]
+        averages[name] = {
+            "average": sum(values) / len(values) if values else None,
+            "available": len(values),
+            "games": len(rows),
+        }
     for name in COUNTS:
         total = sum(int(row["factors"].get(name, {}).get("count", 0)) for row in rows)
-        averages[name] = {"average": total / len(rows) if rows else None, "total": total, "games": len(rows)}
+        averages[name] = {
+            "average": total / len(rows) if rows else None,
+            "total": total,
+            "games": len(rows),
+        }
     return averages
 
 
@@ -406,19 +554,27 @@ def member_ledger(member: Member) -> dict[str, Any]:
     rows = _ledger_rows(member, weights)
     averages = factor_averages(rows)
     return {
-        "member_id": member.id, "name": member.name, "cpi": rows[-1]["cpi_after"] if rows else None,
-        "games": len(rows), "averages": averages, "weakest": weakest_of([row["factors"] for row in rows], weights),
-        "strength": playing_strength(rows, weights, club_preset(member.club)), "ledger": rows,
+        "member_id": member.id,
+        "name": member.name,
+        "cpi": rows[-1]["cpi_after"] if rows else None,
+        "games": len(rows),
+        "averages": averages,
+        "weakest": weakest_of([row["factors"] for row in rows], weights),
+        "strength": playing_strength(rows, weights, club_preset(member.club)),
+        "ledger": rows,
     }
 
 
-MIN_GAMES_FOR_STRENGTH = 5     # ours: fewer games give an interval as wide as the pool itself
-MIN_MOVES_FOR_STRENGTH = 150   # ours: about five games of 30 moves (a strength only once enough moves exist)
+MIN_GAMES_FOR_STRENGTH = 5  # ours: fewer games give an interval as wide as the pool itself
+MIN_MOVES_FOR_STRENGTH = (
+    150  # ours: about five games of 30 moves (a strength only once enough moves exist)
+)
 
 
-def playing_strength(rows: Sequence[dict[str, Any]], weights: Weights, preset: str,
-                     today: dt.date | None = None) -> dict[str, Any] | None:
-    """"Plays like 1750 ± 150 over the last 10 games": the Elo-equivalent of the member's last
+def playing_strength(
+    rows: Sequence[dict[str, Any]], weights: Weights, preset: str, today: dt.date | None = None
+) -> dict[str, Any] | None:
+    """ "Plays like 1750 ± 150 over the last 10 games": the Elo-equivalent of the member's last
     ``window`` games in the fitted pool's ratings (:func:`clubrating.cpi.calibrate.estimate`),
     None under settings without an Elo map or before enough moves were analysed.
 
@@ -429,17 +585,24 @@ def playing_strength(rows: Sequence[dict[str, Any]], weights: Weights, preset: s
     elo = model.elo_map
     if elo is None or model.window < 1:
         return None
-    recent = list(rows[-model.window:])
+    recent = list(rows[-model.window :])
     moves = sum(int(row["factors"].get("E", {}).get("denominator") or 0) for row in recent)
     if len(recent) < MIN_GAMES_FOR_STRENGTH or moves < MIN_MOVES_FOR_STRENGTH:
         return None
     today = today or timezone.localdate()
     ages = years_before([row["date"] for row in recent], today) if model.decay > 0 else None
     mean, sd = estimate([row["game_score"] for row in recent], elo, ages=ages, decay=model.decay)
-    return {"elo": round(mean), "sd": round(sd), "games": len(recent), "moves": moves,
-            "pool": PRESET_POOLS.get(preset, preset), "last_played": recent[-1]["date"],
-            "stale": sd >= elo.prior_sd, "fitted_nodes": fitted_nodes(preset),
-            "nodes": sorted({row["nodes"] for row in recent if row.get("nodes") is not None})}
+    return {
+        "elo": round(mean),
+        "sd": round(sd),
+        "games": len(recent),
+        "moves": moves,
+        "pool": PRESET_POOLS.get(preset, preset),
+        "last_played": recent[-1]["date"],
+        "stale": sd >= elo.prior_sd,
+        "fitted_nodes": fitted_nodes(preset),
+        "nodes": sorted({row["nodes"] for row in recent if row.get("nodes") is not None}),
+    }
 
 
 def cpi_summary(member: Member, last: int = LAST_GAMES) -> dict[str, Any]:

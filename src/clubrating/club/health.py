@@ -22,19 +22,19 @@ from django.utils import timezone
 
 from clubrating.words import plural
 
-SEEN_WINDOW = dt.timedelta(minutes=10)   # two leases: a running job is renewed every minute
+SEEN_WINDOW = dt.timedelta(minutes=10)  # two leases: a running job is renewed every minute
 MINUTES = int(SEEN_WINDOW.total_seconds() // 60)
 
 
 @dataclass(frozen=True)
 class Health:
-    database: str                 # "ok", or the database's one-line error
-    queue: str                    # "ok", or the job queue's (RQ's Redis server) one-line error
+    database: str  # "ok", or the database's one-line error
+    queue: str  # "ok", or the job queue's (RQ's Redis server) one-line error
     unapplied_migrations: tuple[str, ...]
     jobs_waiting: int
     oldest_waiting_seconds: float | None
-    workers_seen: int             # in the last SEEN_WINDOW (RQ: registered now)
-    workers_seen_minutes: int     # SEEN_WINDOW
+    workers_seen: int  # in the last SEEN_WINDOW (RQ: registered now)
+    workers_seen_minutes: int  # SEEN_WINDOW
     stalled_after_seconds: float  # a job waiting longer than this means no worker runs
 
     @property
@@ -45,11 +45,18 @@ class Health:
         if self.queue != "ok":
             found.append(f"the job queue does not answer: {self.queue}")
         if self.unapplied_migrations:
-            found.append(f"{plural(len(self.unapplied_migrations), 'migration')} not applied: "
-                         "run any clubrating command with write access")
-        if self.oldest_waiting_seconds is not None and self.oldest_waiting_seconds > self.stalled_after_seconds:
-            found.append(f"an analysis job has waited {self.oldest_waiting_seconds:.0f} s: no worker takes the jobs "
-                         "(start one with 'clubrating worker')")
+            found.append(
+                f"{plural(len(self.unapplied_migrations), 'migration')} not applied: "
+                "run any clubrating command with write access"
+            )
+        if (
+            self.oldest_waiting_seconds is not None
+            and self.oldest_waiting_seconds > self.stalled_after_seconds
+        ):
+            found.append(
+                f"an analysis job has waited {self.oldest_waiting_seconds:.0f} s: no worker takes the jobs "
+                "(start one with 'clubrating worker')"
+            )
         return found
 
     @property
@@ -57,8 +64,12 @@ class Health:
         return not self.problems
 
     def as_dict(self) -> dict[str, Any]:
-        return {**asdict(self), "unapplied_migrations": list(self.unapplied_migrations),
-                "healthy": self.healthy, "problems": self.problems}
+        return {
+            **asdict(self),
+            "unapplied_migrations": list(self.unapplied_migrations),
+            "healthy": self.healthy,
+            "problems": self.problems,
+        }
 
 
 def health(now: dt.datetime | None = None) -> Health:
@@ -76,7 +87,9 @@ def health(now: dt.datetime | None = None) -> Health:
     except DatabaseError as error:
         return Health(_one_line(error), "ok", (), 0, None, 0, MINUTES, stalled)
     except QueueDown as error:
-        return Health("ok", _one_line(error.__cause__ or error), unapplied, 0, None, 0, MINUTES, stalled)
+        return Health(
+            "ok", _one_line(error.__cause__ or error), unapplied, 0, None, 0, MINUTES, stalled
+        )
     return Health("ok", "ok", unapplied, waiting, oldest, workers, MINUTES, stalled)
 
 
@@ -108,7 +121,9 @@ def _queue(now: dt.datetime) -> tuple[int, float | None, int]:
     waiting = DBTaskResult.objects.filter(status="READY")
     oldest = waiting.order_by("enqueued_at").values_list("enqueued_at", flat=True).first()
     since = now - SEEN_WINDOW
-    recent = DBTaskResult.objects.filter(Q(status="RUNNING") | Q(started_at__gte=since) | Q(finished_at__gte=since))
+    recent = DBTaskResult.objects.filter(
+        Q(status="RUNNING") | Q(started_at__gte=since) | Q(finished_at__gte=since)
+    )
     workers = {ids[-1] for ids in recent.values_list("worker_ids", flat=True) if ids}
     age = None if oldest is None else max(0.0, (now - oldest).total_seconds())
     return waiting.count(), age, len(workers)
@@ -121,10 +136,18 @@ def _rq_queue() -> tuple[int, float | None, int]:
 
     queue = django_rq.get_queue("default")
     try:
-        jobs = queue.get_jobs(0, 1)   # the oldest: RQ queues at the tail
+        jobs = queue.get_jobs(0, 1)  # the oldest: RQ queues at the tail
         oldest = jobs[0].enqueued_at if jobs else None
-        age = None if oldest is None else max(0.0, (dt.datetime.now(dt.timezone.utc)
-                                                    - oldest.replace(tzinfo=dt.timezone.utc)).total_seconds())
+        age = (
+            None
+            if oldest is None
+            else max(
+                0.0,
+                (
+                    dt.datetime.now(dt.timezone.utc) - oldest.replace(tzinfo=dt.timezone.utc)
+                ).total_seconds(),
+            )
+        )
         return queue.count, age, Worker.count(connection=queue.connection)
     except RedisError as error:
         raise QueueDown() from error

@@ -22,19 +22,27 @@ from clubrating.errors import Text
 __all__ = ["OrderKey", "RebuildReport", "order_key", "rebuild", "rebuild_if_published"]
 
 
-def rebuild(club: Club, *, reason: str | Text, since: Tournament | OrderKey | None = None,
-            expect_difference: bool = True) -> RebuildReport:
+def rebuild(
+    club: Club,
+    *,
+    reason: str | Text,
+    since: Tournament | OrderKey | None = None,
+    expect_difference: bool = True,
+) -> RebuildReport:
     """Replay the published history (all of it, or from ``since`` on), store the ratings,
     then rebuild the CPI ledger; in the caller's transaction, or in one of its own holding
     the club's lock when called alone. The report is the ratings'."""
     with history_write(club):
-        report = rebuild_ratings(club, reason=reason, since=since, expect_difference=expect_difference)
-        rebuild_cpi(club)   # the CPI ledger follows every history change
+        report = rebuild_ratings(
+            club, reason=reason, since=since, expect_difference=expect_difference
+        )
+        rebuild_cpi(club)  # the CPI ledger follows every history change
     return report
 
 
-def rebuild_if_published(tournament: Tournament, reason: str | Text,
-                         since: Tournament | tuple[Any, ...] | None = None) -> RebuildReport | None:
+def rebuild_if_published(
+    tournament: Tournament, reason: str | Text, since: Tournament | tuple[Any, ...] | None = None
+) -> RebuildReport | None:
     """The rebuild a change to ``tournament`` causes: none while it is a draft."""
     if not tournament.is_published:
         return None

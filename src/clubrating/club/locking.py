@@ -22,8 +22,10 @@ from clubrating.words import N_
 # The same wait as SQLite's busy timeout (settings.py, OPTIONS["timeout"] = 20) and below
 # gunicorn's 30 s worker timeout (web/server.py), so that a waiting request answers.
 LOCK_WAIT_SECONDS = 20
-BUSY = ("another change to this club's history is still running (a rebuild takes a while): "
-        "nothing was changed, try again in a minute")
+BUSY = (
+    "another change to this club's history is still running (a rebuild takes a while): "
+    "nothing was changed, try again in a minute"
+)
 
 
 @contextmanager

@@ -24,22 +24,32 @@ def find_club(slug: str | None = None) -> Club:
         try:
             return Club.objects.get(slug=slug)
         except Club.DoesNotExist:
-            raise NotFound(gettext_noop("no club %(slug)s in this database: %(value)s"), slug=repr(slug), value=_slugs()) from None
+            raise NotFound(
+                gettext_noop("no club %(slug)s in this database: %(value)s"),
+                slug=repr(slug),
+                value=_slugs(),
+            ) from None
     clubs = list(Club.objects.all()[:2])
     if not clubs:
-        raise NotFound(gettext_noop("this database holds no club yet: run 'clubrating init NAME' first"))
+        raise NotFound(
+            gettext_noop("this database holds no club yet: run 'clubrating init NAME' first")
+        )
     if len(clubs) > 1:
-        raise InputError(gettext_noop("this database holds several clubs: say which with --club SLUG (%(value)s)"),
-                         value=_slugs())
+        raise InputError(
+            gettext_noop(
+                "this database holds several clubs: say which with --club SLUG (%(value)s)"
+            ),
+            value=_slugs(),
+        )
     return clubs[0]
 
 
-SLUGS_SHOWN = 20   # a federation's database may hold hundreds of clubs
+SLUGS_SHOWN = 20  # a federation's database may hold hundreds of clubs
 
 
 def _slugs() -> str:
     """The clubs' short names, as --club takes them."""
-    slugs = list(Club.objects.order_by("slug").values_list("slug", flat=True)[:SLUGS_SHOWN + 1])
+    slugs = list(Club.objects.order_by("slug").values_list("slug", flat=True)[: SLUGS_SHOWN + 1])
     if not slugs:
         return "it holds no club yet (clubrating init NAME)"
     more = f" and {Club.objects.count() - SLUGS_SHOWN} more" if len(slugs) > SLUGS_SHOWN else ""
@@ -54,10 +64,15 @@ def parse_id(ref: int | str | None) -> int | None:
 
 def get_tournament(club: Club, tournament_id: int | str) -> Tournament:
     number = parse_id(tournament_id)
-    tournament = Tournament.objects.filter(club=club, id=number).first() if number is not None else None
+    tournament = (
+        Tournament.objects.filter(club=club, id=number).first() if number is not None else None
+    )
     if tournament is None:
-        raise NotFound(gettext_noop("no tournament %(tournament_id)s in %(name)s"),
-                       tournament_id=tournament_id, name=club.name)
+        raise NotFound(
+            gettext_noop("no tournament %(tournament_id)s in %(name)s"),
+            tournament_id=tournament_id,
+            name=club.name,
+        )
     return tournament
 
 
@@ -79,11 +94,19 @@ def find_member_by_name(club: Club, typed: str) -> Member:
     text = " ".join(typed.split())
     found = members_called(club, text)
     if not found:
-        raise NotFound(gettext_noop("no member %(text)s in %(name)s"), text=repr(text), name=club.name)
+        raise NotFound(
+            gettext_noop("no member %(text)s in %(name)s"), text=repr(text), name=club.name
+        )
     if len(found) > 1:
         shown = ", ".join(f"{m.name} (member {m.id})" for m in found)
-        raise InputError(gettext_noop("%(text)s could be %(count)s members: %(shown)s; give the member's number"),
-                         text=repr(text), count=len(found), shown=shown)
+        raise InputError(
+            gettext_noop(
+                "%(text)s could be %(count)s members: %(shown)s; give the member's number"
+            ),
+            text=repr(text),
+            count=len(found),
+            shown=shown,
+        )
     return found[0]
 
 
@@ -96,19 +119,38 @@ def members_called(club: Club, typed: str) -> list[Member]:
     a member's and the members merged into it is that member.
     """
     text = " ".join(typed.split())
-    if len(text) > MAX_NAME_LENGTH:   # no member is called so; SQLite refuses a LIKE pattern that long
-        raise InputError(gettext_noop("a name of %(count)s characters: at most %(MAX_NAME_LENGTH)s"),
-                         count=len(text), MAX_NAME_LENGTH=MAX_NAME_LENGTH)
+    if (
+        len(text) > MAX_NAME_LENGTH
+    ):  # no member is called so; SQLite refuses a LIKE pattern that long
+        raise InputError(
+            gettext_noop("a name of %(count)s characters: at most %(MAX_NAME_LENGTH)s"),
+            count=len(text),
+            MAX_NAME_LENGTH=MAX_NAME_LENGTH,
+        )
     if not word_key(text):
         raise InputError(gettext_noop("say which member: a member's number or name"))
-    named = [m for m in Member.objects.filter(_containing(text), club=club).order_by("id") if is_exact(text, m.name)]
+    named = [
+        m
+        for m in Member.objects.filter(_containing(text), club=club).order_by("id")
+        if is_exact(text, m.name)
+    ]
     if named:
         top = resolve_members(club)
         ends = {top[m.id] for m in named}
-        return [m for m in named if m.id in ends] if len(ends) == 1 and ends <= {m.id for m in named} else named
-    written = {member_id for member_id, name in Entry.objects.filter(
-        _containing(text), tournament__club=club, member__isnull=False).values_list(
-        "member_id", "name").distinct() if is_exact(text, name)}
+        return (
+            [m for m in named if m.id in ends]
+            if len(ends) == 1 and ends <= {m.id for m in named}
+            else named
+        )
+    written = {
+        member_id
+        for member_id, name in Entry.objects.filter(
+            _containing(text), tournament__club=club, member__isnull=False
+        )
+        .values_list("member_id", "name")
+        .distinct()
+        if is_exact(text, name)
+    }
     if not written:
         return []
     top = resolve_members(club)
@@ -129,8 +171,11 @@ def names_known(club: Club) -> dict[int, set[str]]:
     known: dict[int, set[str]] = {}
     for member_id, name in Member.objects.filter(club=club).values_list("id", "name"):
         known.setdefault(top[member_id], set()).add(name)
-    for member_id, name in Entry.objects.filter(tournament__club=club, member__isnull=False).values_list(
-            "member_id", "name").distinct():
+    for member_id, name in (
+        Entry.objects.filter(tournament__club=club, member__isnull=False)
+        .values_list("member_id", "name")
+        .distinct()
+    ):
         known.setdefault(top[member_id], set()).add(name)
     return known
 
@@ -142,8 +187,11 @@ def reread(*rows: models.Model) -> None:
         try:
             row.refresh_from_db()
         except ObjectDoesNotExist:
-            raise NotFound(gettext_noop("%(verbose_name)s %(pk)s no longer exists: "
-                           "it was deleted meanwhile"), verbose_name=row._meta.verbose_name, pk=row.pk) from None
+            raise NotFound(
+                gettext_noop("%(verbose_name)s %(pk)s no longer exists: it was deleted meanwhile"),
+                verbose_name=row._meta.verbose_name,
+                pk=row.pk,
+            ) from None
 
 
 def resolve_members(club: Club) -> dict[int, int]:
@@ -152,7 +200,9 @@ def resolve_members(club: Club) -> dict[int, int]:
     Merges never form a cycle (each is checked under the club's lock); should a
     database hold one all the same, this says so instead of walking it forever.
     """
-    parent = dict(Member.objects.filter(club=club).order_by("id").values_list("id", "merged_into_id"))
+    parent = dict(
+        Member.objects.filter(club=club).order_by("id").values_list("id", "merged_into_id")
+    )
     resolved: dict[int, int] = {}
     for member_id in parent:
         walked, on_the_way = [member_id], {member_id}
@@ -169,7 +219,11 @@ def resolve_members(club: Club) -> dict[int, int]:
 def merged_persons(club: Club) -> dict[int, int]:
     """Merged member id -> the member it stands for now; a member missing from it stands for
     itself. As :func:`resolve_members`, but reading only the merged members (few)."""
-    parent = dict(Member.objects.filter(club=club).exclude(merged_into=None).values_list("id", "merged_into_id"))
+    parent = dict(
+        Member.objects.filter(club=club)
+        .exclude(merged_into=None)
+        .values_list("id", "merged_into_id")
+    )
     resolved: dict[int, int] = {}
     for member_id in parent:
         walked = [member_id]

@@ -24,23 +24,31 @@ class EntryProposal:
     reasons: tuple[str, ...]
 
     def as_dict(self) -> dict[str, Any]:
-        return {"member_id": self.member_id, "member": self.member, "score": self.score,
-                "reasons": list(self.reasons)}
+        return {
+            "member_id": self.member_id,
+            "member": self.member,
+            "score": self.score,
+            "reasons": list(self.reasons),
+        }
 
 
 def roster_matcher(club: Club) -> Matcher:
     """The club's active members with their known spellings, indexed for matching."""
     # the matcher (rapidfuzz) when there is a name to match: not for a tournament whose names are all linked
     from clubrating.identity.match import Matcher, RosterEntry
+
     return Matcher([RosterEntry(key, name, aliases) for key, name, aliases in member_roster(club)])
 
 
 def proposals_for(tournament: Tournament) -> list[tuple[Entry, tuple[EntryProposal, ...]]]:
     """Every entry of the tournament with, when it is not linked yet, the members it could be."""
-    entries = list(Entry.objects.filter(tournament=tournament).select_related("member").order_by("number"))
+    entries = list(
+        Entry.objects.filter(tournament=tournament).select_related("member").order_by("number")
+    )
     if all(e.member_id is not None for e in entries):
         return [(e, ()) for e in entries]
-    from clubrating.identity.compare import words   # as roster_matcher's
+    from clubrating.identity.compare import words  # as roster_matcher's
+
     matcher = roster_matcher(tournament.club)
     rows: list[tuple[Entry, tuple[EntryProposal, ...]]] = []
     for entry in entries:
@@ -51,7 +59,15 @@ def proposals_for(tournament: Tournament) -> list[tuple[Entry, tuple[EntryPropos
             found = matcher.propose(entry.name)
         except InputError:
             found = ()
-        rows.append((entry, tuple(EntryProposal(cast(int, p.key), p.member, p.score, words(p.reasons)) for p in found)))
+        rows.append(
+            (
+                entry,
+                tuple(
+                    EntryProposal(cast(int, p.key), p.member, p.score, words(p.reasons))
+                    for p in found
+                ),
+            )
+        )
     return rows
 
 
@@ -76,9 +92,12 @@ class PossibleDuplicate:
     reasons: tuple[str, ...]
 
     def as_dict(self) -> dict[str, Any]:
-        return {"absorbed": {"id": self.absorbed.id, "name": self.absorbed.name},
-                "into": {"id": self.into.id, "name": self.into.name},
-                "score": self.score, "reasons": list(self.reasons)}
+        return {
+            "absorbed": {"id": self.absorbed.id, "name": self.absorbed.name},
+            "into": {"id": self.into.id, "name": self.into.name},
+            "score": self.score,
+            "reasons": list(self.reasons),
+        }
 
 
 def possible_duplicates(club: Club, min_score: float = DUPLICATE_SCORE) -> list[PossibleDuplicate]:
@@ -90,18 +109,32 @@ def possible_duplicates(club: Club, min_score: float = DUPLICATE_SCORE) -> list[
     unmerged, and two the arbiter marked as two people (services.mark_distinct).
     """
     if not DUPLICATE_SCORE <= min_score <= 100:
-        raise InputError(N_("the score must be between %(least)s and 100, not %(score)s"),
-                         least=f"{DUPLICATE_SCORE:g}", score=f"{min_score:g}")
+        raise InputError(
+            N_("the score must be between %(least)s and 100, not %(score)s"),
+            least=f"{DUPLICATE_SCORE:g}",
+            score=f"{min_score:g}",
+        )
     members = {m.id: m for m in Member.objects.filter(club=club, merged_into=None)}
     top = resolve_members(club)
     played: dict[int, set[int]] = defaultdict(set)
-    for member_id, tournament_id in Entry.objects.filter(tournament__club=club).exclude(member=None).values_list(
-            "member_id", "tournament_id"):
+    for member_id, tournament_id in (
+        Entry.objects.filter(tournament__club=club)
+        .exclude(member=None)
+        .values_list("member_id", "tournament_id")
+    ):
         played[top[member_id]].add(tournament_id)
-    apart = {frozenset((top[a], top[b])) for a, b in Merge.objects.filter(club=club).exclude(undone=None)
-             .values_list("absorbed_id", "into_id")}
-    apart |= {frozenset((top[a], top[b])) for a, b in Distinct.objects.filter(club=club).values_list("one_id", "other_id")}
-    from clubrating.identity.compare import words   # as roster_matcher's
+    apart = {
+        frozenset((top[a], top[b]))
+        for a, b in Merge.objects.filter(club=club)
+        .exclude(undone=None)
+        .values_list("absorbed_id", "into_id")
+    }
+    apart |= {
+        frozenset((top[a], top[b]))
+        for a, b in Distinct.objects.filter(club=club).values_list("one_id", "other_id")
+    }
+    from clubrating.identity.compare import words  # as roster_matcher's
+
     matcher = roster_matcher(club)
     found: dict[frozenset[int], PossibleDuplicate] = {}
     for member in members.values():

@@ -45,7 +45,9 @@ class NameDisplay(models.TextChoices):
 class Club(models.Model):
     name = models.CharField(max_length=200)
     slug = models.SlugField(max_length=60, unique=True)
-    visibility = models.CharField(max_length=10, choices=Visibility.choices, default=Visibility.ARBITER)
+    visibility = models.CharField(
+        max_length=10, choices=Visibility.choices, default=Visibility.ARBITER
+    )
     token = models.CharField(max_length=64, default=new_token, unique=True)
     names = models.CharField(max_length=10, choices=NameDisplay.choices, default=NameDisplay.FULL)
     # Rating policy (spec R3, R4, R6): settings of the club, not constants.
@@ -56,12 +58,20 @@ class Club(models.Model):
     k_new_games = models.PositiveIntegerField(default=20)
     provisional_games = models.PositiveIntegerField(default=5)
     separate_lists = models.BooleanField(default=False)  # one list per time control
-    time_zone = models.CharField(max_length=64, blank=True, default="")  # IANA name; "": the server's (zones.py)
-    inactive_months = models.PositiveIntegerField(default=12)   # listed apart without a rated game for this long; 0: never
-    moves_link_days = models.PositiveIntegerField(default=14)   # a board's moves link works this many days
-    language = models.CharField(max_length=8, default="en")   # of its pages when the visitor chose none (web/language.py)
+    time_zone = models.CharField(
+        max_length=64, blank=True, default=""
+    )  # IANA name; "": the server's (zones.py)
+    inactive_months = models.PositiveIntegerField(
+        default=12
+    )  # listed apart without a rated game for this long; 0: never
+    moves_link_days = models.PositiveIntegerField(
+        default=14
+    )  # a board's moves link works this many days
+    language = models.CharField(
+        max_length=8, default="en"
+    )  # of its pages when the visitor chose none (web/language.py)
     cpi_start = models.FloatField(default=0.0)
-    cpi_weights = models.JSONField(default=dict, blank=True)   # overrides of the C1 weights
+    cpi_weights = models.JSONField(default=dict, blank=True)  # overrides of the C1 weights
     arbiters = models.ManyToManyField(settings.AUTH_USER_MODEL, related_name="clubs", blank=True)
     created = models.DateTimeField(auto_now_add=True)
 
@@ -74,10 +84,11 @@ class Member(models.Model):
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="members")
     name = models.CharField(max_length=200)
-    junior = models.BooleanField(default=False)            # initials by default (R16)
+    junior = models.BooleanField(default=False)  # initials by default (R16)
     full_name_consent = models.BooleanField(default=False)  # R17: recorded by the arbiter
-    merged_into = models.ForeignKey("self", null=True, blank=True, on_delete=models.PROTECT,
-                                    related_name="absorbed")
+    merged_into = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="absorbed"
+    )
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -105,8 +116,14 @@ def merge_cycle(walked: Sequence[int]) -> Refused:
     """The error for merges that come back to where they started (never made by the services)."""
     start = walked.index(walked[-1])
     loop = " -> ".join(str(m) for m in walked[start:])
-    return Refused(N_("the stored merges form a cycle (members %(loop)s): undo one of them "
-                      "(clubrating unmerge %(member)s)"), loop=loop, member=walked[start])
+    return Refused(
+        N_(
+            "the stored merges form a cycle (members %(loop)s): undo one of them "
+            "(clubrating unmerge %(member)s)"
+        ),
+        loop=loop,
+        member=walked[start],
+    )
 
 
 class TournamentStatus(models.TextChoices):
@@ -118,17 +135,25 @@ class Tournament(models.Model):
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="tournaments")
     name = models.CharField(max_length=200)
     date = models.DateField()
-    sequence = models.IntegerField(default=0)   # order of events on the same day
+    sequence = models.IntegerField(default=0)  # order of events on the same day
     time_control = models.CharField(max_length=10, default="standard")
-    kind = models.CharField(max_length=10, default="chess")   # "chess" or "bughouse" (never rated)
+    kind = models.CharField(max_length=10, default="chess")  # "chess" or "bughouse" (never rated)
     has_juniors = models.BooleanField(default=False)
-    status = models.CharField(max_length=10, choices=TournamentStatus.choices, default=TournamentStatus.DRAFT)
+    status = models.CharField(
+        max_length=10, choices=TournamentStatus.choices, default=TournamentStatus.DRAFT
+    )
     rounds = models.PositiveIntegerField(default=0)
     source_name = models.CharField(max_length=255, blank=True)
-    source_format = models.CharField(max_length=16, blank=True)   # "trf", "pgn", "csv", "typed", "simulated"
+    source_format = models.CharField(
+        max_length=16, blank=True
+    )  # "trf", "pgn", "csv", "typed", "simulated"
     content_hash = models.CharField(max_length=64, blank=True)
-    trf_headers = models.JSONField(default=list, blank=True)   # [[code, text], ...]: the file's TRF header lines
-    teams = models.JSONField(default=list, blank=True)   # [[name, [start numbers by board]], ...]: TRF 013 lines
+    trf_headers = models.JSONField(
+        default=list, blank=True
+    )  # [[code, text], ...]: the file's TRF header lines
+    teams = models.JSONField(
+        default=list, blank=True
+    )  # [[name, [start numbers by board]], ...]: TRF 013 lines
     created = models.DateTimeField(auto_now_add=True)
     published_at = models.DateTimeField(null=True, blank=True)
 
@@ -136,8 +161,11 @@ class Tournament(models.Model):
         ordering = ["date", "sequence", "id"]
         indexes = [models.Index(fields=["club", "status", "date", "sequence"])]
         constraints = [
-            models.UniqueConstraint(fields=["club", "content_hash"], name="one_import_per_file",
-                                    condition=~models.Q(content_hash="")),
+            models.UniqueConstraint(
+                fields=["club", "content_hash"],
+                name="one_import_per_file",
+                condition=~models.Q(content_hash=""),
+            ),
         ]
 
     def __str__(self) -> str:
@@ -158,9 +186,13 @@ class Entry(models.Model):
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
     number = models.PositiveIntegerField()
     name = models.CharField(max_length=200)
-    member = models.ForeignKey(Member, null=True, blank=True, on_delete=models.PROTECT, related_name="entries")
-    points = models.IntegerField(null=True, blank=True)   # half-points written in the file
-    rank = models.PositiveIntegerField(null=True, blank=True)   # the place written in the file (TRF 86-89)
+    member = models.ForeignKey(
+        Member, null=True, blank=True, on_delete=models.PROTECT, related_name="entries"
+    )
+    points = models.IntegerField(null=True, blank=True)  # half-points written in the file
+    rank = models.PositiveIntegerField(
+        null=True, blank=True
+    )  # the place written in the file (TRF 86-89)
 
     class Meta:
         ordering = ["tournament", "number"]
@@ -183,7 +215,7 @@ class Game(models.Model):
     white_points = models.PositiveSmallIntegerField()
     black_points = models.PositiveSmallIntegerField()
     played = models.BooleanField(default=True)
-    unplayed = models.CharField(max_length=16, blank=True)   # formats.records.Unplayed value
+    unplayed = models.CharField(max_length=16, blank=True)  # formats.records.Unplayed value
     colours_known = models.BooleanField(default=True)
     moves = models.TextField(blank=True)
     headers = models.JSONField(default=dict, blank=True)
@@ -197,7 +229,7 @@ class Bye(models.Model):
     round = models.PositiveIntegerField()
     entry = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="byes")
     points = models.PositiveSmallIntegerField()
-    kind = models.CharField(max_length=8)   # formats.records.ByeKind value
+    kind = models.CharField(max_length=8)  # formats.records.ByeKind value
 
     class Meta:
         ordering = ["tournament", "round", "id"]
@@ -232,12 +264,13 @@ class InitialEntry(models.Model):
     a member by the arbiter, as a tournament's names are (R10); only linked rows count."""
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="initial_list")
-    number = models.PositiveIntegerField()                 # the row's place in the list
+    number = models.PositiveIntegerField()  # the row's place in the list
     name = models.CharField(max_length=200)
     rating = models.FloatField()
-    games = models.PositiveIntegerField(null=True, blank=True)   # None: the list did not say
-    member = models.ForeignKey(Member, null=True, blank=True, on_delete=models.PROTECT,
-                               related_name="initial_entries")
+    games = models.PositiveIntegerField(null=True, blank=True)  # None: the list did not say
+    member = models.ForeignKey(
+        Member, null=True, blank=True, on_delete=models.PROTECT, related_name="initial_entries"
+    )
 
     class Meta:
         ordering = ["club", "number"]
@@ -250,7 +283,9 @@ class InitialEntry(models.Model):
 class RatingChange(models.Model):
     """Derived: one member's rating change in one tournament (rebuilt, never edited)."""
 
-    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="rating_changes")
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="rating_changes"
+    )
     member = models.ForeignKey(Member, on_delete=models.CASCADE, related_name="rating_changes")
     rating_list = models.CharField(max_length=10)
     rating_before = models.FloatField()
@@ -258,13 +293,15 @@ class RatingChange(models.Model):
     k = models.FloatField()
     games_before = models.PositiveIntegerField()
     games_rated = models.PositiveIntegerField()
-    score_rated = models.PositiveIntegerField()   # half-points
+    score_rated = models.PositiveIntegerField()  # half-points
     expected = models.FloatField()
     provisional_before = models.BooleanField()
 
     class Meta:
         ordering = ["tournament", "member"]
-        constraints = [models.UniqueConstraint(fields=["tournament", "member"], name="one_change_per_member")]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "member"], name="one_change_per_member")
+        ]
 
     @property
     def change(self) -> float:
@@ -282,7 +319,9 @@ class CurrentRating(models.Model):
     last_played = models.DateField(null=True)
 
     class Meta:
-        constraints = [models.UniqueConstraint(fields=["member", "rating_list"], name="one_rating_per_list")]
+        constraints = [
+            models.UniqueConstraint(fields=["member", "rating_list"], name="one_rating_per_list")
+        ]
 
 
 class RebuildLog(models.Model):
@@ -290,15 +329,21 @@ class RebuildLog(models.Model):
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="rebuilds")
     when = models.DateTimeField(auto_now_add=True)
-    reason = models.CharField(max_length=200)      # English, as written (old rows have only this)
-    reason_text = models.JSONField(null=True, blank=True)   # the same sentence to translate (audit_text.stored)
+    reason = models.CharField(max_length=200)  # English, as written (old rows have only this)
+    reason_text = models.JSONField(
+        null=True, blank=True
+    )  # the same sentence to translate (audit_text.stored)
     tournaments = models.PositiveIntegerField()
     changes_differing = models.PositiveIntegerField()
     ratings_changed = models.PositiveIntegerField()
-    expected_difference = models.BooleanField(default=True)  # False for a manual check: a difference is a bug
+    expected_difference = models.BooleanField(
+        default=True
+    )  # False for a manual check: a difference is a bug
 
     class Meta:
-        indexes = [models.Index(fields=["club", "id"])]   # the newest rebuild of a club (page cache key)
+        indexes = [
+            models.Index(fields=["club", "id"])
+        ]  # the newest rebuild of a club (page cache key)
 
 
 class AuditEntry(models.Model):
@@ -311,15 +356,22 @@ class AuditEntry(models.Model):
     target = models.CharField(max_length=200)
     old = models.JSONField(null=True, blank=True)
     new = models.JSONField(null=True, blank=True)
-    summary = models.CharField(max_length=300, blank=True)   # English: the API, the CSV, the logs, old rows
-    summary_text = models.JSONField(null=True, blank=True)   # the same sentence to translate (audit_text.stored)
+    summary = models.CharField(
+        max_length=300, blank=True
+    )  # English: the API, the CSV, the logs, old rows
+    summary_text = models.JSONField(
+        null=True, blank=True
+    )  # the same sentence to translate (audit_text.stored)
 
     class Meta:
         ordering = ["-when", "-id"]
-        indexes = [models.Index(fields=["club", "id"])]   # the newest audit entry of a club (page cache key)
+        indexes = [
+            models.Index(fields=["club", "id"])
+        ]  # the newest audit entry of a club (page cache key)
 
 
 # --- the Chess Performance Index (spec C1-C5) ---------------------------------------------
+
 
 class GameAnalysis(models.Model):
     """Stored history of a kind: the engine's per-ply facts of one game, with the engine
@@ -330,7 +382,7 @@ class GameAnalysis(models.Model):
     engine_version = models.CharField(max_length=100, blank=True)
     nodes = models.PositiveIntegerField()
     multipv = models.PositiveSmallIntegerField(default=3)
-    facts = models.JSONField()          # clubrating.cpi.facts.GameFacts.to_dict()
+    facts = models.JSONField()  # clubrating.cpi.facts.GameFacts.to_dict()
     analysed_at = models.DateTimeField(auto_now_add=True)
 
 
@@ -342,7 +394,9 @@ class PositionSearch(models.Model):
     lines = models.TextField()
 
     class Meta:
-        constraints = [models.UniqueConstraint(fields=["position", "settings"], name="one_search_per_position")]
+        constraints = [
+            models.UniqueConstraint(fields=["position", "settings"], name="one_search_per_position")
+        ]
 
 
 class CpiEntry(models.Model):
@@ -350,19 +404,22 @@ class CpiEntry(models.Model):
 
     member = models.ForeignKey(Member, on_delete=models.CASCADE, related_name="cpi_entries")
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="cpi_entries")
-    ordinal = models.PositiveIntegerField()     # position in the club's ledger
+    ordinal = models.PositiveIntegerField()  # position in the club's ledger
     color = models.CharField(max_length=5)
     cpi_before = models.FloatField()
     delta = models.FloatField()
     cpi_after = models.FloatField()
-    factors = models.JSONField(default=dict)    # the player's factors in this game, for display
+    factors = models.JSONField(default=dict)  # the player's factors in this game, for display
 
     class Meta:
         ordering = ["ordinal", "id"]
-        constraints = [models.UniqueConstraint(fields=["member", "game"], name="one_cpi_entry_per_game")]
+        constraints = [
+            models.UniqueConstraint(fields=["member", "game"], name="one_cpi_entry_per_game")
+        ]
 
 
 # --- tonight's evening: a draft tournament clubrating pairs itself -----------------
+
 
 class Evening(models.Model):
     """A draft tournament paired here, round by round (club.evening); published like an import."""
@@ -370,34 +427,47 @@ class Evening(models.Model):
     tournament = models.OneToOneField(Tournament, on_delete=models.CASCADE, related_name="evening")
     planned_rounds = models.PositiveSmallIntegerField()
     paired_rounds = models.PositiveSmallIntegerField(default=0)
-    system = models.CharField(max_length=20, default="swiss")   # tournament.roundrobin.PairingSystem value
+    system = models.CharField(
+        max_length=20, default="swiss"
+    )  # tournament.roundrobin.PairingSystem value
 
 
 class EveningPlayer(models.Model):
     """A registered name of the evening: from which round it is paired, until which."""
 
     entry = models.OneToOneField(Entry, on_delete=models.CASCADE, related_name="evening")
-    joined_round = models.PositiveSmallIntegerField(default=1)    # a late entry is paired from here
-    withdrawn_from = models.PositiveSmallIntegerField(null=True, blank=True)  # paired no more from here
-    seed_rating = models.IntegerField(null=True, blank=True)       # the club rating it was seeded by
+    joined_round = models.PositiveSmallIntegerField(default=1)  # a late entry is paired from here
+    withdrawn_from = models.PositiveSmallIntegerField(
+        null=True, blank=True
+    )  # paired no more from here
+    seed_rating = models.IntegerField(null=True, blank=True)  # the club rating it was seeded by
 
 
 class EveningBoard(models.Model):
     """A pairing of the evening; its :class:`Game` is stored when the result is entered."""
 
-    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="evening_boards")
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="evening_boards"
+    )
     round = models.PositiveSmallIntegerField()
     board = models.PositiveSmallIntegerField()
     white = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="+")
     black = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="+")
-    game = models.OneToOneField(Game, null=True, blank=True, on_delete=models.SET_NULL, related_name="evening_board")
+    game = models.OneToOneField(
+        Game, null=True, blank=True, on_delete=models.SET_NULL, related_name="evening_board"
+    )
 
     class Meta:
         ordering = ["tournament", "round", "board"]
-        constraints = [models.UniqueConstraint(fields=["tournament", "round", "board"], name="one_evening_board")]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "round", "board"], name="one_evening_board"
+            )
+        ]
 
 
 # --- moves links: players enter their own game's moves (club.moves_links) -------------
+
 
 class MovesLink(models.Model):
     """A capability link to enter one board's moves, issued to one of its players. Only the
@@ -407,18 +477,24 @@ class MovesLink(models.Model):
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="moves_links")
     round = models.PositiveIntegerField()
     board = models.PositiveIntegerField(null=True, blank=True)
-    evening_board = models.ForeignKey(EveningBoard, null=True, blank=True, on_delete=models.CASCADE,
-                                      related_name="moves_links")   # an evening's board: its game comes later
-    game = models.ForeignKey(Game, null=True, blank=True, on_delete=models.CASCADE, related_name="moves_links")
-    token_hash = models.CharField(max_length=64, unique=True)    # hex SHA-256 of the token
+    evening_board = models.ForeignKey(
+        EveningBoard, null=True, blank=True, on_delete=models.CASCADE, related_name="moves_links"
+    )  # an evening's board: its game comes later
+    game = models.ForeignKey(
+        Game, null=True, blank=True, on_delete=models.CASCADE, related_name="moves_links"
+    )
+    token_hash = models.CharField(max_length=64, unique=True)  # hex SHA-256 of the token
     created = models.DateTimeField()
     expires = models.DateTimeField()
     revoked = models.DateTimeField(null=True, blank=True)
-    player = models.ForeignKey(Entry, null=True, blank=True, on_delete=models.CASCADE,
-                               related_name="+")           # the player it was issued to; None: either side
-    colour = models.CharField(max_length=5, blank=True)    # "white" / "black" as printed on the slip
-    device = models.CharField(max_length=32, blank=True)   # the device that first opened it (a keyed hash
-                                                           # of a random cookie, club.moves_links); "": none yet
+    player = models.ForeignKey(
+        Entry, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+    )  # the player it was issued to; None: either side
+    colour = models.CharField(max_length=5, blank=True)  # "white" / "black" as printed on the slip
+    device = models.CharField(
+        max_length=32, blank=True
+    )  # the device that first opened it (a keyed hash
+    # of a random cookie, club.moves_links); "": none yet
 
     class Meta:
         ordering = ["tournament", "round", "board", "id"]
@@ -431,21 +507,30 @@ class SubmissionReason(models.TextChoices):
     WITH_RESULT = "with-result", _("White's and Black's moves agreed; stored with the result")
     ARBITER = "arbiter", _("picked by the arbiter")
     OTHER_ACCEPTED = "other-accepted", _("another submission was accepted")
-    PAIRING_CHANGED = "pairing-changed", _("the pairing changed: its sender no longer plays this game")
+    PAIRING_CHANGED = (
+        "pairing-changed",
+        _("the pairing changed: its sender no longer plays this game"),
+    )
 
 
 class MovesSubmission(models.Model):
     """Moves a player typed through a moves link; nothing of it is in the game until accepted."""
 
     link = models.ForeignKey(MovesLink, on_delete=models.CASCADE, related_name="submissions")
-    text = models.TextField()                    # as typed
-    moves = models.TextField()                   # the SAN it reads as (formats.movetext): compared
+    text = models.TextField()  # as typed
+    moves = models.TextField()  # the SAN it reads as (formats.movetext): compared
     plies = models.PositiveIntegerField()
     created = models.DateTimeField()
-    state = models.CharField(max_length=10, default="pending")   # pending, accepted, set-aside, superseded
-    side = models.CharField(max_length=5, blank=True)    # "white" / "black" who sent it; "": a link of either side
+    state = models.CharField(
+        max_length=10, default="pending"
+    )  # pending, accepted, set-aside, superseded
+    side = models.CharField(
+        max_length=5, blank=True
+    )  # "white" / "black" who sent it; "": a link of either side
     reason = models.CharField(max_length=16, blank=True, choices=SubmissionReason.choices)
-    device = models.CharField(max_length=32, blank=True)   # the device that sent it (as MovesLink.device)
+    device = models.CharField(
+        max_length=32, blank=True
+    )  # the device that sent it (as MovesLink.device)
 
     class Meta:
         ordering = ["created", "id"]

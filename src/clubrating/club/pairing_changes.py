@@ -35,29 +35,52 @@ def _open_round(tournament: Tournament) -> tuple[Evening, int]:
         raise Refused(gettext_noop("no round is paired yet: nothing to change"))
     board = first_result(tournament, rnd)
     if board is not None:
-        raise Refused(gettext_noop("round %(rnd)s has a result already (board %(board)s): its pairings are fixed"),
-                      rnd=rnd, board=board)
+        raise Refused(
+            gettext_noop(
+                "round %(rnd)s has a result already (board %(board)s): its pairings are fixed"
+            ),
+            rnd=rnd,
+            board=board,
+        )
     return evening, rnd
 
 
 def first_result(tournament: Tournament, rnd: int) -> int | None:
     """The first board of round ``rnd`` with a result in, or None while its pairings can change (a
     round robin's forfeits of a player who withdrew are stored at pairing and do not count)."""
-    gone = set(EveningPlayer.objects.filter(entry__tournament=tournament, withdrawn_from__lte=rnd)
-               .values_list("entry_id", flat=True))
-    return next((b.board for b in EveningBoard.objects.filter(tournament=tournament, round=rnd).exclude(game=None)
-                 if not {b.white_id, b.black_id} & gone), None)
+    gone = set(
+        EveningPlayer.objects.filter(
+            entry__tournament=tournament, withdrawn_from__lte=rnd
+        ).values_list("entry_id", flat=True)
+    )
+    return next(
+        (
+            b.board
+            for b in EveningBoard.objects.filter(tournament=tournament, round=rnd).exclude(
+                game=None
+            )
+            if not {b.white_id, b.black_id} & gone
+        ),
+        None,
+    )
 
 
 def _boards_of(tournament: Tournament, rnd: int) -> list[list[int]]:
     """The round's boards as [white, black] start numbers, board 1 first, for the audit log."""
-    return [[b.white.number, b.black.number]
-            for b in EveningBoard.objects.filter(tournament=tournament, round=rnd).select_related("white", "black")]
+    return [
+        [b.white.number, b.black.number]
+        for b in EveningBoard.objects.filter(tournament=tournament, round=rnd).select_related(
+            "white", "black"
+        )
+    ]
 
 
 def _pairing_bye(tournament: Tournament, rnd: int) -> Bye | None:
-    return Bye.objects.filter(tournament=tournament, round=rnd, kind=ByeKind.PAIRING.value).select_related(
-        "entry").first()
+    return (
+        Bye.objects.filter(tournament=tournament, round=rnd, kind=ByeKind.PAIRING.value)
+        .select_related("entry")
+        .first()
+    )
 
 
 def swap_colours(board: EveningBoard, *, who: str) -> Outcome:
@@ -66,21 +89,36 @@ def swap_colours(board: EveningBoard, *, who: str) -> Outcome:
         reread(board)
         _, rnd = _open_round(board.tournament)
         if board.round != rnd:
-            raise Refused(gettext_noop("board %(board)s of round %(round)s: only the current round %(rnd)s can change"),
-                          board=board.board, round=board.round, rnd=rnd)
+            raise Refused(
+                gettext_noop(
+                    "board %(board)s of round %(round)s: only the current round %(rnd)s can change"
+                ),
+                board=board.board,
+                round=board.round,
+                rnd=rnd,
+            )
         old = [board.white.number, board.black.number]
         links = games_of_links(board.tournament, rnd)
         board.white, board.black = board.black, board.white
         board.save(update_fields=["white", "black"])
-        audit.record(club, who, "evening-colours", f"tournament {board.tournament_id} round {rnd} board {board.board}",
-                     old={"board": old}, new={"board": old[::-1]})
+        audit.record(
+            club,
+            who,
+            "evening-colours",
+            f"tournament {board.tournament_id} round {rnd} board {board.board}",
+            old={"board": old},
+            new={"board": old[::-1]},
+        )
         followed = follow_pairings(club, board.tournament, rnd, links, who=who)
-    return Outcome(f"round {rnd} board {board.board}: {board.white.name} now has white, {board.black.name} black"
-                   + followed)
+    return Outcome(
+        f"round {rnd} board {board.board}: {board.white.name} now has white, {board.black.name} black"
+        + followed
+    )
 
 
-def exchange_players(tournament: Tournament, one: Entry, other: Entry, *, who: str,
-                     confirm_rematch: bool = False) -> Outcome:
+def exchange_players(
+    tournament: Tournament, one: Entry, other: Entry, *, who: str, confirm_rematch: bool = False
+) -> Outcome:
     """Two players of the current round change places, each taking the other's board and colour
     (one of them may be the pairing bye: the bye changes hands). A Swiss only: a round robin's
     pairings are its table's, and an exchange would make a later round a rematch."""
@@ -88,32 +126,58 @@ def exchange_players(tournament: Tournament, one: Entry, other: Entry, *, who: s
         reread(tournament)
         evening, rnd = _open_round(tournament)
         if system_of(evening) is not PairingSystem.SWISS:
-            raise Refused(gettext_noop("a round robin's pairings are its Berger table's: an exchange would break the "
-                          "schedule (swap a board's colours instead)"))
+            raise Refused(
+                gettext_noop(
+                    "a round robin's pairings are its Berger table's: an exchange would break the "
+                    "schedule (swap a board's colours instead)"
+                )
+            )
         if one.id == other.id:
-            raise InputError(gettext_noop("%(name)s twice: name two different players to exchange"), name=one.name)
+            raise InputError(
+                gettext_noop("%(name)s twice: name two different players to exchange"),
+                name=one.name,
+            )
         seats = _seats(tournament, rnd)
         for player in (one, other):
             if player.id not in seats:
-                raise Refused(gettext_noop("%(name)s is not paired in round %(rnd)s: only two paired players can change places"),
-                              name=player.name, rnd=rnd)
+                raise Refused(
+                    gettext_noop(
+                        "%(name)s is not paired in round %(rnd)s: only two paired players can change places"
+                    ),
+                    name=player.name,
+                    rnd=rnd,
+                )
         if seats[one.id][0] == seats[other.id][0]:
-            raise Refused(gettext_noop("%(name)s and %(name2)s play each other: swap the board's colours instead"),
-                          name=one.name, name2=other.name)
+            raise Refused(
+                gettext_noop(
+                    "%(name)s and %(name2)s play each other: swap the board's colours instead"
+                ),
+                name=one.name,
+                name2=other.name,
+            )
         before, links = _boards_of(tournament, rnd), games_of_links(tournament, rnd)
         _move(tournament, rnd, one, seats[other.id])
         _move(tournament, rnd, other, seats[one.id])
         _check_round(tournament, evening, rnd, confirm_rematch)
         bye = _pairing_bye(tournament, rnd)
-        audit.record(club, who, "evening-exchange", f"tournament {tournament.id} round {rnd}",
-                     old={"boards": before}, new={"boards": _boards_of(tournament, rnd), "players": [
-                         one.number, other.number], "bye": bye.entry.number if bye else None,
-                         **({"rematch": True} if confirm_rematch else {})})
+        audit.record(
+            club,
+            who,
+            "evening-exchange",
+            f"tournament {tournament.id} round {rnd}",
+            old={"boards": before},
+            new={
+                "boards": _boards_of(tournament, rnd),
+                "players": [one.number, other.number],
+                "bye": bye.entry.number if bye else None,
+                **({"rematch": True} if confirm_rematch else {}),
+            },
+        )
         followed = follow_pairings(club, tournament, rnd, links, who=who)
     return Outcome(f"round {rnd}: {one.name} and {other.name} changed places{followed}")
 
 
-Seat = tuple[int | None, str]   # (board number, "white" / "black"), or (None, "bye")
+Seat = tuple[int | None, str]  # (board number, "white" / "black"), or (None, "bye")
 
 
 def _seats(tournament: Tournament, rnd: int) -> dict[int, Seat]:
@@ -130,32 +194,55 @@ def _seats(tournament: Tournament, rnd: int) -> dict[int, Seat]:
 def _move(tournament: Tournament, rnd: int, player: Entry, seat: Seat) -> None:
     board, side = seat
     if board is None:
-        Bye.objects.filter(tournament=tournament, round=rnd, kind=ByeKind.PAIRING.value).update(entry=player)
+        Bye.objects.filter(tournament=tournament, round=rnd, kind=ByeKind.PAIRING.value).update(
+            entry=player
+        )
     else:
-        EveningBoard.objects.filter(tournament=tournament, round=rnd, board=board).update(**{side: player})
+        EveningBoard.objects.filter(tournament=tournament, round=rnd, board=board).update(
+            **{side: player}
+        )
 
 
 def _check_round(tournament: Tournament, evening: Evening, rnd: int, confirm_rematch: bool) -> None:
     """The round after a change keeps the pairing's rules: everyone once, one bye at most, no
     rematch (C.04.1.b) unless confirmed, no second pairing bye (C.04.1.d) unless confirmed."""
-    boards = EveningBoard.objects.filter(tournament=tournament, round=rnd).select_related("white", "black")
+    boards = EveningBoard.objects.filter(tournament=tournament, round=rnd).select_related(
+        "white", "black"
+    )
     seated = [n for b in boards for n in (b.white.number, b.black.number)]
-    byes = list(Bye.objects.filter(tournament=tournament, round=rnd, kind=ByeKind.PAIRING.value).select_related(
-        "entry"))
+    byes = list(
+        Bye.objects.filter(
+            tournament=tournament, round=rnd, kind=ByeKind.PAIRING.value
+        ).select_related("entry")
+    )
     if len(seated) != len(set(seated)) or len(byes) > 1:
-        raise Refused(gettext_noop("round %(rnd)s: a player would be on two boards, or the round would have two byes"),
-                      rnd=rnd)
+        raise Refused(
+            gettext_noop(
+                "round %(rnd)s: a player would be on two boards, or the round would have two byes"
+            ),
+            rnd=rnd,
+        )
     if confirm_rematch:
         return
     states = states_before(history_of(tournament), rnd)
     for b in boards:
         if b.black.number in states[b.white.number].opponents:
-            raise Refused(gettext_noop("%(name)s and %(name2)s have met already: confirm the rematch to pair them "
-                          "again"), name=b.white.name, name2=b.black.name)
+            raise Refused(
+                gettext_noop(
+                    "%(name)s and %(name2)s have met already: confirm the rematch to pair them "
+                    "again"
+                ),
+                name=b.white.name,
+                name2=b.black.name,
+            )
     for bye in byes:
         if states[bye.entry.number].had_pab_or_forfeit_win:
-            raise Refused(gettext_noop("%(name)s had a pairing bye or a forfeit win already: confirm to give a second one"),
-                          name=bye.entry.name)
+            raise Refused(
+                gettext_noop(
+                    "%(name)s had a pairing bye or a forfeit win already: confirm to give a second one"
+                ),
+                name=bye.entry.name,
+            )
 
 
 def repair_round(tournament: Tournament, *, who: str) -> Outcome:
@@ -165,7 +252,11 @@ def repair_round(tournament: Tournament, *, who: str) -> Outcome:
         reread(tournament)
         evening, rnd = _open_round(tournament)
         if system_of(evening) is not PairingSystem.SWISS:
-            raise Refused(gettext_noop("a round robin's rounds are its Berger table's: there is nothing to pair again"))
+            raise Refused(
+                gettext_noop(
+                    "a round robin's rounds are its Berger table's: there is nothing to pair again"
+                )
+            )
         before = _boards_of(tournament, rnd)
         old_bye = _pairing_bye(tournament, rnd)
         links = games_of_links(tournament, rnd)
@@ -178,9 +269,14 @@ def repair_round(tournament: Tournament, *, who: str) -> Outcome:
         plan = plan_round(tournament, evening, rnd)
         store_round(tournament, evening, rnd, plan)
         after = [[w, b] for w, b in plan.boards]
-        audit.record(club, who, "evening-repair", f"tournament {tournament.id} round {rnd}",
-                     old={"boards": before, "bye": old_bye.entry.number if old_bye else None},
-                     new={"boards": after, "bye": plan.bye})
+        audit.record(
+            club,
+            who,
+            "evening-repair",
+            f"tournament {tournament.id} round {rnd}",
+            old={"boards": before, "bye": old_bye.entry.number if old_bye else None},
+            new={"boards": after, "bye": plan.bye},
+        )
         followed = follow_pairings(club, tournament, rnd, links, who=who)
     same = " (the same boards)" if after == before else ""
     return Outcome(f"round {rnd} paired again: {len(plan.boards)} boards{same}{followed}")

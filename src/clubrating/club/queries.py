@@ -36,15 +36,27 @@ from clubrating.errors import InputError, Text
 from clubrating.formats.records import Bye as ByeRecord
 from clubrating.formats.records import ByeKind, Pairing, Unplayed
 from clubrating.formats.results import result_text
-from clubrating.tournament import (Rule, System, Table, file_points, points_differences, rank_table, system_of,
-                                   tiebreak_standings)
+from clubrating.tournament import (
+    Rule,
+    System,
+    Table,
+    file_points,
+    points_differences,
+    rank_table,
+    system_of,
+    tiebreak_standings,
+)
 from clubrating.tournament.roundrobin import PairingSystem
 from clubrating.tournament.standings import DEFAULT_TIEBREAKS
 from clubrating.words import N_, Nn_
 
 
 def rating_lists(club: Club) -> list[str]:
-    lists = CurrentRating.objects.filter(member__club=club).values_list("rating_list", flat=True).distinct()
+    lists = (
+        CurrentRating.objects.filter(member__club=club)
+        .values_list("rating_list", flat=True)
+        .distinct()
+    )
     return sorted(set(lists)) or ["standard"]
 
 
@@ -52,7 +64,9 @@ def member_ids_of(member: Member) -> list[int]:
     """The member and every member merged into it (transitively)."""
     ids, frontier = [member.id], [member.id]
     while frontier:
-        frontier = list(Member.objects.filter(merged_into_id__in=frontier).values_list("id", flat=True))
+        frontier = list(
+            Member.objects.filter(merged_into_id__in=frontier).values_list("id", flat=True)
+        )
         ids.extend(frontier)
     return ids
 
@@ -67,8 +81,12 @@ def standings(tournament: Tournament) -> dict[str, Any]:
     (``values_list``), a fixed number of queries whatever the size of the tournament."""
     entries = _entries_as_persons(tournament)
     cells, pairings, byes = _rounds(tournament, {e[0]: e[1] for e in entries})
-    changes = {m: (before, after, n) for m, before, after, n in RatingChange.objects.filter(
-        tournament=tournament).values_list("member_id", "rating_before", "rating_after", "games_rated")}
+    changes = {
+        m: (before, after, n)
+        for m, before, after, n in RatingChange.objects.filter(tournament=tournament).values_list(
+            "member_id", "rating_before", "rating_after", "games_rated"
+        )
+    }
     written = {e[1]: e[6] for e in entries}
     table = rank_rounds(tournament, {e[1]: e[5] for e in entries}, pairings, byes, written)
     by_number = {e[1]: e for e in entries}
@@ -76,22 +94,47 @@ def standings(tournament: Tournament) -> dict[str, Any]:
     rows: list[dict[str, Any]] = []
     for row in table.rows:
         entry_id, entry_number, name, member_id, member_name, *_ = by_number[row.number]
-        before, after, rated = changes.get(member_id, (None, None, 0)) if member_id else (None, None, 0)
-        rows.append({
-            "place": row.place, "number": entry_number, "name": name, "member_id": member_id,
-            "member": member_name, "points": row.points / 2, "tiebreaks": list(row.tiebreaks),
-            "rounds": [cells[entry_id][r] for r in sorted(cells[entry_id])], "team": team_of.get(entry_number),
-            "rating_before": before, "rating_after": after,
-            "change": None if before is None or after is None else after - before, "games_rated": rated,
-        })
+        before, after, rated = (
+            changes.get(member_id, (None, None, 0)) if member_id else (None, None, 0)
+        )
+        rows.append(
+            {
+                "place": row.place,
+                "number": entry_number,
+                "name": name,
+                "member_id": member_id,
+                "member": member_name,
+                "points": row.points / 2,
+                "tiebreaks": list(row.tiebreaks),
+                "rounds": [cells[entry_id][r] for r in sorted(cells[entry_id])],
+                "team": team_of.get(entry_number),
+                "rating_before": before,
+                "rating_after": after,
+                "change": None if before is None or after is None else after - before,
+                "games_rated": rated,
+            }
+        )
     why = table.why
     return {
-        "tournament_id": tournament.id, "name": tournament.name, "date": tournament.date.isoformat(),
-        "status": tournament.status, "kind": tournament.kind, "time_control": tournament.time_control,
-        "rated": tournament.is_rated, "rounds": tournament.rounds, "players": rows,
-        "ranked_by": table.describe(), "ranking_note": table.note, "rule": table.rule.value, "system": table.system.value,
-        "ranking_why": None if why is None else {"template": why.template, "values": dict(why.params)},
-        "tiebreaks": [{"short": t.short, "name": t.name, "source": t.source} for t in table.tiebreaks],
+        "tournament_id": tournament.id,
+        "name": tournament.name,
+        "date": tournament.date.isoformat(),
+        "status": tournament.status,
+        "kind": tournament.kind,
+        "time_control": tournament.time_control,
+        "rated": tournament.is_rated,
+        "rounds": tournament.rounds,
+        "players": rows,
+        "ranked_by": table.describe(),
+        "ranking_note": table.note,
+        "rule": table.rule.value,
+        "system": table.system.value,
+        "ranking_why": None
+        if why is None
+        else {"template": why.template, "values": dict(why.params)},
+        "tiebreaks": [
+            {"short": t.short, "name": t.name, "source": t.source} for t in table.tiebreaks
+        ],
         "teams": team_table(tournament, {row.number: row.points for row in table.rows}, by_number),
         "differences": differences(written, pairings, byes, by_number),
     }
@@ -99,34 +142,67 @@ def standings(tournament: Tournament) -> dict[str, Any]:
 
 def written_differences(tournament: Tournament) -> list[dict[str, Any]]:
     """:func:`differences` of a stored tournament, for the arbiter's page (three queries)."""
-    entries = {e[1]: e for e in Entry.objects.filter(tournament=tournament).values_list(
-        "id", "number", "name", "points")}
+    entries = {
+        e[1]: e
+        for e in Entry.objects.filter(tournament=tournament).values_list(
+            "id", "number", "name", "points"
+        )
+    }
     _, pairings, byes = _rounds(tournament, {e[0]: n for n, e in entries.items()})
     return differences({n: e[3] for n, e in entries.items()}, pairings, byes, entries)
 
 
-def team_table(tournament: Tournament, points: dict[int, int],
-               entries: dict[int, tuple[Any, ...]]) -> list[dict[str, Any]]:
+def team_table(
+    tournament: Tournament, points: dict[int, int], entries: dict[int, tuple[Any, ...]]
+) -> list[dict[str, Any]]:
     """A team event's teams in the file's order: each with its players by board (start number,
     name, the standings' points) and the sum of their points; [] for an individual event."""
     teams = []
     for name, numbers in tournament.teams or []:
-        players = [{"number": n, "name": entries[n][2], "member_id": entries[n][3], "points": points[n] / 2}
-                   for n in numbers if n in entries]
-        teams.append({"name": name, "players": players, "points": sum(points[n] for n in numbers if n in points) / 2})
+        players = [
+            {
+                "number": n,
+                "name": entries[n][2],
+                "member_id": entries[n][3],
+                "points": points[n] / 2,
+            }
+            for n in numbers
+            if n in entries
+        ]
+        teams.append(
+            {
+                "name": name,
+                "players": players,
+                "points": sum(points[n] for n in numbers if n in points) / 2,
+            }
+        )
     return teams
 
 
-UNPLAYED_CODES = {"forfeit": {2: "+", 0: "-"}, "double-forfeit": {0: "-"}, "no-moves": {2: "W", 1: "D", 0: "L"}}
+UNPLAYED_CODES = {
+    "forfeit": {2: "+", 0: "-"},
+    "double-forfeit": {0: "-"},
+    "no-moves": {2: "W", 1: "D", 0: "L"},
+}
 """The TRF-16 code of a player's unplayed game, by the points it gave them."""
-BYE_CODES = {ByeKind.HALF_POINT: "H", ByeKind.FULL_POINT: "F", ByeKind.PAIRING: "U", ByeKind.ZERO_POINT: "Z",
-             ByeKind.UNFIELDED: "0000 - -", ByeKind.ABSENT: "0000 - -"}
+BYE_CODES = {
+    ByeKind.HALF_POINT: "H",
+    ByeKind.FULL_POINT: "F",
+    ByeKind.PAIRING: "U",
+    ByeKind.ZERO_POINT: "Z",
+    ByeKind.UNFIELDED: "0000 - -",
+    ByeKind.ABSENT: "0000 - -",
+}
 """The TRF-16 code of a round without an opponent (a team event's player not fielded, or an absent
 round, as ``0000 - -``)."""
 
 
-def differences(written: dict[int, int | None], pairings: Sequence[Pairing], byes: Sequence[ByeRecord],
-                entries: dict[int, tuple[Any, ...]]) -> list[dict[str, Any]]:
+def differences(
+    written: dict[int, int | None],
+    pairings: Sequence[Pairing],
+    byes: Sequence[ByeRecord],
+    entries: dict[int, tuple[Any, ...]],
+) -> list[dict[str, Any]]:
     """Each player whose points written in the file differ from the points the results give: the
     written and computed points and the rounds that can explain it, the player's unplayed rounds
     with their TRF-16 code (``0000 - -``, ``+``, ``-``, ``H``, ``F``, ``U``, ``Z``, ``W D L``)."""
@@ -138,24 +214,44 @@ def differences(written: dict[int, int | None], pairings: Sequence[Pairing], bye
         if not p.played:
             for me, mine in ((p.white, p.white_points), (p.black, p.black_points)):
                 kind = (p.unplayed or Unplayed.FORFEIT).value
-                unplayed[me].append({"round": p.round, "code": UNPLAYED_CODES[kind].get(mine, "-"), "points": mine / 2})
+                unplayed[me].append(
+                    {
+                        "round": p.round,
+                        "code": UNPLAYED_CODES[kind].get(mine, "-"),
+                        "points": mine / 2,
+                    }
+                )
     for b in byes:
         computed[b.player] += b.points
-        unplayed[b.player].append({"round": b.round, "code": BYE_CODES[b.kind], "points": b.points / 2})
-    return [{"number": n, "name": entries[n][2], "written": w / 2, "computed": c / 2,
-             "rounds": sorted(unplayed[n], key=lambda cell: cell["round"])}
-            for n, w, c in points_differences(written, computed)]
+        unplayed[b.player].append(
+            {"round": b.round, "code": BYE_CODES[b.kind], "points": b.points / 2}
+        )
+    return [
+        {
+            "number": n,
+            "name": entries[n][2],
+            "written": w / 2,
+            "computed": c / 2,
+            "rounds": sorted(unplayed[n], key=lambda cell: cell["round"]),
+        }
+        for n, w, c in points_differences(written, computed)
+    ]
 
 
 def _entries_as_persons(tournament: Tournament) -> list[tuple[Any, ...]]:
     """The tournament's entries (id, number, name as written, member id, member name, rank, points
     written), each linked name as the member it stands for now: a name linked to a member merged away
     shows the member it was merged into, whose rating changes the replay stored (:func:`persons_now`)."""
-    entries = list(Entry.objects.filter(tournament=tournament).order_by("number").values_list(
-        "id", "number", "name", "member_id", "member__name", "rank", "points"))
+    entries = list(
+        Entry.objects.filter(tournament=tournament)
+        .order_by("number")
+        .values_list("id", "number", "name", "member_id", "member__name", "rank", "points")
+    )
     now = persons_now(tournament.club, [e[3] for e in entries])
-    return [(eid, n, name, now[m][0] if m else None, now[m][1] if m else None, rank, points)
-            for eid, n, name, m, _, rank, points in entries]
+    return [
+        (eid, n, name, now[m][0] if m else None, now[m][1] if m else None, rank, points)
+        for eid, n, name, m, _, rank, points in entries
+    ]
 
 
 def persons_now(club: Club, member_ids: Sequence[int | None]) -> dict[int, tuple[int, str]]:
@@ -167,46 +263,95 @@ def persons_now(club: Club, member_ids: Sequence[int | None]) -> dict[int, tuple
     return {m: (t, names[t]) for m, t in top.items()}
 
 
-def _rounds(tournament: Tournament, number: dict[int, int]
-            ) -> tuple[dict[int, dict[int, dict[str, Any]]], list[Pairing], list[ByeRecord]]:
+def _rounds(
+    tournament: Tournament, number: dict[int, int]
+) -> tuple[dict[int, dict[int, dict[str, Any]]], list[Pairing], list[ByeRecord]]:
     """Every entry's cells by round (entry id -> round -> cell), and the games and byes as records
     for the ranking (``number``: entry id -> start number). Two queries."""
     cells: dict[int, dict[int, dict[str, Any]]] = defaultdict(dict)
     pairings: list[Pairing] = []
     byes: list[ByeRecord] = []
-    games = Game.objects.filter(tournament=tournament).annotate(
-        has_moves=ExpressionWrapper(~Q(moves=""), output_field=BooleanField())).values_list(
-        "id", "round", "white_id", "black_id", "white_points", "black_points", "played", "unplayed",
-        "colours_known", "has_moves")
+    games = (
+        Game.objects.filter(tournament=tournament)
+        .annotate(has_moves=ExpressionWrapper(~Q(moves=""), output_field=BooleanField()))
+        .values_list(
+            "id",
+            "round",
+            "white_id",
+            "black_id",
+            "white_points",
+            "black_points",
+            "played",
+            "unplayed",
+            "colours_known",
+            "has_moves",
+        )
+    )
     for gid, rnd, white, black, wp, bp, played, unplayed, colours_known, has_moves in games:
         result = result_text(wp, bp, played)
-        pairings.append(Pairing(rnd, number[white], number[black], wp, bp, played,
-                                Unplayed(unplayed) if unplayed else None))
+        pairings.append(
+            Pairing(
+                rnd,
+                number[white],
+                number[black],
+                wp,
+                bp,
+                played,
+                Unplayed(unplayed) if unplayed else None,
+            )
+        )
         for me, other, scored, colour in ((white, black, wp, "w"), (black, white, bp, "b")):
             cells[me][rnd] = {
-                "round": rnd, "opponent": number[other], "colour": colour if colours_known else None,
-                "score": scored / 2, "game_id": gid, "result": result, "has_moves": bool(has_moves),
+                "round": rnd,
+                "opponent": number[other],
+                "colour": colour if colours_known else None,
+                "score": scored / 2,
+                "game_id": gid,
+                "result": result,
+                "has_moves": bool(has_moves),
                 "rated": played and tournament.is_rated,
                 "note": None if played else ("forfeit" if unplayed != "no-moves" else "not played"),
             }
     for rnd, entry_id, bye_points, kind in Bye.objects.filter(tournament=tournament).values_list(
-            "round", "entry_id", "points", "kind"):
+        "round", "entry_id", "points", "kind"
+    ):
         byes.append(ByeRecord(rnd, number[entry_id], bye_points, ByeKind(kind)))
-        cells[entry_id][rnd] = {"round": rnd, "opponent": None, "colour": None, "score": bye_points / 2,
-                                "game_id": None, "result": "bye", "rated": False, "note": "bye", "has_moves": False}
+        cells[entry_id][rnd] = {
+            "round": rnd,
+            "opponent": None,
+            "colour": None,
+            "score": bye_points / 2,
+            "game_id": None,
+            "result": "bye",
+            "rated": False,
+            "note": "bye",
+            "has_moves": False,
+        }
     return cells, pairings, byes
 
 
 def table_of(tournament: Tournament) -> Table:
     """The tournament's ranked table, read from the database (:func:`rank_rounds`)."""
-    numbers = list(Entry.objects.filter(tournament=tournament).values_list("id", "number", "rank", "points"))
+    numbers = list(
+        Entry.objects.filter(tournament=tournament).values_list("id", "number", "rank", "points")
+    )
     _, pairings, byes = _rounds(tournament, {entry_id: n for entry_id, n, _, _ in numbers})
-    return rank_rounds(tournament, {n: rank for _, n, rank, _ in numbers}, pairings, byes,
-                       {n: points for _, n, _, points in numbers})
+    return rank_rounds(
+        tournament,
+        {n: rank for _, n, rank, _ in numbers},
+        pairings,
+        byes,
+        {n: points for _, n, _, points in numbers},
+    )
 
 
-def rank_rounds(tournament: Tournament, ranks: dict[int, int | None], pairings: Sequence[Pairing],
-                byes: Sequence[ByeRecord], written: dict[int, int | None] | None = None) -> Table:
+def rank_rounds(
+    tournament: Tournament,
+    ranks: dict[int, int | None],
+    pairings: Sequence[Pairing],
+    byes: Sequence[ByeRecord],
+    written: dict[int, int | None] | None = None,
+) -> Table:
     """The ranked table of a tournament's rounds (:func:`clubrating.tournament.rank_table`): an
     evening paired here by its own tie-breaks over the rounds finished; an imported file by the
     points (``written``: start number -> half-points) and ranks (``ranks``: start number -> rank)
@@ -214,9 +359,14 @@ def rank_rounds(tournament: Tournament, ranks: dict[int, int | None], pairings: 
     evening = Evening.objects.filter(tournament=tournament).first()
     state = None
     if evening is not None:
-        seeds = dict(EveningPlayer.objects.filter(entry__tournament=tournament).values_list(
-            "entry__number", "seed_rating"))
-        playing = EveningBoard.objects.filter(tournament=tournament, round=evening.paired_rounds, game=None).exists()
+        seeds = dict(
+            EveningPlayer.objects.filter(entry__tournament=tournament).values_list(
+                "entry__number", "seed_rating"
+            )
+        )
+        playing = EveningBoard.objects.filter(
+            tournament=tournament, round=evening.paired_rounds, game=None
+        ).exists()
         state = EveningState(evening.paired_rounds, seeds, playing, PairingSystem(evening.system))
     return rank_with(tournament, ranks, pairings, byes, state, written)
 
@@ -226,7 +376,7 @@ class EveningState:
     """What ranks an evening paired here: its rounds paired, seeds, and whether the last is still played."""
 
     paired_rounds: int
-    seeds: dict[int, int | None]   # start number -> the club rating it was seeded by
+    seeds: dict[int, int | None]  # start number -> the club rating it was seeded by
     playing: bool
     system: PairingSystem = PairingSystem.SWISS
 
@@ -236,47 +386,78 @@ class EveningState:
         return System.SWISS if self.system is PairingSystem.SWISS else System.ROUND_ROBIN
 
 
-def rank_with(tournament: Tournament, ranks: dict[int, int | None], pairings: Sequence[Pairing],
-              byes: Sequence[ByeRecord], evening: EveningState | None,
-              written: dict[int, int | None] | None = None) -> Table:
+def rank_with(
+    tournament: Tournament,
+    ranks: dict[int, int | None],
+    pairings: Sequence[Pairing],
+    byes: Sequence[ByeRecord],
+    evening: EveningState | None,
+    written: dict[int, int | None] | None = None,
+) -> Table:
     """:func:`rank_rounds` once the evening's state is read (no query)."""
     if evening is not None:
-        finished = evening.paired_rounds - (1 if evening.playing else 0)   # a round still being played waits
+        finished = evening.paired_rounds - (
+            1 if evening.playing else 0
+        )  # a round still being played waits
         system = evening.standings_system
-        rows = tiebreak_standings({n: evening.seeds.get(n) for n in ranks}, pairings,
-                                  [b for b in byes if b.round <= evening.paired_rounds], finished,
-                                  DEFAULT_TIEBREAKS[system], system)
+        rows = tiebreak_standings(
+            {n: evening.seeds.get(n) for n in ranks},
+            pairings,
+            [b for b in byes if b.round <= evening.paired_rounds],
+            finished,
+            DEFAULT_TIEBREAKS[system],
+            system,
+        )
         return Table(tuple(rows), Rule.TIEBREAKS, system, DEFAULT_TIEBREAKS[system])
     rounds = max([tournament.rounds, *(p.round for p in pairings), *(b.round for b in byes)])
     system = system_of(list(ranks), pairings, dict(tournament.trf_headers or []).get("092", ""))
     return rank_table({n: None for n in ranks}, ranks, pairings, byes, rounds, system, written)
 
 
-def tournament_summaries(club: Club, tournaments: Sequence[Tournament]) -> dict[int, dict[str, Any]]:
+def tournament_summaries(
+    club: Club, tournaments: Sequence[Tournament]
+) -> dict[int, dict[str, Any]]:
     """Tournament id -> players, rounds, whether any game has moves, and the winners (the
     entries placed first by the event's own ranking, :func:`rank_rounds`): four to six
     queries for the whole list, whatever the number of tournaments. Rows straight from the
     cursor, records made only for a tournament whose winner the tie-breaks decide."""
     wanted = {t.id for t in tournaments}
     entries: dict[int, list[tuple[Any, ...]]] = defaultdict(list)
-    for row in _raw(Entry.objects.filter(tournament__club=club).order_by("number").values_list(
-            "tournament_id", "id", "number", "name", "member_id", "rank", "points")):
+    for row in _raw(
+        Entry.objects.filter(tournament__club=club)
+        .order_by("number")
+        .values_list("tournament_id", "id", "number", "name", "member_id", "rank", "points")
+    ):
         if row[0] in wanted:
             entries[row[0]].append(row[1:])
     number = {e[0]: e[1] for rows in entries.values() for e in rows}
     games: dict[int, list[tuple[int, int, int, int, int, bool]]] = defaultdict(list)
     moves: set[int] = set()
-    for tid, rnd, white, black, wp, bp, played, length in _raw(Game.objects.filter(tournament__club=club).annotate(
-            moves_length=Length("moves")).order_by().values_list(
-            "tournament_id", "round", "white_id", "black_id", "white_points", "black_points", "played",
-            "moves_length")):
+    for tid, rnd, white, black, wp, bp, played, length in _raw(
+        Game.objects.filter(tournament__club=club)
+        .annotate(moves_length=Length("moves"))
+        .order_by()
+        .values_list(
+            "tournament_id",
+            "round",
+            "white_id",
+            "black_id",
+            "white_points",
+            "black_points",
+            "played",
+            "moves_length",
+        )
+    ):
         if tid in wanted:
             games[tid].append((rnd, number[white], number[black], wp, bp, bool(played)))
             if length:
                 moves.add(tid)
     byes: dict[int, list[ByeRecord]] = defaultdict(list)
-    for tid, rnd, entry_id, pts, kind in _raw(Bye.objects.filter(tournament__club=club).values_list(
-            "tournament_id", "round", "entry_id", "points", "kind")):
+    for tid, rnd, entry_id, pts, kind in _raw(
+        Bye.objects.filter(tournament__club=club).values_list(
+            "tournament_id", "round", "entry_id", "points", "kind"
+        )
+    ):
         if tid in wanted:
             byes[tid].append(ByeRecord(rnd, number[entry_id], pts, ByeKind(kind)))
     states = _evening_states(club)
@@ -285,9 +466,12 @@ def tournament_summaries(club: Club, tournaments: Sequence[Tournament]) -> dict[
         rows = entries.get(t.id, [])
         by_number = {e[1]: e for e in rows}
         first = _first_places(t, rows, games[t.id], byes[t.id], states.get(t.id))
-        out[t.id] = {"players": len(rows), "has_moves": t.id in moves,
-                     "rounds": max([t.rounds, *(g[0] for g in games[t.id]), *(b.round for b in byes[t.id])]),
-                     "winners": [(by_number[n][2], by_number[n][3]) for n in first]}
+        out[t.id] = {
+            "players": len(rows),
+            "has_moves": t.id in moves,
+            "rounds": max([t.rounds, *(g[0] for g in games[t.id]), *(b.round for b in byes[t.id])]),
+            "winners": [(by_number[n][2], by_number[n][3]) for n in first],
+        }
     return out
 
 
@@ -299,8 +483,13 @@ def _raw(qs: QuerySet[Any]) -> list[tuple[Any, ...]]:
         return list(cursor.fetchall())
 
 
-def _first_places(t: Tournament, rows: list[tuple[Any, ...]], games: list[tuple[int, int, int, int, int, bool]],
-                  byes: list[ByeRecord], evening: EveningState | None) -> list[int]:
+def _first_places(
+    t: Tournament,
+    rows: list[tuple[Any, ...]],
+    games: list[tuple[int, int, int, int, int, bool]],
+    byes: list[ByeRecord],
+    evening: EveningState | None,
+) -> list[int]:
     """The start numbers :func:`rank_with` places first. Without written ranks and outside an
     evening, points (the file's where it wrote them) rank first, so a sole top scorer is the
     winner without the tie-breaks."""
@@ -318,12 +507,31 @@ def _first_places(t: Tournament, rows: list[tuple[Any, ...]], games: list[tuple[
             return leaders
     ranks = {e[1]: e[4] for e in rows}
     written = {e[1]: e[5] for e in rows}
-    key = hashlib.blake2b(repr((t.rounds, dict(t.trf_headers or []).get("092", ""), sorted(ranks.items()),
-                                sorted(written.items()), games, byes, evening)).encode(), digest_size=16).digest()
+    key = hashlib.blake2b(
+        repr(
+            (
+                t.rounds,
+                dict(t.trf_headers or []).get("092", ""),
+                sorted(ranks.items()),
+                sorted(written.items()),
+                games,
+                byes,
+                evening,
+            )
+        ).encode(),
+        digest_size=16,
+    ).digest()
     first = _FIRST_PLACES.get(key)
     if first is None:
-        pairings = [Pairing(rnd, white, black, wp, bp, played) for rnd, white, black, wp, bp, played in games]
-        first = [r.number for r in rank_with(t, ranks, pairings, byes, evening, written).rows if r.place == 1]
+        pairings = [
+            Pairing(rnd, white, black, wp, bp, played)
+            for rnd, white, black, wp, bp, played in games
+        ]
+        first = [
+            r.number
+            for r in rank_with(t, ranks, pairings, byes, evening, written).rows
+            if r.place == 1
+        ]
         _FIRST_PLACES[key] = first
         while len(_FIRST_PLACES) > FIRST_PLACES_KEPT:
             _FIRST_PLACES.pop(next(iter(_FIRST_PLACES)))
@@ -338,18 +546,29 @@ _FIRST_PLACES: dict[bytes, list[int]] = {}
 
 def _evening_states(club: Club) -> dict[int, EveningState]:
     """Every evening of the club paired here, as :func:`rank_with` ranks it: one query, three with evenings."""
-    rows = list(Evening.objects.filter(tournament__club=club).values_list("tournament_id", "paired_rounds", "system"))
+    rows = list(
+        Evening.objects.filter(tournament__club=club).values_list(
+            "tournament_id", "paired_rounds", "system"
+        )
+    )
     paired = {tid: rounds for tid, rounds, _ in rows}
     system = {tid: PairingSystem(value) for tid, _, value in rows}
     if not paired:
         return {}
     seeds: dict[int, dict[int, int | None]] = defaultdict(dict)
     for tid, n, seed in EveningPlayer.objects.filter(entry__tournament__club=club).values_list(
-            "entry__tournament_id", "entry__number", "seed_rating"):
+        "entry__tournament_id", "entry__number", "seed_rating"
+    ):
         seeds[tid][n] = seed
-    playing = set(EveningBoard.objects.filter(tournament__club=club, game=None).values_list("tournament_id", "round"))
-    return {tid: EveningState(rounds, seeds[tid], (tid, rounds) in playing, system[tid])
-            for tid, rounds in paired.items()}
+    playing = set(
+        EveningBoard.objects.filter(tournament__club=club, game=None).values_list(
+            "tournament_id", "round"
+        )
+    )
+    return {
+        tid: EveningState(rounds, seeds[tid], (tid, rounds) in playing, system[tid])
+        for tid, rounds in paired.items()
+    }
 
 
 def club_ratings(tournament: Tournament) -> dict[int, int]:
@@ -357,16 +576,31 @@ def club_ratings(tournament: Tournament) -> dict[int, int]:
     seed rating; else the rating before the tournament (published), else the member's current
     rating on the tournament's list. Names not linked and new members have none."""
     if Evening.objects.filter(tournament=tournament).exists():
-        seeds = EveningPlayer.objects.filter(entry__tournament=tournament).values_list("entry__number", "seed_rating")
+        seeds = EveningPlayer.objects.filter(entry__tournament=tournament).values_list(
+            "entry__number", "seed_rating"
+        )
         return {number: rating for number, rating in seeds if rating}
-    members = dict(Entry.objects.filter(tournament=tournament).exclude(member=None).values_list("member_id", "number"))
+    members = dict(
+        Entry.objects.filter(tournament=tournament)
+        .exclude(member=None)
+        .values_list("member_id", "number")
+    )
     roots = merged_persons(tournament.club)
-    top = {m: roots.get(m, m) for m in members}   # the rows are stored for the member a name stands for now
-    before = dict(RatingChange.objects.filter(tournament=tournament).values_list("member_id", "rating_before"))
+    top = {
+        m: roots.get(m, m) for m in members
+    }  # the rows are stored for the member a name stands for now
+    before = dict(
+        RatingChange.objects.filter(tournament=tournament).values_list("member_id", "rating_before")
+    )
     rating_list = tournament.time_control if tournament.club.separate_lists else "standard"
-    now = dict(CurrentRating.objects.filter(member_id__in=set(top.values()), rating_list=rating_list)
-               .values_list("member_id", "rating"))
-    ratings = {number: before.get(top[member], now.get(top[member])) for member, number in members.items()}
+    now = dict(
+        CurrentRating.objects.filter(
+            member_id__in=set(top.values()), rating_list=rating_list
+        ).values_list("member_id", "rating")
+    )
+    ratings = {
+        number: before.get(top[member], now.get(top[member])) for member, number in members.items()
+    }
     return {number: round(rating) for number, rating in ratings.items() if rating and rating >= 1}
 
 
@@ -374,20 +608,40 @@ def tournaments(club: Club, *, published_only: bool = False) -> list[dict[str, A
     qs = Tournament.objects.filter(club=club).order_by("-date", "-sequence", "-id")
     if published_only:
         qs = qs.filter(status=TournamentStatus.PUBLISHED)
-    return [{"tournament_id": t.id, "name": t.name, "date": t.date.isoformat(), "status": t.status,
-             "kind": t.kind, "time_control": t.time_control, "rounds": t.rounds} for t in qs]
+    return [
+        {
+            "tournament_id": t.id,
+            "name": t.name,
+            "date": t.date.isoformat(),
+            "status": t.status,
+            "kind": t.kind,
+            "time_control": t.time_control,
+            "rounds": t.rounds,
+        }
+        for t in qs
+    ]
 
 
 def audit_log(club: Club, limit: int = 50, offset: int = 0) -> list[dict[str, Any]]:
     """The club's audit entries, newest first, each with its sentence and its time in the club's zone;
     ``who`` and ``summary`` as stored (English), ``who_translated`` and ``summary_translated`` in the
     active language."""
-    return [{"when": a.when.astimezone(zones.zone(club.time_zone)).isoformat(timespec="seconds"),
-             "local": zones.local_text(a.when, club.time_zone), "who": a.who, "who_translated": who_shown(a.who),
-             "action": a.action, "target": a.target, "old": a.old, "new": a.new, "summary": a.summary,
-             "summary_translated": read_stored(a.summary_text, a.summary),
-             "sentence": sentence(a.action, a.target, a.old, a.new)}
-            for a in AuditEntry.objects.filter(club=club)[offset:offset + limit]]
+    return [
+        {
+            "when": a.when.astimezone(zones.zone(club.time_zone)).isoformat(timespec="seconds"),
+            "local": zones.local_text(a.when, club.time_zone),
+            "who": a.who,
+            "who_translated": who_shown(a.who),
+            "action": a.action,
+            "target": a.target,
+            "old": a.old,
+            "new": a.new,
+            "summary": a.summary,
+            "summary_translated": read_stored(a.summary_text, a.summary),
+            "sentence": sentence(a.action, a.target, a.old, a.new),
+        }
+        for a in AuditEntry.objects.filter(club=club)[offset : offset + limit]
+    ]
 
 
 def audit_page(club: Club, page: int = 1, per_page: int = 50) -> dict[str, Any]:
@@ -395,13 +649,26 @@ def audit_page(club: Club, page: int = 1, per_page: int = 50) -> dict[str, Any]:
     total = AuditEntry.objects.filter(club=club).count()
     pages = max(1, -(-total // per_page))
     if not 1 <= page <= pages:
-        raise InputError(N_("page %(page)s: the audit log has %(pages)s of %(per_page)s (%(entries)s), "
-                            "expected 1 to %(last)s"), page=page, per_page=per_page, last=pages,
-                         pages=Text(Nn_("%(count)s page", "%(count)s pages"), count=pages),
-                         entries=Text(Nn_("%(count)s entry", "%(count)s entries"), count=total))
-    return {"club": club.slug, "time_zone": zones.zone_name(club.time_zone), "total": total, "page": page,
-            "pages": pages, "per_page": per_page,
-            "entries": audit_log(club, per_page, (page - 1) * per_page)}
+        raise InputError(
+            N_(
+                "page %(page)s: the audit log has %(pages)s of %(per_page)s (%(entries)s), "
+                "expected 1 to %(last)s"
+            ),
+            page=page,
+            per_page=per_page,
+            last=pages,
+            pages=Text(Nn_("%(count)s page", "%(count)s pages"), count=pages),
+            entries=Text(Nn_("%(count)s entry", "%(count)s entries"), count=total),
+        )
+    return {
+        "club": club.slug,
+        "time_zone": zones.zone_name(club.time_zone),
+        "total": total,
+        "page": page,
+        "pages": pages,
+        "per_page": per_page,
+        "entries": audit_log(club, per_page, (page - 1) * per_page),
+    }
 
 
 def last_rebuild(club: Club) -> RebuildLog | None:
@@ -424,8 +691,12 @@ def member_roster(club: Club | None = None) -> list[tuple[int, str, tuple[str, .
     members = list(Member.objects.filter(club=club).values_list("id", "name", "merged_into_id"))
     top = resolve_members(club)
     spellings: dict[int, set[str]] = defaultdict(set)
-    for member_id, name in Entry.objects.filter(tournament__club=club).exclude(member=None).values_list(
-            "member_id", "name").distinct():
+    for member_id, name in (
+        Entry.objects.filter(tournament__club=club)
+        .exclude(member=None)
+        .values_list("member_id", "name")
+        .distinct()
+    ):
         spellings[top[member_id]].add(name)
     for member_id, name, _ in members:
         if top[member_id] != member_id:

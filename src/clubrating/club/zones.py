@@ -15,8 +15,8 @@ import zoneinfo
 from clubrating.errors import InputError
 from clubrating.words import N_
 
-ZONEINFO_DIR = "/usr/share/zoneinfo/"   # where /etc/localtime points on Debian (tzdata)
-MAX_ZONE_NAME = 64                       # Club.time_zone's max_length; the longest IANA name has 32
+ZONEINFO_DIR = "/usr/share/zoneinfo/"  # where /etc/localtime points on Debian (tzdata)
+MAX_ZONE_NAME = 64  # Club.time_zone's max_length; the longest IANA name has 32
 
 
 @functools.cache
@@ -38,8 +38,10 @@ def parse_zone(name: str) -> str:
     if name in ("", "server"):
         return ""
     if not is_zone(name):
-        raise InputError(N_("unknown time zone %(name)s: expected an IANA name such as Asia/Yerevan or UTC"),
-                         name=repr(name[:MAX_ZONE_NAME])) from None
+        raise InputError(
+            N_("unknown time zone %(name)s: expected an IANA name such as Asia/Yerevan or UTC"),
+            name=repr(name[:MAX_ZONE_NAME]),
+        ) from None
     return name
 
 

@@ -25,13 +25,17 @@ def _password(args: argparse.Namespace, *, is_new: bool) -> str | None:
         return line
     if not sys.stdin.isatty():
         return None
-    prompt = f"Password for the new login {args.username}: " if is_new else \
-        f"New password for {args.username} (empty: keep the current one): "
+    prompt = (
+        f"Password for the new login {args.username}: "
+        if is_new
+        else f"New password for {args.username} (empty: keep the current one): "
+    )
     first = getpass.getpass(prompt)
     if not first:
         if is_new:
-            raise InputError(N_("%(username)s is a new login: it needs a password"),
-                             username=repr(args.username))
+            raise InputError(
+                N_("%(username)s is a new login: it needs a password"), username=repr(args.username)
+            )
         return None
     if getpass.getpass("The same password again: ") != first:
         raise InputError(N_("the two passwords differ: nothing changed"))
@@ -47,7 +51,11 @@ def cmd_arbiter(args: argparse.Namespace) -> int:
         if wants_json(args):
             print_json({"club": club.slug, "arbiters": names})
         else:
-            print("\n".join(names) if names else gettext("%(club)s has no arbiter login yet") % {"club": club.name})
+            print(
+                "\n".join(names)
+                if names
+                else gettext("%(club)s has no arbiter login yet") % {"club": club.name}
+            )
         return 0
     if not args.username:
         raise InputError(N_("'arbiter %(action)s' needs a login name"), action=args.action)
@@ -65,14 +73,27 @@ def cmd_arbiter(args: argparse.Namespace) -> int:
 
 def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     p = subparsers.add_parser(
-        "arbiter", parents=[common], help=gettext("add, remove or list the club's arbiter logins"),
-        description=gettext("Manage who may log in to the website as an arbiter of a club. A login holds a name "
-                            "and a password, nothing more."),
-        epilog=examples("echo 'long secret phrase' | clubrating arbiter add anna --club riverside --password-stdin"))
-    p.add_argument("action", choices=("add", "remove", "list"),
-                   help=gettext("add a login, remove one, or list the club's"))
+        "arbiter",
+        parents=[common],
+        help=gettext("add, remove or list the club's arbiter logins"),
+        description=gettext(
+            "Manage who may log in to the website as an arbiter of a club. A login holds a name "
+            "and a password, nothing more."
+        ),
+        epilog=examples(
+            "echo 'long secret phrase' | clubrating arbiter add anna --club riverside --password-stdin"
+        ),
+    )
+    p.add_argument(
+        "action",
+        choices=("add", "remove", "list"),
+        help=gettext("add a login, remove one, or list the club's"),
+    )
     p.add_argument("username", nargs="?", help=gettext("the login name"))
     p.add_argument("--club", help=gettext("the club's short name (default: the only club)"))
-    p.add_argument("--password-stdin", action="store_true",
-                   help=gettext("read the password from the first line of stdin"))
+    p.add_argument(
+        "--password-stdin",
+        action="store_true",
+        help=gettext("read the password from the first line of stdin"),
+    )
     p.set_defaults(handler=cmd_arbiter)

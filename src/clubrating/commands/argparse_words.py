@@ -38,14 +38,16 @@ MESSAGES = (
     N_("unknown parser %(parser_name)r (choices: %(choices)s)"),
     N_("can't open '%(filename)s': %(error)s"),
 )
-COUNTED = (
-    Nn_("expected %s argument", "expected %s arguments"),
-)
-VERSION_HELP = N_("show program's version number and exit")   # argparse's, which it does not translate
+COUNTED = (Nn_("expected %s argument", "expected %s arguments"),)
+VERSION_HELP = N_(
+    "show program's version number and exit"
+)  # argparse's, which it does not translate
 
 
 def _gettext(message: str) -> str:
-    return djangoenv.gettext(message) if message else message   # argparse passes None for a missing description
+    return (
+        djangoenv.gettext(message) if message else message
+    )  # argparse passes None for a missing description
 
 
 def speak_the_command_language() -> None:

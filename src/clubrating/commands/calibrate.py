@@ -29,8 +29,16 @@ from clubrating.cli import examples, option, print_json, wants_json, whole
 from clubrating.djangoenv import gettext
 from clubrating.cpi import factors as factor_definitions
 from clubrating.cpi.factors import FITTED_E, EvalLossForm, eval_loss
-from clubrating.cpi.calibrate import (FEATURES, Side, careers, cross_validate, fit, settings_of, side_values,
-                                      time_control_class)
+from clubrating.cpi.calibrate import (
+    FEATURES,
+    Side,
+    careers,
+    cross_validate,
+    fit,
+    settings_of,
+    side_values,
+    time_control_class,
+)
 from clubrating.cpi.difficulty import difficulty_values
 from clubrating.cpi.facts import Color, GameFacts
 from clubrating.cpi.index import Weights, score_game
@@ -45,39 +53,89 @@ if TYPE_CHECKING:
 # A club's own analysis depth: a fit at another depth reads the club's games high or low
 # (docs/cpi.md, "The engine's depth").
 DEFAULT_CALIBRATION_NODES = DEFAULT_NODES
-DEFAULT_MIN_PLIES = 20               # ours: a game of fewer than 10 moves each says little of either player
-DEFAULT_WINDOW = 10                  # "plays like 1750 ± 150 over the last 10 games"
+DEFAULT_MIN_PLIES = 20  # ours: a game of fewer than 10 moves each says little of either player
+DEFAULT_WINDOW = 10  # "plays like 1750 ± 150 over the last 10 games"
 
 
 def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     parser = subparsers.add_parser(
-        "calibrate", parents=[common], help=gettext("fit the CPI weights and its Elo-equivalent on rated games"),
-        description=gettext("Analyse rated games (WhiteElo/BlackElo tags) of one rating pool and one time "
-                            "control, fit the ΔCPI weights and the mapping from CPI to the pool's rating, "
-                            "cross-validate it (players left out) and write the settings with their provenance."),
-        epilog=examples("clubrating calibrate band_*.pgn --pool lichess-2018 --time-control blitz "
-                        "--cache fit.sqlite --out lichess-blitz.json"),
+        "calibrate",
+        parents=[common],
+        help=gettext("fit the CPI weights and its Elo-equivalent on rated games"),
+        description=gettext(
+            "Analyse rated games (WhiteElo/BlackElo tags) of one rating pool and one time "
+            "control, fit the ΔCPI weights and the mapping from CPI to the pool's rating, "
+            "cross-validate it (players left out) and write the settings with their provenance."
+        ),
+        epilog=examples(
+            "clubrating calibrate band_*.pgn --pool lichess-2018 --time-control blitz "
+            "--cache fit.sqlite --out lichess-blitz.json"
+        ),
     )
-    parser.add_argument("games", nargs="+", metavar="GAMES.pgn", help=gettext("PGN files of rated games"))
-    parser.add_argument("--pool", required=True, help=gettext("the rating pool the Elo tags come from "
-                        "(e.g. lichess-2018, fide, chesscom): never mix pools in one fit"))
-    parser.add_argument("--time-control", default=None, help=gettext("bullet, blitz, rapid or classical: "
-                        "games of another are left out; games that say none are taken as this one"))
-    parser.add_argument("--nodes", type=whole(1), default=DEFAULT_CALIBRATION_NODES,
-                        help=gettext("engine nodes per position (default %(nodes)s)")
-                        % {"nodes": f"{DEFAULT_CALIBRATION_NODES:,}"})
-    parser.add_argument("--jobs", type=whole(1), default=os.cpu_count() or 1, help=gettext("engine processes"))
-    parser.add_argument("--cache", metavar="FILE", default=None, help=gettext("SQLite search cache (resumes)"))
-    parser.add_argument("--store", metavar="FILE.jsonl.gz", action="append", default=[],
-                        help=gettext("a committed store of searches (data/searches/) read beneath the cache; repeatable"))
-    parser.add_argument("--folds", type=whole(2, 50), default=5, help=gettext("cross-validation folds (default 5)"))
-    parser.add_argument("--min-plies", type=whole(0, 200), default=DEFAULT_MIN_PLIES,
-                        help=gettext("shorter games are not scored (default %(plies)s)") % {"plies": DEFAULT_MIN_PLIES})
-    parser.add_argument("--window", type=whole(1, 1000), default=DEFAULT_WINDOW,
-                        help=gettext("the CPI is the Elo-equivalent of the last N games (default %(games)s)")
-                        % {"games": DEFAULT_WINDOW})
-    parser.add_argument("--out", metavar="FILE", default=None, help=gettext("write the fitted settings here (JSON)"))
-    parser.add_argument("-v", "--verbose", action="store_true", help=gettext("a line per game on stderr"))
+    parser.add_argument(
+        "games", nargs="+", metavar="GAMES.pgn", help=gettext("PGN files of rated games")
+    )
+    parser.add_argument(
+        "--pool",
+        required=True,
+        help=gettext(
+            "the rating pool the Elo tags come from "
+            "(e.g. lichess-2018, fide, chesscom): never mix pools in one fit"
+        ),
+    )
+    parser.add_argument(
+        "--time-control",
+        default=None,
+        help=gettext(
+            "bullet, blitz, rapid or classical: "
+            "games of another are left out; games that say none are taken as this one"
+        ),
+    )
+    parser.add_argument(
+        "--nodes",
+        type=whole(1),
+        default=DEFAULT_CALIBRATION_NODES,
+        help=gettext("engine nodes per position (default %(nodes)s)")
+        % {"nodes": f"{DEFAULT_CALIBRATION_NODES:,}"},
+    )
+    parser.add_argument(
+        "--jobs", type=whole(1), default=os.cpu_count() or 1, help=gettext("engine processes")
+    )
+    parser.add_argument(
+        "--cache", metavar="FILE", default=None, help=gettext("SQLite search cache (resumes)")
+    )
+    parser.add_argument(
+        "--store",
+        metavar="FILE.jsonl.gz",
+        action="append",
+        default=[],
+        help=gettext(
+            "a committed store of searches (data/searches/) read beneath the cache; repeatable"
+        ),
+    )
+    parser.add_argument(
+        "--folds", type=whole(2, 50), default=5, help=gettext("cross-validation folds (default 5)")
+    )
+    parser.add_argument(
+        "--min-plies",
+        type=whole(0, 200),
+        default=DEFAULT_MIN_PLIES,
+        help=gettext("shorter games are not scored (default %(plies)s)")
+        % {"plies": DEFAULT_MIN_PLIES},
+    )
+    parser.add_argument(
+        "--window",
+        type=whole(1, 1000),
+        default=DEFAULT_WINDOW,
+        help=gettext("the CPI is the Elo-equivalent of the last N games (default %(games)s)")
+        % {"games": DEFAULT_WINDOW},
+    )
+    parser.add_argument(
+        "--out", metavar="FILE", default=None, help=gettext("write the fitted settings here (JSON)")
+    )
+    parser.add_argument(
+        "-v", "--verbose", action="store_true", help=gettext("a line per game on stderr")
+    )
     parser.set_defaults(handler=run)
 
 
@@ -86,20 +144,28 @@ def _rating(headers: chess.pgn.Headers, tag: str) -> float | None:
     return float(text) if text.isdigit() and 100 <= int(text) <= 3500 else None
 
 
-def pick_games(paths: list[str], time_control: str | None) -> tuple[list[chess.pgn.Game], Counter[str], str]:
+def pick_games(
+    paths: list[str], time_control: str | None
+) -> tuple[list[chess.pgn.Game], Counter[str], str]:
     """The rated games of one time control, what was left out and why, and the time control."""
     # the engine's shell (python-chess) when the command runs, not when the parser is built
     from clubrating.analysis.runner import read_pgn_file
+
     left_out: Counter[str] = Counter()
     picked: list[chess.pgn.Game] = []
     classes: Counter[str] = Counter()
     for path in paths:
         for game in read_pgn_file(path):
-            if _rating(game.headers, "WhiteElo") is None or _rating(game.headers, "BlackElo") is None:
+            if (
+                _rating(game.headers, "WhiteElo") is None
+                or _rating(game.headers, "BlackElo") is None
+            ):
                 left_out["without both ratings"] += 1
                 continue
             first = next(iter(game.mainline()), None)
-            kind = time_control_class(dict(game.headers), first.clock() if first is not None else None)
+            kind = time_control_class(
+                dict(game.headers), first.clock() if first is not None else None
+            )
             if time_control is not None and kind not in (time_control, "unknown"):
                 left_out[f"{kind}, not {time_control}"] += 1
                 continue
@@ -107,23 +173,36 @@ def pick_games(paths: list[str], time_control: str | None) -> tuple[list[chess.p
             picked.append(game)
     known = sorted(k for k in classes if k != "unknown")
     if time_control is None and len(known) > 1:
-        raise InputError(N_("games of several time controls (%(controls)s): fit one at a time with --time-control"),
-                         controls=", ".join(f"{k} {classes[k]}" for k in known))
+        raise InputError(
+            N_(
+                "games of several time controls (%(controls)s): fit one at a time with --time-control"
+            ),
+            controls=", ".join(f"{k} {classes[k]}" for k in known),
+        )
 
     return picked, left_out, time_control or (known[0] if known else "unknown")
 
 
-SPEC_WEIGHTS = Weights().to_dict()   # the spec's C1 weights, read once (careers call this ~30,000 times)
-FITTED_FORM = Weights(model=ScoringModel(e_form=FITTED_E))   # the factors as the fit reads them
-SPEC_E_KEY = "E_spec"                # not a feature: the spec's E, for the baseline
+SPEC_WEIGHTS = (
+    Weights().to_dict()
+)  # the spec's C1 weights, read once (careers call this ~30,000 times)
+FITTED_FORM = Weights(model=ScoringModel(e_form=FITTED_E))  # the factors as the fit reads them
+SPEC_E_KEY = "E_spec"  # not a feature: the spec's E, for the baseline
 
 
-def sides_of(facts: list[GameFacts], min_plies: int, e_forms: Sequence[EvalLossForm] = (),
-             difficulty: bool = False) -> list[Side]:
+def sides_of(
+    facts: list[GameFacts],
+    min_plies: int,
+    e_forms: Sequence[EvalLossForm] = (),
+    difficulty: bool = False,
+) -> list[Side]:
     """Each scored player-side with its rating; anonymous players ('?') are one group a game.
     ``e_forms``: E read each of these ways too, under :func:`clubrating.cpi.nested.e_key`;
     ``difficulty``: the candidate features of :mod:`clubrating.cpi.difficulty` too."""
-    from clubrating.cpi.nested import e_key   # the nested study's module (numpy): when a command runs
+    from clubrating.cpi.nested import (
+        e_key,
+    )  # the nested study's module (numpy): when a command runs
+
     sides = []
     for number, game in enumerate(facts):
         if len(game.plies) < min_plies:
@@ -136,8 +215,12 @@ def sides_of(facts: list[GameFacts], min_plies: int, e_forms: Sequence[EvalLossF
             group = name if name not in ("", "?") else f"game:{number}"
             band = game.headers.get("Band") or f"{int(elo // 200) * 200}"
             values = side_values(scores[color].factors, game.outcome, color)
-            values[SPEC_E_KEY] = eval_loss(game.plies, color).value   # the baseline scores the spec's E
-            values.update({e_key(form): eval_loss(game.plies, color, form).value for form in e_forms})
+            values[SPEC_E_KEY] = eval_loss(
+                game.plies, color
+            ).value  # the baseline scores the spec's E
+            values.update(
+                {e_key(form): eval_loss(game.plies, color, form).value for form in e_forms}
+            )
             if difficulty:
                 values.update(difficulty_values(game.plies, color))
             sides.append(Side(elo, values, group, band, scores[color].factors.acpl))
@@ -153,32 +236,50 @@ def spec_delta(side: Side) -> float:
 def run(args: argparse.Namespace) -> int:
     games, left_out, time_control = pick_games(args.games, args.time_control)
     if not games:
-        raise InputError(N_("no game with both WhiteElo and BlackElo to fit on"), file=args.games[0])
-    from clubrating.analysis.engine import EngineSettings   # as pick_games
+        raise InputError(
+            N_("no game with both WhiteElo and BlackElo to fit on"), file=args.games[0]
+        )
+    from clubrating.analysis.engine import EngineSettings  # as pick_games
     from clubrating.analysis.runner import AnalysisConfig, analyse_games, stderr_progress
     from clubrating.analysis.store import store_settings, unused_store_line
+
     engine = option(args, "engine", "CLUBRATING_ENGINE", DEFAULT_ENGINE)
     book = option(args, "book", "CLUBRATING_BOOK", DEFAULT_BOOK)
-    config = AnalysisConfig(EngineSettings(path=engine, nodes=args.nodes), book=book, cache=args.cache,
-                            stores=tuple(args.store))
+    config = AnalysisConfig(
+        EngineSettings(path=engine, nodes=args.nodes),
+        book=book,
+        cache=args.cache,
+        stores=tuple(args.store),
+    )
     facts = analyse_games(games, config, jobs=args.jobs, progress=stderr_progress(args.verbose))
-    if facts and (unused := unused_store_line(args.store, store_settings(args.store), facts[0].engine.key)):
+    if facts and (
+        unused := unused_store_line(args.store, store_settings(args.store), facts[0].engine.key)
+    ):
         print(unused, file=sys.stderr)
     sides = sides_of(facts, args.min_plies)
-    model = fit(sides)   # an InputError when the sides cannot be fitted
+    model = fit(sides)  # an InputError when the sides cannot be fitted
 
     report = cross_validate(sides, k=args.folds, spec_delta=spec_delta)
     document = {
-        "pool": args.pool, "time_control": time_control,
-        "settings": settings_of(model, min_plies=args.min_plies, window=args.window, floor=report.floor),
+        "pool": args.pool,
+        "time_control": time_control,
+        "settings": settings_of(
+            model, min_plies=args.min_plies, window=args.window, floor=report.floor
+        ),
         "provenance": {
-            "clubrating": __version__, "definitions": getattr(factor_definitions, "DEFINITIONS_VERSION", 1),
-            "engine": facts[0].engine.to_dict() if facts else None, "book": book,
-            "games": len(games), "sides": len(sides), "left_out": dict(left_out),
-            "files": [os.path.basename(p) for p in args.games], "fitted": dt.date.today().isoformat(),
-            "command": "clubrating calibrate " + " ".join(os.path.basename(p) for p in args.games)
-                       + f" --pool {args.pool} --time-control {time_control} --nodes {args.nodes}"
-                       + f" --min-plies {args.min_plies} --window {args.window} --folds {args.folds}",
+            "clubrating": __version__,
+            "definitions": getattr(factor_definitions, "DEFINITIONS_VERSION", 1),
+            "engine": facts[0].engine.to_dict() if facts else None,
+            "book": book,
+            "games": len(games),
+            "sides": len(sides),
+            "left_out": dict(left_out),
+            "files": [os.path.basename(p) for p in args.games],
+            "fitted": dt.date.today().isoformat(),
+            "command": "clubrating calibrate "
+            + " ".join(os.path.basename(p) for p in args.games)
+            + f" --pool {args.pool} --time-control {time_control} --nodes {args.nodes}"
+            + f" --min-plies {args.min_plies} --window {args.window} --folds {args.folds}",
         },
         "cross_validation": report.to_dict(),
         "careers": careers(sides, model, spec_delta, window=args.window),
@@ -189,7 +290,9 @@ def run(args: argparse.Namespace) -> int:
                 json.dump(document, handle, indent=2)
                 handle.write("\n")
         except OSError as error:
-            raise InputError(N_("cannot write (%(strerror)s)"), file=args.out, strerror=error.strerror) from None
+            raise InputError(
+                N_("cannot write (%(strerror)s)"), file=args.out, strerror=error.strerror
+            ) from None
     if wants_json(args):
         print_json(document)
     else:
@@ -217,7 +320,6 @@ def summary(document: dict[str, Any]) -> str:
         f"{_shown(lives['spec_sum_vs_games_played'], '+.2f')}) more than by strength "
         f"({_shown(lives['spec_sum_vs_strength'], '+.2f')}); the window's Elo-equivalent by strength "
         f"({_shown(lives['window_vs_strength'], '+.2f')}, games played {_shown(lives['window_vs_games_played'], '+.2f')})",
-        "  weights: " + "  ".join(f"{n}={weights[n]:+.1f}" for n in
-                                  (*NAMES, "win", "draw")),
+        "  weights: " + "  ".join(f"{n}={weights[n]:+.1f}" for n in (*NAMES, "win", "draw")),
     ]
     return "\n".join(lines)

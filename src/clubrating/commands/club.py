@@ -25,8 +25,12 @@ def open_database(args: argparse.Namespace, *, must_exist: bool = False) -> None
     """Start Django on the chosen database and bring its schema up to date; ``must_exist``: a
     database file that is not there is an error, not created (every command but ``init``)."""
     from clubrating import djangoenv
-    djangoenv.setup(option(args, "database", "CLUBRATING_DATABASE_URL", djangoenv.DEFAULT_DATABASE_URL),
-                    migrate=True, must_exist=must_exist)
+
+    djangoenv.setup(
+        option(args, "database", "CLUBRATING_DATABASE_URL", djangoenv.DEFAULT_DATABASE_URL),
+        migrate=True,
+        must_exist=must_exist,
+    )
 
 
 def the_club(args: argparse.Namespace, *, write: bool = True) -> Any:
@@ -62,7 +66,9 @@ def parse_date(text: str) -> dt.date:
     try:
         return dt.date.fromisoformat(text)
     except ValueError:
-        raise InputError(N_("%(text)s is not a date: expected YYYY-MM-DD"), text=repr(text)) from None
+        raise InputError(
+            N_("%(text)s is not a date: expected YYYY-MM-DD"), text=repr(text)
+        ) from None
 
 
 def report(outcome: Any, args: argparse.Namespace, **extra: Any) -> None:
@@ -85,11 +91,20 @@ def fmt_change(value: float | None) -> str:
     return "" if value is None else f"{value:+.1f}"
 
 
-def _add(subparsers: Any, common: argparse.ArgumentParser, name: str, handler: Handler, help: str,
-         example: str) -> argparse.ArgumentParser:
-    parser = subparsers.add_parser(name, parents=[common], help=help, description=help,
-                                   epilog=examples(example))
-    parser.add_argument("--club", metavar="SLUG", help=gettext("the club (needed when the database holds several)"))
+def _add(
+    subparsers: Any,
+    common: argparse.ArgumentParser,
+    name: str,
+    handler: Handler,
+    help: str,
+    example: str,
+) -> argparse.ArgumentParser:
+    parser = subparsers.add_parser(
+        name, parents=[common], help=help, description=help, epilog=examples(example)
+    )
+    parser.add_argument(
+        "--club", metavar="SLUG", help=gettext("the club (needed when the database holds several)")
+    )
     parser.set_defaults(handler=handler)
     return cast(argparse.ArgumentParser, parser)
 
@@ -101,29 +116,61 @@ def cmd_init(args: argparse.Namespace) -> int:
     djangoenv.check_writable()
     from clubrating.club.services import create_club
 
-    club = create_club(args.name, who=who(), slug=args.slug, policy=args.policy, separate_lists=args.separate_lists,
-                       time_zone=args.time_zone or "")
+    club = create_club(
+        args.name,
+        who=who(),
+        slug=args.slug,
+        policy=args.policy,
+        separate_lists=args.separate_lists,
+        time_zone=args.time_zone or "",
+    )
     if wants_json(args):
         print_json({"club": club.slug, "name": club.name, "policy": club.policy})
     else:
         from clubrating.djangoenv import gettext
 
-        print(gettext("created club '%(name)s' (%(slug)s), policy %(policy)s")
-              % {"name": club.name, "slug": club.slug, "policy": club.policy})
-        print(gettext("who can see it: %(visibility)s, once logged in to the website; to show it to others: "
-                      "clubrating privacy --visibility unlisted (anyone with the link) or --visibility public")
-              % {"visibility": str(club.get_visibility_display()).lower()})
-        print(gettext("add an arbiter: clubrating arbiter add LOGIN --club %(slug)s") % {"slug": club.slug})
+        print(
+            gettext("created club '%(name)s' (%(slug)s), policy %(policy)s")
+            % {"name": club.name, "slug": club.slug, "policy": club.policy}
+        )
+        print(
+            gettext(
+                "who can see it: %(visibility)s, once logged in to the website; to show it to others: "
+                "clubrating privacy --visibility unlisted (anyone with the link) or --visibility public"
+            )
+            % {"visibility": str(club.get_visibility_display()).lower()}
+        )
+        print(
+            gettext("add an arbiter: clubrating arbiter add LOGIN --club %(slug)s")
+            % {"slug": club.slug}
+        )
     return 0
 
 
 def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
-    p = _add(subparsers, common, "init", cmd_init, gettext("create a club in the database"),
-             "clubrating init 'Riverside Chess Club'")
+    p = _add(
+        subparsers,
+        common,
+        "init",
+        cmd_init,
+        gettext("create a club in the database"),
+        "clubrating init 'Riverside Chess Club'",
+    )
     p.add_argument("name", help=gettext("the club's full name"))
     p.add_argument("--slug", help=gettext("short name used in links"))
-    p.add_argument("--policy", choices=("club", "fide"), default="club",
-                   help=gettext("rating rules: the club's (default) or FIDE's"))
-    p.add_argument("--separate-lists", action="store_true", help=gettext("one rating list per time control"))
-    p.add_argument("--time-zone", metavar="ZONE",
-                   help=gettext("the club's time zone, an IANA name such as Asia/Yerevan (default: the server's)"))
+    p.add_argument(
+        "--policy",
+        choices=("club", "fide"),
+        default="club",
+        help=gettext("rating rules: the club's (default) or FIDE's"),
+    )
+    p.add_argument(
+        "--separate-lists", action="store_true", help=gettext("one rating list per time control")
+    )
+    p.add_argument(
+        "--time-zone",
+        metavar="ZONE",
+        help=gettext(
+            "the club's time zone, an IANA name such as Asia/Yerevan (default: the server's)"
+        ),
+    )

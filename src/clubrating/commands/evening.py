@@ -53,9 +53,15 @@ def _entry(tournament: Any, text: str) -> Any:
     from clubrating.club.models import Entry
     from clubrating.errors import NotFound
 
-    found = Entry.objects.filter(tournament=tournament, number=int(text)).first() if text.isdigit() else None
+    found = (
+        Entry.objects.filter(tournament=tournament, number=int(text)).first()
+        if text.isdigit()
+        else None
+    )
     if found is None:
-        raise NotFound(N_("no player number %(text)s in tournament %(id)s"), text=text, id=tournament.id)
+        raise NotFound(
+            N_("no player number %(text)s in tournament %(id)s"), text=text, id=tournament.id
+        )
     return found
 
 
@@ -66,11 +72,20 @@ def _board(tournament: Any, text: str) -> Any:
 
     rnd = Evening.objects.get(tournament=tournament).paired_rounds
     board = whole_number(text, MAX_PLAYERS)
-    found = EveningBoard.objects.filter(tournament=tournament, round=rnd, board=board).select_related(
-        "white", "black", "game").first() if board else None
+    found = (
+        EveningBoard.objects.filter(tournament=tournament, round=rnd, board=board)
+        .select_related("white", "black", "game")
+        .first()
+        if board
+        else None
+    )
     if found is None:
-        raise NotFound(N_("no board %(text)s in round %(rnd)s of tournament %(id)s"),
-                       text=text, rnd=rnd, id=tournament.id)
+        raise NotFound(
+            N_("no board %(text)s in round %(rnd)s of tournament %(id)s"),
+            text=text,
+            rnd=rnd,
+            id=tournament.id,
+        )
     return found
 
 
@@ -80,9 +95,18 @@ def _start(args: argparse.Namespace, club: Any) -> list[str]:
     name = " ".join(_words(args, 1, more=True))
     if args.date is None:
         raise InputError(N_("give the evening's date: --date YYYY-MM-DD"))
-    t = evening.start_evening(club, name, parse_date(args.date), args.rounds or "5", who=who(),
-                              time_control=args.time_control, system=args.system)
-    return [f"started '{t.name}': tournament {t.id}; register the players: clubrating evening register {t.id} NAME"]
+    t = evening.start_evening(
+        club,
+        name,
+        parse_date(args.date),
+        args.rounds or "5",
+        who=who(),
+        time_control=args.time_control,
+        system=args.system,
+    )
+    return [
+        f"started '{t.name}': tournament {t.id}; register the players: clubrating evening register {t.id} NAME"
+    ]
 
 
 def _register(args: argparse.Namespace, club: Any) -> list[str]:
@@ -93,19 +117,23 @@ def _register(args: argparse.Namespace, club: Any) -> list[str]:
     lines = []
     for name in words[1:]:
         e = evening.register(t, name, who=who())
-        lines.append(f"registered '{e.name}' as number {e.number}"
-                     + (f": member {e.member.name} (member {e.member_id})" if e.member else ": to link"))
+        lines.append(
+            f"registered '{e.name}' as number {e.number}"
+            + (f": member {e.member.name} (member {e.member_id})" if e.member else ": to link")
+        )
     return lines
 
 
-Verb = Callable[[argparse.Namespace, Any], list[Any]]   # what each step did: an Outcome, or a line
+Verb = Callable[[argparse.Namespace, Any], list[Any]]  # what each step did: an Outcome, or a line
 
 
 def _one(action: Callable[[Any, list[str]], Any], count: int) -> Verb:
     """A verb on one tournament (the first argument) and ``count - 1`` more arguments."""
+
     def run(args: argparse.Namespace, club: Any) -> list[str]:
         words = _words(args, count)
         return [action(_tournament(club, words[0]), words[1:])]
+
     return run
 
 
@@ -117,18 +145,50 @@ def _show(args: argparse.Namespace, club: Any) -> list[Text | str]:
     t = _tournament(club, _words(args, 1)[0])
     ev = Evening.objects.get(tournament=t)
     # Texts: the JSON has them in English, the terminal in the command's language ("  %(line)s": an indent)
-    lines: list[Text | str] = [Text(N_("%(name)s: %(system)s, round %(round)s of %(rounds)s paired"), name=t.name,
-                                    system=ev.system, round=ev.paired_rounds, rounds=ev.planned_rounds)]
-    for b in EveningBoard.objects.filter(tournament=t, round=ev.paired_rounds).select_related("white", "black", "game"):
+    lines: list[Text | str] = [
+        Text(
+            N_("%(name)s: %(system)s, round %(round)s of %(rounds)s paired"),
+            name=t.name,
+            system=ev.system,
+            round=ev.paired_rounds,
+            rounds=ev.planned_rounds,
+        )
+    ]
+    for b in EveningBoard.objects.filter(tournament=t, round=ev.paired_rounds).select_related(
+        "white", "black", "game"
+    ):
         result = game_result_text(b.game) if b.game else "..."
-        lines.append(Text("  %(line)s", line=Text(
-            N_("board %(board)s: %(white_number)s %(white)s - %(black_number)s %(black)s  %(result)s"),
-            board=b.board, white_number=b.white.number, white=b.white.name, black_number=b.black.number,
-            black=b.black.name, result=result)))
-    for bye in Bye.objects.filter(tournament=t, round=ev.paired_rounds, kind__in=("U", "Z")).select_related("entry"):
+        lines.append(
+            Text(
+                "  %(line)s",
+                line=Text(
+                    N_(
+                        "board %(board)s: %(white_number)s %(white)s - %(black_number)s %(black)s  %(result)s"
+                    ),
+                    board=b.board,
+                    white_number=b.white.number,
+                    white=b.white.name,
+                    black_number=b.black.number,
+                    black=b.black.name,
+                    result=result,
+                ),
+            )
+        )
+    for bye in Bye.objects.filter(
+        tournament=t, round=ev.paired_rounds, kind__in=("U", "Z")
+    ).select_related("entry"):
         why = Text(N_("pairing bye")) if bye.kind == "U" else Text(N_("no game"))
-        lines.append(Text("  %(line)s", line=Text(N_("no board: %(number)s %(name)s (%(why)s)"),
-                                                  number=bye.entry.number, name=bye.entry.name, why=why)))
+        lines.append(
+            Text(
+                "  %(line)s",
+                line=Text(
+                    N_("no board: %(number)s %(name)s (%(why)s)"),
+                    number=bye.entry.number,
+                    name=bye.entry.name,
+                    why=why,
+                ),
+            )
+        )
     lines.append(Text(N_("standings:")))
     for row, entry in evening.standings_of(t):
         lines.append(f"  {row.place or '':>3} {entry.name}  {row.points / 2:g}")
@@ -141,13 +201,21 @@ def _verbs(args: argparse.Namespace) -> dict[str, Verb]:
     return {
         "start": _start,
         "register": _register,
-        "pair": _one(lambda t, _: evening.pair_next_round(
-            t, who=who(), numbering=evening.parse_numbering(args.order or "", args.seed or "")), 1),
+        "pair": _one(
+            lambda t, _: evening.pair_next_round(
+                t, who=who(), numbering=evening.parse_numbering(args.order or "", args.seed or "")
+            ),
+            1,
+        ),
         "show": _show,
         "result": _one(lambda t, w: evening.enter_result(_board(t, w[0]), w[1], who=who()), 3),
         "colours": _one(lambda t, w: pairing_changes.swap_colours(_board(t, w[0]), who=who()), 2),
-        "exchange": _one(lambda t, w: pairing_changes.exchange_players(
-            t, _entry(t, w[0]), _entry(t, w[1]), who=who(), confirm_rematch=args.confirm_rematch), 3),
+        "exchange": _one(
+            lambda t, w: pairing_changes.exchange_players(
+                t, _entry(t, w[0]), _entry(t, w[1]), who=who(), confirm_rematch=args.confirm_rematch
+            ),
+            3,
+        ),
         "repair": _one(lambda t, _: pairing_changes.repair_round(t, who=who()), 1),
         "publish": _one(lambda t, _: evening.publish_evening(t, who=who()), 1),
     }
@@ -155,44 +223,85 @@ def _verbs(args: argparse.Namespace) -> dict[str, Verb]:
 
 def cmd_evening(args: argparse.Namespace) -> int:
     writes = args.verb != "show"
-    club = the_club(args, write=writes)   # opens the database: the services import after it
+    club = the_club(args, write=writes)  # opens the database: the services import after it
     with one_transaction() if writes else contextlib.nullcontext():
         lines = _verbs(args)[args.verb](args, club)
     if wants_json(args):
         print_json({"messages": [str(line) for line in lines]})
     else:
-        print("\n".join(line if isinstance(line, str) else line.translated(djangoenv) for line in lines))
+        print(
+            "\n".join(
+                line if isinstance(line, str) else line.translated(djangoenv) for line in lines
+            )
+        )
     return 0
 
 
 def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     p = subparsers.add_parser(
-        "evening", parents=[common],
+        "evening",
+        parents=[common],
         help=gettext("run tonight's evening: start, register, pair, change a round, results"),
-        description=gettext("Tonight's evening paired here, as on the arbiter's pages. Verbs: %(verbs)s.")
+        description=gettext(
+            "Tonight's evening paired here, as on the arbiter's pages. Verbs: %(verbs)s."
+        )
         % {"verbs": "; ".join(f"clubrating {usage}" for usage in USAGE.values())},
-        epilog=examples("clubrating evening start 'Club championship' --date 2026-11-26 --system round-robin; "
-                        "clubrating evening pair 13 --order lot; clubrating evening pair 13 --order 'Bea Roth,3,1,2,5'; "
-                        "clubrating evening colours 13 2; clubrating evening exchange 14 1 2"))
+        epilog=examples(
+            "clubrating evening start 'Club championship' --date 2026-11-26 --system round-robin; "
+            "clubrating evening pair 13 --order lot; clubrating evening pair 13 --order 'Bea Roth,3,1,2,5'; "
+            "clubrating evening colours 13 2; clubrating evening exchange 14 1 2"
+        ),
+    )
     p.add_argument("verb", choices=tuple(USAGE), help=gettext("what to do (the verbs above)"))
-    p.add_argument("words", nargs="*", metavar="ARG", help=gettext("the verb's arguments (see above)"))
-    p.add_argument("--club", metavar="SLUG", help=gettext("the club (needed when the database holds several)"))
+    p.add_argument(
+        "words", nargs="*", metavar="ARG", help=gettext("the verb's arguments (see above)")
+    )
+    p.add_argument(
+        "--club", metavar="SLUG", help=gettext("the club (needed when the database holds several)")
+    )
     p.add_argument("--date", metavar="YYYY-MM-DD", help=gettext("start: the evening's date"))
-    p.add_argument("--rounds", metavar="N",
-                   help=gettext("start: a Swiss's number of rounds (default 5; a round robin's "
-                                "are its table's)"))
-    p.add_argument("--system", default="swiss",
-                   help=gettext("start: swiss (the default), round-robin or double-round-robin"))
-    p.add_argument("--time-control", default="standard", choices=("standard", "rapid", "blitz"),
-                   help=gettext("start: the time control (default standard)"))
-    p.add_argument("--order", metavar="ORDER",
-                   help=gettext("pair, round 1 of a round robin: its table numbers by rating (the default, "
-                                "highest first), lot (a drawing of lots; its seed is printed and audited), numbers "
-                                "(the order of entry) or a list of every player, table number 1 first, by start "
-                                "number or name: '3,1,Bea Roth,2'"))
-    p.add_argument("--seed", metavar="N",
-                   help=gettext("pair --order lot: draw with this seed (0 to %(most)s), to repeat "
-                                "a drawing; without it a seed is drawn") % {"most": MAX_SEED})
-    p.add_argument("--confirm-rematch", action="store_true",
-                   help=gettext("exchange: pair two players who have met already, or give a second pairing bye"))
+    p.add_argument(
+        "--rounds",
+        metavar="N",
+        help=gettext(
+            "start: a Swiss's number of rounds (default 5; a round robin's are its table's)"
+        ),
+    )
+    p.add_argument(
+        "--system",
+        default="swiss",
+        help=gettext("start: swiss (the default), round-robin or double-round-robin"),
+    )
+    p.add_argument(
+        "--time-control",
+        default="standard",
+        choices=("standard", "rapid", "blitz"),
+        help=gettext("start: the time control (default standard)"),
+    )
+    p.add_argument(
+        "--order",
+        metavar="ORDER",
+        help=gettext(
+            "pair, round 1 of a round robin: its table numbers by rating (the default, "
+            "highest first), lot (a drawing of lots; its seed is printed and audited), numbers "
+            "(the order of entry) or a list of every player, table number 1 first, by start "
+            "number or name: '3,1,Bea Roth,2'"
+        ),
+    )
+    p.add_argument(
+        "--seed",
+        metavar="N",
+        help=gettext(
+            "pair --order lot: draw with this seed (0 to %(most)s), to repeat "
+            "a drawing; without it a seed is drawn"
+        )
+        % {"most": MAX_SEED},
+    )
+    p.add_argument(
+        "--confirm-rematch",
+        action="store_true",
+        help=gettext(
+            "exchange: pair two players who have met already, or give a second pairing bye"
+        ),
+    )
     p.set_defaults(handler=cmd_evening)

@@ -33,30 +33,48 @@ SHOWN_NAME = 80  # characters of a typed name echoed in the text output
 
 def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     parser = subparsers.add_parser(
-        "match", parents=[common], help=gettext("propose the members a typed name could be"),
-        description=gettext("For each name, the members it could be, best first, with a score out of "
-                            "100 and the reasons in words. Names come from the arguments, from --names "
-                            "FILE (one a line), or from stdin when neither is given. Matched against "
-                            "--roster FILE (one name a line, no database) or the club's members. "
-                            "Nothing is linked: these are proposals for the arbiter."),
+        "match",
+        parents=[common],
+        help=gettext("propose the members a typed name could be"),
+        description=gettext(
+            "For each name, the members it could be, best first, with a score out of "
+            "100 and the reasons in words. Names come from the arguments, from --names "
+            "FILE (one a line), or from stdin when neither is given. Matched against "
+            "--roster FILE (one name a line, no database) or the club's members. "
+            "Nothing is linked: these are proposals for the arbiter."
+        ),
         epilog=examples("clubrating match 'J. Smith' 'Aronyan, Levon' --roster members.txt --json"),
     )
     parser.add_argument("name", nargs="*", metavar="NAME", help=gettext("a name as typed"))
-    parser.add_argument("--names", metavar="FILE", help=gettext("names to match, one a line ('-' for stdin)"))
-    parser.add_argument("--roster", metavar="FILE", help=gettext("match against these names (one a line) "
-                        "instead of the club's members"))
-    parser.add_argument("--limit", type=int, default=MAX_PROPOSALS, metavar="N",
-                        help=gettext("at most N proposals a name (1-%(most)s, default %(most)s)")
-                        % {"most": MAX_PROPOSALS})
+    parser.add_argument(
+        "--names", metavar="FILE", help=gettext("names to match, one a line ('-' for stdin)")
+    )
+    parser.add_argument(
+        "--roster",
+        metavar="FILE",
+        help=gettext("match against these names (one a line) instead of the club's members"),
+    )
+    parser.add_argument(
+        "--limit",
+        type=int,
+        default=MAX_PROPOSALS,
+        metavar="N",
+        help=gettext("at most N proposals a name (1-%(most)s, default %(most)s)")
+        % {"most": MAX_PROPOSALS},
+    )
     parser.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
     if not 1 <= args.limit <= MAX_PROPOSALS:
-        raise InputError(N_("--limit must be between 1 and %(MAX_PROPOSALS)s, not %(limit)s"),
-                         MAX_PROPOSALS=MAX_PROPOSALS, limit=args.limit)
+        raise InputError(
+            N_("--limit must be between 1 and %(MAX_PROPOSALS)s, not %(limit)s"),
+            MAX_PROPOSALS=MAX_PROPOSALS,
+            limit=args.limit,
+        )
     # the matcher (rapidfuzz) when the command runs, not when the parser is built
     from clubrating.identity.match import Matcher
+
     names = gather_names(args.name, args.names)
     roster = read_roster(args.roster) if args.roster else club_roster(args)
     if sys.stderr.isatty() and len(roster) > 10_000:
@@ -65,8 +83,11 @@ def run(args: argparse.Namespace) -> int:
     document, failed = match_names(matcher, names, args.limit)
     for entry in document:
         if "error" in entry:
-            print(gettext("clubrating match: error: %(name)s: %(reason)s")
-                  % {"name": repr(shown(entry["name"])), "reason": why_not(matcher, entry["name"])}, file=sys.stderr)
+            print(
+                gettext("clubrating match: error: %(name)s: %(reason)s")
+                % {"name": repr(shown(entry["name"])), "reason": why_not(matcher, entry["name"])},
+                file=sys.stderr,
+            )
     if wants_json(args):
         print_json(document)
     else:
@@ -83,7 +104,9 @@ def gather_names(arguments: Sequence[str], names_file: str | None) -> list[str]:
         names.extend(line.strip() for line in _read_lines(names_file))
     names = [name for name in names if name]
     if not names:
-        raise InputError(N_("no names to match: give NAME arguments, --names FILE or names on stdin"))
+        raise InputError(
+            N_("no names to match: give NAME arguments, --names FILE or names on stdin")
+        )
     return names
 
 
@@ -93,7 +116,9 @@ def _read_lines(path: str) -> list[str]:
     except FileNotFoundError:
         raise InputError(N_("no such file"), file=path) from None
     except UnicodeDecodeError as error:
-        raise InputError(N_("not UTF-8 text (byte %(start)s)"), file=path, start=error.start) from None
+        raise InputError(
+            N_("not UTF-8 text (byte %(start)s)"), file=path, start=error.start
+        ) from None
     except OSError as error:
         raise InputError(error.strerror or "cannot read", file=path) from None
 
@@ -138,7 +163,9 @@ def why_not(matcher: Matcher, name: str) -> str:
     return ""
 
 
-def match_names(matcher: Matcher, names: Sequence[str], limit: int) -> tuple[list[dict[str, Any]], int]:
+def match_names(
+    matcher: Matcher, names: Sequence[str], limit: int
+) -> tuple[list[dict[str, Any]], int]:
     """The JSON document of DESIGN.md, and how many names could not be matched."""
     document: list[dict[str, Any]] = []
     failed = 0
@@ -154,8 +181,13 @@ def match_names(matcher: Matcher, names: Sequence[str], limit: int) -> tuple[lis
 
 
 def as_json(proposal: Proposal) -> dict[str, Any]:
-    from clubrating.identity.compare import words   # as run's Matcher
-    return {"member": proposal.member, "score": proposal.score, "reasons": list(words(proposal.reasons))}
+    from clubrating.identity.compare import words  # as run's Matcher
+
+    return {
+        "member": proposal.member,
+        "score": proposal.score,
+        "reasons": list(words(proposal.reasons)),
+    }
 
 
 def shown(name: str) -> str:
@@ -174,6 +206,8 @@ def render(document: Sequence[dict[str, Any]]) -> str:
             lines.append("  " + gettext("(no proposal: a new member?)"))
         width = max((display_width(p["member"]) for p in entry["proposals"]), default=0)
         for proposal in entry["proposals"]:
-            reasons = "; ".join(gettext(reason) for reason in proposal["reasons"])   # marked in identity.compare
+            reasons = "; ".join(
+                gettext(reason) for reason in proposal["reasons"]
+            )  # marked in identity.compare
             lines.append(f"  {proposal['score']:5.1f}  {fit(proposal['member'], width)}  {reasons}")
     return "\n".join(lines)

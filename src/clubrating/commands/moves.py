@@ -22,27 +22,49 @@ from clubrating.errors import InputError
 from clubrating.formats.records import MAX_ROUNDS
 from clubrating.words import N_
 
-MARKS = {"exact": "=", "proposal": "?", "unmatched": "-", "ambiguous": "-", "twice": "-", "has-moves": "-"}
-WHY_NOT = {"unmatched": N_("no stored pairing of this round with these players"),
-           "ambiguous": N_("more than one stored pairing"), "twice": N_("another game of the file found the same pairing"),
-           "has-moves": N_("the stored game has moves already (kept)")}
+MARKS = {
+    "exact": "=",
+    "proposal": "?",
+    "unmatched": "-",
+    "ambiguous": "-",
+    "twice": "-",
+    "has-moves": "-",
+}
+WHY_NOT = {
+    "unmatched": N_("no stored pairing of this round with these players"),
+    "ambiguous": N_("more than one stored pairing"),
+    "twice": N_("another game of the file found the same pairing"),
+    "has-moves": N_("the stored game has moves already (kept)"),
+}
 
 
 def print_plan(plan: Any) -> None:
     """Each game of the file and what becomes of it, in the command's language."""
     for game in plan.games:
-        head = (f"  {game.index:>3} {MARKS[game.status]} "
-                + gettext("round %(round)s: %(white)s - %(black)s %(result)s")
-                % {"round": game.round or "?", "white": game.white, "black": game.black, "result": game.result})
+        head = f"  {game.index:>3} {MARKS[game.status]} " + gettext(
+            "round %(round)s: %(white)s - %(black)s %(result)s"
+        ) % {
+            "round": game.round or "?",
+            "white": game.white,
+            "black": game.black,
+            "result": game.result,
+        }
         if game.status in WHY_NOT:
-            print(f"{head}  [" + gettext("not stored: %(why)s") % {"why": gettext(WHY_NOT[game.status])} + "]")
+            print(
+                f"{head}  ["
+                + gettext("not stored: %(why)s") % {"why": gettext(WHY_NOT[game.status])}
+                + "]"
+            )
             continue
         print(head)
         for reason in game.reasons:
             print("        " + gettext("name: %(reason)s") % {"reason": reason})
         if game.differs:
-            print("        " + gettext("result differs: the file %(file)s, stored %(stored)s")
-                  % {"file": game.result, "stored": game.stored})
+            print(
+                "        "
+                + gettext("result differs: the file %(file)s, stored %(stored)s")
+                % {"file": game.result, "stored": game.stored}
+            )
 
 
 def cmd_moves(args: argparse.Namespace) -> int:
@@ -53,14 +75,22 @@ def cmd_moves(args: argparse.Namespace) -> int:
     if args.typed is not None or args.remove or args.replace:
         return _typed(tournament, args)
     if args.file is None:
-        raise InputError(N_("give a PGN file, or --round R --player NAME --typed 'MOVES' for one game"))
+        raise InputError(
+            N_("give a PGN file, or --round R --player NAME --typed 'MOVES' for one game")
+        )
     from clubrating.club.services.moves import Undecided, attach_pgn_moves
     from clubrating.files import read_tournament_file
 
     record = read_tournament_file(args.file, format="pgn")
     try:
-        outcome, plan = attach_pgn_moves(tournament, record, who=who(), accept=args.accept_proposals,
-                                         correct=args.correct_results, drop=args.drop_differing)
+        outcome, plan = attach_pgn_moves(
+            tournament,
+            record,
+            who=who(),
+            accept=args.accept_proposals,
+            correct=args.correct_results,
+            drop=args.drop_differing,
+        )
     except Undecided as undecided:
         if wants_json(args):
             print_json({"stored": False, "message": str(undecided), **undecided.plan.as_dict()})
@@ -81,9 +111,13 @@ def _typed(tournament: Any, args: argparse.Namespace) -> int:
     from clubrating.club.services.moves import attach_typed_moves, remove_moves, replace_typed_moves
 
     if args.round is None or args.player is None:
-        raise InputError(N_("typed moves are for one game: give --round R and --player NAME (or number)"))
+        raise InputError(
+            N_("typed moves are for one game: give --round R and --player NAME (or number)")
+        )
     if args.remove and (args.typed is not None or args.replace):
-        raise InputError(N_("--remove takes no moves: give either --remove, or --replace --typed 'MOVES'"))
+        raise InputError(
+            N_("--remove takes no moves: give either --remove, or --replace --typed 'MOVES'")
+        )
     if args.replace and args.typed is None:
         raise InputError(N_("--replace needs the new moves: --typed 'MOVES'"))
     game = services.find_game(tournament, args.round, args.player)
@@ -102,30 +136,76 @@ def _typed(tournament: Any, args: argparse.Namespace) -> int:
 
 def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     register_links(subparsers, common)
-    p = _add(subparsers, common, "moves", cmd_moves,
-             gettext("add moves to a tournament's stored games: a PGN file matched by round and players, or one game typed"),
-             "clubrating moves 12 evening.pgn; clubrating moves 12 evening.pgn --accept-proposals --drop-differing; "
-             "clubrating moves 12 --round 3 --player 'Anna Berg' --typed '1. e4 e5 2. Nf3 Nc6'; "
-             "clubrating moves 12 --round 3 --player 'Anna Berg' --replace --typed '1. e4 e5 2. Nf3 Nf6'")
+    p = _add(
+        subparsers,
+        common,
+        "moves",
+        cmd_moves,
+        gettext(
+            "add moves to a tournament's stored games: a PGN file matched by round and players, or one game typed"
+        ),
+        "clubrating moves 12 evening.pgn; clubrating moves 12 evening.pgn --accept-proposals --drop-differing; "
+        "clubrating moves 12 --round 3 --player 'Anna Berg' --typed '1. e4 e5 2. Nf3 Nc6'; "
+        "clubrating moves 12 --round 3 --player 'Anna Berg' --replace --typed '1. e4 e5 2. Nf3 Nf6'",
+    )
     p.add_argument("tournament", metavar="T", help=gettext("the tournament's number"))
-    p.add_argument("file", metavar="GAMES.pgn", nargs="?", help=gettext("a PGN file of the tournament's games"))
-    p.add_argument("--accept-proposals", action="store_true",
-                   help=gettext("accept every name the matcher found under another spelling (listed first without it)"))
-    p.add_argument("--correct-results", action="store_true",
-                        help=gettext("where the file's result differs, correct the stored result to it (full replay)"))
-    p.add_argument("--drop-differing", action="store_true",
-                        help=gettext("where the file's result differs, keep the stored result and drop those moves "
-                        "(not with --correct-results)"))
-    p.add_argument("--round", type=whole(1, MAX_ROUNDS), help=gettext("with --typed: the game's round"))
+    p.add_argument(
+        "file", metavar="GAMES.pgn", nargs="?", help=gettext("a PGN file of the tournament's games")
+    )
+    p.add_argument(
+        "--accept-proposals",
+        action="store_true",
+        help=gettext(
+            "accept every name the matcher found under another spelling (listed first without it)"
+        ),
+    )
+    p.add_argument(
+        "--correct-results",
+        action="store_true",
+        help=gettext(
+            "where the file's result differs, correct the stored result to it (full replay)"
+        ),
+    )
+    p.add_argument(
+        "--drop-differing",
+        action="store_true",
+        help=gettext(
+            "where the file's result differs, keep the stored result and drop those moves "
+            "(not with --correct-results)"
+        ),
+    )
+    p.add_argument(
+        "--round", type=whole(1, MAX_ROUNDS), help=gettext("with --typed: the game's round")
+    )
     p.add_argument("--player", help=gettext("with --typed: one of its players (name or number)"))
-    p.add_argument("--typed", metavar="MOVES",
-                   help=gettext("the game's moves as written (SAN, move numbers optional, 0-0, Russian letters, clocks)"))
-    p.add_argument("--replace", action="store_true",
-                   help=gettext("with --typed: replace the game's stored moves (audited; their analysis is made again)"))
-    p.add_argument("--remove", action="store_true",
-                   help=gettext("with --round and --player: remove the game's stored moves (audited; the result stays)"))
-    p.add_argument("--confirm", action="store_true",
-                   help=gettext("with --typed: store moves that end in a position contradicting the stored result"))
+    p.add_argument(
+        "--typed",
+        metavar="MOVES",
+        help=gettext(
+            "the game's moves as written (SAN, move numbers optional, 0-0, Russian letters, clocks)"
+        ),
+    )
+    p.add_argument(
+        "--replace",
+        action="store_true",
+        help=gettext(
+            "with --typed: replace the game's stored moves (audited; their analysis is made again)"
+        ),
+    )
+    p.add_argument(
+        "--remove",
+        action="store_true",
+        help=gettext(
+            "with --round and --player: remove the game's stored moves (audited; the result stays)"
+        ),
+    )
+    p.add_argument(
+        "--confirm",
+        action="store_true",
+        help=gettext(
+            "with --typed: store moves that end in a position contradicting the stored result"
+        ),
+    )
 
 
 def cmd_moves_links(args: argparse.Namespace) -> int:
@@ -136,32 +216,55 @@ def cmd_moves_links(args: argparse.Namespace) -> int:
 
     tournament = services.get_tournament(club, args.tournament)
     if args.revoke is not None:
-        link = MovesLink.objects.filter(tournament=tournament, id=args.revoke).select_related("tournament").first()
+        link = (
+            MovesLink.objects.filter(tournament=tournament, id=args.revoke)
+            .select_related("tournament")
+            .first()
+        )
         if link is None:
-            raise InputError(N_("tournament %(id)s has no moves link %(revoke)s: "
-                             "clubrating moves-links %(id)s lists them"),
-                             id=tournament.id, revoke=args.revoke)
+            raise InputError(
+                N_(
+                    "tournament %(id)s has no moves link %(revoke)s: "
+                    "clubrating moves-links %(id)s lists them"
+                ),
+                id=tournament.id,
+                revoke=args.revoke,
+            )
         print(ml.revoke_link(link, who=who()))
         return 0
     if args.make is not None:
         site = (args.site or "").rstrip("/")
         issued = ml.issue_links(tournament, args.make, who=who())
-        rows = [{"round": i.link.round, "board": i.link.board, "white": i.white, "black": i.black,
-                 "link": site + i.path, "player": i.player, "colour": i.link.colour} for i in issued]
+        rows = [
+            {
+                "round": i.link.round,
+                "board": i.link.board,
+                "white": i.white,
+                "black": i.black,
+                "link": site + i.path,
+                "player": i.player,
+                "colour": i.link.colour,
+            }
+            for i in issued
+        ]
         if wants_json(args):
             print_json(rows)
         else:
             for row in rows:
-                print(f"round {row['round']} board {row['board'] or '-'}: {row['white']} - {row['black']}, "
-                      f"{row['colour']}'s link ({row['player']})  {row['link']}")
+                print(
+                    f"round {row['round']} board {row['board'] or '-'}: {row['white']} - {row['black']}, "
+                    f"{row['colour']}'s link ({row['player']})  {row['link']}"
+                )
         return 0
     listed = [_link_row(link) for link in ml.links_of(tournament)]
     if wants_json(args):
         print_json(listed)
     else:
         for row in listed:
-            print(f"{row['id']:>5} round {row['round']} board {row['board'] or '-'}: {row['players']}  {row['state']}, "
-                  f"{row['pending']} waiting of {row['submissions']} sent")
+            print(
+                f"{row['id']:>5} round {row['round']} board {row['board'] or '-'}: {row['players']}  {row['state']}, "
+                f"{row['pending']} waiting of {row['submissions']} sent"
+            )
     return 0
 
 
@@ -169,26 +272,60 @@ def _link_row(link: Any) -> dict[str, Any]:
     from django.utils import timezone
 
     pairing = link.evening_board or link.game
-    state = ("revoked" if link.revoked else "expired" if link.expires <= timezone.now()
-             else f"works until {link.expires:%Y-%m-%d %H:%M} UTC")
+    state = (
+        "revoked"
+        if link.revoked
+        else "expired"
+        if link.expires <= timezone.now()
+        else f"works until {link.expires:%Y-%m-%d %H:%M} UTC"
+    )
     sent = list(link.submissions.values_list("state", flat=True))
-    return {"id": link.id, "round": link.round, "board": link.board,
-            "players": f"{pairing.white.name} - {pairing.black.name}" if pairing else "(the pairing changed)",
-            "state": state,
-            "player": link.player.name if link.player else None, "colour": link.colour or None,
-            "submissions": len(sent), "pending": sent.count("pending"),
-            "opened": bool(link.device)}   # opened on a phone, which it now belongs to (docs/moves.md)
+    return {
+        "id": link.id,
+        "round": link.round,
+        "board": link.board,
+        "players": f"{pairing.white.name} - {pairing.black.name}"
+        if pairing
+        else "(the pairing changed)",
+        "state": state,
+        "player": link.player.name if link.player else None,
+        "colour": link.colour or None,
+        "submissions": len(sent),
+        "pending": sent.count("pending"),
+        "opened": bool(link.device),
+    }  # opened on a phone, which it now belongs to (docs/moves.md)
 
 
 def register_links(subparsers: Any, common: argparse.ArgumentParser) -> None:
-    p = _add(subparsers, common, "moves-links", cmd_moves_links,
-             gettext("the moves links of a tournament's boards (players type their game on a phone): list, make, revoke"),
-             "clubrating moves-links 12; clubrating moves-links 12 --make 3 --site https://chess.example.org; "
-             "clubrating moves-links 12 --revoke 41")
+    p = _add(
+        subparsers,
+        common,
+        "moves-links",
+        cmd_moves_links,
+        gettext(
+            "the moves links of a tournament's boards (players type their game on a phone): list, make, revoke"
+        ),
+        "clubrating moves-links 12; clubrating moves-links 12 --make 3 --site https://chess.example.org; "
+        "clubrating moves-links 12 --revoke 41",
+    )
     p.add_argument("tournament", metavar="T", help=gettext("the tournament's number"))
-    p.add_argument("--make", type=whole(1, MAX_ROUNDS), metavar="R",
-                   help=gettext("make a link for every board of round R and print them (shown once: only a hash is "
-                                "kept); the boards' earlier links stop working"))
-    p.add_argument("--site", metavar="URL",
-                   help=gettext("with --make: the site's address, printed before each link's path"))
-    p.add_argument("--revoke", type=whole(1, 2**63 - 1), metavar="ID", help=gettext("revoke the link numbered ID"))
+    p.add_argument(
+        "--make",
+        type=whole(1, MAX_ROUNDS),
+        metavar="R",
+        help=gettext(
+            "make a link for every board of round R and print them (shown once: only a hash is "
+            "kept); the boards' earlier links stop working"
+        ),
+    )
+    p.add_argument(
+        "--site",
+        metavar="URL",
+        help=gettext("with --make: the site's address, printed before each link's path"),
+    )
+    p.add_argument(
+        "--revoke",
+        type=whole(1, 2**63 - 1),
+        metavar="ID",
+        help=gettext("revoke the link numbered ID"),
+    )

@@ -9,12 +9,18 @@ from clubrating.cli import wants_json
 from clubrating.djangoenv import gettext
 from clubrating.commands.club import _add, report, the_club, who
 
+
 def cmd_privacy(args: argparse.Namespace) -> int:
     club = the_club(args)
     from clubrating.club import services
 
-    outcome = services.set_privacy(club, who=who(), visibility=args.visibility, names=args.names,
-                                   rotate_token=args.rotate_token)
+    outcome = services.set_privacy(
+        club,
+        who=who(),
+        visibility=args.visibility,
+        names=args.names,
+        rotate_token=args.rotate_token,
+    )
     # The address to share, as the website answers it (web/urls.py): an unlisted club only under its
     # token, a public one under its slug; an arbiter-only club has none (everyone else gets 404).
     link = {"unlisted": f"/u/{club.token}/", "public": f"/c/{club.slug}/"}.get(club.visibility)
@@ -25,11 +31,26 @@ def cmd_privacy(args: argparse.Namespace) -> int:
 
 
 def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
-    p = _add(subparsers, common, "privacy", cmd_privacy, gettext("who sees the club page and how names are shown"),
-             "clubrating privacy --visibility unlisted --names initials")
-    p.add_argument("--visibility", choices=("arbiter", "unlisted", "public"),
-                   help=gettext("who sees the club page: only the arbiters, anyone with the unlisted link, or "
-                                "everyone"))
-    p.add_argument("--names", choices=("full", "initials"),
-                   help=gettext("how names are shown to those who are not arbiters: in full, or as initials"))
-    p.add_argument("--rotate-token", action="store_true", help=gettext("give the unlisted link a new token"))
+    p = _add(
+        subparsers,
+        common,
+        "privacy",
+        cmd_privacy,
+        gettext("who sees the club page and how names are shown"),
+        "clubrating privacy --visibility unlisted --names initials",
+    )
+    p.add_argument(
+        "--visibility",
+        choices=("arbiter", "unlisted", "public"),
+        help=gettext(
+            "who sees the club page: only the arbiters, anyone with the unlisted link, or everyone"
+        ),
+    )
+    p.add_argument(
+        "--names",
+        choices=("full", "initials"),
+        help=gettext("how names are shown to those who are not arbiters: in full, or as initials"),
+    )
+    p.add_argument(
+        "--rotate-token", action="store_true", help=gettext("give the unlisted link a new token")
+    )

@@ -27,25 +27,45 @@ from clubrating.rating.records import tournament_input
 from clubrating.rating.types import PlayerChange, Standing
 from clubrating.words import N_, display_width, fit
 
-UNDATED = dt.date(1, 1, 1)   # one tournament alone needs no date to be ordered by
+UNDATED = dt.date(1, 1, 1)  # one tournament alone needs no date to be ordered by
 
 
 def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     parser = subparsers.add_parser(
-        "rate", parents=[common], help=gettext("rate one tournament file (no database)"),
-        description=gettext("The rating change of every player of one tournament file (TRF, PGN or "
-                            "CSV), from prior ratings and game counts. Players are matched by name; "
-                            "a player missing from the prior file is new."),
+        "rate",
+        parents=[common],
+        help=gettext("rate one tournament file (no database)"),
+        description=gettext(
+            "The rating change of every player of one tournament file (TRF, PGN or "
+            "CSV), from prior ratings and game counts. Players are matched by name; "
+            "a player missing from the prior file is new."
+        ),
         epilog=examples("clubrating rate evening.trf --prior ratings.csv --policy club --json"),
     )
-    parser.add_argument("file", metavar="FILE", help=gettext("the tournament file (TRF, PGN or CSV)"))
-    parser.add_argument("--prior", metavar="LIST",
-                        help=gettext("prior ratings: a CSV with the columns name, rating and optionally games "
-                                     "(',' or ';', any header case), or a TRF's rating column"))
-    parser.add_argument("--policy", choices=sorted(POLICIES), default="club",
-                        help=gettext("rating rules: the club's (default) or FIDE's"))
-    parser.add_argument("--junior", metavar="NAME", action="append", default=[],
-                        help=gettext("flag a player as junior (FIDE K 40 below 2300); repeatable"))
+    parser.add_argument(
+        "file", metavar="FILE", help=gettext("the tournament file (TRF, PGN or CSV)")
+    )
+    parser.add_argument(
+        "--prior",
+        metavar="LIST",
+        help=gettext(
+            "prior ratings: a CSV with the columns name, rating and optionally games "
+            "(',' or ';', any header case), or a TRF's rating column"
+        ),
+    )
+    parser.add_argument(
+        "--policy",
+        choices=sorted(POLICIES),
+        default="club",
+        help=gettext("rating rules: the club's (default) or FIDE's"),
+    )
+    parser.add_argument(
+        "--junior",
+        metavar="NAME",
+        action="append",
+        default=[],
+        help=gettext("flag a player as junior (FIDE K 40 below 2300); repeatable"),
+    )
     parser.set_defaults(handler=run)
 
 
@@ -69,8 +89,9 @@ def read_prior(path: str, policy: Policy | None = None) -> dict[str, Standing]:
     except FileNotFoundError:
         raise InputError(N_("no such file"), file=path) from None
     except OSError as error:
-        raise InputError(N_("cannot read the prior ratings (%(strerror)s)"), file=path,
-                         strerror=error.strerror) from None
+        raise InputError(
+            N_("cannot read the prior ratings (%(strerror)s)"), file=path, strerror=error.strerror
+        ) from None
     return parse_prior(decode_text(text, path), path, policy)
 
 
@@ -82,38 +103,65 @@ def parse_prior(text: str, source: str, policy: Policy | None = None) -> dict[st
     return initial_standings(listed, policy or club_policy())
 
 
-def rate_record(record: TournamentRecord, prior: Mapping[str, Standing], policy: Policy,
-                juniors: frozenset[str] = frozenset()) -> dict[str, Any]:
+def rate_record(
+    record: TournamentRecord,
+    prior: Mapping[str, Standing],
+    policy: Policy,
+    juniors: frozenset[str] = frozenset(),
+) -> dict[str, Any]:
     """The JSON document of ``rate`` (DESIGN.md): every player, in start-number order."""
-    tournament = tournament_input(record, key=lambda entry: name_key(entry.name),
-                                  date=record.date or UNDATED,
-                                  juniors=frozenset(name_key(j) for j in juniors))
+    tournament = tournament_input(
+        record,
+        key=lambda entry: name_key(entry.name),
+        date=record.date or UNDATED,
+        juniors=frozenset(name_key(j) for j in juniors),
+    )
     outcome, _ = rate_tournament(prior, tournament, policy)
     changes = {change.player: change for change in outcome.changes}
     players = []
     for entry in sorted(record.players, key=lambda e: e.number):
         key = name_key(entry.name)
-        change = changes.get(key) or _unchanged(key, prior.get(key) or policy.new_standing(), policy,
-                                                key in tournament.juniors)
+        change = changes.get(key) or _unchanged(
+            key, prior.get(key) or policy.new_standing(), policy, key in tournament.juniors
+        )
         players.append(_player_json(entry.name, change))
-    return {"tournament": {"name": record.name, "date": record.date.isoformat() if record.date else None},
-            "players": players}
+    return {
+        "tournament": {
+            "name": record.name,
+            "date": record.date.isoformat() if record.date else None,
+        },
+        "players": players,
+    }
 
 
 def _unchanged(key: str, standing: Standing, policy: Policy, junior: bool) -> PlayerChange:
     """A player without a rated game in the tournament (byes, forfeits only): no change."""
-    return PlayerChange(player=key, rating_before=standing.rating, rating_after=standing.rating,
-                        change=0.0, k=policy.base_k(standing, junior), games_rated=0, score_rated=0.0,
-                        expected=0.0, provisional_before=policy.is_provisional(standing),
-                        games_before=standing.games)
+    return PlayerChange(
+        player=key,
+        rating_before=standing.rating,
+        rating_after=standing.rating,
+        change=0.0,
+        k=policy.base_k(standing, junior),
+        games_rated=0,
+        score_rated=0.0,
+        expected=0.0,
+        provisional_before=policy.is_provisional(standing),
+        games_before=standing.games,
+    )
 
 
 def _player_json(name: str, change: PlayerChange) -> dict[str, Any]:
-    return {"name": name, "rating_before": float(change.rating_before),
-            "rating_after": float(change.rating_after), "change": float(change.change),
-            "k": float(change.k), "games_rated": change.games_rated,
-            "score_rated": float(change.score_rated), "expected": float(change.expected),
-            "provisional_before": change.provisional_before}
+    return {
+        "name": name,
+        "rating_before": float(change.rating_before),
+        "rating_after": float(change.rating_after),
+        "change": float(change.change),
+        "k": float(change.k),
+        "games_rated": change.games_rated,
+        "score_rated": float(change.score_rated),
+        "expected": float(change.expected),
+        "provisional_before": change.provisional_before,
+    }
 
 
 def render_table(document: Mapping[str, Any], policy: Policy) -> str:
@@ -122,21 +170,51 @@ def render_table(document: Mapping[str, Any], policy: Policy) -> str:
     wider, measured as the terminal shows them (words.display_width)."""
     places = 0 if policy.round_change else 1
     t = document["tournament"]
-    headings = [pgettext("rate table", "Name"), pgettext("rate table", "Before"), pgettext("rate table", "After"),
-                pgettext("rate table", "Change"), pgettext("rate table", "K"), pgettext("rate table", "Games"),
-                pgettext("rate table", "Score"), pgettext("rate table", "Exp")]
-    widths = [max(least, display_width(heading)) for least, heading in zip((28, 8, 8, 7, 4, 5, 5, 5), headings)]
-    rows = [[p["name"] + (gettext(" (P)") if p["provisional_before"] else ""),
-             f"{p['rating_before']:.{places}f}", f"{p['rating_after']:.{places}f}", f"{p['change']:+.{places}f}",
-             f"{p['k']:g}", f"{p['games_rated']}", f"{p['score_rated']:g}", f"{p['expected']:.2f}"]
-            for p in document["players"]]
+    headings = [
+        pgettext("rate table", "Name"),
+        pgettext("rate table", "Before"),
+        pgettext("rate table", "After"),
+        pgettext("rate table", "Change"),
+        pgettext("rate table", "K"),
+        pgettext("rate table", "Games"),
+        pgettext("rate table", "Score"),
+        pgettext("rate table", "Exp"),
+    ]
+    widths = [
+        max(least, display_width(heading))
+        for least, heading in zip((28, 8, 8, 7, 4, 5, 5, 5), headings)
+    ]
+    rows = [
+        [
+            p["name"] + (gettext(" (P)") if p["provisional_before"] else ""),
+            f"{p['rating_before']:.{places}f}",
+            f"{p['rating_after']:.{places}f}",
+            f"{p['change']:+.{places}f}",
+            f"{p['k']:g}",
+            f"{p['games_rated']}",
+            f"{p['score_rated']:g}",
+            f"{p['expected']:.2f}",
+        ]
+        for p in document["players"]
+    ]
     rules = gettext("club rules") if policy.name == "club" else gettext("fide rules")
-    lines = [gettext("%(name)s (%(date)s), %(rules)s") % {"name": t["name"], "date": t["date"] or gettext("no date"),
-                                                          "rules": rules}]
+    lines = [
+        gettext("%(name)s (%(date)s), %(rules)s")
+        % {"name": t["name"], "date": t["date"] or gettext("no date"), "rules": rules}
+    ]
     for cells in [headings, *rows]:
-        lines.append(" ".join(fit(cell, width, "<" if column == 0 else ">")
-                              for column, (cell, width) in enumerate(zip(cells, widths))))
-    lines.append(ngettext("(P) provisional before this tournament: fewer than %(count)s rated game",
-                          "(P) provisional before this tournament: fewer than %(count)s rated games",
-                          policy.provisional_below) % {"count": policy.provisional_below})
+        lines.append(
+            " ".join(
+                fit(cell, width, "<" if column == 0 else ">")
+                for column, (cell, width) in enumerate(zip(cells, widths))
+            )
+        )
+    lines.append(
+        ngettext(
+            "(P) provisional before this tournament: fewer than %(count)s rated game",
+            "(P) provisional before this tournament: fewer than %(count)s rated games",
+            policy.provisional_below,
+        )
+        % {"count": policy.provisional_below}
+    )
     return "\n".join(lines)

@@ -67,14 +67,27 @@ def check_port(host: str, port: int) -> None:
             probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
             probe.bind((host, port))
     except socket.gaierror as error:
-        raise InputError(N_("--host %(host)s: not an address of this computer (%(strerror)s)"),
-                         host=host, strerror=error.strerror) from None
+        raise InputError(
+            N_("--host %(host)s: not an address of this computer (%(strerror)s)"),
+            host=host,
+            strerror=error.strerror,
+        ) from None
     except OSError as error:
         if error.errno == errno.EADDRINUSE:
-            raise InputError(N_("port %(port)s on %(host)s is in use by another program: stop it, or choose "
-                             "another port with --port"), port=port, host=host) from None
-        raise InputError(N_("cannot listen on %(host)s:%(port)s: %(strerror)s"),
-                         host=host, port=port, strerror=error.strerror) from None
+            raise InputError(
+                N_(
+                    "port %(port)s on %(host)s is in use by another program: stop it, or choose "
+                    "another port with --port"
+                ),
+                port=port,
+                host=host,
+            ) from None
+        raise InputError(
+            N_("cannot listen on %(host)s:%(port)s: %(strerror)s"),
+            host=host,
+            port=port,
+            strerror=error.strerror,
+        ) from None
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -86,10 +99,12 @@ def _serve(args: argparse.Namespace) -> int:
     check_port(args.host, args.port)
     from clubrating.club.jobs.status import queue_state
 
-    waiting = queue_state().warning()   # analysis never comes without a worker: said first
+    waiting = queue_state().warning()  # analysis never comes without a worker: said first
     print(serving_line(f"http://{args.host}:{args.port}/", waiting), flush=True)
     if args.dev:
-        call_command("runserver", f"{args.host}:{args.port}", use_reloader=False, use_threading=True)
+        call_command(
+            "runserver", f"{args.host}:{args.port}", use_reloader=False, use_threading=True
+        )
         return 0
     from clubrating.web.server import serve
 
@@ -104,7 +119,9 @@ def serving_line(url: str, waiting: Text | None) -> str:
     if waiting is None:
         return djangoenv.gettext("clubrating: serving on %(url)s (Ctrl-C to stop)") % {"url": url}
     return djangoenv.gettext("clubrating: serving on %(url)s (Ctrl-C to stop); %(waiting)s") % {
-        "url": url, "waiting": waiting.translated(djangoenv)}
+        "url": url,
+        "waiting": waiting.translated(djangoenv),
+    }
 
 
 def cmd_worker(args: argparse.Namespace) -> int:
@@ -112,8 +129,12 @@ def cmd_worker(args: argparse.Namespace) -> int:
     from django.core.management import call_command
 
     # The analysis tasks read their engine settings from the environment.
-    for name, env in (("engine", "CLUBRATING_ENGINE"), ("book", "CLUBRATING_BOOK"),
-                      ("nodes", "CLUBRATING_NODES"), ("jobs", "CLUBRATING_JOBS")):
+    for name, env in (
+        ("engine", "CLUBRATING_ENGINE"),
+        ("book", "CLUBRATING_BOOK"),
+        ("nodes", "CLUBRATING_NODES"),
+        ("jobs", "CLUBRATING_JOBS"),
+    ):
         value = option(args, name, env)
         if value is not None:
             os.environ[env] = str(value)
@@ -121,9 +142,9 @@ def cmd_worker(args: argparse.Namespace) -> int:
     from clubrating.club.jobs import rq_workers
     from clubrating.club.jobs.tasks import keep_leases
 
-    if rq_workers.uses_rq():   # CLUBRATING_REDIS_URL: an RQ worker
+    if rq_workers.uses_rq():  # CLUBRATING_REDIS_URL: an RQ worker
         return rq_workers.run_worker(once=args.once)
-    keep_leases()   # lost jobs back in the queue; this worker's leases renewed
+    keep_leases()  # lost jobs back in the queue; this worker's leases renewed
     options: dict[str, Any] = {"interval": args.interval}
     if args.once:
         options["batch"] = True
@@ -132,27 +153,66 @@ def cmd_worker(args: argparse.Namespace) -> int:
 
 
 def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
-    p = subparsers.add_parser("serve", parents=[common], help=gettext("serve the club website"),
-                              description=gettext("Serve the club website (Django) on this machine."),
-                              epilog=examples("clubrating serve --port 8000"))
-    p.add_argument("--host", default="127.0.0.1", help=gettext("the address to listen on (default %(default)s)"))
-    p.add_argument("--port", type=whole(1, 65535), default=8000, help=gettext("the port (default %(default)s)"))
-    p.add_argument("--workers", type=whole(1), default=None,
-                   help=gettext("worker processes (gunicorn sync workers; default: one per CPU core)"))
-    p.add_argument("--dev", action="store_true",
-                   help=gettext("Django's threaded development server instead of gunicorn"))
-    p.add_argument("--check", action="store_true",
-                   help=gettext("run Django's deployment checks (check --deploy) with the server's settings, then exit; "
-                                "set CLUBRATING_HTTPS=1 as the server will have it"))
+    p = subparsers.add_parser(
+        "serve",
+        parents=[common],
+        help=gettext("serve the club website"),
+        description=gettext("Serve the club website (Django) on this machine."),
+        epilog=examples("clubrating serve --port 8000"),
+    )
+    p.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help=gettext("the address to listen on (default %(default)s)"),
+    )
+    p.add_argument(
+        "--port", type=whole(1, 65535), default=8000, help=gettext("the port (default %(default)s)")
+    )
+    p.add_argument(
+        "--workers",
+        type=whole(1),
+        default=None,
+        help=gettext("worker processes (gunicorn sync workers; default: one per CPU core)"),
+    )
+    p.add_argument(
+        "--dev",
+        action="store_true",
+        help=gettext("Django's threaded development server instead of gunicorn"),
+    )
+    p.add_argument(
+        "--check",
+        action="store_true",
+        help=gettext(
+            "run Django's deployment checks (check --deploy) with the server's settings, then exit; "
+            "set CLUBRATING_HTTPS=1 as the server will have it"
+        ),
+    )
     p.set_defaults(handler=cmd_serve)
-    p = subparsers.add_parser("worker", parents=[common], help=gettext("run background jobs (engine analysis)"),
-                              description=gettext("Run the queued background jobs (Django tasks: the database backend, or RQ "
-                                                  "on the Redis server of $CLUBRATING_REDIS_URL)."),
-                              epilog=examples("clubrating worker --once"))
-    p.add_argument("--interval", type=seconds(0, 3600), default=1.0, help=gettext("seconds between polls of the queue"))
+    p = subparsers.add_parser(
+        "worker",
+        parents=[common],
+        help=gettext("run background jobs (engine analysis)"),
+        description=gettext(
+            "Run the queued background jobs (Django tasks: the database backend, or RQ "
+            "on the Redis server of $CLUBRATING_REDIS_URL)."
+        ),
+        epilog=examples("clubrating worker --once"),
+    )
+    p.add_argument(
+        "--interval",
+        type=seconds(0, 3600),
+        default=1.0,
+        help=gettext("seconds between polls of the queue"),
+    )
     p.add_argument("--once", action="store_true", help=gettext("run what is queued, then stop"))
-    p.add_argument("--nodes", type=whole(1, MAX_NODES),
-                   help=gettext("engine nodes per position (default: $CLUBRATING_NODES or 150000)"))
-    p.add_argument("--jobs", type=whole(1, MAX_JOBS),
-                   help=gettext("engine processes (default: $CLUBRATING_JOBS or the number of cores)"))
+    p.add_argument(
+        "--nodes",
+        type=whole(1, MAX_NODES),
+        help=gettext("engine nodes per position (default: $CLUBRATING_NODES or 150000)"),
+    )
+    p.add_argument(
+        "--jobs",
+        type=whole(1, MAX_JOBS),
+        help=gettext("engine processes (default: $CLUBRATING_JOBS or the number of cores)"),
+    )
     p.set_defaults(handler=cmd_worker)

@@ -27,7 +27,9 @@ def cmd_settings(args: argparse.Namespace) -> int:
             if not sep or not key.strip():
                 raise InputError(N_("%(word)s: expected KEY=VALUE, e.g. k-new=30"), word=repr(word))
             texts[key] = value
-        outcome = club_settings.change_settings(club, club_settings.parse_settings(texts), who=who())
+        outcome = club_settings.change_settings(
+            club, club_settings.parse_settings(texts), who=who()
+        )
         report(outcome, args, settings=club_settings.current_settings(outcome_club(club)))
         return 0
     values = club_settings.current_settings(club)
@@ -37,7 +39,11 @@ def cmd_settings(args: argparse.Namespace) -> int:
     print(f"{club.name} ({club.slug})")
     for setting in club_settings.SETTINGS:
         print(f"  {setting.key + '=' + _shown(values[setting.key]):<24} {gettext(setting.help)}")
-    print(gettext("change with: clubrating settings KEY=VALUE ... (e.g. clubrating settings k-new=30)"))
+    print(
+        gettext(
+            "change with: clubrating settings KEY=VALUE ... (e.g. clubrating settings k-new=30)"
+        )
+    )
     return 0
 
 
@@ -51,8 +57,19 @@ def _shown(value: Any) -> str:
 
 
 def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
-    p = _add(subparsers, common, "settings", cmd_settings,
-             gettext("the club's settings (rating rules): show them, or change them and replay the history"),
-             "clubrating settings start-rating=1500 k-new=30 k-established=15")
-    p.add_argument("changes", nargs="*", metavar="KEY=VALUE",
-                   help=gettext("a setting to change (the keys: clubrating settings, without arguments)"))
+    p = _add(
+        subparsers,
+        common,
+        "settings",
+        cmd_settings,
+        gettext(
+            "the club's settings (rating rules): show them, or change them and replay the history"
+        ),
+        "clubrating settings start-rating=1500 k-new=30 k-established=15",
+    )
+    p.add_argument(
+        "changes",
+        nargs="*",
+        metavar="KEY=VALUE",
+        help=gettext("a setting to change (the keys: clubrating settings, without arguments)"),
+    )

@@ -10,7 +10,17 @@ from typing import Any
 from clubrating import djangoenv
 from clubrating.djangoenv import gettext, ngettext, pgettext
 from clubrating.cli import print_json, wants_json, whole
-from clubrating.commands.club import Handler, _add, fmt_change, fmt_rating, one_transaction, parse_date, report, the_club, who
+from clubrating.commands.club import (
+    Handler,
+    _add,
+    fmt_change,
+    fmt_rating,
+    one_transaction,
+    parse_date,
+    report,
+    the_club,
+    who,
+)
 from clubrating.commands.names import entry_rows, print_entries
 from clubrating.errors import InputError, Refused
 from clubrating.formats.records import MAX_ROUNDS
@@ -32,7 +42,7 @@ def protect_results(args: list[str]) -> list[str]:
     for index, word in enumerate(args):
         following = args[index + 1] if index + 1 < len(args) else None
         if word == "--" and following in DASH_RESULTS:
-            continue   # the end of options before a result that no longer needs it
+            continue  # the end of options before a result that no longer needs it
         if word == "--" and following is not None and not following.startswith("-"):
             protected.append(word)
         elif word in DASH_RESULTS:
@@ -59,28 +69,54 @@ def cmd_import(args: argparse.Namespace) -> int:
         with open(path, "rb") as handle:
             data = handle.read()
     except OSError as error:
-        raise InputError(N_("cannot read the file: %(strerror)s"), file=path, strerror=error.strerror) from None
+        raise InputError(
+            N_("cannot read the file: %(strerror)s"), file=path, strerror=error.strerror
+        ) from None
     record, digest = read_tournament_bytes(data, path)
     try:
         with one_transaction():
             tournament = services.import_tournament(
-                club, record, who=who(), content_hash=digest, name=args.name,
-                date=parse_date(args.date) if args.date else None, has_juniors=args.juniors, force=args.force)
+                club,
+                record,
+                who=who(),
+                content_hash=digest,
+                name=args.name,
+                date=parse_date(args.date) if args.date else None,
+                has_juniors=args.juniors,
+                force=args.force,
+            )
             linked = services.accept_exact(tournament, who=who()) if args.accept_exact else None
     except services.SameTournament as twin:
         raise Refused(N_("%(twin)s; --force imports it anyway"), twin=twin) from None
     for warning in record.warnings:
         print(gettext("warning: %(warning)s") % {"warning": warning}, file=sys.stderr)
     if wants_json(args):
-        print_json({"tournament_id": tournament.id, "name": tournament.name, "date": tournament.date.isoformat(),
-                    "players": tournament.entries.count(), "games": tournament.games.count(),
-                    "status": tournament.status, "entries": entry_rows(tournament)})
+        print_json(
+            {
+                "tournament_id": tournament.id,
+                "name": tournament.name,
+                "date": tournament.date.isoformat(),
+                "players": tournament.entries.count(),
+                "games": tournament.games.count(),
+                "status": tournament.status,
+                "entries": entry_rows(tournament),
+            }
+        )
         return 0
     players, games = tournament.entries.count(), tournament.games.count()
-    print(gettext("imported tournament %(id)s '%(name)s' (%(date)s) as a draft: %(players)s, %(games)s")
-          % {"id": tournament.id, "name": tournament.name, "date": tournament.date,
-             "players": ngettext("%(count)s player", "%(count)s players", players) % {"count": players},
-             "games": ngettext("%(count)s game", "%(count)s games", games) % {"count": games}})
+    print(
+        gettext(
+            "imported tournament %(id)s '%(name)s' (%(date)s) as a draft: %(players)s, %(games)s"
+        )
+        % {
+            "id": tournament.id,
+            "name": tournament.name,
+            "date": tournament.date,
+            "players": ngettext("%(count)s player", "%(count)s players", players)
+            % {"count": players},
+            "games": ngettext("%(count)s game", "%(count)s games", games) % {"count": games},
+        }
+    )
     if linked:
         print(linked.translated(djangoenv))
     print_entries(tournament)
@@ -92,9 +128,12 @@ def _tournament_verb(service: str) -> Handler:
         club = the_club(args)
         from clubrating.club import services
 
-        outcome = getattr(services, service)(services.get_tournament(club, args.tournament), who=who())
+        outcome = getattr(services, service)(
+            services.get_tournament(club, args.tournament), who=who()
+        )
         report(outcome, args)
         return 0
+
     return handler
 
 
@@ -117,7 +156,7 @@ def cmd_redate(args: argparse.Namespace) -> int:
     return 0
 
 
-NAME_COLUMNS = 30   # wider names are cut with "…" (the JSON has them whole)
+NAME_COLUMNS = 30  # wider names are cut with "…" (the JSON has them whole)
 
 
 def cmd_tournament(args: argparse.Namespace) -> int:
@@ -130,27 +169,43 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         if wants_json(args):
             print_json(rows)
             return 0
-        headings = [pgettext("tournament list", "id"), pgettext("tournament list", "date"),
-                    pgettext("tournament list", "status"), pgettext("tournament list", "kind"),
-                    pgettext("tournament list", "name")]
+        headings = [
+            pgettext("tournament list", "id"),
+            pgettext("tournament list", "date"),
+            pgettext("tournament list", "status"),
+            pgettext("tournament list", "kind"),
+            pgettext("tournament list", "name"),
+        ]
         w = widths(headings, (5, 10, 9, 8, 0))
-        print(f"{fit(headings[0], w[0], '>')}  {fit(headings[1], w[1])}  {fit(headings[2], w[2])} "
-              f"{fit(headings[3], w[3])} {headings[4]}")
-        for t in rows:   # the status and kind as stored (draft, published; swiss, ...), as the JSON has them
-            print(f"{fit(str(t['tournament_id']), w[0], '>')}  {fit(str(t['date']), w[1])}  "
-                  f"{fit(t['status'], w[2])} {fit(t['kind'], w[3])} {t['name']}")
+        print(
+            f"{fit(headings[0], w[0], '>')}  {fit(headings[1], w[1])}  {fit(headings[2], w[2])} "
+            f"{fit(headings[3], w[3])} {headings[4]}"
+        )
+        for t in (
+            rows
+        ):  # the status and kind as stored (draft, published; swiss, ...), as the JSON has them
+            print(
+                f"{fit(str(t['tournament_id']), w[0], '>')}  {fit(str(t['date']), w[1])}  "
+                f"{fit(t['status'], w[2])} {fit(t['kind'], w[3])} {t['name']}"
+            )
         return 0
     table = standings(get_tournament(club, args.tournament))
     if wants_json(args):
         print_json(table)
         return 0
-    print(f"{table['name']} ({table['date']}), {table['status']}"
-          + ("" if table["rated"] else gettext(", bughouse: not rated")))
+    print(
+        f"{table['name']} ({table['date']}), {table['status']}"
+        + ("" if table["rated"] else gettext(", bughouse: not rated"))
+    )
     print(f"{ranked_by(table)}.")
     for line in standings_lines(table):
         print(line.rstrip())
-    print(gettext("no.: start number; a round's cell: the opponent's no., colour (w or b) and score (1 win, = draw, "
-                  "0 loss); in ( ): not rated (bye, forfeit, game without a move)"))
+    print(
+        gettext(
+            "no.: start number; a round's cell: the opponent's no., colour (w or b) and score (1 win, = draw, "
+            "0 loss); in ( ): not rated (bye, forfeit, game without a move)"
+        )
+    )
     for line in team_lines(table) + difference_lines(table):
         print(line)
     return 0
@@ -162,7 +217,9 @@ def ranked_by(table: dict[str, Any]) -> str:
 
     if table["rule"] == "written":
         return gettext(RANKED_AS_WRITTEN)
-    words = gettext(RANKED_BY_POINTS) % {"tiebreaks": ", ".join(gettext(t["name"]) for t in table["tiebreaks"])}
+    words = gettext(RANKED_BY_POINTS) % {
+        "tiebreaks": ", ".join(gettext(t["name"]) for t in table["tiebreaks"])
+    }
     why = table["ranking_why"]
     return words + (f" ({gettext(why['template']) % why['values']})" if why else "")
 
@@ -173,7 +230,9 @@ def team_lines(table: dict[str, Any]) -> list[str]:
         return []
     lines = ["", gettext("Teams (players by board, points):")]
     for number, team in enumerate(table["teams"], 1):
-        players = "; ".join(f"{board}. {p['name']} {p['points']:g}" for board, p in enumerate(team["players"], 1))
+        players = "; ".join(
+            f"{board}. {p['name']} {p['points']:g}" for board, p in enumerate(team["players"], 1)
+        )
         lines.append(f"{number:>3}  {team['name']}  {team['points']:g}: {players}")
     return lines
 
@@ -184,13 +243,22 @@ def difference_lines(table: dict[str, Any]) -> list[str]:
     if not table["differences"]:
         return []
     count = len(table["differences"])
-    lines = ["", ngettext("The standings are the file's points and ranks; for %(count)s player they differ from"
-                          " the results (written, computed, unplayed rounds):",
-                          "The standings are the file's points and ranks; for %(count)s players they differ from"
-                          " the results (written, computed, unplayed rounds):", count) % {"count": count}]
+    lines = [
+        "",
+        ngettext(
+            "The standings are the file's points and ranks; for %(count)s player they differ from"
+            " the results (written, computed, unplayed rounds):",
+            "The standings are the file's points and ranks; for %(count)s players they differ from"
+            " the results (written, computed, unplayed rounds):",
+            count,
+        )
+        % {"count": count},
+    ]
     for d in table["differences"]:
         rounds = "; ".join(gettext("R%(round)s %(code)s") % c for c in d["rounds"]) or "–"
-        lines.append(f"{d['number']:>5}  {d['name']}  {d['written']:g}  {d['computed']:g}  {rounds}")
+        lines.append(
+            f"{d['number']:>5}  {d['name']}  {d['written']:g}  {d['computed']:g}  {rounds}"
+        )
     return lines
 
 
@@ -200,28 +268,48 @@ def standings_lines(table: dict[str, Any]) -> list[str]:
     from clubrating.words import display_width
 
     players = table["players"]
-    rounds = sorted({c["round"] for p in players for c in p["rounds"]} | set(range(1, (table["rounds"] or 0) + 1)))
+    rounds = sorted(
+        {c["round"] for p in players for c in p["rounds"]}
+        | set(range(1, (table["rounds"] or 0) + 1))
+    )
     cells = [{c["round"]: _cell(c) for c in p["rounds"]} for p in players]
     widths = {r: max([len(str(r))] + [len(row.get(r, "")) for row in cells]) for r in rounds}
     name_width = min(NAME_COLUMNS, max([4] + [display_width(p["name"]) for p in players]))
     number_width = max([3] + [len(str(p["number"])) for p in players])
-    place_h, number_h, name_h = pgettext("standings", "place"), pgettext("standings", "no."), pgettext("standings", "name")
-    points_h, before_h, change_h = (pgettext("standings", "points"), pgettext("standings", "before"),
-                                    pgettext("standings", "change"))
-    place_w, points_w, before_w, change_w = (max(least, display_width(heading)) for least, heading in
-                                             ((5, place_h), (6, points_h), (7, before_h), (7, change_h)))
-    number_width, name_width = max(number_width, display_width(number_h)), max(name_width, display_width(name_h))
-    header = (f"{fit(place_h, place_w, '>')}  {fit(number_h, number_width, '>')}  {fit(name_h, name_width)}  "
-              f"{fit(points_h, points_w, '>')}  " + "".join(f"{str(r):<{widths[r]}}  " for r in rounds)
-              + f"{fit(before_h, before_w, '>')} {fit(change_h, change_w, '>')}")
+    place_h, number_h, name_h = (
+        pgettext("standings", "place"),
+        pgettext("standings", "no."),
+        pgettext("standings", "name"),
+    )
+    points_h, before_h, change_h = (
+        pgettext("standings", "points"),
+        pgettext("standings", "before"),
+        pgettext("standings", "change"),
+    )
+    place_w, points_w, before_w, change_w = (
+        max(least, display_width(heading))
+        for least, heading in ((5, place_h), (6, points_h), (7, before_h), (7, change_h))
+    )
+    number_width, name_width = (
+        max(number_width, display_width(number_h)),
+        max(name_width, display_width(name_h)),
+    )
+    header = (
+        f"{fit(place_h, place_w, '>')}  {fit(number_h, number_width, '>')}  {fit(name_h, name_width)}  "
+        f"{fit(points_h, points_w, '>')}  "
+        + "".join(f"{str(r):<{widths[r]}}  " for r in rounds)
+        + f"{fit(before_h, before_w, '>')} {fit(change_h, change_w, '>')}"
+    )
     lines = [header]
     for place, (p, row) in enumerate(zip(players, cells), 1):
-        shown_place = p.get("place", place) or "-"   # None: not ranked in the file (withdrawn)
-        lines.append(f"{fit(str(shown_place), place_w, '>')}  {fit(str(p['number']), number_width, '>')}  "
-                     f"{fit(p['name'], name_width)}  {fit(format(p['points'], 'g'), points_w, '>')}  "
-                     + "".join(f"{row.get(r, ''):<{widths[r]}}  " for r in rounds)
-                     + f"{fit(fmt_rating(p['rating_before']), before_w, '>')} "
-                     + fit(fmt_change(p["change"]), change_w, ">"))
+        shown_place = p.get("place", place) or "-"  # None: not ranked in the file (withdrawn)
+        lines.append(
+            f"{fit(str(shown_place), place_w, '>')}  {fit(str(p['number']), number_width, '>')}  "
+            f"{fit(p['name'], name_width)}  {fit(format(p['points'], 'g'), points_w, '>')}  "
+            + "".join(f"{row.get(r, ''):<{widths[r]}}  " for r in rounds)
+            + f"{fit(fmt_rating(p['rating_before']), before_w, '>')} "
+            + fit(fmt_change(p["change"]), change_w, ">")
+        )
     return lines
 
 
@@ -232,39 +320,99 @@ def _cell(cell: dict[str, Any]) -> str:
 
 
 def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
-    p = _add(subparsers, common, "import", cmd_import, gettext("import a tournament file (TRF, PGN, CSV) as a draft"),
-             "clubrating import 2026-11-27.trf --accept-exact")
+    p = _add(
+        subparsers,
+        common,
+        "import",
+        cmd_import,
+        gettext("import a tournament file (TRF, PGN, CSV) as a draft"),
+        "clubrating import 2026-11-27.trf --accept-exact",
+    )
     p.add_argument("file", help=gettext("the tournament file (TRF, PGN or CSV)"))
     p.add_argument("--name", help=gettext("the tournament's name (default: from the file)"))
-    p.add_argument("--date", help=gettext("the tournament's date, YYYY-MM-DD (default: from the file)"))
-    p.add_argument("--juniors", action="store_true", help=gettext("under-18 players took part: initials by default"))
-    p.add_argument("--accept-exact", action="store_true", help=gettext("link names that match one member exactly"))
-    p.add_argument("--force", action="store_true",
-                   help=gettext("import it even if it looks like a tournament already stored (same date, players "
-                                "and results)"))
+    p.add_argument(
+        "--date", help=gettext("the tournament's date, YYYY-MM-DD (default: from the file)")
+    )
+    p.add_argument(
+        "--juniors",
+        action="store_true",
+        help=gettext("under-18 players took part: initials by default"),
+    )
+    p.add_argument(
+        "--accept-exact",
+        action="store_true",
+        help=gettext("link names that match one member exactly"),
+    )
+    p.add_argument(
+        "--force",
+        action="store_true",
+        help=gettext(
+            "import it even if it looks like a tournament already stored (same date, players "
+            "and results)"
+        ),
+    )
 
     for name, service, help in (
-            ("publish", "publish", gettext("rate a draft tournament and show it")),
-            ("unpublish", "unpublish", gettext("take a tournament back to draft (ratings rebuilt)")),
-            ("delete", "delete_tournament", gettext("delete a tournament (ratings rebuilt)"))):
+        ("publish", "publish", gettext("rate a draft tournament and show it")),
+        ("unpublish", "unpublish", gettext("take a tournament back to draft (ratings rebuilt)")),
+        ("delete", "delete_tournament", gettext("delete a tournament (ratings rebuilt)")),
+    ):
         p = _add(subparsers, common, name, _tournament_verb(service), help, f"clubrating {name} 12")
         p.add_argument("tournament", help=gettext("the tournament's number"))
 
-    p = _add(subparsers, common, "correct", cmd_correct, gettext("correct a game's result (ratings rebuilt)"),
-             "clubrating correct 12 3 'Anna Berg' 1/2-1/2; clubrating correct 12 3 4 --")
-    p.set_defaults(prepare_arguments=protect_results)   # reads '--', '-+' ... as results (cli.VerbParser)
+    p = _add(
+        subparsers,
+        common,
+        "correct",
+        cmd_correct,
+        gettext("correct a game's result (ratings rebuilt)"),
+        "clubrating correct 12 3 'Anna Berg' 1/2-1/2; clubrating correct 12 3 4 --",
+    )
+    p.set_defaults(
+        prepare_arguments=protect_results
+    )  # reads '--', '-+' ... as results (cli.VerbParser)
     p.add_argument("tournament", help=gettext("the tournament's number"))
-    p.add_argument("round", type=whole(1, MAX_ROUNDS), help=gettext("the round, 1 to %(most)s") % {"most": MAX_ROUNDS})
-    p.add_argument("player", help=gettext("start number or name of either player (as written in the tournament, "
-                                          "or any name of the member it is linked to)"))
-    p.add_argument("result", help=gettext("1-0, 0-1, 1/2-1/2 (or =), +- / -+ (forfeit), -- (double forfeit); "
-                                          "also +:- -:+ -:- +/- -/+ -/- (docs/formats.md)"))
+    p.add_argument(
+        "round",
+        type=whole(1, MAX_ROUNDS),
+        help=gettext("the round, 1 to %(most)s") % {"most": MAX_ROUNDS},
+    )
+    p.add_argument(
+        "player",
+        help=gettext(
+            "start number or name of either player (as written in the tournament, "
+            "or any name of the member it is linked to)"
+        ),
+    )
+    p.add_argument(
+        "result",
+        help=gettext(
+            "1-0, 0-1, 1/2-1/2 (or =), +- / -+ (forfeit), -- (double forfeit); "
+            "also +:- -:+ -:- +/- -/+ -/- (docs/formats.md)"
+        ),
+    )
 
-    p = _add(subparsers, common, "redate", cmd_redate, gettext("change a tournament's date (ratings rebuilt)"),
-             "clubrating redate 12 2026-11-20")
+    p = _add(
+        subparsers,
+        common,
+        "redate",
+        cmd_redate,
+        gettext("change a tournament's date (ratings rebuilt)"),
+        "clubrating redate 12 2026-11-20",
+    )
     p.add_argument("tournament", help=gettext("the tournament's number"))
     p.add_argument("date", help=gettext("the new date, YYYY-MM-DD"))
 
-    p = _add(subparsers, common, "tournament", cmd_tournament,
-             gettext("standings of a tournament (or the list of tournaments)"), "clubrating tournament 12")
-    p.add_argument("tournament", nargs="?", help=gettext("the tournament's number (none: the list of tournaments)"))
+    p = _add(
+        subparsers,
+        common,
+        "tournament",
+        cmd_tournament,
+        gettext("standings of a tournament (or the list of tournaments)"),
+        "clubrating tournament 12",
+    )
+    p.add_argument(
+        "tournament",
+        nargs="?",
+        help=gettext("the tournament's number (none: the list of tournaments)"),
+    )

@@ -5,17 +5,54 @@ Per-ply facts (:mod:`.facts`) -> the factors of the registry (:mod:`.registry`, 
 No engine, no database, no file I/O.
 """
 
-from clubrating.cpi.facts import (BookStatus, Color, EngineInfo, EngineMove, GameFacts, PlyFacts,
-                                  Score)
+from clubrating.cpi.facts import (
+    BookStatus,
+    Color,
+    EngineInfo,
+    EngineMove,
+    GameFacts,
+    PlyFacts,
+    Score,
+)
 from clubrating.cpi.factors import Count, Factor
 from clubrating.cpi.registry import FACTORS, FactorSpec, Kind, PlayerFactors, player_factors
-from clubrating.cpi.index import (LedgerEntry, LedgerGame, PlayerScore, delta_cpi, ledger,
-                                  result_bonus, score_game, standings)
+from clubrating.cpi.index import (
+    LedgerEntry,
+    LedgerGame,
+    PlayerScore,
+    delta_cpi,
+    ledger,
+    result_bonus,
+    score_game,
+    standings,
+)
 from clubrating.cpi.weights import FactorWeight, ResultBonus, ScoringModel, Weights
 
 __all__ = [
-    "FACTORS", "BookStatus", "Color", "Count", "EngineInfo", "EngineMove", "Factor", "FactorSpec",
-    "FactorWeight", "GameFacts", "Kind", "LedgerEntry", "LedgerGame", "PlayerFactors", "PlayerScore",
-    "PlyFacts", "ResultBonus", "Score", "ScoringModel", "Weights",
-    "delta_cpi", "ledger", "player_factors", "result_bonus", "score_game", "standings",
+    "FACTORS",
+    "BookStatus",
+    "Color",
+    "Count",
+    "EngineInfo",
+    "EngineMove",
+    "Factor",
+    "FactorSpec",
+    "FactorWeight",
+    "GameFacts",
+    "Kind",
+    "LedgerEntry",
+    "LedgerGame",
+    "PlayerFactors",
+    "PlayerScore",
+    "PlyFacts",
+    "ResultBonus",
+    "Score",
+    "ScoringModel",
+    "Weights",
+    "delta_cpi",
+    "ledger",
+    "player_factors",
+    "result_bonus",
+    "score_game",
+    "standings",
 ]

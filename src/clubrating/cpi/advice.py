@@ -64,9 +64,9 @@ def judge(before: Score, after: Score) -> Judgement | None:
         return next((judgement for threshold, judgement in CHANCE_DROPS if drop >= threshold), None)
     was_mating = before.mate is not None and before.mate > 0
     now_mated = after.mate is not None and after.mate < 0
-    if now_mated and before.mate is None:          # MateCreated: the mover now gets mated
+    if now_mated and before.mate is None:  # MateCreated: the mover now gets mated
         return _by_cp(-(before.cp or 0))
-    if was_mating and (after.mate is None or now_mated):   # MateLost
+    if was_mating and (after.mate is None or now_mated):  # MateLost
         return _by_cp(after.cp or 0)
     return None
 
@@ -96,10 +96,15 @@ def game_advice(plies: Sequence[PlyFacts]) -> dict[int, Advice]:
     marked: dict[int, Advice] = {}
     for ply in plies:
         before = ply.score_before
-        if before is None:   # no engine line for this position
+        if before is None:  # no engine line for this position
             continue
         judgement = judge(before, ply.score_after)
         if judgement is not None:
-            marked[ply.ply] = Advice(ply.ply, judgement, win_percent(before), win_percent(ply.score_after),
-                                     ply.best[0].san if ply.best else None)
+            marked[ply.ply] = Advice(
+                ply.ply,
+                judgement,
+                win_percent(before),
+                win_percent(ply.score_after),
+                ply.best[0].san if ply.best else None,
+            )
     return marked

@@ -28,12 +28,12 @@ from clubrating.words import N_
 if TYPE_CHECKING:
     import numpy as np
 
-RESULTS = ("win", "draw")                 # a loss is the baseline (spec C1: R = 0 for a loss)
+RESULTS = ("win", "draw")  # a loss is the baseline (spec C1: R = 0 for a loss)
 FEATURES = SHARES + COUNTS + RESULTS
-SPEC_SHARE_TOTAL = 115.0                 # spec C1: 30+5+10+20+5+2+8+15+20, the share factors' weights
-RIDGE = 1e-3                             # ours: a ridge of 0.1 % of each feature's variance, only
-                                         # to keep a factor that never varies (T without clocks) at 0
-PSEUDO_PLAYER_GAMES = 10                 # the Elo estimate is judged over 10 games
+SPEC_SHARE_TOTAL = 115.0  # spec C1: 30+5+10+20+5+2+8+15+20, the share factors' weights
+RIDGE = 1e-3  # ours: a ridge of 0.1 % of each feature's variance, only
+# to keep a factor that never varies (T without clocks) at 0
+PSEUDO_PLAYER_GAMES = 10  # the Elo estimate is judged over 10 games
 # Decay when inactive, in Elo per √year (Glicko's c): not fitted (no data follows players over
 # years); ours, from the simulated careers of cpi.decay (benchmarks/simulate_decay.py): with a
 # true drift anywhere from 0 to 100, 50 keeps the shown ± holding the true strength 57-77 % of
@@ -51,9 +51,9 @@ class Side:
     """One player in one analysed game: factor values (None: unavailable), rating, who."""
 
     elo: float
-    values: dict[str, float | None]       # FEATURES -> value (H, Br counts; win/draw 0 or 1)
-    group: str = ""                       # the player (folds keep a player's games together)
-    band: str = ""                        # a rating band, for pseudo-players of anonymous games
+    values: dict[str, float | None]  # FEATURES -> value (H, Br counts; win/draw 0 or 1)
+    group: str = ""  # the player (folds keep a player's games together)
+    band: str = ""  # a rating band, for pseudo-players of anonymous games
     acpl: float | None = None
 
 
@@ -61,12 +61,12 @@ class Side:
 class Fit:
     """Fitted ΔCPI weights, the pool's means for unavailable factors and the Elo mapping."""
 
-    weights: dict[str, float]             # FEATURES -> ΔCPI weight (spec units)
-    means: dict[str, float]               # SHARES -> pool mean (what an unavailable factor counts as)
-    alpha: float                          # ΔCPI = alpha + beta·Elo + noise(sigma)
+    weights: dict[str, float]  # FEATURES -> ΔCPI weight (spec units)
+    means: dict[str, float]  # SHARES -> pool mean (what an unavailable factor counts as)
+    alpha: float  # ΔCPI = alpha + beta·Elo + noise(sigma)
     beta: float
     sigma: float
-    prior_mean: float                     # the pool's ratings: mean and standard deviation
+    prior_mean: float  # the pool's ratings: mean and standard deviation
     prior_sd: float
     sides: int
 
@@ -81,12 +81,21 @@ class Fit:
         return total
 
     def to_dict(self) -> dict[str, Any]:
-        return {"weights": dict(self.weights), "means": dict(self.means), "alpha": self.alpha,
-                "beta": self.beta, "sigma": self.sigma, "prior_mean": self.prior_mean,
-                "prior_sd": self.prior_sd, "sides": self.sides}
+        return {
+            "weights": dict(self.weights),
+            "means": dict(self.means),
+            "alpha": self.alpha,
+            "beta": self.beta,
+            "sigma": self.sigma,
+            "prior_mean": self.prior_mean,
+            "prior_sd": self.prior_sd,
+            "sides": self.sides,
+        }
 
 
-def side_values(factors: PlayerFactors, result: GameResult | None, color: Color) -> dict[str, float | None]:
+def side_values(
+    factors: PlayerFactors, result: GameResult | None, color: Color
+) -> dict[str, float | None]:
     """The features of one player in one game: factor values, H and Br counts, win / draw."""
     values: dict[str, float | None] = {name: factors.share(name).value for name in SHARES}
     values.update({name: float(factors.count(name).count) for name in COUNTS})
@@ -94,8 +103,9 @@ def side_values(factors: PlayerFactors, result: GameResult | None, color: Color)
     return values
 
 
-def impute(values: dict[str, float | None], means: dict[str, float],
-           features: Sequence[str] = FEATURES) -> list[float]:
+def impute(
+    values: dict[str, float | None], means: dict[str, float], features: Sequence[str] = FEATURES
+) -> list[float]:
     """The feature vector: an unavailable share is the pool's mean, a missing count 0."""
     row = []
     for name in features:
@@ -118,17 +128,19 @@ def pool_means(sides: Sequence[Side], names: Sequence[str] = SHARES) -> dict[str
 # The registry's ``sign``: B2/B3 are left free (the data says which way); the result, as
 # the points scored, never negative (spec C1's R).
 SIGNS = {spec.name: spec.sign for spec in FACTORS if spec.sign}
-POINTS = "points"                          # the result as one feature (see _result_as_points)
+POINTS = "points"  # the result as one feature (see _result_as_points)
 RESULT_POINTS = {"win": 1.0, "draw": 0.5}  # spec C1: R = +10 / +5 / 0, in proportion to the points
 SIGNS[POINTS] = 1
 
 
-def _least_squares(x: np.ndarray, y: np.ndarray, features: Sequence[str] = FEATURES,
-                   ridge_share: float = RIDGE) -> np.ndarray:
+def _least_squares(
+    x: np.ndarray, y: np.ndarray, features: Sequence[str] = FEATURES, ridge_share: float = RIDGE
+) -> np.ndarray:
     """Coefficients of y ~ x (centred), with a ridge of ``ridge_share`` of each column's variance
     and the signs of :data:`SIGNS` kept by an active set: a weight of the wrong sign is fixed at
     0 and the others refitted, until none is left (at most one pass per feature)."""
-    import numpy as np   # only a fit needs numpy (~100 ms of a command's start)
+    import numpy as np  # only a fit needs numpy (~100 ms of a command's start)
+
     centred, target = x - x.mean(axis=0), y - y.mean()
     gram = centred.T @ centred
     ridge = ridge_share * np.diag(np.diag(gram)) + 1e-9 * np.eye(x.shape[1])
@@ -145,13 +157,16 @@ def _least_squares(x: np.ndarray, y: np.ndarray, features: Sequence[str] = FEATU
     return coef
 
 
-def _result_as_points(x: np.ndarray, elo: np.ndarray, features: Sequence[str], ridge: float) -> np.ndarray:
+def _result_as_points(
+    x: np.ndarray, elo: np.ndarray, features: Sequence[str], ridge: float
+) -> np.ndarray:
     """The least squares of :func:`_least_squares` with the result as one feature, the points
     scored (1, ½, 0), of a weight never below 0: R of spec C1 is +10 / +5 / 0, a bonus in
     proportion to the points, so a fitted R never reads backwards (a win lowering the CPI, a
     draw worth more than a win). Conditioned on the moves' quality a win says little of the
     rating (docs/cpi.md, "The result"): where the data asks for a negative R, R is 0."""
-    import numpy as np   # as fit()
+    import numpy as np  # as fit()
+
     if not set(RESULTS) <= set(features):
         return _least_squares(x, elo, features, ridge)
     win, draw = features.index("win"), features.index("draw")
@@ -170,14 +185,22 @@ def fit(sides: Sequence[Side], features: Sequence[str] = FEATURES, ridge: float 
 
     ``features`` and ``ridge`` are the modelling choices a nested cross-validation tries
     (:mod:`clubrating.cpi.nested`); a feature left out weighs 0."""
-    import numpy as np   # only a fit needs numpy (~100 ms of a command's start)
+    import numpy as np  # only a fit needs numpy (~100 ms of a command's start)
+
     if len(sides) < 2 * len(FEATURES):
-        raise InputError(N_("too few rated player-sides to fit: %(sides)s, at least %(least)s"),
-                         sides=len(sides), least=2 * len(FEATURES))
+        raise InputError(
+            N_("too few rated player-sides to fit: %(sides)s, at least %(least)s"),
+            sides=len(sides),
+            least=2 * len(FEATURES),
+        )
     elo = np.array([s.elo for s in sides])
     if elo.std() == 0:
-        raise InputError(N_("every rated player-side has the same rating (%(rating)s): nothing to fit the ratings with"),
-                         rating=f"{elo[0]:g}")
+        raise InputError(
+            N_(
+                "every rated player-side has the same rating (%(rating)s): nothing to fit the ratings with"
+            ),
+            rating=f"{elo[0]:g}",
+        )
 
     means = pool_means(sides, SHARES + tuple(n for n in features if n not in FEATURES))
     x = np.array([impute(s.values, means, features) for s in sides])
@@ -189,11 +212,18 @@ def fit(sides: Sequence[Side], features: Sequence[str] = FEATURES, ridge: float 
     deltas = x @ np.array([weights[n] for n in features])
     beta, alpha = (float(v) for v in np.polyfit(elo, deltas, 1))
     sigma = float(np.std(deltas - (alpha + beta * elo), ddof=2))
-    return Fit(weights, means, alpha, beta, sigma, float(elo.mean()), float(elo.std(ddof=1)), len(sides))
+    return Fit(
+        weights, means, alpha, beta, sigma, float(elo.mean()), float(elo.std(ddof=1)), len(sides)
+    )
 
 
-def estimate(deltas: Sequence[float], model: Fit | EloMap, *, ages: Sequence[float] | None = None,
-             decay: float = 0.0) -> tuple[float, float]:
+def estimate(
+    deltas: Sequence[float],
+    model: Fit | EloMap,
+    *,
+    ages: Sequence[float] | None = None,
+    decay: float = 0.0,
+) -> tuple[float, float]:
     """Posterior mean and standard deviation of the rating after ``deltas`` (ΔCPI of n games,
     oldest first).
 
@@ -215,19 +245,19 @@ def estimate(deltas: Sequence[float], model: Fit | EloMap, *, ages: Sequence[flo
     m = model if isinstance(model, EloMap) else EloMap.of(model)
     if ages is not None and len(ages) != len(deltas):
         raise ValueError(f"estimate: {len(deltas)} games but {len(ages)} ages")
-    mean, variance = m.prior_mean, m.prior_sd ** 2
+    mean, variance = m.prior_mean, m.prior_sd**2
     if m.beta != 0 and m.sigma > 0:
         noise = (m.sigma / m.beta) ** 2
         when = ages if ages is not None and decay > 0 else [0.0] * len(deltas)
         for i, d in enumerate(deltas):
             if i:
-                variance += decay ** 2 * max(0.0, when[i - 1] - when[i])
+                variance += decay**2 * max(0.0, when[i - 1] - when[i])
             gain = variance / (variance + noise)
             mean += gain * ((d - m.alpha) / m.beta - mean)
             variance *= 1 - gain
         if deltas:
-            variance += decay ** 2 * max(0.0, when[-1])
-    return mean, math.sqrt(variance + m.floor ** 2)
+            variance += decay**2 * max(0.0, when[-1])
+    return mean, math.sqrt(variance + m.floor**2)
 
 
 @dataclass(frozen=True, slots=True)
@@ -239,7 +269,7 @@ class EloMap:
     sigma: float
     prior_mean: float
     prior_sd: float
-    floor: float = 0.0        # Elo: the part of the error that more games do not take away
+    floor: float = 0.0  # Elo: the part of the error that more games do not take away
 
     @classmethod
     def of(cls, model: Fit) -> EloMap:
@@ -247,6 +277,7 @@ class EloMap:
 
 
 # --- cross-validation ----------------------------------------------------------------------
+
 
 @dataclass(frozen=True, slots=True)
 class Errors:
@@ -263,11 +294,20 @@ class Errors:
         diffs = [e - t for e, t in zip(estimates, truths)]
         if not diffs:
             return cls(0, math.nan, math.nan, math.nan)
-        return cls(len(diffs), statistics.fmean(abs(d) for d in diffs),
-                   math.sqrt(statistics.fmean(d * d for d in diffs)), correlation(estimates, truths))
+        return cls(
+            len(diffs),
+            statistics.fmean(abs(d) for d in diffs),
+            math.sqrt(statistics.fmean(d * d for d in diffs)),
+            correlation(estimates, truths),
+        )
 
     def to_dict(self) -> dict[str, float | None]:
-        return {"n": self.n, "mae": figure(self.mae, 1), "rmse": figure(self.rmse, 1), "r": figure(self.r, 3)}
+        return {
+            "n": self.n,
+            "mae": figure(self.mae, 1),
+            "rmse": figure(self.rmse, 1),
+            "r": figure(self.r, 3),
+        }
 
 
 def figure(value: float, digits: int) -> float | None:
@@ -286,20 +326,27 @@ class Report:
     """Held-out errors per game and per 10 games, and the baselines beside them."""
 
     folds: int
-    per_game: Errors                      # the n = 1 estimate of each held-out side
-    per_10: Errors                        # 10 held-out sides of one player (or band) together
-    delta_r: float                        # correlation of the held-out ΔCPI with Elo (mean over folds)
-    acpl_r: float                         # correlation of ACPL alone with Elo (the baseline)
-    spec_r: float                         # correlation of the spec's ΔCPI with Elo
-    interval_cover_10: float              # share of 10-game truths inside estimate ± 1 sd (with the floor)
-    floor: float = 0.0                    # Elo: sqrt(mean squared 10-game error − mean posterior variance)
+    per_game: Errors  # the n = 1 estimate of each held-out side
+    per_10: Errors  # 10 held-out sides of one player (or band) together
+    delta_r: float  # correlation of the held-out ΔCPI with Elo (mean over folds)
+    acpl_r: float  # correlation of ACPL alone with Elo (the baseline)
+    spec_r: float  # correlation of the spec's ΔCPI with Elo
+    interval_cover_10: float  # share of 10-game truths inside estimate ± 1 sd (with the floor)
+    floor: float = 0.0  # Elo: sqrt(mean squared 10-game error − mean posterior variance)
     extra: dict[str, Any] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"folds": self.folds, "per_game": self.per_game.to_dict(), "per_10_games": self.per_10.to_dict(),
-                "delta_r": figure(self.delta_r, 3), "acpl_r": figure(self.acpl_r, 3),
-                "spec_delta_r": figure(self.spec_r, 3), "interval_cover_10": figure(self.interval_cover_10, 3),
-                "floor": round(self.floor, 1), **self.extra}
+        return {
+            "folds": self.folds,
+            "per_game": self.per_game.to_dict(),
+            "per_10_games": self.per_10.to_dict(),
+            "delta_r": figure(self.delta_r, 3),
+            "acpl_r": figure(self.acpl_r, 3),
+            "spec_delta_r": figure(self.spec_r, 3),
+            "interval_cover_10": figure(self.interval_cover_10, 3),
+            "floor": round(self.floor, 1),
+            **self.extra,
+        }
 
 
 def folds_of(sides: Sequence[Side], k: int) -> list[int]:
@@ -311,8 +358,9 @@ def folds_of(sides: Sequence[Side], k: int) -> list[int]:
     return [order[side.group] % k for side in sides]
 
 
-def pseudo_players(indices: Sequence[int], sides: Sequence[Side], size: int = PSEUDO_PLAYER_GAMES
-                   ) -> list[list[int]]:
+def pseudo_players(
+    indices: Sequence[int], sides: Sequence[Side], size: int = PSEUDO_PLAYER_GAMES
+) -> list[list[int]]:
     """Groups of ``size`` held-out sides that stand for one player: a player's own games when
     they have that many, else consecutive sides of one rating band (lichess's anonymous games,
     a rating band 200 points wide)."""
@@ -326,12 +374,13 @@ def pseudo_players(indices: Sequence[int], sides: Sequence[Side], size: int = PS
             by_key.setdefault(key, []).append(i)
     chunks = []
     for members in by_key.values():
-        chunks += [members[j:j + size] for j in range(0, len(members) - size + 1, size)]
+        chunks += [members[j : j + size] for j in range(0, len(members) - size + 1, size)]
     return chunks
 
 
-def cross_validate(sides: Sequence[Side], k: int = 5,
-                   spec_delta: Callable[[Side], float] | None = None) -> Report:
+def cross_validate(
+    sides: Sequence[Side], k: int = 5, spec_delta: Callable[[Side], float] | None = None
+) -> Report:
     """k-fold cross-validation by groups: estimates per game and per 10 games on held-out sides."""
     fold = folds_of(sides, k)
     est1: list[float] = []
@@ -347,7 +396,7 @@ def cross_validate(sides: Sequence[Side], k: int = 5,
             continue
         try:
             model = fit(train)
-        except ValueError:   # too few sides, or one rating for all: this fold measures nothing
+        except ValueError:  # too few sides, or one rating for all: this fold measures nothing
             continue
         held_delta = {i: model.delta(sides[i].values) for i in held}
         for i in held:
@@ -361,26 +410,45 @@ def cross_validate(sides: Sequence[Side], k: int = 5,
             var10.append(sd * sd)
     with_acpl = [(s.acpl, s.elo) for s in sides if s.acpl is not None]
     squared = [(e - t) ** 2 for e, t in zip(est10, truth10)]
-    floor = math.sqrt(max(0.0, statistics.fmean(squared) - statistics.fmean(var10))) if squared else 0.0
-    covered = sum(1 for sq, var in zip(squared, var10) if sq <= var + floor ** 2)
+    floor = (
+        math.sqrt(max(0.0, statistics.fmean(squared) - statistics.fmean(var10))) if squared else 0.0
+    )
+    covered = sum(1 for sq, var in zip(squared, var10) if sq <= var + floor**2)
     return Report(
-        folds=k, per_game=Errors.of(est1, truth1), per_10=Errors.of(est10, truth10),
+        folds=k,
+        per_game=Errors.of(est1, truth1),
+        per_10=Errors.of(est10, truth10),
         delta_r=statistics.fmean(fold_r) if fold_r else math.nan,
         acpl_r=correlation([a for a, _ in with_acpl], [e for _, e in with_acpl]),
-        spec_r=correlation([spec_delta(s) for s in sides], [s.elo for s in sides]) if spec_delta else math.nan,
-        interval_cover_10=covered / len(est10) if est10 else math.nan, floor=floor,
+        spec_r=correlation([spec_delta(s) for s in sides], [s.elo for s in sides])
+        if spec_delta
+        else math.nan,
+        interval_cover_10=covered / len(est10) if est10 else math.nan,
+        floor=floor,
     )
 
 
 def settings_of(model: Fit, *, min_plies: int, window: int, floor: float = 0.0) -> dict[str, float]:
     """The fit as CPI settings (the fields of :class:`clubrating.cpi.index.Weights`)."""
     settings = {name: round(model.weights[name], 4) for name in SHARES + COUNTS}
-    settings.update(win=round(model.weights["win"], 4), draw=round(model.weights["draw"], 4), loss=0.0,
-                    renormalise=1.0, min_plies=float(min_plies), window=float(window),
-                    elo_alpha=round(model.alpha, 4), elo_beta=round(model.beta, 6),
-                    elo_sigma=round(model.sigma, 4), elo_mean=round(model.prior_mean, 1),
-                    elo_sd=round(model.prior_sd, 1), elo_floor=round(floor, 1), decay=DECAY,
-                    e_scale=FITTED_E.exp_scale, e_cap=FITTED_E.cap, k=TRACKING_K)
+    settings.update(
+        win=round(model.weights["win"], 4),
+        draw=round(model.weights["draw"], 4),
+        loss=0.0,
+        renormalise=1.0,
+        min_plies=float(min_plies),
+        window=float(window),
+        elo_alpha=round(model.alpha, 4),
+        elo_beta=round(model.beta, 6),
+        elo_sigma=round(model.sigma, 4),
+        elo_mean=round(model.prior_mean, 1),
+        elo_sd=round(model.prior_sd, 1),
+        elo_floor=round(floor, 1),
+        decay=DECAY,
+        e_scale=FITTED_E.exp_scale,
+        e_cap=FITTED_E.cap,
+        k=TRACKING_K,
+    )
     settings.update({f"mean_{name}": round(model.means[name], 4) for name in SHARES})
     return settings
 
@@ -396,8 +464,10 @@ def time_control_class(headers: dict[str, str], first_clock: float | None = None
     if base.replace(".", "", 1).isdigit():
         base_seconds = float(base)
         if first_clock is not None and first_clock > base_seconds * 2 + 60:
-            base_seconds *= 60     # the clock shows minutes where the tag said seconds
-        seconds = base_seconds + 40 * (float(increment) if increment.replace(".", "", 1).isdigit() else 0.0)
+            base_seconds *= 60  # the clock shows minutes where the tag said seconds
+        seconds = base_seconds + 40 * (
+            float(increment) if increment.replace(".", "", 1).isdigit() else 0.0
+        )
         for limit, name in ((29, "ultrabullet"), (179, "bullet"), (479, "blitz"), (1499, "rapid")):
             if seconds <= limit:
                 return name
@@ -411,8 +481,8 @@ def time_control_class(headers: dict[str, str], first_clock: float | None = None
 
 # --- why the CPI is a window, not a running sum (spec C2, C7) ----------------------
 
-CAREER_LENGTHS = (5, 10, 20, 50, 100, 200)   # ours: from a season's newcomer to a decade's regular
-SPEC_CEILING = 4000.0                         # spec C2: clamp(CPI, 0, 4000)
+CAREER_LENGTHS = (5, 10, 20, 50, 100, 200)  # ours: from a season's newcomer to a decade's regular
+SPEC_CEILING = 4000.0  # spec C2: clamp(CPI, 0, 4000)
 
 
 def ranks(values: Sequence[float]) -> list[float]:
@@ -434,8 +504,15 @@ def spearman(xs: Sequence[float], ys: Sequence[float]) -> float:
     return correlation(ranks(xs), ranks(ys))
 
 
-def careers(sides: Sequence[Side], model: Fit, spec: Callable[[Side], float], *, window: int,
-            players: int = 300, seed: int = 1) -> dict[str, float | None]:
+def careers(
+    sides: Sequence[Side],
+    model: Fit,
+    spec: Callable[[Side], float],
+    *,
+    window: int,
+    players: int = 300,
+    seed: int = 1,
+) -> dict[str, float | None]:
     """Simulated careers from real sides: each player is a rating band and a number of games
     (:data:`CAREER_LENGTHS`) drawn from that band's sides. Compares how the spec's running sum
     (C2) and the window's Elo-equivalent rank the players: by strength, or by games played."""
@@ -458,9 +535,11 @@ def careers(sides: Sequence[Side], model: Fit, spec: Callable[[Side], float], *,
         played.append(len(games))
         running.append(cpi)
         windowed.append(estimate([model.delta(s.values) for s in games[-window:]], model)[0])
-    return {"players": players,
-            "spec_sum_vs_strength": figure(spearman(running, strength), 3),
-            "spec_sum_vs_games_played": figure(spearman(running, played), 3),
-            "window_vs_strength": figure(spearman(windowed, strength), 3),
-            "window_vs_games_played": figure(spearman(windowed, played), 3),
-            "spec_sum_at_ceiling": round(sum(1 for c in running if c >= SPEC_CEILING) / players, 3)}
+    return {
+        "players": players,
+        "spec_sum_vs_strength": figure(spearman(running, strength), 3),
+        "spec_sum_vs_games_played": figure(spearman(running, played), 3),
+        "window_vs_strength": figure(spearman(windowed, strength), 3),
+        "window_vs_games_played": figure(spearman(windowed, played), 3),
+        "spec_sum_at_ceiling": round(sum(1 for c in running if c >= SPEC_CEILING) / players, 3),
+    }

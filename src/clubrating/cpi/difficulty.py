@@ -15,10 +15,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from clubrating.cpi.facts import Color, PlyFacts
-from clubrating.cpi.factors import FITTED_E, centipawn_loss, eval_loss_from_cpl, own_plies, win_percent
+from clubrating.cpi.factors import (
+    FITTED_E,
+    centipawn_loss,
+    eval_loss_from_cpl,
+    own_plies,
+    win_percent,
+)
 
-ONLY_MOVE_WIN_GAP = 10.0   # ours: lichess's "inaccuracy" is 10 points of win % (Advice.scala)
-NEAR_BEST_CP = 50          # ours: a line within half a pawn of the best is a fair alternative
+ONLY_MOVE_WIN_GAP = 10.0  # ours: lichess's "inaccuracy" is 10 points of win % (Advice.scala)
+NEAR_BEST_CP = 50  # ours: a line within half a pawn of the best is a fair alternative
 DIFFICULTY = ("Q1", "Q2")
 
 
@@ -41,7 +47,13 @@ def difficulty_values(plies: Sequence[PlyFacts], color: Color) -> dict[str, floa
     own = own_plies(plies, color)
     only = [ply for ply in own if _only_move(ply)]
     found = sum(1 for ply in only if ply.uci == ply.best[0].uci)
-    losses = [min(loss, int(FITTED_E.cap)) for ply in own if _hard(ply)
-              if (loss := centipawn_loss(ply)) is not None]
-    return {"Q1": found / len(only) if only else None,
-            "Q2": eval_loss_from_cpl(sum(losses) / len(losses), FITTED_E) if losses else None}
+    losses = [
+        min(loss, int(FITTED_E.cap))
+        for ply in own
+        if _hard(ply)
+        if (loss := centipawn_loss(ply)) is not None
+    ]
+    return {
+        "Q1": found / len(only) if only else None,
+        "Q2": eval_loss_from_cpl(sum(losses) / len(losses), FITTED_E) if losses else None,
+    }

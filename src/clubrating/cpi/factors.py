@@ -22,7 +22,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from clubrating.cpi.facts import CP_CEILING, BookStatus, Color, GameFacts, PlyFacts, Score, lost, won
+from clubrating.cpi.facts import (
+    CP_CEILING,
+    BookStatus,
+    Color,
+    GameFacts,
+    PlyFacts,
+    Score,
+    lost,
+    won,
+)
 from clubrating.formats.results import GameResult
 
 # The version of the definitions below, recorded with every analysis (analyze --json):
@@ -33,7 +42,7 @@ from clubrating.formats.results import GameResult
 # a move (the fitted presets' form, EvalLossForm).
 DEFINITIONS_VERSION = 3
 
-E_CPL_SCALE = 200          # spec C3: E = max(0, 1 − CPL/200)
+E_CPL_SCALE = 200  # spec C3: E = max(0, 1 − CPL/200)
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,10 +55,10 @@ class EvalLossForm:
 
 
 SPEC_E = EvalLossForm()
-FITTED_E = EvalLossForm(exp_scale=50.0, cap=500.0)   # ours: see E above
-MIN_TIMED_MOVES = 2        # a spread needs two moves
-OPENING_MOVES = 10         # spec C3: moves before move 10 / "first_10"
-OPENING_TOP = 10           # spec C3: the 10 most played moves
+FITTED_E = EvalLossForm(exp_scale=50.0, cap=500.0)  # ours: see E above
+MIN_TIMED_MOVES = 2  # a spread needs two moves
+OPENING_MOVES = 10  # spec C3: moves before move 10 / "first_10"
+OPENING_TOP = 10  # spec C3: the 10 most played moves
 MATE_DISTANCES = (1, 2, 3)  # spec C3: M1, M2, M3
 # H: lichess's "blunder" is a drop of winning chances >= 0.3 on the [-1, 1] scale,
 # i.e. 15 points of win % (lila modules/analyse/src/main/Advice.scala, Judgement.Blunder).
@@ -58,19 +67,19 @@ HANG_WIN_DROP = 15.0
 # win % stops moving. The earlier bound (±500 cp) flipped hangs with the engine's depth:
 # Spearman 0.855 with it vs 0.905 with the ceiling (benchmarks/measure_hang_stability.py).
 DECIDED_CP = CP_CEILING
-SACRIFICE_CP = -200        # ours: at least a minor piece for a pawn, or the exchange
-BEST_TOLERANCE_CP = 10     # ours: "within a few centipawns" of the first choice, raw scores
+SACRIFICE_CP = -200  # ours: at least a minor piece for a pawn, or the exchange
+BEST_TOLERANCE_CP = 10  # ours: "within a few centipawns" of the first choice, raw scores
 # Not already won: +200 cp is a win % of 67.6 (lila WinPercent.scala, see win_percent), the
 # last step before lichess's "winning" band; 31 of 39 Br found by the earlier definition came from
 # +300 cp or more (trading down), none of them a sacrifice a player would call one.
 WINNING_CP = 200
-NOT_WORSE_CP = -50         # ours: half a pawn, still equal
+NOT_WORSE_CP = -50  # ours: half a pawn, still equal
 
 # lila modules/analyse/src/main/WinPercent.scala: winningChances multiplier.
 WIN_MULTIPLIER = -0.00368208
 # lila modules/analyse/src/main/AccuracyPercent.scala: fit of accuracy vs win % lost.
 ACC_A, ACC_K, ACC_B = 103.1668100711649, 0.04354415386753951, -3.166924740191411
-INITIAL_CP = 15            # scalachess chess.eval: Cp.initial, the start position
+INITIAL_CP = 15  # scalachess chess.eval: Cp.initial, the start position
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,8 +100,12 @@ class Factor:
         return self.value if self.value is not None else 0.0
 
     def to_dict(self) -> dict[str, Any]:
-        return {"value": self.value, "numerator": self.numerator,
-                "denominator": self.denominator, "available": self.available}
+        return {
+            "value": self.value,
+            "numerator": self.numerator,
+            "denominator": self.denominator,
+            "available": self.available,
+        }
 
     @classmethod
     def share(cls, hits: int, total: int) -> Factor:
@@ -164,8 +177,9 @@ def increment_seconds(time_control: str | None) -> float:
     return float(match.group(1)) if match else 0.0
 
 
-def timed_moves(plies: Sequence[PlyFacts], color: Color,
-                time_control: str | None) -> list[tuple[PlyFacts, float]]:
+def timed_moves(
+    plies: Sequence[PlyFacts], color: Color, time_control: str | None
+) -> list[tuple[PlyFacts, float]]:
     """The player's moves with a clock before and after, and the seconds each took."""
     increment = increment_seconds(time_control)
     timed = []
@@ -198,12 +212,15 @@ def lost_on_time(game: GameFacts, color: Color) -> bool:
         return False
     if "time" in game.headers.get("Termination", "").lower():
         return True
-    clocks = [ply.clock_after for ply in own_plies(game.plies, color) if ply.clock_after is not None]
+    clocks = [
+        ply.clock_after for ply in own_plies(game.plies, color) if ply.clock_after is not None
+    ]
     return bool(clocks) and clocks[-1] <= 0
 
 
-def time_management(plies: Sequence[PlyFacts], color: Color, time_control: str | None,
-                    flagged: bool = False) -> Factor:
+def time_management(
+    plies: Sequence[PlyFacts], color: Color, time_control: str | None, flagged: bool = False
+) -> Factor:
     """T = Gini coefficient of the seconds per move (numerator: half the mean absolute
     difference, denominator: the mean); 0 when the player lost on time (``flagged``)."""
     spent = seconds_spent(plies, color, time_control)
@@ -218,15 +235,21 @@ def time_management(plies: Sequence[PlyFacts], color: Color, time_control: str |
 
 def opening(plies: Sequence[PlyFacts], color: Color) -> Factor:
     """O = hits among the 10 heaviest book moves / the player's first 10 moves from book positions."""
-    in_book = [ply for ply in own_plies(plies, color) if ply.move_number <= OPENING_MOVES
-               and ply.book is not None and ply.book is not BookStatus.NO_POSITION]
+    in_book = [
+        ply
+        for ply in own_plies(plies, color)
+        if ply.move_number <= OPENING_MOVES
+        and ply.book is not None
+        and ply.book is not BookStatus.NO_POSITION
+    ]
     return Factor.share(sum(1 for ply in in_book if ply.book is BookStatus.TOP10), len(in_book))
 
 
 def engine_choice(plies: Sequence[PlyFacts], color: Color, rank: int) -> Factor:
     """B<rank> = moves equal to the engine's choice <rank> / positions with ≥ rank legal moves."""
-    counted = [ply for ply in own_plies(plies, color)
-               if ply.legal_moves >= rank and len(ply.best) >= rank]
+    counted = [
+        ply for ply in own_plies(plies, color) if ply.legal_moves >= rank and len(ply.best) >= rank
+    ]
     return Factor.share(sum(1 for ply in counted if ply.choice == rank), len(counted))
 
 
@@ -239,7 +262,9 @@ def _keeps_mate(ply: PlyFacts) -> bool:
     return ply.delivers_mate or (ply.score_after.mate is not None and ply.score_after.mate > 0)
 
 
-def mating_attacks(plies: Sequence[PlyFacts], color: Color, result: GameResult | None) -> list[MateAttack]:
+def mating_attacks(
+    plies: Sequence[PlyFacts], color: Color, result: GameResult | None
+) -> list[MateAttack]:
     """Each mating attack of the player, at its first position (see M above); ``result`` None:
     the game is not finished."""
     player_won = won(result, color)
@@ -271,8 +296,10 @@ def mates(plies: Sequence[PlyFacts], color: Color, result: GameResult | None) ->
     """M1, M2, M3: attacks found / attacks available by mate distance."""
     attacks = mating_attacks(plies, color, result)
     return {
-        distance: Factor.share(sum(1 for a in attacks if a.distance == distance and a.found),
-                               sum(1 for a in attacks if a.distance == distance))
+        distance: Factor.share(
+            sum(1 for a in attacks if a.distance == distance and a.found),
+            sum(1 for a in attacks if a.distance == distance),
+        )
         for distance in MATE_DISTANCES
     }
 
@@ -291,9 +318,14 @@ def is_undecided(score: Score) -> bool:
 
 def hangs(plies: Sequence[PlyFacts], color: Color) -> Count:
     """H: moves costing ≥ HANG_WIN_DROP points of win % from an undecided position."""
-    found = [ply.ply for ply in own_plies(plies, color)
-             if ply.score_before is not None and is_undecided(ply.score_before)
-             and (drop := win_drop(ply)) is not None and drop >= HANG_WIN_DROP]
+    found = [
+        ply.ply
+        for ply in own_plies(plies, color)
+        if ply.score_before is not None
+        and is_undecided(ply.score_before)
+        and (drop := win_drop(ply)) is not None
+        and drop >= HANG_WIN_DROP
+    ]
     return Count(len(found), tuple(found))
 
 
@@ -323,7 +355,12 @@ def is_sacrifice_candidate(ply: PlyFacts) -> bool:
     before, after = ply.score_before, ply.score_after
     if before is None or ply.exchange > SACRIFICE_CP:
         return False
-    if before.mate is not None and before.mate > 0 or before.cp is not None and before.cp > WINNING_CP:
+    if (
+        before.mate is not None
+        and before.mate > 0
+        or before.cp is not None
+        and before.cp > WINNING_CP
+    ):
         return False  # already won: giving material back is trading down
     near_best = ply.choice == 1 or move_loss(before, after) <= BEST_TOLERANCE_CP
     return near_best and _rank(after) >= _rank(Score(cp=NOT_WORSE_CP))
@@ -331,9 +368,13 @@ def is_sacrifice_candidate(ply: PlyFacts) -> bool:
 
 def brilliancies(plies: Sequence[PlyFacts], color: Color) -> Count:
     """Br: sacrifice candidates the shallow search did not choose (condition 4)."""
-    found = [ply.ply for ply in own_plies(plies, color)
-             if is_sacrifice_candidate(ply) and ply.shallow_best is not None
-             and ply.shallow_best != ply.uci]
+    found = [
+        ply.ply
+        for ply in own_plies(plies, color)
+        if is_sacrifice_candidate(ply)
+        and ply.shallow_best is not None
+        and ply.shallow_best != ply.uci
+    ]
     return Count(len(found), tuple(found))
 
 
@@ -376,7 +417,7 @@ def game_accuracy(plies: Sequence[PlyFacts], color: Color) -> float | None:
     wins = [win_percent(cp) for cp in [INITIAL_CP, *_white_cps(plies)]]
     size = min(8, max(2, len(plies) // 10))
     windows = [wins[:size]] * max(0, min(size, len(wins)) - 2)
-    windows += [wins[i:i + size] for i in range(0, len(wins) - size + 1)]
+    windows += [wins[i : i + size] for i in range(0, len(wins) - size + 1)]
     weights = [min(12.0, max(0.5, statistics.pstdev(w))) for w in windows]
     pairs = []
     for i, ply in enumerate(plies):

@@ -37,7 +37,9 @@ class Color(str, Enum):
 
 
 # The PGN standard's finished results (8.2.6); any other Result tag ("*") is an unfinished game.
-PGN_RESULTS: dict[str, GameResult] = {result.value: result for result in GameResult if result.played}
+PGN_RESULTS: dict[str, GameResult] = {
+    result.value: result for result in GameResult if result.played
+}
 
 
 def finished(result_tag: str) -> GameResult | None:
@@ -56,9 +58,9 @@ def lost(result: GameResult | None, color: Color) -> bool:
 class BookStatus(str, Enum):
     """Where the move played stands in the opening book (factor O)."""
 
-    TOP10 = "top10"              # among the 10 heaviest book moves of the position
-    BOOK = "book"                # in the book, but not among the 10 heaviest
-    OUT = "out"                  # the position is in the book, the move is not
+    TOP10 = "top10"  # among the 10 heaviest book moves of the position
+    BOOK = "book"  # in the book, but not among the 10 heaviest
+    OUT = "out"  # the position is in the book, the move is not
     NO_POSITION = "no_position"  # the position is not in the book at all
 
 
@@ -133,8 +135,10 @@ class EngineInfo:
     version: str
     nodes: int
     multipv: int
-    hash_mb: int | None = None   # the engine's Hash option, when it has one (provenance of the figures)
-    threads: int | None = None   # its Threads option; neither is part of the cache key below
+    hash_mb: int | None = (
+        None  # the engine's Hash option, when it has one (provenance of the figures)
+    )
+    threads: int | None = None  # its Threads option; neither is part of the cache key below
 
     @property
     def key(self) -> str:
@@ -144,18 +148,34 @@ class EngineInfo:
         return f"{self.name} {self.version}|nodes={self.nodes}|multipv={self.multipv}|clean-hash"
 
     def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"name": self.name, "version": self.version, "nodes": self.nodes,
-                               "multipv": self.multipv}
-        out.update({key: value for key, value in (("hash_mb", self.hash_mb), ("threads", self.threads))
-                    if value is not None})
+        out: dict[str, Any] = {
+            "name": self.name,
+            "version": self.version,
+            "nodes": self.nodes,
+            "multipv": self.multipv,
+        }
+        out.update(
+            {
+                key: value
+                for key, value in (("hash_mb", self.hash_mb), ("threads", self.threads))
+                if value is not None
+            }
+        )
         return out
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> EngineInfo:
         def optional(key: str) -> int | None:
             return int(data[key]) if data.get(key) is not None else None
-        return cls(name=data["name"], version=data.get("version", ""), nodes=int(data["nodes"]),
-                   multipv=int(data["multipv"]), hash_mb=optional("hash_mb"), threads=optional("threads"))
+
+        return cls(
+            name=data["name"],
+            version=data.get("version", ""),
+            nodes=int(data["nodes"]),
+            multipv=int(data["multipv"]),
+            hash_mb=optional("hash_mb"),
+            threads=optional("threads"),
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,7 +194,9 @@ class Depths:
             return None
         ordered = sorted(depths)
         middle = len(ordered) // 2
-        median = ordered[middle] if len(ordered) % 2 else (ordered[middle - 1] + ordered[middle]) / 2
+        median = (
+            ordered[middle] if len(ordered) % 2 else (ordered[middle - 1] + ordered[middle]) / 2
+        )
         return cls(ordered[0], median, ordered[-1], len(ordered))
 
     def to_dict(self) -> dict[str, Any]:
@@ -239,25 +261,37 @@ class PlyFacts:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "ply": self.ply, "color": self.color.value, "uci": self.uci, "san": self.san,
-            "legal_moves": self.legal_moves, "best": [line.to_dict() for line in self.best],
+            "ply": self.ply,
+            "color": self.color.value,
+            "uci": self.uci,
+            "san": self.san,
+            "legal_moves": self.legal_moves,
+            "best": [line.to_dict() for line in self.best],
             "score_before": self.score_before.to_dict() if self.score_before else None,
-            "score_after": self.score_after.to_dict(), "choice": self.choice,
-            "clock_before": self.clock_before, "clock_after": self.clock_after,
+            "score_after": self.score_after.to_dict(),
+            "choice": self.choice,
+            "clock_before": self.clock_before,
+            "clock_after": self.clock_after,
             "book": self.book.value if self.book else None,
-            "exchange": self.exchange, "shallow_best": self.shallow_best,
+            "exchange": self.exchange,
+            "shallow_best": self.shallow_best,
         }
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> PlyFacts:
         return cls(
-            ply=int(data["ply"]), color=Color(data["color"]), uci=data["uci"], san=data["san"],
+            ply=int(data["ply"]),
+            color=Color(data["color"]),
+            uci=data["uci"],
+            san=data["san"],
             legal_moves=int(data["legal_moves"]),
             best=tuple(EngineMove.from_dict(line) for line in data["best"]),
             score_after=Score.from_dict(data["score_after"]),
-            clock_before=data.get("clock_before"), clock_after=data.get("clock_after"),
+            clock_before=data.get("clock_before"),
+            clock_after=data.get("clock_after"),
             book=BookStatus(data["book"]) if data.get("book") else None,
-            exchange=int(data.get("exchange", 0)), shallow_best=data.get("shallow_best"),
+            exchange=int(data.get("exchange", 0)),
+            shallow_best=data.get("shallow_best"),
         )
 
 
@@ -266,11 +300,11 @@ class GameFacts:
     """One analysed game: its headers, result, engine and plies."""
 
     headers: dict[str, str]
-    result: str               # the Result tag as recorded (the club's result where it has one)
+    result: str  # the Result tag as recorded (the club's result where it has one)
     engine: EngineInfo
     plies: tuple[PlyFacts, ...]
-    searches: int = 0         # engine searches this game cost (cache misses)
-    cache_hits: int = 0       # positions answered by the search cache
+    searches: int = 0  # engine searches this game cost (cache misses)
+    cache_hits: int = 0  # positions answered by the search cache
     shallow_searches: int = 0  # tiny separate searches for candidate sacrifices
     depth: Depths | None = None  # depths reached by this game's searches (None: all cached)
 
@@ -285,9 +319,12 @@ class GameFacts:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "headers": dict(self.headers), "result": self.result, "engine": self.engine.to_dict(),
+            "headers": dict(self.headers),
+            "result": self.result,
+            "engine": self.engine.to_dict(),
             "plies": [ply.to_dict() for ply in self.plies],
-            "searches": self.searches, "cache_hits": self.cache_hits,
+            "searches": self.searches,
+            "cache_hits": self.cache_hits,
             "shallow_searches": self.shallow_searches,
             **({"depth": self.depth.to_dict()} if self.depth is not None else {}),
         }
@@ -295,10 +332,12 @@ class GameFacts:
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> GameFacts:
         return cls(
-            headers=dict(data["headers"]), result=data["result"],
+            headers=dict(data["headers"]),
+            result=data["result"],
             engine=EngineInfo.from_dict(data["engine"]),
             plies=tuple(PlyFacts.from_dict(ply) for ply in data["plies"]),
-            searches=int(data.get("searches", 0)), cache_hits=int(data.get("cache_hits", 0)),
+            searches=int(data.get("searches", 0)),
+            cache_hits=int(data.get("cache_hits", 0)),
             shallow_searches=int(data.get("shallow_searches", 0)),
             depth=Depths.from_dict(data["depth"]) if data.get("depth") else None,
         )

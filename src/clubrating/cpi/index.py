@@ -15,7 +15,7 @@ from typing import Any
 from clubrating.cpi.facts import Color, GameFacts, won
 from clubrating.cpi.presets import FITTED, POOLS, PROVENANCE
 from clubrating.cpi.registry import COUNTS, SHARES, PlayerFactors, player_factors
-from clubrating.cpi.weights import Weights as Weights   # its home is cpi.weights
+from clubrating.cpi.weights import Weights as Weights  # its home is cpi.weights
 from clubrating.formats.results import GameResult
 from clubrating.words import N_
 
@@ -27,8 +27,10 @@ CPI_FLOOR, CPI_CEILING = 0.0, 4000.0  # spec C2: clamp(CPI, 0, 4000)
 # time control each (``benchmarks/fit_presets.py`` writes :mod:`clubrating.cpi.presets`,
 # ``acceptance/test_cpi_fit.py`` refits them). A club starts from DEFAULT_PRESET: its games
 # are over the board, and FIDE's classical ratings are the scale its members know.
-PRESETS: dict[str, Weights] = {"spec": Weights(), **{name: Weights.from_dict(settings)
-                                                    for name, settings in FITTED.items()}}
+PRESETS: dict[str, Weights] = {
+    "spec": Weights(),
+    **{name: Weights.from_dict(settings) for name, settings in FITTED.items()},
+}
 # what each Elo means, in English: the dashboard and the CLI translate it (marked by N_)
 PRESET_POOLS: dict[str, str] = {"spec": N_("the specification's weights"), **POOLS}
 DEFAULT_PRESET = "fide-classical"
@@ -48,7 +50,9 @@ def preset(name: str) -> Weights:
     try:
         return PRESETS[name]
     except KeyError:
-        raise ValueError(f"unknown CPI preset {name!r}: expected one of {', '.join(PRESETS)}") from None
+        raise ValueError(
+            f"unknown CPI preset {name!r}: expected one of {', '.join(PRESETS)}"
+        ) from None
 
 
 def initial_cpi(weights: Weights) -> float:
@@ -85,13 +89,17 @@ class PlayerScore:
     factors: PlayerFactors
     result_bonus: float
     delta_cpi: float
-    scored: bool = True      # False: the game is shorter than the settings' ``min_plies``
+    scored: bool = True  # False: the game is shorter than the settings' ``min_plies``
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "name": self.name, "result_bonus": self.result_bonus,
-            "delta_cpi": round(self.delta_cpi, 6), "scored": self.scored, "factors": self.factors.to_dict(),
-            "acpl": self.factors.acpl, "accuracy": self.factors.accuracy,
+            "name": self.name,
+            "result_bonus": self.result_bonus,
+            "delta_cpi": round(self.delta_cpi, 6),
+            "scored": self.scored,
+            "factors": self.factors.to_dict(),
+            "acpl": self.factors.acpl,
+            "accuracy": self.factors.accuracy,
         }
 
 
@@ -117,7 +125,7 @@ class LedgerGame:
     white: Hashable
     black: Hashable
     facts: GameFacts
-    date: dt.date | None = None   # when it was played: the ``decay`` setting needs it
+    date: dt.date | None = None  # when it was played: the ``decay`` setting needs it
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,10 +162,12 @@ def gain(weights: Weights, played: int) -> float:
     if elo is None or model.k <= 0:
         return 1.0
     noise = (elo.sigma / elo.beta) ** 2
-    return max(model.k, 1.0 / (played + 1 + noise / elo.prior_sd ** 2))
+    return max(model.k, 1.0 / (played + 1 + noise / elo.prior_sd**2))
 
 
-def ledger_step(before: float, score: float, weights: Weights, played: int = 0) -> tuple[float, float]:
+def ledger_step(
+    before: float, score: float, weights: Weights, played: int = 0
+) -> tuple[float, float]:
     """(ΔCPI, CPI after) of one game whose score (Σ w·factor + R, spec C1) is ``score``, for a
     player whose CPI was ``before`` after ``played`` scored games; always CPI after =
     clamp(before + ΔCPI, 0, 4000) (C2).
@@ -182,7 +192,9 @@ def cpi_per_point(weights: Weights, played: int | None = None) -> float:
     return (weights.model.k if played is None else gain(weights, played)) / elo.beta
 
 
-def contributions(score: PlayerScore, before: float, weights: Weights, played: int = 0) -> dict[str, float]:
+def contributions(
+    score: PlayerScore, before: float, weights: Weights, played: int = 0
+) -> dict[str, float]:
     """What each factor and the result added to this game's ΔCPI (``ledger_step``), in the
     direction a player reads them, and ``"rest"`` for what the CPI before contributes (under
     fitted settings: the pull of an average game toward the pool's mean); they sum to ΔCPI.
@@ -197,14 +209,16 @@ def contributions(score: PlayerScore, before: float, weights: Weights, played: i
         value = score.factors.share(name).value
         mean = weights.factor(name).mean if fitted else 0.0
         parts[name] = 0.0 if value is None else unit * weights.weight(name) * (value - mean)
-    parts.update({name: unit * weights.weight(name) * score.factors.count(name).count for name in COUNTS})
+    parts.update(
+        {name: unit * weights.weight(name) * score.factors.count(name).count for name in COUNTS}
+    )
     parts["result"] = unit * score.result_bonus
     delta, _ = ledger_step(before, score.delta_cpi, weights, played)
     parts["rest"] = delta - sum(parts.values())
     return parts
 
 
-DAYS_A_YEAR = 365.2425   # the Gregorian calendar's mean year
+DAYS_A_YEAR = 365.2425  # the Gregorian calendar's mean year
 
 
 def years_before(dates: Sequence[dt.date | None], moment: dt.date | None) -> list[float] | None:
@@ -214,7 +228,9 @@ def years_before(dates: Sequence[dt.date | None], moment: dt.date | None) -> lis
     return [max(0, (moment - d).days) / DAYS_A_YEAR for d in dates if d is not None]
 
 
-def ledger(games_in_order: Iterable[LedgerGame], weights: Weights = Weights()) -> tuple[LedgerEntry, ...]:
+def ledger(
+    games_in_order: Iterable[LedgerGame], weights: Weights = Weights()
+) -> tuple[LedgerEntry, ...]:
     """Replay every game in the given order (tournament date, round, board): per player the
     CPI before, ΔCPI and CPI after each scored game (:func:`ledger_step`), from
     :func:`initial_cpi`; a game shorter than ``min_plies`` has no entry.
@@ -230,7 +246,9 @@ def ledger(games_in_order: Iterable[LedgerGame], weights: Weights = Weights()) -
             if not scores[color].scored:
                 continue
             before = current.get(player, initial_cpi(weights))
-            delta, after = ledger_step(before, scores[color].delta_cpi, weights, played.get(player, 0))
+            delta, after = ledger_step(
+                before, scores[color].delta_cpi, weights, played.get(player, 0)
+            )
             current[player], played[player] = after, played.get(player, 0) + 1
             entries.append(LedgerEntry(game.game_id, player, color, before, delta, after))
     return tuple(entries)

@@ -18,15 +18,28 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 from clubrating.cpi.facts import Color, GameFacts
-from clubrating.cpi.factors import (SPEC_E, Count, EvalLossForm, Factor, acpl, brilliancies,
-                                    engine_choice, eval_loss, game_accuracy, hangs, lost_on_time,
-                                    mates, opening, time_management)
+from clubrating.cpi.factors import (
+    SPEC_E,
+    Count,
+    EvalLossForm,
+    Factor,
+    acpl,
+    brilliancies,
+    engine_choice,
+    eval_loss,
+    game_accuracy,
+    hangs,
+    lost_on_time,
+    mates,
+    opening,
+    time_management,
+)
 from clubrating.words import N_
 
 
 class Kind(enum.Enum):
-    SHARE = "share"   # a Factor: value = f(numerator, denominator), or unavailable
-    COUNT = "count"   # a Count: how many times it happened, and at which plies
+    SHARE = "share"  # a Factor: value = f(numerator, denominator), or unavailable
+    COUNT = "count"  # a Count: how many times it happened, and at which plies
 
 
 Measure = Callable[[GameFacts, Color, EvalLossForm], Factor | Count]
@@ -36,12 +49,12 @@ Measure = Callable[[GameFacts, Color, EvalLossForm], Factor | Count]
 class FactorSpec:
     name: str
     kind: Kind
-    label: str                  # N_: translated where the web shows it (gettext), English in the CLI
-    spec_weight: float          # spec C1: ΔCPI = Σ w·factor (+ R)
+    label: str  # N_: translated where the web shows it (gettext), English in the CLI
+    spec_weight: float  # spec C1: ΔCPI = Σ w·factor (+ R)
     measure: Measure
-    sign: int = 1               # calibration: +1 more is never worse, −1 never better, 0 free
-    drill: bool = True          # the coach may name it the weakest factor (cpi.coach)
-    means: str = ""             # what it means, in one line a player reads (CLI and web)
+    sign: int = 1  # calibration: +1 more is never worse, −1 never better, 0 free
+    drill: bool = True  # the coach may name it the weakest factor (cpi.coach)
+    means: str = ""  # what it means, in one line a player reads (CLI and web)
 
     @property
     def higher_is_better(self) -> bool | None:
@@ -55,34 +68,103 @@ def _mate(distance: int) -> Measure:
 
 
 FACTORS: tuple[FactorSpec, ...] = (
-    FactorSpec("E", Kind.SHARE, N_("eval loss (average centipawn loss)"), 30,
-               lambda game, color, form: eval_loss(game.plies, color, form),
-               means=N_("how little the moves lost (100 %: the evaluation never dropped)")),
-    FactorSpec("T", Kind.SHARE, N_("time management"), 5,
-               lambda game, color, form: time_management(game.plies, color, game.time_control,
-                                                         lost_on_time(game, color)),
-               means=N_("how the thinking time was spread (0 %: every move the same time)")),
-    FactorSpec("O", Kind.SHARE, N_("opening (book moves)"), 10, lambda game, color, form: opening(game.plies, color),
-               means=N_("book moves among the first ten played from a known opening")),
-    FactorSpec("B1", Kind.SHARE, N_("engine's first choice"), 20,
-               lambda game, color, form: engine_choice(game.plies, color, 1),
-               means=N_("moves the engine would have chosen first")),
+    FactorSpec(
+        "E",
+        Kind.SHARE,
+        N_("eval loss (average centipawn loss)"),
+        30,
+        lambda game, color, form: eval_loss(game.plies, color, form),
+        means=N_("how little the moves lost (100 %: the evaluation never dropped)"),
+    ),
+    FactorSpec(
+        "T",
+        Kind.SHARE,
+        N_("time management"),
+        5,
+        lambda game, color, form: time_management(
+            game.plies, color, game.time_control, lost_on_time(game, color)
+        ),
+        means=N_("how the thinking time was spread (0 %: every move the same time)"),
+    ),
+    FactorSpec(
+        "O",
+        Kind.SHARE,
+        N_("opening (book moves)"),
+        10,
+        lambda game, color, form: opening(game.plies, color),
+        means=N_("book moves among the first ten played from a known opening"),
+    ),
+    FactorSpec(
+        "B1",
+        Kind.SHARE,
+        N_("engine's first choice"),
+        20,
+        lambda game, color, form: engine_choice(game.plies, color, 1),
+        means=N_("moves the engine would have chosen first"),
+    ),
     # B2/B3 are left free by the fit (a second choice: the data says which way) and not drilled
-    FactorSpec("B2", Kind.SHARE, N_("engine's second choice"), 5,
-               lambda game, color, form: engine_choice(game.plies, color, 2), sign=0, drill=False,
-               means=N_("moves that were the engine's second choice")),
-    FactorSpec("B3", Kind.SHARE, N_("engine's third choice"), 2,
-               lambda game, color, form: engine_choice(game.plies, color, 3), sign=0, drill=False,
-               means=N_("moves that were the engine's third choice")),
-    FactorSpec("M1", Kind.SHARE, N_("mates in 1 found"), 8, _mate(1), means=N_("mates in 1 found, of those on the board")),
-    FactorSpec("M2", Kind.SHARE, N_("mates in 2 found"), 15, _mate(2), means=N_("mates in 2 found, of those on the board")),
-    FactorSpec("M3", Kind.SHARE, N_("mates in 3 found"), 20, _mate(3), means=N_("mates in 3 found, of those on the board")),
-    FactorSpec("H", Kind.COUNT, N_("hangs (moves costing 15 points of win chance or more)"), -25,
-               lambda game, color, form: hangs(game.plies, color), sign=-1,
-               means=N_("moves that threw away 15 points of winning chances or more")),
-    FactorSpec("Br", Kind.COUNT, N_("brilliancies (sound sacrifices)"), 30,
-               lambda game, color, form: brilliancies(game.plies, color), drill=False,
-               means=N_("sound sacrifices the engine confirms")),
+    FactorSpec(
+        "B2",
+        Kind.SHARE,
+        N_("engine's second choice"),
+        5,
+        lambda game, color, form: engine_choice(game.plies, color, 2),
+        sign=0,
+        drill=False,
+        means=N_("moves that were the engine's second choice"),
+    ),
+    FactorSpec(
+        "B3",
+        Kind.SHARE,
+        N_("engine's third choice"),
+        2,
+        lambda game, color, form: engine_choice(game.plies, color, 3),
+        sign=0,
+        drill=False,
+        means=N_("moves that were the engine's third choice"),
+    ),
+    FactorSpec(
+        "M1",
+        Kind.SHARE,
+        N_("mates in 1 found"),
+        8,
+        _mate(1),
+        means=N_("mates in 1 found, of those on the board"),
+    ),
+    FactorSpec(
+        "M2",
+        Kind.SHARE,
+        N_("mates in 2 found"),
+        15,
+        _mate(2),
+        means=N_("mates in 2 found, of those on the board"),
+    ),
+    FactorSpec(
+        "M3",
+        Kind.SHARE,
+        N_("mates in 3 found"),
+        20,
+        _mate(3),
+        means=N_("mates in 3 found, of those on the board"),
+    ),
+    FactorSpec(
+        "H",
+        Kind.COUNT,
+        N_("hangs (moves costing 15 points of win chance or more)"),
+        -25,
+        lambda game, color, form: hangs(game.plies, color),
+        sign=-1,
+        means=N_("moves that threw away 15 points of winning chances or more"),
+    ),
+    FactorSpec(
+        "Br",
+        Kind.COUNT,
+        N_("brilliancies (sound sacrifices)"),
+        30,
+        lambda game, color, form: brilliancies(game.plies, color),
+        drill=False,
+        means=N_("sound sacrifices the engine confirms"),
+    ),
 )
 
 NAMES: tuple[str, ...] = tuple(spec.name for spec in FACTORS)
@@ -125,11 +207,13 @@ class PlayerFactors:
         return {name: getattr(self, name).to_dict() for name in NAMES}
 
 
-if tuple(f.name for f in fields(PlayerFactors))[:len(NAMES)] != NAMES:   # pragma: no cover
+if tuple(f.name for f in fields(PlayerFactors))[: len(NAMES)] != NAMES:  # pragma: no cover
     raise AssertionError("PlayerFactors' fields must be the registry's factors, in its order")
 
 
 def player_factors(game: GameFacts, color: Color, e_form: EvalLossForm = SPEC_E) -> PlayerFactors:
     """All factors of one player in one analysed game (E in the given form)."""
     measured: dict[str, Any] = {spec.name: spec.measure(game, color, e_form) for spec in FACTORS}
-    return PlayerFactors(**measured, acpl=acpl(game.plies, color), accuracy=game_accuracy(game.plies, color))
+    return PlayerFactors(
+        **measured, acpl=acpl(game.plies, color), accuracy=game_accuracy(game.plies, color)
+    )

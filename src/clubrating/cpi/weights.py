@@ -43,7 +43,7 @@ class ResultBonus:
     loss: float = 0
 
 
-NO_ELO_MAP = EloMap(0, 0, 0, 0, 0, 0)   # the spec has no Elo-equivalent
+NO_ELO_MAP = EloMap(0, 0, 0, 0, 0, 0)  # the spec has no Elo-equivalent
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,14 +53,14 @@ class ScoringModel:
     from the pool's mean with ΔCPI = k · (what the game shows − CPI before), and the headline
     "plays like" the Elo-equivalent of the last ``window`` games."""
 
-    start: float = 0              # the starting CPI, a setting (default 0)
-    renormalise: bool = False     # spec C5: an unavailable factor adds 0 ("no mates available": 0)
-    min_plies: int = 0            # spec: every game counts
-    window: int = 0               # games of "plays like 1750 ± 150"; 0: no such headline (spec)
-    elo: EloMap = NO_ELO_MAP      # ΔCPI = α + β·Elo + noise(σ), the pool's prior, the floor
-    decay: float = 0              # Elo per √year a strength may move unseen (Glicko's c); 0: none
+    start: float = 0  # the starting CPI, a setting (default 0)
+    renormalise: bool = False  # spec C5: an unavailable factor adds 0 ("no mates available": 0)
+    min_plies: int = 0  # spec: every game counts
+    window: int = 0  # games of "plays like 1750 ± 150"; 0: no such headline (spec)
+    elo: EloMap = NO_ELO_MAP  # ΔCPI = α + β·Elo + noise(σ), the pool's prior, the floor
+    decay: float = 0  # Elo per √year a strength may move unseen (Glicko's c); 0: none
     e_form: EvalLossForm = SPEC_E  # E: spec C3's max(0, 1 − CPL/200), or the fitted form
-    k: float = 0                  # share of the gap to what a game shows that it moves the CPI; 0: the spec
+    k: float = 0  # share of the gap to what a game shows that it moves the CPI; 0: the spec
 
     @property
     def elo_map(self) -> EloMap | None:
@@ -95,7 +95,9 @@ class Weights:
 
     def __post_init__(self) -> None:
         if tuple(f.name for f in self.factors) != NAMES:
-            raise ValueError(f"weights for {[f.name for f in self.factors]}, expected {list(NAMES)}")
+            raise ValueError(
+                f"weights for {[f.name for f in self.factors]}, expected {list(NAMES)}"
+            )
 
     def factor(self, name: str) -> FactorWeight:
         return self.factors[_INDEX[name]]
@@ -113,14 +115,30 @@ class Weights:
         float), a model setting as a float unless it is 0."""
         model, elo = self.model, self.model.elo
         out = {f.name: f.weight for f in self.factors}
-        out.update(win=self.result.win, draw=self.result.draw, loss=self.result.loss, start=model.start,
-                   renormalise=_setting(model.renormalise))
+        out.update(
+            win=self.result.win,
+            draw=self.result.draw,
+            loss=self.result.loss,
+            start=model.start,
+            renormalise=_setting(model.renormalise),
+        )
         out.update({f"mean_{name}": self.factor(name).mean for name in SHARES})
         out.update(min_plies=_setting(model.min_plies), window=_setting(model.window))
-        out.update(zip(_ELO_KEYS, map(_setting, (elo.alpha, elo.beta, elo.sigma, elo.prior_mean, elo.prior_sd,
-                                                 elo.floor))))
-        out.update(decay=_setting(model.decay), e_scale=_setting(model.e_form.exp_scale),
-                   e_cap=_setting(model.e_form.cap), k=_setting(model.k))
+        out.update(
+            zip(
+                _ELO_KEYS,
+                map(
+                    _setting,
+                    (elo.alpha, elo.beta, elo.sigma, elo.prior_mean, elo.prior_sd, elo.floor),
+                ),
+            )
+        )
+        out.update(
+            decay=_setting(model.decay),
+            e_scale=_setting(model.e_form.exp_scale),
+            e_cap=_setting(model.e_form.cap),
+            k=_setting(model.k),
+        )
         return out
 
     @classmethod
@@ -128,13 +146,20 @@ class Weights:
         """Settings from the flat form; a key it does not name keeps the spec's value, an
         unknown key is ignored (a stored override of an older release)."""
         flat = {**SPEC.to_dict(), **{k: float(v) for k, v in data.items() if k in SETTING_NAMES}}
-        factors = tuple(FactorWeight(name, flat[name], flat.get(f"mean_{name}", 0.0)) for name in NAMES)
+        factors = tuple(
+            FactorWeight(name, flat[name], flat.get(f"mean_{name}", 0.0)) for name in NAMES
+        )
         model = ScoringModel(
-            start=flat["start"], renormalise=bool(flat["renormalise"]),
+            start=flat["start"],
+            renormalise=bool(flat["renormalise"]),
             # a game of n plies is scored when n ≥ min_plies, the same test for a whole number
-            min_plies=math.ceil(flat["min_plies"]), window=int(flat["window"]),
-            elo=EloMap(*(flat[key] for key in _ELO_KEYS)), decay=flat["decay"],
-            e_form=EvalLossForm(flat["e_scale"], flat["e_cap"]), k=flat["k"])
+            min_plies=math.ceil(flat["min_plies"]),
+            window=int(flat["window"]),
+            elo=EloMap(*(flat[key] for key in _ELO_KEYS)),
+            decay=flat["decay"],
+            e_form=EvalLossForm(flat["e_scale"], flat["e_cap"]),
+            k=flat["k"],
+        )
         return cls(factors, ResultBonus(flat["win"], flat["draw"], flat["loss"]), model)
 
     @classmethod
@@ -142,7 +167,9 @@ class Weights:
         """The spec's settings with some flat settings changed: ``Weights.spec(H=-30)``."""
         unknown = sorted(set(changes) - set(SETTING_NAMES))
         if unknown:
-            raise ValueError(f"unknown CPI settings {unknown}: expected some of {', '.join(SETTING_NAMES)}")
+            raise ValueError(
+                f"unknown CPI settings {unknown}: expected some of {', '.join(SETTING_NAMES)}"
+            )
         return cls.from_dict(changes)
 
 
@@ -151,4 +178,4 @@ def _setting(value: float) -> float:
 
 
 SPEC = Weights()
-SETTING_NAMES: tuple[str, ...] = tuple(SPEC.to_dict())   # E … Br, win/draw/loss, start, …
+SETTING_NAMES: tuple[str, ...] = tuple(SPEC.to_dict())  # E … Br, win/draw/loss, start, …

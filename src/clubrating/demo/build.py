@@ -37,10 +37,12 @@ from clubrating.words import N_, Nn_, plural
 DEMO_SLUG = "demo"
 DEMO_ARBITER = ("arbiter", "demo-arbiter-password")
 WHO = "demo:arbiter"
-WITH_MOVES = 2          # ours: evenings played over the board (about 100 games of the default club: a minute)
-PLAY_NODES = 2_000      # ours: engine nodes per move of the players (selfplay.DEFAULT_NODES)
+WITH_MOVES = (
+    2  # ours: evenings played over the board (about 100 games of the default club: a minute)
+)
+PLAY_NODES = 2_000  # ours: engine nodes per move of the players (selfplay.DEFAULT_NODES)
 ANALYSIS_NODES = 2_000  # ours: engine nodes per position of the demo's analysis (a minute's build)
-CLUB_NIGHT = 1          # Tuesday (date.weekday()): the club's night, as in simulate.SEASON_START
+CLUB_NIGHT = 1  # Tuesday (date.weekday()): the club's night, as in simulate.SEASON_START
 
 
 @dataclass(frozen=True)
@@ -51,10 +53,10 @@ class DemoSettings:
     with_moves: int = WITH_MOVES
     play_nodes: int = PLAY_NODES
     nodes: int = ANALYSIS_NODES
-    jobs: int | None = None             # engine processes (default: $CLUBRATING_JOBS or the cores)
-    engine: str | None = None           # default: $CLUBRATING_ENGINE or Debian's Stockfish
-    book: str | None = None             # default: $CLUBRATING_BOOK or Debian's gnuchess-book
-    today: dt.date | None = None        # default: today (the club's time zone)
+    jobs: int | None = None  # engine processes (default: $CLUBRATING_JOBS or the cores)
+    engine: str | None = None  # default: $CLUBRATING_ENGINE or Debian's Stockfish
+    book: str | None = None  # default: $CLUBRATING_BOOK or Debian's gnuchess-book
+    today: dt.date | None = None  # default: today (the club's time zone)
 
 
 def say(text: Text) -> None:
@@ -69,8 +71,13 @@ def last_club_night(today: dt.date) -> dt.date:
     return today - dt.timedelta(days=(today.weekday() - CLUB_NIGHT) % 7)
 
 
-def _link_evening(tournament: Any, true_name: dict[str, str], juniors: frozenset[str],
-                  duplicate: dict[str, Any], members: dict[str, Any]) -> None:
+def _link_evening(
+    tournament: Any,
+    true_name: dict[str, str],
+    juniors: frozenset[str],
+    duplicate: dict[str, Any],
+    members: dict[str, Any],
+) -> None:
     """Confirm every name of the evening, as the arbiter would after reading the proposals.
 
     ``members`` (name -> member) is kept across the evenings: one query less per name.
@@ -78,7 +85,9 @@ def _link_evening(tournament: Any, true_name: dict[str, str], juniors: frozenset
     from clubrating.club import services
     from clubrating.club.models import Entry
 
-    entries = Entry.objects.filter(tournament=tournament, member=None).select_related("tournament__club")
+    entries = Entry.objects.filter(tournament=tournament, member=None).select_related(
+        "tournament__club"
+    )
     for entry in entries.order_by("number"):
         real = true_name.get(entry.name, entry.name)
         if entry.name != real and not duplicate:
@@ -100,15 +109,27 @@ def _player(settings: DemoSettings, referee: Any) -> Callable[..., Any]:
     from clubrating.demo.selfplay import TIME_CONTROL, GameOrder, side_for
     from clubrating.demo.simulate import BoardResult, Encounter
 
-    time_control = (("TimeControl", f"{TIME_CONTROL[0]}+{TIME_CONTROL[1]}"),)   # PGN standard 9.6.1
+    time_control = (("TimeControl", f"{TIME_CONTROL[0]}+{TIME_CONTROL[1]}"),)  # PGN standard 9.6.1
 
     def play(encounters: Sequence[Encounter]) -> list[BoardResult]:
-        orders = [GameOrder(side_for(e.white_strength, settings.play_nodes),
-                            side_for(e.black_strength, settings.play_nodes), e.seed) for e in encounters]
+        orders = [
+            GameOrder(
+                side_for(e.white_strength, settings.play_nodes),
+                side_for(e.black_strength, settings.play_nodes),
+                e.seed,
+            )
+            for e in encounters
+        ]
         played = referee.play(orders)
-        say(Text(N_("played %(games)s (%(moves)s moves) so far"), moves=f"{referee.plies:,}",
-                 games=Text(Nn_("%(count)s game", "%(count)s games"), count=referee.games)))
+        say(
+            Text(
+                N_("played %(games)s (%(moves)s moves) so far"),
+                moves=f"{referee.plies:,}",
+                games=Text(Nn_("%(count)s game", "%(count)s games"), count=referee.games),
+            )
+        )
         return [BoardResult(game.white_points, game.moves, time_control) for game in played]
+
     return play
 
 
@@ -119,8 +140,13 @@ def _stage(settings: DemoSettings) -> Any:
     from clubrating.demo.simulate import stage_club
 
     last = last_club_night(settings.today or timezone.localdate())
-    return stage_club(settings.seed, seasons=settings.seasons, members=settings.members,
-                      last_evening=last, with_moves=settings.with_moves)
+    return stage_club(
+        settings.seed,
+        seasons=settings.seasons,
+        members=settings.members,
+        last_evening=last,
+        with_moves=settings.with_moves,
+    )
 
 
 def build_demo(settings: DemoSettings) -> dict[str, Any]:
@@ -137,14 +163,21 @@ def build_demo(settings: DemoSettings) -> dict[str, Any]:
         with clock.store():
             arbiter.evenings(staged.early, staged.early_names, staged.juniors)
             summary = arbiter.finish(staged.finish(None))
-        summary["analysis"] = {"games": 0, "searched": 0, "cached": 0, "unreadable": [], "nodes": settings.nodes}
+        summary["analysis"] = {
+            "games": 0,
+            "searched": 0,
+            "cached": 0,
+            "unreadable": [],
+            "nodes": settings.nodes,
+        }
         return {**summary, "seconds": clock.seconds(playing=0.0)}
     summary, playing = _play_store_and_analyse(settings, staged, arbiter, clock)
     return {**summary, "seconds": clock.seconds(playing=playing)}
 
 
-def _play_store_and_analyse(settings: DemoSettings, staged: Any, arbiter: _Arbiter,
-                            clock: _Clock) -> tuple[dict[str, Any], float]:
+def _play_store_and_analyse(
+    settings: DemoSettings, staged: Any, arbiter: _Arbiter, clock: _Clock
+) -> tuple[dict[str, Any], float]:
     """Three things at once, so that both cores work (a minute's build): this
     thread stores the evenings with results only; a second thread has the last evenings
     played (``StagedClub.finish``) by the engine processes; and those processes analyse
@@ -156,22 +189,37 @@ def _play_store_and_analyse(settings: DemoSettings, staged: Any, arbiter: _Arbit
     from clubrating.club.jobs.analysis import analysis_config, default_jobs
 
     jobs = settings.jobs or default_jobs()
-    config = analysis_config(settings.engine, settings.book, settings.nodes)   # a bad book: one line, now
+    config = analysis_config(
+        settings.engine, settings.book, settings.nodes
+    )  # a bad book: one line, now
     engine = settings.engine or os.environ.get("CLUBRATING_ENGINE") or None
-    say(Text(N_("playing the last %(evenings)s evenings over the board (Stockfish, %(play_nodes)s nodes a move, "
-                "%(jobs)s engines), analysing each game at %(nodes)s nodes a position"),
-             evenings=settings.with_moves, play_nodes=f"{settings.play_nodes:,}", jobs=jobs,
-             nodes=f"{settings.nodes:,}"))
+    say(
+        Text(
+            N_(
+                "playing the last %(evenings)s evenings over the board (Stockfish, %(play_nodes)s nodes a move, "
+                "%(jobs)s engines), analysing each game at %(nodes)s nodes a position"
+            ),
+            evenings=settings.with_moves,
+            play_nodes=f"{settings.play_nodes:,}",
+            jobs=jobs,
+            nodes=f"{settings.nodes:,}",
+        )
+    )
     # Left in this order: the pool is stopped (on an error: killed) before the thread is waited for.
-    with ThreadPoolExecutor(1, thread_name_prefix="demo-play") as thread, \
-            Referee(**({"engine": engine} if engine else {}), jobs=jobs, book=config.book,
-                    analysis=config) as referee:
+    with (
+        ThreadPoolExecutor(1, thread_name_prefix="demo-play") as thread,
+        Referee(
+            **({"engine": engine} if engine else {}), jobs=jobs, book=config.book, analysis=config
+        ) as referee,
+    ):
         playing = thread.submit(_timed, staged.finish, _player(settings, referee))
         with clock.store():
             arbiter.evenings(staged.early, staged.early_names, staged.juniors)
         simulated, played_in = playing.result()
         with clock.store():
-            arbiter.evenings(simulated.tournaments[len(staged.early):], simulated.true_name, simulated.juniors)
+            arbiter.evenings(
+                simulated.tournaments[len(staged.early) :], simulated.true_name, simulated.juniors
+            )
             summary = arbiter.finish(simulated)
         summary["analysis"] = _store_analyses(arbiter.club, referee, settings)
     return summary, played_in
@@ -203,8 +251,12 @@ class _Clock:
 
     def seconds(self, playing: float) -> dict[str, float]:
         ended = time.perf_counter()
-        return {"playing": round(playing, 2), "analysis": round(ended - self.stored_at, 2),
-                "results": round(self.storing, 2), "total": round(ended - self.started, 2)}
+        return {
+            "playing": round(playing, 2),
+            "analysis": round(ended - self.stored_at, 2),
+            "results": round(self.storing, 2),
+            "total": round(ended - self.started, 2),
+        }
 
 
 class _Arbiter:
@@ -221,13 +273,22 @@ class _Arbiter:
         self.duplicate: dict[str, Any] = {}
         self.members: dict[str, Any] = {}
 
-    def evenings(self, records: Sequence[Any], true_name: dict[str, str], juniors: frozenset[str]) -> None:
+    def evenings(
+        self, records: Sequence[Any], true_name: dict[str, str], juniors: frozenset[str]
+    ) -> None:
         from clubrating.club import services
 
-        say(Text(Nn_("publishing %(count)s evening", "publishing %(count)s evenings"), count=len(records)))
+        say(
+            Text(
+                Nn_("publishing %(count)s evening", "publishing %(count)s evenings"),
+                count=len(records),
+            )
+        )
         for record in records:
             has_juniors = any(true_name.get(p.name) in juniors for p in record.players)
-            tournament = services.import_tournament(self.club, record, who=WHO, has_juniors=has_juniors)
+            tournament = services.import_tournament(
+                self.club, record, who=WHO, has_juniors=has_juniors
+            )
             _link_evening(tournament, true_name, juniors, self.duplicate, self.members)
             services.publish(tournament, who=WHO)
             self.published.append(tournament)
@@ -240,8 +301,9 @@ class _Arbiter:
         club = self.club
         for fix in simulated.corrections:
             tournament = self.published[fix.tournament]
-            game = Game.objects.get(tournament=tournament, round=fix.round, white__name=fix.white,
-                                    black__name=fix.black)
+            game = Game.objects.get(
+                tournament=tournament, round=fix.round, white__name=fix.white, black__name=fix.black
+            )
             result = GameResult.of(fix.white_points, fix.black_points)
             if result is None:
                 raise ValueError(f"a correction to half-points no result gives: {fix}")
@@ -251,13 +313,18 @@ class _Arbiter:
             services.merge(self.duplicate["member"], real, who=WHO)
         add_arbiter(club, DEMO_ARBITER[0], DEMO_ARBITER[1], who=WHO)
         games = Game.objects.filter(tournament__club=club)
-        return {"club": club.slug, "tournaments": len(self.published),
-                "members": Member.objects.filter(club=club, merged_into=None).count(),
-                "games": games.count(), "games_with_moves": games.exclude(moves="").count(),
-                "first_date": simulated.tournaments[0].date.isoformat(),
-                "last_date": simulated.tournaments[-1].date.isoformat(),
-                "corrections": len(simulated.corrections), "merges": 1 if self.duplicate else 0,
-                "arbiter": {"username": DEMO_ARBITER[0], "password": DEMO_ARBITER[1]}}
+        return {
+            "club": club.slug,
+            "tournaments": len(self.published),
+            "members": Member.objects.filter(club=club, merged_into=None).count(),
+            "games": games.count(),
+            "games_with_moves": games.exclude(moves="").count(),
+            "first_date": simulated.tournaments[0].date.isoformat(),
+            "last_date": simulated.tournaments[-1].date.isoformat(),
+            "corrections": len(simulated.corrections),
+            "merges": 1 if self.duplicate else 0,
+            "arbiter": {"username": DEMO_ARBITER[0], "password": DEMO_ARBITER[1]},
+        }
 
 
 def _store_analyses(club: Any, referee: Any, settings: DemoSettings) -> dict[str, Any]:
@@ -265,16 +332,29 @@ def _store_analyses(club: Any, referee: Any, settings: DemoSettings) -> dict[str
     as it comes in under the game's own headers (as ``analyse-club`` would store it); the
     CPI ledger rebuilt once at the end."""
     from clubrating.analysis.runner import stderr_progress
-    from clubrating.club.jobs.analysis import (DatabaseCache, analysable_games, analyse_games, pgn_text,
-                                               rebuild_ledger, store_analysis)
+    from clubrating.club.jobs.analysis import (
+        DatabaseCache,
+        analysable_games,
+        analyse_games,
+        pgn_text,
+        rebuild_ledger,
+        store_analysis,
+    )
 
     games = analysable_games(club)
     by_moves: dict[str, list[Any]] = {}
     for game in games:
         by_moves.setdefault(game.moves.strip(), []).append(game)
-    say(Text(Nn_("storing the analysis of %(count)s game with moves (%(nodes)s nodes a position)",
-                 "storing the analyses of %(count)s games with moves (%(nodes)s nodes a position)"),
-             count=len(games), nodes=f"{settings.nodes:,}"))
+    say(
+        Text(
+            Nn_(
+                "storing the analysis of %(count)s game with moves (%(nodes)s nodes a position)",
+                "storing the analyses of %(count)s games with moves (%(nodes)s nodes a position)",
+            ),
+            count=len(games),
+            nodes=f"{settings.nodes:,}",
+        )
+    )
     from clubrating import djangoenv
 
     cache, progress = DatabaseCache(), stderr_progress(catalogue=djangoenv)
@@ -283,17 +363,42 @@ def _store_analyses(club: Any, referee: Any, settings: DemoSettings) -> dict[str
         for game in by_moves.pop(analysed.moves.strip(), []):
             facts = with_headers(analysed.facts, pgn_text(game))
             store_analysis(game, facts, analysed.searches, cache)
-            stored, searched, cached = stored + 1, searched + facts.searches, cached + facts.cache_hits
+            stored, searched, cached = (
+                stored + 1,
+                searched + facts.searches,
+                cached + facts.cache_hits,
+            )
             if progress is not None:
                 progress(stored, len(games), facts)
-    if any(by_moves.values()):   # not played by this referee (none expected): analysed here, as analyse-club does
-        report = analyse_games(club, engine=settings.engine, book=settings.book, nodes=settings.nodes,
-                               jobs=settings.jobs, rebuild=False)
+    if any(
+        by_moves.values()
+    ):  # not played by this referee (none expected): analysed here, as analyse-club does
+        report = analyse_games(
+            club,
+            engine=settings.engine,
+            book=settings.book,
+            nodes=settings.nodes,
+            jobs=settings.jobs,
+            rebuild=False,
+        )
         if report.unreadable:
-            raise InputError(N_("the demo played a game that cannot be analysed: %(game)s"), game=report.unreadable[0])
-        stored, searched, cached = stored + report.games, searched + report.searched, cached + report.cached
+            raise InputError(
+                N_("the demo played a game that cannot be analysed: %(game)s"),
+                game=report.unreadable[0],
+            )
+        stored, searched, cached = (
+            stored + report.games,
+            searched + report.searched,
+            cached + report.cached,
+        )
     rebuild_ledger(club, stored, searched, cached)
-    return {"games": stored, "searched": searched, "cached": cached, "unreadable": [], "nodes": settings.nodes}
+    return {
+        "games": stored,
+        "searched": searched,
+        "cached": cached,
+        "unreadable": [],
+        "nodes": settings.nodes,
+    }
 
 
 def with_headers(facts: Any, pgn: str) -> Any:
@@ -307,12 +412,13 @@ def with_headers(facts: Any, pgn: str) -> Any:
     tags = chess.pgn.read_headers(io.StringIO(pgn))
     if tags is None:
         raise ValueError("a game's PGN without headers")
-    headers = chess.pgn.Headers()     # the Seven Tag Roster first, as chess.pgn.read_game gives them
+    headers = chess.pgn.Headers()  # the Seven Tag Roster first, as chess.pgn.read_game gives them
     headers.update(tags)
     return dataclasses.replace(facts, headers=dict(headers), result=headers.get("Result", "*"))
 
 
 # --- all or nothing --------------------------------------------------------------------------
+
 
 def new_sqlite_file(url: str) -> Path | None:
     """The file of a SQLite database URL when it does not exist yet (and Django has not started
@@ -328,7 +434,9 @@ def new_sqlite_file(url: str) -> Path | None:
     return None if path.exists() else path.resolve()
 
 
-def build_atomically(settings: DemoSettings, url: str, open_db: Callable[[], None]) -> dict[str, Any]:
+def build_atomically(
+    settings: DemoSettings, url: str, open_db: Callable[[], None]
+) -> dict[str, Any]:
     """The demo club, whole or not at all (see the module's docstring)."""
     from django.db import transaction
 
@@ -348,9 +456,11 @@ def build_atomically(settings: DemoSettings, url: str, open_db: Callable[[], Non
         djangoenv.setup(f"sqlite:///{partial}", migrate=True)
         with transaction.atomic():
             summary = build_demo(settings)
-        connections.close_all()        # the last connection checkpoints the WAL into the file
+        connections.close_all()  # the last connection checkpoints the WAL into the file
         if Path(f"{partial}-wal").exists():
-            raise InputError(N_("the database's write-ahead log was not merged into it"), file=str(partial))
+            raise InputError(
+                N_("the database's write-ahead log was not merged into it"), file=str(partial)
+            )
         os.replace(partial, target)
         return summary
     finally:

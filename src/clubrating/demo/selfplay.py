@@ -27,16 +27,24 @@ import chess.polyglot
 
 from clubrating.analysis.engine import DEFAULT_ENGINE, EngineSettings, SearchLine
 from clubrating.analysis.rawuci import RawUciSearcher
-from clubrating.analysis.runner import DEFAULT_BOOK, AnalysisConfig, Analyzer, start_pool_worker, stop_pool
+from clubrating.analysis.runner import (
+    DEFAULT_BOOK,
+    AnalysisConfig,
+    Analyzer,
+    start_pool_worker,
+    stop_pool,
+)
 from clubrating.cpi.facts import GameFacts, Score
 from clubrating.formats.results import GameResult
 
 # --- the players ---------------------------------------------------------------------------
 
-MAX_SKILL = 20              # Stockfish's "Skill Level" option: 0-20, 20 = not weakened
-TOP_SKILL = 19              # ours: the demo's strongest level; 20 would play one game whatever the seed
-SKILL_MULTIPV = 4           # Stockfish search.cpp: a skill below 20 searches at least MultiPV 4
-DEFAULT_NODES = 2_000       # ours: the node budget per move of the demo's players (benchmarks/bench_demo.py)
+MAX_SKILL = 20  # Stockfish's "Skill Level" option: 0-20, 20 = not weakened
+TOP_SKILL = 19  # ours: the demo's strongest level; 20 would play one game whatever the seed
+SKILL_MULTIPV = 4  # Stockfish search.cpp: a skill below 20 searches at least MultiPV 4
+DEFAULT_NODES = (
+    2_000  # ours: the node budget per move of the demo's players (benchmarks/bench_demo.py)
+)
 # ours: a member's strength (the simulator's hidden Elo, mostly 700-2200) to a skill level:
 # level 0 at 700, one level per 75 points, TOP_SKILL from about 2100 up. The mean centipawn
 # loss falls with the level up to about 9, then levels off at this node budget
@@ -57,7 +65,9 @@ class Side:
 
     def __post_init__(self) -> None:
         if not 0 <= self.skill <= MAX_SKILL or self.nodes < 1:
-            raise ValueError(f"a side needs a skill level 0-{MAX_SKILL} and a positive node budget, not {self}")
+            raise ValueError(
+                f"a side needs a skill level 0-{MAX_SKILL} and a positive node budget, not {self}"
+            )
 
 
 def side_for(strength: float, nodes: int = DEFAULT_NODES) -> Side:
@@ -95,7 +105,7 @@ def pick_line(lines: Sequence[SearchLine], skill: int, rng: random.Random) -> in
         return 0
     scores = [score_cp(score) for _, score in lines]
     top = scores[0]
-    delta = min(top - scores[-1], 100)       # Stockfish: std::min(topScore - last, PawnValueMg)
+    delta = min(top - scores[-1], 100)  # Stockfish: std::min(topScore - last, PawnValueMg)
     weakness = 120 - 2 * skill
     best, best_value = 0, -math.inf
     for index, score in enumerate(scores):
@@ -107,39 +117,50 @@ def pick_line(lines: Sequence[SearchLine], skill: int, rng: random.Random) -> in
 
 # --- the clock -----------------------------------------------------------------------------
 
-TIME_CONTROL = (900, 10)    # ours: 15 minutes + 10 s a move, a club rapid (FIDE Laws A.1: rapid 10-60 min)
-BOOK_SECONDS = (2, 8)       # ours: a book move takes a few seconds
-OPENING_MOVES = 8           # ours: the first moves are known and played in a few seconds
+TIME_CONTROL = (
+    900,
+    10,
+)  # ours: 15 minutes + 10 s a move, a club rapid (FIDE Laws A.1: rapid 10-60 min)
+BOOK_SECONDS = (2, 8)  # ours: a book move takes a few seconds
+OPENING_MOVES = 8  # ours: the first moves are known and played in a few seconds
 # ours: a player budgets the clock for about 50 more moves less half the moves played, at least 20,
 # plus 60 % of the increment. Fitted with a clock-only simulation of 2,000 sides (about 10 % of the
 # sides fall under a minute, mostly weaker players who overspend; 23 s a move on average).
 MOVES_HORIZON = 50
 MIN_MOVES_LEFT = 20
 INCREMENT_SHARE = 0.6
-OVERSPEND = 0.3             # ours: chance that a skill-0 player overspends in a game (less as skill grows) ...
+OVERSPEND = 0.3  # ours: chance that a skill-0 player overspends in a game (less as skill grows) ...
 OVERSPEND_PACE = (0.6, 1.4)  # ... by 60-140 % of the budget
-TROUBLE_SECONDS = 60        # ours: under a minute a player is in time trouble ...
-TROUBLE_SKILL_DROP = 4      # ... and plays four levels weaker
-CLOSE_CP = 30               # ours: two moves this close make a position hard to judge (more time)
+TROUBLE_SECONDS = 60  # ours: under a minute a player is in time trouble ...
+TROUBLE_SKILL_DROP = 4  # ... and plays four levels weaker
+CLOSE_CP = 30  # ours: two moves this close make a position hard to judge (more time)
 
 
 @dataclass(frozen=True, slots=True)
 class Temper:
     """How one player handles the clock in one game (drawn from the game's seed)."""
 
-    pace: float       # > 1: spends more than the budget in the middlegame (weaker players, sometimes)
-    spread: float     # the lognormal sigma of the time per move (weaker players: less regular)
+    pace: float  # > 1: spends more than the budget in the middlegame (weaker players, sometimes)
+    spread: float  # the lognormal sigma of the time per move (weaker players: less regular)
 
 
 def temper_for(side: Side, rng: random.Random) -> Temper:
     """Weaker players more often overspend (and so meet time trouble) and vary more."""
     weak = 1.0 - side.skill / MAX_SKILL
-    pace = 1.0 + (rng.uniform(*OVERSPEND_PACE) if rng.random() < OVERSPEND * weak else rng.uniform(-0.2, 0.2))
+    pace = 1.0 + (
+        rng.uniform(*OVERSPEND_PACE) if rng.random() < OVERSPEND * weak else rng.uniform(-0.2, 0.2)
+    )
     return Temper(pace=pace, spread=0.45 + 0.35 * weak)
 
 
-def think_seconds(clock: float, move_number: int, lines: Sequence[SearchLine], legal: int,
-                  temper: Temper, rng: random.Random) -> int:
+def think_seconds(
+    clock: float,
+    move_number: int,
+    lines: Sequence[SearchLine],
+    legal: int,
+    temper: Temper,
+    rng: random.Random,
+) -> int:
     """Whole seconds a move takes: a share of the clock, more in a hard position, never all of it."""
     if legal == 1:
         return rng.randint(1, 3)
@@ -150,8 +171,11 @@ def think_seconds(clock: float, move_number: int, lines: Sequence[SearchLine], l
     scores = [score_cp(score) for _, score in lines]
     close = sum(1 for s in scores[1:] if scores[0] - s <= CLOSE_CP)
     hardness = 0.6 + 0.25 * close + min(legal, 40) / 80
-    budget = clock / max(MIN_MOVES_LEFT, MOVES_HORIZON - move_number // 2) + TIME_CONTROL[1] * INCREMENT_SHARE
-    noise = rng.lognormvariate(-temper.spread ** 2 / 2, temper.spread)     # mean 1
+    budget = (
+        clock / max(MIN_MOVES_LEFT, MOVES_HORIZON - move_number // 2)
+        + TIME_CONTROL[1] * INCREMENT_SHARE
+    )
+    noise = rng.lognormvariate(-(temper.spread**2) / 2, temper.spread)  # mean 1
     seconds = budget * hardness * temper.pace * noise
     return max(1, min(int(seconds), int(clock * 0.5)))
 
@@ -167,8 +191,8 @@ RESIGN_CP_PER_WEAK_LEVEL = 15
 DRAW_FROM_MOVE = 34
 DRAW_PLIES = 8
 DRAW_CP = 20
-MOVE_CAP = 150              # ours: the arbiter adjudicates a game still going after 150 moves ...
-ADJUDICATE_CP = 200         # ... as a win for a side this far ahead, else a draw
+MOVE_CAP = 150  # ours: the arbiter adjudicates a game still going after 150 moves ...
+ADJUDICATE_CP = 200  # ... as a win for a side this far ahead, else a draw
 POINTS = {chess.WHITE: 2, chess.BLACK: 0}
 BookReader = chess.polyglot.MemoryMappedReader
 
@@ -184,10 +208,10 @@ class GameOrder:
 
 @dataclass(frozen=True, slots=True)
 class PlayedGame:
-    moves: str              # PGN movetext with [%clk] comments and the result
-    white_points: int       # half-points: 2, 1 or 0
+    moves: str  # PGN movetext with [%clk] comments and the result
+    white_points: int  # half-points: 2, 1 or 0
     plies: int
-    ending: str             # "checkmate", "resignation", "agreed draw", "threefold repetition", ...
+    ending: str  # "checkmate", "resignation", "agreed draw", "threefold repetition", ...
 
     @property
     def game_result(self) -> GameResult:
@@ -220,12 +244,16 @@ class SelfPlayEngine(RawUciSearcher):
         if self.book is not None:
             self.book.close()
 
-    def lines(self, board: chess.Board, game: object, side: Side, skill: int) -> tuple[SearchLine, ...]:
+    def lines(
+        self, board: chess.Board, game: object, side: Side, skill: int
+    ) -> tuple[SearchLine, ...]:
         if skill >= MAX_SKILL:
             self._prepare(board, game, 1)
             return self._go(f"go nodes {side.nodes}")
         self._prepare(board, game, SKILL_MULTIPV)
-        return self._go(f"go depth {1 + skill} nodes {side.nodes}")   # Stockfish: picks at depth 1 + level
+        return self._go(
+            f"go depth {1 + skill} nodes {side.nodes}"
+        )  # Stockfish: picks at depth 1 + level
 
 
 class _Game:
@@ -238,9 +266,12 @@ class _Game:
         self.pgn = chess.pgn.Game()
         self.node: chess.pgn.GameNode = self.pgn
         self.clock = {chess.WHITE: float(TIME_CONTROL[0]), chess.BLACK: float(TIME_CONTROL[0])}
-        self.temper = {chess.WHITE: temper_for(order.white, self.rng), chess.BLACK: temper_for(order.black, self.rng)}
+        self.temper = {
+            chess.WHITE: temper_for(order.white, self.rng),
+            chess.BLACK: temper_for(order.black, self.rng),
+        }
         self.hopeless = {chess.WHITE: 0, chess.BLACK: 0}
-        self.level: list[int] = []      # |score| of the latest searches
+        self.level: list[int] = []  # |score| of the latest searches
 
     def side(self) -> Side:
         return self.order.white if self.board.turn == chess.WHITE else self.order.black
@@ -259,7 +290,9 @@ class _Game:
             return self.finish(POINTS[not turn], "resignation")
         self.level.append(abs(value))
         level = len(self.level) >= DRAW_PLIES and max(self.level[-DRAW_PLIES:]) <= DRAW_CP
-        no_queens = not self.board.pieces(chess.QUEEN, chess.WHITE) | self.board.pieces(chess.QUEEN, chess.BLACK)
+        no_queens = not self.board.pieces(chess.QUEEN, chess.WHITE) | self.board.pieces(
+            chess.QUEEN, chess.BLACK
+        )
         if level and no_queens and self.board.fullmove_number >= DRAW_FROM_MOVE:
             return self.finish(1, "agreed draw")
         if self.board.fullmove_number > MOVE_CAP:
@@ -274,7 +307,7 @@ class _Game:
             return None
         try:
             return book.weighted_choice(self.board, random=self.rng).move
-        except IndexError:   # python-chess: no entry for this position
+        except IndexError:  # python-chess: no entry for this position
             return None
 
     def play_move(self, move: chess.Move, seconds: int) -> None:
@@ -303,7 +336,7 @@ def rules_ending(board: chess.Board) -> tuple[int, str] | None:
 
 def play_game(engine: SelfPlayEngine, order: GameOrder) -> PlayedGame:
     """One game from the initial position to its end (see the module's docstring)."""
-    game, token = _Game(order), object()    # a new token: the engine starts a new game (a clean hash)
+    game, token = _Game(order), object()  # a new token: the engine starts a new game (a clean hash)
     while True:
         ruled = rules_ending(game.board)
         if ruled is not None:
@@ -314,18 +347,32 @@ def play_game(engine: SelfPlayEngine, order: GameOrder) -> PlayedGame:
             continue
         side = game.side()
         trouble = game.clock[game.board.turn] < TROUBLE_SECONDS
-        skill = max(0, side.skill - TROUBLE_SKILL_DROP) if trouble and side.skill < MAX_SKILL else side.skill
+        skill = (
+            max(0, side.skill - TROUBLE_SKILL_DROP)
+            if trouble and side.skill < MAX_SKILL
+            else side.skill
+        )
         lines = engine.lines(game.board, token, side, skill)
         ended = game.ending_before_move(lines)
         if ended is not None:
             return ended
         move = chess.Move.from_uci(lines[pick_line(lines, skill, game.rng)][0])
         turn = game.board.turn
-        game.play_move(move, think_seconds(game.clock[turn], game.board.fullmove_number, lines,
-                                           game.board.legal_moves.count(), game.temper[turn], game.rng))
+        game.play_move(
+            move,
+            think_seconds(
+                game.clock[turn],
+                game.board.fullmove_number,
+                lines,
+                game.board.legal_moves.count(),
+                game.temper[turn],
+                game.rng,
+            ),
+        )
 
 
 # --- many games over several engine processes ------------------------------------------------
+
 
 class RecordingCache:
     """An engine worker's search cache for many games (a dict), noting the searches made
@@ -385,9 +432,11 @@ class _Worker:
 _WORKER: _Worker | None = None
 
 
-def _start_worker(path: str, book: str | None, analysis: AnalysisConfig | None, parent: int) -> None:
+def _start_worker(
+    path: str, book: str | None, analysis: AnalysisConfig | None, parent: int
+) -> None:
     global _WORKER
-    start_pool_worker(parent)   # dies with the demo, engines and all
+    start_pool_worker(parent)  # dies with the demo, engines and all
     _WORKER = _Worker(path, book, analysis)
     multiprocessing.util.Finalize(_WORKER, _WORKER.close, exitpriority=10)
 
@@ -415,26 +464,38 @@ class Referee:
     process analyses a game changes nothing but the cache hits.
     """
 
-    def __init__(self, engine: str = DEFAULT_ENGINE, jobs: int = 1, book: str | None = DEFAULT_BOOK,
-                 analysis: AnalysisConfig | None = None) -> None:
+    def __init__(
+        self,
+        engine: str = DEFAULT_ENGINE,
+        jobs: int = 1,
+        book: str | None = DEFAULT_BOOK,
+        analysis: AnalysisConfig | None = None,
+    ) -> None:
         self.engine_path, self.jobs, self.analysis = engine, jobs, analysis
-        self.book = book if book and os.path.isfile(book) else None   # no book here: openings from the engine
+        self.book = (
+            book if book and os.path.isfile(book) else None
+        )  # no book here: openings from the engine
         self._worker: _Worker | None = None
         self._pool: ProcessPoolExecutor | None = None
-        self._analysed: list[AnalysedGame] = []                  # done in this process
-        self._analysing: list[Future[AnalysedGame]] = []          # given to the pool
+        self._analysed: list[AnalysedGame] = []  # done in this process
+        self._analysing: list[Future[AnalysedGame]] = []  # given to the pool
         self.games = 0
         self.plies = 0
 
     def __enter__(self) -> Referee:
-        self._worker = _Worker(self.engine_path, self.book, self.analysis)   # a bad path: one clear line, here
+        self._worker = _Worker(
+            self.engine_path, self.book, self.analysis
+        )  # a bad path: one clear line, here
         if self.jobs > 1:
             self._worker.close()
             self._worker = None
             # "spawn", as analysis.runner does: a fork of a threaded parent is not safe
-            self._pool = ProcessPoolExecutor(max_workers=self.jobs, initializer=_start_worker,
-                                             initargs=(self.engine_path, self.book, self.analysis, os.getpid()),
-                                             mp_context=multiprocessing.get_context("spawn"))
+            self._pool = ProcessPoolExecutor(
+                max_workers=self.jobs,
+                initializer=_start_worker,
+                initargs=(self.engine_path, self.book, self.analysis, os.getpid()),
+                mp_context=multiprocessing.get_context("spawn"),
+            )
         return self
 
     def play(self, orders: Sequence[GameOrder]) -> list[PlayedGame]:
@@ -450,7 +511,9 @@ class Referee:
         self.plies += sum(game.plies for game in played)
         return played
 
-    def _play_in_pool(self, pool: ProcessPoolExecutor, orders: Sequence[GameOrder]) -> list[PlayedGame]:
+    def _play_in_pool(
+        self, pool: ProcessPoolExecutor, orders: Sequence[GameOrder]
+    ) -> list[PlayedGame]:
         playing = [pool.submit(_play, order) for order in orders]
         if self.analysis is not None:
             for done in as_completed(playing):
@@ -463,11 +526,15 @@ class Referee:
         yield from self._analysed
         yield from (future.result() for future in as_completed(self._analysing))
 
-    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
-                 trace: TracebackType | None) -> None:
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
         if self._worker is not None:
             self._worker.close()
         if self._pool is not None and error is not None:
-            stop_pool(self._pool)          # an error or Ctrl-C: kill the engines now, not after their games
+            stop_pool(self._pool)  # an error or Ctrl-C: kill the engines now, not after their games
         elif self._pool is not None:
             self._pool.shutdown(cancel_futures=True)

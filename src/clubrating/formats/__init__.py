@@ -31,8 +31,19 @@ LAZY = {"read_pgn": "clubrating.formats.pgn", "write_pgn": "clubrating.formats.p
 READERS = {"trf": "read_trf", "pgn": "read_pgn", "csv": "read_csv"}
 EXTENSIONS = {".trf": "trf", ".trfx": "trf", ".pgn": "pgn", ".csv": "csv", ".tsv": "csv"}
 
-__all__ = ["READERS", "decode_text", "detect_format", "reader_of", "read_csv", "read_pgn", "read_tournament_text",
-           "read_trf", "write_csv", "write_pgn", "write_trf"]
+__all__ = [
+    "READERS",
+    "decode_text",
+    "detect_format",
+    "reader_of",
+    "read_csv",
+    "read_pgn",
+    "read_tournament_text",
+    "read_trf",
+    "write_csv",
+    "write_pgn",
+    "write_trf",
+]
 
 
 def __getattr__(name: str) -> Any:
@@ -45,7 +56,9 @@ def __getattr__(name: str) -> Any:
 
 def reader_of(format: str) -> Callable[[TextIO, str], TournamentRecord]:
     """The reader of ``format`` ('trf', 'pgn' or 'csv', a key of :data:`READERS`)."""
-    reader: Callable[[TextIO, str], TournamentRecord] = getattr(sys.modules[__name__], READERS[format])
+    reader: Callable[[TextIO, str], TournamentRecord] = getattr(
+        sys.modules[__name__], READERS[format]
+    )
     return reader
 
 
@@ -68,12 +81,18 @@ def detect_format(text: str, name: str = "") -> str:
 def read_tournament_text(text: str, source: str, *, format: str | None = None) -> TournamentRecord:
     """Read a tournament from its decoded text, detecting the format unless given."""
     if not text.strip():
-        raise InputError(N_("the file is empty: expected a TRF, PGN or CSV tournament"), file=source)
+        raise InputError(
+            N_("the file is empty: expected a TRF, PGN or CSV tournament"), file=source
+        )
     check_text(text, source)
     chosen = (format or detect_format(text, source)).lower()
     if chosen not in READERS:
-        raise InputError(N_("unknown format %(format)s: expected one of %(value)s"), file=source,
-                         format=repr(format), value=', '.join(READERS))
+        raise InputError(
+            N_("unknown format %(format)s: expected one of %(value)s"),
+            file=source,
+            format=repr(format),
+            value=", ".join(READERS),
+        )
     record = reader_of(chosen)(io.StringIO(text, newline=None), source)
-    check_bounds(record)   # the PGN reader's too: rounds, players, names
+    check_bounds(record)  # the PGN reader's too: rounds, players, names
     return record

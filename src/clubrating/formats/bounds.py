@@ -46,6 +46,10 @@ def whole_number(text: str, high: int) -> int | None:
     nobody typed."""
     text = text.strip()
     digits = text.lstrip("0") or "0"
-    if not (text.isascii() and text.isdigit()) or len(digits) > len(str(high)) or int(digits) > high:
+    if (
+        not (text.isascii() and text.isdigit())
+        or len(digits) > len(str(high))
+        or int(digits) > high
+    ):
         return None
     return int(digits)

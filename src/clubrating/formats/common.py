@@ -12,8 +12,16 @@ from collections.abc import Iterable, Iterator
 from typing import TextIO
 
 from clubrating.errors import InputError
-from clubrating.formats.records import (MAX_NAME_LENGTH, MAX_PLAYERS, MAX_ROUNDS, Bye, Pairing, PlayerEntry,
-                                        TimeControl, TournamentRecord)
+from clubrating.formats.records import (
+    MAX_NAME_LENGTH,
+    MAX_PLAYERS,
+    MAX_ROUNDS,
+    Bye,
+    Pairing,
+    PlayerEntry,
+    TimeControl,
+    TournamentRecord,
+)
 from clubrating.words import LAYOUT, N_, control_name, find_control
 
 # FIDE Laws of Chess (2023), Appendices A.1 and B.1: blitz is 10 minutes or less
@@ -21,15 +29,29 @@ from clubrating.words import LAYOUT, N_, control_name, find_control
 # standard (classical) 60 minutes or more.
 BLITZ_MAX_SECONDS = 10 * 60
 RAPID_BELOW_SECONDS = 60 * 60
-MOVES_PER_INCREMENT = 60   # FIDE A.1: "the time allotted + 60 times any increment"
+MOVES_PER_INCREMENT = 60  # FIDE A.1: "the time allotted + 60 times any increment"
 
-_MONTHS = {name: number for number, names in enumerate(
-    (("jan", "january", "janv", "jän", "januar"), ("feb", "february", "febr", "februar"),
-     ("mar", "march", "mär", "märz", "mars"), ("apr", "april", "avr"), ("may", "mai", "mayo"),
-     ("jun", "june", "juni", "juin"), ("jul", "july", "juli", "juil"),
-     ("aug", "august", "août", "aout"), ("sep", "sept", "september"),
-     ("oct", "october", "okt", "oktober"), ("nov", "november"),
-     ("dec", "december", "dez", "dezember", "déc")), start=1) for name in names}
+_MONTHS = {
+    name: number
+    for number, names in enumerate(
+        (
+            ("jan", "january", "janv", "jän", "januar"),
+            ("feb", "february", "febr", "februar"),
+            ("mar", "march", "mär", "märz", "mars"),
+            ("apr", "april", "avr"),
+            ("may", "mai", "mayo"),
+            ("jun", "june", "juni", "juin"),
+            ("jul", "july", "juli", "juil"),
+            ("aug", "august", "août", "aout"),
+            ("sep", "sept", "september"),
+            ("oct", "october", "okt", "oktober"),
+            ("nov", "november"),
+            ("dec", "december", "dez", "dezember", "déc"),
+        ),
+        start=1,
+    )
+    for name in names
+}
 
 _YMD = re.compile(r"^(\d{4})\s*[-/.]\s*(\d{1,2})\s*[-/.]\s*(\d{1,2})$")
 _DMY = re.compile(r"^(\d{1,2})\s*[-/.]\s*(\d{1,2})\s*[-/.]\s*(\d{4})$")
@@ -37,8 +59,17 @@ _COMPACT = re.compile(r"^(\d{4})(\d{2})(\d{2})$")
 _MONTH_DAY_YEAR = re.compile(r"^([^\W\d_]+)\.?\s+(\d{1,2}),?\s+(\d{4})$")
 _DAY_MONTH_YEAR = re.compile(r"^(\d{1,2})\.?\s+([^\W\d_]+)\.?,?\s+(\d{4})$")
 
-DATE_SPELLINGS = ("YYYY-MM-DD", "YYYY/MM/DD", "YYYY.MM.DD", "DD.MM.YYYY", "DD. MM. YYYY",
-                  "DD/MM/YYYY", "YYYYMMDD", "Jun 26, 2020", "26 Jun 2020")
+DATE_SPELLINGS = (
+    "YYYY-MM-DD",
+    "YYYY/MM/DD",
+    "YYYY.MM.DD",
+    "DD.MM.YYYY",
+    "DD. MM. YYYY",
+    "DD/MM/YYYY",
+    "YYYYMMDD",
+    "Jun 26, 2020",
+    "26 Jun 2020",
+)
 
 
 def parse_date(text: str) -> dt.date | None:
@@ -62,8 +93,11 @@ def parse_date(text: str) -> dt.date | None:
     elif match := _DAY_MONTH_YEAR.match(text):
         day, month, year = int(match.group(1)), _month(match.group(2)), int(match.group(3))
     else:
-        raise InputError(N_("expected a date such as %(spellings)s, got %(text)s"),
-                         spellings=", ".join(DATE_SPELLINGS), text=repr(text))
+        raise InputError(
+            N_("expected a date such as %(spellings)s, got %(text)s"),
+            spellings=", ".join(DATE_SPELLINGS),
+            text=repr(text),
+        )
     return dt.date(year, month, day)
 
 
@@ -91,9 +125,11 @@ def classify_seconds(base_seconds: float, increment_seconds: float = 0) -> TimeC
 MINUTES_WRITTEN_BELOW = 180
 MINUTES_WRITTEN_INCREMENT = 10
 
-_KEYWORDS = ((TimeControl.BLITZ, re.compile(r"blitz|bullet|lightning", re.I)),
-             (TimeControl.RAPID, re.compile(r"rapid|schnell|\bactive\b", re.I)),
-             (TimeControl.STANDARD, re.compile(r"standard|classic|\bslow\b", re.I)))
+_KEYWORDS = (
+    (TimeControl.BLITZ, re.compile(r"blitz|bullet|lightning", re.I)),
+    (TimeControl.RAPID, re.compile(r"rapid|schnell|\bactive\b", re.I)),
+    (TimeControl.STANDARD, re.compile(r"standard|classic|\bslow\b", re.I)),
+)
 _MINUTES_PLUS = re.compile(r"\b(\d{1,3})\s*(?:\+|plus|min\s*\+)\s*(\d{1,2})\b", re.I)
 
 
@@ -127,7 +163,7 @@ def parse_time_control(text: str) -> TimeControl | None:
     except ValueError:
         return None
     if base_seconds < MINUTES_WRITTEN_BELOW and increment_seconds >= MINUTES_WRITTEN_INCREMENT:
-        base_seconds *= 60   # '90+30' is 90 minutes + 30 s (lichess broadcasts), not 90 s
+        base_seconds *= 60  # '90+30' is 90 minutes + 30 s (lichess broadcasts), not 90 s
     return classify_seconds(base_seconds, increment_seconds)
 
 
@@ -146,25 +182,38 @@ class PlayerNumbers:
         return self._numbers[key]
 
     def entries(self) -> tuple[PlayerEntry, ...]:
-        return tuple(PlayerEntry(number=n, name=name, line=self._lines[name])
-                     for name, n in self._numbers.items())
+        return tuple(
+            PlayerEntry(number=n, name=name, line=self._lines[name])
+            for name, n in self._numbers.items()
+        )
 
 
-def check_one_game_per_round(pairings: Iterable[Pairing], byes: Iterable[Bye],
-                             names: dict[int, str], source: str) -> None:
+def check_one_game_per_round(
+    pairings: Iterable[Pairing], byes: Iterable[Bye], names: dict[int, str], source: str
+) -> None:
     """Refuse a player who appears twice in one round (two games, or a game and a bye)."""
     seen: dict[tuple[int, int], int | None] = {}
     entries: list[tuple[int, int, int | None]] = []
     for pairing in pairings:
-        entries += [(pairing.round, pairing.white, pairing.line), (pairing.round, pairing.black, pairing.line)]
+        entries += [
+            (pairing.round, pairing.white, pairing.line),
+            (pairing.round, pairing.black, pairing.line),
+        ]
     entries += [(bye.round, bye.player, bye.line) for bye in byes]
     for round_, player, line in entries:
         if (round_, player) in seen:
             first = seen[(round_, player)]
-            raise InputError(N_("%(value)s appears twice in round %(round)s"
-                             " (first at line %(first)s); expected one game or bye per round"),
-                             file=source, line=line,
-                             value=str(names.get(player, player)), round=round_, first=first)
+            raise InputError(
+                N_(
+                    "%(value)s appears twice in round %(round)s"
+                    " (first at line %(first)s); expected one game or bye per round"
+                ),
+                file=source,
+                line=line,
+                value=str(names.get(player, player)),
+                round=round_,
+                first=first,
+            )
         seen[(round_, player)] = line
 
 
@@ -175,34 +224,59 @@ def check_bounds(record: TournamentRecord) -> None:
     for entry in record.players:
         check_name(entry.name, source, entry.line)
     if len(record.players) > MAX_PLAYERS:
-        raise InputError(N_("%(count)s players: at most %(MAX_PLAYERS)s in one tournament"),
-                         file=source, line=record.players[MAX_PLAYERS].line,
-                         count=format(len(record.players), ','), MAX_PLAYERS=format(MAX_PLAYERS, ','))
+        raise InputError(
+            N_("%(count)s players: at most %(MAX_PLAYERS)s in one tournament"),
+            file=source,
+            line=record.players[MAX_PLAYERS].line,
+            count=format(len(record.players), ","),
+            MAX_PLAYERS=format(MAX_PLAYERS, ","),
+        )
     for pairing in record.pairings:
         check_round(pairing.round, source, pairing.line)
         if pairing.board is not None and not 1 <= pairing.board <= MAX_PLAYERS:
-            raise InputError(N_("board %(board)s: expected a board number from 1 to %(MAX_PLAYERS)s"),
-                             file=source, line=pairing.line,
-                             board=pairing.board, MAX_PLAYERS=format(MAX_PLAYERS, ','))
+            raise InputError(
+                N_("board %(board)s: expected a board number from 1 to %(MAX_PLAYERS)s"),
+                file=source,
+                line=pairing.line,
+                board=pairing.board,
+                MAX_PLAYERS=format(MAX_PLAYERS, ","),
+            )
     for bye in record.byes:
         check_round(bye.round, source, bye.line)
-    if len(record.teams) > MAX_PLAYERS:   # a team has one player at least, or the file is hostile
-        raise InputError(N_("%(count)s teams: at most %(MAX_PLAYERS)s in one tournament"),
-                         file=source, line=record.teams[MAX_PLAYERS].line,
-                         count=format(len(record.teams), ','), MAX_PLAYERS=format(MAX_PLAYERS, ','))
+    if len(record.teams) > MAX_PLAYERS:  # a team has one player at least, or the file is hostile
+        raise InputError(
+            N_("%(count)s teams: at most %(MAX_PLAYERS)s in one tournament"),
+            file=source,
+            line=record.teams[MAX_PLAYERS].line,
+            count=format(len(record.teams), ","),
+            MAX_PLAYERS=format(MAX_PLAYERS, ","),
+        )
 
 
 def check_round(number: int, source: str, line: int | None) -> None:
     if not 1 <= number <= MAX_ROUNDS:
-        raise InputError(N_("round %(number)s: expected a round number from 1 to %(MAX_ROUNDS)s"), file=source, line=line,
-                         number=number, MAX_ROUNDS=MAX_ROUNDS)
+        raise InputError(
+            N_("round %(number)s: expected a round number from 1 to %(MAX_ROUNDS)s"),
+            file=source,
+            line=line,
+            number=number,
+            MAX_ROUNDS=MAX_ROUNDS,
+        )
 
 
 def check_name(name: str, source: str, line: int | None) -> None:
     if len(name) > MAX_NAME_LENGTH:
-        raise InputError(N_("a name of %(count)s characters (%(value)s...): expected at most "
-                         "%(MAX_NAME_LENGTH)s"), file=source, line=line,
-                         count=format(len(name), ','), value=repr(name[:20]), MAX_NAME_LENGTH=MAX_NAME_LENGTH)
+        raise InputError(
+            N_(
+                "a name of %(count)s characters (%(value)s...): expected at most "
+                "%(MAX_NAME_LENGTH)s"
+            ),
+            file=source,
+            line=line,
+            count=format(len(name), ","),
+            value=repr(name[:20]),
+            MAX_NAME_LENGTH=MAX_NAME_LENGTH,
+        )
 
 
 def check_text(text: str, source: str, first_line: int = 1) -> None:
@@ -215,9 +289,16 @@ def check_text(text: str, source: str, first_line: int = 1) -> None:
     line = first_line + text.count("\n", 0, at)
     column = at - text.rfind("\n", 0, at)
     if text[at] == "\x00":
-        raise InputError(N_("a NUL byte: expected a text file (TRF, PGN or CSV)"), file=source, line=line)
-    raise InputError(N_("a control character %(character)s in column %(column)s: expected printable text"),
-                     file=source, line=line, character=control_name(text[at]), column=column)
+        raise InputError(
+            N_("a NUL byte: expected a text file (TRF, PGN or CSV)"), file=source, line=line
+        )
+    raise InputError(
+        N_("a control character %(character)s in column %(column)s: expected printable text"),
+        file=source,
+        line=line,
+        character=control_name(text[at]),
+        column=column,
+    )
 
 
 def points_text(half_points: int) -> str:
@@ -247,8 +328,12 @@ def decode_text(data: bytes, source: str | None = None) -> str:
         try:
             return data.decode("utf-16")
         except UnicodeDecodeError as error:
-            raise InputError(N_("the file starts as UTF-16 but is not (%(reason)s at byte %(start)s)"), file=source,
-                             reason=error.reason, start=error.start + 2) from None
+            raise InputError(
+                N_("the file starts as UTF-16 but is not (%(reason)s at byte %(start)s)"),
+                file=source,
+                reason=error.reason,
+                start=error.start + 2,
+            ) from None
     for encoding in ("utf-8", "cp1252"):
         try:
             return data.decode(encoding)

@@ -36,8 +36,18 @@ PIECE_LETTERS: dict[str, dict[str, str]] = {
     # knight). No published scoresheet standard was found; these initials are unambiguous.
     "hy": {"Ա": "K", "Թ": "Q", "Ն": "R", "Փ": "B", "Ձ": "N"},
     # Figurine algebraic notation (Unicode 2654-265F), both colours.
-    "figurine": {"♔": "K", "♕": "Q", "♖": "R", "♗": "B", "♘": "N",
-                 "♚": "K", "♛": "Q", "♜": "R", "♝": "B", "♞": "N"},
+    "figurine": {
+        "♔": "K",
+        "♕": "Q",
+        "♖": "R",
+        "♗": "B",
+        "♘": "N",
+        "♚": "K",
+        "♛": "Q",
+        "♜": "R",
+        "♝": "B",
+        "♞": "N",
+    },
 }
 """Piece letters read besides the English K Q R B N, by language."""
 
@@ -72,11 +82,18 @@ _NUMBER_PREFIX = re.compile(r"^\d+\s*(?:\.+|…)")
 class MoveError(InputError):
     """A typed move that python-chess does not accept where it stands."""
 
-    def __init__(self, number: int, color: chess.Color, typed: str, fen: str, why: Text, offset: int = 0) -> None:
+    def __init__(
+        self, number: int, color: chess.Color, typed: str, fen: str, why: Text, offset: int = 0
+    ) -> None:
         self.number, self.color, self.typed, self.fen, self.why = number, color, typed, fen, why
-        self.offset = offset   # where the move starts in the text read (a PGN reader turns it into a line)
-        template = (N_("move %(number)s (White) %(typed)s: %(why)s; the position: %(fen)s") if color == chess.WHITE
-                    else N_("move %(number)s (Black) %(typed)s: %(why)s; the position: %(fen)s"))
+        self.offset = (
+            offset  # where the move starts in the text read (a PGN reader turns it into a line)
+        )
+        template = (
+            N_("move %(number)s (White) %(typed)s: %(why)s; the position: %(fen)s")
+            if color == chess.WHITE
+            else N_("move %(number)s (Black) %(typed)s: %(why)s; the position: %(fen)s")
+        )
         super().__init__(template, number=number, typed=repr(typed), why=why, fen=fen)
 
 
@@ -84,7 +101,7 @@ class MoveError(InputError):
 class TypedMoves:
     """Typed moves, checked: the movetext as a PGN import stores it, and where it ends."""
 
-    movetext: str          # PGN movetext with [%clk] comments, without a result
+    movetext: str  # PGN movetext with [%clk] comments, without a result
     plies: int
     final_fen: str
     has_clocks: bool
@@ -99,11 +116,19 @@ class TypedMoves:
 def contradiction(board: chess.Board, white_points: int, black_points: int) -> Text | None:
     """Why ``board``, the game's last position, contradicts the result, or None."""
     if board.is_checkmate():
-        if board.turn == chess.BLACK:   # Black is mated
-            return None if (white_points, black_points) == (2, 0) else Text(
-                N_("the moves end in mate by White, and the result is not a win for White"))
-        return None if (white_points, black_points) == (0, 2) else Text(
-            N_("the moves end in mate by Black, and the result is not a win for Black"))
+        if board.turn == chess.BLACK:  # Black is mated
+            return (
+                None
+                if (white_points, black_points) == (2, 0)
+                else Text(
+                    N_("the moves end in mate by White, and the result is not a win for White")
+                )
+            )
+        return (
+            None
+            if (white_points, black_points) == (0, 2)
+            else Text(N_("the moves end in mate by Black, and the result is not a win for Black"))
+        )
     if board.is_stalemate() and (white_points, black_points) != (1, 1):
         return Text(N_("the moves end in stalemate (a draw), and the result is not a draw"))
     return None
@@ -117,8 +142,11 @@ def sign_contradiction(after: chess.Board, written: str) -> Text | None:
     a check too and is fine; ``#`` on a move that does not mate, and ``+`` on a move that gives
     no check, are refused like an illegal move: the scoresheet was misread somewhere."""
     if written.endswith("#") and not after.is_checkmate():
-        return Text(N_("written as mate (#), but it only gives check") if after.is_check()
-                    else N_("written as mate (#), but it gives neither check nor mate"))
+        return Text(
+            N_("written as mate (#), but it only gives check")
+            if after.is_check()
+            else N_("written as mate (#), but it gives neither check nor mate")
+        )
     if written.endswith("+") and not after.is_check():
         return Text(N_("written as check (+), but it gives no check"))
     return None
@@ -134,16 +162,26 @@ def after_the_end(board: chess.Board) -> Text | None:
     """Why no move can be made in ``board`` although it has legal moves, or None: the 75-move
     rule ended the game (a mate or stalemate has no legal move: python-chess refuses one)."""
     if board.halfmove_clock >= SEVENTY_FIVE_MOVES:
-        return Text(N_("the game was over before it: 75 moves by each side without a capture or a pawn "
-                       "move end a game (FIDE Laws 9.6.2)"))
+        return Text(
+            N_(
+                "the game was over before it: 75 moves by each side without a capture or a pawn "
+                "move end a game (FIDE Laws 9.6.2)"
+            )
+        )
     return None
 
 
 def too_long(file: str | None = None, line: int | None = None) -> InputError:
     """The one-line refusal of a game longer than :data:`MAX_PLIES` half-moves (a PGN's file and line)."""
-    return InputError(N_("the game is longer than %(MAX_PLIES)s half-moves; no game played under the "
-                         "rules is that long (the longest had 538)"), MAX_PLIES=format(MAX_PLIES, ","),
-                      file=file, line=line)
+    return InputError(
+        N_(
+            "the game is longer than %(MAX_PLIES)s half-moves; no game played under the "
+            "rules is that long (the longest had 538)"
+        ),
+        MAX_PLIES=format(MAX_PLIES, ","),
+        file=file,
+        line=line,
+    )
 
 
 def letters_to_english(word: str) -> str:
@@ -152,7 +190,7 @@ def letters_to_english(word: str) -> str:
     for letters in PIECE_LETTERS.values():
         for letter in sorted(letters, key=len, reverse=True):
             if word.startswith(letter):
-                word = letters[letter] + word[len(letter):]
+                word = letters[letter] + word[len(letter) :]
                 break
             # a promotion written with the piece letter ("e8Ф", "e8=Ф")
             if len(letter) == 1 and word.endswith(letter) and len(word) > 2:
@@ -190,7 +228,9 @@ def _clock(token: str) -> str | None:
     if match is None:
         return None
     first, second, third = match.groups()
-    hours, minutes, seconds = (int(first), int(second), int(third)) if third else (0, int(first), int(second))
+    hours, minutes, seconds = (
+        (int(first), int(second), int(third)) if third else (0, int(first), int(second))
+    )
     if minutes > 59 and third or seconds > 59:
         return None
     return f"{hours}:{minutes:02d}:{seconds:02d}"
@@ -214,8 +254,11 @@ def read_typed_moves(text: str, board: chess.Board | None = None) -> TypedMoves:
     Raises :class:`MoveError` at the first illegal, ambiguous or unreadable move, and
     :class:`InputError` for text with no move or a clock with no move before it."""
     if len(text) > MAX_MOVETEXT:
-        raise InputError(N_("the moves are %(count)s characters long; at most %(MAX_MOVETEXT)s are read"),
-                         count=format(len(text), ','), MAX_MOVETEXT=format(MAX_MOVETEXT, ','))
+        raise InputError(
+            N_("the moves are %(count)s characters long; at most %(MAX_MOVETEXT)s are read"),
+            count=format(len(text), ","),
+            MAX_MOVETEXT=format(MAX_MOVETEXT, ","),
+        )
     board = (board or chess.Board()).copy()
     start = board.copy()
     clocks: list[str | None] = []
@@ -223,12 +266,14 @@ def read_typed_moves(text: str, board: chess.Board | None = None) -> TypedMoves:
         if _MOVE_NUMBER.match(word) or word in RESULTS or _GLYPHS.fullmatch(word):
             continue
         if word.startswith("{") and _clock(word) is None:
-            continue   # a comment: free text is not kept (R18)
+            continue  # a comment: free text is not kept (R18)
         clock = _clock(word)
         if clock is not None:
             if not board.move_stack or clocks[-1] is not None:
-                raise InputError(N_("the clock time %(word)s follows no move; expected it right after its move"),
-                                 word=repr(word))
+                raise InputError(
+                    N_("the clock time %(word)s follows no move; expected it right after its move"),
+                    word=repr(word),
+                )
             clocks[-1] = clock
             continue
         if len(board.move_stack) >= MAX_PLIES:
@@ -237,8 +282,12 @@ def read_typed_moves(text: str, board: chess.Board | None = None) -> TypedMoves:
         clocks.append(None)
     if not board.move_stack:
         raise InputError(N_("no move found: expected moves such as '1. e4 e5 2. Nf3 Nc6'"))
-    return TypedMoves(_movetext(start, board, clocks), len(board.move_stack), board.fen(),
-                      any(c is not None for c in clocks))
+    return TypedMoves(
+        _movetext(start, board, clocks),
+        len(board.move_stack),
+        board.fen(),
+        any(c is not None for c in clocks),
+    )
 
 
 def _push(board: chess.Board, word: str) -> None:
@@ -250,11 +299,21 @@ def _push(board: chess.Board, word: str) -> None:
     try:
         move = board.parse_san(san)
     except chess.AmbiguousMoveError:
-        raise MoveError(number, color, word, board.fen(), Text(N_("ambiguous: more than one piece can make it"))) from None
+        raise MoveError(
+            number, color, word, board.fen(), Text(N_("ambiguous: more than one piece can make it"))
+        ) from None
     except chess.IllegalMoveError:
-        raise MoveError(number, color, word, board.fen(), Text(N_("illegal in this position"))) from None
+        raise MoveError(
+            number, color, word, board.fen(), Text(N_("illegal in this position"))
+        ) from None
     except ValueError:
-        raise MoveError(number, color, word, board.fen(), Text(N_("not a move: expected SAN such as Nf3, exd5, 0-0"))) from None
+        raise MoveError(
+            number,
+            color,
+            word,
+            board.fen(),
+            Text(N_("not a move: expected SAN such as Nf3, exd5, 0-0")),
+        ) from None
     board.push(move)
     why = sign_contradiction(board, san)
     if why is not None:
@@ -279,7 +338,9 @@ def check_signs(movetext: str, board: chess.Board, moves: Iterable[chess.Move]) 
         san = _strip_glyphs(word)
         signed = san.endswith(("+", "#"))
         if not signed and clock < SEVENTY_FIVE_MOVES:
-            clock = 0 if "x" in san or san[:1] in "abcdefgh" else clock + 1   # a capture or a pawn move
+            clock = (
+                0 if "x" in san or san[:1] in "abcdefgh" else clock + 1
+            )  # a capture or a pawn move
             pending.append(move)
             continue
         for earlier in pending:
@@ -306,7 +367,13 @@ def _main_line(movetext: str) -> Iterator[tuple[int, str]]:
         word = part.group(0)
         depth = max(0, depth + (word == "(") - (word == ")"))
         word = _NUMBER_PREFIX.sub("", word)
-        if depth or word in ("", ")") or word[0] in "{;%$" or word in RESULTS or _GLYPHS.fullmatch(word):
+        if (
+            depth
+            or word in ("", ")")
+            or word[0] in "{;%$"
+            or word in RESULTS
+            or _GLYPHS.fullmatch(word)
+        ):
             continue
         yield part.start() + len(part.group(0)) - len(word), word
 

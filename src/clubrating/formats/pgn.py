@@ -28,10 +28,18 @@ import chess.pgn
 from clubrating.errors import InputError
 from clubrating.formats.movetext import MAX_PLIES, MoveError, check_signs, too_long
 from clubrating.formats.common import (
-    PlayerNumbers, check_one_game_per_round, parse_date, parse_time_control, time_control_from_text,
+    PlayerNumbers,
+    check_one_game_per_round,
+    parse_date,
+    parse_time_control,
+    time_control_from_text,
 )
 from clubrating.formats.records import (
-    Pairing, TimeControl, TournamentKind, TournamentRecord, Unplayed,
+    Pairing,
+    TimeControl,
+    TournamentKind,
+    TournamentRecord,
+    Unplayed,
 )
 from clubrating.formats.results import PGN_UNFINISHED, GameResult, pgn_result
 from clubrating.words import N_
@@ -39,23 +47,43 @@ from clubrating.words import N_
 RESULTS = {result.value: result.points for result in GameResult if result.played}
 """PGN standard 8.2.6: the three finished results (1-0, 0-1, 1/2-1/2), as half-points (white, black)."""
 
-FORFEIT_WORDS = re.compile(r"forfeit|abandon|no[ -]?show|unplayed|not played|did not start|nostart", re.I)
+FORFEIT_WORDS = re.compile(
+    r"forfeit|abandon|no[ -]?show|unplayed|not played|did not start|nostart", re.I
+)
 """Termination values and comments that mark a game not played over the board."""
 
-PLIES_TO_HAVE_PLAYED = 2   # both sides made a move: the game was played (FIDE Laws 5.2.1 analogue)
+PLIES_TO_HAVE_PLAYED = 2  # both sides made a move: the game was played (FIDE Laws 5.2.1 analogue)
 
-SEVEN_TAG_ROSTER = ("Event", "Site", "Date", "Round", "White", "Black", "Result")   # PGN standard 8.1.1
+SEVEN_TAG_ROSTER = (
+    "Event",
+    "Site",
+    "Date",
+    "Round",
+    "White",
+    "Black",
+    "Result",
+)  # PGN standard 8.1.1
 KEPT_TAGS = SEVEN_TAG_ROSTER + ("TimeControl", "Variant", "SetUp", "FEN")
 """The tags stored with a game (spec R18, collect less: names and results, not a birth date,
 an e-mail, a FIDE id or a rating): the Seven Tag Roster; TimeControl, which gives the kept
 clocks their meaning (the CPI's time factor reads its increment, cpi/factors.py); Variant,
 SetUp and FEN, without which the moves of a Chess960 game or of a set-up position cannot
 be replayed. Every other tag is dropped at import, and the record says which."""
-CLOCK = re.compile(r"\[%clk\s+[0-9:.]+\s*\]")   # the clock command of PGN comments (lichess, chess.com, DGT)
+CLOCK = re.compile(
+    r"\[%clk\s+[0-9:.]+\s*\]"
+)  # the clock command of PGN comments (lichess, chess.com, DGT)
 _MOVETEXT_PART = re.compile(r"\{[^}]*\}?|;[^\n]*|^%[^\n]*|[^{;%]+|[;%]", re.MULTILINE)
 _TAG_LINE = re.compile(r'\s*\[[A-Za-z0-9_]+\s+"')
 _RESULT_TOKEN = re.compile(r"\s*(1-0|0-1|1/2-1/2|\*)\s*$")
-_STANDARD_VARIANTS = {"", "standard", "chess", "chess960", "chess 960", "fischerandom", "from position"}
+_STANDARD_VARIANTS = {
+    "",
+    "standard",
+    "chess",
+    "chess960",
+    "chess 960",
+    "fischerandom",
+    "from position",
+}
 
 
 class _Lines:
@@ -80,7 +108,7 @@ class _Lines:
             text = self._handle.readline()
             if self._in_movetext and _TAG_LINE.match(text):
                 self._pending, self._in_movetext = text, False
-                return "\n"   # the blank line the file forgot
+                return "\n"  # the blank line the file forgot
         if text:
             self.number += 1
             self.game_lines.append((self.number, text.rstrip("\r\n")))
@@ -92,14 +120,16 @@ class _Lines:
         return text
 
 
-class _Builder(chess.pgn.GameBuilder):   # type: ignore[type-arg]
+class _Builder(chess.pgn.GameBuilder):  # type: ignore[type-arg]
     """python-chess's game builder, keeping each error with the line it was read on."""
 
     def __init__(self, lines: _Lines) -> None:
         super().__init__()
         self._lines = lines
         self.located: list[tuple[str, int]] = []
-        self.tags: list[tuple[str, str]] = []   # as written (python-chess adds the roster's defaults)
+        self.tags: list[
+            tuple[str, str]
+        ] = []  # as written (python-chess adds the roster's defaults)
 
     def visit_header(self, tagname: str, tagvalue: str) -> None:
         super().visit_header(tagname, tagvalue)
@@ -130,52 +160,89 @@ class _Game:
     moves: str | None
     played: bool
     bughouse: bool
-    commented: bool = False   # the movetext had comments (other than clocks), dropped
+    commented: bool = False  # the movetext had comments (other than clocks), dropped
 
 
 def read_pgn(handle: TextIO, source: str = "<pgn>") -> TournamentRecord:
     """Read every game of a PGN file as one tournament."""
     games = list(_games(handle, source))
     if not games:
-        raise InputError(N_("no game found: expected PGN tags such as [Event \"...\"] and a result"), file=source)
+        raise InputError(
+            N_('no game found: expected PGN tags such as [Event "..."] and a result'), file=source
+        )
     if len({game.bughouse for game in games}) > 1:
         first = next(game for game in games if game.bughouse != games[0].bughouse)
-        raise InputError(N_("bughouse and ordinary games in one file; expected one kind of tournament"),
-                         file=source, line=first.line)
+        raise InputError(
+            N_("bughouse and ordinary games in one file; expected one kind of tournament"),
+            file=source,
+            line=first.line,
+        )
     numbered = all(game.round is None for game in games)
     players = PlayerNumbers()
     pairings = []
     kept, dropped = _kept_tags(games)
     for index, (game, headers) in enumerate(zip(games, kept), start=1):
         if game.round is None and not numbered:
-            raise InputError(N_("this game has no Round tag while others have one; expected a round"
-                             " number (e.g. [Round \"3\"]) on every game"), file=source, line=game.line)
+            raise InputError(
+                N_(
+                    "this game has no Round tag while others have one; expected a round"
+                    ' number (e.g. [Round "3"]) on every game'
+                ),
+                file=source,
+                line=game.line,
+            )
         white, black = players.number(game.white, game.line), players.number(game.black, game.line)
         white_points, black_points = RESULTS[game.result]
-        pairings.append(Pairing(
-            round=index if numbered else cast(int, game.round), board=game.board, white=white, black=black,
-            white_points=white_points, black_points=black_points, played=game.played,
-            unplayed=None if game.played else Unplayed.FORFEIT, moves=game.moves, headers=headers,
-            line=game.line))
+        pairings.append(
+            Pairing(
+                round=index if numbered else cast(int, game.round),
+                board=game.board,
+                white=white,
+                black=black,
+                white_points=white_points,
+                black_points=black_points,
+                played=game.played,
+                unplayed=None if game.played else Unplayed.FORFEIT,
+                moves=game.moves,
+                headers=headers,
+                line=game.line,
+            )
+        )
     entries = players.entries()
     try:
-        check_one_game_per_round(pairings, (), {entry.number: entry.name for entry in entries}, source)
+        check_one_game_per_round(
+            pairings, (), {entry.number: entry.name for entry in entries}, source
+        )
     except InputError as error:
         events = {dict(game.headers).get("Event", "?") for game in games}
         if len(events) > 1:
-            raise InputError(N_("%(reason)s; the file holds games of %(count)s different events:"
-                             " expected one tournament per file"), file=source, line=error.line,
-                             reason=error.reason, count=len(events)) from None
+            raise InputError(
+                N_(
+                    "%(reason)s; the file holds games of %(count)s different events:"
+                    " expected one tournament per file"
+                ),
+                file=source,
+                line=error.line,
+                reason=error.reason,
+                count=len(events),
+            ) from None
         raise
     name, date, control, warnings = _tournament_tags(games, source)
     commented = sum(game.commented for game in games)
     warnings += _dropped_warning(source, dropped, commented)
     return TournamentRecord(
-        name=name, date=date, players=entries, pairings=tuple(pairings),
-        rounds=max(pairing.round for pairing in pairings), time_control=control,
+        name=name,
+        date=date,
+        players=entries,
+        pairings=tuple(pairings),
+        rounds=max(pairing.round for pairing in pairings),
+        time_control=control,
         kind=TournamentKind.BUGHOUSE if games[0].bughouse else TournamentKind.CHESS,
-        source=source, format="pgn", warnings=tuple(warnings),
-        dropped=tuple(dropped) + (("comments",) if commented else ()))
+        source=source,
+        format="pgn",
+        warnings=tuple(warnings),
+        dropped=tuple(dropped) + (("comments",) if commented else ()),
+    )
 
 
 def _games(handle: TextIO, source: str) -> list[_Game]:
@@ -195,39 +262,76 @@ def _games(handle: TextIO, source: str) -> list[_Game]:
         games.append(_game(game, builders[-1], lines.game_lines, source))
 
 
-def _game(game: chess.pgn.Game, builder: _Builder, text: list[tuple[int, str]], source: str) -> _Game:
+def _game(
+    game: chess.pgn.Game, builder: _Builder, text: list[tuple[int, str]], source: str
+) -> _Game:
     content = [(number, line) for number, line in text if line.strip()]
     start = content[0][0] if content else (text[-1][0] if text else 0)
     tags = game.headers
     variant = tags.get("Variant", "").strip().lower()
     bughouse = "bughouse" in variant
     if not bughouse and variant not in _STANDARD_VARIANTS:
-        raise InputError(N_("variant %(Variant)s is not supported; expected standard chess,"
-                         " Chess960 or bughouse"), file=source, line=start, Variant=repr(tags['Variant']))
+        raise InputError(
+            N_(
+                "variant %(Variant)s is not supported; expected standard chess,"
+                " Chess960 or bughouse"
+            ),
+            file=source,
+            line=start,
+            Variant=repr(tags["Variant"]),
+        )
     if builder.located and not bughouse:
         message, line = builder.located[0]
-        raise InputError(N_("%(text)s; expected legal moves in SAN"), file=source, line=line, text=message)
+        raise InputError(
+            N_("%(text)s; expected legal moves in SAN"), file=source, line=line, text=message
+        )
     white, black = tags.get("White", "").strip(), tags.get("Black", "").strip()
     if white in ("", "?") or black in ("", "?"):
-        raise InputError(N_("a game needs both player names: expected [White \"...\"] and [Black \"...\"]"),
-                         file=source, line=start)
+        raise InputError(
+            N_('a game needs both player names: expected [White "..."] and [Black "..."]'),
+            file=source,
+            line=start,
+        )
     result = tags.get("Result", "*").strip()
     if result not in RESULTS:
-        raise InputError(N_("%(white)s - %(black)s has the result %(result)s; expected a finished game"
-                         " (1-0, 0-1 or 1/2-1/2), '*' means unfinished"), file=source, line=start,
-                         white=white, black=black, result=repr(result))
-    body = next((i for i, (_, line) in enumerate(content) if not line.lstrip().startswith("[")), len(content))
+        raise InputError(
+            N_(
+                "%(white)s - %(black)s has the result %(result)s; expected a finished game"
+                " (1-0, 0-1 or 1/2-1/2), '*' means unfinished"
+            ),
+            file=source,
+            line=start,
+            white=white,
+            black=black,
+            result=repr(result),
+        )
+    body = next(
+        (i for i, (_, line) in enumerate(content) if not line.lstrip().startswith("[")),
+        len(content),
+    )
     movetext = "\n".join(line for _, line in content[body:]).strip()
     if not bughouse:
         _check_moves(game, movetext, [number for number, _ in content[body:]], source)
     movetext, commented = keep_moves(movetext)
     moves = _RESULT_TOKEN.sub("", movetext).strip()
     plies = len(moves.split()) if bughouse else sum(1 for _ in game.mainline_moves())
-    forfeit = bool(FORFEIT_WORDS.search(tags.get("Termination", "")) or FORFEIT_WORDS.search(_comments(game)))
+    forfeit = bool(
+        FORFEIT_WORDS.search(tags.get("Termination", "")) or FORFEIT_WORDS.search(_comments(game))
+    )
     round_, board = _round(tags.get("Round", ""), source, start)
-    return _Game(line=start, headers=tuple(builder.tags), white=white, black=black, result=result,
-                 round=round_, board=board, moves=movetext if plies else None,
-                 played=not (forfeit and plies < PLIES_TO_HAVE_PLAYED), bughouse=bughouse, commented=commented)
+    return _Game(
+        line=start,
+        headers=tuple(builder.tags),
+        white=white,
+        black=black,
+        result=result,
+        round=round_,
+        board=board,
+        moves=movetext if plies else None,
+        played=not (forfeit and plies < PLIES_TO_HAVE_PLAYED),
+        bughouse=bughouse,
+        commented=commented,
+    )
 
 
 def _check_moves(game: chess.pgn.Game, movetext: str, numbers: list[int], source: str) -> None:
@@ -263,15 +367,26 @@ def keep_moves(movetext: str) -> tuple[str, bool]:
 
 def _kept_tags(games: list[_Game]) -> tuple[list[tuple[tuple[str, str], ...]], list[str]]:
     """Each game's tags that are kept (:data:`KEPT_TAGS`), and the names of those dropped."""
-    kept = [tuple((tag, value) for tag, value in game.headers if tag in KEPT_TAGS) for game in games]
+    kept = [
+        tuple((tag, value) for tag, value in game.headers if tag in KEPT_TAGS) for game in games
+    ]
     dropped = sorted({tag for game in games for tag, _ in game.headers if tag not in KEPT_TAGS})
     return kept, dropped
 
 
 def _dropped_warning(source: str, tags: list[str], commented: int) -> list[str]:
     said = ([f"the tags {', '.join(tags)}"] if tags else []) + (
-        [f"the comments of {commented} game{'s' if commented > 1 else ''} (clock times kept)"] if commented else [])
-    return [f"{source}: not stored (a club rating needs names and results only, R18): {'; '.join(said)}"] if said else []
+        [f"the comments of {commented} game{'s' if commented > 1 else ''} (clock times kept)"]
+        if commented
+        else []
+    )
+    return (
+        [
+            f"{source}: not stored (a club rating needs names and results only, R18): {'; '.join(said)}"
+        ]
+        if said
+        else []
+    )
 
 
 def _comments(game: chess.pgn.Game) -> str:
@@ -284,19 +399,34 @@ def _round(text: str, source: str, line: int) -> tuple[int | None, int | None]:
         return None, None
     parts = text.split(".")
     if not all(part.isdecimal() for part in parts[:2]) or int(parts[0]) == 0:
-        raise InputError(N_("Round %(text)s: expected a round number such as \"3\" or \"3.2\""
-                         " (round 3, board 2), or \"?\""), file=source, line=line, text=repr(text))
+        raise InputError(
+            N_(
+                'Round %(text)s: expected a round number such as "3" or "3.2"'
+                ' (round 3, board 2), or "?"'
+            ),
+            file=source,
+            line=line,
+            text=repr(text),
+        )
     return int(parts[0]), int(parts[1]) if len(parts) > 1 else None
 
 
-def _tournament_tags(games: list[_Game], source: str) -> tuple[str, dt.date | None, TimeControl, list[str]]:
+def _tournament_tags(
+    games: list[_Game], source: str
+) -> tuple[str, dt.date | None, TimeControl, list[str]]:
     warnings: list[str] = []
     first = dict(games[0].headers)
     name = "" if first.get("Event", "?") in ("?", "") else first["Event"].strip()
     if len({dict(game.headers).get("Event", "?") for game in games}) > 1:
-        warnings.append(f"{source}: the games carry different Event tags; the first, {name!r}, names the tournament")
-    event_dates = [d for game in games if (d := _pgn_date(dict(game.headers).get("EventDate", ""))) is not None]
-    game_dates = [d for game in games if (d := _pgn_date(dict(game.headers).get("Date", ""))) is not None]
+        warnings.append(
+            f"{source}: the games carry different Event tags; the first, {name!r}, names the tournament"
+        )
+    event_dates = [
+        d for game in games if (d := _pgn_date(dict(game.headers).get("EventDate", ""))) is not None
+    ]
+    game_dates = [
+        d for game in games if (d := _pgn_date(dict(game.headers).get("Date", ""))) is not None
+    ]
     date = event_dates[0] if event_dates else min(game_dates, default=None)
     controls = [parse_time_control(dict(game.headers).get("TimeControl", "")) for game in games]
     control = next((c for c in controls if c is not None), None) or time_control_from_text(name)
@@ -328,11 +458,18 @@ def write_pgn(record: TournamentRecord, handle: TextIO, *, results_only: bool = 
         handle.write(f"\n{moves} {result}\n\n" if moves else f"\n{result}\n\n")
 
 
-def _tags(record: TournamentRecord, pairing: Pairing, names: dict[int, str]) -> list[tuple[str, str]]:
+def _tags(
+    record: TournamentRecord, pairing: Pairing, names: dict[int, str]
+) -> list[tuple[str, str]]:
     kept = dict(pairing.headers)
-    kept.update({
-        "Round": f"{pairing.round}.{pairing.board}" if pairing.board else str(pairing.round),
-        "White": names[pairing.white], "Black": names[pairing.black], "Result": _result(pairing)})
+    kept.update(
+        {
+            "Round": f"{pairing.round}.{pairing.board}" if pairing.board else str(pairing.round),
+            "White": names[pairing.white],
+            "Black": names[pairing.black],
+            "Result": _result(pairing),
+        }
+    )
     kept.setdefault("Event", record.name or "?")
     kept.setdefault("Site", "?")
     kept.setdefault("Date", f"{record.date:%Y.%m.%d}" if record.date else "????.??.??")
@@ -348,9 +485,16 @@ def _result(pairing: Pairing) -> str:
     text = pgn_result(pairing.white_points, pairing.black_points)
     if text != PGN_UNFINISHED:
         return text
-    raise InputError(N_("round %(round)s: %(white_points)s/2 - %(black_points)s/2"
-                     " has no PGN result; expected 1-0, 0-1 or 1/2-1/2"), line=pairing.line,
-                     round=pairing.round, white_points=pairing.white_points, black_points=pairing.black_points)
+    raise InputError(
+        N_(
+            "round %(round)s: %(white_points)s/2 - %(black_points)s/2"
+            " has no PGN result; expected 1-0, 0-1 or 1/2-1/2"
+        ),
+        line=pairing.line,
+        round=pairing.round,
+        white_points=pairing.white_points,
+        black_points=pairing.black_points,
+    )
 
 
 def _escape(value: str) -> str:

@@ -46,20 +46,20 @@ class TournamentKind(enum.Enum):
 class Unplayed(enum.Enum):
     """Why a pairing was not played over the board (spec R8; TRF 2016 result codes)."""
 
-    FORFEIT = "forfeit"          # TRF '+' / '-': one side did not show up
-    NO_MOVES = "no-moves"        # TRF 'W' / 'D' / 'L': a result without a move played
+    FORFEIT = "forfeit"  # TRF '+' / '-': one side did not show up
+    NO_MOVES = "no-moves"  # TRF 'W' / 'D' / 'L': a result without a move played
     DOUBLE_FORFEIT = "double-forfeit"
 
 
 class ByeKind(enum.Enum):
     """A round without an opponent (TRF 2016 codes)."""
 
-    HALF_POINT = "H"       # half-point bye
-    FULL_POINT = "F"       # full-point bye
-    PAIRING = "U"          # pairing-allocated bye (odd number of players)
-    ZERO_POINT = "Z"       # zero-point bye
-    ABSENT = " "           # blank: not paired, absent
-    UNFIELDED = "0000"     # team event: player not fielded
+    HALF_POINT = "H"  # half-point bye
+    FULL_POINT = "F"  # full-point bye
+    PAIRING = "U"  # pairing-allocated bye (odd number of players)
+    ZERO_POINT = "Z"  # zero-point bye
+    ABSENT = " "  # blank: not paired, absent
+    UNFIELDED = "0000"  # team event: player not fielded
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,9 +68,9 @@ class PlayerEntry:
 
     number: int
     name: str
-    points: HalfPoints | None = None   # the total written in the file, if any
+    points: HalfPoints | None = None  # the total written in the file, if any
     line: int | None = None
-    rank: int | None = None            # the place written in the file (TRF columns 86-89); None: none given
+    rank: int | None = None  # the place written in the file (TRF columns 86-89); None: none given
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,8 +90,8 @@ class Pairing:
     unplayed: Unplayed | None = None
     colours_known: bool = True
     board: int | None = None
-    moves: str | None = None          # PGN movetext (with comments such as %clk) when known
-    headers: tuple[tuple[str, str], ...] = ()   # the PGN tags of the game, when read from PGN
+    moves: str | None = None  # PGN movetext (with comments such as %clk) when known
+    headers: tuple[tuple[str, str], ...] = ()  # the PGN tags of the game, when read from PGN
     line: int | None = None
 
 
@@ -129,10 +129,16 @@ class TournamentRecord:
     end_date: dt.date | None = None
     time_control: TimeControl = TimeControl.STANDARD
     kind: TournamentKind = TournamentKind.CHESS
-    source: str = ""                  # the file name, for messages
-    format: str = ""                  # "trf", "pgn" or "csv"
-    warnings: tuple[str, ...] = field(default=())   # recoverable oddities, with file:line
-    planned_rounds: int | None = None  # TRF 'XXR': rounds announced (``rounds`` counts those in the file)
-    dropped: tuple[str, ...] = ()      # R18: PGN tags not kept (sorted), and "comments" when any were dropped
-    headers: tuple[tuple[str, str], ...] = ()   # TRF header lines (code, text) about the event, as written
-    teams: tuple[Team, ...] = ()       # a team event's teams (TRF 013 lines), in the file's order
+    source: str = ""  # the file name, for messages
+    format: str = ""  # "trf", "pgn" or "csv"
+    warnings: tuple[str, ...] = field(default=())  # recoverable oddities, with file:line
+    planned_rounds: int | None = (
+        None  # TRF 'XXR': rounds announced (``rounds`` counts those in the file)
+    )
+    dropped: tuple[
+        str, ...
+    ] = ()  # R18: PGN tags not kept (sorted), and "comments" when any were dropped
+    headers: tuple[
+        tuple[str, str], ...
+    ] = ()  # TRF header lines (code, text) about the event, as written
+    teams: tuple[Team, ...] = ()  # a team event's teams (TRF 013 lines), in the file's order

@@ -23,9 +23,9 @@ class GameResult(enum.Enum):
     WHITE_WINS = "1-0"
     BLACK_WINS = "0-1"
     DRAW = "1/2-1/2"
-    WHITE_WINS_BY_FORFEIT = "+-"     # TRF '+' / '-': black did not show up (never rated, R8)
+    WHITE_WINS_BY_FORFEIT = "+-"  # TRF '+' / '-': black did not show up (never rated, R8)
     BLACK_WINS_BY_FORFEIT = "-+"
-    DOUBLE_FORFEIT = "--"            # TRF '-' against '-': neither showed up
+    DOUBLE_FORFEIT = "--"  # TRF '-' against '-': neither showed up
 
     @property
     def points(self) -> tuple[HalfPoints, HalfPoints]:
@@ -62,8 +62,11 @@ class GameResult(enum.Enum):
         """A result as the arbiter types it; an InputError that lists the spellings otherwise."""
         found = cls.find(text)
         if found is None:
-            raise InputError(N_("unknown result %(text)s: expected one of %(EXPECTED)s"),
-                             text=repr(text), EXPECTED=EXPECTED)
+            raise InputError(
+                N_("unknown result %(text)s: expected one of %(EXPECTED)s"),
+                text=repr(text),
+                EXPECTED=EXPECTED,
+            )
         return found
 
     @classmethod
@@ -76,8 +79,11 @@ class GameResult(enum.Enum):
 
 
 _POINTS: dict[GameResult, tuple[HalfPoints, HalfPoints]] = {
-    GameResult.WHITE_WINS: (2, 0), GameResult.BLACK_WINS: (0, 2), GameResult.DRAW: (1, 1),
-    GameResult.WHITE_WINS_BY_FORFEIT: (2, 0), GameResult.BLACK_WINS_BY_FORFEIT: (0, 2),
+    GameResult.WHITE_WINS: (2, 0),
+    GameResult.BLACK_WINS: (0, 2),
+    GameResult.DRAW: (1, 1),
+    GameResult.WHITE_WINS_BY_FORFEIT: (2, 0),
+    GameResult.BLACK_WINS_BY_FORFEIT: (0, 2),
     GameResult.DOUBLE_FORFEIT: (0, 0),
 }
 _PLAYED = frozenset({GameResult.WHITE_WINS, GameResult.BLACK_WINS, GameResult.DRAW})
@@ -86,23 +92,33 @@ _FORFEIT_OF = {_POINTS[r]: r for r in GameResult if r not in _PLAYED}
 
 SPELLINGS: dict[str, GameResult] = {
     # docs/formats.md, "CSV": every spelling of a game's result; the PGN standard's three (8.2.6)
-    "1-0": GameResult.WHITE_WINS, "1:0": GameResult.WHITE_WINS,
-    "0-1": GameResult.BLACK_WINS, "0:1": GameResult.BLACK_WINS,
-    "1/2-1/2": GameResult.DRAW, "½-½": GameResult.DRAW, "½:½": GameResult.DRAW, "0.5-0.5": GameResult.DRAW,
+    "1-0": GameResult.WHITE_WINS,
+    "1:0": GameResult.WHITE_WINS,
+    "0-1": GameResult.BLACK_WINS,
+    "0:1": GameResult.BLACK_WINS,
+    "1/2-1/2": GameResult.DRAW,
+    "½-½": GameResult.DRAW,
+    "½:½": GameResult.DRAW,
+    "0.5-0.5": GameResult.DRAW,
     "=": GameResult.DRAW,
-    "+:-": GameResult.WHITE_WINS_BY_FORFEIT, "+-": GameResult.WHITE_WINS_BY_FORFEIT,
+    "+:-": GameResult.WHITE_WINS_BY_FORFEIT,
+    "+-": GameResult.WHITE_WINS_BY_FORFEIT,
     "+/-": GameResult.WHITE_WINS_BY_FORFEIT,
-    "-:+": GameResult.BLACK_WINS_BY_FORFEIT, "-+": GameResult.BLACK_WINS_BY_FORFEIT,
+    "-:+": GameResult.BLACK_WINS_BY_FORFEIT,
+    "-+": GameResult.BLACK_WINS_BY_FORFEIT,
     "-/+": GameResult.BLACK_WINS_BY_FORFEIT,
-    "-:-": GameResult.DOUBLE_FORFEIT, "--": GameResult.DOUBLE_FORFEIT, "-/-": GameResult.DOUBLE_FORFEIT,
+    "-:-": GameResult.DOUBLE_FORFEIT,
+    "--": GameResult.DOUBLE_FORFEIT,
+    "-/-": GameResult.DOUBLE_FORFEIT,
 }
 """Every spelling read, without spaces and case-folded, and the result it stands for."""
 
-EXPECTED = ("1-0, 0-1, 1/2-1/2, +- (white wins by forfeit), -+ (black wins by forfeit), "
-            "-- (double forfeit)")
+EXPECTED = (
+    "1-0, 0-1, 1/2-1/2, +- (white wins by forfeit), -+ (black wins by forfeit), -- (double forfeit)"
+)
 """The spellings named in a message (docs/formats.md lists the others)."""
 
-PGN_UNFINISHED = "*"   # PGN standard 8.2.6: a game still in progress, or its result unknown
+PGN_UNFINISHED = "*"  # PGN standard 8.2.6: a game still in progress, or its result unknown
 
 
 def result_text(white: HalfPoints, black: HalfPoints, played: bool = True) -> str:

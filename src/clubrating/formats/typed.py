@@ -15,13 +15,19 @@ from __future__ import annotations
 import datetime as dt
 
 from clubrating.errors import InputError
-from clubrating.formats.common import check_bounds, check_name, check_one_game_per_round, check_round, check_text
+from clubrating.formats.common import (
+    check_bounds,
+    check_name,
+    check_one_game_per_round,
+    check_round,
+    check_text,
+)
 from clubrating.formats.records import Bye, ByeKind, Pairing, PlayerEntry, TournamentRecord
 from clubrating.formats.results import GameResult
 from clubrating.words import N_
 
 SOURCE = "typed"
-BYE_POINTS = {"": 2, "1": 2, "1/2": 1, "½": 1, "0.5": 1, "0": 0}   # half-points
+BYE_POINTS = {"": 2, "1": 2, "1/2": 1, "½": 1, "0.5": 1, "0": 0}  # half-points
 BYE_KIND = {2: ByeKind.FULL_POINT, 1: ByeKind.HALF_POINT, 0: ByeKind.ZERO_POINT}
 
 
@@ -52,21 +58,35 @@ def parse_typed(text: str, *, name: str, date: dt.date | None) -> TournamentReco
             continue
         fields = _fields(raw)
         if not (fields[0].isascii() and fields[0].isdigit()) or int(fields[0]) < 1:
-            raise InputError(N_("expected a round number first, found %(value)s"), file=SOURCE, line=line,
-                             value=repr(fields[0]))
+            raise InputError(
+                N_("expected a round number first, found %(value)s"),
+                file=SOURCE,
+                line=line,
+                value=repr(fields[0]),
+            )
         rnd = int(fields[0])
         check_round(rnd, SOURCE, line)
         if len(fields) == 3 and fields[2].casefold().startswith("bye"):
             points = fields[2][3:].strip()
             if points not in BYE_POINTS:
-                raise InputError(N_("a bye is worth 1, 1/2 or 0, not %(points)s"), file=SOURCE, line=line,
-                                 points=repr(points))
+                raise InputError(
+                    N_("a bye is worth 1, 1/2 or 0, not %(points)s"),
+                    file=SOURCE,
+                    line=line,
+                    points=repr(points),
+                )
             player = number(fields[1], line)
             names.setdefault(player, fields[1])
-            byes.append(Bye(rnd, player, BYE_POINTS[points], BYE_KIND[BYE_POINTS[points]], line=line))
+            byes.append(
+                Bye(rnd, player, BYE_POINTS[points], BYE_KIND[BYE_POINTS[points]], line=line)
+            )
             continue
         if len(fields) != 4:
-            raise InputError(N_("expected 'round, white, black, result' or 'round, player, bye'"), file=SOURCE, line=line)
+            raise InputError(
+                N_("expected 'round, white, black, result' or 'round, player, bye'"),
+                file=SOURCE,
+                line=line,
+            )
         white, black = number(fields[1], line), number(fields[2], line)
         if white == black:
             raise InputError(N_("a player cannot play against themselves"), file=SOURCE, line=line)
@@ -76,16 +96,34 @@ def parse_typed(text: str, *, name: str, date: dt.date | None) -> TournamentReco
             result = GameResult.parse(fields[3])
         except InputError as error:
             raise InputError(error.reason, file=SOURCE, line=line) from None
-        pairings.append(Pairing(round=rnd, white=white, black=black, white_points=result.white_points,
-                                black_points=result.black_points, played=result.played,
-                                unplayed=result.unplayed, line=line))
+        pairings.append(
+            Pairing(
+                round=rnd,
+                white=white,
+                black=black,
+                white_points=result.white_points,
+                black_points=result.black_points,
+                played=result.played,
+                unplayed=result.unplayed,
+                line=line,
+            )
+        )
     if not pairings:
-        raise InputError(N_("no games typed: one line a game, 'round, white, black, result'"), file=SOURCE)
+        raise InputError(
+            N_("no games typed: one line a game, 'round, white, black, result'"), file=SOURCE
+        )
     rounds = max([p.round for p in pairings] + [b.round for b in byes])
     check_one_game_per_round(pairings, byes, names, SOURCE)
     players = tuple(PlayerEntry(n, " ".join(names[n].split())) for n in sorted(names))
-    record = TournamentRecord(name=name.strip() or "Typed tournament", date=date, players=players,
-                              pairings=tuple(pairings), byes=tuple(byes), rounds=rounds, source=SOURCE,
-                              format="typed")
+    record = TournamentRecord(
+        name=name.strip() or "Typed tournament",
+        date=date,
+        players=players,
+        pairings=tuple(pairings),
+        byes=tuple(byes),
+        rounds=rounds,
+        source=SOURCE,
+        format="typed",
+    )
     check_bounds(record)
     return record

@@ -45,7 +45,7 @@ _NOT_PLAIN = re.compile(f"[^{PLAIN}]")
 # letter rather than after я, where their code points are: (the letter, how many places after
 # it; ї with і, ґ with г, ў with у: told apart only when the names are otherwise equal, as ё from е).
 _CYRILLIC_AFTER = {"ґ": ("г", 0), "є": ("е", 1), "і": ("и", 1), "ї": ("и", 1), "ў": ("у", 0)}
-TABLE_SIZE = 20_000   # characters: a few hundred make the club's names; a few MB at most
+TABLE_SIZE = 20_000  # characters: a few hundred make the club's names; a few MB at most
 # Punctuation and symbols sort before digits and letters, in CLDR's root order among the
 # ones names carry; others follow them by code point.
 _PUNCTUATION = " _-,;:!?.'\"()[]{}@*/\\&#%`^+<=>|~$"
@@ -78,7 +78,7 @@ def _folded(c: str) -> str:
     if category[0] == "L" and unicodedata.name(c, "").startswith("LATIN"):
         return anyascii(c).lower()
     if category[0] in "PS" and ord(c) > 0x7F:
-        return anyascii(c) or c   # "’" -> "'", "–" -> "-"
+        return anyascii(c) or c  # "’" -> "'", "–" -> "-"
     return c.replace(YO, YE)
 
 
@@ -90,7 +90,9 @@ def fold(text: str, *, ligature_as_ev: bool = True) -> str:
     е, և as եվ (as եւ without ``ligature_as_ev``), Latin letters without their accents
     ("Müller" -> "muller", "ß" -> "ss"), combining marks such as Russian stress marks dropped,
     runs of spaces as one space."""
-    folded = unicodedata.normalize("NFKC", text.replace(LIGATURE, READ_AS) if ligature_as_ev else text)
+    folded = unicodedata.normalize(
+        "NFKC", text.replace(LIGATURE, READ_AS) if ligature_as_ev else text
+    )
     folded = folded.casefold().replace(YO, YE)
     return " ".join((folded.translate(_FOLDED) if _NOT_PLAIN.search(folded) else folded).split())
 

@@ -132,17 +132,43 @@ TEXT: dict[Reason, str] = {
 
 # Penalties (points off 100), hand-fitted as said above.
 PENALTY: dict[Reason, float] = {
-    Reason.PUNCTUATION: 1.0, Reason.TRANSLITERATION: 3.0, Reason.PARTICLE: 2.0, Reason.SWAPPED: 3.0,
-    Reason.DOUBLE_SURNAME: 6.0, Reason.JOINED_SURNAME: 2.0, Reason.DOUBLE_SURNAME_LATER: 8.0,
-    Reason.INITIAL: 6.0, Reason.MIDDLE_INITIAL: 1.0, Reason.MIDDLE_MISSING: 3.0, Reason.MIDDLE_ADDED: 4.0,
-    Reason.SHORT_FORM: 7.0, Reason.MIDDLE_SHORT_FORM: 2.0, Reason.GIVEN_TYPO: 8.0, Reason.MIDDLE_TYPO: 3.0,
-    Reason.FIRST_MISSING: 15.0, Reason.FIRST_ADDED: 15.0, Reason.NICKNAME: 7.0, Reason.MIDDLE_NICKNAME: 2.0,
-    Reason.SIMILAR_FIRST: 22.0, Reason.OTHER_MIDDLE: 12.0, Reason.OTHER_FIRST: 35.0, Reason.SURNAME_TYPO_1: 8.0,
-    Reason.SURNAME_TYPO_2: 16.0, Reason.LATER_SURNAME_TYPO: 4.0, Reason.OTHER_SURNAME: 40.0,
-    Reason.SURNAME_SHORTENED: 5.0, Reason.SURNAME_ORDER: 4.0, Reason.OTHER_SECOND_SURNAME: 22.0,
-    Reason.SURNAME_NOT_TYPED: 20.0, Reason.WORDS_REORDERED: 6.0, Reason.WORD_ADDED: 12.0,
-    Reason.RARE_GIVEN_NAMES: 40.0, Reason.OTHER_NUMBER: 10.0, Reason.OTHER_GENERATION: 10.0,
-    Reason.GENERATION_ONE_SIDE: 2.0, Reason.OTHER_FEDERATION: 10.0,
+    Reason.PUNCTUATION: 1.0,
+    Reason.TRANSLITERATION: 3.0,
+    Reason.PARTICLE: 2.0,
+    Reason.SWAPPED: 3.0,
+    Reason.DOUBLE_SURNAME: 6.0,
+    Reason.JOINED_SURNAME: 2.0,
+    Reason.DOUBLE_SURNAME_LATER: 8.0,
+    Reason.INITIAL: 6.0,
+    Reason.MIDDLE_INITIAL: 1.0,
+    Reason.MIDDLE_MISSING: 3.0,
+    Reason.MIDDLE_ADDED: 4.0,
+    Reason.SHORT_FORM: 7.0,
+    Reason.MIDDLE_SHORT_FORM: 2.0,
+    Reason.GIVEN_TYPO: 8.0,
+    Reason.MIDDLE_TYPO: 3.0,
+    Reason.FIRST_MISSING: 15.0,
+    Reason.FIRST_ADDED: 15.0,
+    Reason.NICKNAME: 7.0,
+    Reason.MIDDLE_NICKNAME: 2.0,
+    Reason.SIMILAR_FIRST: 22.0,
+    Reason.OTHER_MIDDLE: 12.0,
+    Reason.OTHER_FIRST: 35.0,
+    Reason.SURNAME_TYPO_1: 8.0,
+    Reason.SURNAME_TYPO_2: 16.0,
+    Reason.LATER_SURNAME_TYPO: 4.0,
+    Reason.OTHER_SURNAME: 40.0,
+    Reason.SURNAME_SHORTENED: 5.0,
+    Reason.SURNAME_ORDER: 4.0,
+    Reason.OTHER_SECOND_SURNAME: 22.0,
+    Reason.SURNAME_NOT_TYPED: 20.0,
+    Reason.WORDS_REORDERED: 6.0,
+    Reason.WORD_ADDED: 12.0,
+    Reason.RARE_GIVEN_NAMES: 40.0,
+    Reason.OTHER_NUMBER: 10.0,
+    Reason.OTHER_GENERATION: 10.0,
+    Reason.GENERATION_ONE_SIDE: 2.0,
+    Reason.OTHER_FEDERATION: 10.0,
 }
 # A given name written as its first three letters or more ("Alex" for
 # "Alexander") counts as a short form; shorter prefixes are too common.
@@ -186,7 +212,11 @@ def surname_reasons(query: tuple[str, ...], member: tuple[str, ...]) -> list[Rea
         later = _one_surname(query[1:], member[1:])
         if later in ([Reason.SURNAME_TYPO_1], [Reason.SURNAME_TYPO_2]):
             return [Reason.LATER_SURNAME_TYPO]
-    if len(query) < len(member) and member[:len(query)] == query and all(len(w) <= 2 for w in member[len(query):]):
+    if (
+        len(query) < len(member)
+        and member[: len(query)] == query
+        and all(len(w) <= 2 for w in member[len(query) :])
+    ):
         # the member's last surname written as its initial ("Garcia-Monteavaro
         # R."): shortened, not a one-letter typo of the joined words
         return [Reason.SURNAME_SHORTENED]
@@ -224,7 +254,7 @@ def _surname_word(one: str, other: str) -> list[Reason] | None:
 
 
 def _part_of_double(shorter: tuple[str, ...], longer: tuple[str, ...]) -> list[Reason]:
-    """"Lopez" / "Lopez Gaviria": every word of the shorter surname in the longer one."""
+    """ "Lopez" / "Lopez Gaviria": every word of the shorter surname in the longer one."""
     worst: list[Reason] = []
     first = True
     for index, word in enumerate(shorter):
@@ -243,8 +273,10 @@ def _one_surname(query: tuple[str, ...], member: tuple[str, ...]) -> list[Reason
         return [] if query == member else [Reason.JOINED_SURNAME]
     if compact_skeleton(query) == compact_skeleton(member):
         return [Reason.TRANSLITERATION]
-    distance = min(OSA.distance(q_compact, m_compact, score_cutoff=3),
-                   OSA.distance(compact_skeleton(query), compact_skeleton(member), score_cutoff=3))
+    distance = min(
+        OSA.distance(q_compact, m_compact, score_cutoff=3),
+        OSA.distance(compact_skeleton(query), compact_skeleton(member), score_cutoff=3),
+    )
     shortest = min(len(q_compact), len(m_compact))
     if distance == 1 and shortest >= 3:
         return [Reason.SURNAME_TYPO_1]
@@ -271,8 +303,9 @@ def _pair(query: str, member: str, first: bool) -> list[Reason] | None:
     if same_given_name(query, member) or is_abbreviation(shorter, longer):
         return [Reason.NICKNAME if first else Reason.MIDDLE_NICKNAME]
     if min(len(query), len(member)) >= 4 and (
-            OSA.distance(query, member, score_cutoff=2) <= 1
-            or OSA.distance(skeleton(query), skeleton(member), score_cutoff=2) <= 1):
+        OSA.distance(query, member, score_cutoff=2) <= 1
+        or OSA.distance(skeleton(query), skeleton(member), score_cutoff=2) <= 1
+    ):
         # a middle name typed with a typo is still one more word alike: it
         # must cost less than leaving it out and adding another (3 + 4)
         return [Reason.GIVEN_TYPO if first else Reason.MIDDLE_TYPO]
@@ -300,7 +333,9 @@ def given_reasons(query: tuple[str, ...], member: tuple[str, ...]) -> list[Reaso
     substitute (a different first or middle name).
     """
     rows, cols = len(query), len(member)
-    best: list[list[tuple[float, list[Reason]]]] = [[(0.0, [])] * (cols + 1) for _ in range(rows + 1)]
+    best: list[list[tuple[float, list[Reason]]]] = [
+        [(0.0, [])] * (cols + 1) for _ in range(rows + 1)
+    ]
     for i in range(rows + 1):
         for j in range(cols + 1):
             if i == 0 and j == 0:
@@ -324,7 +359,9 @@ def given_reasons(query: tuple[str, ...], member: tuple[str, ...]) -> list[Reaso
             best[i][j] = min(options, key=lambda option: option[0])
     reasons = best[rows][cols][1]
     if Reason.FIRST_ADDED in reasons and Reason.FIRST_MISSING in reasons:
-        reasons = [Reason.OTHER_FIRST] + [r for r in reasons if r not in (Reason.FIRST_ADDED, Reason.FIRST_MISSING)]
+        reasons = [Reason.OTHER_FIRST] + [
+            r for r in reasons if r not in (Reason.FIRST_ADDED, Reason.FIRST_MISSING)
+        ]
     return reasons
 
 
@@ -346,8 +383,6 @@ def _query_parses(query: NormalName) -> list[tuple[tuple[str, ...], tuple[str, .
 
 def _plain_words(name: NormalName) -> list[str]:
     return sorted(name.plain.replace(",", " ").split())
-
-
 
 
 def _member_readings(member: NormalName) -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
@@ -412,7 +447,9 @@ def _word_sets(query: NormalName, member: NormalName, alike: int) -> list[Reason
     """
     typed = [w for w in query.words if w not in query.particles]
     known = [w for w in member.words if w not in member.particles]
-    shared = {skeleton(w) for w in typed if len(w) >= 3} & {skeleton(w) for w in known if len(w) >= 3}
+    shared = {skeleton(w) for w in typed if len(w) >= 3} & {
+        skeleton(w) for w in known if len(w) >= 3
+    }
     if len(shared) < alike:
         return None
     pairs = []
@@ -434,8 +471,9 @@ def _word_sets(query: NormalName, member: NormalName, alike: int) -> list[Reason
     if full < 2 or (left_typed and left_known):
         return None
     places = [j for _, j in sorted(chosen.items())]
-    if places == sorted(places) and all((typed[i] in query.surname) == (known[j] in member.surname)
-                                        for i, j in chosen.items()):
+    if places == sorted(places) and all(
+        (typed[i] in query.surname) == (known[j] in member.surname) for i, j in chosen.items()
+    ):
         return None  # every word in its place: the readings by surname and given names said it all
     surname = {j for j, word in enumerate(known) if word in member.surname}
     reasons = [Reason.WORD_ADDED] * left_typed

@@ -122,7 +122,7 @@ def same_given_name(one: str, other: str) -> bool:
 
 
 def is_abbreviation(short: str, full: str) -> bool:
-    """"Fco" for "Francisco", "Md" for "Mohammed", "Fdez" for "Fernandez".
+    """ "Fco" for "Francisco", "Md" for "Mohammed", "Fdez" for "Fernandez".
 
     Same first and last letter, every letter of ``short`` in ``full`` in
     order, and at least two letters left out (the Spanish and Arabic written

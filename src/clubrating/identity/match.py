@@ -28,7 +28,9 @@ from rapidfuzz.distance import OSA
 
 from clubrating.errors import InputError
 from clubrating.words import N_
-from clubrating.identity import MAX_PROPOSALS as MAX_PROPOSALS   # its home: the package's (light) module
+from clubrating.identity import (
+    MAX_PROPOSALS as MAX_PROPOSALS,
+)  # its home: the package's (light) module
 from clubrating.identity import compare as _compare
 from clubrating.identity import normalize as _normalize
 from clubrating.identity.compare import Reason, compare
@@ -145,7 +147,7 @@ def _deletes(key: str) -> list[str]:
     start = 1 if key.startswith(_SKELETON_MARK) else 0
     if len(key) - start < MIN_DELETE_KEY:
         return []
-    return [key[:i] + key[i + 1:] for i in range(start, len(key))]
+    return [key[:i] + key[i + 1 :] for i in range(start, len(key))]
 
 
 def _surname_words(name: NormalName) -> set[str]:
@@ -263,27 +265,39 @@ class Matcher:
 
     def _similar_surnames(self, query: NormalName) -> set[int]:
         """Forms under a spelled key within LARGE_EDITS edits of a word typed (rapidfuzz, OSA)."""
-        import numpy   # for a large roster's rescue only: the match command's start does without (~100 ms)
+        import numpy  # for a large roster's rescue only: the match command's start does without (~100 ms)
+
         if self._by_length is None:
             marks = (_SKELETON_MARK, _CONSONANT_MARK, _PAIR_MARK, _GIVEN_MARK)
-            spelled = sorted((key for key in self._postings
-                              if len(key) >= MIN_DELETE_KEY and not key.startswith(marks) and " " not in key), key=len)
+            spelled = sorted(
+                (
+                    key
+                    for key in self._postings
+                    if len(key) >= MIN_DELETE_KEY and not key.startswith(marks) and " " not in key
+                ),
+                key=len,
+            )
             self._by_length = (spelled, [len(key) for key in spelled])
         spelled, lengths = self._by_length
         found: set[int] = set()
         surnames = set(query.surname) | set(query.given[:1])  # the given name first: swapped orders
         for word in {w for w in surnames if len(w) >= MIN_RESCUED}:
-            near = spelled[bisect.bisect_left(lengths, len(word) - LARGE_LENGTHS):
-                           bisect.bisect_right(lengths, len(word) + LARGE_LENGTHS)]
-            distances = process.cdist([word], near, scorer=OSA.distance, score_cutoff=LARGE_EDITS,
-                                      dtype=numpy.uint8)[0]
+            near = spelled[
+                bisect.bisect_left(lengths, len(word) - LARGE_LENGTHS) : bisect.bisect_right(
+                    lengths, len(word) + LARGE_LENGTHS
+                )
+            ]
+            distances = process.cdist(
+                [word], near, scorer=OSA.distance, score_cutoff=LARGE_EDITS, dtype=numpy.uint8
+            )[0]
             for column in numpy.argsort(distances, kind="stable")[:LARGE_LIMIT]:
                 if distances[column] <= LARGE_EDITS:
                     found.update(self._postings[near[column]])
         return found
 
-    def _narrow(self, query: NormalName, block: Sequence[int], limit: int, cutoff: float,
-                spellings: int = 3) -> list[int]:
+    def _narrow(
+        self, query: NormalName, block: Sequence[int], limit: int, cutoff: float, spellings: int = 3
+    ) -> list[int]:
         """The block's forms most like the query, by rapidfuzz ratio on three spellings of each name.
 
         Words sorted (token_sort_ratio, whatever the order typed), surname
@@ -297,17 +311,27 @@ class Matcher:
         if len(block) <= limit:
             return list(block)
         chosen: set[int] = set()
-        columns = ((self._sorted, _sorted_words(query)), (self._texts, query.text), (self._heads, _head(query)))
+        columns = (
+            (self._sorted, _sorted_words(query)),
+            (self._texts, query.text),
+            (self._heads, _head(query)),
+        )
         for column, typed in columns[:spellings]:
             texts = itemgetter(*block)(column) if isinstance(block, list) else column
-            best = process.extract(typed, texts, scorer=fuzz.ratio, limit=limit, score_cutoff=cutoff)
+            best = process.extract(
+                typed, texts, scorer=fuzz.ratio, limit=limit, score_cutoff=cutoff
+            )
             chosen.update(block[position] for _, _, position in best)
         return sorted(chosen)
 
     def propose(self, name: str, limit: int = MAX_PROPOSALS) -> tuple[Proposal, ...]:
         """The members ``name`` could be, best first (ties in roster-name order); never applied."""
         if not 1 <= limit <= MAX_PROPOSALS:
-            raise InputError(N_("limit must be between 1 and %(most)s, not %(limit)s"), most=MAX_PROPOSALS, limit=limit)
+            raise InputError(
+                N_("limit must be between 1 and %(most)s, not %(limit)s"),
+                most=MAX_PROPOSALS,
+                limit=limit,
+            )
 
         query = normalize_name(name)
         best: dict[int, Proposal] = {}
@@ -324,7 +348,9 @@ class Matcher:
             block = self._block(query, query_deletes=False)
             self._score(query, block, best)
             if max((p.score for p in best.values()), default=0.0) < SMALL_RESCUE:
-                narrowed = self._narrow(query, range(len(self._forms)), SMALL_LIMIT, SMALL_CUTOFF, SMALL_SPELLINGS)
+                narrowed = self._narrow(
+                    query, range(len(self._forms)), SMALL_LIMIT, SMALL_CUTOFF, SMALL_SPELLINGS
+                )
                 self._score(query, [form_id for form_id in narrowed if form_id not in block], best)
         self._rare_given(query, best)
         ranked = sorted(best.values(), key=lambda p: (-p.score, p.member, str(p.key)))
@@ -348,7 +374,9 @@ class Matcher:
                 held = best.get(form.entry)
                 if held is None or held.score < 100.0 - penalty:
                     entry = self._entries[form.entry]
-                    reasons = (Reason.RARE_GIVEN_NAMES,) + ((Reason.ALIAS,) if form.is_alias else ())
+                    reasons = (Reason.RARE_GIVEN_NAMES,) + (
+                        (Reason.ALIAS,) if form.is_alias else ()
+                    )
                     best[form.entry] = Proposal(entry.key, entry.name, 100.0 - penalty, reasons)
 
     def _score(self, query: NormalName, form_ids: Iterable[int], best: dict[int, Proposal]) -> None:
@@ -362,7 +390,10 @@ class Matcher:
             reasons = likeness.reasons + ((Reason.ALIAS,) if form.is_alias else ())
             proposal = Proposal(entry.key, entry.name, likeness.score, reasons)
             held = best.get(form.entry)
-            if held is None or (proposal.score, not form.is_alias) > (held.score, Reason.ALIAS not in held.reasons):
+            if held is None or (proposal.score, not form.is_alias) > (
+                held.score,
+                Reason.ALIAS not in held.reasons,
+            ):
                 best[form.entry] = proposal
 
 
@@ -383,7 +414,7 @@ def _consonants(word: str) -> str:
 def _pair_keys(words: tuple[str, ...]) -> list[str]:
     """The keys of every two words of ``words`` (given names), by their skeletons."""
     long = sorted({skeleton(word) for word in words if len(word) >= MIN_PAIR_WORD})
-    return [f"{_PAIR_MARK}{one} {other}" for k, one in enumerate(long) for other in long[k + 1:]]
+    return [f"{_PAIR_MARK}{one} {other}" for k, one in enumerate(long) for other in long[k + 1 :]]
 
 
 def _given_key(given: tuple[str, ...]) -> str:

@@ -30,17 +30,65 @@ MAX_NAME_LENGTH = 200
 # Particles that belong to a surname but are written, dropped or moved freely
 # ("Carbonnel, Heinz de" / "De Carbonnel, Heinz"): Dutch, German, Romance,
 # Arabic; seen in ../shared/data/names/variants.tsv.
-PARTICLES = frozenset({
-    "van", "von", "der", "den", "de", "del", "della", "dela", "des", "di", "da", "dos", "das",
-    "du", "la", "le", "ter", "ten", "zu", "al", "el", "bin", "ibn", "vd",
-})
+PARTICLES = frozenset(
+    {
+        "van",
+        "von",
+        "der",
+        "den",
+        "de",
+        "del",
+        "della",
+        "dela",
+        "des",
+        "di",
+        "da",
+        "dos",
+        "das",
+        "du",
+        "la",
+        "le",
+        "ter",
+        "ten",
+        "zu",
+        "al",
+        "el",
+        "bin",
+        "ibn",
+        "vd",
+    }
+)
 
 # Titles and suffixes that are not part of the name (variants.tsv: "Kopp,
 # Bernd, Dr.", "Banas, Ing Jan", "Ato del Avellanal, Jorge Dr").
-TITLES = frozenset({
-    "dr", "prof", "ing", "dipl", "mr", "mrs", "ms", "mme", "mlle", "sir", "jr", "sr", "jun", "sen",
-    "gm", "im", "fm", "cm", "wgm", "wim", "wfm", "wcm", "md", "phd",
-})
+TITLES = frozenset(
+    {
+        "dr",
+        "prof",
+        "ing",
+        "dipl",
+        "mr",
+        "mrs",
+        "ms",
+        "mme",
+        "mlle",
+        "sir",
+        "jr",
+        "sr",
+        "jun",
+        "sen",
+        "gm",
+        "im",
+        "fm",
+        "cm",
+        "wgm",
+        "wim",
+        "wfm",
+        "wcm",
+        "md",
+        "phd",
+    }
+)
 # Of those, the ones that tell a father from his son (variants.tsv: "Karolyi,
 # T sr" / "Karolyi, Tibor Sr", "Baumann, Walter (Sen)"): kept as evidence.
 GENERATIONS = {"jr": "jr", "jun": "jr", "sr": "sr", "sen": "sr"}
@@ -49,7 +97,8 @@ GENERATIONS = {"jr": "jr", "jun": "jr", "sr": "sr", "sen": "sr"}
 # ("Babic, Miroslav SLO", "Chilton, Alexis ENG"): the three-letter codes of
 # the FIDE directory (ratings.fide.com), kept only when typed in capitals
 # as the last word of a name with at least two other words.
-FEDERATIONS = frozenset("""
+FEDERATIONS = frozenset(
+    """
 AFG AHO ALB ALG AND ANG ANT ARG ARM ARU AUS AUT AZE BAH BAN BAR BDI BEL BER BHU BIH BIZ BLR BOL
 BOT BRA BRN BRU BUL BUR CAF CAM CAN CAY CHA CHI CHN CIV CMR COD COL COM CPV CRC CRO CUB CYP CZE
 DEN DJI DMA DOM ECU EGY ENG ERI ESA ESP EST ETH FAI FID FIJ FIN FRA FSM GAB GAM GCI GEO GEQ GER
@@ -59,7 +108,8 @@ MEX MGL MKD MLI MLT MNC MNE MOZ MRI MTN MYA NAM NCA NED NEP NGR NIG NOR NRU NZL 
 PER PHI PLE PLW PNG POL POR PUR QAT ROU RSA RUS RWA SCO SEN SEY SGP SKN SLE SLO SMR SOL SOM SRB
 SRI SSD STP SUD SUI SUR SVK SWE SWZ SYR TAN THA TJK TKM TLS TOG TPE TTO TUN TUR UAE UGA UKR URU
 USA UZB VAN VEN VIE VIN WLS YEM ZAM ZIM
-""".split())
+""".split()
+)
 
 # Characters removed without a trace (they join the letters around them:
 # "D'Elia" = "DElia" = "D`Elia", from variants.tsv).
@@ -123,8 +173,12 @@ def clean_text(raw: str) -> str:
     if not text:
         raise InputError(N_("empty name"))
     if len(text) > MAX_NAME_LENGTH:
-        raise InputError(N_("name longer than %(most)s characters (%(length)s): %(start)s..."),
-                         most=MAX_NAME_LENGTH, length=len(text), start=text[:30])
+        raise InputError(
+            N_("name longer than %(most)s characters (%(length)s): %(start)s..."),
+            most=MAX_NAME_LENGTH,
+            length=len(text),
+            start=text[:30],
+        )
     return text
 
 
@@ -144,7 +198,7 @@ def _drop_federation(words: list[str]) -> tuple[list[str], str]:
 
 
 def _generation(parts: list[list[str]]) -> str:
-    """"jr" or "sr" when one of them follows the first word ("Sen, Amit" is a surname)."""
+    """ "jr" or "sr" when one of them follows the first word ("Sen, Amit" is a surname)."""
     found = {GENERATIONS[w] for w in [w for part in parts for w in part][1:] if w in GENERATIONS}
     return found.pop() if len(found) == 1 else ""
 
@@ -186,14 +240,22 @@ def normalize_name(raw: str) -> NormalName:
     given = tuple(w for w in given_words if w not in PARTICLES)
     moved = [w for w in given_words if w in PARTICLES]
     return NormalName(
-        surname=surname, full_surname="".join(moved + surname_words), given=given, particles=particles, has_comma=has_comma, words=words,
-        plain=text, other_script=has_other_script(text), number=number.group(1) if number else "",
-        generation=generation, federation=federation,
+        surname=surname,
+        full_surname="".join(moved + surname_words),
+        given=given,
+        particles=particles,
+        has_comma=has_comma,
+        words=words,
+        plain=text,
+        other_script=has_other_script(text),
+        number=number.group(1) if number else "",
+        generation=generation,
+        federation=federation,
     )
 
 
 def _split_given_surname(words: list[str]) -> tuple[list[str], list[str]]:
-    """"Given [particles] Surname": the last word and the particles just before it."""
+    """ "Given [particles] Surname": the last word and the particles just before it."""
     start = len(words) - 1
     while start > 1 and words[start - 1] in PARTICLES:
         start -= 1
@@ -206,9 +268,26 @@ def _split_given_surname(words: list[str]) -> tuple[list[str], list[str]]:
 # Order matters: longer patterns first. Source: the BGN/PCGN, German (Duden)
 # and French romanisation tables for Cyrillic, and the pairs in variants.tsv.
 _SKELETON_RULES: tuple[tuple[str, str], ...] = (
-    ("shch", "sh"), ("tsch", "ch"), ("sch", "sh"), ("dzh", "j"), ("dj", "j"), ("zh", "j"),
-    ("kh", "h"), ("ph", "f"), ("ck", "k"), ("ks", "x"), ("ou", "u"), ("ue", "u"), ("oe", "o"),
-    ("ae", "a"), ("w", "v"), ("q", "k"), ("y", "i"), ("j", "i"), ("tz", "c"), ("ts", "c"),
+    ("shch", "sh"),
+    ("tsch", "ch"),
+    ("sch", "sh"),
+    ("dzh", "j"),
+    ("dj", "j"),
+    ("zh", "j"),
+    ("kh", "h"),
+    ("ph", "f"),
+    ("ck", "k"),
+    ("ks", "x"),
+    ("ou", "u"),
+    ("ue", "u"),
+    ("oe", "o"),
+    ("ae", "a"),
+    ("w", "v"),
+    ("q", "k"),
+    ("y", "i"),
+    ("j", "i"),
+    ("tz", "c"),
+    ("ts", "c"),
 )
 _DOUBLES = re.compile(r"(.)\1+")
 

@@ -47,6 +47,7 @@ def is_exact(typed: str, name: str) -> bool:
         return True
     # the comparison (rapidfuzz) only for spellings that differ: not at a command's start
     from clubrating.identity.compare import Reason, compare
+
     try:
         likeness = compare(normalize_name(typed.casefold()), normalize_name(name.casefold()))
     except InputError:
@@ -91,7 +92,11 @@ def event_of_record(record: TournamentRecord, date: dt.date | None = None) -> Ev
     if when is None:
         raise InputError(N_("the file gives no date"), file=record.source or None)
 
-    games = tuple(EventGame(p.white, p.black, p.white_points, p.black_points) for p in record.pairings if p.played)
+    games = tuple(
+        EventGame(p.white, p.black, p.white_points, p.black_points)
+        for p in record.pairings
+        if p.played
+    )
     playing = {n for g in games for n in (g.one, g.other)}
     return Event(when, {p.number: (p.name,) for p in record.players if p.number in playing}, games)
 
@@ -106,8 +111,11 @@ def same_event(stored: Event, incoming: Event) -> bool:
         return False
     known = {n: {name_key(name) for name in stored.names.get(n, ())} for n in players}
     written = {n: _spelled(stored.names[n][0]) for n in players if stored.names.get(n)}
-    pairing = _pair_players(known, {n: name_key(incoming.names[n][0]) for n in arriving if incoming.names.get(n)},
-                            lambda n, s: written.get(s) != _spelled(incoming.names[n][0]))
+    pairing = _pair_players(
+        known,
+        {n: name_key(incoming.names[n][0]) for n in arriving if incoming.names.get(n)},
+        lambda n, s: written.get(s) != _spelled(incoming.names[n][0]),
+    )
     if pairing is None or len(pairing) != len(arriving):
         return False
     return _results(stored.games, lambda n: n) == _results(incoming.games, pairing.__getitem__)
@@ -117,16 +125,23 @@ def _spelled(name: str) -> str:
     return " ".join(name.split())
 
 
-def _pair_players(known: Mapping[int, set[NameKey]], arriving: Mapping[int, NameKey],
-                  other_spelling: Callable[[int, int], bool]) -> dict[int, int] | None:
+def _pair_players(
+    known: Mapping[int, set[NameKey]],
+    arriving: Mapping[int, NameKey],
+    other_spelling: Callable[[int, int], bool],
+) -> dict[int, int] | None:
     """Each arriving player -> a different stored player one of whose names it is (a perfect
     matching, Kuhn's augmenting paths: namesakes and shared aliases find their way), or None.
     A stored player written as the arriving one is tried first: "Anna Berg" and "Berg, Anna" in
     one file (or "CARA DUNN" and "Cara Dunn") are two entries with one key, and the file again
     must pair each with itself."""
-    candidates = {n: sorted((s for s, keys in known.items() if key in keys), key=lambda s: (other_spelling(n, s), s))
-                  for n, key in arriving.items()}
-    taken: dict[int, int] = {}   # stored -> arriving
+    candidates = {
+        n: sorted(
+            (s for s, keys in known.items() if key in keys), key=lambda s: (other_spelling(n, s), s)
+        )
+        for n, key in arriving.items()
+    }
+    taken: dict[int, int] = {}  # stored -> arriving
 
     def place(number: int, seen: set[int]) -> bool:
         for stored in candidates[number]:
@@ -144,7 +159,11 @@ def _pair_players(known: Mapping[int, set[NameKey]], arriving: Mapping[int, Name
     return {arriving_number: stored for stored, arriving_number in taken.items()}
 
 
-def _results(games: Iterable[EventGame], player: Callable[[int], int]) -> Counter[tuple[tuple[int, int], ...]]:
+def _results(
+    games: Iterable[EventGame], player: Callable[[int], int]
+) -> Counter[tuple[tuple[int, int], ...]]:
     """The games as a multiset of (player, points) pairs, whatever the colours (a CSV may not know them)."""
-    return Counter(tuple(sorted(((player(g.one), g.one_points), (player(g.other), g.other_points))))
-                   for g in games)
+    return Counter(
+        tuple(sorted(((player(g.one), g.one_points), (player(g.other), g.other_points))))
+        for g in games
+    )

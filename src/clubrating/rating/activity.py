@@ -14,7 +14,7 @@ import calendar
 import datetime as dt
 from collections.abc import Iterable
 
-DEFAULT_MONTHS = 12   # as FIDE's rating list: inactive after a year without a rated game (B02, "inactive players")
+DEFAULT_MONTHS = 12  # as FIDE's rating list: inactive after a year without a rated game (B02, "inactive players")
 
 
 def months_before(day: dt.date, months: int) -> dt.date:

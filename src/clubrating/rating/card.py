@@ -20,17 +20,17 @@ from clubrating.rating.elo import counts_for
 from clubrating.rating.performance import Performance, performance
 from clubrating.rating.policy import Policy
 
-BEST_WINS = 5   # as lichess's profile shows a handful of best wins
+BEST_WINS = 5  # as lichess's profile shows a handful of best wins
 
 
 class Status(enum.Enum):
     """Whether a game moved the player's rating, and why not (R7, R8)."""
 
     RATED = "rated"
-    PROVISIONAL_OPPONENT = "provisional opponent"   # R7: not rated for an established player
-    FORFEIT = "forfeit"                             # R8: unplayed
-    BYE = "bye"                                     # R8
-    BUGHOUSE = "bughouse"                           # R8: an unrated event
+    PROVISIONAL_OPPONENT = "provisional opponent"  # R7: not rated for an established player
+    FORFEIT = "forfeit"  # R8: unplayed
+    BYE = "bye"  # R8
+    BUGHOUSE = "bughouse"  # R8: an unrated event
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,11 +40,11 @@ class CardGame:
     tournament_id: int
     date: dt.date
     round: int
-    colour: str | None        # "white", "black", or None when the file did not say
+    colour: str | None  # "white", "black", or None when the file did not say
     opponent: int
-    points: int               # half-points the player scored
+    points: int  # half-points the player scored
     played: bool
-    rated_event: bool         # False for bughouse
+    rated_event: bool  # False for bughouse
     game_id: int | None = None
 
 
@@ -53,7 +53,7 @@ class CardBye:
     tournament_id: int
     date: dt.date
     round: int
-    points: int               # half-points
+    points: int  # half-points
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,7 +106,9 @@ class Tally:
     losses: int = 0
 
     def add(self, points: int) -> Tally:
-        return Tally(self.wins + (points == 2), self.draws + (points == 1), self.losses + (points == 0))
+        return Tally(
+            self.wins + (points == 2), self.draws + (points == 1), self.losses + (points == 0)
+        )
 
     @property
     def games(self) -> int:
@@ -135,27 +137,34 @@ class Streak:
 @dataclass(frozen=True, slots=True)
 class Peak:
     rating: float
-    date: dt.date | None          # None: the club's initial list
+    date: dt.date | None  # None: the club's initial list
     tournament_id: int | None
 
 
 @dataclass(frozen=True)
 class Card:
     lines: tuple[Line, ...]
-    performances: Mapping[int, Performance] = field(default_factory=dict)   # tournament id ->
-    peaks: Mapping[str, Peak] = field(default_factory=dict)                 # rating list ->
-    colours: Mapping[str, Tally] = field(default_factory=dict)              # "white", "black", "unknown"
+    performances: Mapping[int, Performance] = field(default_factory=dict)  # tournament id ->
+    peaks: Mapping[str, Peak] = field(default_factory=dict)  # rating list ->
+    colours: Mapping[str, Tally] = field(default_factory=dict)  # "white", "black", "unknown"
     head_to_head: tuple[HeadToHead, ...] = ()
     winning: Streak = Streak()
     unbeaten: Streak = Streak()
     best_wins: tuple[Line, ...] = ()
 
 
-StandingKey = tuple[int, int]   # (tournament id, member id)
+StandingKey = tuple[int, int]  # (tournament id, member id)
 
 
-def build_card(me: int, games: Sequence[CardGame], byes: Sequence[CardBye], changes: Sequence[OwnChange],
-               before: Mapping[StandingKey, Before], policy: Policy, initial: float | None = None) -> Card:
+def build_card(
+    me: int,
+    games: Sequence[CardGame],
+    byes: Sequence[CardBye],
+    changes: Sequence[OwnChange],
+    before: Mapping[StandingKey, Before],
+    policy: Policy,
+    initial: float | None = None,
+) -> Card:
     """The card of member ``me``: ``games`` and ``byes`` in any order (sorted here by the order of
     the tournaments in ``changes`` and ``games`` as given, then round); ``before`` holds the standing
     of ``me`` and of each opponent before each tournament with a played chess game."""
@@ -163,24 +172,59 @@ def build_card(me: int, games: Sequence[CardGame], byes: Sequence[CardBye], chan
     for t in [g.tournament_id for g in games] + [b.tournament_id for b in byes]:
         order.setdefault(t, len(order))
     own = {c.tournament_id: c for c in changes}
-    rows = [(order[g.tournament_id], g.round, 0, i, game_line(me, g, own.get(g.tournament_id), before, policy))
-            for i, g in enumerate(games)]
+    rows = [
+        (
+            order[g.tournament_id],
+            g.round,
+            0,
+            i,
+            game_line(me, g, own.get(g.tournament_id), before, policy),
+        )
+        for i, g in enumerate(games)
+    ]
     rows += [(order[b.tournament_id], b.round, 1, i, bye_line(b)) for i, b in enumerate(byes)]
     lines = tuple(r[-1] for r in sorted(rows, key=lambda r: r[:4]))
     played = [line for line in lines if line.over_the_board]
-    return Card(lines=lines, performances=performances(lines, policy), peaks=peaks(changes, initial),
-                colours=colour_tallies(played), head_to_head=head_to_head(played),
-                winning=longest(played, lambda p: p == 2), unbeaten=longest(played, lambda p: p >= 1),
-                best_wins=best_wins(played))
+    return Card(
+        lines=lines,
+        performances=performances(lines, policy),
+        peaks=peaks(changes, initial),
+        colours=colour_tallies(played),
+        head_to_head=head_to_head(played),
+        winning=longest(played, lambda p: p == 2),
+        unbeaten=longest(played, lambda p: p >= 1),
+        best_wins=best_wins(played),
+    )
 
 
-def game_line(me: int, g: CardGame, change: OwnChange | None, before: Mapping[StandingKey, Before],
-              policy: Policy) -> Line:
+def game_line(
+    me: int,
+    g: CardGame,
+    change: OwnChange | None,
+    before: Mapping[StandingKey, Before],
+    policy: Policy,
+) -> Line:
     """A game's row: its status, the opponent's rating then, the expected score and the change."""
-    def line(status: Status, rating: float | None = None, expected: float | None = None,
-             delta: float | None = None) -> Line:
-        return Line(g.tournament_id, g.date, g.round, g.colour, g.opponent, g.points, status, rating, expected,
-                    delta, g.game_id)
+
+    def line(
+        status: Status,
+        rating: float | None = None,
+        expected: float | None = None,
+        delta: float | None = None,
+    ) -> Line:
+        return Line(
+            g.tournament_id,
+            g.date,
+            g.round,
+            g.colour,
+            g.opponent,
+            g.points,
+            status,
+            rating,
+            expected,
+            delta,
+            g.game_id,
+        )
 
     if not g.rated_event:
         return line(Status.BUGHOUSE)
@@ -194,7 +238,9 @@ def game_line(me: int, g: CardGame, change: OwnChange | None, before: Mapping[St
 
 
 def bye_line(b: CardBye) -> Line:
-    return Line(b.tournament_id, b.date, b.round, None, None, b.points, Status.BYE, None, None, None, None)
+    return Line(
+        b.tournament_id, b.date, b.round, None, None, b.points, Status.BYE, None, None, None, None
+    )
 
 
 def performances(lines: Iterable[Line], policy: Policy) -> dict[int, Performance]:
@@ -205,8 +251,11 @@ def performances(lines: Iterable[Line], policy: Policy) -> dict[int, Performance
             by_tournament.setdefault(line.tournament_id, []).append(line)
     out = {}
     for tid, rated in by_tournament.items():
-        result = performance([r.opponent_rating or 0.0 for r in rated], [r.points / 2 for r in rated],
-                             policy.performance)
+        result = performance(
+            [r.opponent_rating or 0.0 for r in rated],
+            [r.points / 2 for r in rated],
+            policy.performance,
+        )
         if result is not None:
             out[tid] = result
     return out

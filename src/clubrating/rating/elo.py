@@ -32,7 +32,7 @@ from clubrating.rating.types import (
     TournamentOutcome,
 )
 
-WIN, DRAW, LOSS = 2, 1, 0          # half-points (types.py)
+WIN, DRAW, LOSS = 2, 1, 0  # half-points (types.py)
 VALID_POINTS = (WIN, DRAW, LOSS)
 
 
@@ -48,8 +48,10 @@ def counts_for(own_provisional: bool, opponent_provisional: bool) -> bool:
 
 def check_game(game: RatedGame, tournament_id: Any) -> None:
     if game.white_points not in VALID_POINTS:
-        raise ValueError(f"tournament {tournament_id!r}: white_points must be 0, 1 or 2, "
-                         f"not {game.white_points!r}")
+        raise ValueError(
+            f"tournament {tournament_id!r}: white_points must be 0, 1 or 2, "
+            f"not {game.white_points!r}"
+        )
     if game.white == game.black:
         raise ValueError(f"tournament {tournament_id!r}: {game.white!r} paired with themself")
 
@@ -63,37 +65,51 @@ class _Tally:
     expected: float = 0.0
 
 
-def _tallies(before: Mapping[PlayerKey, Standing], tournament: TournamentInput,
-             policy: Policy) -> dict[PlayerKey, _Tally]:
+def _tallies(
+    before: Mapping[PlayerKey, Standing], tournament: TournamentInput, policy: Policy
+) -> dict[PlayerKey, _Tally]:
     """Every player of a played game, in order of first appearance, with the rated part."""
     tallies: dict[PlayerKey, _Tally] = {}
     for game in tournament.games:
         check_game(game, tournament.id)
-        if not game.played:                                     # R8
+        if not game.played:  # R8
             continue
         white = before.get(game.white) or policy.new_standing()  # R3
         black = before.get(game.black) or policy.new_standing()
-        white_provisional, black_provisional = policy.is_provisional(white), policy.is_provisional(black)
-        sides = ((game.white, white, black, game.white_points, white_provisional, black_provisional),
-                 (game.black, black, white, WIN - game.white_points, black_provisional, white_provisional))
+        white_provisional, black_provisional = (
+            policy.is_provisional(white),
+            policy.is_provisional(black),
+        )
+        sides = (
+            (game.white, white, black, game.white_points, white_provisional, black_provisional),
+            (
+                game.black,
+                black,
+                white,
+                WIN - game.white_points,
+                black_provisional,
+                white_provisional,
+            ),
+        )
         for key, own, opponent, points, own_provisional, opponent_provisional in sides:
             tally = tallies.setdefault(key, _Tally())
-            if counts_for(own_provisional, opponent_provisional):   # R7
+            if counts_for(own_provisional, opponent_provisional):  # R7
                 tally.games += 1
                 tally.score += points / 2
                 tally.expected += policy.expected_score(own.rating, opponent.rating)
     return tallies
 
 
-def rate_tournament(before: Mapping[PlayerKey, Standing], tournament: TournamentInput,
-                    policy: Policy) -> tuple[TournamentOutcome, dict[PlayerKey, Standing]]:
+def rate_tournament(
+    before: Mapping[PlayerKey, Standing], tournament: TournamentInput, policy: Policy
+) -> tuple[TournamentOutcome, dict[PlayerKey, Standing]]:
     """Rate one tournament against the standings everybody had before it (R5).
 
     Returns the outcome (one change per player with at least one rated game, in
     order of first appearance) and the new standings of exactly those players;
     a player missing from ``before`` is new (R3).
     """
-    if not tournament.rated:                                    # R8: bughouse
+    if not tournament.rated:  # R8: bughouse
         for game in tournament.games:
             check_game(game, tournament.id)
         return TournamentOutcome(tournament.id, ()), {}
@@ -106,20 +122,35 @@ def rate_tournament(before: Mapping[PlayerKey, Standing], tournament: Tournament
         k = policy.k_factor(standing, tally.games, key in tournament.juniors)
         change = policy.settle(k, tally.score - tally.expected)
         rating = standing.rating + change
-        changes.append(PlayerChange(
-            player=key, rating_before=standing.rating, rating_after=rating, change=change, k=k,
-            games_rated=tally.games, score_rated=tally.score, expected=tally.expected,
-            provisional_before=policy.is_provisional(standing), games_before=standing.games,
-        ))
-        after[key] = Standing(rating=rating, games=standing.games + tally.games,
-                              peak_reached_2400=reached_2400(standing, rating))
+        changes.append(
+            PlayerChange(
+                player=key,
+                rating_before=standing.rating,
+                rating_after=rating,
+                change=change,
+                k=k,
+                games_rated=tally.games,
+                score_rated=tally.score,
+                expected=tally.expected,
+                provisional_before=policy.is_provisional(standing),
+                games_before=standing.games,
+            )
+        )
+        after[key] = Standing(
+            rating=rating,
+            games=standing.games + tally.games,
+            peak_reached_2400=reached_2400(standing, rating),
+        )
     return TournamentOutcome(tournament.id, tuple(changes)), after
 
 
 def reached_2400(standing: Standing, rating_after: float) -> bool:
     """FIDE 8.3.3: K 10 for good once the rating has reached 2400."""
-    return (standing.peak_reached_2400 or standing.rating >= fide.K_HIGH_FROM
-            or rating_after >= fide.K_HIGH_FROM)
+    return (
+        standing.peak_reached_2400
+        or standing.rating >= fide.K_HIGH_FROM
+        or rating_after >= fide.K_HIGH_FROM
+    )
 
 
 def in_order(tournaments: Iterable[TournamentInput]) -> list[TournamentInput]:
@@ -131,8 +162,11 @@ def in_order(tournaments: Iterable[TournamentInput]) -> list[TournamentInput]:
     return ordered
 
 
-def replay_reference(tournaments: Iterable[TournamentInput], policy: Policy,
-                     start: Mapping[PlayerKey, Standing] | None = None) -> RatingHistory:
+def replay_reference(
+    tournaments: Iterable[TournamentInput],
+    policy: Policy,
+    start: Mapping[PlayerKey, Standing] | None = None,
+) -> RatingHistory:
     """R13: replay a whole history, tournament by tournament (the reference)."""
     standings: dict[PlayerKey, Standing] = dict(start or {})
     outcomes = []

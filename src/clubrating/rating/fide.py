@@ -17,32 +17,126 @@ from collections.abc import Sequence
 # round(100 * Phi(D / (2000/7))), which it equals except at D = 54, 343, 344,
 # 358, 392, 620 (misc_vectors.json "fide_table_8_1_2_model").
 TABLE_8_1_2_UPPER_BOUNDS: tuple[int, ...] = (
-    3, 10, 17, 25, 32, 39, 46, 53, 61, 68,
-    76, 83, 91, 98, 106, 113, 121, 129, 137, 145,
-    153, 162, 170, 179, 188, 197, 206, 215, 225, 235,
-    245, 256, 267, 278, 290, 302, 315, 328, 344, 357,
-    374, 391, 411, 432, 456, 484, 517, 559, 619, 735,
+    3,
+    10,
+    17,
+    25,
+    32,
+    39,
+    46,
+    53,
+    61,
+    68,
+    76,
+    83,
+    91,
+    98,
+    106,
+    113,
+    121,
+    129,
+    137,
+    145,
+    153,
+    162,
+    170,
+    179,
+    188,
+    197,
+    206,
+    215,
+    225,
+    235,
+    245,
+    256,
+    267,
+    278,
+    290,
+    302,
+    315,
+    328,
+    344,
+    357,
+    374,
+    391,
+    411,
+    432,
+    456,
+    484,
+    517,
+    559,
+    619,
+    735,
 )
-TABLE_8_1_2_FIRST_PD_H = 50     # hundredths in the band 0-3; +1 per band, 100 above 735
+TABLE_8_1_2_FIRST_PD_H = 50  # hundredths in the band 0-3; +1 per band, 100 above 735
 
 # Table 8.1.1: dp (rating difference) for a fractional score p = 1.00, 0.99 ... 0.50;
 # below 0.50, dp(p) = -dp(1 - p). Used for first ratings (8.2.2).
 TABLE_8_1_1_DP: tuple[int, ...] = (
-    800, 677, 589, 538, 501, 470, 444, 422, 401, 383,
-    366, 351, 336, 322, 309, 296, 284, 273, 262, 251,
-    240, 230, 220, 211, 202, 193, 184, 175, 166, 158,
-    149, 141, 133, 125, 117, 110, 102, 95, 87, 80,
-    72, 65, 57, 50, 43, 36, 29, 21, 14, 7, 0,
+    800,
+    677,
+    589,
+    538,
+    501,
+    470,
+    444,
+    422,
+    401,
+    383,
+    366,
+    351,
+    336,
+    322,
+    309,
+    296,
+    284,
+    273,
+    262,
+    251,
+    240,
+    230,
+    220,
+    211,
+    202,
+    193,
+    184,
+    175,
+    166,
+    158,
+    149,
+    141,
+    133,
+    125,
+    117,
+    110,
+    102,
+    95,
+    87,
+    80,
+    72,
+    65,
+    57,
+    50,
+    43,
+    36,
+    29,
+    21,
+    14,
+    7,
+    0,
 )
 
-DIFFERENCE_CAP = 400            # 8.3.1: a difference above 400 counts as 400 ...
-CAP_EXEMPT_FROM = 2650          # ... except for a player rated 2650 or more (amended 2024)
-K_NEW, K_NEW_GAMES = 40, 30     # 8.3.3: K 40 until 30 games are completed
-K_JUNIOR, K_JUNIOR_BELOW = 40, 2300   # 8.3.3: juniors (to the end of the year they turn 18) below 2300
-K_STANDARD = 20                 # 8.3.3: as long as the rating remains under 2400
+DIFFERENCE_CAP = 400  # 8.3.1: a difference above 400 counts as 400 ...
+CAP_EXEMPT_FROM = 2650  # ... except for a player rated 2650 or more (amended 2024)
+K_NEW, K_NEW_GAMES = 40, 30  # 8.3.3: K 40 until 30 games are completed
+K_JUNIOR, K_JUNIOR_BELOW = (
+    40,
+    2300,
+)  # 8.3.3: juniors (to the end of the year they turn 18) below 2300
+K_STANDARD = 20  # 8.3.3: as long as the rating remains under 2400
 K_HIGH, K_HIGH_FROM = 10, 2400  # 8.3.3: once the published rating has reached 2400
-K_GAMES_CAP = 700               # 8.3.3: if K x n > 700, K is the largest whole number with K x n <= 700
-FIRST_RATING_FICTIONAL = (1800, 1800)   # 8.2.2: two hypothetical draws against 1800-rated opponents
+K_GAMES_CAP = 700  # 8.3.3: if K x n > 700, K is the largest whole number with K x n <= 700
+FIRST_RATING_FICTIONAL = (1800, 1800)  # 8.2.2: two hypothetical draws against 1800-rated opponents
 
 
 def pd_higher_hundredths(difference: float) -> int:

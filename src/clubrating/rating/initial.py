@@ -32,7 +32,9 @@ def established_games(policy: Policy) -> int:
     return max(policy.k_new_games, policy.provisional_below)
 
 
-def initial_standings(initial: Iterable[InitialRating], policy: Policy) -> dict[PlayerKey, Standing]:
+def initial_standings(
+    initial: Iterable[InitialRating], policy: Policy
+) -> dict[PlayerKey, Standing]:
     """Each listed player's standing before the first tournament.
 
     A player listed twice keeps the first row (the callers refuse duplicates;
@@ -44,6 +46,7 @@ def initial_standings(initial: Iterable[InitialRating], policy: Policy) -> dict[
         if row.player in standings:
             continue
         games = established_games(policy) if row.games is None else row.games
-        standings[row.player] = Standing(rating=float(row.rating), games=games,
-                                         peak_reached_2400=row.rating >= fide.K_HIGH_FROM)
+        standings[row.player] = Standing(
+            rating=float(row.rating), games=games, peak_reached_2400=row.rating >= fide.K_HIGH_FROM
+        )
     return standings

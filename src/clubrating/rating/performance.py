@@ -21,14 +21,14 @@ from dataclasses import dataclass
 
 from clubrating.rating import fide
 
-DP_BOUND = fide.TABLE_8_1_1_DP[0]   # 800: table 8.1.1 at p = 1.00
+DP_BOUND = fide.TABLE_8_1_1_DP[0]  # 800: table 8.1.1 at p = 1.00
 
 
 class PerformanceMethod(enum.Enum):
     """How the dp of a performance rating is found from the fractional score."""
 
-    FIDE_TABLE = "fide-table"   # table 8.1.1
-    LOGISTIC = "logistic"       # the inverse of R1's expected score
+    FIDE_TABLE = "fide-table"  # table 8.1.1
+    LOGISTIC = "logistic"  # the inverse of R1's expected score
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,12 +38,15 @@ class Performance:
     rating: float
     average_opponent: float
     games: int
-    score: float      # points
+    score: float  # points
     dp: float
 
 
-def performance(opponent_ratings: Sequence[float], scores: Sequence[float],
-                method: PerformanceMethod = PerformanceMethod.FIDE_TABLE) -> Performance | None:
+def performance(
+    opponent_ratings: Sequence[float],
+    scores: Sequence[float],
+    method: PerformanceMethod = PerformanceMethod.FIDE_TABLE,
+) -> Performance | None:
     """The performance over games against ``opponent_ratings`` with ``scores`` (1, ½, 0 each);
     ``None`` without games."""
     if len(opponent_ratings) != len(scores):

@@ -22,8 +22,8 @@ from clubrating.rating.types import Standing
 class ExpectedScore(enum.Enum):
     """How the expected score of one game is computed."""
 
-    LOGISTIC = "logistic"        # spec R1: 1 / (1 + 10^((opponent - you) / 400))
-    FIDE_TABLE = "fide-table"    # FIDE table 8.1.2 with the 400-point rule (8.3.1)
+    LOGISTIC = "logistic"  # spec R1: 1 / (1 + 10^((opponent - you) / 400))
+    FIDE_TABLE = "fide-table"  # FIDE table 8.1.2 with the 400-point rule (8.3.1)
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,20 +31,22 @@ class Policy:
     """The numbers of a rating list. Defaults are the club rules of the spec."""
 
     name: str = "club"
-    start_rating: float = 1200.0          # R3
-    k_new: float = 40.0                   # R4: K for the first ``k_new_games`` rated games
-    k_new_games: int = 20                 # R4
-    k_established: float = 20.0           # R4: afterwards
-    provisional_below: int = 5            # R6: provisional while fewer rated games
-    expected: ExpectedScore = ExpectedScore.LOGISTIC   # R1
-    logistic_scale: float = 400.0         # R1
-    k_junior: float | None = None         # FIDE 8.3.3: flagged juniors ...
-    k_junior_below: float = 2300.0        # ... while rated below this
-    k_high: float | None = None           # FIDE 8.3.3: K once ``k_high_from`` was reached
+    start_rating: float = 1200.0  # R3
+    k_new: float = 40.0  # R4: K for the first ``k_new_games`` rated games
+    k_new_games: int = 20  # R4
+    k_established: float = 20.0  # R4: afterwards
+    provisional_below: int = 5  # R6: provisional while fewer rated games
+    expected: ExpectedScore = ExpectedScore.LOGISTIC  # R1
+    logistic_scale: float = 400.0  # R1
+    k_junior: float | None = None  # FIDE 8.3.3: flagged juniors ...
+    k_junior_below: float = 2300.0  # ... while rated below this
+    k_high: float | None = None  # FIDE 8.3.3: K once ``k_high_from`` was reached
     k_high_from: float = 2400.0
-    k_games_cap: int | None = None        # FIDE 8.3.3: K x n <= 700
-    round_change: bool = False            # FIDE 8.3.4: change rounded per tournament
-    performance: PerformanceMethod = PerformanceMethod.LOGISTIC   # the player card's performance rating
+    k_games_cap: int | None = None  # FIDE 8.3.3: K x n <= 700
+    round_change: bool = False  # FIDE 8.3.4: change rounded per tournament
+    performance: PerformanceMethod = (
+        PerformanceMethod.LOGISTIC
+    )  # the player card's performance rating
 
     def __post_init__(self) -> None:
         if self.k_new <= 0 or self.k_established <= 0 or self.k_new_games < 0:
@@ -66,7 +68,9 @@ class Policy:
             return self.k_new
         if junior and self.k_junior is not None and standing.rating < self.k_junior_below:
             return self.k_junior
-        if self.k_high is not None and (standing.peak_reached_2400 or standing.rating >= self.k_high_from):
+        if self.k_high is not None and (
+            standing.peak_reached_2400 or standing.rating >= self.k_high_from
+        ):
             return self.k_high
         return self.k_established
 
@@ -112,15 +116,18 @@ def fide_policy() -> Policy:
     """
     return Policy(
         name="fide",
-        start_rating=1400.0,              # the 2024 rating floor: the lowest published rating
-        k_new=fide.K_NEW, k_new_games=fide.K_NEW_GAMES,
+        start_rating=1400.0,  # the 2024 rating floor: the lowest published rating
+        k_new=fide.K_NEW,
+        k_new_games=fide.K_NEW_GAMES,
         k_established=fide.K_STANDARD,
-        k_junior=fide.K_JUNIOR, k_junior_below=fide.K_JUNIOR_BELOW,
-        k_high=fide.K_HIGH, k_high_from=fide.K_HIGH_FROM,
+        k_junior=fide.K_JUNIOR,
+        k_junior_below=fide.K_JUNIOR_BELOW,
+        k_high=fide.K_HIGH,
+        k_high_from=fide.K_HIGH_FROM,
         k_games_cap=fide.K_GAMES_CAP,
         expected=ExpectedScore.FIDE_TABLE,
         round_change=True,
-        performance=PerformanceMethod.FIDE_TABLE,   # FIDE B02 8.1.1: Rp = Ra + dp
+        performance=PerformanceMethod.FIDE_TABLE,  # FIDE B02 8.1.1: Rp = Ra + dp
     )
 
 
@@ -132,4 +139,6 @@ def policy_named(name: str) -> Policy:
     try:
         return POLICIES[name]()
     except KeyError:
-        raise ValueError(f"unknown rating policy {name!r} (expected one of {', '.join(POLICIES)})") from None
+        raise ValueError(
+            f"unknown rating policy {name!r} (expected one of {', '.join(POLICIES)})"
+        ) from None

@@ -15,7 +15,7 @@ from clubrating.words import N_
 from clubrating.formats.records import Pairing, PlayerEntry, TournamentKind, TournamentRecord
 from clubrating.rating.types import PlayerKey, RatedGame, TournamentInput
 
-PLAYED_RESULTS = {(2, 0), (1, 1), (0, 2)}     # a game played over the board: win, draw, loss
+PLAYED_RESULTS = {(2, 0), (1, 1), (0, 2)}  # a game played over the board: win, draw, loss
 
 
 def by_name(entry: PlayerEntry) -> PlayerKey:
@@ -42,48 +42,92 @@ def tournament_input(
     games = tuple(_rated_game(record, pairing, keys) for pairing in record.pairings)
     when = date or record.date
     if when is None:
-        raise InputError(N_("the tournament has no date: expected one to order it by"), file=record.source or None)
+        raise InputError(
+            N_("the tournament has no date: expected one to order it by"),
+            file=record.source or None,
+        )
     return TournamentInput(
-        id=record.name if id is None else id, date=when, games=games, sequence=sequence,
-        rated=record.kind is not TournamentKind.BUGHOUSE, juniors=frozenset(juniors),
+        id=record.name if id is None else id,
+        date=when,
+        games=games,
+        sequence=sequence,
+        rated=record.kind is not TournamentKind.BUGHOUSE,
+        juniors=frozenset(juniors),
     )
 
 
-def _keys(record: TournamentRecord,
-          key: Callable[[PlayerEntry], PlayerKey] | Mapping[int, PlayerKey]) -> dict[int, PlayerKey]:
+def _keys(
+    record: TournamentRecord, key: Callable[[PlayerEntry], PlayerKey] | Mapping[int, PlayerKey]
+) -> dict[int, PlayerKey]:
     keys: dict[int, PlayerKey] = {}
     seen: dict[Any, PlayerEntry] = {}
     for entry in record.players:
         if isinstance(key, Mapping):
             if entry.number not in key:
-                raise _error(record, entry.line, Text(N_("player %(number)s (%(name)s) has no key"),
-                                                      number=entry.number, name=entry.name))
+                raise _error(
+                    record,
+                    entry.line,
+                    Text(
+                        N_("player %(number)s (%(name)s) has no key"),
+                        number=entry.number,
+                        name=entry.name,
+                    ),
+                )
             player = key[entry.number]
         else:
             player = key(entry)
         if player in seen:
-            raise _error(record, entry.line, Text(N_("players %(one)s and %(other)s are both %(key)s: "
-                                                     "expected distinct players"),
-                                                  one=seen[player].number, other=entry.number, key=repr(player)))
+            raise _error(
+                record,
+                entry.line,
+                Text(
+                    N_("players %(one)s and %(other)s are both %(key)s: expected distinct players"),
+                    one=seen[player].number,
+                    other=entry.number,
+                    key=repr(player),
+                ),
+            )
         seen[player] = entry
         keys[entry.number] = player
     return keys
 
 
-def _rated_game(record: TournamentRecord, pairing: Pairing, keys: Mapping[int, PlayerKey]) -> RatedGame:
+def _rated_game(
+    record: TournamentRecord, pairing: Pairing, keys: Mapping[int, PlayerKey]
+) -> RatedGame:
     for number in (pairing.white, pairing.black):
         if number not in keys:
-            raise _error(record, pairing.line, Text(N_("round %(round)s: no player with start number %(number)s"),
-                                                    round=pairing.round, number=number))
+            raise _error(
+                record,
+                pairing.line,
+                Text(
+                    N_("round %(round)s: no player with start number %(number)s"),
+                    round=pairing.round,
+                    number=number,
+                ),
+            )
     if pairing.white == pairing.black:
-        raise _error(record, pairing.line, Text(N_("round %(round)s: player %(number)s paired with themself"),
-                                                round=pairing.round, number=pairing.white))
+        raise _error(
+            record,
+            pairing.line,
+            Text(
+                N_("round %(round)s: player %(number)s paired with themself"),
+                round=pairing.round,
+                number=pairing.white,
+            ),
+        )
     points = (pairing.white_points, pairing.black_points)
     if pairing.played and points not in PLAYED_RESULTS:
-        raise _error(record, pairing.line, Text(N_("round %(round)s: impossible result %(result)s: "
-                                                   "expected 1-0, ½-½ or 0-1"),
-                                                round=pairing.round, result=f"{points[0] / 2:g}-{points[1] / 2:g}"))
-    white_points = min(2, max(0, pairing.white_points))   # unplayed: carried, never rated
+        raise _error(
+            record,
+            pairing.line,
+            Text(
+                N_("round %(round)s: impossible result %(result)s: expected 1-0, ½-½ or 0-1"),
+                round=pairing.round,
+                result=f"{points[0] / 2:g}-{points[1] / 2:g}",
+            ),
+        )
+    white_points = min(2, max(0, pairing.white_points))  # unplayed: carried, never rated
     return RatedGame(keys[pairing.white], keys[pairing.black], white_points, pairing.played)
 
 

@@ -53,13 +53,13 @@ class _Indexer(dict[Any, int]):
 class HistoryColumns:
     """A history as columns: the played games of rated tournaments, in order."""
 
-    tournament_ids: tuple[Any, ...]   # every tournament, in order (unrated ones too)
-    keys: tuple[PlayerKey, ...]       # player index -> key
-    game_tournament: Ints             # tournament ordinal of each game, non-decreasing
-    white: Ints                       # player indices
+    tournament_ids: tuple[Any, ...]  # every tournament, in order (unrated ones too)
+    keys: tuple[PlayerKey, ...]  # player index -> key
+    game_tournament: Ints  # tournament ordinal of each game, non-decreasing
+    white: Ints  # player indices
     black: Ints
-    white_points: Ints                # 2, 1, 0
-    junior_codes: Ints                # tournament ordinal * len(keys) + player index
+    white_points: Ints  # 2, 1, 0
+    junior_codes: Ints  # tournament ordinal * len(keys) + player index
 
 
 def columns_of(tournaments: Iterable[TournamentInput]) -> HistoryColumns:
@@ -73,38 +73,46 @@ def columns_of(tournaments: Iterable[TournamentInput]) -> HistoryColumns:
     black = np.fromiter(map(indexer.__getitem__, map(_BLACK, games)), np.int64, count)
     points = np.fromiter(map(_POINTS, games), np.int64, count)
     played = np.fromiter(map(_PLAYED, games), np.bool_, count)
-    ordinals = np.repeat(np.asarray([o for o, _ in rated], np.int64),
-                         np.asarray([len(t.games) for _, t in rated], np.int64))
+    ordinals = np.repeat(
+        np.asarray([o for o, _ in rated], np.int64),
+        np.asarray([len(t.games) for _, t in rated], np.int64),
+    )
     _check_columns(white, black, points, ordinals, ordered)
-    for unrated in (t for t in ordered if not t.rated):        # R8: never rated, still checked
+    for unrated in (t for t in ordered if not t.rated):  # R8: never rated, still checked
         for game in unrated.games:
             check_game(game, unrated.id)
     players = len(indexer)
     juniors = [o * players + indexer[k] for o, t in rated for k in t.juniors if k in indexer]
     return HistoryColumns(
-        tournament_ids=tuple(t.id for t in ordered), keys=tuple(indexer),
-        game_tournament=ordinals[played], white=white[played], black=black[played],
-        white_points=points[played], junior_codes=np.asarray(sorted(juniors), np.int64),
+        tournament_ids=tuple(t.id for t in ordered),
+        keys=tuple(indexer),
+        game_tournament=ordinals[played],
+        white=white[played],
+        black=black[played],
+        white_points=points[played],
+        junior_codes=np.asarray(sorted(juniors), np.int64),
     )
 
 
-def _check_columns(white: Ints, black: Ints, points: Ints, ordinals: Ints,
-                   ordered: Sequence[TournamentInput]) -> None:
+def _check_columns(
+    white: Ints, black: Ints, points: Ints, ordinals: Ints, ordered: Sequence[TournamentInput]
+) -> None:
     bad = np.flatnonzero((points < 0) | (points > 2) | (white == black))
     if bad.size:
         t = ordered[int(ordinals[bad[0]])]
-        raise ValueError(f"tournament {t.id!r}: a game needs two different players and "
-                         f"white_points 0, 1 or 2")
+        raise ValueError(
+            f"tournament {t.id!r}: a game needs two different players and white_points 0, 1 or 2"
+        )
 
 
 @dataclass(frozen=True, slots=True)
 class _Slots:
     """Sides (two per game) and slots (one per tournament and player), t-major."""
 
-    tournament: Ints      # slot -> tournament ordinal
-    player: Ints          # slot -> player index
-    side_slot: Ints       # side -> slot (sides interleaved: white, black, white ...)
-    junior: Bools         # slot -> flagged junior
+    tournament: Ints  # slot -> tournament ordinal
+    player: Ints  # slot -> player index
+    side_slot: Ints  # side -> slot (sides interleaved: white, black, white ...)
+    junior: Bools  # slot -> flagged junior
 
 
 def _slots(columns: HistoryColumns) -> _Slots:
@@ -113,23 +121,27 @@ def _slots(columns: HistoryColumns) -> _Slots:
     side_player[0::2], side_player[1::2] = columns.white, columns.black
     codes = np.repeat(columns.game_tournament, 2) * players + side_player
     if codes.size and int(codes.max()) < np.iinfo(np.int32).max:
-        codes = codes.astype(np.int32)                         # a faster sort, same order
+        codes = codes.astype(np.int32)  # a faster sort, same order
     order = np.argsort(codes, kind="quicksort")
     ordered = codes[order]
     is_new = np.empty(ordered.size, np.bool_)
     is_new[:1] = True
     np.not_equal(ordered[1:], ordered[:-1], out=is_new[1:])
     starts = np.flatnonzero(is_new)
-    first = np.minimum.reduceat(order, starts) if starts.size else starts   # first sight of each slot
-    by_appearance = np.argsort(first, kind="quicksort")      # first sights are distinct
+    first = (
+        np.minimum.reduceat(order, starts) if starts.size else starts
+    )  # first sight of each slot
+    by_appearance = np.argsort(first, kind="quicksort")  # first sights are distinct
     rank = np.empty_like(by_appearance)
     rank[by_appearance] = np.arange(by_appearance.size)
     side_slot = np.empty(codes.size, np.int64)
     side_slot[order] = rank[np.cumsum(is_new) - 1]
     codes_in_order = ordered[starts][by_appearance].astype(np.int64)
     return _Slots(
-        tournament=codes_in_order // players, player=codes_in_order % players,
-        side_slot=side_slot, junior=np.isin(codes_in_order, columns.junior_codes),
+        tournament=codes_in_order // players,
+        player=codes_in_order % players,
+        side_slot=side_slot,
+        junior=np.isin(codes_in_order, columns.junior_codes),
     )
 
 
@@ -140,7 +152,7 @@ def _levels(slots: _Slots, tournaments: int) -> Ints:
     bounds = np.searchsorted(slots.tournament, np.arange(tournaments + 1)).tolist()
     players = slots.player.tolist()
     for t in range(tournaments):
-        group = players[bounds[t]:bounds[t + 1]]
+        group = players[bounds[t] : bounds[t + 1]]
         if not group:
             continue
         level = max(map(last.__getitem__, group)) + 1
@@ -165,7 +177,7 @@ class ReplayColumns:
     expected: Floats
     provisional_before: Bools
     games_before: Ints
-    final_rating: Floats         # player index -> rating at the end
+    final_rating: Floats  # player index -> rating at the end
     final_games: Ints
     final_peak: Bools
 
@@ -176,14 +188,17 @@ def _expected(policy: Policy, own: Floats, opponent: Floats) -> Floats:
         difference = own - opponent
         capped = np.clip(difference, -fide.DIFFERENCE_CAP, fide.DIFFERENCE_CAP)
         difference = np.where(own < fide.CAP_EXEMPT_FROM, capped, difference)
-        pd_h = fide.TABLE_8_1_2_FIRST_PD_H + np.searchsorted(_FIDE_BOUNDS, np.abs(difference), "left")
+        pd_h = fide.TABLE_8_1_2_FIRST_PD_H + np.searchsorted(
+            _FIDE_BOUNDS, np.abs(difference), "left"
+        )
         result: Floats = np.where(difference >= 0, pd_h, 100 - pd_h) / 100
         return result
     return 1.0 / (1.0 + np.power(10.0, (opponent - own) / policy.logistic_scale))
 
 
-def _k_factors(policy: Policy, rating: Floats, games: Ints, peak: Bools, junior: Bools,
-               games_rated: Ints) -> Floats:
+def _k_factors(
+    policy: Policy, rating: Floats, games: Ints, peak: Bools, junior: Bools, games_rated: Ints
+) -> Floats:
     """Policy.k_factor, vectorised (same order of tests)."""
     k = np.full(rating.shape, policy.k_established)
     if policy.k_high is not None:
@@ -212,19 +227,19 @@ def _settle(policy: Policy, k: Floats, difference: Floats) -> Floats:
 class _Schedule:
     """Slots and sides regrouped so that each dependency level is one contiguous range."""
 
-    slot_order: Ints       # position -> slot
+    slot_order: Ints  # position -> slot
     slot_bounds: list[int]
-    side_order: Ints       # position -> side
+    side_order: Ints  # position -> side
     side_bounds: list[int]
 
 
 def _schedule(slots: _Slots, tournaments: int) -> _Schedule:
     levels = _levels(slots, tournaments)
     narrow = np.int16 if levels.size and levels.max() < np.iinfo(np.int16).max else np.int64
-    slot_level = levels.astype(narrow)[slots.tournament]      # int16: numpy's radix sort
+    slot_level = levels.astype(narrow)[slots.tournament]  # int16: numpy's radix sort
     side_level = slot_level[slots.side_slot]
     slot_order = np.argsort(slot_level, kind="stable")
-    side_order = np.argsort(side_level, kind="stable")     # keeps each game's two sides adjacent
+    side_order = np.argsort(side_level, kind="stable")  # keeps each game's two sides adjacent
     top = int(levels.max()) if levels.size else 0
     edges = np.arange(1, top + 2)
     return _Schedule(
@@ -235,8 +250,9 @@ def _schedule(slots: _Slots, tournaments: int) -> _Schedule:
     )
 
 
-def replay_columns(columns: HistoryColumns, policy: Policy,
-                   start: Mapping[PlayerKey, Standing] | None = None) -> ReplayColumns:
+def replay_columns(
+    columns: HistoryColumns, policy: Policy, start: Mapping[PlayerKey, Standing] | None = None
+) -> ReplayColumns:
     """The numeric core of :func:`replay`: every slot's change, one numpy pass per level."""
     slots = _slots(columns)
     plan = _schedule(slots, len(columns.tournament_ids))
@@ -261,14 +277,16 @@ def replay_columns(columns: HistoryColumns, policy: Policy,
         side_lo, side_hi = plan.side_bounds[level], plan.side_bounds[level + 1]
         players = slot_player[lo:hi]
         r, g = rating[players], games[players]
-        provisional = g < policy.provisional_below                   # R6, as before (R5)
+        provisional = g < policy.provisional_below  # R6, as before (R5)
         own, opp = side_position[side_lo:side_hi] - lo, opponent_position[side_lo:side_hi] - lo
-        counted = provisional[own] | ~provisional[opp]               # R7
+        counted = provisional[own] | ~provisional[opp]  # R7
         expected = _expected(policy, r[own], r[opp]) * counted
         size = hi - lo
         n_rated = np.bincount(own, weights=counted, minlength=size).astype(np.int64)
         # bincount with weights gives floats (numpy's stubs say intp)
-        score = cast(Floats, np.bincount(own, weights=side_points[side_lo:side_hi] * counted, minlength=size))
+        score = cast(
+            Floats, np.bincount(own, weights=side_points[side_lo:side_hi] * counted, minlength=size)
+        )
         expected_sum = np.bincount(own, weights=expected, minlength=size)
         k = _k_factors(policy, r, g, peak[players], slot_junior[lo:hi], n_rated)
         change = _settle(policy, k, score - expected_sum)
@@ -276,21 +294,36 @@ def replay_columns(columns: HistoryColumns, policy: Policy,
         rating[players], games[players] = after, g + n_rated
         peak[players] |= (n_rated > 0) & ((r >= fide.K_HIGH_FROM) | (after >= fide.K_HIGH_FROM))
         slot_ids = plan.slot_order[lo:hi]
-        for name, values in (("rating_before", r), ("change", change), ("k", k),
-                             ("score", score), ("expected", expected_sum)):
+        for name, values in (
+            ("rating_before", r),
+            ("change", change),
+            ("k", k),
+            ("score", score),
+            ("expected", expected_sum),
+        ):
             out[name][slot_ids] = values
         out_games[slot_ids], out_before[slot_ids] = n_rated, g
     return ReplayColumns(
-        columns=columns, slot_tournament=slots.tournament, slot_player=slots.player,
-        rating_before=out["rating_before"], change=out["change"], k=out["k"],
-        games_rated=out_games, score_rated=out["score"], expected=out["expected"],
-        provisional_before=out_before < policy.provisional_below, games_before=out_before,
-        final_rating=rating, final_games=games, final_peak=peak,
+        columns=columns,
+        slot_tournament=slots.tournament,
+        slot_player=slots.player,
+        rating_before=out["rating_before"],
+        change=out["change"],
+        k=out["k"],
+        games_rated=out_games,
+        score_rated=out["score"],
+        expected=out["expected"],
+        provisional_before=out_before < policy.provisional_below,
+        games_before=out_before,
+        final_rating=rating,
+        final_games=games,
+        final_peak=peak,
     )
 
 
-def _start_arrays(keys: Sequence[PlayerKey], policy: Policy,
-                  start: Mapping[PlayerKey, Standing]) -> tuple[Floats, Ints, Bools]:
+def _start_arrays(
+    keys: Sequence[PlayerKey], policy: Policy, start: Mapping[PlayerKey, Standing]
+) -> tuple[Floats, Ints, Bools]:
     rating = np.full(len(keys), float(policy.start_rating))
     games = np.zeros(len(keys), np.int64)
     peak = np.zeros(len(keys), np.bool_)
@@ -348,38 +381,60 @@ class Outcomes(Sequence[TournamentOutcome]):
         r = self.result
         lo, hi = self._bounds[index], self._bounds[index + 1]
         keys = r.columns.keys
-        rows = zip(r.slot_player[lo:hi].tolist(), r.rating_before[lo:hi].tolist(),
-                   r.change[lo:hi].tolist(), r.k[lo:hi].tolist(), r.games_rated[lo:hi].tolist(),
-                   r.score_rated[lo:hi].tolist(), r.expected[lo:hi].tolist(),
-                   r.provisional_before[lo:hi].tolist(), r.games_before[lo:hi].tolist())
+        rows = zip(
+            r.slot_player[lo:hi].tolist(),
+            r.rating_before[lo:hi].tolist(),
+            r.change[lo:hi].tolist(),
+            r.k[lo:hi].tolist(),
+            r.games_rated[lo:hi].tolist(),
+            r.score_rated[lo:hi].tolist(),
+            r.expected[lo:hi].tolist(),
+            r.provisional_before[lo:hi].tolist(),
+            r.games_before[lo:hi].tolist(),
+        )
         changes = tuple(
-            PlayerChange(player=keys[p], rating_before=before, rating_after=before + change,
-                         change=change, k=k, games_rated=n, score_rated=score, expected=expected,
-                         provisional_before=provisional, games_before=games_before)
+            PlayerChange(
+                player=keys[p],
+                rating_before=before,
+                rating_after=before + change,
+                change=change,
+                k=k,
+                games_rated=n,
+                score_rated=score,
+                expected=expected,
+                provisional_before=provisional,
+                games_before=games_before,
+            )
             for p, before, change, k, n, score, expected, provisional, games_before in rows
             if n > 0
         )
         return TournamentOutcome(r.columns.tournament_ids[index], changes)
 
 
-def final_standings(result: ReplayColumns,
-                    start: Mapping[PlayerKey, Standing] | None = None) -> dict[PlayerKey, Standing]:
+def final_standings(
+    result: ReplayColumns, start: Mapping[PlayerKey, Standing] | None = None
+) -> dict[PlayerKey, Standing]:
     """Where everybody ends: ``start`` updated by every player who had a rated game."""
     final = dict(start or {})
     touched = np.zeros(result.final_rating.size, np.bool_)
     touched[result.slot_player[result.games_rated > 0]] = True
     keys = result.columns.keys
-    for p, rating, games, peak in zip(np.flatnonzero(touched).tolist(),
-                                      result.final_rating[touched].tolist(),
-                                      result.final_games[touched].tolist(),
-                                      result.final_peak[touched].tolist()):
+    for p, rating, games, peak in zip(
+        np.flatnonzero(touched).tolist(),
+        result.final_rating[touched].tolist(),
+        result.final_games[touched].tolist(),
+        result.final_peak[touched].tolist(),
+    ):
         final[keys[p]] = Standing(rating=rating, games=games, peak_reached_2400=peak)
     return final
 
 
-def replay(tournaments: Iterable[TournamentInput], policy: Policy,
-           start: Mapping[PlayerKey, Standing] | None = None,
-           initial: Iterable[InitialRating] = ()) -> RatingHistory:
+def replay(
+    tournaments: Iterable[TournamentInput],
+    policy: Policy,
+    start: Mapping[PlayerKey, Standing] | None = None,
+    initial: Iterable[InitialRating] = (),
+) -> RatingHistory:
     """R13: replay a history in (date, sequence, id) order, from ``start`` or from nothing.
 
     Mutates nothing it is given; the same history gives identical results.

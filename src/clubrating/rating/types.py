@@ -21,7 +21,7 @@ class Standing:
     """A player's rating state between tournaments."""
 
     rating: float
-    games: int = 0                 # rated games played so far (in this list)
+    games: int = 0  # rated games played so far (in this list)
     peak_reached_2400: bool = False  # FIDE K 10 once 2400 was reached (FIDE 8.3.3)
 
 
@@ -35,7 +35,7 @@ class RatedGame:
 
     white: PlayerKey
     black: PlayerKey
-    white_points: HalfPoints   # 2, 1 or 0; black gets 2 - white_points
+    white_points: HalfPoints  # 2, 1 or 0; black gets 2 - white_points
     played: bool = True
 
 
@@ -47,7 +47,7 @@ class TournamentInput:
     date: dt.date
     games: tuple[RatedGame, ...]
     sequence: int = 0
-    rated: bool = True             # False for bughouse (R8)
+    rated: bool = True  # False for bughouse (R8)
     juniors: frozenset[PlayerKey] = field(default_factory=frozenset)  # FIDE K 40 flag
 
     @property

@@ -61,8 +61,8 @@ class History:
     """The rounds so far of one tournament."""
 
     seats: tuple[Seat, ...]
-    results: tuple[Pairing, ...] = ()   # finished pairings (formats.records, as an imported file's)
-    rests: tuple[Bye, ...] = ()          # requested and pairing-allocated byes
+    results: tuple[Pairing, ...] = ()  # finished pairings (formats.records, as an imported file's)
+    rests: tuple[Bye, ...] = ()  # requested and pairing-allocated byes
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,10 +85,10 @@ class PlayerState:
     number: int
     rating: int
     points: HalfPoints = 0
-    colours: list[str] = field(default_factory=list)     # "W", "B" or "u" (unplayed) a round
+    colours: list[str] = field(default_factory=list)  # "W", "B" or "u" (unplayed) a round
     floats: list[Float] = field(default_factory=list)
     opponents: set[int] = field(default_factory=set)
-    had_pab_or_forfeit_win: bool = False   # C.04.1.d: no second pairing-allocated bye
+    had_pab_or_forfeit_win: bool = False  # C.04.1.d: no second pairing-allocated bye
     byes: int = 0
 
     @property
@@ -102,25 +102,38 @@ def states_before(history: History, round_: int) -> dict[int, PlayerState]:
     for rnd in range(1, round_):
         before = {n: s.points for n, s in states.items()}
         for r in (r for r in history.results if r.round == rnd):
-            _play(states[r.white], r.white_points, "W", before[r.white], before[r.black], r, r.black)
-            _play(states[r.black], r.black_points, "B", before[r.black], before[r.white], r, r.white)
+            _play(
+                states[r.white], r.white_points, "W", before[r.white], before[r.black], r, r.black
+            )
+            _play(
+                states[r.black], r.black_points, "B", before[r.black], before[r.white], r, r.white
+            )
         for rest in (r for r in history.rests if r.round == rnd):
             state = states[rest.player]
             state.points += rest.points
             state.colours.append("u")
-            state.floats.append(Float.DOWN)   # did not play the round: a downfloat (A.4.b)
+            state.floats.append(Float.DOWN)  # did not play the round: a downfloat (A.4.b)
             state.byes += 1
             state.had_pab_or_forfeit_win |= rest.kind in (ByeKind.PAIRING, ByeKind.FULL_POINT)
     return states
 
 
-def _play(state: PlayerState, points: HalfPoints, colour: str, mine: int, theirs: int, result: Pairing,
-          opponent: int) -> None:
+def _play(
+    state: PlayerState,
+    points: HalfPoints,
+    colour: str,
+    mine: int,
+    theirs: int,
+    result: Pairing,
+    opponent: int,
+) -> None:
     state.points += points
     if not result.played:
         state.colours.append("u")
         won = points > result.white_points + result.black_points - points
-        state.floats.append(Float.DOWN if won else Float.NONE)   # bbpPairings' rule for unplayed games
+        state.floats.append(
+            Float.DOWN if won else Float.NONE
+        )  # bbpPairings' rule for unplayed games
         state.had_pab_or_forfeit_win |= won
         return
     state.colours.append(colour)
@@ -128,29 +141,54 @@ def _play(state: PlayerState, points: HalfPoints, colour: str, mine: int, theirs
     state.floats.append(Float.DOWN if mine > theirs else Float.UP if mine < theirs else Float.NONE)
 
 
-def pair_round(history: History, round_: int, total_rounds: int, present: Iterable[int]) -> RoundPlan:
+def pair_round(
+    history: History, round_: int, total_rounds: int, present: Iterable[int]
+) -> RoundPlan:
     """The next round by caissify-pairings' Dutch engine, for the players ``present``."""
     # the pairing engines are imported when a round is paired, not at every command's start
     from caissify_pairings import generate_pairings  # type: ignore[import-untyped]
+
     states = states_before(history, round_)
     players = [_caissify_player(states[n]) for n in sorted(set(present))]
     if len(players) < 2:
-        raise PairingFailed(N_("round %(round)s needs at least two players to pair, not %(players)s"),
-                            round=round_, players=len(players))
+        raise PairingFailed(
+            N_("round %(round)s needs at least two players to pair, not %(players)s"),
+            round=round_,
+            players=len(players),
+        )
     previous = {tuple(sorted((s.number, o))) for s in states.values() for o in s.opponents}
     try:
-        rows = generate_pairings(system="dutch", players=players, previous_pairings=previous,
-                                 round_number=round_, total_rounds=max(total_rounds, round_),
-                                 bye_value=PAB_POINTS / 2, max_byes_per_player=1)
+        rows = generate_pairings(
+            system="dutch",
+            players=players,
+            previous_pairings=previous,
+            round_number=round_,
+            total_rounds=max(total_rounds, round_),
+            bye_value=PAB_POINTS / 2,
+            max_byes_per_player=1,
+        )
     except (ValueError, RuntimeError) as error:
-        raise PairingFailed(N_("round %(round)s cannot be paired: %(error)s"), round=round_, error=str(error)) from None
-    boards = tuple((int(r["white_id"]), int(r["black_id"])) for r in sorted(rows, key=lambda r: r["table"])
-                   if not r.get("bye"))
+        raise PairingFailed(
+            N_("round %(round)s cannot be paired: %(error)s"), round=round_, error=str(error)
+        ) from None
+    boards = tuple(
+        (int(r["white_id"]), int(r["black_id"]))
+        for r in sorted(rows, key=lambda r: r["table"])
+        if not r.get("bye")
+    )
     byes = [int(r["white_id"]) for r in rows if r.get("bye")]
-    if len(byes) > 1:   # the engine's way of saying that the rest have all met
-        raise PairingFailed(N_("round %(round)s cannot be paired without a rematch: players %(players)s "
-                               "have nobody left to play"), round=round_, players=", ".join(map(str, byes)))
-    return _checked(RoundPlan(round_, boards, byes[0] if byes else None), states, players_of(players))
+    if len(byes) > 1:  # the engine's way of saying that the rest have all met
+        raise PairingFailed(
+            N_(
+                "round %(round)s cannot be paired without a rematch: players %(players)s "
+                "have nobody left to play"
+            ),
+            round=round_,
+            players=", ".join(map(str, byes)),
+        )
+    return _checked(
+        RoundPlan(round_, boards, byes[0] if byes else None), states, players_of(players)
+    )
 
 
 def players_of(rows: Sequence[dict[str, object]]) -> set[int]:
@@ -159,56 +197,96 @@ def players_of(rows: Sequence[dict[str, object]]) -> set[int]:
 
 def _caissify_player(state: PlayerState) -> dict[str, object]:
     colour = {"W": "white", "B": "black"}
-    return {"id": state.number, "name": str(state.number), "score": state.score, "rating": state.rating,
-            "starting_number": state.number,
-            "color_hist": [colour[c] for c in state.colours if c in colour],   # played games only
-            "float_history": [f.value for f in state.floats], "bye_count": int(state.had_pab_or_forfeit_win),
-            "forfeit_win_count": 0}
+    return {
+        "id": state.number,
+        "name": str(state.number),
+        "score": state.score,
+        "rating": state.rating,
+        "starting_number": state.number,
+        "color_hist": [colour[c] for c in state.colours if c in colour],  # played games only
+        "float_history": [f.value for f in state.floats],
+        "bye_count": int(state.had_pab_or_forfeit_win),
+        "forfeit_win_count": 0,
+    }
 
 
-def pair_round_2026(history: History, round_: int, total_rounds: int, present: Iterable[int]) -> RoundPlan:
+def pair_round_2026(
+    history: History, round_: int, total_rounds: int, present: Iterable[int]
+) -> RoundPlan:
     """The same round by pairing-core's ``dutch-2026`` kernel: the check of :func:`pair_round`."""
     # the pairing engines are imported when a round is paired, not at every command's start
     from pairing_core.errors import PairingError  # type: ignore[import-untyped]
     from pairing_core.fide2026 import DUTCH_2026, P26Request, pair_2026
+
     states = states_before(history, round_)
     wanted = sorted(set(present))
     players = tuple(_p26_player(states[n], set(wanted)) for n in wanted)
     try:
-        result = pair_2026(P26Request(players=players, ruleset=DUTCH_2026, round_number=round_,
-                                      total_rounds=max(total_rounds, round_),
-                                      is_last_round=round_ == total_rounds, max_steps=P26_MAX_STEPS))
+        result = pair_2026(
+            P26Request(
+                players=players,
+                ruleset=DUTCH_2026,
+                round_number=round_,
+                total_rounds=max(total_rounds, round_),
+                is_last_round=round_ == total_rounds,
+                max_steps=P26_MAX_STEPS,
+            )
+        )
     except PairingError as error:
-        raise PairingFailed(N_("round %(round)s cannot be paired: %(error)s"), round=round_, error=str(error)) from None
+        raise PairingFailed(
+            N_("round %(round)s cannot be paired: %(error)s"), round=round_, error=str(error)
+        ) from None
     boards = tuple((int(p.white_id), int(p.black_id)) for p in result.pairs)
     return _checked(RoundPlan(round_, boards, result.bye_id), states, set(wanted))
 
 
 def _p26_player(state: PlayerState, present: set[int]) -> P26Player:
     """pairing-core's player: opponents among tonight's present players only (it refuses others)."""
-    from pairing_core.fide2026 import P26Player   # as pair_round_2026's own: imported when pairing
+    from pairing_core.fide2026 import P26Player  # as pair_round_2026's own: imported when pairing
+
     tags = {Float.DOWN: "D", Float.UP: "U", Float.NONE: ""}
     floats = [tags[f] for f in state.floats]
-    return P26Player(id=state.number, tpn=state.number, score=state.score, rating=state.rating,
-                     colors="".join(state.colours), opponents=tuple(sorted(state.opponents & present)),
-                     unplayed=state.colours.count("u"), last_float=(floats[-1:] or [""])[0],
-                     prev_float=(floats[-2:-1] or [""])[0], got_pab=state.had_pab_or_forfeit_win,
-                     played=len(state.opponents))
+    return P26Player(
+        id=state.number,
+        tpn=state.number,
+        score=state.score,
+        rating=state.rating,
+        colors="".join(state.colours),
+        opponents=tuple(sorted(state.opponents & present)),
+        unplayed=state.colours.count("u"),
+        last_float=(floats[-1:] or [""])[0],
+        prev_float=(floats[-2:-1] or [""])[0],
+        got_pab=state.had_pab_or_forfeit_win,
+        played=len(state.opponents),
+    )
 
 
 def _checked(plan: RoundPlan, states: dict[int, PlayerState], present: set[int]) -> RoundPlan:
     """The engine's answer, checked against the rules it must keep (C.04.1.b, c, d): nobody twice,
     everybody present once, no rematch, at most one pairing bye and never a second one."""
-    seen = [n for board in plan.boards for n in board] + ([plan.bye] if plan.bye is not None else [])
+    seen = [n for board in plan.boards for n in board] + (
+        [plan.bye] if plan.bye is not None else []
+    )
     if sorted(seen) != sorted(present):
-        raise PairingFailed(N_("round %(round)s: the engine paired %(paired)s, not %(present)s"),
-                            round=plan.round, paired=sorted(seen), present=sorted(present))
+        raise PairingFailed(
+            N_("round %(round)s: the engine paired %(paired)s, not %(present)s"),
+            round=plan.round,
+            paired=sorted(seen),
+            present=sorted(present),
+        )
     for white, black in plan.boards:
         if black in states[white].opponents:
-            raise PairingFailed(N_("round %(round)s: %(white)s and %(black)s have met already"),
-                                round=plan.round, white=white, black=black)
+            raise PairingFailed(
+                N_("round %(round)s: %(white)s and %(black)s have met already"),
+                round=plan.round,
+                white=white,
+                black=black,
+            )
     if plan.bye is not None and states[plan.bye].had_pab_or_forfeit_win:
-        raise PairingFailed(N_("round %(round)s: %(player)s would get a second pairing bye"),
-                            round=plan.round, player=plan.bye)
+        raise PairingFailed(
+            N_("round %(round)s: %(player)s would get a second pairing bye"),
+            round=plan.round,
+            player=plan.bye,
+        )
 
     return plan

@@ -23,9 +23,9 @@ from clubrating.errors import InputError
 from clubrating.tournament.pairing import RoundPlan
 from clubrating.words import N_
 
-MIN_PLAYERS = 3    # C.05 Annex 1's first table: 3 or 4 players
-MAX_PLAYERS = 16   # its last: 15 or 16 players
-MAX_SEED = 999_999   # a drawing's seed: six digits at most, short enough to read out and write down
+MIN_PLAYERS = 3  # C.05 Annex 1's first table: 3 or 4 players
+MAX_PLAYERS = 16  # its last: 15 or 16 players
+MAX_SEED = 999_999  # a drawing's seed: six digits at most, short enough to read out and write down
 
 
 class Cycles(enum.IntEnum):
@@ -38,8 +38,12 @@ class Cycles(enum.IntEnum):
 def table_size(players: int) -> int:
     """The Berger table a number of players is paired by: an odd number takes the next one's."""
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        raise InputError(N_("%(players)s players: a round robin here takes from %(least)s to %(most)s"),
-                         players=players, least=MIN_PLAYERS, most=MAX_PLAYERS)
+        raise InputError(
+            N_("%(players)s players: a round robin here takes from %(least)s to %(most)s"),
+            players=players,
+            least=MIN_PLAYERS,
+            most=MAX_PLAYERS,
+        )
     return players + players % 2
 
 
@@ -69,12 +73,16 @@ def berger_round(players: int, round_: int, cycles: Cycles = Cycles.SINGLE) -> R
     same colour three times running across the turn of the cycles."""
     per_cycle = rounds_of(players)
     if not 1 <= round_ <= per_cycle * cycles:
-        raise InputError(N_("round %(round)s: a round robin of %(players)s players has %(rounds)s rounds"),
-                         round=round_, players=players, rounds=per_cycle * cycles)
+        raise InputError(
+            N_("round %(round)s: a round robin of %(players)s players has %(rounds)s rounds"),
+            round=round_,
+            players=players,
+            rounds=per_cycle * cycles,
+        )
     cycle, index = divmod(round_ - 1, per_cycle)
     index += 1
     if cycles is Cycles.DOUBLE and cycle == 0 and per_cycle > 2 and index >= per_cycle - 1:
-        index = 2 * per_cycle - 1 - index   # the first cycle's last two rounds change places
+        index = 2 * per_cycle - 1 - index  # the first cycle's last two rounds change places
     plan = _table_round(players, index)
     boards = plan.boards if cycle == 0 else tuple((b, w) for w, b in plan.boards)
     return RoundPlan(round_, boards, plan.bye)
@@ -95,19 +103,28 @@ class PairingSystem(enum.Enum):
     @property
     def cycles(self) -> Cycles | None:
         """How often every two players meet (None: a Swiss, paired from the scores)."""
-        return {PairingSystem.ROUND_ROBIN: Cycles.SINGLE, PairingSystem.DOUBLE_ROUND_ROBIN: Cycles.DOUBLE}.get(self)
+        return {
+            PairingSystem.ROUND_ROBIN: Cycles.SINGLE,
+            PairingSystem.DOUBLE_ROUND_ROBIN: Cycles.DOUBLE,
+        }.get(self)
 
     @property
     def label(self) -> str:
         """The system's name in English (marked: the pages show it translated)."""
-        return {PairingSystem.SWISS: N_("Swiss (FIDE Dutch)"), PairingSystem.ROUND_ROBIN: N_("round robin"),
-                PairingSystem.DOUBLE_ROUND_ROBIN: N_("double round robin")}[self]
+        return {
+            PairingSystem.SWISS: N_("Swiss (FIDE Dutch)"),
+            PairingSystem.ROUND_ROBIN: N_("round robin"),
+            PairingSystem.DOUBLE_ROUND_ROBIN: N_("double round robin"),
+        }[self]
 
     @property
     def trf_kind(self) -> str:
         """The tournament's type as a TRF file's 092 line says it."""
-        return {PairingSystem.SWISS: "Swiss-System", PairingSystem.ROUND_ROBIN: "Round Robin",
-                PairingSystem.DOUBLE_ROUND_ROBIN: "Double Round Robin"}[self]
+        return {
+            PairingSystem.SWISS: "Swiss-System",
+            PairingSystem.ROUND_ROBIN: "Round Robin",
+            PairingSystem.DOUBLE_ROUND_ROBIN: "Double Round Robin",
+        }[self]
 
     @classmethod
     def parse(cls, text: str) -> PairingSystem:
@@ -116,17 +133,22 @@ class PairingSystem(enum.Enum):
         try:
             return cls(key or "swiss")
         except ValueError:
-            raise InputError(N_("%(text)s is not a pairing system: expected swiss, round-robin or "
-                                "double-round-robin"), text=repr(text)) from None
+            raise InputError(
+                N_(
+                    "%(text)s is not a pairing system: expected swiss, round-robin or "
+                    "double-round-robin"
+                ),
+                text=repr(text),
+            ) from None
 
 
 class TableOrder(enum.Enum):
     """How a round robin's players get their table numbers when round 1 is paired."""
 
-    RATING = "rating"     # by club rating, highest first, unrated last by name (as a Swiss seeds)
-    LOT = "lot"           # a drawing of lots from a seed (:func:`drawn_order`)
-    NUMBERS = "numbers"   # the start numbers the players were registered under
-    HAND = "hand"         # the arbiter's list, table number 1 first
+    RATING = "rating"  # by club rating, highest first, unrated last by name (as a Swiss seeds)
+    LOT = "lot"  # a drawing of lots from a seed (:func:`drawn_order`)
+    NUMBERS = "numbers"  # the start numbers the players were registered under
+    HAND = "hand"  # the arbiter's list, table number 1 first
 
 
 def drawn_order(players: int, seed: int) -> tuple[int, ...]:
@@ -137,6 +159,12 @@ def drawn_order(players: int, seed: int) -> tuple[int, ...]:
     takes number 1: a drawing is the same on any machine and in any version, and anyone can redo
     it from its seed (``printf '482913:3' | sha256sum`` is place 3's key for seed 482913)."""
     if not 0 <= seed <= MAX_SEED:
-        raise InputError(N_("%(seed)s: a seed is a whole number from 0 to %(most)s"), seed=seed, most=MAX_SEED)
+        raise InputError(
+            N_("%(seed)s: a seed is a whole number from 0 to %(most)s"), seed=seed, most=MAX_SEED
+        )
 
-    return tuple(sorted(range(1, players + 1), key=lambda i: hashlib.sha256(f"{seed}:{i}".encode()).hexdigest()))
+    return tuple(
+        sorted(
+            range(1, players + 1), key=lambda i: hashlib.sha256(f"{seed}:{i}".encode()).hexdigest()
+        )
+    )

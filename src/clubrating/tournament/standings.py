@@ -27,8 +27,10 @@ if TYPE_CHECKING:
     from tiebreak_core import GameRecord
 
 RULESET = "fide-2026"
-UNRATED = 0   # tiebreak-core's rating of an unrated player; no tie-break used here reads ratings
-NO_OPPONENT = -1   # tiebreak-core's opponent of a round without one (its models.VIRTUAL_KINDS); such a round
+UNRATED = 0  # tiebreak-core's rating of an unrated player; no tie-break used here reads ratings
+NO_OPPONENT = (
+    -1
+)  # tiebreak-core's opponent of a round without one (its models.VIRTUAL_KINDS); such a round
 # still needs a colour in its GameRecord and gets "white", which no tie-break used here reads
 
 
@@ -42,8 +44,8 @@ class System(enum.Enum):
 class Rule(enum.Enum):
     """What ranked a table."""
 
-    WRITTEN = "written"       # the ranks written in the file
-    TIEBREAKS = "tiebreaks"   # points, then the tie-breaks
+    WRITTEN = "written"  # the ranks written in the file
+    TIEBREAKS = "tiebreaks"  # points, then the tie-breaks
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,7 +95,7 @@ class Table:
     rule: Rule
     system: System
     tiebreaks: tuple[Tiebreak, ...]
-    why: Text | None = None   # why the ranks written in the file were not used, when they were not
+    why: Text | None = None  # why the ranks written in the file were not used, when they were not
 
     @property
     def note(self) -> str:
@@ -109,52 +111,108 @@ class Table:
 
 
 RANKED_AS_WRITTEN = N_("Ranked as written in the file")
-RANKED_BY_POINTS = N_("Ranked by points, then %(tiebreaks)s")   # the web layer translates both
+RANKED_BY_POINTS = N_("Ranked by points, then %(tiebreaks)s")  # the web layer translates both
 
 
-def _records(ratings: Mapping[int, int | None], pairings: Sequence[Pairing], byes: Sequence[Bye],
-             rounds: int) -> dict[int, list[GameRecord]]:
+def _records(
+    ratings: Mapping[int, int | None], pairings: Sequence[Pairing], byes: Sequence[Bye], rounds: int
+) -> dict[int, list[GameRecord]]:
     # tiebreak-core is imported when standings are computed, not at every command's start
-    from tiebreak_core import ABSENT, FORFEIT_LOSS, FORFEIT_WIN, PAIRING_BYE, PLAYED, REQUESTED_BYE, GameRecord
+    from tiebreak_core import (
+        ABSENT,
+        FORFEIT_LOSS,
+        FORFEIT_WIN,
+        PAIRING_BYE,
+        PLAYED,
+        REQUESTED_BYE,
+        GameRecord,
+    )
+
     rating = {n: r or UNRATED for n, r in ratings.items()}
     records: dict[int, list[GameRecord]] = {n: [] for n in ratings}
     for r in (r for r in pairings if r.round <= rounds):
-        for me, other, mine, theirs, colour in ((r.white, r.black, r.white_points, r.black_points, "white"),
-                                                 (r.black, r.white, r.black_points, r.white_points, "black")):
+        for me, other, mine, theirs, colour in (
+            (r.white, r.black, r.white_points, r.black_points, "white"),
+            (r.black, r.white, r.black_points, r.white_points, "black"),
+        ):
             kind = PLAYED if r.played else FORFEIT_WIN if mine > theirs else FORFEIT_LOSS
-            records[me].append(GameRecord(other, rating[other], mine / 2, colour, r.round, kind=kind,
-                                          opponent_score=theirs / 2))
-    for rest in (r for r in byes if r.round <= rounds and r.kind not in (ByeKind.ABSENT, ByeKind.UNFIELDED)):
+            records[me].append(
+                GameRecord(
+                    other,
+                    rating[other],
+                    mine / 2,
+                    colour,
+                    r.round,
+                    kind=kind,
+                    opponent_score=theirs / 2,
+                )
+            )
+    for rest in (
+        r for r in byes if r.round <= rounds and r.kind not in (ByeKind.ABSENT, ByeKind.UNFIELDED)
+    ):
         kind = PAIRING_BYE if rest.kind in (ByeKind.PAIRING, ByeKind.FULL_POINT) else REQUESTED_BYE
-        records[rest.player].append(GameRecord(NO_OPPONENT, 0, rest.points / 2, "white", rest.round, kind=kind))
+        records[rest.player].append(
+            GameRecord(NO_OPPONENT, 0, rest.points / 2, "white", rest.round, kind=kind)
+        )
     for games in records.values():
         played = {g.round_number for g in games}
-        games += [GameRecord(NO_OPPONENT, 0, 0.0, "white", rnd, kind=ABSENT)
-                  for rnd in range(1, rounds + 1) if rnd not in played]   # not paired: absent, withdrawn
+        games += [
+            GameRecord(NO_OPPONENT, 0, 0.0, "white", rnd, kind=ABSENT)
+            for rnd in range(1, rounds + 1)
+            if rnd not in played
+        ]  # not paired: absent, withdrawn
         games.sort(key=lambda g: g.round_number)
     return records
 
 
-def tiebreak_standings(ratings: Mapping[int, int | None], pairings: Sequence[Pairing], byes: Sequence[Bye],
-                       rounds: int, tiebreaks: Sequence[Tiebreak] = SWISS_TIEBREAKS,
-                       system: System = System.SWISS) -> list[Standing]:
+def tiebreak_standings(
+    ratings: Mapping[int, int | None],
+    pairings: Sequence[Pairing],
+    byes: Sequence[Bye],
+    rounds: int,
+    tiebreaks: Sequence[Tiebreak] = SWISS_TIEBREAKS,
+    system: System = System.SWISS,
+) -> list[Standing]:
     """The players (start number -> rating) ranked by points, then ``tiebreaks``, after ``rounds``."""
-    from tiebreak_core import PlayerTiebreakData, TiebreakError, rank_standings_strict   # as _records
+    from tiebreak_core import (
+        PlayerTiebreakData,
+        TiebreakError,
+        rank_standings_strict,
+    )  # as _records
+
     if rounds == 0:
-        return [Standing(i, n, 0, tuple(0.0 for _ in tiebreaks)) for i, n in enumerate(sorted(ratings), 1)]
+        return [
+            Standing(i, n, 0, tuple(0.0 for _ in tiebreaks))
+            for i, n in enumerate(sorted(ratings), 1)
+        ]
     records = _records(ratings, pairings, byes, rounds)
     points = {n: round(sum(g.score for g in games) * 2) for n, games in records.items()}
-    players = {n: PlayerTiebreakData(n, ratings[n] or UNRATED, points[n] / 2, games) for n, games in records.items()}
+    players = {
+        n: PlayerTiebreakData(n, ratings[n] or UNRATED, points[n] / 2, games)
+        for n, games in records.items()
+    }
     criteria = [t.key for t in tiebreaks]
     try:
-        ranked = rank_standings_strict(players, criteria, total_rounds=rounds, ruleset=RULESET, mode=system.value,
-                                       pairing_numbers={n: n for n in players},
-                                       deterministic_keys={n: n for n in players})
-    except TiebreakError as error:   # a history the services should never store
+        ranked = rank_standings_strict(
+            players,
+            criteria,
+            total_rounds=rounds,
+            ruleset=RULESET,
+            mode=system.value,
+            pairing_numbers={n: n for n in players},
+            deterministic_keys={n: n for n in players},
+        )
+    except TiebreakError as error:  # a history the services should never store
         raise ValueError(f"the standings cannot be computed: {error}") from None
-    return [Standing(place, p.player_id, points[p.player_id],
-                     tuple(float(p.values[c]) if c in p.values else None for c in criteria))
-            for place, p in enumerate(ranked.players, 1)]
+    return [
+        Standing(
+            place,
+            p.player_id,
+            points[p.player_id],
+            tuple(float(p.values[c]) if c in p.values else None for c in criteria),
+        )
+        for place, p in enumerate(ranked.players, 1)
+    ]
 
 
 def system_of(numbers: Sequence[int], pairings: Sequence[Pairing], hint: str = "") -> System:
@@ -172,7 +230,9 @@ def system_of(numbers: Sequence[int], pairings: Sequence[Pairing], hint: str = "
     return System.SWISS
 
 
-def file_points(written: Mapping[int, HalfPoints | None], computed: Mapping[int, HalfPoints]) -> dict[int, HalfPoints]:
+def file_points(
+    written: Mapping[int, HalfPoints | None], computed: Mapping[int, HalfPoints]
+) -> dict[int, HalfPoints]:
     """The standings' points: the points written in the file (the event's own result) where it
     writes them, the computed points elsewhere. A points column all zero while the results
     give points is no result (some programs write zeros there): the computed points then."""
@@ -182,21 +242,28 @@ def file_points(written: Mapping[int, HalfPoints | None], computed: Mapping[int,
     return {n: given.get(n, points) for n, points in computed.items()}
 
 
-def points_differences(written: Mapping[int, HalfPoints | None],
-                       computed: Mapping[int, HalfPoints]) -> list[tuple[int, HalfPoints, HalfPoints]]:
+def points_differences(
+    written: Mapping[int, HalfPoints | None], computed: Mapping[int, HalfPoints]
+) -> list[tuple[int, HalfPoints, HalfPoints]]:
     """(start number, written, computed) of each player whose points written in the file differ
     from the points the results give, by start number (none when the column is all zero)."""
     standing = file_points(written, computed)
     return [(n, standing[n], computed[n]) for n in sorted(computed) if standing[n] != computed[n]]
 
 
-PUT_ABOVE = N_("the file's ranks put player %(above)s above player %(below)s, who has more points,"
-               " so they are not used")
-SAME_RANK = N_("the file gives players %(above)s and %(below)s the same rank with different points,"
-               " so they are not used")
+PUT_ABOVE = N_(
+    "the file's ranks put player %(above)s above player %(below)s, who has more points,"
+    " so they are not used"
+)
+SAME_RANK = N_(
+    "the file gives players %(above)s and %(below)s the same rank with different points,"
+    " so they are not used"
+)
 
 
-def written_ranks_problem(ranks: Mapping[int, int | None], points: Mapping[int, HalfPoints]) -> Text | None:
+def written_ranks_problem(
+    ranks: Mapping[int, int | None], points: Mapping[int, HalfPoints]
+) -> Text | None:
     """Why the ranks written in a file cannot rank the table (None when they can): they must
     order the standings' points, a player ranked above another never with fewer points, two
     players of one rank with the same points (TRF allows ties). Ranks that do not are
@@ -210,9 +277,15 @@ def written_ranks_problem(ranks: Mapping[int, int | None], points: Mapping[int, 
     return None
 
 
-def rank_table(ratings: Mapping[int, int | None], ranks: Mapping[int, int | None], pairings: Sequence[Pairing],
-               byes: Sequence[Bye], rounds: int, system: System,
-               written: Mapping[int, HalfPoints | None] | None = None) -> Table:
+def rank_table(
+    ratings: Mapping[int, int | None],
+    ranks: Mapping[int, int | None],
+    pairings: Sequence[Pairing],
+    byes: Sequence[Bye],
+    rounds: int,
+    system: System,
+    written: Mapping[int, HalfPoints | None] | None = None,
+) -> Table:
     """The standings of one tournament: the points written in its file (``written``, start
     number -> half-points; :func:`file_points`) and the ranks written in it when they order those
     points (:func:`written_ranks_problem`); else by points, then FIDE's default tie-breaks for
@@ -226,8 +299,20 @@ def rank_table(ratings: Mapping[int, int | None], ranks: Mapping[int, int | None
     if problem is not None or not any(ranks.values()):
         # by the file's points, then the tie-breaks' order (a stable sort keeps it in each score group)
         by_points = sorted(rows, key=lambda row: -row.points)
-        rows = [Standing(place, row.number, row.points, row.tiebreaks) for place, row in enumerate(by_points, 1)]
+        rows = [
+            Standing(place, row.number, row.points, row.tiebreaks)
+            for place, row in enumerate(by_points, 1)
+        ]
         return Table(tuple(rows), Rule.TIEBREAKS, system, tiebreaks, problem)
-    by_rank = sorted(rows, key=lambda row: (0, ranks[row.number] or 0) if ranks.get(row.number) else (1, 0))
-    return Table(tuple(Standing(ranks.get(row.number) or None, row.number, row.points, row.tiebreaks)
-                       for row in by_rank), Rule.WRITTEN, system, tiebreaks)
+    by_rank = sorted(
+        rows, key=lambda row: (0, ranks[row.number] or 0) if ranks.get(row.number) else (1, 0)
+    )
+    return Table(
+        tuple(
+            Standing(ranks.get(row.number) or None, row.number, row.points, row.tiebreaks)
+            for row in by_rank
+        ),
+        Rule.WRITTEN,
+        system,
+        tiebreaks,
+    )

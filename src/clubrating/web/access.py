@@ -33,11 +33,19 @@ from django.utils import timezone, translation
 
 from clubrating.club import zones
 from clubrating.club.models import (
-    AuditEntry, Club, CpiEntry, Entry, Member, NameDisplay, RebuildLog, TournamentStatus, Visibility,
+    AuditEntry,
+    Club,
+    CpiEntry,
+    Entry,
+    Member,
+    NameDisplay,
+    RebuildLog,
+    TournamentStatus,
+    Visibility,
 )
 from clubrating.web.language import club_language
 
-ARBITER_PREFIX = "web:"   # audit entries written from the website say "web:<login>"
+ARBITER_PREFIX = "web:"  # audit entries written from the website say "web:<login>"
 
 
 @dataclass(frozen=True)
@@ -46,23 +54,37 @@ class ClubAccess:
 
     club: Club
     is_arbiter: bool
-    base: str          # the prefix every link of the club's pages starts with
-    api_base: str      # the same for the JSON API
+    base: str  # the prefix every link of the club's pages starts with
+    api_base: str  # the same for the JSON API
 
     @property
     def noindex(self) -> bool:
         return self.club.visibility != Visibility.PUBLIC
 
-    def name(self, name: str, *, junior: bool = False, consent: bool = False,
-             juniors_event: bool = False, member_id: int | None = None) -> str:
+    def name(
+        self,
+        name: str,
+        *,
+        junior: bool = False,
+        consent: bool = False,
+        juniors_event: bool = False,
+        member_id: int | None = None,
+    ) -> str:
         """The name this viewer may see (R16, R17): arbiters see full names. A member who
         played in an event with under-18 players is named by initials everywhere, not only
         on that event's pages: each of those pages links to the member's own."""
         if self.is_arbiter:
             return name
-        juniors_event = juniors_event or (member_id is not None and member_id in self.juniors_event_members)
-        return public_name(name, full=self.club.names == NameDisplay.FULL, junior=junior,
-                           consent=consent, juniors_event=juniors_event)
+        juniors_event = juniors_event or (
+            member_id is not None and member_id in self.juniors_event_members
+        )
+        return public_name(
+            name,
+            full=self.club.names == NameDisplay.FULL,
+            junior=junior,
+            consent=consent,
+            juniors_event=juniors_event,
+        )
 
     @cached_property
     def juniors_event_members(self) -> frozenset[int]:
@@ -73,15 +95,22 @@ def juniors_event_members(club: Club) -> frozenset[int]:
     """The ids of every member who played in a published tournament marked as having under-18
     players (R16), and of every member merged with one of them (one person, several ids).
     One query, two when the club has such players."""
-    played = set(Entry.objects.filter(tournament__club=club, tournament__has_juniors=True,
-                                      tournament__status=TournamentStatus.PUBLISHED)
-                 .exclude(member=None).values_list("member_id", flat=True).distinct())
+    played = set(
+        Entry.objects.filter(
+            tournament__club=club,
+            tournament__has_juniors=True,
+            tournament__status=TournamentStatus.PUBLISHED,
+        )
+        .exclude(member=None)
+        .values_list("member_id", flat=True)
+        .distinct()
+    )
     if not played:
         return frozenset()
     parent = dict(Member.objects.filter(club=club).values_list("id", "merged_into_id"))
 
     def root(member_id: int) -> int:
-        seen = {member_id}   # a stored merge cycle (refused by the services) must not loop here
+        seen = {member_id}  # a stored merge cycle (refused by the services) must not loop here
         while (up := parent.get(member_id)) is not None and up not in seen:
             member_id = up
             seen.add(up)
@@ -91,7 +120,9 @@ def juniors_event_members(club: Club) -> frozenset[int]:
     return frozenset(m for m in parent if root(m) in people)
 
 
-def public_name(name: str, *, full: bool, junior: bool, consent: bool, juniors_event: bool = False) -> str:
+def public_name(
+    name: str, *, full: bool, junior: bool, consent: bool, juniors_event: bool = False
+) -> str:
     """Full name only when the club shows full names and, for a junior or an event with
     under-18 players, the arbiter recorded consent (R16, R17); initials otherwise."""
     if full and (consent or not (junior or juniors_event)):
@@ -103,7 +134,7 @@ _PART = re.compile(r"[^\W\d_]", re.UNICODE)
 
 
 def initials(name: str) -> str:
-    """"Jason Becher" -> "J. B."; "Becher, Jason" -> "J. B."; "Anna-Maria Li" -> "A.-M. L."."""
+    """ "Jason Becher" -> "J. B."; "Becher, Jason" -> "J. B."; "Anna-Maria Li" -> "A.-M. L."."""
     if "," in name:
         last, _, first = name.partition(",")
         name = f"{first} {last}"
@@ -120,7 +151,9 @@ def is_arbiter_of(request: HttpRequest, club: Club) -> bool:
     return bool(user.is_authenticated and club.arbiters.filter(pk=user.pk).exists())
 
 
-def resolve(request: HttpRequest, *, slug: str | None = None, token: str | None = None) -> ClubAccess:
+def resolve(
+    request: HttpRequest, *, slug: str | None = None, token: str | None = None
+) -> ClubAccess:
     """The club of the address, if this viewer may see it; 404 otherwise."""
     if slug is not None:
         club = Club.objects.filter(slug=slug).first()
@@ -158,7 +191,7 @@ def mark_privacy(response: HttpResponse, access: ClubAccess) -> HttpResponse:
 
 
 View = Callable[..., HttpResponse]
-PAGE_CACHE_SECONDS = 600   # the key changes with the history, so this only bounds memory use
+PAGE_CACHE_SECONDS = 600  # the key changes with the history, so this only bounds memory use
 # Says whether the shared page cache answered ("hit") or stored the page ("miss"), as X-Cache does for proxies.
 CACHE_HEADER = "X-Clubrating-Page-Cache"
 
@@ -170,8 +203,11 @@ def history_version(club: Club) -> str:
     SQLite AUTOINCREMENT, PostgreSQL sequences); the ledger's id is global, so a new analysis
     in any club refreshes every club's pages (cpi.analyse_games leaves no audit entry)."""
     # One plain statement (standard SQL, SQLite and PostgreSQL): the ORM's queries cost 0.3 ms each.
-    latest = [f"(SELECT MAX({m._meta.pk.column}) FROM {m._meta.db_table} "
-              f"WHERE {m._meta.get_field('club').column} = %s)" for m in (AuditEntry, RebuildLog)]
+    latest = [
+        f"(SELECT MAX({m._meta.pk.column}) FROM {m._meta.db_table} "
+        f"WHERE {m._meta.get_field('club').column} = %s)"
+        for m in (AuditEntry, RebuildLog)
+    ]
     ledger = f"(SELECT MAX({CpiEntry._meta.pk.column}) FROM {CpiEntry._meta.db_table})"
     with connection.cursor() as cursor:
         cursor.execute(f"SELECT {latest[0]}, {latest[1]}, {ledger}", [club.id, club.id])
@@ -191,25 +227,43 @@ def shared_cache_allowed(request: HttpRequest) -> bool:
 def club_view(view: View) -> View:
     """Resolve ``slug`` or ``token`` of the URL into ``access``, mark the response, and
     serve anonymous viewers from a cache keyed on the club's history version and the language."""
+
     @wraps(view)
-    def wrapper(request: HttpRequest, *args: Any, slug: str | None = None, token: str | None = None,
-                **kwargs: Any) -> HttpResponse:
+    def wrapper(
+        request: HttpRequest,
+        *args: Any,
+        slug: str | None = None,
+        token: str | None = None,
+        **kwargs: Any,
+    ) -> HttpResponse:
         started = time.perf_counter()
         access = resolve(request, slug=slug, token=token)
         cacheable = shared_cache_allowed(request)
         with in_club(request, access.club):
             # The language too: one address serves each visitor the page in their language.
-            key = (f"clubrating.page:{history_version(access.club)}:{translation.get_language()}:"
-                   f"{request.get_full_path()}") if cacheable else ""
+            key = (
+                (
+                    f"clubrating.page:{history_version(access.club)}:{translation.get_language()}:"
+                    f"{request.get_full_path()}"
+                )
+                if cacheable
+                else ""
+            )
             response = cache.get(key) if cacheable else None
             if response is not None:
                 response[CACHE_HEADER] = "hit"
             else:
                 response = mark_privacy(view(request, access, *args, **kwargs), access)
-                if cacheable and response.status_code == 200 and not response.streaming and not response.cookies:
+                if (
+                    cacheable
+                    and response.status_code == 200
+                    and not response.streaming
+                    and not response.cookies
+                ):
                     cache.set(key, response, PAGE_CACHE_SECONDS)
                     response[CACHE_HEADER] = "miss"
         # Server-Timing (W3C): the view's own time, visible in browsers' developer tools and the benchmark.
         response["Server-Timing"] = f"app;dur={(time.perf_counter() - started) * 1000:.2f}"
         return response
+
     return wrapper

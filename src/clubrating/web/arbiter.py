@@ -35,8 +35,8 @@ from clubrating.web.access import ARBITER_PREFIX, ClubAccess, in_club, mark_priv
 from clubrating.web.language import in_name_order
 from clubrating.web.pages import points_text
 
-MAX_UPLOAD_BYTES: int = settings.MAX_UPLOAD_BYTES   # 5 MB: a club's tournament file is kilobytes
-RESULT_CHOICES = [result.value for result in GameResult]   # 1-0, 0-1, 1/2-1/2, +-, -+, --
+MAX_UPLOAD_BYTES: int = settings.MAX_UPLOAD_BYTES  # 5 MB: a club's tournament file is kilobytes
+RESULT_CHOICES = [result.value for result in GameResult]  # 1-0, 0-1, 1/2-1/2, +-, -+, --
 
 
 def arbiter_view(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
@@ -50,6 +50,7 @@ def arbiter_view(view: Callable[..., HttpResponse]) -> Callable[..., HttpRespons
         access = ClubAccess(club, True, f"/c/{club.slug}/", f"/api/c/{club.slug}/")
         with in_club(request, club):
             return mark_privacy(view(request, access, *args, **kwargs), access)
+
     return wrapper
 
 
@@ -63,16 +64,27 @@ def act(request: HttpRequest, action: Callable[[], Any], back: str) -> HttpRespo
         outcome = action()
     except ClubratingError as error:
         messages.error(request, error.translated(translation))
-    else:   # an Outcome, or a sentence a view wrote itself (the evening's registration)
-        messages.success(request, outcome if isinstance(outcome, str) else outcome.translated(translation))
+    else:  # an Outcome, or a sentence a view wrote itself (the evening's registration)
+        messages.success(
+            request, outcome if isinstance(outcome, str) else outcome.translated(translation)
+        )
     return redirect(back)
 
 
 def _page(request: HttpRequest, access: ClubAccess, template: str, **context: Any) -> HttpResponse:
     home = f"{access.base}arbiter/"
-    return render(request, template, {"access": access, "club": access.club, "base": access.base,
-                                      "home": home, "time_zone": zones.zone_name(access.club.time_zone),
-                                      **context})
+    return render(
+        request,
+        template,
+        {
+            "access": access,
+            "club": access.club,
+            "base": access.base,
+            "home": home,
+            "time_zone": zones.zone_name(access.club.time_zone),
+            **context,
+        },
+    )
 
 
 def _date(text: str) -> dt.date | None:
@@ -81,7 +93,9 @@ def _date(text: str) -> dt.date | None:
     try:
         return dt.date.fromisoformat(text.strip())
     except ValueError:
-        raise InputError(gettext("%(text)s is not a date: expected YYYY-MM-DD") % {"text": repr(text)}) from None
+        raise InputError(
+            gettext("%(text)s is not a date: expected YYYY-MM-DD") % {"text": repr(text)}
+        ) from None
 
 
 def _member(club: Club, text: str) -> Member:
@@ -96,14 +110,21 @@ def _member(club: Club, text: str) -> Member:
 
 # --- dashboard, rebuild, audit --------------------------------------------------------------
 
-AUDIT_PAGE = 100   # audit entries a page
+AUDIT_PAGE = 100  # audit entries a page
+
 
 @require_safe
 @arbiter_view
 def dashboard(request: HttpRequest, access: ClubAccess) -> HttpResponse:
     log = queries.last_rebuild(access.club)
-    return _page(request, access, "web/arbiter/dashboard.html", tournaments=queries.tournaments(access.club),
-                 last_rebuild=log, rebuild_reason=queries.rebuild_reason(log) if log else "")
+    return _page(
+        request,
+        access,
+        "web/arbiter/dashboard.html",
+        tournaments=queries.tournaments(access.club),
+        last_rebuild=log,
+        rebuild_reason=queries.rebuild_reason(log) if log else "",
+    )
 
 
 @require_POST
@@ -111,14 +132,25 @@ def dashboard(request: HttpRequest, access: ClubAccess) -> HttpResponse:
 def rebuild_now(request: HttpRequest, access: ClubAccess) -> HttpResponse:
     """The manual rebuild (R14): replay everything and say whether the stored history matched."""
     report = services.check_history(access.club, who=who(request))
-    replayed = rebuild_text(report).translated(translation)   # "rebuilt 2 tournaments, ..." in the page's language
+    replayed = rebuild_text(report).translated(
+        translation
+    )  # "rebuilt 2 tournaments, ..." in the page's language
     if report.changes_differing:
-        messages.warning(request, f"{replayed}; " + ngettext(
-            "%(count)s stored rating change did not match the replay and were corrected",
-            "%(count)s stored rating changes did not match the replay and were corrected",
-            report.changes_differing) % {"count": report.changes_differing})
+        messages.warning(
+            request,
+            f"{replayed}; "
+            + ngettext(
+                "%(count)s stored rating change did not match the replay and were corrected",
+                "%(count)s stored rating changes did not match the replay and were corrected",
+                report.changes_differing,
+            )
+            % {"count": report.changes_differing},
+        )
     else:
-        messages.success(request, f"{replayed}; " + gettext("the stored history matched (0 rating changes differed)"))
+        messages.success(
+            request,
+            f"{replayed}; " + gettext("the stored history matched (0 rating changes differed)"),
+        )
     return redirect(f"{access.base}arbiter/")
 
 
@@ -127,7 +159,9 @@ def rebuild_now(request: HttpRequest, access: ClubAccess) -> HttpResponse:
 def audit_page(request: HttpRequest, access: ClubAccess) -> HttpResponse:
     text = request.GET.get("page", "1")
     try:
-        log = queries.audit_page(access.club, int(text) if text.isascii() and text.isdigit() else 0, AUDIT_PAGE)
+        log = queries.audit_page(
+            access.club, int(text) if text.isascii() and text.isdigit() else 0, AUDIT_PAGE
+        )
     except InputError as error:
         messages.error(request, error.translated(translation))
         log = queries.audit_page(access.club, 1, AUDIT_PAGE)
@@ -136,75 +170,142 @@ def audit_page(request: HttpRequest, access: ClubAccess) -> HttpResponse:
 
 # --- import ----------------------------------------------------------------------------------
 
+
 @arbiter_view
 def upload(request: HttpRequest, access: ClubAccess) -> HttpResponse:
     if request.method != "POST":
-        return _page(request, access, "web/arbiter/upload.html", today=zones.today(access.club.time_zone).isoformat())
+        return _page(
+            request,
+            access,
+            "web/arbiter/upload.html",
+            today=zones.today(access.club.time_zone).isoformat(),
+        )
     try:
         tournament, notes = _import(request, access.club)
     except ClubratingError as error:
         twin = error.twin if isinstance(error, services.SameTournament) else None
         again = gettext(" (choose the file again)") if request.FILES.get("file") else ""
-        messages.error(request, error.translated(translation) if twin is None else
-                       error.translated(translation) + ": " + gettext("to import it anyway, tick the box below and send it again") + again)
-        return _page(request, access, "web/arbiter/upload.html", today=zones.today(access.club.time_zone).isoformat(),
-                     typed=request.POST.get("rows", ""), typed_name=request.POST.get("name", ""),
-                     typed_date=request.POST.get("date", ""), twin=twin)
-    for note in notes:   # what the reader noticed or left out (R18: the tags and comments not stored)
+        messages.error(
+            request,
+            error.translated(translation)
+            if twin is None
+            else error.translated(translation)
+            + ": "
+            + gettext("to import it anyway, tick the box below and send it again")
+            + again,
+        )
+        return _page(
+            request,
+            access,
+            "web/arbiter/upload.html",
+            today=zones.today(access.club.time_zone).isoformat(),
+            typed=request.POST.get("rows", ""),
+            typed_name=request.POST.get("name", ""),
+            typed_date=request.POST.get("date", ""),
+            twin=twin,
+        )
+    for (
+        note
+    ) in notes:  # what the reader noticed or left out (R18: the tags and comments not stored)
         messages.warning(request, note)
     players, games = tournament.entries.count(), tournament.games.count()
-    messages.success(request, gettext("imported '%(name)s' (%(date)s) as a draft: %(players)s, %(games)s; confirm the "
-                                      "names, then publish") % {
-        "name": tournament.name, "date": tournament.date,
-        "players": ngettext("%(count)s player", "%(count)s players", players) % {"count": players},
-        "games": ngettext("%(count)s game", "%(count)s games", games) % {"count": games}})
+    messages.success(
+        request,
+        gettext(
+            "imported '%(name)s' (%(date)s) as a draft: %(players)s, %(games)s; confirm the "
+            "names, then publish"
+        )
+        % {
+            "name": tournament.name,
+            "date": tournament.date,
+            "players": ngettext("%(count)s player", "%(count)s players", players)
+            % {"count": players},
+            "games": ngettext("%(count)s game", "%(count)s games", games) % {"count": games},
+        },
+    )
     return redirect(f"{access.base}arbiter/t/{tournament.id}/")
 
 
 def _import(request: HttpRequest, club: Club) -> tuple[Any, tuple[str, ...]]:
     juniors = request.POST.get("has_juniors") == "on"
-    force = request.POST.get("force") == "on"   # the arbiter confirmed: not the tournament already stored
+    force = (
+        request.POST.get("force") == "on"
+    )  # the arbiter confirmed: not the tournament already stored
     date = _date(request.POST.get("date", ""))
     upload_file = request.FILES.get("file")
     if upload_file is not None:
         if upload_file.size and upload_file.size > MAX_UPLOAD_BYTES:
-            raise InputError(gettext("the file is larger than %(mb)s MB") % {"mb": MAX_UPLOAD_BYTES // 1024 // 1024},
-                             file=upload_file.name)
+            raise InputError(
+                gettext("the file is larger than %(mb)s MB")
+                % {"mb": MAX_UPLOAD_BYTES // 1024 // 1024},
+                file=upload_file.name,
+            )
         from clubrating.files import read_tournament_bytes
 
         record, digest = read_tournament_bytes(upload_file.read(), upload_file.name or "upload")
-        return services.import_tournament(club, record, who=who(request), content_hash=digest, date=date,
-                                          has_juniors=juniors, force=force), record.warnings
+        return services.import_tournament(
+            club,
+            record,
+            who=who(request),
+            content_hash=digest,
+            date=date,
+            has_juniors=juniors,
+            force=force,
+        ), record.warnings
     rows = request.POST.get("rows", "")
     if not rows.strip():
         raise InputError(gettext("choose a file, or type the games"))
     record = parse_typed(rows, name=request.POST.get("name", ""), date=date)
-    return services.import_tournament(club, record, who=who(request), has_juniors=juniors,
-                                      force=force), record.warnings
+    return services.import_tournament(
+        club, record, who=who(request), has_juniors=juniors, force=force
+    ), record.warnings
 
 
 # --- one tournament: names, publish, corrections ---------------------------------------------
+
 
 @require_safe
 @arbiter_view
 def review(request: HttpRequest, access: ClubAccess, tournament_id: int) -> HttpResponse:
     t = _tournament(access, tournament_id)
     rows = proposals_for(t)
-    members = in_name_order(Member.objects.filter(club=access.club, merged_into=None).order_by("id")
-                            .values_list("id", "name"), lambda m: m[1])
-    games = Game.objects.filter(tournament=t).select_related("white", "black").order_by("round", "board", "id")
-    return _page(request, access, "web/arbiter/review.html", tournament=t, rows=rows, members=list(members),
-                 unlinked=sum(1 for e, _ in rows if e.member_id is None),
-                 games=[(g, services.game_result_text(g)) for g in games], results=RESULT_CHOICES,
-                 differences=differences_shown(t))
+    members = in_name_order(
+        Member.objects.filter(club=access.club, merged_into=None)
+        .order_by("id")
+        .values_list("id", "name"),
+        lambda m: m[1],
+    )
+    games = (
+        Game.objects.filter(tournament=t)
+        .select_related("white", "black")
+        .order_by("round", "board", "id")
+    )
+    return _page(
+        request,
+        access,
+        "web/arbiter/review.html",
+        tournament=t,
+        rows=rows,
+        members=list(members),
+        unlinked=sum(1 for e, _ in rows if e.member_id is None),
+        games=[(g, services.game_result_text(g)) for g in games],
+        results=RESULT_CHOICES,
+        differences=differences_shown(t),
+    )
 
 
 def differences_shown(t: Any) -> list[dict[str, Any]]:
     """Each player whose points written in the file differ from the results, with the unplayed
     rounds that can explain it ("R2 0000 - -; R5 +") in the page's language."""
-    return [{**d, "written_text": points_text(d["written"]), "computed_text": points_text(d["computed"]),
-             "rounds_text": "; ".join(gettext("R%(round)s %(code)s") % c for c in d["rounds"])}
-            for d in queries.written_differences(t)]
+    return [
+        {
+            **d,
+            "written_text": points_text(d["written"]),
+            "computed_text": points_text(d["computed"]),
+            "rounds_text": "; ".join(gettext("R%(round)s %(code)s") % c for c in d["rounds"]),
+        }
+        for d in queries.written_differences(t)
+    ]
 
 
 def _tournament(access: ClubAccess, tournament_id: int) -> Any:
@@ -217,36 +318,63 @@ def _tournament(access: ClubAccess, tournament_id: int) -> Any:
 Row = TypeVar("Row", bound=Model)
 
 
-def posted(model: type[Row], t: Any, request: HttpRequest, field: str, related: tuple[str, ...],
-           missing: str) -> Row:
+def posted(
+    model: type[Row],
+    t: Any,
+    request: HttpRequest,
+    field: str,
+    related: tuple[str, ...],
+    missing: str,
+) -> Row:
     """The row of ``model`` in tournament ``t`` whose id the form posted as ``field``; NotFound
     (one line, ``missing``) for a bad or foreign id."""
     number = services.parse_id(request.POST.get(field))
-    found = None if number is None else model._default_manager.filter(tournament=t, id=number).select_related(
-        *related).first()
+    found = (
+        None
+        if number is None
+        else model._default_manager.filter(tournament=t, id=number).select_related(*related).first()
+    )
     if found is None:
         raise NotFound(missing)
     return found
 
 
 def _entry(t: Any, request: HttpRequest) -> Entry:
-    return posted(Entry, t, request, "entry", ("tournament__club", "member"), gettext_noop("no such name in this tournament"))
+    return posted(
+        Entry,
+        t,
+        request,
+        "entry",
+        ("tournament__club", "member"),
+        gettext_noop("no such name in this tournament"),
+    )
 
 
 def _game(t: Any, request: HttpRequest) -> Game:
-    return posted(Game, t, request, "game", ("tournament__club", "white", "black"), gettext_noop("no such game in this tournament"))
+    return posted(
+        Game,
+        t,
+        request,
+        "game",
+        ("tournament__club", "white", "black"),
+        gettext_noop("no such game in this tournament"),
+    )
 
 
 TournamentAction = Callable[[HttpRequest, Any, str], Any]
 ACTIONS: dict[str, TournamentAction] = {
-    "link": lambda r, t, w: services.link(_entry(t, r), _member(t.club, r.POST.get("member", "")), who=w),
+    "link": lambda r, t, w: services.link(
+        _entry(t, r), _member(t.club, r.POST.get("member", "")), who=w
+    ),
     "new-member": lambda r, t, w: services.new_member(_entry(t, r), who=w),
     "unlink": lambda r, t, w: services.unlink(_entry(t, r), who=w),
     "accept-exact": lambda r, t, w: services.accept_exact(t, who=w),
     "all-new": lambda r, t, w: services.all_new_members(t, who=w),
     "publish": lambda r, t, w: services.publish(t, who=w),
     "unpublish": lambda r, t, w: services.unpublish(t, who=w),
-    "date": lambda r, t, w: services.change_date(t, _date(r.POST.get("date", "")) or _missing(gettext_noop("the date is missing")), who=w),
+    "date": lambda r, t, w: services.change_date(
+        t, _date(r.POST.get("date", "")) or _missing(gettext_noop("the date is missing")), who=w
+    ),
     "result": lambda r, t, w: services.correct_result(_game(t, r), r.POST.get("result", ""), who=w),
 }
 
@@ -257,14 +385,23 @@ def _missing(what: str) -> Any:
 
 @require_POST
 @arbiter_view
-def tournament_action(request: HttpRequest, access: ClubAccess, tournament_id: int, action: str) -> HttpResponse:
+def tournament_action(
+    request: HttpRequest, access: ClubAccess, tournament_id: int, action: str
+) -> HttpResponse:
     t = _tournament(access, tournament_id)
     back = f"{access.base}arbiter/t/{t.id}/"
     if action == "delete":
         if request.POST.get("confirm") != t.name:
-            messages.error(request, gettext("type the tournament's name (%(name)s) to delete it") % {"name": t.name})
+            messages.error(
+                request,
+                gettext("type the tournament's name (%(name)s) to delete it") % {"name": t.name},
+            )
             return redirect(back)
-        return act(request, lambda: services.delete_tournament(t, who=who(request)), f"{access.base}arbiter/")
+        return act(
+            request,
+            lambda: services.delete_tournament(t, who=who(request)),
+            f"{access.base}arbiter/",
+        )
     if action not in ACTIONS:
         raise Http404("no such action")
     return act(request, lambda: ACTIONS[action](request, t, who(request)), back)
@@ -272,14 +409,22 @@ def tournament_action(request: HttpRequest, access: ClubAccess, tournament_id: i
 
 # --- members ---------------------------------------------------------------------------------
 
+
 @require_safe
 @arbiter_view
 def members_page(request: HttpRequest, access: ClubAccess) -> HttpResponse:
-    members = in_name_order(Member.objects.filter(club=access.club).select_related("merged_into").order_by("id"),
-                            lambda m: m.name)
-    return _page(request, access, "web/arbiter/members.html", members=members,
-                 active=[m for m in members if m.merged_into_id is None],
-                 duplicates=possible_duplicates(access.club))
+    members = in_name_order(
+        Member.objects.filter(club=access.club).select_related("merged_into").order_by("id"),
+        lambda m: m.name,
+    )
+    return _page(
+        request,
+        access,
+        "web/arbiter/members.html",
+        members=members,
+        active=[m for m in members if m.merged_into_id is None],
+        duplicates=possible_duplicates(access.club),
+    )
 
 
 @require_POST
@@ -288,16 +433,22 @@ def member_action(request: HttpRequest, access: ClubAccess, action: str) -> Http
     club, w, back = access.club, who(request), f"{access.base}arbiter/members/"
     post = request.POST
     actions: dict[str, Callable[[], Any]] = {
-        "flags": lambda: services.set_member_flags(_member(club, post.get("member", "")), who=w,
-                                                   junior=post.get("junior") == "on",
-                                                   consent=post.get("consent") == "on"),
-        "merge": lambda: services.merge(_member(club, post.get("absorbed", "")),
-                                        _member(club, post.get("into", "")), who=w),
+        "flags": lambda: services.set_member_flags(
+            _member(club, post.get("member", "")),
+            who=w,
+            junior=post.get("junior") == "on",
+            consent=post.get("consent") == "on",
+        ),
+        "merge": lambda: services.merge(
+            _member(club, post.get("absorbed", "")), _member(club, post.get("into", "")), who=w
+        ),
         "unmerge": lambda: services.unmerge(_member(club, post.get("member", "")), who=w),
-        "rename": lambda: services.rename_member(_member(club, post.get("member", "")), post.get("name", ""),
-                                                 who=w),
-        "distinct": lambda: services.mark_distinct(_member(club, post.get("one", "")),
-                                                   _member(club, post.get("other", "")), who=w),
+        "rename": lambda: services.rename_member(
+            _member(club, post.get("member", "")), post.get("name", ""), who=w
+        ),
+        "distinct": lambda: services.mark_distinct(
+            _member(club, post.get("one", "")), _member(club, post.get("other", "")), who=w
+        ),
     }
     if action not in actions:
         raise Http404("no such action")
@@ -306,14 +457,28 @@ def member_action(request: HttpRequest, access: ClubAccess, action: str) -> Http
 
 # --- privacy ---------------------------------------------------------------------------------
 
+
 @arbiter_view
 def privacy(request: HttpRequest, access: ClubAccess) -> HttpResponse:
     club = access.club
     if request.method == "POST":
-        return act(request, lambda: services.set_privacy(
-            club, who=who(request), visibility=request.POST.get("visibility") or None,
-            names=request.POST.get("names") or None, rotate_token=request.POST.get("rotate") == "on"),
-            f"{access.base}arbiter/privacy/")
+        return act(
+            request,
+            lambda: services.set_privacy(
+                club,
+                who=who(request),
+                visibility=request.POST.get("visibility") or None,
+                names=request.POST.get("names") or None,
+                rotate_token=request.POST.get("rotate") == "on",
+            ),
+            f"{access.base}arbiter/privacy/",
+        )
     link = request.build_absolute_uri(f"/u/{club.token}/")
-    return _page(request, access, "web/arbiter/privacy.html", visibilities=Visibility.choices,
-                 link=link, name_choices=club._meta.get_field("names").choices)
+    return _page(
+        request,
+        access,
+        "web/arbiter/privacy.html",
+        visibilities=Visibility.choices,
+        link=link,
+        name_choices=club._meta.get_field("names").choices,
+    )

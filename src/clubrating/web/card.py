@@ -18,7 +18,7 @@ from clubrating.web.labels import label
 from clubrating.web.links import game_href
 
 RESULT = {2: "1", 1: "½", 0: "0"}
-FORFEIT_RESULT = {2: "+", 1: "=", 0: "−"}   # chess-results' marks of a game won or lost unplayed
+FORFEIT_RESULT = {2: "+", 1: "=", 0: "−"}  # chess-results' marks of a game won or lost unplayed
 Flags = dict[int, tuple[str, bool, bool]]
 
 
@@ -32,61 +32,113 @@ def card_document(access: ClubAccess, hist: dict[str, Any], flags: Flags) -> dic
         return {"opponent_id": member_id, "opponent": names.get(member_id, "") if member_id else ""}
 
     def line(l: Line) -> dict[str, Any]:
-        return {"tournament_id": l.tournament_id, "tournament": tournaments.get(l.tournament_id, ""),
-                "date": l.date.isoformat(), "round": l.round, "colour": l.colour, **opponent(l.opponent),
-                "opponent_rating": l.opponent_rating,
-                "result": (FORFEIT_RESULT if l.status is Status.FORFEIT else RESULT)[l.points], "score": l.points / 2,
-                "rated": l.status is Status.RATED, "status": l.status.value, "expected": l.expected,
-                "change": l.change, "game_id": l.game_id}
+        return {
+            "tournament_id": l.tournament_id,
+            "tournament": tournaments.get(l.tournament_id, ""),
+            "date": l.date.isoformat(),
+            "round": l.round,
+            "colour": l.colour,
+            **opponent(l.opponent),
+            "opponent_rating": l.opponent_rating,
+            "result": (FORFEIT_RESULT if l.status is Status.FORFEIT else RESULT)[l.points],
+            "score": l.points / 2,
+            "rated": l.status is Status.RATED,
+            "status": l.status.value,
+            "expected": l.expected,
+            "change": l.change,
+            "game_id": l.game_id,
+        }
 
     return {
         "games": [line(l) for l in card.lines],
-        "performances": [{"tournament_id": tid, "tournament": tournaments.get(tid, ""), "rating": p.rating,
-                          "average_opponent": p.average_opponent, "games": p.games, "score": p.score}
-                         for tid, p in card.performances.items()],
-        "peaks": {lst: {"rating": p.rating, "date": p.date.isoformat() if p.date else None,
-                        "tournament_id": p.tournament_id} for lst, p in sorted(card.peaks.items())},
+        "performances": [
+            {
+                "tournament_id": tid,
+                "tournament": tournaments.get(tid, ""),
+                "rating": p.rating,
+                "average_opponent": p.average_opponent,
+                "games": p.games,
+                "score": p.score,
+            }
+            for tid, p in card.performances.items()
+        ],
+        "peaks": {
+            lst: {
+                "rating": p.rating,
+                "date": p.date.isoformat() if p.date else None,
+                "tournament_id": p.tournament_id,
+            }
+            for lst, p in sorted(card.peaks.items())
+        },
         "colours": {c: _tally(t) for c, t in card.colours.items()},
-        "head_to_head": [{**opponent(h.opponent), **_tally(h.tally), "last_date": h.last_date.isoformat(),
-                          "last_tournament_id": h.last_tournament_id} for h in card.head_to_head],
+        "head_to_head": [
+            {
+                **opponent(h.opponent),
+                **_tally(h.tally),
+                "last_date": h.last_date.isoformat(),
+                "last_tournament_id": h.last_tournament_id,
+            }
+            for h in card.head_to_head
+        ],
         "streaks": {"winning": _streak(card.winning), "unbeaten": _streak(card.unbeaten)},
         "best_wins": [line(l) for l in card.best_wins],
     }
 
 
-def _names(access: ClubAccess, card: Card, roots: dict[int, int], flags: Flags) -> dict[int | None, str]:
+def _names(
+    access: ClubAccess, card: Card, roots: dict[int, int], flags: Flags
+) -> dict[int | None, str]:
     """Opponent (the member now) -> shown name; a merged opponent's name is the active member's."""
     wanted = {l.opponent for l in card.lines if l.opponent is not None}
     known = {m: f for m, f in flags.items() if m in wanted}
     missing = wanted - known.keys()
     if missing:
-        known.update({m: (n, j, c) for m, n, j, c in Member.objects.filter(id__in=missing).values_list(
-            "id", "name", "junior", "full_name_consent")})
+        known.update(
+            {
+                m: (n, j, c)
+                for m, n, j, c in Member.objects.filter(id__in=missing).values_list(
+                    "id", "name", "junior", "full_name_consent"
+                )
+            }
+        )
     return {m: access.name(n, junior=j, consent=c, member_id=m) for m, (n, j, c) in known.items()}
 
 
 def _tally(t: Tally) -> dict[str, Any]:
-    return {"games": t.games, "wins": t.wins, "draws": t.draws, "losses": t.losses, "score": t.score}
+    return {
+        "games": t.games,
+        "wins": t.wins,
+        "draws": t.draws,
+        "losses": t.losses,
+        "score": t.score,
+    }
 
 
 def _streak(s: Streak) -> dict[str, Any]:
-    return {"length": s.length, "from": s.first.date.isoformat() if s.first else None,
-            "to": s.last.date.isoformat() if s.last else None}
+    return {
+        "length": s.length,
+        "from": s.first.date.isoformat() if s.first else None,
+        "to": s.last.date.isoformat() if s.last else None,
+    }
 
 
 # --- HTML ------------------------------------------------------------------------------------
 
-WHY = {Status.PROVISIONAL_OPPONENT.value: gettext_lazy("not rated: provisional opponent"),
-       Status.FORFEIT.value: gettext_lazy("forfeit: not rated"),
-       Status.BYE.value: gettext_lazy("bye: not rated"), Status.BUGHOUSE.value: gettext_lazy("bughouse: not rated")}
+WHY = {
+    Status.PROVISIONAL_OPPONENT.value: gettext_lazy("not rated: provisional opponent"),
+    Status.FORFEIT.value: gettext_lazy("forfeit: not rated"),
+    Status.BYE.value: gettext_lazy("bye: not rated"),
+    Status.BUGHOUSE.value: gettext_lazy("bughouse: not rated"),
+}
 
 
 def _num(value: float | None, fmt: str) -> str:
     return "" if value is None else format(value, fmt)
 
 
-def game_rows(doc: dict[str, Any], base: str, vs: int | None = None,
-              with_moves: frozenset[int] = frozenset()) -> SafeString:
+def game_rows(
+    doc: dict[str, Any], base: str, vs: int | None = None, with_moves: frozenset[int] = frozenset()
+) -> SafeString:
     """The card's games, one header row per tournament with its performance; ``vs``: only the
     games against that opponent; the result of a game in ``with_moves`` links to the game viewer."""
     perf = {p["tournament_id"]: p for p in doc["performances"]}
@@ -97,11 +149,25 @@ def game_rows(doc: dict[str, Any], base: str, vs: int | None = None,
         if g["tournament_id"] != current:
             current = g["tournament_id"]
             p = perf.get(current)
-            shown = " · " + gettext("performance <strong>%(rating)s</strong> (%(score)s of %(games)s, opponents "
-                                    "%(average)s)") % {"rating": f'{p["rating"]:.0f}', "score": f'{p["score"]:g}',
-                                                       "games": p["games"], "average": f'{p["average_opponent"]:.0f}'} if p else ""
-            out.append(f'<tr class="event"><th scope="rowgroup" colspan="8">{g["date"]} · '
-                       f'<a href="{escape(base)}t/{current}/">{escape(g["tournament"])}</a>{shown}</th></tr>')
+            shown = (
+                " · "
+                + gettext(
+                    "performance <strong>%(rating)s</strong> (%(score)s of %(games)s, opponents "
+                    "%(average)s)"
+                )
+                % {
+                    "rating": f"{p['rating']:.0f}",
+                    "score": f"{p['score']:g}",
+                    "games": p["games"],
+                    "average": f"{p['average_opponent']:.0f}",
+                }
+                if p
+                else ""
+            )
+            out.append(
+                f'<tr class="event"><th scope="rowgroup" colspan="8">{g["date"]} · '
+                f'<a href="{escape(base)}t/{current}/">{escape(g["tournament"])}</a>{shown}</th></tr>'
+            )
         out.append(_game_row(g, base, g["game_id"] in with_moves))
     return mark_safe("\n".join(out))
 
@@ -117,17 +183,21 @@ def _game_row(g: dict[str, Any], base: str, has_moves: bool = False) -> str:
         result = f'<a href="{escape(game_href(base, g["game_id"], g["tournament_id"], has_moves=True))}">{result}</a>'
     change = g["change"]
     cls = "num" if not change else ("num pos" if change > 0 else "num neg")
-    return (f'<tr><td class="num">{g["round"]}</td><td>{escape(label(g["colour"] or ""))}</td><td>{opponent}</td>'
-            f'<td class="num">{_num(g["opponent_rating"], ".0f")}</td><td>{result}{note}</td>'
-            f'<td class="num">{_num(g["expected"], ".2f")}</td><td class="{cls}">{_num(change, "+.1f")}</td></tr>')
+    return (
+        f'<tr><td class="num">{g["round"]}</td><td>{escape(label(g["colour"] or ""))}</td><td>{opponent}</td>'
+        f'<td class="num">{_num(g["opponent_rating"], ".0f")}</td><td>{result}{note}</td>'
+        f'<td class="num">{_num(g["expected"], ".2f")}</td><td class="{cls}">{_num(change, "+.1f")}</td></tr>'
+    )
 
 
 def head_to_head_rows(doc: dict[str, Any], base: str) -> SafeString:
-    out, games = [], gettext("games")   # the link to the games against that opponent
+    out, games = [], gettext("games")  # the link to the games against that opponent
     for h in doc["head_to_head"]:
-        link = f'{escape(base)}p/{h["opponent_id"]}/'
-        out.append(f'<tr><td><a href="{link}">{escape(h["opponent"])}</a></td><td class="num">{h["games"]}</td>'
-                   f'<td class="num">+{h["wins"]} ={h["draws"]} −{h["losses"]}</td>'
-                   f'<td class="num">{h["score"]:g}</td><td>{h["last_date"]}</td>'
-                   f'<td><a href="?vs={h["opponent_id"]}#games">{escape(games)}</a></td></tr>')
+        link = f"{escape(base)}p/{h['opponent_id']}/"
+        out.append(
+            f'<tr><td><a href="{link}">{escape(h["opponent"])}</a></td><td class="num">{h["games"]}</td>'
+            f'<td class="num">+{h["wins"]} ={h["draws"]} −{h["losses"]}</td>'
+            f'<td class="num">{h["score"]:g}</td><td>{h["last_date"]}</td>'
+            f'<td><a href="?vs={h["opponent_id"]}#games">{escape(games)}</a></td></tr>'
+        )
     return mark_safe("\n".join(out))

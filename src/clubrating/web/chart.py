@@ -16,15 +16,15 @@ from django.utils import dateformat
 from django.utils.translation import gettext
 
 WIDTH, HEIGHT = 640, 240
-LEFT, RIGHT, TOP, BOTTOM = 52, 12, 14, 30     # margins for the axis labels
-NICE_STEPS = (10, 20, 25, 50, 100, 200, 250, 500, 1000)   # rating ticks a reader can add up
+LEFT, RIGHT, TOP, BOTTOM = 52, 12, 14, 30  # margins for the axis labels
+NICE_STEPS = (10, 20, 25, 50, 100, 200, 250, 500, 1000)  # rating ticks a reader can add up
 
 
 @dataclass(frozen=True)
 class ChartPoint:
     date: dt.date
     rating: float
-    provisional: bool   # still provisional after this point
+    provisional: bool  # still provisional after this point
 
 
 def nice_step(span: float, ticks: int = 5) -> int:
@@ -47,12 +47,16 @@ def _x_ticks(first: dt.date, last: dt.date) -> list[tuple[dt.date, str]]:
         day = dt.date(year, month, 1)
         if day > last:
             break
-        ticks.append((day, dateformat.format(day, "M Y" if month == 1 or not ticks else "M")))   # the month in the language
+        ticks.append(
+            (day, dateformat.format(day, "M Y" if month == 1 or not ticks else "M"))
+        )  # the month in the language
     step = max(1, math.ceil(len(ticks) / 8))
     return ticks[::step]
 
 
-def rating_chart(points: Sequence[ChartPoint], *, title: str, start: ChartPoint | None = None) -> str:
+def rating_chart(
+    points: Sequence[ChartPoint], *, title: str, start: ChartPoint | None = None
+) -> str:
     """The SVG of a rating history; an empty string when there is nothing to draw."""
     series = ([start] if start else []) + list(points)
     if len(series) < 2:
@@ -71,35 +75,54 @@ def rating_chart(points: Sequence[ChartPoint], *, title: str, start: ChartPoint 
     def y(value: float) -> float:
         return TOP + (HEIGHT - TOP - BOTTOM) * (y_max - value) / (y_max - y_min)
 
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT}" class="chart" '
-           f'role="img" aria-labelledby="chart-title chart-desc">',
-           f'<title id="chart-title">{escape(title)}</title>',
-           f'<desc id="chart-desc">{escape(_describe(series))}</desc>']
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT}" class="chart" '
+        f'role="img" aria-labelledby="chart-title chart-desc">',
+        f'<title id="chart-title">{escape(title)}</title>',
+        f'<desc id="chart-desc">{escape(_describe(series))}</desc>',
+    ]
     provisional_end = next((p for p in series if not p.provisional), None)
     if series[0].provisional:
         end_x = x(provisional_end.date) if provisional_end else x(last)
-        out.append(f'<rect class="provisional" x="{LEFT}" y="{TOP}" width="{end_x - LEFT:.1f}" '
-                   f'height="{HEIGHT - TOP - BOTTOM}"/>')
+        out.append(
+            f'<rect class="provisional" x="{LEFT}" y="{TOP}" width="{end_x - LEFT:.1f}" '
+            f'height="{HEIGHT - TOP - BOTTOM}"/>'
+        )
         # above the plot, in its top margin: the line never runs through the word (a long one in Russian)
-        out.append(f'<text class="provisional-label" x="{LEFT + 4}" y="{TOP - 3}">{escape(gettext("provisional"))}</text>')
+        out.append(
+            f'<text class="provisional-label" x="{LEFT + 4}" y="{TOP - 3}">{escape(gettext("provisional"))}</text>'
+        )
     for value in range(int(y_min), int(y_max) + 1, step):
-        out.append(f'<line class="grid" x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{y(value):.1f}" y2="{y(value):.1f}"/>')
-        out.append(f'<text class="axis" x="{LEFT - 6}" y="{y(value) + 4:.1f}" text-anchor="end">{value}</text>')
+        out.append(
+            f'<line class="grid" x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{y(value):.1f}" y2="{y(value):.1f}"/>'
+        )
+        out.append(
+            f'<text class="axis" x="{LEFT - 6}" y="{y(value) + 4:.1f}" text-anchor="end">{value}</text>'
+        )
     for day, label in _x_ticks(first, last):
-        out.append(f'<line class="tick" x1="{x(day):.1f}" x2="{x(day):.1f}" y1="{HEIGHT - BOTTOM}" '
-                   f'y2="{HEIGHT - BOTTOM + 4}"/>')
-        out.append(f'<text class="axis" x="{x(day):.1f}" y="{HEIGHT - BOTTOM + 16}" '
-                   f'text-anchor="middle">{escape(label)}</text>')
-    out.append(f'<line class="axis-line" x1="{LEFT}" x2="{LEFT}" y1="{TOP}" y2="{HEIGHT - BOTTOM}"/>')
-    out.append(f'<line class="axis-line" x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{HEIGHT - BOTTOM}" '
-               f'y2="{HEIGHT - BOTTOM}"/>')
+        out.append(
+            f'<line class="tick" x1="{x(day):.1f}" x2="{x(day):.1f}" y1="{HEIGHT - BOTTOM}" '
+            f'y2="{HEIGHT - BOTTOM + 4}"/>'
+        )
+        out.append(
+            f'<text class="axis" x="{x(day):.1f}" y="{HEIGHT - BOTTOM + 16}" '
+            f'text-anchor="middle">{escape(label)}</text>'
+        )
+    out.append(
+        f'<line class="axis-line" x1="{LEFT}" x2="{LEFT}" y1="{TOP}" y2="{HEIGHT - BOTTOM}"/>'
+    )
+    out.append(
+        f'<line class="axis-line" x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{HEIGHT - BOTTOM}" '
+        f'y2="{HEIGHT - BOTTOM}"/>'
+    )
     out.extend(_segments(series, x, y))
     out.append("</svg>")
     return "\n".join(out)
 
 
-def _segments(series: Sequence[ChartPoint], fx: Callable[[dt.date], float],
-              fy: Callable[[float], float]) -> list[str]:
+def _segments(
+    series: Sequence[ChartPoint], fx: Callable[[dt.date], float], fy: Callable[[float], float]
+) -> list[str]:
     """Two paths: dashed while provisional, solid once established."""
     provisional: list[tuple[ChartPoint, ChartPoint]] = []
     established: list[tuple[ChartPoint, ChartPoint]] = []
@@ -108,11 +131,16 @@ def _segments(series: Sequence[ChartPoint], fx: Callable[[dt.date], float],
     out = []
     for cls, pairs in (("line provisional-line", provisional), ("line", established)):
         if pairs:
-            path = " ".join(f"M{fx(a.date):.1f},{fy(a.rating):.1f} L{fx(b.date):.1f},{fy(b.rating):.1f}"
-                            for a, b in pairs)
+            path = " ".join(
+                f"M{fx(a.date):.1f},{fy(a.rating):.1f} L{fx(b.date):.1f},{fy(b.rating):.1f}"
+                for a, b in pairs
+            )
             out.append(f'<path class="{cls}" d="{path}"/>')
-    dots = "".join(f'<circle class="dot{" provisional-dot" if p.provisional else ""}" cx="{fx(p.date):.1f}" '
-                   f'cy="{fy(p.rating):.1f}" r="2.5"/>' for p in series)
+    dots = "".join(
+        f'<circle class="dot{" provisional-dot" if p.provisional else ""}" cx="{fx(p.date):.1f}" '
+        f'cy="{fy(p.rating):.1f}" r="2.5"/>'
+        for p in series
+    )
     out.append(f"<g>{dots}</g>")
     return out
 
@@ -121,7 +149,14 @@ def _describe(series: Sequence[ChartPoint]) -> str:
     first, last = series[0], series[-1]
     low = min(series, key=lambda p: p.rating)
     high = max(series, key=lambda p: p.rating)
-    return gettext("Rating from %(first)s on %(first_day)s to %(last)s on %(last_day)s; lowest %(lowest)s, "
-                   "highest %(highest)s.") % {
-        "first": f"{first.rating:.0f}", "first_day": first.date.isoformat(), "last": f"{last.rating:.0f}",
-        "last_day": last.date.isoformat(), "lowest": f"{low.rating:.0f}", "highest": f"{high.rating:.0f}"}
+    return gettext(
+        "Rating from %(first)s on %(first_day)s to %(last)s on %(last_day)s; lowest %(lowest)s, "
+        "highest %(highest)s."
+    ) % {
+        "first": f"{first.rating:.0f}",
+        "first_day": first.date.isoformat(),
+        "last": f"{last.rating:.0f}",
+        "last_day": last.date.isoformat(),
+        "lowest": f"{low.rating:.0f}",
+        "highest": f"{high.rating:.0f}",
+    }

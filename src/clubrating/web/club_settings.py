@@ -36,18 +36,44 @@ def settings_page(request: HttpRequest, access: ClubAccess) -> HttpResponse:
     club, back = access.club, f"{access.base}arbiter/settings/"
     if request.method == "POST" and "cpi-preset" in request.POST:
         preset = request.POST["cpi-preset"]
-        return act(request, lambda: set_cpi_weights(club, {}, who=who(request), preset=preset).text, back)
+        return act(
+            request, lambda: set_cpi_weights(club, {}, who=who(request), preset=preset).text, back
+        )
     if request.method == "POST":
-        texts = {s.key: request.POST[s.key] for s in club_settings.SETTINGS if s.key in request.POST}
-        return act(request, lambda: club_settings.change_settings(
-            club, club_settings.parse_settings(texts), who=who(request)), back)
+        texts = {
+            s.key: request.POST[s.key] for s in club_settings.SETTINGS if s.key in request.POST
+        }
+        return act(
+            request,
+            lambda: club_settings.change_settings(
+                club, club_settings.parse_settings(texts), who=who(request)
+            ),
+            back,
+        )
     values = club_settings.current_settings(club)
-    fields = [{"key": s.key, "help": gettext(s.help), "value": _shown(values[s.key])} for s in club_settings.SETTINGS]
-    presets = [{"name": name, "pool": gettext(PRESET_POOLS.get(name, name)),
-                "nodes": number_format(nodes, force_grouping=True) if (nodes := fitted_nodes(name)) else None}
-               for name in PRESETS]
-    return _page(request, access, "web/arbiter/settings.html", fields=fields, presets=presets,
-                 preset=club_preset(club), own_weights=len(club_overrides(club)) + (club.cpi_start != Weights().model.start))
+    fields = [
+        {"key": s.key, "help": gettext(s.help), "value": _shown(values[s.key])}
+        for s in club_settings.SETTINGS
+    ]
+    presets = [
+        {
+            "name": name,
+            "pool": gettext(PRESET_POOLS.get(name, name)),
+            "nodes": number_format(nodes, force_grouping=True)
+            if (nodes := fitted_nodes(name))
+            else None,
+        }
+        for name in PRESETS
+    ]
+    return _page(
+        request,
+        access,
+        "web/arbiter/settings.html",
+        fields=fields,
+        presets=presets,
+        preset=club_preset(club),
+        own_weights=len(club_overrides(club)) + (club.cpi_start != Weights().model.start),
+    )
 
 
 def _shown(value: object) -> str:
@@ -56,10 +82,16 @@ def _shown(value: object) -> str:
 
 # --- the initial list ------------------------------------------------------------------------
 
+
 def _row(club: Club, request: HttpRequest) -> InitialEntry:
     number = services.parse_id(request.POST.get("row"))
-    found = None if number is None else InitialEntry.objects.filter(club=club, id=number).select_related(
-        "club", "member").first()
+    found = (
+        None
+        if number is None
+        else InitialEntry.objects.filter(club=club, id=number)
+        .select_related("club", "member")
+        .first()
+    )
     if found is None:
         raise NotFound(gettext("no such row in the initial list"))
     return found
@@ -67,7 +99,9 @@ def _row(club: Club, request: HttpRequest) -> InitialEntry:
 
 InitialAction = Callable[[HttpRequest, Club, str], Any]
 INITIAL_ACTIONS: dict[str, InitialAction] = {
-    "link": lambda r, c, w: il.link_initial(_row(c, r), _member(c, r.POST.get("member", "")), who=w),
+    "link": lambda r, c, w: il.link_initial(
+        _row(c, r), _member(c, r.POST.get("member", "")), who=w
+    ),
     "new-member": lambda r, c, w: il.new_member_initial(_row(c, r), who=w),
     "unlink": lambda r, c, w: il.unlink_initial(_row(c, r), who=w),
     "accept-exact": lambda r, c, w: il.accept_exact_initial(c, who=w),
@@ -79,10 +113,15 @@ INITIAL_ACTIONS: dict[str, InitialAction] = {
 def _seed(request: HttpRequest, club: Club, who_: str) -> Any:
     upload_file = request.FILES.get("file")
     if upload_file is None:
-        raise InputError(gettext("choose a file: a CSV with name, rating and optionally games, or a TRF"))
+        raise InputError(
+            gettext("choose a file: a CSV with name, rating and optionally games, or a TRF")
+        )
     name = upload_file.name or "upload"
     if upload_file.size and upload_file.size > MAX_UPLOAD_BYTES:
-        raise InputError(gettext("the file is larger than %(mb)s MB") % {"mb": MAX_UPLOAD_BYTES // 1024 // 1024}, file=name)
+        raise InputError(
+            gettext("the file is larger than %(mb)s MB") % {"mb": MAX_UPLOAD_BYTES // 1024 // 1024},
+            file=name,
+        )
     listed = read_rating_list(io.StringIO(decode_text(upload_file.read(), name), newline=""), name)
     return il.seed_ratings(club, listed, who=who_, source=name)
 
@@ -91,10 +130,20 @@ def _seed(request: HttpRequest, club: Club, who_: str) -> Any:
 @arbiter_view
 def initial_page(request: HttpRequest, access: ClubAccess) -> HttpResponse:
     rows = il.initial_rows(access.club)
-    members = in_name_order(Member.objects.filter(club=access.club, merged_into=None).order_by("id")
-                            .values_list("id", "name"), lambda m: m[1])
-    return _page(request, access, "web/arbiter/initial.html", rows=rows, members=list(members),
-                 unlinked=sum(1 for r, _ in rows if r.member_id is None))
+    members = in_name_order(
+        Member.objects.filter(club=access.club, merged_into=None)
+        .order_by("id")
+        .values_list("id", "name"),
+        lambda m: m[1],
+    )
+    return _page(
+        request,
+        access,
+        "web/arbiter/initial.html",
+        rows=rows,
+        members=list(members),
+        unlinked=sum(1 for r, _ in rows if r.member_id is None),
+    )
 
 
 @require_POST
@@ -103,5 +152,8 @@ def initial_action(request: HttpRequest, access: ClubAccess, action: str) -> Htt
     if action not in INITIAL_ACTIONS:
         raise Http404("no such action")
     club = access.club
-    return act(request, lambda: INITIAL_ACTIONS[action](request, club, who(request)),
-               f"{access.base}arbiter/initial-list/")
+    return act(
+        request,
+        lambda: INITIAL_ACTIONS[action](request, club, who(request)),
+        f"{access.base}arbiter/initial-list/",
+    )

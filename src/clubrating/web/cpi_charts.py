@@ -24,19 +24,24 @@ from clubrating.cpi.registry import COUNTS, SHARES
 from clubrating.web.chart import nice_step
 
 WIDTH = 640
-LEFT, RIGHT, TOP, BOTTOM = 52, 12, 14, 30   # as web/chart.py: room for the axis labels
+LEFT, RIGHT, TOP, BOTTOM = 52, 12, 14, 30  # as web/chart.py: room for the axis labels
 
 
 def _open(height: int, title: str, desc: str, cls: str) -> list[str]:
     """The <svg> head; ids from the chart's class (each chart appears once on the dashboard)."""
-    return [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {height}" class="chart {cls}" '
-            f'role="img" aria-labelledby="{cls}-title {cls}-desc">',
-            f'<title id="{cls}-title">{escape(title)}</title>', f'<desc id="{cls}-desc">{escape(desc)}</desc>']
+    return [
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {height}" class="chart {cls}" '
+        f'role="img" aria-labelledby="{cls}-title {cls}-desc">',
+        f'<title id="{cls}-title">{escape(title)}</title>',
+        f'<desc id="{cls}-desc">{escape(desc)}</desc>',
+    ]
 
 
-CpiPoint = tuple[dt.date, float, float | None]   # the game's date, the CPI after it, its standard deviation
-CPI_LEFT, CPI_BOTTOM = 62, 38     # room for "1600" and the dates at a phone's font size
-PHONE_FONT = 21                   # the dashboard's chart text on a phone, in SVG units (its <style>)
+CpiPoint = tuple[
+    dt.date, float, float | None
+]  # the game's date, the CPI after it, its standard deviation
+CPI_LEFT, CPI_BOTTOM = 62, 38  # room for "1600" and the dates at a phone's font size
+PHONE_FONT = 21  # the dashboard's chart text on a phone, in SVG units (its <style>)
 
 
 def _text_width(text: str) -> float:
@@ -52,7 +57,9 @@ def day_labels(dates: Sequence[dt.date], x: Any) -> list[tuple[float, str]]:
     for i, day in enumerate(dates):
         if i and day == dates[i - 1]:
             continue
-        text = dateformat.format(day, "j M") + (f" {day.year}" if day.year != year else "")   # "12 Nov", the month in the language
+        text = dateformat.format(day, "j M") + (
+            f" {day.year}" if day.year != year else ""
+        )  # "12 Nov", the month in the language
         half = _text_width(text) / 2
         if x(i) - half < last_right + 8:
             continue
@@ -77,7 +84,7 @@ def cpi_line(points: Sequence[CpiPoint], *, title: str, measure: str = "CPI") ->
     y_max += step if y_max == y_min else 0
     n = len(points)
 
-    def x(i: int) -> float:       # i = 0 for the first game: slots, so one game sits in the middle
+    def x(i: int) -> float:  # i = 0 for the first game: slots, so one game sits in the middle
         return CPI_LEFT + (WIDTH - CPI_LEFT - RIGHT) * (i + 0.5) / n
 
     def y(value: float) -> float:
@@ -88,31 +95,65 @@ def cpi_line(points: Sequence[CpiPoint], *, title: str, measure: str = "CPI") ->
         "%(measure)s after each of %(n)s analysed game: %(first)s after the first (%(first_day)s), %(last)s after "
         "the last (%(last_day)s); lowest %(lowest)s, highest %(highest)s.",
         "%(measure)s after each of %(n)s analysed games: %(first)s after the first (%(first_day)s), %(last)s after "
-        "the last (%(last_day)s); lowest %(lowest)s, highest %(highest)s.", n) % {
-        "measure": measure, "n": n, "first": f"{values[0]:.0f}", "first_day": points[0][0].isoformat(),
-        "last": f"{values[-1]:.0f}", "last_day": points[-1][0].isoformat(), "lowest": f"{min(values):.0f}",
-        "highest": f"{max(values):.0f}"}
+        "the last (%(last_day)s); lowest %(lowest)s, highest %(highest)s.",
+        n,
+    ) % {
+        "measure": measure,
+        "n": n,
+        "first": f"{values[0]:.0f}",
+        "first_day": points[0][0].isoformat(),
+        "last": f"{values[-1]:.0f}",
+        "last_day": points[-1][0].isoformat(),
+        "lowest": f"{min(values):.0f}",
+        "highest": f"{max(values):.0f}",
+    }
     out = _open(height, title, described + band_words, "cpi-line")
     for value in range(int(y_min), int(y_max) + 1, step):
-        out.append(f'<line class="grid" x1="{CPI_LEFT}" x2="{WIDTH - RIGHT}" y1="{y(value):.1f}" '
-                   f'y2="{y(value):.1f}"/>')
-        out.append(f'<text class="axis" x="{CPI_LEFT - 6}" y="{y(value) + 5:.1f}" text-anchor="end">{value}</text>')
+        out.append(
+            f'<line class="grid" x1="{CPI_LEFT}" x2="{WIDTH - RIGHT}" y1="{y(value):.1f}" '
+            f'y2="{y(value):.1f}"/>'
+        )
+        out.append(
+            f'<text class="axis" x="{CPI_LEFT - 6}" y="{y(value) + 5:.1f}" text-anchor="end">{value}</text>'
+        )
     if len(bands) == n:
-        upper = [f"{x(i):.1f},{y(value + sd):.1f}" for i, (_, value, sd) in enumerate(points) if sd is not None]
-        lower = [f"{x(i):.1f},{y(value - sd):.1f}" for i, (_, value, sd) in enumerate(points) if sd is not None]
+        upper = [
+            f"{x(i):.1f},{y(value + sd):.1f}"
+            for i, (_, value, sd) in enumerate(points)
+            if sd is not None
+        ]
+        lower = [
+            f"{x(i):.1f},{y(value - sd):.1f}"
+            for i, (_, value, sd) in enumerate(points)
+            if sd is not None
+        ]
         out.append(f'<polygon class="band" points="{" ".join(upper + lower[::-1])}"/>')
     bottom = height - CPI_BOTTOM
     for i in range(n):
-        out.append(f'<line class="tick" x1="{x(i):.1f}" x2="{x(i):.1f}" y1="{bottom}" y2="{bottom + 4}"/>')
+        out.append(
+            f'<line class="tick" x1="{x(i):.1f}" x2="{x(i):.1f}" y1="{bottom}" y2="{bottom + 4}"/>'
+        )
     for at, text in day_labels([day for day, _, _ in points], x):
-        out.append(f'<text class="axis" x="{at:.1f}" y="{bottom + 24}" text-anchor="middle">{escape(text)}</text>')
-    out.append(f'<line class="axis-line" x1="{CPI_LEFT}" x2="{CPI_LEFT}" y1="{TOP}" y2="{bottom}"/>')
-    out.append(f'<line class="axis-line" x1="{CPI_LEFT}" x2="{WIDTH - RIGHT}" y1="{bottom}" y2="{bottom}"/>')
+        out.append(
+            f'<text class="axis" x="{at:.1f}" y="{bottom + 24}" text-anchor="middle">{escape(text)}</text>'
+        )
+    out.append(
+        f'<line class="axis-line" x1="{CPI_LEFT}" x2="{CPI_LEFT}" y1="{TOP}" y2="{bottom}"/>'
+    )
+    out.append(
+        f'<line class="axis-line" x1="{CPI_LEFT}" x2="{WIDTH - RIGHT}" y1="{bottom}" y2="{bottom}"/>'
+    )
     path = " ".join(f"{'M' if i == 0 else 'L'}{x(i):.1f},{y(v):.1f}" for i, v in enumerate(values))
     out.append(f'<path class="line" d="{path}"/>')
-    out.append("<g>" + "".join(f'<circle class="dot" cx="{x(i):.1f}" cy="{y(v):.1f}" r="3">'
-                               f'<title>{escape(_game_point(i + 1, points[i][0].isoformat(), v))}</title></circle>'
-                               for i, v in enumerate(values)) + "</g>")
+    out.append(
+        "<g>"
+        + "".join(
+            f'<circle class="dot" cx="{x(i):.1f}" cy="{y(v):.1f}" r="3">'
+            f"<title>{escape(_game_point(i + 1, points[i][0].isoformat(), v))}</title></circle>"
+            for i, v in enumerate(values)
+        )
+        + "</g>"
+    )
     out.append("</svg>")
     return "\n".join(out)
 
@@ -123,7 +164,11 @@ def club_average(share: float) -> str:
 
 
 def _game_point(number: int, day: str, value: float) -> str:
-    return gettext("game %(number)s, %(day)s: %(value)s") % {"number": number, "day": day, "value": f"{value:.0f}"}
+    return gettext("game %(number)s, %(day)s: %(value)s") % {
+        "number": number,
+        "day": day,
+        "value": f"{value:.0f}",
+    }
 
 
 SHARE_ORDER = SHARES
@@ -141,37 +186,56 @@ def factor_bars(averages: dict[str, dict[str, Any]], *, title: str) -> str:
     height = TOP + ROW * len(rows) + 8
     plot = WIDTH - LEFT - LABEL_W - 90
     words = "; ".join(f"{n} {_percent(averages[n]['average'])}" for n in SHARE_ORDER)
-    out = _open(height, title, gettext("Average per factor over the analysed games: %(factors)s.") % {"factors": words},
-                "factor-bars")
+    out = _open(
+        height,
+        title,
+        gettext("Average per factor over the analysed games: %(factors)s.") % {"factors": words},
+        "factor-bars",
+    )
     x0 = LEFT + LABEL_W
     for i, name in enumerate(rows):
         figures, top = averages[name], TOP + ROW * i
-        out.append(f'<text class="axis" x="{LEFT + LABEL_W - 8}" y="{top + 15}" text-anchor="end">'
-                   f'{escape(name)}<tspan class="long"> {escape(_short(gettext(figures["label"])))}</tspan></text>')
+        out.append(
+            f'<text class="axis" x="{LEFT + LABEL_W - 8}" y="{top + 15}" text-anchor="end">'
+            f'{escape(name)}<tspan class="long"> {escape(_short(gettext(figures["label"])))}</tspan></text>'
+        )
         value, club = figures["average"], figures.get("club_average")
         if name in COUNTS:
-            per_game = gettext("not available") if value is None else gettext("%(count)s a game") % {
-                "count": f"{value:.2f}"}
-            club_text = "" if club is None else " " + gettext("(club %(average)s)") % {"average": f"{club:.2f}"}
+            per_game = (
+                gettext("not available")
+                if value is None
+                else gettext("%(count)s a game") % {"count": f"{value:.2f}"}
+            )
+            club_text = (
+                ""
+                if club is None
+                else " " + gettext("(club %(average)s)") % {"average": f"{club:.2f}"}
+            )
             out.append(f'<text class="axis" x="{x0}" y="{top + 15}">{per_game}{club_text}</text>')
             continue
         out.append(f'<rect class="track" x="{x0}" y="{top + 4}" width="{plot}" height="14"/>')
         if value is None:
-            out.append(f'<text class="axis na" x="{x0 + 6}" y="{top + 15}">{gettext("not available")}</text>')
+            out.append(
+                f'<text class="axis na" x="{x0 + 6}" y="{top + 15}">{gettext("not available")}</text>'
+            )
         else:
-            out.append(f'<rect class="bar" x="{x0}" y="{top + 4}" width="{plot * value:.1f}" height="14">'
-                       f'<title>{escape(name)}: {value:.0%}</title></rect>')
+            out.append(
+                f'<rect class="bar" x="{x0}" y="{top + 4}" width="{plot * value:.1f}" height="14">'
+                f"<title>{escape(name)}: {value:.0%}</title></rect>"
+            )
             out.append(f'<text class="axis" x="{x0 + plot + 6}" y="{top + 15}">{value:.0%}</text>')
         if club is not None:
             cx = x0 + plot * club
-            out.append(f'<line class="club-tick" x1="{cx:.1f}" x2="{cx:.1f}" y1="{top + 1}" y2="{top + 21}">'
-                       f'<title>{escape(club_average(club))}</title></line>')
+            out.append(
+                f'<line class="club-tick" x1="{cx:.1f}" x2="{cx:.1f}" y1="{top + 1}" y2="{top + 21}">'
+                f"<title>{escape(club_average(club))}</title></line>"
+            )
     out.append("</svg>")
     return "\n".join(out)
 
 
 def _short(label: str) -> str:
-    """"eval loss (average centipawn loss)" -> "eval loss"."""
+    """ "eval loss (average centipawn loss)" -> "eval loss"."""
     return label.split(" (")[0]
 
 
@@ -187,19 +251,37 @@ def delta_bars(games: Sequence[tuple[str, float]], *, title: str) -> str:
     scale = (height - TOP - BOTTOM) / 2 / bound
     slot = (WIDTH - CPI_LEFT - RIGHT) / len(games)
     words = ", ".join(f"{d:+.1f}" for _, d in games)
-    out = _open(height, title, ngettext("ΔCPI of the last %(n)s analysed game, oldest first: %(deltas)s.",
-                                        "ΔCPI of the last %(n)s analysed games, oldest first: %(deltas)s.",
-                                        len(games)) % {"n": len(games), "deltas": words}, "delta-bars")
+    out = _open(
+        height,
+        title,
+        ngettext(
+            "ΔCPI of the last %(n)s analysed game, oldest first: %(deltas)s.",
+            "ΔCPI of the last %(n)s analysed games, oldest first: %(deltas)s.",
+            len(games),
+        )
+        % {"n": len(games), "deltas": words},
+        "delta-bars",
+    )
     for value in (-bound, 0, bound):
         yv = mid - value * scale
-        out.append(f'<line class="grid" x1="{CPI_LEFT}" x2="{WIDTH - RIGHT}" y1="{yv:.1f}" y2="{yv:.1f}"/>')
-        out.append(f'<text class="axis" x="{CPI_LEFT - 6}" y="{yv + 4:.1f}" text-anchor="end">{value:+d}</text>'.replace(">+0<", ">0<"))
+        out.append(
+            f'<line class="grid" x1="{CPI_LEFT}" x2="{WIDTH - RIGHT}" y1="{yv:.1f}" y2="{yv:.1f}"/>'
+        )
+        out.append(
+            f'<text class="axis" x="{CPI_LEFT - 6}" y="{yv + 4:.1f}" text-anchor="end">{value:+d}</text>'.replace(
+                ">+0<", ">0<"
+            )
+        )
     for i, (label, delta) in enumerate(games):
         left, size = CPI_LEFT + slot * i + slot * 0.15, abs(delta) * scale
         top = mid - size if delta >= 0 else mid
         cls = "pos-bar" if delta >= 0 else "neg-bar"
-        out.append(f'<rect class="{cls}" x="{left:.1f}" y="{top:.1f}" width="{slot * 0.7:.1f}" '
-                   f'height="{max(size, 0.5):.1f}"><title>{escape(label)}: {delta:+.1f}</title></rect>')
-    out.append(f'<line class="axis-line" x1="{CPI_LEFT}" x2="{WIDTH - RIGHT}" y1="{mid:.1f}" y2="{mid:.1f}"/>')
+        out.append(
+            f'<rect class="{cls}" x="{left:.1f}" y="{top:.1f}" width="{slot * 0.7:.1f}" '
+            f'height="{max(size, 0.5):.1f}"><title>{escape(label)}: {delta:+.1f}</title></rect>'
+        )
+    out.append(
+        f'<line class="axis-line" x1="{CPI_LEFT}" x2="{WIDTH - RIGHT}" y1="{mid:.1f}" y2="{mid:.1f}"/>'
+    )
     out.append("</svg>")
     return "\n".join(out)

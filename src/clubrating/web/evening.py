@@ -21,7 +21,15 @@ from django.views.decorators.http import require_POST, require_safe
 
 from clubrating.club import evening, pairing_changes, services, zones
 from clubrating.club.matching import proposals_for
-from clubrating.club.models import Bye, Entry, Evening, EveningBoard, EveningPlayer, Member, Tournament
+from clubrating.club.models import (
+    Bye,
+    Entry,
+    Evening,
+    EveningBoard,
+    EveningPlayer,
+    Member,
+    Tournament,
+)
 from clubrating.errors import ClubratingError, InputError
 from clubrating.formats.common import points_text
 from clubrating.tournament import Standing, System, Tiebreak
@@ -33,7 +41,9 @@ from clubrating.web.arbiter import act, arbiter_view, posted, who
 
 RESULTS = [("1-0", "1-0"), ("1/2-1/2", "½-½"), ("0-1", "0-1")]
 FORFEITS = [("+-", "+ −"), ("-+", "− +"), ("--", "− −")]
-SYSTEMS = [(s.value, s.label) for s in PairingSystem]   # the start form's choice, Swiss first (the default)
+SYSTEMS = [
+    (s.value, s.label) for s in PairingSystem
+]  # the start form's choice, Swiss first (the default)
 # (the labels in English: the template translates them)
 
 
@@ -42,17 +52,26 @@ def _columns(tiebreaks: tuple[Tiebreak, ...]) -> list[tuple[str, str, str]]:
     return [(t.key, gettext(t.short), f"{t.source} {gettext(t.name)}") for t in tiebreaks]
 
 
-
 def _page(request: HttpRequest, access: ClubAccess, template: str, **context: Any) -> HttpResponse:
     home = f"{access.base}arbiter/"
-    return render(request, template, {"access": access, "club": access.club, "base": access.base, "home": home,
-                                      **context})
+    return render(
+        request,
+        template,
+        {"access": access, "club": access.club, "base": access.base, "home": home, **context},
+    )
 
 
 def _evening(access: ClubAccess, tournament_id: int) -> tuple[Tournament, Evening]:
-    number = services.parse_id(tournament_id)   # a path's <int:> takes 20 digits, which SQLite cannot compare
-    found = None if number is None else Evening.objects.filter(
-        tournament__club=access.club, tournament_id=number).select_related("tournament__club").first()
+    number = services.parse_id(
+        tournament_id
+    )  # a path's <int:> takes 20 digits, which SQLite cannot compare
+    found = (
+        None
+        if number is None
+        else Evening.objects.filter(tournament__club=access.club, tournament_id=number)
+        .select_related("tournament__club")
+        .first()
+    )
     if found is None:
         raise Http404("no such evening")
     return found.tournament, found
@@ -63,25 +82,47 @@ def evenings(request: HttpRequest, access: ClubAccess) -> HttpResponse:
     """The evenings paired here, and the form that starts tonight's."""
     if request.method == "POST":
         return _start(request, access)
-    rows = Evening.objects.filter(tournament__club=access.club).select_related("tournament").order_by("-id")
-    return _page(request, access, "evening/list.html", evenings=rows, today=zones.today(access.club.time_zone).isoformat(),
-                 systems=SYSTEMS)
+    rows = (
+        Evening.objects.filter(tournament__club=access.club)
+        .select_related("tournament")
+        .order_by("-id")
+    )
+    return _page(
+        request,
+        access,
+        "evening/list.html",
+        evenings=rows,
+        today=zones.today(access.club.time_zone).isoformat(),
+        systems=SYSTEMS,
+    )
 
 
 def _start(request: HttpRequest, access: ClubAccess) -> HttpResponse:
     try:
         date = dt.date.fromisoformat(request.POST.get("date", "").strip())
     except ValueError:
-        messages.error(request, gettext("%(text)s is not a date: expected YYYY-MM-DD") % {"text": repr(request.POST.get("date", ""))})
+        messages.error(
+            request,
+            gettext("%(text)s is not a date: expected YYYY-MM-DD")
+            % {"text": repr(request.POST.get("date", ""))},
+        )
         return redirect(f"{access.base}arbiter/evening/")
     try:
-        t = evening.start_evening(access.club, request.POST.get("name", ""), date, request.POST.get("rounds", ""),
-                                  who=who(request), time_control=request.POST.get("time_control", "standard"),
-                                  system=request.POST.get("system", "swiss"))
+        t = evening.start_evening(
+            access.club,
+            request.POST.get("name", ""),
+            date,
+            request.POST.get("rounds", ""),
+            who=who(request),
+            time_control=request.POST.get("time_control", "standard"),
+            system=request.POST.get("system", "swiss"),
+        )
     except ClubratingError as error:
         messages.error(request, error.translated(translation))
         return redirect(f"{access.base}arbiter/evening/")
-    messages.success(request, gettext("started '%(name)s': register tonight's players") % {"name": t.name})
+    messages.success(
+        request, gettext("started '%(name)s': register tonight's players") % {"name": t.name}
+    )
     return redirect(f"{access.base}arbiter/evening/{t.id}/")
 
 
@@ -91,22 +132,46 @@ def evening_page(request: HttpRequest, access: ClubAccess, tournament_id: int) -
     t, ev = _evening(access, tournament_id)
     players = {p.entry_id: p for p in EveningPlayer.objects.filter(entry__tournament=t)}
     byes = {(b.entry_id, b.round): b for b in Bye.objects.filter(tournament=t)}
-    rows = [{"entry": e, "proposals": proposals, "player": players.get(e.id),
-             "byes": sorted(r for (entry_id, r) in byes if entry_id == e.id)}
-            for e, proposals in proposals_for(t)]
-    members = in_name_order(Member.objects.filter(club=access.club, merged_into=None).order_by("id")
-                            .values_list("id", "name"), lambda m: m[1])
+    rows = [
+        {
+            "entry": e,
+            "proposals": proposals,
+            "player": players.get(e.id),
+            "byes": sorted(r for (entry_id, r) in byes if entry_id == e.id),
+        }
+        for e, proposals in proposals_for(t)
+    ]
+    members = in_name_order(
+        Member.objects.filter(club=access.club, merged_into=None)
+        .order_by("id")
+        .values_list("id", "name"),
+        lambda m: m[1],
+    )
     system = PairingSystem(ev.system)
     standings = evening.standings_of(t)
-    return _page(request, access, "evening/evening.html", tournament=t, evening=ev, rows=rows, members=list(members),
-                 boards=_boards(t, ev.paired_rounds), standings=_standings(standings),
-                 tiebreaks=_columns(DEFAULT_TIEBREAKS[System.SWISS if system is PairingSystem.SWISS
-                                                      else System.ROUND_ROBIN]),
-                 system=system, is_swiss=system is PairingSystem.SWISS, schedule=_schedule(t, ev, system),
-                 next_rounds=list(range(ev.paired_rounds + 1, ev.planned_rounds + 1)),
-                 open_boards=EveningBoard.objects.filter(tournament=t, game=None).count(),
-                 changeable=_changeable(t, ev), seated=_seated(t, ev.paired_rounds),
-                 to_number=_to_number(t, ev, system), max_seed=MAX_SEED)
+    return _page(
+        request,
+        access,
+        "evening/evening.html",
+        tournament=t,
+        evening=ev,
+        rows=rows,
+        members=list(members),
+        boards=_boards(t, ev.paired_rounds),
+        standings=_standings(standings),
+        tiebreaks=_columns(
+            DEFAULT_TIEBREAKS[System.SWISS if system is PairingSystem.SWISS else System.ROUND_ROBIN]
+        ),
+        system=system,
+        is_swiss=system is PairingSystem.SWISS,
+        schedule=_schedule(t, ev, system),
+        next_rounds=list(range(ev.paired_rounds + 1, ev.planned_rounds + 1)),
+        open_boards=EveningBoard.objects.filter(tournament=t, game=None).count(),
+        changeable=_changeable(t, ev),
+        seated=_seated(t, ev.paired_rounds),
+        to_number=_to_number(t, ev, system),
+        max_seed=MAX_SEED,
+    )
 
 
 def _to_number(t: Tournament, ev: Evening, system: PairingSystem) -> list[Entry]:
@@ -122,28 +187,53 @@ def _to_number(t: Tournament, ev: Evening, system: PairingSystem) -> list[Entry]
 def round_page(request: HttpRequest, access: ClubAccess, tournament_id: int) -> HttpResponse:
     """The results of the current round, for a phone: one board a row, a big button a result."""
     t, ev = _evening(access, tournament_id)
-    return _page(request, access, "evening/round.html", tournament=t, evening=ev, boards=_boards(t, ev.paired_rounds),
-                 results=RESULTS, forfeits=FORFEITS)
+    return _page(
+        request,
+        access,
+        "evening/round.html",
+        tournament=t,
+        evening=ev,
+        boards=_boards(t, ev.paired_rounds),
+        results=RESULTS,
+        forfeits=FORFEITS,
+    )
 
 
 def _boards(t: Tournament, rnd: int) -> list[dict[str, Any]]:
-    boards = EveningBoard.objects.filter(tournament=t, round=rnd).select_related("white", "black", "game")
-    rest = Bye.objects.filter(tournament=t, round=rnd, kind__in=("U", "Z")).select_related("entry").first()
+    boards = EveningBoard.objects.filter(tournament=t, round=rnd).select_related(
+        "white", "black", "game"
+    )
+    rest = (
+        Bye.objects.filter(tournament=t, round=rnd, kind__in=("U", "Z"))
+        .select_related("entry")
+        .first()
+    )
     rows: list[dict[str, Any]] = [{"board": b, "result": _result(b)} for b in boards]
-    if rest is not None:   # the Swiss's pairing bye, or a round robin's round off
+    if rest is not None:  # the Swiss's pairing bye, or a round robin's round off
         rows.append({"board": None, "bye": rest.entry, "off": rest.kind == "Z"})
     return rows
 
 
 def _changeable(t: Tournament, ev: Evening) -> bool:
     """Whether the current round's pairings can still change: paired, and no result in yet."""
-    return ev.paired_rounds > 0 and not t.is_published and pairing_changes.first_result(t, ev.paired_rounds) is None
+    return (
+        ev.paired_rounds > 0
+        and not t.is_published
+        and pairing_changes.first_result(t, ev.paired_rounds) is None
+    )
 
 
 def _seated(t: Tournament, rnd: int) -> list[Entry]:
     """The players of the round (on a board or the pairing bye), by name, for the exchange form."""
-    ids = [i for pair in EveningBoard.objects.filter(tournament=t, round=rnd).values_list("white_id", "black_id")
-           for i in pair] + list(Bye.objects.filter(tournament=t, round=rnd, kind="U").values_list("entry_id", flat=True))
+    ids = [
+        i
+        for pair in EveningBoard.objects.filter(tournament=t, round=rnd).values_list(
+            "white_id", "black_id"
+        )
+        for i in pair
+    ] + list(
+        Bye.objects.filter(tournament=t, round=rnd, kind="U").values_list("entry_id", flat=True)
+    )
     return in_name_order(Entry.objects.filter(id__in=ids).order_by("number"), lambda e: e.name)
 
 
@@ -153,10 +243,15 @@ def _schedule(t: Tournament, ev: Evening, system: PairingSystem) -> list[dict[st
     if cycles is None or ev.paired_rounds == 0:
         return []
     name = dict(Entry.objects.filter(tournament=t).values_list("number", "name"))
-    return [{"round": rnd, "boards": [(name[w], name[b]) for w, b in plan.boards],
-             "off": name[plan.bye] if plan.bye is not None else None}
-            for rnd in range(ev.paired_rounds + 1, ev.planned_rounds + 1)
-            for plan in [berger_round(len(name), rnd, cycles)]]
+    return [
+        {
+            "round": rnd,
+            "boards": [(name[w], name[b]) for w, b in plan.boards],
+            "off": name[plan.bye] if plan.bye is not None else None,
+        }
+        for rnd in range(ev.paired_rounds + 1, ev.planned_rounds + 1)
+        for plan in [berger_round(len(name), rnd, cycles)]
+    ]
 
 
 def _result(board: EveningBoard) -> str:
@@ -165,29 +260,55 @@ def _result(board: EveningBoard) -> str:
 
 
 def _standings(standings: list[tuple[Standing, Entry]]) -> list[dict[str, Any]]:
-    return [{"place": row.place, "number": row.number, "name": entry.name, "points": points_text(row.points),
-             "tiebreaks": ["" if value is None else f"{value:g}" for value in row.tiebreaks]}
-            for row, entry in standings]
+    return [
+        {
+            "place": row.place,
+            "number": row.number,
+            "name": entry.name,
+            "points": points_text(row.points),
+            "tiebreaks": ["" if value is None else f"{value:g}" for value in row.tiebreaks],
+        }
+        for row, entry in standings
+    ]
 
 
 # --- the writes ----------------------------------------------------------------------------------
+
 
 def _numbering(t: Tournament, request: HttpRequest) -> evening.Numbering:
     """Round 1 of a round robin: its table numbers by rating, by lot (a seed typed or drawn), or as
     the arbiter numbered the players (a number field each, ``table-<entry id>``)."""
     order = request.POST.get("order", TableOrder.RATING.value)
     if order != TableOrder.HAND.value:
-        return evening.parse_numbering(order, request.POST.get("seed", "") if order == TableOrder.LOT.value else "")
+        return evening.parse_numbering(
+            order, request.POST.get("seed", "") if order == TableOrder.LOT.value else ""
+        )
     players = Entry.objects.filter(tournament=t, evening__withdrawn_from=None).order_by("number")
-    return evening.numbering_from_table([(e, request.POST.get(f"table-{e.id}", "")) for e in players])
+    return evening.numbering_from_table(
+        [(e, request.POST.get(f"table-{e.id}", "")) for e in players]
+    )
+
 
 def _entry(t: Tournament, request: HttpRequest, field: str = "entry") -> Entry:
-    return posted(Entry, t, request, field, ("tournament__club", "member"), gettext_noop("no such player in this evening"))
+    return posted(
+        Entry,
+        t,
+        request,
+        field,
+        ("tournament__club", "member"),
+        gettext_noop("no such player in this evening"),
+    )
 
 
 def _board(t: Tournament, request: HttpRequest) -> EveningBoard:
-    return posted(EveningBoard, t, request, "board", ("tournament__club", "white", "black", "game"),
-                  gettext_noop("no such board in this evening"))
+    return posted(
+        EveningBoard,
+        t,
+        request,
+        "board",
+        ("tournament__club", "white", "black", "game"),
+        gettext_noop("no such board in this evening"),
+    )
 
 
 def _member(access: ClubAccess, text: str) -> Member:
@@ -206,15 +327,22 @@ def _registered(entry: Entry) -> str:
     if entry.member is None:
         return gettext("registered '%(name)s'") % {"name": entry.name}
     return gettext("registered '%(name)s': member %(member)s (#%(number)s)") % {
-        "name": entry.name, "member": entry.member.name, "number": entry.member_id}
+        "name": entry.name,
+        "member": entry.member.name,
+        "number": entry.member_id,
+    }
 
 
-def _actions(request: HttpRequest, access: ClubAccess, t: Tournament) -> dict[str, Callable[[], Any]]:
+def _actions(
+    request: HttpRequest, access: ClubAccess, t: Tournament
+) -> dict[str, Callable[[], Any]]:
     by = who(request)
     post = request.POST
     return {
         "register": lambda: _registered(evening.register(t, post.get("name", ""), who=by)),
-        "link": lambda: services.link(_entry(t, request), _member(access, post.get("member", "")), who=by),
+        "link": lambda: services.link(
+            _entry(t, request), _member(access, post.get("member", "")), who=by
+        ),
         "new-member": lambda: services.new_member(_entry(t, request), who=by),
         "accept-exact": lambda: services.accept_exact(t, who=by),
         "withdraw": lambda: evening.withdraw(_entry(t, request), who=by),
@@ -224,15 +352,21 @@ def _actions(request: HttpRequest, access: ClubAccess, t: Tournament) -> dict[st
         "publish": lambda: evening.publish_evening(t, who=by),
         "colours": lambda: pairing_changes.swap_colours(_board(t, request), who=by),
         "exchange": lambda: pairing_changes.exchange_players(
-            t, _entry(t, request, "one"), _entry(t, request, "other"), who=by,
-            confirm_rematch=post.get("confirm") == "yes"),
+            t,
+            _entry(t, request, "one"),
+            _entry(t, request, "other"),
+            who=by,
+            confirm_rematch=post.get("confirm") == "yes",
+        ),
         "repair": lambda: pairing_changes.repair_round(t, who=by),
     }
 
 
 @require_POST
 @arbiter_view
-def evening_action(request: HttpRequest, access: ClubAccess, tournament_id: int, action: str) -> HttpResponse:
+def evening_action(
+    request: HttpRequest, access: ClubAccess, tournament_id: int, action: str
+) -> HttpResponse:
     t, _ = _evening(access, tournament_id)
     actions = _actions(request, access, t)
     if action not in actions:

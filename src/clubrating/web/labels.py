@@ -6,12 +6,19 @@ from __future__ import annotations
 
 from django.utils.translation import gettext, gettext_noop
 
-WORDS = frozenset({
-    gettext_noop("standard"), gettext_noop("rapid"), gettext_noop("blitz"),   # Tournament.time_control
-    gettext_noop("chess"), gettext_noop("bughouse"),                          # Tournament.kind
-    gettext_noop("draft"), gettext_noop("published"),                         # TournamentStatus
-    gettext_noop("white"), gettext_noop("black"),                             # a game's colour
-})
+WORDS = frozenset(
+    {
+        gettext_noop("standard"),
+        gettext_noop("rapid"),
+        gettext_noop("blitz"),  # Tournament.time_control
+        gettext_noop("chess"),
+        gettext_noop("bughouse"),  # Tournament.kind
+        gettext_noop("draft"),
+        gettext_noop("published"),  # TournamentStatus
+        gettext_noop("white"),
+        gettext_noop("black"),  # a game's colour
+    }
+)
 
 
 def label(value: str) -> str:

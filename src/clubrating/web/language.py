@@ -59,7 +59,7 @@ def visitor_language(request: HttpRequest) -> str | None:
 def club_language(request: HttpRequest, club: Club) -> AbstractContextManager[None]:
     """While a club's page is made: its texts in the visitor's language, else the club's."""
     language = visitor_language(request) or supported(club.language) or settings.LANGUAGE_CODE
-    request.LANGUAGE_CODE = language   # the response's Content-Language
+    request.LANGUAGE_CODE = language  # the response's Content-Language
     return translation.override(language)
 
 
@@ -76,12 +76,14 @@ def in_name_order(items: Iterable[Item], name: Callable[[Item], str]) -> list[It
 def choose_language(get_response: Handler) -> Handler:
     """Every page in the visitor's language, else ``settings.LANGUAGE_CODE``; a club's pages
     put the club's default in between (:func:`club_language`, once the view found the club)."""
+
     def middleware(request: HttpRequest) -> HttpResponse:
         language = visitor_language(request) or settings.LANGUAGE_CODE
-        request.LANGUAGE_CODE = language   # as Django's LocaleMiddleware sets it
+        request.LANGUAGE_CODE = language  # as Django's LocaleMiddleware sets it
         with translation.override(language):
             response = get_response(request)
         patch_vary_headers(response, ("Accept-Language", "Cookie"))
         response.headers.setdefault("Content-Language", request.LANGUAGE_CODE)
         return response
+
     return middleware

@@ -7,8 +7,9 @@ games, the CPI ledger's rows, the coach's exercises).
 from __future__ import annotations
 
 
-def game_href(base: str, game_id: int, tournament_id: int, *, has_moves: bool = True,
-              ply: int | None = None) -> str:
+def game_href(
+    base: str, game_id: int, tournament_id: int, *, has_moves: bool = True, ply: int | None = None
+) -> str:
     """Where a link to a game points, under the viewer's ``base`` (``/c/<slug>/`` or an unlisted
     club's ``/u/<token>/``): the game viewer (at ``ply``, the half-moves played, when given) for
     a game with moves, as every analysed game has; the game's tournament page otherwise."""

@@ -27,14 +27,21 @@ from clubrating.club import services
 from clubrating.club.models import Game
 from clubrating.club.services import moves_links as ml
 from clubrating.club.services.outcome import Outcome
-from clubrating.club.services.moves import (NeedsConfirmation, Status, Undecided, attach_pgn_moves,
-                                            attach_typed_moves, remove_moves, replace_typed_moves)
+from clubrating.club.services.moves import (
+    NeedsConfirmation,
+    Status,
+    Undecided,
+    attach_pgn_moves,
+    attach_typed_moves,
+    remove_moves,
+    replace_typed_moves,
+)
 from clubrating.errors import ClubratingError, InputError, NotFound
 from clubrating.formats.movetext import MoveError
 from clubrating.web.access import ClubAccess
 from clubrating.web.arbiter import MAX_UPLOAD_BYTES, _page, _tournament, act, arbiter_view, who
 
-BOARD_PIXELS = 280   # a board that fits a 360 px phone beside nothing else
+BOARD_PIXELS = 280  # a board that fits a 360 px phone beside nothing else
 
 
 def board_svg(fen: str) -> SafeString:
@@ -47,8 +54,11 @@ def _pgn_text(request: HttpRequest) -> tuple[str, str]:
     upload = request.FILES.get("file")
     if upload is not None:
         if upload.size and upload.size > MAX_UPLOAD_BYTES:
-            raise InputError(gettext("the file is larger than %(mb)s MB") % {"mb": MAX_UPLOAD_BYTES // 1024 // 1024},
-                             file=upload.name)
+            raise InputError(
+                gettext("the file is larger than %(mb)s MB")
+                % {"mb": MAX_UPLOAD_BYTES // 1024 // 1024},
+                file=upload.name,
+            )
         from clubrating.formats import decode_text
 
         return decode_text(upload.read()), upload.name or "upload.pgn"
@@ -63,8 +73,11 @@ def _indices(request: HttpRequest, name: str) -> set[int]:
 
 
 def _decisions(request: HttpRequest, choice: str) -> set[int]:
-    return {int(k.split("-", 1)[1]) for k, v in request.POST.items()
-            if k.startswith("result-") and k.split("-", 1)[1].isdigit() and v == choice}
+    return {
+        int(k.split("-", 1)[1])
+        for k, v in request.POST.items()
+        if k.startswith("result-") and k.split("-", 1)[1].isdigit() and v == choice
+    }
 
 
 @arbiter_view
@@ -79,12 +92,26 @@ def add_moves(request: HttpRequest, access: ClubAccess, tournament_id: int) -> H
     try:
         text, source = _pgn_text(request)
         record = read_tournament_text(text, source, format="pgn")
-        outcome, _ = attach_pgn_moves(t, record, who=who(request), accept=_indices(request, "accept"),
-                                      correct=_decisions(request, "correct"), drop=_decisions(request, "drop"))
+        outcome, _ = attach_pgn_moves(
+            t,
+            record,
+            who=who(request),
+            accept=_indices(request, "accept"),
+            correct=_decisions(request, "correct"),
+            drop=_decisions(request, "drop"),
+        )
     except Undecided as undecided:
         messages.warning(request, undecided.translated(translation))
-        return _page(request, access, page, tournament=t, plan=undecided.plan, pgn=text, source=source,
-                     storable=Status.STORABLE)
+        return _page(
+            request,
+            access,
+            page,
+            tournament=t,
+            plan=undecided.plan,
+            pgn=text,
+            source=source,
+            storable=Status.STORABLE,
+        )
     except ClubratingError as error:
         messages.error(request, error.translated(translation))
         return _page(request, access, page, tournament=t, pgn=text, source=source)
@@ -93,8 +120,11 @@ def add_moves(request: HttpRequest, access: ClubAccess, tournament_id: int) -> H
 
 
 def _game(access: ClubAccess, game_id: int) -> Game:
-    game = Game.objects.filter(tournament__club=access.club, id=game_id).select_related(
-        "tournament__club", "white", "black").first()
+    game = (
+        Game.objects.filter(tournament__club=access.club, id=game_id)
+        .select_related("tournament__club", "white", "black")
+        .first()
+    )
     if game is None:
         raise Http404("no such game")
     return game
@@ -113,23 +143,37 @@ def _final_fen(game: Game) -> str | None:
 @arbiter_view
 def game_page(request: HttpRequest, access: ClubAccess, game_id: int) -> HttpResponse:
     game = _game(access, game_id)
-    context: dict[str, Any] = {"game": game, "tournament": game.tournament,
-                               "result": services.game_result_text(game), "typed": "", **_pending(game)}
+    context: dict[str, Any] = {
+        "game": game,
+        "tournament": game.tournament,
+        "result": services.game_result_text(game),
+        "typed": "",
+        **_pending(game),
+    }
     if request.method == "POST" and "submission" in request.POST:
         return act(request, lambda: _accept(request, game), f"{access.base}arbiter/g/{game.id}/")
     if request.method == "POST" and "remove" in request.POST:
-        return act(request, lambda: remove_moves(game, who=who(request)), f"{access.base}arbiter/g/{game.id}/")
+        return act(
+            request,
+            lambda: remove_moves(game, who=who(request)),
+            f"{access.base}arbiter/g/{game.id}/",
+        )
     if request.method == "POST":
         text = request.POST.get("moves", "")
         confirm = request.POST.get("confirm") == "on"
         try:
-            if "replace" in request.POST:   # the form under stored moves: a correction
+            if "replace" in request.POST:  # the form under stored moves: a correction
                 outcome = replace_typed_moves(game, text, who=who(request), confirm=confirm)
             else:
                 outcome = attach_typed_moves(game, text, who=who(request), confirm=confirm)
         except MoveError as error:
             messages.error(request, error.translated(translation))
-            context.update(typed=text, error=error, why=error.why.translated(translation), board=board_svg(error.fen))
+            context.update(
+                typed=text,
+                error=error,
+                why=error.why.translated(translation),
+                board=board_svg(error.fen),
+            )
         except NeedsConfirmation as error:
             messages.warning(request, error.translated(translation))
             context.update(typed=text, confirming=True)
@@ -152,11 +196,19 @@ def _pending(game: Game) -> dict[str, Any]:
     decided, with the reason."""
     pending = ml.pending_for(game)
     first = pending[0].moves if pending else ""
-    waiting = ml.waiting_reasons(pending)   # where the device is why it waits
-    return {"pending": [{"submission": s, "differs": ml.first_difference(first, s.moves) if i else None,
-                         "waiting": gettext(waiting[s.id]) if s.id in waiting else ""}
-                        for i, s in enumerate(pending)], "either": any(s.side == ml.EITHER for s in pending),
-            "decided": ml.decided_for(game)}
+    waiting = ml.waiting_reasons(pending)  # where the device is why it waits
+    return {
+        "pending": [
+            {
+                "submission": s,
+                "differs": ml.first_difference(first, s.moves) if i else None,
+                "waiting": gettext(waiting[s.id]) if s.id in waiting else "",
+            }
+            for i, s in enumerate(pending)
+        ],
+        "either": any(s.side == ml.EITHER for s in pending),
+        "decided": ml.decided_for(game),
+    }
 
 
 def _accept(request: HttpRequest, game: Game) -> Outcome:
@@ -164,12 +216,19 @@ def _accept(request: HttpRequest, game: Game) -> Outcome:
     found = next((s for s in ml.pending_for(game) if s.id == number), None)
     if found is None:
         raise NotFound(gettext("no such submission waiting for this game"))
-    return ml.accept_submission(found, who=who(request), confirm=request.POST.get("confirm") == "on")
+    return ml.accept_submission(
+        found, who=who(request), confirm=request.POST.get("confirm") == "on"
+    )
 
 
 # The analysis states as the arbiter reads them (club/jobs/status.STATES), in the page's language.
-STATE_WORDS = {"queued": gettext_lazy("queued"), "running": gettext_lazy("running"), "analysed": gettext_lazy("analysed"),
-               "failed": gettext_lazy("failed"), "not queued": gettext_lazy("not queued")}
+STATE_WORDS = {
+    "queued": gettext_lazy("queued"),
+    "running": gettext_lazy("running"),
+    "analysed": gettext_lazy("analysed"),
+    "failed": gettext_lazy("failed"),
+    "not queued": gettext_lazy("not queued"),
+}
 
 
 @arbiter_view
@@ -180,9 +239,20 @@ def analysis_page(request: HttpRequest, access: ClubAccess, tournament_id: int) 
 
     t = _tournament(access, tournament_id)
     if request.method == "POST":
-        return act(request, lambda: retry_analysis(t, who=who(request)), f"{access.base}arbiter/t/{t.id}/analysis/")
+        return act(
+            request,
+            lambda: retry_analysis(t, who=who(request)),
+            f"{access.base}arbiter/t/{t.id}/analysis/",
+        )
     status = tournament_analysis(t)
     waiting = queue_state().warning()
-    return _page(request, access, "web/arbiter/analysis.html", tournament=t, status=status,
-                 counts=[(STATE_WORDS[state], status.count(state)) for state in STATES],
-                 waiting=waiting.translated(translation) if waiting else None, state_words=STATE_WORDS)
+    return _page(
+        request,
+        access,
+        "web/arbiter/analysis.html",
+        tournament=t,
+        status=status,
+        counts=[(STATE_WORDS[state], status.count(state)) for state in STATES],
+        waiting=waiting.translated(translation) if waiting else None,
+        state_words=STATE_WORDS,
+    )

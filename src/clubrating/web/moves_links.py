@@ -38,10 +38,14 @@ from clubrating.web.arbiter import _page, _tournament, act, arbiter_view, posted
 from clubrating.web.moves import board_svg
 from clubrating.web.security import client_ip
 
-MAX_PHONE_BYTES = 4 * MAX_MOVETEXT + 4096   # the form's body: the moves (UTF-8, up to 4 bytes each), the CSRF token
-QR_SCALE = 3                                 # the SVG's own units; the slip's CSS prints it 28 mm across
-DEVICE_COOKIE = "clubrating_device"          # the phone's random device id, sent to /m/ only
-DEVICE_SHAPE = re.compile(r"[A-Za-z0-9_-]{22}")   # token_urlsafe(DEVICE_BYTES); anything else is no device
+MAX_PHONE_BYTES = (
+    4 * MAX_MOVETEXT + 4096
+)  # the form's body: the moves (UTF-8, up to 4 bytes each), the CSRF token
+QR_SCALE = 3  # the SVG's own units; the slip's CSS prints it 28 mm across
+DEVICE_COOKIE = "clubrating_device"  # the phone's random device id, sent to /m/ only
+DEVICE_SHAPE = re.compile(
+    r"[A-Za-z0-9_-]{22}"
+)  # token_urlsafe(DEVICE_BYTES); anything else is no device
 
 
 def _player(access: ClubAccess, entry: Entry, juniors: bool) -> str:
@@ -50,8 +54,13 @@ def _player(access: ClubAccess, entry: Entry, juniors: bool) -> str:
     member = entry.member
     if member is None or access.club.visibility != Visibility.PUBLIC:
         return initials(entry.name)
-    return access.name(entry.name, junior=member.junior, consent=member.full_name_consent,
-                       juniors_event=juniors, member_id=member.id)
+    return access.name(
+        entry.name,
+        junior=member.junior,
+        consent=member.full_name_consent,
+        juniors_event=juniors,
+        member_id=member.id,
+    )
 
 
 def _public(t: Tournament) -> ClubAccess:
@@ -78,17 +87,36 @@ def phone_page(request: HttpRequest, token: str) -> HttpResponse:
     try:
         link = ml.open_link(token)
     except NotFound as error:
-        if ml.guess_throttled(client_ip(request)):   # only unknown links: the room's valid ones go on
-            return _phone(request, {"invalid": gettext("too many moves links that do not work were tried from "
-                                                       "here: wait an hour, or ask the arbiter for the slip")}, 429)
+        if ml.guess_throttled(
+            client_ip(request)
+        ):  # only unknown links: the room's valid ones go on
+            return _phone(
+                request,
+                {
+                    "invalid": gettext(
+                        "too many moves links that do not work were tried from "
+                        "here: wait an hour, or ask the arbiter for the slip"
+                    )
+                },
+                429,
+            )
         return _phone(request, {"invalid": error.translated(translation)}, status=404)
     cookie = request.COOKIES.get(DEVICE_COOKIE, "")
     device = cookie if DEVICE_SHAPE.fullmatch(cookie) else ml.new_device()
     with in_club(request, link.tournament.club):
         response = _board_page(request, link, device)
-    if device != cookie:   # the first link this browser opens: its device id, as long as a link may live
-        response.set_cookie(DEVICE_COOKIE, device, max_age=MAX_LINK_DAYS * 24 * 3600, path="/m/",
-                            secure=settings.SESSION_COOKIE_SECURE, httponly=True, samesite="Lax")
+    if (
+        device != cookie
+    ):  # the first link this browser opens: its device id, as long as a link may live
+        response.set_cookie(
+            DEVICE_COOKIE,
+            device,
+            max_age=MAX_LINK_DAYS * 24 * 3600,
+            path="/m/",
+            secure=settings.SESSION_COOKIE_SECURE,
+            httponly=True,
+            samesite="Lax",
+        )
     return response
 
 
@@ -101,26 +129,56 @@ def _board_page(request: HttpRequest, link: MovesLink, device: str) -> HttpRespo
     if stored or request.method == "HEAD":
         own = link.device in ("", ml.device_key(link, device))
     else:
-        own = ml.open_on(link, device)   # its first opening makes this device the link's own
+        own = ml.open_on(link, device)  # its first opening makes this device the link's own
     context: dict[str, Any] = {
-        "tournament": t, "round": link.round, "board": link.board, "typed": "",
-        "white": _player(access, pairing.white, t.has_juniors), "black": _player(access, pairing.black, t.has_juniors),
-        "mine": ml.EITHER if link.player_id is None else link.colour, "in_use": not own,
-        "stored": stored, "max_chars": MAX_MOVETEXT}
+        "tournament": t,
+        "round": link.round,
+        "board": link.board,
+        "typed": "",
+        "white": _player(access, pairing.white, t.has_juniors),
+        "black": _player(access, pairing.black, t.has_juniors),
+        "mine": ml.EITHER if link.player_id is None else link.colour,
+        "in_use": not own,
+        "stored": stored,
+        "max_chars": MAX_MOVETEXT,
+    }
     if request.method != "POST" or stored:
         return _phone(request, context)
     if int(request.META.get("CONTENT_LENGTH") or 0) > MAX_PHONE_BYTES:
-        return _phone(request, {**context, "error": gettext("at most %(count)s characters of moves are read") % {
-            "count": f"{MAX_MOVETEXT:,}"}}, 413)
+        return _phone(
+            request,
+            {
+                **context,
+                "error": gettext("at most %(count)s characters of moves are read")
+                % {"count": f"{MAX_MOVETEXT:,}"},
+            },
+            413,
+        )
     if ml.submission_throttled(link, own=own):
-        return _phone(request, {**context, "error": gettext("too many tries from here: wait an hour, or hand the "
-                                                            "scoresheet to the arbiter")}, 429)
+        return _phone(
+            request,
+            {
+                **context,
+                "error": gettext(
+                    "too many tries from here: wait an hour, or hand the scoresheet to the arbiter"
+                ),
+            },
+            429,
+        )
     text = request.POST.get("moves", "")
     try:
         outcome = ml.submit(link, text, device=device)
     except MoveError as error:
-        return _phone(request, {**context, "typed": text, "error": error.translated(translation), "move": error,
-                                "position": board_svg(error.fen)})
+        return _phone(
+            request,
+            {
+                **context,
+                "typed": text,
+                "error": error.translated(translation),
+                "move": error,
+                "position": board_svg(error.fen),
+            },
+        )
     except ClubratingError as error:
         return _phone(request, {**context, "typed": text, "error": error.translated(translation)})
     return _phone(request, {**context, "received": outcome.translated(translation)})
@@ -128,11 +186,17 @@ def _board_page(request: HttpRequest, link: MovesLink, device: str) -> HttpRespo
 
 # --- the arbiter's board slips -----------------------------------------------------------------
 
+
 def qr_svg(url: str) -> SafeString:
     """The URL as a QR code, segno's SVG (made from our own URL, no user text); sized by its
     viewBox, so that the slip's CSS scales it whole."""
-    return mark_safe(segno.make(url, error="m").svg_inline(scale=QR_SCALE, title=gettext("moves link"),  # noqa: S308
-                                                           omitsize=True))
+    return mark_safe(
+        segno.make(url, error="m").svg_inline(
+            scale=QR_SCALE,
+            title=gettext("moves link"),  # noqa: S308
+            omitsize=True,
+        )
+    )
 
 
 @arbiter_view
@@ -144,27 +208,46 @@ def slips_page(request: HttpRequest, access: ClubAccess, tournament_id: int) -> 
     back = f"{access.base}arbiter/t/{t.id}/slips/"
     if request.method == "POST" and request.POST.get("action") in ("revoke", "release"):
         change = ml.revoke_link if request.POST["action"] == "revoke" else ml.release_device
-        return act(request, lambda: change(posted(MovesLink, t, request, "link", ("tournament",),
-                                                  gettext_noop("no such moves link")), who=who(request)), back)
+        return act(
+            request,
+            lambda: change(
+                posted(
+                    MovesLink,
+                    t,
+                    request,
+                    "link",
+                    ("tournament",),
+                    gettext_noop("no such moves link"),
+                ),
+                who=who(request),
+            ),
+            back,
+        )
     if request.method == "POST":
         round_text = request.POST.get("round", "")
         try:
             if not (round_text.isascii() and round_text.isdigit()):
-                raise NotFound(gettext("round %(text)s: expected a round number") % {"text": repr(round_text)})
+                raise NotFound(
+                    gettext("round %(text)s: expected a round number") % {"text": repr(round_text)}
+                )
             issued = ml.issue_links(t, int(round_text), who=who(request))
         except ClubratingError as error:
             from django.contrib import messages
 
             messages.error(request, error.translated(translation))
             return _slips_form(request, access, t)
-        response = _page(request, access, "moves/slips.html", tournament=t, slips=_slips(request, t, issued))
+        response = _page(
+            request, access, "moves/slips.html", tournament=t, slips=_slips(request, t, issued)
+        )
         response["Cache-Control"] = "no-store"
         response["Referrer-Policy"] = "strict-origin"
         return response
     return _slips_form(request, access, t)
 
 
-def _slips(request: HttpRequest, t: Tournament, issued: list[ml.IssuedLink]) -> list[dict[str, Any]]:
+def _slips(
+    request: HttpRequest, t: Tournament, issued: list[ml.IssuedLink]
+) -> list[dict[str, Any]]:
     """One slip a board: its two players' links (White's first, as issued), each labelled with
     the name the phone page shows."""
     public, slips = _public(t), []
@@ -174,17 +257,38 @@ def _slips(request: HttpRequest, t: Tournament, issued: list[ml.IssuedLink]) -> 
             url = request.build_absolute_uri(issued_link.path)
             player = issued_link.link.player
             assert player is not None
-            codes.append({"colour": issued_link.link.colour, "name": _player(public, player, t.has_juniors),
-                          "url": url, "qr": qr_svg(url)})
+            codes.append(
+                {
+                    "colour": issued_link.link.colour,
+                    "name": _player(public, player, t.has_juniors),
+                    "url": url,
+                    "qr": qr_svg(url),
+                }
+            )
         slips.append({"round": white.link.round, "board": white.link.board, "codes": codes})
     return slips
 
 
 def _slips_form(request: HttpRequest, access: ClubAccess, t: Any) -> HttpResponse:
-    rounds = sorted(set(EveningBoard.objects.filter(tournament=t).values_list("round", flat=True))
-                    | set(Game.objects.filter(tournament=t).values_list("round", flat=True)))
-    links = [{"link": link, "pairing": link.evening_board or link.game, "live": link.revoked is None,
-              "submissions": link.submissions.count()} for link in ml.links_of(t)]
-    return _page(request, access, "moves/slips_form.html", tournament=t, rounds=rounds,
-                 latest=rounds[-1] if rounds else None, links=links)
-
+    rounds = sorted(
+        set(EveningBoard.objects.filter(tournament=t).values_list("round", flat=True))
+        | set(Game.objects.filter(tournament=t).values_list("round", flat=True))
+    )
+    links = [
+        {
+            "link": link,
+            "pairing": link.evening_board or link.game,
+            "live": link.revoked is None,
+            "submissions": link.submissions.count(),
+        }
+        for link in ml.links_of(t)
+    ]
+    return _page(
+        request,
+        access,
+        "moves/slips_form.html",
+        tournament=t,
+        rounds=rounds,
+        latest=rounds[-1] if rounds else None,
+        links=links,
+    )

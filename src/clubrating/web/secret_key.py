@@ -18,14 +18,18 @@ from urllib.parse import unquote, urlparse
 from clubrating.errors import InputError
 from clubrating.words import N_
 
-KEY_BYTES = 50   # token_urlsafe(50): 67 characters, over Django's deploy check minimum (50, security.W009)
+KEY_BYTES = (
+    50  # token_urlsafe(50): 67 characters, over Django's deploy check minimum (50, security.W009)
+)
 
 
 def key_path(database_url: str) -> Path:
     """Where the secret key of the installation that uses this database is kept."""
     url = urlparse(database_url)
     if url.scheme in ("sqlite", "spatialite"):
-        name = unquote(url.path[1:])   # as dj_database_url reads it: sqlite:///rel.db, sqlite:////abs.db
+        name = unquote(
+            url.path[1:]
+        )  # as dj_database_url reads it: sqlite:///rel.db, sqlite:////abs.db
         if name and name != ":memory:":
             return Path(os.path.abspath(name + ".secret-key"))
     config = os.environ.get("XDG_CONFIG_HOME") or os.path.join(Path.home(), ".config")
@@ -51,11 +55,22 @@ def ensure_key(database_url: str) -> Path:
         try:
             readable = bool(path.read_text().strip())
         except OSError as error:
-            raise InputError(N_("the secret key cannot be read (%(reason)s): give the server's user read "
-                                "access, or set CLUBRATING_SECRET_KEY"), file=str(path), reason=error.strerror) from None
+            raise InputError(
+                N_(
+                    "the secret key cannot be read (%(reason)s): give the server's user read "
+                    "access, or set CLUBRATING_SECRET_KEY"
+                ),
+                file=str(path),
+                reason=error.strerror,
+            ) from None
         if not readable:
-            raise InputError(N_("the secret key file is empty: remove it (a new one is made) or set "
-                                "CLUBRATING_SECRET_KEY"), file=str(path))
+            raise InputError(
+                N_(
+                    "the secret key file is empty: remove it (a new one is made) or set "
+                    "CLUBRATING_SECRET_KEY"
+                ),
+                file=str(path),
+            )
         return path
     try:
         path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
@@ -66,10 +81,16 @@ def ensure_key(database_url: str) -> Path:
         try:
             os.link(temporary, path)
         except FileExistsError:
-            pass   # another server made it first: theirs is the key
+            pass  # another server made it first: theirs is the key
         finally:
             temporary.unlink()
     except OSError as error:
-        raise InputError(N_("cannot store the secret key: %(reason)s; set CLUBRATING_SECRET_KEY or make "
-                            "the directory writable"), file=str(path), reason=error.strerror) from None
+        raise InputError(
+            N_(
+                "cannot store the secret key: %(reason)s; set CLUBRATING_SECRET_KEY or make "
+                "the directory writable"
+            ),
+            file=str(path),
+            reason=error.strerror,
+        ) from None
     return path

@@ -37,11 +37,16 @@ def limit_body(get_response: Handler) -> Handler:
         try:
             length = int(request.META.get("CONTENT_LENGTH") or 0)
         except ValueError:
-            return HttpResponse("unreadable Content-Length\n", status=400, content_type="text/plain")
+            return HttpResponse(
+                "unreadable Content-Length\n", status=400, content_type="text/plain"
+            )
         if length > settings.MAX_REQUEST_BYTES:
             limit = settings.MAX_REQUEST_BYTES // (1024 * 1024)
-            return HttpResponse(f"the request is larger than {limit} MB\n", status=413, content_type="text/plain")
+            return HttpResponse(
+                f"the request is larger than {limit} MB\n", status=413, content_type="text/plain"
+            )
         return get_response(request)
+
     return middleware
 
 
@@ -54,6 +59,7 @@ def security_headers(get_response: Handler) -> Handler:
         if request.path.startswith(MOVES_LINK_PREFIX):
             response["Referrer-Policy"] = "strict-origin"
         return response
+
     return middleware
 
 

@@ -16,12 +16,16 @@ from typing import Any
 # wait on I/O; a page here is CPU-bound (SQLite in process), so one worker per core keeps the
 # time inside a view lowest (bench_web.py: cores + 1 workers raised the p95 under 20 clients).
 DEFAULT_WORKERS = os.cpu_count() or 1
-TIMEOUT_SECONDS = 30      # gunicorn's default: a worker silent this long is killed and replaced
-BACKLOG = 2048            # gunicorn's default listen() backlog
+TIMEOUT_SECONDS = 30  # gunicorn's default: a worker silent this long is killed and replaced
+BACKLOG = 2048  # gunicorn's default listen() backlog
 # The request line and headers, bounded before Django sees them (gunicorn's defaults, "Settings":
 # limit_request_line 4094 bytes, 100 header fields of 8190 bytes each). gunicorn has no limit on
 # the body: Django's middleware refuses one announced too large (web/security.limit_body).
-REQUEST_LIMITS = {"limit_request_line": 4094, "limit_request_fields": 100, "limit_request_field_size": 8190}
+REQUEST_LIMITS = {
+    "limit_request_line": 4094,
+    "limit_request_fields": 100,
+    "limit_request_field_size": 8190,
+}
 
 
 def serve(host: str, port: int, workers: int | None = None) -> None:
@@ -30,9 +34,16 @@ def serve(host: str, port: int, workers: int | None = None) -> None:
     from django.db import connections
     from gunicorn.app.base import BaseApplication  # type: ignore[import-untyped]
 
-    connections.close_all()   # a connection opened before the fork must not be shared by the workers
-    options = {"bind": f"{host}:{port}", "workers": workers or DEFAULT_WORKERS, "worker_class": "sync",
-               "timeout": TIMEOUT_SECONDS, "backlog": BACKLOG, "loglevel": "warning", **REQUEST_LIMITS}
+    connections.close_all()  # a connection opened before the fork must not be shared by the workers
+    options = {
+        "bind": f"{host}:{port}",
+        "workers": workers or DEFAULT_WORKERS,
+        "worker_class": "sync",
+        "timeout": TIMEOUT_SECONDS,
+        "backlog": BACKLOG,
+        "loglevel": "warning",
+        **REQUEST_LIMITS,
+    }
 
     class Application(BaseApplication):  # type: ignore[misc]
         def load_config(self) -> None:

@@ -23,9 +23,12 @@ def _change_class(change: float | None) -> str:
 def rating_rows(rows: Iterable[dict[str, Any]], base: str, *, provisional: bool) -> SafeString:
     tr = '<tr class="provisional">' if provisional else "<tr>"
     tag = ' <span class="tag">provisional</span>' if provisional else ""
-    out = [f'{tr}<td class="num">{r["rank"] or ""}</td><td><a href="{escape(base)}p/{r["member_id"]}/">'
-           f'{escape(r["name"])}</a>{tag}</td><td class="num">{r["rating_text"]}</td>'
-           f'<td class="num">{r["games"]}</td><td class="last-played">{r["last_played"] or ""}</td></tr>' for r in rows]
+    out = [
+        f'{tr}<td class="num">{r["rank"] or ""}</td><td><a href="{escape(base)}p/{r["member_id"]}/">'
+        f'{escape(r["name"])}</a>{tag}</td><td class="num">{r["rating_text"]}</td>'
+        f'<td class="num">{r["games"]}</td><td class="last-played">{r["last_played"] or ""}</td></tr>'
+        for r in rows
+    ]
     return mark_safe("\n".join(out))
 
 
@@ -33,12 +36,17 @@ def history_rows(history: Iterable[dict[str, Any]], base: str, *, is_arbiter: bo
     out = []
     for t in history:
         written = f"<td>{escape(t['name_as_written'])}</td>" if is_arbiter else ""
-        rating = (f"{t['before_text']} → {t['after_text']}" if t["rated"]
-                  else '<span class="not-rated">not rated</span>')
-        out.append(f'<tr><td>{t["date"]}</td><td><a href="{escape(base)}t/{t["tournament_id"]}/">'
-                   f'{escape(t["tournament"])}</a></td>{written}<td class="num">{t["score_text"]}</td>'
-                   f'<td class="num">{t["games_rated"]}</td><td class="num">{rating}</td>'
-                   f'<td class="{_change_class(t["change"])}">{t["change_text"]}</td></tr>')
+        rating = (
+            f"{t['before_text']} → {t['after_text']}"
+            if t["rated"]
+            else '<span class="not-rated">not rated</span>'
+        )
+        out.append(
+            f'<tr><td>{t["date"]}</td><td><a href="{escape(base)}t/{t["tournament_id"]}/">'
+            f'{escape(t["tournament"])}</a></td>{written}<td class="num">{t["score_text"]}</td>'
+            f'<td class="num">{t["games_rated"]}</td><td class="num">{rating}</td>'
+            f'<td class="{_change_class(t["change"])}">{t["change_text"]}</td></tr>'
+        )
     return mark_safe("\n".join(out))
 
 
@@ -48,10 +56,14 @@ def game_rows(games: Iterable[dict[str, Any]], base: str) -> SafeString:
         opponent = escape(g["opponent"])
         if g["opponent_member_id"]:
             opponent = f'<a href="{escape(base)}p/{g["opponent_member_id"]}/">{opponent}</a>'
-        unrated = "" if g["rated"] else f' <span class="not-rated">{escape(gettext("not rated"))}</span>'
-        out.append(f'<tr><td>{g["date"]}</td><td>{escape(g["tournament"])}</td><td class="num">{g["round"]}</td>'
-                   f'<td>{escape(label(g["colour"] or ""))}</td><td>{opponent}</td><td>{escape(g["result"])}{unrated}</td>'
-                   f'<td class="num">{g["score_text"]}</td></tr>')
+        unrated = (
+            "" if g["rated"] else f' <span class="not-rated">{escape(gettext("not rated"))}</span>'
+        )
+        out.append(
+            f'<tr><td>{g["date"]}</td><td>{escape(g["tournament"])}</td><td class="num">{g["round"]}</td>'
+            f"<td>{escape(label(g['colour'] or ''))}</td><td>{opponent}</td><td>{escape(g['result'])}{unrated}</td>"
+            f'<td class="num">{g["score_text"]}</td></tr>'
+        )
     return mark_safe("\n".join(out))
 
 
@@ -62,14 +74,27 @@ def tournament_rows(rows: Iterable[dict[str, Any]], base: str) -> SafeString:
     out = []
     for t in rows:
         s = t["summary"]
-        draft = ("" if t["is_published"] else f' <span class="tag">{escape(gettext("in progress, not rated yet"))}</span>'
-                 if t["paired_rounds"] else f' <span class="tag">{escape(gettext("draft"))}</span>')
-        kind = escape(label(t["time_control"])) + ("" if t["is_rated"] else escape(", " + gettext("bughouse (not rated)")))
+        draft = (
+            ""
+            if t["is_published"]
+            else f' <span class="tag">{escape(gettext("in progress, not rated yet"))}</span>'
+            if t["paired_rounds"]
+            else f' <span class="tag">{escape(gettext("draft"))}</span>'
+        )
+        kind = escape(label(t["time_control"])) + (
+            "" if t["is_rated"] else escape(", " + gettext("bughouse (not rated)"))
+        )
         moves = gettext("with moves") if s["has_moves"] else gettext("results only")
-        winners = ", ".join(f'<a href="{b}p/{w["member_id"]}/">{escape(w["name"])}</a>' if w["member_id"]
-                            else escape(w["name"]) for w in s["winners"])
+        winners = ", ".join(
+            f'<a href="{b}p/{w["member_id"]}/">{escape(w["name"])}</a>'
+            if w["member_id"]
+            else escape(w["name"])
+            for w in s["winners"]
+        )
         shared = " " + escape(gettext("(shared)")) if len(s["winners"]) > 1 else ""
-        out.append(f'<tr><td>{t["date"].isoformat()}</td><td><a href="{b}t/{t["id"]}/">{escape(t["name"])}</a>{draft}'
-                   f'</td><td>{kind}</td><td class="num">{s["players"]}</td><td class="num">{s["rounds"]}</td>'
-                   f'<td>{winners}{shared}</td><td>{escape(moves)}</td></tr>')
+        out.append(
+            f'<tr><td>{t["date"].isoformat()}</td><td><a href="{b}t/{t["id"]}/">{escape(t["name"])}</a>{draft}'
+            f'</td><td>{kind}</td><td class="num">{s["players"]}</td><td class="num">{s["rounds"]}</td>'
+            f"<td>{winners}{shared}</td><td>{escape(moves)}</td></tr>"
+        )
     return mark_safe("\n".join(out))

@@ -10,8 +10,20 @@ from django.urls import include, path
 from django.views.decorators.csrf import csrf_exempt
 from django.views.i18n import set_language
 
-from clubrating.web import (api, arbiter, club_settings, cpi_views, evening, fairplay, health, moves, moves_links,
-                            viewer, views, wall)
+from clubrating.web import (
+    api,
+    arbiter,
+    club_settings,
+    cpi_views,
+    evening,
+    fairplay,
+    health,
+    moves,
+    moves_links,
+    viewer,
+    views,
+    wall,
+)
 
 club_patterns = [
     path("", views.club_page, name="club"),
@@ -45,18 +57,28 @@ arbiter_patterns = [
     path("t/<int:tournament_id>/analysis/", moves.analysis_page, name="arbiter-analysis"),
     path("t/<int:tournament_id>/slips/", moves_links.slips_page, name="arbiter-slips"),
     path("g/<int:game_id>/", moves.game_page, name="arbiter-game"),
-    path("t/<int:tournament_id>/<slug:action>/", arbiter.tournament_action, name="arbiter-tournament-action"),
+    path(
+        "t/<int:tournament_id>/<slug:action>/",
+        arbiter.tournament_action,
+        name="arbiter-tournament-action",
+    ),
     path("members/", arbiter.members_page, name="arbiter-members"),
     path("members/<slug:action>/", arbiter.member_action, name="arbiter-member-action"),
     path("privacy/", arbiter.privacy, name="arbiter-privacy"),
     path("settings/", club_settings.settings_page, name="arbiter-settings"),
     path("initial-list/", club_settings.initial_page, name="arbiter-initial"),
-    path("initial-list/<slug:action>/", club_settings.initial_action, name="arbiter-initial-action"),
+    path(
+        "initial-list/<slug:action>/", club_settings.initial_action, name="arbiter-initial-action"
+    ),
     path("fair-play/", fairplay.fairplay_page, name="arbiter-fair-play"),
     path("evening/", evening.evenings, name="arbiter-evenings"),
     path("evening/<int:tournament_id>/", evening.evening_page, name="arbiter-evening"),
     path("evening/<int:tournament_id>/round/", evening.round_page, name="arbiter-evening-round"),
-    path("evening/<int:tournament_id>/<slug:action>/", evening.evening_action, name="arbiter-evening-action"),
+    path(
+        "evening/<int:tournament_id>/<slug:action>/",
+        evening.evening_action,
+        name="arbiter-evening-action",
+    ),
 ]
 
 api_patterns = [
@@ -71,8 +93,11 @@ urlpatterns = [
     path("robots.txt", views.robots_txt),
     path("healthz", health.healthz, name="healthz"),
     path("sitemap.xml", views.sitemap_xml),
-    path("accounts/login/", auth_views.LoginView.as_view(template_name="web/login.html", next_page="/"),
-         name="login"),
+    path(
+        "accounts/login/",
+        auth_views.LoginView.as_view(template_name="web/login.html", next_page="/"),
+        name="login",
+    ),
     # The language switcher of every page posts here. Without a CSRF token: the anonymous pages are
     # cached for everyone, so they carry none (a token would set a cookie and make each page
     # uncacheable); a forged post can do no more than choose the language a visitor reads.
@@ -81,7 +106,9 @@ urlpatterns = [
     path("c/<slug:slug>/arbiter/", include(arbiter_patterns)),
     path("c/<slug:slug>/", include(club_patterns)),
     path("u/<slug:token>/", include(club_patterns)),  # token_urlsafe: the slug alphabet
-    path("m/<slug:token>/", moves_links.phone_page, name="moves-link"),   # a board's moves link (no club in it)
+    path(
+        "m/<slug:token>/", moves_links.phone_page, name="moves-link"
+    ),  # a board's moves link (no club in it)
     path("api/openapi.json", api.openapi, name="openapi"),
     path("api/clubs", api.clubs),
     path("api/c/<slug:slug>/", include(api_patterns)),

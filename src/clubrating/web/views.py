@@ -28,7 +28,9 @@ from clubrating.web.access import ClubAccess, club_view
 
 
 def _page(request: HttpRequest, access: ClubAccess, template: str, **context: Any) -> HttpResponse:
-    return render(request, template, {"access": access, "club": access.club, "base": access.base, **context})
+    return render(
+        request, template, {"access": access, "club": access.club, "base": access.base, **context}
+    )
 
 
 def _download(content: str | bytes, content_type: str, filename: str) -> HttpResponse:
@@ -45,6 +47,7 @@ def _list_name(request: HttpRequest, access: ClubAccess) -> tuple[str, list[str]
 
 # --- site ------------------------------------------------------------------------------------
 
+
 @require_safe
 def index(request: HttpRequest) -> HttpResponse:
     """The public clubs, a page at a time and found by name, and the clubs of a logged-in
@@ -55,15 +58,24 @@ def index(request: HttpRequest) -> HttpResponse:
     shown = {slug for _, slug in public} | {club.slug for club in own}
     if not search and listed <= 1 and len(shown) == 1:
         return redirect(f"/c/{shown.pop()}/")
-    return render(request, "web/index.html", {"listed": listed, "public": public, "own": own, "search": search})
+    return render(
+        request,
+        "web/index.html",
+        {"listed": listed, "public": public, "own": own, "search": search},
+    )
 
 
 @require_safe
 def robots_txt(request: HttpRequest) -> HttpResponse:
     # Not "Disallow: /u/": a crawler that may not fetch an unlisted page never reads its noindex,
     # and may still list the bare address it found elsewhere (Google Search Central, "robots.txt").
-    lines = ["User-agent: *", "Disallow: /api/c/", "Disallow: /accounts/",
-             "Disallow: /c/*/arbiter/", f"Sitemap: {request.build_absolute_uri('/sitemap.xml')}"]
+    lines = [
+        "User-agent: *",
+        "Disallow: /api/c/",
+        "Disallow: /accounts/",
+        "Disallow: /c/*/arbiter/",
+        f"Sitemap: {request.build_absolute_uri('/sitemap.xml')}",
+    ]
     return HttpResponse("\n".join(lines) + "\n", content_type="text/plain")
 
 
@@ -75,12 +87,15 @@ def sitemap_xml(request: HttpRequest) -> HttpResponse:
         urls.append(request.build_absolute_uri(f"/c/{club.slug}/"))
         urls.append(request.build_absolute_uri(f"/c/{club.slug}/t/"))
     body = "".join(f"<url><loc>{u}</loc></url>" for u in urls)
-    xml = ('<?xml version="1.0" encoding="UTF-8"?>\n'
-           f'<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">{body}</urlset>\n')
+    xml = (
+        '<?xml version="1.0" encoding="UTF-8"?>\n'
+        f'<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">{body}</urlset>\n'
+    )
     return HttpResponse(xml, content_type="application/xml")
 
 
 # --- club ------------------------------------------------------------------------------------
+
 
 @require_safe
 @club_view
@@ -91,22 +106,41 @@ def club_page(request: HttpRequest, access: ClubAccess) -> HttpResponse:
     established = [r for r in rows if not r["provisional"] and not r["inactive"]]
     provisional = [r for r in rows if r["provisional"] and not r["inactive"]]
     inactive = [r for r in rows if r["inactive"]]
-    return _page(request, access, "web/club.html", rating_list=rating_list, lists=lists, search=search,
-                 established=established, provisional=provisional, inactive=inactive,
-                 inactive_rule=pages.inactive_rule(access.club, [r["last_played"] and dt.date.fromisoformat(
-                     r["last_played"]) for r in rows]) if rows else None,
-                 established_html=tables.rating_rows(established, access.base, provisional=False),
-                 provisional_html=tables.rating_rows(provisional, access.base, provisional=True),
-                 inactive_html=tables.rating_rows(inactive, access.base, provisional=False),
-                 tournaments=pages.recent_tournaments(access),
-                 last_rebuild=queries.last_rebuild(access.club) if access.is_arbiter else None)
+    return _page(
+        request,
+        access,
+        "web/club.html",
+        rating_list=rating_list,
+        lists=lists,
+        search=search,
+        established=established,
+        provisional=provisional,
+        inactive=inactive,
+        inactive_rule=pages.inactive_rule(
+            access.club,
+            [r["last_played"] and dt.date.fromisoformat(r["last_played"]) for r in rows],
+        )
+        if rows
+        else None,
+        established_html=tables.rating_rows(established, access.base, provisional=False),
+        provisional_html=tables.rating_rows(provisional, access.base, provisional=True),
+        inactive_html=tables.rating_rows(inactive, access.base, provisional=False),
+        tournaments=pages.recent_tournaments(access),
+        last_rebuild=queries.last_rebuild(access.club) if access.is_arbiter else None,
+    )
 
 
 @require_safe
 @club_view
 def tournament_list(request: HttpRequest, access: ClubAccess) -> HttpResponse:
     rows = pages.tournament_rows(access)
-    return _page(request, access, "web/tournaments.html", rows=rows, rows_html=tables.tournament_rows(rows, access.base))
+    return _page(
+        request,
+        access,
+        "web/tournaments.html",
+        rows=rows,
+        rows_html=tables.tournament_rows(rows, access.base),
+    )
 
 
 FIDE_COLUMNS = ["Rank", "ID", "Name", "Rtg", "Gms", "Flag", "Last played", "List"]
@@ -122,27 +156,61 @@ def ratings_csv(request: HttpRequest, access: ClubAccess) -> HttpResponse:
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(FIDE_COLUMNS)
     for r in pages.club_ratings(access, rating_list):
-        writer.writerow([spreadsheet_cell(c) for c in (
-            r["rank"] or "", r["member_id"], r["name"], f"{r['rating']:.1f}", r["games"],
-            ("p" if r["provisional"] else "") + ("i" if r["inactive"] else ""), r["last_played"] or "", rating_list)])
-    return _download(out.getvalue(), "text/csv; charset=utf-8", f"{access.club.slug}-{rating_list}.csv")
+        writer.writerow(
+            [
+                spreadsheet_cell(c)
+                for c in (
+                    r["rank"] or "",
+                    r["member_id"],
+                    r["name"],
+                    f"{r['rating']:.1f}",
+                    r["games"],
+                    ("p" if r["provisional"] else "") + ("i" if r["inactive"] else ""),
+                    r["last_played"] or "",
+                    rating_list,
+                )
+            ]
+        )
+    return _download(
+        out.getvalue(), "text/csv; charset=utf-8", f"{access.club.slug}-{rating_list}.csv"
+    )
 
 
 def ratings_document(access: ClubAccess, rating_list: str) -> dict[str, Any]:
-    players = [{k: r[k] for k in ("rank", "member_id", "name", "rating", "games", "provisional", "inactive",
-                                  "last_played")}
-               for r in pages.club_ratings(access, rating_list)]
-    return {"club": {"slug": access.club.slug, "name": access.club.name}, "list": rating_list, "players": players}
+    players = [
+        {
+            k: r[k]
+            for k in (
+                "rank",
+                "member_id",
+                "name",
+                "rating",
+                "games",
+                "provisional",
+                "inactive",
+                "last_played",
+            )
+        }
+        for r in pages.club_ratings(access, rating_list)
+    ]
+    return {
+        "club": {"slug": access.club.slug, "name": access.club.name},
+        "list": rating_list,
+        "players": players,
+    }
 
 
 @require_safe
 @club_view
 def ratings_json(request: HttpRequest, access: ClubAccess) -> HttpResponse:
     rating_list, _ = _list_name(request, access)
-    return JsonResponse(ratings_document(access, rating_list), json_dumps_params={"ensure_ascii": False})
+    return JsonResponse(
+        ratings_document(access, rating_list), json_dumps_params={"ensure_ascii": False}
+    )
 
 
 # --- player ----------------------------------------------------------------------------------
+
 
 @require_safe
 @club_view
@@ -154,11 +222,24 @@ def player_page(request: HttpRequest, access: ClubAccess, member_id: int) -> Htt
     vs = request.GET.get("vs", "")
     against = int(vs) if vs.isdigit() and len(vs) < 12 else None
     shown = next((h for h in data["card"]["head_to_head"] if h["opponent_id"] == against), None)
-    return _page(request, access, "web/player.html", **data, cpi=cpi_views.player_cpi(access, member),
-                 history_html=tables.history_rows(data["history"], access.base, is_arbiter=access.is_arbiter),
-                 games_html=card.game_rows(data["card"], access.base, shown["opponent_id"] if shown else None,
-                                           frozenset(g["game_id"] for g in data["games"] if g["has_moves"])),
-                 against=shown, head_to_head_html=card.head_to_head_rows(data["card"], access.base))
+    return _page(
+        request,
+        access,
+        "web/player.html",
+        **data,
+        cpi=cpi_views.player_cpi(access, member),
+        history_html=tables.history_rows(
+            data["history"], access.base, is_arbiter=access.is_arbiter
+        ),
+        games_html=card.game_rows(
+            data["card"],
+            access.base,
+            shown["opponent_id"] if shown else None,
+            frozenset(g["game_id"] for g in data["games"] if g["has_moves"]),
+        ),
+        against=shown,
+        head_to_head_html=card.head_to_head_rows(data["card"], access.base),
+    )
 
 
 @require_safe
@@ -170,17 +251,47 @@ def player_csv(request: HttpRequest, access: ClubAccess, member_id: int) -> Http
     data = pages.player(access, member)
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(["Date", "Tournament", "Score", "Games rated", "Rating before", "Rating after", "Change",
-                     "List"])
-    if data["initial"]:   # the start of the history: the club's initial list
-        writer.writerow(["", "Initial list", "", "" if data["initial"]["games"] is None else data["initial"]["games"],
-                         "", f"{data['initial']['rating']:.1f}", "", ""])
+    writer.writerow(
+        [
+            "Date",
+            "Tournament",
+            "Score",
+            "Games rated",
+            "Rating before",
+            "Rating after",
+            "Change",
+            "List",
+        ]
+    )
+    if data["initial"]:  # the start of the history: the club's initial list
+        writer.writerow(
+            [
+                "",
+                "Initial list",
+                "",
+                "" if data["initial"]["games"] is None else data["initial"]["games"],
+                "",
+                f"{data['initial']['rating']:.1f}",
+                "",
+                "",
+            ]
+        )
     for t in data["history"]:
-        writer.writerow([spreadsheet_cell(c) for c in (
-            t["date"], t["tournament"], t["score"], t["games_rated"],
-            "" if t["rating_before"] is None else f"{t['rating_before']:.1f}",
-            "" if t["rating_after"] is None else f"{t['rating_after']:.1f}",
-            "" if t["change"] is None else f"{t['change']:+.1f}", t["rating_list"] or "")])
+        writer.writerow(
+            [
+                spreadsheet_cell(c)
+                for c in (
+                    t["date"],
+                    t["tournament"],
+                    t["score"],
+                    t["games_rated"],
+                    "" if t["rating_before"] is None else f"{t['rating_before']:.1f}",
+                    "" if t["rating_after"] is None else f"{t['rating_after']:.1f}",
+                    "" if t["change"] is None else f"{t['change']:+.1f}",
+                    t["rating_list"] or "",
+                )
+            ]
+        )
     return _download(out.getvalue(), "text/csv; charset=utf-8", f"player-{member.id}-history.csv")
 
 
@@ -190,12 +301,25 @@ def player_json(request: HttpRequest, access: ClubAccess, member_id: int) -> Htt
     member = pages.member_or_redirect(access, member_id, "history.json")
     if isinstance(member, HttpResponse):
         return member
-    return HttpResponse(json.dumps(pages.lichess_history(access, member)), content_type="application/json")
+    return HttpResponse(
+        json.dumps(pages.lichess_history(access, member)), content_type="application/json"
+    )
 
 
-_SCORE = {1.0: "1", 0.5: "½", 0.0: "0"}   # a forfeit's "+" would be read as a formula and escaped
-CARD_COLUMNS = ["Date", "Tournament", "Round", "Colour", "Opponent", "Opponent rating", "Result", "Status",
-                "Expected", "Change", "Performance"]
+_SCORE = {1.0: "1", 0.5: "½", 0.0: "0"}  # a forfeit's "+" would be read as a formula and escaped
+CARD_COLUMNS = [
+    "Date",
+    "Tournament",
+    "Round",
+    "Colour",
+    "Opponent",
+    "Opponent rating",
+    "Result",
+    "Status",
+    "Expected",
+    "Change",
+    "Performance",
+]
 
 
 @require_safe
@@ -211,11 +335,24 @@ def player_card_csv(request: HttpRequest, access: ClubAccess, member_id: int) ->
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(CARD_COLUMNS)
     for g in doc["games"]:
-        writer.writerow([spreadsheet_cell(c) for c in (
-            g["date"], g["tournament"], g["round"], g["colour"] or "", g["opponent"],
-            "" if g["opponent_rating"] is None else f"{g['opponent_rating']:.1f}", _SCORE[g["score"]], g["status"],
-            "" if g["expected"] is None else f"{g['expected']:.3f}",
-            "" if g["change"] is None else f"{g['change']:+.2f}", perf.get(g["tournament_id"], ""))])
+        writer.writerow(
+            [
+                spreadsheet_cell(c)
+                for c in (
+                    g["date"],
+                    g["tournament"],
+                    g["round"],
+                    g["colour"] or "",
+                    g["opponent"],
+                    "" if g["opponent_rating"] is None else f"{g['opponent_rating']:.1f}",
+                    _SCORE[g["score"]],
+                    g["status"],
+                    "" if g["expected"] is None else f"{g['expected']:.3f}",
+                    "" if g["change"] is None else f"{g['change']:+.2f}",
+                    perf.get(g["tournament_id"], ""),
+                )
+            ]
+        )
     return _download(out.getvalue(), "text/csv; charset=utf-8", f"player-{member.id}-card.csv")
 
 
@@ -227,11 +364,14 @@ def player_card_json(request: HttpRequest, access: ClubAccess, member_id: int) -
     if isinstance(member, HttpResponse):
         return member
     data = pages.player_card(access, member)
-    return JsonResponse({"member_id": member.id, "name": data["name"], "card": data["card"]},
-                        json_dumps_params={"ensure_ascii": False})
+    return JsonResponse(
+        {"member_id": member.id, "name": data["name"], "card": data["card"]},
+        json_dumps_params={"ensure_ascii": False},
+    )
 
 
 # --- tournament ------------------------------------------------------------------------------
+
 
 @require_safe
 @club_view
@@ -241,8 +381,14 @@ def tournament_page(request: HttpRequest, access: ClubAccess, tournament_id: int
     t = wall.shown_tournament(access, tournament_id)
     progress = wall.progress(t)
     current = wall.pairings(access, t, progress["round"]) if progress else None
-    return _page(request, access, "web/tournament.html", **pages.tournament(access, t), progress=progress,
-                 current=current)
+    return _page(
+        request,
+        access,
+        "web/tournament.html",
+        **pages.tournament(access, t),
+        progress=progress,
+        current=current,
+    )
 
 
 @require_safe
@@ -253,10 +399,15 @@ def tournament_trf(request: HttpRequest, access: ClubAccess, tournament_id: int)
     t = pages.get_tournament(access, tournament_id)
     choice = request.GET.get("ratings", "")
     if choice not in ("", "club"):
-        return HttpResponse("ratings= takes 'club' (the club ratings in the rating column) or nothing\n",
-                            status=400, content_type="text/plain; charset=utf-8")
+        return HttpResponse(
+            "ratings= takes 'club' (the club ratings in the rating column) or nothing\n",
+            status=400,
+            content_type="text/plain; charset=utf-8",
+        )
     out = io.StringIO()
-    write_trf(pages.export_record(access, t), out, queries.club_ratings(t) if choice == "club" else None)
+    write_trf(
+        pages.export_record(access, t), out, queries.club_ratings(t) if choice == "club" else None
+    )
     return _download(out.getvalue(), "text/plain; charset=utf-8", f"tournament-{t.id}.trf")
 
 
@@ -267,16 +418,38 @@ def tournament_csv(request: HttpRequest, access: ClubAccess, tournament_id: int)
     data = pages.tournament(access, pages.get_tournament(access, tournament_id))
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    team = ["Team"] if data["teams"] else []   # a team event: each player's team
-    writer.writerow(["Place", "No.", "Name", *team, "Points", *(t["short"] for t in data["tiebreaks"]),
-                     "Rating before", "Rating after"])
+    team = ["Team"] if data["teams"] else []  # a team event: each player's team
+    writer.writerow(
+        [
+            "Place",
+            "No.",
+            "Name",
+            *team,
+            "Points",
+            *(t["short"] for t in data["tiebreaks"]),
+            "Rating before",
+            "Rating after",
+        ]
+    )
     for p in data["players"]:
-        writer.writerow([spreadsheet_cell(c) for c in (
-            p["place"] or "", p["number"], p["name"], *([p["team"] or ""] if team else []), p["points_text"],
-            *p["tiebreak_texts"],
-            "" if p["rating_before"] is None else f"{p['rating_before']:.1f}",
-            "" if p["rating_after"] is None else f"{p['rating_after']:.1f}")])
-    return _download(out.getvalue(), "text/csv; charset=utf-8", f"tournament-{tournament_id}-standings.csv")
+        writer.writerow(
+            [
+                spreadsheet_cell(c)
+                for c in (
+                    p["place"] or "",
+                    p["number"],
+                    p["name"],
+                    *([p["team"] or ""] if team else []),
+                    p["points_text"],
+                    *p["tiebreak_texts"],
+                    "" if p["rating_before"] is None else f"{p['rating_before']:.1f}",
+                    "" if p["rating_after"] is None else f"{p['rating_after']:.1f}",
+                )
+            ]
+        )
+    return _download(
+        out.getvalue(), "text/csv; charset=utf-8", f"tournament-{tournament_id}-standings.csv"
+    )
 
 
 @require_safe
@@ -287,4 +460,6 @@ def tournament_pgn(request: HttpRequest, access: ClubAccess, tournament_id: int)
     record = pages.export_record(access, t)
     out = io.StringIO()
     write_pgn(record, out, results_only=not any(p.moves for p in record.pairings))
-    return _download(out.getvalue(), "application/x-chess-pgn; charset=utf-8", f"tournament-{t.id}.pgn")
+    return _download(
+        out.getvalue(), "application/x-chess-pgn; charset=utf-8", f"tournament-{t.id}.pgn"
+    )

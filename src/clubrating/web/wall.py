@@ -19,7 +19,15 @@ from django.shortcuts import render
 from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_safe
 
-from clubrating.club.models import Bye, Entry, Evening, EveningBoard, Game, Tournament, TournamentStatus
+from clubrating.club.models import (
+    Bye,
+    Entry,
+    Evening,
+    EveningBoard,
+    Game,
+    Tournament,
+    TournamentStatus,
+)
 from clubrating.formats.records import ByeKind
 from clubrating.formats.results import result_text
 from clubrating.web import pages
@@ -27,9 +35,13 @@ from clubrating.web.access import ClubAccess, club_view
 from clubrating.web.language import in_name_order
 from clubrating.web.links import game_href
 
-BYE_WORDS = {ByeKind.PAIRING.value: gettext_lazy("pairing bye"), ByeKind.HALF_POINT.value: gettext_lazy("half-point bye"),
-             ByeKind.FULL_POINT.value: gettext_lazy("full-point bye"),
-             ByeKind.ZERO_POINT.value: gettext_lazy("zero-point bye"), ByeKind.ABSENT.value: gettext_lazy("absent")}
+BYE_WORDS = {
+    ByeKind.PAIRING.value: gettext_lazy("pairing bye"),
+    ByeKind.HALF_POINT.value: gettext_lazy("half-point bye"),
+    ByeKind.FULL_POINT.value: gettext_lazy("full-point bye"),
+    ByeKind.ZERO_POINT.value: gettext_lazy("zero-point bye"),
+    ByeKind.ABSENT.value: gettext_lazy("absent"),
+}
 ROUND_OFF_WORDS = gettext_lazy("sits out this round")
 """A round robin's zero-point bye is no bye the player took: the odd player's round off (C.05 Annex 1)."""
 
@@ -50,7 +62,9 @@ def running_evening(t: Tournament) -> Evening | None:
 
 def shown_tournament(access: ClubAccess, tournament_id: int) -> Tournament:
     """The tournament, if this viewer may see its page; 404 otherwise."""
-    found = Tournament.objects.filter(pages.shown_tournaments(access), club=access.club, id=tournament_id).first()
+    found = Tournament.objects.filter(
+        pages.shown_tournaments(access), club=access.club, id=tournament_id
+    ).first()
     if found is None:
         raise Http404("no such tournament")
     return found
@@ -58,21 +72,42 @@ def shown_tournament(access: ClubAccess, tournament_id: int) -> Tournament:
 
 # --- what the pages show -----------------------------------------------------------------------
 
+
 def _points_before(data: dict[str, Any], rnd: int) -> dict[int, float]:
     """Start number -> points scored before round ``rnd`` (games and byes)."""
-    return {p["number"]: sum(c["score"] for c in p["rounds"] if c["round"] < rnd) for p in data["players"]}
+    return {
+        p["number"]: sum(c["score"] for c in p["rounds"] if c["round"] < rnd)
+        for p in data["players"]
+    }
 
 
 def _boards(t: Tournament, rnd: int) -> list[tuple[int, Entry, Entry, str, Game | None]]:
     """(board, white, black, result or "", the game once stored) of the round: an evening's
     boards are paired before any result exists; an imported tournament's are its games."""
     if Evening.objects.filter(tournament=t).exists():
-        return [(b.board, b.white, b.black, "" if b.game is None else
-                 result_text(b.game.white_points, b.game.black_points, b.game.played), b.game)
-                for b in EveningBoard.objects.filter(tournament=t, round=rnd).select_related("white", "black", "game")]
-    games = Game.objects.filter(tournament=t, round=rnd).order_by("board", "id").select_related("white", "black")
-    return [(g.board or i, g.white, g.black, result_text(g.white_points, g.black_points, g.played), g)
-            for i, g in enumerate(games, 1)]
+        return [
+            (
+                b.board,
+                b.white,
+                b.black,
+                ""
+                if b.game is None
+                else result_text(b.game.white_points, b.game.black_points, b.game.played),
+                b.game,
+            )
+            for b in EveningBoard.objects.filter(tournament=t, round=rnd).select_related(
+                "white", "black", "game"
+            )
+        ]
+    games = (
+        Game.objects.filter(tournament=t, round=rnd)
+        .order_by("board", "id")
+        .select_related("white", "black")
+    )
+    return [
+        (g.board or i, g.white, g.black, result_text(g.white_points, g.black_points, g.played), g)
+        for i, g in enumerate(games, 1)
+    ]
 
 
 def pairings(access: ClubAccess, t: Tournament, rnd: int) -> dict[str, Any]:
@@ -83,18 +118,48 @@ def pairings(access: ClubAccess, t: Tournament, rnd: int) -> dict[str, Any]:
     before = _points_before(data, rnd)
 
     def side(e: Entry) -> dict[str, Any]:
-        return {"number": e.number, "name": shown[e.number], "points": pages.points_text(before[e.number])}
+        return {
+            "number": e.number,
+            "name": shown[e.number],
+            "points": pages.points_text(before[e.number]),
+        }
 
     boards: list[dict[str, Any]] = [
-        {"board": n, "white": side(w), "black": side(b), "result": res,
-         "href": game_href(access.base, g.id, t.id) if g is not None and g.moves.strip() else None}
-        for n, w, b, res, g in _boards(t, rnd)]
-    byes = [{**side(b.entry), "why": bye_words(b.kind, data["system"])} for b in
-            Bye.objects.filter(tournament=t, round=rnd).select_related("entry").order_by("entry__number")]
-    by_name = [{**row["white"], "board": row["board"], "colour": gettext("White"), "opponent": row["black"]["name"]}
-               for row in boards]
-    by_name += [{**row["black"], "board": row["board"], "colour": gettext("Black"), "opponent": row["white"]["name"]}
-                for row in boards]
+        {
+            "board": n,
+            "white": side(w),
+            "black": side(b),
+            "result": res,
+            "href": game_href(access.base, g.id, t.id)
+            if g is not None and g.moves.strip()
+            else None,
+        }
+        for n, w, b, res, g in _boards(t, rnd)
+    ]
+    byes = [
+        {**side(b.entry), "why": bye_words(b.kind, data["system"])}
+        for b in Bye.objects.filter(tournament=t, round=rnd)
+        .select_related("entry")
+        .order_by("entry__number")
+    ]
+    by_name = [
+        {
+            **row["white"],
+            "board": row["board"],
+            "colour": gettext("White"),
+            "opponent": row["black"]["name"],
+        }
+        for row in boards
+    ]
+    by_name += [
+        {
+            **row["black"],
+            "board": row["board"],
+            "colour": gettext("Black"),
+            "opponent": row["white"]["name"],
+        }
+        for row in boards
+    ]
     by_name += [{**b, "board": None, "colour": "", "opponent": b["why"]} for b in byes]
     by_name = in_name_order(sorted(by_name, key=lambda r: r["number"]), lambda r: r["name"])
     return {"round": rnd, "boards": boards, "byes": byes, "by_name": by_name}
@@ -123,15 +188,27 @@ def _current_round(t: Tournament) -> int:
     return ev.paired_rounds if ev is not None and ev.paired_rounds else max(t.rounds, 1)
 
 
-def _print_page(request: HttpRequest, access: ClubAccess, template: str, t: Tournament,
-                **context: Any) -> HttpResponse:
+def _print_page(
+    request: HttpRequest, access: ClubAccess, template: str, t: Tournament, **context: Any
+) -> HttpResponse:
     rounds = range(1, _current_round(t) + 1)
-    return render(request, template, {"access": access, "club": access.club, "base": access.base,
-                                      "tournament": t, "progress": progress(t), "round_links": list(rounds),
-                                      **context})
+    return render(
+        request,
+        template,
+        {
+            "access": access,
+            "club": access.club,
+            "base": access.base,
+            "tournament": t,
+            "progress": progress(t),
+            "round_links": list(rounds),
+            **context,
+        },
+    )
 
 
 # --- the printable pages -------------------------------------------------------------------------
+
 
 @require_safe
 @club_view
@@ -139,7 +216,9 @@ def pairings_by_board(request: HttpRequest, access: ClubAccess, tournament_id: i
     """One round's pairings by board (``?round=N``; the round being played by default)."""
     t = shown_tournament(access, tournament_id)
     rnd = _round_asked(request, t, _current_round(t))
-    return _print_page(request, access, "web/print/pairings.html", t, pairings=pairings(access, t, rnd))
+    return _print_page(
+        request, access, "web/print/pairings.html", t, pairings=pairings(access, t, rnd)
+    )
 
 
 @require_safe
@@ -148,7 +227,9 @@ def pairings_by_name(request: HttpRequest, access: ClubAccess, tournament_id: in
     """One round's pairings by name, as posted on the wall: each player once, with board and colour."""
     t = shown_tournament(access, tournament_id)
     rnd = _round_asked(request, t, _current_round(t))
-    return _print_page(request, access, "web/print/names.html", t, pairings=pairings(access, t, rnd))
+    return _print_page(
+        request, access, "web/print/names.html", t, pairings=pairings(access, t, rnd)
+    )
 
 
 @require_safe
@@ -156,4 +237,6 @@ def pairings_by_name(request: HttpRequest, access: ClubAccess, tournament_id: in
 def wall_chart(request: HttpRequest, access: ClubAccess, tournament_id: int) -> HttpResponse:
     """The standings wall chart: the crosstable so far, printed in landscape."""
     t = shown_tournament(access, tournament_id)
-    return _print_page(request, access, "web/print/wallchart.html", t, **pages.tournament(access, t))
+    return _print_page(
+        request, access, "web/print/wallchart.html", t, **pages.tournament(access, t)
+    )

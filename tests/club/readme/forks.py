@@ -21,15 +21,31 @@ import sys
 import tempfile
 import traceback
 
-TIMEOUT = 600   # seconds a command may take
+TIMEOUT = 600  # seconds a command may take
 # Modules every command's start imports (Django's ORM, migrations, checks, templates, URLs, the
 # database backend) that import without settings: imported once here, not again in each child.
-PRELOAD = ["django.db.models", "django.db.migrations.loader", "django.db.migrations.executor",
-           "django.core.management", "django.core.checks", "django.db.backends.sqlite3.base", "django.template",
-           "django.urls", "django.forms", "django.contrib.admin", "django.contrib.auth.hashers", "sqlparse",
-           "dj_database_url", "corsheaders", "django_tasks",
-           # the libraries a writing or analysing command imports when it runs (a read command does not)
-           "numpy", "chess.pgn", "rapidfuzz.process", "rapidfuzz.distance"]
+PRELOAD = [
+    "django.db.models",
+    "django.db.migrations.loader",
+    "django.db.migrations.executor",
+    "django.core.management",
+    "django.core.checks",
+    "django.db.backends.sqlite3.base",
+    "django.template",
+    "django.urls",
+    "django.forms",
+    "django.contrib.admin",
+    "django.contrib.auth.hashers",
+    "sqlparse",
+    "dj_database_url",
+    "corsheaders",
+    "django_tasks",
+    # the libraries a writing or analysing command imports when it runs (a read command does not)
+    "numpy",
+    "chess.pgn",
+    "rapidfuzz.process",
+    "rapidfuzz.distance",
+]
 
 
 def run_child(argv: list[str], stdin: str, folder: str) -> int:
@@ -40,7 +56,9 @@ def run_child(argv: list[str], stdin: str, folder: str) -> int:
     paths = [os.path.join(folder, name) for name in ("stdin", "stdout", "stderr")]
     with open(paths[0], "w", encoding="utf-8") as handle:
         handle.write(stdin)
-    for fd, (path, mode) in enumerate(zip(paths, (os.O_RDONLY, os.O_WRONLY | os.O_CREAT, os.O_WRONLY | os.O_CREAT))):
+    for fd, (path, mode) in enumerate(
+        zip(paths, (os.O_RDONLY, os.O_WRONLY | os.O_CREAT, os.O_WRONLY | os.O_CREAT))
+    ):
         opened = os.open(path, mode, 0o600)
         os.dup2(opened, fd)
         os.close(opened)
@@ -48,14 +66,14 @@ def run_child(argv: list[str], stdin: str, folder: str) -> int:
     sys.stdout = open(1, "w", encoding="utf-8", closefd=False)
     sys.stderr = open(2, "w", encoding="utf-8", closefd=False)
     sys.argv = ["clubrating", *argv]
-    signal.alarm(TIMEOUT)       # as subprocess.run(timeout=...) would end a command that hangs
+    signal.alarm(TIMEOUT)  # as subprocess.run(timeout=...) would end a command that hangs
     try:
         code: int = cli.main(argv)
-    except SystemExit as stop:   # argparse's usage errors, as python -m clubrating exits
+    except SystemExit as stop:  # argparse's usage errors, as python -m clubrating exits
         code = stop.code if isinstance(stop.code, int) else (0 if stop.code is None else 1)
         if isinstance(stop.code, str):
             print(stop.code, file=sys.stderr)
-    except BaseException:        # a bug: its traceback, and the status Python exits with
+    except BaseException:  # a bug: its traceback, and the status Python exits with
         traceback.print_exc()
         code = 1
     sys.stdout.flush()
@@ -83,12 +101,12 @@ def run(argv: list[str], stdin: str) -> dict[str, object]:
 def main() -> None:
     from clubrating import cli
 
-    cli.build_parser()   # imports every command's module once, for all the children
+    cli.build_parser()  # imports every command's module once, for all the children
     for name in PRELOAD:
         importlib.import_module(name)
     from django.conf import settings
 
-    assert not settings.configured   # each child still configures Django as a new process does
+    assert not settings.configured  # each child still configures Django as a new process does
     for line in sys.stdin:
         order = json.loads(line)
         print(json.dumps(run(order["argv"], order.get("stdin", ""))), flush=True)

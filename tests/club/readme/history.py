@@ -10,11 +10,40 @@ from __future__ import annotations
 import datetime as dt
 import sys
 
-FIRST = ["Anna Berg", "Ben Cole", "Cara Dunn", "Dan Eng", "Eva Fox", "Finn Gray", "John Smith", "Gina Hart"]
-LATER = ["Ivan Petrov", "Mariam Hakobyan", "Olga Sidorova", "Lars Nilsson", "Aisha Khan", "Tomas Novak",
-         "Elena Rossi", "Pedro Alves", "Yuki Tanaka", "Sara Cohen", "Omar Haddad", "Nina Berg",
-         "Karl Weber", "Lucia Marin", "Arman Sargsyan", "Irina Volkova", "Jonas Lind", "Maya Patel",
-         "Felix Braun", "Rosa Lopez", "Hugo Martin", "Vera Orlova"]
+FIRST = [
+    "Anna Berg",
+    "Ben Cole",
+    "Cara Dunn",
+    "Dan Eng",
+    "Eva Fox",
+    "Finn Gray",
+    "John Smith",
+    "Gina Hart",
+]
+LATER = [
+    "Ivan Petrov",
+    "Mariam Hakobyan",
+    "Olga Sidorova",
+    "Lars Nilsson",
+    "Aisha Khan",
+    "Tomas Novak",
+    "Elena Rossi",
+    "Pedro Alves",
+    "Yuki Tanaka",
+    "Sara Cohen",
+    "Omar Haddad",
+    "Nina Berg",
+    "Karl Weber",
+    "Lucia Marin",
+    "Arman Sargsyan",
+    "Irina Volkova",
+    "Jonas Lind",
+    "Maya Patel",
+    "Felix Braun",
+    "Rosa Lopez",
+    "Hugo Martin",
+    "Vera Orlova",
+]
 WHO = "readme:history"
 
 
@@ -23,11 +52,18 @@ def evenings() -> list[tuple[str, dt.date, list[str]]]:
     nights = [("Evening 1", dt.date(2026, 8, 4), FIRST)]
     sizes, start = [3, 3, 3, 3, 2, 2, 2, 2, 2], 0
     for index, size in enumerate(sizes, 2):
-        new = LATER[start:start + size]
+        new = LATER[start : start + size]
         start += size
-        nights.append((f"Evening {index}", dt.date(2026, 8, 4) + dt.timedelta(weeks=index - 1),
-                       ["Anna Berg", *new] if len(new) % 2 else ["Anna Berg", "Ben Cole", *new]))
-    nights.append(("Evening 11", dt.date(2026, 10, 13), ["Cara Dunn", "Jon Smyth", "Dan Eng", "Eva Fox"]))
+        nights.append(
+            (
+                f"Evening {index}",
+                dt.date(2026, 8, 4) + dt.timedelta(weeks=index - 1),
+                ["Anna Berg", *new] if len(new) % 2 else ["Anna Berg", "Ben Cole", *new],
+            )
+        )
+    nights.append(
+        ("Evening 11", dt.date(2026, 10, 13), ["Cara Dunn", "Jon Smyth", "Dan Eng", "Eva Fox"])
+    )
     return nights
 
 
@@ -41,8 +77,12 @@ def main(url: str) -> None:
 
     club = services.find_club()
     for name, date, players in evenings():
-        text = "\n".join(f"1, {white}, {black}, 1-0" for white, black in zip(players[::2], players[1::2]))
-        tournament = services.import_tournament(club, parse_typed(text, name=name, date=date), who=WHO)
+        text = "\n".join(
+            f"1, {white}, {black}, 1-0" for white, black in zip(players[::2], players[1::2])
+        )
+        tournament = services.import_tournament(
+            club, parse_typed(text, name=name, date=date), who=WHO
+        )
         services.accept_exact(tournament, who=WHO)
         services.all_new_members(tournament, who=WHO)
         services.publish(tournament, who=WHO)

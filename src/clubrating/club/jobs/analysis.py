@@ -28,12 +28,32 @@ import chess.pgn
 from clubrating.analysis.analyzer import game_boards, shallow_settings_key
 from clubrating.analysis.cache import SearchLine, decode_lines, encode_lines, position_key
 from clubrating.analysis.engine import DEFAULT_ENGINE, DEFAULT_NODES, EngineSettings, UciSearcher
-from clubrating.analysis.runner import (DEFAULT_BOOK, AnalysisConfig, Analyzer, check_config, start_pool_worker,
-                                        stop_pool)
+from clubrating.analysis.runner import (
+    DEFAULT_BOOK,
+    AnalysisConfig,
+    Analyzer,
+    check_config,
+    start_pool_worker,
+    stop_pool,
+)
 from clubrating.club import audit
-from clubrating.club.cpi import INSERT_BATCH, PREFETCH_CHUNK, RESULTS, club_weights, game_order, rebuild_cpi
+from clubrating.club.cpi import (
+    INSERT_BATCH,
+    PREFETCH_CHUNK,
+    RESULTS,
+    club_weights,
+    game_order,
+    rebuild_cpi,
+)
 from clubrating.club.locking import history_write
-from clubrating.club.models import Club, CpiEntry, Game, GameAnalysis, PositionSearch, TournamentStatus
+from clubrating.club.models import (
+    Club,
+    CpiEntry,
+    Game,
+    GameAnalysis,
+    PositionSearch,
+    TournamentStatus,
+)
 from clubrating.cpi.facts import EngineInfo, GameFacts
 from clubrating.errors import InputError, Text
 from clubrating.words import N_, Nn_, plural
@@ -43,6 +63,7 @@ CacheKey = tuple[str, str]  # (position, settings)
 
 
 # --- the search cache over PositionSearch --------------------------------------------------
+
 
 class DatabaseCache:
     """A :class:`clubrating.analysis.cache.SearchCache` kept in the club's database.
@@ -60,12 +81,14 @@ class DatabaseCache:
         self._asked: set[CacheKey] = set()
         self._pending: dict[CacheKey, str] = {}
 
-    def prefetch(self, positions: Iterable[str], settings: Sequence[str]) -> dict[CacheKey, tuple[SearchLine, ...]]:
+    def prefetch(
+        self, positions: Iterable[str], settings: Sequence[str]
+    ) -> dict[CacheKey, tuple[SearchLine, ...]]:
         """Load the stored searches of ``positions`` under each of ``settings``; returns them."""
         wanted = sorted(set(positions))
         found: dict[CacheKey, tuple[SearchLine, ...]] = {}
         for lo in range(0, len(wanted), PREFETCH_CHUNK):
-            chunk = wanted[lo:lo + PREFETCH_CHUNK]
+            chunk = wanted[lo : lo + PREFETCH_CHUNK]
             rows = PositionSearch.objects.filter(position__in=chunk, settings__in=list(settings))
             for position, key, lines in rows.values_list("position", "settings", "lines"):
                 found[position, key] = decode_lines(lines)
@@ -82,8 +105,11 @@ class DatabaseCache:
         key = (position, settings)
         if key not in self._known and key not in self._asked:
             self._asked.add(key)
-            row = PositionSearch.objects.filter(position=position, settings=settings).values_list(
-                "lines", flat=True).first()
+            row = (
+                PositionSearch.objects.filter(position=position, settings=settings)
+                .values_list("lines", flat=True)
+                .first()
+            )
             if row is not None:
                 self._known[key] = decode_lines(row)
         return self._known.get(key)
@@ -99,7 +125,10 @@ class DatabaseCache:
 
     def flush(self) -> int:
         """Write the pending searches (a twin written meanwhile by another worker is kept)."""
-        rows = [PositionSearch(position=p, settings=s, lines=text) for (p, s), text in self._pending.items()]
+        rows = [
+            PositionSearch(position=p, settings=s, lines=text)
+            for (p, s), text in self._pending.items()
+        ]
         PositionSearch.objects.bulk_create(rows, batch_size=INSERT_BATCH, ignore_conflicts=True)
         self._pending.clear()
         return len(rows)
@@ -122,50 +151,73 @@ class SeededCache:
 
 # --- analysis ------------------------------------------------------------------------------
 
+
 @dataclass(frozen=True)
 class AnalysisReport:
     """What ``analyse_games`` did, in the words the arbiter sees."""
 
-    games: int            # games analysed and stored
-    searched: int         # positions searched by the engine
-    cached: int           # positions answered by the cache
-    unreadable: tuple[str, ...] = ()   # "game 12: why" for games whose moves could not be read
+    games: int  # games analysed and stored
+    searched: int  # positions searched by the engine
+    cached: int  # positions answered by the cache
+    unreadable: tuple[str, ...] = ()  # "game 12: why" for games whose moves could not be read
 
     @property
     def text(self) -> Text:
         """The report in words, translated where it is shown."""
-        figures: dict[str, object] = {"games": Text(Nn_("%(count)s game", "%(count)s games"), count=self.games),
-                                      "positions": Text(Nn_("%(count)s position", "%(count)s positions"),
-                                                        count=self.searched),
-                                      "cached": self.cached}
+        figures: dict[str, object] = {
+            "games": Text(Nn_("%(count)s game", "%(count)s games"), count=self.games),
+            "positions": Text(
+                Nn_("%(count)s position", "%(count)s positions"), count=self.searched
+            ),
+            "cached": self.cached,
+        }
         if not self.unreadable:
-            return Text(N_("analysed %(games)s, %(positions)s searched, %(cached)s from the cache"), **figures)
-        return Text(N_("analysed %(games)s, %(positions)s searched, %(cached)s from the cache; %(unreadable)s "
-                       "unreadable"), unreadable=Text(Nn_("%(count)s game", "%(count)s games"),
-                                                      count=len(self.unreadable)), **figures)
+            return Text(
+                N_("analysed %(games)s, %(positions)s searched, %(cached)s from the cache"),
+                **figures,
+            )
+        return Text(
+            N_(
+                "analysed %(games)s, %(positions)s searched, %(cached)s from the cache; %(unreadable)s "
+                "unreadable"
+            ),
+            unreadable=Text(Nn_("%(count)s game", "%(count)s games"), count=len(self.unreadable)),
+            **figures,
+        )
 
     def __str__(self) -> str:
         return str(self.text)
 
     def as_dict(self) -> dict[str, Any]:
-        return {"games": self.games, "searched": self.searched, "cached": self.cached,
-                "unreadable": list(self.unreadable)}
+        return {
+            "games": self.games,
+            "searched": self.searched,
+            "cached": self.cached,
+            "unreadable": list(self.unreadable),
+        }
 
 
-def analysis_config(engine: str | None = None, book: str | None = None, nodes: int | None = None) -> AnalysisConfig:
+def analysis_config(
+    engine: str | None = None, book: str | None = None, nodes: int | None = None
+) -> AnalysisConfig:
     """The engine, book and node budget: arguments, else $CLUBRATING_ENGINE / $CLUBRATING_BOOK /
     $CLUBRATING_NODES (how a background worker is configured), else the defaults."""
     nodes_text = os.environ.get("CLUBRATING_NODES") or ""
     if nodes is None and nodes_text:
         if not nodes_text.isdigit():
-            raise InputError(N_("CLUBRATING_NODES must be a whole number, not %(text)s"), text=repr(nodes_text))
+            raise InputError(
+                N_("CLUBRATING_NODES must be a whole number, not %(text)s"), text=repr(nodes_text)
+            )
         nodes = int(nodes_text)
     nodes = DEFAULT_NODES if nodes is None else nodes
     if nodes < 1:
         raise InputError(N_("the node budget must be at least 1, not %(nodes)s"), nodes=nodes)
     return AnalysisConfig(
-        EngineSettings(path=engine or os.environ.get("CLUBRATING_ENGINE") or DEFAULT_ENGINE, nodes=nodes),
-        book=book or os.environ.get("CLUBRATING_BOOK") or DEFAULT_BOOK)
+        EngineSettings(
+            path=engine or os.environ.get("CLUBRATING_ENGINE") or DEFAULT_ENGINE, nodes=nodes
+        ),
+        book=book or os.environ.get("CLUBRATING_BOOK") or DEFAULT_BOOK,
+    )
 
 
 def engine_info(config: AnalysisConfig) -> EngineInfo:
@@ -180,18 +232,31 @@ def engine_info(config: AnalysisConfig) -> EngineInfo:
 
 def same_settings(analysis: GameAnalysis, info: EngineInfo) -> bool:
     return (analysis.engine, analysis.engine_version, analysis.nodes, analysis.multipv) == (
-        info.name, info.version, info.nodes, info.multipv)
+        info.name,
+        info.version,
+        info.nodes,
+        info.multipv,
+    )
 
 
 def analysable_games(club: Club, tournament_id: int | None = None) -> list[Game]:
     """Published, played, non-bughouse games with moves, in ledger order, with their analysis."""
-    games = (Game.objects.filter(tournament__club=club, tournament__status=TournamentStatus.PUBLISHED,
-                                 played=True).exclude(moves="").exclude(tournament__kind="bughouse")
-             .select_related("tournament", "white", "black", "analysis"))
+    games = (
+        Game.objects.filter(
+            tournament__club=club, tournament__status=TournamentStatus.PUBLISHED, played=True
+        )
+        .exclude(moves="")
+        .exclude(tournament__kind="bughouse")
+        .select_related("tournament", "white", "black", "analysis")
+    )
     if tournament_id is not None:
         games = games.filter(tournament_id=tournament_id)
-    return sorted(games, key=lambda g: game_order(g.tournament.date, g.tournament.sequence, g.tournament_id,
-                                                   g.round, g.board, g.id))
+    return sorted(
+        games,
+        key=lambda g: game_order(
+            g.tournament.date, g.tournament.sequence, g.tournament_id, g.round, g.board, g.id
+        ),
+    )
 
 
 def pgn_text(game: Game) -> str:
@@ -200,7 +265,9 @@ def pgn_text(game: Game) -> str:
     tags.setdefault("White", game.white.name)
     tags.setdefault("Black", game.black.name)
     tags["Result"] = RESULTS.get((game.white_points, game.black_points), "*")
-    head = "".join(f'[{k} "{v.replace(chr(92), "").replace(chr(34), chr(39))}"]\n' for k, v in tags.items())
+    head = "".join(
+        f'[{k} "{v.replace(chr(92), "").replace(chr(34), chr(39))}"]\n' for k, v in tags.items()
+    )
     return f"{head}\n{game.moves.strip()}\n"
 
 
@@ -231,7 +298,7 @@ _WORKER: Analyzer | None = None
 
 def _start_worker(config: AnalysisConfig, parent: int) -> None:
     global _WORKER
-    start_pool_worker(parent)   # dies with the worker that started it, engine and all
+    start_pool_worker(parent)  # dies with the worker that started it, engine and all
     _WORKER = Analyzer(config, cache=SeededCache({}))
     # Close the engine when the pool stops this process: the engine's thread is not a
     # daemon, and multiprocessing joins such threads only after its finalizers ran, so
@@ -239,8 +306,9 @@ def _start_worker(config: AnalysisConfig, parent: int) -> None:
     multiprocessing.util.Finalize(_WORKER, _WORKER.close, exitpriority=10)
 
 
-def _worker_analyse(job: tuple[int, str, dict[CacheKey, tuple[SearchLine, ...]]]
-                    ) -> tuple[int, GameFacts | str, dict[CacheKey, tuple[SearchLine, ...]]]:
+def _worker_analyse(
+    job: tuple[int, str, dict[CacheKey, tuple[SearchLine, ...]]],
+) -> tuple[int, GameFacts | str, dict[CacheKey, tuple[SearchLine, ...]]]:
     """In an engine process: one game with the searches the parent found for it."""
     game_id, pgn, known = job
     assert _WORKER is not None, "worker not started"
@@ -255,8 +323,9 @@ def _worker_analyse(job: tuple[int, str, dict[CacheKey, tuple[SearchLine, ...]]]
 Outcome = tuple[int, GameFacts | str, dict[CacheKey, tuple[SearchLine, ...]]]
 
 
-def _in_process(config: AnalysisConfig, jobs_in: Iterator[tuple[int, str, Any]], cache: DatabaseCache
-                ) -> Iterator[Outcome]:
+def _in_process(
+    config: AnalysisConfig, jobs_in: Iterator[tuple[int, str, Any]], cache: DatabaseCache
+) -> Iterator[Outcome]:
     """One engine in this process, searches written to the database as they are made."""
     with Analyzer(config, cache=cache) as analyzer:
         for game_id, pgn, _ in jobs_in:
@@ -266,10 +335,14 @@ def _in_process(config: AnalysisConfig, jobs_in: Iterator[tuple[int, str, Any]],
                 yield game_id, str(error), {}
 
 
-def _in_pool(config: AnalysisConfig, jobs: int, jobs_in: Iterator[tuple[int, str, Any]]) -> Iterator[Outcome]:
+def _in_pool(
+    config: AnalysisConfig, jobs: int, jobs_in: Iterator[tuple[int, str, Any]]
+) -> Iterator[Outcome]:
     """``jobs`` engine processes; a game is handed out only when a process is free, so
     its prefetched searches include those of every game finished before it."""
-    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_start_worker, initargs=(config, os.getpid()))
+    pool = ProcessPoolExecutor(
+        max_workers=jobs, initializer=_start_worker, initargs=(config, os.getpid())
+    )
     try:
         running: set[Future[Outcome]] = set()
         for job in jobs_in:
@@ -280,7 +353,7 @@ def _in_pool(config: AnalysisConfig, jobs: int, jobs_in: Iterator[tuple[int, str
         while running:
             done, running = wait(running, return_when=FIRST_COMPLETED)
             yield from (future.result() for future in done)
-    except BaseException:   # an engine failed, Ctrl-C, or the caller stopped reading: stop at once
+    except BaseException:  # an engine failed, Ctrl-C, or the caller stopped reading: stop at once
         stop_pool(pool)
         raise
     pool.shutdown()
@@ -290,7 +363,9 @@ def default_jobs() -> int:
     """Engine processes: $CLUBRATING_JOBS, else the number of cores."""
     text = os.environ.get("CLUBRATING_JOBS") or ""
     if text and not text.isdigit():
-        raise InputError(N_("CLUBRATING_JOBS must be a whole number, not %(text)s"), text=repr(text))
+        raise InputError(
+            N_("CLUBRATING_JOBS must be a whole number, not %(text)s"), text=repr(text)
+        )
     return int(text) if text else os.cpu_count() or 1
 
 
@@ -299,28 +374,49 @@ def needs_analysis(game: Game, info: EngineInfo, reanalyse: bool) -> bool:
     return analysis is None or (reanalyse and not same_settings(analysis, info))
 
 
-def store_analysis(game: Game, facts: GameFacts, searches: dict[CacheKey, tuple[SearchLine, ...]],
-                   cache: DatabaseCache) -> bool:
+def store_analysis(
+    game: Game,
+    facts: GameFacts,
+    searches: dict[CacheKey, tuple[SearchLine, ...]],
+    cache: DatabaseCache,
+) -> bool:
     """One game's facts and the searches its engine process made, in one transaction,
     under the club's lock (a correction's rebuild of the ledger is not interleaved);
     a game deleted or unpublished meanwhile, or whose moves the arbiter corrected while
     the engine read the old ones, is left alone (the new moves have their own job)."""
     with history_write(game.tournament.club_id):
-        if not Game.objects.filter(pk=game.pk, tournament__status=TournamentStatus.PUBLISHED,
-                                   moves=game.moves).exists():
+        if not Game.objects.filter(
+            pk=game.pk, tournament__status=TournamentStatus.PUBLISHED, moves=game.moves
+        ).exists():
             return False
         if searches:
             cache.put_many(searches)
-        CpiEntry.objects.filter(game=game).delete()   # new facts: the next rebuild writes them anew
-        GameAnalysis.objects.update_or_create(game=game, defaults={
-            "engine": facts.engine.name, "engine_version": facts.engine.version,
-            "nodes": facts.engine.nodes, "multipv": facts.engine.multipv, "facts": facts.to_dict()})
+        CpiEntry.objects.filter(game=game).delete()  # new facts: the next rebuild writes them anew
+        GameAnalysis.objects.update_or_create(
+            game=game,
+            defaults={
+                "engine": facts.engine.name,
+                "engine_version": facts.engine.version,
+                "nodes": facts.engine.nodes,
+                "multipv": facts.engine.multipv,
+                "facts": facts.to_dict(),
+            },
+        )
     return True
 
 
-def analyse_games(club: Club, *, engine: str | None = None, book: str | None = None, nodes: int | None = None,
-                  jobs: int | None = None, reanalyse: bool = False, tournament_id: int | None = None,
-                  progress: Progress | None = None, rebuild: bool = True) -> AnalysisReport:
+def analyse_games(
+    club: Club,
+    *,
+    engine: str | None = None,
+    book: str | None = None,
+    nodes: int | None = None,
+    jobs: int | None = None,
+    reanalyse: bool = False,
+    tournament_id: int | None = None,
+    progress: Progress | None = None,
+    rebuild: bool = True,
+) -> AnalysisReport:
     """Analyse the club's published games with moves that have no stored analysis (or,
     with ``reanalyse``, one made with other engine settings), then rebuild the ledger.
 
@@ -335,7 +431,7 @@ def analyse_games(club: Club, *, engine: str | None = None, book: str | None = N
     info = engine_info(config)
     todo = [g for g in analysable_games(club, tournament_id) if needs_analysis(g, info, reanalyse)]
     if not todo:
-        if rebuild and ledger_behind(club):   # a run stopped after its last game, before the ledger
+        if rebuild and ledger_behind(club):  # a run stopped after its last game, before the ledger
             rebuild_ledger(club, 0, 0, 0)
         return AnalysisReport(0, 0, 0)
     cache = DatabaseCache()
@@ -349,11 +445,15 @@ def analyse_games(club: Club, *, engine: str | None = None, book: str | None = N
             try:
                 known = cache.prefetch(game_positions(pgn), keys)
             except InputError:
-                known = {}   # analysing it will say why it is unreadable
+                known = {}  # analysing it will say why it is unreadable
             yield game.id, pgn, known
 
     workers = min(jobs, len(todo))
-    outcomes = _in_process(config, handed_out(), cache) if workers == 1 else _in_pool(config, workers, handed_out())
+    outcomes = (
+        _in_process(config, handed_out(), cache)
+        if workers == 1
+        else _in_pool(config, workers, handed_out())
+    )
     stored = searched = cached = 0
     unreadable: list[str] = []
     for game_id, facts, searches in outcomes:
@@ -374,13 +474,17 @@ def ledger_behind(club: Club) -> bool:
     """A stored analysis of a published game has no ledger row: a run was stopped between
     storing its games and rebuilding the ledger, so this one finishes it. A game
     shorter than the settings' ``min_plies`` has no row by design and does not count."""
-    unscored = GameAnalysis.objects.filter(game__tournament__club=club, game__played=True,
-                                           game__tournament__status=TournamentStatus.PUBLISHED,
-                                           game__cpi_entries__isnull=True).exclude(
-        game__tournament__kind="bughouse")   # the games cpi.ledger_rows scores
+    unscored = GameAnalysis.objects.filter(
+        game__tournament__club=club,
+        game__played=True,
+        game__tournament__status=TournamentStatus.PUBLISHED,
+        game__cpi_entries__isnull=True,
+    ).exclude(game__tournament__kind="bughouse")  # the games cpi.ledger_rows scores
     min_plies = club_weights(club).model.min_plies
-    return any(len(facts.get("plies", ())) >= min_plies
-               for facts in unscored.values_list("facts", flat=True).iterator())
+    return any(
+        len(facts.get("plies", ())) >= min_plies
+        for facts in unscored.values_list("facts", flat=True).iterator()
+    )
 
 
 def rebuild_ledger(club: Club, stored: int, searched: int, cached: int) -> None:
@@ -389,9 +493,17 @@ def rebuild_ledger(club: Club, stored: int, searched: int, cached: int) -> None:
     with history_write(club):
         ledger = rebuild_cpi(club)
         if not stored and not ledger.entries_differing:
-            return   # nothing new to say
+            return  # nothing new to say
         # New CPI figures change what the pages show: leave the trace every change leaves.
-        audit.record(club, "analysis", "analyse", club.slug,
-                     new={"games": stored, "searched": searched, "cached": cached},
-                     summary=Text(N_("analysed %(games)s; %(ledger)s"), ledger=ledger.text,
-                                  games=Text(Nn_("%(count)s game", "%(count)s games"), count=stored)))
+        audit.record(
+            club,
+            "analysis",
+            "analyse",
+            club.slug,
+            new={"games": stored, "searched": searched, "cached": cached},
+            summary=Text(
+                N_("analysed %(games)s; %(ledger)s"),
+                ledger=ledger.text,
+                games=Text(Nn_("%(count)s game", "%(count)s games"), count=stored),
+            ),
+        )

@@ -10,8 +10,8 @@ import datetime as dt
 # LEASE / 5 from a thread of its own, so only a dead (or frozen) worker loses it; 5 minutes let
 # a machine that paused (a suspended laptop, a swapping server) come back without a second run.
 LEASE = dt.timedelta(minutes=5)
-LEASE_ENV = "CLUBRATING_JOB_LEASE"   # seconds
-MAX_ATTEMPTS = 3   # a job that killed its worker three times (say, out of memory) is not tried again
+LEASE_ENV = "CLUBRATING_JOB_LEASE"  # seconds
+MAX_ATTEMPTS = 3  # a job that killed its worker three times (say, out of memory) is not tried again
 
 
 def lease() -> dt.timedelta:

@@ -40,9 +40,16 @@ from rq.job import JobStatus
 
 from clubrating.analysis.analyzer import shallow_settings_key
 from clubrating.analysis.runner import AnalysisConfig, Analyzer
-from clubrating.club.jobs.analysis import (DatabaseCache, analysable_games, analysis_config,
-                                           game_positions, ledger_behind, pgn_text, rebuild_ledger,
-                                           store_analysis)
+from clubrating.club.jobs.analysis import (
+    DatabaseCache,
+    analysable_games,
+    analysis_config,
+    game_positions,
+    ledger_behind,
+    pgn_text,
+    rebuild_ledger,
+    store_analysis,
+)
 from clubrating.club.locking import history_write
 from clubrating.club.models import Club, Game, GameAnalysis, Tournament
 from clubrating.club.jobs.leases import MAX_ATTEMPTS, JobLost, lease
@@ -81,9 +88,14 @@ def key(*parts: object) -> str:
 
 # --- the fan-out ------------------------------------------------------------------------------
 
+
 def fan_out(tournament: Tournament) -> dict[str, Any]:
     """One job a game of ``tournament`` without a stored analysis, in one batch."""
-    games = [g.id for g in analysable_games(tournament.club, tournament.id) if getattr(g, "analysis", None) is None]
+    games = [
+        g.id
+        for g in analysable_games(tournament.club, tournament.id)
+        if getattr(g, "analysis", None) is None
+    ]
     if not games:
         if ledger_behind(tournament.club):
             rebuild_ledger(tournament.club, 0, 0, 0)
@@ -103,14 +115,23 @@ def enqueue_game(game_id: int, club_id: int, batch: str) -> str:
     """Queue :func:`analyse_game` as django-tasks-rq would, with a retry for each lost worker."""
     queue = django_rq.get_queue(analyse_game.queue_name, job_class=Job)
     job = queue.create_job(
-        analyse_game.module_path, args=[game_id, club_id, batch], job_id=get_random_id(), timeout=GAME_TIMEOUT,
-        retry=Retry(max=MAX_ATTEMPTS), on_failure=Callback(game_failed), on_success=Callback(success_callback),
-        meta={"backend_name": analyse_game.backend}, description=f"analyse game {game_id}")
+        analyse_game.module_path,
+        args=[game_id, club_id, batch],
+        job_id=get_random_id(),
+        timeout=GAME_TIMEOUT,
+        retry=Retry(max=MAX_ATTEMPTS),
+        on_failure=Callback(game_failed),
+        on_success=Callback(success_callback),
+        meta={"backend_name": analyse_game.backend},
+        description=f"analyse game {game_id}",
+    )
     queue.enqueue_job(job)
     return str(job.id)
 
 
-def game_failed(job: Job, connection: Redis | None, kind: type[Exception], error: Exception, trace: Any) -> None:
+def game_failed(
+    job: Job, connection: Redis | None, kind: type[Exception], error: Exception, trace: Any
+) -> None:
     """A game's job failed. Only a lost worker (AbandonedJobError) is retried: an error of the
     job itself (an engine that cannot start) would fail again the same way."""
     failed_callback(job, connection, kind, error, trace)
@@ -119,6 +140,7 @@ def game_failed(job: Job, connection: Redis | None, kind: type[Exception], error
 
 
 # --- one game ---------------------------------------------------------------------------------
+
 
 @task()
 def analyse_game(game_id: int, club_id: int, batch: str) -> dict[str, Any]:
@@ -132,8 +154,10 @@ def analyse_game(game_id: int, club_id: int, batch: str) -> dict[str, Any]:
         return {"game": game_id, "skipped": "deleted"}
     if attempt > MAX_ATTEMPTS:
         leave_batch(club_id, batch, game_id)
-        raise JobLost(f"game {game_id} ({game.white.name} - {game.black.name}, round {game.round} of "
-                      f"{game.tournament.name}): its worker stopped {MAX_ATTEMPTS} times without finishing it")
+        raise JobLost(
+            f"game {game_id} ({game.white.name} - {game.black.name}, round {game.round} of "
+            f"{game.tournament.name}): its worker stopped {MAX_ATTEMPTS} times without finishing it"
+        )
     holder = claim(game_id, str(job.id) if job else get_random_id())
     if holder is not None:
         leave_batch(club_id, batch, game_id)
@@ -170,7 +194,7 @@ def claim(game_id: int, job_id: str) -> str | None:
                 pipeline.execute()
                 return None
             except WatchError:
-                continue   # another job took or freed it meanwhile: look again
+                continue  # another job took or freed it meanwhile: look again
 
 
 def is_live(connection: Redis, job_id: str) -> bool:
@@ -187,18 +211,21 @@ def analyse_claimed(game: Game, club_id: int, batch: str) -> dict[str, Any]:
         return {"game": game.id, "skipped": "analysed already"}
     try:
         analyzer = worker_analyzer(analysis_config())
-    except Exception:   # no engine, no book: the job fails in one line, the batch goes on without it
+    except Exception:  # no engine, no book: the job fails in one line, the batch goes on without it
         leave_batch(club_id, batch, game.id)
         raise
     analyzer.cache = cache = DatabaseCache()
     pgn = pgn_text(game)
     try:
-        cache.prefetch(game_positions(pgn), (analyzer.searcher.info.key, shallow_settings_key(analyzer.searcher.info)))
+        cache.prefetch(
+            game_positions(pgn),
+            (analyzer.searcher.info.key, shallow_settings_key(analyzer.searcher.info)),
+        )
         facts = analyzer.analyse(read_pgn(pgn))
-    except InputError as error:   # moves that cannot be read: reported, not retried
+    except InputError as error:  # moves that cannot be read: reported, not retried
         leave_batch(club_id, batch, game.id)
         return {"game": game.id, "unreadable": str(error)}
-    except Exception:   # the engine failed: the next game starts a new one
+    except Exception:  # the engine failed: the next game starts a new one
         close_analyzer()
         leave_batch(club_id, batch, game.id)
         raise
@@ -206,9 +233,15 @@ def analyse_claimed(game: Game, club_id: int, batch: str) -> dict[str, Any]:
         analyzer.cache = None
     with history_write(club_id):
         kept = store_analysis(game, facts, {}, cache)
-        leave_batch(club_id, batch, game.id, (1, facts.searches, facts.cache_hits) if kept else (0, 0, 0))
+        leave_batch(
+            club_id, batch, game.id, (1, facts.searches, facts.cache_hits) if kept else (0, 0, 0)
+        )
     seconds = time.monotonic() - started
-    print(f"clubrating worker {os.getpid()}: analysed game {game.id} in {seconds:.1f} s", file=sys.stderr, flush=True)
+    print(
+        f"clubrating worker {os.getpid()}: analysed game {game.id} in {seconds:.1f} s",
+        file=sys.stderr,
+        flush=True,
+    )
     return {"game": game.id, "analysed": True, "seconds": round(seconds, 3), "pid": os.getpid()}
 
 
@@ -239,13 +272,15 @@ def close_analyzer() -> None:
         _ANALYZER = None
 
 
-def leave_batch(club_id: int, batch: str, game_id: int, done: tuple[int, int, int] = (0, 0, 0)) -> None:
+def leave_batch(
+    club_id: int, batch: str, game_id: int, done: tuple[int, int, int] = (0, 0, 0)
+) -> None:
     """The game is done with (analysed, skipped, unreadable or lost): it leaves the batch, and
     the game that leaves it empty rebuilds the club's CPI ledger. Called inside the stored
     game's transaction, or takes the club's lock for the rebuild: the rebuild sees every game
     stored before it left the batch."""
     name, totals = key("batch", batch), key("batch", batch, "totals")
-    with redis().pipeline() as pipeline:   # MULTI ... EXEC: one game sees the set empty first
+    with redis().pipeline() as pipeline:  # MULTI ... EXEC: one game sees the set empty first
         pipeline.srem(name, game_id)
         for field, value in zip(("games", "searched", "cached"), done):
             pipeline.hincrby(totals, field, value)
@@ -261,6 +296,7 @@ def leave_batch(club_id: int, batch: str, game_id: int, done: tuple[int, int, in
 
 
 # --- the worker -------------------------------------------------------------------------------
+
 
 def lease_seconds() -> int:
     return max(1, math.ceil(lease().total_seconds()))
@@ -286,7 +322,9 @@ class LeasedWorker(SimpleWorker):
     def execute_job(self, job: Any, queue: Queue) -> None:
         close_old_connections()
         stop = threading.Event()
-        beat = threading.Thread(target=self._renew, args=(job, stop), name="clubrating-lease", daemon=True)
+        beat = threading.Thread(
+            target=self._renew, args=(job, stop), name="clubrating-lease", daemon=True
+        )
         beat.start()
         try:
             super().execute_job(job, queue)
@@ -301,14 +339,16 @@ class LeasedWorker(SimpleWorker):
             if execution is not None:
                 try:
                     self.maintain_heartbeats(job, execution)
-                except Exception as error:   # Redis unreachable a moment: try again at the next beat
+                except Exception as error:  # Redis unreachable a moment: try again at the next beat
                     log.warning("could not renew the lease of job %s: %s", job.id, error)
 
 
 def run_worker(once: bool) -> int:
     """``clubrating worker`` on RQ: take jobs from the queue until stopped (``once``: until it is empty)."""
     queue = django_rq.get_queue("default", job_class=Job)
-    worker = LeasedWorker([queue], connection=queue.connection, job_class=Job, maintenance_interval=beat_seconds())
+    worker = LeasedWorker(
+        [queue], connection=queue.connection, job_class=Job, maintenance_interval=beat_seconds()
+    )
     try:
         worker.work(burst=once, logging_level="INFO", with_scheduler=False)
     finally:

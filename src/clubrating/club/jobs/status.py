@@ -26,7 +26,13 @@ from clubrating.words import N_, Nn_
 
 TASK_PATH = "clubrating.club.jobs.tasks.analyse_tournament"
 
-ANALYSED, QUEUED, RUNNING, FAILED, NOT_QUEUED = "analysed", "queued", "running", "failed", "not queued"
+ANALYSED, QUEUED, RUNNING, FAILED, NOT_QUEUED = (
+    "analysed",
+    "queued",
+    "running",
+    "failed",
+    "not queued",
+)
 STATES = (QUEUED, RUNNING, ANALYSED, FAILED, NOT_QUEUED)
 
 
@@ -68,8 +74,12 @@ def _last_line(text: str) -> str:
 
 def tournament_analysis(tournament: Tournament) -> TournamentAnalysis:
     """Where each played game with moves of ``tournament`` stands."""
-    games = list(Game.objects.filter(tournament=tournament, played=True).exclude(moves="")
-                 .select_related("white", "black").order_by("round", "board", "id"))
+    games = list(
+        Game.objects.filter(tournament=tournament, played=True)
+        .exclude(moves="")
+        .select_related("white", "black")
+        .order_by("round", "board", "id")
+    )
     analysed = set(GameAnalysis.objects.filter(game__in=games).values_list("game_id", flat=True))
     job = _jobs(tournament.id).order_by("-enqueued_at").first() if _uses_database_jobs() else None
     unreadable: dict[int, str] = {}
@@ -85,7 +95,11 @@ def tournament_analysis(tournament: Tournament) -> TournamentAnalysis:
         elif game.id in unreadable:
             states.append(GameState(game, FAILED, unreadable[game.id]))
         elif job is None or not tournament.is_published:
-            states.append(GameState(game, NOT_QUEUED, "" if tournament.is_published else "analysed when published"))
+            states.append(
+                GameState(
+                    game, NOT_QUEUED, "" if tournament.is_published else "analysed when published"
+                )
+            )
         elif job.status == "READY":
             states.append(GameState(game, QUEUED))
         elif job.status == "RUNNING":
@@ -104,15 +118,30 @@ def retry_analysis(tournament: Tournament, *, who: str) -> Outcome:
     with history_write(tournament.club_id):
         tournament.refresh_from_db()
         if tournament.status != TournamentStatus.PUBLISHED:
-            raise Refused(N_("'%(tournament)s' is a draft: its games are analysed when it is published"),
-                          tournament=tournament.name)
+            raise Refused(
+                N_("'%(tournament)s' is a draft: its games are analysed when it is published"),
+                tournament=tournament.name,
+            )
         if not has_games_to_analyse(tournament):
-            raise Refused(N_("'%(tournament)s' has no game with moves to analyse"), tournament=tournament.name)
-        if _uses_database_jobs() and _jobs(tournament.id).filter(status__in=["READY", "RUNNING"]).exists():
-            raise Refused(N_("the analysis of '%(tournament)s' is queued or running already"), tournament=tournament.name)
+            raise Refused(
+                N_("'%(tournament)s' has no game with moves to analyse"), tournament=tournament.name
+            )
+        if (
+            _uses_database_jobs()
+            and _jobs(tournament.id).filter(status__in=["READY", "RUNNING"]).exists()
+        ):
+            raise Refused(
+                N_("the analysis of '%(tournament)s' is queued or running already"),
+                tournament=tournament.name,
+            )
 
-        audit.record(tournament.club, who, "analysis-retry", f"tournament {tournament.id} '{tournament.name}'",
-                     new={"queued": True})
+        audit.record(
+            tournament.club,
+            who,
+            "analysis-retry",
+            f"tournament {tournament.id} '{tournament.name}'",
+            new={"queued": True},
+        )
         tournament_id = tournament.id
         transaction.on_commit(lambda: analyse_tournament.enqueue(tournament_id))
     return Outcome(f"the analysis of '{tournament.name}' is queued again")
@@ -134,10 +163,15 @@ class QueueState:
         """One sentence when jobs wait and no worker took one since the oldest was queued."""
         if not self.waiting or self.worker_seen:
             return None
-        return Text(Nn_("%(count)s analysis job is waiting and no worker has been seen: start one with "
-                        "'clubrating worker'",
-                        "%(count)s analysis jobs are waiting and no worker has been seen: start one with "
-                        "'clubrating worker'"), count=self.waiting)
+        return Text(
+            Nn_(
+                "%(count)s analysis job is waiting and no worker has been seen: start one with "
+                "'clubrating worker'",
+                "%(count)s analysis jobs are waiting and no worker has been seen: start one with "
+                "'clubrating worker'",
+            ),
+            count=self.waiting,
+        )
 
 
 def queue_state() -> QueueState:
@@ -152,13 +186,15 @@ def queue_state() -> QueueState:
         try:
             return QueueState(queue.count, bool(Worker.count(connection=queue.connection)))
         except RedisError:
-            return QueueState(0, True)   # the Redis server's own errors are the worker's to report
+            return QueueState(0, True)  # the Redis server's own errors are the worker's to report
     from django_tasks_db.models import DBTaskResult
 
     waiting = DBTaskResult.objects.filter(status="READY")
     oldest = waiting.order_by("enqueued_at").values_list("enqueued_at", flat=True).first()
     if oldest is None:
         return QueueState(0, True)
-    seen = DBTaskResult.objects.filter(status="RUNNING").exists() or DBTaskResult.objects.filter(
-        started_at__gte=oldest).exists()
+    seen = (
+        DBTaskResult.objects.filter(status="RUNNING").exists()
+        or DBTaskResult.objects.filter(started_at__gte=oldest).exists()
+    )
     return QueueState(waiting.count(), seen)

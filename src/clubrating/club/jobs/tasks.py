@@ -30,9 +30,17 @@ from clubrating.club.models import Game, Tournament, TournamentStatus
 from clubrating.club.jobs.leases import LEASE, LEASE_ENV, MAX_ATTEMPTS, JobLost, lease
 from clubrating.club.signals import moves_attached, tournament_published
 
-__all__ = ["LEASE", "LEASE_ENV", "MAX_ATTEMPTS", "JobLost", "lease", "analyse_tournament",
-           "enqueue_analysis_on_commit", "keep_leases", "requeue_lost_jobs"]
-
+__all__ = [
+    "LEASE",
+    "LEASE_ENV",
+    "MAX_ATTEMPTS",
+    "JobLost",
+    "lease",
+    "analyse_tournament",
+    "enqueue_analysis_on_commit",
+    "keep_leases",
+    "requeue_lost_jobs",
+]
 
 
 @task()
@@ -47,7 +55,8 @@ def analyse_tournament(tournament_id: int) -> dict[str, Any]:
     if tournament is None or tournament.status != TournamentStatus.PUBLISHED:
         return {"tournament_id": tournament_id, "skipped": "not a published tournament"}
     from clubrating.club.jobs import rq_workers
-    if rq_workers.uses_rq():   # many workers: one job a game
+
+    if rq_workers.uses_rq():  # many workers: one job a game
         return rq_workers.fan_out(tournament)
     report = analyse_games(tournament.club, tournament_id=tournament.id)
     return {"tournament_id": tournament_id, **report.as_dict()}
@@ -55,8 +64,10 @@ def analyse_tournament(tournament_id: int) -> dict[str, Any]:
 
 def has_games_to_analyse(tournament: Tournament) -> bool:
     """A chess tournament with at least one played game whose moves are known."""
-    return tournament.kind != "bughouse" and Game.objects.filter(
-        tournament=tournament, played=True).exclude(moves="").exists()
+    return (
+        tournament.kind != "bughouse"
+        and Game.objects.filter(tournament=tournament, played=True).exclude(moves="").exists()
+    )
 
 
 def enqueue_analysis_on_commit(tournament: Tournament) -> None:
@@ -82,6 +93,7 @@ def analyse_when_moves_attached(sender: Any, tournament: Tournament, **kwargs: A
 
 # --- leases --------------------------------------------------------------------------------
 
+
 def requeue_lost_jobs(now: dt.datetime | None = None) -> tuple[int, int]:
     """Put back in the queue every RUNNING job whose lease ran out; fail those tried
     MAX_ATTEMPTS times. Returns (requeued, failed)."""
@@ -89,19 +101,25 @@ def requeue_lost_jobs(now: dt.datetime | None = None) -> tuple[int, int]:
 
     now = now or timezone.now()
     requeued = failed = 0
-    lost = DBTaskResult.objects.filter(status=TaskResultStatus.RUNNING, started_at__lt=now - lease())
+    lost = DBTaskResult.objects.filter(
+        status=TaskResultStatus.RUNNING, started_at__lt=now - lease()
+    )
     for job in lost:
         with transaction.atomic():
             if len(job.worker_ids) >= MAX_ATTEMPTS:
-                failed += DBTaskResult.objects.filter(pk=job.pk, status=TaskResultStatus.RUNNING).update(
-                    status=TaskResultStatus.FAILED, finished_at=now,
+                failed += DBTaskResult.objects.filter(
+                    pk=job.pk, status=TaskResultStatus.RUNNING
+                ).update(
+                    status=TaskResultStatus.FAILED,
+                    finished_at=now,
                     exception_class_path=f"{JobLost.__module__}.{JobLost.__qualname__}",
                     traceback=f"JobLost: its worker stopped {len(job.worker_ids)} times without finishing it"
-                              f" (workers {', '.join(map(str, job.worker_ids))})\n")
+                    f" (workers {', '.join(map(str, job.worker_ids))})\n",
+                )
             else:
-                requeued += DBTaskResult.objects.filter(pk=job.pk, status=TaskResultStatus.RUNNING,
-                                                        started_at=job.started_at).update(
-                    status=TaskResultStatus.READY, run_after=now)
+                requeued += DBTaskResult.objects.filter(
+                    pk=job.pk, status=TaskResultStatus.RUNNING, started_at=job.started_at
+                ).update(status=TaskResultStatus.READY, run_after=now)
     return requeued, failed
 
 
@@ -109,7 +127,7 @@ class LeaseKeeper:
     """In a worker: renews the lease of the jobs this process runs, and requeues lost ones."""
 
     def __init__(self) -> None:
-        self.running: set[str] = set()   # ids of the jobs this process runs now
+        self.running: set[str] = set()  # ids of the jobs this process runs now
         self.lock = threading.Lock()
         self.stop = threading.Event()
         task_started.connect(self._started, weak=False)
@@ -130,7 +148,8 @@ class LeaseKeeper:
             ids = list(self.running)
         if ids:
             DBTaskResult.objects.filter(pk__in=ids, status=TaskResultStatus.RUNNING).update(
-                started_at=timezone.now())
+                started_at=timezone.now()
+            )
 
     def loop(self) -> None:
         while not self.stop.wait(lease().total_seconds() / 5):
@@ -138,9 +157,9 @@ class LeaseKeeper:
                 self.renew()
                 requeue_lost_jobs()
             except OperationalError:
-                pass   # the database is busy (a long write): try again at the next beat
+                pass  # the database is busy (a long write): try again at the next beat
             finally:
-                close_old_connections()   # this thread's own connection
+                close_old_connections()  # this thread's own connection
 
 
 def keep_leases() -> LeaseKeeper:

@@ -7,7 +7,6 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
@@ -16,209 +15,438 @@ class Migration(migrations.Migration):
 
     operations = [
         migrations.CreateModel(
-            name='Club',
+            name="Club",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=200)),
-                ('slug', models.SlugField(max_length=60, unique=True)),
-                ('visibility', models.CharField(choices=[('arbiter', 'Only the arbiters'), ('unlisted', 'Anyone with the link (not indexed)'), ('public', 'Public')], default='arbiter', max_length=10)),
-                ('token', models.CharField(default=clubrating.club.models.new_token, max_length=64, unique=True)),
-                ('names', models.CharField(choices=[('full', 'Full names'), ('initials', 'Initials')], default='full', max_length=10)),
-                ('policy', models.CharField(default='club', max_length=10)),
-                ('start_rating', models.FloatField(default=1200.0)),
-                ('k_new', models.FloatField(default=40.0)),
-                ('k_established', models.FloatField(default=20.0)),
-                ('k_new_games', models.PositiveIntegerField(default=20)),
-                ('provisional_games', models.PositiveIntegerField(default=5)),
-                ('separate_lists', models.BooleanField(default=False)),
-                ('cpi_start', models.FloatField(default=0.0)),
-                ('created', models.DateTimeField(auto_now_add=True)),
-                ('arbiters', models.ManyToManyField(blank=True, related_name='clubs', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("name", models.CharField(max_length=200)),
+                ("slug", models.SlugField(max_length=60, unique=True)),
+                (
+                    "visibility",
+                    models.CharField(
+                        choices=[
+                            ("arbiter", "Only the arbiters"),
+                            ("unlisted", "Anyone with the link (not indexed)"),
+                            ("public", "Public"),
+                        ],
+                        default="arbiter",
+                        max_length=10,
+                    ),
+                ),
+                (
+                    "token",
+                    models.CharField(
+                        default=clubrating.club.models.new_token, max_length=64, unique=True
+                    ),
+                ),
+                (
+                    "names",
+                    models.CharField(
+                        choices=[("full", "Full names"), ("initials", "Initials")],
+                        default="full",
+                        max_length=10,
+                    ),
+                ),
+                ("policy", models.CharField(default="club", max_length=10)),
+                ("start_rating", models.FloatField(default=1200.0)),
+                ("k_new", models.FloatField(default=40.0)),
+                ("k_established", models.FloatField(default=20.0)),
+                ("k_new_games", models.PositiveIntegerField(default=20)),
+                ("provisional_games", models.PositiveIntegerField(default=5)),
+                ("separate_lists", models.BooleanField(default=False)),
+                ("cpi_start", models.FloatField(default=0.0)),
+                ("created", models.DateTimeField(auto_now_add=True)),
+                (
+                    "arbiters",
+                    models.ManyToManyField(
+                        blank=True, related_name="clubs", to=settings.AUTH_USER_MODEL
+                    ),
+                ),
             ],
         ),
         migrations.CreateModel(
-            name='AuditEntry',
+            name="AuditEntry",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('when', models.DateTimeField(auto_now_add=True)),
-                ('who', models.CharField(max_length=150)),
-                ('action', models.CharField(max_length=40)),
-                ('target', models.CharField(max_length=200)),
-                ('old', models.JSONField(blank=True, null=True)),
-                ('new', models.JSONField(blank=True, null=True)),
-                ('summary', models.CharField(blank=True, max_length=300)),
-                ('club', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='audit', to='club.club')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("when", models.DateTimeField(auto_now_add=True)),
+                ("who", models.CharField(max_length=150)),
+                ("action", models.CharField(max_length=40)),
+                ("target", models.CharField(max_length=200)),
+                ("old", models.JSONField(blank=True, null=True)),
+                ("new", models.JSONField(blank=True, null=True)),
+                ("summary", models.CharField(blank=True, max_length=300)),
+                (
+                    "club",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="audit",
+                        to="club.club",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-when', '-id'],
+                "ordering": ["-when", "-id"],
             },
         ),
         migrations.CreateModel(
-            name='Member',
+            name="Member",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=200)),
-                ('junior', models.BooleanField(default=False)),
-                ('full_name_consent', models.BooleanField(default=False)),
-                ('created', models.DateTimeField(auto_now_add=True)),
-                ('club', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='members', to='club.club')),
-                ('merged_into', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='absorbed', to='club.member')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("name", models.CharField(max_length=200)),
+                ("junior", models.BooleanField(default=False)),
+                ("full_name_consent", models.BooleanField(default=False)),
+                ("created", models.DateTimeField(auto_now_add=True)),
+                (
+                    "club",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="members",
+                        to="club.club",
+                    ),
+                ),
+                (
+                    "merged_into",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="absorbed",
+                        to="club.member",
+                    ),
+                ),
             ],
         ),
         migrations.CreateModel(
-            name='Entry',
+            name="Entry",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('number', models.PositiveIntegerField()),
-                ('name', models.CharField(max_length=200)),
-                ('points', models.IntegerField(blank=True, null=True)),
-                ('member', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='entries', to='club.member')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("number", models.PositiveIntegerField()),
+                ("name", models.CharField(max_length=200)),
+                ("points", models.IntegerField(blank=True, null=True)),
+                (
+                    "member",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="entries",
+                        to="club.member",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['tournament', 'number'],
+                "ordering": ["tournament", "number"],
             },
         ),
         migrations.CreateModel(
-            name='CurrentRating',
+            name="CurrentRating",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('rating_list', models.CharField(max_length=10)),
-                ('rating', models.FloatField()),
-                ('games', models.PositiveIntegerField()),
-                ('provisional', models.BooleanField()),
-                ('last_played', models.DateField(null=True)),
-                ('member', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='current_ratings', to='club.member')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("rating_list", models.CharField(max_length=10)),
+                ("rating", models.FloatField()),
+                ("games", models.PositiveIntegerField()),
+                ("provisional", models.BooleanField()),
+                ("last_played", models.DateField(null=True)),
+                (
+                    "member",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="current_ratings",
+                        to="club.member",
+                    ),
+                ),
             ],
         ),
         migrations.CreateModel(
-            name='Merge',
+            name="Merge",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('created', models.DateTimeField(auto_now_add=True)),
-                ('undone', models.DateTimeField(blank=True, null=True)),
-                ('absorbed', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='merges_absorbed', to='club.member')),
-                ('club', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='merges', to='club.club')),
-                ('into', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='merges_into', to='club.member')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("created", models.DateTimeField(auto_now_add=True)),
+                ("undone", models.DateTimeField(blank=True, null=True)),
+                (
+                    "absorbed",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="merges_absorbed",
+                        to="club.member",
+                    ),
+                ),
+                (
+                    "club",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="merges",
+                        to="club.club",
+                    ),
+                ),
+                (
+                    "into",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="merges_into",
+                        to="club.member",
+                    ),
+                ),
             ],
         ),
         migrations.CreateModel(
-            name='RebuildLog',
+            name="RebuildLog",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('when', models.DateTimeField(auto_now_add=True)),
-                ('reason', models.CharField(max_length=200)),
-                ('tournaments', models.PositiveIntegerField()),
-                ('changes_differing', models.PositiveIntegerField()),
-                ('ratings_changed', models.PositiveIntegerField()),
-                ('expected_difference', models.BooleanField(default=True)),
-                ('club', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='rebuilds', to='club.club')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("when", models.DateTimeField(auto_now_add=True)),
+                ("reason", models.CharField(max_length=200)),
+                ("tournaments", models.PositiveIntegerField()),
+                ("changes_differing", models.PositiveIntegerField()),
+                ("ratings_changed", models.PositiveIntegerField()),
+                ("expected_difference", models.BooleanField(default=True)),
+                (
+                    "club",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="rebuilds",
+                        to="club.club",
+                    ),
+                ),
             ],
         ),
         migrations.CreateModel(
-            name='Tournament',
+            name="Tournament",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=200)),
-                ('date', models.DateField()),
-                ('sequence', models.IntegerField(default=0)),
-                ('time_control', models.CharField(default='standard', max_length=10)),
-                ('kind', models.CharField(default='chess', max_length=10)),
-                ('has_juniors', models.BooleanField(default=False)),
-                ('status', models.CharField(choices=[('draft', 'Draft'), ('published', 'Published')], default='draft', max_length=10)),
-                ('rounds', models.PositiveIntegerField(default=0)),
-                ('source_name', models.CharField(blank=True, max_length=255)),
-                ('source_format', models.CharField(blank=True, max_length=8)),
-                ('content_hash', models.CharField(blank=True, max_length=64)),
-                ('created', models.DateTimeField(auto_now_add=True)),
-                ('published_at', models.DateTimeField(blank=True, null=True)),
-                ('club', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='tournaments', to='club.club')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("name", models.CharField(max_length=200)),
+                ("date", models.DateField()),
+                ("sequence", models.IntegerField(default=0)),
+                ("time_control", models.CharField(default="standard", max_length=10)),
+                ("kind", models.CharField(default="chess", max_length=10)),
+                ("has_juniors", models.BooleanField(default=False)),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[("draft", "Draft"), ("published", "Published")],
+                        default="draft",
+                        max_length=10,
+                    ),
+                ),
+                ("rounds", models.PositiveIntegerField(default=0)),
+                ("source_name", models.CharField(blank=True, max_length=255)),
+                ("source_format", models.CharField(blank=True, max_length=8)),
+                ("content_hash", models.CharField(blank=True, max_length=64)),
+                ("created", models.DateTimeField(auto_now_add=True)),
+                ("published_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "club",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="tournaments",
+                        to="club.club",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['date', 'sequence', 'id'],
+                "ordering": ["date", "sequence", "id"],
             },
         ),
         migrations.CreateModel(
-            name='RatingChange',
+            name="RatingChange",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('rating_list', models.CharField(max_length=10)),
-                ('rating_before', models.FloatField()),
-                ('rating_after', models.FloatField()),
-                ('k', models.FloatField()),
-                ('games_before', models.PositiveIntegerField()),
-                ('games_rated', models.PositiveIntegerField()),
-                ('score_rated', models.PositiveIntegerField()),
-                ('expected', models.FloatField()),
-                ('provisional_before', models.BooleanField()),
-                ('member', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='rating_changes', to='club.member')),
-                ('tournament', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='rating_changes', to='club.tournament')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("rating_list", models.CharField(max_length=10)),
+                ("rating_before", models.FloatField()),
+                ("rating_after", models.FloatField()),
+                ("k", models.FloatField()),
+                ("games_before", models.PositiveIntegerField()),
+                ("games_rated", models.PositiveIntegerField()),
+                ("score_rated", models.PositiveIntegerField()),
+                ("expected", models.FloatField()),
+                ("provisional_before", models.BooleanField()),
+                (
+                    "member",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="rating_changes",
+                        to="club.member",
+                    ),
+                ),
+                (
+                    "tournament",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="rating_changes",
+                        to="club.tournament",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['tournament', 'member'],
+                "ordering": ["tournament", "member"],
             },
         ),
         migrations.CreateModel(
-            name='Game',
+            name="Game",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('round', models.PositiveIntegerField()),
-                ('board', models.PositiveIntegerField(blank=True, null=True)),
-                ('white_points', models.PositiveSmallIntegerField()),
-                ('black_points', models.PositiveSmallIntegerField()),
-                ('played', models.BooleanField(default=True)),
-                ('unplayed', models.CharField(blank=True, max_length=16)),
-                ('colours_known', models.BooleanField(default=True)),
-                ('moves', models.TextField(blank=True)),
-                ('headers', models.JSONField(blank=True, default=dict)),
-                ('black', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='black_games', to='club.entry')),
-                ('white', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='white_games', to='club.entry')),
-                ('tournament', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='games', to='club.tournament')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("round", models.PositiveIntegerField()),
+                ("board", models.PositiveIntegerField(blank=True, null=True)),
+                ("white_points", models.PositiveSmallIntegerField()),
+                ("black_points", models.PositiveSmallIntegerField()),
+                ("played", models.BooleanField(default=True)),
+                ("unplayed", models.CharField(blank=True, max_length=16)),
+                ("colours_known", models.BooleanField(default=True)),
+                ("moves", models.TextField(blank=True)),
+                ("headers", models.JSONField(blank=True, default=dict)),
+                (
+                    "black",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="black_games",
+                        to="club.entry",
+                    ),
+                ),
+                (
+                    "white",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="white_games",
+                        to="club.entry",
+                    ),
+                ),
+                (
+                    "tournament",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="games",
+                        to="club.tournament",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['tournament', 'round', 'board', 'id'],
+                "ordering": ["tournament", "round", "board", "id"],
             },
         ),
         migrations.AddField(
-            model_name='entry',
-            name='tournament',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='entries', to='club.tournament'),
+            model_name="entry",
+            name="tournament",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.CASCADE,
+                related_name="entries",
+                to="club.tournament",
+            ),
         ),
         migrations.CreateModel(
-            name='Bye',
+            name="Bye",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('round', models.PositiveIntegerField()),
-                ('points', models.PositiveSmallIntegerField()),
-                ('kind', models.CharField(max_length=8)),
-                ('entry', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='byes', to='club.entry')),
-                ('tournament', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='byes', to='club.tournament')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("round", models.PositiveIntegerField()),
+                ("points", models.PositiveSmallIntegerField()),
+                ("kind", models.CharField(max_length=8)),
+                (
+                    "entry",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="byes",
+                        to="club.entry",
+                    ),
+                ),
+                (
+                    "tournament",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="byes",
+                        to="club.tournament",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['tournament', 'round', 'id'],
+                "ordering": ["tournament", "round", "id"],
             },
         ),
         migrations.AddIndex(
-            model_name='member',
-            index=models.Index(fields=['club', 'name'], name='club_member_club_id_4d6615_idx'),
+            model_name="member",
+            index=models.Index(fields=["club", "name"], name="club_member_club_id_4d6615_idx"),
         ),
         migrations.AddConstraint(
-            model_name='currentrating',
-            constraint=models.UniqueConstraint(fields=('member', 'rating_list'), name='one_rating_per_list'),
+            model_name="currentrating",
+            constraint=models.UniqueConstraint(
+                fields=("member", "rating_list"), name="one_rating_per_list"
+            ),
         ),
         migrations.AddIndex(
-            model_name='tournament',
-            index=models.Index(fields=['club', 'status', 'date', 'sequence'], name='club_tourna_club_id_aaedb6_idx'),
+            model_name="tournament",
+            index=models.Index(
+                fields=["club", "status", "date", "sequence"], name="club_tourna_club_id_aaedb6_idx"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='tournament',
-            constraint=models.UniqueConstraint(condition=models.Q(('content_hash', ''), _negated=True), fields=('club', 'content_hash'), name='one_import_per_file'),
+            model_name="tournament",
+            constraint=models.UniqueConstraint(
+                condition=models.Q(("content_hash", ""), _negated=True),
+                fields=("club", "content_hash"),
+                name="one_import_per_file",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='ratingchange',
-            constraint=models.UniqueConstraint(fields=('tournament', 'member'), name='one_change_per_member'),
+            model_name="ratingchange",
+            constraint=models.UniqueConstraint(
+                fields=("tournament", "member"), name="one_change_per_member"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='entry',
-            constraint=models.UniqueConstraint(fields=('tournament', 'number'), name='one_entry_per_number'),
+            model_name="entry",
+            constraint=models.UniqueConstraint(
+                fields=("tournament", "number"), name="one_entry_per_number"
+            ),
         ),
     ]

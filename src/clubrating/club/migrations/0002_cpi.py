@@ -5,58 +5,101 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('club', '0001_initial'),
+        ("club", "0001_initial"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='club',
-            name='cpi_weights',
+            model_name="club",
+            name="cpi_weights",
             field=models.JSONField(blank=True, default=dict),
         ),
         migrations.CreateModel(
-            name='GameAnalysis',
+            name="GameAnalysis",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('engine', models.CharField(max_length=100)),
-                ('engine_version', models.CharField(blank=True, max_length=100)),
-                ('nodes', models.PositiveIntegerField()),
-                ('multipv', models.PositiveSmallIntegerField(default=3)),
-                ('facts', models.JSONField()),
-                ('analysed_at', models.DateTimeField(auto_now_add=True)),
-                ('game', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='analysis', to='club.game')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("engine", models.CharField(max_length=100)),
+                ("engine_version", models.CharField(blank=True, max_length=100)),
+                ("nodes", models.PositiveIntegerField()),
+                ("multipv", models.PositiveSmallIntegerField(default=3)),
+                ("facts", models.JSONField()),
+                ("analysed_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "game",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="analysis",
+                        to="club.game",
+                    ),
+                ),
             ],
         ),
         migrations.CreateModel(
-            name='PositionSearch',
+            name="PositionSearch",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('position', models.CharField(max_length=255)),
-                ('settings', models.CharField(max_length=255)),
-                ('lines', models.TextField()),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("position", models.CharField(max_length=255)),
+                ("settings", models.CharField(max_length=255)),
+                ("lines", models.TextField()),
             ],
             options={
-                'constraints': [models.UniqueConstraint(fields=('position', 'settings'), name='one_search_per_position')],
+                "constraints": [
+                    models.UniqueConstraint(
+                        fields=("position", "settings"), name="one_search_per_position"
+                    )
+                ],
             },
         ),
         migrations.CreateModel(
-            name='CpiEntry',
+            name="CpiEntry",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('ordinal', models.PositiveIntegerField()),
-                ('color', models.CharField(max_length=5)),
-                ('cpi_before', models.FloatField()),
-                ('delta', models.FloatField()),
-                ('cpi_after', models.FloatField()),
-                ('factors', models.JSONField(default=dict)),
-                ('game', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='cpi_entries', to='club.game')),
-                ('member', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='cpi_entries', to='club.member')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("ordinal", models.PositiveIntegerField()),
+                ("color", models.CharField(max_length=5)),
+                ("cpi_before", models.FloatField()),
+                ("delta", models.FloatField()),
+                ("cpi_after", models.FloatField()),
+                ("factors", models.JSONField(default=dict)),
+                (
+                    "game",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="cpi_entries",
+                        to="club.game",
+                    ),
+                ),
+                (
+                    "member",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="cpi_entries",
+                        to="club.member",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['ordinal', 'id'],
-                'constraints': [models.UniqueConstraint(fields=('member', 'game'), name='one_cpi_entry_per_game')],
+                "ordering": ["ordinal", "id"],
+                "constraints": [
+                    models.UniqueConstraint(
+                        fields=("member", "game"), name="one_cpi_entry_per_game"
+                    )
+                ],
             },
         ),
     ]

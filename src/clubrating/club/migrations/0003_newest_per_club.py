@@ -4,18 +4,17 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('club', '0002_cpi'),
+        ("club", "0002_cpi"),
     ]
 
     operations = [
         migrations.AddIndex(
-            model_name='auditentry',
-            index=models.Index(fields=['club', 'id'], name='club_audite_club_id_33496d_idx'),
+            model_name="auditentry",
+            index=models.Index(fields=["club", "id"], name="club_audite_club_id_33496d_idx"),
         ),
         migrations.AddIndex(
-            model_name='rebuildlog',
-            index=models.Index(fields=['club', 'id'], name='club_rebuil_club_id_6d9cba_idx'),
+            model_name="rebuildlog",
+            index=models.Index(fields=["club", "id"], name="club_rebuil_club_id_6d9cba_idx"),
         ),
     ]

@@ -4,15 +4,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('club', '0003_newest_per_club'),
+        ("club", "0003_newest_per_club"),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='tournament',
-            name='source_format',
+            model_name="tournament",
+            name="source_format",
             field=models.CharField(blank=True, max_length=16),
         ),
     ]

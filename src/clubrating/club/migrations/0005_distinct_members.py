@@ -5,23 +5,50 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('club', '0004_source_format_length'),
+        ("club", "0004_source_format_length"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='Distinct',
+            name="Distinct",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('created', models.DateTimeField(auto_now_add=True)),
-                ('club', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='distinct_pairs', to='club.club')),
-                ('one', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='club.member')),
-                ('other', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='club.member')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("created", models.DateTimeField(auto_now_add=True)),
+                (
+                    "club",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="distinct_pairs",
+                        to="club.club",
+                    ),
+                ),
+                (
+                    "one",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to="club.member",
+                    ),
+                ),
+                (
+                    "other",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to="club.member",
+                    ),
+                ),
             ],
             options={
-                'constraints': [models.UniqueConstraint(fields=('one', 'other'), name='distinct_pair_once')],
+                "constraints": [
+                    models.UniqueConstraint(fields=("one", "other"), name="distinct_pair_once")
+                ],
             },
         ),
     ]

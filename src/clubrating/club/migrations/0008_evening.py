@@ -7,45 +7,107 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('club', '0007_cpi_preset_of_customised_clubs'),
+        ("club", "0007_cpi_preset_of_customised_clubs"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='Evening',
+            name="Evening",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('planned_rounds', models.PositiveSmallIntegerField()),
-                ('paired_rounds', models.PositiveSmallIntegerField(default=0)),
-                ('tournament', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='evening', to='club.tournament')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("planned_rounds", models.PositiveSmallIntegerField()),
+                ("paired_rounds", models.PositiveSmallIntegerField(default=0)),
+                (
+                    "tournament",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="evening",
+                        to="club.tournament",
+                    ),
+                ),
             ],
         ),
         migrations.CreateModel(
-            name='EveningPlayer',
+            name="EveningPlayer",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('joined_round', models.PositiveSmallIntegerField(default=1)),
-                ('withdrawn_from', models.PositiveSmallIntegerField(blank=True, null=True)),
-                ('seed_rating', models.IntegerField(blank=True, null=True)),
-                ('entry', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='evening', to='club.entry')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("joined_round", models.PositiveSmallIntegerField(default=1)),
+                ("withdrawn_from", models.PositiveSmallIntegerField(blank=True, null=True)),
+                ("seed_rating", models.IntegerField(blank=True, null=True)),
+                (
+                    "entry",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="evening",
+                        to="club.entry",
+                    ),
+                ),
             ],
         ),
         migrations.CreateModel(
-            name='EveningBoard',
+            name="EveningBoard",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('round', models.PositiveSmallIntegerField()),
-                ('board', models.PositiveSmallIntegerField()),
-                ('black', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='club.entry')),
-                ('game', models.OneToOneField(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='evening_board', to='club.game')),
-                ('tournament', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='evening_boards', to='club.tournament')),
-                ('white', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='club.entry')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("round", models.PositiveSmallIntegerField()),
+                ("board", models.PositiveSmallIntegerField()),
+                (
+                    "black",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to="club.entry",
+                    ),
+                ),
+                (
+                    "game",
+                    models.OneToOneField(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="evening_board",
+                        to="club.game",
+                    ),
+                ),
+                (
+                    "tournament",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="evening_boards",
+                        to="club.tournament",
+                    ),
+                ),
+                (
+                    "white",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to="club.entry",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['tournament', 'round', 'board'],
-                'constraints': [models.UniqueConstraint(fields=('tournament', 'round', 'board'), name='one_evening_board')],
+                "ordering": ["tournament", "round", "board"],
+                "constraints": [
+                    models.UniqueConstraint(
+                        fields=("tournament", "round", "board"), name="one_evening_board"
+                    )
+                ],
             },
         ),
     ]

@@ -5,15 +5,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('club', '0008_evening'),
+        ("club", "0008_evening"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='club',
-            name='time_zone',
-            field=models.CharField(blank=True, default='', max_length=64),
+            model_name="club",
+            name="time_zone",
+            field=models.CharField(blank=True, default="", max_length=64),
         ),
     ]

@@ -6,20 +6,19 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('club', '0009_club_time_zone'),
+        ("club", "0009_club_time_zone"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='entry',
-            name='rank',
+            model_name="entry",
+            name="rank",
             field=models.PositiveIntegerField(blank=True, null=True),
         ),
         migrations.AddField(
-            model_name='tournament',
-            name='trf_headers',
+            model_name="tournament",
+            name="trf_headers",
             field=models.JSONField(blank=True, default=list),
         ),
     ]

@@ -7,26 +7,53 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('club', '0010_entry_rank_and_trf_headers'),
+        ("club", "0010_entry_rank_and_trf_headers"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='InitialEntry',
+            name="InitialEntry",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('number', models.PositiveIntegerField()),
-                ('name', models.CharField(max_length=200)),
-                ('rating', models.FloatField()),
-                ('games', models.PositiveIntegerField(blank=True, null=True)),
-                ('club', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='initial_list', to='club.club')),
-                ('member', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='initial_entries', to='club.member')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("number", models.PositiveIntegerField()),
+                ("name", models.CharField(max_length=200)),
+                ("rating", models.FloatField()),
+                ("games", models.PositiveIntegerField(blank=True, null=True)),
+                (
+                    "club",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="initial_list",
+                        to="club.club",
+                    ),
+                ),
+                (
+                    "member",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="initial_entries",
+                        to="club.member",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['club', 'number'],
-                'constraints': [models.UniqueConstraint(fields=('club', 'number'), name='one_initial_row_per_number'), models.UniqueConstraint(fields=('club', 'member'), name='one_initial_row_per_member')],
+                "ordering": ["club", "number"],
+                "constraints": [
+                    models.UniqueConstraint(
+                        fields=("club", "number"), name="one_initial_row_per_number"
+                    ),
+                    models.UniqueConstraint(
+                        fields=("club", "member"), name="one_initial_row_per_member"
+                    ),
+                ],
             },
         ),
     ]

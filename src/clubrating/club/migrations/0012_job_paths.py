@@ -24,7 +24,9 @@ def rename(apps: Apps, moves: dict[str, str]) -> None:
     for field in FIELDS:
         for old, new in moves.items():
             rest = Substr(field, len(old) + 1)
-            results.objects.filter(**{f"{field}__startswith": old}).update(**{field: Concat(Value(new), rest)})
+            results.objects.filter(**{f"{field}__startswith": old}).update(
+                **{field: Concat(Value(new), rest)}
+            )
 
 
 def forwards(apps: Apps, schema_editor: Any) -> None:
@@ -36,10 +38,9 @@ def backwards(apps: Apps, schema_editor: Any) -> None:
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('club', '0011_initial_list'),
-        ('django_tasks_database', '0012_add_separate_exception_fields'),
+        ("club", "0011_initial_list"),
+        ("django_tasks_database", "0012_add_separate_exception_fields"),
     ]
 
     operations = [

@@ -6,15 +6,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('club', '0012_job_paths'),
+        ("club", "0012_job_paths"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='club',
-            name='inactive_months',
+            model_name="club",
+            name="inactive_months",
             field=models.PositiveIntegerField(default=12),
         ),
     ]

@@ -5,15 +5,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('club', '0013_club_inactive_months'),
+        ("club", "0013_club_inactive_months"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='evening',
-            name='system',
-            field=models.CharField(default='swiss', max_length=20),
+            model_name="evening",
+            name="system",
+            field=models.CharField(default="swiss", max_length=20),
         ),
     ]

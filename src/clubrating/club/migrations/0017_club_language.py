@@ -5,15 +5,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('club', '0016_moves_links_per_player'),
+        ("club", "0016_moves_links_per_player"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='club',
-            name='language',
-            field=models.CharField(default='en', max_length=8),
+            model_name="club",
+            name="language",
+            field=models.CharField(default="en", max_length=8),
         ),
     ]

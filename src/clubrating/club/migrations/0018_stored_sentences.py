@@ -6,20 +6,19 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('club', '0017_club_language'),
+        ("club", "0017_club_language"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='auditentry',
-            name='summary_text',
+            model_name="auditentry",
+            name="summary_text",
             field=models.JSONField(blank=True, null=True),
         ),
         migrations.AddField(
-            model_name='rebuildlog',
-            name='reason_text',
+            model_name="rebuildlog",
+            name="reason_text",
             field=models.JSONField(blank=True, null=True),
         ),
     ]

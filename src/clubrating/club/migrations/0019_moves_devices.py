@@ -7,20 +7,19 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('club', '0018_stored_sentences'),
+        ("club", "0018_stored_sentences"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='moveslink',
-            name='device',
+            model_name="moveslink",
+            name="device",
             field=models.CharField(blank=True, max_length=32),
         ),
         migrations.AddField(
-            model_name='movessubmission',
-            name='device',
+            model_name="movessubmission",
+            name="device",
             field=models.CharField(blank=True, max_length=32),
         ),
     ]

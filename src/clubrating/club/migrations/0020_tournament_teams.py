@@ -5,15 +5,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('club', '0019_moves_devices'),
+        ("club", "0019_moves_devices"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='tournament',
-            name='teams',
+            model_name="tournament",
+            name="teams",
             field=models.JSONField(blank=True, default=list),
         ),
     ]

@@ -19,36 +19,94 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from clubrating.club.lookups import (MAX_ID, find_club, game_result_text, get_member, get_tournament, parse_id,
-                                         reread)
+    from clubrating.club.lookups import (
+        MAX_ID,
+        find_club,
+        game_result_text,
+        get_member,
+        get_tournament,
+        parse_id,
+        reread,
+    )
     from clubrating.club.ratings import RebuildReport
     from clubrating.club.services.clubs import create_club, set_privacy
     from clubrating.club.services.history import check_history
-    from clubrating.club.services.members import mark_distinct, merge, rename_member, set_member_flags, unmerge
-    from clubrating.club.services.names import (accept_exact, all_new_members, exact_candidates, link, new_member,
-                                                unlink)
+    from clubrating.club.services.members import (
+        mark_distinct,
+        merge,
+        rename_member,
+        set_member_flags,
+        unmerge,
+    )
+    from clubrating.club.services.names import (
+        accept_exact,
+        all_new_members,
+        exact_candidates,
+        link,
+        new_member,
+        unlink,
+    )
     from clubrating.club.services.outcome import Outcome
-    from clubrating.club.services.tournaments import (SameTournament, change_date, correct_result, delete_tournament,
-                                                      find_game, import_tournament, parse_result, publish, unpublish)
+    from clubrating.club.services.tournaments import (
+        SameTournament,
+        change_date,
+        correct_result,
+        delete_tournament,
+        find_game,
+        import_tournament,
+        parse_result,
+        publish,
+        unpublish,
+    )
     from clubrating.formats.results import GameResult
 
 # Each name's module, imported on first use (PEP 562): a command that only reads (``ratings``,
 # ``player``) finds its club here without importing every service and the rebuild's numpy.
-HOMES: dict[str, str] = {name: module for module, names in (
-    ("clubrating.club.lookups", ("MAX_ID", "find_club", "game_result_text", "get_member", "get_tournament",
-                                 "parse_id", "reread")),
-    ("clubrating.club.ratings", ("RebuildReport",)),
-    ("clubrating.club.services.clubs", ("create_club", "set_privacy")),
-    ("clubrating.club.services.history", ("check_history",)),
-    ("clubrating.club.services.members", ("mark_distinct", "merge", "rename_member", "set_member_flags", "unmerge")),
-    ("clubrating.club.services.names", ("accept_exact", "all_new_members", "exact_candidates", "link", "new_member",
-                                        "unlink")),
-    ("clubrating.club.services.outcome", ("Outcome",)),
-    ("clubrating.club.services.tournaments", ("SameTournament", "change_date", "correct_result", "delete_tournament",
-                                              "find_game", "import_tournament", "parse_result", "publish",
-                                              "unpublish")),
-    ("clubrating.formats.results", ("GameResult",)),
-) for name in names}
+HOMES: dict[str, str] = {
+    name: module
+    for module, names in (
+        (
+            "clubrating.club.lookups",
+            (
+                "MAX_ID",
+                "find_club",
+                "game_result_text",
+                "get_member",
+                "get_tournament",
+                "parse_id",
+                "reread",
+            ),
+        ),
+        ("clubrating.club.ratings", ("RebuildReport",)),
+        ("clubrating.club.services.clubs", ("create_club", "set_privacy")),
+        ("clubrating.club.services.history", ("check_history",)),
+        (
+            "clubrating.club.services.members",
+            ("mark_distinct", "merge", "rename_member", "set_member_flags", "unmerge"),
+        ),
+        (
+            "clubrating.club.services.names",
+            ("accept_exact", "all_new_members", "exact_candidates", "link", "new_member", "unlink"),
+        ),
+        ("clubrating.club.services.outcome", ("Outcome",)),
+        (
+            "clubrating.club.services.tournaments",
+            (
+                "SameTournament",
+                "change_date",
+                "correct_result",
+                "delete_tournament",
+                "find_game",
+                "import_tournament",
+                "parse_result",
+                "publish",
+                "unpublish",
+            ),
+        ),
+        ("clubrating.formats.results", ("GameResult",)),
+    )
+    for name in names
+}
 
 
 def __getattr__(name: str) -> Any:
@@ -60,10 +118,37 @@ def __getattr__(name: str) -> Any:
 
 
 __all__ = [
-    "MAX_ID", "GameResult", "Outcome", "RebuildReport", "SameTournament",
-    "accept_exact", "all_new_members", "change_date", "check_history", "correct_result", "create_club",
-    "delete_tournament", "exact_candidates", "find_club", "find_game", "game_result_text", "get_member",
-    "get_tournament", "import_tournament", "link", "mark_distinct", "merge", "new_member", "parse_id",
-    "parse_result", "publish", "rename_member", "reread", "set_member_flags", "set_privacy", "unlink",
-    "unmerge", "unpublish",
+    "MAX_ID",
+    "GameResult",
+    "Outcome",
+    "RebuildReport",
+    "SameTournament",
+    "accept_exact",
+    "all_new_members",
+    "change_date",
+    "check_history",
+    "correct_result",
+    "create_club",
+    "delete_tournament",
+    "exact_candidates",
+    "find_club",
+    "find_game",
+    "game_result_text",
+    "get_member",
+    "get_tournament",
+    "import_tournament",
+    "link",
+    "mark_distinct",
+    "merge",
+    "new_member",
+    "parse_id",
+    "parse_result",
+    "publish",
+    "rename_member",
+    "reread",
+    "set_member_flags",
+    "set_privacy",
+    "unlink",
+    "unmerge",
+    "unpublish",
 ]

@@ -24,13 +24,18 @@ def add_arbiter(club: Club, username: str, password: str | None, *, who: str) ->
     User = get_user_model()
     user = User.objects.filter(username=username).first()
     if user is None and password is None:
-        raise InputError(gettext_noop("%(username)s is a new login: give a password (--password-stdin)"),
-                         username=repr(username))
+        raise InputError(
+            gettext_noop("%(username)s is a new login: give a password (--password-stdin)"),
+            username=repr(username),
+        )
     if password is not None:
         try:
             validate_password(password, user)
         except ValidationError as error:
-            raise InputError(gettext_noop("the password is too weak: %(reasons)s"), reasons=" ".join(error.messages)) from None
+            raise InputError(
+                gettext_noop("the password is too weak: %(reasons)s"),
+                reasons=" ".join(error.messages),
+            ) from None
     with transaction.atomic():
         created = user is None
         if user is None:
@@ -39,8 +44,13 @@ def add_arbiter(club: Club, username: str, password: str | None, *, who: str) ->
             user.set_password(password)
             user.save(update_fields=["password"])
         club.arbiters.add(user)
-        audit.record(club, who, "arbiter-add", f"login {username}",
-                     new={"login": username, "created": created, "password_set": password is not None})
+        audit.record(
+            club,
+            who,
+            "arbiter-add",
+            f"login {username}",
+            new={"login": username, "created": created, "password_set": password is not None},
+        )
     return f"{username} is an arbiter of {club.name}" + (" (new login)" if created else "")
 
 
@@ -51,8 +61,11 @@ def login_exists(username: str) -> bool:
 def remove_arbiter(club: Club, username: str, *, who: str) -> str:
     user = club.arbiters.filter(username=username).first()
     if user is None:
-        raise NotFound(gettext_noop("%(username)s is not an arbiter of %(name)s"),
-                       username=repr(username), name=club.name)
+        raise NotFound(
+            gettext_noop("%(username)s is not an arbiter of %(name)s"),
+            username=repr(username),
+            name=club.name,
+        )
     with transaction.atomic():
         club.arbiters.remove(user)
         audit.record(club, who, "arbiter-remove", f"login {username}", old={"login": username})

@@ -39,21 +39,21 @@ from clubrating.errors import InputError, Refused, Text
 from clubrating.words import Nn_, without_controls
 
 FORMAT = "clubrating-club"
-VERSION = 1   # the version this code writes; READERS holds one reader for every version ever written
+VERSION = 1  # the version this code writes; READERS holds one reader for every version ever written
 
 LEFT_OUT: dict[str, str] = {
     "club.positionsearch": "the engine's search cache, shared by every club and keyed by position: "
-                           "each game's analysis (club.gameanalysis) is in the archive, so nothing is re-analysed",
+    "each game's analysis (club.gameanalysis) is in the archive, so nothing is re-analysed",
     "club.movesattempt": "the moves links' throttle: keyed hashes of client addresses, kept a day, of no club",
 }
 """Models of the club app deliberately not in the archive, with the reason."""
 
 SECRET_FIELDS: dict[str, tuple[str, ...]] = {
-    "club.club": ("token",),   # the unlisted link's secret: re-issued by the import
+    "club.club": ("token",),  # the unlisted link's secret: re-issued by the import
 }
 """Fields never written: the import gives them their default (a new token)."""
 
-ARBITERS = "auth.login"   # the table name of the arbiters' logins in the file (usernames only)
+ARBITERS = "auth.login"  # the table name of the arbiters' logins in the file (usernames only)
 
 
 @dataclass(frozen=True)
@@ -61,7 +61,7 @@ class Table:
     """A model of the club app and how its rows are found from the club."""
 
     model: type[models.Model]
-    to_club: str   # the ORM path from a row to its club ("tournament__club"), "" for Club itself
+    to_club: str  # the ORM path from a row to its club ("tournament__club"), "" for Club itself
 
     @property
     def label(self) -> str:
@@ -69,7 +69,11 @@ class Table:
 
     def rows(self, club: Club) -> models.QuerySet[Any]:
         manager = self.model._default_manager
-        found = manager.filter(pk=club.pk) if not self.to_club else manager.filter(**{self.to_club: club})
+        found = (
+            manager.filter(pk=club.pk)
+            if not self.to_club
+            else manager.filter(**{self.to_club: club})
+        )
         return found.order_by("pk")
 
 
@@ -77,7 +81,9 @@ def foreign_keys(model: type[models.Model]) -> list[models.ForeignKey[Any, Any]]
     return [f for f in model._meta.concrete_fields if isinstance(f, models.ForeignKey)]
 
 
-def _path_to_club(model: type[models.Model], seen: frozenset[type[models.Model]] = frozenset()) -> str | None:
+def _path_to_club(
+    model: type[models.Model], seen: frozenset[type[models.Model]] = frozenset()
+) -> str | None:
     if model is Club:
         return ""
     for key in foreign_keys(model):
@@ -103,7 +109,9 @@ def club_tables() -> list[Table]:
         elif model._meta.label_lower not in LEFT_OUT:
             forgotten.append(model._meta.label_lower)
     if forgotten:
-        raise RuntimeError(f"models neither in the club archive nor in archive.LEFT_OUT: {', '.join(forgotten)}")
+        raise RuntimeError(
+            f"models neither in the club archive nor in archive.LEFT_OUT: {', '.join(forgotten)}"
+        )
     return _parents_first(tables)
 
 
@@ -112,17 +120,28 @@ def _parents_first(tables: list[Table]) -> list[Table]:
     waiting = list(tables)
     while waiting:
         placed = {t.model for t in ordered}
-        ready = [t for t in waiting if all(k.related_model in placed or k.related_model is t.model
-                                           or k.related_model not in {w.model for w in waiting}
-                                           for k in foreign_keys(t.model))]
+        ready = [
+            t
+            for t in waiting
+            if all(
+                k.related_model in placed
+                or k.related_model is t.model
+                or k.related_model not in {w.model for w in waiting}
+                for k in foreign_keys(t.model)
+            )
+        ]
         if not ready:
-            raise RuntimeError("the club's models' foreign keys form a cycle: " + ", ".join(t.label for t in waiting))
+            raise RuntimeError(
+                "the club's models' foreign keys form a cycle: "
+                + ", ".join(t.label for t in waiting)
+            )
         ordered.extend(ready)
         waiting = [t for t in waiting if t not in ready]
     return ordered
 
 
 # --- writing ---------------------------------------------------------------------------------
+
 
 def encode(value: Any) -> Any:
     if isinstance(value, (dt.datetime, dt.date)):
@@ -132,8 +151,11 @@ def encode(value: Any) -> Any:
 
 def row_fields(table: Table, row: models.Model) -> dict[str, Any]:
     secret = SECRET_FIELDS.get(table.label, ())
-    return {f.attname: encode(f.value_from_object(row)) for f in table.model._meta.concrete_fields
-            if not f.primary_key and f.name not in secret}
+    return {
+        f.attname: encode(f.value_from_object(row))
+        for f in table.model._meta.concrete_fields
+        if not f.primary_key and f.name not in secret
+    }
 
 
 def schema_version() -> str:
@@ -145,8 +167,14 @@ def schema_version() -> str:
 def archive_lines(club: Club) -> Iterator[dict[str, Any]]:
     """The archive of ``club`` line by line (header, rows, end), as JSON documents."""
     tables = club_tables()
-    yield {"format": FORMAT, "version": VERSION, "club": club.slug, "clubrating": __version__,
-           "schema": schema_version(), "tables": [t.label for t in tables] + [ARBITERS]}
+    yield {
+        "format": FORMAT,
+        "version": VERSION,
+        "club": club.slug,
+        "clubrating": __version__,
+        "schema": schema_version(),
+        "tables": [t.label for t in tables] + [ARBITERS],
+    }
     count = 0
     for table in tables:
         for row in table.rows(club).iterator(chunk_size=2000):
@@ -164,7 +192,9 @@ def export_club(club: Club, path: Path) -> int:
     it under a temporary name and linked into place, as a backup is (club/backup.py): never a
     half-written archive under the chosen name, and an existing file, a device or another
     archive, is never replaced."""
-    taken = Refused(gettext_noop("%(target)s exists already: choose another file name"), target=str(path))
+    taken = Refused(
+        gettext_noop("%(target)s exists already: choose another file name"), target=str(path)
+    )
     if path.exists() or path.is_symlink():
         raise taken
     count = 0
@@ -174,12 +204,15 @@ def export_club(club: Club, path: Path) -> int:
             for line in archive_lines(club):
                 handle.write(json.dumps(line, ensure_ascii=False, separators=(",", ":")) + "\n")
                 count += 1
-        os.link(temporary, path)   # fails, rather than replaces, when someone made it meanwhile
+        os.link(temporary, path)  # fails, rather than replaces, when someone made it meanwhile
     except FileExistsError:
         raise taken from None
     except OSError as error:
-        raise InputError(gettext_noop("cannot write the archive: %(value)s"), file=str(path),
-                         value=error.strerror or error) from None
+        raise InputError(
+            gettext_noop("cannot write the archive: %(value)s"),
+            file=str(path),
+            value=error.strerror or error,
+        ) from None
     finally:
         temporary.unlink(missing_ok=True)
     return count - 2
@@ -187,31 +220,56 @@ def export_club(club: Club, path: Path) -> int:
 
 # --- reading ---------------------------------------------------------------------------------
 
+
 @dataclass
 class ImportReport:
     club: Club
     rows: int
     new_logins: list[str] = field(default_factory=list)
-    existing_logins: list[str] = field(default_factory=list)   # linked with --arbiters link
-    left_out: list[str] = field(default_factory=list)          # named by the archive, not made arbiters
-    ids: dict[str, dict[int, int]] = field(default_factory=dict)   # table -> old pk -> new pk
+    existing_logins: list[str] = field(default_factory=list)  # linked with --arbiters link
+    left_out: list[str] = field(default_factory=list)  # named by the archive, not made arbiters
+    ids: dict[str, dict[int, int]] = field(default_factory=dict)  # table -> old pk -> new pk
 
     @property
     def lines(self) -> list[Text]:
         """The report in words, translated where it is shown: the club, then the arbiters' logins."""
-        said = [Text(Nn_("imported club '%(name)s' (%(slug)s): %(count)s row",
-                         "imported club '%(name)s' (%(slug)s): %(count)s rows"),
-                     name=self.club.name, slug=self.club.slug, count=self.rows)]
+        said = [
+            Text(
+                Nn_(
+                    "imported club '%(name)s' (%(slug)s): %(count)s row",
+                    "imported club '%(name)s' (%(slug)s): %(count)s rows",
+                ),
+                name=self.club.name,
+                slug=self.club.slug,
+                count=self.rows,
+            )
+        ]
         if self.new_logins:
-            said.append(Text(gettext_noop("arbiters to re-invite (no password yet): %(logins)s"),
-                             logins=", ".join(self.new_logins)))
+            said.append(
+                Text(
+                    gettext_noop("arbiters to re-invite (no password yet): %(logins)s"),
+                    logins=", ".join(self.new_logins),
+                )
+            )
         if self.existing_logins:
-            said.append(Text(gettext_noop("arbiters with a login here already (kept their password): %(logins)s"),
-                             logins=", ".join(self.existing_logins)))
+            said.append(
+                Text(
+                    gettext_noop(
+                        "arbiters with a login here already (kept their password): %(logins)s"
+                    ),
+                    logins=", ".join(self.existing_logins),
+                )
+            )
         if self.left_out:
-            said.append(Text(gettext_noop("arbiters of the archive not made arbiters here (--arbiters invite makes "
-                                          "new logins, --arbiters link LOGIN names an existing one): %(logins)s"),
-                             logins=", ".join(self.left_out)))
+            said.append(
+                Text(
+                    gettext_noop(
+                        "arbiters of the archive not made arbiters here (--arbiters invite makes "
+                        "new logins, --arbiters link LOGIN names an existing one): %(logins)s"
+                    ),
+                    logins=", ".join(self.left_out),
+                )
+            )
         return said
 
     def __str__(self) -> str:
@@ -230,20 +288,38 @@ def read_lines(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
                 try:
                     document = json.loads(text, parse_constant=_no_constant)
                 except json.JSONDecodeError as error:
-                    raise InputError(gettext_noop("not a line of a club archive (%(msg)s)"), file=str(path), line=number,
-                                     msg=error.msg) from None
-                except (ValueError, RecursionError) as error:   # NaN, an integer of 5,000 digits, [[[[...]]]]
-                    raise InputError(gettext_noop("not a line of a club archive (%(msg)s)"), file=str(path), line=number,
-                                     msg=str(error) or type(error).__name__) from None
+                    raise InputError(
+                        gettext_noop("not a line of a club archive (%(msg)s)"),
+                        file=str(path),
+                        line=number,
+                        msg=error.msg,
+                    ) from None
+                except (
+                    ValueError,
+                    RecursionError,
+                ) as error:  # NaN, an integer of 5,000 digits, [[[[...]]]]
+                    raise InputError(
+                        gettext_noop("not a line of a club archive (%(msg)s)"),
+                        file=str(path),
+                        line=number,
+                        msg=str(error) or type(error).__name__,
+                    ) from None
                 if not isinstance(document, dict):
-                    raise InputError(gettext_noop("not a line of a club archive (expected a JSON object)"), file=str(path),
-                                     line=number)
+                    raise InputError(
+                        gettext_noop("not a line of a club archive (expected a JSON object)"),
+                        file=str(path),
+                        line=number,
+                    )
                 yield number, _printable(document)
     except (OSError, EOFError, zlib.error, UnicodeDecodeError) as error:
         if isinstance(error, FileNotFoundError):
             raise InputError(gettext_noop("no such file"), file=str(path)) from None
-        raise InputError(gettext_noop("the file is damaged or cut short (%(error)s)"), file=str(path), line=number + 1,
-                         error=error) from None
+        raise InputError(
+            gettext_noop("the file is damaged or cut short (%(error)s)"),
+            file=str(path),
+            line=number + 1,
+            error=error,
+        ) from None
 
 
 def _printable(value: Any) -> Any:
@@ -266,9 +342,15 @@ def _lines(handle: IO[str], path: Path) -> Iterator[str]:
         number += 1
         if not text.endswith("\n"):
             if len(text) > checks.MAX_LINE_CHARS:
-                raise InputError(gettext_noop("a line longer than %(count)s characters: no line of a club archive is "
-                                              "that long"), file=str(path), line=number,
-                                 count=f"{checks.MAX_LINE_CHARS:,}")
+                raise InputError(
+                    gettext_noop(
+                        "a line longer than %(count)s characters: no line of a club archive is "
+                        "that long"
+                    ),
+                    file=str(path),
+                    line=number,
+                    count=f"{checks.MAX_LINE_CHARS:,}",
+                )
             raise EOFError("the last line is cut short")
         yield text
 
@@ -281,8 +363,12 @@ def _no_constant(name: str) -> Any:
 def stored_times(tables: Iterable[Table]) -> Iterator[None]:
     """Keep the archive's times of creation: ``auto_now_add`` fields are set from the rows
     while the import runs, instead of from the clock."""
-    fields = [f for t in tables for f in t.model._meta.concrete_fields
-              if isinstance(f, models.DateField) and (f.auto_now_add or f.auto_now)]
+    fields = [
+        f
+        for t in tables
+        for f in t.model._meta.concrete_fields
+        if isinstance(f, models.DateField) and (f.auto_now_add or f.auto_now)
+    ]
     saved = [(f, f.auto_now_add, f.auto_now) for f in fields]
     for f in fields:
         f.auto_now_add = f.auto_now = False
@@ -301,7 +387,9 @@ class Loader:
         self.path = path
         self.tables = {t.label: t for t in tables}
         self.ids: dict[str, dict[int, int]] = {t.label: {} for t in tables}
-        self.later: list[tuple[Table, int, str, int, int]] = []   # table, new pk, attname, old target, line
+        self.later: list[
+            tuple[Table, int, str, int, int]
+        ] = []  # table, new pk, attname, old target, line
         self.done: set[str] = set()
         self.current: str | None = None
 
@@ -311,12 +399,22 @@ class Loader:
     def table_of(self, line: int, label: Any) -> Table:
         table = self.tables.get(label) if isinstance(label, str) else None
         if table is None:
-            raise self.error(line, gettext_noop("unknown table %(label)s: expected one of %(tables)s"),
-                             label=repr(label), tables=", ".join(self.tables))
+            raise self.error(
+                line,
+                gettext_noop("unknown table %(label)s: expected one of %(tables)s"),
+                label=repr(label),
+                tables=", ".join(self.tables),
+            )
         if label != self.current:
             if label in self.done:
-                raise self.error(line, gettext_noop("the rows of %(label)s come in two places: the archive is not in "
-                                                    "table order"), label=label)
+                raise self.error(
+                    line,
+                    gettext_noop(
+                        "the rows of %(label)s come in two places: the archive is not in "
+                        "table order"
+                    ),
+                    label=label,
+                )
             if self.current is not None:
                 self.done.add(self.current)
             self.current = label
@@ -334,30 +432,54 @@ class Loader:
         self.ids[table.label][old] = row.pk
         self.later.extend((table, row.pk, attname, target, line) for attname, target in deferred)
 
-    def values(self, line: int, table: Table, given: Any) -> tuple[dict[str, Any], list[tuple[str, int]]]:
+    def values(
+        self, line: int, table: Table, given: Any
+    ) -> tuple[dict[str, Any], list[tuple[str, int]]]:
         if not isinstance(given, dict):
             raise self.error(line, gettext_noop("a row without its fields"))
         known = {f.attname: f for f in table.model._meta.concrete_fields if not f.primary_key}
         secret = sorted(set(given) & set(SECRET_FIELDS.get(table.label, ())))
         if secret:
-            raise self.error(line, gettext_noop("%(table)s.%(field)s is never written in an archive (a new one is "
-                                                "issued on import): an archive holding it was not written by "
-                                                "clubrating"), table=table.label, field=secret[0])
+            raise self.error(
+                line,
+                gettext_noop(
+                    "%(table)s.%(field)s is never written in an archive (a new one is "
+                    "issued on import): an archive holding it was not written by "
+                    "clubrating"
+                ),
+                table=table.label,
+                field=secret[0],
+            )
         unknown = sorted(set(given) - set(known))
         if unknown:
-            raise self.error(line, gettext_noop("%(table)s has no field %(fields)s: the archive was written by a "
-                                                "newer clubrating"), table=table.label, fields=", ".join(name[:40] for name in unknown[:5]))
+            raise self.error(
+                line,
+                gettext_noop(
+                    "%(table)s has no field %(fields)s: the archive was written by a "
+                    "newer clubrating"
+                ),
+                table=table.label,
+                fields=", ".join(name[:40] for name in unknown[:5]),
+            )
         # a column added by a later migration takes its default; one without a default was always written
-        missing = [name for name, f in known.items() if name not in given and not f.null and not f.has_default()]
+        missing = [
+            name
+            for name, f in known.items()
+            if name not in given and not f.null and not f.has_default()
+        ]
         if missing:
-            raise self.error(line, gettext_noop("%(table)s without its column %(field)s, which every archive holds"),
-                             table=table.label, field=missing[0])
+            raise self.error(
+                line,
+                gettext_noop("%(table)s without its column %(field)s, which every archive holds"),
+                table=table.label,
+                field=missing[0],
+            )
         values: dict[str, Any] = {}
         deferred: list[tuple[str, int]] = []
         for attname, value in given.items():
             f = known[attname]
             if isinstance(f, models.ForeignKey) and value is not None:
-                target = f.related_model._meta.label_lower   # type: ignore[union-attr]
+                target = f.related_model._meta.label_lower  # type: ignore[union-attr]
                 if target == table.label:
                     deferred.append((attname, value))
                     continue
@@ -371,13 +493,19 @@ class Loader:
     def new_id(self, line: int, label: str, old: Any) -> int:
         new = self.ids.get(label, {}).get(old) if isinstance(old, int) else None
         if new is None:
-            raise self.error(line, gettext_noop("refers to %(label)s %(old)s, which is not before it in the archive"),
-                             label=label, old=repr(old))
+            raise self.error(
+                line,
+                gettext_noop("refers to %(label)s %(old)s, which is not before it in the archive"),
+                label=label,
+                old=repr(old),
+            )
         return new
 
     def finish(self) -> None:
         for table, pk, attname, old, line in self.later:
-            table.model._default_manager.filter(pk=pk).update(**{attname: self.new_id(line, table.label, old)})
+            table.model._default_manager.filter(pk=pk).update(
+                **{attname: self.new_id(line, table.label, old)}
+            )
 
 
 Reader = Any
@@ -398,8 +526,10 @@ class Arbiters:
     """What an import does with the archive's arbiters' logins (``import-club --arbiters``):
     nothing unless asked, since the file names them and a file can be edited."""
 
-    invite: bool = False                  # make the logins this database lacks, without a password
-    link: frozenset[str] = frozenset()    # logins of this database named to become the club's arbiters
+    invite: bool = False  # make the logins this database lacks, without a password
+    link: frozenset[str] = (
+        frozenset()
+    )  # logins of this database named to become the club's arbiters
 
 
 def import_club(path: Path, *, who: str, arbiters: Arbiters = Arbiters()) -> ImportReport:
@@ -413,14 +543,27 @@ def import_club(path: Path, *, who: str, arbiters: Arbiters = Arbiters()) -> Imp
             count, logins = _load_rows(path, lines, loader)
         clubs = list(loader.ids["club.club"].values())
         if len(clubs) != 1:
-            raise InputError(gettext_noop("an archive holds one club, this one %(count)s"), file=str(path),
-                             count=len(clubs))
+            raise InputError(
+                gettext_noop("an archive holds one club, this one %(count)s"),
+                file=str(path),
+                count=len(clubs),
+            )
         club = Club.objects.get(pk=clubs[0])
         report = ImportReport(club, count, ids=loader.ids)
         _make_arbiters(club, logins, arbiters, report)
-        audit.record(club, who, "import-club", club.slug,
-                     new={"file": path.name, "rows": count, "written_by": header.get("clubrating"),
-                          "new_logins": report.new_logins, "linked_logins": report.existing_logins})
+        audit.record(
+            club,
+            who,
+            "import-club",
+            club.slug,
+            new={
+                "file": path.name,
+                "rows": count,
+                "written_by": header.get("clubrating"),
+                "new_logins": report.new_logins,
+                "linked_logins": report.existing_logins,
+            },
+        )
     return report
 
 
@@ -429,15 +572,25 @@ def _make_arbiters(club: Club, logins: list[str], arbiters: Arbiters, report: Im
     User = get_user_model()
     stray = sorted(arbiters.link - set(logins))
     if stray:
-        raise InputError(gettext_noop("--arbiters link %(login)s: the archive names no such arbiter (it names "
-                                      "%(logins)s)"), login=stray[0], logins=", ".join(logins) or "none")
+        raise InputError(
+            gettext_noop(
+                "--arbiters link %(login)s: the archive names no such arbiter (it names %(logins)s)"
+            ),
+            login=stray[0],
+            logins=", ".join(logins) or "none",
+        )
     for username in logins:
         user = User.objects.filter(username=username).first()
         if user is not None and username in arbiters.link:
             report.existing_logins.append(username)
         elif username in arbiters.link:
-            raise Refused(gettext_noop("--arbiters link %(login)s: this database has no login %(login)s "
-                                       "(--arbiters invite makes new ones)"), login=username)
+            raise Refused(
+                gettext_noop(
+                    "--arbiters link %(login)s: this database has no login %(login)s "
+                    "(--arbiters invite makes new ones)"
+                ),
+                login=username,
+            )
         elif user is None and arbiters.invite:
             user = User(username=username)
             user.set_unusable_password()
@@ -449,7 +602,9 @@ def _make_arbiters(club: Club, logins: list[str], arbiters: Arbiters, report: Im
         club.arbiters.add(user)
 
 
-def _load_rows(path: Path, lines: Iterator[tuple[int, dict[str, Any]]], loader: Loader) -> tuple[int, list[str]]:
+def _load_rows(
+    path: Path, lines: Iterator[tuple[int, dict[str, Any]]], loader: Loader
+) -> tuple[int, list[str]]:
     """Every row after the header inserted; the rows counted, the arbiters' usernames."""
     logins: list[str] = []
     ended: dict[str, Any] | None = None
@@ -468,10 +623,17 @@ def _load_rows(path: Path, lines: Iterator[tuple[int, dict[str, Any]]], loader: 
             loader.add(number, document)
         count += 1
     if ended is None:
-        raise InputError(gettext_noop("the archive is cut short: no end line"), file=str(path), line=count + 2)
+        raise InputError(
+            gettext_noop("the archive is cut short: no end line"), file=str(path), line=count + 2
+        )
     if ended.get("rows") != count:
-        raise InputError(gettext_noop("the end line counts %(value)s rows, the archive holds %(count)s"),
-                         file=str(path), line=ended["line"], value=repr(ended.get("rows"))[:40], count=count)
+        raise InputError(
+            gettext_noop("the end line counts %(value)s rows, the archive holds %(count)s"),
+            file=str(path),
+            line=ended["line"],
+            value=repr(ended.get("rows"))[:40],
+            count=count,
+        )
     loader.finish()
     return count, logins
 
@@ -480,8 +642,11 @@ def _end(path: Path, line: int, document: dict[str, Any]) -> dict[str, Any]:
     checks.refuse_keys(str(path), line, document, checks.END_KEYS, checks.END)
     end = document["end"]
     if not isinstance(end, dict):
-        raise InputError(gettext_noop("the end line without its count: expected {\"end\": {\"rows\": N}}"),
-                         file=str(path), line=line)
+        raise InputError(
+            gettext_noop('the end line without its count: expected {"end": {"rows": N}}'),
+            file=str(path),
+            line=line,
+        )
     checks.refuse_keys(str(path), line, end, checks.END_FIELDS, checks.END)
     return {**end, "line": line}
 
@@ -492,14 +657,25 @@ def _header(path: Path, lines: Iterator[tuple[int, dict[str, Any]]]) -> dict[str
         raise InputError(gettext_noop("an empty file, not a club archive"), file=str(path), line=1)
     _, header = first
     if header.get("format") != FORMAT:
-        raise InputError(gettext_noop("not a club archive: expected a header with \"format\": \"%(FORMAT)s\""),
-                         file=str(path), line=1, FORMAT=FORMAT)
+        raise InputError(
+            gettext_noop('not a club archive: expected a header with "format": "%(FORMAT)s"'),
+            file=str(path),
+            line=1,
+            FORMAT=FORMAT,
+        )
     version = header.get("version")
     reader = READERS.get(version) if isinstance(version, int) else None
     if reader is None:
-        raise InputError(gettext_noop("archive version %(version)s: this clubrating reads versions "
-                         "%(value)s (a newer archive needs a newer clubrating)"),
-                         file=str(path), line=1, version=repr(version)[:40], value=', '.join(map(str, READERS)))
+        raise InputError(
+            gettext_noop(
+                "archive version %(version)s: this clubrating reads versions "
+                "%(value)s (a newer archive needs a newer clubrating)"
+            ),
+            file=str(path),
+            line=1,
+            version=repr(version)[:40],
+            value=", ".join(map(str, READERS)),
+        )
     checks.refuse_keys(str(path), 1, header, checks.HEADER_KEYS, checks.HEADER)
     return reader(header)
 
@@ -508,8 +684,14 @@ def _refuse_taken_slug(path: Path, line: int, document: dict[str, Any]) -> None:
     fields = document.get("fields")
     slug = fields.get("slug") if isinstance(fields, dict) else None
     if isinstance(slug, str) and Club.objects.filter(slug=slug).exists():
-        raise Refused(gettext_noop("%(path)s:%(line_number)s: a club with the short name %(slug)s exists already in this database"),
-                      path=path, line_number=line, slug=repr(slug))
+        raise Refused(
+            gettext_noop(
+                "%(path)s:%(line_number)s: a club with the short name %(slug)s exists already in this database"
+            ),
+            path=path,
+            line_number=line,
+            slug=repr(slug),
+        )
 
 
 def _username(path: Path, line: int, document: dict[str, Any], seen: list[str]) -> str:
@@ -517,13 +699,18 @@ def _username(path: Path, line: int, document: dict[str, Any], seen: list[str]) 
     checks.refuse_keys(str(path), line, document, checks.LOGIN_KEYS, checks.LOGIN)
     fields = document.get("fields")
     if not isinstance(fields, dict):
-        raise InputError(gettext_noop("an arbiter's login without a username"), file=str(path), line=line)
+        raise InputError(
+            gettext_noop("an arbiter's login without a username"), file=str(path), line=line
+        )
     checks.refuse_keys(str(path), line, fields, checks.LOGIN_FIELDS, checks.LOGIN)
     field = get_user_model()._meta.get_field("username")
     username = checks.checked_value(str(path), line, ARBITERS, field, fields.get("username"))
     if not username or username in seen:
-        raise InputError(gettext_noop("an arbiter's login without a username, or named twice"), file=str(path),
-                         line=line)
+        raise InputError(
+            gettext_noop("an arbiter's login without a username, or named twice"),
+            file=str(path),
+            line=line,
+        )
     return str(username)
 
 

@@ -26,7 +26,14 @@ from clubrating.club.services import club_settings
 from clubrating.cpi.facts import Color
 from clubrating.errors import InputError, Text
 from clubrating.formats import bounds
-from clubrating.formats.records import MAX_PLAYERS, MAX_ROUNDS, ByeKind, TimeControl, TournamentKind, Unplayed
+from clubrating.formats.records import (
+    MAX_PLAYERS,
+    MAX_ROUNDS,
+    ByeKind,
+    TimeControl,
+    TournamentKind,
+    Unplayed,
+)
 from clubrating.tournament.roundrobin import PairingSystem
 
 MAX_LINE_CHARS = 4 * 1024 * 1024
@@ -40,7 +47,7 @@ LOGIN_KEYS = frozenset({"table", "fields"})
 LOGIN_FIELDS = frozenset({"username"})
 END_KEYS = frozenset({"end"})
 END_FIELDS = frozenset({"rows"})
-MULTILINE = "\t\n\r"   # kept in long texts (moves, JSON): a PGN's lines and tabs
+MULTILINE = "\t\n\r"  # kept in long texts (moves, JSON): a PGN's lines and tabs
 
 
 def _values(kind: type[enum.Enum]) -> frozenset[str]:
@@ -75,25 +82,48 @@ RANGES: dict[tuple[str, str], tuple[float, float]] = {
 integer is held to the database's (Django's validators of the field)."""
 
 
-def refuse_keys(path: str, line: int, document: Mapping[str, Any], allowed: frozenset[str], what: Text) -> None:
+def refuse_keys(
+    path: str, line: int, document: Mapping[str, Any], allowed: frozenset[str], what: Text
+) -> None:
     """A key the format does not define is refused, naming it: nothing is ignored silently."""
     unknown = sorted(set(document) - allowed)
     if unknown:
-        raise InputError(gettext_noop("%(what)s has no key %(keys)s in the archive format (docs/archive.md): "
-                                      "expected %(allowed)s"), file=path, line=line, what=what,
-                         keys=", ".join(repr(key[:40]) for key in unknown[:5]),
-                         allowed=", ".join(sorted(allowed)))
+        raise InputError(
+            gettext_noop(
+                "%(what)s has no key %(keys)s in the archive format (docs/archive.md): "
+                "expected %(allowed)s"
+            ),
+            file=path,
+            line=line,
+            what=what,
+            keys=", ".join(repr(key[:40]) for key in unknown[:5]),
+            allowed=", ".join(sorted(allowed)),
+        )
 
 
-def checked_value(path: str, line: int, label: str, field: models.Field[Any, Any], value: Any) -> Any:
+def checked_value(
+    path: str, line: int, label: str, field: models.Field[Any, Any], value: Any
+) -> Any:
     """``value`` of the column ``field`` of ``label``'s row as the database will store it."""
     try:
         return _checked(label, field, value)
     except (ValidationError, ValueError, TypeError, OverflowError) as error:
-        reason: object = ("; ".join(error.messages) if isinstance(error, ValidationError)
-                          else error.args[0] if error.args and isinstance(error.args[0], Text) else str(error))
-        raise InputError(gettext_noop("%(table)s.%(field)s: %(value)s is not valid (%(error)s)"), file=path,
-                         line=line, table=label, field=field.attname, value=_short(value), error=reason) from None
+        reason: object = (
+            "; ".join(error.messages)
+            if isinstance(error, ValidationError)
+            else error.args[0]
+            if error.args and isinstance(error.args[0], Text)
+            else str(error)
+        )
+        raise InputError(
+            gettext_noop("%(table)s.%(field)s: %(value)s is not valid (%(error)s)"),
+            file=path,
+            line=line,
+            table=label,
+            field=field.attname,
+            value=_short(value),
+            error=reason,
+        ) from None
 
 
 def _checked(label: str, field: models.Field[Any, Any], value: Any) -> Any:
@@ -109,13 +139,29 @@ def _checked(label: str, field: models.Field[Any, Any], value: Any) -> Any:
     python = field.to_python(value)
     field.run_validators(python)
     if field.choices and python not in {key for key, _ in field.flatchoices}:
-        raise ValueError(Text(gettext_noop("expected one of %(values)s"),
-                              values=", ".join(repr(key) for key, _ in field.flatchoices)))
+        raise ValueError(
+            Text(
+                gettext_noop("expected one of %(values)s"),
+                values=", ".join(repr(key) for key, _ in field.flatchoices),
+            )
+        )
     if (choices := CHOICES.get((label, field.attname))) is not None and python not in choices:
-        raise ValueError(Text(gettext_noop("expected one of %(values)s"), values=", ".join(map(repr, sorted(choices)))))
-    if (limits := RANGES.get((label, field.attname))) is not None and not limits[0] <= python <= limits[1]:
-        raise ValueError(Text(gettext_noop("expected a number from %(low)s to %(high)s"),
-                              low=f"{limits[0]:g}", high=f"{limits[1]:g}"))
+        raise ValueError(
+            Text(
+                gettext_noop("expected one of %(values)s"),
+                values=", ".join(map(repr, sorted(choices))),
+            )
+        )
+    if (limits := RANGES.get((label, field.attname))) is not None and not limits[
+        0
+    ] <= python <= limits[1]:
+        raise ValueError(
+            Text(
+                gettext_noop("expected a number from %(low)s to %(high)s"),
+                low=f"{limits[0]:g}",
+                high=f"{limits[1]:g}",
+            )
+        )
     return python
 
 
@@ -129,17 +175,28 @@ def _check_type(field: models.Field[Any, Any], value: Any) -> None:
         expected = (int, float)
     elif isinstance(field, models.JSONField):
         return
-    else:   # texts, dates and times (ISO 8601)
+    else:  # texts, dates and times (ISO 8601)
         expected = (str,)
     if not isinstance(value, expected) or (isinstance(value, bool) and bool not in expected):
-        raise ValueError(Text(gettext_noop("expected %(expected)s, found %(found)s"),
-                              expected=Text(JSON_TYPES[expected[-1]]), found=Text(JSON_TYPES[type(value)])))
+        raise ValueError(
+            Text(
+                gettext_noop("expected %(expected)s, found %(found)s"),
+                expected=Text(JSON_TYPES[expected[-1]]),
+                found=Text(JSON_TYPES[type(value)]),
+            )
+        )
     if isinstance(value, float) and not math.isfinite(value):
         raise ValueError(Text(gettext_noop("expected a finite number")))
 
 
-JSON_TYPES = {bool: gettext_noop("true or false"), int: gettext_noop("a whole number"), float: gettext_noop("a number"),
-              str: gettext_noop("a string"), list: gettext_noop("a list"), dict: gettext_noop("an object")}
+JSON_TYPES = {
+    bool: gettext_noop("true or false"),
+    int: gettext_noop("a whole number"),
+    float: gettext_noop("a number"),
+    str: gettext_noop("a string"),
+    list: gettext_noop("a list"),
+    dict: gettext_noop("an object"),
+}
 """JSON's names of the types its reader gives (a column of floats takes a whole number too)."""
 
 HEADER = Text(gettext_noop("the header"))
@@ -170,15 +227,26 @@ def club_settings_of(path: str, line: int, values: dict[str, Any]) -> None:
             try:
                 values[setting.field] = setting.read(str(values[setting.field]))
             except InputError as error:
-                raise InputError(gettext_noop("club.club.%(field)s: %(error)s"), file=path, line=line,
-                                 field=setting.field, error=error) from None
+                raise InputError(
+                    gettext_noop("club.club.%(field)s: %(error)s"),
+                    file=path,
+                    line=line,
+                    field=setting.field,
+                    error=error,
+                ) from None
     if "cpi_weights" in values:
         _cpi_weights(path, line, values["cpi_weights"])
     slug = values.get("slug")
     if not isinstance(slug, str) or not slug or slugify(slug) != slug:
-        raise InputError(gettext_noop("club.club.slug: %(value)s is not a short name: expected lowercase letters, "
-                                      "digits, '-' and '_', as clubrating init makes them"),
-                         file=path, line=line, value=_short(slug))
+        raise InputError(
+            gettext_noop(
+                "club.club.slug: %(value)s is not a short name: expected lowercase letters, "
+                "digits, '-' and '_', as clubrating init makes them"
+            ),
+            file=path,
+            line=line,
+            value=_short(slug),
+        )
 
 
 def _cpi_weights(path: str, line: int, weights: Any) -> None:
@@ -193,17 +261,33 @@ def _cpi_weights(path: str, line: int, weights: Any) -> None:
         for name, value in weights.items():
             if name == "preset":
                 if value not in PRESETS:
-                    raise InputError(gettext_noop("unknown CPI preset %(preset)s: expected one of %(value)s"),
-                                     preset=_short(value), value=", ".join(PRESETS))
+                    raise InputError(
+                        gettext_noop("unknown CPI preset %(preset)s: expected one of %(value)s"),
+                        preset=_short(value),
+                        value=", ".join(PRESETS),
+                    )
             elif name == "start" or isinstance(value, bool) or not isinstance(value, (int, float)):
-                raise InputError(gettext_noop("%(name)s: %(value)s is not a number"), name=name[:40],
-                                 value=_short(value))
-            elif parse_weight(f"{name}={value!r}")[0] != name:   # "b1" is B1 to the command, not in the file
-                raise InputError(gettext_noop("%(name)s: %(value)s is not a number"), name=name[:40],
-                                 value=_short(value))
+                raise InputError(
+                    gettext_noop("%(name)s: %(value)s is not a number"),
+                    name=name[:40],
+                    value=_short(value),
+                )
+            elif (
+                parse_weight(f"{name}={value!r}")[0] != name
+            ):  # "b1" is B1 to the command, not in the file
+                raise InputError(
+                    gettext_noop("%(name)s: %(value)s is not a number"),
+                    name=name[:40],
+                    value=_short(value),
+                )
     except InputError as error:
-        raise InputError(gettext_noop("club.club.%(field)s: %(error)s"), file=path, line=line, field="cpi_weights",
-                         error=error) from None
+        raise InputError(
+            gettext_noop("club.club.%(field)s: %(error)s"),
+            file=path,
+            line=line,
+            field="cpi_weights",
+            error=error,
+        ) from None
 
 
 def _short(value: Any) -> str:

@@ -14,24 +14,47 @@ from clubrating.club.services.outcome import Outcome
 from clubrating.errors import InputError, Refused, Text
 
 
-def create_club(name: str, *, who: str, slug: str | None = None, policy: str = "club",
-                separate_lists: bool = False, time_zone: str = "") -> Club:
+def create_club(
+    name: str,
+    *,
+    who: str,
+    slug: str | None = None,
+    policy: str = "club",
+    separate_lists: bool = False,
+    time_zone: str = "",
+) -> Club:
     name = name.strip()
     if not name:
         raise InputError(gettext_noop("a club needs a name"))
     if policy not in ("club", "fide"):
-        raise InputError(gettext_noop("unknown policy %(policy)s: expected 'club' or 'fide'"), policy=repr(policy))
+        raise InputError(
+            gettext_noop("unknown policy %(policy)s: expected 'club' or 'fide'"),
+            policy=repr(policy),
+        )
     time_zone = zones.parse_zone(time_zone)
     slug = slugify(slug or name)[:60] or "club"
-    taken = Refused(gettext_noop("a club with the short name %(slug)s exists already"), slug=repr(slug))
+    taken = Refused(
+        gettext_noop("a club with the short name %(slug)s exists already"), slug=repr(slug)
+    )
     if Club.objects.filter(slug=slug).exists():
         raise taken
     try:
         with transaction.atomic():
-            club = Club.objects.create(name=name, slug=slug, policy=policy, separate_lists=separate_lists,
-                                       names=NameDisplay.FULL, time_zone=time_zone)
-            audit.record(club, who, "create-club", club.slug, new={"name": name, "policy": policy,
-                                                                   "time_zone": zones.zone_name(time_zone)})
+            club = Club.objects.create(
+                name=name,
+                slug=slug,
+                policy=policy,
+                separate_lists=separate_lists,
+                names=NameDisplay.FULL,
+                time_zone=time_zone,
+            )
+            audit.record(
+                club,
+                who,
+                "create-club",
+                club.slug,
+                new={"name": name, "policy": policy, "time_zone": zones.zone_name(time_zone)},
+            )
     except IntegrityError:
         if Club.objects.filter(slug=slug).exists():  # created meanwhile by another process
             raise taken from None
@@ -39,14 +62,26 @@ def create_club(name: str, *, who: str, slug: str | None = None, policy: str = "
     return club
 
 
-def set_privacy(club: Club, *, who: str, visibility: str | None = None, names: str | None = None,
-                rotate_token: bool = False) -> Outcome:
+def set_privacy(
+    club: Club,
+    *,
+    who: str,
+    visibility: str | None = None,
+    names: str | None = None,
+    rotate_token: bool = False,
+) -> Outcome:
     if visibility is not None and visibility not in Visibility.values:
-        raise InputError(gettext_noop("unknown visibility %(visibility)s: expected one of %(value)s"),
-                         visibility=repr(visibility), value=', '.join(Visibility.values))
+        raise InputError(
+            gettext_noop("unknown visibility %(visibility)s: expected one of %(value)s"),
+            visibility=repr(visibility),
+            value=", ".join(Visibility.values),
+        )
     if names is not None and names not in NameDisplay.values:
-        raise InputError(gettext_noop("unknown name display %(names)s: expected one of %(value)s"),
-                         names=repr(names), value=', '.join(NameDisplay.values))
+        raise InputError(
+            gettext_noop("unknown name display %(names)s: expected one of %(value)s"),
+            names=repr(names),
+            value=", ".join(NameDisplay.values),
+        )
     with history_write(club):
         reread(club)
         old = {"visibility": club.visibility, "names": club.names}
@@ -55,7 +90,19 @@ def set_privacy(club: Club, *, who: str, visibility: str | None = None, names: s
         if rotate_token:
             club.token = new_token()
         club.save(update_fields=["visibility", "names", "token"])
-        audit.record(club, who, "privacy", club.slug, old=old,
-                     new={"visibility": club.visibility, "names": club.names, "token_rotated": rotate_token})
-    return Outcome(Text(gettext_noop("%(name)s: visible to %(value)s, %(value2)s"), name=club.name, value=club.get_visibility_display().lower(), value2=club.get_names_display().lower()))
-
+        audit.record(
+            club,
+            who,
+            "privacy",
+            club.slug,
+            old=old,
+            new={"visibility": club.visibility, "names": club.names, "token_rotated": rotate_token},
+        )
+    return Outcome(
+        Text(
+            gettext_noop("%(name)s: visible to %(value)s, %(value2)s"),
+            name=club.name,
+            value=club.get_visibility_display().lower(),
+            value2=club.get_names_display().lower(),
+        )
+    )

@@ -15,8 +15,9 @@ from clubrating.cpi.index import PRESETS, Weights
 from clubrating.errors import InputError
 
 
-def set_cpi_weights(club: Club, changes: dict[str, float | None], *, who: str,
-                    preset: str | None = None) -> CpiReport:
+def set_cpi_weights(
+    club: Club, changes: dict[str, float | None], *, who: str, preset: str | None = None
+) -> CpiReport:
     """Change some weights (None: back to the preset's value), or start from another preset
     (its values replace every override), and re-score the ledger, without the engine, in one
     transaction with an audit entry (old -> new)."""
@@ -24,20 +25,35 @@ def set_cpi_weights(club: Club, changes: dict[str, float | None], *, who: str,
         raise InputError(gettext_noop("no weight to change: give NAME=VALUE or a preset"))
     unknown = sorted(set(changes) - set(WEIGHT_NAMES))
     if unknown:
-        raise InputError(gettext_noop("unknown weight %(value)s: expected one of %(value2)s"),
-                         value=repr(unknown[0]), value2=', '.join(WEIGHT_NAMES))
+        raise InputError(
+            gettext_noop("unknown weight %(value)s: expected one of %(value2)s"),
+            value=repr(unknown[0]),
+            value2=", ".join(WEIGHT_NAMES),
+        )
     k = changes.get("k")
-    if k is not None and not 0 <= k <= 1:   # ΔCPI = k·(what the game shows − CPI before): a share of the gap
-        raise InputError(gettext_noop("k must be between 0 and 1 (the share of the gap a game moves the CPI), "
-                                      "not %(value)s"), value=f"{k:g}")
+    if (
+        k is not None and not 0 <= k <= 1
+    ):  # ΔCPI = k·(what the game shows − CPI before): a share of the gap
+        raise InputError(
+            gettext_noop(
+                "k must be between 0 and 1 (the share of the gap a game moves the CPI), "
+                "not %(value)s"
+            ),
+            value=f"{k:g}",
+        )
     if preset is not None and preset not in PRESETS:
-        raise InputError(gettext_noop("unknown CPI preset %(preset)s: expected one of %(value)s"),
-                         preset=repr(preset), value=', '.join(PRESETS))
+        raise InputError(
+            gettext_noop("unknown CPI preset %(preset)s: expected one of %(value)s"),
+            preset=repr(preset),
+            value=", ".join(PRESETS),
+        )
     with history_write(club):
-        club.refresh_from_db()   # the weights as stored now, under the club's lock
+        club.refresh_from_db()  # the weights as stored now, under the club's lock
         old = club_weights(club).to_dict()
         old_preset = club_preset(club)
-        overrides: dict[str, Any] = {"preset": preset} if preset is not None else dict(club.cpi_weights or {})
+        overrides: dict[str, Any] = (
+            {"preset": preset} if preset is not None else dict(club.cpi_weights or {})
+        )
         defaults = PRESETS[preset if preset is not None else old_preset].to_dict()
         for name, value in changes.items():
             if name == "start":
@@ -50,9 +66,18 @@ def set_cpi_weights(club: Club, changes: dict[str, float | None], *, who: str,
         club.save(update_fields=["cpi_weights", "cpi_start"])
         new = club_weights(club).to_dict()
         report = rebuild_cpi(club)
-        shown = [n for n in WEIGHT_NAMES if n in changes or (preset is not None and old[n] != new[n])]
+        shown = [
+            n for n in WEIGHT_NAMES if n in changes or (preset is not None and old[n] != new[n])
+        ]
         was: dict[str, Any] = {"preset": old_preset} if preset is not None else {}
         now: dict[str, Any] = {"preset": club_preset(club)} if preset is not None else {}
-        audit.record(club, who, "cpi-weights", club.slug, old={**was, **{n: old[n] for n in shown}},
-                     new={**now, **{n: new[n] for n in shown}}, summary=report.text)
+        audit.record(
+            club,
+            who,
+            "cpi-weights",
+            club.slug,
+            old={**was, **{n: old[n] for n in shown}},
+            new={**now, **{n: new[n] for n in shown}},
+            summary=report.text,
+        )
     return report

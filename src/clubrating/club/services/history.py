@@ -15,8 +15,20 @@ def check_history(club: Club, *, who: str) -> RebuildReport:
     """The manual rebuild (R14): replay everything, store it, and record whether the
     stored ratings matched the replay (a difference is a missed rebuild made visible)."""
     with history_write(club) as club:
-        report = rebuild(club, reason=Text(gettext_noop("manual rebuild by %(who)s"), who=who), expect_difference=False)
-        audit.record(club, who, "rebuild", club.slug, new={"matched": report.changes_differing == 0,
-                                                           "changes_differing": report.changes_differing},
-                     summary=report.text)
+        report = rebuild(
+            club,
+            reason=Text(gettext_noop("manual rebuild by %(who)s"), who=who),
+            expect_difference=False,
+        )
+        audit.record(
+            club,
+            who,
+            "rebuild",
+            club.slug,
+            new={
+                "matched": report.changes_differing == 0,
+                "changes_differing": report.changes_differing,
+            },
+            summary=report.text,
+        )
     return report

@@ -32,8 +32,10 @@ from clubrating.words import Nn_, plural
 
 def _rows(club: Club) -> list[list[Any]]:
     """The list as the audit log keeps it: [name, rating, games, member id] per row."""
-    return [[r.name, r.rating, r.games, r.member_id]
-            for r in InitialEntry.objects.filter(club=club).order_by("number")]
+    return [
+        [r.name, r.rating, r.games, r.member_id]
+        for r in InitialEntry.objects.filter(club=club).order_by("number")
+    ]
 
 
 def seed_ratings(club: Club, listed: Sequence[ListedRating], *, who: str, source: str) -> Outcome:
@@ -42,25 +44,55 @@ def seed_ratings(club: Club, listed: Sequence[ListedRating], *, who: str, source
         raise InputError(gettext_noop("the list holds no player"), file=source)
     with history_write(club) as club:
         old = _rows(club)
-        kept = {name_key(r.name): r.member_id for r in InitialEntry.objects.filter(club=club)
-                if r.member_id is not None}
+        kept = {
+            name_key(r.name): r.member_id
+            for r in InitialEntry.objects.filter(club=club)
+            if r.member_id is not None
+        }
         InitialEntry.objects.filter(club=club).delete()
-        InitialEntry.objects.bulk_create([
-            InitialEntry(club=club, number=n, name=row.name[:200], rating=row.rating, games=row.games,
-                         member_id=kept.pop(name_key(row.name), None))   # a name written twice: the first row
-            for n, row in enumerate(listed, 1)])
+        InitialEntry.objects.bulk_create(
+            [
+                InitialEntry(
+                    club=club,
+                    number=n,
+                    name=row.name[:200],
+                    rating=row.rating,
+                    games=row.games,
+                    member_id=kept.pop(name_key(row.name), None),
+                )  # a name written twice: the first row
+                for n, row in enumerate(listed, 1)
+            ]
+        )
         report = rebuild(club, reason=Text(gettext_noop("initial list from %(file)s"), file=source))
         new = _rows(club)
-        audit.record(club, who, "seed-ratings", f"initial list from {source}", old={"rows": old} if old else None,
-                     new={"file": source, "rows": new}, summary=report.text)
+        audit.record(
+            club,
+            who,
+            "seed-ratings",
+            f"initial list from {source}",
+            old={"rows": old} if old else None,
+            new={"file": source, "rows": new},
+            summary=report.text,
+        )
     linked = sum(1 for row in new if row[3] is not None)
-    return Outcome(Text(Nn_("initial list of %(count)s player from %(source)s (%(linked)s linked to members)",
-                               "initial list of %(count)s players from %(source)s (%(linked)s linked to members)"),
-                           count=len(new), source=source, linked=linked), report)
+    return Outcome(
+        Text(
+            Nn_(
+                "initial list of %(count)s player from %(source)s (%(linked)s linked to members)",
+                "initial list of %(count)s players from %(source)s (%(linked)s linked to members)",
+            ),
+            count=len(new),
+            source=source,
+            linked=linked,
+        ),
+        report,
+    )
 
 
 def get_initial_row(club: Club, number: int | str) -> InitialEntry:
-    row = InitialEntry.objects.filter(club=club, number=int(number) if str(number).isdigit() else -1).first()
+    row = InitialEntry.objects.filter(
+        club=club, number=int(number) if str(number).isdigit() else -1
+    ).first()
     if row is None:
         raise NotFound(gettext_noop("the initial list has no row %(number)s"), number=number)
     return row
@@ -70,28 +102,56 @@ def link_initial(row: InitialEntry, member: Member, *, who: str) -> Outcome:
     """The arbiter says: this name of the initial list is this member (R10)."""
     with history_write(row.club_id) as club:
         changed = _link(club, row, member, who)
-        report = (rebuild(club, reason=Text(gettext_noop("initial list: link '%(name)s'"), name=row.name))
-                  if changed else None)
-    return Outcome(Text(gettext_noop("'%(name)s' (%(rating)s) is %(name2)s (member %(id)s)"), name=row.name, rating=format(row.rating, 'g'), name2=member.name, id=member.id), report)
+        report = (
+            rebuild(club, reason=Text(gettext_noop("initial list: link '%(name)s'"), name=row.name))
+            if changed
+            else None
+        )
+    return Outcome(
+        Text(
+            gettext_noop("'%(name)s' (%(rating)s) is %(name2)s (member %(id)s)"),
+            name=row.name,
+            rating=format(row.rating, "g"),
+            name2=member.name,
+            id=member.id,
+        ),
+        report,
+    )
 
 
 def _link(club: Club, row: InitialEntry, member: Member, who: str) -> bool:
     """Link under the caller's lock, audited; the caller replays. True if the member changed."""
     reread(row, member)
     check_linkable(club, member)
-    person = merged_persons(club)   # one row a person: the member or one merged into it
-    clash = next((r for r in InitialEntry.objects.filter(club=club).exclude(id=row.id).order_by("number")
-                  if r.member_id is not None
-                  and person.get(r.member_id, r.member_id) == person.get(member.id, member.id)), None)
+    person = merged_persons(club)  # one row a person: the member or one merged into it
+    clash = next(
+        (
+            r
+            for r in InitialEntry.objects.filter(club=club).exclude(id=row.id).order_by("number")
+            if r.member_id is not None
+            and person.get(r.member_id, r.member_id) == person.get(member.id, member.id)
+        ),
+        None,
+    )
     if clash is not None:
-        raise Refused(gettext_noop("%(name)s is already '%(name2)s' (row %(number)s) of the initial list"),
-                      name=member.name, name2=clash.name, number=clash.number)
+        raise Refused(
+            gettext_noop("%(name)s is already '%(name2)s' (row %(number)s) of the initial list"),
+            name=member.name,
+            name2=clash.name,
+            number=clash.number,
+        )
     old, old_id = (row.member.name if row.member else None), row.member_id
     row.member = member
     row.save(update_fields=["member"])
-    audit.record(club, who, "link-initial", f"initial list #{row.number} '{row.name}'",
-                 old={"member": old}, new={"member": member.name, "member_id": member.id})
-    return old_id != member.id   # another member, even of the same name, takes the rating
+    audit.record(
+        club,
+        who,
+        "link-initial",
+        f"initial list #{row.number} '{row.name}'",
+        old={"member": old},
+        new={"member": member.name, "member_id": member.id},
+    )
+    return old_id != member.id  # another member, even of the same name, takes the rating
 
 
 def unlink_initial(row: InitialEntry, *, who: str) -> Outcome:
@@ -99,14 +159,26 @@ def unlink_initial(row: InitialEntry, *, who: str) -> Outcome:
     with history_write(row.club_id) as club:
         reread(row)
         if row.member is None:
-            raise Refused(gettext_noop("'%(name)s' (row %(number)s) is linked to no member"),
-                          name=row.name, number=row.number)
+            raise Refused(
+                gettext_noop("'%(name)s' (row %(number)s) is linked to no member"),
+                name=row.name,
+                number=row.number,
+            )
         old = row.member.name
         row.member = None
         row.save(update_fields=["member"])
-        report = rebuild(club, reason=Text(gettext_noop("initial list: unlink '%(name)s'"), name=row.name))
-        audit.record(club, who, "unlink-initial", f"initial list #{row.number} '{row.name}'",
-                     old={"member": old}, new=None, summary=report.text)
+        report = rebuild(
+            club, reason=Text(gettext_noop("initial list: unlink '%(name)s'"), name=row.name)
+        )
+        audit.record(
+            club,
+            who,
+            "unlink-initial",
+            f"initial list #{row.number} '{row.name}'",
+            old={"member": old},
+            new=None,
+            summary=report.text,
+        )
     return Outcome(Text(gettext_noop("'%(name)s' is linked to no member"), name=row.name), report)
 
 
@@ -114,15 +186,30 @@ def new_member_initial(row: InitialEntry, *, who: str) -> Outcome:
     """Make the name a new member of the club and link it."""
     with history_write(row.club_id) as club:
         member = _new_member(club, row, who)
-        report = rebuild(club, reason=Text(gettext_noop("initial list: new member '%(name)s'"), name=row.name))
-    return Outcome(Text(gettext_noop("'%(name)s' (%(rating)s) is %(name2)s (member %(id)s)"), name=row.name, rating=format(row.rating, 'g'), name2=member.name, id=member.id), report)
+        report = rebuild(
+            club, reason=Text(gettext_noop("initial list: new member '%(name)s'"), name=row.name)
+        )
+    return Outcome(
+        Text(
+            gettext_noop("'%(name)s' (%(rating)s) is %(name2)s (member %(id)s)"),
+            name=row.name,
+            rating=format(row.rating, "g"),
+            name2=member.name,
+            id=member.id,
+        ),
+        report,
+    )
 
 
 def _new_member(club: Club, row: InitialEntry, who: str) -> Member:
     reread(row)
     if row.member_id is not None:
-        raise Refused(gettext_noop("'%(name)s' (row %(number)s) is member %(member_id)s already"),
-                      name=row.name, number=row.number, member_id=row.member_id)
+        raise Refused(
+            gettext_noop("'%(name)s' (row %(number)s) is member %(member_id)s already"),
+            name=row.name,
+            number=row.number,
+            member_id=row.member_id,
+        )
     member = Member.objects.create(club=club, name=row.name.strip()[:200])
     audit.record(club, who, "new-member", f"member {member.id}", new={"name": member.name})
     _link(club, row, member, who)
@@ -134,16 +221,32 @@ def accept_exact_initial(club: Club, *, who: str) -> Outcome:
     linked = 0
     with history_write(club) as club:
         matcher = roster_matcher(club)
-        taken = set(InitialEntry.objects.filter(club=club).exclude(member=None).values_list("member_id", flat=True))
+        taken = set(
+            InitialEntry.objects.filter(club=club)
+            .exclude(member=None)
+            .values_list("member_id", flat=True)
+        )
         for row in InitialEntry.objects.filter(club=club, member=None).order_by("number"):
             found = exact_candidates(club, row.name, matcher)
             if len(found) == 1 and found[0].id not in taken:
                 _link(club, row, found[0], who)
                 taken.add(found[0].id)
                 linked += 1
-        report = rebuild(club, reason=Text(gettext_noop("initial list: exact names linked"))) if linked else None
-    return Outcome(Text(Nn_("linked %(count)s name that matched one member exactly",
-                               "linked %(count)s names that matched one member exactly"), count=linked), report)
+        report = (
+            rebuild(club, reason=Text(gettext_noop("initial list: exact names linked")))
+            if linked
+            else None
+        )
+    return Outcome(
+        Text(
+            Nn_(
+                "linked %(count)s name that matched one member exactly",
+                "linked %(count)s names that matched one member exactly",
+            ),
+            count=linked,
+        ),
+        report,
+    )
 
 
 def all_new_initial(club: Club, *, who: str) -> Outcome:
@@ -153,7 +256,9 @@ def all_new_initial(club: Club, *, who: str) -> Outcome:
         for row in InitialEntry.objects.filter(club=club, member=None).order_by("number"):
             _new_member(club, row, who)
             count += 1
-        report = rebuild(club, reason=Text(gettext_noop("initial list: new members"))) if count else None
+        report = (
+            rebuild(club, reason=Text(gettext_noop("initial list: new members"))) if count else None
+        )
     return Outcome(Text(gettext_noop("made %(count)s new members"), count=count), report)
 
 
@@ -170,5 +275,13 @@ def initial_rows(club: Club) -> list[tuple[InitialEntry, tuple[EntryProposal, ..
             found = matcher.propose(row.name)
         except InputError:
             found = ()
-        shown.append((row, tuple(EntryProposal(cast(int, p.key), p.member, p.score, words(p.reasons)) for p in found)))
+        shown.append(
+            (
+                row,
+                tuple(
+                    EntryProposal(cast(int, p.key), p.member, p.score, words(p.reasons))
+                    for p in found
+                ),
+            )
+        )
     return shown

@@ -23,14 +23,22 @@ def _shared_tournaments(a: Member, b: Member) -> Sequence[int]:
     person = merged_persons(a.club)
     ones, others = ([x.id, *(m for m, p in person.items() if p == x.id)] for x in (a, b))
     theirs = Entry.objects.filter(member__in=others).values("tournament")
-    return list(Entry.objects.filter(member__in=ones, tournament__in=theirs).values_list("tournament_id", flat=True))
+    return list(
+        Entry.objects.filter(member__in=ones, tournament__in=theirs).values_list(
+            "tournament_id", flat=True
+        )
+    )
 
 
 def _both_listed(a: Member, b: Member) -> bool:
     """Whether both persons (each member with those merged into it) have a row of the initial list."""
     person = merged_persons(a.club)
-    listed = {person.get(m, m) for m in InitialEntry.objects.filter(club=a.club).exclude(member=None)
-              .values_list("member_id", flat=True)}
+    listed = {
+        person.get(m, m)
+        for m in InitialEntry.objects.filter(club=a.club)
+        .exclude(member=None)
+        .values_list("member_id", flat=True)
+    }
     return a.id in listed and b.id in listed
 
 
@@ -47,28 +55,67 @@ def merge(absorbed: Member, into: Member, *, who: str) -> Outcome:
     with history_write(absorbed.club_id):
         reread(absorbed, into)
         if absorbed.merged_into_id is not None:
-            raise Refused(gettext_noop("%(name)s was merged already (into %(name2)s)"),
-                          name=absorbed.name, name2=absorbed.active().name)
+            raise Refused(
+                gettext_noop("%(name)s was merged already (into %(name2)s)"),
+                name=absorbed.name,
+                name2=absorbed.active().name,
+            )
         if into.merged_into_id is not None:
-            raise Refused(gettext_noop("%(name)s was merged into %(name2)s: merge into that member"),
-                          name=into.name, name2=into.active().name)
+            raise Refused(
+                gettext_noop("%(name)s was merged into %(name2)s: merge into that member"),
+                name=into.name,
+                name2=into.active().name,
+            )
         both = _shared_tournaments(absorbed, into)
         if both:
-            raise Refused(gettext_noop("%(name)s and %(name2)s both played in tournament %(value)s: "
-                          "they cannot be one person"), name=absorbed.name, name2=into.name, value=both[0])
+            raise Refused(
+                gettext_noop(
+                    "%(name)s and %(name2)s both played in tournament %(value)s: "
+                    "they cannot be one person"
+                ),
+                name=absorbed.name,
+                name2=into.name,
+                value=both[0],
+            )
         if _both_listed(absorbed, into):
-            raise Refused(gettext_noop("%(name)s and %(name2)s both have a rating in the initial list: "
-                          "they cannot be one person (unlink one of the rows first)"),
-                          name=absorbed.name, name2=into.name)
+            raise Refused(
+                gettext_noop(
+                    "%(name)s and %(name2)s both have a rating in the initial list: "
+                    "they cannot be one person (unlink one of the rows first)"
+                ),
+                name=absorbed.name,
+                name2=into.name,
+            )
         absorbed.merged_into = into
         absorbed.save(update_fields=["merged_into"])
         Merge.objects.create(club=absorbed.club, absorbed=absorbed, into=into)
-        report = rebuild(absorbed.club, reason=Text(gettext_noop("merge member %(member)s into %(into)s"),
-                                                        member=absorbed.id, into=into.id))
-        audit.record(absorbed.club, who, "merge", f"member {absorbed.id} '{absorbed.name}' into {into.id}",
-                     old={"member": absorbed.id, "merged_into": None},
-                     new={"member": absorbed.id, "merged_into": into.id}, summary=report.text)
-    return Outcome(Text(gettext_noop("%(name)s (member %(id)s) merged into %(name2)s (member %(id2)s)"), name=absorbed.name, id=absorbed.id, name2=into.name, id2=into.id), report)
+        report = rebuild(
+            absorbed.club,
+            reason=Text(
+                gettext_noop("merge member %(member)s into %(into)s"),
+                member=absorbed.id,
+                into=into.id,
+            ),
+        )
+        audit.record(
+            absorbed.club,
+            who,
+            "merge",
+            f"member {absorbed.id} '{absorbed.name}' into {into.id}",
+            old={"member": absorbed.id, "merged_into": None},
+            new={"member": absorbed.id, "merged_into": into.id},
+            summary=report.text,
+        )
+    return Outcome(
+        Text(
+            gettext_noop("%(name)s (member %(id)s) merged into %(name2)s (member %(id2)s)"),
+            name=absorbed.name,
+            id=absorbed.id,
+            name2=into.name,
+            id2=into.id,
+        ),
+        report,
+    )
 
 
 def unmerge(member: Member, *, who: str) -> Outcome:
@@ -76,18 +123,37 @@ def unmerge(member: Member, *, who: str) -> Outcome:
     with history_write(member.club_id):
         reread(member)
         if member.merged_into_id is None:
-            raise Refused(gettext_noop("%(name)s (member %(id)s) was never merged into another member"),
-                          name=member.name, id=member.id)
+            raise Refused(
+                gettext_noop("%(name)s (member %(id)s) was never merged into another member"),
+                name=member.name,
+                id=member.id,
+            )
         into = member.merged_into
         assert into is not None  # merged_into_id was checked above
         Merge.objects.filter(absorbed=member, undone=None).update(undone=timezone.now())
         member.merged_into = None
         member.save(update_fields=["merged_into"])
-        report = rebuild(member.club, reason=Text(gettext_noop("unmerge member %(member)s"), member=member.id))
-        audit.record(member.club, who, "unmerge", f"member {member.id} '{member.name}' from {into.id}",
-                     old={"member": member.id, "merged_into": into.id},
-                     new={"member": member.id, "merged_into": None}, summary=report.text)
-    return Outcome(Text(gettext_noop("%(name)s (member %(id)s) is separate from %(name2)s again"), name=member.name, id=member.id, name2=into.name), report)
+        report = rebuild(
+            member.club, reason=Text(gettext_noop("unmerge member %(member)s"), member=member.id)
+        )
+        audit.record(
+            member.club,
+            who,
+            "unmerge",
+            f"member {member.id} '{member.name}' from {into.id}",
+            old={"member": member.id, "merged_into": into.id},
+            new={"member": member.id, "merged_into": None},
+            summary=report.text,
+        )
+    return Outcome(
+        Text(
+            gettext_noop("%(name)s (member %(id)s) is separate from %(name2)s again"),
+            name=member.name,
+            id=member.id,
+            name2=into.name,
+        ),
+        report,
+    )
 
 
 def mark_distinct(one: Member, other: Member, *, who: str, undo: bool = False) -> Outcome:
@@ -106,19 +172,36 @@ def mark_distinct(one: Member, other: Member, *, who: str, undo: bool = False) -
             if not held.exists():
                 raise Refused(gettext_noop("%(pair)s were not marked as two people"), pair=pair)
             held.delete()
-            audit.record(low.club, who, "undistinct", f"members {low.id} and {high.id}",
-                         old={"distinct": True}, new={"distinct": False})
-            return Outcome(Text(gettext_noop("%(pair)s may be listed as possibly one person again"), pair=pair))
+            audit.record(
+                low.club,
+                who,
+                "undistinct",
+                f"members {low.id} and {high.id}",
+                old={"distinct": True},
+                new={"distinct": False},
+            )
+            return Outcome(
+                Text(gettext_noop("%(pair)s may be listed as possibly one person again"), pair=pair)
+            )
         if held.exists():
             raise Refused(gettext_noop("%(pair)s are marked as two people already"), pair=pair)
         Distinct.objects.create(club=low.club, one=low, other=high)
-        audit.record(low.club, who, "distinct", f"members {low.id} and {high.id}",
-                     old={"distinct": False}, new={"distinct": True})
-    return Outcome(Text(gettext_noop("%(pair)s are two people: no longer listed as possibly one"), pair=pair))
+        audit.record(
+            low.club,
+            who,
+            "distinct",
+            f"members {low.id} and {high.id}",
+            old={"distinct": False},
+            new={"distinct": True},
+        )
+    return Outcome(
+        Text(gettext_noop("%(pair)s are two people: no longer listed as possibly one"), pair=pair)
+    )
 
 
-def set_member_flags(member: Member, *, who: str, junior: bool | None = None,
-                     consent: bool | None = None) -> Outcome:
+def set_member_flags(
+    member: Member, *, who: str, junior: bool | None = None, consent: bool | None = None
+) -> Outcome:
     with history_write(member.club_id):
         reread(member)
         old = {"junior": member.junior, "full_name_consent": member.full_name_consent}
@@ -127,11 +210,28 @@ def set_member_flags(member: Member, *, who: str, junior: bool | None = None,
         if consent is not None:
             member.full_name_consent = consent
         member.save(update_fields=["junior", "full_name_consent"])
-        audit.record(member.club, who, "member-flags", f"member {member.id} '{member.name}'", old=old,
-                     new={"junior": member.junior, "full_name_consent": member.full_name_consent})
-        report = rebuild(member.club, reason=Text(gettext_noop("junior flag"))) if (
-            junior is not None and junior != old["junior"] and member.club.policy == "fide") else None
-    return Outcome(Text(gettext_noop("%(name)s: junior %(junior)s, full-name consent %(full_name_consent)s"), name=member.name, junior=member.junior, full_name_consent=member.full_name_consent), report)
+        audit.record(
+            member.club,
+            who,
+            "member-flags",
+            f"member {member.id} '{member.name}'",
+            old=old,
+            new={"junior": member.junior, "full_name_consent": member.full_name_consent},
+        )
+        report = (
+            rebuild(member.club, reason=Text(gettext_noop("junior flag")))
+            if (junior is not None and junior != old["junior"] and member.club.policy == "fide")
+            else None
+        )
+    return Outcome(
+        Text(
+            gettext_noop("%(name)s: junior %(junior)s, full-name consent %(full_name_consent)s"),
+            name=member.name,
+            junior=member.junior,
+            full_name_consent=member.full_name_consent,
+        ),
+        report,
+    )
 
 
 def rename_member(member: Member, name: str, *, who: str) -> Outcome:
@@ -146,12 +246,26 @@ def rename_member(member: Member, name: str, *, who: str) -> Outcome:
     with history_write(member.club_id):
         reread(member)
         if member.merged_into_id is not None:
-            raise Refused(gettext_noop("%(name)s was merged into %(name2)s: rename that member"),
-                          name=member.name, name2=member.active().name)
+            raise Refused(
+                gettext_noop("%(name)s was merged into %(name2)s: rename that member"),
+                name=member.name,
+                name2=member.active().name,
+            )
         if new == member.name:
-            raise Refused(gettext_noop("member %(id)s is called %(new)s already"), id=member.id, new=repr(new))
+            raise Refused(
+                gettext_noop("member %(id)s is called %(new)s already"), id=member.id, new=repr(new)
+            )
         old = member.name
         member.name = new
         member.save(update_fields=["name"])
-        audit.record(member.club, who, "rename", f"member {member.id}", old={"name": old}, new={"name": new})
-    return Outcome(Text(gettext_noop("member %(id)s renamed: %(old)s -> %(new)s"), id=member.id, old=repr(old), new=repr(new)))
+        audit.record(
+            member.club, who, "rename", f"member {member.id}", old={"name": old}, new={"name": new}
+        )
+    return Outcome(
+        Text(
+            gettext_noop("member %(id)s renamed: %(old)s -> %(new)s"),
+            id=member.id,
+            old=repr(old),
+            new=repr(new),
+        )
+    )

@@ -53,11 +53,11 @@ SUBMISSION_PENDING, SUBMISSION_SUPERSEDED = "pending", "superseded"
 class Status:
     """How a game of the file found its stored game."""
 
-    EXACT = "exact"          # both names written as stored (or as a name the member is known under)
-    PROPOSAL = "proposal"    # at least one name found by the matcher: the arbiter confirms
+    EXACT = "exact"  # both names written as stored (or as a name the member is known under)
+    PROPOSAL = "proposal"  # at least one name found by the matcher: the arbiter confirms
     UNMATCHED = "unmatched"  # no stored game of that round with these two players
     AMBIGUOUS = "ambiguous"  # two stored games or more
-    TWICE = "twice"          # two games of the file found the same stored game
+    TWICE = "twice"  # two games of the file found the same stored game
     HAS_MOVES = "has-moves"  # the stored game has moves already (kept)
 
     STORABLE = (EXACT, PROPOSAL)
@@ -67,12 +67,12 @@ class Status:
 class FileGame:
     """One game of the file and what it was matched to."""
 
-    index: int                 # 1-based, in file order
+    index: int  # 1-based, in file order
     line: int | None
-    round: int | None          # None: the file gives no Round tag
+    round: int | None  # None: the file gives no Round tag
     white: str
     black: str
-    result: str                # the file's (1-0, 0-1, 1/2-1/2)
+    result: str  # the file's (1-0, 0-1, 1/2-1/2)
     status: str
     game_id: int | None = None
     stored: str | None = None  # the stored game's players and result, for the side-by-side view
@@ -85,10 +85,21 @@ class FileGame:
         return self.status in Status.STORABLE and self.stored_result != self.result
 
     def as_dict(self) -> dict[str, Any]:
-        return {"index": self.index, "line": self.line, "round": self.round, "white": self.white,
-                "black": self.black, "result": self.result, "status": self.status, "game_id": self.game_id,
-                "stored": self.stored, "stored_result": self.stored_result, "differs": self.differs,
-                "reasons": list(self.reasons), "candidates": list(self.candidates)}
+        return {
+            "index": self.index,
+            "line": self.line,
+            "round": self.round,
+            "white": self.white,
+            "black": self.black,
+            "result": self.result,
+            "status": self.status,
+            "game_id": self.game_id,
+            "stored": self.stored,
+            "stored_result": self.stored_result,
+            "differs": self.differs,
+            "reasons": list(self.reasons),
+            "candidates": list(self.candidates),
+        }
 
 
 @dataclass(frozen=True)
@@ -108,7 +119,11 @@ class MovesPlan:
         return [g for g in self.games if g.differs]
 
     def as_dict(self) -> dict[str, Any]:
-        return {"tournament": self.tournament_id, "file": self.source, "games": [g.as_dict() for g in self.games]}
+        return {
+            "tournament": self.tournament_id,
+            "file": self.source,
+            "games": [g.as_dict() for g in self.games],
+        }
 
 
 class Undecided(Refused):
@@ -125,6 +140,7 @@ class NeedsConfirmation(Refused):
 
 # --- matching ------------------------------------------------------------------------------
 
+
 @dataclass(frozen=True)
 class _Named:
     exact: bool
@@ -135,32 +151,45 @@ def _names_of(tournament: Tournament) -> tuple[list[Entry], dict[int, set[str]]]
     """The tournament's entries and, for each, every name it is known under."""
     entries = list(Entry.objects.filter(tournament=tournament).order_by("number"))
     top, known = resolve_members(tournament.club), names_known(tournament.club)
-    names = {e.id: {e.name} | (known.get(top.get(e.member_id, -1), set()) if e.member_id else set())
-             for e in entries}
+    names = {
+        e.id: {e.name} | (known.get(top.get(e.member_id, -1), set()) if e.member_id else set())
+        for e in entries
+    }
     return entries, names
 
 
 def _entries_called(name: str, names: dict[int, set[str]], matcher: Matcher) -> dict[int, _Named]:
     """Entry id -> how ``name`` names it: exactly, or as the matcher proposes it."""
-    exact = {entry: _Named(True, "") for entry, spellings in names.items()
-             if any(is_exact(name, spelling) for spelling in spellings)}
+    exact = {
+        entry: _Named(True, "")
+        for entry, spellings in names.items()
+        if any(is_exact(name, spelling) for spelling in spellings)
+    }
     if exact:
         return exact
     try:
         proposals = matcher.propose(name)
     except InputError:
         return {}
-    return {cast(int, p.key): _Named(False, f"{name!r} is {p.member!r}? {p.score:.0f}: {', '.join(words(p.reasons))}")
-            for p in proposals}
+    return {
+        cast(int, p.key): _Named(
+            False, f"{name!r} is {p.member!r}? {p.score:.0f}: {', '.join(words(p.reasons))}"
+        )
+        for p in proposals
+    }
 
 
 def plan_pgn_moves(tournament: Tournament, record: TournamentRecord) -> MovesPlan:
     """Match every game of ``record`` (a PGN file read by formats.pgn) to a stored game."""
     if not tournament.is_rated:
-        raise Refused(gettext_noop("'%(name)s' is a bughouse tournament: its games have no moves to analyse"),
-                      name=tournament.name)
+        raise Refused(
+            gettext_noop("'%(name)s' is a bughouse tournament: its games have no moves to analyse"),
+            name=tournament.name,
+        )
     entries, names = _names_of(tournament)
-    matcher = Matcher([RosterEntry(e.id, e.name, tuple(sorted(names[e.id] - {e.name}))) for e in entries])
+    matcher = Matcher(
+        [RosterEntry(e.id, e.name, tuple(sorted(names[e.id] - {e.name}))) for e in entries]
+    )
     numbers = {p.number: p.name for p in record.players}
     stored = list(Game.objects.filter(tournament=tournament).select_related("white", "black"))
     found = []
@@ -168,19 +197,42 @@ def plan_pgn_moves(tournament: Tournament, record: TournamentRecord) -> MovesPla
         tags = dict(pairing.headers)
         round_ = pairing.round if tags.get("Round", "?").strip() not in ("", "?", "-") else None
         white, black = numbers[pairing.white], numbers[pairing.black]
-        found.append(_match(index, pairing, round_, white, black, stored,
-                            _entries_called(white, names, matcher), _entries_called(black, names, matcher)))
+        found.append(
+            _match(
+                index,
+                pairing,
+                round_,
+                white,
+                black,
+                stored,
+                _entries_called(white, names, matcher),
+                _entries_called(black, names, matcher),
+            )
+        )
     twice: Counter[int | None] = Counter(g.game_id for g in found if g.game_id is not None)
     games = tuple(_final_status(g, twice, stored) for g in found)
     return MovesPlan(tournament.id, record.source or "<pgn>", games, tuple(record.pairings))
 
 
-def _match(index: int, pairing: Pairing, round_: int | None, white: str, black: str, stored: list[Game],
-           by_white: dict[int, _Named], by_black: dict[int, _Named]) -> FileGame:
+def _match(
+    index: int,
+    pairing: Pairing,
+    round_: int | None,
+    white: str,
+    black: str,
+    stored: list[Game],
+    by_white: dict[int, _Named],
+    by_black: dict[int, _Named],
+) -> FileGame:
     result = pgn_result(pairing.white_points, pairing.black_points)
     base = FileGame(index, pairing.line, round_, white, black, result, Status.UNMATCHED)
-    candidates = [(g, by_white[g.white_id], by_black[g.black_id]) for g in stored
-                  if (round_ is None or g.round == round_) and g.white_id in by_white and g.black_id in by_black]
+    candidates = [
+        (g, by_white[g.white_id], by_black[g.black_id])
+        for g in stored
+        if (round_ is None or g.round == round_)
+        and g.white_id in by_white
+        and g.black_id in by_black
+    ]
     exact = [c for c in candidates if c[1].exact and c[2].exact]
     chosen = exact if exact else candidates
     if not chosen:
@@ -189,10 +241,15 @@ def _match(index: int, pairing: Pairing, round_: int | None, white: str, black: 
         return _with(base, status=Status.AMBIGUOUS, candidates=tuple(g.id for g, _, _ in chosen))
     game, named_white, named_black = chosen[0]
     reasons = tuple(n.reason for n in (named_white, named_black) if not n.exact)
-    return _with(base, status=Status.PROPOSAL if reasons else Status.EXACT, game_id=game.id, reasons=reasons,
-                 stored=f"round {game.round}{'' if game.board is None else f' board {game.board}'}: "
-                        f"{game.white.name} - {game.black.name} {game_result_text(game)}",
-                 stored_result=game_result_text(game))
+    return _with(
+        base,
+        status=Status.PROPOSAL if reasons else Status.EXACT,
+        game_id=game.id,
+        reasons=reasons,
+        stored=f"round {game.round}{'' if game.board is None else f' board {game.board}'}: "
+        f"{game.white.name} - {game.black.name} {game_result_text(game)}",
+        stored_result=game_result_text(game),
+    )
 
 
 def _with(game: FileGame, **changes: Any) -> FileGame:
@@ -211,9 +268,16 @@ def _final_status(game: FileGame, twice: Counter[int | None], stored: list[Game]
 
 # --- storing -------------------------------------------------------------------------------
 
-def attach_pgn_moves(tournament: Tournament, record: TournamentRecord, *, who: str,
-                     accept: bool | Collection[int] = False, correct: bool | Collection[int] = False,
-                     drop: bool | Collection[int] = False) -> tuple[Outcome, MovesPlan]:
+
+def attach_pgn_moves(
+    tournament: Tournament,
+    record: TournamentRecord,
+    *,
+    who: str,
+    accept: bool | Collection[int] = False,
+    correct: bool | Collection[int] = False,
+    drop: bool | Collection[int] = False,
+) -> tuple[Outcome, MovesPlan]:
     """Store the moves of the file's matched games, all in one transaction.
 
     ``accept``: the proposals accepted (True: all; else the file's game indices);
@@ -223,7 +287,11 @@ def attach_pgn_moves(tournament: Tournament, record: TournamentRecord, *, who: s
     with history_write(tournament.club_id):
         reread(tournament)
         plan = plan_pgn_moves(tournament, record)
-        chosen = {g.index: _decision(g, accept, correct, drop) for g in plan.games if g.status in Status.STORABLE}
+        chosen = {
+            g.index: _decision(g, accept, correct, drop)
+            for g in plan.games
+            if g.status in Status.STORABLE
+        }
         pending = [g for g in plan.games if g.index in chosen and chosen[g.index] is None]
         if pending:
             raise Undecided(plan, _pending_message(pending))
@@ -232,26 +300,47 @@ def attach_pgn_moves(tournament: Tournament, record: TournamentRecord, *, who: s
             decision = chosen.get(game.index)
             if decision is None:
                 continue
-            row = Game.objects.select_related("white", "black", "tournament").get(id=cast(int, game.game_id))
+            row = Game.objects.select_related("white", "black", "tournament").get(
+                id=cast(int, game.game_id)
+            )
             if decision == "drop":
-                audit.record(tournament.club, who, "drop-moves", _target(row),
-                             old={"result": game.stored_result}, new={"file": plan.source, "result": game.result},
-                             summary=Text(gettext_noop("the file's result differs; its moves were not stored")))
+                audit.record(
+                    tournament.club,
+                    who,
+                    "drop-moves",
+                    _target(row),
+                    old={"result": game.stored_result},
+                    new={"file": plan.source, "result": game.result},
+                    summary=Text(
+                        gettext_noop("the file's result differs; its moves were not stored")
+                    ),
+                )
                 dropped += 1
                 continue
             if decision == "correct":
                 correct_result(row, game.result, who=who)
                 corrected += 1
-            _store(row, plan.pairings[game.index - 1], who=who, source=plan.source, reasons=game.reasons)
+            _store(
+                row,
+                plan.pairings[game.index - 1],
+                who=who,
+                source=plan.source,
+                reasons=game.reasons,
+            )
             stored += 1
         if stored and tournament.is_published:
             moves_attached.send(sender=Tournament, tournament=tournament)
     return Outcome(_stored_message(plan, stored, corrected, dropped)), plan
 
 
-def _decision(game: FileGame, accept: bool | Collection[int], correct: bool | Collection[int],
-              drop: bool | Collection[int]) -> str | None:
-    """"store", "correct" or "drop" for a matched game, or None while it waits for the arbiter."""
+def _decision(
+    game: FileGame,
+    accept: bool | Collection[int],
+    correct: bool | Collection[int],
+    drop: bool | Collection[int],
+) -> str | None:
+    """ "store", "correct" or "drop" for a matched game, or None while it waits for the arbiter."""
+
     def chosen(choice: bool | Collection[int]) -> bool:
         return choice is True or (not isinstance(choice, bool) and game.index in choice)
 
@@ -260,8 +349,12 @@ def _decision(game: FileGame, accept: bool | Collection[int], correct: bool | Co
     if not game.differs:
         return "store"
     if chosen(correct) and chosen(drop):
-        raise InputError(gettext_noop("game %(index)s of the file: correct its result or drop its moves, not both"),
-                         index=game.index)
+        raise InputError(
+            gettext_noop(
+                "game %(index)s of the file: correct its result or drop its moves, not both"
+            ),
+            index=game.index,
+        )
     return "correct" if chosen(correct) else "drop" if chosen(drop) else None
 
 
@@ -269,7 +362,8 @@ def _pending_message(pending: list[FileGame]) -> str:
     proposals = [g for g in pending if g.status == Status.PROPOSAL]
     differing = [g for g in pending if g.differs and g not in proposals]
     said = ([f"{plural(len(proposals), 'name proposal')} to confirm"] if proposals else []) + (
-        [f"{plural(len(differing), 'result')} differing from the stored one"] if differing else [])
+        [f"{plural(len(differing), 'result')} differing from the stored one"] if differing else []
+    )
     return f"nothing stored: {' and '.join(said)} (accept the proposals; correct the results or drop those moves)"
 
 
@@ -281,7 +375,9 @@ def _stored_message(plan: MovesPlan, stored: int, corrected: int, dropped: int) 
     if dropped:
         parts.append(f"moves of {plural(dropped, 'game')} dropped")
     if left:
-        parts.append(f"{plural(len(left), 'game')} of the file not stored (no single pairing, or moves already)")
+        parts.append(
+            f"{plural(len(left), 'game')} of the file not stored (no single pairing, or moves already)"
+        )
     return "; ".join(parts)
 
 
@@ -290,8 +386,15 @@ def _target(game: Game) -> str:
     return f"tournament {game.tournament_id} round {game.round}{board}: {game.white.name} - {game.black.name}"
 
 
-def _store(game: Game, pairing: Pairing, *, who: str, source: str, reasons: tuple[str, ...] = (),
-           from_players: bool = False) -> None:
+def _store(
+    game: Game,
+    pairing: Pairing,
+    *,
+    who: str,
+    source: str,
+    reasons: tuple[str, ...] = (),
+    from_players: bool = False,
+) -> None:
     """The pairing's moves and kept tags into the stored game, as a PGN import stores them.
 
     Moves the arbiter brought (a PGN, a typed scoresheet) close the players' submissions still
@@ -299,21 +402,30 @@ def _store(game: Game, pairing: Pairing, *, who: str, source: str, reasons: tupl
     says the game's moves are stored). Moves from the players' submissions are settled by
     their caller (accepted, set aside)."""
     _save_moves(game, pairing, from_players=from_players)
-    audit.record(game.tournament.club, who, "attach-moves", _target(game),
-                 new={"file": source, "line": pairing.line, **({"names": list(reasons)} if reasons else {})},
-                 summary=Text(gettext_noop("names confirmed: %(names)s"), names="; ".join(reasons)) if reasons else "")
+    audit.record(
+        game.tournament.club,
+        who,
+        "attach-moves",
+        _target(game),
+        new={"file": source, "line": pairing.line, **({"names": list(reasons)} if reasons else {})},
+        summary=Text(gettext_noop("names confirmed: %(names)s"), names="; ".join(reasons))
+        if reasons
+        else "",
+    )
 
 
 def _save_moves(game: Game, pairing: Pairing, *, from_players: bool = False) -> None:
     game.moves, game.headers = pairing.moves or "", dict(pairing.headers)
     game.save(update_fields=["moves", "headers"])
     if not from_players:
-        MovesSubmission.objects.filter(Q(link__game=game) | Q(link__evening_board__game=game),
-                                       state=SUBMISSION_PENDING).update(state=SUBMISSION_SUPERSEDED)
+        MovesSubmission.objects.filter(
+            Q(link__game=game) | Q(link__evening_board__game=game), state=SUBMISSION_PENDING
+        ).update(state=SUBMISSION_SUPERSEDED)
 
 
-def attach_typed_moves(game: Game, text: str, *, who: str, confirm: bool = False,
-                       from_players: bool = False) -> Outcome:
+def attach_typed_moves(
+    game: Game, text: str, *, who: str, confirm: bool = False, from_players: bool = False
+) -> Outcome:
     """Store one game's typed moves (formats.movetext) with the tags a PGN import keeps.
 
     Moves ending in a position the stored result contradicts are refused unless
@@ -323,32 +435,62 @@ def attach_typed_moves(game: Game, text: str, *, who: str, confirm: bool = False
         reread(game)
         game = Game.objects.select_related("white", "black", "tournament").get(id=game.id)
         if game.moves.strip():
-            raise Refused(gettext_noop("round %(round)s %(name)s - %(name2)s has its moves already: correct them "
-                                       "with --replace or --remove, or on the arbiter's page of the game"),
-                          round=game.round, name=game.white.name, name2=game.black.name)
+            raise Refused(
+                gettext_noop(
+                    "round %(round)s %(name)s - %(name2)s has its moves already: correct them "
+                    "with --replace or --remove, or on the arbiter's page of the game"
+                ),
+                round=game.round,
+                name=game.white.name,
+                name2=game.black.name,
+            )
         if not game.played:
-            raise Refused(gettext_noop("round %(round)s %(name)s - %(name2)s is stored as not played "
-                          "(%(value)s): correct its result first"),
-                          round=game.round, name=game.white.name, name2=game.black.name,
-                          value=game_result_text(game))
+            raise Refused(
+                gettext_noop(
+                    "round %(round)s %(name)s - %(name2)s is stored as not played "
+                    "(%(value)s): correct its result first"
+                ),
+                round=game.round,
+                name=game.white.name,
+                name2=game.black.name,
+                value=game_result_text(game),
+            )
         why = _contradiction(game, moves, confirm)
         tournament = game.tournament
         pairing = _typed_pairing(game, moves)
-        _store(game, pairing, who=who, source="typed", reasons=(f"confirmed: {why}",) if why else (),
-               from_players=from_players)
+        _store(
+            game,
+            pairing,
+            who=who,
+            source="typed",
+            reasons=(f"confirmed: {why}",) if why else (),
+            from_players=from_players,
+        )
         if tournament.is_published:
             moves_attached.send(sender=Tournament, tournament=tournament)
-    return Outcome(Text(Nn_("round %(round)s %(white)s - %(black)s: %(count)s half-move stored",
-                            "round %(round)s %(white)s - %(black)s: %(count)s half-moves stored"),
-                        round=game.round, white=game.white.name, black=game.black.name, count=moves.plies))
+    return Outcome(
+        Text(
+            Nn_(
+                "round %(round)s %(white)s - %(black)s: %(count)s half-move stored",
+                "round %(round)s %(white)s - %(black)s: %(count)s half-moves stored",
+            ),
+            round=game.round,
+            white=game.white.name,
+            black=game.black.name,
+            count=moves.plies,
+        )
+    )
 
 
 def _contradiction(game: Game, moves: TypedMoves, confirm: bool) -> Text | None:
     """Why the moves end against the game's result (None: they do not), refused unless ``confirm``."""
     why = moves.ends_contradicting(game.white_points, game.black_points)
     if why is not None and not confirm:
-        raise NeedsConfirmation(gettext_noop("%(why)s (%(result)s): confirm to store these moves as they are"),
-                                why=why, result=game_result_text(game))
+        raise NeedsConfirmation(
+            gettext_noop("%(why)s (%(result)s): confirm to store these moves as they are"),
+            why=why,
+            result=game_result_text(game),
+        )
     return why
 
 
@@ -357,23 +499,42 @@ def _typed_pairing(game: Game, moves: TypedMoves) -> Pairing:
     result = game_result_text(game)
     tournament = game.tournament
     board = "" if game.board is None else f".{game.board}"
-    return Pairing(round=game.round, white=0, black=0, white_points=game.white_points,
-                   black_points=game.black_points, moves=f"{moves.movetext} {result}", headers=(
-                       ("Event", tournament.name), ("Site", "?"), ("Date", f"{tournament.date:%Y.%m.%d}"),
-                       ("Round", f"{game.round}{board}"), ("White", game.white.name),
-                       ("Black", game.black.name), ("Result", result)))
+    return Pairing(
+        round=game.round,
+        white=0,
+        black=0,
+        white_points=game.white_points,
+        black_points=game.black_points,
+        moves=f"{moves.movetext} {result}",
+        headers=(
+            ("Event", tournament.name),
+            ("Site", "?"),
+            ("Date", f"{tournament.date:%Y.%m.%d}"),
+            ("Round", f"{game.round}{board}"),
+            ("White", game.white.name),
+            ("Black", game.black.name),
+            ("Result", result),
+        ),
+    )
 
 
 # --- corrections ---------------------------------------------------------------------------
+
 
 def _stored_game(game: Game) -> Game:
     """The game as stored now, with moves (read under the club's lock)."""
     reread(game)
     game = Game.objects.select_related("white", "black", "tournament").get(id=game.id)
     if not game.moves.strip():
-        raise Refused(gettext_noop("round %(round)s %(name)s - %(name2)s has no moves to correct: add them "
-                                   "(clubrating moves without --replace, or the game's page)"),
-                      round=game.round, name=game.white.name, name2=game.black.name)
+        raise Refused(
+            gettext_noop(
+                "round %(round)s %(name)s - %(name2)s has no moves to correct: add them "
+                "(clubrating moves without --replace, or the game's page)"
+            ),
+            round=game.round,
+            name=game.white.name,
+            name2=game.black.name,
+        )
     return game
 
 
@@ -394,18 +555,39 @@ def replace_typed_moves(game: Game, text: str, *, who: str, confirm: bool = Fals
         pairing = _typed_pairing(game, moves)
         old = game.moves
         if _moves_words(old) == moves.movetext.split():
-            raise Refused(gettext_noop("round %(round)s %(name)s - %(name2)s has these moves already: nothing "
-                                       "changed"), round=game.round, name=game.white.name, name2=game.black.name)
+            raise Refused(
+                gettext_noop(
+                    "round %(round)s %(name)s - %(name2)s has these moves already: nothing changed"
+                ),
+                round=game.round,
+                name=game.white.name,
+                name2=game.black.name,
+            )
         _save_moves(game, pairing)
         _forget_analysis(game)
-        audit.record(game.tournament.club, who, "replace-moves", _target(game), old={"moves": old},
-                     new={"moves": game.moves, **({"confirmed": str(why)} if why else {})},
-                     summary=Text(gettext_noop("moves replaced; their analysis is made again")))
+        audit.record(
+            game.tournament.club,
+            who,
+            "replace-moves",
+            _target(game),
+            old={"moves": old},
+            new={"moves": game.moves, **({"confirmed": str(why)} if why else {})},
+            summary=Text(gettext_noop("moves replaced; their analysis is made again")),
+        )
         if game.tournament.is_published:
             moves_attached.send(sender=Tournament, tournament=game.tournament)
-    return Outcome(Text(Nn_("round %(round)s %(white)s - %(black)s: the moves replaced by %(count)s half-move",
-                            "round %(round)s %(white)s - %(black)s: the moves replaced by %(count)s half-moves"),
-                        round=game.round, white=game.white.name, black=game.black.name, count=moves.plies))
+    return Outcome(
+        Text(
+            Nn_(
+                "round %(round)s %(white)s - %(black)s: the moves replaced by %(count)s half-move",
+                "round %(round)s %(white)s - %(black)s: the moves replaced by %(count)s half-moves",
+            ),
+            round=game.round,
+            white=game.white.name,
+            black=game.black.name,
+            count=moves.plies,
+        )
+    )
 
 
 def remove_moves(game: Game, *, who: str) -> Outcome:
@@ -417,10 +599,25 @@ def remove_moves(game: Game, *, who: str) -> Outcome:
         game.moves = ""
         game.save(update_fields=["moves"])
         _forget_analysis(game)
-        audit.record(game.tournament.club, who, "remove-moves", _target(game), old={"moves": old},
-                     new={"moves": ""}, summary=Text(gettext_noop("moves removed; the result stays")))
-    return Outcome(Text(gettext_noop("round %(round)s %(white)s - %(black)s: the moves removed, the result "
-                                     "stays"), round=game.round, white=game.white.name, black=game.black.name))
+        audit.record(
+            game.tournament.club,
+            who,
+            "remove-moves",
+            _target(game),
+            old={"moves": old},
+            new={"moves": ""},
+            summary=Text(gettext_noop("moves removed; the result stays")),
+        )
+    return Outcome(
+        Text(
+            gettext_noop(
+                "round %(round)s %(white)s - %(black)s: the moves removed, the result stays"
+            ),
+            round=game.round,
+            white=game.white.name,
+            black=game.black.name,
+        )
+    )
 
 
 def _moves_words(movetext: str) -> list[str]:

@@ -37,20 +37,42 @@ from django.utils.translation import gettext_noop
 from clubrating.club import audit
 from clubrating.club.locking import history_write
 from clubrating.club.lookups import reread
-from clubrating.club.models import (Club, Evening, EveningBoard, Game, MovesAttempt, MovesLink, MovesSubmission,
-                                    SubmissionReason, Tournament)
-from clubrating.club.services.moves import (SUBMISSION_PENDING, SUBMISSION_SUPERSEDED, NeedsConfirmation,
-                                            attach_typed_moves)
+from clubrating.club.models import (
+    Club,
+    Evening,
+    EveningBoard,
+    Game,
+    MovesAttempt,
+    MovesLink,
+    MovesSubmission,
+    SubmissionReason,
+    Tournament,
+)
+from clubrating.club.services.moves import (
+    SUBMISSION_PENDING,
+    SUBMISSION_SUPERSEDED,
+    NeedsConfirmation,
+    attach_typed_moves,
+)
 from clubrating.club.services.outcome import Outcome
 from clubrating.errors import NotFound, Refused, Text
 from clubrating.formats.movetext import read_typed_moves
 from clubrating.words import Nn_, plural
 
-TOKEN_BYTES = 16                 # 128 random bits, the least a capability URL needs against guessing
-DEVICE_BYTES = 16                # a device's random id (the phone page's cookie): 128 bits, as a token
-PLAYERS = "the players (moves link)"   # the audit's "who" of moves the players entered
-PENDING, ACCEPTED, SET_ASIDE, SUPERSEDED = SUBMISSION_PENDING, "accepted", "set-aside", SUBMISSION_SUPERSEDED
-WHITE, BLACK, EITHER = "white", "black", ""   # a link's and a submission's side; EITHER: a link without a player
+TOKEN_BYTES = 16  # 128 random bits, the least a capability URL needs against guessing
+DEVICE_BYTES = 16  # a device's random id (the phone page's cookie): 128 bits, as a token
+PLAYERS = "the players (moves link)"  # the audit's "who" of moves the players entered
+PENDING, ACCEPTED, SET_ASIDE, SUPERSEDED = (
+    SUBMISSION_PENDING,
+    "accepted",
+    "set-aside",
+    SUBMISSION_SUPERSEDED,
+)
+WHITE, BLACK, EITHER = (
+    "white",
+    "black",
+    "",
+)  # a link's and a submission's side; EITHER: a link without a player
 
 # The throttles, per window, each spent only by whoever sends too much. A link's own device may
 # send PER_LINK submissions (one is needed, a retry or two after a typing mistake), and every
@@ -62,13 +84,17 @@ WHITE, BLACK, EITHER = "white", "black", ""   # a link's and a submission's side
 THROTTLE_WINDOW = dt.timedelta(hours=1)
 PER_LINK = 10
 GUESSES = 30
-INVALID_LINK = gettext_noop("this moves link does not work (mistyped, expired or revoked): ask the arbiter for the slip")
+INVALID_LINK = gettext_noop(
+    "this moves link does not work (mistyped, expired or revoked): ask the arbiter for the slip"
+)
 
 # Why a waiting submission was not stored by agreement, where its device is the reason (the
 # arbiter's game page).
 ONE_DEVICE = gettext_noop("waits for the arbiter: both sides were sent from one device")
-OTHER_DEVICE = gettext_noop("waits for the arbiter: the link is in use on another device, and this was sent "
-                            "from a different one")
+OTHER_DEVICE = gettext_noop(
+    "waits for the arbiter: the link is in use on another device, and this was sent "
+    "from a different one"
+)
 NO_DEVICE = gettext_noop("waits for the arbiter: sent before submissions kept their device")
 RECEIVED = Nn_("%(count)s half-move received", "%(count)s half-moves received")
 
@@ -105,15 +131,23 @@ def _boards(tournament: Tournament, round_: int) -> list[tuple[EveningBoard | No
     """The round's boards: an evening's pairings (their games may come later), else the stored
     games of the round that have no moves yet and were played."""
     if Evening.objects.filter(tournament=tournament).exists():
-        return [(b, b.game) for b in EveningBoard.objects.filter(tournament=tournament, round=round_)
-                .select_related("white", "black", "game").order_by("board")]
-    games = Game.objects.filter(tournament=tournament, round=round_, played=True, moves="").select_related(
-        "white", "black").order_by("board", "id")
+        return [
+            (b, b.game)
+            for b in EveningBoard.objects.filter(tournament=tournament, round=round_)
+            .select_related("white", "black", "game")
+            .order_by("board")
+        ]
+    games = (
+        Game.objects.filter(tournament=tournament, round=round_, played=True, moves="")
+        .select_related("white", "black")
+        .order_by("board", "id")
+    )
     return [(None, g) for g in games]
 
 
-def issue_links(tournament: Tournament, round_: int, *, who: str,
-                now: dt.datetime | None = None) -> list[IssuedLink]:
+def issue_links(
+    tournament: Tournament, round_: int, *, who: str, now: dt.datetime | None = None
+) -> list[IssuedLink]:
     """A new link for each player of every board of the round (the slips printed now), White's
     first; a board's earlier links are revoked, since only the newest slip is on the board."""
     now = now or timezone.now()
@@ -121,26 +155,45 @@ def issue_links(tournament: Tournament, round_: int, *, who: str,
         reread(tournament)
         boards = _boards(tournament, round_)
         if not boards:
-            raise Refused(gettext_noop("round %(round)s of '%(name)s' has no board waiting for its moves"),
-                          round=round_, name=tournament.name)
+            raise Refused(
+                gettext_noop("round %(round)s of '%(name)s' has no board waiting for its moves"),
+                round=round_,
+                name=tournament.name,
+            )
         issued = []
         for board, game in boards:
             earlier = MovesLink.objects.filter(revoked=None).filter(
-                Q(evening_board=board) if board is not None else Q(game=game))
+                Q(evening_board=board) if board is not None else Q(game=game)
+            )
             earlier.update(revoked=now)
             pairing = board or game
             assert pairing is not None
             for colour, player in ((WHITE, pairing.white), (BLACK, pairing.black)):
                 token = secrets.token_urlsafe(TOKEN_BYTES)
                 link = MovesLink.objects.create(
-                    tournament=tournament, round=round_, board=pairing.board, evening_board=board,
-                    game=game if board is None else None, token_hash=token_hash(token), created=now,
-                    expires=now + dt.timedelta(days=club.moves_link_days), player=player, colour=colour)
+                    tournament=tournament,
+                    round=round_,
+                    board=pairing.board,
+                    evening_board=board,
+                    game=game if board is None else None,
+                    token_hash=token_hash(token),
+                    created=now,
+                    expires=now + dt.timedelta(days=club.moves_link_days),
+                    player=player,
+                    colour=colour,
+                )
                 issued.append(IssuedLink(link, token, pairing.white.name, pairing.black.name))
-        audit.record(club, who, "moves-links", f"tournament {tournament.id} round {round_}",
-                     new={"links": len(issued), "days": club.moves_link_days},
-                     summary=Text(gettext_noop("%(links)s (one per player), earlier ones of these boards revoked"),
-                                  links=Text(Nn_("%(count)s moves link", "%(count)s moves links"), count=len(issued))))
+        audit.record(
+            club,
+            who,
+            "moves-links",
+            f"tournament {tournament.id} round {round_}",
+            new={"links": len(issued), "days": club.moves_link_days},
+            summary=Text(
+                gettext_noop("%(links)s (one per player), earlier ones of these boards revoked"),
+                links=Text(Nn_("%(count)s moves link", "%(count)s moves links"), count=len(issued)),
+            ),
+        )
     return issued
 
 
@@ -164,21 +217,33 @@ def release_device(link: MovesLink, *, who: str) -> Outcome:
         if link.revoked is not None:
             raise Refused(gettext_noop("moves link %(id)s is revoked already"), id=link.id)
         if not link.device:
-            raise Refused(gettext_noop("moves link %(id)s is not opened on any phone yet"), id=link.id)
+            raise Refused(
+                gettext_noop("moves link %(id)s is not opened on any phone yet"), id=link.id
+            )
         link.device = ""
         link.save(update_fields=["device"])
         audit.record(club, who, "moves-link-release", _target(link))
-    return Outcome(Text(gettext_noop("moves link %(id)s freed: the next phone that opens it is the one it belongs to"),
-                        id=link.id))
+    return Outcome(
+        Text(
+            gettext_noop(
+                "moves link %(id)s freed: the next phone that opens it is the one it belongs to"
+            ),
+            id=link.id,
+        )
+    )
 
 
 # --- links follow their game through the arbiter's pairing changes (club/pairing_changes.py) -----
 
+
 def games_of_links(tournament: Tournament, rnd: int) -> dict[int, frozenset[int]]:
     """Every link of an evening round's boards (revoked ones too: their waiting submissions
     count for the board) and the two players of its board, read before a pairing change."""
-    rows = MovesLink.objects.filter(tournament=tournament, round=rnd).exclude(evening_board=None).values_list(
-        "id", "evening_board__white_id", "evening_board__black_id")
+    rows = (
+        MovesLink.objects.filter(tournament=tournament, round=rnd)
+        .exclude(evening_board=None)
+        .values_list("id", "evening_board__white_id", "evening_board__black_id")
+    )
     return {link: frozenset((white, black)) for link, white, black in rows}
 
 
@@ -188,16 +253,25 @@ def detach_links(before: dict[int, frozenset[int]]) -> None:
     MovesLink.objects.filter(id__in=before).update(evening_board=None)
 
 
-def follow_pairings(club: Club, tournament: Tournament, rnd: int, before: dict[int, frozenset[int]], *, who: str,
-                    now: dt.datetime | None = None) -> str:
+def follow_pairings(
+    club: Club,
+    tournament: Tournament,
+    rnd: int,
+    before: dict[int, frozenset[int]],
+    *,
+    who: str,
+    now: dt.datetime | None = None,
+) -> str:
     """After a pairing change (under its lock): a link follows its game, the same two players on
     whatever board and in whatever colours, and stays its player's; its waiting submissions take
     the side its player has now. A link whose two players no longer play each other is revoked,
     its waiting submissions set aside (SubmissionReason.PAIRING_CHANGED). A line for the change's
     message ("" when no link was made)."""
     now = now or timezone.now()
-    boards = {frozenset((b.white_id, b.black_id)): b for b in EveningBoard.objects.filter(tournament=tournament,
-                                                                                          round=rnd)}
+    boards = {
+        frozenset((b.white_id, b.black_id)): b
+        for b in EveningBoard.objects.filter(tournament=tournament, round=rnd)
+    }
     kept = revoked = 0
     for link in MovesLink.objects.filter(id__in=before):
         board = boards.get(before[link.id])
@@ -215,9 +289,18 @@ def follow_pairings(club: Club, tournament: Tournament, rnd: int, before: dict[i
             waiting.update(side=WHITE if board.white_id == link.player_id else BLACK)
     if not before:
         return ""
-    audit.record(club, who, "moves-links-follow", f"tournament {tournament.id} round {rnd}",
-                 new={"kept": kept, "revoked": revoked})
-    gone = f", {plural(revoked, 'moves link')} revoked (their players no longer play each other)" if revoked else ""
+    audit.record(
+        club,
+        who,
+        "moves-links-follow",
+        f"tournament {tournament.id} round {rnd}",
+        new={"kept": kept, "revoked": revoked},
+    )
+    gone = (
+        f", {plural(revoked, 'moves link')} revoked (their players no longer play each other)"
+        if revoked
+        else ""
+    )
     return f"; the moves links follow their players{gone}"
 
 
@@ -229,9 +312,18 @@ def _target(link: MovesLink) -> str:
 def open_link(token: str, *, now: dt.datetime | None = None) -> MovesLink:
     """The live link of this token, or NotFound (one message for unknown, expired and revoked)."""
     now = now or timezone.now()
-    found = MovesLink.objects.filter(token_hash=token_hash(token)).select_related(
-        "tournament__club", "evening_board__white__member", "evening_board__black__member",
-        "evening_board__game", "game__white__member", "game__black__member").first()
+    found = (
+        MovesLink.objects.filter(token_hash=token_hash(token))
+        .select_related(
+            "tournament__club",
+            "evening_board__white__member",
+            "evening_board__black__member",
+            "evening_board__game",
+            "game__white__member",
+            "game__black__member",
+        )
+        .first()
+    )
     if found is None or found.revoked is not None or found.expires <= now:
         raise NotFound(INVALID_LINK)
     return found
@@ -241,8 +333,16 @@ def game_of(link: MovesLink) -> Game | None:
     """The link's stored game: an evening board has one once its result is entered."""
     game_id = link.game_id
     if game_id is None and link.evening_board_id is not None:
-        game_id = EveningBoard.objects.filter(id=link.evening_board_id).values_list("game_id", flat=True).first()
-    return None if game_id is None else Game.objects.select_related("white", "black", "tournament").get(id=game_id)
+        game_id = (
+            EveningBoard.objects.filter(id=link.evening_board_id)
+            .values_list("game_id", flat=True)
+            .first()
+        )
+    return (
+        None
+        if game_id is None
+        else Game.objects.select_related("white", "black", "tournament").get(id=game_id)
+    )
 
 
 def side_of(link: MovesLink) -> str:
@@ -250,7 +350,9 @@ def side_of(link: MovesLink) -> str:
     printed); EITHER for a link made before links were issued per player."""
     if link.player_id is None:
         return EITHER
-    rows = (EveningBoard.objects if link.evening_board_id is not None else Game.objects).filter(moves_links=link.id)
+    rows = (EveningBoard.objects if link.evening_board_id is not None else Game.objects).filter(
+        moves_links=link.id
+    )
     pairing = rows.values_list("white_id", "black_id").first()
     if pairing is None or link.player_id not in pairing:
         raise NotFound(INVALID_LINK)
@@ -290,8 +392,14 @@ def _claim(club: Club, link: MovesLink, key: str) -> None:
     if not link.device:
         link.device = key
         link.save(update_fields=["device"])
-        audit.record(club, PLAYERS, "moves-link-device", _target(link), new={"link": link.id},
-                     summary=Text(gettext_noop("a moves link opened on its first device")))
+        audit.record(
+            club,
+            PLAYERS,
+            "moves-link-device",
+            _target(link),
+            new={"link": link.id},
+            summary=Text(gettext_noop("a moves link opened on its first device")),
+        )
 
 
 def _spent(key: str, limit: int, now: dt.datetime) -> bool:
@@ -327,8 +435,12 @@ def sans(movetext: str) -> list[str]:
 def _agree(one: MovesSubmission, other: MovesSubmission) -> bool:
     """Two players vouch for the same moves: White's and Black's, each sent from its own link's
     device, the two from two devices (a phone that sends both sides is one person)."""
-    return (one.moves == other.moves and {one.side, other.side} == {WHITE, BLACK}
-            and all(s.device and s.device == s.link.device for s in (one, other)) and one.device != other.device)
+    return (
+        one.moves == other.moves
+        and {one.side, other.side} == {WHITE, BLACK}
+        and all(s.device and s.device == s.link.device for s in (one, other))
+        and one.device != other.device
+    )
 
 
 def submit(link: MovesLink, text: str, *, device: str, now: dt.datetime | None = None) -> Outcome:
@@ -344,9 +456,15 @@ def submit(link: MovesLink, text: str, *, device: str, now: dt.datetime | None =
         if link.revoked is not None:
             raise NotFound(INVALID_LINK)
         _claim(club, link, device_key(link, device))
-        mine = MovesSubmission.objects.create(link=link, text=text, moves=" ".join(sans(moves.movetext)),
-                                              plies=moves.plies, created=now, side=side_of(link),
-                                              device=device_key(link, device))
+        mine = MovesSubmission.objects.create(
+            link=link,
+            text=text,
+            moves=" ".join(sans(moves.movetext)),
+            plies=moves.plies,
+            created=now,
+            side=side_of(link),
+            device=device_key(link, device),
+        )
         received = Text(RECEIVED, count=moves.plies)
         others = list(_pending(link).exclude(id=mine.id).select_related("link"))
         agreeing = next((s for s in others if _agree(s, mine)), None)
@@ -355,20 +473,37 @@ def submit(link: MovesLink, text: str, *, device: str, now: dt.datetime | None =
         try:
             attach_typed_moves(game, agreeing.text, who=PLAYERS, from_players=True)
         except NeedsConfirmation:
-            return Outcome(Text(gettext_noop("%(received)s; they end against the result, so the arbiter checks them"),
-                                received=received))
+            return Outcome(
+                Text(
+                    gettext_noop(
+                        "%(received)s; they end against the result, so the arbiter checks them"
+                    ),
+                    received=received,
+                )
+            )
         _settle(link, accepted=(agreeing.id, mine.id), reason=SubmissionReason.BOTH_SIDES)
-    return Outcome(Text(gettext_noop("%(received)s and agreeing with your opponent's: stored"), received=received))
+    return Outcome(
+        Text(
+            gettext_noop("%(received)s and agreeing with your opponent's: stored"),
+            received=received,
+        )
+    )
 
 
 def _why_not_stored(mine: MovesSubmission, others: list[MovesSubmission], game: Game | None) -> str:
     """The phone's answer to a submission that waits: the first reason that holds."""
     if mine.side == EITHER:
-        return gettext_noop("%(received)s; the arbiter checks them (through a link of either player, not of one side)")
+        return gettext_noop(
+            "%(received)s; the arbiter checks them (through a link of either player, not of one side)"
+        )
     if mine.device != mine.link.device:
-        return gettext_noop("%(received)s; the link is in use on another device, so the arbiter checks them")
+        return gettext_noop(
+            "%(received)s; the link is in use on another device, so the arbiter checks them"
+        )
     if any(s.device == mine.device and s.side not in (mine.side, EITHER) for s in others):
-        return gettext_noop("%(received)s; they wait for the arbiter: both sides were sent from one device")
+        return gettext_noop(
+            "%(received)s; they wait for the arbiter: both sides were sent from one device"
+        )
     if game is None:
         return gettext_noop("%(received)s; the arbiter checks them (its result is not entered yet)")
     return gettext_noop("%(received)s; the arbiter checks them")
@@ -383,7 +518,10 @@ def waiting_reasons(pending: list[MovesSubmission]) -> dict[int, str]:
             reasons[s.id] = NO_DEVICE
         elif s.device != s.link.device:
             reasons[s.id] = OTHER_DEVICE
-        elif any(o.device == s.device and EITHER not in (o.side, s.side) and o.side != s.side for o in pending):
+        elif any(
+            o.device == s.device and EITHER not in (o.side, s.side) and o.side != s.side
+            for o in pending
+        ):
             reasons[s.id] = ONE_DEVICE
     return reasons
 
@@ -394,7 +532,9 @@ def accept_agreeing(game: Game) -> str:
     against the result wait for the arbiter. A line for the result's message ("" when nothing
     waited)."""
     pending = pending_for(game)
-    pair = next(((a, b) for i, a in enumerate(pending) for b in pending[i + 1:] if _agree(a, b)), None)
+    pair = next(
+        ((a, b) for i, a in enumerate(pending) for b in pending[i + 1 :] if _agree(a, b)), None
+    )
     if pair is None:
         return ""
     try:
@@ -407,9 +547,13 @@ def accept_agreeing(game: Game) -> str:
 
 def _pending(link: MovesLink) -> QuerySet[MovesSubmission]:
     """The pending submissions of the link's board, whichever of its links they came through."""
-    if link.evening_board_id is None and link.game_id is None:   # revoked by a pairing change
+    if link.evening_board_id is None and link.game_id is None:  # revoked by a pairing change
         return MovesSubmission.objects.filter(link=link, state=PENDING)
-    board = Q(link__evening_board_id=link.evening_board_id) if link.evening_board_id else Q(link__game_id=link.game_id)
+    board = (
+        Q(link__evening_board_id=link.evening_board_id)
+        if link.evening_board_id
+        else Q(link__game_id=link.game_id)
+    )
     return MovesSubmission.objects.filter(board, state=PENDING)
 
 
@@ -424,12 +568,14 @@ class Difference:
 
     number: int
     side: str
-    one: str     # "" when that text ends before
+    one: str  # "" when that text ends before
     other: str
 
     def __str__(self) -> str:
-        return (f"move {self.number} ({self.side}): {self.one or '(ends here)'} / "
-                f"{self.other or '(ends here)'}")
+        return (
+            f"move {self.number} ({self.side}): {self.one or '(ends here)'} / "
+            f"{self.other or '(ends here)'}"
+        )
 
 
 def first_difference(one: str, other: str) -> Difference | None:
@@ -443,8 +589,13 @@ def first_difference(one: str, other: str) -> Difference | None:
 
 def pending_for(game: Game) -> list[MovesSubmission]:
     """The players' submissions of this game still waiting for the arbiter, oldest first."""
-    return list(MovesSubmission.objects.filter(Q(link__game=game) | Q(link__evening_board__game=game),
-                                               state=PENDING).select_related("link__player").order_by("created", "id"))
+    return list(
+        MovesSubmission.objects.filter(
+            Q(link__game=game) | Q(link__evening_board__game=game), state=PENDING
+        )
+        .select_related("link__player")
+        .order_by("created", "id")
+    )
 
 
 def accept_submission(submission: MovesSubmission, *, who: str, confirm: bool = False) -> Outcome:
@@ -457,22 +608,37 @@ def accept_submission(submission: MovesSubmission, *, who: str, confirm: bool = 
     if submission.state != PENDING:
         raise Refused(gettext_noop("this submission is decided already"))
     with history_write(link.tournament.club_id):
-        outcome = attach_typed_moves(game, submission.text, who=who, confirm=confirm, from_players=True)
+        outcome = attach_typed_moves(
+            game, submission.text, who=who, confirm=confirm, from_players=True
+        )
         _settle(link, accepted=(submission.id,), reason=SubmissionReason.ARBITER)
-        audit.record(link.tournament.club, who, "moves-accept", _target(link),
-                     new={"submission": submission.id, "side": submission.side or "either"},
-                     summary=Text(gettext_noop("entered by the players, accepted by the arbiter")))
+        audit.record(
+            link.tournament.club,
+            who,
+            "moves-accept",
+            _target(link),
+            new={"submission": submission.id, "side": submission.side or "either"},
+            summary=Text(gettext_noop("entered by the players, accepted by the arbiter")),
+        )
     return outcome
 
 
 def decided_for(game: Game) -> list[MovesSubmission]:
     """The players' submissions of this game no longer waiting (accepted, set aside,
     superseded), each with its reason, oldest first."""
-    return list(MovesSubmission.objects.filter(Q(link__game=game) | Q(link__evening_board__game=game)).exclude(
-        state=PENDING).select_related("link__player").order_by("created", "id"))
+    return list(
+        MovesSubmission.objects.filter(Q(link__game=game) | Q(link__evening_board__game=game))
+        .exclude(state=PENDING)
+        .select_related("link__player")
+        .order_by("created", "id")
+    )
 
 
 def links_of(tournament: Tournament) -> list[MovesLink]:
-    return list(MovesLink.objects.filter(tournament=tournament).select_related(
-        "player", "evening_board__white", "evening_board__black", "game__white", "game__black").order_by(
-        "round", "board", "id"))
+    return list(
+        MovesLink.objects.filter(tournament=tournament)
+        .select_related(
+            "player", "evening_board__white", "evening_board__black", "game__white", "game__black"
+        )
+        .order_by("round", "board", "id")
+    )

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from clubrating.errors import ENGLISH, Catalogue, Text
 
 if TYPE_CHECKING:
-    from clubrating.club.ratings import RebuildReport   # the rebuild's module imports numpy
+    from clubrating.club.ratings import RebuildReport  # the rebuild's module imports numpy
 
 
 @dataclass(frozen=True)
@@ -24,8 +24,16 @@ class Outcome:
 
     def translated(self, catalogue: Catalogue = ENGLISH) -> str:
         """The sentence in the language of ``catalogue`` (English by default, as ``str``)."""
-        said = self.message.translated(catalogue) if isinstance(self.message, Text) else catalogue.gettext(self.message)
-        return said if self.rebuild is None else f"{said}; {rebuild_text(self.rebuild).translated(catalogue)}"
+        said = (
+            self.message.translated(catalogue)
+            if isinstance(self.message, Text)
+            else catalogue.gettext(self.message)
+        )
+        return (
+            said
+            if self.rebuild is None
+            else f"{said}; {rebuild_text(self.rebuild).translated(catalogue)}"
+        )
 
 
 def rebuild_text(report: RebuildReport) -> Text:

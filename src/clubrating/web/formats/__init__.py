@@ -10,11 +10,17 @@ from __future__ import annotations
 
 from django.utils.translation import pgettext_lazy
 
-GENITIVE_MONTHS = (   # Django's own keys (django.utils.dates.MONTHS_ALT), read by the date format's "E"
-    pgettext_lazy("alt. month", "January"), pgettext_lazy("alt. month", "February"),
-    pgettext_lazy("alt. month", "March"), pgettext_lazy("alt. month", "April"),
-    pgettext_lazy("alt. month", "May"), pgettext_lazy("alt. month", "June"),
-    pgettext_lazy("alt. month", "July"), pgettext_lazy("alt. month", "August"),
-    pgettext_lazy("alt. month", "September"), pgettext_lazy("alt. month", "October"),
-    pgettext_lazy("alt. month", "November"), pgettext_lazy("alt. month", "December"),
+GENITIVE_MONTHS = (  # Django's own keys (django.utils.dates.MONTHS_ALT), read by the date format's "E"
+    pgettext_lazy("alt. month", "January"),
+    pgettext_lazy("alt. month", "February"),
+    pgettext_lazy("alt. month", "March"),
+    pgettext_lazy("alt. month", "April"),
+    pgettext_lazy("alt. month", "May"),
+    pgettext_lazy("alt. month", "June"),
+    pgettext_lazy("alt. month", "July"),
+    pgettext_lazy("alt. month", "August"),
+    pgettext_lazy("alt. month", "September"),
+    pgettext_lazy("alt. month", "October"),
+    pgettext_lazy("alt. month", "November"),
+    pgettext_lazy("alt. month", "December"),
 )
