@@ -53,6 +53,8 @@ CLUB_PAGES = (
     "t/<int:tournament_id>/tournament.trf",
     "t/<int:tournament_id>/games.pgn",
     "t/<int:tournament_id>/standings.csv",
+    "t/<int:tournament_id>/live.pgn",
+    "t/<int:tournament_id>/round/<int:round_number>.pgn",
     "t/<int:tournament_id>/print/pairings/",
     "t/<int:tournament_id>/print/names/",
     "t/<int:tournament_id>/print/wallchart/",
@@ -224,6 +226,7 @@ def path_of(
         "<int:tournament_id>": numbers["evening" if evening_route else "tournament"],
         "<int:member_id>": numbers["member"],
         "<int:game_id>": numbers["game"],
+        "<int:round_number>": "1",
         "<slug:action>": action or "x",
     }
     if hostile_number is not None:

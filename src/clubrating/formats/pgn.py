@@ -499,3 +499,43 @@ def _result(pairing: Pairing) -> str:
 
 def _escape(value: str) -> str:
     return value.replace("\\", "\\\\").replace('"', '\\"')
+
+
+# --- the live broadcast ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class BroadcastGame:
+    """One board of a broadcast: names as the public may see them, the result so far (``*``
+    while it is played), and the moves entered so far ("" for none)."""
+
+    event: str
+    site: str
+    date: dt.date | None
+    round: int
+    board: int | None
+    white: str
+    black: str
+    result: str
+    moves: str = ""
+
+
+def write_broadcast(games: list[BroadcastGame], handle: TextIO) -> None:
+    """The boards as one PGN for a broadcast's poller (lichess broadcasts read a round's games
+    from a URL): the seven tags of the PGN standard 8.1.1, Round as ``round.board`` (lichess
+    takes the round from the digits before the dot), the moves without a result token of
+    their own, and the Result's token after them."""
+    for game in games:
+        tags = {
+            "Event": game.event or "?",
+            "Site": game.site or "?",
+            "Date": f"{game.date:%Y.%m.%d}" if game.date else "????.??.??",
+            "Round": f"{game.round}.{game.board}" if game.board else str(game.round),
+            "White": game.white,
+            "Black": game.black,
+            "Result": game.result,
+        }
+        for tag, value in tags.items():
+            handle.write(f'[{tag} "{_escape(value)}"]\n')
+        moves = _RESULT_TOKEN.sub("", game.moves).strip()
+        handle.write(f"\n{moves} {game.result}\n\n" if moves else f"\n{game.result}\n\n")

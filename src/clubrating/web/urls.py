@@ -12,6 +12,7 @@ from django.views.i18n import set_language
 
 from clubrating.web import (
     api,
+    broadcast,
     arbiter,
     club_settings,
     cpi_views,
@@ -33,6 +34,12 @@ club_patterns = [
     path("t/<int:tournament_id>/", views.tournament_page, name="tournament"),
     path("t/<int:tournament_id>/tournament.trf", views.tournament_trf, name="tournament-trf"),
     path("t/<int:tournament_id>/games.pgn", views.tournament_pgn, name="tournament-pgn"),
+    path("t/<int:tournament_id>/live.pgn", broadcast.live_pgn, name="tournament-live"),
+    path(
+        "t/<int:tournament_id>/round/<int:round_number>.pgn",
+        broadcast.round_pgn,
+        name="tournament-round-pgn",
+    ),
     path("t/<int:tournament_id>/standings.csv", views.tournament_csv, name="tournament-csv"),
     path("t/<int:tournament_id>/print/pairings/", wall.pairings_by_board, name="print-pairings"),
     path("t/<int:tournament_id>/print/names/", wall.pairings_by_name, name="print-names"),
