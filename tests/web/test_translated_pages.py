@@ -6,6 +6,8 @@ reads the translations as committed, not a .mo left over from an earlier build."
 
 from __future__ import annotations
 
+import re
+
 import shutil
 import subprocess
 from pathlib import Path
@@ -154,6 +156,16 @@ def test_the_language_switcher_is_labelled_in_the_pages_language(
 ) -> None:
     assert '<label for="language">Язык</label>' in page("/c/riverside/", "ru")
     assert '<label for="language">Լեզու</label>' in page("/c/riverside/", "hy")
+
+
+@pytest.mark.parametrize("language", ["en", "hy", "ru"])
+def test_the_language_switcher_names_each_language_in_itself(
+    catalogue: None, evening: Tournament, language: str
+) -> None:
+    options = re.findall(
+        r'<option value="(\w+)" lang="\w+"[^>]*>([^<]+)</option>', page("/c/riverside/", language)
+    )
+    assert options == [("en", "English"), ("hy", "Հայերեն"), ("ru", "Русский")]
 
 
 @pytest.mark.parametrize(
