@@ -46,7 +46,7 @@ def test_a_csv_list_is_read_whatever_its_separator_and_header_case(
     ("text", "line", "message"),
     [
         ("", None, "the file is empty"),
-        ("name,elo,games\nAnna,1400,3\n", 1, "expected a header with the columns name, rating"),
+        ("name,points,games\nAnna,1400,3\n", 1, "expected a header with the columns name, rating"),
         ("name,rating,name\nAnna,1400,Anna\n", 1, "expected a header"),
         ("name,rating,games\n", None, "holds no player"),
         ("name,rating,games\nAnna,abc,3\n", 2, "rating 'abc'"),
@@ -114,3 +114,27 @@ def test_the_gros_open_gives_the_ratings_of_its_rated_players() -> None:
         2527.0,
         None,
     )
+
+
+@pytest.mark.parametrize(
+    "header",
+    [
+        "Անուն;Վարկանիշ;Խաղեր",
+        "ԱՆՈՒՆ;ՎԱՐԿԱՆԻՇ;ԽԱՂԵՐ",
+        "Խաղացող;Էլո;Վարկանիշային խաղեր",
+        "Имя;Рейтинг;Партии",
+        "ИГРОК;рейтинг;Количество партий",
+        "ФИО;Эло;Сыграно партий",
+        "Player;Elo;Rated games",
+        "  name ; RATING ; Games  ",
+    ],
+)
+def test_a_list_headed_in_armenian_russian_or_english_words_is_read(header: str) -> None:
+    rows = read_rating_list(io.StringIO(f"{header}\nAnna Berg;1450;30\n"), "list.csv")
+    assert rows == (ListedRating("Anna Berg", 1450.0, 30, 2),)
+
+
+def test_a_header_of_other_words_is_refused_naming_the_words_it_takes() -> None:
+    with pytest.raises(InputError) as refused:
+        read_rating_list(io.StringIO("Фамилия;Очки\nAnna Berg;1450\n"), "list.csv")
+    assert str(refused.value).startswith("list.csv:1: expected a header with the columns name")

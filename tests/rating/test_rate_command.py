@@ -105,7 +105,7 @@ def test_prior_names_match_whatever_their_case_and_spacing() -> None:
 @pytest.mark.parametrize(
     ("text", "line", "message"),
     [
-        ("name,elo,games\n", 1, "header"),
+        ("name,points,games\n", 1, "header"),
         ("name,rating,games\nAnna,abc,3\n", 2, "rating 'abc'"),
         ("name,rating,games\nAnna,1400,-1\n", 2, "games '-1'"),
         ("name,rating,games\nAnna,1400\n", 2, "3 fields"),

@@ -3,8 +3,9 @@
 Read by ``clubrating seed-ratings`` (the club's initial list) and by ``clubrating
 rate --prior``. Two shapes, told apart by the first line that is not blank:
 
-- CSV with ``,`` or ``;`` (the header line decides), header names in any case:
-  ``name`` and ``rating`` required, ``games`` optional, other columns ignored;
+- CSV with ``,`` or ``;`` (the header line decides), header names in any case, in English,
+  Armenian or Russian (:data:`HEADER_WORDS`): ``name`` and ``rating`` required, ``games``
+  optional, other columns ignored;
 - a FIDE TRF-16 file: each ``001`` line's name (columns 15-47) and rating
   (columns 49-52); a player without a rating is not listed (new), and a TRF
   gives no games count.
@@ -30,6 +31,24 @@ TRF_NAME = slice(14, 47)  # TRF-16 columns 15-47: the player's name
 TRF_RATING = slice(48, 52)  # TRF-16 columns 49-52: the player's rating
 TRF_CODE = slice(0, 3)  # every TRF line starts with its three-digit code
 COLUMNS = ("name", "rating", "games")
+# The header words each column is known by, casefolded: English, and the glossary's Armenian and
+# Russian (docs/glossary.md: name, rating, game) with their common synonyms in club lists (a
+# member, a player; Elo; rated games, games played), so that a club's own list reads as it is.
+HEADER_WORDS = {
+    "name": (
+        "name", "full name", "player", "member",
+        "անուն", "անուն ազգանուն", "ազգանուն անուն", "խաղացող", "անդամ",
+        "имя", "фио", "игрок", "участник", "член клуба", "имя фамилия", "фамилия имя",
+    ),
+    "rating": ("rating", "elo", "վարկանիշ", "էլո", "рейтинг", "эло"),
+    "games": (
+        "games", "rated games", "games played",
+        "խաղեր", "խաղերի թիվ", "վարկանիշային խաղեր", "խաղացած խաղեր",
+        "партии", "партий", "игры", "рейтинговые партии", "количество партий", "число партий",
+        "сыграно партий",
+    ),
+}  # fmt: skip
+COLUMN_OF = {word: column for column, words in HEADER_WORDS.items() for word in words}
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,7 +119,11 @@ def _csv_rows(lines: list[tuple[int, str]], source: str) -> list[ListedRating]:
     header_line, header_text = body[0]
     delimiter = ";" if header_text.count(";") > header_text.count(",") else ","
     header = [
-        cell.strip().casefold() for cell in _split(header_text, delimiter, source, header_line)
+        COLUMN_OF.get(name, name)
+        for name in (
+            " ".join(cell.split()).casefold()
+            for cell in _split(header_text, delimiter, source, header_line)
+        )
     ]
     where = {column: header.index(column) for column in COLUMNS if column in header}
     if "name" not in where or "rating" not in where or len(set(header)) != len(header):
