@@ -1,5 +1,6 @@
-"""Pure tournament rules: the evening's Dutch pairing (:mod:`.pairing`), standings and their
-tie-breaks (FIDE Handbook C.07).
+"""Pure tournament rules: the evening's Dutch pairing (:mod:`.pairing`), round robins
+(:mod:`.roundrobin`), Keizer competitions (:mod:`.keizer`, :mod:`.keizer_pairing`), standings and
+their tie-breaks (FIDE Handbook C.07).
 
 No Django, no database: plain records in (:mod:`clubrating.formats.records`), ranked rows out.
 """
