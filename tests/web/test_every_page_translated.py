@@ -85,6 +85,8 @@ EXCUSED = {
             "ratings.json",
             "t/<int:tournament_id>/tournament.trf",
             "t/<int:tournament_id>/games.pgn",
+            "t/<int:tournament_id>/live.pgn",
+            "t/<int:tournament_id>/round/<int:round_number>.pgn",
             "t/<int:tournament_id>/standings.csv",
             "p/<int:member_id>/history.csv",
             "p/<int:member_id>/history.json",
