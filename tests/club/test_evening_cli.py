@@ -8,6 +8,7 @@ import json
 import pytest
 
 from clubrating.cli import main
+from clubrating.club import zones
 from clubrating.club.models import AuditEntry, EveningBoard, Tournament, TournamentStatus
 
 from .test_cli import run
@@ -84,10 +85,23 @@ def test_a_swiss_exchange_and_a_new_pairing_from_the_command_line(capsys, starte
 
 
 @pytest.mark.django_db(transaction=True, reset_sequences=True)
+def test_an_evening_started_without_a_date_is_today_in_the_clubs_time_zone(capsys, started) -> None:
+    # Kiritimati is 14 hours ahead of UTC and Pago Pago 11 behind: whatever the hour the test
+    # runs, at least one of the two is on another calendar day than UTC.
+    for zone in ("Pacific/Kiritimati", "Pacific/Pago_Pago"):
+        assert run(capsys, "settings", f"time-zone={zone}")[0] == 0
+        before = zones.today(zone)
+        assert run(capsys, "evening", "start", zone)[0] == 0
+        started_on = Tournament.objects.get(name=zone).date
+        assert started_on in (before, zones.today(zone))  # a midnight between the two reads
+    dates = set(Tournament.objects.values_list("date", flat=True))
+    assert len(dates) == 2
+
+
+@pytest.mark.django_db(transaction=True, reset_sequences=True)
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["evening", "start", "Cup"], "give the evening's date: --date YYYY-MM-DD"),
         (
             ["evening", "start", "Cup", "--date", "2026-11-26", "--system", "knockout"],
             "'knockout' is not a pairing system: expected swiss, round-robin or double-round-robin",

@@ -13,6 +13,7 @@ from typing import Any
 from clubrating.formats.bounds import whole_number
 from clubrating.formats.records import MAX_PLAYERS
 from clubrating import djangoenv
+from clubrating.club import zones
 from clubrating.cli import examples, print_json, wants_json
 from clubrating.djangoenv import gettext
 from clubrating.commands.club import one_transaction, parse_date, the_club, who
@@ -21,7 +22,7 @@ from clubrating.tournament.roundrobin import MAX_SEED
 from clubrating.words import N_
 
 USAGE = {
-    "start": "evening start NAME --date YYYY-MM-DD [--rounds N] [--system SYSTEM]",
+    "start": "evening start NAME [--date YYYY-MM-DD] [--rounds N] [--system SYSTEM]",
     "register": "evening register T NAME [NAME ...]",
     "pair": "evening pair T [--order ORDER] [--seed N]",
     "show": "evening show T",
@@ -93,12 +94,11 @@ def _start(args: argparse.Namespace, club: Any) -> list[str]:
     from clubrating.club import evening
 
     name = " ".join(_words(args, 1, more=True))
-    if args.date is None:
-        raise InputError(N_("give the evening's date: --date YYYY-MM-DD"))
+    date = zones.today(club.time_zone) if args.date is None else parse_date(args.date)
     t = evening.start_evening(
         club,
         name,
-        parse_date(args.date),
+        date,
         args.rounds or "5",
         who=who(),
         time_control=args.time_control,
@@ -259,7 +259,11 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--club", metavar="SLUG", help=gettext("the club (needed when the database holds several)")
     )
-    p.add_argument("--date", metavar="YYYY-MM-DD", help=gettext("start: the evening's date"))
+    p.add_argument(
+        "--date",
+        metavar="YYYY-MM-DD",
+        help=gettext("start: the evening's date (default today, in the club's time zone)"),
+    )
     p.add_argument(
         "--rounds",
         metavar="N",
