@@ -70,6 +70,25 @@ def test_the_slips_show_each_board_with_result_boxes_and_a_qr_code_and_link_unde
     assert opened == ["yes: it belongs to that phone"] + ["not yet"] * 3
 
 
+def test_a_private_clubs_slips_show_full_names_and_its_phone_pages_stay_initials(
+    evening: Tournament, arbiter_client: Client
+) -> None:
+    services.set_privacy(evening.club, who="test", visibility="arbiter")
+    page = arbiter_client.post(
+        f"/c/riverside/arbiter/t/{evening.id}/slips/", {"action": "print", "round": "1"}
+    ).content.decode()
+    tokens = re.findall(r"http://testserver/m/([A-Za-z0-9_-]+)/", page)
+    labels = re.findall(r'<figcaption class="player">([^<]*)</figcaption>', page)
+    assert labels == [
+        "White: Anna Smith",
+        "Black: Bob Jones",
+        "White: Carl Berg",
+        "Black: Dana White",
+    ]
+    phone = Client().get(f"/m/{tokens[0]}/").content.decode()
+    assert "A. S." in phone and "Anna Smith" not in phone
+
+
 def test_a_player_opens_the_link_without_logging_in_and_sees_the_board_under_the_name_rules(
     evening: Tournament, arbiter_client: Client
 ) -> None:

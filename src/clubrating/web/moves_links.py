@@ -12,7 +12,8 @@ apart from the others), requests to unknown links per client address, and capped
 The slips page is the arbiter's: one slip per board of a round with the round, the board,
 result boxes and, for each player, their own link as a QR code (segno's SVG, inline) and as
 text, labelled with the player's name as the phone page shows it (the slip lies on the board,
-in public). Printing the slips makes the links, since only a token's hash is kept.
+in public), or in full in a club only its arbiters see. Printing the slips makes the links,
+since only a token's hash is kept.
 """
 
 from __future__ import annotations
@@ -249,8 +250,10 @@ def _slips(
     request: HttpRequest, t: Tournament, issued: list[ml.IssuedLink]
 ) -> list[dict[str, Any]]:
     """One slip a board: its two players' links (White's first, as issued), each labelled with
-    the name the phone page shows."""
+    the name the phone page shows; in a club whose pages only its arbiters see, the name in full
+    (the slips lie among the club's own players, and initials are ambiguous at the boards)."""
     public, slips = _public(t), []
+    private = t.club.visibility == Visibility.ARBITER
     for white, black in zip(issued[::2], issued[1::2], strict=True):
         codes = []
         for issued_link in (white, black):
@@ -260,7 +263,7 @@ def _slips(
             codes.append(
                 {
                     "colour": issued_link.link.colour,
-                    "name": _player(public, player, t.has_juniors),
+                    "name": player.name if private else _player(public, player, t.has_juniors),
                     "url": url,
                     "qr": qr_svg(url),
                 }
