@@ -88,6 +88,21 @@ class ClubratingError(Exception):
         """The line for a person, in the language of ``catalogue``."""
         return self.text.translated(catalogue)
 
+    def __reduce__(self) -> tuple[object, ...]:
+        # An error raised in a worker process crosses back pickled; subclasses whose __init__
+        # takes other arguments than the message could not be rebuilt by calling it again.
+        return (_restored, (type(self), self.args, self.__dict__))
+
+
+def _restored(
+    kind: type[ClubratingError], args: tuple[object, ...], state: dict[str, object]
+) -> ClubratingError:
+    """The error ``kind`` with its ``args`` and attributes, without calling its __init__."""
+    error = Exception.__new__(kind)
+    error.args = args
+    error.__dict__.update(state)
+    return error
+
 
 class InputError(ClubratingError, ValueError):
     """Bad input in a file or an argument: ``file:line: what was expected``."""
