@@ -126,6 +126,7 @@ def test_settings_from_the_command_line(
         "inactive-months": 12,
         "moves-link-days": 14,
         "language": "en",
+        "slug": "riverside",
     }
     assert main(["settings", "k-new=99999"]) == 2
     out, err = capsys.readouterr()

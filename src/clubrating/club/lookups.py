@@ -10,7 +10,7 @@ from django.utils.translation import gettext_noop
 
 from clubrating.formats.bounds import whole_number
 from clubrating.formats.records import MAX_NAME_LENGTH
-from clubrating.club.models import Club, Entry, Game, Member, Tournament, merge_cycle
+from clubrating.club.models import AuditEntry, Club, Entry, Game, Member, Tournament, merge_cycle
 from clubrating.errors import InputError, NotFound
 from clubrating.formats.results import result_text
 from clubrating.identity.same import is_exact, word_key
@@ -45,6 +45,18 @@ def find_club(slug: str | None = None) -> Club:
 
 
 SLUGS_SHOWN = 20  # a federation's database may hold hundreds of clubs
+
+
+def club_renamed_from(slug: str) -> Club | None:
+    """The club whose address word was ``slug`` before the arbiter changed it (its settings'
+    audit entries keep every old one), the latest such change first; None when no club was."""
+    entry = (
+        AuditEntry.objects.filter(action="settings", old__slug=slug)
+        .select_related("club")
+        .order_by("-id")
+        .first()
+    )
+    return None if entry is None or entry.club.slug == slug else entry.club
 
 
 def _slugs() -> str:

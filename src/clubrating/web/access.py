@@ -28,10 +28,11 @@ from django.conf import settings
 from django.contrib.messages.storage.cookie import CookieStorage
 from django.core.cache import cache
 from django.db import connection
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponsePermanentRedirect
 from django.utils import timezone, translation
 
 from clubrating.club import zones
+from clubrating.club.lookups import club_renamed_from
 from clubrating.club.models import (
     AuditEntry,
     Club,
@@ -224,6 +225,24 @@ def shared_cache_allowed(request: HttpRequest) -> bool:
     return not ({settings.SESSION_COOKIE_NAME, CookieStorage.cookie_name} & request.COOKIES.keys())
 
 
+def moved(request: HttpRequest, slug: str | None) -> HttpResponse | None:
+    """A permanent redirect from a club's old address word to its new one (the arbiter changed
+    it in the settings), for whoever may see the club; None when ``slug`` names a club now, or
+    none ever was."""
+    if slug is None or Club.objects.filter(slug=slug).exists():
+        return None
+    club = club_renamed_from(slug)
+    if club is None or not (club.visibility == Visibility.PUBLIC or is_arbiter_of(request, club)):
+        return None
+    old, new = f"/c/{slug}/", f"/c/{club.slug}/"
+    path = request.get_full_path()
+    return (
+        HttpResponsePermanentRedirect(new + path.removeprefix(old))
+        if path.startswith(old)
+        else None
+    )
+
+
 def club_view(view: View) -> View:
     """Resolve ``slug`` or ``token`` of the URL into ``access``, mark the response, and
     serve anonymous viewers from a cache keyed on the club's history version and the language."""
@@ -237,6 +256,8 @@ def club_view(view: View) -> View:
         **kwargs: Any,
     ) -> HttpResponse:
         started = time.perf_counter()
+        if (redirect := moved(request, slug)) is not None:
+            return redirect
         access = resolve(request, slug=slug, token=token)
         cacheable = shared_cache_allowed(request)
         with in_club(request, access.club):

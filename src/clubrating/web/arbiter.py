@@ -31,7 +31,7 @@ from clubrating.club.services.outcome import rebuild_text
 from clubrating.errors import ClubratingError, InputError, NotFound
 from clubrating.formats.results import GameResult
 from clubrating.formats.typed import parse_typed
-from clubrating.web.access import ARBITER_PREFIX, ClubAccess, in_club, mark_privacy
+from clubrating.web.access import ARBITER_PREFIX, ClubAccess, in_club, mark_privacy, moved
 from clubrating.web.language import in_name_order
 from clubrating.web.pages import points_text
 
@@ -45,6 +45,8 @@ def arbiter_view(view: Callable[..., HttpResponse]) -> Callable[..., HttpRespons
         if not request.user.is_authenticated:
             return redirect_to_login(request.get_full_path())
         club = Club.objects.filter(slug=slug, arbiters=request.user).first()
+        if club is None and (redirect := moved(request, slug)) is not None:
+            return redirect
         if club is None:
             raise Http404("no such club")
         access = ClubAccess(club, True, f"/c/{club.slug}/", f"/api/c/{club.slug}/")

@@ -19,6 +19,7 @@ from django.utils.translation import gettext_noop
 from clubrating.club import audit, zones
 from clubrating.club.locking import history_write
 from clubrating.club.models import Club
+from clubrating.club.services.clubs import slug_for
 from clubrating.club.services.outcome import Outcome
 from clubrating.errors import InputError, Refused, Text
 from clubrating.formats import bounds
@@ -65,6 +66,15 @@ def _language(text: str) -> str:
     if text not in codes:
         raise InputError(gettext_noop("expected one of %(codes)s"), codes=", ".join(codes))
     return text
+
+
+def _slug(text: str) -> str:
+    slug = slug_for(text)
+    if not slug:
+        raise InputError(
+            gettext_noop("expected letters or digits of any script: the club's address word")
+        )
+    return slug
 
 
 def _zone(text: str) -> str:
@@ -178,6 +188,16 @@ SETTINGS: tuple[Setting, ...] = (
         ),
         replays=False,
     ),
+    Setting(
+        "slug",
+        "slug",
+        _slug,
+        N_(
+            "the club's address word, /c/WORD/, in Latin letters (other scripts are "
+            "transliterated); the old address goes on leading to the new one"
+        ),
+        replays=False,
+    ),
 )
 
 BY_KEY = {s.key: s for s in SETTINGS}
@@ -218,6 +238,11 @@ def change_settings(club: Club, changes: Mapping[Setting, Any], *, who: str) -> 
         changed = [s for s in changes if old[s.key] != new[s.key]]
         if not changed:
             raise Refused(gettext_noop("the settings are those already: nothing changed"))
+        if "slug" in new and Club.objects.filter(slug=new["slug"]).exclude(pk=club.pk).exists():
+            raise Refused(
+                gettext_noop("a club with the short name %(slug)s exists already"),
+                slug=repr(new["slug"]),
+            )
         if (
             club.policy == "fide"
             and "policy" not in new

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from anyascii import anyascii
 from django.db import IntegrityError, transaction
 from django.utils.text import slugify
 from django.utils.translation import gettext_noop
@@ -12,6 +13,23 @@ from clubrating.club.lookups import reread
 from clubrating.club.models import Club, NameDisplay, Visibility, new_token
 from clubrating.club.services.outcome import Outcome
 from clubrating.errors import InputError, Refused, Text
+
+
+# Armenian "ու" is one sound, u, and "և" is "ev" (reformed orthography); letter by letter anyascii
+# would write "ow" and "ew" ("akowmb" for "ակումբ").
+_ARMENIAN = str.maketrans({"\u0587": "ev"})
+_ARMENIAN_U = (("ու", "u"), ("Ու", "U"), ("ՈՒ", "U"))
+MAX_SLUG = 60  # Club.slug's length
+
+
+def slug_for(text: str) -> str:
+    """The club's address word for ``text`` in any script: transliterated to Latin (anyascii),
+    then Django's slugify ("Երևանի շախմատի ակումբ" -> "erevani-shakhmati-akumb", "Шахматный
+    клуб" -> "shakhmatnyy-klub"); "" when nothing in it reads as a letter or a digit."""
+    text = text.translate(_ARMENIAN)
+    for armenian, latin in _ARMENIAN_U:
+        text = text.replace(armenian, latin)
+    return slugify(anyascii(text))[:MAX_SLUG].strip("-")
 
 
 def create_club(
@@ -32,7 +50,7 @@ def create_club(
             policy=repr(policy),
         )
     time_zone = zones.parse_zone(time_zone)
-    slug = slugify(slug or name)[:60] or "club"
+    slug = slug_for(slug or name) or "club"
     taken = Refused(
         gettext_noop("a club with the short name %(slug)s exists already"), slug=repr(slug)
     )
