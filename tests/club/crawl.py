@@ -214,7 +214,7 @@ def rated_games(n: int) -> str:
 def rating_lists(web: Client, base: str, api: str, truth: Truth) -> list[str]:
     found = []
     for lst in truth.lists:
-        want = {m: rg for (m, l), rg in truth.current.items() if l == lst}
+        want = truth.listed(lst)
         page = Page(get(web, f"{base}?list={lst}").decode())
         shown = {}
         for table in page.tables:
@@ -718,7 +718,7 @@ def run(*args: str) -> str:
 def commands(truth: Truth, active: list[int]) -> list[str]:
     found = []
     for lst in truth.lists:
-        want = {m: rg for (m, l), rg in truth.current.items() if l == lst}
+        want = truth.listed(lst)
         doc = json.loads(run("ratings", "--list", lst, "--json"))
         found += differ(
             f"clubrating ratings --json ({lst})",

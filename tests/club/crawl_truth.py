@@ -56,6 +56,15 @@ class Truth:
         int, tuple[float, int, list[int]]
     ]  # person -> (CPI now, games, game ids in ledger order)
     black_points: dict[int, int]  # game id -> Black's half-points
+    left: frozenset[int] = frozenset()  # persons who left the club: off the current list
+
+    def listed(self, rating_list: str) -> dict[int, tuple[float, int]]:
+        """The persons on a current list, with their rating and games."""
+        return {
+            m: rg
+            for (m, lst), rg in self.current.items()
+            if lst == rating_list and m not in self.left
+        }
 
     def person_points(self, tournament_id: int, person: int) -> int:
         """The person's half-points in a tournament (every name of theirs in it)."""
@@ -167,4 +176,9 @@ def read_truth(club: Club) -> Truth:
         dict(games),
         cpi,
         black_points,
+        frozenset(
+            Member.objects.filter(club=club, merged_into=None)
+            .exclude(left=None)
+            .values_list("id", flat=True)
+        ),
     )

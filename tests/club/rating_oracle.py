@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
+from clubrating.club import reads
 from clubrating.club.models import (
     Club,
     CurrentRating,
@@ -37,7 +38,7 @@ def club_facts(club: Club) -> oracle.Facts:
         provisional_games=club.provisional_games,
         separate_lists=club.separate_lists,
     )
-    members = Member.objects.filter(club=club).values_list("id", "merged_into_id", "junior")
+    members = Member.objects.filter(club=club).values_list("id", "merged_into_id", "junior", "left")
     games: dict[int, list[oracle.Game]] = {}
     for tournament_id, white, black, points, played in Game.objects.filter(
         tournament__club=club
@@ -67,10 +68,11 @@ def club_facts(club: Club) -> oracle.Facts:
     ]
     return oracle.Facts(
         settings,
-        {m: into for m, into, _ in members},
-        {m for m, _, junior in members if junior},
+        {m: into for m, into, _, _ in members},
+        {m for m, _, junior, _ in members if junior},
         initial,
         tournaments,
+        {m for m, _, _, left in members if left is not None},
     )
 
 
@@ -89,8 +91,33 @@ def _differ(stored: tuple[Any, ...], expected: tuple[Any, ...]) -> bool:
 
 
 def oracle_differences(club: Club) -> list[str]:
-    """Each stored rating change or current rating that is not the oracle's, one line each."""
-    changes, current = oracle.rate(club_facts(club))
+    """Each stored rating change or current rating that is not the oracle's, and each list whose
+    persons are not the oracle's, one line each."""
+    facts = club_facts(club)
+    changes, current = oracle.rate(facts)
+    return (
+        _change_differences(club, changes)
+        + _current_differences(club, current)
+        + _listed_differences(club, facts, current)
+    )
+
+
+def _listed_differences(
+    club: Club, facts: oracle.Facts, current: dict[tuple[int, str], oracle.Current]
+) -> list[str]:
+    found = []
+    for lst in sorted({lst for _, lst in current}):
+        shown = {row["member_id"] for row in reads.rating_list(club, lst)}
+        want = oracle.listed(facts, current, lst)
+        found += [
+            f"list {lst}: member {m} {'listed' if m in shown else 'missing'}, oracle "
+            f"{'listed' if m in want else 'not listed'}"
+            for m in sorted(shown ^ want)
+        ]
+    return found
+
+
+def _change_differences(club: Club, changes: dict[tuple[int, int], oracle.Change]) -> list[str]:
     stored_changes = {
         (t, m): (lst, before, after, k, games_before, rated, half, expected, bool(provisional))
         for t, m, lst, before, after, k, games_before, rated, half, expected, provisional in RatingChange.objects.filter(
@@ -132,6 +159,11 @@ def oracle_differences(club: Club) -> list[str]:
             found.append(
                 f"rating change of tournament {key[0]}, member {key[1]}: stored {got}, oracle {row}"
             )
+    return found
+
+
+def _current_differences(club: Club, current: dict[tuple[int, str], oracle.Current]) -> list[str]:
+    found = []
     stored_current = {
         (m, lst): (rating, games, bool(provisional), _day(last))
         for m, lst, rating, games, provisional, last in CurrentRating.objects.filter(

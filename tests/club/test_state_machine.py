@@ -2,7 +2,8 @@
 
 Hypothesis drives the services the way arbiters do: imports (a record, TRF, PGN, CSV,
 typed lines; chess or bughouse; a stored tournament again, refused, then forced), links and new members on drafts and on published tournaments, publish and
-unpublish, corrections (of a game found by a member's other spelling too), redating, deletion, merges, renames, flags, stored analyses, and
+unpublish, corrections (of a game found by a member's other spelling too), redating, deletion, merges, renames, flags, members who
+leave and come back, stored analyses, and
 the club's time zone, the evening paired here. A refusal is a legal outcome of a step, after which nothing
 stored may differ. After every step:
 
@@ -110,6 +111,7 @@ TYPED_MOVES = (
     "e4 e5 Ke3",
     "е4 е5 Кf3 1:29:55",
 )  # legal, mate, illegal, Russian
+LEFT_DAYS = (dt.date(2026, 3, 1), dt.date(2026, 3, 20), dt.date(2099, 1, 1))  # 2099: refused
 ZONES = ("UTC", "Asia/Yerevan", "America/New_York", "")  # "": the server's zone
 
 # A small tournament: 2 to 5 names, up to 3 rounds of games between them.
@@ -216,7 +218,7 @@ def stored_state(club: Club) -> tuple[Any, ...]:
         list(
             Member.objects.filter(club=club)
             .order_by("id")
-            .values_list("id", "name", "junior", "full_name_consent", "merged_into_id")
+            .values_list("id", "name", "junior", "full_name_consent", "merged_into_id", "left")
         ),
         list(Merge.objects.filter(club=club).order_by("id").values_list("id", "undone")),
         list(Distinct.objects.filter(club=club).order_by("id").values_list("one_id", "other_id")),
@@ -709,6 +711,21 @@ class ClubMachine(RuleBasedStateMachine):
             self.attempt(
                 lambda: services.set_member_flags(member, who=WHO, junior=junior, consent=consent)
             )
+
+    @precondition(lambda self: self.sizes["members"] > 0)
+    @rule(a=ids, day=st.sampled_from(LEFT_DAYS))
+    def leave(self, a: int, day: dt.date) -> None:
+        """A member left the club (a day after today is refused): off the list, history kept."""
+        member = pick(self.members(), a)
+        if member is not None:
+            self.attempt(lambda: services.leave(member, day, who=WHO))
+
+    @precondition(lambda self: self.sizes["members"] > 0)
+    @rule(a=ids)
+    def come_back(self, a: int) -> None:
+        member = pick(self.members(), a)
+        if member is not None:
+            self.attempt(lambda: services.come_back(member, who=WHO))
 
     @rule(
         changes=st.dictionaries(

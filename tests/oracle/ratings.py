@@ -149,6 +149,7 @@ class Facts:
     juniors: set[int] = field(default_factory=set)
     initial: list[InitialRow] = field(default_factory=list)  # in the list's order
     tournaments: list[Tournament] = field(default_factory=list)
+    left: set[int] = field(default_factory=set)  # members marked as having left the club
 
 
 def person(merged_into: dict[int, int | None], member: int) -> int:
@@ -317,3 +318,11 @@ def rate_tournament(
             old.reached_2400 or after >= 2400 or old.rating >= 2400,
             tournament.date,
         )
+
+
+def listed(facts: Facts, current: dict[tuple[int, str], Current], rating_list: str) -> set[int]:
+    """The persons on the current list (docs/ratings.md, "Members who leave"): everyone with a
+    current rating on it, but a person marked as having left. The mark is the person's own (the
+    member others were merged into); a member merged away carries none of its own. Leaving
+    changes no rating: ``current`` is the same with or without it."""
+    return {who for who, lst in current if lst == rating_list and who not in facts.left}

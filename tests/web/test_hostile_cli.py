@@ -137,6 +137,8 @@ CLI: dict[str, list[list[str]]] = {
         ["member", "{M}", "--junior", "{V}"],
         ["member", "{M}", "--consent", "{V}"],
         ["member", "{M}", "--consent", "yes", "--club", "{V}"],
+        ["member", "{M}", "--left", "{V}"],
+        ["member", "{V}", "--returned"],
     ],
     "rebuild": [["rebuild", "--club", "{V}"]],
     "ratings": [["ratings", "--list", "{V}"], ["ratings", "--club", "{V}"]],

@@ -548,6 +548,10 @@ SENTENCES: dict[str, Writer] = {
         f"{target_shown(t)}: {changes_text(o, n) or _('nothing changed')}"
     ),
     "rename": _template(gettext_noop("%(t)s renamed from '%(old_name)s' to '%(new_name)s'")),
+    "member-left": _template(gettext_noop("%(t)s left the club on %(new_left)s")),
+    "member-returned": _template(
+        gettext_noop("%(t)s is a member again (had left on %(old_left)s)")
+    ),
     "rebuild": _rebuild,
     "analyse": lambda t, o, n: counted(
         n["games"],

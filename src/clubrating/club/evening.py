@@ -252,11 +252,23 @@ def register(tournament: Tournament, name: str, *, who: str) -> Entry:
 def _registered_member(club: Club, text: str) -> Member | None:
     """The member the arbiter typed at registration (a number must be one), or None for a new name."""
     if text.isdigit():
-        return get_member(club, text).active()
-    found = members_called(club, text)
-    if len(found) > 1:
-        find_member_by_name(club, text)  # refused: the line that lists them
-    return found[0].active() if found else None
+        member: Member | None = get_member(club, text).active()
+    else:
+        found = members_called(club, text)
+        if len(found) > 1:
+            find_member_by_name(club, text)  # refused: the line that lists them
+        member = found[0].active() if found else None
+    if member is not None and member.left is not None:
+        raise Refused(
+            gettext_noop(
+                "%(name)s (member %(id)s) left the club on %(date)s: mark them as a member "
+                "again first (the members page, or clubrating member %(id)s --returned)"
+            ),
+            name=member.name,
+            id=member.id,
+            date=member.left.isoformat(),
+        )
+    return member
 
 
 def withdraw(entry: Entry, *, who: str) -> Outcome:

@@ -89,6 +89,9 @@ class Member(models.Model):
     merged_into = models.ForeignKey(
         "self", null=True, blank=True, on_delete=models.PROTECT, related_name="absorbed"
     )
+    # The day the member left the club: off the current list and the evening's registration,
+    # history kept (docs/ratings.md, "Members who leave"); None while a member.
+    left = models.DateField(null=True, blank=True)
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -62,7 +62,10 @@ def _run(sql: str, params: list[Any]) -> list[tuple[Any, ...]]:
 def _rating_list(club_id: int, rating_list: str) -> QuerySet[Any]:
     return (
         CurrentRating.objects.filter(
-            member__club_id=club_id, member__merged_into=None, rating_list=rating_list
+            member__club_id=club_id,
+            member__merged_into=None,
+            member__left=None,  # members who left keep their rating off the list
+            rating_list=rating_list,
         )
         .order_by()
         .values_list(

@@ -11,7 +11,7 @@ from typing import Any
 from clubrating import djangoenv
 from clubrating.djangoenv import gettext, ngettext
 from clubrating.cli import print_json, wants_json
-from clubrating.commands.club import _add, one_transaction, report, the_club, who
+from clubrating.commands.club import _add, one_transaction, parse_date, report, the_club, who
 from clubrating.errors import InputError, Text
 from clubrating.words import N_, fit, plural
 
@@ -270,20 +270,24 @@ def cmd_member(args: argparse.Namespace) -> int:
 
     flag = {"yes": True, "no": False, None: None}
     member = services.get_member(club, args.member)
+    left = None if args.left is None else parse_date(args.left)
     done = []
-    if args.name is not None:
-        done.append(services.rename_member(member, args.name, who=who()))
-    if args.name is None or args.junior is not None or args.consent is not None:
-        done.append(
-            services.set_member_flags(
-                member, who=who(), junior=flag[args.junior], consent=flag[args.consent]
+    with one_transaction():  # a step refused undoes the ones before it
+        if args.name is not None:
+            done.append(services.rename_member(member, args.name, who=who()))
+        if left is not None:
+            done.append(services.leave(member, left, who=who()))
+        if args.returned:
+            done.append(services.come_back(member, who=who()))
+        if not done or args.junior is not None or args.consent is not None:
+            done.append(
+                services.set_member_flags(
+                    member, who=who(), junior=flag[args.junior], consent=flag[args.consent]
+                )
             )
-        )
-    said = (
-        done[0].message
-        if len(done) == 1
-        else Text("%(first)s; %(then)s", first=done[0].message, then=done[1].message)
-    )
+    said = done[0].message
+    for then in done[1:]:  # a separator, not a sentence to translate
+        said = Text("%(first)s; %(then)s", first=said, then=then.message)
     report(
         services.Outcome(said, done[-1].rebuild), args
     )  # one document (a separator, not a sentence to translate)
@@ -393,10 +397,25 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
         common,
         "member",
         cmd_member,
-        gettext("a member's name, junior flag and full-name consent"),
-        "clubrating member 7 --junior yes --consent no; clubrating member 7 --name 'John Smith'",
+        gettext("a member's name, junior flag, full-name consent, and leaving the club"),
+        "clubrating member 7 --junior yes --consent no; clubrating member 7 --name 'John Smith'; "
+        "clubrating member 7 --left 2026-11-30; clubrating member 7 --returned",
     )
     p.add_argument("member", help=gettext("member id, name or any name it is known under"))
+    leaving = p.add_mutually_exclusive_group()
+    leaving.add_argument(
+        "--left",
+        metavar="YYYY-MM-DD",
+        help=gettext(
+            "the member left the club on that day: off the current list and the evening's "
+            "registration, history kept"
+        ),
+    )
+    leaving.add_argument(
+        "--returned",
+        action="store_true",
+        help=gettext("a member who left is a member again (back on the list with their rating)"),
+    )
     p.add_argument(
         "--name",
         help=gettext("correct the member's name (the spellings typed in tournaments stay)"),

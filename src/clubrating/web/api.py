@@ -108,6 +108,7 @@ def player(request: HttpRequest, access: ClubAccess, member_id: int) -> dict[str
     return {
         "member_id": member.id,
         "name": data["name"],
+        "left": member.left.isoformat() if member.left else None,
         "ratings": data["ratings"],
         "history": history,
         "games": games,
@@ -368,6 +369,7 @@ OPENAPI: dict[str, Any] = {
             "Player": _obj(
                 member_id=_INT,
                 name=_STR,
+                left={"type": ["string", "null"], "format": "date"},
                 ratings={"type": "object"},
                 history={
                     "type": "array",

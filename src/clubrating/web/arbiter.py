@@ -89,6 +89,11 @@ def _page(request: HttpRequest, access: ClubAccess, template: str, **context: An
     )
 
 
+def _left_day(club: Club, text: str) -> dt.date:
+    """The day a member left as typed on the members page; blank: today, in the club's zone."""
+    return _date(text) or zones.today(club.time_zone)
+
+
 def _date(text: str) -> dt.date | None:
     if not text.strip():
         return None
@@ -451,6 +456,10 @@ def member_action(request: HttpRequest, access: ClubAccess, action: str) -> Http
         "distinct": lambda: services.mark_distinct(
             _member(club, post.get("one", "")), _member(club, post.get("other", "")), who=w
         ),
+        "leave": lambda: services.leave(
+            _member(club, post.get("member", "")), _left_day(club, post.get("day", "")), who=w
+        ),
+        "return": lambda: services.come_back(_member(club, post.get("member", "")), who=w),
     }
     if action not in actions:
         raise Http404("no such action")

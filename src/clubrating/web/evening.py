@@ -142,7 +142,7 @@ def evening_page(request: HttpRequest, access: ClubAccess, tournament_id: int) -
         for e, proposals in proposals_for(t)
     ]
     members = in_name_order(
-        Member.objects.filter(club=access.club, merged_into=None)
+        Member.objects.filter(club=access.club, merged_into=None, left=None)
         .order_by("id")
         .values_list("id", "name"),
         lambda m: m[1],

@@ -32,6 +32,8 @@ if TYPE_CHECKING:
     from clubrating.club.services.clubs import create_club, set_privacy
     from clubrating.club.services.history import check_history
     from clubrating.club.services.members import (
+        come_back,
+        leave,
         mark_distinct,
         merge,
         rename_member,
@@ -82,7 +84,15 @@ HOMES: dict[str, str] = {
         ("clubrating.club.services.history", ("check_history",)),
         (
             "clubrating.club.services.members",
-            ("mark_distinct", "merge", "rename_member", "set_member_flags", "unmerge"),
+            (
+                "come_back",
+                "leave",
+                "mark_distinct",
+                "merge",
+                "rename_member",
+                "set_member_flags",
+                "unmerge",
+            ),
         ),
         (
             "clubrating.club.services.names",
@@ -127,6 +137,7 @@ __all__ = [
     "all_new_members",
     "change_date",
     "check_history",
+    "come_back",
     "correct_result",
     "create_club",
     "delete_tournament",
@@ -137,6 +148,7 @@ __all__ = [
     "get_member",
     "get_tournament",
     "import_tournament",
+    "leave",
     "link",
     "mark_distinct",
     "merge",

@@ -3,12 +3,13 @@ and their names."""
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Sequence
 
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
-from clubrating.club import audit
+from clubrating.club import audit, zones
 from clubrating.club.history import rebuild
 from clubrating.club.locking import history_write
 from clubrating.club.lookups import merged_persons, reread
@@ -267,5 +268,93 @@ def rename_member(member: Member, name: str, *, who: str) -> Outcome:
             id=member.id,
             old=repr(old),
             new=repr(new),
+        )
+    )
+
+
+def _not_merged(member: Member) -> None:
+    """Leaving and coming back are said of a person: the member others were merged into."""
+    if member.merged_into_id is not None:
+        raise Refused(
+            gettext_noop("%(name)s was merged into %(name2)s: say it of that member"),
+            name=member.name,
+            name2=member.active().name,
+        )
+
+
+def leave(member: Member, day: dt.date, *, who: str) -> Outcome:
+    """The member left the club on ``day``: off the current rating list and the evening's
+    registration from now on; every tournament, game, rating change and the rating itself stay
+    (docs/ratings.md, "Members who leave"). No rating depends on it: nothing is replayed."""
+    with history_write(member.club_id) as club:
+        reread(member)
+        _not_merged(member)
+        if member.left is not None:
+            raise Refused(
+                gettext_noop("%(name)s (member %(id)s) left already, on %(date)s"),
+                name=member.name,
+                id=member.id,
+                date=member.left.isoformat(),
+            )
+        today = zones.today(club.time_zone)
+        if day > today:
+            raise Refused(
+                gettext_noop(
+                    "%(date)s is after today (%(today)s): mark the member on the day they leave"
+                ),
+                date=day.isoformat(),
+                today=today.isoformat(),
+            )
+        member.left = day
+        member.save(update_fields=["left"])
+        audit.record(
+            club,
+            who,
+            "member-left",
+            f"member {member.id} '{member.name}'",
+            old={"left": None},
+            new={"left": day.isoformat()},
+        )
+    return Outcome(
+        Text(
+            gettext_noop(
+                "%(name)s (member %(id)s) left the club on %(date)s: off the current list, "
+                "history kept"
+            ),
+            name=member.name,
+            id=member.id,
+            date=day.isoformat(),
+        )
+    )
+
+
+def come_back(member: Member, *, who: str) -> Outcome:
+    """A member who left is a member again: back on the list with the rating they left with."""
+    with history_write(member.club_id) as club:
+        reread(member)
+        _not_merged(member)
+        if member.left is None:
+            raise Refused(
+                gettext_noop("%(name)s (member %(id)s) has not left the club"),
+                name=member.name,
+                id=member.id,
+            )
+        old = member.left
+        member.left = None
+        member.save(update_fields=["left"])
+        audit.record(
+            club,
+            who,
+            "member-returned",
+            f"member {member.id} '{member.name}'",
+            old={"left": old.isoformat()},
+            new={"left": None},
+        )
+    return Outcome(
+        Text(
+            gettext_noop("%(name)s (member %(id)s) is a member again (had left on %(date)s)"),
+            name=member.name,
+            id=member.id,
+            date=old.isoformat(),
         )
     )
