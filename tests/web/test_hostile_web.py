@@ -98,7 +98,7 @@ POST_SURFACES: dict[str, dict[str, tuple[str, ...]]] = {
     "accounts/login/": {"": ("username", "password", "next")},
     "accounts/logout/": {"": ("next",)},
     "language/": {"": ("language", "next")},
-    "m/<slug:token>/": {"": ("moves",)},
+    "m/<slug:token>/": {"": ("moves", "result")},
     ARBITER + "rebuild/": {"": ()},
     ARBITER + "t/<int:tournament_id>/analysis/": {"retry": ()},
     ARBITER + "upload/": {

@@ -511,6 +511,15 @@ def _drop_moves(t: str, o: dict[str, Any], n: dict[str, Any]) -> str:
     }
 
 
+def _phone_result(t: str, o: dict[str, Any], n: dict[str, Any]) -> str:
+    sender = {"white": _("White's phone"), "black": _("Black's phone")}.get(n["side"])
+    return _("%(t)s: %(sender)s sent the result %(result)s") % {
+        "t": target_shown(t),
+        "sender": sender or _("a phone with the board's link"),
+        "result": result_shown(n["result"]),
+    }
+
+
 SENTENCES: dict[str, Writer] = {
     "create-club": lambda t, o, n: (
         _("created the club '%(name)s' (%(t)s), policy %(policy)s")
@@ -593,6 +602,7 @@ SENTENCES: dict[str, Writer] = {
         gettext_noop("a moves link of %(t)s opened on its first device, which it now belongs to")
     ),
     "moves-links-follow": _moves_follow,
+    "phone-result": _phone_result,
     "moves-accept": _template(gettext_noop("the moves the players entered for %(t)s accepted")),
     "drop-moves": _drop_moves,
 }

@@ -62,7 +62,7 @@ from clubrating.club.models import (
     TournamentStatus,
 )
 from clubrating.club.services import Outcome, publish, reread
-from clubrating.club.services.moves_links import accept_agreeing
+from clubrating.club.services.moves_links import accept_agreeing, close_answers
 from clubrating.errors import InputError, NotFound, Refused, Text
 from clubrating.formats import records
 from clubrating.formats.records import MAX_NAME_LENGTH, MAX_ROUNDS, ByeKind
@@ -802,6 +802,7 @@ def enter_result(board: EveningBoard, result: str, *, who: str) -> Outcome:
             old=None if old is None else {"result": old},
             new={"result": new},
         )
+        close_answers(board)  # results the players' phones sent: decided now
         players = (
             "" if game.moves.strip() else accept_agreeing(game)
         )  # moves the players sent before it

@@ -514,6 +514,8 @@ class SubmissionReason(models.TextChoices):
         "pairing-changed",
         _("the pairing changed: its sender no longer plays this game"),
     )
+    RESULTS_AGREED = "results-agreed", _("White's and Black's results agreed: entered")
+    RESULT_ENTERED = "result-entered", _("the game's result was entered")
 
 
 class MovesSubmission(models.Model):
@@ -534,6 +536,22 @@ class MovesSubmission(models.Model):
     device = models.CharField(
         max_length=32, blank=True
     )  # the device that sent it (as MovesLink.device)
+
+    class Meta:
+        ordering = ["created", "id"]
+
+
+class ResultSubmission(models.Model):
+    """A result a player sent through their moves link: nothing of it is on the board until
+    White's and Black's agree (club.services.phone_results) or the arbiter enters the result."""
+
+    link = models.ForeignKey(MovesLink, on_delete=models.CASCADE, related_name="results")
+    result = models.CharField(max_length=7)  # GameResult's value: 1-0, 0-1 or 1/2-1/2
+    created = models.DateTimeField()
+    state = models.CharField(max_length=10, default="pending")  # pending, accepted, superseded
+    side = models.CharField(max_length=5, blank=True)  # as MovesSubmission.side
+    reason = models.CharField(max_length=16, blank=True, choices=SubmissionReason.choices)
+    device = models.CharField(max_length=32, blank=True)  # as MovesSubmission.device
 
     class Meta:
         ordering = ["created", "id"]

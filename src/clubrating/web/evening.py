@@ -21,6 +21,8 @@ from django.views.decorators.http import require_POST, require_safe
 
 from clubrating.club import evening, pairing_changes, services, zones
 from clubrating.club.matching import proposals_for
+from clubrating.club.services import moves_links as ml
+from clubrating.club.services import phone_results
 from clubrating.club.models import (
     Bye,
     Entry,
@@ -208,10 +210,32 @@ def _boards(t: Tournament, rnd: int) -> list[dict[str, Any]]:
         .select_related("entry")
         .first()
     )
-    rows: list[dict[str, Any]] = [{"board": b, "result": _result(b)} for b in boards]
+    answers = phone_results.answers_of_round(t, rnd)
+    rows: list[dict[str, Any]] = [
+        {"board": b, "result": _result(b), "answers": _answers(answers.get(b.id, []))}
+        for b in boards
+    ]
     if rest is not None:  # the Swiss's pairing bye, or a round robin's round off
         rows.append({"board": None, "bye": rest.entry, "off": rest.kind == "Z"})
     return rows
+
+
+def _answers(answers: list[phone_results.Answer]) -> dict[str, Any] | None:
+    """The results the board's phones sent that wait for the arbiter, as the page shows them."""
+    if not answers:
+        return None
+    sender = {ml.WHITE: gettext("White's phone"), ml.BLACK: gettext("Black's phone")}
+    return {
+        "each": [
+            {
+                "sender": sender.get(a.side, gettext("a phone with the board's link")),
+                "result": a.result.replace("1/2", "½"),
+                "why": gettext(a.why) if a.why else "",
+            }
+            for a in answers
+        ],
+        "differ": len({a.result for a in answers}) > 1,
+    }
 
 
 def _changeable(t: Tournament, ev: Evening) -> bool:

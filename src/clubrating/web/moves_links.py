@@ -30,7 +30,9 @@ from django.utils import translation
 from django.utils.translation import gettext, gettext_noop
 
 from clubrating.club.models import Entry, EveningBoard, Game, MovesLink, Tournament, Visibility
+from clubrating.club.lookups import game_result_text
 from clubrating.club.services import moves_links as ml
+from clubrating.club.services import phone_results as pr
 from clubrating.formats.bounds import MAX_LINK_DAYS
 from clubrating.errors import ClubratingError, NotFound
 from clubrating.formats.movetext import MAX_MOVETEXT, MoveError
@@ -142,6 +144,9 @@ def _board_page(request: HttpRequest, link: MovesLink, device: str) -> HttpRespo
         "in_use": not own,
         "stored": stored,
         "max_chars": MAX_MOVETEXT,
+        # an evening board without its result: the phone may send it (club/services/phone_results)
+        "result_open": link.evening_board_id is not None and game is None and not t.is_published,
+        "entered": "" if game is None else game_result_text(game),
     }
     if request.method != "POST" or stored:
         return _phone(request, context)
@@ -168,7 +173,7 @@ def _board_page(request: HttpRequest, link: MovesLink, device: str) -> HttpRespo
         )
     text = request.POST.get("moves", "")
     try:
-        outcome = ml.submit(link, text, device=device)
+        outcome = pr.submit_from_phone(link, text, request.POST.get("result", ""), device=device)
     except MoveError as error:
         return _phone(
             request,

@@ -27,6 +27,7 @@ import hashlib
 import hmac
 import re
 import secrets
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from django.conf import settings
@@ -45,6 +46,7 @@ from clubrating.club.models import (
     MovesAttempt,
     MovesLink,
     MovesSubmission,
+    ResultSubmission,
     SubmissionReason,
     Tournament,
 )
@@ -96,6 +98,7 @@ OTHER_DEVICE = gettext_noop(
     "from a different one"
 )
 NO_DEVICE = gettext_noop("waits for the arbiter: sent before submissions kept their device")
+Sent = MovesSubmission | ResultSubmission  # what a player sends through their link
 RECEIVED = Nn_("%(count)s half-move received", "%(count)s half-moves received")
 
 
@@ -382,11 +385,11 @@ def open_on(link: MovesLink, device: str) -> bool:
     key = device_key(link, device)
     if not link.device:
         with history_write(link.tournament.club_id) as club:
-            _claim(club, link, key)
+            claim(club, link, key)
     return link.device == key
 
 
-def _claim(club: Club, link: MovesLink, key: str) -> None:
+def claim(club: Club, link: MovesLink, key: str) -> None:
     """Under the club's lock: the link's device is ``key`` unless one opened it before."""
     reread(link)
     if not link.device:
@@ -432,15 +435,19 @@ def sans(movetext: str) -> list[str]:
     return [w for w in _COMMENT.sub(" ", movetext).split() if not w[0].isdigit()]
 
 
-def _agree(one: MovesSubmission, other: MovesSubmission) -> bool:
-    """Two players vouch for the same moves: White's and Black's, each sent from its own link's
+def vouched(one: Sent, other: Sent) -> bool:
+    """Two players vouch for what they sent: White's and Black's, each sent from its own link's
     device, the two from two devices (a phone that sends both sides is one person)."""
     return (
-        one.moves == other.moves
-        and {one.side, other.side} == {WHITE, BLACK}
+        {one.side, other.side} == {WHITE, BLACK}
         and all(s.device and s.device == s.link.device for s in (one, other))
         and one.device != other.device
     )
+
+
+def _agree(one: MovesSubmission, other: MovesSubmission) -> bool:
+    """Two players vouch for the same moves."""
+    return one.moves == other.moves and vouched(one, other)
 
 
 def submit(link: MovesLink, text: str, *, device: str, now: dt.datetime | None = None) -> Outcome:
@@ -455,7 +462,7 @@ def submit(link: MovesLink, text: str, *, device: str, now: dt.datetime | None =
             raise Refused(gettext_noop("this game's moves are stored already: thank you"))
         if link.revoked is not None:
             raise NotFound(INVALID_LINK)
-        _claim(club, link, device_key(link, device))
+        claim(club, link, device_key(link, device))
         mine = MovesSubmission.objects.create(
             link=link,
             text=text,
@@ -509,7 +516,7 @@ def _why_not_stored(mine: MovesSubmission, others: list[MovesSubmission], game: 
     return gettext_noop("%(received)s; the arbiter checks them")
 
 
-def waiting_reasons(pending: list[MovesSubmission]) -> dict[int, str]:
+def waiting_reasons(pending: Sequence[Sent]) -> dict[int, str]:
     """Why each of a game's waiting submissions is not stored by agreement, where its device is
     the reason (untranslated; the arbiter's page translates them)."""
     reasons = {}
@@ -543,6 +550,14 @@ def accept_agreeing(game: Game) -> str:
         return f"; the players' agreeing moves wait for the arbiter: {error}"
     _settle(pair[0].link, accepted=(pair[0].id, pair[1].id), reason=SubmissionReason.WITH_RESULT)
     return "; the players' agreeing moves stored"
+
+
+def close_answers(board: EveningBoard) -> None:
+    """The board's result has just been entered: the results its players' phones sent that still
+    wait are closed (an agreeing pair was marked accepted before)."""
+    ResultSubmission.objects.filter(link__evening_board=board, state=PENDING).update(
+        state=SUPERSEDED, reason=SubmissionReason.RESULT_ENTERED
+    )
 
 
 def _pending(link: MovesLink) -> QuerySet[MovesSubmission]:
