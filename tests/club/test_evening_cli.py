@@ -104,7 +104,8 @@ def test_an_evening_started_without_a_date_is_today_in_the_clubs_time_zone(capsy
     [
         (
             ["evening", "start", "Cup", "--date", "2026-11-26", "--system", "knockout"],
-            "'knockout' is not a pairing system: expected swiss, round-robin or double-round-robin",
+            "'knockout' is not a pairing system: expected swiss, round-robin, double-round-robin or "
+            "keizer",
         ),
         (
             ["evening", "exchange", "1", "2"],

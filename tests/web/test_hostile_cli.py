@@ -257,6 +257,13 @@ CLI: dict[str, list[list[str]]] = {
         ["evening", "result", "{E}", "1", "{V}"],
         ["evening", "exchange", "{E}", "{V}", "1", "--confirm-rematch"],
         ["evening", "show", "{E}", "--club", "{V}"],
+        ["evening", "start", "Season", "--system", "keizer", "--keizer", "{V}"],
+        ["evening", "start", "Season", "--system", "keizer", "--keizer", "top={V}"],
+        ["evening", "start", "Season", "--system", "keizer", "--keizer", "bye={V}"],
+        ["evening", "mark", "{E}", "{V}", "1"],
+        ["evening", "mark", "{E}", "absent", "{V}"],
+        ["evening", "next", "{T}", "{V}"],
+        ["evening", "next", "{T}", "Night", "--date", "{V}"],
     ],
     "export-club": [["export-club", "{OUT}"], ["export-club", "{OUT}", "--club", "{V}"]],
     "import-club": [

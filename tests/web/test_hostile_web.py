@@ -25,6 +25,7 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from clubrating.club import evening as ev
+from clubrating.club.services.keizer import SETTINGS as KEIZER_SETTINGS
 from clubrating.club.services import club_settings
 from clubrating.club.models import Entry, EveningBoard, Game, Member, Tournament
 from clubrating.club.services import moves_links as ml
@@ -148,7 +149,10 @@ POST_SURFACES: dict[str, dict[str, tuple[str, ...]]] = {
         "all-new": (),
         "upload": ("file",),
     },
-    ARBITER + "evening/": {"": ("name", "date", "rounds", "time_control", "system")},
+    ARBITER + "evening/": {
+        "": ("name", "date", "rounds", "time_control", "system")
+        + tuple(f"keizer-{key}" for key in KEIZER_SETTINGS)
+    },
     ARBITER + "evening/<int:tournament_id>/round/": {"": ("round",)},
     ARBITER + "evening/<int:tournament_id>/<slug:action>/": {
         "register": ("name",),
@@ -163,6 +167,8 @@ POST_SURFACES: dict[str, dict[str, tuple[str, ...]]] = {
         "colours": ("board",),
         "exchange": ("one", "other", "confirm"),
         "repair": (),
+        "mark": ("entry", "attendance"),
+        "next": ("name", "date"),
         "nonsense": ("back",),
     },
 }

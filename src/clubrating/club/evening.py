@@ -61,7 +61,7 @@ from clubrating.club.models import (
     Tournament,
     TournamentStatus,
 )
-from clubrating.club.services import Outcome, publish, reread
+from clubrating.club.services import Outcome, keizer, publish, reread
 from clubrating.club.services.moves_links import accept_agreeing, close_answers
 from clubrating.errors import InputError, NotFound, Refused, Text
 from clubrating.formats import records
@@ -74,6 +74,7 @@ HALF_POINT_BYE = 1  # half-points: a requested bye scores a draw (TRF-16 'H', FI
 PAB = 2  # half-points: the pairing-allocated bye scores a win (C.04.1.c)
 ROUND_OFF = 0  # half-points: a round robin's round off (the dummy's opponent) scores nothing: each
 #                      player of an odd number has one a cycle (C.05 Annex 1)
+JOIN_LATE = (PairingSystem.SWISS, PairingSystem.KEIZER)  # a round robin's players are fixed
 FORFEITS = {(False, True): "+-", (True, False): "-+", (True, True): "--"}
 """A round robin's game of a player who withdrew (white gone, black gone): lost by forfeit."""
 
@@ -130,6 +131,7 @@ def start_evening(
     time_control: str = "standard",
     today: dt.date | None = None,
     system: str = "swiss",
+    keizer_settings: dict[str, str] | None = None,
 ) -> Tournament:
     """A new evening: a draft tournament with its planned number of rounds, nobody registered yet.
 
@@ -140,6 +142,12 @@ def start_evening(
     planned = (
         _rounds_text(rounds) if cycles is None else rounds_of(MAX_PLAYERS, cycles)
     )  # fixed at round 1
+    season: dict[str, object] = {}
+    if paired_by is PairingSystem.KEIZER:
+        season = keizer.parse_settings(keizer_settings or {})
+        planned = 1 if season["rated"] == keizer.Rated.EVENING.value else planned
+    elif keizer_settings:
+        raise InputError(gettext_noop("Keizer settings are for an evening of the system keizer"))
     if not name.strip():
         raise InputError(gettext_noop("give the evening a name"))
     if date > (today or zones.today(club.time_zone)):
@@ -168,7 +176,7 @@ def start_evening(
             trf_headers=[["092", f"Individual: {paired_by.trf_kind}"]],
         )
         Evening.objects.create(
-            tournament=tournament, planned_rounds=planned, system=paired_by.value
+            tournament=tournament, planned_rounds=planned, system=paired_by.value, keizer=season
         )
         audit.record(
             club,
@@ -180,6 +188,7 @@ def start_evening(
                 "date": date.isoformat(),
                 "system": paired_by.value,
                 **({"rounds": planned} if paired_by is PairingSystem.SWISS else {}),
+                **({"keizer": season} if season else {}),
             },
         )
     return tournament
@@ -208,7 +217,7 @@ def register(tournament: Tournament, name: str, *, who: str) -> Entry:
                 gettext_noop("all %(planned_rounds)s rounds are paired: no one can join now"),
                 planned_rounds=evening.planned_rounds,
             )
-        if evening.paired_rounds and system_of(evening) is not PairingSystem.SWISS:
+        if evening.paired_rounds and system_of(evening) not in JOIN_LATE:
             raise Refused(
                 gettext_noop(
                     "a round robin's players are fixed when round 1 is paired: no one can join now"
@@ -660,7 +669,7 @@ def store_round(
         ]
     )
     if plan.bye is not None:
-        swiss = system_of(evening) is PairingSystem.SWISS
+        swiss = system_of(evening) in JOIN_LATE  # a Keizer bye counts a game point too
         Bye.objects.create(
             tournament=tournament,
             round=rnd,
@@ -699,6 +708,8 @@ def pair_next_round(
             numbered = _start_round_robin(
                 tournament, evening, _present(tournament, rnd), cycles, numbering
             )
+        elif rnd == 1 and keizer.is_keizer(evening) and not evening.keizer.get("previous"):
+            numbered = _start_keizer(tournament, numbering)
         plan = plan_round(tournament, evening, rnd)
         entry = store_round(tournament, evening, rnd, plan)
         _forfeit_withdrawn(tournament, rnd)
@@ -708,7 +719,7 @@ def pair_next_round(
         tournament.save(update_fields=["rounds"])
         rest = (
             gettext_noop(", pairing bye: %(name)s")
-            if system_of(evening) is PairingSystem.SWISS
+            if system_of(evening) in JOIN_LATE
             else gettext_noop(", no game: %(name)s")
         )
         bye = Text(rest, name=entry[plan.bye].name) if plan.bye is not None else ""
@@ -740,6 +751,10 @@ def _may_number(evening: Evening, rnd: int) -> None:
             gettext_noop(
                 "a Swiss is seeded by club rating: an order of table numbers is for a round robin"
             )
+        )
+    if keizer.is_keizer(evening) and evening.keizer.get("previous"):
+        raise Refused(
+            gettext_noop("the season's first evening set its order: the ranking orders it now")
         )
     if rnd > 1:
         raise Refused(
@@ -852,6 +867,8 @@ def plan_round(tournament: Tournament, evening: Evening, rnd: int) -> RoundPlan:
     if cycles is not None:
         return berger_round(Entry.objects.filter(tournament=tournament).count(), rnd, cycles)
     present = _present(tournament, rnd)
+    if keizer.is_keizer(evening):
+        return _plan_keizer(tournament, evening, rnd, present)
     if present.newcomers:
         before = (
             Entry.objects.filter(tournament=tournament)
@@ -868,6 +885,41 @@ def plan_round(tournament: Tournament, evening: Evening, rnd: int) -> RoundPlan:
         )
     except PairingFailed as error:  # nothing stored: the transaction rolls back
         raise Refused(error.text) from None
+
+
+def _start_keizer(tournament: Tournament, numbering: Numbering) -> Numbered:
+    """The first evening of a Keizer season: the roster's start order (the ranking before round
+    1) by club rating, or drawn by lot, or as the arbiter listed it."""
+    players = list(
+        EveningPlayer.objects.filter(entry__tournament=tournament).select_related("entry__member")
+    )
+    _rate(tournament, players)
+    order, audited, said = _table_order(numbering, players, [])
+    _renumber(order, 1)
+    return Numbered(audited, said)
+
+
+def _plan_keizer(tournament: Tournament, evening: Evening, rnd: int, present: Present) -> RoundPlan:
+    """A Keizer round: the players who join this round numbered below the others by rating (the
+    season's first round is numbered already), then paired from the Keizer ranking."""
+    joining = [
+        p
+        for p in EveningPlayer.objects.filter(
+            entry__tournament=tournament, joined_round=rnd
+        ).select_related("entry__member")
+    ]
+    if joining and (rnd > 1 or evening.keizer.get("previous")):
+        before = Entry.objects.filter(tournament=tournament).exclude(
+            id__in=[p.entry_id for p in joining]
+        )
+        first = (before.aggregate(m=Max("number"))["m"] or 0) + 1
+        _seed(tournament, joining, first)
+    numbers = list(
+        Entry.objects.filter(id__in=[p.entry_id for p in present.players]).values_list(
+            "number", flat=True
+        )
+    )
+    return keizer.plan(tournament, evening, rnd, numbers)
 
 
 def _start_round_robin(

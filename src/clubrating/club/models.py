@@ -433,6 +433,9 @@ class Evening(models.Model):
     system = models.CharField(
         max_length=20, default="swiss"
     )  # tournament.roundrobin.PairingSystem value
+    keizer = models.JSONField(
+        default=dict, blank=True
+    )  # a Keizer season: its rules, how it is rated, the evening it continues (services/keizer)
 
 
 class EveningPlayer(models.Model):

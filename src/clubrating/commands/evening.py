@@ -21,8 +21,10 @@ from clubrating.errors import InputError, Text
 from clubrating.tournament.roundrobin import MAX_SEED
 from clubrating.words import N_
 
+KEIZER_EVENINGS = "30"  # a season of weekly evenings, September to May, less the holidays
 USAGE = {
-    "start": "evening start NAME [--date YYYY-MM-DD] [--rounds N] [--system SYSTEM]",
+    "start": "evening start NAME [--date YYYY-MM-DD] [--rounds N] [--system SYSTEM] "
+    "[--keizer KEY=VALUE ...]",
     "register": "evening register T NAME [NAME ...]",
     "pair": "evening pair T [--order ORDER] [--seed N]",
     "show": "evening show T",
@@ -31,6 +33,8 @@ USAGE = {
     "exchange": "evening exchange T NUMBER NUMBER [--confirm-rematch]",
     "repair": "evening repair T",
     "publish": "evening publish T",
+    "mark": "evening mark T present|apologies|absent NUMBER [NUMBER ...]",
+    "next": "evening next T NAME [--date YYYY-MM-DD]",
 }
 """Each verb and the arguments it takes after it."""
 
@@ -95,17 +99,55 @@ def _start(args: argparse.Namespace, club: Any) -> list[str]:
 
     name = " ".join(_words(args, 1, more=True))
     date = zones.today(club.time_zone) if args.date is None else parse_date(args.date)
+    keizer_system = args.system.strip().casefold() == "keizer"
     t = evening.start_evening(
         club,
         name,
         date,
-        args.rounds or "5",
+        args.rounds or (KEIZER_EVENINGS if keizer_system else "5"),
         who=who(),
         time_control=args.time_control,
         system=args.system,
+        keizer_settings=_settings(args.keizer or []),
     )
     return [
         f"started '{t.name}': tournament {t.id}; register the players: clubrating evening register {t.id} NAME"
+    ]
+
+
+def _settings(words: list[str]) -> dict[str, str]:
+    """``--keizer KEY=VALUE`` options as a mapping (checked by the service)."""
+    settings = {}
+    for word in words:
+        key, sign, value = word.partition("=")
+        if not sign:
+            raise InputError(N_("--keizer %(text)s: expected KEY=VALUE"), text=repr(word))
+        settings[key.strip().casefold()] = value
+    return settings
+
+
+def _mark(args: argparse.Namespace, club: Any) -> list[Any]:
+    from clubrating.club.services import keizer
+
+    words = _words(args, 3, more=True)
+    t = _tournament(club, words[0])
+    attendance = keizer.Attendance.parse(words[1])
+    return [keizer.mark(_entry(t, number), attendance, who=who()) for number in words[2:]]
+
+
+def _next(args: argparse.Namespace, club: Any) -> list[Any]:
+    from clubrating.club.services import keizer
+
+    words = _words(args, 2, more=True)
+    previous = _tournament(club, words[0])
+    date = zones.today(club.time_zone) if args.date is None else parse_date(args.date)
+    t = keizer.continue_season(previous, " ".join(words[1:]), date, who=who())
+    return [
+        Text(
+            N_("started '%(name)s': tournament %(id)s, the season's next evening"),
+            name=t.name,
+            id=t.id,
+        )
     ]
 
 
@@ -174,10 +216,13 @@ def _show(args: argparse.Namespace, club: Any) -> list[Text | str]:
                 ),
             )
         )
+    keizer_season = ev.system == "keizer"
     for bye in Bye.objects.filter(
-        tournament=t, round=ev.paired_rounds, kind__in=("U", "Z")
+        tournament=t, round=ev.paired_rounds, kind__in=("U", "Z", " ")
     ).select_related("entry"):
         why = Text(N_("pairing bye")) if bye.kind == "U" else Text(N_("no game"))
+        if keizer_season and bye.kind != "U":  # a Keizer season's marks
+            why = Text(N_("apologies") if bye.kind == "Z" else N_("absent"))
         lines.append(
             Text(
                 "  %(line)s",
@@ -190,9 +235,32 @@ def _show(args: argparse.Namespace, club: Any) -> list[Text | str]:
             )
         )
     lines.append(Text(N_("standings:")))
+    if keizer_season:
+        return lines + _keizer_lines(t)
     for row, entry in evening.standings_of(t):
         lines.append(f"  {row.place or '':>3} {entry.name}  {row.points / 2:g}")
     return lines
+
+
+def _keizer_lines(t: Any) -> list[Text | str]:
+    """The Keizer ranking: place, name, Keizer points, value, games played and game points."""
+    from clubrating.club.services import keizer
+
+    return [
+        Text(
+            N_(
+                "  %(rank)3s %(name)s  %(score)s (value %(value)s; %(points)s from %(played)s "
+                "games)"
+            ),
+            rank=row.rank,
+            name=entry.name,
+            score=f"{float(row.score):.2f}",
+            value=row.value,
+            points=f"{row.points / 2:g}",
+            played=row.played,
+        )
+        for row, entry in keizer.table(t)
+    ]
 
 
 def _verbs(args: argparse.Namespace) -> dict[str, Verb]:
@@ -218,6 +286,8 @@ def _verbs(args: argparse.Namespace) -> dict[str, Verb]:
         ),
         "repair": _one(lambda t, _: pairing_changes.repair_round(t, who=who()), 1),
         "publish": _one(lambda t, _: evening.publish_evening(t, who=who()), 1),
+        "mark": _mark,
+        "next": _next,
     }
 
 
@@ -274,7 +344,21 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--system",
         default="swiss",
-        help=gettext("start: swiss (the default), round-robin or double-round-robin"),
+        help=gettext(
+            "start: swiss (the default), round-robin, double-round-robin or keizer (a season of "
+            "evenings: --rounds is its number of evenings, default 30)"
+        ),
+    )
+    p.add_argument(
+        "--keizer",
+        action="append",
+        metavar="KEY=VALUE",
+        help=gettext(
+            "start --system keizer: a setting of the season, repeated for each: top (the value "
+            "of place 1, or auto), step, own-value (yes/no), apology and bye (fractions of one's "
+            "own value, such as 1/3), apology-cap, rematch-gap, rated (season: the season is one "
+            "rated tournament; evening: each evening is); see docs/keizer.md"
+        ),
     )
     p.add_argument(
         "--time-control",

@@ -99,6 +99,7 @@ class PairingSystem(enum.Enum):
     SWISS = "swiss"
     ROUND_ROBIN = "round-robin"
     DOUBLE_ROUND_ROBIN = "double-round-robin"
+    KEIZER = "keizer"  # a season of evenings, whoever comes plays (tournament.keizer)
 
     @property
     def cycles(self) -> Cycles | None:
@@ -115,6 +116,7 @@ class PairingSystem(enum.Enum):
             PairingSystem.SWISS: N_("Swiss (FIDE Dutch)"),
             PairingSystem.ROUND_ROBIN: N_("round robin"),
             PairingSystem.DOUBLE_ROUND_ROBIN: N_("double round robin"),
+            PairingSystem.KEIZER: N_("Keizer"),
         }[self]
 
     @property
@@ -124,6 +126,7 @@ class PairingSystem(enum.Enum):
             PairingSystem.SWISS: "Swiss-System",
             PairingSystem.ROUND_ROBIN: "Round Robin",
             PairingSystem.DOUBLE_ROUND_ROBIN: "Double Round Robin",
+            PairingSystem.KEIZER: "Keizer System",
         }[self]
 
     @classmethod
@@ -135,8 +138,8 @@ class PairingSystem(enum.Enum):
         except ValueError:
             raise InputError(
                 N_(
-                    "%(text)s is not a pairing system: expected swiss, round-robin or "
-                    "double-round-robin"
+                    "%(text)s is not a pairing system: expected swiss, round-robin, "
+                    "double-round-robin or keizer"
                 ),
                 text=repr(text),
             ) from None

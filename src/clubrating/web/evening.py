@@ -20,6 +20,7 @@ from django.utils.translation import gettext, gettext_noop
 from django.views.decorators.http import require_POST, require_safe
 
 from clubrating.club import evening, pairing_changes, services, zones
+from clubrating.club.services import keizer
 from clubrating.club.matching import proposals_for
 from clubrating.club.services import moves_links as ml
 from clubrating.club.services import phone_results
@@ -32,14 +33,14 @@ from clubrating.club.models import (
     Member,
     Tournament,
 )
-from clubrating.errors import ClubratingError, InputError
+from clubrating.errors import ClubratingError, InputError, Text
+from clubrating.formats.common import points_text
 from clubrating.tournament import Standing, System, Tiebreak
 from clubrating.tournament.roundrobin import MAX_SEED, PairingSystem, TableOrder, berger_round
 from clubrating.tournament.standings import DEFAULT_TIEBREAKS
 from clubrating.web.access import ClubAccess
 from clubrating.web.language import in_name_order
 from clubrating.web.arbiter import act, arbiter_view, posted, who
-from clubrating.web.reading import figure
 
 RESULTS = [("1-0", "1-0"), ("1/2-1/2", "½-½"), ("0-1", "0-1")]
 FORFEITS = [("+-", "+ −"), ("-+", "− +"), ("--", "− −")]
@@ -118,6 +119,7 @@ def _start(request: HttpRequest, access: ClubAccess) -> HttpResponse:
             who=who(request),
             time_control=request.POST.get("time_control", "standard"),
             system=request.POST.get("system", "swiss"),
+            keizer_settings=_keizer_settings(request),
         )
     except ClubratingError as error:
         messages.error(request, error.translated(translation))
@@ -128,13 +130,22 @@ def _start(request: HttpRequest, access: ClubAccess) -> HttpResponse:
     return redirect(f"{access.base}arbiter/evening/{t.id}/")
 
 
+def _keizer_settings(request: HttpRequest) -> dict[str, str] | None:
+    """The start form's Keizer settings (``keizer-top``, ...), the ones filled in; None for
+    another system."""
+    if request.POST.get("system", "").strip().casefold() != PairingSystem.KEIZER.value:
+        return None
+    given = {key: request.POST.get(f"keizer-{key}", "").strip() for key in keizer.SETTINGS}
+    return {key: value for key, value in given.items() if value}
+
+
 @require_safe
 @arbiter_view
 def evening_page(request: HttpRequest, access: ClubAccess, tournament_id: int) -> HttpResponse:
     t, ev = _evening(access, tournament_id)
     players = {p.entry_id: p for p in EveningPlayer.objects.filter(entry__tournament=t)}
     byes = {(b.entry_id, b.round): b for b in Bye.objects.filter(tournament=t)}
-    rows = [
+    rows: list[dict[str, Any]] = [
         {
             "entry": e,
             "proposals": proposals,
@@ -150,7 +161,12 @@ def evening_page(request: HttpRequest, access: ClubAccess, tournament_id: int) -
         lambda m: m[1],
     )
     system = PairingSystem(ev.system)
-    standings = evening.standings_of(t)
+    is_keizer = system is PairingSystem.KEIZER
+    standings = [] if is_keizer else evening.standings_of(t)
+    if is_keizer:
+        marks = keizer.attendance_of(t, ev.paired_rounds + 1)
+        for row in rows:
+            row["mark"] = marks[row["entry"].id].value
     return _page(
         request,
         access,
@@ -159,8 +175,10 @@ def evening_page(request: HttpRequest, access: ClubAccess, tournament_id: int) -
         evening=ev,
         rows=rows,
         members=list(members),
-        boards=_boards(t, ev.paired_rounds),
+        boards=_boards(t, ev.paired_rounds, is_keizer),
         standings=_standings(standings),
+        is_keizer=is_keizer,
+        **(_keizer_context(t, ev) if is_keizer else {}),
         tiebreaks=_columns(
             DEFAULT_TIEBREAKS[System.SWISS if system is PairingSystem.SWISS else System.ROUND_ROBIN]
         ),
@@ -176,10 +194,33 @@ def evening_page(request: HttpRequest, access: ClubAccess, tournament_id: int) -
     )
 
 
+def _keizer_context(t: Tournament, ev: Evening) -> dict[str, Any]:
+    """A Keizer season's part of its page: the ranking, the marks for the next evening, the
+    rematches the last pairing could not avoid, and how the season is rated."""
+    numbers = dict(Entry.objects.filter(tournament=t).values_list("number", "name"))
+    return {
+        "keizer_rows": [
+            {
+                "rank": row.rank,
+                "name": entry.name,
+                "score": f"{float(row.score):.2f}",
+                "value": row.value,
+                "played": row.played,
+                "points": points_text(row.points),
+            }
+            for row, entry in keizer.table(t)
+        ],
+        "attendances": [(a.value, a.label) for a in keizer.Attendance],
+        "rematches": [(numbers[w], numbers[b]) for w, b in keizer.rematches_of(t, ev)],
+        "rated_by_evening": keizer.rated_of(ev) is keizer.Rated.EVENING,
+        "today": zones.today(t.club.time_zone).isoformat(),
+    }
+
+
 def _to_number(t: Tournament, ev: Evening, system: PairingSystem) -> list[Entry]:
     """A round robin's players before round 1, in the order of entry, for the table numbers' form
     (each prefilled with its place in that order); empty once round 1 is paired, and in a Swiss."""
-    if system is PairingSystem.SWISS or ev.paired_rounds:
+    if system is PairingSystem.SWISS or ev.paired_rounds or ev.keizer.get("previous"):
         return []
     return list(Entry.objects.filter(tournament=t, evening__withdrawn_from=None).order_by("number"))
 
@@ -195,20 +236,19 @@ def round_page(request: HttpRequest, access: ClubAccess, tournament_id: int) -> 
         "evening/round.html",
         tournament=t,
         evening=ev,
-        boards=_boards(t, ev.paired_rounds),
+        boards=_boards(t, ev.paired_rounds, ev.system == PairingSystem.KEIZER.value),
         results=RESULTS,
         forfeits=FORFEITS,
     )
 
 
-def _boards(t: Tournament, rnd: int) -> list[dict[str, Any]]:
+def _boards(t: Tournament, rnd: int, is_keizer: bool = False) -> list[dict[str, Any]]:
     boards = EveningBoard.objects.filter(tournament=t, round=rnd).select_related(
         "white", "black", "game"
     )
+    rests = ("U",) if is_keizer else ("U", "Z")  # a Keizer season's Z: apologies, no board
     rest = (
-        Bye.objects.filter(tournament=t, round=rnd, kind__in=("U", "Z"))
-        .select_related("entry")
-        .first()
+        Bye.objects.filter(tournament=t, round=rnd, kind__in=rests).select_related("entry").first()
     )
     answers = phone_results.answers_of_round(t, rnd)
     rows: list[dict[str, Any]] = [
@@ -289,8 +329,8 @@ def _standings(standings: list[tuple[Standing, Entry]]) -> list[dict[str, Any]]:
             "place": row.place,
             "number": row.number,
             "name": entry.name,
-            "points": figure(int(row.points) / 2, ".1f"),  # as the arbiter's pairing tables
-            "tiebreaks": ["" if value is None else figure(value, "g") for value in row.tiebreaks],
+            "points": points_text(row.points),
+            "tiebreaks": ["" if value is None else f"{value:g}" for value in row.tiebreaks],
         }
         for row, entry in standings
     ]
@@ -383,7 +423,28 @@ def _actions(
             confirm_rematch=post.get("confirm") == "yes",
         ),
         "repair": lambda: pairing_changes.repair_round(t, who=by),
+        "mark": lambda: keizer.mark(
+            _entry(t, request), keizer.Attendance.parse(post.get("attendance", "")), who=by
+        ),
+        "next": lambda: _next(t, request),
     }
+
+
+def _next(t: Tournament, request: HttpRequest) -> Any:
+    """The season's next evening (rated evening by evening): its message, and the page to go to."""
+    text = request.POST.get("date", "").strip()
+    try:
+        date = dt.date.fromisoformat(text)
+    except ValueError:
+        raise InputError(
+            gettext_noop("%(text)s is not a date: expected YYYY-MM-DD"), text=repr(text[:40])
+        ) from None
+    after = keizer.continue_season(t, request.POST.get("name", ""), date, who=who(request))
+    return Text(
+        gettext_noop("started '%(name)s': tournament %(id)s, the season's next evening"),
+        name=after.name,
+        id=after.id,
+    )
 
 
 @require_POST
