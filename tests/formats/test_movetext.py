@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from clubrating.errors import InputError
+from clubrating.formats import movetext
 from clubrating.formats.movetext import MAX_MOVETEXT, MAX_PLIES, MoveError, read_typed_moves
 from tests.formats.long_games import five_thousand, long_game
 
@@ -273,3 +274,38 @@ def test_a_move_after_the_75_move_rule_ended_the_game_is_refused_and_one_before_
         read_typed_moves(" ".join(out_and_back[:148] + ["e4", "e5"] + out_and_back[:100])).plies
         == 250
     )
+
+
+# The moves shown in the reader's piece letters: the oracle is the letters written out here, not
+# PIECE_LETTERS (a position with every kind of move: a piece's, a pawn's capture, a promotion with
+# check, castling, the king's).
+SHOWN = "4k3/1P6/8/8/8/8/8/R3K1N1 w Q - 0 1"
+
+
+@pytest.mark.parametrize(
+    ("san", "ru", "hy"),
+    [
+        ("Nf3", "Кf3", "Ձf3"),
+        ("Kd2", "Крd2", "Աd2"),
+        ("Rb1", "Лb1", "Նb1"),
+        ("b8=Q+", "b8=Ф+", "b8=Թ+"),
+        ("b8=N", "b8=К", "b8=Ձ"),
+        ("O-O-O", "O-O-O", "O-O-O"),
+    ],
+)
+def test_a_move_is_shown_in_russian_and_armenian_piece_letters(san: str, ru: str, hy: str) -> None:
+    board = chess.Board(SHOWN)
+    move = board.parse_san(san)
+    assert movetext.san_in_letters(board, move, "ru") == ru
+    assert movetext.san_in_letters(board, move, "hy") == hy
+    assert movetext.san_in_letters(board, move, "en") == board.san(move)
+
+
+def test_the_letters_shown_are_read_back_as_the_same_move() -> None:
+    board = chess.Board()
+    for san in ["e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "Bxc6", "dxc6", "O-O", "Qd6", "Re1"]:
+        move = board.parse_san(san)
+        for language in ("ru", "hy"):
+            shown = movetext.san_in_letters(board, move, language)
+            assert board.parse_san(movetext.letters_to_english(shown)) == move, shown
+        board.push(move)

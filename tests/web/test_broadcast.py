@@ -169,3 +169,17 @@ def test_a_draft_is_404_and_a_published_tournament_keeps_its_feed(club: Club) ->
     services.publish(imported, who=WHO)
     games = _games(Client().get(f"/c/riverside/t/{imported.id}/round/1.pgn").content.decode())
     assert [(g.headers["White"], g.headers["Result"]) for g in games] == [("Anna Smith", "1-0")]
+
+
+def test_a_name_with_quotes_and_backslashes_reads_back_as_it_is_stored(club: Club) -> None:
+    t = _running(club)
+    odd = 'Anna "the Rook\\" Smith'
+    services.rename_member(Member.objects.get(club=club, name="Anna Smith"), odd, who=WHO)
+    feed = Client().get(f"/c/riverside/t/{t.id}/live.pgn").content.decode()
+    # python-chess keeps a tag's value as written; the PGN standard (8.1.1) escapes \\ and \"
+    shown = {
+        re.sub(r"\\(.)", r"\1", g.headers[side])
+        for g in _games(feed)
+        for side in ("White", "Black")
+    }
+    assert odd in shown and len(_games(feed)) == 2  # no game split or swallowed by the quotes

@@ -109,8 +109,8 @@ def test_an_arbiter_uploads_confirms_publishes_corrects_and_the_member_page_show
     rating = CurrentRating.objects.get(member=anna).rating
     page.goto(f"{live_server.url}/c/riverside/p/{anna.id}/")
     assert page.locator("main p strong").first.inner_text() == f"{rating:.0f}"
-    chart = page.locator("svg.chart")
+    chart = page.locator("svg.chart.wide-chart")
     assert chart.count() == 1 and chart.bounding_box()["width"] > 300
     assert "Rating history of Anna Smith" in chart.locator("title").text_content()
-    assert page.locator("svg.chart .provisional-label").text_content() == "provisional"
+    assert page.locator("svg.wide-chart .provisional-label").text_content() == "provisional"
     assert page.locator("text=February evening").count() >= 1

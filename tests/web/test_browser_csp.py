@@ -39,7 +39,8 @@ def test_the_pages_keep_their_styles_and_break_no_rule_of_the_policy(
         )
     page.goto(f"{live_server.url}/c/riverside/p/{anna.id}/")
     dashes = page.evaluate(
-        "getComputedStyle(document.querySelector('svg.chart .provisional-line')).strokeDasharray"
+        "getComputedStyle(document.querySelector('svg.wide-chart .provisional-line'))"
+        ".strokeDasharray"
     )
     body = page.evaluate("getComputedStyle(document.body).maxWidth")
     assert (dashes, body) == (

@@ -70,7 +70,7 @@ STICKING_OUT = """() => {
 }"""
 # The tables made to fit a phone (the rating list hides its last column there) whose wrapper
 # scrolls all the same: a long name pushing the rating out of sight.
-FIT_SCROLLING = """() => Array.from(document.querySelectorAll('.scroll > table.ratings'))
+FIT_SCROLLING = """() => Array.from(document.querySelectorAll('.fit > table.ratings'))
   .filter(t => t.parentElement.scrollWidth > t.parentElement.clientWidth + 1)
   .map(t => `${t.parentElement.scrollWidth} > ${t.parentElement.clientWidth}`)"""
 # The drawn widths of Armenian letters in the page's own font: a font with Armenian glyphs gives

@@ -184,6 +184,28 @@ def too_long(file: str | None = None, line: int | None = None) -> InputError:
     )
 
 
+SHOWN_LETTERS = ("ru", "hy")
+"""The languages whose readers see moves in their own piece letters (PIECE_LETTERS); the others
+read SAN's English letters."""
+
+
+def san_in_letters(board: chess.Board, move: chess.Move, language: str) -> str:
+    """The SAN of ``move`` in ``board`` (python-chess's) with the piece letters of ``language``:
+    the moving piece's letter and a promotion's, never a file's (``Кf3``, ``exd8=Ф``, ``O-O``);
+    in a language not of SHOWN_LETTERS, SAN as it is."""
+    san = board.san(move)
+    if language not in SHOWN_LETTERS:
+        return san
+    letters = {english: own for own, english in PIECE_LETTERS[language].items()}
+    piece = board.piece_type_at(move.from_square)
+    if piece not in (None, chess.PAWN) and not board.is_castling(move):
+        san = letters[san[0]] + san[1:]
+    if move.promotion:
+        head, _, tail = san.partition("=")
+        san = f"{head}={letters[tail[0]]}{tail[1:]}"
+    return san
+
+
 def letters_to_english(word: str) -> str:
     """A move as typed with the piece letters of any language of :data:`PIECE_LETTERS`, in SAN letters."""
     word = word.translate(_DASHES)

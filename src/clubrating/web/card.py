@@ -16,6 +16,7 @@ from clubrating.rating.card import Card, Line, Status, Streak, Tally
 from clubrating.web.access import ClubAccess
 from clubrating.web.labels import label
 from clubrating.web.links import game_href
+from clubrating.web.reading import figure
 
 RESULT = {2: "1", 1: "½", 0: "0"}
 FORFEIT_RESULT = {2: "+", 1: "=", 0: "−"}  # chess-results' marks of a game won or lost unplayed
@@ -133,7 +134,7 @@ WHY = {
 
 
 def _num(value: float | None, fmt: str) -> str:
-    return "" if value is None else format(value, fmt)
+    return "" if value is None else figure(value, fmt)
 
 
 def game_rows(

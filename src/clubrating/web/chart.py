@@ -16,6 +16,9 @@ from django.utils import dateformat
 from django.utils.translation import gettext
 
 WIDTH, HEIGHT = 640, 240
+# The phone's drawing: as wide as the narrowest phone's page (360 px less its margins), so that its
+# 11-unit text is drawn at 11 CSS px or more; the page shows one of the two by its width.
+NARROW_WIDTH = 340
 LEFT, RIGHT, TOP, BOTTOM = 52, 12, 14, 30  # margins for the axis labels
 NICE_STEPS = (10, 20, 25, 50, 100, 200, 250, 500, 1000)  # rating ticks a reader can add up
 
@@ -35,7 +38,7 @@ def nice_step(span: float, ticks: int = 5) -> int:
     return NICE_STEPS[-1] * math.ceil(span / (NICE_STEPS[-1] * ticks))
 
 
-def _x_ticks(first: dt.date, last: dt.date) -> list[tuple[dt.date, str]]:
+def _x_ticks(first: dt.date, last: dt.date, most: int = 8) -> list[tuple[dt.date, str]]:
     if (last - first).days > 2 * 365:
         return [(dt.date(y, 1, 1), str(y)) for y in range(first.year + 1, last.year + 1)]
     ticks: list[tuple[dt.date, str]] = []
@@ -50,14 +53,22 @@ def _x_ticks(first: dt.date, last: dt.date) -> list[tuple[dt.date, str]]:
         ticks.append(
             (day, dateformat.format(day, "M Y" if month == 1 or not ticks else "M"))
         )  # the month in the language
-    step = max(1, math.ceil(len(ticks) / 8))
+    step = max(1, math.ceil(len(ticks) / most))
     return ticks[::step]
 
 
 def rating_chart(
-    points: Sequence[ChartPoint], *, title: str, start: ChartPoint | None = None
+    points: Sequence[ChartPoint],
+    *,
+    title: str,
+    start: ChartPoint | None = None,
+    narrow: bool = False,
+    key: str = "chart",
 ) -> str:
-    """The SVG of a rating history; an empty string when there is nothing to draw."""
+    """The SVG of a rating history; an empty string when there is nothing to draw. ``narrow``: the
+    phone's drawing (class narrow-chart, fewer date ticks); ``key`` makes its ids unique."""
+    width = NARROW_WIDTH if narrow else WIDTH
+    key = f"{key}-narrow" if narrow else key
     series = ([start] if start else []) + list(points)
     if len(series) < 2:
         return ""
@@ -70,16 +81,17 @@ def rating_chart(
         y_max += step
 
     def x(day: dt.date) -> float:
-        return LEFT + (WIDTH - LEFT - RIGHT) * (day - first).days / days
+        return LEFT + (width - LEFT - RIGHT) * (day - first).days / days
 
     def y(value: float) -> float:
         return TOP + (HEIGHT - TOP - BOTTOM) * (y_max - value) / (y_max - y_min)
 
     out = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT}" class="chart" '
-        f'role="img" aria-labelledby="chart-title chart-desc">',
-        f'<title id="chart-title">{escape(title)}</title>',
-        f'<desc id="chart-desc">{escape(_describe(series))}</desc>',
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {HEIGHT}" '
+        f'class="chart {"narrow-chart" if narrow else "wide-chart"}" role="img" '
+        f'aria-labelledby="{key}-title {key}-desc">',
+        f'<title id="{key}-title">{escape(title)}</title>',
+        f'<desc id="{key}-desc">{escape(_describe(series))}</desc>',
     ]
     provisional_end = next((p for p in series if not p.provisional), None)
     if series[0].provisional:
@@ -94,12 +106,13 @@ def rating_chart(
         )
     for value in range(int(y_min), int(y_max) + 1, step):
         out.append(
-            f'<line class="grid" x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{y(value):.1f}" y2="{y(value):.1f}"/>'
+            f'<line class="grid" x1="{LEFT}" x2="{width - RIGHT}" '
+            f'y1="{y(value):.1f}" y2="{y(value):.1f}"/>'
         )
         out.append(
             f'<text class="axis" x="{LEFT - 6}" y="{y(value) + 4:.1f}" text-anchor="end">{value}</text>'
         )
-    for day, label in _x_ticks(first, last):
+    for day, label in _x_ticks(first, last, 4 if narrow else 8):
         out.append(
             f'<line class="tick" x1="{x(day):.1f}" x2="{x(day):.1f}" y1="{HEIGHT - BOTTOM}" '
             f'y2="{HEIGHT - BOTTOM + 4}"/>'
@@ -112,7 +125,7 @@ def rating_chart(
         f'<line class="axis-line" x1="{LEFT}" x2="{LEFT}" y1="{TOP}" y2="{HEIGHT - BOTTOM}"/>'
     )
     out.append(
-        f'<line class="axis-line" x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{HEIGHT - BOTTOM}" '
+        f'<line class="axis-line" x1="{LEFT}" x2="{width - RIGHT}" y1="{HEIGHT - BOTTOM}" '
         f'y2="{HEIGHT - BOTTOM}"/>'
     )
     out.extend(_segments(series, x, y))

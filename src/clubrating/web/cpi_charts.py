@@ -22,6 +22,7 @@ from django.utils.translation import gettext, ngettext
 
 from clubrating.cpi.registry import COUNTS, SHARES
 from clubrating.web.chart import nice_step
+from clubrating.web.reading import figure
 
 WIDTH = 640
 LEFT, RIGHT, TOP, BOTTOM = 52, 12, 14, 30  # as web/chart.py: room for the axis labels
@@ -173,6 +174,9 @@ def _game_point(number: int, day: str, value: float) -> str:
 
 SHARE_ORDER = SHARES
 ROW, LABEL_W = 24, 150
+# The factor's label column fits its longest label at the desktop's 11-unit text (about 0.62 em a
+# character in system-ui, Armenian letters the widest), leaving the bars at least MIN_PLOT units.
+LABEL_EM, DESKTOP_FONT, MIN_PLOT = 0.62, 11, 200
 
 
 def _percent(value: float | None) -> str:
@@ -184,7 +188,10 @@ def factor_bars(averages: dict[str, dict[str, Any]], *, title: str) -> str:
     per game in words. ``averages[name]`` has ``average``, ``club_average``, ``label``."""
     rows = [*SHARE_ORDER, *COUNTS]
     height = TOP + ROW * len(rows) + 8
-    plot = WIDTH - LEFT - LABEL_W - 90
+    labels = {n: f"{n} {_short(gettext(averages[n]['label']))}" for n in rows}
+    wanted = math.ceil(LABEL_EM * DESKTOP_FONT * max(len(t) for t in labels.values()))
+    x0 = 8 + min(max(LABEL_W, wanted), WIDTH - 8 - 90 - MIN_PLOT)
+    plot = WIDTH - x0 - 90
     words = "; ".join(f"{n} {_percent(averages[n]['average'])}" for n in SHARE_ORDER)
     out = _open(
         height,
@@ -192,11 +199,10 @@ def factor_bars(averages: dict[str, dict[str, Any]], *, title: str) -> str:
         gettext("Average per factor over the analysed games: %(factors)s.") % {"factors": words},
         "factor-bars",
     )
-    x0 = LEFT + LABEL_W
     for i, name in enumerate(rows):
         figures, top = averages[name], TOP + ROW * i
         out.append(
-            f'<text class="axis" x="{LEFT + LABEL_W - 8}" y="{top + 15}" text-anchor="end">'
+            f'<text class="axis" x="{x0 - 8}" y="{top + 15}" text-anchor="end">'
             f'{escape(name)}<tspan class="long"> {escape(_short(gettext(figures["label"])))}</tspan></text>'
         )
         value, club = figures["average"], figures.get("club_average")
@@ -204,12 +210,12 @@ def factor_bars(averages: dict[str, dict[str, Any]], *, title: str) -> str:
             per_game = (
                 gettext("not available")
                 if value is None
-                else gettext("%(count)s a game") % {"count": f"{value:.2f}"}
+                else gettext("%(count)s a game") % {"count": figure(value, ".2f")}
             )
             club_text = (
                 ""
                 if club is None
-                else " " + gettext("(club %(average)s)") % {"average": f"{club:.2f}"}
+                else " " + gettext("(club %(average)s)") % {"average": figure(club, ".2f")}
             )
             out.append(f'<text class="axis" x="{x0}" y="{top + 15}">{per_game}{club_text}</text>')
             continue
@@ -250,7 +256,7 @@ def delta_bars(games: Sequence[tuple[str, float]], *, title: str) -> str:
     mid = TOP + (height - TOP - BOTTOM) / 2
     scale = (height - TOP - BOTTOM) / 2 / bound
     slot = (WIDTH - CPI_LEFT - RIGHT) / len(games)
-    words = ", ".join(f"{d:+.1f}" for _, d in games)
+    words = ", ".join(figure(d, "+.1f") for _, d in games)
     out = _open(
         height,
         title,
@@ -278,7 +284,8 @@ def delta_bars(games: Sequence[tuple[str, float]], *, title: str) -> str:
         cls = "pos-bar" if delta >= 0 else "neg-bar"
         out.append(
             f'<rect class="{cls}" x="{left:.1f}" y="{top:.1f}" width="{slot * 0.7:.1f}" '
-            f'height="{max(size, 0.5):.1f}"><title>{escape(label)}: {delta:+.1f}</title></rect>'
+            f'height="{max(size, 0.5):.1f}">'
+            f"<title>{escape(label)}: {figure(delta, '+.1f')}</title></rect>"
         )
     out.append(
         f'<line class="axis-line" x1="{CPI_LEFT}" x2="{WIDTH - RIGHT}" y1="{mid:.1f}" y2="{mid:.1f}"/>'

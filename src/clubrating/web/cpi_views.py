@@ -36,6 +36,7 @@ from clubrating.web import pages
 from clubrating.web.access import ClubAccess, club_view
 from clubrating.web.cpi_charts import cpi_line, delta_bars, factor_bars
 from clubrating.web.links import game_href
+from clubrating.web.reading import figure, score, shown_san
 
 RECENT_GAMES = 20  # ours: the ΔCPI chart and table show the latest 20 analysed games
 BOARD_PIXELS = 280  # ours: two boards side by side on a 60rem page
@@ -75,10 +76,10 @@ def _recent(access: ClubAccess, rows: list[dict[str, Any]]) -> list[dict[str, An
             {
                 **row,
                 "opponent": opponent,
-                "delta_text": f"{row['delta']:+.1f}",
-                "before_text": f"{row['cpi_before']:.1f}",
-                "cpi_text": f"{row['cpi_after']:.1f}",
-                "result_part": f"{row['contributions']['result']:+.1f}",
+                "delta_text": figure(row["delta"], "+.1f"),
+                "before_text": figure(row["cpi_before"], ".1f"),
+                "cpi_text": figure(row["cpi_after"], ".1f"),
+                "result_part": figure(row["contributions"]["result"], "+.1f"),
             }
         )
     return recent
@@ -111,6 +112,8 @@ def dashboard(access: ClubAccess, member: Member) -> dict[str, Any]:
             "task": _task(e["factor"], e["side_to_move"]),
             "hint": _hint(e["hint"]),
             "best_score": e.get("best_score") and _hint(e["best_score"]),
+            "best": e.get("best") and shown_san(e["fen"], e["best"]),
+            "played": shown_san(e["fen"], e["played"]),
             "href": game_href(
                 access.base,
                 e["game_id"],
@@ -201,7 +204,7 @@ def depth_notice(strength: dict[str, Any] | None) -> dict[str, Any] | None:
 
 def _hint(hint: str) -> str:
     """The coach's hint (cpi.coach.Hint: its N_ words and figures) in the page's language."""
-    return _(hint.words) % hint.figures if isinstance(hint, Hint) else hint
+    return _(hint.words) % hint.figures if isinstance(hint, Hint) else score(hint)
 
 
 def _task(factor: str, side_to_move: str) -> str:
@@ -242,7 +245,7 @@ def factor_row(name: str, figures: dict[str, Any], cost: float | None) -> dict[s
         "cost": cost,
         "drill": spec.drill,
         "cell": _cell(comparison),
-        "cost_text": "" if cost is None else f"{cost:.1f}",
+        "cost_text": "" if cost is None else figure(cost, ".1f"),
     }
 
 
@@ -295,7 +298,11 @@ def _cell(comparison: str) -> str:
 def _figure(name: str, value: float | None) -> str:
     if value is None:
         return _("not available")
-    return _("%(count)s a game") % {"count": f"{value:.2f}"} if name in COUNTS else f"{value:.0%}"
+    return (
+        _("%(count)s a game") % {"count": figure(value, ".2f")}
+        if name in COUNTS
+        else f"{value:.0%}"
+    )
 
 
 @require_safe

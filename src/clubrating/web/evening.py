@@ -34,13 +34,13 @@ from clubrating.club.models import (
     Tournament,
 )
 from clubrating.errors import ClubratingError, InputError, Text
-from clubrating.formats.common import points_text
 from clubrating.tournament import Standing, System, Tiebreak
 from clubrating.tournament.roundrobin import MAX_SEED, PairingSystem, TableOrder, berger_round
 from clubrating.tournament.standings import DEFAULT_TIEBREAKS
 from clubrating.web.access import ClubAccess
 from clubrating.web.language import in_name_order
 from clubrating.web.arbiter import act, arbiter_view, posted, who
+from clubrating.web.reading import figure
 
 RESULTS = [("1-0", "1-0"), ("1/2-1/2", "½-½"), ("0-1", "0-1")]
 FORFEITS = [("+-", "+ −"), ("-+", "− +"), ("--", "− −")]
@@ -203,10 +203,10 @@ def _keizer_context(t: Tournament, ev: Evening) -> dict[str, Any]:
             {
                 "rank": row.rank,
                 "name": entry.name,
-                "score": f"{float(row.score):.2f}",
+                "score": figure(float(row.score), ".2f"),
                 "value": row.value,
                 "played": row.played,
-                "points": points_text(row.points),
+                "points": figure(row.points / 2, ".1f"),
             }
             for row, entry in keizer.table(t)
         ],
@@ -329,8 +329,8 @@ def _standings(standings: list[tuple[Standing, Entry]]) -> list[dict[str, Any]]:
             "place": row.place,
             "number": row.number,
             "name": entry.name,
-            "points": points_text(row.points),
-            "tiebreaks": ["" if value is None else f"{value:g}" for value in row.tiebreaks],
+            "points": figure(int(row.points) / 2, ".1f"),  # as the arbiter's pairing tables
+            "tiebreaks": ["" if value is None else figure(value, "g") for value in row.tiebreaks],
         }
         for row, entry in standings
     ]

@@ -26,6 +26,7 @@ from clubrating.errors import ClubratingError, InputError
 from clubrating.words import N_
 from clubrating.web.access import ClubAccess
 from clubrating.web.arbiter import _page, arbiter_view
+from clubrating.web.reading import figure
 
 MAX_GAMES = 1000  # as the CLI's ``fairplay --games`` (commands/cpi.py: whole(1, 1000))
 # The chance alone of z >= Z_LOOK_CLOSER under the module's normal model: P = erfc(z/√2)/2, 1 in ~161.
@@ -64,7 +65,7 @@ def _shown(row: dict[str, Any]) -> dict[str, Any]:
     """A row of the table as the template prints it (figures as text, '–' where not measured)."""
 
     def text(value: float | None, form: str) -> str:
-        return "–" if value is None else format(value, form)
+        return "–" if value is None else figure(value, form)
 
     return {
         **row,

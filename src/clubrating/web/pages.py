@@ -47,8 +47,9 @@ from clubrating.tournament.standings import RANKED_AS_WRITTEN, RANKED_BY_POINTS
 from clubrating.web.access import ClubAccess
 from clubrating.web.card import card_document
 from clubrating.web.chart import ChartPoint, rating_chart
-from clubrating.web.labels import label
+from clubrating.web.labels import list_label
 from clubrating.web.links import game_href
+from clubrating.web.reading import figure
 
 RECENT_TOURNAMENTS = 10
 CLUBS_PAGE = 100  # public clubs a page of the index: a federation's server lists a thousand
@@ -63,7 +64,7 @@ def points_text(points: float) -> str:
 
 
 def _signed(value: float | None) -> str:
-    return "" if value is None else f"{value:+.1f}"
+    return "" if value is None else figure(value, "+.1f")
 
 
 def _rating(value: float | None) -> str:
@@ -272,7 +273,12 @@ def player(access: ClubAccess, member: Member) -> dict[str, Any]:
         "initial": hist["initial"],
         "card": card_document(access, hist, flags),
         "aliases": hist["aliases"] if access.is_arbiter else [],
-        "charts": charts(hist["tournaments"], access.club.provisional_games, name),
+        "charts": charts(
+            hist["tournaments"],
+            access.club.provisional_games,
+            name,
+            separate_lists=access.club.separate_lists,
+        ),
     }
 
 
@@ -304,7 +310,7 @@ def _with_activity(club: Club, ratings: dict[str, dict[str, Any]]) -> dict[str, 
 
 
 def charts(
-    tournaments: list[dict[str, Any]], provisional_games: int, name: str
+    tournaments: list[dict[str, Any]], provisional_games: int, name: str, *, separate_lists: bool
 ) -> list[dict[str, str]]:
     """One SVG chart per rating list the member played in."""
     by_list: dict[str, list[dict[str, Any]]] = {}
@@ -327,13 +333,13 @@ def charts(
             first["rating_before"],
             bool(first["provisional_before"]),
         )
-        svg = rating_chart(
-            points,
-            title=gettext("Rating history of %(name)s (%(list)s)")
-            % {"name": name, "list": label(lst)},
-            start=start,
-        )
-        out.append({"list": lst, "svg": svg})
+        shown = list_label(lst, separate_lists)
+        title = gettext("Rating history of %(name)s (%(list)s)") % {"name": name, "list": shown}
+        svg = "\n".join(
+            rating_chart(points, title=title, start=start, narrow=narrow, key=f"chart-{lst}")
+            for narrow in (False, True)
+        )  # the page shows the one drawn for its width
+        out.append({"list": lst, "list_name": shown, "svg": svg})
     return out
 
 
@@ -394,7 +400,7 @@ def tournament(access: ClubAccess, t: Tournament) -> dict[str, Any]:
                 "name": entry_name(access, t, p["name"], p["member_id"], flags),
                 "written": p["name"],
                 "points_text": points_text(p["points"]),
-                "tiebreak_texts": ["" if v is None else f"{v:g}" for v in p["tiebreaks"]],
+                "tiebreak_texts": ["" if v is None else figure(v, "g") for v in p["tiebreaks"]],
                 "cells": [
                     _linked(_cell(cells.get(r), t.is_rated), cells.get(r), access.base, t.id)
                     for r in range(1, rounds + 1)

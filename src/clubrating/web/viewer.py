@@ -21,13 +21,14 @@ import chess.svg
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import gettext, gettext_lazy, ngettext
+from django.utils.translation import get_language, gettext, gettext_lazy, ngettext
 from django.views.decorators.http import require_safe
 
 from clubrating.club.lookups import game_result_text
 from clubrating.club.models import Game, GameAnalysis, Tournament
 from clubrating.cpi.advice import Advice, Judgement, game_advice
 from clubrating.cpi.facts import GameFacts
+from clubrating.formats.movetext import SHOWN_LETTERS, san_in_letters
 from clubrating.formats.pgn import KEPT_TAGS, keep_moves, write_pgn
 from clubrating.formats.records import (
     Pairing,
@@ -52,6 +53,8 @@ class Move:
     san: str
     move: chess.Move
     advice: Advice | None
+    shown: str = ""  # the move in the reader's piece letters (SAN stays in PGN and JSON)
+    best_shown: str = ""  # the engine's choice, the same way
 
 
 def public_game(access: ClubAccess, game_id: int) -> tuple[Game, Tournament]:
@@ -96,19 +99,23 @@ def game_moves(
     start: chess.Board, moves: list[chess.Move], marks: list[Advice | None], facts: GameFacts | None
 ) -> list[Move]:
     """The moves with their SAN: the analysis's (the same moves) where there is one, saving
-    python-chess a legal-move search a move."""
+    python-chess a legal-move search a move; each also in the page language's piece letters."""
     board, out = start.copy(stack=False), []
     sans: list[str | None] = (
         [p.san for p in facts.plies] if facts is not None else [None] * len(moves)
     )
+    language = get_language() or ""
     for move, advice, known in zip(moves, marks, sans):
         number, white, san = (
             board.fullmove_number,
             board.turn == chess.WHITE,
             known or board.san(move),
         )
+        shown = san_in_letters(board, move, language) if language in SHOWN_LETTERS else san
+        best = advice.best_san if advice is not None else None
+        best_shown = best and san_in_letters(board, board.parse_san(best), language)
         board.push(move)
-        out.append(Move(board.ply(), number, white, san, move, advice))
+        out.append(Move(board.ply(), number, white, san, move, advice, shown, best_shown or ""))
     return out
 
 
@@ -123,7 +130,7 @@ def move_list(moves: list[Move], current: int) -> SafeString:
             j = m.advice.judgement
             mark = f'<abbr class="mark {j.label}" title="{escape(str(JUDGEMENT_WORDS[j]))}">{j.glyph}</abbr>'
         here = ' aria-current="step"' if m.ply == current else ""
-        rows[-1].append(f'<a href="?ply={m.ply}"{here}>{escape(m.san)}{mark}</a>')
+        rows[-1].append(f'<a href="?ply={m.ply}"{here}>{escape(m.shown)}{mark}</a>')
     return mark_safe(
         '<ol class="moves">' + "".join(f"<li>{' '.join(r)}</li>" for r in rows) + "</ol>"
     )
