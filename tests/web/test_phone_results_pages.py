@@ -116,3 +116,13 @@ def test_a_phones_results_share_the_moves_throttle_and_a_refused_one_stores_noth
     assert not ResultSubmission.objects.exists()
     status, page = send(phone, tokens[0], "1-0")
     assert status == 429 and not ResultSubmission.objects.exists()
+
+
+def test_the_running_evenings_page_reloads_itself_while_results_are_to_come(club: Club) -> None:
+    t, tokens = _running(club)
+    refresh = '<meta http-equiv="refresh" content="60">'
+    assert refresh in Client().get(f"/c/riverside/t/{t.id}/").content.decode()
+    for board in EveningBoard.objects.filter(tournament=t):
+        ev.enter_result(board, "1-0", who=WHO)
+    page = Client().get(f"/c/riverside/t/{t.id}/").content.decode()
+    assert "every result is in" in page and refresh not in page
