@@ -238,3 +238,18 @@ def test_exercises_from_a_real_engine_analysis_are_legal_positions(club) -> None
                 assert board.san(chess.Move.from_uci(e["played_uci"])) == e["played"]
                 shown += 1
     assert shown > 0  # the short games have mistakes: Bxd1?? and the fool's mate moves
+
+
+def test_the_command_shows_the_moves_in_the_terminals_piece_letters_and_json_keeps_san(
+    club, capsys, monkeypatch
+) -> None:
+    publish_analysed(club, 3)
+    monkeypatch.setenv("LANG", "ru_RU.UTF-8")
+    monkeypatch.delenv("LC_ALL", raising=False)
+    monkeypatch.delenv("LC_MESSAGES", raising=False)
+    monkeypatch.delenv("LANGUAGE", raising=False)
+    assert main(["coach", "Anna Berg", "--solutions", "--factor", "E"]) == 0
+    out = capsys.readouterr().out
+    assert "Сc4" in out and "Кc3" in out and "Bc4" not in out and "Nc3" not in out
+    assert main(["coach", "Anna Berg", "--json", "--solutions"]) == 0
+    assert json.loads(capsys.readouterr().out)["exercises"][0]["best"] == "Bc4"

@@ -7,10 +7,11 @@ import argparse
 from typing import Any
 
 from clubrating.cli import examples, print_json, wants_json
-from clubrating.djangoenv import gettext, ngettext
+from clubrating.djangoenv import gettext, language, ngettext
 from clubrating.commands.club import the_club
 from clubrating.cpi.coach import DEFAULT_LIMIT, FACTORS, Hint
 from clubrating.cpi.registry import COUNTS
+from clubrating.formats.movetext import shown_move
 
 SOLUTION_FIELDS = ("played", "played_uci", "best", "best_uci", "best_score")
 
@@ -105,14 +106,17 @@ def _print(doc: dict[str, Any], solutions: bool) -> None:
         if solutions:
             best = (
                 gettext("%(move)s (%(score)s)")
-                % {"move": e["best"], "score": _said(e["best_score"])}
+                % {
+                    "move": shown_move(e["fen"], e["best"], language()),
+                    "score": _said(e["best_score"]),
+                }
                 if e["best"]
                 else gettext("no engine line")
             )
             print(
                 "   "
                 + gettext("Solution: %(best)s; played %(played)s")
-                % {"best": best, "played": e["played"]}
+                % {"best": best, "played": shown_move(e["fen"], e["played"], language())}
             )
 
 

@@ -206,6 +206,12 @@ def san_in_letters(board: chess.Board, move: chess.Move, language: str) -> str:
     return san
 
 
+def shown_move(fen: str, san: str, language: str) -> str:
+    """A move given in SAN in the position ``fen`` (an exercise's), in ``language``'s letters."""
+    board = chess.Board(fen)
+    return san_in_letters(board, board.parse_san(san), language)
+
+
 def letters_to_english(word: str) -> str:
     """A move as typed with the piece letters of any language of :data:`PIECE_LETTERS`, in SAN letters."""
     word = word.translate(_DASHES)

@@ -5,11 +5,10 @@ programs (CSV, JSON, PGN, the API) keep Python's point and SAN's English letters
 
 from __future__ import annotations
 
-import chess
 from django.utils.formats import get_format
 from django.utils.translation import get_language
 
-from clubrating.formats.movetext import san_in_letters
+from clubrating.formats.movetext import shown_move
 
 
 def figure(value: float, spec: str) -> str:
@@ -25,5 +24,4 @@ def score(text: str) -> str:
 
 def shown_san(fen: str, san: str) -> str:
     """A move given in SAN in the position ``fen``, in the page language's piece letters."""
-    board = chess.Board(fen)
-    return san_in_letters(board, board.parse_san(san), get_language() or "")
+    return shown_move(fen, san, get_language() or "")
