@@ -139,6 +139,7 @@ def test_a_keizer_season_on_the_page_marks_pairs_the_present_and_shows_the_keize
     dana = t.entries.get(name="Dana White")
     page = arbiter_client.get(f"{home}{t.id}/").content.decode()
     assert f'action="{home}{t.id}/mark/"' in page and "Keizer ranking" in page
+    assert "The Keizer ranking before round 1" in page and "Berger" not in page
     response = arbiter_client.post(
         f"{home}{t.id}/mark/", {"entry": dana.id, "attendance": "apologies"}, follow=True
     )
