@@ -202,3 +202,18 @@ def test_an_illegal_move_sent_with_a_result_keeps_neither(club: Club) -> None:
     assert not ResultSubmission.objects.exists() and not MovesSubmission.objects.exists()
     with pytest.raises(Refused, match="nothing was sent"):
         pr.submit_from_phone(white, "  ", "", device=WHITE_PHONE, now=NOW)
+
+
+def test_a_player_who_sends_again_changed_their_mind_and_only_the_last_answer_counts(
+    club: Club,
+) -> None:
+    t = _evening_round(club)
+    white, black = board_links(t)
+    pr.submit_result(white, "1-0", device=WHITE_PHONE, now=NOW)
+    pr.submit_result(white, "0-1", device=WHITE_PHONE, now=NOW)  # a slip of the finger, put right
+    said = pr.submit_result(black, "1-0", device=BLACK_PHONE, now=NOW)
+    assert "your opponent sent another result" in str(said) and _result(white) is None
+    shown = pr.answers_of_round(t, 1)[white.evening_board_id]
+    assert [(a.side, a.result) for a in shown] == [(ml.WHITE, "0-1"), (ml.BLACK, "1-0")]
+    pr.submit_result(black, "0-1", device=BLACK_PHONE, now=NOW)
+    assert _result(white) == "0-1"

@@ -103,7 +103,7 @@ def submit_result(
             _target(board),
             new={"result": result.value, "side": mine.side or "either"},
         )
-        others = [a for a in pending_answers(board) if a.id != mine.id]
+        others = [a for a in latest(pending_answers(board)) if a.id != mine.id]
         agreeing = next(
             (a for a in others if a.result == mine.result and ml.vouched(a, mine)), None
         )
@@ -183,6 +183,13 @@ def pending_answers(board: EveningBoard) -> list[ResultSubmission]:
     )
 
 
+def latest(answers: list[ResultSubmission]) -> list[ResultSubmission]:
+    """Each sender's last word, oldest first: a player who sends again changed their mind, so
+    only the newest answer of each side from each device counts (and is shown)."""
+    last = {(a.side, a.device): a for a in answers}
+    return [a for a in answers if last[a.side, a.device] is a]
+
+
 @dataclass(frozen=True)
 class Answer:
     """A result a phone sent, as the arbiter's pages show it beside its board."""
@@ -208,7 +215,8 @@ def answers_of_round(tournament: Tournament, rnd: int) -> dict[int, list[Answer]
         assert answer.link.evening_board_id is not None
         by_board.setdefault(answer.link.evening_board_id, []).append(answer)
     shown = {}
-    for board, answers in by_board.items():
+    for board, sent in by_board.items():
+        answers = latest(sent)
         reasons = ml.waiting_reasons(answers)
         shown[board] = [Answer(a.side, a.result, reasons.get(a.id, "")) for a in answers]
     return shown
