@@ -148,3 +148,19 @@ def test_marks_are_refused_outside_a_keizer_season(capsys, club) -> None:
     code, _, err = run(capsys, "evening", "mark", "1", "maybe", "1")
     assert code != 0 and "'maybe': expected present, apologies or absent" in err
     assert not Bye.objects.exists()
+
+
+@pytest.mark.django_db(transaction=True, reset_sequences=True)
+def test_a_season_whose_earlier_evening_was_deleted_reads_from_the_evenings_left(
+    capsys, club
+) -> None:
+    ok(capsys, "evening", "start", "Night 1", "--system", "keizer", "--keizer", "rated=evening")
+    ok(capsys, "evening", "register", "1", *NAMES[:2])
+    ok(capsys, "link", "1", "--all-new")
+    ok(capsys, "evening", "pair", "1")
+    ok(capsys, "evening", "result", "1", "1", "1-0")
+    ok(capsys, "evening", "publish", "1")
+    ok(capsys, "evening", "next", "1", "Night 2")
+    ok(capsys, "delete", "1")
+    assert "round 1 paired: 1 board" in ok(capsys, "evening", "pair", "2")
+    assert "Ada Quinn" in ok(capsys, "evening", "show", "2")

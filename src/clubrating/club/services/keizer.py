@@ -182,10 +182,11 @@ def chain_of(tournament: Tournament) -> list[Tournament]:
     while True:
         previous = Evening.objects.filter(tournament=chain[-1]).first()
         earlier = None if previous is None else previous.keizer.get("previous")
-        if earlier is None or earlier in seen:
+        found = None if earlier in seen else Tournament.objects.filter(pk=earlier).first()
+        if found is None:  # the first evening, or an earlier one deleted since
             return list(reversed(chain))
-        seen.add(earlier)
-        chain.append(Tournament.objects.get(pk=earlier))
+        seen.add(found.id)
+        chain.append(found)
 
 
 def season_of(tournament: Tournament) -> tuple[Season, int]:
