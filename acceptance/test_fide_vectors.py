@@ -51,7 +51,8 @@ class Row:
 
     @property
     def opponent_actual(self) -> int:
-        """A capped opponent was further away than 400 points; any such rating must give the same."""
+        """A capped opponent was further away than 400 points; any such rating must give the
+        same."""
         if not self.capped:
             return self.opponent_used
         return self.opponent_used + (BEYOND_CAP if self.opponent_used > self.ro else -BEYOND_CAP)
@@ -133,7 +134,8 @@ def misc() -> dict[str, dict[str, object]]:
 
 def test_a_period_change_of_minus_2_50_is_published_as_minus_3() -> None:
     case = misc()["fide_rounding_F-P01"]
-    assert fide.round_half_away(float(case["period_change"])) == case["published"]  # type: ignore[arg-type]
+    period_change = float(case["period_change"])  # type: ignore[arg-type]
+    assert fide.round_half_away(period_change) == case["published"]
     assert rate_period(PERIODS[("F-P01", 2813)]).change == case["published"]
 
 
@@ -142,18 +144,21 @@ def test_k_is_capped_so_that_k_times_games_stays_within_700() -> None:
     period = PERIODS[("F-P05", 2054)]
     change = rate_period(period)
     assert (len(period), change.k) == (case["n"], case["K_used"])
-    assert fide_policy().capped_k(float(case["K_list"]), int(case["n"])) == case["K_used"]  # type: ignore[arg-type]
+    k_list, n = float(case["K_list"]), int(case["n"])  # type: ignore[arg-type]
+    assert fide_policy().capped_k(k_list, n) == case["K_used"]
     assert change.change == case["published_change"]
 
 
 def test_the_2650_exemption_applies_to_the_higher_player_only() -> None:
     case = misc()["fide_2650_exemption_F-P01_F-P02"]
-    assert fide.expected_hundredths(2813, 2400) == round(100 * float(case["higher_PD"]))  # type: ignore[arg-type]
-    assert fide.expected_hundredths(2400, 2813) == round(100 * float(case["lower_PD"]))  # type: ignore[arg-type]
+    higher, lower = float(case["higher_PD"]), float(case["lower_PD"])  # type: ignore[arg-type]
+    assert fide.expected_hundredths(2813, 2400) == round(100 * higher)
+    assert fide.expected_hundredths(2400, 2813) == round(100 * lower)
 
 
 def test_a_first_rating_is_the_published_one() -> None:
     case = misc()["fide_initial_rating_F-N01"]
     ratings = case["opponent_ratings"]
     scores = case["scores"]
-    assert fide.first_rating(ratings, scores) == case["published_first_rating_Dec2025"]  # type: ignore[arg-type]
+    first = fide.first_rating(ratings, scores)  # type: ignore[arg-type]
+    assert first == case["published_first_rating_Dec2025"]

@@ -7,7 +7,8 @@ generated from real roster names, the matcher must stay above floors set a
 little below what benchmarks/bench_matching.py measured when they were
 last raised (seed 3: real 88.0 % at 1, 93.7 % at 3, 1.89 shown on average;
 against 500-member clubs 97.3 % at 1, 97.8 % at 3, 0.6 % another person
-first; generated: 99.6-100 % at 3), so that a regression is noticed. The data is required: if it is missing these checks
+first; generated: 99.6-100 % at 3), so that a regression is noticed. The data is required: if it is
+missing these checks
 fail, they do not skip.
 """
 

@@ -97,11 +97,13 @@ def test_each_game_and_period_reproduces_fides_figures(period: tuple[str, int]) 
             float(row["fide_chg_score_minus_PD"]), abs=1e-9
         )
     change = rate_period(rows)
-    assert change.k == int(rows[0]["K"]) and change.games_rated == len(rows)  # type: ignore[attr-defined]
+    k, games_rated = change.k, change.games_rated  # type: ignore[attr-defined]
+    assert k == int(rows[0]["K"]) and games_rated == len(rows)
     published = Decimal(sum(Decimal(r["fide_K_chg"]) for r in rows)).quantize(
         Decimal(1), ROUND_HALF_UP
     )
-    assert change.rating_after - change.rating_before == int(published)  # type: ignore[attr-defined]
+    after, before = change.rating_after, change.rating_before  # type: ignore[attr-defined]
+    assert after - before == int(published)
 
 
 def test_the_misc_cases_rounding_k_cap_and_2650_exemption() -> None:
@@ -109,11 +111,13 @@ def test_the_misc_cases_rounding_k_cap_and_2650_exemption() -> None:
     misc = json.loads(MISC.read_text(encoding="utf-8"))
     rounding = misc["fide_rounding_F-P01"]
     p01 = rate_period(PERIODS[("F-P01", 2813)])
-    assert p01.rating_after - p01.rating_before == rounding["published"]  # type: ignore[attr-defined]
+    after, before = p01.rating_after, p01.rating_before  # type: ignore[attr-defined]
+    assert after - before == rounding["published"]
     cap = misc["fide_K_times_n_cap_F-P05"]
     p05 = rate_period(PERIODS[("F-P05", 2054)])
     assert (p05.games_rated, p05.k) == (cap["n"], cap["K_used"])  # type: ignore[attr-defined]
-    assert p05.rating_after - p05.rating_before == cap["published_change"]  # type: ignore[attr-defined]
+    after, before = p05.rating_after, p05.rating_before  # type: ignore[attr-defined]
+    assert after - before == cap["published_change"]
     exempt = misc["fide_2650_exemption_F-P01_F-P02"]
     assert oracle.fide_expected_hundredths(2813, 2400) == round(100 * exempt["higher_PD"])
     assert oracle.fide_expected_hundredths(2400, 2813) == round(100 * exempt["lower_PD"])

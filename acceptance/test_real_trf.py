@@ -15,7 +15,8 @@ from clubrating.formats.records import ByeKind, TournamentRecord
 
 TRF_DIR = Path(__file__).resolve().parents[2] / "shared" / "data" / "trf"
 
-# From ../shared/data/README.md: players and rounds in the file (Gros: 4 played + round 5 in progress).
+# From ../shared/data/README.md: players and rounds in the file (Gros: 4 played + round 5 in
+# progress).
 README_FIGURES = {
     "fide_example1_karl_mala_2005.trf": (284, 7),
     "gros_open_2010_javafo_TRFXSample2.trf": (52, 5),
@@ -91,7 +92,9 @@ def test_the_gros_open_is_the_same_crosstable_from_both_programs() -> None:
     }
     assert games(javafo) == games(variant)
     assert sum(1 for p in javafo.pairings if not p.played) == 4  # README: 4 forfeit pairs
-    half = lambda record: {(b.round, b.player) for b in record.byes if b.kind is ByeKind.HALF_POINT}  # noqa: E731
+    half = lambda record: {  # noqa: E731
+        (b.round, b.player) for b in record.byes if b.kind is ByeKind.HALF_POINT
+    }
     assert half(javafo) == half(variant) and len(half(javafo)) == 16  # 'H' there, '0000 - =' here
 
 

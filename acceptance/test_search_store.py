@@ -116,7 +116,8 @@ def test_a_sample_of_the_searches_at_other_depths_is_what_the_engine_answers_aga
 ) -> None:
     seed = store_seed()
     print(
-        f"{name} at {nodes:,} nodes: re-searching {DEPTH_SAMPLE} stored positions, CLUBRATING_STORE_SEED={seed}"
+        f"{name} at {nodes:,} nodes: re-searching {DEPTH_SAMPLE} "
+        f"stored positions, CLUBRATING_STORE_SEED={seed}"
     )
     searched, differing = differing_searches(
         FILL.store_at(name, nodes), nodes, boards_of(name, tmp_path), seed, DEPTH_SAMPLE

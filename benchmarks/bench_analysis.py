@@ -146,14 +146,16 @@ def ours_vs_bare(games: list[chess.pgn.Game], config: AnalysisConfig, nodes: int
     searches = sum(f.searches for f in facts_all)
     shallow = sum(f.shallow_searches for f in facts_all)
     print(
-        f"\n1. ours vs bare UCI, {len(games)} games, {plies} plies, {nodes:,} nodes, one engine, no cache"
+        f"\n1. ours vs bare UCI, {len(games)} games, {plies} "
+        f"plies, {nodes:,} nodes, one engine, no cache"
     )
     for label, spent in times.items():
         ratios = [o / b for o, b in zip(spent, times["bare"])]
         print(
-            f"   {label:15} {plies / sum(spent):7.1f} plies/s  total {sum(spent):7.1f} s  "
-            f"median game {statistics.median(spent):5.2f} s  vs bare: total "
-            f"{sum(spent) / sum(times['bare']) - 1:+.1%}, median game {statistics.median(ratios) - 1:+.1%}"
+            f"   {label:15} {plies / sum(spent):7.1f} plies/s  total "
+            f"{sum(spent):7.1f} s  median game {statistics.median(spent):5.2f} "
+            f"s  vs bare: total {sum(spent) / sum(times['bare']) - 1:+.1%}, "
+            f"median game {statistics.median(ratios) - 1:+.1%}"
         )
     print(
         f"\n2. searches per analysed position: {searches}/{positions} = {searches / positions:.3f} "
@@ -202,7 +204,8 @@ try:
     for text in texts:
         if text.strip():
             start = time.perf_counter()
-            rv.review(types.SimpleNamespace(pgn=text, id="bench", source="file"), settings, cache=None)
+            game = types.SimpleNamespace(pgn=text, id="bench", source="file")
+            rv.review(game, settings, cache=None)
             print("BENCH-TIME", time.perf_counter() - start, flush=True)
 finally:
     engines.close()
@@ -240,8 +243,9 @@ def peer(games: list[chess.pgn.Game], config: AnalysisConfig, nodes: int) -> Non
     )
     plies = sum(len(list(g.mainline_moves())) for g in games)
     print(
-        f"\n4. {PEER_PACKAGE} (same nodes, MultiPV 3, Threads 1; its hash 16 MB, kept through a game): "
-        f"{plies / sum(peer_times):.1f} plies/s, median game {statistics.median(peer_times):.2f} s"
+        f"\n4. {PEER_PACKAGE} (same nodes, MultiPV 3, Threads 1; its hash "
+        f"16 MB, kept through a game): {plies / sum(peer_times):.1f} "
+        f"plies/s, median game {statistics.median(peer_times):.2f} s"
     )
     print(
         f"   ours, same games, one engine, no cache: {plies / ours_time:.1f} plies/s "

@@ -120,7 +120,8 @@ def main(sizes: tuple[int, ...]) -> None:
     client.force_login(user)
     rng, made = random.Random(7), 0
     print(
-        f"{'games':>6} {'coach ms':>9} {'brief ms':>9} {'page ms':>8} {'queries':>8} {'page KiB':>9}"
+        f"{'games':>6} {'coach ms':>9} {'brief ms':>9} "
+        f"{'page ms':>8} {'queries':>8} {'page KiB':>9}"
     )
     for size in sizes:
         made = grow(club, size, made, rng)
@@ -134,8 +135,8 @@ def main(sizes: tuple[int, ...]) -> None:
             response = client.get(url)
         assert response.status_code == 200
         print(
-            f"{size:>6} {coach:>9.1f} {brief:>9.1f} {page:>8.1f} {len(context.captured_queries):>8} "
-            f"{len(response.content) / 1024:>9.0f}"
+            f"{size:>6} {coach:>9.1f} {brief:>9.1f} {page:>8.1f} "
+            f"{len(context.captured_queries):>8} {len(response.content) / 1024:>9.0f}"
         )
 
 

@@ -43,7 +43,8 @@ def main(sizes: tuple[int, ...]) -> None:
     players = tuple(PlayerEntry(i, f"Player {i}") for i in range(1, 21))
     made = 0
     print(
-        f"{'games':>6} {'unchanged s':>12} {'new weights s':>14} {'ms/game':>8} {'analyse (cache) s':>18}"
+        f"{'games':>6} {'unchanged s':>12} {'new weights s':>14} "
+        f"{'ms/game':>8} {'analyse (cache) s':>18}"
     )
     for size in sizes:
         while made < size:

@@ -163,18 +163,20 @@ def main() -> None:
                 )
     first = versions["this"][0]
     print(
-        f"demo club: {first['tournaments']} evenings, {first['games_with_moves']} games with moves, "
-        f"analysed at {first['nodes']:,} nodes ({first['searched']:,} positions searched); "
-        f"{os.cpu_count()} cores, load {os.getloadavg()[0]:.1f} at the end; median of {args.runs} runs:"
+        f"demo club: {first['tournaments']} evenings, {first['games_with_moves']} "
+        f"games with moves, analysed at {first['nodes']:,} nodes "
+        f"({first['searched']:,} positions searched); {os.cpu_count()} cores, "
+        f"load {os.getloadavg()[0]:.1f} at the end; median of {args.runs} runs:"
     )
     median_table(versions)
     for name, runs in versions.items():
         seen = runs[0]["looks"]
         print(
-            f"games ({name}): {seen['plies']:.0f} plies on average, {seen['draws']:.0%} drawn, "
-            f"{seen['seconds_a_move']:.0f} s a move, {seen['under_a_minute']:.0%} of the sides under a minute on "
-            f"the clock; members' ACPL against their rating: r = {seen['r_rating_acpl']:+.2f} over "
-            f"{seen['members']} members with 3+ games; {seen['five_plus']} members with 5+ analysed games"
+            f"games ({name}): {seen['plies']:.0f} plies on average, {seen['draws']:.0%} "
+            f"drawn, {seen['seconds_a_move']:.0f} s a move, {seen['under_a_minute']:.0%} "
+            "of the sides under a minute on the clock; members' ACPL against their "
+            f"rating: r = {seen['r_rating_acpl']:+.2f} over {seen['members']} members "
+            f"with 3+ games; {seen['five_plus']} members with 5+ analysed games"
         )
 
 

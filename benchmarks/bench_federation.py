@@ -371,8 +371,9 @@ def measure_history(slug: str, runs: int) -> dict[str, Any]:
                 }
             )
             print(
-                f"  correction ({where}) {seconds * 1000:.0f} ms, full rebuild {full[-1]['s']:.2f} s, "
-                f"{check.changes_differing} rows differing, load {load_before}",
+                f"  correction ({where}) {seconds * 1000:.0f} ms, full "
+                f"rebuild {full[-1]['s']:.2f} s, {check.changes_differing} "
+                f"rows differing, load {load_before}",
                 flush=True,
             )
     return {
@@ -493,9 +494,9 @@ def measure_pages(
                     row["rebuilds_meanwhile"] = rebuilds
                     table.setdefault(f"{row['mode']}, {beside}", []).append(row)
                     print(
-                        f"  club page {row['mode']}, {beside}: server p95 {row['server_p95_ms']:.1f} ms "
-                        f"(median {row['server_median_ms']:.1f}), client p95 {row['client_p95_ms']:.1f} ms, "
-                        f"load {row['load']}"
+                        f"  club page {row['mode']}, {beside}: server p95 "
+                        f"{row['server_p95_ms']:.1f} ms (median {row['server_median_ms']:.1f}), "
+                        f"client p95 {row['client_p95_ms']:.1f} ms, load {row['load']}"
                         + (f", {rebuilds} rebuilds meanwhile" if rebuilds is not None else ""),
                         flush=True,
                     )
@@ -541,12 +542,16 @@ def measure_pages(
 
 FEDERATION_LIST = """
 SELECT m.id, m.name, c.name, r.rating, r.games
-FROM club_currentrating r JOIN club_member m ON m.id = r.member_id JOIN club_club c ON c.id = m.club_id
-WHERE c.visibility = 'public' AND r.rating_list = 'standard' AND NOT r.provisional AND m.merged_into_id IS NULL
+FROM club_currentrating r
+JOIN club_member m ON m.id = r.member_id JOIN club_club c ON c.id = m.club_id
+WHERE c.visibility = 'public' AND r.rating_list = 'standard' AND NOT r.provisional
+AND m.merged_into_id IS NULL
 ORDER BY r.rating DESC, m.id LIMIT %s OFFSET %s"""
 FEDERATION_COUNT = """
-SELECT count(*) FROM club_currentrating r JOIN club_member m ON m.id = r.member_id JOIN club_club c ON c.id = m.club_id
-WHERE c.visibility = 'public' AND r.rating_list = 'standard' AND NOT r.provisional AND m.merged_into_id IS NULL"""
+SELECT count(*) FROM club_currentrating r
+JOIN club_member m ON m.id = r.member_id JOIN club_club c ON c.id = m.club_id
+WHERE c.visibility = 'public' AND r.rating_list = 'standard' AND NOT r.provisional
+AND m.merged_into_id IS NULL"""
 
 
 def timed(sql: str, params: list[Any]) -> tuple[float, list[tuple[Any, ...]]]:
@@ -581,7 +586,8 @@ def measure_federation_list(runs: int) -> dict[str, Any]:
             "load": [r["load"] for r in per_run],
         }
         print(
-            f"  federation list, {label}: {out[label]['median_ms']:.1f} ms, load {per_run[-1]['load']}",
+            f"  federation list, {label}: {out[label]['median_ms']:.1f} "
+            f"ms, load {per_run[-1]['load']}",
             flush=True,
         )
     _, first = timed(FEDERATION_LIST, [LIST_PAGE, 0])
@@ -617,8 +623,8 @@ def with_rating_index(runs: int, pages: list[tuple[str, list[Any]]]) -> dict[str
                 "load": load_average(),
             }
             print(
-                f"  federation list, {label}, with an index on the rating: {out[label]['median_ms']:.1f} ms, "
-                f"load {out[label]['load']}",
+                f"  federation list, {label}, with an index on the rating: "
+                f"{out[label]['median_ms']:.1f} ms, load {out[label]['load']}",
                 flush=True,
             )
         return out
@@ -660,7 +666,8 @@ def measure_analysis(url: str, runs: int, games: int, plies: int, nodes: int) ->
                 seconds = measure_rq_workers.time_workers(env, workers, finished)
                 times[workers].append({"s": seconds, "load": load_before})
                 print(
-                    f"  analysis, {workers} worker{'s' if workers > 1 else ''}: {seconds:.1f} s, load {load_before}",
+                    f"  analysis, {workers} worker{'s' if workers > 1 else ''}: "
+                    f"{seconds:.1f} s, load {load_before}",
                     flush=True,
                 )
     one, two = (statistics.median(r["s"] for r in times[w]) for w in (1, 2))
@@ -683,8 +690,9 @@ def measure_analysis(url: str, runs: int, games: int, plies: int, nodes: int) ->
 def print_table(doc: dict[str, Any]) -> None:
     c = doc["counts"]
     print(
-        f"\n{c['clubs']:,} clubs, {c['members']:,} members, {c['games']:,} games ({c['tournaments']:,} tournaments) "
-        f"on {doc['vendor']}; loaded in {c['load_s']} s, every club rated in {c['rate_all_s']} s\n"
+        f"\n{c['clubs']:,} clubs, {c['members']:,} members, {c['games']:,} "
+        f"games ({c['tournaments']:,} tournaments) on {doc['vendor']}; loaded "
+        f"in {c['load_s']} s, every club rated in {c['rate_all_s']} s\n"
     )
     print("| measurement | median | target | load |")
     print("| --- | ---: | ---: | ---: |")
@@ -696,10 +704,12 @@ def print_table(doc: dict[str, Any]) -> None:
         )
         for where, r in h["corrections"].items():
             print(
-                f"| correction in that club, {where} | {r['median_s'] * 1000:.0f} ms | <= 500 ms | {r['load'][0]} |"
+                f"| correction in that club, {where} | "
+                f"{r['median_s'] * 1000:.0f} ms | <= 500 ms | {r['load'][0]} |"
             )
         print(
-            f"| corrections equal to a full replay | {'yes' if h['equal_to_full_replay'] else 'NO'} | yes | |"
+            "| corrections equal to a full replay | "
+            f"{'yes' if h['equal_to_full_replay'] else 'NO'} | yes | |"
         )
     p = doc.get("pages")
     if p:
@@ -712,8 +722,8 @@ def print_table(doc: dict[str, Any]) -> None:
             target = "-" if label.startswith("index") else "<= 50 ms"
             clients = 1 if "one client" in label else p["clients"]
             print(
-                f"| {name}, {clients} client{'s' if clients > 1 else ''} | {r['server_p95_ms']:.1f} ms | {target} | "
-                f"{r['load'][0]} |"
+                f"| {name}, {clients} client{'s' if clients > 1 else ''} | "
+                f"{r['server_p95_ms']:.1f} ms | {target} | {r['load'][0]} |"
             )
     f = doc.get("federation_list")
     if f:
@@ -724,7 +734,8 @@ def print_table(doc: dict[str, Any]) -> None:
             )
         for label, r in f["with_index"].items():
             print(
-                f"| the same, {label}, with an index on (rating_list, rating) | {r['median_ms']:.1f} ms | - | {r['load']} |"
+                f"| the same, {label}, with an index on (rating_list, "
+                f"rating) | {r['median_ms']:.1f} ms | - | {r['load']} |"
             )
     a = doc.get("analysis")
     if a:
@@ -799,14 +810,15 @@ def main() -> int:
         from django.db import connection
 
         print(
-            f"scale {args.scale}: {len(shapes):,} clubs, {sum(s.members for s in shapes):,} members, "
-            f"{sum(s.games for s in shapes):,} games; {connection.vendor}, {os.cpu_count()} cores, "
-            f"load {load_average()}",
+            f"scale {args.scale}: {len(shapes):,} clubs, "
+            f"{sum(s.members for s in shapes):,} members, {sum(s.games for s in shapes):,} "
+            f"games; {connection.vendor}, {os.cpu_count()} cores, load {load_average()}",
             flush=True,
         )
         counts = load(shapes)
         print(
-            f"  loaded in {counts['load_s']} s, rated in {counts['rate_all_s']} s, load {load_average()}",
+            f"  loaded in {counts['load_s']} s, rated in "
+            f"{counts['rate_all_s']} s, load {load_average()}",
             flush=True,
         )
         slugs = counts.pop("slugs")

@@ -68,12 +68,16 @@ class Tally:
     def row(self, label: str) -> str:
         n = max(self.names, 1)
         return (
-            f"{label:<34} {self.names:>5} {100 * self.at_1 / n:>7.1f} {100 * self.at_3 / n:>7.1f} "
-            f"{self.shown / n:>6.2f} {100 * self.wrong_first / n:>7.1f} {1000 * self.seconds / n:>8.2f}"
+            f"{label:<34} {self.names:>5} {100 * self.at_1 / n:>7.1f} "
+            f"{100 * self.at_3 / n:>7.1f} {self.shown / n:>6.2f} "
+            f"{100 * self.wrong_first / n:>7.1f} {1000 * self.seconds / n:>8.2f}"
         )
 
 
-HEADER = f"{'set':<34} {'names':>5} {'rec@1%':>7} {'rec@3%':>7} {'shown':>6} {'wrong1%':>7} {'ms/name':>8}"
+HEADER = (
+    f"{'set':<34} {'names':>5} {'rec@1%':>7} {'rec@3%':>7} "
+    f"{'shown':>6} {'wrong1%':>7} {'ms/name':>8}"
+)
 
 
 def load() -> tuple[list[str], list[tuple[str, str]]]:
@@ -166,7 +170,8 @@ def generated(roster: list[str], count: int, seed: int) -> dict[str, list[tuple[
 
 
 def big_roster(roster: list[str], size: int, seed: int) -> list[str]:
-    """The real roster plus distinct generated names: a real surname, another player's given names."""
+    """The real roster plus distinct generated names: a real surname, another player's given
+    names."""
     rng = random.Random(seed)
     names = list(roster)
     seen = set(roster)
@@ -246,7 +251,8 @@ def report_misses(
     for kind in (NO_READING, OUTRANKED, TOO_FAR, NOT_FOUND):
         print(f"  {100 * kinds[kind] / names:5.2f} %  {kind}")
     print(
-        f"  ceiling at 3 for a matcher that needs a shared reading: {100 - 100 * kinds[NO_READING] / names:.1f} %"
+        "  ceiling at 3 for a matcher that needs a shared "
+        f"reading: {100 - 100 * kinds[NO_READING] / names:.1f} %"
     )
     if path is not None:
         path.write_text(
@@ -382,9 +388,10 @@ def club_speed(roster: list[str], sample: Sequence[tuple[str, str]], seed: int) 
         plain.append(time.perf_counter() - start)
     ratio = statistics.median(o / p for o, p in zip(ours, plain))
     print(
-        f"{SPEED_NAMES} names vs {CLUB_SIZE}-member club: median {statistics.median(ours) * 1000:.1f} ms "
-        f"(min {min(ours) * 1000:.1f}, {CLUB_RUNS} runs); index built in {built * 1000:.0f} ms; "
-        f"plain baseline beside it {statistics.median(plain) * 1000:.1f} ms, ours / baseline {ratio:.2f}"
+        f"{SPEED_NAMES} names vs {CLUB_SIZE}-member club: median "
+        f"{statistics.median(ours) * 1000:.1f} ms (min {min(ours) * 1000:.1f}, "
+        f"{CLUB_RUNS} runs); index built in {built * 1000:.0f} ms; plain baseline beside "
+        f"it {statistics.median(plain) * 1000:.1f} ms, ours / baseline {ratio:.2f}"
     )
     for size in (
         DUPLICATE_CLUBS
@@ -399,8 +406,8 @@ def club_speed(roster: list[str], sample: Sequence[tuple[str, str]], seed: int) 
                 everyone.propose(name)
             runs.append(time.perf_counter() - start)
         print(
-            f"members that may be one person, {size:,}-member club: median {statistics.median(runs) * 1000:.0f} ms "
-            f"of 5 (index and every member matched)"
+            f"members that may be one person, {size:,}-member club: median "
+            f"{statistics.median(runs) * 1000:.0f} ms of 5 (index and every member matched)"
         )
     print()
 
@@ -416,8 +423,9 @@ def roster_speed(roster: list[str], sample: Sequence[tuple[str, str]], seed: int
     built = time.perf_counter() - start
     runs = timed_propose(big, names)
     print(
-        f"\n{SPEED_NAMES} names vs {len(big):,} roster: median {statistics.median(runs) * 1000:.0f} ms "
-        f"(min {min(runs) * 1000:.0f}); index built in {built:.1f} s"
+        f"\n{SPEED_NAMES} names vs {len(big):,} roster: median "
+        f"{statistics.median(runs) * 1000:.0f} ms (min "
+        f"{min(runs) * 1000:.0f}); index built in {built:.1f} s"
     )
 
 

@@ -120,7 +120,8 @@ def main() -> int:
     from clubrating.demo.simulate import simulate_history
 
     print(
-        f"federation: {args.games:,} games, {args.players:,} players, {args.tournaments:,} tournaments"
+        f"federation: {args.games:,} games, {args.players:,} "
+        f"players, {args.tournaments:,} tournaments"
     )
     club = fresh_database(folder, "federation.sqlite3")
     started = time.perf_counter()
@@ -165,13 +166,16 @@ def main() -> int:
     )
     med_corr = statistics.median(corrections)
     print(
-        f"| correction in the newest tournament, {club_games:,}-game club | {med_corr * 1000:.0f} ms | <= 500 ms |"
+        f"| correction in the newest tournament, {club_games:,}-game "
+        f"club | {med_corr * 1000:.0f} ms | <= 500 ms |"
     )
     print(
-        f"| full rebuild of that club, side by side | {statistics.median(full_club) * 1000:.0f} ms | - |"
+        "| full rebuild of that club, side by side | "
+        f"{statistics.median(full_club) * 1000:.0f} ms | - |"
     )
     print(
-        f"| incremental equal to full replay | {'yes' if check.changes_differing == 0 else 'NO'} | yes |"
+        "| incremental equal to full replay | "
+        f"{'yes' if check.changes_differing == 0 else 'NO'} | yes |"
     )
     print(f"last correction said: {outcome}")
     return 0 if check.changes_differing == 0 else 1

@@ -85,11 +85,13 @@ def main(argv: list[str] | None = None) -> int:
     for policy in (club_policy(), fide_policy()):
         rows.extend(measure(policy, history, small, small_games, args))
     print(
-        f"\n{'policy':<6} {'what':<44} {'games':>10} {'median s':>9} {'games/s':>12} {'peak MiB':>9}"
+        f"\n{'policy':<6} {'what':<44} {'games':>10} "
+        f"{'median s':>9} {'games/s':>12} {'peak MiB':>9}"
     )
     for name, what, games, seconds, peak in rows:
         print(
-            f"{name:<6} {what:<44} {games:>10,} {seconds:>9.3f} {games / seconds:>12,.0f} {peak:>9.0f}"
+            f"{name:<6} {what:<44} {games:>10,} {seconds:>9.3f} "
+            f"{games / seconds:>12,.0f} {peak:>9.0f}"
         )
     by_key = {(name, what): games / seconds for name, what, games, seconds, _ in rows}
     for name in ("club", "fide"):
@@ -102,8 +104,9 @@ def main(argv: list[str] | None = None) -> int:
             f"{name}: replay() / reference = {ratio:.1f}x; numeric core / reference = {core:.1f}x"
         )
     print(
-        f"max RSS of the process: {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MiB "
-        f"(history objects included)"
+        "max RSS of the process: "
+        f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} "
+        "MiB (history objects included)"
     )
     return 0
 

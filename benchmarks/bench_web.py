@@ -19,7 +19,8 @@ for the page cache warm (anonymous visitors, the normal case) and cold (every
 request a different URL, so each one is rendered from the database: there is no
 other cache), and cold with one client at a time (the render alone).
 
-Usage: python benchmarks/bench_web.py [--requests 400] [--clients 20] [--server gunicorn runserver gunicorn-compiled]
+Usage: python benchmarks/bench_web.py [--requests 400] [--clients 20] [--server gunicorn runserver
+gunicorn-compiled]
 """
 
 from __future__ import annotations
@@ -186,9 +187,10 @@ def report(row: Row) -> None:
     client = [r[0] for r in results]
     server = [r[1] for r in results]
     print(
-        f"{kind:<9} {page:<24} {mode:<17} n={len(results):4}  server median {statistics.median(server):6.1f} ms  "
-        f"p95 {p95(server):6.1f} ms | client median {statistics.median(client):6.1f} ms  "
-        f"p95 {p95(client):6.1f} ms | {results[0][2] // 1024} KiB",
+        f"{kind:<9} {page:<24} {mode:<17} n={len(results):4}  server median "
+        f"{statistics.median(server):6.1f} ms  p95 {p95(server):6.1f} ms | "
+        f"client median {statistics.median(client):6.1f} ms  p95 "
+        f"{p95(client):6.1f} ms | {results[0][2] // 1024} KiB",
         flush=True,
     )
 
@@ -242,7 +244,8 @@ def measure(kind: str, url: str, slug: str, regular: int, args: argparse.Namespa
 
 def table(rows: list[Row]) -> None:
     print(
-        "\n| server | page | mode | server median ms | server p95 ms | client median ms | client p95 ms |"
+        "\n| server | page | mode | server median ms | "
+        "server p95 ms | client median ms | client p95 ms |"
     )
     print("|---|---|---|---:|---:|---:|---:|")
     for kind, page, mode, results in rows:
@@ -275,9 +278,10 @@ def main() -> int:
         slug, regular = build(url)
         print(
             f"built {MEMBERS} members, {SEASONS * EVENINGS} tournaments, "
-            f"{SEASONS * EVENINGS * ROUNDS * BOARDS} games in {time.perf_counter() - started:.1f} s; "
-            f"{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f}; {args.clients} concurrent clients, "
-            f"{args.requests} requests a row",
+            f"{SEASONS * EVENINGS * ROUNDS * BOARDS} games in "
+            f"{time.perf_counter() - started:.1f} s; {os.cpu_count()} "
+            f"CPUs, load average {os.getloadavg()[0]:.1f}; {args.clients} "
+            f"concurrent clients, {args.requests} requests a row",
             flush=True,
         )
         rows = [row for kind in args.server for row in measure(kind, url, slug, regular, args)]
@@ -290,7 +294,8 @@ def main() -> int:
         )
         verdict = "meets" if worst <= TARGET_MS else "misses"
         print(
-            f"{kind}: worst p95 server time under load {worst:.1f} ms: {verdict} the {TARGET_MS:.0f} ms target"
+            f"{kind}: worst p95 server time under load {worst:.1f} "
+            f"ms: {verdict} the {TARGET_MS:.0f} ms target"
         )
     return 0
 

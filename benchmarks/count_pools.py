@@ -65,13 +65,14 @@ def count(paths: list[Path], key: Key) -> dict[str, dict[str, Any]]:
 def line(name: str, pool: dict[str, Any]) -> str:
     elos = pool["elos"]
     spread = (
-        f", Elo {min(elos)}-{max(elos)}, mean {statistics.fmean(elos):.0f} ± {statistics.pstdev(elos):.0f}"
+        f", Elo {min(elos)}-{max(elos)}, mean "
+        f"{statistics.fmean(elos):.0f} ± {statistics.pstdev(elos):.0f}"
         if elos
         else ""
     )
     return (
-        f"{name}: {pool['games']} games, {pool['sides']} rated sides, {pool['long_sides']} in games of "
-        f"{MIN_PLIES}+ plies, {len(pool['players'])} named players{spread}"
+        f"{name}: {pool['games']} games, {pool['sides']} rated sides, {pool['long_sides']} "
+        f"in games of {MIN_PLIES}+ plies, {len(pool['players'])} named players{spread}"
     )
 
 

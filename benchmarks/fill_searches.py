@@ -2,7 +2,8 @@
 
     nice -n 19 .venv/bin/python benchmarks/fill_searches.py fide-classical [--jobs 2] \\
         [--work var/searches/fide-classical-150k.sqlite] 2> fill.log
-    nice -n 19 .venv/bin/python benchmarks/fill_searches.py fide-classical --nodes 10000 --jobs 1 2> fill.log
+    nice -n 19 .venv/bin/python benchmarks/fill_searches.py fide-classical --nodes 10000 --jobs 1 2>
+    fill.log
     .venv/bin/python benchmarks/fill_searches.py fide-classical --partial
 
 The pool's games are those ``benchmarks/fit_presets.py`` fits (the games ``clubrating
@@ -270,8 +271,8 @@ def main() -> int:
     )
     assert args.partial or not left, f"{left} games filled are not complete in {work}"
     print(
-        f"wrote {store}: {len(complete)} of the pool's {len(every)} games complete, {written:,} searches, "
-        f"{store.stat().st_size / 1e6:.1f} MB",
+        f"wrote {store}: {len(complete)} of the pool's {len(every)} games "
+        f"complete, {written:,} searches, {store.stat().st_size / 1e6:.1f} MB",
         file=sys.stderr,
     )
     return 0

@@ -141,7 +141,8 @@ def store_of(name: str) -> Path:
 def fit_all(
     folder: Path, cache: str | None = None, jobs: int = 2, names: tuple[str, ...] = tuple(SAMPLES)
 ) -> dict[str, dict]:  # type: ignore[type-arg]
-    """The fits of the pools ``names`` (default every pool): the documents of ``clubrating calibrate --json``."""
+    """The fits of the pools ``names`` (default every pool): the documents of ``clubrating calibrate
+    --json``."""
     from clubrating.cli import main
 
     assert GAMES.is_dir(), f"real games missing: {GAMES}"

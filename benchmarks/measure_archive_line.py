@@ -7,8 +7,8 @@ process of its own, on a new SQLite database; its peak resident memory is that p
 ``ru_maxrss``.
 
     .venv/bin/python benchmarks/measure_archive_line.py
-    .venv/bin/python benchmarks/measure_archive_line.py --src /tmp/old/src   # another checkout's code
-    .venv/bin/python benchmarks/measure_archive_line.py --mebibytes 0        # the command's own start
+    .venv/bin/python benchmarks/measure_archive_line.py --src /tmp/old/src  # another checkout
+    .venv/bin/python benchmarks/measure_archive_line.py --mebibytes 0       # the start alone
 
 Results: docs/benchmarks.md, "The archive's reader".
 """
@@ -75,16 +75,15 @@ def main() -> None:
             usage.ru_utime + usage.ru_stime,
         )  # ru_maxrss: KiB on Linux
         print(
-            f"archive: {archive.stat().st_size / 1e6:.2f} MB of gzip, one line of {args.mebibytes} MiB"
+            f"archive: {archive.stat().st_size / 1e6:.2f} "
+            f"MB of gzip, one line of {args.mebibytes} MiB"
         )
         print(
-            f"import-club: exit {done.returncode} in {seconds:.1f} s ({cpu:.1f} s of CPU), peak memory {peak:.0f} MiB"
+            f"import-club: exit {done.returncode} in {seconds:.1f} "
+            f"s ({cpu:.1f} s of CPU), peak memory {peak:.0f} MiB"
         )
-        print(
-            f"said: {done.stderr.strip().splitlines()[-1] if done.stderr.strip() else done.stdout.strip()}"[
-                :300
-            ]
-        )
+        said = done.stderr.strip().splitlines()[-1] if done.stderr.strip() else done.stdout.strip()
+        print(f"said: {said}"[:300])
 
 
 if __name__ == "__main__":

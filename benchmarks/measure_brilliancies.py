@@ -54,7 +54,8 @@ def main() -> int:
     args = parser.parse_args()
     games = read_pgn_file(SOURCE)[: args.games]
     # The shell runs the tiny search for the candidates of either rule (this script only).
-    analyzer.is_sacrifice_candidate = lambda p: old_candidate(p) or is_sacrifice_candidate(p)  # type: ignore[assignment]
+    either = lambda p: old_candidate(p) or is_sacrifice_candidate(p)  # noqa: E731
+    analyzer.is_sacrifice_candidate = either  # type: ignore[assignment]
     facts: list[GameFacts] = analyse_games(
         games, AnalysisConfig(EngineSettings(nodes=args.nodes), cache=args.cache), jobs=1
     )
@@ -74,7 +75,8 @@ def main() -> int:
                     f"{'old ' if is_old else '    '}{'new' if is_new else ''}"
                 )
     print(
-        f"{len(facts)} games of {SOURCE.name}, {args.nodes:,} nodes: Br old rule {old}, new rule {new}"
+        f"{len(facts)} games of {SOURCE.name}, {args.nodes:,} "
+        f"nodes: Br old rule {old}, new rule {new}"
     )
     print("\n".join(rows))
     return 0

@@ -44,8 +44,9 @@ def main() -> int:
             with CaptureQueriesContext(connection) as queries:
                 client.get(f"{path}?count=1")
             print(
-                f"{name:<22} median {statistics.median(times):7.1f} ms  fastest {min(times):7.1f} ms  "
-                f"{len(queries.captured_queries)} queries; load average {os.getloadavg()[0]:.1f}"
+                f"{name:<22} median {statistics.median(times):7.1f} ms  fastest "
+                f"{min(times):7.1f} ms  {len(queries.captured_queries)} "
+                f"queries; load average {os.getloadavg()[0]:.1f}"
             )
     return 0
 

@@ -1,7 +1,9 @@
 """The CPI on the same sides at several engine depths: does the fit's 10,000 nodes matter?
 
-    .venv/bin/python benchmarks/measure_depth.py fide-classical [--nodes 10000 50000 150000] [--boot 2000]
-    .venv/bin/python benchmarks/measure_depth.py fide-classical --subset filled --first 31 --nodes 10000 150000
+    .venv/bin/python benchmarks/measure_depth.py fide-classical [--nodes 10000 50000 150000] [--boot
+    2000]
+    .venv/bin/python benchmarks/measure_depth.py fide-classical --subset filled --first 31 --nodes
+    10000 150000
 
 The pool's depth subset (``fill_searches.DEPTH_SUBSET``: the first games of two round
 robins) is analysed at each node budget from its committed store

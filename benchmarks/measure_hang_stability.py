@@ -97,8 +97,8 @@ def report(
     b = [count(f.plies, c) for f, c in sides(high)]
     same = sum(x == y for x, y in zip(a, b)) / len(a)
     print(
-        f"{name:34} hangs {sum(a):4} / {sum(b):4}  spearman {spearman(a, b):.3f}  "
-        f"same count {100 * same:5.1f} %  sides with >=1: {sum(x > 0 for x in a)} / {sum(y > 0 for y in b)}"
+        f"{name:34} hangs {sum(a):4} / {sum(b):4}  spearman {spearman(a, b):.3f}  same count "
+        f"{100 * same:5.1f} %  sides with >=1: {sum(x > 0 for x in a)} / {sum(y > 0 for y in b)}"
     )
 
 
@@ -123,7 +123,8 @@ def main() -> int:
         facts[nodes] = analyse_games(games, config, jobs=args.jobs)
     low, high = facts[args.low], facts[args.high]
     print(
-        f"{len(games)} games ({args.per_band} per lichess band), {args.low:,} vs {args.high:,} nodes"
+        f"{len(games)} games ({args.per_band} per lichess "
+        f"band), {args.low:,} vs {args.high:,} nodes"
     )
     report("old: 300 cp from |cp| <= 500", old_hangs, low, high)
     report("new: cpi.factors.hangs", lambda p, c: hangs(p, c).count, low, high)

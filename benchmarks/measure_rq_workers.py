@@ -157,8 +157,8 @@ def main() -> int:
     )
     for workers, seconds in times.items():
         print(
-            f"  {workers} worker{'s' if workers > 1 else ' '}: median {statistics.median(seconds):6.1f} s"
-            f"  ({', '.join(f'{s:.1f}' for s in seconds)})"
+            f"  {workers} worker{'s' if workers > 1 else ' '}: median "
+            f"{statistics.median(seconds):6.1f} s  ({', '.join(f'{s:.1f}' for s in seconds)})"
         )
     return 0
 

@@ -52,7 +52,8 @@ def main() -> None:
         games.append(game)
     facts = analyse_games(games, AnalysisConfig(EngineSettings(nodes=args.nodes)), jobs=args.jobs)
     print(
-        f"play {args.play_nodes:,} nodes a move, analysis {args.nodes:,} nodes, {args.games} games a level"
+        f"play {args.play_nodes:,} nodes a move, analysis "
+        f"{args.nodes:,} nodes, {args.games} games a level"
     )
     print(f"{'level':>5} {'ACPL':>6} {'sd':>5} {'plies':>6}  endings")
     for level in levels:

@@ -63,9 +63,10 @@ def main(paths: list[Path]) -> None:
                     print(f"{path.name}: {error}")
             checked += time.perf_counter() - started
     print(
-        f"{total:,} games: {refused} refused by a sign or the 75-move rule, {longer} longer than {MAX_PLIES:,} half-moves, the "
-        f"longest {longest} half-moves; python-chess read them in {read:.1f} s, the signs were checked in "
-        f"{checked:.1f} s (+{100 * checked / max(read, 1e-9):.0f} %)"
+        f"{total:,} games: {refused} refused by a sign or the 75-move rule, "
+        f"{longer} longer than {MAX_PLIES:,} half-moves, the longest {longest} "
+        f"half-moves; python-chess read them in {read:.1f} s, the signs were "
+        f"checked in {checked:.1f} s (+{100 * checked / max(read, 1e-9):.0f} %)"
     )
 
 

@@ -57,7 +57,8 @@ def main() -> None:
         f"/c/measure/arbiter/t/{t.id}/slips/", {"action": "print", "round": "1"}
     ).content.decode()
     print(
-        f"{2 * BOARDS} links made and the slips page drawn: {1000 * (time.perf_counter() - start):.0f} ms"
+        f"{2 * BOARDS} links made and the slips page drawn: "
+        f"{1000 * (time.perf_counter() - start):.0f} ms"
     )
 
     from playwright.sync_api import sync_playwright
@@ -70,7 +71,8 @@ def main() -> None:
         page.emulate_media(media="print")
         slip = page.locator("article.slip").first.bounding_box()
         print(
-            f"a slip as printed: {slip['height'] * MM_PER_PX:.1f} mm high, {slip['width'] * MM_PER_PX:.1f} mm wide"
+            f"a slip as printed: {slip['height'] * MM_PER_PX:.1f} "
+            f"mm high, {slip['width'] * MM_PER_PX:.1f} mm wide"
         )
         page.pdf(path=str(pdf), format="A4")
         browser.close()

@@ -211,7 +211,8 @@ def main() -> int:
         for name, candidate in clock_only:
             print(measure(name, candidate, every))
     print(
-        f"\nEvery candidate on the first {args.games} games per pool, Stockfish {args.nodes:,} nodes:"
+        f"\nEvery candidate on the first {args.games} "
+        f"games per pool, Stockfish {args.nodes:,} nodes:"
     )
     for pool, files in POOLS.items():
         games = [

@@ -1,6 +1,7 @@
 """Nested cross-validation of the CPI on a pool of ``benchmarks/fit_presets.py`` (all its games).
 
-    .venv/bin/python benchmarks/nested_cv.py fide-classical [--cache FILE] [--jobs 2] [--difficulty] [--nodes N]
+    .venv/bin/python benchmarks/nested_cv.py fide-classical [--cache FILE] [--jobs 2] [--difficulty]
+    [--nodes N]
     .venv/bin/python benchmarks/nested_cv.py fide-classical --by-prior-scale
 
 Each of 5 outer folds of whole players chooses the E form and its cap, which factors enter and

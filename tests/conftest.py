@@ -29,7 +29,8 @@ settings.load_profile("ci" if os.environ.get("CI") else "dev")
 # The files whose tests take minutes (pytest --durations): collected first, so that
 # pytest-xdist, which hands tests out in collection order one at a time (pytest_configure),
 # starts them early on every worker instead of leaving one worker alone with a long test at
-# the end. Each file keeps its own order; a name that matches nothing changes nothing. pytest-django then sorts the tests on
+# the end. Each file keeps its own order; a name that matches nothing changes nothing. pytest-django
+# then sorts the tests on
 # its database first, transactional ones next and the rest last, as Django does; the rest
 # never open that database, so their slow ones are moved to the front after that sort
 # (SlowFirst): most of the slow files start processes on databases of their own.

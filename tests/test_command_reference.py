@@ -52,9 +52,9 @@ def examples_of(text: str, known: set[str]) -> set[str]:
 def test_the_examples_are_read_as_commands() -> None:
     known = {"init", "arbiter", "arbiter add", "arbiter list", "demo", "merge", "unmerge"}
     text = (
-        "```sh\nclubrating init 'A B'   # a club\nclubrating arbiter add x --password-stdin\n"
-        "clubrating --database sqlite:///d.sqlite3 demo\nclubrating merge 3 1 ; clubrating unmerge 3\n```\n"
-        "clubrating arbiter list\n"
+        "```sh\nclubrating init 'A B'   # a club\nclubrating arbiter add x "
+        "--password-stdin\nclubrating --database sqlite:///d.sqlite3 demo\nclubrating "
+        "merge 3 1 ; clubrating unmerge 3\n```\nclubrating arbiter list\n"
     )
     assert examples_of(text, known) == {
         "init",

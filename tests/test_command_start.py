@@ -63,7 +63,8 @@ BUILD = """
 import sys
 from clubrating.cli import main
 url, trf = sys.argv[1:]
-steps = [["init", "Riverside"], ["import", trf]] + [["link", "1", "--new", str(n)] for n in range(1, 10)]
+links = [["link", "1", "--new", str(n)] for n in range(1, 10)]
+steps = [["init", "Riverside"], ["import", trf]] + links
 for words in steps + [["publish", "1"]]:
     assert main(["--database", url, *words]) == 0, words
 """

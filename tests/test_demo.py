@@ -126,8 +126,9 @@ def test_a_stronger_setting_loses_fewer_centipawns_a_move_than_a_weaker_one() ->
     with Referee(jobs=2) as referee:
         played = referee.play(orders)
     pgn = "".join(
-        f'[White "{"strong" if o.white == strong else "weak"}"]\n[Black "{"strong" if o.black == strong else "weak"}"]\n'
-        f'[Result "{g.result}"]\n[TimeControl "900+10"]\n\n{g.moves}\n\n'
+        f'[White "{"strong" if o.white == strong else "weak"}"]\n[Black '
+        f'"{"strong" if o.black == strong else "weak"}"]\n[Result '
+        f'"{g.result}"]\n[TimeControl "900+10"]\n\n{g.moves}\n\n'
         for o, g in zip(orders, played)
     )
     games = []
@@ -198,7 +199,7 @@ def assert_result_is_the_games_outcome(
 @needs_engine
 @pytest.mark.engine
 @pytest.mark.django_db(transaction=True)
-def test_a_small_demo_plays_its_last_evenings_with_clocks_analyses_every_game_and_fills_a_cpi_dashboard() -> (
+def test_a_small_demo_plays_last_evenings_with_clocks_analyses_all_and_fills_a_cpi_dashboard() -> (
     None
 ):
     """One build for the three claims: the build is most of the time. The third: every view of the

@@ -200,7 +200,8 @@ def prepare(database: str, *commands: list[str]) -> None:
 
 @pytest.fixture(scope="module")
 def initialised(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A SQLite file after ``clubrating init Riverside``, made once for the module (per xdist worker)."""
+    """A SQLite file after ``clubrating init Riverside``, made once for the module (per xdist
+    worker)."""
     path = tmp_path_factory.mktemp("initialised") / "club.sqlite3"
     created = clubrating("C.UTF-8", "init", "Riverside", "--database", f"sqlite:///{path}")
     assert created.returncode == 0, created.stderr
@@ -468,9 +469,11 @@ def test_the_plan_of_a_pgn_s_moves_is_told_in_russian(tmp_path: Path, riverside:
             handle,
         )
     pgn.write_text(
-        '[Event "Club night"]\n[Round "1"]\n[White "Anna Smith"]\n[Black "Bob Jones"]\n[Result "0-1"]\n\n'
+        '[Event "Club night"]\n[Round "1"]\n[White "Anna Smith"]\n[Black "Bob Jones"]\n'
+        '[Result "0-1"]\n\n'
         "1. e4 e5 0-1\n\n"
-        '[Event "Club night"]\n[Round "1"]\n[White "Zed Q"]\n[Black "Yan Other"]\n[Result "1-0"]\n\n'
+        '[Event "Club night"]\n[Round "1"]\n[White "Zed Q"]\n[Black "Yan Other"]\n'
+        '[Result "1-0"]\n\n'
         "1. d4 d5 1-0\n",
         encoding="utf-8",
     )
@@ -480,8 +483,8 @@ def test_the_plan_of_a_pgn_s_moves_is_told_in_russian(tmp_path: Path, riverside:
     assert "= тур 1: Anna Smith - Bob Jones 0-1" in run.stdout, run.stdout + run.stderr
     assert "        результат отличается: в файле 0-1, сохранён " in run.stdout
     assert (
-        "- тур 1: Zed Q - Yan Other 1-0  [не сохранено: нет сохранённой пары этого тура с этими игроками]"
-        in run.stdout
+        "- тур 1: Zed Q - Yan Other 1-0  [не сохранено: "
+        "нет сохранённой пары этого тура с этими игроками]" in run.stdout
     )
 
 

@@ -50,7 +50,8 @@ for argv in json.loads(sys.argv[1]):
 
 
 def prepare(*commands: list[str]) -> None:
-    """Commands that only prepare what a test reads, in English, one after another in one process."""
+    """Commands that only prepare what a test reads, in English, one after another in one
+    process."""
     env = {
         key: value
         for key, value in os.environ.items()
@@ -187,7 +188,8 @@ def test_the_text_of_analyze_is_russian_with_its_factor_table_aligned(tmp_path: 
         )
         for line in table
     ), table
-    starts = {re.match(r"    \S+ +.*?\S {2,}", line).end() for line in table}  # type: ignore[union-attr]
+    matched = [re.match(r"    \S+ +.*?\S {2,}", line) for line in table]
+    starts = {m.end() for m in matched}  # type: ignore[union-attr]
     assert len(starts) == 1, table  # the meanings start in one column
     assert "searches" not in run.stdout and "more is better" not in run.stdout
 
@@ -242,7 +244,8 @@ def test_the_server_s_first_line_and_the_demo_s_summary_are_russian(russian: Non
         "clubrating: сервер работает на http://127.0.0.1:8000/ (Ctrl-C — остановить)"
     )
     assert serving_line("http://127.0.0.1:8000/", waiting).endswith(
-        "; 3 задания анализа ждут, а ни одного обработчика не видно: запустите его командой «clubrating worker»"
+        "; 3 задания анализа ждут, а ни одного обработчика "
+        "не видно: запустите его командой «clubrating worker»"
     )
     summary = {
         "club": "Demo",

@@ -191,7 +191,8 @@ def test_a_missing_argument_is_one_translated_line_after_the_usage() -> None:
     [
         (
             ["rate", "x.trf", "--policy", "elo"],
-            "clubrating rate: ошибка: аргумент --policy: недопустимое значение: 'elo' (выберите одно из: 'club', 'fide')",
+            "clubrating rate: ошибка: аргумент --policy: недопустимое "
+            "значение: 'elo' (выберите одно из: 'club', 'fide')",
         ),
         (
             ["rate", "x.trf", "--prior"],

@@ -46,8 +46,8 @@ CLUB_LAYERS: list[tuple[str, tuple[str, ...]]] = [
 
 - models: the tables, and the signals services send (``signals``);
 - lookups: reads of stored rows, the club's lock, the audit log, the policy;
-- derived data: the ratings replay (``ratings``), the CPI ledger (``cpi``) and the player card (``card``) with their
-  read sides;
+- derived data: the ratings replay (``ratings``), the CPI ledger (``cpi``) and the player card
+  (``card``) with their read sides;
 - history: ONE call, ``history.rebuild``: a change to history rebuilds the ratings,
   then the ledger;
 - services: every write, split by subject (``services.clubs``, ``.tournaments``,
@@ -215,7 +215,8 @@ def test_the_checker_sees_imports_inside_functions_and_relative_ones(tmp_path: P
 
 
 APART = [("ratings", "cpi")]
-"""Derived data rebuilt side by side: neither imports the other; ``history`` calls both, in order."""
+"""Derived data rebuilt side by side: neither imports the other; ``history`` calls both, in
+order."""
 
 
 def test_the_ratings_and_the_ledger_meet_only_in_history() -> None:

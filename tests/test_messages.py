@@ -33,7 +33,8 @@ def catalogues(root: Path) -> dict[str, str]:
 
 
 def copy_of_the_tree(target: Path) -> Path:
-    """The script and the package in a directory of their own: the check rewrites catalogues while it
+    """The script and the package in a directory of their own: the check rewrites catalogues while
+    it
     runs, and other tests read the real ones at the same time."""
     shutil.copytree(ROOT / "scripts", target / "scripts")
     shutil.copytree(
@@ -70,6 +71,7 @@ def test_a_marked_text_missing_from_the_catalogue_fails_the_check(tmp_path: Path
 
 
 def test_no_message_of_the_catalogue_is_a_fuzzy_guess() -> None:
-    """Django skips a fuzzy message (the English shows), and a translator could take the guess for done."""
+    """Django skips a fuzzy message (the English shows), and a translator could take the guess for
+    done."""
     fuzzy = {po: text.count("#, fuzzy") for po, text in catalogues(ROOT).items()}
     assert len(fuzzy) == 3 and all(count == 0 for count in fuzzy.values()), fuzzy

@@ -17,7 +17,8 @@ def run(tmp_path: Path, ci: bool) -> subprocess.CompletedProcess[str]:
     folder.mkdir(exist_ok=True)
     shutil.copy(ROOT / "tests" / "conftest.py", folder / "conftest.py")
     (folder / "test_skipping.py").write_text(
-        "import pytest\n\n\ndef test_needs_what_is_missing():\n    pytest.skip('no Stockfish here')\n"
+        "import pytest\n\n\ndef test_needs_what_is_missing():\n "
+        "   pytest.skip('no Stockfish here')\n"
     )
     env = {k: v for k, v in os.environ.items() if k != "CI"} | ({"CI": "1"} if ci else {})
     return subprocess.run(

@@ -15,7 +15,8 @@ TRANSLATED = ("hy", "ru")  # en is the msgids themselves: its msgstrs stay empty
 
 
 def statistics(po: Path) -> str:
-    """msgfmt's count of the file's messages, e.g. '148 translated messages, 2 untranslated messages.'"""
+    """msgfmt's count of the file's messages, e.g. '148 translated messages, 2 untranslated
+    messages.'"""
     done = subprocess.run(
         ["msgfmt", "--check", "--statistics", "-o", "/dev/null", str(po)],
         capture_output=True,

@@ -134,7 +134,8 @@ def common_options() -> argparse.ArgumentParser:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The whole command line, every text of its help in the command's language (argparse's own too)."""
+    """The whole command line, every text of its help in the command's language (argparse's own
+    too)."""
     speak_the_command_language()
     common = common_options()
     parser = argparse.ArgumentParser(
@@ -258,7 +259,8 @@ def run(words: list[str]) -> int:
         parser.print_usage(sys.stderr)
         print(
             gettext(
-                "clubrating: error: unknown command %(verb)s: see clubrating --help for the commands"
+                "clubrating: error: unknown command %(verb)s: "
+                "see clubrating --help for the commands"
             )
             % {"verb": repr(verb)},
             file=sys.stderr,

@@ -19,7 +19,8 @@ from clubrating.djangoenv import (
 from clubrating.web.secret_key import installation_key  # noqa: E402  (no Django import there)
 
 DATABASE_URL = os.environ.get("CLUBRATING_DATABASE_URL") or DEFAULT_DATABASE_URL
-# Signs sessions, CSRF tokens and the messages cookie: CLUBRATING_SECRET_KEY, else the installation's
+# Signs sessions, CSRF tokens and the messages cookie: CLUBRATING_SECRET_KEY, else the
+# installation's
 # own random key (written by `clubrating serve` beside the database, web/secret_key.py), else a
 # random key for this process only (a command that serves nothing). Never a constant of the code.
 SECRET_KEY = os.environ.get("CLUBRATING_SECRET_KEY") or installation_key(DATABASE_URL)
@@ -124,7 +125,8 @@ LANGUAGE_CODE = "en"  # the language of a page when neither the visitor nor the 
 # may not read the page's language). A visitor's choice, the Accept-Language header and the club's
 # default pick among them (web/language.py).
 LANGUAGES = [("en", "English"), ("hy", "Հայերեն"), ("ru", "Русский")]
-# The one catalogue of every text a person reads: locale/<lang>/LC_MESSAGES/django.po (scripts/messages
+# The one catalogue of every text a person reads: locale/<lang>/LC_MESSAGES/django.po
+# (scripts/messages
 # writes it; the .mo files are compiled by the install step, never committed).
 LOCALE_PATHS = [BASE_DIR / "locale"]
 # The dates of the pages in each language (Django has no Armenian formats): web/formats/.

@@ -44,7 +44,11 @@ def test_every_factor_of_the_registry_has_words_and_a_direction() -> None:
         ("H", {"count": 2}, "2"),
     ],
 )
-def test_a_factor_reads_as_a_percentage_or_a_count(name: str, factor: dict, text: str) -> None:  # type: ignore[type-arg]
+def test_a_factor_reads_as_a_percentage_or_a_count(
+    name: str,
+    factor: dict,  # type: ignore[type-arg]
+    text: str,
+) -> None:
     assert factor_value(name, factor) == text
 
 
@@ -95,7 +99,8 @@ def test_the_table_has_one_row_a_factor_in_the_registry_order() -> None:
         (
             10_000,
             [10_000, 150_000],
-            "the preset was fitted at 10,000 nodes a position; these games were analysed at 10,000, 150,000",
+            "the preset was fitted at 10,000 nodes a position; "
+            "these games were analysed at 10,000, 150,000",
         ),
         (None, [150_000], ""),  # the spec's arithmetic: no engine fitted it
         (10_000, [], ""),  # no analysed game to compare

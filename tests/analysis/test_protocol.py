@@ -149,7 +149,10 @@ def test_raw_info_lines_are_parsed_like_python_chess() -> None:
     from clubrating.analysis.rawuci import parse_info
     from clubrating.cpi.facts import Score
 
-    line = "info depth 12 seldepth 18 multipv 2 score cp -31 nodes 20000 nps 1 time 20 pv g8f6 c2c4 e7e6"
+    line = (
+        "info depth 12 seldepth 18 multipv 2 score cp "
+        "-31 nodes 20000 nps 1 time 20 pv g8f6 c2c4 e7e6"
+    )
     assert parse_info(line) == (2, "g8f6", Score(cp=-31))
     assert parse_info("info depth 5 score mate -3 upperbound pv e1e2") == (
         1,

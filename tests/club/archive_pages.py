@@ -2,7 +2,8 @@
 ``python archive_pages.py DATABASE_URL SLUG...`` it prints one JSON document, for each club
 its pages by address (status and body, read by an anonymous visitor through Django's test
 client) and its ids of each kind in the order they were stored (``viewer``: the games with
-moves, whose viewer pages are read). The clubs of one database in one process: Django starts once."""
+moves, whose viewer pages are read). The clubs of one database in one process: Django starts
+once."""
 
 from __future__ import annotations
 
@@ -78,7 +79,10 @@ def public_pages(slug: str) -> dict[str, Any]:
     pages = {}
     for address in addresses(slug, ids):
         response = client.get(address)
-        body = b"".join(response.streaming_content) if response.streaming else response.content  # type: ignore[attr-defined]
+        if response.streaming:
+            body = b"".join(response.streaming_content)  # type: ignore[attr-defined]
+        else:
+            body = response.content
         pages[address] = [response.status_code, body.decode("utf-8", "replace")]
     return {"ids": ids, "pages": pages}
 

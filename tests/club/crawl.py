@@ -407,7 +407,8 @@ RESULT = {(2, 0): "1-0", (0, 2): "0-1", (1, 1): "1/2-1/2"}
 
 
 def pgn_view(web: Client, base: str, truth: Truth, t: Tournament) -> list[str]:
-    """The result of every game with moves in the PGN, a forfeit marked so (Termination "forfeit"); of
+    """The result of every game with moves in the PGN, a forfeit marked so (Termination "forfeit");
+    of
     every played game when none has moves."""
     shown = Counter(pgn_results(get(web, f"{base}t/{t.id}/games.pgn")))
     with_moves = set(
@@ -431,7 +432,8 @@ def pgn_view(web: Client, base: str, truth: Truth, t: Tournament) -> list[str]:
 
 
 def history_rows(truth: Truth, person: int) -> list[tuple[int, int, Change | None]]:
-    """(tournament, the person's half-points, change) of each published tournament they played in."""
+    """(tournament, the person's half-points, change) of each published tournament they played
+    in."""
     return [
         (t, truth.person_points(t, person), truth.changes.get((t, person)))
         for t in truth.history(person)
@@ -592,7 +594,8 @@ def card_sums(truth: Truth, person: int, card: dict[str, Any], policy: str) -> l
         stored = truth.changes.get((tid, person))
         if stored is None or abs(total - (stored.after - stored.before)) > CARD_ROUNDING[policy]:
             found.append(
-                f"card {person}: tournament {tid}: the games' changes add up to {total:+.2f}, the store "
+                f"card {person}: tournament {tid}: the games' changes "
+                f"add up to {total:+.2f}, the store "
                 f"{'none' if stored is None else f'{stored.after - stored.before:+.2f}'}"
             )
     return found
@@ -688,7 +691,8 @@ def game_views(web: Client, base: str, truth: Truth) -> list[str]:
 @functools.cache
 def parser() -> argparse.ArgumentParser:
     """The command line's parser, built once (in English): :func:`clubrating.cli.main` builds it
-    anew for every command, a quarter of a second that a crawl of a hundred commands need not pay."""
+    anew for every command, a quarter of a second that a crawl of a hundred commands need not
+    pay."""
     with translation.override("en"):
         return build_parser()
 
@@ -699,7 +703,8 @@ def run(*args: str) -> str:
     out, url = io.StringIO(), os.environ.get("CLUBRATING_DATABASE_URL")
     try:
         # The schema's check at a command's start (djangoenv.migrate_once) is left out: the test's
-        # database is migrated, and it was two thirds of a crawl's commands (tests/club/test_cli.py runs it).
+        # database is migrated, and it was two thirds of a crawl's commands (tests/club/test_cli.py
+        # runs it).
         with (
             contextlib.redirect_stdout(out),
             mock.patch.object(djangoenv, "migrate_once", lambda: None),

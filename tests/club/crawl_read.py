@@ -26,7 +26,8 @@ class Table:
 
 
 class Page(HTMLParser):
-    """A page's tables (body rows only, each cell's text and links) and every element's text by id."""
+    """A page's tables (body rows only, each cell's text and links) and every element's text by
+    id."""
 
     def __init__(self, html: str) -> None:
         super().__init__()

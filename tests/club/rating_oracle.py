@@ -120,9 +120,19 @@ def _listed_differences(
 def _change_differences(club: Club, changes: dict[tuple[int, int], oracle.Change]) -> list[str]:
     stored_changes = {
         (t, m): (lst, before, after, k, games_before, rated, half, expected, bool(provisional))
-        for t, m, lst, before, after, k, games_before, rated, half, expected, provisional in RatingChange.objects.filter(
-            tournament__club=club
-        ).values_list(
+        for (
+            t,
+            m,
+            lst,
+            before,
+            after,
+            k,
+            games_before,
+            rated,
+            half,
+            expected,
+            provisional,
+        ) in RatingChange.objects.filter(tournament__club=club).values_list(
             "tournament_id",
             "member_id",
             "rating_list",

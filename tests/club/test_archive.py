@@ -98,7 +98,8 @@ def pages_of(database: str, *slugs: str) -> dict[str, Any]:
 def demo_archive(
     tmp_path_factory: pytest.TempPathFactory, cli: Commands
 ) -> tuple[Path, dict[str, Any], str]:
-    """The demo club built in a SQLite file (by python -m clubrating), its archive and its public pages."""
+    """The demo club built in a SQLite file (by python -m clubrating), its archive and its public
+    pages."""
     folder = tmp_path_factory.mktemp("demo")
     source = f"sqlite:///{folder / 'demo.sqlite3'}"
     built = subprocess.run(
@@ -148,7 +149,8 @@ def machine_archive(db: None, tmp_path: Path) -> tuple[Path, dict[str, Any]]:
 
 
 def postgres_server() -> str:
-    """The test PostgreSQL server's URL (scripts/test starts it; by hand: scripts/postgres start)."""
+    """The test PostgreSQL server's URL (scripts/test starts it; by hand: scripts/postgres
+    start)."""
     done = subprocess.run(
         [str(ROOT / "scripts" / "postgres"), "url"], capture_output=True, text=True, check=True
     )
@@ -513,7 +515,8 @@ def first_line_of(path: Path, table: str) -> int:
         (
             2,
             club_field("k_new_games", True),
-            ":2: club.club.k_new_games: True is not valid (expected a whole number, found true or false)",
+            ":2: club.club.k_new_games: True is not valid "
+            "(expected a whole number, found true or false)",
         ),
         (
             2,

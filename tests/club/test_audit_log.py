@@ -82,7 +82,8 @@ SENTENCE_CASES = [
         "riverside",
         None,
         {"matched": False, "changes_differing": 1},
-        "rebuilt the whole history: 1 stored rating change differed from the replay and was replaced",
+        "rebuilt the whole history: 1 stored rating "
+        "change differed from the replay and was replaced",
     ),
     (
         "settings",
@@ -118,7 +119,8 @@ SENTENCE_CASES = [
         "tournament 4 round 2",
         None,
         {"links": 6, "days": 14},
-        "6 moves links made for tournament 4 round 2, working 14 days; the boards' earlier links revoked",
+        "6 moves links made for tournament 4 round 2, "
+        "working 14 days; the boards' earlier links revoked",
     ),
     (
         "moves-link-release",
@@ -132,15 +134,16 @@ SENTENCE_CASES = [
         "tournament 4 round 2 board 1",
         None,
         {"link": 7},
-        "a moves link of tournament 4 round 2 board 1 opened on its first device, which it now belongs to",
+        "a moves link of tournament 4 round 2 board 1 "
+        "opened on its first device, which it now belongs to",
     ),
     (
         "moves-links-follow",
         "tournament 4 round 2",
         None,
         {"kept": 4, "revoked": 2},
-        "the moves links of tournament 4 round 2 follow their players after the pairing change; 2 links of "
-        "players no longer paired together revoked",
+        "the moves links of tournament 4 round 2 follow their players after the "
+        "pairing change; 2 links of players no longer paired together revoked",
     ),
     (
         "moves-accept",

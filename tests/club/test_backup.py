@@ -37,7 +37,8 @@ Databases = Callable[[], str]
 
 @pytest.fixture
 def new_database(tmp_path: Path) -> Iterator[Databases]:
-    """Makes empty databases of the test's own (none of pytest-django's: other processes write them)."""
+    """Makes empty databases of the test's own (none of pytest-django's: other processes write
+    them)."""
     with ExitStack() as stack:
         yield lambda: stack.enter_context(own_database(tmp_path, "backup"))
 
@@ -243,8 +244,9 @@ def test_migrations_newer_than_the_backup_are_applied_after_the_restore(
     )[1][0]
     # the source taken back to the migration before the newest, as an older installation's was
     code = (
-        "import sys; from clubrating import djangoenv; djangoenv.setup(sys.argv[1]); "
-        "from django.core.management import call_command; call_command('migrate', 'club', sys.argv[2], verbosity=0)"
+        "import sys; from clubrating import djangoenv; "
+        "djangoenv.setup(sys.argv[1]); from django.core.management import "
+        "call_command; call_command('migrate', 'club', sys.argv[2], verbosity=0)"
     )
     subprocess.run([sys.executable, "-c", code, source, older], check=True, timeout=DEADLINE)
     file = tmp_path / f"older{SUFFIX}"
@@ -284,17 +286,23 @@ SQLITE_BACKDOORS = {
     "index club_member_by_name": "CREATE INDEX club_member_by_name ON club_member (name)",
 }
 PG_BACKDOORS = {
-    "FUNCTION public publish_all()": "CREATE FUNCTION publish_all() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
-    "UPDATE club_club SET visibility = 'public', names = 'full'; RETURN NEW; END $$",
-    "TRIGGER public club_auditentry publish_all": "CREATE TRIGGER publish_all AFTER INSERT ON club_auditentry "
-    "FOR EACH ROW EXECUTE FUNCTION publish_all()",
+    "FUNCTION public publish_all()": (
+        "CREATE FUNCTION publish_all() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
+        "UPDATE club_club SET visibility = 'public', names = 'full'; RETURN NEW; END $$"
+    ),
+    "TRIGGER public club_auditentry publish_all": (
+        "CREATE TRIGGER publish_all AFTER INSERT ON club_auditentry "
+        "FOR EACH ROW EXECUTE FUNCTION publish_all()"
+    ),
     "VIEW public members_view": "CREATE VIEW members_view AS SELECT name FROM club_member",
     "TABLE public stash": "CREATE TABLE stash (secret TEXT)",
     # kinds migrations make, on clubrating's tables, but not made so: only the probe database's
     # schema tells them apart
     "INDEX public club_member_by_name": "CREATE INDEX club_member_by_name ON club_member (name)",
-    "TABLE public club_club": "ALTER TABLE club_club DROP CONSTRAINT club_club_k_new_games_check, ADD CONSTRAINT "
-    "club_club_k_new_games_check CHECK (k_new_games >= -1000000)",
+    "TABLE public club_club": (
+        "ALTER TABLE club_club DROP CONSTRAINT club_club_k_new_games_check, ADD "
+        "CONSTRAINT club_club_k_new_games_check CHECK (k_new_games >= -1000000)"
+    ),
 }
 
 
@@ -402,7 +410,8 @@ def test_a_role_that_may_not_create_a_database_restores_after_the_kinds_check_an
             database.execute(f"DROP ROLE {role}")
 
 
-# a role without CREATEDB is PostgreSQL's: the test is collected on PostgreSQL only (a skip fails CI)
+# a role without CREATEDB is PostgreSQL's: the test is collected on PostgreSQL only (a skip fails
+# CI)
 test_a_role_that_may_not_create_a_database_restores_after_the_kinds_check_and_says_so.__test__ = (
     ON_POSTGRES  # type: ignore[attr-defined]
 )
@@ -413,18 +422,24 @@ def test_a_second_statement_on_a_session_setting_line_of_a_dump_is_compared() ->
     itself (``SET ...;``): only the whole line is noise."""
     from clubrating.club.backup_schema import _pg_objects
 
-    header = "--\n-- Name: club_club; Type: TABLE; Schema: public; Owner: -\n--\n\nCREATE TABLE public.club_club (id integer);\n"
+    header = (
+        "--\n-- Name: club_club; Type: TABLE; Schema: public; Owner: "
+        "-\n--\n\nCREATE TABLE public.club_club (id integer);\n"
+    )
     plain = _pg_objects(header)
     assert (
         _pg_objects(
             header
-            + "SET default_tablespace = '';\nSELECT pg_catalog.set_config('search_path', '', false);\n"
-            "\\restrict abc123\n-- a comment\n"
+            + (
+                "SET default_tablespace = '';\nSELECT pg_catalog.set_config('search_path', "
+                "'', false);\n\\restrict abc123\n-- a comment\n"
+            )
         )
         == plain
     )
     for hidden in (
-        "SET default_tablespace = ''; CREATE TRIGGER t AFTER INSERT ON club_club EXECUTE FUNCTION f();",
+        "SET default_tablespace = ''; CREATE TRIGGER t "
+        "AFTER INSERT ON club_club EXECUTE FUNCTION f();",
         "SELECT pg_catalog.set_config('search_path', '', false); DROP TABLE club_club;",
         "SET lock_timeout = 0;SELECT 1;",
     ):

@@ -134,8 +134,8 @@ def test_a_malformed_file_is_refused_with_file_and_line_and_no_traceback(tmp_pat
         ),  # nothing listens on 9
         (
             "sqlite:////no/such/directory/club.sqlite3",  # the path and the reason
-            "clubrating ratings: error: /no/such/directory/club.sqlite3: cannot open the database: no directory "
-            "/no/such/directory",
+            "clubrating ratings: error: /no/such/directory/club.sqlite3: "
+            "cannot open the database: no directory /no/such/directory",
         ),
     ],
 )
@@ -158,8 +158,9 @@ def test_matching_against_a_database_without_a_club_says_so(tmp_path):
     )
     assert done.returncode == 2 and not (tmp_path / "empty.sqlite3").exists()
     assert done.stderr == (
-        f"clubrating match: error: {tmp_path / 'empty.sqlite3'}: no database here: create one with "
-        "clubrating init 'CLUB NAME', or choose one with --database URL or $CLUBRATING_DATABASE_URL\n"
+        f"clubrating match: error: {tmp_path / 'empty.sqlite3'}: no "
+        "database here: create one with clubrating init 'CLUB NAME', or "
+        "choose one with --database URL or $CLUBRATING_DATABASE_URL\n"
     )
 
 

@@ -135,7 +135,8 @@ def test_correct_takes_every_documented_result_spelling(published, capsys, json_
         ):  # the game is 1-0 already: a correction that changes nothing is refused
             if (code, out) != (2, "") or "is 1-0 already: nothing to correct" not in err:
                 wrong.append(
-                    f"{' '.join(words)}: not refused as a correction to the same result: {code} {err}"
+                    f"{' '.join(words)}: not refused as a "
+                    f"correction to the same result: {code} {err}"
                 )
             continue
         elif code != 0 or not json.loads(out)["message"]:
@@ -219,8 +220,8 @@ def test_a_step_refused_after_the_list_is_stored_undoes_the_list_too(seeded, cap
     with connection.cursor() as cursor:
         if connection.vendor == "sqlite":
             cursor.execute(
-                "CREATE TRIGGER refuse_links BEFORE INSERT ON club_auditentry "
-                "WHEN NEW.action = 'link-initial' BEGIN SELECT RAISE(ABORT, 'refused by the test'); END"
+                "CREATE TRIGGER refuse_links BEFORE INSERT ON club_auditentry WHEN NEW.action "
+                "= 'link-initial' BEGIN SELECT RAISE(ABORT, 'refused by the test'); END"
             )
         else:
             cursor.execute(

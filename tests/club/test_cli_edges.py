@@ -65,7 +65,8 @@ def riverside(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def first_init(
     tmp_path_factory: pytest.TempPathFactory,
 ) -> tuple[Path, subprocess.CompletedProcess[str]]:
-    """``clubrating init 'Riverside Chess Club'`` in an empty folder, once: what it made and said."""
+    """``clubrating init 'Riverside Chess Club'`` in an empty folder, once: what it made and
+    said."""
     folder = tmp_path_factory.mktemp("first-init")
     return folder, clubrating(folder, "init", "Riverside Chess Club")
 
@@ -249,7 +250,8 @@ def test_serve_on_a_busy_port_is_one_line_and_exit_2(riverside: Path, tmp_path: 
 
 
 def _on_a_terminal(cwd: Path, args: list[str], answers: list[str]) -> tuple[int, str]:
-    """Run the command with a terminal of its own (pty.fork: getpass reads /dev/tty), typing ``answers``."""
+    """Run the command with a terminal of its own (pty.fork: getpass reads /dev/tty), typing
+    ``answers``."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("CLUBRATING_")}
     env["PYTHONPATH"] = SRC
     pid, fd = pty.fork()

@@ -165,8 +165,8 @@ def test_the_command_prints_the_weakest_factor_and_the_exercises_without_solutio
     assert main(["coach", "Anna Berg"]) == 0
     out = capsys.readouterr().out
     assert (
-        "weakest factor: H, hangs (moves costing 15 points of win chance or more): 1.00 a game (club 0.50 a game)"
-        in out
+        "weakest factor: H, hangs (moves costing 15 points of "
+        "win chance or more): 1.00 a game (club 0.50 a game)" in out
     )
     assert (
         "FEN: rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1" not in out

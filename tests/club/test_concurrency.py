@@ -91,7 +91,8 @@ def is_waiting_on_a_lock(database: str, backend: int | None, pid: int) -> bool:
 
 
 class Racer:
-    """One ``clubrating`` command in its own process (``racer.py``), its stdout read line by line."""
+    """One ``clubrating`` command in its own process (``racer.py``), its stdout read line by
+    line."""
 
     def __init__(self, database: str, role: str, command: list[str], tmp_path: Path) -> None:
         self.errors = tmp_path / f"stderr-{uuid.uuid4().hex[:8]}.txt"
@@ -475,7 +476,8 @@ def test_a_database_linking_one_member_twice_in_a_tournament_is_told_what_to_do_
     published, tmp_path
 ):
     database = published
-    # the import, then the schema taken back to before the one-name-per-member constraint: one process
+    # the import, then the schema taken back to before the one-name-per-member constraint: one
+    # process
     back = (
         "import sys; from clubrating import cli, djangoenv; "
         "assert cli.main(['--database', sys.argv[1], 'import', sys.argv[2]]) == 0; "

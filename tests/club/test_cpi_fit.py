@@ -1,5 +1,6 @@
 """A club under fitted CPI settings: the CPI steps toward what each game shows from the pool's
-mean (comparable between members, CPI after = CPI before + ΔCPI), short games are not scored, "plays like ± " appears once enough
+mean (comparable between members, CPI after = CPI before + ΔCPI), short games are not scored, "plays
+like ± " appears once enough
 moves exist, presets and calibrated files are chosen by the arbiter, and the fair-play signal."""
 
 from __future__ import annotations

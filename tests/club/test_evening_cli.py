@@ -1,5 +1,6 @@
 """``clubrating evening``: a round robin and a Swiss run from the command line, the arbiter's
-changes to a round, and a user's mistake as one line (on the test database, SQLite or PostgreSQL)."""
+changes to a round, and a user's mistake as one line (on the test database, SQLite or
+PostgreSQL)."""
 
 from __future__ import annotations
 
@@ -104,8 +105,8 @@ def test_an_evening_started_without_a_date_is_today_in_the_clubs_time_zone(capsy
     [
         (
             ["evening", "start", "Cup", "--date", "2026-11-26", "--system", "knockout"],
-            "'knockout' is not a pairing system: expected swiss, round-robin, double-round-robin or "
-            "keizer",
+            "'knockout' is not a pairing system: expected "
+            "swiss, round-robin, double-round-robin or keizer",
         ),
         (
             ["evening", "exchange", "1", "2"],

@@ -30,8 +30,8 @@ from .test_cpi import NODES, evening  # noqa: F401  (fixture)
 
 FAKE_UCI = Path(__file__).parents[1] / "analysis" / "fake_uci.py"
 PGN = "".join(
-    f'[Event "Tuesday"]\n[Date "2026.03.03"]\n[Round "{rnd}"]\n[White "{white}"]\n[Black "{black}"]\n'
-    f'[Result "{result}"]\n\n{moves} {result}\n\n'
+    f'[Event "Tuesday"]\n[Date "2026.03.03"]\n[Round "{rnd}"]\n[White '
+    f'"{white}"]\n[Black "{black}"]\n[Result "{result}"]\n\n{moves} {result}\n\n'
     for rnd, white, black, result, moves in (
         (
             1,
@@ -50,7 +50,10 @@ PGN = "".join(
 
 
 @pytest.mark.engine
-def test_a_run_stopped_before_the_ledger_is_finished_by_the_next_run(club, evening) -> None:  # noqa: F811
+def test_a_run_stopped_before_the_ledger_is_finished_by_the_next_run(
+    club,
+    evening,  # noqa: F811
+) -> None:
     # Every game stored and no ledger: what a kill between the last store and the rebuild leaves.
     stopped = analyse_games(club, nodes=NODES, jobs=1, rebuild=False)
     assert stopped.games == 3 and not CpiEntry.objects.exists()

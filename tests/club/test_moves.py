@@ -32,7 +32,10 @@ RESULTS = [
     (2, "Dan Eng", "Anna Berg", "="),
 ]
 LEGAL = "1. e4 e5 2. Bc4 d6 3. Nf3 Bg4 4. Nc3 g6 5. Nxe5 Bxd1 6. Bxf7+ Ke7 7. Nd5# 1-0"
-FOOL = "1. f3 { [%clk 0:09:58] } e5 { [%clk 0:09:57] } 2. g4 { [%clk 0:09:50] } Qh4# { [%clk 0:09:55] } 0-1"
+FOOL = (
+    "1. f3 { [%clk 0:09:58] } e5 { [%clk 0:09:57] } 2. "
+    "g4 { [%clk 0:09:50] } Qh4# { [%clk 0:09:55] } 0-1"
+)
 RUY = "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Bxc6 dxc6 1/2-1/2"
 
 
@@ -122,7 +125,7 @@ def test_a_game_matching_no_pairing_is_listed_and_not_stored(club) -> None:
     assert sum(1 for moves, _, _ in stored(tournament).values() if moves) == 3
 
 
-def test_a_game_without_round_is_matched_by_its_players_and_two_games_of_one_pairing_are_neither_stored(
+def test_a_game_without_round_is_matched_by_its_players_two_games_of_one_pairing_neither_stored(
     club,
 ):
     tournament = results_only(club)
@@ -269,7 +272,10 @@ def test_typed_moves_for_a_game_with_moves_or_not_played_are_refused(club) -> No
 
 def test_a_pgn_with_few_tags_and_no_date_is_matched_all_the_same(club) -> None:
     tournament = results_only(club)
-    text = '[Event "?"]\n[Round "1"]\n[White "Anna Berg"]\n[Black "Ben Cole"]\n[Result "1-0"]\n\n1. e4 e5 2. Nf3 Nc6 1-0\n'
+    text = (
+        '[Event "?"]\n[Round "1"]\n[White "Anna Berg"]\n[Black '
+        '"Ben Cole"]\n[Result "1-0"]\n\n1. e4 e5 2. Nf3 Nc6 1-0\n'
+    )
     outcome, plan = attach_pgn_moves(tournament, record_of(text), who=ARBITER)
     assert str(outcome) == "moves of 1 game stored"
     assert stored(tournament)[1, "Anna Berg"][0] == "1. e4 e5 2. Nf3 Nc6 1-0"

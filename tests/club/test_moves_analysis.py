@@ -1,4 +1,5 @@
-"""Attached moves are analysed by the publish's job; the arbiter sees queued, running, analysed, failed, and retries."""
+"""Attached moves are analysed by the publish's job; the arbiter sees queued, running, analysed,
+failed, and retries."""
 
 from __future__ import annotations
 

@@ -142,8 +142,8 @@ def test_a_game_stored_longer_than_max_plies_before_the_cap_is_refused_by_the_an
     )  # as stored before the cap
     report = analyse_games(club, nodes=2_000, jobs=1)
     assert report.games == 2 and report.unreadable == (
-        f"game {long_game.id}: the game is longer than 1,200 half-moves; no game played under the rules is that "
-        "long (the longest had 538)",
+        f"game {long_game.id}: the game is longer than 1,200 half-moves; "
+        "no game played under the rules is that long (the longest had 538)",
     )
     assert not GameAnalysis.objects.filter(game=long_game).exists()
     assert (

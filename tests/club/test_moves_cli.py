@@ -1,4 +1,5 @@
-"""``clubrating moves``: a first run lists and stores nothing, the flags store, typed moves for one game."""
+"""``clubrating moves``: a first run lists and stores nothing, the flags store, typed moves for one
+game."""
 
 from __future__ import annotations
 

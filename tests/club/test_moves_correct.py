@@ -1,5 +1,6 @@
 """The arbiter corrects a game's moves: replaced or removed, the old analysis gone, the CPI ledger
-rebuilt, the audit entry old -> new, the new moves queued; an engine run on old moves stores nothing."""
+rebuilt, the audit entry old -> new, the new moves queued; an engine run on old moves stores
+nothing."""
 
 from __future__ import annotations
 
@@ -34,7 +35,8 @@ from .conftest import ARBITER, spec_cpi
 from .test_moves import FOOL, LEGAL, RUY, THE_FILE, pgn_game, record_of, results_only
 
 NODES = 2_000  # as tests/club/test_cpi.py: tiny and fixed
-# Round 1, Anna Berg - Ben Cole 1-0, as the arbiter types it again: a different game White also mates in.
+# Round 1, Anna Berg - Ben Cole 1-0, as the arbiter types it again: a different game White also
+# mates in.
 CORRECTED = "1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7#"
 CORRECTED_FILE = (
     pgn_game("1.1", "Anna Berg", "Ben Cole", "1-0", CORRECTED + " 1-0")
@@ -60,7 +62,8 @@ def analysed(club: Club, text: str = THE_FILE) -> Tournament:
 
 
 def ledger(club: Club) -> list[tuple[Any, ...]]:
-    """The club's CPI ledger as a reader sees it: each player's entries by round, without row ids."""
+    """The club's CPI ledger as a reader sees it: each player's entries by round, without row
+    ids."""
     rows = CpiEntry.objects.filter(member__club=club).select_related("game", "member")
     return sorted(
         (

@@ -128,8 +128,8 @@ def test_a_write_on_a_read_only_database_is_one_line_naming_the_file_and_why(clu
     done = clubrating(club_file, "correct", "1", "1", "Anna Berg", "0-1")
     assert done.returncode == 2
     assert done.stderr.strip().splitlines() == [
-        f"clubrating correct: error: {club_file}: this command changes the database, which is read-only here: "
-        "the file is not writable (mode 0444)"
+        f"clubrating correct: error: {club_file}: this command changes the "
+        "database, which is read-only here: the file is not writable (mode 0444)"
     ]
 
 

@@ -61,8 +61,8 @@ def readme_commands(text: str) -> list[str]:
 
 def test_the_readme_lines_are_read_as_commands() -> None:
     text = (
-        "```sh\nclubrating init 'A B'   # a club\nclubrating merge 31 7 ; clubrating unmerge 31\n```\n"
-        "clubrating not in a block\n```\nclubrating not sh\n```\n"
+        "```sh\nclubrating init 'A B'   # a club\nclubrating merge 31 7 ; clubrating "
+        "unmerge 31\n```\nclubrating not in a block\n```\nclubrating not sh\n```\n"
     )
     assert readme_commands(text) == [
         "clubrating init 'A B'",
@@ -79,7 +79,8 @@ def environment() -> dict[str, str]:
 
 
 def arguments(command: str, cwd: Path) -> list[str]:
-    """The words the shell would pass to ``clubrating``: quotes removed, globs expanded in ``cwd``."""
+    """The words the shell would pass to ``clubrating``: quotes removed, globs expanded in
+    ``cwd``."""
     words = []
     for word in shlex.split(command)[1:]:
         found = sorted(glob.glob(word, root_dir=cwd)) if any(c in word for c in "*?[") else []

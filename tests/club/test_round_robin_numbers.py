@@ -22,7 +22,8 @@ NAMES = ["Ada Quinn", "Bea Roth", "Smith, Jane", "Di Tull", "Ed Umber"]  # one n
 
 @pytest.fixture
 def registered(capsys: pytest.CaptureFixture[str]) -> None:
-    """Tournament 1: a round robin with NAMES registered in that order (numbers 1 to 5), all members."""
+    """Tournament 1: a round robin with NAMES registered in that order (numbers 1 to 5), all
+    members."""
     assert main(["init", "Riverside Chess Club"]) == 0
     assert (
         main(
@@ -86,7 +87,8 @@ def test_a_lot_without_a_seed_prints_the_seed_it_drew_and_that_seed_gives_its_or
     capsys: pytest.CaptureFixture[str], registered: None
 ) -> None:
     code, out, _ = run(capsys, "evening", "pair", "1", "--order", "lot")
-    seed = int(re.search(r"drawn by lot with seed (\d+):", out).group(1))  # type: ignore[union-attr]
+    drawn = re.search(r"drawn by lot with seed (\d+):", out)
+    seed = int(drawn.group(1))  # type: ignore[union-attr]
     assert code == 0 and AuditEntry.objects.get(action="evening-pair").new["seed"] == seed
     assert _numbered() == [NAMES[place - 1] for place in drawn_order(len(NAMES), seed)]
 

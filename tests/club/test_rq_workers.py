@@ -150,7 +150,8 @@ def queue_server(redis_url: str) -> Iterator[str]:
             break
     else:
         pytest.fail(
-            f"every Redis database {TEST_DATABASES.start}-{TEST_DATABASES.stop - 1} is taken by a test"
+            "every Redis database "
+            f"{TEST_DATABASES.start}-{TEST_DATABASES.stop - 1} is taken by a test"
         )
     for name in connection.scan_iter():
         if name != b"clubrating-test:claim":
@@ -340,7 +341,8 @@ def analyse_entries(database: Database) -> list[str]:
     ]
 
 
-# --- two workers share a club's games --------------------------------------------------------------
+# --- two workers share a club's games
+# --------------------------------------------------------------
 
 
 @pytest.mark.engine
@@ -354,7 +356,10 @@ def test_two_workers_split_a_clubs_games_and_a_tournament_queued_twice_is_analys
         tmp_path,
         env,
         evening_pgn(8, 60),
-        then="from clubrating.club.jobs.tasks import analyse_tournament; analyse_tournament.enqueue(1)\n",
+        then=(
+            "from clubrating.club.jobs.tasks import "
+            "analyse_tournament; analyse_tournament.enqueue(1)\n"
+        ),
     )
     workers += [Worker(tmp_path, "a", env), Worker(tmp_path, "b", env)]
     wait_for(
@@ -388,7 +393,8 @@ def queue_idle(url: str) -> bool:
     return queue.count == 0 and queue.started_job_registry.count == 0
 
 
-# --- a killed worker's game ------------------------------------------------------------------------
+# --- a killed worker's game
+# ------------------------------------------------------------------------
 
 
 @pytest.mark.engine
@@ -486,7 +492,8 @@ def test_a_game_whose_engine_fails_fails_once_and_leaves_its_batch(
     wait_for(lambda: failed.count == 2 and queue_idle(queue_server), 60, "both games' jobs to fail")
     jobs = [Job.fetch(job_id, connection=connection) for job_id in failed.get_job_ids()]
     assert [job.meta["attempts"] for job in jobs] == [1, 1]  # an engine's error is not retried
-    assert all("score cp abc" in (job.latest_result().exc_string or "") for job in jobs)  # type: ignore[union-attr]
+    said = [job.latest_result().exc_string or "" for job in jobs]  # type: ignore[union-attr]
+    assert all("score cp abc" in text for text in said)
     batches = [
         k for k in connection.scan_iter("clubrating:*:batch:*") if not k.endswith(b":totals")
     ]

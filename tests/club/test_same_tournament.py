@@ -1,4 +1,5 @@
-"""The same tournament twice is refused, whatever its format or spelling; --force imports it anyway."""
+"""The same tournament twice is refused, whatever its format or spelling; --force imports it
+anyway."""
 
 from __future__ import annotations
 
@@ -76,7 +77,13 @@ def test_another_date_result_or_player_is_another_tournament(club, other):
     services.import_tournament(
         club, make_record("Tuesday Blitz", D1, PLAYERS, GAMES), who=ARBITER, today=LATER
     )
-    assert services.import_tournament(club, other, who=ARBITER, today=LATER).id  # type: ignore[arg-type]
+    imported = services.import_tournament(
+        club,
+        other,  # type: ignore[arg-type]
+        who=ARBITER,
+        today=LATER,
+    )
+    assert imported.id
 
 
 def test_a_linked_member_is_recognised_under_an_alias_and_force_imports_it_audited(club, publish):
@@ -97,7 +104,13 @@ def test_a_linked_member_is_recognised_under_an_alias_and_force_imports_it_audit
     again = _spelled({"Anna Berg": "A. Berg"})
     with pytest.raises(services.SameTournament, match=f"tournament {first.id} 'Tuesday Blitz'"):
         services.import_tournament(club, again, who=ARBITER, today=LATER)  # type: ignore[arg-type]
-    forced = services.import_tournament(club, again, who=ARBITER, today=LATER, force=True)  # type: ignore[arg-type]
+    forced = services.import_tournament(
+        club,
+        again,  # type: ignore[arg-type]
+        who=ARBITER,
+        today=LATER,
+        force=True,
+    )
     entry = AuditEntry.objects.filter(action="import").order_by("-id").first()
     assert entry is not None and entry.target == f"tournament {forced.id}"
     assert entry.new["forced"] == f"looks like tournament {first.id}"

@@ -1,11 +1,11 @@
 """Any sequence of arbiter actions keeps the club's numbers right (a stateful property test).
 
 Hypothesis drives the services the way arbiters do: imports (a record, TRF, PGN, CSV,
-typed lines; chess or bughouse; a stored tournament again, refused, then forced), links and new members on drafts and on published tournaments, publish and
-unpublish, corrections (of a game found by a member's other spelling too), redating, deletion, merges, renames, flags, members who
-leave and come back, stored analyses, and
-the club's time zone, the evening paired here. A refusal is a legal outcome of a step, after which nothing
-stored may differ. After every step:
+typed lines; chess or bughouse; a stored tournament again, refused, then forced), links and new
+members on drafts and on published tournaments, publish and unpublish, corrections (of a game
+found by a member's other spelling too), redating, deletion, merges, renames, flags, members who
+leave and come back, stored analyses, and the club's time zone, the evening paired here. A
+refusal is a legal outcome of a step, after which nothing stored may differ. After every step:
 
 - the stored ratings and the CPI ledger equal a full replay of the stored history (the
   rebuild is run in a savepoint and rolled back: it must find nothing to change);
@@ -146,14 +146,15 @@ def as_format(record: TournamentRecord, fmt: str) -> tuple[TournamentRecord, str
     if fmt == "typed" and len({" ".join(p.name.casefold().split()) for p in record.players}) < len(
         record.players
     ):
-        fmt = "record"  # typed lines know a player by the name, whatever its case: "CARA DUNN" is "Cara Dunn"
+        # typed lines know a player by the name, whatever its case: "CARA DUNN" is "Cara Dunn"
+        fmt = "record"
     if fmt == "record":
         return record, ""
     if fmt == "typed":
         number = {p.number: p.name for p in record.players}
         lines = [
             f"{g.round}\t{number[g.white]}\t{number[g.black]}\t"  # tabs: "Berg, Anna" has a comma
-            f"{TYPED[next(k for k, v in RES_POINTS.items() if v == (g.white_points, g.black_points, g.played))]}"
+            f"{TYPED[_result_of(g)]}"
             for g in record.pairings
         ]
         return parse_typed("\n".join(lines), name=record.name, date=record.date), ""
@@ -172,6 +173,12 @@ RES_POINTS = {
     "+-": (2, 0, False),
     "-+": (0, 2, False),
 }
+
+
+def _result_of(game: Any) -> str:
+    """The typed result of a stored pairing (its points and whether it was played)."""
+    points = (game.white_points, game.black_points, game.played)
+    return next(k for k, v in RES_POINTS.items() if v == points)
 
 
 def pick(rows: list[Any], index: int) -> Any:
@@ -271,7 +278,8 @@ def derived_state(club: Club) -> tuple[Any, ...]:
 
 
 def replay_differences(club: Club) -> tuple[int, int, int]:
-    """(rating changes, current ratings, ledger rows) a full rebuild would change; nothing is kept."""
+    """(rating changes, current ratings, ledger rows) a full rebuild would change; nothing is
+    kept."""
     with transaction.atomic():
         ratings = rebuild_ratings(club, reason="state machine check", expect_difference=False)
         ledger = rebuild_cpi(club)
@@ -345,7 +353,8 @@ class Imported:
 
 
 def played_games(tournament: Tournament) -> list[tuple[str, str, int, int]]:
-    """Its played games as names and points (what :func:`stored_twin` compares, the names as written)."""
+    """Its played games as names and points (what :func:`stored_twin` compares, the names as
+    written)."""
     return sorted(
         Game.objects.filter(tournament=tournament, played=True).values_list(
             "white__name", "black__name", "white_points", "black_points"
@@ -500,7 +509,8 @@ class ClubMachine(RuleBasedStateMachine):
             pk=earlier.tournament_id,
             date__range=(when - dt.timedelta(days=1), when + dt.timedelta(days=1)),
         ).first()
-        # a file without a played game is never taken for a stored one (docs/names-and-duplicates.md)
+        # a file without a played game is never taken for a stored one
+        # (docs/names-and-duplicates.md)
         expect_twin = (
             still is not None
             and bool(earlier.games)
@@ -533,7 +543,8 @@ class ClubMachine(RuleBasedStateMachine):
         self.attempt(lambda: again(False))
         if expect_twin:
             assert imported == [] and isinstance(refusal[0], services.SameTournament), (
-                f"tournament {earlier.tournament_id} imported again was not refused as the same: {refusal}"
+                f"tournament {earlier.tournament_id} imported "
+                f"again was not refused as the same: {refusal}"
             )
         if force and isinstance(pick(refusal, 0), services.SameTournament):
             self.attempt(lambda: again(True))
@@ -771,7 +782,8 @@ class ClubMachine(RuleBasedStateMachine):
     def seed_ratings(
         self, names: list[str], ratings: list[float], games: int | None, then: str
     ) -> None:
-        """The club's initial list (ratings from before its first tournament), then its names confirmed."""
+        """The club's initial list (ratings from before its first tournament), then its names
+        confirmed."""
         listed = [
             ListedRating(name, rating, games, line)
             for line, (name, rating) in enumerate(zip(names, ratings), 1)
@@ -813,7 +825,8 @@ class ClubMachine(RuleBasedStateMachine):
         misspell=st.booleans(),
     )
     def attach_pgn(self, g: int, result: str, accept: bool, decision: str, misspell: bool) -> None:
-        """A PGN of one stored game attached: its result maybe another, White's name maybe misspelled."""
+        """A PGN of one stored game attached: its result maybe another, White's name maybe
+        misspelled."""
         game = pick(
             list(
                 Game.objects.filter(tournament__club=self.club)
@@ -887,7 +900,8 @@ class ClubMachine(RuleBasedStateMachine):
         pair: bool,
         control: TimeControl,
     ) -> None:
-        """An evening started, its players registered and confirmed, maybe its first round paired."""
+        """An evening started, its players registered and confirmed, maybe its first round
+        paired."""
         self.counter += 1
         started: list[Tournament] = []
         self.attempt(
@@ -943,7 +957,8 @@ class ClubMachine(RuleBasedStateMachine):
         pair=st.booleans(),
     )
     def finish_round(self, t: int, results: list[str], pair: bool) -> None:
-        """Every open board of an evening's round gets its result, then maybe the next round is paired."""
+        """Every open board of an evening's round gets its result, then maybe the next round is
+        paired."""
         tournament = pick(self.evenings(), t)
         open_boards = EveningBoard.objects.filter(tournament=tournament, game=None).order_by(
             "board"

@@ -33,7 +33,8 @@ DAY = dt.date(2026, 3, 2)
 
 
 def replay_differences(club: Club) -> tuple[int, int, int]:
-    """(rating changes, current ratings, ledger rows) a full rebuild would change; nothing is kept."""
+    """(rating changes, current ratings, ledger rows) a full rebuild would change; nothing is
+    kept."""
     with transaction.atomic():
         ratings = rebuild_ratings(club, reason="check", expect_difference=False)
         ledger = rebuild_cpi(club)

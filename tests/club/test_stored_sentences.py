@@ -116,9 +116,7 @@ def test_what_cannot_be_read_again_shows_the_english_line_stored(data: object, w
 
 
 @pytest.mark.django_db
-def test_an_entry_written_in_english_reads_in_russian_on_the_audit_page_and_an_old_one_as_stored() -> (
-    None
-):
+def test_an_english_entry_reads_in_russian_on_the_audit_page_and_an_old_one_as_stored() -> None:
     club, _ = _published()
     services.check_history(club, who=WHO)
     entry = AuditEntry.objects.filter(club=club, action="rebuild").get()

@@ -1,4 +1,5 @@
-"""A club's time zone: today's date, the audit log and the pages read in it; stored times stay UTC."""
+"""A club's time zone: today's date, the audit log and the pages read in it; stored times stay
+UTC."""
 
 from __future__ import annotations
 

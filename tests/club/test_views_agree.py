@@ -129,7 +129,8 @@ def test_every_command_is_crawled_or_said_to_show_no_figure() -> None:
 
 
 def test_a_public_visitor_reads_the_same_pages(club: Club, publish: Publisher) -> None:
-    """The crawl reads as an arbiter (every club, any visibility); a public page is the same read."""
+    """The crawl reads as an arbiter (every club, any visibility); a public page is the same
+    read."""
     tid, _, into = two_spellings_merged(club, publish)
     services.set_privacy(club, who=ARBITER, visibility="public")
     players = Client().get(f"/api/c/{club.slug}/tournaments/{tid}").json()["players"]

@@ -102,7 +102,8 @@ def mate_missed(distance: int) -> dict[int, dict[str, Any]]:
     return {5: {"best": [("Bc4", f"#{distance}"), ("Nc3", 400)], "after": 50}}
 
 
-# --- a club whose games are analysed (Django; imported lazily so the pure tests need no database) ---
+# --- a club whose games are analysed (Django; imported lazily so the pure tests need no database)
+# ---
 
 VARIED = [(1, "d4"), (3, "Nc3"), (5, "Bc4"), (7, "Qxd4"), (9, "Bd3")]  # White's ply, a better move
 

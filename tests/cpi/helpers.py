@@ -16,7 +16,8 @@ ENGINE = EngineInfo("Fake", "1", 1000, 3)
 
 
 def score(value: int | str) -> Score:
-    """``35`` -> 35 cp; ``"#2"`` -> mate in 2; ``"#-1"`` -> mated in 1; ``"#0"`` -> mate delivered."""
+    """``35`` -> 35 cp; ``"#2"`` -> mate in 2; ``"#-1"`` -> mated in 1; ``"#0"`` -> mate
+    delivered."""
     if isinstance(value, str):
         return Score(mate=int(value.lstrip("#")))
     return Score(cp=value)

@@ -218,7 +218,7 @@ def run(weights: Weights, scores: list[float]) -> float:
     return cpi
 
 
-def test_the_running_cpi_of_a_fitted_preset_settles_on_what_the_games_show_whatever_their_number() -> (
+def test_a_fitted_presets_running_cpi_settles_on_what_the_games_show_whatever_their_number() -> (
     None
 ):
     same_quality = 25.0

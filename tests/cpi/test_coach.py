@@ -275,7 +275,8 @@ def test_no_games_have_no_weakest_factor_and_unavailable_factors_no_cost() -> No
 def test_the_weights_decide_the_weakest_factor() -> None:
     games = [factors(E=0.8, B1=0.6)]  # E 6, B1 8
     assert weakest_factor(factor_averages(games)).factor == "B1"  # type: ignore[union-attr]
-    assert weakest_factor(factor_averages(games), Weights.spec(E=50)).factor == "E"  # type: ignore[union-attr]
+    weakest = weakest_factor(factor_averages(games), Weights.spec(E=50))
+    assert weakest.factor == "E"  # type: ignore[union-attr]
 
 
 def test_the_coach_trains_the_weakest_factor_unless_another_is_asked_for() -> None:

@@ -152,9 +152,7 @@ def test_a_widening_by_rating_is_chosen_inside_the_training_folds_and_only_widen
     assert widened["set_cover"] >= report["set_cover"]
 
 
-def test_a_weaker_prior_is_chosen_inside_the_training_folds_beside_an_interval_carrying_the_pull() -> (
-    None
-):
+def test_a_weaker_prior_is_chosen_in_the_training_folds_beside_an_interval_with_the_pull() -> None:
     report = nested_cross_validate(synthetic(acpl_noise=80.0), choices=FEW)["cpi"]
     weaker = report["weaker_prior"]
     assert len(weaker["scales"]) == 5 and all(scale in PRIOR_SCALES for scale in weaker["scales"])
@@ -210,9 +208,7 @@ def test_the_noise_slope_is_negative_when_weaker_players_games_are_noisier() -> 
     assert noise_slope(model, sides) == pytest.approx(-0.2, abs=0.05)
 
 
-def test_each_fixed_scale_of_the_prior_is_measured_by_rating_range_and_no_prior_removes_the_pull() -> (
-    None
-):
+def test_each_fixed_prior_scale_is_measured_by_rating_range_and_no_prior_removes_the_pull() -> None:
     table = by_prior_scale(
         synthetic(acpl_noise=80.0), choice=Choice(SIGNAL, "all", 0.1), scales=(1.0, FLAT)
     )

@@ -57,7 +57,10 @@ def test_a_tournament_file_with_a_control_character_is_refused_with_its_line(
     text = {
         "night.csv": CSV,
         "night.trf": "012 Night\n042 2026/03/03\n001    1      Anna Berg" + " " * 60 + "\n",
-        "night.pgn": '[Event "Night"]\n[White "Anna Berg"]\n[Black "Ben Cole"]\n[Result "1-0"]\n\n1. e4 e5 1-0\n',
+        "night.pgn": (
+            '[Event "Night"]\n[White "Anna Berg"]\n[Black '
+            '"Ben Cole"]\n[Result "1-0"]\n\n1. e4 e5 1-0\n'
+        ),
     }[name]
     where = text.index("Anna")
     hostile = text[: where + 2] + character + text[where + 2 :]
@@ -97,7 +100,8 @@ def test_an_initial_list_with_a_bell_is_refused_with_its_line() -> None:
 
 @pytest.mark.parametrize("data", [b"\xfe\xff\x00", b"\xff\xfe\x00\xd8", b"\xff\xfeA"])
 def test_a_utf16_byte_order_mark_before_bytes_that_are_not_utf16_is_one_line(data: bytes) -> None:
-    # found by the hostile-input suite: UnicodeDecodeError, a traceback from import and the upload page
+    # found by the hostile-input suite: UnicodeDecodeError, a traceback from import and the upload
+    # page
     from clubrating.files import read_tournament_bytes
 
     with pytest.raises(

@@ -1,4 +1,5 @@
-"""The club's CSV format: every result spelling, byes, settings, errors with file:line, round trip."""
+"""The club's CSV format: every result spelling, byes, settings, errors with file:line, round
+trip."""
 
 from __future__ import annotations
 

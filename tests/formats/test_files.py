@@ -1,4 +1,5 @@
-"""Opening files: encodings, format detection, content hash, missing/empty files; the shared date spellings."""
+"""Opening files: encodings, format detection, content hash, missing/empty files; the shared date
+spellings."""
 
 from __future__ import annotations
 

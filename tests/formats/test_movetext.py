@@ -1,4 +1,5 @@
-"""Typed moves: the ways people write them, the clocks, the first bad move named with its position."""
+"""Typed moves: the ways people write them, the clocks, the first bad move named with its
+position."""
 
 from __future__ import annotations
 

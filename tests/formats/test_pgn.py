@@ -1,4 +1,5 @@
-"""PGN: rounds and boards, result-only and forfeited games, bughouse, errors with file:line, round trip."""
+"""PGN: rounds and boards, result-only and forfeited games, bughouse, errors with file:line, round
+trip."""
 
 from __future__ import annotations
 
@@ -315,8 +316,8 @@ def test_a_file_of_several_events_that_clash_says_so() -> None:
         (
             "1. e4 e5 2. Qh5 d6\n3. Bc4 Nf6 4. Qxe5# 1-0",
             8,
-            "games.pgn:8: move 4 (White) 'Qxe5#': written as mate (#), but it only gives check; the position: "
-            "rnbqkb1r/ppp2ppp/3p1n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 2 4",
+            "games.pgn:8: move 4 (White) 'Qxe5#': written as mate (#), but it only gives check; "
+            "the position: rnbqkb1r/ppp2ppp/3p1n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 2 4",
         ),
         (
             "1. e4+ { a comment } e5 1-0",
@@ -324,7 +325,8 @@ def test_a_file_of_several_events_that_clash_says_so() -> None:
             "games.pgn:7: move 1 (White) 'e4+': written as check (+)",
         ),
         (
-            "1. e4 e5 { 2. d3+ in a comment } 2. Qh5 (2. d4+ exd4) 2... Nc6 $2\n3. Qxf7+!? Kxf7\n4. d3+ 1-0",
+            "1. e4 e5 { 2. d3+ in a comment } 2. Qh5 (2. d4+ "
+            "exd4) 2... Nc6 $2\n3. Qxf7+!? Kxf7\n4. d3+ 1-0",
             9,
             "games.pgn:9: move 4 (White) 'd3+': written as check (+), but it gives no check",
         ),

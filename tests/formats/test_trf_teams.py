@@ -86,7 +86,8 @@ PLAYERS = "\n".join(f"001 {n:>4}      {name:<33}" for n, name in ((1, "A"), (2, 
             ["team 'Knights' lists player 7, who has no 001 line"],
         ),
         (
-            "013 Knights                          1    2\n013 Rooks                            2    3",
+            "013 Knights                          1    "
+            "2\n013 Rooks                            2    3",
             ["player 2 is in team 'Rooks' and in team 'Knights' (line 4)"],
         ),
     ],

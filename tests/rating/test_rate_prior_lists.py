@@ -15,8 +15,12 @@ ANNA_AFTER = (
     1413.77  # the R9 example: Anna 1400 after 30 games, K 20 (tests/rating/test_rate_command.py)
 )
 PRIORS = {
-    "comma": "name,rating,games\nAnna,1400,30\nBob,1500,30\nCarl,1300,30\nDora,1600,30\nEve,1350,30\n",
-    "semicolon, any case": "NAME;Rating;Games\nAnna;1400;30\nBob;1500;30\nCarl;1300;30\nDora;1600;30\nEve;1350;30\n",
+    "comma": (
+        "name,rating,games\nAnna,1400,30\nBob,1500,30\nCarl,1300,30\nDora,1600,30\nEve,1350,30\n"
+    ),
+    "semicolon, any case": (
+        "NAME;Rating;Games\nAnna;1400;30\nBob;1500;30\nCarl;1300;30\nDora;1600;30\nEve;1350;30\n"
+    ),
     "no games: established": "Name,Rating\nAnna,1400\nBob,1500\nCarl,1300\nDora,1600\nEve,1350\n",
     "a TRF's rating column": "012 R9 Swiss\n"
     + "".join(

@@ -117,7 +117,8 @@ def test_a_tournament_is_rated_against_the_ratings_before_it_started() -> None:
     games = (RatedGame("a", "b", WIN), RatedGame("a", "c", WIN))
     outcome, after = rate_tournament(before, tournament(*games), club_policy())
     a = change_of(outcome.changes, "a")
-    assert a.expected == pytest.approx(1.0)  # both games from 1500 vs 1500  # type: ignore[union-attr]
+    # both games from 1500 vs 1500
+    assert a.expected == pytest.approx(1.0)  # type: ignore[union-attr]
     assert a.k == 40  # K as it stood: 19 games before  # type: ignore[union-attr]
     assert a.change == pytest.approx(40.0)  # type: ignore[union-attr]
     assert after["a"] == Standing(1540, 21)

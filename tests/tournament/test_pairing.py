@@ -7,9 +7,11 @@ engines from the same history; the product's pairing is played on. Rounds where 
 sorted by why; a difference of any other kind fails the test.
 
 Run with ``-s`` to see the figures. Over the 28 evenings (139 rounds) on 2026-12-01: 91 identical
-(65 %); 28 refused by pairing-core (24 "no C4-compliant candidate" where caissify's pairing keeps every
+(65 %); 28 refused by pairing-core (24 "no C4-compliant candidate" where caissify's pairing keeps
+every
 absolute rule, 4 past its step budget); 15 the same pairs with other colours (C.04.3 E.3/E.4 read
-differently: pairing-core aligns colour histories by round and ranks by score, caissify counts played
+differently: pairing-core aligns colour histories by round and ranks by score, caissify counts
+played
 games only and ranks by pairing number); 1 bye given by pairing-core to a higher score (C5); 4 other
 pairs. caissify took 7.5 ms a round, pairing-core 53 ms.
 """
@@ -110,7 +112,8 @@ def simulate(seed: int, players: int) -> list[tuple[RoundPlan, RoundPlan | str, 
 def _colours_explained(ours: RoundPlan, theirs: RoundPlan, history: History) -> bool:
     """Each board whose colours differ is one where the two engines read FIDE C.04.3 E differently:
     both players want the same colour and their last different colours depend on whether unplayed
-    rounds count (E.3), or the higher-ranked player is the higher score, not the lower number (E.4)."""
+    rounds count (E.3), or the higher-ranked player is the higher score, not the lower number
+    (E.4)."""
     states = states_before(history, ours.round)
     theirs_colour = {frozenset(b): b for b in theirs.boards}
     for board in ours.boards:
@@ -143,8 +146,10 @@ def test_the_two_dutch_engines_agree_or_differ_for_a_known_reason(players: int) 
                 ), (ours, theirs)
     print(f"\n{players} players, 4 evenings of {ROUNDS} rounds: {dict(why)}")
     assert why["same"] >= sum(why.values()) / 2  # most rounds come out identical
-    # other pairs: 4 of 139 rounds, all in the 8-player evenings; e.g. seed 8, round 5, where pairing-core
-    # floats the leader (4/4) down to 1.5 points and caissify floats two 2.5s instead (C.04.3 C7: minimise
+    # other pairs: 4 of 139 rounds, all in the 8-player evenings; e.g. seed 8, round 5, where
+    # pairing-core
+    # floats the leader (4/4) down to 1.5 points and caissify floats two 2.5s instead (C.04.3 C7:
+    # minimise
     # the scores of the downfloaters, bracket by bracket)
     assert why["other pairs"] <= sum(why.values()) / 4, dict(why)
 

@@ -91,7 +91,7 @@ def test_five_players_round_by_round() -> None:
     ]
 
 
-def test_a_double_round_robin_reverses_the_colours_and_swaps_the_first_cycle_s_last_two_rounds() -> (
+def test_a_double_round_robin_reverses_colours_and_swaps_the_first_cycle_s_last_two_rounds() -> (
     None
 ):
     single, double = schedule(6), schedule(6, Cycles.DOUBLE)
@@ -164,7 +164,8 @@ def test_in_a_double_round_robin_each_pair_has_each_colour_once(players: int) ->
 
 
 def _keys_by_hand(players: int, seed: int) -> list[tuple[str, int]]:
-    """The drawing as docs/website.md says to redo it: each place's SHA-256 of "SEED:PLACE", sorted."""
+    """The drawing as docs/website.md says to redo it: each place's SHA-256 of "SEED:PLACE",
+    sorted."""
     import hashlib
 
     return sorted(
@@ -183,7 +184,8 @@ def test_a_drawing_of_lots_is_the_one_its_seed_gives_by_the_documented_recipe(
 
 
 def test_every_order_of_four_players_comes_out_of_the_lot_about_equally_often() -> None:
-    # 24 orders over 4,800 seeds: about 200 each; 140 and 260 are more than four standard deviations out
+    # 24 orders over 4,800 seeds: about 200 each; 140 and 260 are more than four standard deviations
+    # out
     counts = Counter(drawn_order(4, seed) for seed in range(4_800))
     assert len(counts) == 24 and 140 < min(counts.values()) <= max(counts.values()) < 260
 

@@ -1,5 +1,6 @@
 """The standings rule, pure: the points written in a file and its ranks when they order those
-points, else points and FIDE's default tie-breaks for the system (C.07), computed by tiebreak-core."""
+points, else points and FIDE's default tie-breaks for the system (C.07), computed by
+tiebreak-core."""
 
 from __future__ import annotations
 
@@ -73,9 +74,7 @@ WRITTEN = {1: 2, 2: 3, 3: 3, 4: 4}
 WRITTEN_RANKS = {4: 1, 3: 2, 2: 3, 1: 4}
 
 
-def test_the_points_and_ranks_written_in_the_file_are_the_standings_whatever_the_results_compute() -> (
-    None
-):
+def test_the_points_and_ranks_in_the_file_are_the_standings_whatever_the_results_compute() -> None:
     table = rank_table(UNRATED, WRITTEN_RANKS, SWISS, (), 2, System.SWISS, WRITTEN)
     assert table.rule is Rule.WRITTEN and table.why is None
     assert [(row.place, row.number, row.points) for row in table.rows] == [

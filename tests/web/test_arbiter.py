@@ -326,16 +326,17 @@ def test_the_rebuild_button_says_when_and_whether_the_stored_history_matched(
     club: Club, evening: Tournament, arbiter_client: Client
 ) -> None:
     r = arbiter_client.post("/c/riverside/arbiter/rebuild/")
-    assert (
-        said(r)
-        == "rebuilt 1 tournament, 0 ratings changed; the stored history matched (0 rating changes differed)"
+    assert said(r) == (
+        "rebuilt 1 tournament, 0 ratings changed; the "
+        "stored history matched (0 rating changes differed)"
     )
     html = arbiter_client.get("/c/riverside/arbiter/").content.decode()
     assert (
         "the stored history matched the replay" in html
         and "manual rebuild by web:anna-arbiter" in html
     )
-    # A stored rating change tampered with behind the services' back: the rebuild finds and says it (R14).
+    # A stored rating change tampered with behind the services' back: the rebuild finds and says it
+    # (R14).
     from clubrating.club.models import RatingChange
 
     RatingChange.objects.filter(tournament=evening).update(rating_after=9999)

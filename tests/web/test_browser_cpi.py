@@ -23,7 +23,8 @@ MIN_CSS_PX = 11  # the smallest chart text we accept on a phone (WCAG has no min
 # Each chart's <text>: its font size on screen, the label, whether it is shown (display:none on
 # a phone for the long factor labels' tspans, which are not <text> elements themselves).
 CHART_TEXT = """() => [...document.querySelectorAll('svg.chart text')].map(t => {
-  const svg = t.ownerSVGElement, scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+  const svg = t.ownerSVGElement;
+  const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
   const size = parseFloat(getComputedStyle(t).fontSize) * scale;
   return [t.closest('svg').classList[1], t.textContent, Math.round(size * 100) / 100];
 })"""

@@ -48,6 +48,7 @@ def test_the_pages_keep_their_styles_and_break_no_rule_of_the_policy(
         "960px",
     )  # the page's <style> applies to the page and its chart
     page.evaluate("""() => { const s = document.createElement('script');
-                             s.textContent = 'document.title = "ran"'; document.body.append(s); }""")
+                             s.textContent = 'document.title = "ran"';
+                             document.body.append(s); }""")
     assert page.title() != "ran"
     assert [c for c in complaints if "Content Security Policy" in c and "script" not in c] == []

@@ -1,6 +1,8 @@
-"""Every public page at 375 px (and 360) in Chromium: the club page and rating list, the tournament list, a
+"""Every public page at 375 px (and 360) in Chromium: the club page and rating list, the tournament
+list, a
 nine-round tournament's crosstable, a player's page and its card's sections, the CPI
-dashboard, the game viewer, a running evening, the printable pages and the login page. None may be wider
+dashboard, the game viewer, a running evening, the printable pages and the login page. None may be
+wider
 than the phone (wide tables scroll inside their box), and the text of every chart is at least
 11 CSS px as drawn. The fair-play page is the arbiters' and not visited."""
 
@@ -40,7 +42,8 @@ SCHOLAR = "1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7#"
 
 
 def _round_robin(players: list[str]) -> str:
-    """Every round of a single round robin (the circle method), typed: round, white, black, result."""
+    """Every round of a single round robin (the circle method), typed: round, white, black,
+    result."""
     n, lines = len(players), []
     order = list(range(n))
     for rnd in range(1, n):

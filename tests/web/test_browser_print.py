@@ -55,7 +55,8 @@ def _evening_of_forty(club: Club) -> Tournament:
 
 
 def _words(name: str) -> list[str]:
-    """The words of a text, a hyphenated one in two: a cell may wrap a name after a space or a hyphen."""
+    """The words of a text, a hyphenated one in two: a cell may wrap a name after a space or a
+    hyphen."""
     return re.findall(r"[^\s-]+-?", name)
 
 

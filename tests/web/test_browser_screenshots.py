@@ -63,7 +63,8 @@ STICKING_OUT = """() => {
       const o = getComputedStyle(up).overflowX;
       if (o === 'auto' || o === 'scroll') { scrolls = true; break; }
     }
-    if (!scrolls) out.push(`${e.tagName.toLowerCase()}.${e.className}: ${e.scrollWidth} > ${e.clientWidth}: `
+    if (!scrolls) out.push(`${e.tagName.toLowerCase()}.${e.className}: `
+                           + `${e.scrollWidth} > ${e.clientWidth}: `
                            + (e.textContent || '').trim().slice(0, 60));
   }
   return out;
@@ -165,7 +166,8 @@ def test_the_pages_fit_and_draw_armenian_in_each_language_and_width(
 
 def test_the_checks_see_a_word_out_of_its_box_and_a_missing_glyph(page: Any) -> None:  # noqa: F811
     page.set_content(
-        '<html lang="ru"><body><div style="width:100px">Абдурахмангаджиевмагомедсалих</div></body></html>'
+        '<html lang="ru"><body><div '
+        'style="width:100px">Абдурахмангаджиевмагомедсалих</div></body></html>'
     )
     found = page.evaluate(STICKING_OUT)
     assert len(found) == 1 and found[0].startswith("div.: ") and "> 100:" in found[0]

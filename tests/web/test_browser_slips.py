@@ -1,6 +1,7 @@
 """The board slips printed by Chromium: the PDF (Playwright's page.pdf) turned into images by
 pdftoppm (poppler-utils) and its QR codes read by zbarimg (zbar-tools) decode to the players'
-moves links, two a board, each alone on its player's tear-off half; two phones at 360 px, White's and Black's, send the same moves through
+moves links, two a board, each alone on its player's tear-off half; two phones at 360 px, White's
+and Black's, send the same moves through
 their own codes' links and the game has them.
 The tools missing is a failure, not a skip (scripts/bootstrap --test installs them)."""
 
@@ -21,7 +22,10 @@ from .conftest import PASSWORD, make_arbiter, publish_typed
 from .test_browser import page  # noqa: F401  (the Chromium fixture)
 
 pytestmark = pytest.mark.browser
-ROUND_ONE = "1, Anna Smith, Bob Jones, 1-0\n1, Carl Berg, Dana White, 1/2-1/2\n1, Erik Lund, Fay Wong, 0-1\n"
+ROUND_ONE = (
+    "1, Anna Smith, Bob Jones, 1-0\n1, Carl Berg, Dana "
+    "White, 1/2-1/2\n1, Erik Lund, Fay Wong, 0-1\n"
+)
 PHONE = {"width": 360, "height": 740}
 
 
@@ -60,7 +64,7 @@ def _each_half_carries_its_own_code_alone(page: Any, tmp_path: Path) -> None:
     page.emulate_media(media="screen")
 
 
-def test_the_printed_slips_qr_codes_decode_to_the_players_links_and_two_phones_agreeing_store_the_moves(
+def test_the_slips_qr_codes_decode_to_the_players_links_and_two_phones_agreeing_store_the_moves(
     live_server: Any, transactional_db: None, page: Any, tmp_path: Path
 ) -> None:  # noqa: F811
     club: Club = services.create_club("Riverside Chess Club", who="test", slug="riverside")

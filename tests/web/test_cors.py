@@ -71,7 +71,10 @@ def test_what_is_not_an_origin_is_one_line_naming_the_variable(value: str) -> No
 
 
 def test_the_environment_variable_sets_the_allowed_origins() -> None:
-    code = "import django; django.setup(); from django.conf import settings; print(settings.CORS_ALLOWED_ORIGINS)"
+    code = (
+        "import django; django.setup(); from django.conf "
+        "import settings; print(settings.CORS_ALLOWED_ORIGINS)"
+    )
     env = {
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "clubrating.settings",

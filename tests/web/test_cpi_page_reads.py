@@ -122,7 +122,8 @@ def test_under_fitted_settings_the_headline_is_plays_like_and_the_running_cpi_is
     html = page(Client(), f"/c/riverside/p/{anna.id}/cpi/")
     headline = re.search(r'<p id="cpi-headline"[^>]*>(.*?)</p>', html, re.S)
     assert headline is not None and headline.group(1) == (
-        f"Plays like <strong>{strength['elo']} ± {strength['sd']}</strong> over the last 8 analysed games."
+        f"Plays like <strong>{strength['elo']} ± "
+        f"{strength['sd']}</strong> over the last 8 analysed games."
     )
     cpi = CpiEntry.objects.filter(member=anna).order_by("ordinal").last()
     running = re.search(r'<p class="term" id="cpi-running">(.*?)</p>', html, re.S)
@@ -130,7 +131,8 @@ def test_under_fitted_settings_the_headline_is_plays_like_and_the_running_cpi_is
         cpi is not None
         and running is not None
         and running.group(1).startswith(
-            f"CPI <strong>{cpi.cpi_after:.1f}</strong> after 8 analysed games: it starts at the pool's mean"
+            f"CPI <strong>{cpi.cpi_after:.1f}</strong> after "
+            "8 analysed games: it starts at the pool's mean"
         )
     )
     assert "; 8 analysed games in all.</p>" in html
@@ -142,7 +144,8 @@ def test_under_fitted_settings_the_headline_is_plays_like_and_the_running_cpi_is
     assert PRESETS["fide-classical"].model.windowed
     block = re.search(r'<p id="cpi">(.*?)</p>', page(Client(), f"/c/riverside/p/{anna.id}/"), re.S)
     assert block is not None and block.group(1).startswith(
-        f"Plays like <strong>{strength['elo']} ± {strength['sd']}</strong> over the last 8 analysed games;"
+        f"Plays like <strong>{strength['elo']} ± "
+        f"{strength['sd']}</strong> over the last 8 analysed games;"
     )
     assert f"{cpi.cpi_after:.1f}" not in block.group(1)  # the player page too
 
@@ -168,14 +171,15 @@ def test_the_dashboard_says_the_nodes_the_preset_was_fitted_at_beside_the_games_
     GameAnalysis.objects.filter(game__tournament__club=fitted).update(nodes=1_000_000)
     cache.clear()
     assert depth_line(page(Client(), url)).endswith(
-        "it analysed these at 1,000,000 nodes. A deeper analysis finds fewer mistakes, so the figure may read higher "
-        "than a fit at this depth would give."
+        "it analysed these at 1,000,000 nodes. A deeper analysis finds fewer "
+        "mistakes, so the figure may read higher than a fit at this depth would give."
     )
     russian = Client().get(url, headers={"accept-language": "ru"}).content.decode()
     assert re.sub(r"\s", " ", depth_line(russian)) == (
-        "Модель этой оценки подобрана по партиям, которые движок анализировал на 150 000 узлах на позицию; эти "
-        "партии он анализировал на 1 000 000 узлах. Более глубокий анализ находит меньше ошибок, поэтому оценка может "
-        "оказаться выше, чем дала бы модель, подобранная на этой глубине."
+        "Модель этой оценки подобрана по партиям, которые движок анализировал "
+        "на 150 000 узлах на позицию; эти партии он анализировал на 1 000 000 "
+        "узлах. Более глубокий анализ находит меньше ошибок, поэтому оценка "
+        "может оказаться выше, чем дала бы модель, подобранная на этой глубине."
     )  # the page's own number format
     GameAnalysis.objects.filter(game__tournament__club=fitted).update(nodes=150_000)
     cache.clear()  # the page cache knows nothing of the update
@@ -191,8 +195,8 @@ def test_too_few_games_under_fitted_settings_say_so_instead_of_a_figure(fitted) 
     anna = member(fitted, "Anna Berg")
     html = page(Client(), f"/c/riverside/p/{anna.id}/cpi/")
     assert (
-        "2 analysed games: not enough yet to say how Anna Berg plays (it takes 5 games and 150 moves)"
-        in html
+        "2 analysed games: not enough yet to say how "
+        "Anna Berg plays (it takes 5 games and 150 moves)" in html
     )
 
 
@@ -210,9 +214,9 @@ def test_the_factors_against_the_club_read_right_whichever_way_is_better(club) -
         r'<tr id="factor-E">.*?<td>worse</td><td class="num">[\d.]+</td>.*?more is better', mine
     )
     assert (
-        "Weakest factor: <strong>H</strong>, hangs (moves costing 15 points of win chance or more): "
-        "1.00 a game (the club 0.50 a game; fewer is better); it costs 25.0 ΔCPI a game against a perfect "
-        "score."
+        "Weakest factor: <strong>H</strong>, hangs (moves costing 15 points "
+        "of win chance or more): 1.00 a game (the club 0.50 a game; fewer "
+        "is better); it costs 25.0 ΔCPI a game against a perfect score."
     ) in mine
     his = page(Client(), f"/c/riverside/p/{ben.id}/cpi/")
     assert re.search(r'<tr id="factor-H">.*?<td>better</td><td class="num">0\.0</td>', his)
@@ -263,8 +267,8 @@ def test_each_term_is_explained_in_one_line_where_it_appears(club) -> None:
         html,
     )
     assert (
-        '<p class="term" id="term-result">The result\'s part of a game\'s ΔCPI: +10 for a win, +5 for a draw, '
-        "+0 for a loss.</p>"
+        '<p class="term" id="term-result">The result\'s part of a game\'s ΔCPI: +10 for a win, '
+        "+5 for a draw, +0 for a loss.</p>"
     ) in html
     rows = re.findall(
         r'<tr id="factor-(\w+)"[^>]*>.*?</tr><tr class="means"><td colspan="6">([^<]+)</td></tr>',

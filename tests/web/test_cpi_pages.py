@@ -147,7 +147,8 @@ def test_the_dashboard_costs_the_same_queries_for_five_games_or_thirty(
     )  # the player page: 14 + the card's 4 (club/card.py)
 
 
-# --- the charts alone ------------------------------------------------------------------------------
+# --- the charts alone
+# ------------------------------------------------------------------------------
 
 
 def test_the_cpi_chart_says_in_words_what_it_draws_and_nothing_without_games() -> None:

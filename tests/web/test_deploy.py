@@ -149,8 +149,10 @@ def proxy(tmp_path: Path) -> Iterator[Proxy]:
         for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
     )
     (tmp_path / "nginx.conf").write_text(
-        f"{user}daemon off;\nworker_processes 1;\npid {tmp_path / 'nginx.pid'};\nerror_log {tmp_path / 'error.log'};\n"
-        # Debian's nginx.conf in short: its http block logs every request unless a site says otherwise
+        f"{user}daemon off;\nworker_processes 1;\npid "
+        f"{tmp_path / 'nginx.pid'};\nerror_log {tmp_path / 'error.log'};\n"
+        # Debian's nginx.conf in short: its http block logs every request unless a site says
+        # otherwise
         f"events {{}}\nhttp {{\n  access_log {tmp_path / 'access.log'};\n  {temporary}\n"
         f"  include {tmp_path / 'site.conf'};\n}}\n",
         encoding="utf-8",
@@ -287,7 +289,8 @@ def test_nginx_answers_413_to_a_body_larger_than_the_upload_limit(proxy: Proxy) 
 
 
 def test_nginxs_access_log_keeps_no_moves_link_token_and_logs_the_other_paths(proxy: Proxy) -> None:
-    token = "Zq7Xk2Lw9Pv4Rt6Ys1Nb3A"  # a link's shape (token_urlsafe(16)); unknown here, and logged the same
+    # a link's shape (token_urlsafe(16)); unknown here, and logged the same
+    token = "Zq7Xk2Lw9Pv4Rt6Ys1Nb3A"
     assert _get(proxy, f"/m/{token}/").status == 404
     connection = _https(proxy)
     connection.request(
@@ -331,7 +334,8 @@ def _clubrating(proxy: Proxy, *argv: str) -> str:
 
 
 def _phone_sends(proxy: Proxy, path: str, moves: str) -> tuple[int, str]:
-    """A phone of its own (no cookies yet) behind the club's address opens its link and sends moves."""
+    """A phone of its own (no cookies yet) behind the club's address opens its link and sends
+    moves."""
     connection = _https(proxy)
     connection.request("GET", path, headers={"Host": SITE})
     page = connection.getresponse()

@@ -1,5 +1,6 @@
 """The evening's pages in-process: who may see them, bad input as one message, the phone
-page's forms (run on SQLite and PostgreSQL; the whole evening in Chromium is test_browser_evening)."""
+page's forms (run on SQLite and PostgreSQL; the whole evening in Chromium is
+test_browser_evening)."""
 
 from __future__ import annotations
 
@@ -18,7 +19,8 @@ TODAY = dt.date.today()
 
 
 def _messages(response: object) -> list[str]:
-    return re.findall(r'class="msg[^"]*">([^<]*)', response.content.decode())  # type: ignore[attr-defined]
+    html = response.content.decode()  # type: ignore[attr-defined]
+    return re.findall(r'class="msg[^"]*">([^<]*)', html)
 
 
 def _evening(club: Club, names: list[str]) -> Tournament:

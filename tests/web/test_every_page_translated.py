@@ -47,7 +47,9 @@ from clubrating.formats.typed import parse_typed
 from tests.cpi.coach_games import build, publish_analysed
 
 from .conftest import WHO, make_arbiter
-from .test_translated_pages import catalogue  # noqa: F401  (the fixture: the committed .po files compiled)
+
+# the fixture: the committed .po files compiled
+from .test_translated_pages import catalogue  # noqa: F401
 
 LOCALE = Path(django_settings.BASE_DIR) / "locale"
 LANGUAGES = ("hy", "ru")
@@ -396,7 +398,8 @@ def site(club: Club, evening: Tournament) -> Site:
     return Site(visits, errors, sorted(set(names), key=len, reverse=True))
 
 
-# --- reading a page --------------------------------------------------------------------------------
+# --- reading a page
+# --------------------------------------------------------------------------------
 
 
 class Texts(HTMLParser):
@@ -449,7 +452,8 @@ def texts_of(content: str, content_type: str) -> list[str]:
     return [t for t in (" ".join(text.split()) for text in found) if t.removeprefix("<tbody>")]
 
 
-# --- the catalogue ---------------------------------------------------------------------------------
+# --- the catalogue
+# ---------------------------------------------------------------------------------
 
 PLACEHOLDER = re.compile(r"%\([a-z_]+\)[sd]|%[sd]")
 
@@ -479,7 +483,8 @@ def segments(msgid: str) -> list[str]:
 
 
 def pattern(segment: str) -> re.Pattern[str]:
-    """The segment with its placeholders as wildcards (figures only next to a lone letter: R%(r)s)."""
+    """The segment with its placeholders as wildcards (figures only next to a lone letter:
+    R%(r)s)."""
     literal = PLACEHOLDER.split(segment)
     wild = ".+?" if re.search("[A-Za-z]{2}", "".join(literal)) else r"[\d½.,]+"
     return re.compile(wild.join(re.escape(re.sub(r"\s+", " ", p)) for p in literal))
@@ -518,7 +523,8 @@ def vocabulary() -> frozenset[str]:
 
 
 def english_words(text: str, names: list[str], language: str) -> list[str]:
-    """The catalogue's English words in a text, leaving out names, addresses, notation and figures."""
+    """The catalogue's English words in a text, leaving out names, addresses, notation and
+    figures."""
     for name in names:
         text = text.replace(name, " ")
     text = re.sub(
@@ -578,7 +584,8 @@ def read(visit: Visit, language: str, arbiter: Client) -> list[str]:
     return texts
 
 
-# --- the tests -------------------------------------------------------------------------------------
+# --- the tests
+# -------------------------------------------------------------------------------------
 
 
 def test_every_url_pattern_is_crawled_or_excused_with_a_reason(site: Site) -> None:

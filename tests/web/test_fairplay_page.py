@@ -216,7 +216,8 @@ def test_another_clubs_arbiter_and_a_member_get_404(
 
 
 def test_anonymous_visitors_learn_nothing_not_even_that_the_club_exists(analysed: Club) -> None:
-    """As on every arbiter page: the login page, the same answer as for a club that does not exist."""
+    """As on every arbiter page: the login page, the same answer as for a club that does not
+    exist."""
     response = Client().get(URL)
     missing = Client().get("/c/no-such-club/arbiter/fair-play/")
     assert response.status_code == missing.status_code == 302

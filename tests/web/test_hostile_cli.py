@@ -52,15 +52,18 @@ NO_SHRINK = (
 )  # each failure says its input; shrinking a slow one costs minutes
 
 GOOD = {
-    "csv": "# event: Night\n# date: 2024-03-05\nround,white,black,result\n1,Anna Smith,Zed New,1-0\n1,Bob Jones,Carl Berg,0-1\n",
+    "csv": (
+        "# event: Night\n# date: 2024-03-05\nround,white,black,result\n1,Anna "
+        "Smith,Zed New,1-0\n1,Bob Jones,Carl Berg,0-1\n"
+    ),
     "trf": (
-        "012 Night\n042 2024/03/05\n"
-        "001    1      Anna Smith                                  1500                             1.0    1     2 w 1\n"
-        "001    2      Bob Jones                                   1400                             0.0    2     1 b 0\n"
+        "012 Night\n042 2024/03/05\n001    1      Anna Smith                                "
+        "  1500                             1.0    1     2 w 1\n001    2      Bob Jones     "
+        "                              1400                             0.0    2     1 b 0\n"
     ),
     "pgn": (
-        '[Event "Tuesday Rapid"]\n[Date "2024.01.09"]\n[Round "1"]\n[White "Anna Smith"]\n[Black "Bob Jones"]\n'
-        '[Result "1-0"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n'
+        '[Event "Tuesday Rapid"]\n[Date "2024.01.09"]\n[Round "1"]\n[White "Anna Smith"]\n[Black '
+        '"Bob Jones"]\n[Result "1-0"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n'
     ),
     "list": "name,rating,games\nAnna Smith,1500,10\nZed New,1300,0\n",
     "names": "Anna Smith\nA. Smith\nBob Jones\n",
@@ -275,17 +278,28 @@ CLI: dict[str, list[list[str]]] = {
 
 # Commands given no hostile input here, and why.
 NO_INPUT = {
-    "serve": "serves the website until stopped: its input is the web's, every URL of test_hostile_web.py; its "
-    "port, host and workers are argparse numbers and a bind, tested in test_serve.py",
-    "demo": "builds a simulated club for minutes from whole numbers (cli.whole) and a seed: no text of anybody's",
-    "worker": "runs the queue as a process of its own, whose transactions the savepoint every input here runs "
-    "in cannot hold (on PostgreSQL its replays differed): its three values are bounded numbers, "
-    "each edge pinned in test_hostile_findings.py",
-    "backup": "its one value is the new file's path, and copying the database waits, in SQLite's C code, for "
-    "the savepoint every input here runs in: its path is tested by tests/club/test_backup.py "
-    "(an existing file is never replaced)",
+    "serve": (
+        "serves the website until stopped: its input is the web's, "
+        "every URL of test_hostile_web.py; its port, host and workers "
+        "are argparse numbers and a bind, tested in test_serve.py"
+    ),
+    "demo": (
+        "builds a simulated club for minutes from whole "
+        "numbers (cli.whole) and a seed: no text of anybody's"
+    ),
+    "worker": (
+        "runs the queue as a process of its own, whose transactions the savepoint every "
+        "input here runs in cannot hold (on PostgreSQL its replays differed): its three "
+        "values are bounded numbers, each edge pinned in test_hostile_findings.py"
+    ),
+    "backup": (
+        "its one value is the new file's path, and copying the database waits, in "
+        "SQLite's C code, for the savepoint every input here runs in: its path is "
+        "tested by tests/club/test_backup.py (an existing file is never replaced)"
+    ),
 }
-# Options read by every command the same way, tested elsewhere: the process's database, engine and book.
+# Options read by every command the same way, tested elsewhere: the process's database, engine and
+# book.
 GLOBAL_OPTIONS = {"--database", "--engine", "--book", "--json", "--help", "--version"}
 
 

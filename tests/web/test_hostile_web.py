@@ -188,7 +188,8 @@ def routes(patterns: list[Any] | None = None, prefix: str = "") -> Iterator[str]
 
 @pytest.fixture
 def club_numbers(evening: Tournament, arbiter_client: Client) -> dict[str, str]:
-    """The ids the forms refer to: a published tournament, a draft, an evening with a paired round."""
+    """The ids the forms refer to: a published tournament, a draft, an evening with a paired
+    round."""
     club = evening.club
     draft_text = "1, A. Smith, Zed New, 1-0\n"
     from clubrating.club import services
@@ -213,11 +214,15 @@ def club_numbers(evening: Tournament, arbiter_client: Client) -> dict[str, str]:
         "draft": str(draft.id),
         "evening": str(night.id),
         "entry": str(Entry.objects.filter(tournament=draft).first().id),  # type: ignore[union-attr]
-        "evening_entry": str(Entry.objects.filter(tournament=night).first().id),  # type: ignore[union-attr]
+        "evening_entry": str(
+            Entry.objects.filter(tournament=night).first().id  # type: ignore[union-attr]
+        ),
         "member": str(members[0].id),
         "member2": str(members[1].id),
         "game": str(Game.objects.filter(tournament=evening).first().id),  # type: ignore[union-attr]
-        "board": str(EveningBoard.objects.filter(tournament=night).first().id),  # type: ignore[union-attr]
+        "board": str(
+            EveningBoard.objects.filter(tournament=night).first().id  # type: ignore[union-attr]
+        ),
         "token": links[0].token,
         "slug": "riverside",
     }

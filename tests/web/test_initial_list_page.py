@@ -91,8 +91,8 @@ def test_a_games_count_beyond_the_maximum_is_a_message_never_a_500(
     page = response.content.decode()
     assert response.status_code == 200
     assert (
-        "big.csv:3: games &#x27;99999999999999999999999&#x27;: expected a whole number of rated games "
-        "from 0 to 100000" in page
+        "big.csv:3: games &#x27;99999999999999999999999&#x27;: "
+        "expected a whole number of rated games from 0 to 100000" in page
     )
     assert (
         not InitialEntry.objects.exists()

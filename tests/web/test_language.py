@@ -150,8 +150,12 @@ def test_the_language_setting_is_one_of_the_catalogues(club: Club, arbiter_clien
 
 RUSSIAN = {
     "sits out this round": "пропускает этот тур",
-    "hangs (moves costing 15 points of win chance or more)": "зевки (ходы, стоящие 15 пунктов шансов или больше)",
-    "moves that threw away 15 points of winning chances or more": "ходы, потерявшие 15 пунктов шансов или больше",
+    "hangs (moves costing 15 points of win chance or more)": (
+        "зевки (ходы, стоящие 15 пунктов шансов или больше)"
+    ),
+    "moves that threw away 15 points of winning chances or more": (
+        "ходы, потерявшие 15 пунктов шансов или больше"
+    ),
     "Only the arbiters": "Только судьи",
     "Draft": "Черновик",
     "say which member: pick one from the list": "какой участник? выберите его из списка",
@@ -164,7 +168,8 @@ RUSSIAN = {
 }
 
 
-# Russian's three forms (one, few, many), as the catalogue's header has them (GNU gettext manual, "Plural forms").
+# Russian's three forms (one, few, many), as the catalogue's header has them (GNU gettext manual,
+# "Plural forms").
 RUSSIAN_PLURALS = (
     "nplurals=3; plural=(n%10==1 && n%100!=11 ? 0 : n%10>=2 && n%10<=4 && (n%100<12 || n%100>14) "
     "? 1 : 2);"
@@ -173,7 +178,8 @@ RUSSIAN_PLURALS = (
 
 @pytest.fixture
 def russian(tmp_path: Path, settings: Settings) -> None:
-    """A Russian catalogue of the few messages above, compiled here (the committed one may not have them yet)."""
+    """A Russian catalogue of the few messages above, compiled here (the committed one may not have
+    them yet)."""
     po = tmp_path / "ru/LC_MESSAGES/django.po"
     po.parent.mkdir(parents=True)
     po.write_text(
@@ -285,8 +291,9 @@ def test_a_count_of_marks_takes_the_languages_plural_form(
 def test_the_coachs_task_reads_as_the_pure_coach_words_it_in_english_and_translated(
     russian: None,
 ) -> None:
+    task = Exercise.task.fget  # type: ignore[attr-defined]
     words = {
-        (f, side): Exercise.task.fget(SimpleNamespace(factor=f, side_to_move=Color(side)))  # type: ignore[attr-defined]
+        (f, side): task(SimpleNamespace(factor=f, side_to_move=Color(side)))
         for f in ("T", "E")
         for side in ("white", "black")
     }

@@ -1,4 +1,5 @@
-"""The arbiter's "Add moves" page and a game's page: matched, confirmed, decided; typed, refused with the board."""
+"""The arbiter's "Add moves" page and a game's page: matched, confirmed, decided; typed, refused
+with the board."""
 
 from __future__ import annotations
 
@@ -26,7 +27,8 @@ def pgn_game(round_: str, white: str, black: str, result: str, moves: str) -> st
     return "".join(f'[{k} "{v}"]\n' for k, v in tags.items()) + f"\n{moves} {result}\n\n"
 
 
-# round 1: Anna Smith - Bob Jones 1-0 (written "Ana Smith"); Carl Berg - Dana White stored 1/2-1/2, here 1-0
+# round 1: Anna Smith - Bob Jones 1-0 (written "Ana Smith"); Carl Berg - Dana White stored 1/2-1/2,
+# here 1-0
 THE_FILE = pgn_game("1", "Ana Smith", "Bob Jones", "1-0", LEGAL) + pgn_game(
     "1", "Carl Berg", "Dana White", "1-0", LEGAL
 )

@@ -11,7 +11,8 @@ import pytest
 from django.template import Context, Template
 from django.utils import translation
 
-from .test_translated_pages import catalogue  # noqa: F401  (the fixture: the committed .po files compiled)
+# the fixture: the committed .po files compiled
+from .test_translated_pages import catalogue  # noqa: F401
 
 GAMES = ("%(count)s game", "%(count)s games")
 LATEST = (

@@ -70,7 +70,8 @@ def play_evenings(club: Club, evenings: int) -> Tournament:
     last = None
     for evening in range(evenings):
         lines = [
-            f"{r}, Anna Smith, Opponent {(evening + r) % 10}, {'1-0' if (evening + r) % 3 else '0-1'}"
+            f"{r}, Anna Smith, Opponent {(evening + r) % 10}, "
+            f"{'1-0' if (evening + r) % 3 else '0-1'}"
             for r in range(1, 6)
         ]
         last = publish_typed(
@@ -101,7 +102,8 @@ def test_queries_per_page_do_not_grow_from_10_to_50_members(db: None, as_arbiter
     small, large = counts
     assert small == large, [(u, a, b) for u, a, b in zip(pages, small, large) if a != b]
     # 12 + the player page's CPI block (web/cpi_views.player_cpi) + its initial rating + the card's
-    # merged members, opponents' rating changes there and before, and their initial list (club/card.py)
+    # merged members, opponents' rating changes there and before, and their initial list
+    # (club/card.py)
     assert max(large) <= 18
 
 
@@ -126,5 +128,6 @@ def test_queries_per_page_do_not_grow_from_10_to_100_games_of_a_player(
     small, large = counts
     assert small == large, [(u, a, b) for u, a, b in zip(pages, small, large) if a != b]
     # 12 + the player page's CPI block (web/cpi_views.player_cpi) + its initial rating + the card's
-    # merged members, opponents' rating changes there and before, and their initial list (club/card.py)
+    # merged members, opponents' rating changes there and before, and their initial list
+    # (club/card.py)
     assert max(large) <= 18

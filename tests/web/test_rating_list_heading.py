@@ -53,7 +53,11 @@ def _caption(language: str, query: str = "") -> str:
     ],
 )
 def test_one_list_of_rapid_and_blitz_is_headed_every_time_control(
-    db: None, catalogue: None, language: str, heading: str, not_this: str  # noqa: F811
+    db: None,
+    catalogue: None,
+    language: str,
+    heading: str,
+    not_this: str,  # noqa: F811
 ) -> None:
     _club(separate=False)
     caption = _caption(language)

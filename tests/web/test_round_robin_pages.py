@@ -18,7 +18,8 @@ NAMES = ["Anna Smith", "Bob Jones", "Carl Berg", "Dana White", "Eva Fox"]
 
 
 def _messages(response: object) -> list[str]:
-    return re.findall(r'class="msg[^"]*">([^<]*)', response.content.decode())  # type: ignore[attr-defined]
+    html = response.content.decode()  # type: ignore[attr-defined]
+    return re.findall(r'class="msg[^"]*">([^<]*)', html)
 
 
 def _started(club: Club, client: Client, system: str) -> Tournament:

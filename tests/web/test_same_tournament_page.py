@@ -14,7 +14,10 @@ from clubrating.formats.pgn import write_pgn
 from clubrating.formats.trf import write_trf
 from clubrating.formats.typed import parse_typed
 
-GAMES = "1, Anna Smith, Bob Jones, 1-0\n1, Carl Berg, Dana White, 1/2-1/2\n2, Bob Jones, Carl Berg, 0-1\n"
+GAMES = (
+    "1, Anna Smith, Bob Jones, 1-0\n1, Carl Berg, Dana "
+    "White, 1/2-1/2\n2, Bob Jones, Carl Berg, 0-1\n"
+)
 NIGHT = dt.date(2024, 3, 5)
 
 

@@ -80,8 +80,9 @@ def test_an_arbiter_uploads_a_big_legitimate_file(club: Club, arbiter_client: Cl
     """An annotated PGN of 4.5 MB (a coach's commentary): under the limit, imported."""
     comment = "{" + "The knight heads for d5, where no pawn can chase it. " * 4000 + "}"
     games = "".join(
-        f'[Event "Annotated night"]\n[Date "2024.03.05"]\n[Round "{r}"]\n[White "Anna Smith"]\n'
-        f'[Black "Bob Jones"]\n[Result "1-0"]\n\n1. e4 {comment} e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n\n'
+        '[Event "Annotated night"]\n[Date "2024.03.05"]\n[Round '
+        f'"{r}"]\n[White "Anna Smith"]\n[Black "Bob Jones"]\n[Result '
+        f'"1-0"]\n\n1. e4 {comment} e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n\n'
         for r in range(1, 21)
     )
     data = games.encode()

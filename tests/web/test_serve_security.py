@@ -29,7 +29,8 @@ PAYLOAD = '<img id="pwned" src=x>'
 
 
 def _env(**extra: str) -> dict[str, str]:
-    # As a server is started: none of this test run's settings (the browser tests set DJANGO_ALLOW_ASYNC_UNSAFE).
+    # As a server is started: none of this test run's settings (the browser tests set
+    # DJANGO_ALLOW_ASYNC_UNSAFE).
     env = {k: v for k, v in os.environ.items() if not k.startswith(("CLUBRATING_", "DJANGO_"))}
     return {**env, "CLUBRATING_DEBUG": "0", **extra}
 
@@ -52,7 +53,10 @@ def _request(port: int, path: str, headers: dict[str, str]) -> tuple[int, dict[s
 
 
 def _settings_key(env: dict[str, str]) -> str:
-    code = "import django; django.setup(); from django.conf import settings; print(settings.SECRET_KEY)"
+    code = (
+        "import django; django.setup(); from django.conf "
+        "import settings; print(settings.SECRET_KEY)"
+    )
     result = subprocess.run(
         [sys.executable, "-c", code],
         env={**env, "DJANGO_SETTINGS_MODULE": "clubrating.settings"},
@@ -127,7 +131,8 @@ def test_under_https_plain_http_is_redirected_and_https_answers_carry_hsts_and_c
     try:
         status, headers, _ = _request(port, "/accounts/login/", {"Host": "localhost"})
         assert status == 301 and headers["location"] == "https://localhost/accounts/login/"
-        # Through the TLS proxy in front (on the same host): gunicorn believes its X-Forwarded-Proto.
+        # Through the TLS proxy in front (on the same host): gunicorn believes its
+        # X-Forwarded-Proto.
         status, headers, _ = _request(
             port, "/accounts/login/", {"Host": "localhost", "X-Forwarded-Proto": "https"}
         )

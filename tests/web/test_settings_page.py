@@ -65,8 +65,8 @@ def test_the_settings_page_chooses_the_cpi_preset_and_the_ledger_is_scored_again
     page = arbiter_client.get(URL).content.decode()
     assert 'name="cpi-preset" id="cpi-preset-spec" value="spec" checked' in page
     assert (
-        "<code>fide-classical</code>: FIDE ratings, classical over the board (fitted on games analysed at "
-        "150,000 nodes a position)"
+        "<code>fide-classical</code>: FIDE ratings, classical over the "
+        "board (fitted on games analysed at 150,000 nodes a position)"
     ) in page
     assert (
         "<code>lichess-rapid</code>: lichess rapid ratings of 2018" in page
@@ -104,7 +104,8 @@ def test_the_page_says_a_preset_replaces_the_clubs_own_weights_in_the_readers_la
 
     set_cpi_weights(club, {"B1": 25.0, "E": 31.0}, who=WHO)
     assert (
-        "The club has 2 weights of its own (clubrating cpi-weights): choosing a preset replaces them."
+        "The club has 2 weights of its own (clubrating "
+        "cpi-weights): choosing a preset replaces them."
         in (arbiter_client.get(URL).content.decode())
     )
     russian = re.sub(

@@ -1,6 +1,7 @@
 """A tournament ranks its players one way on its page, in its API document, its standings CSV and
 its TRF export: an evening paired here by its own tie-breaks, an imported file by the ranks written
-in it, a file without ranks by points and FIDE's default tie-breaks. The TRF export keeps the imported header
+in it, a file without ranks by points and FIDE's default tie-breaks. The TRF export keeps the
+imported header
 lines and, on request, carries the club ratings; the Dutch engine pairs its next round from it."""
 
 from __future__ import annotations

@@ -12,7 +12,10 @@ from clubrating.club import services
 from clubrating.club.models import Club, Game, Tournament
 from tests.web.conftest import member, publish_typed
 
-TIED = "1, Anna Smith, Bob Jones, 1-0\n1, Carl Berg, Dana White, 1-0\n2, Carl Berg, Bob Jones, 1-0\n2, Dana White, Anna Smith, 1-0"
+TIED = (
+    "1, Anna Smith, Bob Jones, 1-0\n1, Carl Berg, Dana White, 1-0\n2, "
+    "Carl Berg, Bob Jones, 1-0\n2, Dana White, Anna Smith, 1-0"
+)
 # Carl 2, Anna 1, Dana 1, Bob 0: Carl wins outright
 
 

@@ -198,7 +198,8 @@ def test_the_arbiters_dashboard_reads_in_the_arbiters_language(
     assert [w for w in english if w in html] == []
 
 
-# The dashboard of tests/cpi/coach_games' Anna Berg: five analysed games, H (hangs) her weakest factor.
+# The dashboard of tests/cpi/coach_games' Anna Berg: five analysed games, H (hangs) her weakest
+# factor.
 DASHBOARD = {
     "ru": (
         [

@@ -220,7 +220,7 @@ def test_the_api_lists_a_running_evenings_current_pairings_as_the_page_marked_in
     assert all(b["result"] is None for b in doc["pairings"]["boards"])
 
 
-def test_the_apis_tournament_list_adds_the_running_evenings_and_leaves_the_published_rows_as_they_were(
+def test_the_apis_tournament_list_adds_the_running_evenings_and_leaves_published_rows_as_they_were(
     club: Club,
 ) -> None:
     publish_typed(club, EARLIER, "January", dt.date(2024, 1, 9))

@@ -7,7 +7,8 @@ lines a search, which costs about a third of a 20,000-node search
 (``benchmarks/bench_analysis.py``). This client keeps the info lines as text
 and parses only the last one of each MultiPV line, after ``bestmove``.
 Same commands as python-chess sends: ``ucinewgame`` + ``isready`` when the
-game changes (the analyzer changes it for every search: a clean hash), ``position startpos moves ...`` with the whole move stack,
+game changes (the analyzer changes it for every search: a clean hash), ``position startpos moves
+...`` with the whole move stack,
 ``go nodes N``.
 
 Every exchange has a deadline (``engine.search_timeout``): an engine that stops
@@ -101,7 +102,8 @@ class RawUciSearcher:
         )
 
     def _failure(self, plain: str, searching: str, **params: object) -> EngineFailure:
-        """The failure named by ``plain``, or by ``searching`` with the position when there is one."""
+        """The failure named by ``plain``, or by ``searching`` with the position when there is
+        one."""
         if self._board is None:
             return EngineFailure(plain, engine=self.settings.path, **params)
         return EngineFailure(

@@ -153,6 +153,6 @@ def unused_store_line(paths: list[str], counts: dict[str, int], engine_key: str)
         return None
     made_by = ", ".join(f"{key} ({rows:,} rows)" for key, rows in sorted(counts.items()))
     return (
-        f"{', '.join(paths)}: not used, made by {made_by}; this engine's settings are {engine_key}, "
-        "so every position is searched again"
+        f"{', '.join(paths)}: not used, made by {made_by}; this engine's "
+        f"settings are {engine_key}, so every position is searched again"
     )

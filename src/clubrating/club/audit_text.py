@@ -336,8 +336,10 @@ def _rebuild(target: str, old: dict[str, Any], new: dict[str, Any]) -> str:
     return counted(
         count,
         ngettext(
-            "rebuilt the whole history: %(count)d stored rating change differed from the replay and was replaced",
-            "rebuilt the whole history: %(count)d stored rating changes differed from the replay and were replaced",
+            "rebuilt the whole history: %(count)d stored rating "
+            "change differed from the replay and was replaced",
+            "rebuilt the whole history: %(count)d stored rating "
+            "changes differed from the replay and were replaced",
             count,
         ),
     )
@@ -492,8 +494,8 @@ def _moves_links(t: str, o: dict[str, Any], n: dict[str, Any]) -> str:
 
 def _moves_follow(t: str, o: dict[str, Any], n: dict[str, Any]) -> str:
     return _(
-        "the moves links of %(t)s follow their players after the pairing change; %(links)s of players no "
-        "longer paired together revoked"
+        "the moves links of %(t)s follow their players after the pairing "
+        "change; %(links)s of players no longer paired together revoked"
     ) % {
         "t": target_shown(t),
         "links": counted(n["revoked"], ngettext("%(count)d link", "%(count)d links", n["revoked"])),
@@ -502,7 +504,8 @@ def _moves_follow(t: str, o: dict[str, Any], n: dict[str, Any]) -> str:
 
 def _drop_moves(t: str, o: dict[str, Any], n: dict[str, Any]) -> str:
     return _(
-        "moves of %(t)s from %(file)s dropped: the file says %(new)s, the stored result %(old)s was kept"
+        "moves of %(t)s from %(file)s dropped: the file "
+        "says %(new)s, the stored result %(old)s was kept"
     ) % {
         "t": target_shown(t),
         "file": n["file"],

@@ -44,7 +44,8 @@ class Restored:
 
 def default_name(now: dt.datetime, vendor: str) -> str:
     """``clubrating-20261202-0310.sqlite3`` (or ``.pgdump``): the time of the backup, in UTC."""
-    return f"clubrating-{now.astimezone(dt.timezone.utc):%Y%m%d-%H%M%S}.{'sqlite3' if vendor == 'sqlite' else 'pgdump'}"
+    suffix = "sqlite3" if vendor == "sqlite" else "pgdump"
+    return f"clubrating-{now.astimezone(dt.timezone.utc):%Y%m%d-%H%M%S}.{suffix}"
 
 
 def backup(target: Path) -> Path:

@@ -143,7 +143,8 @@ def _targets(source: Path, rows: list[tuple[str, str]]) -> list[str]:
 
 
 def _migrate_probe(url: str, targets: list[str]) -> None:
-    """Migrate the database of ``url`` (in the environment: it may hold a password) to ``targets``."""
+    """Migrate the database of ``url`` (in the environment: it may hold a password) to
+    ``targets``."""
     environment = {**os.environ, "CLUBRATING_DATABASE_URL": url}
     done = subprocess.run(
         [sys.executable, "-c", PROBE, *targets],
@@ -257,8 +258,8 @@ def check_pg_schema(source: Path, run: Runner, pg_restore: str, pg_dump: str) ->
         reason = (str(error).strip().splitlines() or [""])[0]
         print(
             gettext(
-                "clubrating restore: %(source)s: only the kinds of schema object were checked, not their "
-                "definitions: cannot make a probe database (%(reason)s)"
+                "clubrating restore: %(source)s: only the kinds of schema object were "
+                "checked, not their definitions: cannot make a probe database (%(reason)s)"
             )
             % {"source": source, "reason": reason},
             file=sys.stderr,

@@ -129,7 +129,8 @@ def cpi_brief(member: Member, club: Club | None = None) -> dict[str, Any] | None
 
 
 def _coach_games(rows: Sequence[tuple[Any, ...]], recent: int) -> list[CoachGame]:
-    """The latest analysed games (rows newest first) with their stored facts and the club's result."""
+    """The latest analysed games (rows newest first) with their stored facts and the club's
+    result."""
     latest = {row[0]: row for row in rows[:recent]}
     facts = dict(
         GameAnalysis.objects.filter(game_id__in=list(latest)).values_list("game_id", "facts")

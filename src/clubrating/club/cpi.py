@@ -101,7 +101,8 @@ class CpiReport:
 
 
 def club_preset(club: Club) -> str:
-    """The name of the preset the club's settings start from (:data:`~clubrating.cpi.index.PRESETS`)."""
+    """The name of the preset the club's settings start from
+    (:data:`~clubrating.cpi.index.PRESETS`)."""
     name = str((club.cpi_weights or {}).get("preset", DEFAULT_PRESET))
     return name if name in PRESETS else DEFAULT_PRESET
 
@@ -503,7 +504,8 @@ def stored_player_factors(shown: dict[str, Any]) -> PlayerFactors:
 
 def weakest_of(shown: Sequence[dict[str, Any]], weights: Weights) -> dict[str, Any] | None:
     """The member's weakest factor and what it costs, from the factors of the member's ledger
-    rows (``CpiEntry.factors["factors"]``): the one rule (:func:`clubrating.cpi.coach.weakest_factor`)
+    rows (``CpiEntry.factors["factors"]``): the one rule
+    (:func:`clubrating.cpi.coach.weakest_factor`)
     that ``clubrating cpi``, ``clubrating coach``, the player page and the CPI page all show.
     ``costs``: each candidate's cost, ΔCPI a game (:func:`clubrating.cpi.coach.shortfalls`)."""
     averages = coach_factor_averages([stored_player_factors(factors) for factors in shown])

@@ -107,7 +107,8 @@ def _rounds_text(text: str | int) -> int:
     except ValueError:
         raise InputError(
             gettext_noop(
-                "%(text)s is not a number of rounds: expected a whole number from 1 to %(MAX_ROUNDS)s"
+                "%(text)s is not a number of rounds: expected "
+                "a whole number from 1 to %(MAX_ROUNDS)s"
             ),
             text=repr(text),
             MAX_ROUNDS=MAX_ROUNDS,
@@ -259,7 +260,8 @@ def register(tournament: Tournament, name: str, *, who: str) -> Entry:
 
 
 def _registered_member(club: Club, text: str) -> Member | None:
-    """The member the arbiter typed at registration (a number must be one), or None for a new name."""
+    """The member the arbiter typed at registration (a number must be one), or None for a new
+    name."""
     if text.isdigit():
         member: Member | None = get_member(club, text).active()
     else:
@@ -338,7 +340,8 @@ def request_bye(entry: Entry, round_text: str | int, *, who: str) -> Outcome:
         if system_of(evening) is not PairingSystem.SWISS:
             raise Refused(
                 gettext_noop(
-                    "a round robin has no byes to ask for: a game not played is entered as a forfeit"
+                    "a round robin has no byes to ask for: a "
+                    "game not played is entered as a forfeit"
                 )
             )
         player = EveningPlayer.objects.get(entry=entry)
@@ -458,7 +461,8 @@ def numbering_from_table(typed: list[tuple[Entry, str]]) -> Numbering:
 def _table_order(
     numbering: Numbering, players: list[EveningPlayer], gone: list[EveningPlayer]
 ) -> tuple[list[EveningPlayer], dict[str, object], str | Text]:
-    """The players in table-number order, what the audit entry records of it, what the message says."""
+    """The players in table-number order, what the audit entry records of it, what the message
+    says."""
     entered = sorted(players, key=lambda p: p.entry.number)
     how = numbering.order
     if how is TableOrder.RATING:
@@ -684,7 +688,8 @@ def pair_next_round(
     tournament: Tournament, *, who: str, numbering: Numbering | None = None
 ) -> Outcome:
     """Pair the next round (FIDE Dutch); round 1 seeds everyone by club rating first, or, in a
-    round robin, numbers the players for its table as ``numbering`` says (by rating if not given)."""
+    round robin, numbers the players for its table as ``numbering`` says (by rating if not
+    given)."""
     numbering = numbering or Numbering()
     with history_write(tournament.club_id) as club:
         reread(tournament)
@@ -759,8 +764,8 @@ def _may_number(evening: Evening, rnd: int) -> None:
     if rnd > 1:
         raise Refused(
             gettext_noop(
-                "the table numbers were set when round 1 was paired: another order now would change "
-                "every pairing"
+                "the table numbers were set when round 1 was paired: "
+                "another order now would change every pairing"
             )
         )
 
@@ -830,7 +835,8 @@ def enter_result(board: EveningBoard, result: str, *, who: str) -> Outcome:
 
 
 def publish_evening(tournament: Tournament, *, who: str) -> Outcome:
-    """Every round paired has its results: publish through ``services.publish`` (rated like a TRF)."""
+    """Every round paired has its results: publish through ``services.publish`` (rated like a
+    TRF)."""
     with history_write(tournament.club_id):
         reread(tournament)
         evening = evening_of(tournament)
@@ -949,7 +955,8 @@ def _start_round_robin(
 
 
 def _forfeit_withdrawn(tournament: Tournament, rnd: int) -> None:
-    """A round robin's boards of a player who withdrew: the game is lost by forfeit, stored at once."""
+    """A round robin's boards of a player who withdrew: the game is lost by forfeit, stored at
+    once."""
     gone = set(
         EveningPlayer.objects.filter(
             entry__tournament=tournament, withdrawn_from__lte=rnd

@@ -47,8 +47,9 @@ def fair_play(club: Club, recent: int = RECENT_GAMES, min_games: int = MIN_GAMES
     if elo is None:
         raise Refused(
             N_(
-                "the club's CPI settings (preset %(preset)s) have no Elo map to predict game quality from "
-                "a rating: choose a fitted preset (the settings page, or clubrating cpi-weights --preset)"
+                "the club's CPI settings (preset %(preset)s) have no Elo map "
+                "to predict game quality from a rating: choose a fitted preset "
+                "(the settings page, or clubrating cpi-weights --preset)"
             ),
             preset=repr(club_preset(club)),
         )
@@ -61,7 +62,8 @@ def fair_play(club: Club, recent: int = RECENT_GAMES, min_games: int = MIN_GAMES
     ):
         mine = games.setdefault(member_id, [])
         if len(mine) < recent:
-            # the game's score (C1's sum, what the measurement model predicts), not the ledger's ΔCPI
+            # the game's score (C1's sum, what the measurement model predicts), not the ledger's
+            # ΔCPI
             mine.append({**(shown or {}), "delta": (shown or {}).get("score", delta)})
     rows = [
         _row(ratings[m], mine, elo.alpha, elo.beta, elo.sigma, elo.floor)

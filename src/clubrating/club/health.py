@@ -54,8 +54,8 @@ class Health:
             and self.oldest_waiting_seconds > self.stalled_after_seconds
         ):
             found.append(
-                f"an analysis job has waited {self.oldest_waiting_seconds:.0f} s: no worker takes the jobs "
-                "(start one with 'clubrating worker')"
+                f"an analysis job has waited {self.oldest_waiting_seconds:.0f} s: "
+                "no worker takes the jobs (start one with 'clubrating worker')"
             )
         return found
 

@@ -69,7 +69,8 @@ def _slugs() -> str:
 
 
 def parse_id(ref: int | str | None) -> int | None:
-    """A row id written as a number, or None when it cannot be one (not a whole number, out of range)."""
+    """A row id written as a number, or None when it cannot be one (not a whole number, out of
+    range)."""
     value = whole_number(str(ref) if ref is not None else "", MAX_ID)
     return value if value else None
 

@@ -34,7 +34,8 @@ class EntryProposal:
 
 def roster_matcher(club: Club) -> Matcher:
     """The club's active members with their known spellings, indexed for matching."""
-    # the matcher (rapidfuzz) when there is a name to match: not for a tournament whose names are all linked
+    # the matcher (rapidfuzz) when there is a name to match: not for a tournament whose names are
+    # all linked
     from clubrating.identity.match import Matcher, RosterEntry
 
     return Matcher([RosterEntry(key, name, aliases) for key, name, aliases in member_roster(club)])

@@ -403,7 +403,8 @@ class PositionSearch(models.Model):
 
 
 class CpiEntry(models.Model):
-    """Derived: one member's ΔCPI in one analysed game and the CPI after it (rebuilt, never edited)."""
+    """Derived: one member's ΔCPI in one analysed game and the CPI after it (rebuilt, never
+    edited)."""
 
     member = models.ForeignKey(Member, on_delete=models.CASCADE, related_name="cpi_entries")
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="cpi_entries")

@@ -111,8 +111,8 @@ def swap_colours(board: EveningBoard, *, who: str) -> Outcome:
         )
         followed = follow_pairings(club, board.tournament, rnd, links, who=who)
     return Outcome(
-        f"round {rnd} board {board.board}: {board.white.name} now has white, {board.black.name} black"
-        + followed
+        f"round {rnd} board {board.board}: {board.white.name} "
+        f"now has white, {board.black.name} black" + followed
     )
 
 
@@ -142,7 +142,8 @@ def exchange_players(
             if player.id not in seats:
                 raise Refused(
                     gettext_noop(
-                        "%(name)s is not paired in round %(rnd)s: only two paired players can change places"
+                        "%(name)s is not paired in round %(rnd)s: "
+                        "only two paired players can change places"
                     ),
                     name=player.name,
                     rnd=rnd,
@@ -239,7 +240,8 @@ def _check_round(tournament: Tournament, evening: Evening, rnd: int, confirm_rem
         if states[bye.entry.number].had_pab_or_forfeit_win:
             raise Refused(
                 gettext_noop(
-                    "%(name)s had a pairing bye or a forfeit win already: confirm to give a second one"
+                    "%(name)s had a pairing bye or a forfeit "
+                    "win already: confirm to give a second one"
                 ),
                 name=bye.entry.name,
             )

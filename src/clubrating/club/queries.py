@@ -240,8 +240,10 @@ def differences(
 
 def _entries_as_persons(tournament: Tournament) -> list[tuple[Any, ...]]:
     """The tournament's entries (id, number, name as written, member id, member name, rank, points
-    written), each linked name as the member it stands for now: a name linked to a member merged away
-    shows the member it was merged into, whose rating changes the replay stored (:func:`persons_now`)."""
+    written), each linked name as the member it stands for now: a name linked to a member merged
+    away
+    shows the member it was merged into, whose rating changes the replay stored
+    (:func:`persons_now`)."""
     entries = list(
         Entry.objects.filter(tournament=tournament)
         .order_by("number")
@@ -255,7 +257,8 @@ def _entries_as_persons(tournament: Tournament) -> list[tuple[Any, ...]]:
 
 
 def persons_now(club: Club, member_ids: Sequence[int | None]) -> dict[int, tuple[int, str]]:
-    """Member id -> (id, name) of the member it stands for now (itself unless merged away): what every
+    """Member id -> (id, name) of the member it stands for now (itself unless merged away): what
+    every
     view of a tournament shows for a linked name. Two queries."""
     roots = merged_persons(club)
     top = {m: roots.get(m, m) for m in member_ids if m is not None}
@@ -373,7 +376,8 @@ def rank_rounds(
 
 @dataclass(frozen=True)
 class EveningState:
-    """What ranks an evening paired here: its rounds paired, seeds, and whether the last is still played."""
+    """What ranks an evening paired here: its rounds paired, seeds, and whether the last is still
+    played."""
 
     paired_rounds: int
     seeds: dict[int, int | None]  # start number -> the club rating it was seeded by
@@ -382,7 +386,8 @@ class EveningState:
 
     @property
     def standings_system(self) -> System:
-        """The tie-breaks' system: a round robin's (C.07: direct encounter, wins, ...) or a Swiss's."""
+        """The tie-breaks' system: a round robin's (C.07: direct encounter, wins, ...) or a
+        Swiss's."""
         return System.SWISS if self.system is PairingSystem.SWISS else System.ROUND_ROBIN
 
 
@@ -545,7 +550,8 @@ _FIRST_PLACES: dict[bytes, list[int]] = {}
 
 
 def _evening_states(club: Club) -> dict[int, EveningState]:
-    """Every evening of the club paired here, as :func:`rank_with` ranks it: one query, three with evenings."""
+    """Every evening of the club paired here, as :func:`rank_with` ranks it: one query, three with
+    evenings."""
     rows = list(
         Evening.objects.filter(tournament__club=club).values_list(
             "tournament_id", "paired_rounds", "system"
@@ -623,8 +629,10 @@ def tournaments(club: Club, *, published_only: bool = False) -> list[dict[str, A
 
 
 def audit_log(club: Club, limit: int = 50, offset: int = 0) -> list[dict[str, Any]]:
-    """The club's audit entries, newest first, each with its sentence and its time in the club's zone;
-    ``who`` and ``summary`` as stored (English), ``who_translated`` and ``summary_translated`` in the
+    """The club's audit entries, newest first, each with its sentence and its time in the club's
+    zone;
+    ``who`` and ``summary`` as stored (English), ``who_translated`` and ``summary_translated`` in
+    the
     active language."""
     return [
         {

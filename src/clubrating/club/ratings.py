@@ -141,7 +141,8 @@ def _insert(model: Any, columns: Sequence[str], rows: list[tuple[Any, ...]]) -> 
         for lo in range(0, len(rows), per_statement):
             chunk = rows[lo : lo + per_statement]
             cursor.execute(
-                f"INSERT INTO {_table(model)} ({names}) VALUES {', '.join([row_marks] * len(chunk))}",
+                f"INSERT INTO {_table(model)} ({names}) "
+                f"VALUES {', '.join([row_marks] * len(chunk))}",
                 [value for row in chunk for value in row],
             )
 
@@ -151,12 +152,13 @@ def history_columns(club: Club, tournaments: list[Tournament]) -> HistoryColumns
     ordinal_of = {t.id: i for i, t in enumerate(tournaments)}
     rated = [t.id for t in tournaments if t.is_rated]
     rows = (
-        _fetch(  # from the first tournament's day on: a replay from a snapshot reads no earlier game
-            f"SELECT g.tournament_id, we.member_id, be.member_id, g.white_points "
-            f"FROM {_table(Game)} g JOIN {_table(Entry)} we ON we.id = g.white_id "
-            f"JOIN {_table(Entry)} be ON be.id = g.black_id JOIN {_table(Tournament)} t ON t.id = g.tournament_id "
-            f"WHERE t.club_id = %s AND t.status = %s AND t.kind <> %s AND g.played AND t.date >= %s "
-            f"ORDER BY g.tournament_id, g.round, g.board, g.id",
+        # from the first tournament's day on: a replay from a snapshot reads no earlier game
+        _fetch(
+            "SELECT g.tournament_id, we.member_id, be.member_id, g.white_points FROM "
+            f"{_table(Game)} g JOIN {_table(Entry)} we ON we.id = g.white_id JOIN "
+            f"{_table(Entry)} be ON be.id = g.black_id JOIN {_table(Tournament)} t ON t.id "
+            "= g.tournament_id WHERE t.club_id = %s AND t.status = %s AND t.kind <> %s AND "
+            "g.played AND t.date >= %s ORDER BY g.tournament_id, g.round, g.board, g.id",
             [club.id, TournamentStatus.PUBLISHED, "bughouse", tournaments[0].date],
         )
         if rated
@@ -200,13 +202,13 @@ def snapshot_before(club: Club, key: OrderKey | None) -> dict[str, Snapshot]:
         return snapshots
     member = "PARTITION BY c.rating_list, c.member_id"
     rows = _fetch(
-        f"SELECT rating_list, member_id, rating_after, games, day, top FROM ("
-        f"SELECT c.rating_list, c.member_id, c.rating_after, c.games_before + c.games_rated AS games, "
-        f"t.date AS day, MAX(c.rating_after) OVER ({member}) AS top, "
-        f"ROW_NUMBER() OVER ({member} ORDER BY t.date DESC, t.sequence DESC, t.id DESC) AS newest "
-        f"FROM {_table(RatingChange)} c JOIN {_table(Tournament)} t ON t.id = c.tournament_id "
-        f"WHERE t.club_id = %s AND (t.date < %s OR (t.date = %s AND (t.sequence < %s OR "
-        f"(t.sequence = %s AND t.id < %s))))) latest WHERE newest = 1 ORDER BY rating_list, member_id",
+        "SELECT rating_list, member_id, rating_after, games, day, top FROM (SELECT "
+        "c.rating_list, c.member_id, c.rating_after, c.games_before + c.games_rated AS games, "
+        f"t.date AS day, MAX(c.rating_after) OVER ({member}) AS top, ROW_NUMBER() OVER "
+        f"({member} ORDER BY t.date DESC, t.sequence DESC, t.id DESC) AS newest FROM "
+        f"{_table(RatingChange)} c JOIN {_table(Tournament)} t ON t.id = c.tournament_id WHERE "
+        "t.club_id = %s AND (t.date < %s OR (t.date = %s AND (t.sequence < %s OR (t.sequence "
+        "= %s AND t.id < %s))))) latest WHERE newest = 1 ORDER BY rating_list, member_id",
         [club.id, key[0], key[0], key[1], key[1], key[2]],
     )
     for lst, member_id, after, games, day, top in rows:

@@ -33,7 +33,8 @@ def is_zone(name: str) -> bool:
 
 
 def parse_zone(name: str) -> str:
-    """The zone's IANA name, or "" for the server's zone; a name not in the zone database is one line."""
+    """The zone's IANA name, or "" for the server's zone; a name not in the zone database is one
+    line."""
     name = name.strip()
     if name in ("", "server"):
         return ""

@@ -218,8 +218,8 @@ def _print_text(results: list[GameFacts], weights: Weights) -> None:
         engine = facts.engine
         print(
             gettext(
-                "Game %(number)s: %(white)s - %(black)s %(result)s  [%(engine)s, %(nodes)s nodes, MultiPV "
-                "%(multipv)s; %(searches)s searches, %(cached)s cached]"
+                "Game %(number)s: %(white)s - %(black)s %(result)s  [%(engine)s, %(nodes)s "
+                "nodes, MultiPV %(multipv)s; %(searches)s searches, %(cached)s cached]"
             )
             % {
                 "number": number,

@@ -81,7 +81,8 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
             "and a password, nothing more."
         ),
         epilog=examples(
-            "echo 'long secret phrase' | clubrating arbiter add anna --club riverside --password-stdin"
+            "echo 'long secret phrase' | clubrating arbiter "
+            "add anna --club riverside --password-stdin"
         ),
     )
     p.add_argument(

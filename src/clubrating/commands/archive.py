@@ -76,8 +76,8 @@ def cmd_import_club(args: argparse.Namespace) -> int:
     for username in report.new_logins:
         print(
             gettext(
-                "clubrating import-club: re-invite %(login)s: echo 'new password' | clubrating arbiter add "
-                "%(login)s --club %(club)s --password-stdin"
+                "clubrating import-club: re-invite %(login)s: echo 'new password' | "
+                "clubrating arbiter add %(login)s --club %(club)s --password-stdin"
             )
             % {"login": username, "club": club.slug},
             file=sys.stderr,
@@ -100,10 +100,10 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
         parents=[common],
         help=gettext("load a club's archive into this database, in one transaction"),
         description=gettext(
-            "Load an archive written by export-club into this database (SQLite or PostgreSQL), with new "
-            "ids; refused if a club of the same short name is here, or if any value is not one "
-            "clubrating writes. The unlisted link gets a new token; the archive's arbiters are made "
-            "only with --arbiters."
+            "Load an archive written by export-club into this database (SQLite or "
+            "PostgreSQL), with new ids; refused if a club of the same short name is "
+            "here, or if any value is not one clubrating writes. The unlisted link "
+            "gets a new token; the archive's arbiters are made only with --arbiters."
         ),
         epilog=examples(
             "clubrating --database postgresql://club@localhost/club import-club riverside.jsonl.gz "

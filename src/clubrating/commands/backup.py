@@ -40,7 +40,8 @@ def cmd_backup(args: argparse.Namespace) -> int:
     else:
         print(
             gettext(
-                "backed up the database to %(file)s (%(bytes)s bytes); restore it with: clubrating restore %(file)s"
+                "backed up the database to %(file)s (%(bytes)s "
+                "bytes); restore it with: clubrating restore %(file)s"
             )
             % {"file": target, "bytes": f"{target.stat().st_size:,}"}
         )
@@ -124,7 +125,8 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
         "backup",
         cmd_backup,
         gettext(
-            "copy the whole database into a new file, safe while the server runs (SQLite's backup API, pg_dump)"
+            "copy the whole database into a new file, safe while "
+            "the server runs (SQLite's backup API, pg_dump)"
         ),
         "clubrating backup; clubrating backup nightly.sqlite3",
     )
@@ -149,8 +151,8 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
         "status",
         cmd_status,
         gettext(
-            "the installation's health, as /healthz reports it: database, migrations, analysis queue, workers "
-            "(exit 1 when not healthy)"
+            "the installation's health, as /healthz reports it: database, "
+            "migrations, analysis queue, workers (exit 1 when not healthy)"
         ),
         "clubrating status --json",
     )

@@ -175,7 +175,8 @@ def pick_games(
     if time_control is None and len(known) > 1:
         raise InputError(
             N_(
-                "games of several time controls (%(controls)s): fit one at a time with --time-control"
+                "games of several time controls (%(controls)s): "
+                "fit one at a time with --time-control"
             ),
             controls=", ".join(f"{k} {classes[k]}" for k in known),
         )
@@ -310,16 +311,19 @@ def summary(document: dict[str, Any]) -> str:
     one, ten = cv["per_game"], cv["per_10_games"]
     weights = document["settings"]
     lines = [
-        f"{document['pool']} {document['time_control']}: {prov['games']} games, {prov['sides']} player-sides",
-        f"  per game: r(ΔCPI, Elo) {_shown(cv['delta_r'], '+.3f')} (ACPL alone {_shown(cv['acpl_r'], '+.3f')}, "
-        f"the spec's ΔCPI {_shown(cv['spec_delta_r'], '+.3f')}); Elo estimate MAE {_shown(one['mae'], '.0f')}, "
-        f"RMSE {_shown(one['rmse'], '.0f')}",
-        f"  per 10 games ({ten['n']} held-out sets): MAE {_shown(ten['mae'], '.0f')}, RMSE {_shown(ten['rmse'], '.0f')}, "
-        f"r {_shown(ten['r'], '+.3f')}; truth within ± 1 sd in {_shown(cv['interval_cover_10'], '.0%')}",
-        f"  simulated careers: the spec's running sum ranks players by games played (Spearman "
-        f"{_shown(lives['spec_sum_vs_games_played'], '+.2f')}) more than by strength "
-        f"({_shown(lives['spec_sum_vs_strength'], '+.2f')}); the window's Elo-equivalent by strength "
-        f"({_shown(lives['window_vs_strength'], '+.2f')}, games played {_shown(lives['window_vs_games_played'], '+.2f')})",
+        f"{document['pool']} {document['time_control']}: "
+        f"{prov['games']} games, {prov['sides']} player-sides",
+        f"  per game: r(ΔCPI, Elo) {_shown(cv['delta_r'], '+.3f')} (ACPL alone "
+        f"{_shown(cv['acpl_r'], '+.3f')}, the spec's ΔCPI {_shown(cv['spec_delta_r'], '+.3f')}); "
+        f"Elo estimate MAE {_shown(one['mae'], '.0f')}, RMSE {_shown(one['rmse'], '.0f')}",
+        f"  per 10 games ({ten['n']} held-out sets): MAE {_shown(ten['mae'], '.0f')}, "
+        f"RMSE {_shown(ten['rmse'], '.0f')}, r {_shown(ten['r'], '+.3f')}; truth "
+        f"within ± 1 sd in {_shown(cv['interval_cover_10'], '.0%')}",
+        "  simulated careers: the spec's running sum ranks players by games played "
+        f"(Spearman {_shown(lives['spec_sum_vs_games_played'], '+.2f')}) more than by "
+        f"strength ({_shown(lives['spec_sum_vs_strength'], '+.2f')}); the window's "
+        f"Elo-equivalent by strength ({_shown(lives['window_vs_strength'], '+.2f')}, "
+        f"games played {_shown(lives['window_vs_games_played'], '+.2f')})",
         "  weights: " + "  ".join(f"{n}={weights[n]:+.1f}" for n in (*NAMES, "win", "draw")),
     ]
     return "\n".join(lines)

@@ -135,8 +135,9 @@ def cmd_init(args: argparse.Namespace) -> int:
         )
         print(
             gettext(
-                "who can see it: %(visibility)s, once logged in to the website; to show it to others: "
-                "clubrating privacy --visibility unlisted (anyone with the link) or --visibility public"
+                "who can see it: %(visibility)s, once logged in to the website; "
+                "to show it to others: clubrating privacy --visibility unlisted "
+                "(anyone with the link) or --visibility public"
             )
             % {"visibility": str(club.get_visibility_display()).lower()}
         )

@@ -25,7 +25,8 @@ def _figure(value: float | None, factor: str) -> str:
 
 
 def _said(text: str | None) -> str:
-    """A hint or a score of the coach (cpi.coach.Hint: its N_ words and figures) in the command's language."""
+    """A hint or a score of the coach (cpi.coach.Hint: its N_ words and figures) in the command's
+    language."""
     return gettext(text.words) % text.figures if isinstance(text, Hint) else text or ""
 
 
@@ -50,7 +51,8 @@ def _weakest_line(doc: dict[str, Any]) -> str:
         return gettext("weakest factor: none yet (no analysed game)")
     name = weakest["factor"]
     return gettext(
-        "weakest factor: %(factor)s, %(label)s: %(average)s (club %(club)s), costs %(cost)s ΔCPI a game"
+        "weakest factor: %(factor)s, %(label)s: %(average)s "
+        "(club %(club)s), costs %(cost)s ΔCPI a game"
     ) % {
         "factor": name,
         "label": gettext(weakest["label"]),

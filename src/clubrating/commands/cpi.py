@@ -103,8 +103,9 @@ def _headline(doc: dict[str, Any]) -> str:
     if doc["cpi"] is None:
         return (
             gettext(
-                "%(name)s (member %(member)s): no CPI yet: no analysed game scored (games with moves are "
-                "analysed after publishing; the club's settings may leave out short games)"
+                "%(name)s (member %(member)s): no CPI yet: no analysed "
+                "game scored (games with moves are analysed after "
+                "publishing; the club's settings may leave out short games)"
             )
             % figures
         )
@@ -303,10 +304,10 @@ def cmd_fairplay(args: argparse.Namespace) -> int:
         return 0
     print(
         ngettext(
-            "Game quality of the last %(count)s analysed game against what each club rating predicts "
-            "(preset %(preset)s); z >= %(z)s: look closer, nothing more.",
-            "Game quality of the last %(count)s analysed games against what each club rating predicts "
-            "(preset %(preset)s); z >= %(z)s: look closer, nothing more.",
+            "Game quality of the last %(count)s analysed game against what each club "
+            "rating predicts (preset %(preset)s); z >= %(z)s: look closer, nothing more.",
+            "Game quality of the last %(count)s analysed games against what each club "
+            "rating predicts (preset %(preset)s); z >= %(z)s: look closer, nothing more.",
             doc["recent_games"],
         )
         % {
@@ -317,7 +318,8 @@ def cmd_fairplay(args: argparse.Namespace) -> int:
     )
     print(
         gettext(
-            "The club's ratings are not the preset's pool: read the order and the outliers, not the level."
+            "The club's ratings are not the preset's pool: "
+            "read the order and the outliers, not the level."
         )
     )
     print("\n".join(_fairplay_table(doc["members"])))
@@ -420,8 +422,9 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
         cmd_cpi,
         gettext("a member's CPI ledger: ΔCPI and factors of every analysed game"),
         gettext(
-            "A member's Chess Performance Index: every analysed game with its date, opponent, colour, "
-            "result, ΔCPI, the CPI after it and the eleven factors; the current CPI and the weakest factor."
+            "A member's Chess Performance Index: every analysed game with "
+            "its date, opponent, colour, result, ΔCPI, the CPI after it and "
+            "the eleven factors; the current CPI and the weakest factor."
         ),
         "clubrating cpi 'Anna Berg' --json",
     )
@@ -432,8 +435,9 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
         cmd_weights,
         gettext("show or change the CPI weights (re-scores without the engine)"),
         gettext(
-            "Show the weights of ΔCPI (spec C1), or change some with --set NAME=VALUE (NAME=default puts "
-            "the spec's value back); the ledger is re-scored from the stored analyses, never the engine."
+            "Show the weights of ΔCPI (spec C1), or change some with --set "
+            "NAME=VALUE (NAME=default puts the spec's value back); the "
+            "ledger is re-scored from the stored analyses, never the engine."
         ),
         "clubrating cpi-weights --set B1=25 --set H=-30",
     )
@@ -465,9 +469,10 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
         cmd_fairplay,
         gettext("for the arbiter: game quality against what each rating predicts"),
         gettext(
-            "For the arbiter only: each member's mean ΔCPI, engine agreement and accuracy over the last "
-            "analysed games against what their club rating predicts under the fitted CPI settings, as a "
-            "z-score. A reason to look closer, never a verdict: nothing is done automatically."
+            "For the arbiter only: each member's mean ΔCPI, engine agreement and "
+            "accuracy over the last analysed games against what their club rating "
+            "predicts under the fitted CPI settings, as a z-score. A reason to "
+            "look closer, never a verdict: nothing is done automatically."
         ),
         "clubrating fairplay --games 10 --json",
     )

@@ -95,16 +95,18 @@ def depth_line(fitted: int | None, nodes: list[int]) -> str:
     if min(nodes) > fitted:
         return (
             gettext(
-                "the preset was fitted at %(fitted)s nodes a position; these games were analysed at "
-                "%(analysed)s (a deeper analysis finds fewer mistakes: the figure may read higher)"
+                "the preset was fitted at %(fitted)s nodes a position; "
+                "these games were analysed at %(analysed)s (a deeper "
+                "analysis finds fewer mistakes: the figure may read higher)"
             )
             % figures
         )
     if max(nodes) < fitted:
         return (
             gettext(
-                "the preset was fitted at %(fitted)s nodes a position; these games were analysed at "
-                "%(analysed)s (a shallower analysis sees more mistakes: the figure may read lower)"
+                "the preset was fitted at %(fitted)s nodes a position; "
+                "these games were analysed at %(analysed)s (a shallower "
+                "analysis sees more mistakes: the figure may read lower)"
             )
             % figures
         )

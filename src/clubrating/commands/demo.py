@@ -45,7 +45,8 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 
 def summary_line(summary: dict[str, Any]) -> str:
-    """What the demo club holds, in one line in the command's language (each count with its noun)."""
+    """What the demo club holds, in one line in the command's language (each count with its
+    noun)."""
     members, tournaments, games = summary["members"], summary["tournaments"], summary["games"]
     corrections, merges = summary["corrections"], summary["merges"]
     return gettext(
@@ -77,10 +78,11 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
         parents=[common],
         help=gettext("build a demo club with the seeded simulator"),
         description=gettext(
-            "Build a realistic demo club: several seasons of weekly Swiss evenings up to the latest "
-            "Tuesday, late joiners, byes, forfeits, a bughouse night, misspelled names, a corrected "
-            "result, a merge. The last evenings are played by Stockfish at each member's strength, with "
-            "clocks, and analysed, so the CPI pages have data. All or nothing: a failure leaves no club."
+            "Build a realistic demo club: several seasons of weekly Swiss evenings up "
+            "to the latest Tuesday, late joiners, byes, forfeits, a bughouse night, "
+            "misspelled names, a corrected result, a merge. The last evenings are "
+            "played by Stockfish at each member's strength, with clocks, and analysed, "
+            "so the CPI pages have data. All or nothing: a failure leaves no club."
         ),
         epilog=examples(
             "clubrating --database sqlite:///demo.sqlite3 demo --seasons 3 --with-moves 4"

@@ -111,7 +111,8 @@ def _start(args: argparse.Namespace, club: Any) -> list[str]:
         keizer_settings=_settings(args.keizer or []),
     )
     return [
-        f"started '{t.name}': tournament {t.id}; register the players: clubrating evening register {t.id} NAME"
+        f"started '{t.name}': tournament {t.id}; register the "
+        f"players: clubrating evening register {t.id} NAME"
     ]
 
 
@@ -186,7 +187,8 @@ def _show(args: argparse.Namespace, club: Any) -> list[Text | str]:
 
     t = _tournament(club, _words(args, 1)[0])
     ev = Evening.objects.get(tournament=t)
-    # Texts: the JSON has them in English, the terminal in the command's language ("  %(line)s": an indent)
+    # Texts: the JSON has them in English, the terminal in the command's language ("  %(line)s": an
+    # indent)
     lines: list[Text | str] = [
         Text(
             N_("%(name)s: %(system)s, round %(round)s of %(rounds)s paired"),
@@ -205,7 +207,8 @@ def _show(args: argparse.Namespace, club: Any) -> list[Text | str]:
                 "  %(line)s",
                 line=Text(
                     N_(
-                        "board %(board)s: %(white_number)s %(white)s - %(black_number)s %(black)s  %(result)s"
+                        "board %(board)s: %(white_number)s %(white)s "
+                        "- %(black_number)s %(black)s  %(result)s"
                     ),
                     board=b.board,
                     white_number=b.white.number,
@@ -317,9 +320,10 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
         )
         % {"verbs": "; ".join(f"clubrating {usage}" for usage in USAGE.values())},
         epilog=examples(
-            "clubrating evening start 'Club championship' --date 2026-11-26 --system round-robin; "
-            "clubrating evening pair 13 --order lot; clubrating evening pair 13 --order 'Bea Roth,3,1,2,5'; "
-            "clubrating evening colours 13 2; clubrating evening exchange 14 1 2"
+            "clubrating evening start 'Club championship' --date 2026-11-26 "
+            "--system round-robin; clubrating evening pair 13 --order lot; "
+            "clubrating evening pair 13 --order 'Bea Roth,3,1,2,5'; clubrating "
+            "evening colours 13 2; clubrating evening exchange 14 1 2"
         ),
     )
     p.add_argument("verb", choices=tuple(USAGE), help=gettext("what to do (the verbs above)"))

@@ -31,10 +31,10 @@ def cmd_rebuild(args: argparse.Namespace) -> int:
     if not matched:
         print(
             ngettext(
-                "clubrating rebuild: warning: %(count)s stored rating change differed from the replay of the "
-                "history and was replaced: a rebuild was missed somewhere (R14)",
-                "clubrating rebuild: warning: %(count)s stored rating changes differed from the replay of the "
-                "history and were replaced: a rebuild was missed somewhere (R14)",
+                "clubrating rebuild: warning: %(count)s stored rating change differed from the "
+                "replay of the history and was replaced: a rebuild was missed somewhere (R14)",
+                "clubrating rebuild: warning: %(count)s stored rating changes differed from the "
+                "replay of the history and were replaced: a rebuild was missed somewhere (R14)",
                 result.changes_differing,
             )
             % {"count": result.changes_differing},
@@ -165,8 +165,8 @@ def cmd_audit(args: argparse.Namespace) -> int:
         ngettext(
             "%(club)s: %(count)s entry in the audit log, newest first; page %(page)s of %(pages)s "
             "(times in %(zone)s)",
-            "%(club)s: %(count)s entries in the audit log, newest first; page %(page)s of %(pages)s "
-            "(times in %(zone)s)",
+            "%(club)s: %(count)s entries in the audit log, newest "
+            "first; page %(page)s of %(pages)s (times in %(zone)s)",
             total,
         )
         % {

@@ -82,10 +82,10 @@ def print_initial(club: Any) -> None:
     if left:
         print(
             ngettext(
-                "%(count)s name to confirm (only linked rows count): clubrating link initial NUMBER MEMBER, "
-                "--new NUMBER, --exact or --all-new",
-                "%(count)s names to confirm (only linked rows count): clubrating link initial NUMBER MEMBER, "
-                "--new NUMBER, --exact or --all-new",
+                "%(count)s name to confirm (only linked rows count): clubrating "
+                "link initial NUMBER MEMBER, --new NUMBER, --exact or --all-new",
+                "%(count)s names to confirm (only linked rows count): clubrating "
+                "link initial NUMBER MEMBER, --new NUMBER, --exact or --all-new",
                 left,
             )
             % {"count": left}

@@ -191,7 +191,8 @@ def as_json(proposal: Proposal) -> dict[str, Any]:
 
 
 def shown(name: str) -> str:
-    """A typed name as echoed to the terminal: an absurdly long one is cut (the JSON keeps it whole)."""
+    """A typed name as echoed to the terminal: an absurdly long one is cut (the JSON keeps it
+    whole)."""
     return name if len(name) <= SHOWN_NAME else name[:SHOWN_NAME] + "..."
 
 

@@ -142,11 +142,13 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
         "moves",
         cmd_moves,
         gettext(
-            "add moves to a tournament's stored games: a PGN file matched by round and players, or one game typed"
+            "add moves to a tournament's stored games: a PGN "
+            "file matched by round and players, or one game typed"
         ),
-        "clubrating moves 12 evening.pgn; clubrating moves 12 evening.pgn --accept-proposals --drop-differing; "
-        "clubrating moves 12 --round 3 --player 'Anna Berg' --typed '1. e4 e5 2. Nf3 Nc6'; "
-        "clubrating moves 12 --round 3 --player 'Anna Berg' --replace --typed '1. e4 e5 2. Nf3 Nf6'",
+        "clubrating moves 12 evening.pgn; clubrating moves 12 evening.pgn "
+        "--accept-proposals --drop-differing; clubrating moves 12 --round 3 "
+        "--player 'Anna Berg' --typed '1. e4 e5 2. Nf3 Nc6'; clubrating moves 12 "
+        "--round 3 --player 'Anna Berg' --replace --typed '1. e4 e5 2. Nf3 Nf6'",
     )
     p.add_argument("tournament", metavar="T", help=gettext("the tournament's number"))
     p.add_argument(
@@ -252,8 +254,8 @@ def cmd_moves_links(args: argparse.Namespace) -> int:
         else:
             for row in rows:
                 print(
-                    f"round {row['round']} board {row['board'] or '-'}: {row['white']} - {row['black']}, "
-                    f"{row['colour']}'s link ({row['player']})  {row['link']}"
+                    f"round {row['round']} board {row['board'] or '-'}: {row['white']} - "
+                    f"{row['black']}, {row['colour']}'s link ({row['player']})  {row['link']}"
                 )
         return 0
     listed = [_link_row(link) for link in ml.links_of(tournament)]
@@ -262,7 +264,8 @@ def cmd_moves_links(args: argparse.Namespace) -> int:
     else:
         for row in listed:
             print(
-                f"{row['id']:>5} round {row['round']} board {row['board'] or '-'}: {row['players']}  {row['state']}, "
+                f"{row['id']:>5} round {row['round']} board "
+                f"{row['board'] or '-'}: {row['players']}  {row['state']}, "
                 f"{row['pending']} waiting of {row['submissions']} sent"
             )
     return 0
@@ -303,10 +306,11 @@ def register_links(subparsers: Any, common: argparse.ArgumentParser) -> None:
         "moves-links",
         cmd_moves_links,
         gettext(
-            "the moves links of a tournament's boards (players type their game on a phone): list, make, revoke"
+            "the moves links of a tournament's boards (players "
+            "type their game on a phone): list, make, revoke"
         ),
-        "clubrating moves-links 12; clubrating moves-links 12 --make 3 --site https://chess.example.org; "
-        "clubrating moves-links 12 --revoke 41",
+        "clubrating moves-links 12; clubrating moves-links 12 --make 3 --site "
+        "https://chess.example.org; clubrating moves-links 12 --revoke 41",
     )
     p.add_argument("tournament", metavar="T", help=gettext("the tournament's number"))
     p.add_argument(

@@ -69,7 +69,8 @@ def print_entries(tournament: Any) -> None:
 
 
 def _all_linked(tournament: Any) -> str:
-    """What to do next once every name is linked: publish a draft; a published one is rated already."""
+    """What to do next once every name is linked: publish a draft; a published one is rated
+    already."""
     from clubrating.club.models import TournamentStatus
 
     if tournament.status == TournamentStatus.DRAFT:

@@ -113,7 +113,8 @@ def _serve(args: argparse.Namespace) -> int:
 
 
 def serving_line(url: str, waiting: Text | None) -> str:
-    """The server's first line, in the command's language: where it serves, and a queue no worker takes."""
+    """The server's first line, in the command's language: where it serves, and a queue no worker
+    takes."""
     from clubrating import djangoenv
 
     if waiting is None:
@@ -183,8 +184,8 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
         "--check",
         action="store_true",
         help=gettext(
-            "run Django's deployment checks (check --deploy) with the server's settings, then exit; "
-            "set CLUBRATING_HTTPS=1 as the server will have it"
+            "run Django's deployment checks (check --deploy) with the server's "
+            "settings, then exit; set CLUBRATING_HTTPS=1 as the server will have it"
         ),
     )
     p.set_defaults(handler=cmd_serve)

@@ -202,8 +202,8 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         print(line.rstrip())
     print(
         gettext(
-            "no.: start number; a round's cell: the opponent's no., colour (w or b) and score (1 win, = draw, "
-            "0 loss); in ( ): not rated (bye, forfeit, game without a move)"
+            "no.: start number; a round's cell: the opponent's no., colour (w or b) and score "
+            "(1 win, = draw, 0 loss); in ( ): not rated (bye, forfeit, game without a move)"
         )
     )
     for line in team_lines(table) + difference_lines(table):
@@ -225,7 +225,8 @@ def ranked_by(table: dict[str, Any]) -> str:
 
 
 def team_lines(table: dict[str, Any]) -> list[str]:
-    """A team event's teams as the file lists them: name, players by board, the sum of their points."""
+    """A team event's teams as the file lists them: name, players by board, the sum of their
+    points."""
     if not table["teams"]:
         return []
     lines = ["", gettext("Teams (players by board, points):")]
@@ -295,8 +296,8 @@ def standings_lines(table: dict[str, Any]) -> list[str]:
         max(name_width, display_width(name_h)),
     )
     header = (
-        f"{fit(place_h, place_w, '>')}  {fit(number_h, number_width, '>')}  {fit(name_h, name_width)}  "
-        f"{fit(points_h, points_w, '>')}  "
+        f"{fit(place_h, place_w, '>')}  {fit(number_h, number_width, '>')} "
+        f" {fit(name_h, name_width)}  {fit(points_h, points_w, '>')}  "
         + "".join(f"{str(r):<{widths[r]}}  " for r in rounds)
         + f"{fit(before_h, before_w, '>')} {fit(change_h, change_w, '>')}"
     )

@@ -40,7 +40,8 @@ class Judgement(Enum):
 
 # lila CpAdvice.winningChanceJudgements: the mover's drop of winning chances, [-1, +1] scale.
 CHANCE_DROPS = ((0.3, Judgement.BLUNDER), (0.2, Judgement.MISTAKE), (0.1, Judgement.INACCURACY))
-# lila MateAdvice: a mate allowed from a position already this bad (mover's cp) is a smaller mistake;
+# lila MateAdvice: a mate allowed from a position already this bad (mover's cp) is a smaller
+# mistake;
 # a mate missed that still leaves this much is one too.
 MATE_LOST_ANYWAY_CP = 999
 MATE_NEARLY_LOST_CP = 700
@@ -72,7 +73,8 @@ def judge(before: Score, after: Score) -> Judgement | None:
 
 
 def _by_cp(cp: int) -> Judgement:
-    """MateAdvice's scale: ``cp`` is how much the mover keeps (MateLost) or had already lost, negated."""
+    """MateAdvice's scale: ``cp`` is how much the mover keeps (MateLost) or had already lost,
+    negated."""
     if cp > MATE_LOST_ANYWAY_CP:
         return Judgement.INACCURACY
     if cp > MATE_NEARLY_LOST_CP:

@@ -197,7 +197,8 @@ def fit(sides: Sequence[Side], features: Sequence[str] = FEATURES, ridge: float 
     if elo.std() == 0:
         raise InputError(
             N_(
-                "every rated player-side has the same rating (%(rating)s): nothing to fit the ratings with"
+                "every rated player-side has the same rating "
+                "(%(rating)s): nothing to fit the ratings with"
             ),
             rating=f"{elo[0]:g}",
         )

@@ -4,7 +4,8 @@ the player's own analysed games. Pure: facts in, exercises out.
 The weakest factor is the one that costs the most ΔCPI per game against a perfect score,
 weighed by how often it was measured (B2, B3 and Br are no weakness, so never chosen; they
 can be asked for by name). :func:`clubrating.club.cpi.weakest_of` applies it for every place
-that names it (``clubrating cpi``, ``clubrating coach``, the player page, the CPI page). Exercises are the positions before the
+that names it (``clubrating cpi``, ``clubrating coach``, the player page, the CPI page). Exercises
+are the positions before the
 player's moves that went wrong in that factor, the costliest first, one a game before a
 second, never the same position twice. The rules per factor are in ``docs/cpi.md``.
 """
@@ -225,7 +226,8 @@ class _Candidate:
 def positions(facts: GameFacts) -> Iterator[tuple[PlyFacts, chess.Board]]:
     """Each ply with the board before it (from the ``FEN`` header when the game was set up);
     stops at a move the board does not accept (facts that do not fit their game)."""
-    import chess  # boards only for the exercises: a command's start (the CPI's re-scoring) does without
+    # boards only for the exercises: a command's start (the CPI's re-scoring) does without
+    import chess
 
     board = chess.Board(
         facts.headers.get("FEN") or chess.STARTING_FEN,

@@ -170,7 +170,8 @@ def acpl(plies: Sequence[PlyFacts], color: Color) -> float | None:
 
 
 def increment_seconds(time_control: str | None) -> float:
-    """The increment of a PGN ``TimeControl`` ("300+5" -> 5; first period of "40/5400+30:1800+30")."""
+    """The increment of a PGN ``TimeControl`` ("300+5" -> 5; first period of
+    "40/5400+30:1800+30")."""
     if not time_control:
         return 0.0
     match = re.match(r"^(?:\d+/)?\d+(?:\.\d+)?\+(\d+(?:\.\d+)?)", time_control.strip())
@@ -234,7 +235,8 @@ def time_management(
 
 
 def opening(plies: Sequence[PlyFacts], color: Color) -> Factor:
-    """O = hits among the 10 heaviest book moves / the player's first 10 moves from book positions."""
+    """O = hits among the 10 heaviest book moves / the player's first 10 moves from book
+    positions."""
     in_book = [
         ply
         for ply in own_plies(plies, color)
@@ -379,7 +381,8 @@ def brilliancies(plies: Sequence[PlyFacts], color: Color) -> Count:
 
 
 def win_percent(cp: int) -> float:
-    """lichess Win% = 50 + 50·(2/(1+e^(−0.00368208·cp)) − 1), cp clipped to ±1000 (WinPercent.scala)."""
+    """lichess Win% = 50 + 50·(2/(1+e^(−0.00368208·cp)) − 1), cp clipped to ±1000
+    (WinPercent.scala)."""
     cp = max(-1000, min(1000, cp))
     return 50 + 50 * (2 / (1 + math.exp(WIN_MULTIPLIER * cp)) - 1)
 

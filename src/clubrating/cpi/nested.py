@@ -279,7 +279,8 @@ def choose_prior_scale(
 
 @dataclass
 class _Prior:
-    """The held-out sets under a weaker prior, and under the interval that carries the prior's pull."""
+    """The held-out sets under a weaker prior, and under the interval that carries the prior's
+    pull."""
 
     scales: list[float] = field(default_factory=list)
     sets: list[float] = field(default_factory=list)

@@ -148,7 +148,10 @@ PROVENANCE: dict[str, dict[str, object]] = {
         "left_out": {},
         "files": ["lichess-blitz.pgn"],
         "fitted": "2026-12-07",
-        "command": "clubrating calibrate lichess-blitz.pgn --pool lichess-2018 --time-control blitz --nodes 10000 --min-plies 20 --window 10 --folds 5",
+        "command": (
+            "clubrating calibrate lichess-blitz.pgn --pool lichess-2018 "
+            "--time-control blitz --nodes 10000 --min-plies 20 --window 10 --folds 5"
+        ),
     },
     "lichess-rapid": {
         "clubrating": "0.1.0",
@@ -167,7 +170,10 @@ PROVENANCE: dict[str, dict[str, object]] = {
         "left_out": {},
         "files": ["lichess-rapid.pgn"],
         "fitted": "2026-12-07",
-        "command": "clubrating calibrate lichess-rapid.pgn --pool lichess-2018 --time-control rapid --nodes 10000 --min-plies 20 --window 10 --folds 5",
+        "command": (
+            "clubrating calibrate lichess-rapid.pgn --pool lichess-2018 "
+            "--time-control rapid --nodes 10000 --min-plies 20 --window 10 --folds 5"
+        ),
     },
     "fide-classical": {
         "clubrating": "0.1.0",
@@ -190,7 +196,11 @@ PROVENANCE: dict[str, dict[str, object]] = {
             "twic-classical.pgn",
         ],
         "fitted": "2026-12-07",
-        "command": "clubrating calibrate lezcano_memorial_2025_broadcast.pgn lunahernandez_games_clk_eval.pgn twic-classical.pgn --pool fide --time-control classical --nodes 150000 --min-plies 20 --window 10 --folds 5",
+        "command": (
+            "clubrating calibrate lezcano_memorial_2025_broadcast.pgn "
+            "lunahernandez_games_clk_eval.pgn twic-classical.pgn --pool fide "
+            "--time-control classical --nodes 150000 --min-plies 20 --window 10 --folds 5"
+        ),
     },
 }
 

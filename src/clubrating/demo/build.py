@@ -67,7 +67,8 @@ def say(text: Text) -> None:
 
 
 def last_club_night(today: dt.date) -> dt.date:
-    """The latest club night on or before ``today``: the demo's last evening is never in the future."""
+    """The latest club night on or before ``today``: the demo's last evening is never in the
+    future."""
     return today - dt.timedelta(days=(today.weekday() - CLUB_NIGHT) % 7)
 
 
@@ -150,7 +151,8 @@ def _stage(settings: DemoSettings) -> Any:
 
 
 def build_demo(settings: DemoSettings) -> dict[str, Any]:
-    """The demo club in this database (call inside one transaction: see :func:`build_atomically`)."""
+    """The demo club in this database (call inside one transaction: see
+    :func:`build_atomically`)."""
     from clubrating.club.models import Club
 
     if Club.objects.filter(slug=DEMO_SLUG).exists():
@@ -196,8 +198,9 @@ def _play_store_and_analyse(
     say(
         Text(
             N_(
-                "playing the last %(evenings)s evenings over the board (Stockfish, %(play_nodes)s nodes a move, "
-                "%(jobs)s engines), analysing each game at %(nodes)s nodes a position"
+                "playing the last %(evenings)s evenings over the board "
+                "(Stockfish, %(play_nodes)s nodes a move, %(jobs)s "
+                "engines), analysing each game at %(nodes)s nodes a position"
             ),
             evenings=settings.with_moves,
             play_nodes=f"{settings.play_nodes:,}",

@@ -161,7 +161,8 @@ def think_seconds(
     temper: Temper,
     rng: random.Random,
 ) -> int:
-    """Whole seconds a move takes: a share of the clock, more in a hard position, never all of it."""
+    """Whole seconds a move takes: a share of the clock, more in a hard position, never all of
+    it."""
     if legal == 1:
         return rng.randint(1, 3)
     if clock < TROUBLE_SECONDS:
@@ -224,7 +225,8 @@ class PlayedGame:
 
 
 def result_of(white_points: int) -> GameResult:
-    """The result of a finished game in which white scored ``white_points`` half-points (2, 1 or 0)."""
+    """The result of a finished game in which white scored ``white_points`` half-points (2, 1 or
+    0)."""
     found = GameResult.of(white_points, 2 - white_points)
     if found is None:
         raise ValueError(f"a finished game gives white 0, 1 or 2 half-points, not {white_points}")

@@ -577,7 +577,8 @@ def _play_waiting(
     done: dict[int, _Evening],
     play: PlayRound | None,
 ) -> None:
-    """The evenings still ``waiting`` for the board played side by side, one round of all of them at a time."""
+    """The evenings still ``waiting`` for the board played side by side, one round of all of them at
+    a time."""
     while waiting:
         if play is None:
             raise ValueError("an evening played over the board needs a player")
@@ -693,7 +694,8 @@ def _correction(rng: random.Random, records: list[TournamentRecord]) -> Correcti
     if not results_only:
         raise InputError(
             N_(
-                "every evening has moves: leave at least one with results only (fewer evenings with moves)"
+                "every evening has moves: leave at least one "
+                "with results only (fewer evenings with moves)"
             )
         )
     first_half = [i for i in results_only if i < max(1, len(records) // 2)]

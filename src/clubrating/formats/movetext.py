@@ -74,7 +74,8 @@ _TOKEN = re.compile(r"\{[^}]*\}?|\([^)]*\)?|\[%clk[^\]]*\]?|[^\s{}()\[\]]+")
 _MOVE_NUMBER = re.compile(r"^(\d+)\s*(\.+|…)$")
 _NUMBERED_MOVE = re.compile(r"^(\d+)(\.+|…)(.+)$")
 _GLYPHS = re.compile(r"(?:[!?]+|e\.?p\.?|\$\d+)$")
-# PGN movetext's parts (PGN standard 8.2): comments, escape lines, NAGs, variations' brackets, words.
+# PGN movetext's parts (PGN standard 8.2): comments, escape lines, NAGs, variations' brackets,
+# words.
 _PGN_PART = re.compile(r"\{[^}]*\}?|;[^\n]*|^%[^\n]*|\$\d+|[()]|[^\s{}();]+", re.MULTILINE)
 _NUMBER_PREFIX = re.compile(r"^\d+\s*(?:\.+|…)")
 
@@ -172,7 +173,8 @@ def after_the_end(board: chess.Board) -> Text | None:
 
 
 def too_long(file: str | None = None, line: int | None = None) -> InputError:
-    """The one-line refusal of a game longer than :data:`MAX_PLIES` half-moves (a PGN's file and line)."""
+    """The one-line refusal of a game longer than :data:`MAX_PLIES` half-moves (a PGN's file and
+    line)."""
     return InputError(
         N_(
             "the game is longer than %(MAX_PLIES)s half-moves; no game played under the "
@@ -213,7 +215,8 @@ def shown_move(fen: str, san: str, language: str) -> str:
 
 
 def letters_to_english(word: str) -> str:
-    """A move as typed with the piece letters of any language of :data:`PIECE_LETTERS`, in SAN letters."""
+    """A move as typed with the piece letters of any language of :data:`PIECE_LETTERS`, in SAN
+    letters."""
     word = word.translate(_DASHES)
     for letters in PIECE_LETTERS.values():
         for letter in sorted(letters, key=len, reverse=True):

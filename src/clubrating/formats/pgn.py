@@ -45,7 +45,8 @@ from clubrating.formats.results import PGN_UNFINISHED, GameResult, pgn_result
 from clubrating.words import N_
 
 RESULTS = {result.value: result.points for result in GameResult if result.played}
-"""PGN standard 8.2.6: the three finished results (1-0, 0-1, 1/2-1/2), as half-points (white, black)."""
+"""PGN standard 8.2.6: the three finished results (1-0, 0-1, 1/2-1/2), as half-points (white,
+black)."""
 
 FORFEIT_WORDS = re.compile(
     r"forfeit|abandon|no[ -]?show|unplayed|not played|did not start|nostart", re.I
@@ -382,7 +383,8 @@ def _dropped_warning(source: str, tags: list[str], commented: int) -> list[str]:
     )
     return (
         [
-            f"{source}: not stored (a club rating needs names and results only, R18): {'; '.join(said)}"
+            f"{source}: not stored (a club rating needs "
+            f"names and results only, R18): {'; '.join(said)}"
         ]
         if said
         else []
@@ -419,7 +421,8 @@ def _tournament_tags(
     name = "" if first.get("Event", "?") in ("?", "") else first["Event"].strip()
     if len({dict(game.headers).get("Event", "?") for game in games}) > 1:
         warnings.append(
-            f"{source}: the games carry different Event tags; the first, {name!r}, names the tournament"
+            f"{source}: the games carry different Event "
+            f"tags; the first, {name!r}, names the tournament"
         )
     event_dates = [
         d for game in games if (d := _pgn_date(dict(game.headers).get("EventDate", ""))) is not None

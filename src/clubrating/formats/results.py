@@ -54,7 +54,8 @@ class GameResult(enum.Enum):
 
     @classmethod
     def find(cls, text: str) -> GameResult | None:
-        """The result a spelling of docs/formats.md stands for (spaces and case ignored), or None."""
+        """The result a spelling of docs/formats.md stands for (spaces and case ignored), or
+        None."""
         return SPELLINGS.get("".join(text.split()).casefold())
 
     @classmethod
@@ -129,6 +130,7 @@ def result_text(white: HalfPoints, black: HalfPoints, played: bool = True) -> st
 
 
 def pgn_result(white: HalfPoints, black: HalfPoints) -> str:
-    """The PGN Result tag of a game with these half-points: ``*`` when no finished result gives them."""
+    """The PGN Result tag of a game with these half-points: ``*`` when no finished result gives
+    them."""
     found = GameResult.of(white, black)
     return found.value if found is not None else PGN_UNFINISHED

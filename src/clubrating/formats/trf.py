@@ -607,7 +607,8 @@ def _points_warnings(
     written = [row for row in rows if row.points is not None]
     if written and all(row.points == 0 for row in written) and any(computed.values()):
         return [
-            f"{source}: the points column (81-84) is all zero; points computed from the results instead"
+            f"{source}: the points column (81-84) is all "
+            "zero; points computed from the results instead"
         ]
     return [
         f"{source}:{row.line}: player {row.number} has {points_text(row.points)} points written,"

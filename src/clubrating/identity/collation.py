@@ -3,7 +3,8 @@
 Unicode's code point order is already the alphabet's inside Armenian and inside Cyrillic
 (except ё), so a short key does for the club's three languages what a collation library
 would: case folded in every script, ё sorted and found as е, the Armenian ligature և as ե+վ
-on an Armenian page, Latin accents set aside, and the page's own script before the others, as CLDR's collations
+on an Armenian page, Latin accents set aside, and the page's own script before the others, as CLDR's
+collations
 for ru and hy reorder them. Names are sorted in Python because SQLite and PostgreSQL collate
 differently; the order and its checks against ICU are in docs/website.md ("Names in order").
 
@@ -43,7 +44,8 @@ PLAIN = " abcdefghijklmnopqrstuvwxyz0123456789\u0430-\u044f\u0561-\u0586,.'-"
 _NOT_PLAIN = re.compile(f"[^{PLAIN}]")
 # Cyrillic letters of Ukrainian and Belarusian names that CLDR's root order puts by a Russian
 # letter rather than after я, where their code points are: (the letter, how many places after
-# it; ї with і, ґ with г, ў with у: told apart only when the names are otherwise equal, as ё from е).
+# it; ї with і, ґ with г, ў with у: told apart only when the names are otherwise equal, as ё from
+# е).
 _CYRILLIC_AFTER = {"ґ": ("г", 0), "є": ("е", 1), "і": ("и", 1), "ї": ("и", 1), "ў": ("у", 0)}
 TABLE_SIZE = 20_000  # characters: a few hundred make the club's names; a few MB at most
 # Punctuation and symbols sort before digits and letters, in CLDR's root order among the

@@ -23,13 +23,16 @@ from functools import lru_cache
 
 from clubrating.identity.normalize import skeleton
 
-# One group a line: the forms of one given name (lower-case ASCII).
+# One group a line: the forms of one given name (lower-case ASCII); a line indented by two spaces
+# goes on with the group above.
 _GROUPS = """
 albert bert bertie beto albrecht
-alexander alex alexandr aleksandr aleksander alexandre alessandro alejandro sasha sascha sandro sandor oleksandr olexandr olexander aliaksandr lex
+alexander alex alexandr aleksandr aleksander alexandre alessandro alejandro sasha sascha sandro
+  sandor oleksandr olexandr olexander aliaksandr lex
 alexey alexei aleksei aleksey oleksiy oleksii lyosha alexis
 anatoly anatoli anatolij tolya anatoliy
-andrew andreas andre andrzej andrei andrey andriy andrii andres andras andy drew andrej ondrej andrija andries
+andrew andreas andre andrzej andrei andrey andriy andrii andres andras andy drew andrej ondrej
+  andrija andries
 anthony antony antonio anton antoine antonius antoni antal tony toni ton teun
 benjamin ben benny
 bernard bernhard bernd bernardo bernat
@@ -43,10 +46,12 @@ dmitry dima dmitri dimitri dimitrios dimitar mitya dmytro
 edward ed eddie eddy eduard eduardo edouard edvard edoardo
 elizabeth liz beth betty elisabeth elisabeta elzbieta liza erzsebet elisabetta isabel
 eugene eugen evgeny evgeni yevgeny yevhen zhenya eugenio eugeniusz jevgenij
-francis frank francisco fco francesco francesc franz frantisek ferenc francois paco pancho fran frans franciszek
+francis frank francisco fco francesco francesc franz frantisek ferenc francois paco pancho fran
+  frans franciszek
 frederick fred freddy friedrich fritz frederic federico fryderyk
 gabriel gabor gabriele gavriel gavril gabi
-george georg georgios giorgos georgi georgiy giorgi jorge jerzy jiri gyorgy jurgen juergen jorg joerg heorhiy
+george georg georgios giorgos georgi georgiy giorgi jorge jerzy jiri gyorgy jurgen juergen jorg
+  joerg heorhiy
 gerard gerhard gerrit gert gerardo
 gregory greg grigory grzegorz gregor gregorio grigor hryhoriy grisha
 henry harry hendrik henk heinrich heinz hinrich enrique enrico henri henrik heiner
@@ -57,7 +62,8 @@ jeffrey jeff geoffrey geoff
 john jon johnny jack johann johannes hans jan janos jens johan hannes jonny
 joseph joe jozef josef giuseppe pepe jozsef yosef sepp
 julius julio jules gyula julian
-katherine catherine kate katie kathy katarzyna ekaterina katya kateryna katalin katharina katja caterina kasia
+katherine catherine kate katie kathy katarzyna ekaterina katya kateryna katalin katharina katja
+  caterina kasia
 konstantin constantin kostya konstantinos kostas costas constantine
 kurt konrad conrad
 ladislav laszlo ladislaus
@@ -71,11 +77,13 @@ maria mary marie mariya marija masha
 mark marc marco marcus markus marko marek marcos
 martin martinus marcin martino martyn
 matthew matt mathias matthias mateusz matteo mateo mathieu matej matthijs thijs maciej
-michael mike mick mikey michal mikhail mykhailo mykhail miguel michel michele mihail mihaly misha mikael mihai mijail
+michael mike mick mikey michal mikhail mykhailo mykhail miguel michel michele mihail mihaly misha
+  mikael mihai mijail
 mohammed mohamed muhammad mohammad mohamad muhammed mohd md mhd muhd mohd
 nadezhda nadia nadya nadja nadezda
 natalia natasha natalie nataliya natalya natali
-nicholas nick nicolas nikolai nikolay mykola nicolae nicola nikola niklas miklos nicolo niko nikolaus nicolaas klaas mikalai kolya
+nicholas nick nicolas nikolai nikolay mykola nicolae nicola nikola niklas miklos nicolo niko
+  nikolaus nicolaas klaas mikalai kolya
 olga volha olha olya
 patrick pat paddy patricio
 paul pavel pavlo pavle pablo paolo pal paulo pawel paulus pasha paval
@@ -105,7 +113,7 @@ yusuf yousef youssef yousuf yusef
 
 def _index() -> dict[str, frozenset[int]]:
     groups: dict[str, set[int]] = {}
-    for number, line in enumerate(_GROUPS.strip().splitlines()):
+    for number, line in enumerate(_GROUPS.strip().replace("\n  ", " ").splitlines()):
         for form in line.split():
             groups.setdefault(skeleton(form), set()).add(number)
     return {key: frozenset(ids) for key, ids in groups.items()}

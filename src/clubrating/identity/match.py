@@ -265,7 +265,8 @@ class Matcher:
 
     def _similar_surnames(self, query: NormalName) -> set[int]:
         """Forms under a spelled key within LARGE_EDITS edits of a word typed (rapidfuzz, OSA)."""
-        import numpy  # for a large roster's rescue only: the match command's start does without (~100 ms)
+        # for a large roster's rescue only: the match command's start does without (~100 ms)
+        import numpy
 
         if self._by_length is None:
             marks = (_SKELETON_MARK, _CONSONANT_MARK, _PAIR_MARK, _GIVEN_MARK)
@@ -298,7 +299,8 @@ class Matcher:
     def _narrow(
         self, query: NormalName, block: Sequence[int], limit: int, cutoff: float, spellings: int = 3
     ) -> list[int]:
-        """The block's forms most like the query, by rapidfuzz ratio on three spellings of each name.
+        """The block's forms most like the query, by rapidfuzz ratio on three spellings of each
+        name.
 
         Words sorted (token_sort_ratio, whatever the order typed), surname
         first (a changed first letter of a given name moves it in the sort),
@@ -344,7 +346,8 @@ class Matcher:
             if max((p.score for p in best.values()), default=0.0) < LARGE_RESCUE:
                 more = self._similar_surnames(query) - block
                 self._score(query, self._narrow(query, list(more), MAX_SCORED, 0.0), best)
-        else:  # a club: exact-ish keys first, rapidfuzz over all members when they find no sure match
+        # a club: exact-ish keys first, rapidfuzz over all members when they find no sure match
+        else:
             block = self._block(query, query_deletes=False)
             self._score(query, block, best)
             if max((p.score for p in best.values()), default=0.0) < SMALL_RESCUE:
@@ -425,7 +428,8 @@ def _given_key(given: tuple[str, ...]) -> str:
 
 
 def _head(name: NormalName) -> str:
-    """The first surname word and the first given name: "Martins, George Evandro" as "martins george"."""
+    """The first surname word and the first given name: "Martins, George Evandro" as "martins
+    george"."""
     return " ".join(name.surname[:1] + name.given[:1])
 
 

@@ -67,7 +67,8 @@ def name_key(name: str) -> NameKey:
 
 @dataclass(frozen=True, slots=True)
 class EventGame:
-    """A played game between two players (their numbers in the event) and the half-points each got."""
+    """A played game between two players (their numbers in the event) and the half-points each
+    got."""
 
     one: int
     other: int
@@ -102,7 +103,8 @@ def event_of_record(record: TournamentRecord, date: dt.date | None = None) -> Ev
 
 
 def same_event(stored: Event, incoming: Event) -> bool:
-    """``incoming`` is ``stored`` again: dated within a day, the same players and the same results."""
+    """``incoming`` is ``stored`` again: dated within a day, the same players and the same
+    results."""
     if abs(stored.date - incoming.date) > DATE_TOLERANCE or not incoming.games:
         return False
     players = {n for g in stored.games for n in (g.one, g.other)}
@@ -162,7 +164,8 @@ def _pair_players(
 def _results(
     games: Iterable[EventGame], player: Callable[[int], int]
 ) -> Counter[tuple[tuple[int, int], ...]]:
-    """The games as a multiset of (player, points) pairs, whatever the colours (a CSV may not know them)."""
+    """The games as a multiset of (player, points) pairs, whatever the colours (a CSV may not know
+    them)."""
     return Counter(
         tuple(sorted(((player(g.one), g.one_points), (player(g.other), g.other_points))))
         for g in games

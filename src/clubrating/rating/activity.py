@@ -14,11 +14,13 @@ import calendar
 import datetime as dt
 from collections.abc import Iterable
 
-DEFAULT_MONTHS = 12  # as FIDE's rating list: inactive after a year without a rated game (B02, "inactive players")
+# as FIDE's rating list: inactive after a year without a rated game (B02, "inactive players")
+DEFAULT_MONTHS = 12
 
 
 def months_before(day: dt.date, months: int) -> dt.date:
-    """The same day ``months`` calendar months earlier (31 March - 1 month = 29 February of a leap year)."""
+    """The same day ``months`` calendar months earlier (31 March - 1 month = 29 February of a leap
+    year)."""
     total = day.year * 12 + day.month - 1 - months
     year, month = divmod(total, 12)
     return dt.date(year, month + 1, min(day.day, calendar.monthrange(year, month + 1)[1]))

@@ -35,7 +35,8 @@ class Status(enum.Enum):
 
 @dataclass(frozen=True, slots=True)
 class CardGame:
-    """One game of the player as stored; ``opponent`` is the opponent's member now (merges followed)."""
+    """One game of the player as stored; ``opponent`` is the opponent's member now (merges
+    followed)."""
 
     tournament_id: int
     date: dt.date
@@ -166,7 +167,8 @@ def build_card(
     initial: float | None = None,
 ) -> Card:
     """The card of member ``me``: ``games`` and ``byes`` in any order (sorted here by the order of
-    the tournaments in ``changes`` and ``games`` as given, then round); ``before`` holds the standing
+    the tournaments in ``changes`` and ``games`` as given, then round); ``before`` holds the
+    standing
     of ``me`` and of each opponent before each tournament with a played chess game."""
     order: dict[int, int] = {}
     for t in [g.tournament_id for g in games] + [b.tournament_id for b in byes]:

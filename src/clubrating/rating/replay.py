@@ -445,4 +445,7 @@ def replay(
     """
     begin = {**initial_standings(initial, policy), **(start or {})}
     result = replay_columns(columns_of(tournaments), policy, begin)
-    return RatingHistory(outcomes=Outcomes(result), final=final_standings(result, begin))  # type: ignore[arg-type]
+    return RatingHistory(
+        outcomes=Outcomes(result),  # type: ignore[arg-type]
+        final=final_standings(result, begin),
+    )

@@ -26,8 +26,8 @@ from clubrating.formats.records import Bye, ByeKind, HalfPoints, Pairing
 from clubrating.words import N_
 
 PAB_POINTS: HalfPoints = 2
-"""The pairing-allocated bye scores as a win (FIDE Handbook C.04.1.c: "as many points as rewarded for
-a win, unless the regulations of the tournament rule otherwise")."""
+"""The pairing-allocated bye scores as a win (FIDE Handbook C.04.1.c: "as many points as
+rewarded for a win, unless the regulations of the tournament rule otherwise")."""
 P26_MAX_STEPS = 50_000
 """pairing-core's search budget: its exact search is factorial in a bracket's size (its README,
 limitation L1); past this many steps it gives up with a typed error instead of running for minutes

@@ -71,8 +71,8 @@ SWISS_TIEBREAKS: tuple[Tiebreak, ...] = (BUCHHOLZ_CUT1, BUCHHOLZ, SONNEBORN_BERG
 """An individual Swiss: C.07's recommendation (Buchholz Cut-1, then Buchholz), then Sonneborn-Berger
 and the progressive score (tiebreak-core's DEFAULT_CRITERIA); the evening's order too."""
 ROUND_ROBIN_TIEBREAKS: tuple[Tiebreak, ...] = (DIRECT_ENCOUNTER, WINS, SONNEBORN_BERGER, KOYA)
-"""An individual round robin: C.07's recommendation (direct encounter, wins, Sonneborn-Berger, Koya);
-Buchholz means nothing where everyone meets everyone (C.07 8, note)."""
+"""An individual round robin: C.07's recommendation (direct encounter, wins, Sonneborn-Berger,
+Koya); Buchholz means nothing where everyone meets everyone (C.07 8, note)."""
 DEFAULT_TIEBREAKS = {System.SWISS: SWISS_TIEBREAKS, System.ROUND_ROBIN: ROUND_ROBIN_TIEBREAKS}
 
 
@@ -99,7 +99,8 @@ class Table:
 
     @property
     def note(self) -> str:
-        """``why`` in English ("" when the ranks were used or there were none), as the API gives it."""
+        """``why`` in English ("" when the ranks were used or there were none), as the API gives
+        it."""
         return "" if self.why is None else str(self.why)
 
     def describe(self) -> str:
@@ -173,7 +174,8 @@ def tiebreak_standings(
     tiebreaks: Sequence[Tiebreak] = SWISS_TIEBREAKS,
     system: System = System.SWISS,
 ) -> list[Standing]:
-    """The players (start number -> rating) ranked by points, then ``tiebreaks``, after ``rounds``."""
+    """The players (start number -> rating) ranked by points, then ``tiebreaks``, after
+    ``rounds``."""
     from tiebreak_core import (
         PlayerTiebreakData,
         TiebreakError,
@@ -297,7 +299,8 @@ def rank_table(
     rows = [Standing(row.place, row.number, points[row.number], row.tiebreaks) for row in computed]
     problem = written_ranks_problem(ranks, points)
     if problem is not None or not any(ranks.values()):
-        # by the file's points, then the tie-breaks' order (a stable sort keeps it in each score group)
+        # by the file's points, then the tie-breaks' order (a stable sort keeps it in each score
+        # group)
         by_points = sorted(rows, key=lambda row: -row.points)
         rows = [
             Standing(place, row.number, row.points, row.tiebreaks)

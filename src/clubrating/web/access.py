@@ -143,7 +143,8 @@ def initials(name: str) -> str:
     for word in name.split():
         pieces = [p for p in word.split("-") if _PART.search(p)]
         if pieces:
-            parts.append("-".join(_PART.search(p).group(0).upper() + "." for p in pieces))  # type: ignore[union-attr]
+            found = [m for p in pieces if (m := _PART.search(p))]
+            parts.append("-".join(m.group(0).upper() + "." for m in found))
     return " ".join(parts) or "?"
 
 
@@ -193,7 +194,8 @@ def mark_privacy(response: HttpResponse, access: ClubAccess) -> HttpResponse:
 
 View = Callable[..., HttpResponse]
 PAGE_CACHE_SECONDS = 600  # the key changes with the history, so this only bounds memory use
-# Says whether the shared page cache answered ("hit") or stored the page ("miss"), as X-Cache does for proxies.
+# Says whether the shared page cache answered ("hit") or stored the page ("miss"), as X-Cache does
+# for proxies.
 CACHE_HEADER = "X-Clubrating-Page-Cache"
 
 
@@ -283,7 +285,8 @@ def club_view(view: View) -> View:
                 ):
                     cache.set(key, response, PAGE_CACHE_SECONDS)
                     response[CACHE_HEADER] = "miss"
-        # Server-Timing (W3C): the view's own time, visible in browsers' developer tools and the benchmark.
+        # Server-Timing (W3C): the view's own time, visible in browsers' developer tools and the
+        # benchmark.
         response["Server-Timing"] = f"app;dur={(time.perf_counter() - started) * 1000:.2f}"
         return response
 

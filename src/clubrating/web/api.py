@@ -140,7 +140,8 @@ def tournaments(request: HttpRequest, access: ClubAccess) -> list[dict[str, Any]
 
 
 def _running(row: dict[str, Any]) -> dict[str, Any]:
-    """``in_progress`` and the rounds planned, for a draft evening with a round paired; else nothing."""
+    """``in_progress`` and the rounds planned, for a draft evening with a round paired; else
+    nothing."""
     if row["status"] != TournamentStatus.DRAFT or not row["paired_rounds"]:
         return {}
     return {"in_progress": True, "planned_rounds": row["planned_rounds"]}
@@ -295,7 +296,9 @@ def _club_paths(prefix: str) -> dict[str, Any]:
         },
         f"{prefix}/{{ref}}/tournaments": {
             "get": {
-                "summary": "The club's published tournaments and its evenings being played, newest first",
+                "summary": (
+                    "The club's published tournaments and its evenings being played, newest first"
+                ),
                 "parameters": params,
                 "responses": _ok(
                     {"type": "array", "items": _ref("TournamentSummary")}, "the tournaments"
@@ -532,7 +535,8 @@ OPENAPI["components"]["schemas"]["Standings"]["properties"].update(
         byes={"type": "array", "items": _obj(number=_INT, name=_STR, points=_STR, why=_STR)},
     ),
 )
-# Added to the tournament list's rows, not required: present (and true) only on an evening being played.
+# Added to the tournament list's rows, not required: present (and true) only on an evening being
+# played.
 OPENAPI["components"]["schemas"]["TournamentSummary"]["properties"].update(
     in_progress={
         "type": "boolean",

@@ -166,8 +166,8 @@ def game_rows(
                 else ""
             )
             out.append(
-                f'<tr class="event"><th scope="rowgroup" colspan="8">{g["date"]} · '
-                f'<a href="{escape(base)}t/{current}/">{escape(g["tournament"])}</a>{shown}</th></tr>'
+                f'<tr class="event"><th scope="rowgroup" colspan="8">{g["date"]} · <a '
+                f'href="{escape(base)}t/{current}/">{escape(g["tournament"])}</a>{shown}</th></tr>'
             )
         out.append(_game_row(g, base, g["game_id"] in with_moves))
     return mark_safe("\n".join(out))
@@ -181,13 +181,16 @@ def _game_row(g: dict[str, Any], base: str, has_moves: bool = False) -> str:
     note = f' <span class="not-rated">{why}</span>' if why else ""
     result = g["result"]
     if has_moves:
-        result = f'<a href="{escape(game_href(base, g["game_id"], g["tournament_id"], has_moves=True))}">{result}</a>'
+        href = escape(game_href(base, g["game_id"], g["tournament_id"], has_moves=True))
+        result = f'<a href="{href}">{result}</a>'
     change = g["change"]
     cls = "num" if not change else ("num pos" if change > 0 else "num neg")
     return (
-        f'<tr><td class="num">{g["round"]}</td><td>{escape(label(g["colour"] or ""))}</td><td>{opponent}</td>'
-        f'<td class="num">{_num(g["opponent_rating"], ".0f")}</td><td>{result}{note}</td>'
-        f'<td class="num">{_num(g["expected"], ".2f")}</td><td class="{cls}">{_num(change, "+.1f")}</td></tr>'
+        f'<tr><td class="num">{g["round"]}</td><td>{escape(label(g["colour"] or ""))}</td>'
+        f'<td>{opponent}</td><td class="num">{_num(g["opponent_rating"], ".0f")}</td>'
+        f"<td>{result}{note}</td>"
+        f'<td class="num">{_num(g["expected"], ".2f")}</td>'
+        f'<td class="{cls}">{_num(change, "+.1f")}</td></tr>'
     )
 
 
@@ -196,9 +199,10 @@ def head_to_head_rows(doc: dict[str, Any], base: str) -> SafeString:
     for h in doc["head_to_head"]:
         link = f"{escape(base)}p/{h['opponent_id']}/"
         out.append(
-            f'<tr><td><a href="{link}">{escape(h["opponent"])}</a></td><td class="num">{h["games"]}</td>'
-            f'<td class="num">+{h["wins"]} ={h["draws"]} −{h["losses"]}</td>'
-            f'<td class="num">{h["score"]:g}</td><td>{h["last_date"]}</td>'
-            f'<td><a href="?vs={h["opponent_id"]}#games">{escape(games)}</a></td></tr>'
+            f'<tr><td><a href="{link}">{escape(h["opponent"])}</a></td><td '
+            f'class="num">{h["games"]}</td><td class="num">+{h["wins"]} '
+            f"={h['draws']} −{h['losses']}</td><td "
+            f'class="num">{h["score"]:g}</td><td>{h["last_date"]}</td><td><a '
+            f'href="?vs={h["opponent_id"]}#games">{escape(games)}</a></td></tr>'
         )
     return mark_safe("\n".join(out))

@@ -100,9 +100,11 @@ def rating_chart(
             f'<rect class="provisional" x="{LEFT}" y="{TOP}" width="{end_x - LEFT:.1f}" '
             f'height="{HEIGHT - TOP - BOTTOM}"/>'
         )
-        # above the plot, in its top margin: the line never runs through the word (a long one in Russian)
+        # above the plot, in its top margin: the line never runs through the word (a long one in
+        # Russian)
         out.append(
-            f'<text class="provisional-label" x="{LEFT + 4}" y="{TOP - 3}">{escape(gettext("provisional"))}</text>'
+            f'<text class="provisional-label" x="{LEFT + 4}" '
+            f'y="{TOP - 3}">{escape(gettext("provisional"))}</text>'
         )
     for value in range(int(y_min), int(y_max) + 1, step):
         out.append(
@@ -110,7 +112,8 @@ def rating_chart(
             f'y1="{y(value):.1f}" y2="{y(value):.1f}"/>'
         )
         out.append(
-            f'<text class="axis" x="{LEFT - 6}" y="{y(value) + 4:.1f}" text-anchor="end">{value}</text>'
+            f'<text class="axis" x="{LEFT - 6}" '
+            f'y="{y(value) + 4:.1f}" text-anchor="end">{value}</text>'
         )
     for day, label in _x_ticks(first, last, 4 if narrow else 8):
         out.append(

@@ -42,8 +42,8 @@ def refuse_control_characters(get_response: Handler) -> Handler:
         for field, text in _texts(request):
             if (at := find_control(text, LAYOUT)) >= 0:
                 why = gettext(
-                    "The field %(field)s holds a control character (%(character)s), which no one types: "
-                    "correct it and send the form again."
+                    "The field %(field)s holds a control character (%(character)s), "
+                    "which no one types: correct it and send the form again."
                 ) % {"field": ascii(field[:40])[1:-1], "character": control_name(text[at])}
                 return render(request, "refused_input.html", {"why": why}, status=400)
         return get_response(request)

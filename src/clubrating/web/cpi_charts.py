@@ -31,8 +31,8 @@ LEFT, RIGHT, TOP, BOTTOM = 52, 12, 14, 30  # as web/chart.py: room for the axis 
 def _open(height: int, title: str, desc: str, cls: str) -> list[str]:
     """The <svg> head; ids from the chart's class (each chart appears once on the dashboard)."""
     return [
-        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {height}" class="chart {cls}" '
-        f'role="img" aria-labelledby="{cls}-title {cls}-desc">',
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {height}" '
+        f'class="chart {cls}" role="img" aria-labelledby="{cls}-title {cls}-desc">',
         f'<title id="{cls}-title">{escape(title)}</title>',
         f'<desc id="{cls}-desc">{escape(desc)}</desc>',
     ]
@@ -93,10 +93,12 @@ def cpi_line(points: Sequence[CpiPoint], *, title: str, measure: str = "CPI") ->
 
     band_words = " " + gettext("The band is one standard deviation either side.") if bands else ""
     described = ngettext(
-        "%(measure)s after each of %(n)s analysed game: %(first)s after the first (%(first_day)s), %(last)s after "
-        "the last (%(last_day)s); lowest %(lowest)s, highest %(highest)s.",
-        "%(measure)s after each of %(n)s analysed games: %(first)s after the first (%(first_day)s), %(last)s after "
-        "the last (%(last_day)s); lowest %(lowest)s, highest %(highest)s.",
+        "%(measure)s after each of %(n)s analysed game: %(first)s "
+        "after the first (%(first_day)s), %(last)s after the last "
+        "(%(last_day)s); lowest %(lowest)s, highest %(highest)s.",
+        "%(measure)s after each of %(n)s analysed games: %(first)s "
+        "after the first (%(first_day)s), %(last)s after the last "
+        "(%(last_day)s); lowest %(lowest)s, highest %(highest)s.",
         n,
     ) % {
         "measure": measure,
@@ -115,7 +117,8 @@ def cpi_line(points: Sequence[CpiPoint], *, title: str, measure: str = "CPI") ->
             f'y2="{y(value):.1f}"/>'
         )
         out.append(
-            f'<text class="axis" x="{CPI_LEFT - 6}" y="{y(value) + 5:.1f}" text-anchor="end">{value}</text>'
+            f'<text class="axis" x="{CPI_LEFT - 6}" '
+            f'y="{y(value) + 5:.1f}" text-anchor="end">{value}</text>'
         )
     if len(bands) == n:
         upper = [
@@ -136,13 +139,15 @@ def cpi_line(points: Sequence[CpiPoint], *, title: str, measure: str = "CPI") ->
         )
     for at, text in day_labels([day for day, _, _ in points], x):
         out.append(
-            f'<text class="axis" x="{at:.1f}" y="{bottom + 24}" text-anchor="middle">{escape(text)}</text>'
+            f'<text class="axis" x="{at:.1f}" y="{bottom + 24}" '
+            f'text-anchor="middle">{escape(text)}</text>'
         )
     out.append(
         f'<line class="axis-line" x1="{CPI_LEFT}" x2="{CPI_LEFT}" y1="{TOP}" y2="{bottom}"/>'
     )
     out.append(
-        f'<line class="axis-line" x1="{CPI_LEFT}" x2="{WIDTH - RIGHT}" y1="{bottom}" y2="{bottom}"/>'
+        f'<line class="axis-line" x1="{CPI_LEFT}" '
+        f'x2="{WIDTH - RIGHT}" y1="{bottom}" y2="{bottom}"/>'
     )
     path = " ".join(f"{'M' if i == 0 else 'L'}{x(i):.1f},{y(v):.1f}" for i, v in enumerate(values))
     out.append(f'<path class="line" d="{path}"/>')
@@ -202,8 +207,9 @@ def factor_bars(averages: dict[str, dict[str, Any]], *, title: str) -> str:
     for i, name in enumerate(rows):
         figures, top = averages[name], TOP + ROW * i
         out.append(
-            f'<text class="axis" x="{x0 - 8}" y="{top + 15}" text-anchor="end">'
-            f'{escape(name)}<tspan class="long"> {escape(_short(gettext(figures["label"])))}</tspan></text>'
+            f'<text class="axis" x="{x0 - 8}" y="{top + 15}" '
+            f'text-anchor="end">{escape(name)}<tspan class="long"> '
+            f"{escape(_short(gettext(figures['label'])))}</tspan></text>"
         )
         value, club = figures["average"], figures.get("club_average")
         if name in COUNTS:
@@ -222,7 +228,8 @@ def factor_bars(averages: dict[str, dict[str, Any]], *, title: str) -> str:
         out.append(f'<rect class="track" x="{x0}" y="{top + 4}" width="{plot}" height="14"/>')
         if value is None:
             out.append(
-                f'<text class="axis na" x="{x0 + 6}" y="{top + 15}">{gettext("not available")}</text>'
+                f'<text class="axis na" x="{x0 + 6}" '
+                f'y="{top + 15}">{gettext("not available")}</text>'
             )
         else:
             out.append(
@@ -233,7 +240,8 @@ def factor_bars(averages: dict[str, dict[str, Any]], *, title: str) -> str:
         if club is not None:
             cx = x0 + plot * club
             out.append(
-                f'<line class="club-tick" x1="{cx:.1f}" x2="{cx:.1f}" y1="{top + 1}" y2="{top + 21}">'
+                f'<line class="club-tick" x1="{cx:.1f}" x2="{cx:.1f}" '
+                f'y1="{top + 1}" y2="{top + 21}">'
                 f"<title>{escape(club_average(club))}</title></line>"
             )
     out.append("</svg>")
@@ -274,9 +282,8 @@ def delta_bars(games: Sequence[tuple[str, float]], *, title: str) -> str:
             f'<line class="grid" x1="{CPI_LEFT}" x2="{WIDTH - RIGHT}" y1="{yv:.1f}" y2="{yv:.1f}"/>'
         )
         out.append(
-            f'<text class="axis" x="{CPI_LEFT - 6}" y="{yv + 4:.1f}" text-anchor="end">{value:+d}</text>'.replace(
-                ">+0<", ">0<"
-            )
+            f'<text class="axis" x="{CPI_LEFT - 6}" '
+            f'y="{yv + 4:.1f}" text-anchor="end">{value:+d}</text>'.replace(">+0<", ">0<")
         )
     for i, (label, delta) in enumerate(games):
         left, size = CPI_LEFT + slot * i + slot * 0.15, abs(delta) * scale
@@ -288,7 +295,8 @@ def delta_bars(games: Sequence[tuple[str, float]], *, title: str) -> str:
             f"<title>{escape(label)}: {figure(delta, '+.1f')}</title></rect>"
         )
     out.append(
-        f'<line class="axis-line" x1="{CPI_LEFT}" x2="{WIDTH - RIGHT}" y1="{mid:.1f}" y2="{mid:.1f}"/>'
+        f'<line class="axis-line" x1="{CPI_LEFT}" '
+        f'x2="{WIDTH - RIGHT}" y1="{mid:.1f}" y2="{mid:.1f}"/>'
     )
     out.append("</svg>")
     return "\n".join(out)

@@ -189,7 +189,8 @@ def result_words(weights: Weights) -> str:
 
 def depth_notice(strength: dict[str, Any] | None) -> dict[str, Any] | None:
     """The engine's nodes the preset was fitted at beside those the window's games were
-    analysed at, in the page's number format; None without both (docs/cpi.md, "The engine's depth")."""
+    analysed at, in the page's number format; None without both (docs/cpi.md, "The engine's
+    depth")."""
     if not strength or strength.get("fitted_nodes") is None or not strength.get("nodes"):
         return None
     fitted, nodes = strength["fitted_nodes"], strength["nodes"]

@@ -51,7 +51,8 @@ SYSTEMS = [
 
 
 def _columns(tiebreaks: tuple[Tiebreak, ...]) -> list[tuple[str, str, str]]:
-    """The standings' tie-break columns: id, short name, C.07 section and name (in the page's language)."""
+    """The standings' tie-break columns: id, short name, C.07 section and name (in the page's
+    language)."""
     return [(t.key, gettext(t.short), f"{t.source} {gettext(t.name)}") for t in tiebreaks]
 
 
@@ -302,7 +303,8 @@ def _seated(t: Tournament, rnd: int) -> list[Entry]:
 
 
 def _schedule(t: Tournament, ev: Evening, system: PairingSystem) -> list[dict[str, Any]]:
-    """A round robin's rounds still to come, from its Berger table (known once round 1 is paired)."""
+    """A round robin's rounds still to come, from its Berger table (known once round 1 is
+    paired)."""
     cycles = system.cycles
     if cycles is None or ev.paired_rounds == 0:
         return []

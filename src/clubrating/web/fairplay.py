@@ -29,7 +29,8 @@ from clubrating.web.arbiter import _page, arbiter_view
 from clubrating.web.reading import figure
 
 MAX_GAMES = 1000  # as the CLI's ``fairplay --games`` (commands/cpi.py: whole(1, 1000))
-# The chance alone of z >= Z_LOOK_CLOSER under the module's normal model: P = erfc(z/√2)/2, 1 in ~161.
+# The chance alone of z >= Z_LOOK_CLOSER under the module's normal model: P = erfc(z/√2)/2, 1 in
+# ~161.
 BY_CHANCE_ONE_IN = round(2 / math.erfc(Z_LOOK_CLOSER / math.sqrt(2)))
 BAD_REQUEST = 400  # RFC 9110 §15.5.1: the address's ?games= is the client's mistake
 

@@ -46,7 +46,8 @@ BOARD_PIXELS = 280  # a board that fits a 360 px phone beside nothing else
 
 def board_svg(fen: str) -> SafeString:
     """The position drawn by python-chess (chess.svg): SVG made from a FEN, no user text in it."""
-    return mark_safe(chess.svg.board(chess.Board(fen), size=BOARD_PIXELS))  # noqa: S308 - python-chess's SVG
+    # python-chess's SVG, no user text in it
+    return mark_safe(chess.svg.board(chess.Board(fen), size=BOARD_PIXELS))  # noqa: S308
 
 
 def _pgn_text(request: HttpRequest) -> tuple[str, str]:

@@ -492,7 +492,8 @@ def _linked(
 
 
 def export_record(access: ClubAccess, t: Tournament) -> TournamentRecord:
-    """The stored tournament as a record for the TRF and PGN writers, names as this viewer sees them."""
+    """The stored tournament as a record for the TRF and PGN writers, names as this viewer sees
+    them."""
     entries = list(Entry.objects.filter(tournament=t).order_by("number"))
     flags = member_flags(e.member_id for e in entries)
     number = {e.id: e.number for e in entries}

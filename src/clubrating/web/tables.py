@@ -24,9 +24,10 @@ def rating_rows(rows: Iterable[dict[str, Any]], base: str, *, provisional: bool)
     tr = '<tr class="provisional">' if provisional else "<tr>"
     tag = ' <span class="tag">provisional</span>' if provisional else ""
     out = [
-        f'{tr}<td class="num">{r["rank"] or ""}</td><td><a href="{escape(base)}p/{r["member_id"]}/">'
-        f'{escape(r["name"])}</a>{tag}</td><td class="num">{r["rating_text"]}</td>'
-        f'<td class="num">{r["games"]}</td><td class="last-played">{r["last_played"] or ""}</td></tr>'
+        f'{tr}<td class="num">{r["rank"] or ""}</td><td><a '
+        f'href="{escape(base)}p/{r["member_id"]}/">{escape(r["name"])}</a>{tag}</td><td '
+        f'class="num">{r["rating_text"]}</td><td class="num">{r["games"]}</td><td '
+        f'class="last-played">{r["last_played"] or ""}</td></tr>'
         for r in rows
     ]
     return mark_safe("\n".join(out))
@@ -60,8 +61,10 @@ def game_rows(games: Iterable[dict[str, Any]], base: str) -> SafeString:
             "" if g["rated"] else f' <span class="not-rated">{escape(gettext("not rated"))}</span>'
         )
         out.append(
-            f'<tr><td>{g["date"]}</td><td>{escape(g["tournament"])}</td><td class="num">{g["round"]}</td>'
-            f"<td>{escape(label(g['colour'] or ''))}</td><td>{opponent}</td><td>{escape(g['result'])}{unrated}</td>"
+            f"<tr><td>{g['date']}</td><td>{escape(g['tournament'])}</td>"
+            f'<td class="num">{g["round"]}</td>'
+            f"<td>{escape(label(g['colour'] or ''))}</td><td>{opponent}</td>"
+            f"<td>{escape(g['result'])}{unrated}</td>"
             f'<td class="num">{g["score_text"]}</td></tr>'
         )
     return mark_safe("\n".join(out))
@@ -93,8 +96,9 @@ def tournament_rows(rows: Iterable[dict[str, Any]], base: str) -> SafeString:
         )
         shared = " " + escape(gettext("(shared)")) if len(s["winners"]) > 1 else ""
         out.append(
-            f'<tr><td>{t["date"].isoformat()}</td><td><a href="{b}t/{t["id"]}/">{escape(t["name"])}</a>{draft}'
-            f'</td><td>{kind}</td><td class="num">{s["players"]}</td><td class="num">{s["rounds"]}</td>'
+            f"<tr><td>{t['date'].isoformat()}</td>"
+            f'<td><a href="{b}t/{t["id"]}/">{escape(t["name"])}</a>{draft}</td>'
+            f'<td>{kind}</td><td class="num">{s["players"]}</td><td class="num">{s["rounds"]}</td>'
             f"<td>{winners}{shared}</td><td>{escape(moves)}</td></tr>"
         )
     return mark_safe("\n".join(out))

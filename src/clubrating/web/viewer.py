@@ -128,7 +128,10 @@ def move_list(moves: list[Move], current: int) -> SafeString:
         mark = ""
         if m.advice is not None:
             j = m.advice.judgement
-            mark = f'<abbr class="mark {j.label}" title="{escape(str(JUDGEMENT_WORDS[j]))}">{j.glyph}</abbr>'
+            mark = (
+                f'<abbr class="mark {j.label}" '
+                f'title="{escape(str(JUDGEMENT_WORDS[j]))}">{j.glyph}</abbr>'
+            )
         here = ' aria-current="step"' if m.ply == current else ""
         rows[-1].append(f'<a href="?ply={m.ply}"{here}>{escape(m.shown)}{mark}</a>')
     return mark_safe(
@@ -161,7 +164,8 @@ JUDGEMENT_WORDS = {
 
 
 def _counted(judgement: Judgement, n: int) -> str:
-    """ "1 inaccuracy", "2 blunders", in the language's plural forms (one / few / many in Russian)."""
+    """ "1 inaccuracy", "2 blunders", in the language's plural forms (one / few / many in
+    Russian)."""
     words = {
         Judgement.INACCURACY: ngettext("%(count)s inaccuracy", "%(count)s inaccuracies", n),
         Judgement.MISTAKE: ngettext("%(count)s mistake", "%(count)s mistakes", n),

@@ -394,7 +394,8 @@ def tournament_page(request: HttpRequest, access: ClubAccess, tournament_id: int
 @require_safe
 @club_view
 def tournament_trf(request: HttpRequest, access: ClubAccess, tournament_id: int) -> HttpResponse:
-    """The tournament as TRF-16; ``?ratings=club`` fills the rating column with the club ratings, for
+    """The tournament as TRF-16; ``?ratings=club`` fills the rating column with the club ratings,
+    for
     Swiss-Manager or Vega to pair the next round."""
     t = pages.get_tournament(access, tournament_id)
     choice = request.GET.get("ratings", "")

@@ -43,7 +43,8 @@ BYE_WORDS = {
     ByeKind.ABSENT.value: gettext_lazy("absent"),
 }
 ROUND_OFF_WORDS = gettext_lazy("sits out this round")
-"""A round robin's zero-point bye is no bye the player took: the odd player's round off (C.05 Annex 1)."""
+"""A round robin's zero-point bye is no bye the player took: the odd player's round off (C.05
+Annex 1)."""
 
 
 def bye_words(kind: str, system: str) -> str:
@@ -166,7 +167,8 @@ def pairings(access: ClubAccess, t: Tournament, rnd: int) -> dict[str, Any]:
 
 
 def progress(t: Tournament) -> dict[str, Any] | None:
-    """A running evening's round being played (or the last one, all its results in) and its rounds."""
+    """A running evening's round being played (or the last one, all its results in) and its
+    rounds."""
     ev = running_evening(t)
     if ev is None:
         return None
@@ -224,7 +226,8 @@ def pairings_by_board(request: HttpRequest, access: ClubAccess, tournament_id: i
 @require_safe
 @club_view
 def pairings_by_name(request: HttpRequest, access: ClubAccess, tournament_id: int) -> HttpResponse:
-    """One round's pairings by name, as posted on the wall: each player once, with board and colour."""
+    """One round's pairings by name, as posted on the wall: each player once, with board and
+    colour."""
     t = shown_tournament(access, tournament_id)
     rnd = _round_asked(request, t, _current_round(t))
     return _print_page(

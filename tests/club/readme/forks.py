@@ -8,7 +8,8 @@ starts Django, so each child chooses its database and reads its settings as a ne
 does (``djangoenv.setup``), and opens no connection another child could share; it only
 imports the Django modules every command imports and the libraries the writing commands
 import (``PRELOAD``, none of which reads a setting as it is imported), which halves what a
-command costs a child. Run as ``python forks.py`` in the directory the commands work in (tests/club/test_readme_commands.py).
+command costs a child. Run as ``python forks.py`` in the directory the commands work in
+(tests/club/test_readme_commands.py).
 """
 
 from __future__ import annotations

@@ -178,8 +178,8 @@ class AnalysisReport:
             )
         return Text(
             N_(
-                "analysed %(games)s, %(positions)s searched, %(cached)s from the cache; %(unreadable)s "
-                "unreadable"
+                "analysed %(games)s, %(positions)s searched, "
+                "%(cached)s from the cache; %(unreadable)s unreadable"
             ),
             unreadable=Text(Nn_("%(count)s game", "%(count)s games"), count=len(self.unreadable)),
             **figures,

@@ -61,7 +61,8 @@ log = logging.getLogger("clubrating.worker")
 # A game's job may run this long (RQ kills it then). A game at the default 150,000 nodes takes
 # about a minute on one core (README, "Engine analysis"); a hung engine is ended much sooner by
 # CLUBRATING_ENGINE_TIMEOUT (analysis.engine), and a game's searches stop at its budget
-# (engine.game_budget: 35 minutes at the default nodes), so an hour is a stuck job, never a slow game.
+# (engine.game_budget: 35 minutes at the default nodes), so an hour is a stuck job, never a slow
+# game.
 GAME_TIMEOUT = 3600
 # A batch's set and a game's claim outlive every attempt of every job they concern.
 KEEP_SECONDS = GAME_TIMEOUT * (MAX_ATTEMPTS + 1)
@@ -344,7 +345,8 @@ class LeasedWorker(SimpleWorker):
 
 
 def run_worker(once: bool) -> int:
-    """``clubrating worker`` on RQ: take jobs from the queue until stopped (``once``: until it is empty)."""
+    """``clubrating worker`` on RQ: take jobs from the queue until stopped (``once``: until it is
+    empty)."""
     queue = django_rq.get_queue("default", job_class=Job)
     worker = LeasedWorker(
         [queue], connection=queue.connection, job_class=Job, maintenance_interval=beat_seconds()

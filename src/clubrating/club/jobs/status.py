@@ -112,7 +112,8 @@ def tournament_analysis(tournament: Tournament) -> TournamentAnalysis:
 
 
 def retry_analysis(tournament: Tournament, *, who: str) -> Outcome:
-    """Queue the tournament's analysis again (after a failure, or with no worker's job asked for)."""
+    """Queue the tournament's analysis again (after a failure, or with no worker's job asked
+    for)."""
     from clubrating.club.jobs.tasks import analyse_tournament, has_games_to_analyse
 
     with history_write(tournament.club_id):

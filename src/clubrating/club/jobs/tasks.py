@@ -113,8 +113,10 @@ def requeue_lost_jobs(now: dt.datetime | None = None) -> tuple[int, int]:
                     status=TaskResultStatus.FAILED,
                     finished_at=now,
                     exception_class_path=f"{JobLost.__module__}.{JobLost.__qualname__}",
-                    traceback=f"JobLost: its worker stopped {len(job.worker_ids)} times without finishing it"
-                    f" (workers {', '.join(map(str, job.worker_ids))})\n",
+                    traceback=(
+                        f"JobLost: its worker stopped {len(job.worker_ids)} times without "
+                        f"finishing it (workers {', '.join(map(str, job.worker_ids))})\n"
+                    ),
                 )
             else:
                 requeued += DBTaskResult.objects.filter(

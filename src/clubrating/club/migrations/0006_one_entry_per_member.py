@@ -38,10 +38,10 @@ def refuse_duplicates(apps: Any, schema_editor: Any) -> None:
         )
     more = f" and {len(twice) - 5} more" if len(twice) > 5 else ""
     raise Refused(
-        f"this database links one member to two names of one tournament ({'; '.join(found)}{more}), "
-        "which this version refuses. Nothing was changed. With the version you upgraded from, link "
-        "each of those names to its own member (clubrating link TOURNAMENT NUMBER MEMBER, or "
-        "--new NUMBER), then run this version again."
+        "this database links one member to two names of one tournament "
+        f"({'; '.join(found)}{more}), which this version refuses. Nothing was changed. With the "
+        "version you upgraded from, link each of those names to its own member (clubrating "
+        "link TOURNAMENT NUMBER MEMBER, or --new NUMBER), then run this version again."
     )
 
 

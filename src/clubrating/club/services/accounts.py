@@ -17,7 +17,8 @@ from clubrating.errors import InputError, NotFound
 
 
 def add_arbiter(club: Club, username: str, password: str | None, *, who: str) -> str:
-    """Make ``username`` an arbiter of ``club`` (creating the login if needed); the message for the user."""
+    """Make ``username`` an arbiter of ``club`` (creating the login if needed); the message for the
+    user."""
     username = username.strip()
     if not username or len(username) > 150:
         raise InputError(gettext_noop("a login name has 1 to 150 characters"))

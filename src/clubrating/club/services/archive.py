@@ -44,7 +44,9 @@ VERSION = 1  # the version this code writes; READERS holds one reader for every 
 LEFT_OUT: dict[str, str] = {
     "club.positionsearch": "the engine's search cache, shared by every club and keyed by position: "
     "each game's analysis (club.gameanalysis) is in the archive, so nothing is re-analysed",
-    "club.movesattempt": "the moves links' throttle: keyed hashes of client addresses, kept a day, of no club",
+    "club.movesattempt": (
+        "the moves links' throttle: keyed hashes of client addresses, kept a day, of no club"
+    ),
 }
 """Models of the club app deliberately not in the archive, with the reason."""
 
@@ -232,7 +234,8 @@ class ImportReport:
 
     @property
     def lines(self) -> list[Text]:
-        """The report in words, translated where it is shown: the club, then the arbiters' logins."""
+        """The report in words, translated where it is shown: the club, then the arbiters'
+        logins."""
         said = [
             Text(
                 Nn_(
@@ -461,7 +464,8 @@ class Loader:
                 table=table.label,
                 fields=", ".join(name[:40] for name in unknown[:5]),
             )
-        # a column added by a later migration takes its default; one without a default was always written
+        # a column added by a later migration takes its default; one without a default was always
+        # written
         missing = [
             name
             for name, f in known.items()
@@ -568,7 +572,8 @@ def import_club(path: Path, *, who: str, arbiters: Arbiters = Arbiters()) -> Imp
 
 
 def _make_arbiters(club: Club, logins: list[str], arbiters: Arbiters, report: ImportReport) -> None:
-    """The archive's arbiters made as ``arbiters`` says; the others listed in the report, not made."""
+    """The archive's arbiters made as ``arbiters`` says; the others listed in the report, not
+    made."""
     User = get_user_model()
     stray = sorted(arbiters.link - set(logins))
     if stray:
@@ -686,7 +691,8 @@ def _refuse_taken_slug(path: Path, line: int, document: dict[str, Any]) -> None:
     if isinstance(slug, str) and Club.objects.filter(slug=slug).exists():
         raise Refused(
             gettext_noop(
-                "%(path)s:%(line_number)s: a club with the short name %(slug)s exists already in this database"
+                "%(path)s:%(line_number)s: a club with the short "
+                "name %(slug)s exists already in this database"
             ),
             path=path,
             line_number=line,
@@ -715,7 +721,8 @@ def _username(path: Path, line: int, document: dict[str, Any], seen: list[str]) 
 
 
 def _arbiter_login(club: Club, username: str) -> bool:
-    """Make ``username`` an arbiter of ``club``; True if the login is new (no password: re-invited)."""
+    """Make ``username`` an arbiter of ``club``; True if the login is new (no password:
+    re-invited)."""
     User = get_user_model()
     user = User.objects.filter(username=username).first()
     created = user is None

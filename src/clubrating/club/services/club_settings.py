@@ -163,8 +163,8 @@ SETTINGS: tuple[Setting, ...] = (
         "inactive_months",
         _whole(0, bounds.MAX_MONTHS),
         N_(
-            "members without a rated game in this many months before the list's latest one are listed "
-            "apart as inactive, keeping their rating (0: never)"
+            "members without a rated game in this many months before the list's "
+            "latest one are listed apart as inactive, keeping their rating (0: never)"
         ),
         replays=False,
     ),
@@ -173,7 +173,8 @@ SETTINGS: tuple[Setting, ...] = (
         "moves_link_days",
         _whole(1, bounds.MAX_LINK_DAYS),
         N_(
-            "a board's moves link (the QR code of its slip) works this many days after it is printed"
+            "a board's moves link (the QR code of its "
+            "slip) works this many days after it is printed"
         ),
         replays=False,
     ),
@@ -250,7 +251,8 @@ def change_settings(club: Club, changes: Mapping[Setting, Any], *, who: str) -> 
         ):
             raise Refused(
                 gettext_noop(
-                    "the club rates by FIDE's rules, which fix these numbers: set policy=club with them"
+                    "the club rates by FIDE's rules, which fix "
+                    "these numbers: set policy=club with them"
                 )
             )
         for setting in changed:

@@ -32,7 +32,8 @@ def _shared_tournaments(a: Member, b: Member) -> Sequence[int]:
 
 
 def _both_listed(a: Member, b: Member) -> bool:
-    """Whether both persons (each member with those merged into it) have a row of the initial list."""
+    """Whether both persons (each member with those merged into it) have a row of the initial
+    list."""
     person = merged_persons(a.club)
     listed = {
         person.get(m, m)

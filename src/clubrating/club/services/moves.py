@@ -364,7 +364,10 @@ def _pending_message(pending: list[FileGame]) -> str:
     said = ([f"{plural(len(proposals), 'name proposal')} to confirm"] if proposals else []) + (
         [f"{plural(len(differing), 'result')} differing from the stored one"] if differing else []
     )
-    return f"nothing stored: {' and '.join(said)} (accept the proposals; correct the results or drop those moves)"
+    return (
+        f"nothing stored: {' and '.join(said)} (accept the "
+        "proposals; correct the results or drop those moves)"
+    )
 
 
 def _stored_message(plan: MovesPlan, stored: int, corrected: int, dropped: int) -> str:
@@ -376,14 +379,18 @@ def _stored_message(plan: MovesPlan, stored: int, corrected: int, dropped: int) 
         parts.append(f"moves of {plural(dropped, 'game')} dropped")
     if left:
         parts.append(
-            f"{plural(len(left), 'game')} of the file not stored (no single pairing, or moves already)"
+            f"{plural(len(left), 'game')} of the file not "
+            "stored (no single pairing, or moves already)"
         )
     return "; ".join(parts)
 
 
 def _target(game: Game) -> str:
     board = "" if game.board is None else f" board {game.board}"
-    return f"tournament {game.tournament_id} round {game.round}{board}: {game.white.name} - {game.black.name}"
+    return (
+        f"tournament {game.tournament_id} round "
+        f"{game.round}{board}: {game.white.name} - {game.black.name}"
+    )
 
 
 def _store(
@@ -483,7 +490,8 @@ def attach_typed_moves(
 
 
 def _contradiction(game: Game, moves: TypedMoves, confirm: bool) -> Text | None:
-    """Why the moves end against the game's result (None: they do not), refused unless ``confirm``."""
+    """Why the moves end against the game's result (None: they do not), refused unless
+    ``confirm``."""
     why = moves.ends_contradicting(game.white_points, game.black_points)
     if why is not None and not confirm:
         raise NeedsConfirmation(

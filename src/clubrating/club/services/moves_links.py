@@ -2,7 +2,8 @@
 through it.
 
 A link is a capability: whoever holds its token may submit that one game's moves, nothing
-else. Each of a board's two players gets their own, so that a submission knows its side. The token (``secrets.token_urlsafe``, 128 random bits) is shown once, on the slips
+else. Each of a board's two players gets their own, so that a submission knows its side. The token
+(``secrets.token_urlsafe``, 128 random bits) is shown once, on the slips
 printed when it is made; only its SHA-256 is stored, so the database alone opens no game.
 A link expires after the club's ``moves_link_days`` and the arbiter may revoke it.
 
@@ -501,7 +502,8 @@ def _why_not_stored(mine: MovesSubmission, others: list[MovesSubmission], game: 
     """The phone's answer to a submission that waits: the first reason that holds."""
     if mine.side == EITHER:
         return gettext_noop(
-            "%(received)s; the arbiter checks them (through a link of either player, not of one side)"
+            "%(received)s; the arbiter checks them (through "
+            "a link of either player, not of one side)"
         )
     if mine.device != mine.link.device:
         return gettext_noop(

@@ -19,7 +19,8 @@ from clubrating.words import Nn_, plural
 
 
 def check_linkable(club: Club, member: Member) -> None:
-    """A name (of a tournament or of the initial list) is linked only to an active member of its club."""
+    """A name (of a tournament or of the initial list) is linked only to an active member of its
+    club."""
     if member.club_id != club.id:
         raise Refused(gettext_noop("member %(id)s belongs to another club"), id=member.id)
     if member.merged_into_id is not None:
@@ -97,8 +98,8 @@ def unlink(entry: Entry, *, who: str) -> Outcome:
         if entry.tournament.is_published:
             raise Refused(
                 gettext_noop(
-                    "a published tournament needs every name linked: link the name to another member "
-                    "instead"
+                    "a published tournament needs every name "
+                    "linked: link the name to another member instead"
                 )
             )
         old = entry.member.name if entry.member else None
@@ -155,7 +156,8 @@ def exact_candidates(club: Club, name: str, matcher: Matcher | None = None) -> l
 
 
 def accept_exact(tournament: Tournament, *, who: str) -> Outcome:
-    """Link every unlinked name that matches exactly one member exactly (the arbiter's one click)."""
+    """Link every unlinked name that matches exactly one member exactly (the arbiter's one
+    click)."""
     linked = 0
     with history_write(tournament.club_id):
         reread(tournament)

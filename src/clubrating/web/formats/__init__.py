@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from django.utils.translation import pgettext_lazy
 
-GENITIVE_MONTHS = (  # Django's own keys (django.utils.dates.MONTHS_ALT), read by the date format's "E"
+# Django's own keys (django.utils.dates.MONTHS_ALT), read by the date format's "E"
+GENITIVE_MONTHS = (
     pgettext_lazy("alt. month", "January"),
     pgettext_lazy("alt. month", "February"),
     pgettext_lazy("alt. month", "March"),

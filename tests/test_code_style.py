@@ -1,0 +1,62 @@
+"""The code's layout: ``ruff format`` at 100 columns (``[tool.ruff]`` in pyproject.toml) and no line
+over 100 characters in the Python code, strings and comments included.
+
+A line is measured in characters (Unicode code points), as a reader's editor counts them: an
+Armenian or Cyrillic text is not longer than its Latin spelling. Split a long string by implicit
+concatenation inside parentheses, a comment or docstring over several lines.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+CODE = ("src", "tests", "benchmarks", "acceptance", "scripts")
+LIMIT = 100
+
+
+def python_files() -> list[Path]:
+    return sorted(
+        path
+        for folder in CODE
+        for path in (ROOT / folder).rglob("*.py")
+        if "__pycache__" not in path.parts
+    )
+
+
+def long_lines(paths: list[Path], root: Path = ROOT) -> list[str]:
+    """Each line over the limit as ``path:line: N characters`` (the path from ``root``)."""
+    found = []
+    for path in paths:
+        lines = path.read_text(encoding="utf-8").splitlines()
+        for number, line in enumerate(lines, 1):
+            if len(line) > LIMIT:
+                found.append(f"{path.relative_to(root)}:{number}: {len(line)} characters")
+    return found
+
+
+def test_the_code_is_as_ruff_formats_it() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "ruff", "format", "--check", *CODE],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_no_line_of_python_is_over_100_characters() -> None:
+    files = python_files()
+    assert len(files) > 300, "the code was not found"
+    assert long_lines(files) == []
+
+
+def test_a_long_line_is_found_and_named(tmp_path: Path) -> None:
+    # the check itself: a line of 101 characters is named with its place, one of 100 is not, nor
+    # 100 Armenian letters (two bytes each)
+    sample = tmp_path / "sample.py"
+    sample.write_text("x = 1\n" + "#" * 100 + "\n" + "#" * 101 + "\n" + "ա" * 100, encoding="utf-8")
+    assert long_lines([sample], root=tmp_path) == ["sample.py:3: 101 characters"]
