@@ -4,11 +4,11 @@ Plain records in (who is seeded where, what was played, which byes were given), 
 the next round out: the evening's services (:mod:`clubrating.club.evening`) read the stored
 rounds into a :class:`History`, ask :func:`pair_round` for the next one and store it.
 ``caissify-pairings`` pairs (the product's); ``pairing-core``'s ``dutch-2026`` kernel, an
-independent implementation, checks it in the tests. The history each engine needs is derived
-here as FIDE's endorsed programs derive it from a TRF file: scores count byes and forfeits;
-colours and the no-rematch rule count only games played over the board; a player who did not
-play a round floated down in it (C.04.3 A.4.b). Why these two, and how they compare:
-``docs/website.md``.
+independent implementation, checks it in the tests (``tests/tournament/pairing_2026.py``). The
+history each engine needs is derived here as FIDE's endorsed programs derive it from a TRF file:
+scores count byes and forfeits; colours and the no-rematch rule count only games played over the
+board; a player who did not play a round floated down in it (C.04.3 A.4.b). Why these two, and
+how they compare: ``docs/website.md``.
 """
 
 from __future__ import annotations
@@ -16,10 +16,6 @@ from __future__ import annotations
 import enum
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from pairing_core.fide2026 import P26Player  # type: ignore[import-untyped]
 
 from clubrating.errors import ClubratingError
 from clubrating.formats.records import Bye, ByeKind, HalfPoints, Pairing
@@ -28,10 +24,6 @@ from clubrating.words import N_
 PAB_POINTS: HalfPoints = 2
 """The pairing-allocated bye scores as a win (FIDE Handbook C.04.1.c: "as many points as
 rewarded for a win, unless the regulations of the tournament rule otherwise")."""
-P26_MAX_STEPS = 50_000
-"""pairing-core's search budget: its exact search is factorial in a bracket's size (its README,
-limitation L1); past this many steps it gives up with a typed error instead of running for minutes
-(13 players once took 205 s without a budget)."""
 UNRATED = 0
 """The rating an engine is given for an unrated player: below everyone (they are seeded last)."""
 
@@ -208,57 +200,6 @@ def _caissify_player(state: PlayerState) -> dict[str, object]:
         "bye_count": int(state.had_pab_or_forfeit_win),
         "forfeit_win_count": 0,
     }
-
-
-def pair_round_2026(
-    history: History, round_: int, total_rounds: int, present: Iterable[int]
-) -> RoundPlan:
-    """The same round by pairing-core's ``dutch-2026`` kernel: the check of :func:`pair_round`."""
-    # the pairing engines are imported when a round is paired, not at every command's start
-    from pairing_core.errors import PairingError  # type: ignore[import-untyped]
-    from pairing_core.fide2026 import DUTCH_2026, P26Request, pair_2026
-
-    states = states_before(history, round_)
-    wanted = sorted(set(present))
-    players = tuple(_p26_player(states[n], set(wanted)) for n in wanted)
-    try:
-        result = pair_2026(
-            P26Request(
-                players=players,
-                ruleset=DUTCH_2026,
-                round_number=round_,
-                total_rounds=max(total_rounds, round_),
-                is_last_round=round_ == total_rounds,
-                max_steps=P26_MAX_STEPS,
-            )
-        )
-    except PairingError as error:
-        raise PairingFailed(
-            N_("round %(round)s cannot be paired: %(error)s"), round=round_, error=str(error)
-        ) from None
-    boards = tuple((int(p.white_id), int(p.black_id)) for p in result.pairs)
-    return _checked(RoundPlan(round_, boards, result.bye_id), states, set(wanted))
-
-
-def _p26_player(state: PlayerState, present: set[int]) -> P26Player:
-    """pairing-core's player: opponents among tonight's present players only (it refuses others)."""
-    from pairing_core.fide2026 import P26Player  # as pair_round_2026's own: imported when pairing
-
-    tags = {Float.DOWN: "D", Float.UP: "U", Float.NONE: ""}
-    floats = [tags[f] for f in state.floats]
-    return P26Player(
-        id=state.number,
-        tpn=state.number,
-        score=state.score,
-        rating=state.rating,
-        colors="".join(state.colours),
-        opponents=tuple(sorted(state.opponents & present)),
-        unplayed=state.colours.count("u"),
-        last_float=(floats[-1:] or [""])[0],
-        prev_float=(floats[-2:-1] or [""])[0],
-        got_pab=state.had_pab_or_forfeit_win,
-        played=len(state.opponents),
-    )
 
 
 def _checked(plan: RoundPlan, states: dict[int, PlayerState], present: set[int]) -> RoundPlan:
