@@ -1,4 +1,5 @@
-"""The pure packages import no Django, no database, no subprocess and no engine (STYLE.md 1)."""
+"""The pure packages import no Django, no database, no subprocess and no engine
+(docs/architecture.md)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""``mypy --strict`` over the whole package (STYLE.md: typed everywhere, mypy --strict
-in CI); the Django apps are checked through django-stubs' plugin (pyproject.toml).
+"""``mypy --strict`` over the whole package (docs/architecture.md: typed everywhere); the
+Django apps are checked through django-stubs' plugin (pyproject.toml).
 
 mypy's incremental cache makes a later run recheck only what changed (docs/testing.md): it
 hashes every file it reads and keeps each module's errors, so a cached run reports what a cold

@@ -1,4 +1,4 @@
-"""The ``clubrating`` command: a thin shell over the library (STYLE.md, practice 10).
+"""The ``clubrating`` command: a thin shell over the library (docs/architecture.md).
 
 Data goes to stdout (one JSON document with ``--json``), progress and logs to
 stderr. A :class:`~clubrating.errors.ClubratingError` becomes one line on

@@ -1,4 +1,4 @@
-"""The project's small exception hierarchy (STYLE.md, practice 7).
+"""The project's small exception hierarchy (docs/architecture.md: one clean line at the edge).
 
 Every error a user can cause derives from :class:`ClubratingError`; the CLI and
 the web turn it into one readable line. Anything else is a bug and keeps its

@@ -1,6 +1,6 @@
 """The analyze JSON of hand-written analysed games under every preset, and their ledger, as
 written by the code before the factor registry and the typed weights: byte for byte the same
-(DESIGN.md's analyze contract). To write the file again after a deliberate change:
+(the analyze contract of docs/cli.md). To write the file again after a deliberate change:
 ``PYTHONPATH=src python -m tests.cpi.test_golden_scores > tests/cpi/data/golden_scores.json``."""
 
 from __future__ import annotations

@@ -7,13 +7,12 @@ engines from the same history; the product's pairing is played on. Rounds where 
 sorted by why; a difference of any other kind fails the test.
 
 Run with ``-s`` to see the figures. Over the 28 evenings (139 rounds) on 2026-12-01: 91 identical
-(65 %); 28 refused by pairing-core (24 "no C.04.3 C4-compliant candidate" where caissify's pairing keeps
-every
-absolute rule, 4 past its step budget); 15 the same pairs with other colours (C.04.3 E.3/E.4 read
-differently: pairing-core aligns colour histories by round and ranks by score, caissify counts
-played
-games only and ranks by pairing number); 1 bye given by pairing-core to a higher score (C.04.3 C5); 4 other
-pairs. caissify took 7.5 ms a round, pairing-core 53 ms.
+(65 %); 28 refused by pairing-core (24 "no C.04.3 C4-compliant candidate" where caissify's
+pairing keeps every absolute rule, 4 past its step budget); 15 the same pairs with other colours
+(C.04.3 E.3/E.4 read differently: pairing-core aligns colour histories by round and ranks by
+score, caissify counts played games only and ranks by pairing number); 1 bye given by
+pairing-core to a higher score (C.04.3 C5); 4 other pairs. caissify took 7.5 ms a round,
+pairing-core 53 ms.
 """
 
 from __future__ import annotations

@@ -18,7 +18,7 @@ from clubrating.formats.typed import parse_typed
 from .conftest import PASSWORD, make_arbiter, publish_typed
 
 CHROMIUM = "/usr/bin/chromium"
-# The network is closed: no first-run, sync or component downloads (DESIGN.md, browser tests).
+# The network is closed: no first-run, sync or component downloads (docs/testing.md).
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",

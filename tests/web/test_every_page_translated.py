@@ -55,7 +55,7 @@ LOCALE = Path(django_settings.BASE_DIR) / "locale"
 LANGUAGES = ("hy", "ru")
 
 # The routes no person reads in a language: data for programs, and forms' targets. The JSON API, the
-# downloads and their headers stay English by the stable contract of ../shared/DESIGN.md.
+# downloads and their headers stay English by the stable contract of docs/cli.md.
 DOWNLOAD = (
     "a file download (CSV, JSON, TRF or PGN) for other programs: English by the stable contract"
 )

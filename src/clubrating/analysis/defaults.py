@@ -2,6 +2,6 @@
 budget and the opening book. A module of their own, without python-chess, so that building
 the parser does not import the engine's adapter (docs/testing.md, "The start of a command")."""
 
-DEFAULT_ENGINE = "/usr/games/stockfish"  # Debian package stockfish (DESIGN.md)
+DEFAULT_ENGINE = "/usr/games/stockfish"  # Debian package stockfish (scripts/bootstrap)
 DEFAULT_NODES = 150_000  # lichess's automatic analysis
-DEFAULT_BOOK = "/usr/share/games/gnuchess/book.bin"  # Debian package gnuchess-book (DESIGN.md)
+DEFAULT_BOOK = "/usr/share/games/gnuchess/book.bin"  # Debian package gnuchess-book (bootstrap)

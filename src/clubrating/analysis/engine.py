@@ -1,4 +1,4 @@
-"""The one adapter between the analysis and a UCI engine (STYLE.md, practice 8).
+"""The one adapter between the analysis and a UCI engine (docs/architecture.md, ``analysis``).
 
 :class:`UciSearcher` drives any UCI engine by path through python-chess's
 ``SimpleEngine``: Threads 1, a small hash, a node budget, MultiPV 3. Positions

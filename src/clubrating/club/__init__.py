@@ -1,1 +1,1 @@
-"""The club: Django models and the services that own every write (STYLE.md 9)."""
+"""The club: Django models and the services that own every write (docs/architecture.md)."""

@@ -1,6 +1,6 @@
 """``clubrating analyze GAMES.pgn``: the CPI of every game and player, no database.
 
-The JSON document is the stable contract of DESIGN.md ("analyze").
+The JSON document is a stable contract (docs/cli.md, "The JSON of rate, match and analyze").
 """
 
 from __future__ import annotations
@@ -114,7 +114,7 @@ def _config(args: argparse.Namespace) -> AnalysisConfig:
 
 
 def game_document(facts: GameFacts, weights: Weights = Weights()) -> dict[str, Any]:
-    """One game of the DESIGN.md ``analyze`` JSON, plus each player's mating
+    """One game of the ``analyze`` JSON (docs/cli.md), plus each player's mating
     attacks and the depths the engine reached."""
     scores = score_game(facts, weights)
     players = {}

@@ -166,7 +166,7 @@ def why_not(matcher: Matcher, name: str) -> str:
 def match_names(
     matcher: Matcher, names: Sequence[str], limit: int
 ) -> tuple[list[dict[str, Any]], int]:
-    """The JSON document of DESIGN.md, and how many names could not be matched."""
+    """The JSON document of docs/cli.md, and how many names could not be matched."""
     document: list[dict[str, Any]] = []
     failed = 0
     for name in names:

@@ -109,7 +109,7 @@ def rate_record(
     policy: Policy,
     juniors: frozenset[str] = frozenset(),
 ) -> dict[str, Any]:
-    """The JSON document of ``rate`` (DESIGN.md): every player, in start-number order."""
+    """The JSON document of ``rate`` (docs/cli.md): every player, in start-number order."""
     tournament = tournament_input(
         record,
         key=lambda entry: name_key(entry.name),

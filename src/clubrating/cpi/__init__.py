@@ -1,4 +1,4 @@
-"""clubrating.cpi: the Chess Performance Index, pure (DESIGN.md).
+"""clubrating.cpi: the Chess Performance Index, pure (docs/architecture.md, docs/rules.md C1-C7).
 
 Per-ply facts (:mod:`.facts`) -> the factors of the registry (:mod:`.registry`, measured in
 :mod:`.factors`) -> ΔCPI and the ledger (:mod:`.index`) under the settings of :mod:`.weights`.

@@ -1,5 +1,5 @@
 """Per-ply facts: what the engine shell observed, stored so the CPI can be
-re-scored without the engine (DESIGN.md: "Engine analysis is expensive and kept").
+re-scored without the engine (docs/architecture.md: the engine's analysis is kept).
 
 Every value here is plain data with ``to_dict()`` / ``from_dict()`` so a store
 (JSON file, SQLite, a Django ``JSONField``) can keep it verbatim.

@@ -1,7 +1,7 @@
 """What the TRF, PGN and CSV readers share: dates, time controls, players by name,
 the one-game-per-round check and the text decoding decision.
 
-Pure: no file is opened here (STYLE.md, practice 1).
+Pure: no file is opened here (docs/architecture.md, the pure packages).
 """
 
 from __future__ import annotations
@@ -120,7 +120,7 @@ def classify_seconds(base_seconds: float, increment_seconds: float = 0) -> TimeC
 
 
 # lichess broadcast exports write minutes in [TimeControl] ("90+30" for 90'+30",
-# ../shared/data/games/otb_broadcast_clk): a base under 3 "seconds-minutes" with an
+# the acceptance data's games/otb_broadcast_clk): a base under 3 "seconds-minutes" with an
 # increment of 10 s or more is read as minutes; no one plays 90 s + 30 s.
 MINUTES_WRITTEN_BELOW = 180
 MINUTES_WRITTEN_INCREMENT = 10

@@ -3,7 +3,7 @@
 A tournament file, whatever its format (TRF, PGN, CSV), is read into one
 :class:`TournamentRecord`: the players as written, the pairings (played or
 not) and the byes. Points are kept exactly, as half-points (``int``): a win is
-2, a draw 1, a loss 0 (STYLE.md, practice 2).
+2, a draw 1, a loss 0: never a float, so a sum is exact.
 """
 
 from __future__ import annotations

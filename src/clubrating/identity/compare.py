@@ -5,7 +5,7 @@ ordered by how often the difference joins two spellings of one person rather
 than two people (R12: a wrong merge is worse than a missed one): accents and
 transliteration cost little, an initial or a missing middle name a little
 more, typos in the surname more, a different first name most. Their values
-were fitted by hand on seeded samples of ../shared/data/names/variants.tsv:
+were fitted by hand on seeded samples of the acceptance data's names/variants.tsv:
 the first ones on the benchmark's own sample (benchmarks/bench_matching.py,
 seed 3), those of the readings by words, the middle-name and second-surname
 typos and the rare given names on 3,000 variants outside it (seed 11).

@@ -134,7 +134,7 @@ def is_abbreviation(short: str, full: str) -> bool:
 
     Same first and last letter, every letter of ``short`` in ``full`` in
     order, and at least two letters left out (the Spanish and Arabic written
-    abbreviations of names seen in ../shared/data/names/variants.tsv).
+    abbreviations of names seen in the acceptance data's names/variants.tsv).
     """
     if not 2 <= len(short) <= len(full) - 2 or short[0] != full[0] or short[-1] != full[-1]:
         return False

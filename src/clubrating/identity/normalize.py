@@ -23,13 +23,13 @@ from clubrating.errors import InputError
 from clubrating.words import N_
 
 # Longest name accepted, in characters after trimming. The longest canonical
-# name in the Scid spelling file (../shared/data/names/roster.txt) has 60; FIDE
+# name in the Scid spelling file (the acceptance data's names/roster.txt) has 60; FIDE
 # TRF gives the name 33 columns. 200 leaves room for aliases typed in full.
 MAX_NAME_LENGTH = 200
 
 # Particles that belong to a surname but are written, dropped or moved freely
 # ("Carbonnel, Heinz de" / "De Carbonnel, Heinz"): Dutch, German, Romance,
-# Arabic; seen in ../shared/data/names/variants.tsv.
+# Arabic; seen in the acceptance data's names/variants.tsv.
 PARTICLES = frozenset(
     {
         "van",

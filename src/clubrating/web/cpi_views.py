@@ -1,4 +1,4 @@
-"""The player's CPI dashboard (spec C6, DESIGN.md "Player / coach"): the CPI over time, the
+"""The player's CPI dashboard (C6 of docs/rules.md, for players and coaches): the CPI over time, the
 factor averages beside the club's, the ΔCPI of the latest games, and Coach by CPI — exercises
 from the player's own games for the weakest factor, each on a board drawn by python-chess.
 
