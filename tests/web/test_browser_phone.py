@@ -1,10 +1,6 @@
-"""Every public page at 375 px (and 360) in Chromium: the club page and rating list, the tournament
-list, a
-nine-round tournament's crosstable, a player's page and its card's sections, the CPI
-dashboard, the game viewer, a running evening, the printable pages and the login page. None may be
-wider
-than the phone (wide tables scroll inside their box), and the text of every chart is at least
-11 CSS px as drawn. The fair-play page is the arbiters' and not visited."""
+"""A phone in Chromium: a nine-round crosstable scrolls inside its own box, and two phones are two
+devices for the moves links. Every page's fit at 360 and 375 px (and 768 and 1280, in three
+languages) is the widths check's: tests/web/test_browser_widths.py."""
 
 from __future__ import annotations
 
@@ -24,7 +20,6 @@ from .test_browser import page  # noqa: F401  (the Chromium fixture)
 pytestmark = pytest.mark.browser
 
 PHONE = {"width": 375, "height": 812}
-SMALLEST_CHART_TEXT = 11  # CSS px, as drawn after the SVG is scaled to the phone
 LONG = "Maximiliana Konstantinopolitanskaya-Wolkenstein"  # a name that does not wrap
 PLAYERS = [
     LONG,
@@ -104,35 +99,6 @@ def _club() -> tuple[Club, dict[str, str]]:
         for printed in ("pairings", "names", "wallchart"):
             paths[f"{printed} of {t.name}"] = f"{c}t/{t.id}/print/{printed}/"
     return club, paths
-
-
-CHART_TEXT = """() => Array.from(document.querySelectorAll('svg text')).map(t => {
-  const m = t.getScreenCTM();
-  return parseFloat(getComputedStyle(t).fontSize) * Math.hypot(m.a, m.b);
-})"""
-
-
-@pytest.mark.parametrize("width", [375, 360])  # the phone the pages are made for, and the narrowest
-def test_every_public_page_fits_a_phone(
-    live_server: Any,
-    transactional_db: None,
-    page: Any,  # noqa: F811
-    width: int,
-) -> None:
-    _, paths = _club()
-    page.set_viewport_size({**PHONE, "width": width})
-    too_wide, small_text = {}, {}
-    for what, path in paths.items():
-        response = page.goto(f"{live_server.url}{path}")
-        assert response.status == 200, (what, path, response.status)
-        wide = page.evaluate("document.documentElement.scrollWidth")
-        if wide > page.evaluate("window.innerWidth"):
-            too_wide[what] = wide
-        sizes = page.evaluate(CHART_TEXT)
-        if sizes and min(sizes) < SMALLEST_CHART_TEXT:
-            small_text[what] = round(min(sizes), 1)
-    assert not too_wide, f"wider than {width} px: {too_wide}"
-    assert not small_text, f"chart text under {SMALLEST_CHART_TEXT} px: {small_text}"
 
 
 def test_the_crosstable_scrolls_inside_its_box_on_a_phone(
