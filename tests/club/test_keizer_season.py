@@ -164,3 +164,35 @@ def test_a_season_whose_earlier_evening_was_deleted_reads_from_the_evenings_left
     ok(capsys, "delete", "1")
     assert "round 1 paired: 1 board" in ok(capsys, "evening", "pair", "2")
     assert "Ada Quinn" in ok(capsys, "evening", "show", "2")
+
+
+@pytest.mark.django_db(transaction=True, reset_sequences=True)
+def test_a_season_read_over_a_chain_of_evenings_ranks_as_one_tournament_of_those_rounds(
+    capsys, club
+) -> None:
+    results = [["1-0", "1/2-1/2"], ["0-1", "1-0"], ["1/2-1/2"]]  # three present: one board
+    away = [[], ["4"], ["1", "2"]]  # apologies each evening
+    ok(capsys, "evening", "start", "Season", "--system", "keizer", "--rounds", "3")
+    ok(capsys, "evening", "register", "1", *NAMES)
+    ok(capsys, "link", "1", "--all-new")
+    for evening in range(3):
+        for number in away[evening]:
+            ok(capsys, "evening", "mark", "1", "apologies", number)
+        ok(capsys, "evening", "pair", "1")
+        for board, result in enumerate(results[evening], 1):
+            ok(capsys, "evening", "result", "1", str(board), result)
+    whole = json.loads(ok(capsys, "evening", "show", "1", "--json"))["messages"]
+    ok(capsys, "evening", "start", "Night", "--system", "keizer", "--keizer", "rated=evening")
+    ok(capsys, "evening", "register", "2", *NAMES)
+    for evening, tournament in enumerate((2, 3, 4)):
+        if evening:
+            ok(capsys, "evening", "publish", str(tournament - 1))
+            ok(capsys, "evening", "next", str(tournament - 1), f"Night {evening + 1}")
+        for number in away[evening]:
+            ok(capsys, "evening", "mark", str(tournament), "apologies", number)
+        ok(capsys, "evening", "pair", str(tournament))
+        for board, result in enumerate(results[evening], 1):
+            ok(capsys, "evening", "result", str(tournament), str(board), result)
+    chained = json.loads(ok(capsys, "evening", "show", "4", "--json"))["messages"]
+    ranking = whole[whole.index("standings:") + 1 :]
+    assert len(ranking) == 5 and ranking == chained[chained.index("standings:") + 1 :]
