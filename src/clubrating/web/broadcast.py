@@ -18,7 +18,6 @@ import datetime as dt
 import hashlib
 import io
 
-from django.db.models import Max
 from django.http import Http404, HttpRequest, HttpResponse
 from django.utils import timezone
 from django.utils.cache import get_conditional_response
@@ -90,7 +89,10 @@ def broadcast_games(access: ClubAccess, t: Tournament, rounds: range) -> list[Br
 def _last_change(access: ClubAccess) -> int | None:
     """The time of the club's newest audit entry as an HTTP date's seconds, or None while it is
     within the current second (or there is none)."""
-    newest = AuditEntry.objects.filter(club=access.club).aggregate(newest=Max("when"))["newest"]
+    # the newest by id, on the index (club, id): a club's writes hold its lock one at a time
+    newest = (
+        AuditEntry.objects.filter(club=access.club).order_by("-id").values_list("when", flat=True)
+    ).first()
     if newest is None or timezone.now() - newest < SETTLED:
         return None
     return int(newest.timestamp())
