@@ -4,6 +4,9 @@ point whatever the language. The pages are those of the languages crawl (its clu
 
 from __future__ import annotations
 
+import csv
+import io
+import json
 import re
 
 import pytest
@@ -46,3 +49,23 @@ def test_the_check_sees_a_point_in_russian_and_passes_dates_and_versions() -> No
     assert POINT.findall("2024.01.09 · Stockfish 16.1.2 · 1/2-1/2 · ½") == []
     assert POINT.findall(SECTION.sub(" ", "(FIDE Handbook C.07 9.1)")) == []
     assert COMMA.findall("costs 0,3 ΔCPI, 2, 3 games at 10,000 nodes") == ["0,3"]
+
+
+@pytest.mark.parametrize("language", ["hy", "ru"])
+def test_the_files_for_programs_keep_the_point_in_every_language(
+    catalogue: None,  # noqa: F811
+    site: Site,  # noqa: F811
+    language: str,
+) -> None:
+    t = next(v.path for v in site.visits["c/<slug:slug>/t/<int:tournament_id>/"])
+    client, headers = Client(), {"accept-language": language}
+    standings = client.get(f"{t}standings.csv", headers=headers).content.decode()
+    rows = list(csv.reader(io.StringIO(standings)))
+    cells = [cell for row in rows[1:] for cell in row[4:]]  # the tie-breaks and the ratings
+    assert any("." in c for c in cells) and not any("," in c for c in cells), standings
+    tid = t.rstrip("/").split("/")[-1]
+    for api in (f"/api/c/riverside/tournaments/{tid}", "/api/c/riverside/ratings"):
+        document = client.get(api, headers=headers).content.decode()
+        assert json.loads(document) and not re.search(r'"[^"]*\d,\d[^"]*"', document), api
+    page = client.get(t, headers=headers).content.decode()
+    assert re.search(r">\d+,\d+<", page)  # the same tie-breaks on the page, with a comma

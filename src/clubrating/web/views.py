@@ -442,7 +442,7 @@ def tournament_csv(request: HttpRequest, access: ClubAccess, tournament_id: int)
                     p["name"],
                     *([p["team"] or ""] if team else []),
                     p["points_text"],
-                    *p["tiebreak_texts"],
+                    *("" if v is None else f"{v:g}" for v in p["tiebreaks"]),  # not the page's
                     "" if p["rating_before"] is None else f"{p['rating_before']:.1f}",
                     "" if p["rating_after"] is None else f"{p['rating_after']:.1f}",
                 )
