@@ -42,9 +42,9 @@ import chess.pgn
 
 from clubrating.analysis.cache import SearchLine, SqliteCache, decode_lines
 from clubrating.analysis.engine import DEFAULT_ENGINE, EngineFailure, EngineSettings
-from clubrating.analysis.runner import AnalysisConfig, Analyzer, analyse_games
+from clubrating.analysis.runner import AnalysisConfig, Analyzer, analyse_games, read_pgn_file
 from clubrating.analysis.store import Row, StoreCache, write_store
-from clubrating.commands.calibrate import pick_games
+from clubrating.cpi.fitting import pick_games
 from clubrating.cpi.facts import GameFacts
 
 HERE = Path(__file__).resolve().parent
@@ -73,7 +73,8 @@ def pool_games(name: str, folder: Path) -> list[chess.pgn.Game]:
     presets = fit_presets()
     sample, options = presets.SAMPLES[name]
     time_control = options[options.index("--time-control") + 1]
-    games, _, _ = pick_games([str(p) for p in sample(folder)], time_control)
+    read = (game for path in sample(folder) for game in read_pgn_file(path))
+    games, _, _ = pick_games(read, time_control)
     return games
 
 

@@ -37,7 +37,7 @@ import numpy as np
 
 from clubrating.analysis.engine import DEFAULT_ENGINE, EngineSettings
 from clubrating.analysis.runner import DEFAULT_BOOK, AnalysisConfig, analyse_games
-from clubrating.commands.calibrate import DEFAULT_MIN_PLIES, sides_of
+from clubrating.cpi.fitting import DEFAULT_MIN_PLIES, sides_of
 from clubrating.cpi.calibrate import Side, correlation, cross_validate, estimate, fit
 from clubrating.cpi.facts import GameFacts
 from clubrating.cpi.registry import COUNTS, SHARES

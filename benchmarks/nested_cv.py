@@ -30,7 +30,7 @@ from typing import Any
 
 from clubrating.analysis.engine import DEFAULT_ENGINE, EngineSettings
 from clubrating.analysis.runner import DEFAULT_BOOK, AnalysisConfig, analyse_games
-from clubrating.commands.calibrate import DEFAULT_MIN_PLIES, sides_of
+from clubrating.cpi.fitting import DEFAULT_MIN_PLIES, sides_of
 from clubrating.cpi.calibrate import Side
 from clubrating.cpi.nested import (
     CHOICES,

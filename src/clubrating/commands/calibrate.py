@@ -1,10 +1,10 @@
 """``clubrating calibrate GAMES.pgn ...``: fit the CPI on rated games (spec C4, C7).
 
-Analyses the games (the search cache makes a second run cheap), turns each
-player-side into the factors and the rating of the ``WhiteElo``/``BlackElo``
-tags, fits the weights and the Elo map (:mod:`clubrating.cpi.calibrate`),
-cross-validates by leaving players (or games) out and writes the settings
-with their provenance: a club loads them with ``clubrating cpi-weights --load``.
+Reads the games, analyses them (the search cache makes a second run cheap) and prints what the
+pure pipeline of :mod:`clubrating.cpi.fitting` makes of them: each player-side as the factors and
+the rating of the ``WhiteElo``/``BlackElo`` tags, the fit of the weights and the Elo map
+(:mod:`clubrating.cpi.calibrate`), its cross-validation by leaving players (or games) out, and the
+settings with their provenance: a club loads them with ``clubrating cpi-weights --load``.
 
 One fit is one rating pool and one time control: lichess, chess.com and FIDE
 ratings are different scales, and blitz is not classical. The pool is named
@@ -19,42 +19,27 @@ import datetime as dt
 import json
 import os
 import sys
-from collections import Counter
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from clubrating import __version__
 from clubrating.analysis.defaults import DEFAULT_BOOK, DEFAULT_ENGINE, DEFAULT_NODES
 from clubrating.cli import examples, option, print_json, wants_json, whole
 from clubrating.djangoenv import gettext
 from clubrating.cpi import factors as factor_definitions
-from clubrating.cpi.factors import FITTED_E, EvalLossForm, eval_loss
-from clubrating.cpi.calibrate import (
-    FEATURES,
-    Side,
-    careers,
-    cross_validate,
-    fit,
-    settings_of,
-    side_values,
-    time_control_class,
+from clubrating.cpi.fitting import (
+    DEFAULT_MIN_PLIES,
+    DEFAULT_WINDOW,
+    calibration_document,
+    pick_games,
+    sides_of,
 )
-from clubrating.cpi.difficulty import difficulty_values
-from clubrating.cpi.facts import Color, GameFacts
-from clubrating.cpi.index import Weights, score_game
 from clubrating.cpi.registry import NAMES
-from clubrating.cpi.weights import ScoringModel
 from clubrating.errors import InputError
 from clubrating.words import N_
-
-if TYPE_CHECKING:
-    import chess.pgn
 
 # A club's own analysis depth: a fit at another depth reads the club's games high or low
 # (docs/cpi.md, "The engine's depth").
 DEFAULT_CALIBRATION_NODES = DEFAULT_NODES
-DEFAULT_MIN_PLIES = 20  # ours: a game of fewer than 10 moves each says little of either player
-DEFAULT_WINDOW = 10  # "plays like 1750 ± 150 over the last 10 games"
 
 
 def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
@@ -139,110 +124,23 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     parser.set_defaults(handler=run)
 
 
-def _rating(headers: chess.pgn.Headers, tag: str) -> float | None:
-    text = headers.get(tag, "").strip()
-    return float(text) if text.isdigit() and 100 <= int(text) <= 3500 else None
-
-
-def pick_games(
-    paths: list[str], time_control: str | None
-) -> tuple[list[chess.pgn.Game], Counter[str], str]:
-    """The rated games of one time control, what was left out and why, and the time control."""
-    # the engine's shell (python-chess) when the command runs, not when the parser is built
-    from clubrating.analysis.runner import read_pgn_file
-
-    left_out: Counter[str] = Counter()
-    picked: list[chess.pgn.Game] = []
-    classes: Counter[str] = Counter()
-    for path in paths:
-        for game in read_pgn_file(path):
-            if (
-                _rating(game.headers, "WhiteElo") is None
-                or _rating(game.headers, "BlackElo") is None
-            ):
-                left_out["without both ratings"] += 1
-                continue
-            first = next(iter(game.mainline()), None)
-            kind = time_control_class(
-                dict(game.headers), first.clock() if first is not None else None
-            )
-            if time_control is not None and kind not in (time_control, "unknown"):
-                left_out[f"{kind}, not {time_control}"] += 1
-                continue
-            classes[kind] += 1
-            picked.append(game)
-    known = sorted(k for k in classes if k != "unknown")
-    if time_control is None and len(known) > 1:
-        raise InputError(
-            N_(
-                "games of several time controls (%(controls)s): "
-                "fit one at a time with --time-control"
-            ),
-            controls=", ".join(f"{k} {classes[k]}" for k in known),
-        )
-
-    return picked, left_out, time_control or (known[0] if known else "unknown")
-
-
-SPEC_WEIGHTS = (
-    Weights().to_dict()
-)  # the spec's C1 weights, read once (careers call this ~30,000 times)
-FITTED_FORM = Weights(model=ScoringModel(e_form=FITTED_E))  # the factors as the fit reads them
-SPEC_E_KEY = "E_spec"  # not a feature: the spec's E, for the baseline
-
-
-def sides_of(
-    facts: list[GameFacts],
-    min_plies: int,
-    e_forms: Sequence[EvalLossForm] = (),
-    difficulty: bool = False,
-) -> list[Side]:
-    """Each scored player-side with its rating; anonymous players ('?') are one group a game.
-    ``e_forms``: E read each of these ways too, under :func:`clubrating.cpi.nested.e_key`;
-    ``difficulty``: the candidate features of :mod:`clubrating.cpi.difficulty` too."""
-    from clubrating.cpi.nested import (
-        e_key,
-    )  # the nested study's module (numpy): when a command runs
-
-    sides = []
-    for number, game in enumerate(facts):
-        if len(game.plies) < min_plies:
-            continue
-        scores = score_game(game, FITTED_FORM)
-        for color, tag in ((Color.WHITE, "White"), (Color.BLACK, "Black")):
-            elo = _rating(game.headers, f"{tag}Elo")  # type: ignore[arg-type]
-            assert elo is not None  # pick_games kept only games with both ratings
-            name = game.headers.get(tag, "?").strip()
-            group = name if name not in ("", "?") else f"game:{number}"
-            band = game.headers.get("Band") or f"{int(elo // 200) * 200}"
-            values = side_values(scores[color].factors, game.outcome, color)
-            values[SPEC_E_KEY] = eval_loss(
-                game.plies, color
-            ).value  # the baseline scores the spec's E
-            values.update(
-                {e_key(form): eval_loss(game.plies, color, form).value for form in e_forms}
-            )
-            if difficulty:
-                values.update(difficulty_values(game.plies, color))
-            sides.append(Side(elo, values, group, band, scores[color].factors.acpl))
-    return sides
-
-
-def spec_delta(side: Side) -> float:
-    """The spec's ΔCPI of a side (C1 weights, C3's E, unavailable adds 0): the report's baseline."""
-    values = {**side.values, "E": side.values.get(SPEC_E_KEY, side.values.get("E"))}
-    return sum(SPEC_WEIGHTS[name] * (values.get(name) or 0.0) for name in FEATURES)
-
-
 def run(args: argparse.Namespace) -> int:
-    games, left_out, time_control = pick_games(args.games, args.time_control)
+    # the engine's shell (python-chess) when the command runs, not when the parser is built
+    from clubrating.analysis.engine import EngineSettings
+    from clubrating.analysis.runner import (
+        AnalysisConfig,
+        analyse_games,
+        read_pgn_file,
+        stderr_progress,
+    )
+    from clubrating.analysis.store import store_settings, unused_store_line
+
+    read = (game for path in args.games for game in read_pgn_file(path))
+    games, left_out, time_control = pick_games(read, args.time_control)
     if not games:
         raise InputError(
             N_("no game with both WhiteElo and BlackElo to fit on"), file=args.games[0]
         )
-    from clubrating.analysis.engine import EngineSettings  # as pick_games
-    from clubrating.analysis.runner import AnalysisConfig, analyse_games, stderr_progress
-    from clubrating.analysis.store import store_settings, unused_store_line
 
     engine = option(args, "engine", "CLUBRATING_ENGINE", DEFAULT_ENGINE)
     book = option(args, "book", "CLUBRATING_BOOK", DEFAULT_BOOK)
@@ -258,16 +156,14 @@ def run(args: argparse.Namespace) -> int:
     ):
         print(unused, file=sys.stderr)
     sides = sides_of(facts, args.min_plies)
-    model = fit(sides)  # an InputError when the sides cannot be fitted
-
-    report = cross_validate(sides, k=args.folds, spec_delta=spec_delta)
-    document = {
-        "pool": args.pool,
-        "time_control": time_control,
-        "settings": settings_of(
-            model, min_plies=args.min_plies, window=args.window, floor=report.floor
-        ),
-        "provenance": {
+    document = calibration_document(
+        sides,
+        pool=args.pool,
+        time_control=time_control,
+        folds=args.folds,
+        min_plies=args.min_plies,
+        window=args.window,
+        provenance={
             "clubrating": __version__,
             "definitions": getattr(factor_definitions, "DEFINITIONS_VERSION", 1),
             "engine": facts[0].engine.to_dict() if facts else None,
@@ -282,9 +178,7 @@ def run(args: argparse.Namespace) -> int:
             + f" --pool {args.pool} --time-control {time_control} --nodes {args.nodes}"
             + f" --min-plies {args.min_plies} --window {args.window} --folds {args.folds}",
         },
-        "cross_validation": report.to_dict(),
-        "careers": careers(sides, model, spec_delta, window=args.window),
-    }
+    )
     if args.out:
         try:
             with open(args.out, "w", encoding="utf-8") as handle:
