@@ -115,6 +115,10 @@ if REDIS_URL:
     # one game; a game job sets its own (club.jobs.rq_workers.GAME_TIMEOUT).
     RQ_QUEUES = {"default": {"URL": REDIS_URL, "DEFAULT_TIMEOUT": 3600}}
 
+# An arbiter's invitation and password reset links (club/services/accounts.py) work once, for
+# three days: long enough to pass a link on by hand, short enough that a lost one soon dies.
+PASSWORD_RESET_TIMEOUT = 3 * 24 * 3600
+
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},

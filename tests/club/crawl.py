@@ -100,6 +100,8 @@ NO_FIGURES = {
     ("site", "sitemap.xml"): "addresses of public clubs",
     ("site", "accounts/login/"): "a form",
     ("site", "accounts/logout/"): "a form",
+    ("site", "accounts/password_change/"): "a form",
+    ("site", "accounts/<slug:kind>/<str:uidb64>/<str:token>/"): "a form (a one-time link's)",
     ("site", "language/"): "the language switch",
     ("site", "api/openapi.json"): "the API's description",
     ("site", "api/clubs"): "club names",

@@ -11,6 +11,8 @@ from django.contrib.auth.models import User
 from clubrating.cli import main
 from clubrating.club.models import AuditEntry, Club
 
+from .conftest import make_arbiter
+
 
 def run(monkeypatch: pytest.MonkeyPatch, argv: list[str], stdin: str = "") -> int:
     monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
@@ -36,6 +38,9 @@ def test_an_arbiter_added_from_the_command_line_can_log_in_to_that_club_only(
     assert AuditEntry.objects.filter(club=club, action="arbiter-add", target="login nina").exists()
     assert run(monkeypatch, ["arbiter", "list", "--club", "riverside", "--json"]) == 0
     assert '"nina"' in capsys.readouterr().out
+    assert run(monkeypatch, ["arbiter", "remove", "nina", "--club", "riverside"]) == 2
+    assert "the last arbiter of Riverside Chess Club" in capsys.readouterr().err
+    make_arbiter(club, "olga")
     assert run(monkeypatch, ["arbiter", "remove", "nina", "--club", "riverside"]) == 0
     assert not club.arbiters.filter(username="nina").exists()
 

@@ -40,6 +40,7 @@ from clubrating.club.models import (
     RebuildLog,
     Tournament,
 )
+from clubrating.club.services import accounts
 from clubrating.club.services import moves_links as ml
 from clubrating.club.services.club_settings import change_settings, current_settings, parse_settings
 from clubrating.club.services.moves import attach_typed_moves
@@ -102,6 +103,7 @@ EXCUSED = {
         for tail in (
             "t/<int:tournament_id>/<slug:action>/",
             "members/<slug:action>/",
+            "arbiters/<slug:action>/",
             "initial-list/<slug:action>/",
             "evening/<int:tournament_id>/<slug:action>/",
         )
@@ -348,6 +350,7 @@ def site(club: Club, evening: Tournament) -> Site:
         "t/<int:tournament_id>/slips/": f"t/{swiss.id}/slips/",
         "g/<int:game_id>/": f"g/{g}/",
         "members/": "members/",
+        "arbiters/": "arbiters/",
         "privacy/": "privacy/",
         "settings/": "settings/",
         "initial-list/": "initial-list/",
@@ -374,6 +377,13 @@ def site(club: Club, evening: Tournament) -> Site:
     visits["c/<slug:slug>/arbiter/t/<int:tournament_id>/"].append(
         Visit(f"{home}t/{draft.id}/", arbiter=True)
     )
+    _, invitation = accounts.invite_arbiter(club, "olga-invited", who=WHO)
+    visits["accounts/password_change/"] = [Visit("/accounts/password_change/", arbiter=True)]
+    visits["accounts/<slug:kind>/<str:uidb64>/<str:token>/"] = [
+        Visit(invitation),
+        Visit(invitation.replace("/invite/", "/reset/"), status=404),
+        Visit(invitation, post={"new_password1": "x", "new_password2": "y"}),
+    ]
     visits["c/<slug:slug>/arbiter/rebuild/"] = [
         Visit(f"{home}rebuild/", arbiter=True, post={}, follow=True)
     ]

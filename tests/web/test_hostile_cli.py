@@ -179,6 +179,7 @@ CLI: dict[str, list[list[str]]] = {
         ["arbiter", "add", "{V}", "--club", "riverside", "--password-stdin"],
         ["arbiter", "add", "olga", "--club", "{V}", "--password-stdin"],
         ["arbiter", "add", "olga", "--club", "riverside", "--password-stdin", "<{V}"],
+        ["arbiter", "reset", "{V}", "--club", "riverside"],
     ],
     "analyse-club": [
         ["analyse-club", "--nodes", "{V}"],

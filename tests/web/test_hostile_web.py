@@ -28,6 +28,7 @@ from clubrating.club import evening as ev
 from clubrating.club.services.keizer import SETTINGS as KEIZER_SETTINGS
 from clubrating.club.services import club_settings
 from clubrating.club.models import Entry, EveningBoard, Game, Member, Tournament
+from clubrating.club.services import accounts
 from clubrating.club.services import moves_links as ml
 
 from .conftest import WHO
@@ -87,6 +88,7 @@ GET_ONLY = {
             "",
             "audit/",
             "members/",
+            "arbiters/",
             "initial-list/",
             "fair-play/",
             "evening/<int:tournament_id>/",
@@ -98,6 +100,8 @@ GET_ONLY = {
 POST_SURFACES: dict[str, dict[str, tuple[str, ...]]] = {
     "accounts/login/": {"": ("username", "password", "next")},
     "accounts/logout/": {"": ("next",)},
+    "accounts/password_change/": {"": ("old_password", "new_password1", "new_password2")},
+    "accounts/<slug:kind>/<str:uidb64>/<str:token>/": {"": ("new_password1", "new_password2")},
     "language/": {"": ("language", "next")},
     "m/<slug:token>/": {"": ("moves", "result")},
     ARBITER + "rebuild/": {"": ()},
@@ -134,6 +138,12 @@ POST_SURFACES: dict[str, dict[str, tuple[str, ...]]] = {
         "distinct": ("one", "other"),
         "leave": ("member", "day"),
         "return": ("member",),
+        "nonsense": (),
+    },
+    ARBITER + "arbiters/<slug:action>/": {
+        "invite": ("login",),
+        "reset": ("login",),
+        "remove": ("login",),
         "nonsense": (),
     },
     ARBITER + "privacy/": {"": ("visibility", "names", "rotate")},
@@ -224,6 +234,7 @@ def club_numbers(evening: Tournament, arbiter_client: Client) -> dict[str, str]:
             EveningBoard.objects.filter(tournament=night).first().id  # type: ignore[union-attr]
         ),
         "token": links[0].token,
+        "invitation": accounts.invite_arbiter(club, "olga-invited", who=WHO)[1],
         "slug": "riverside",
     }
 
@@ -241,6 +252,12 @@ def path_of(
         "<int:game_id>": numbers["game"],
         "<int:round_number>": "1",
         "<slug:action>": action or "x",
+        **dict(
+            zip(
+                ("<slug:kind>", "<str:uidb64>", "<str:token>"),
+                numbers["invitation"].split("/")[2:5],
+            )
+        ),
     }
     if hostile_number is not None:
         values.update({key: hostile_number for key in values if key.startswith("<int:")})
@@ -298,6 +315,7 @@ def good_value(field: str, numbers: dict[str, str], evening_route: bool) -> Any:
         "action": "print",
         "confirm": "",
         "row": "1",
+        "login": "anna-arbiter",
     }.get(field, "")
 
 

@@ -383,6 +383,14 @@ def _pair(target: str, old: dict[str, Any], new: dict[str, Any]) -> str:
     }
 
 
+def _arbiter_password(target: str, old: dict[str, Any], new: dict[str, Any]) -> str:
+    t = {"t": target_shown(target)}
+    return {
+        "invite": _("%(t)s accepted the invitation and chose a password"),
+        "reset": _("%(t)s chose a new password with a reset link"),
+    }.get(new.get("how", ""), _("%(t)s changed the password")) % t
+
+
 def _arbiter_add(target: str, old: dict[str, Any], new: dict[str, Any]) -> str:
     t = {"t": target_shown(target)}
     return (
@@ -590,6 +598,11 @@ SENTENCES: dict[str, Writer] = {
     ),
     "arbiter-add": _arbiter_add,
     "arbiter-remove": _template(gettext_noop("%(t)s is no longer an arbiter")),
+    "arbiter-invite": _template(
+        gettext_noop("%(t)s invited as an arbiter (a one-time link to choose a password)")
+    ),
+    "arbiter-reset-link": _template(gettext_noop("a password reset link made for %(t)s")),
+    "arbiter-password": _arbiter_password,
     "import-club": lambda t, o, n: (
         _("the club %(t)s loaded from the archive %(file)s (%(rows)s)")
         % {"t": t, "file": n["file"], "rows": _rows(n["rows"])}

@@ -9,7 +9,7 @@ from typing import Any
 
 from clubrating.djangoenv import gettext
 from clubrating.cli import examples, print_json, wants_json
-from clubrating.commands.club import the_club, who
+from clubrating.commands.club import report, the_club, who
 from clubrating.errors import InputError
 from clubrating.words import N_
 
@@ -59,6 +59,12 @@ def cmd_arbiter(args: argparse.Namespace) -> int:
         return 0
     if not args.username:
         raise InputError(N_("'arbiter %(action)s' needs a login name"), action=args.action)
+    if args.action == "reset":
+        outcome, path = accounts.reset_link(club, args.username, who=who())
+        report(outcome, args, login=args.username, path=path)
+        if not wants_json(args):
+            print(gettext("the link: the website's address followed by %(path)s") % {"path": path})
+        return 0
     if args.action == "add":
         password = _password(args, is_new=not accounts.login_exists(args.username))
         message = accounts.add_arbiter(club, args.username, password, who=who())
@@ -81,14 +87,17 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
             "and a password, nothing more."
         ),
         epilog=examples(
-            "echo 'long secret phrase' | clubrating arbiter "
-            "add anna --club riverside --password-stdin"
+            "echo 'long secret phrase' | clubrating arbiter add anna --club riverside "
+            "--password-stdin; clubrating arbiter reset anna --club riverside"
         ),
     )
     p.add_argument(
         "action",
-        choices=("add", "remove", "list"),
-        help=gettext("add a login, remove one, or list the club's"),
+        choices=("add", "remove", "list", "reset"),
+        help=gettext(
+            "add a login, remove one, list the club's, or make a one-time link that resets a "
+            "forgotten password"
+        ),
     )
     p.add_argument("username", nargs="?", help=gettext("the login name"))
     p.add_argument("--club", help=gettext("the club's short name (default: the only club)"))

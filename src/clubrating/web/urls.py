@@ -14,6 +14,7 @@ from clubrating.web import (
     api,
     broadcast,
     arbiter,
+    arbiters,
     club_settings,
     cpi_views,
     evening,
@@ -71,6 +72,8 @@ arbiter_patterns = [
     ),
     path("members/", arbiter.members_page, name="arbiter-members"),
     path("members/<slug:action>/", arbiter.member_action, name="arbiter-member-action"),
+    path("arbiters/", arbiters.arbiters_page, name="arbiter-arbiters"),
+    path("arbiters/<slug:action>/", arbiters.arbiter_action, name="arbiter-arbiter-action"),
     path("privacy/", arbiter.privacy, name="arbiter-privacy"),
     path("settings/", club_settings.settings_page, name="arbiter-settings"),
     path("initial-list/", club_settings.initial_page, name="arbiter-initial"),
@@ -109,6 +112,12 @@ urlpatterns = [
     # cached for everyone, so they carry none (a token would set a cookie and make each page
     # uncacheable); a forged post can do no more than choose the language a visitor reads.
     path("language/", csrf_exempt(set_language), name="set-language"),
+    path("accounts/password_change/", arbiters.change_password, name="password-change"),
+    path(
+        "accounts/<slug:kind>/<str:uidb64>/<str:token>/",
+        arbiters.choose_password,
+        name="choose-password",
+    ),
     path("accounts/logout/", auth_views.LogoutView.as_view(next_page="/"), name="logout"),
     path("c/<slug:slug>/arbiter/", include(arbiter_patterns)),
     path("c/<slug:slug>/", include(club_patterns)),
