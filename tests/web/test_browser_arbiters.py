@@ -28,7 +28,9 @@ def log_in(page, url: str, login: str, password: str) -> None:  # type: ignore[n
     page.click("button[type=submit]")
 
 
-def test_invite_accept_log_in_change_the_password_and_remove(live_server, transactional_db) -> None:  # type: ignore[no-untyped-def]
+def test_invite_accept_log_in_change_the_password_and_remove(  # type: ignore[no-untyped-def]
+    live_server, transactional_db
+) -> None:
     assert Path(CHROMIUM).exists(), f"{CHROMIUM} is missing: run scripts/bootstrap --test"
     from playwright.sync_api import sync_playwright
 
