@@ -1,5 +1,4 @@
-"""Words and columns for people: counts that agree with their nouns ("1 tournament", "2
-tournaments") in every message, table cells measured as a terminal displays them, and the
+"""Words and columns for people: table cells measured as a terminal displays them, and the
 marker of texts to translate in the packages that import no Django, and what a control
 character is (the one definition every reader of input and the CLI's output use)."""
 
@@ -8,8 +7,6 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Sequence
-
-IRREGULAR = {"entry": "entries", "person": "people"}
 
 # A control character: Unicode's category Cc (C0 U+0000-U+001F, DEL U+007F, C1 U+0080-U+009F),
 # which a terminal may obey (ESC [2J clears the screen, ESC ] retitles the window, BEL rings) and
@@ -71,15 +68,22 @@ def Nn_(singular: str, many: str) -> tuple[str, str]:
     return singular, many
 
 
-def plural(count: int, singular: str, many: str | None = None) -> str:
-    """``count`` and the noun that agrees with it: ``plural(1, "name")`` -> "1 name",
-    ``plural(2, "rating change")`` -> "2 rating changes" (the last word takes the s)."""
-    if count == 1:
-        return f"{count} {singular}"
-    if many is None:
-        head, space, last = singular.rpartition(" ")
-        many = head + space + IRREGULAR.get(last, last + "s")
-    return f"{count} {many}"
+# The words of a tournament's and a game's stored values, marked for the catalogue: the database,
+# the JSON and the API keep the English value; a page (web/labels.py) and a command's text
+# (commands/values.py) show it in the reader's language.
+VALUE_WORDS = frozenset(
+    {
+        N_("standard"),
+        N_("rapid"),
+        N_("blitz"),  # Tournament.time_control
+        N_("chess"),
+        N_("bughouse"),  # Tournament.kind
+        N_("draft"),
+        N_("published"),  # TournamentStatus
+        N_("white"),
+        N_("black"),  # a game's colour
+    }
+)
 
 
 def display_width(text: str) -> int:

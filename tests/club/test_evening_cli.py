@@ -64,7 +64,7 @@ def test_a_round_robin_from_the_command_line(capsys, started) -> None:
     )
     code, out, _ = run(capsys, "evening", "show", "1", "--json")
     lines = json.loads(out)["messages"]
-    assert lines[0] == "Club championship: round-robin, round 1 of 5 paired"
+    assert lines[0] == "Club championship: round robin, round 1 of 5 paired"
     assert "  no board: 1 Ada Quinn (no game)" in lines
 
 

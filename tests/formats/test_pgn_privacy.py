@@ -52,7 +52,7 @@ def test_only_the_roster_tags_and_the_time_control_are_kept_and_the_rest_is_name
         "WhiteFideId",
         "comments",
     )
-    warning = next(w for w in record.warnings if "not stored" in w)
+    warning = next(str(w) for w in record.warnings if "not stored" in str(w))
     assert "junior.pgn" in warning and "WhiteBirthDate" in warning and "BlackEmail" in warning
     assert "comments" in warning
 

@@ -213,7 +213,7 @@ def test_an_all_zero_points_column_gives_one_warning() -> None:
         player_line(2, "B", ["   1 b 0"], points="0.0"),
     )
     record = read_trf(io.StringIO(text), "club.trf")
-    assert len(record.warnings) == 1 and "all zero" in record.warnings[0]
+    assert len(record.warnings) == 1 and "all zero" in str(record.warnings[0])
 
 
 def test_a_player_count_that_disagrees_with_the_lines_is_a_warning() -> None:
@@ -225,7 +225,9 @@ def test_a_player_count_that_disagrees_with_the_lines_is_a_warning() -> None:
 
 def test_an_unreadable_date_is_a_warning_and_left_unknown() -> None:
     record = read_trf(io.StringIO(trf("042 sometime in May", player_line(1, "A", []))), "c.trf")
-    assert record.date is None and record.warnings[0].startswith("c.trf:2: 042 date not understood")
+    assert record.date is None and str(record.warnings[0]).startswith(
+        "c.trf:2: 042 date not understood"
+    )
 
 
 @pytest.mark.parametrize(

@@ -305,7 +305,7 @@ def test_member_flags_and_privacy_settings_are_saved_and_reported(
     r = arbiter_client.post(
         "/c/riverside/arbiter/members/flags/", {"member": bob.id, "junior": "on"}
     )
-    assert said(r) == "Bob Jones: junior True, full-name consent False"
+    assert said(r) == "Bob Jones: junior yes, full-name consent no"
     assert Member.objects.get(id=bob.id).junior
     old = club.token
     r = arbiter_client.post(

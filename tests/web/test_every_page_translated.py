@@ -126,6 +126,8 @@ SAME_WORDS = {
         "lichess",
         "clubrating",
         "english",
+        "san",
+        "iana",
     },
     "ru": {
         "cpi",
@@ -139,6 +141,8 @@ SAME_WORDS = {
         "lichess",
         "clubrating",
         "english",
+        "san",
+        "iana",
     },
 }
 
@@ -148,10 +152,15 @@ TYPED = "what an arbiter types, named as the command line and the file formats t
 KNOWN = [
     (
         re.compile(r"/arbiter/settings/"),
-        re.compile(r".*\b(club|fide|k-new(-games)?|en|hy|ru)\b.*"),
+        re.compile(r".*\b(club|fide|k-new(-games)?|time-zone|en|hy|ru)\b.*"),
         TYPED,
     ),
     (re.compile(r"/arbiter/initial-list/"), re.compile(r"CSV.* name, rating .* games .*"), TYPED),
+    (
+        re.compile(r"/arbiter/(upload|t/\d+/moves)/"),
+        re.compile(r".*\bround, ?(board, ?)?white, ?black, ?result\b.*"),
+        TYPED,
+    ),  # a tournament file's columns, named in the error about its header
     (
         re.compile(r"/arbiter/fair-play/"),
         re.compile(r".*'spec'.*"),
@@ -542,6 +551,8 @@ def english_words(text: str, names: list[str], language: str) -> list[str]:
     )  # a command, typed as it is
     words: list[str] = []
     for token in text.split():
+        if token.startswith("--"):  # an option of a command, typed as it is
+            continue
         if re.search(r"[\d/:@_=]", token):  # a move, a result, a figure, an address, a FEN, a token
             continue
         if re.search(r"\w\.[A-Za-z]{2,4}\b", token):  # a file's name, as the arbiter gave it

@@ -253,3 +253,11 @@ def test_the_cpi_dashboard_reads_in_the_visitors_language(
     translated, english = DASHBOARD[language]
     assert [w for w in translated if w not in html] == []
     assert [w for w in english if w in html] == []
+
+
+@pytest.mark.parametrize(("language", "tag"), [("ru", "предварительный"), ("hy", "ժամանակավոր")])
+def test_the_lists_provisional_tag_is_translated(
+    catalogue: None, club: Club, evening: Tournament, language: str, tag: str
+) -> None:
+    tags = re.findall(r'<span class="tag">([^<]+)</span>', page("/c/riverside/", language))
+    assert tags and set(tags) == {tag}

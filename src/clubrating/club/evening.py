@@ -68,7 +68,7 @@ from clubrating.formats import records
 from clubrating.formats.records import MAX_NAME_LENGTH, MAX_ROUNDS, ByeKind
 from clubrating.formats.results import GameResult
 from clubrating.tournament import Standing
-from clubrating.words import Nn_, plural
+from clubrating.words import Nn_
 
 HALF_POINT_BYE = 1  # half-points: a requested bye scores a draw (TRF-16 'H', FIDE C.04.1 note)
 PAB = 2  # half-points: the pairing-allocated bye scores a win (C.04.1.c)
@@ -826,11 +826,23 @@ def enter_result(board: EveningBoard, result: str, *, who: str) -> Outcome:
         players = (
             "" if game.moves.strip() else accept_agreeing(game)
         )  # moves the players sent before it
-    names = f"{board.white.name} - {board.black.name}"
     return Outcome(
-        f"round {board.round} board {board.board} {names}: "
-        + (f"{old} -> {new}" if old is not None else new)
-        + players
+        Text(
+            gettext_noop(
+                "round %(round)s board %(board)s %(white)s - %(black)s: %(old)s -> %(new)s%(then)s"
+            )
+            if old is not None
+            else gettext_noop(
+                "round %(round)s board %(board)s %(white)s - %(black)s: %(new)s%(then)s"
+            ),
+            round=board.round,
+            board=board.board,
+            white=board.white.name,
+            black=board.black.name,
+            old=old,
+            new=new,
+            then=players,
+        )
     )
 
 

@@ -20,7 +20,8 @@ from typing import Any
 from django.db import DatabaseError, connection
 from django.utils import timezone
 
-from clubrating.words import plural
+from clubrating.errors import Text
+from clubrating.words import N_, Nn_
 
 SEEN_WINDOW = dt.timedelta(minutes=10)  # two leases: a running job is renewed every minute
 MINUTES = int(SEEN_WINDOW.total_seconds() // 60)
@@ -38,26 +39,44 @@ class Health:
     stalled_after_seconds: float  # a job waiting longer than this means no worker runs
 
     @property
-    def problems(self) -> list[str]:
+    def problem_texts(self) -> list[Text]:
+        """What is wrong, as sentences to translate where they are shown."""
         found = []
         if self.database != "ok":
-            found.append(f"the database does not answer: {self.database}")
+            found.append(Text(N_("the database does not answer: %(error)s"), error=self.database))
         if self.queue != "ok":
-            found.append(f"the job queue does not answer: {self.queue}")
+            found.append(Text(N_("the job queue does not answer: %(error)s"), error=self.queue))
         if self.unapplied_migrations:
             found.append(
-                f"{plural(len(self.unapplied_migrations), 'migration')} not applied: "
-                "run any clubrating command with write access"
+                Text(
+                    Nn_(
+                        "%(count)s migration not applied: run any clubrating command with write "
+                        "access",
+                        "%(count)s migrations not applied: run any clubrating command with write "
+                        "access",
+                    ),
+                    count=len(self.unapplied_migrations),
+                )
             )
         if (
             self.oldest_waiting_seconds is not None
             and self.oldest_waiting_seconds > self.stalled_after_seconds
         ):
             found.append(
-                f"an analysis job has waited {self.oldest_waiting_seconds:.0f} s: "
-                "no worker takes the jobs (start one with 'clubrating worker')"
+                Text(
+                    N_(
+                        "an analysis job has waited %(seconds)s s: no worker takes the jobs "
+                        "(start one with 'clubrating worker')"
+                    ),
+                    seconds=f"{self.oldest_waiting_seconds:.0f}",
+                )
             )
         return found
+
+    @property
+    def problems(self) -> list[str]:
+        """What is wrong, in English (the JSON's)."""
+        return [str(text) for text in self.problem_texts]
 
     @property
     def healthy(self) -> bool:

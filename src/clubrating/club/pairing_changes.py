@@ -20,8 +20,9 @@ from clubrating.club.locking import history_write
 from clubrating.club.models import Bye, Entry, Evening, EveningBoard, EveningPlayer, Tournament
 from clubrating.club.services import Outcome, reread
 from clubrating.club.services.moves_links import detach_links, follow_pairings, games_of_links
-from clubrating.errors import InputError, Refused
+from clubrating.errors import InputError, Refused, Text
 from clubrating.formats.records import ByeKind
+from clubrating.words import Nn_
 from clubrating.tournament.pairing import states_before
 from clubrating.tournament.roundrobin import PairingSystem
 
@@ -111,8 +112,17 @@ def swap_colours(board: EveningBoard, *, who: str) -> Outcome:
         )
         followed = follow_pairings(club, board.tournament, rnd, links, who=who)
     return Outcome(
-        f"round {rnd} board {board.board}: {board.white.name} "
-        f"now has white, {board.black.name} black" + followed
+        Text(
+            gettext_noop(
+                "round %(round)s board %(board)s: %(white)s now has white, %(black)s black"
+                "%(followed)s"
+            ),
+            round=rnd,
+            board=board.board,
+            white=board.white.name,
+            black=board.black.name,
+            followed=followed,
+        )
     )
 
 
@@ -142,8 +152,8 @@ def exchange_players(
             if player.id not in seats:
                 raise Refused(
                     gettext_noop(
-                        "%(name)s is not paired in round %(rnd)s: "
-                        "only two paired players can change places"
+                        "%(name)s is not paired in round %(rnd)s: only two paired players can "
+                        "change places"
                     ),
                     name=player.name,
                     rnd=rnd,
@@ -175,7 +185,15 @@ def exchange_players(
             },
         )
         followed = follow_pairings(club, tournament, rnd, links, who=who)
-    return Outcome(f"round {rnd}: {one.name} and {other.name} changed places{followed}")
+    return Outcome(
+        Text(
+            gettext_noop("round %(round)s: %(one)s and %(other)s changed places%(followed)s"),
+            round=rnd,
+            one=one.name,
+            other=other.name,
+            followed=followed,
+        )
+    )
 
 
 Seat = tuple[int | None, str]  # (board number, "white" / "black"), or (None, "bye")
@@ -240,8 +258,8 @@ def _check_round(tournament: Tournament, evening: Evening, rnd: int, confirm_rem
         if states[bye.entry.number].had_pab_or_forfeit_win:
             raise Refused(
                 gettext_noop(
-                    "%(name)s had a pairing bye or a forfeit "
-                    "win already: confirm to give a second one"
+                    "%(name)s had a pairing bye or a forfeit win already: confirm to give a "
+                    "second one"
                 ),
                 name=bye.entry.name,
             )
@@ -280,5 +298,15 @@ def repair_round(tournament: Tournament, *, who: str) -> Outcome:
             new={"boards": after, "bye": plan.bye},
         )
         followed = follow_pairings(club, tournament, rnd, links, who=who)
-    same = " (the same boards)" if after == before else ""
-    return Outcome(f"round {rnd} paired again: {len(plan.boards)} boards{same}{followed}")
+    paired = (
+        Nn_(
+            "round %(round)s paired again: %(count)s board (the same)%(followed)s",
+            "round %(round)s paired again: %(count)s boards (the same boards)%(followed)s",
+        )
+        if after == before
+        else Nn_(
+            "round %(round)s paired again: %(count)s board%(followed)s",
+            "round %(round)s paired again: %(count)s boards%(followed)s",
+        )
+    )
+    return Outcome(Text(paired, round=rnd, count=len(plan.boards), followed=followed))

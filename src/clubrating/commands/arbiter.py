@@ -7,6 +7,7 @@ import getpass
 import sys
 from typing import Any
 
+from clubrating import djangoenv
 from clubrating.djangoenv import gettext
 from clubrating.cli import examples, print_json, wants_json
 from clubrating.commands.club import report, the_club, who
@@ -71,9 +72,9 @@ def cmd_arbiter(args: argparse.Namespace) -> int:
     else:
         message = accounts.remove_arbiter(club, args.username, who=who())
     if wants_json(args):
-        print_json({"message": message, "club": club.slug, "login": args.username})
+        print_json({"message": str(message), "club": club.slug, "login": args.username})
     else:
-        print(message)
+        print(message.translated(djangoenv))
     return 0
 
 

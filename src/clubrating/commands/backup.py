@@ -8,6 +8,7 @@ import datetime as dt
 from pathlib import Path
 from typing import Any
 
+from clubrating import djangoenv
 from clubrating.djangoenv import gettext, ngettext
 from clubrating.cli import option, print_json, wants_json
 from clubrating.commands.club import _add
@@ -91,6 +92,11 @@ def cmd_restore(args: argparse.Namespace) -> int:
     return 0
 
 
+def _ok(state: str) -> str:
+    """A component's state: "ok" in words, else its own one-line error as it said it."""
+    return gettext("ok") if state == "ok" else state
+
+
 def cmd_status(args: argparse.Namespace) -> int:
     _open(args, must_exist=True)
     from clubrating.club.health import health
@@ -102,19 +108,33 @@ def cmd_status(args: argparse.Namespace) -> int:
     oldest = (
         ""
         if state.oldest_waiting_seconds is None
-        else f", the oldest for {state.oldest_waiting_seconds:.0f} s"
+        else gettext(", the oldest for %(seconds)s s")
+        % {"seconds": f"{state.oldest_waiting_seconds:.0f}"}
     )
-    print(f"database: {state.database}")
+    print(gettext("database: %(state)s") % {"state": _ok(state.database)})
     if state.queue != "ok":
-        print(f"job queue: {state.queue}")
+        print(gettext("job queue: %(state)s") % {"state": state.queue})
     if state.database == "ok":
         unapplied = ", ".join(state.unapplied_migrations)
-        print(f"migrations: {unapplied + ' not applied' if unapplied else 'all applied'}")
-        print(f"analysis jobs waiting: {state.jobs_waiting}{oldest}")
         print(
-            f"workers seen in the last {state.workers_seen_minutes} minutes: {state.workers_seen}"
+            gettext("migrations: %(names)s not applied") % {"names": unapplied}
+            if unapplied
+            else gettext("migrations: all applied")
         )
-    print("healthy" if state.healthy else "not healthy: " + "; ".join(state.problems))
+        print(
+            gettext("analysis jobs waiting: %(count)s%(oldest)s")
+            % {"count": state.jobs_waiting, "oldest": oldest}
+        )
+        print(
+            gettext("workers seen in the last %(minutes)s minutes: %(count)s")
+            % {"minutes": state.workers_seen_minutes, "count": state.workers_seen}
+        )
+    problems = "; ".join(text.translated(djangoenv) for text in state.problem_texts)
+    print(
+        gettext("healthy")
+        if state.healthy
+        else gettext("not healthy: %(problems)s") % {"problems": problems}
+    )
     return 0 if state.healthy else 1
 
 

@@ -18,7 +18,7 @@ from clubrating.cli import examples, print_json, wants_json
 from clubrating.djangoenv import gettext
 from clubrating.commands.club import one_transaction, parse_date, the_club, who
 from clubrating.errors import InputError, Text
-from clubrating.tournament.roundrobin import MAX_SEED
+from clubrating.tournament.roundrobin import MAX_SEED, PairingSystem
 from clubrating.words import N_
 
 KEIZER_EVENINGS = "30"  # a season of weekly evenings, September to May, less the holidays
@@ -94,7 +94,7 @@ def _board(tournament: Any, text: str) -> Any:
     return found
 
 
-def _start(args: argparse.Namespace, club: Any) -> list[str]:
+def _start(args: argparse.Namespace, club: Any) -> list[Text]:
     from clubrating.club import evening
 
     name = " ".join(_words(args, 1, more=True))
@@ -111,8 +111,14 @@ def _start(args: argparse.Namespace, club: Any) -> list[str]:
         keizer_settings=_settings(args.keizer or []),
     )
     return [
-        f"started '{t.name}': tournament {t.id}; register the "
-        f"players: clubrating evening register {t.id} NAME"
+        Text(
+            N_(
+                "started '%(name)s': tournament %(id)s; register the players: "
+                "clubrating evening register %(id)s NAME"
+            ),
+            name=t.name,
+            id=t.id,
+        )
     ]
 
 
@@ -152,17 +158,28 @@ def _next(args: argparse.Namespace, club: Any) -> list[Any]:
     ]
 
 
-def _register(args: argparse.Namespace, club: Any) -> list[str]:
+def _register(args: argparse.Namespace, club: Any) -> list[Text]:
     from clubrating.club import evening
 
     words = _words(args, 2, more=True)
     t = _tournament(club, words[0])
-    lines = []
+    lines: list[Text] = []
     for name in words[1:]:
         e = evening.register(t, name, who=who())
         lines.append(
-            f"registered '{e.name}' as number {e.number}"
-            + (f": member {e.member.name} (member {e.member_id})" if e.member else ": to link")
+            Text(
+                N_("registered '%(name)s' as number %(number)s: member %(member)s (member %(id)s)"),
+                name=e.name,
+                number=e.number,
+                member=e.member.name,
+                id=e.member_id,
+            )
+            if e.member
+            else Text(
+                N_("registered '%(name)s' as number %(number)s: to link"),
+                name=e.name,
+                number=e.number,
+            )
         )
     return lines
 
@@ -187,13 +204,13 @@ def _show(args: argparse.Namespace, club: Any) -> list[Text | str]:
 
     t = _tournament(club, _words(args, 1)[0])
     ev = Evening.objects.get(tournament=t)
-    # Texts: the JSON has them in English, the terminal in the command's language ("  %(line)s": an
-    # indent)
+    # Texts: the JSON has them in English, the terminal in the command's language
+    # ("  %(line)s": an indent)
     lines: list[Text | str] = [
         Text(
             N_("%(name)s: %(system)s, round %(round)s of %(rounds)s paired"),
             name=t.name,
-            system=ev.system,
+            system=Text(PairingSystem(ev.system).label),
             round=ev.paired_rounds,
             rounds=ev.planned_rounds,
         )
@@ -207,8 +224,8 @@ def _show(args: argparse.Namespace, club: Any) -> list[Text | str]:
                 "  %(line)s",
                 line=Text(
                     N_(
-                        "board %(board)s: %(white_number)s %(white)s "
-                        "- %(black_number)s %(black)s  %(result)s"
+                        "board %(board)s: %(white_number)s %(white)s - %(black_number)s "
+                        "%(black)s  %(result)s"
                     ),
                     board=b.board,
                     white_number=b.white.number,
@@ -320,10 +337,10 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
         )
         % {"verbs": "; ".join(f"clubrating {usage}" for usage in USAGE.values())},
         epilog=examples(
-            "clubrating evening start 'Club championship' --date 2026-11-26 "
-            "--system round-robin; clubrating evening pair 13 --order lot; "
-            "clubrating evening pair 13 --order 'Bea Roth,3,1,2,5'; clubrating "
-            "evening colours 13 2; clubrating evening exchange 14 1 2"
+            "clubrating evening start 'Club championship' --date 2026-11-26 --system round-robin; "
+            "clubrating evening pair 13 --order lot; clubrating evening pair 13 --order 'Bea "
+            "Roth,3,1,2,5'; "
+            "clubrating evening colours 13 2; clubrating evening exchange 14 1 2"
         ),
     )
     p.add_argument("verb", choices=tuple(USAGE), help=gettext("what to do (the verbs above)"))

@@ -9,6 +9,7 @@ from typing import Any
 
 from clubrating.cli import print_json, wants_json, whole
 from clubrating.commands.club import _add, fmt_change, fmt_rating, the_club, who
+from clubrating.commands.values import word
 from clubrating import djangoenv
 from clubrating.djangoenv import gettext, ngettext, pgettext
 from clubrating.words import fit, widths
@@ -52,7 +53,7 @@ def cmd_ratings(args: argparse.Namespace) -> int:
     if wants_json(args):
         print_json({"club": club.name, "list": args.list, "players": rows})
         return 0
-    print(gettext("%(club)s - %(list)s rating list") % {"club": club.name, "list": args.list})
+    print(gettext("%(club)s - %(list)s rating list") % {"club": club.name, "list": word(args.list)})
     headings = [
         pgettext("rating list", "rank"),
         pgettext("rating list", "name"),
@@ -90,7 +91,7 @@ def cmd_player(args: argparse.Namespace) -> int:
     )
     for lst, r in history["ratings"].items():
         print(
-            f"  {lst}: "
+            f"  {word(lst)}: "
             + ngettext(
                 "%(rating)s after %(count)s rated game",
                 "%(rating)s after %(count)s rated games",

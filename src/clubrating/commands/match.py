@@ -55,6 +55,9 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
         help=gettext("match against these names (one a line) instead of the club's members"),
     )
     parser.add_argument(
+        "--club", metavar="SLUG", help=gettext("the club (needed when the database holds several)")
+    )
+    parser.add_argument(
         "--limit",
         type=int,
         default=MAX_PROPOSALS,

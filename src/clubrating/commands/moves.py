@@ -142,13 +142,14 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
         "moves",
         cmd_moves,
         gettext(
-            "add moves to a tournament's stored games: a PGN "
-            "file matched by round and players, or one game typed"
+            "add moves to a tournament's stored games: a PGN file matched by round and players, "
+            "or one game typed"
         ),
-        "clubrating moves 12 evening.pgn; clubrating moves 12 evening.pgn "
-        "--accept-proposals --drop-differing; clubrating moves 12 --round 3 "
-        "--player 'Anna Berg' --typed '1. e4 e5 2. Nf3 Nc6'; clubrating moves 12 "
-        "--round 3 --player 'Anna Berg' --replace --typed '1. e4 e5 2. Nf3 Nf6'",
+        "clubrating moves 12 evening.pgn; clubrating moves 12 evening.pgn --accept-proposals "
+        "--drop-differing; "
+        "clubrating moves 12 --round 3 --player 'Anna Berg' --typed '1. e4 e5 2. Nf3 Nc6'; "
+        "clubrating moves 12 --round 3 --player 'Anna Berg' --replace --typed '1. e4 e5 2. Nf3 "
+        "Nf6'",
     )
     p.add_argument("tournament", metavar="T", help=gettext("the tournament's number"))
     p.add_argument(
@@ -210,6 +211,20 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     )
 
 
+CHANGED = N_("(the pairing changed)")  # a link whose board is no longer paired
+LINK_LINES = {  # a link just made, by the colour of the player it is for
+    "white": N_(
+        "round %(round)s board %(board)s: %(white)s - %(black)s, White's link (%(player)s)  "
+        "%(link)s"
+    ),
+    "black": N_(
+        "round %(round)s board %(board)s: %(white)s - %(black)s, Black's link (%(player)s)  "
+        "%(link)s"
+    ),
+    "": N_("round %(round)s board %(board)s: %(white)s - %(black)s  %(link)s"),
+}
+
+
 def cmd_moves_links(args: argparse.Namespace) -> int:
     club = the_club(args)
     from clubrating.club import services
@@ -232,7 +247,7 @@ def cmd_moves_links(args: argparse.Namespace) -> int:
                 id=tournament.id,
                 revoke=args.revoke,
             )
-        print(ml.revoke_link(link, who=who()))
+        print(ml.revoke_link(link, who=who()).translated(djangoenv))
         return 0
     if args.make is not None:
         site = (args.site or "").rstrip("/")
@@ -253,22 +268,43 @@ def cmd_moves_links(args: argparse.Namespace) -> int:
             print_json(rows)
         else:
             for row in rows:
-                print(
-                    f"round {row['round']} board {row['board'] or '-'}: {row['white']} - "
-                    f"{row['black']}, {row['colour']}'s link ({row['player']})  {row['link']}"
-                )
+                said = gettext(LINK_LINES[str(row["colour"] or "")])
+                print(said % {**row, "board": row["board"] or "-"})
         return 0
-    listed = [_link_row(link) for link in ml.links_of(tournament)]
+    links = ml.links_of(tournament)
+    listed = [_link_row(link) for link in links]
     if wants_json(args):
         print_json(listed)
     else:
-        for row in listed:
+        for link, row in zip(links, listed):
+            line = gettext(
+                "%(id)s round %(round)s board %(board)s: %(players)s  %(state)s, "
+                "%(pending)s waiting of %(submissions)s sent"
+            )
             print(
-                f"{row['id']:>5} round {row['round']} board "
-                f"{row['board'] or '-'}: {row['players']}  {row['state']}, "
-                f"{row['pending']} waiting of {row['submissions']} sent"
+                line
+                % {
+                    **row,
+                    "id": f"{row['id']:>5}",
+                    "board": row["board"] or "-",
+                    "players": gettext(CHANGED) if row["players"] == CHANGED else row["players"],
+                    "state": _state_text(link, club.time_zone),
+                }
             )
     return 0
+
+
+def _state_text(link: Any, time_zone: str) -> str:
+    """Whether the link works, and until when in the club's time zone, in the command's language."""
+    from django.utils import timezone
+
+    from clubrating.club import zones
+
+    if link.revoked:
+        return gettext("revoked")
+    if link.expires <= timezone.now():
+        return gettext("expired")
+    return gettext("works until %(when)s") % {"when": zones.local_text(link.expires, time_zone)}
 
 
 def _link_row(link: Any) -> dict[str, Any]:
@@ -287,9 +323,7 @@ def _link_row(link: Any) -> dict[str, Any]:
         "id": link.id,
         "round": link.round,
         "board": link.board,
-        "players": f"{pairing.white.name} - {pairing.black.name}"
-        if pairing
-        else "(the pairing changed)",
+        "players": f"{pairing.white.name} - {pairing.black.name}" if pairing else CHANGED,
         "state": state,
         "player": link.player.name if link.player else None,
         "colour": link.colour or None,
@@ -306,11 +340,12 @@ def register_links(subparsers: Any, common: argparse.ArgumentParser) -> None:
         "moves-links",
         cmd_moves_links,
         gettext(
-            "the moves links of a tournament's boards (players "
-            "type their game on a phone): list, make, revoke"
+            "the moves links of a tournament's boards (players type their game on a phone): "
+            "list, make, revoke"
         ),
         "clubrating moves-links 12; clubrating moves-links 12 --make 3 --site "
-        "https://chess.example.org; clubrating moves-links 12 --revoke 41",
+        "https://chess.example.org; "
+        "clubrating moves-links 12 --revoke 41",
     )
     p.add_argument("tournament", metavar="T", help=gettext("the tournament's number"))
     p.add_argument(

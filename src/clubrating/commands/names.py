@@ -12,8 +12,9 @@ from clubrating import djangoenv
 from clubrating.djangoenv import gettext, ngettext
 from clubrating.cli import print_json, wants_json
 from clubrating.commands.club import _add, one_transaction, parse_date, report, the_club, who
+from clubrating.commands.values import word
 from clubrating.errors import InputError, Text
-from clubrating.words import N_, fit, plural
+from clubrating.words import N_, fit
 
 
 def entry_rows(tournament: Any) -> list[dict[str, Any]]:
@@ -96,7 +97,7 @@ def cmd_entries(args: argparse.Namespace) -> int:
                 "id": tournament.id,
                 "name": tournament.name,
                 "date": tournament.date,
-                "status": tournament.status,
+                "status": word(tournament.status),
             }
         )
         print_entries(tournament)
@@ -228,16 +229,24 @@ def cmd_duplicates(args: argparse.Namespace) -> int:
         print_json([pair.as_dict() for pair in pairs])
         return 0
     for pair in pairs:
-        print(
-            f"{pair.score:5.1f}  {pair.absorbed.name} (member {pair.absorbed.id}) may be "
-            f"{pair.into.name} (member {pair.into.id}): {'; '.join(pair.reasons)}"
+        line = gettext("%(absorbed)s (member %(id)s) may be %(into)s (member %(id2)s): %(reasons)s")
+        said = line % {
+            "absorbed": pair.absorbed.name,
+            "id": pair.absorbed.id,
+            "into": pair.into.name,
+            "id2": pair.into.id,
+            "reasons": "; ".join(gettext(reason) for reason in pair.reasons),
+        }
+        print(f"{pair.score:5.1f}  {said}")
+        merge, distinct = (
+            f"clubrating {verb} {pair.absorbed.id} {pair.into.id}" for verb in ("merge", "distinct")
         )
         print(
-            f"       clubrating merge {pair.absorbed.id} {pair.into.id}   or   "
-            f"clubrating distinct {pair.absorbed.id} {pair.into.id}"
+            "       "
+            + gettext("%(merge)s   or   %(distinct)s") % {"merge": merge, "distinct": distinct}
         )
     if not pairs:
-        print("no two members look like one person")
+        print(gettext("no two members look like one person"))
     return 0
 
 

@@ -26,7 +26,7 @@ def cmd_privacy(args: argparse.Namespace) -> int:
     link = {"unlisted": f"/u/{club.token}/", "public": f"/c/{club.slug}/"}.get(club.visibility)
     report(outcome, args, visibility=club.visibility, names=club.names, link=link)
     if not wants_json(args) and link is not None:
-        print(f"link: {link}")
+        print(gettext("link: %(link)s") % {"link": link})
     return 0
 
 

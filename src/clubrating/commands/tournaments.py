@@ -25,6 +25,7 @@ from clubrating.commands.names import entry_rows, print_entries
 from clubrating.errors import InputError, Refused
 from clubrating.formats.records import MAX_ROUNDS
 from clubrating.formats.results import SPELLINGS, GameResult
+from clubrating.commands.values import word
 from clubrating.words import N_, fit, widths
 
 # Results that begin with '-', which argparse takes for an option or for its '--': every
@@ -89,7 +90,8 @@ def cmd_import(args: argparse.Namespace) -> int:
     except services.SameTournament as twin:
         raise Refused(N_("%(twin)s; --force imports it anyway"), twin=twin) from None
     for warning in record.warnings:
-        print(gettext("warning: %(warning)s") % {"warning": warning}, file=sys.stderr)
+        said = warning.translated(djangoenv)
+        print(gettext("warning: %(warning)s") % {"warning": said}, file=sys.stderr)
     if wants_json(args):
         print_json(
             {
@@ -181,12 +183,10 @@ def cmd_tournament(args: argparse.Namespace) -> int:
             f"{fit(headings[0], w[0], '>')}  {fit(headings[1], w[1])}  {fit(headings[2], w[2])} "
             f"{fit(headings[3], w[3])} {headings[4]}"
         )
-        for t in (
-            rows
-        ):  # the status and kind as stored (draft, published; swiss, ...), as the JSON has them
+        for t in rows:  # the status and kind in words; the JSON has them as stored
             print(
                 f"{fit(str(t['tournament_id']), w[0], '>')}  {fit(str(t['date']), w[1])}  "
-                f"{fit(t['status'], w[2])} {fit(t['kind'], w[3])} {t['name']}"
+                f"{fit(word(t['status']), w[2])} {fit(word(t['kind']), w[3])} {t['name']}"
             )
         return 0
     table = standings(get_tournament(club, args.tournament))
@@ -194,7 +194,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         print_json(table)
         return 0
     print(
-        f"{table['name']} ({table['date']}), {table['status']}"
+        f"{table['name']} ({table['date']}), {word(table['status'])}"
         + ("" if table["rated"] else gettext(", bughouse: not rated"))
     )
     print(f"{ranked_by(table)}.")

@@ -32,7 +32,7 @@ from typing import Any
 
 from clubrating.errors import InputError, Refused, Text
 from clubrating.formats.results import GameResult
-from clubrating.words import N_, Nn_, plural
+from clubrating.words import N_, Nn_
 
 DEMO_SLUG = "demo"
 DEMO_ARBITER = ("arbiter", "demo-arbiter-password")

@@ -21,7 +21,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TextIO, TypeVar
 
-from clubrating.errors import InputError
+from clubrating.errors import InputError, Text
 from clubrating.formats.common import (
     NumberedLines,
     PlayerNumbers,
@@ -84,7 +84,7 @@ KINDS = {kind.value: kind for kind in TournamentKind}
 class _State:
     source: str
     meta: dict[str, str] = field(default_factory=dict)
-    warnings: list[str] = field(default_factory=list)
+    warnings: list[Text] = field(default_factory=list)
     players: PlayerNumbers = field(default_factory=PlayerNumbers)
     pairings: list[Pairing] = field(default_factory=list)
     byes: list[Bye] = field(default_factory=list)
@@ -165,8 +165,14 @@ def _meta_line(text: str, line: int, state: _State) -> None:
             ) from None
     elif key not in ("event", *checks):
         state.warnings.append(
-            f"{state.source}:{line}: '# {key}:' is not a known setting"
-            " (event, date, end-date, time-control, kind); ignored"
+            Text(
+                N_(
+                    "%(where)s: '# %(key)s:' is not a known setting (event, date, end-date, "
+                    "time-control, kind); ignored"
+                ),
+                where=f"{state.source}:{line}",
+                key=key,
+            )
         )
         return
     state.meta[key] = value
@@ -189,7 +195,13 @@ def _header(cells: list[str], line: int, state: _State) -> dict[str, int]:
         )
     unknown = [cell for cell in cells if cell and cell.lower() not in COLUMNS]
     if unknown:
-        state.warnings.append(f"{state.source}:{line}: columns {', '.join(unknown)} are not read")
+        state.warnings.append(
+            Text(
+                N_("%(where)s: columns %(columns)s are not read"),
+                where=f"{state.source}:{line}",
+                columns=", ".join(unknown),
+            )
+        )
     return {name: index for index, name in reversed(list(enumerate(names))) if name in COLUMNS}
 
 

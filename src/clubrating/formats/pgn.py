@@ -25,7 +25,7 @@ from typing import TextIO, cast
 
 import chess.pgn
 
-from clubrating.errors import InputError
+from clubrating.errors import InputError, Text
 from clubrating.formats.movetext import MAX_PLIES, MoveError, check_signs, too_long
 from clubrating.formats.common import (
     PlayerNumbers,
@@ -42,7 +42,7 @@ from clubrating.formats.records import (
     Unplayed,
 )
 from clubrating.formats.results import PGN_UNFINISHED, GameResult, pgn_result
-from clubrating.words import N_
+from clubrating.words import N_, Nn_
 
 RESULTS = {result.value: result.points for result in GameResult if result.played}
 """PGN standard 8.2.6: the three finished results (1-0, 0-1, 1/2-1/2), as half-points (white,
@@ -375,20 +375,30 @@ def _kept_tags(games: list[_Game]) -> tuple[list[tuple[tuple[str, str], ...]], l
     return kept, dropped
 
 
-def _dropped_warning(source: str, tags: list[str], commented: int) -> list[str]:
-    said = ([f"the tags {', '.join(tags)}"] if tags else []) + (
-        [f"the comments of {commented} game{'s' if commented > 1 else ''} (clock times kept)"]
+def _dropped_warning(source: str, tags: list[str], commented: int) -> list[Text]:
+    said = ([Text(N_("the tags %(tags)s"), tags=", ".join(tags))] if tags else []) + (
+        [
+            Text(
+                Nn_(
+                    "the comments of %(count)s game (clock times kept)",
+                    "the comments of %(count)s games (clock times kept)",
+                ),
+                count=commented,
+            )
+        ]
         if commented
         else []
     )
-    return (
-        [
-            f"{source}: not stored (a club rating needs "
-            f"names and results only, R18): {'; '.join(said)}"
-        ]
-        if said
-        else []
-    )
+    if not said:
+        return []
+    what = said[0] if len(said) == 1 else Text("%(one)s; %(other)s", one=said[0], other=said[1])
+    return [
+        Text(
+            N_("%(where)s: not stored (a club rating needs names and results only, R18): %(what)s"),
+            where=source,
+            what=what,
+        )
+    ]
 
 
 def _comments(game: chess.pgn.Game) -> str:
@@ -415,14 +425,20 @@ def _round(text: str, source: str, line: int) -> tuple[int | None, int | None]:
 
 def _tournament_tags(
     games: list[_Game], source: str
-) -> tuple[str, dt.date | None, TimeControl, list[str]]:
-    warnings: list[str] = []
+) -> tuple[str, dt.date | None, TimeControl, list[Text]]:
+    warnings: list[Text] = []
     first = dict(games[0].headers)
     name = "" if first.get("Event", "?") in ("?", "") else first["Event"].strip()
     if len({dict(game.headers).get("Event", "?") for game in games}) > 1:
         warnings.append(
-            f"{source}: the games carry different Event "
-            f"tags; the first, {name!r}, names the tournament"
+            Text(
+                N_(
+                    "%(where)s: the games carry different Event tags; the first, %(name)s, names "
+                    "the tournament"
+                ),
+                where=source,
+                name=repr(name),
+            )
         )
     event_dates = [
         d for game in games if (d := _pgn_date(dict(game.headers).get("EventDate", ""))) is not None

@@ -12,6 +12,8 @@ import datetime as dt
 import enum
 from dataclasses import dataclass, field
 
+from clubrating.errors import Text
+
 HalfPoints = int
 """Points counted in halves: 2 = one point, 1 = a draw."""
 
@@ -131,7 +133,7 @@ class TournamentRecord:
     kind: TournamentKind = TournamentKind.CHESS
     source: str = ""  # the file name, for messages
     format: str = ""  # "trf", "pgn" or "csv"
-    warnings: tuple[str, ...] = field(default=())  # recoverable oddities, with file:line
+    warnings: tuple[Text, ...] = field(default=())  # recoverable oddities, with file:line
     planned_rounds: int | None = (
         None  # TRF 'XXR': rounds announced (``rounds`` counts those in the file)
     )

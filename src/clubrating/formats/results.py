@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import enum
 
-from clubrating.errors import InputError
+from clubrating.errors import InputError, Text
 from clubrating.formats.records import HalfPoints, Unplayed
 from clubrating.words import N_
 
@@ -114,8 +114,11 @@ SPELLINGS: dict[str, GameResult] = {
 }
 """Every spelling read, without spaces and case-folded, and the result it stands for."""
 
-EXPECTED = (
-    "1-0, 0-1, 1/2-1/2, +- (white wins by forfeit), -+ (black wins by forfeit), -- (double forfeit)"
+EXPECTED = Text(
+    N_(
+        "1-0, 0-1, 1/2-1/2, +- (white wins by forfeit), -+ (black wins by forfeit), "
+        "-- (double forfeit)"
+    )
 )
 """The spellings named in a message (docs/formats.md lists the others)."""
 

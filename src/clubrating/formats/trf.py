@@ -172,18 +172,32 @@ def read_trf(handle: TextIO, source: str = "<trf>") -> TournamentRecord:
     is_team = "team" in _value(header, "092").lower() or bool(teams)
     pairings = _pairings(rows, by_number, source)
     byes = _byes(rows, rounds, is_team)
-    warnings: list[str] = []
+    warnings: list[Text] = []
     record = _header_record(header, source, warnings)
     warnings += _points_warnings(rows, pairings, byes, source)
     if (declared := _value(header, "062")).isdecimal() and int(declared) != len(rows):
         warnings.append(
-            f"{source}:{header.values['062'][1]}: 062 announces {declared} players,"
-            f" the file has {len(rows)} player lines"
+            Text(
+                N_(
+                    "%(where)s: 062 announces %(declared)s players, the file has %(count)s player "
+                    "lines"
+                ),
+                where=f"{source}:{header.values['062'][1]}",
+                declared=declared,
+                count=len(rows),
+            )
         )
     if teams and (declared := _value(header, "082")).isdecimal() and int(declared) != len(teams):
         warnings.append(
-            f"{source}:{header.values['082'][1]}: 082 announces {declared} teams,"
-            f" the file has {len(teams)} team lines (013)"
+            Text(
+                N_(
+                    "%(where)s: 082 announces %(declared)s teams, the file has %(count)s team "
+                    "lines (013)"
+                ),
+                where=f"{source}:{header.values['082'][1]}",
+                declared=declared,
+                count=len(teams),
+            )
         )
     ranks = _ranks(rows, source, warnings)
     players = tuple(
@@ -271,14 +285,18 @@ def _teams(
     return tuple(teams)
 
 
-def _ranks(rows: list[_Row], source: str, warnings: list[str]) -> dict[int, int | None]:
+def _ranks(rows: list[_Row], source: str, warnings: list[Text]) -> dict[int, int | None]:
     """The places written in columns 86-89: blank or 0 (a withdrawn player) is no place."""
     ranks: dict[int, int | None] = {}
     for row in rows:
         text = row.rank.strip()
         if text and not text.isdecimal():
             warnings.append(
-                f"{source}:{row.line}: expected a rank in columns 86-89, got {text!r}; ignored"
+                Text(
+                    N_("%(where)s: expected a rank in columns 86-89, got %(text)s; ignored"),
+                    where=f"{source}:{row.line}",
+                    text=repr(text),
+                )
             )
         ranks[row.number] = (int(text) or None) if text.isdecimal() else None
     return ranks
@@ -559,14 +577,21 @@ def _byes(rows: list[_Row], rounds: int, is_team: bool) -> tuple[Bye, ...]:
     return tuple(sorted(byes, key=lambda bye: (bye.round, bye.player)))
 
 
-def _header_record(header: _Header, source: str, warnings: list[str]) -> TournamentRecord:
+def _header_record(header: _Header, source: str, warnings: list[Text]) -> TournamentRecord:
     dates = []
     for code in ("042", "052"):
         text, line = header.values.get(code, ("", 0))
         try:
             dates.append(parse_date(text))
         except ValueError as error:
-            warnings.append(f"{source}:{line}: {code} date not understood ({error}); left unknown")
+            warnings.append(
+                Text(
+                    N_("%(where)s: %(code)s date not understood (%(error)s); left unknown"),
+                    where=f"{source}:{line}",
+                    code=code,
+                    error=error,
+                )
+            )
             dates.append(None)
     planned = None
     if "XXR" in header.values:
@@ -575,7 +600,11 @@ def _header_record(header: _Header, source: str, warnings: list[str]) -> Tournam
             planned = int(text)
         else:
             warnings.append(
-                f"{source}:{line}: XXR expected a number of rounds, got {text!r}; ignored"
+                Text(
+                    N_("%(where)s: XXR expected a number of rounds, got %(text)s; ignored"),
+                    where=f"{source}:{line}",
+                    text=repr(text),
+                )
             )
     kind_text = _value(header, "092")
     control = time_control_from_text(kind_text, _value(header, "122"), _value(header, "012"))
@@ -597,7 +626,7 @@ def _header_record(header: _Header, source: str, warnings: list[str]) -> Tournam
 
 def _points_warnings(
     rows: list[_Row], pairings: tuple[Pairing, ...], byes: tuple[Bye, ...], source: str
-) -> list[str]:
+) -> list[Text]:
     computed = {row.number: 0 for row in rows}
     for pairing in pairings:
         computed[pairing.white] += pairing.white_points
@@ -607,12 +636,25 @@ def _points_warnings(
     written = [row for row in rows if row.points is not None]
     if written and all(row.points == 0 for row in written) and any(computed.values()):
         return [
-            f"{source}: the points column (81-84) is all "
-            "zero; points computed from the results instead"
+            Text(
+                N_(
+                    "%(where)s: the points column (81-84) is all zero; points computed from the "
+                    "results instead"
+                ),
+                where=source,
+            )
         ]
     return [
-        f"{source}:{row.line}: player {row.number} has {points_text(row.points)} points written,"
-        f" {points_text(computed[row.number])} computed from the results"
+        Text(
+            N_(
+                "%(where)s: player %(number)s has %(written)s points written, %(computed)s "
+                "computed from the results"
+            ),
+            where=f"{source}:{row.line}",
+            number=row.number,
+            written=points_text(row.points),
+            computed=points_text(computed[row.number]),
+        )
         for row in written
         if row.points is not None and row.points != computed[row.number]
     ]

@@ -28,7 +28,7 @@ from clubrating.club import queries, services, zones
 from clubrating.club.matching import possible_duplicates, proposals_for
 from clubrating.club.models import Club, Entry, Game, Member, Visibility
 from clubrating.club.services.outcome import rebuild_text
-from clubrating.errors import ClubratingError, InputError, NotFound
+from clubrating.errors import ClubratingError, InputError, NotFound, Text
 from clubrating.formats.results import GameResult
 from clubrating.formats.typed import parse_typed
 from clubrating.web.access import ARBITER_PREFIX, ClubAccess, in_club, mark_privacy, moved
@@ -214,7 +214,7 @@ def upload(request: HttpRequest, access: ClubAccess) -> HttpResponse:
     for (
         note
     ) in notes:  # what the reader noticed or left out (R18: the tags and comments not stored)
-        messages.warning(request, note)
+        messages.warning(request, note.translated(translation) if isinstance(note, Text) else note)
     players, games = tournament.entries.count(), tournament.games.count()
     messages.success(
         request,
@@ -233,7 +233,7 @@ def upload(request: HttpRequest, access: ClubAccess) -> HttpResponse:
     return redirect(f"{access.base}arbiter/t/{tournament.id}/")
 
 
-def _import(request: HttpRequest, club: Club) -> tuple[Any, tuple[str, ...]]:
+def _import(request: HttpRequest, club: Club) -> tuple[Any, tuple[Text, ...]]:
     juniors = request.POST.get("has_juniors") == "on"
     force = (
         request.POST.get("force") == "on"

@@ -6,19 +6,7 @@ from __future__ import annotations
 
 from django.utils.translation import gettext, gettext_noop
 
-WORDS = frozenset(
-    {
-        gettext_noop("standard"),
-        gettext_noop("rapid"),
-        gettext_noop("blitz"),  # Tournament.time_control
-        gettext_noop("chess"),
-        gettext_noop("bughouse"),  # Tournament.kind
-        gettext_noop("draft"),
-        gettext_noop("published"),  # TournamentStatus
-        gettext_noop("white"),
-        gettext_noop("black"),  # a game's colour
-    }
-)
+from clubrating.words import VALUE_WORDS as WORDS  # one list, the terminal's too
 
 
 def label(value: str) -> str:

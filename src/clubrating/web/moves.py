@@ -21,7 +21,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.utils.safestring import SafeString, mark_safe
 from django.utils import translation
-from django.utils.translation import gettext, gettext_lazy
+from django.utils.translation import gettext, gettext_lazy, gettext_noop
 
 from clubrating.club import services
 from clubrating.club.models import Game
@@ -202,14 +202,31 @@ def _pending(game: Game) -> dict[str, Any]:
         "pending": [
             {
                 "submission": s,
-                "differs": ml.first_difference(first, s.moves) if i else None,
+                "differs": _difference(first, s.moves) if i else None,
                 "waiting": gettext(waiting[s.id]) if s.id in waiting else "",
             }
             for i, s in enumerate(pending)
         ],
         "either": any(s.side == ml.EITHER for s in pending),
-        "decided": ml.decided_for(game),
+        "decided": [
+            {"submission": s, "state": gettext(SUBMISSION_WORDS.get(s.state, s.state))}
+            for s in ml.decided_for(game)
+        ],
     }
+
+
+def _difference(first: str, other: str) -> str | None:
+    found = ml.first_difference(first, other)
+    return None if found is None else found.text.translated(translation)
+
+
+# A players' submission's state as the arbiter reads it (MovesSubmission.state).
+SUBMISSION_WORDS = {
+    "pending": gettext_noop("waiting"),
+    "accepted": gettext_noop("accepted"),
+    "set-aside": gettext_noop("set aside"),
+    "superseded": gettext_noop("superseded"),
+}
 
 
 def _accept(request: HttpRequest, game: Game) -> Outcome:

@@ -22,7 +22,7 @@ def _change_class(change: float | None) -> str:
 
 def rating_rows(rows: Iterable[dict[str, Any]], base: str, *, provisional: bool) -> SafeString:
     tr = '<tr class="provisional">' if provisional else "<tr>"
-    tag = ' <span class="tag">provisional</span>' if provisional else ""
+    tag = f' <span class="tag">{escape(gettext("provisional"))}</span>' if provisional else ""
     out = [
         f'{tr}<td class="num">{r["rank"] or ""}</td><td><a '
         f'href="{escape(base)}p/{r["member_id"]}/">{escape(r["name"])}</a>{tag}</td><td '
@@ -40,7 +40,7 @@ def history_rows(history: Iterable[dict[str, Any]], base: str, *, is_arbiter: bo
         rating = (
             f"{t['before_text']} → {t['after_text']}"
             if t["rated"]
-            else '<span class="not-rated">not rated</span>'
+            else f'<span class="not-rated">{escape(gettext("not rated"))}</span>'
         )
         out.append(
             f'<tr><td>{t["date"]}</td><td><a href="{escape(base)}t/{t["tournament_id"]}/">'

@@ -56,7 +56,7 @@ from clubrating.club.models import (
 )
 from clubrating.cpi.facts import EngineInfo, GameFacts
 from clubrating.errors import InputError, Text
-from clubrating.words import N_, Nn_, plural
+from clubrating.words import N_, Nn_
 
 Progress = Callable[[int, int, GameFacts], None]
 CacheKey = tuple[str, str]  # (position, settings)

@@ -42,7 +42,7 @@ LINKS = {"invite": InviteTokens(), "reset": ResetTokens()}
 """The two kinds of one-time link, by the word of their address (/accounts/<kind>/...)."""
 
 
-def add_arbiter(club: Club, username: str, password: str | None, *, who: str) -> str:
+def add_arbiter(club: Club, username: str, password: str | None, *, who: str) -> Text:
     """Make ``username`` an arbiter of ``club`` (creating the login if needed); the message for the
     user."""
     username = username.strip()
@@ -78,14 +78,20 @@ def add_arbiter(club: Club, username: str, password: str | None, *, who: str) ->
             f"login {username}",
             new={"login": username, "created": created, "password_set": password is not None},
         )
-    return f"{username} is an arbiter of {club.name}" + (" (new login)" if created else "")
+    return Text(
+        gettext_noop("%(username)s is an arbiter of %(name)s (new login)")
+        if created
+        else gettext_noop("%(username)s is an arbiter of %(name)s"),
+        username=username,
+        name=club.name,
+    )
 
 
 def login_exists(username: str) -> bool:
     return get_user_model().objects.filter(username=username.strip()).exists()
 
 
-def remove_arbiter(club: Club, username: str, *, who: str) -> str:
+def remove_arbiter(club: Club, username: str, *, who: str) -> Text:
     """Take the login off the club's arbiters; never the last one who can log in (nobody could
     then add another but from the server's shell). The login itself stays."""
     with history_write(club.pk) as locked:  # two removals at once: the second sees the first
@@ -108,7 +114,11 @@ def remove_arbiter(club: Club, username: str, *, who: str) -> str:
             )
         locked.arbiters.remove(user)
         audit.record(club, who, "arbiter-remove", f"login {username}", old={"login": username})
-    return f"{username} is no longer an arbiter of {club.name}"
+    return Text(
+        gettext_noop("%(username)s is no longer an arbiter of %(name)s"),
+        username=username,
+        name=club.name,
+    )
 
 
 def arbiters(club: Club) -> list[str]:

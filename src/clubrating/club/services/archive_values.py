@@ -223,7 +223,7 @@ def club_settings_of(path: str, line: int, values: dict[str, Any]) -> None:
     ``clubrating settings`` reads them (a time zone of the zone database, the choices, the
     ranges), and its short name as ``init`` makes one."""
     for setting in club_settings.SETTINGS:
-        if setting.field in values:
+        if setting.field in values and setting.field != "slug":  # the slug as stored: below
             try:
                 values[setting.field] = setting.read(str(values[setting.field]))
             except InputError as error:

@@ -80,6 +80,19 @@ def create_club(
     return club
 
 
+# Who sees the club and how names are shown, as the privacy's message says them (Visibility's
+# and NameDisplay's labels are the pages' capitalised headings).
+SEEN_BY: dict[str, str] = {
+    Visibility.ARBITER: gettext_noop("only the arbiters"),
+    Visibility.UNLISTED: gettext_noop("anyone with the link (not indexed)"),
+    Visibility.PUBLIC: gettext_noop("public"),
+}
+NAMES_SHOWN: dict[str, str] = {
+    NameDisplay.FULL: gettext_noop("full names"),
+    NameDisplay.INITIALS: gettext_noop("initials"),
+}
+
+
 def set_privacy(
     club: Club,
     *,
@@ -120,7 +133,7 @@ def set_privacy(
         Text(
             gettext_noop("%(name)s: visible to %(value)s, %(value2)s"),
             name=club.name,
-            value=club.get_visibility_display().lower(),
-            value2=club.get_names_display().lower(),
+            value=Text(SEEN_BY[club.visibility]),
+            value2=Text(NAMES_SHOWN[club.names]),
         )
     )

@@ -27,7 +27,7 @@ from clubrating.club.services.outcome import Outcome
 from clubrating.errors import InputError, NotFound, Refused, Text
 from clubrating.identity.compare import words
 from clubrating.formats.ratinglist import ListedRating, name_key
-from clubrating.words import Nn_, plural
+from clubrating.words import Nn_
 
 
 def _rows(club: Club) -> list[list[Any]]:

@@ -168,7 +168,13 @@ def mark_distinct(one: Member, other: Member, *, who: str, undo: bool = False) -
     low, high = sorted((one, other), key=lambda m: m.id)
     with history_write(low.club_id):
         reread(low, high)
-        pair = f"{low.name} (member {low.id}) and {high.name} (member {high.id})"
+        pair = Text(
+            gettext_noop("%(name)s (member %(id)s) and %(name2)s (member %(id2)s)"),
+            name=low.name,
+            id=low.id,
+            name2=high.name,
+            id2=high.id,
+        )
         held = Distinct.objects.filter(one=low, other=high)
         if undo:
             if not held.exists():
@@ -229,11 +235,16 @@ def set_member_flags(
         Text(
             gettext_noop("%(name)s: junior %(junior)s, full-name consent %(full_name_consent)s"),
             name=member.name,
-            junior=member.junior,
-            full_name_consent=member.full_name_consent,
+            junior=_yes_no(member.junior),
+            full_name_consent=_yes_no(member.full_name_consent),
         ),
         report,
     )
+
+
+def _yes_no(flag: bool) -> Text:
+    """A flag in words, translated where it is shown (never "True")."""
+    return Text(gettext_noop("yes") if flag else gettext_noop("no"))
 
 
 def rename_member(member: Member, name: str, *, who: str) -> Outcome:

@@ -43,7 +43,7 @@ from clubrating.formats.results import pgn_result
 from clubrating.identity.compare import words
 from clubrating.identity.match import Matcher, RosterEntry
 from clubrating.identity.same import is_exact
-from clubrating.words import Nn_, plural
+from clubrating.words import Nn_
 
 # The states of a players' submission through a moves link (club/services/moves_links.py): waiting
 # for the arbiter, and closed because the arbiter brought the game's moves some other way.
@@ -129,7 +129,7 @@ class MovesPlan:
 class Undecided(Refused):
     """Proposals not accepted or differing results not decided: nothing was stored."""
 
-    def __init__(self, plan: MovesPlan, message: str) -> None:
+    def __init__(self, plan: MovesPlan, message: Text) -> None:
         self.plan = plan
         super().__init__(message)
 
@@ -358,38 +358,74 @@ def _decision(
     return "correct" if chosen(correct) else "drop" if chosen(drop) else None
 
 
-def _pending_message(pending: list[FileGame]) -> str:
+def _pending_message(pending: list[FileGame]) -> Text:
     proposals = [g for g in pending if g.status == Status.PROPOSAL]
     differing = [g for g in pending if g.differs and g not in proposals]
-    said = ([f"{plural(len(proposals), 'name proposal')} to confirm"] if proposals else []) + (
-        [f"{plural(len(differing), 'result')} differing from the stored one"] if differing else []
+    said = [
+        Text(
+            Nn_("%(count)s name proposal to confirm", "%(count)s name proposals to confirm"),
+            count=len(proposals),
+        )
+    ] * bool(proposals) + [
+        Text(
+            Nn_(
+                "%(count)s result differing from the stored one",
+                "%(count)s results differing from the stored one",
+            ),
+            count=len(differing),
+        )
+    ] * bool(differing)
+    what = (
+        said[0]
+        if len(said) == 1
+        else Text(gettext_noop("%(one)s and %(other)s"), one=said[0], other=said[1])
     )
-    return (
-        f"nothing stored: {' and '.join(said)} (accept the "
-        "proposals; correct the results or drop those moves)"
+    return Text(
+        gettext_noop(
+            "nothing stored: %(what)s (accept the proposals; correct the results or drop those "
+            "moves)"
+        ),
+        what=what,
     )
 
 
-def _stored_message(plan: MovesPlan, stored: int, corrected: int, dropped: int) -> str:
+def _stored_message(plan: MovesPlan, stored: int, corrected: int, dropped: int) -> Text:
     left = [g for g in plan.games if g.status not in Status.STORABLE]
-    parts = [f"moves of {plural(stored, 'game')} stored"]
+    parts = [
+        Text(Nn_("moves of %(count)s game stored", "moves of %(count)s games stored"), count=stored)
+    ]
     if corrected:
-        parts.append(f"{plural(corrected, 'result')} corrected")
+        parts.append(
+            Text(Nn_("%(count)s result corrected", "%(count)s results corrected"), count=corrected)
+        )
     if dropped:
-        parts.append(f"moves of {plural(dropped, 'game')} dropped")
+        parts.append(
+            Text(
+                Nn_("moves of %(count)s game dropped", "moves of %(count)s games dropped"),
+                count=dropped,
+            )
+        )
     if left:
         parts.append(
-            f"{plural(len(left), 'game')} of the file not "
-            "stored (no single pairing, or moves already)"
+            Text(
+                Nn_(
+                    "%(count)s game of the file not stored (no single pairing, or moves already)",
+                    "%(count)s games of the file not stored (no single pairing, or moves already)",
+                ),
+                count=len(left),
+            )
         )
-    return "; ".join(parts)
+    said = parts[0]
+    for part in parts[1:]:
+        said = Text("%(first)s; %(then)s", first=said, then=part)  # a separator, not a sentence
+    return said
 
 
 def _target(game: Game) -> str:
     board = "" if game.board is None else f" board {game.board}"
     return (
-        f"tournament {game.tournament_id} round "
-        f"{game.round}{board}: {game.white.name} - {game.black.name}"
+        f"tournament {game.tournament_id} round {game.round}{board}: "
+        f"{game.white.name} - {game.black.name}"
     )
 
 

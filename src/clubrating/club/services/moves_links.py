@@ -60,7 +60,7 @@ from clubrating.club.services.moves import (
 from clubrating.club.services.outcome import Outcome
 from clubrating.errors import NotFound, Refused, Text
 from clubrating.formats.movetext import read_typed_moves
-from clubrating.words import Nn_, plural
+from clubrating.words import Nn_
 
 TOKEN_BYTES = 16  # 128 random bits, the least a capability URL needs against guessing
 DEVICE_BYTES = 16  # a device's random id (the phone page's cookie): 128 bits, as a token
@@ -209,7 +209,11 @@ def revoke_link(link: MovesLink, *, who: str, now: dt.datetime | None = None) ->
         link.revoked = now or timezone.now()
         link.save(update_fields=["revoked"])
         audit.record(club, who, "moves-link-revoke", _target(link))
-    return Outcome(f"moves link {link.id} ({_target(link)}) revoked")
+    return Outcome(
+        Text(
+            gettext_noop("moves link %(id)s (%(game)s) revoked"), id=link.id, game=target_text(link)
+        )
+    )
 
 
 def release_device(link: MovesLink, *, who: str) -> Outcome:
@@ -265,7 +269,7 @@ def follow_pairings(
     *,
     who: str,
     now: dt.datetime | None = None,
-) -> str:
+) -> Text | str:
     """After a pairing change (under its lock): a link follows its game, the same two players on
     whatever board and in whatever colours, and stays its player's; its waiting submissions take
     the side its player has now. A link whose two players no longer play each other is revoked,
@@ -300,17 +304,37 @@ def follow_pairings(
         f"tournament {tournament.id} round {rnd}",
         new={"kept": kept, "revoked": revoked},
     )
-    gone = (
-        f", {plural(revoked, 'moves link')} revoked (their players no longer play each other)"
-        if revoked
-        else ""
+    if not revoked:
+        return Text(gettext_noop("; the moves links follow their players"))
+    return Text(
+        gettext_noop(
+            "; the moves links follow their players, %(links)s revoked (their players no longer "
+            "play each other)"
+        ),
+        links=Text(Nn_("%(count)s moves link", "%(count)s moves links"), count=revoked),
     )
-    return f"; the moves links follow their players{gone}"
 
 
 def _target(link: MovesLink) -> str:
+    """The link's game as the audit stores it (English, read back by the audit's sentences)."""
     board = "" if link.board is None else f" board {link.board}"
     return f"tournament {link.tournament_id} round {link.round}{board}"
+
+
+def target_text(link: MovesLink) -> Text:
+    """The link's game for a person: tournament, round and board, to translate."""
+    if link.board is None:
+        return Text(
+            gettext_noop("tournament %(id)s round %(round)s"),
+            id=link.tournament_id,
+            round=link.round,
+        )
+    return Text(
+        gettext_noop("tournament %(id)s round %(round)s board %(board)s"),
+        id=link.tournament_id,
+        round=link.round,
+        board=link.board,
+    )
 
 
 def open_link(token: str, *, now: dt.datetime | None = None) -> MovesLink:
@@ -535,7 +559,7 @@ def waiting_reasons(pending: Sequence[Sent]) -> dict[int, str]:
     return reasons
 
 
-def accept_agreeing(game: Game) -> str:
+def accept_agreeing(game: Game) -> Text | str:
     """The board's result has just come in after its players' moves: White's and Black's waiting
     submissions that agree are stored now, as they would have been at submission. Moves ending
     against the result wait for the arbiter. A line for the result's message ("" when nothing
@@ -549,9 +573,12 @@ def accept_agreeing(game: Game) -> str:
     try:
         attach_typed_moves(game, pair[0].text, who=PLAYERS, from_players=True)
     except (NeedsConfirmation, Refused) as error:
-        return f"; the players' agreeing moves wait for the arbiter: {error}"
+        return Text(
+            gettext_noop("; the players' agreeing moves wait for the arbiter: %(error)s"),
+            error=error,
+        )
     _settle(pair[0].link, accepted=(pair[0].id, pair[1].id), reason=SubmissionReason.WITH_RESULT)
-    return "; the players' agreeing moves stored"
+    return Text(gettext_noop("; the players' agreeing moves stored"))
 
 
 def close_answers(board: EveningBoard) -> None:
@@ -588,11 +615,20 @@ class Difference:
     one: str  # "" when that text ends before
     other: str
 
-    def __str__(self) -> str:
-        return (
-            f"move {self.number} ({self.side}): {self.one or '(ends here)'} / "
-            f"{self.other or '(ends here)'}"
+    @property
+    def text(self) -> Text:
+        """Where they part, to translate: "move 12 (Black): Bd7 / Kh8"."""
+        ends = gettext_noop("(ends here)")
+        return Text(
+            gettext_noop("move %(number)s (%(side)s): %(one)s / %(other)s"),
+            number=self.number,
+            side=Text(gettext_noop("White") if self.side == "White" else gettext_noop("Black")),
+            one=self.one or Text(ends),
+            other=self.other or Text(ends),
         )
+
+    def __str__(self) -> str:
+        return str(self.text)
 
 
 def first_difference(one: str, other: str) -> Difference | None:

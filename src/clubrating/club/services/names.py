@@ -15,7 +15,7 @@ from clubrating.errors import InputError, Refused, Text
 from clubrating.identity.compare import Reason
 from clubrating.identity.match import Matcher
 from clubrating.identity.same import is_exact
-from clubrating.words import Nn_, plural
+from clubrating.words import Nn_
 
 
 def check_linkable(club: Club, member: Member) -> None:

@@ -43,7 +43,7 @@ from clubrating.identity.same import (
     is_exact,
     same_event,
 )
-from clubrating.words import Nn_, plural
+from clubrating.words import Nn_
 
 
 class SameTournament(Refused):
