@@ -1,100 +1,222 @@
-"""How long the club's CPI ledger rebuild takes (it runs inside every rating rebuild),
-and what an analysis costs when every position comes from the search cache.
+"""How long the club's CPI ledger rebuild takes (it runs inside every rating rebuild), and what
+a publish and a correction cost end to end in a club with years of analysed games.
 
-    .venv/bin/python benchmarks/bench_cpi_ledger.py [GAMES ...]
+    .venv/bin/python benchmarks/bench_cpi_ledger.py [--db URL] [--runs N] [ANALYSED ...]
+    .venv/bin/python benchmarks/bench_cpi_ledger.py --club 50000 --every 5 [--db URL]
 
-Builds a club in a temporary SQLite file: evenings of 10 games with moves (two
-real openings), analysed once with Stockfish at 2,000 nodes (the later games
-are answered by the cache), then times ``rebuild_cpi`` for each size: with
-nothing changed (median of 3: what every publish, correction or merge adds) and
-after a weight change (median of 3: every game scored again, no engine).
+Sizes (default 1000 4000 10000): a club of that many games, all analysed, in tournaments of
+250 games (20 players, 25 rounds of 10 boards, two real openings: half the games are shorter
+than the default preset's ``min_plies`` and have no ledger row). Times ``rebuild_cpi`` with
+nothing changed (what every publish and correction adds) and after a weight change (every game
+scored again, no engine), the median of ``--runs``.
+
+``--club GAMES --every N``: a club of GAMES games, every Nth analysed, then times (median of
+``--runs``) the publish of a new 10-game evening, and a correction of an analysed game in the
+middle of the history (and the correction back), each end to end: the service in its
+transaction, the rating replay and the ledger.
+
+The two openings are analysed once with Stockfish at 2,000 nodes; every other game with the
+same moves gets a copy of those facts (what the search cache answers, without the minutes
+the engine's process takes per game), written straight to the table: the benchmark measures
+the ledger, not the engine. Times are wall seconds and the process's CPU seconds (on a shared
+machine the CPU seconds are the cost; on PostgreSQL the server's CPU is not in them).
+Run another checkout's code with ``PYTHONPATH=OTHER/src`` (the figures side by side).
 """
 
 from __future__ import annotations
 
+import argparse
 import datetime as dt
 import os
 import statistics
-import sys
 import tempfile
 import time
+from collections.abc import Callable
+from typing import Any
 
-GAMES = (200, 1000, 4000)
 LEGAL = "1. e4 e5 2. Bc4 d6 3. Nf3 Bg4 4. Nc3 g6 5. Nxe5 Bxd1 6. Bxf7+ Ke7 7. Nd5# 1-0"
 RUY = (
     "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Bxc6 dxc6 5. O-O f6 6. d4 exd4 7. Nxd4 c5 8. Nb3 Qxd1 "
     "9. Rxd1 Bd6 10. Na3 Be6 1/2-1/2"
 )
+PLAYERS = 20
+BOARDS = 10
+ROUNDS = 25  # 250 games a tournament
+SIZES = (1000, 4000, 10000)
 
 
-def main(sizes: tuple[int, ...]) -> None:
-    path = os.path.join(tempfile.mkdtemp(), "bench.sqlite3")
-    from clubrating import djangoenv
+def timed(action: Callable[[], Any]) -> tuple[float, float]:
+    """(wall, CPU) seconds of one call."""
+    wall, cpu = time.perf_counter(), time.process_time()
+    action()
+    return time.perf_counter() - wall, time.process_time() - cpu
 
-    djangoenv.setup(f"sqlite:///{path}", migrate=True)
 
-    from clubrating.club import services
-    from clubrating.club.jobs.analysis import analyse_games
+def medians(samples: list[tuple[float, float]]) -> str:
+    wall = statistics.median(s[0] for s in samples)
+    cpu = statistics.median(s[1] for s in samples)
+    return f"{wall:8.3f} {cpu:8.3f}"
+
+
+class Bench:
+    def __init__(self, url: str) -> None:
+        from clubrating import djangoenv
+
+        djangoenv.setup(url, migrate=True)
+        from clubrating.club import services
+
+        self.services = services
+        self.club = services.create_club("Bench", who="bench")
+        self.games = 0
+        self.tournaments = 0
+        self.changes = 0
+        self.facts: dict[str, Any] = {}
+
+    def record(self, rounds: int, boards: int = BOARDS) -> Any:
+        from clubrating.formats.records import Pairing, PlayerEntry, TournamentRecord
+
+        players = tuple(PlayerEntry(i, f"Player {i}") for i in range(1, PLAYERS + 1))
+        pairings = tuple(
+            Pairing(
+                round=r,
+                white=(2 * b + r) % PLAYERS + 1,
+                black=(2 * b + 1 + r) % PLAYERS + 1,
+                white_points=2 if b % 2 else 1,
+                black_points=0 if b % 2 else 1,
+                board=b + 1,
+                moves=LEGAL if b % 2 else RUY,
+            )
+            for r in range(1, rounds + 1)
+            for b in range(boards)
+        )
+        self.tournaments += 1
+        return TournamentRecord(
+            name=f"Tournament {self.tournaments}",
+            date=dt.date(2000, 1, 1) + dt.timedelta(days=7 * self.tournaments),
+            players=players,
+            pairings=pairings,
+            rounds=rounds,
+            source="bench",
+            format="csv",
+        )
+
+    def publish(self, rounds: int, boards: int = BOARDS) -> Any:
+        """Import, link and publish one tournament (forced: each repeats the same pairings)."""
+        services = self.services
+        t = services.import_tournament(
+            self.club,
+            self.record(rounds, boards),
+            who="bench",
+            today=dt.date(2100, 1, 1),
+            force=True,
+        )
+        if self.games == 0:
+            services.all_new_members(t, who="bench")
+        else:
+            services.accept_exact(t, who="bench")
+        self.games += rounds * boards
+        return t
+
+    def grow(self, games: int) -> None:
+        """Published tournaments up to ``games`` games; the two openings' facts from the engine."""
+        from clubrating.club.jobs.analysis import analyse_games
+        from clubrating.club.models import Game, GameAnalysis
+
+        if not self.facts:
+            self.services.publish(self.publish(1, 2), who="bench")
+            analyse_games(self.club, nodes=2000, jobs=1, rebuild=False)
+            for moves, facts in GameAnalysis.objects.values_list("game__moves", "facts"):
+                self.facts[moves] = facts
+            GameAnalysis.objects.all().delete()
+            Game.objects.filter(tournament__club=self.club).update(moves="")
+        while self.games < games:
+            rounds = max(1, min(ROUNDS, (games - self.games) // BOARDS))
+            self.services.publish(self.publish(rounds), who="bench")
+
+    def analyse(self, every: int, limit: int) -> None:
+        """Copy the openings' facts to every ``every``-th game with moves, in the ledger's order,
+        up to ``limit`` analysed games, then rebuild the ledger."""
+        from clubrating.club.cpi import rebuild_cpi
+        from clubrating.club.models import Game, GameAnalysis
+
+        analysed = set(GameAnalysis.objects.values_list("game_id", flat=True))
+        games = list(
+            Game.objects.filter(tournament__club=self.club)
+            .exclude(moves="")
+            .order_by("tournament__date", "round", "board")
+            .values_list("id", "moves")
+        )[::every]
+        new = [(g, m) for g, m in games if g not in analysed][: max(0, limit - len(analysed))]
+        GameAnalysis.objects.bulk_create(
+            [
+                GameAnalysis(game_id=g, engine="stockfish", nodes=2000, facts=self.facts[m])
+                for g, m in new
+            ],
+            batch_size=1000,
+        )
+        rebuild_cpi(self.club)
+
+
+def ledger_sizes(bench: Bench, sizes: tuple[int, ...], runs: int) -> None:
     from clubrating.club.cpi import rebuild_cpi
     from clubrating.club.services.cpi import set_cpi_weights
-    from clubrating.formats.records import Pairing, PlayerEntry, TournamentRecord
 
-    club = services.create_club("Bench", who="bench")
-    players = tuple(PlayerEntry(i, f"Player {i}") for i in range(1, 21))
-    made = 0
-    print(
-        f"{'games':>6} {'unchanged s':>12} {'new weights s':>14} "
-        f"{'ms/game':>8} {'analyse (cache) s':>18}"
-    )
+    print(f"{'analysed':>8} {'unchanged wall/CPU s':>20} {'new weights wall/CPU s':>23}")
     for size in sizes:
-        while made < size:
-            pairings = tuple(
-                Pairing(
-                    round=1,
-                    white=2 * b + 1,
-                    black=2 * b + 2,
-                    white_points=2 if b % 2 else 1,
-                    black_points=0 if b % 2 else 1,
-                    board=b + 1,
-                    moves=LEGAL if b % 2 else RUY,
-                )
-                for b in range(10)
-            )
-            record = TournamentRecord(
-                name=f"Evening {made}",
-                date=dt.date(2020, 1, 1) + dt.timedelta(days=made // 10),
-                players=players,
-                pairings=pairings,
-                rounds=1,
-                source="bench",
-                format="csv",
-            )
-            # force: every evening repeats the same pairings and results a day apart, on purpose
-            t = services.import_tournament(
-                club, record, who="bench", today=dt.date(2030, 1, 1), force=True
-            )
-            services.all_new_members(t, who="bench") if made == 0 else services.accept_exact(
-                t, who="bench"
-            )
-            services.publish(t, who="bench")
-            made += 10
-        start = time.perf_counter()
-        analyse_games(club, nodes=2000, jobs=1, rebuild=False)
-        analysed = time.perf_counter() - start
-        times, rescored = [], []
-        for attempt in range(3):
-            start = time.perf_counter()
-            rebuild_cpi(club)
-            times.append(time.perf_counter() - start)
-            start = time.perf_counter()
-            set_cpi_weights(club, {"B1": 20.0 + (attempt + 1) % 2}, who="bench")
-            rescored.append(time.perf_counter() - start)
-        full = statistics.median(rescored)
-        print(
-            f"{made:>6} {statistics.median(times):>12.3f} {full:>14.3f} {1000 * full / made:>8.2f} "
-            f"{analysed:>18.2f}"
-        )
+        bench.grow(size)
+        bench.analyse(1, size)
+        same = [timed(lambda: rebuild_cpi(bench.club)) for _ in range(runs)]
+        weights = []
+        for _ in range(runs):  # B1 21, 20, 21, ...: each run a change
+            bench.changes += 1
+            change = {"B1": 20.0 + bench.changes % 2}
+            weights.append(timed(lambda: set_cpi_weights(bench.club, change, who="bench")))
+        print(f"{size:>8} {medians(same):>20} {medians(weights):>23}", flush=True)
+
+
+def end_to_end(bench: Bench, games: int, every: int, runs: int) -> None:
+    from clubrating.club.models import Game, GameAnalysis
+
+    started = time.perf_counter()
+    bench.grow(games)
+    bench.analyse(every, games)
+    built = time.perf_counter() - started
+    analysed = GameAnalysis.objects.count()
+    middle = Game.objects.filter(analysis__isnull=False, tournament__club=bench.club).order_by(
+        "tournament__date", "round", "board"
+    )[analysed // 2]
+    services = bench.services
+    publishes, corrections = [], []
+    for _ in range(runs):
+        evening = bench.publish(1)
+        publishes.append(timed(lambda: services.publish(evening, who="bench")))
+        corrections.append(timed(lambda: services.correct_result(middle, "0-1", who="bench")))
+        corrections.append(timed(lambda: services.correct_result(middle, "1-0", who="bench")))
+    print(f"club of {bench.games} games, {analysed} analysed (built in {built:.0f} s)")
+    print(f"{'publish wall/CPU s':>20} {'correction wall/CPU s':>22}")
+    print(f"{medians(publishes):>20} {medians(corrections):>22}", flush=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("sizes", nargs="*", type=int, default=list(SIZES))
+    parser.add_argument("--db", help="a database URL (default: a new SQLite file)")
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--club", type=int, help="games of the club for the end-to-end times")
+    parser.add_argument("--every", type=int, default=5, help="with --club: every Nth analysed")
+    args = parser.parse_args()
+    url = args.db or f"sqlite:///{os.path.join(tempfile.mkdtemp(), 'bench.sqlite3')}"
+    load = os.getloadavg()[0]
+    import clubrating
+
+    print(f"code: {os.path.dirname(clubrating.__file__)}; load average {load:.1f}")
+    bench = Bench(url)
+    if args.club:
+        end_to_end(bench, args.club, args.every, args.runs)
+    else:
+        ledger_sizes(bench, tuple(sorted(args.sizes)), args.runs)
+    print(f"load average at the end {os.getloadavg()[0]:.1f}")
 
 
 if __name__ == "__main__":
-    main(tuple(int(a) for a in sys.argv[1:]) or GAMES)
+    main()

@@ -322,6 +322,54 @@ def test_a_rebuild_of_an_unchanged_history_finds_no_difference(club, evening, mo
     assert rebuild_cpi(club).entries_differing == 2
 
 
+@pytest.mark.engine
+def test_a_game_too_short_to_score_is_remembered_and_not_scored_again(
+    club, evening, monkeypatch
+) -> None:
+    analyse(club)
+    set_cpi_weights(club, {"min_plies": 10}, who=ARBITER)  # FOOL (6 plies), RUY (8): too short
+    assert CpiEntry.objects.filter(member__club=club).count() == 2  # LEGAL's two players alone
+    with monkeypatch.context() as patch:  # nothing changed: not even the short games are scored
+        patch.setattr(cpi_module, "score_game", lambda *a: pytest.fail("a game was scored again"))
+        assert rebuild_cpi(club) == CpiReport(
+            games=3, entries=2, entries_differing=0, cpis_changed=0
+        )
+    assert rebuild_cpi(club, from_scratch=True).entries_differing == 0
+    scored: list[object] = []
+    with monkeypatch.context() as patch:  # a corrected result is scored again, short or not
+        patch.setattr(cpi_module, "score_game", lambda *a: scored.append(a) or score_game(*a))
+        game = Game.objects.get(tournament=evening, white__name="Cara Dunn")
+        services.correct_result(game, "1/2-1/2", who=ARBITER)
+        assert len(scored) == 1
+    set_cpi_weights(club, {"min_plies": 0}, who=ARBITER)  # the spec's: every game counts again
+    assert CpiEntry.objects.filter(member__club=club).count() == 6
+    assert rebuild_cpi(club, from_scratch=True).entries_differing == 0
+
+
+@pytest.mark.engine
+def test_the_incremental_ledger_equals_one_rebuilt_from_scratch_after_each_change(
+    club, evening, monkeypatch
+) -> None:
+    """Every change re-scores only what it touched; a rebuild that scores every game again,
+    whatever is stored, must find nothing to change after each."""
+    analyse(club)
+    second = publish_games(club, "Next evening", dt.date(2026, 3, 10), PLAYERS, EVENING)
+    analyse(club)
+
+    def same_as_from_scratch() -> None:
+        assert rebuild_cpi(club, from_scratch=True).entries_differing == 0
+
+    same_as_from_scratch()
+    game = Game.objects.get(tournament=evening, white__name="Anna Berg")
+    services.correct_result(game, "0-1", who=ARBITER)  # an early result: later rows follow
+    same_as_from_scratch()
+    set_cpi_weights(club, {"B1": 30}, who=ARBITER)
+    same_as_from_scratch()
+    services.unpublish(second, who=ARBITER)
+    same_as_from_scratch()
+    assert CpiEntry.objects.filter(game__tournament=second).count() == 0
+
+
 # --- queries ---------------------------------------------------------------------------------
 
 

@@ -279,10 +279,11 @@ def derived_state(club: Club) -> tuple[Any, ...]:
 
 def replay_differences(club: Club) -> tuple[int, int, int]:
     """(rating changes, current ratings, ledger rows) a full rebuild would change; nothing is
-    kept."""
+    kept. The ledger is rebuilt from scratch, every game scored again whatever is stored: the
+    store, written incrementally, must equal it."""
     with transaction.atomic():
         ratings = rebuild_ratings(club, reason="state machine check", expect_difference=False)
-        ledger = rebuild_cpi(club)
+        ledger = rebuild_cpi(club, from_scratch=True)
         transaction.set_rollback(True)
     return ratings.changes_differing, ratings.ratings_changed, ledger.entries_differing
 

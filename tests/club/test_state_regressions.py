@@ -37,7 +37,7 @@ def replay_differences(club: Club) -> tuple[int, int, int]:
     kept."""
     with transaction.atomic():
         ratings = rebuild_ratings(club, reason="check", expect_difference=False)
-        ledger = rebuild_cpi(club)
+        ledger = rebuild_cpi(club, from_scratch=True)
         transaction.set_rollback(True)
     return ratings.changes_differing, ratings.ratings_changed, ledger.entries_differing
 

@@ -284,16 +284,30 @@ def _stored_entries(club: Club) -> dict[tuple[int, str], StoredRow]:
     }
 
 
+def _unscored(club: Club) -> dict[int, str]:
+    """Game -> the scoring key under which it was found too short to score (few: one query)."""
+    return dict(
+        GameAnalysis.objects.filter(game__tournament__club=club)
+        .exclude(unscored_with="")
+        .values_list("game_id", "unscored_with")
+    )
+
+
 def _scores(
-    rows: Sequence[LedgerRow], stored: dict[tuple[int, str], StoredRow], weights: Weights
+    rows: Sequence[LedgerRow],
+    keys: dict[int, str],
+    stored: dict[tuple[int, str], StoredRow],
+    unscored: dict[int, str],
+    weights: Weights,
 ) -> tuple[dict[tuple[int, str], float | None], dict[int, dict[Color, dict[str, Any]]]]:
     """Each player's score in each game: the stored one when the game's facts, result and the
-    weights are those it was scored with (a new analysis deletes its rows), else scored anew."""
-    keys = {row.game_id: scoring_key(weights, row.result) for row in rows}
+    weights are those it was scored with (a new analysis deletes its rows and its mark), None
+    for a game marked too short under the same key, else scored anew."""
     fresh = [
         row
         for row in rows
-        if any(
+        if unscored.get(row.game_id) != keys[row.game_id]
+        and any(
             (stored.get((row.game_id, color.value)) or (None,) * 9)[7] != keys[row.game_id]
             for color in Color
         )
@@ -301,6 +315,14 @@ def _scores(
     facts = stored_facts(fresh)
     scored = {row.game_id: _scored(facts[row.game_id], weights, keys[row.game_id]) for row in fresh}
     scores: dict[tuple[int, str], float | None] = {(g, c): row[8] for (g, c), row in stored.items()}
+    scores.update(
+        {
+            (game, color.value): None
+            for game, key in keys.items()
+            if unscored.get(game) == key
+            for color in Color
+        }
+    )
     scores.update(
         {
             (g, color.value): score
@@ -311,6 +333,25 @@ def _scores(
     return scores, {
         g: {color: shown for color, (_, shown) in both.items()} for g, both in scored.items()
     }
+
+
+def _mark_unscored(
+    keys: dict[int, str],
+    scores: dict[tuple[int, str], float | None],
+    unscored: dict[int, str],
+) -> None:
+    """Remember the games too short to score under their keys (and forget the marks of the
+    games now scored): only the marks that change are written."""
+    marks = {
+        game: key if all(scores[game, c.value] is None for c in Color) else ""
+        for game, key in keys.items()
+    }
+    for mark in ("", *sorted({m for m in marks.values() if m})):
+        changed = [g for g, m in marks.items() if m == mark and unscored.get(g, "") != mark]
+        for lo in range(0, len(changed), PREFETCH_CHUNK):
+            GameAnalysis.objects.filter(game_id__in=changed[lo : lo + PREFETCH_CHUNK]).update(
+                unscored_with=mark
+            )
 
 
 def replay_ledger(
@@ -334,22 +375,29 @@ def replay_ledger(
     return replayed
 
 
-def rebuild_cpi(club: Club) -> CpiReport:
+def rebuild_cpi(club: Club, *, from_scratch: bool = False) -> CpiReport:
     """Re-score the stored analyses with the club's weights and store the ledger.
 
     Pure re-scoring of stored facts, never the engine; a game is scored again
-    only when its facts, its result or the weights changed. The replay is
-    compared with the stored rows and only the rows that differ are rewritten
-    (a publish adds its games' rows; a correction rewrites the two players'
-    later rows): the result equals deleting everything and inserting the
-    replay. Runs inside the caller's transaction (the rating rebuild's), or alone in
-    one of its own holding the club's lock.
+    only when its facts, its result or the weights changed (``from_scratch``: every
+    game, whatever is stored: what the state machine compares the store with). The
+    replay is compared with the stored rows and only the rows that differ are
+    rewritten (a publish adds its games' rows; a correction rewrites the two players'
+    later rows): the result equals deleting everything and inserting the replay.
+    Runs inside the caller's transaction (the rating rebuild's), or alone in one of
+    its own holding the club's lock.
     """
     with history_write(club):
         weights = club_weights(club)
         rows = ledger_rows(club)
+        keys = {row.game_id: scoring_key(weights, row.result) for row in rows}
         stored = _stored_entries(club)
-        scores, shown = _scores(rows, stored, weights)
+        unscored = _unscored(club)
+        if from_scratch:
+            scores, shown = _scores(rows, keys, {}, {}, weights)
+        else:
+            scores, shown = _scores(rows, keys, stored, unscored, weights)
+        _mark_unscored(keys, scores, unscored)
         replayed = replay_ledger(rows, scores, weights)
         before = {(r[1], g): r for (g, _), r in stored.items()}
         old = {key: (r[2], r[3], r[4], r[5], r[6]) for key, r in before.items()}
@@ -358,36 +406,46 @@ def rebuild_cpi(club: Club) -> CpiReport:
         }
         now, then = _current(old), _current(replayed)
         changed = sum(1 for m in now.keys() | then.keys() if now.get(m) != then.get(m))
-        stale = sorted(before[key][0] for key in differing if key in before)
-        kept: dict[tuple[int, str], Any] = {}
-        for lo in range(0, len(stale), PREFETCH_CHUNK):
-            chunk = CpiEntry.objects.filter(id__in=stale[lo : lo + PREFETCH_CHUNK])
-            kept.update({(g, c): f for g, c, f in chunk.values_list("game_id", "color", "factors")})
-            chunk.delete()
-        CpiEntry.objects.bulk_create(
-            [
-                CpiEntry(
-                    member_id=member,
-                    game_id=game,
-                    ordinal=ordinal,
-                    color=color,
-                    cpi_before=cpi_before,
-                    delta=delta,
-                    cpi_after=cpi_after,
-                    factors=shown[game][Color(color)] if game in shown else kept[game, color],
-                )
-                for (member, game), (
-                    ordinal,
-                    color,
-                    cpi_before,
-                    delta,
-                    cpi_after,
-                ) in replayed.items()
-                if (member, game) in differing
-            ],
-            batch_size=INSERT_BATCH,
-        )
+        # a row scored anew to the same figures under another key is written again too, with
+        # its new key: else it would be scored again by every rebuild after
+        restamped = {
+            (r[1], g) for (g, _), r in stored.items() if g in shown and r[7] != keys.get(g)
+        }
+        _store(replayed, differing | (restamped & replayed.keys()), before, shown)
         return CpiReport(len(rows), len(replayed), len(differing), changed)
+
+
+def _store(
+    replayed: dict[tuple[int, int], tuple[int, str, float, float, float]],
+    differing: set[tuple[int, int]],
+    before: dict[tuple[int, int], StoredRow],
+    shown: dict[int, dict[Color, dict[str, Any]]],
+) -> None:
+    """Delete the stored rows that differ from the replay and insert the replay's in their
+    place (the factors shown: scored anew, or kept from the row replaced)."""
+    stale = sorted(before[key][0] for key in differing if key in before)
+    kept: dict[tuple[int, str], Any] = {}
+    for lo in range(0, len(stale), PREFETCH_CHUNK):
+        chunk = CpiEntry.objects.filter(id__in=stale[lo : lo + PREFETCH_CHUNK])
+        kept.update({(g, c): f for g, c, f in chunk.values_list("game_id", "color", "factors")})
+        chunk.delete()
+    CpiEntry.objects.bulk_create(
+        [
+            CpiEntry(
+                member_id=member,
+                game_id=game,
+                ordinal=ordinal,
+                color=color,
+                cpi_before=cpi_before,
+                delta=delta,
+                cpi_after=cpi_after,
+                factors=shown[game][Color(color)] if game in shown else kept[game, color],
+            )
+            for (member, game), (ordinal, color, cpi_before, delta, cpi_after) in replayed.items()
+            if (member, game) in differing
+        ],
+        batch_size=INSERT_BATCH,
+    )
 
 
 def _current(rows: dict[tuple[int, int], tuple[Any, ...]]) -> dict[int, float]:

@@ -408,6 +408,14 @@ def _white_cps(plies: Sequence[PlyFacts]) -> list[int]:
     return cps
 
 
+def population_sd(values: Sequence[float]) -> float:
+    """The population standard deviation, in floats: ``statistics.pstdev`` gives the same
+    figure to the last bit or two through exact fractions, which cost most of a game's scoring
+    time (docs/benchmarks.md, "The CPI ledger")."""
+    mean = math.fsum(values) / len(values)
+    return math.sqrt(math.fsum((v - mean) ** 2 for v in values) / len(values))
+
+
 def game_accuracy(plies: Sequence[PlyFacts], color: Color) -> float | None:
     """lichess game accuracy: mean of the volatility-weighted mean and the harmonic mean
     of the per-move accuracies (lila ``modules/analyse/src/main/AccuracyPercent.scala``,
@@ -421,7 +429,7 @@ def game_accuracy(plies: Sequence[PlyFacts], color: Color) -> float | None:
     size = min(8, max(2, len(plies) // 10))
     windows = [wins[:size]] * max(0, min(size, len(wins)) - 2)
     windows += [wins[i : i + size] for i in range(0, len(wins) - size + 1)]
-    weights = [min(12.0, max(0.5, statistics.pstdev(w))) for w in windows]
+    weights = [min(12.0, max(0.5, population_sd(w))) for w in windows]
     pairs = []
     for i, ply in enumerate(plies):
         if ply.color is not color or i >= len(weights):

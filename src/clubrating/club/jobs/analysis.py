@@ -400,6 +400,7 @@ def store_analysis(
                 "nodes": facts.engine.nodes,
                 "multipv": facts.engine.multipv,
                 "facts": facts.to_dict(),
+                "unscored_with": "",  # new facts: scored anew, short or not
             },
         )
     return True

@@ -19,14 +19,19 @@ from django.utils.translation import gettext_noop
 from clubrating.club import audit
 from clubrating.club.history import rebuild
 from clubrating.club.locking import history_write
-from clubrating.club.lookups import merged_persons, reread
+from clubrating.club.lookups import reread
 from clubrating.club.matching import EntryProposal, roster_matcher
 from clubrating.club.models import Club, InitialEntry, Member
-from clubrating.club.services.names import check_linkable, exact_candidates
+from clubrating.club.services.linking import (
+    exact_links,
+    initial_names,
+    link_names,
+    new_members,
+)
 from clubrating.club.services.outcome import Outcome
 from clubrating.errors import InputError, NotFound, Refused, Text
-from clubrating.identity.compare import words
 from clubrating.formats.ratinglist import ListedRating, name_key
+from clubrating.identity.compare import words
 from clubrating.words import Nn_
 
 
@@ -122,36 +127,7 @@ def link_initial(row: InitialEntry, member: Member, *, who: str) -> Outcome:
 def _link(club: Club, row: InitialEntry, member: Member, who: str) -> bool:
     """Link under the caller's lock, audited; the caller replays. True if the member changed."""
     reread(row, member)
-    check_linkable(club, member)
-    person = merged_persons(club)  # one row a person: the member or one merged into it
-    clash = next(
-        (
-            r
-            for r in InitialEntry.objects.filter(club=club).exclude(id=row.id).order_by("number")
-            if r.member_id is not None
-            and person.get(r.member_id, r.member_id) == person.get(member.id, member.id)
-        ),
-        None,
-    )
-    if clash is not None:
-        raise Refused(
-            gettext_noop("%(name)s is already '%(name2)s' (row %(number)s) of the initial list"),
-            name=member.name,
-            name2=clash.name,
-            number=clash.number,
-        )
-    old, old_id = (row.member.name if row.member else None), row.member_id
-    row.member = member
-    row.save(update_fields=["member"])
-    audit.record(
-        club,
-        who,
-        "link-initial",
-        f"initial list #{row.number} '{row.name}'",
-        old={"member": old},
-        new={"member": member.name, "member_id": member.id},
-    )
-    return old_id != member.id  # another member, even of the same name, takes the rating
+    return link_names(club, initial_names(club), [(row, member)], who=who)[0]
 
 
 def unlink_initial(row: InitialEntry, *, who: str) -> Outcome:
@@ -210,31 +186,21 @@ def _new_member(club: Club, row: InitialEntry, who: str) -> Member:
             number=row.number,
             member_id=row.member_id,
         )
-    member = Member.objects.create(club=club, name=row.name.strip()[:200])
-    audit.record(club, who, "new-member", f"member {member.id}", new={"name": member.name})
-    _link(club, row, member, who)
-    return member
+    members, made = new_members(club, [row], who)
+    link_names(club, initial_names(club), [(row, members[0])], who=who, made=made)
+    return members[0]
 
 
 def accept_exact_initial(club: Club, *, who: str) -> Outcome:
-    """Link every unlinked name that matches exactly one member exactly (as at an import)."""
-    linked = 0
+    """Link every unlinked name that matches exactly one member exactly (as at an import): a
+    fixed number of queries whatever the number of names."""
     with history_write(club) as club:
-        matcher = roster_matcher(club)
-        taken = set(
-            InitialEntry.objects.filter(club=club)
-            .exclude(member=None)
-            .values_list("member_id", flat=True)
-        )
-        for row in InitialEntry.objects.filter(club=club, member=None).order_by("number"):
-            found = exact_candidates(club, row.name, matcher)
-            if len(found) == 1 and found[0].id not in taken:
-                _link(club, row, found[0], who)
-                taken.add(found[0].id)
-                linked += 1
+        rows = list(InitialEntry.objects.filter(club=club).order_by("number"))
+        links = exact_links(club, rows)
+        link_names(club, initial_names(club), links, who=who)
         report = (
             rebuild(club, reason=Text(gettext_noop("initial list: exact names linked")))
-            if linked
+            if links
             else None
         )
     return Outcome(
@@ -243,7 +209,7 @@ def accept_exact_initial(club: Club, *, who: str) -> Outcome:
                 "linked %(count)s name that matched one member exactly",
                 "linked %(count)s names that matched one member exactly",
             ),
-            count=linked,
+            count=len(links),
         ),
         report,
     )
@@ -251,15 +217,14 @@ def accept_exact_initial(club: Club, *, who: str) -> Outcome:
 
 def all_new_initial(club: Club, *, who: str) -> Outcome:
     """Make every still-unlinked name a new member (after the arbiter reviewed the proposals)."""
-    count = 0
     with history_write(club) as club:
-        for row in InitialEntry.objects.filter(club=club, member=None).order_by("number"):
-            _new_member(club, row, who)
-            count += 1
+        rows = list(InitialEntry.objects.filter(club=club, member=None).order_by("number"))
+        members, made = new_members(club, rows, who)
+        link_names(club, initial_names(club), list(zip(rows, members)), who=who, made=made)
         report = (
-            rebuild(club, reason=Text(gettext_noop("initial list: new members"))) if count else None
+            rebuild(club, reason=Text(gettext_noop("initial list: new members"))) if rows else None
         )
-    return Outcome(Text(gettext_noop("made %(count)s new members"), count=count), report)
+    return Outcome(Text(gettext_noop("made %(count)s new members"), count=len(rows)), report)
 
 
 def initial_rows(club: Club) -> list[tuple[InitialEntry, tuple[EntryProposal, ...]]]:

@@ -7,62 +7,30 @@ from django.utils.translation import gettext_noop
 from clubrating.club import audit
 from clubrating.club.history import rebuild_if_published
 from clubrating.club.locking import history_write
-from clubrating.club.lookups import merged_persons, reread
-from clubrating.club.matching import roster_matcher
+from clubrating.club.lookups import reread
 from clubrating.club.models import Club, Entry, Member, Tournament
+from clubrating.club.services.linking import (
+    exact_links,
+    exact_matches,
+    link_names,
+    new_members,
+    tournament_names,
+)
 from clubrating.club.services.outcome import Outcome
-from clubrating.errors import InputError, Refused, Text
-from clubrating.identity.compare import Reason
-from clubrating.identity.match import Matcher
-from clubrating.identity.same import is_exact
+from clubrating.errors import Refused, Text
 from clubrating.words import Nn_
-
-
-def check_linkable(club: Club, member: Member) -> None:
-    """A name (of a tournament or of the initial list) is linked only to an active member of its
-    club."""
-    if member.club_id != club.id:
-        raise Refused(gettext_noop("member %(id)s belongs to another club"), id=member.id)
-    if member.merged_into_id is not None:
-        raise Refused(
-            gettext_noop("%(name)s was merged into %(name2)s: link to that member"),
-            name=member.name,
-            name2=member.active().name,
-        )
 
 
 def link(entry: Entry, member: Member, *, who: str) -> Outcome:
     """The arbiter says: this name in this tournament is this member (R10)."""
     with history_write(entry.tournament.club_id) as club:
         reread(entry, member)
-        check_linkable(club, member)
-        clash = _same_person(club, entry, member)
-        if clash is not None:
-            raise Refused(
-                gettext_noop(
-                    "%(name)s is already '%(name2)s' (number %(number)s) in this tournament"
-                ),
-                name=member.name,
-                name2=clash.name,
-                number=clash.number,
-            )
-        old, old_id = (entry.member.name if entry.member else None), entry.member_id
-        entry.member = member
-        entry.save(update_fields=["member"])
-        audit.record(
-            club,
-            who,
-            "link",
-            f"tournament {entry.tournament_id} #{entry.number} '{entry.name}'",
-            old={"member": old},
-            new={"member": member.name, "member_id": member.id},
-        )
-        # another member, even one of the same name, takes the name's games: compare ids
+        changed = link_names(club, tournament_names(entry.tournament), [(entry, member)], who=who)
         report = (
             rebuild_if_published(
                 entry.tournament, Text(gettext_noop("link '%(name)s'"), name=entry.name)
             )
-            if old_id != member.id
+            if changed[0]
             else None
         )
     return Outcome(
@@ -73,22 +41,6 @@ def link(entry: Entry, member: Member, *, who: str) -> Outcome:
             id=member.id,
         ),
         report,
-    )
-
-
-def _same_person(club: Club, entry: Entry, member: Member) -> Entry | None:
-    """Another name of ``entry``'s tournament that is ``member`` (of ``club``, checked): the
-    member itself or one merged into it (a person holds one name in a tournament)."""
-    person = merged_persons(club)
-    target = person.get(member.id, member.id)
-    # one indexed query, not a walk over every entry: a club's evening links each of its names;
-    # by the ids, since the rows just read again have not loaded their club and tournament
-    same = {target, *(merged for merged, stands_for in person.items() if stands_for == target)}
-    return (
-        Entry.objects.filter(tournament_id=entry.tournament_id, member_id__in=same)
-        .exclude(id=entry.id)
-        .order_by("number")
-        .first()
     )
 
 
@@ -132,72 +84,37 @@ def new_member(
     return outcome
 
 
-def exact_candidates(club: Club, name: str, matcher: Matcher | None = None) -> list[Member]:
-    """Active members whose name is exactly this one: the same words, whatever the case,
-    spacing or customary order ("Smith, Jane" / "Jane Smith" / "SMITH Jane").
-
-    Accents, punctuation, another script or an alias are not exact: those
-    stay proposals for the arbiter to read. ``matcher`` is the club's, when
-    the caller already built it.
-    """
-    wanted = " ".join(name.split())
-    found = {
-        m.id: m for m in Member.objects.filter(club=club, merged_into=None, name__iexact=wanted)
-    }
-    if matcher is None:
-        matcher = roster_matcher(club)
-    try:
-        proposals = matcher.propose(name)
-    except InputError:
-        proposals = ()
-    same = [p.key for p in proposals if Reason.ALIAS not in p.reasons and is_exact(name, p.member)]
-    found.update((m.id, m) for m in Member.objects.filter(club=club, merged_into=None, id__in=same))
-    return sorted(found.values(), key=lambda m: m.id)
+def exact_candidates(club: Club, name: str) -> list[Member]:
+    """Active members whose name is exactly this one (:func:`.linking.exact_matches`)."""
+    return exact_matches(club, [name])[name]
 
 
 def accept_exact(tournament: Tournament, *, who: str) -> Outcome:
     """Link every unlinked name that matches exactly one member exactly (the arbiter's one
-    click)."""
-    linked = 0
-    with history_write(tournament.club_id):
+    click): a fixed number of queries whatever the number of names."""
+    with history_write(tournament.club_id) as club:
         reread(tournament)
-        matcher = roster_matcher(tournament.club)
-        person = merged_persons(tournament.club)  # the persons already in it, merges followed
-        taken = {
-            person.get(m, m)
-            for m in Entry.objects.filter(tournament=tournament)
-            .exclude(member=None)
-            .values_list("member_id", flat=True)
-        }
-        for entry in Entry.objects.filter(tournament=tournament, member=None).select_related(
-            "tournament__club"
-        ):
-            found = exact_candidates(tournament.club, entry.name, matcher)
-            if len(found) == 1 and found[0].id not in taken:
-                link(entry, found[0], who=who)
-                taken.add(found[0].id)
-                linked += 1
+        links = exact_links(club, list(Entry.objects.filter(tournament=tournament)))
+        # no replay: a published tournament has every name linked already
+        link_names(club, tournament_names(tournament), links, who=who)
     return Outcome(
         Text(
             Nn_(
                 "linked %(count)s name that matched one member exactly",
                 "linked %(count)s names that matched one member exactly",
             ),
-            count=linked,
+            count=len(links),
         )
     )
 
 
 def all_new_members(tournament: Tournament, *, who: str) -> Outcome:
     """Make every still-unlinked name a new member (after the arbiter reviewed the proposals)."""
-    count = 0
-    with history_write(tournament.club_id):
+    with history_write(tournament.club_id) as club:
         reread(tournament)
-        for entry in Entry.objects.filter(tournament=tournament, member=None).select_related(
-            "tournament__club"
-        ):
-            new_member(entry, who=who)
-            count += 1
+        rows = list(Entry.objects.filter(tournament=tournament, member=None))
+        members, made = new_members(club, rows, who, junior=tournament.has_juniors)
+        link_names(club, tournament_names(tournament), list(zip(rows, members)), who=who, made=made)
     return Outcome(
-        Text(Nn_("made %(count)s new member", "made %(count)s new members"), count=count)
+        Text(Nn_("made %(count)s new member", "made %(count)s new members"), count=len(rows))
     )
