@@ -390,7 +390,9 @@ def rebuild_cpi(club: Club, *, from_scratch: bool = False) -> CpiReport:
     with history_write(club):
         weights = club_weights(club)
         rows = ledger_rows(club)
-        keys = {row.game_id: scoring_key(weights, row.result) for row in rows}
+        # one key a result (the weights' JSON once each, not once a game)
+        by_result = {result: scoring_key(weights, result) for result in {r.result for r in rows}}
+        keys = {row.game_id: by_result[row.result] for row in rows}
         stored = _stored_entries(club)
         unscored = _unscored(club)
         if from_scratch:
