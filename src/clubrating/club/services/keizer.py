@@ -182,7 +182,11 @@ def chain_of(tournament: Tournament) -> list[Tournament]:
     while True:
         previous = Evening.objects.filter(tournament=chain[-1]).first()
         earlier = None if previous is None else previous.keizer.get("previous")
-        found = None if earlier in seen else Tournament.objects.filter(pk=earlier).first()
+        found = (
+            None
+            if earlier is None or earlier in seen
+            else Tournament.objects.filter(pk=int(earlier)).first()
+        )
         if found is None:  # the first evening, or an earlier one deleted since
             return list(reversed(chain))
         seen.add(found.id)
