@@ -161,6 +161,7 @@ KNOWN = [
         re.compile(r".*\bround, ?(board, ?)?white, ?black, ?result\b.*"),
         TYPED,
     ),  # a tournament file's columns, named in the error about its header
+    (re.compile(r"/arbiter/evening/$"), re.compile(r"auto"), TYPED),  # Keizer's top=auto
     (
         re.compile(r"/arbiter/fair-play/"),
         re.compile(r".*'spec'.*"),
