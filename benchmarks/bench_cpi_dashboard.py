@@ -61,7 +61,7 @@ def fake_facts(rng: random.Random) -> dict:
 
 def grow(club, size: int, made: int, rng: random.Random) -> int:
     from clubrating.club import services
-    from clubrating.club.models import Game, GameAnalysis
+    from clubrating.club.store.models import Game, GameAnalysis
     from clubrating.formats.records import Pairing, PlayerEntry, TournamentRecord
 
     while made < size:
@@ -108,9 +108,9 @@ def main(sizes: tuple[int, ...]) -> None:
     from django.test.utils import CaptureQueriesContext
 
     from clubrating.club import services
-    from clubrating.club.coach import cpi_brief, exercises_for
-    from clubrating.club.cpi import rebuild_cpi
-    from clubrating.club.models import Member
+    from clubrating.club.derived.coach import cpi_brief, exercises_for
+    from clubrating.club.derived.ledger import rebuild_cpi
+    from clubrating.club.store.models import Member
 
     settings.ALLOWED_HOSTS = ["testserver"]
     club = services.create_club("Bench", who="bench", slug="bench")

@@ -120,7 +120,7 @@ class Bench:
     def grow(self, games: int) -> None:
         """Published tournaments up to ``games`` games; the two openings' facts from the engine."""
         from clubrating.club.jobs.analysis import analyse_games
-        from clubrating.club.models import Game, GameAnalysis
+        from clubrating.club.store.models import Game, GameAnalysis
 
         if not self.facts:
             self.services.publish(self.publish(1, 2), who="bench")
@@ -136,8 +136,8 @@ class Bench:
     def analyse(self, every: int, limit: int) -> None:
         """Copy the openings' facts to every ``every``-th game with moves, in the ledger's order,
         up to ``limit`` analysed games, then rebuild the ledger."""
-        from clubrating.club.cpi import rebuild_cpi
-        from clubrating.club.models import Game, GameAnalysis
+        from clubrating.club.derived.ledger import rebuild_cpi
+        from clubrating.club.store.models import Game, GameAnalysis
 
         analysed = set(GameAnalysis.objects.values_list("game_id", flat=True))
         games = list(
@@ -158,8 +158,8 @@ class Bench:
 
 
 def ledger_sizes(bench: Bench, sizes: tuple[int, ...], runs: int) -> None:
-    from clubrating.club.cpi import rebuild_cpi
-    from clubrating.club.services.cpi import set_cpi_weights
+    from clubrating.club.derived.ledger import rebuild_cpi
+    from clubrating.club.services.cpi_weights import set_cpi_weights
 
     print(f"{'analysed':>8} {'unchanged wall/CPU s':>20} {'new weights wall/CPU s':>23}")
     for size in sizes:
@@ -175,7 +175,7 @@ def ledger_sizes(bench: Bench, sizes: tuple[int, ...], runs: int) -> None:
 
 
 def end_to_end(bench: Bench, games: int, every: int, runs: int) -> None:
-    from clubrating.club.models import Game, GameAnalysis
+    from clubrating.club.store.models import Game, GameAnalysis
 
     started = time.perf_counter()
     bench.grow(games)

@@ -6,7 +6,7 @@ lognormally, the biggest about 50,000 games; each club's history from ``simulate
 its players' hidden strengths and results), loaded with PostgreSQL's COPY (``executemany``
 on SQLite), then rated by the product's own rebuild, club by club. Measured, ``--runs``
 times each, medians:
-1. the full rebuild of the largest club (``club.history.rebuild``, as ``clubrating rebuild``);
+1. the full rebuild of the largest club (``rebuild_derived``, as ``clubrating rebuild``);
 2. a correction in that club (``services.correct_result``), in its newest tournament and in
    one three weeks older, each checked equal to a full replay (target <= 0.5 s);
 3. the club page of the second-largest club at 20 concurrent clients against
@@ -170,7 +170,7 @@ def load_club(club: Any, shape: Any, seed: int, ids: Ids, tables: dict[str, Tabl
     """One club's members and simulated history, as published tournaments."""
     from django.utils import timezone
 
-    from clubrating.club.models import TournamentStatus
+    from clubrating.club.store.models import TournamentStatus
     from clubrating.demo.simulate import ROUNDS, simulate_history
     from clubrating.formats.records import Unplayed
 
@@ -235,8 +235,8 @@ def load(shapes: list[Any]) -> dict[str, Any]:
     from django.core.management.color import no_style
     from django.db import connection, transaction
 
-    from clubrating.club.history import rebuild
-    from clubrating.club.models import Entry, Game, Member, Tournament
+    from clubrating.club.derived.rebuild import rebuild_derived
+    from clubrating.club.store.models import Entry, Game, Member, Tournament
     from clubrating.club.services import create_club, set_privacy
 
     tables = {
@@ -293,7 +293,7 @@ def load(shapes: list[Any]) -> dict[str, Any]:
             cursor.execute("ANALYZE")
     loaded = time.perf_counter() - started
     for club in clubs:
-        rebuild(club, reason="loaded")
+        rebuild_derived(club, reason="loaded")
     rated = time.perf_counter() - started - loaded
     return {
         "clubs": len(clubs),
@@ -312,7 +312,7 @@ def load(shapes: list[Any]) -> dict[str, Any]:
 
 def correction_games(club: Any) -> dict[str, int]:
     """A played game of the club's newest tournament, and of the newest one three weeks older."""
-    from clubrating.club.models import Game, Tournament
+    from clubrating.club.store.models import Game, Tournament
 
     order = ("-date", "-sequence", "-id")
     newest = Tournament.objects.filter(club=club).order_by(*order).first()
@@ -341,8 +341,8 @@ def measure_history(slug: str, runs: int) -> dict[str, Any]:
     """Per run: each correction, then a full rebuild checking that the stored rows after the
     correction are exactly what a full replay gives."""
     from clubrating.club import services
-    from clubrating.club.history import rebuild
-    from clubrating.club.models import Club, Game
+    from clubrating.club.derived.rebuild import rebuild_derived
+    from clubrating.club.store.models import Club, Game
 
     club = Club.objects.get(slug=slug)
     games = correction_games(club)
@@ -355,7 +355,7 @@ def measure_history(slug: str, runs: int) -> dict[str, Any]:
             services.correct_result(game, other_result(game), who="bench")
             seconds = time.perf_counter() - started
             load_before_full, started = load_average(), time.perf_counter()
-            check = rebuild(club, reason="benchmark check", expect_difference=False)
+            check = rebuild_derived(club, reason="benchmark check", expect_difference=False)
             full.append(
                 {
                     "s": time.perf_counter() - started,
@@ -402,8 +402,8 @@ def summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
 def rebuild_loop(slug: str, seconds: float) -> int:
     """Rebuild the club over and over for at most ``seconds`` (or until SIGTERM): the write
     load beside the pages. Prints how many rebuilds it finished."""
-    from clubrating.club.history import rebuild
-    from clubrating.club.models import Club
+    from clubrating.club.derived.rebuild import rebuild_derived
+    from clubrating.club.store.models import Club
 
     club = Club.objects.get(slug=slug)
     stop = {"now": False}
@@ -411,7 +411,7 @@ def rebuild_loop(slug: str, seconds: float) -> int:
     print("rebuilding", flush=True)
     done, deadline = 0, time.monotonic() + seconds
     while not stop["now"] and time.monotonic() < deadline:
-        rebuild(club, reason="benchmark load")
+        rebuild_derived(club, reason="benchmark load")
         done += 1
     print(f"rebuilds {done}", flush=True)
     return 0
@@ -641,7 +641,7 @@ def measure_analysis(url: str, runs: int, games: int, plies: int, nodes: int) ->
     ``games`` games waits for 1, then 2 workers; the search cache emptied before each."""
     from redis import Redis
 
-    from clubrating.club.models import AuditEntry, GameAnalysis, PositionSearch
+    from clubrating.club.store.models import AuditEntry, GameAnalysis, PositionSearch
 
     env = {**measure_rq_workers.redis_env(nodes), "CLUBRATING_DATABASE_URL": url}
     times: dict[int, list[dict[str, Any]]] = {1: [], 2: []}

@@ -395,7 +395,7 @@ def club_speed(roster: list[str], sample: Sequence[tuple[str, str]], seed: int) 
     )
     for size in (
         DUPLICATE_CLUBS
-    ):  # club.matching.possible_duplicates: the index, then every member against it
+    ):  # club.read.matching.possible_duplicates: the index, then every member against it
         members = random.Random(seed).sample(roster, size)
         runs = []
         for _ in range(5):

@@ -26,7 +26,7 @@ def load_history(club, history) -> None:  # type: ignore[no-untyped-def]
     """Store a synthetic history as published tournaments with explicit ids (fast bulk insert)."""
     from django.db import transaction
 
-    from clubrating.club.models import Entry, Game, Member, Tournament
+    from clubrating.club.store.models import Entry, Game, Member, Tournament
 
     players = sorted({p for t in history for g in t.games for p in (g.white, g.black)})
     with transaction.atomic():
@@ -115,8 +115,8 @@ def main() -> int:
 
     djangoenv.setup(f"sqlite:///{folder}/federation.sqlite3")
     from clubrating.club import services
-    from clubrating.club.models import Game, Tournament
-    from clubrating.club.history import rebuild
+    from clubrating.club.store.models import Game, Tournament
+    from clubrating.club.derived.rebuild import rebuild_derived
     from clubrating.demo.simulate import simulate_history
 
     print(
@@ -130,7 +130,7 @@ def main() -> int:
     full = []
     for run in range(args.runs):
         started = time.perf_counter()
-        report = rebuild(club, reason="benchmark")
+        report = rebuild_derived(club, reason="benchmark")
         full.append(time.perf_counter() - started)
         print(
             f"  full rebuild {run + 1}: {full[-1]:.2f} s ({report.tournaments} tournaments, "
@@ -141,7 +141,7 @@ def main() -> int:
     print(f"club: {club_games:,} games, 500 members, {club_games // 50:,} tournaments")
     club = fresh_database(folder, "club.sqlite3")
     load_history(club, simulate_history(2, club_games, 500, club_games // 50))
-    rebuild(club, reason="initial")
+    rebuild_derived(club, reason="initial")
     newest = Tournament.objects.filter(club=club).order_by("-date", "-sequence", "-id").first()
     game = Game.objects.filter(tournament=newest, played=True).first()
     corrections = []
@@ -149,11 +149,11 @@ def main() -> int:
         started = time.perf_counter()
         outcome = services.correct_result(Game.objects.get(id=game.id), result, who="bench")
         corrections.append(time.perf_counter() - started)
-    check = rebuild(club, reason="check", expect_difference=False)
+    check = rebuild_derived(club, reason="check", expect_difference=False)
     full_club = []
     for _ in range(args.runs):
         started = time.perf_counter()
-        rebuild(club, reason="benchmark")
+        rebuild_derived(club, reason="benchmark")
         full_club.append(time.perf_counter() - started)
 
     print()

@@ -9,7 +9,7 @@ http.client (a new connection each). Servers, side by side in one run:
   sharing one socket, one request at a time each);
 - ``runserver``: ``clubrating serve --dev``, Django's threaded development server
   (20 threads share one interpreter lock, so the in-server time includes waiting);
-- ``gunicorn-compiled``: ``clubrating serve`` with club.reads' prepared-statement cache
+- ``gunicorn-compiled``: ``clubrating serve`` with club.read.players' prepared-statement cache
   turned off (the ORM compiles every query of a page, as it would without it): run beside
   ``gunicorn`` it shows what the cache saves.
 Reported per page:
@@ -56,8 +56,8 @@ def build(url: str, seed: int = 7) -> tuple[str, int]:
     from django.db import transaction
 
     from clubrating.club import services
-    from clubrating.club.models import Entry, Game, Member, Tournament
-    from clubrating.club.history import rebuild
+    from clubrating.club.store.models import Entry, Game, Member, Tournament
+    from clubrating.club.derived.rebuild import rebuild_derived
     from clubrating.demo.simulate import game_points
 
     rng = random.Random(seed)
@@ -107,11 +107,11 @@ def build(url: str, seed: int = 7) -> tuple[str, int]:
                         )
                     )
             Game.objects.bulk_create(games)
-        rebuild(club, reason="bench")
+        rebuild_derived(club, reason="bench")
     return club.slug, members[0].id
 
 
-# ``clubrating`` with club.reads.prepared compiling the query every time, set once Django has
+# ``clubrating`` with club.read.players.prepared compiling the query every time, set once Django has
 # started (gunicorn's workers are forked after that, so they inherit it).
 COMPILED = """
 import sys

@@ -40,8 +40,9 @@ def main() -> None:
     from django.core.management import call_command
     from django.test import Client
 
-    from clubrating.club import evening, services
-    from clubrating.club.models import EveningBoard
+    from clubrating.club import services
+    from clubrating.club.services import evening
+    from clubrating.club.store.models import EveningBoard
 
     call_command("migrate", verbosity=0)
     club = services.create_club("Measure Club", who="measure", slug="measure")

@@ -38,7 +38,7 @@ def main() -> int:
         djangoenv.setup(migrate=True)
         from django.test import Client
 
-        from clubrating.club.models import Club, Visibility
+        from clubrating.club.store.models import Club, Visibility
 
         Club.objects.bulk_create(
             [

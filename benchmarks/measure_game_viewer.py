@@ -81,7 +81,7 @@ def main() -> int:
         from django.test.utils import CaptureQueriesContext
 
         from clubrating.club import services
-        from clubrating.club.models import Game, GameAnalysis
+        from clubrating.club.store.models import Game, GameAnalysis
         from clubrating.club.services.moves import attach_typed_moves
         from clubrating.formats.typed import parse_typed
 

@@ -204,7 +204,7 @@ def test_a_small_demo_plays_last_evenings_with_clocks_analyses_all_and_fills_a_c
 ):
     """One build for the three claims: the build is most of the time. The third: every view of the
     demo club (pages, exports, API, commands) agrees with the store (tests/club/crawl.py)."""
-    from clubrating.club.models import Club
+    from clubrating.club.store.models import Club
     from tests.club.crawl import assert_views_agree
 
     summary = build_demo(SMALL)
@@ -214,7 +214,7 @@ def test_a_small_demo_plays_last_evenings_with_clocks_analyses_all_and_fills_a_c
 
 
 def assert_played_with_clocks_and_analysed(summary: dict[str, Any]) -> None:
-    from clubrating.club.models import CpiEntry, Game, GameAnalysis, Tournament
+    from clubrating.club.store.models import CpiEntry, Game, GameAnalysis, Tournament
 
     with_moves = list(Game.objects.exclude(moves="").select_related("tournament"))
     assert len(with_moves) == summary["games_with_moves"] > 10
@@ -293,7 +293,7 @@ def test_two_builds_of_one_seed_one_engine_or_a_pool_give_the_same_games_and_ana
 def assert_the_busiest_players_cpi_dashboard_has_numbers_and_exercises() -> None:
     from django.db.models import Count
 
-    from clubrating.club.models import CpiEntry
+    from clubrating.club.store.models import CpiEntry
 
     busiest = (
         CpiEntry.objects.values("member_id")
@@ -411,7 +411,7 @@ def test_a_failure_during_the_build_leaves_no_database_and_says_one_line(
 @pytest.mark.engine
 @pytest.mark.django_db(transaction=True)
 def test_a_failure_in_a_database_that_exists_already_leaves_no_club() -> None:
-    from clubrating.club.models import Club, Game, Member, Tournament
+    from clubrating.club.store.models import Club, Game, Member, Tournament
 
     settings = DemoSettings(
         seed=5,

@@ -48,7 +48,7 @@ CLUB_LAYERS: list[tuple[str, tuple[str, ...]]] = [
 - lookups: reads of stored rows, the club's lock, the audit log, the policy;
 - derived data: the ratings replay (``ratings``), the CPI ledger (``cpi``) and the player card
   (``card``) with their read sides;
-- history: ONE call, ``history.rebuild``: a change to history rebuilds the ratings,
+- history: ONE call, ``rebuild_derived``: a change to history rebuilds the ratings,
   then the ledger;
 - services: every write, split by subject (``services.clubs``, ``.tournaments``,
   ``.names``, ``.members``, ``.history``, ``.accounts``, ``.cpi``), and the evening with the
@@ -206,9 +206,9 @@ def test_the_checker_sees_imports_inside_functions_and_relative_ones(tmp_path: P
         "    import clubrating.club.jobs.tasks\n",
         encoding="utf-8",
     )
-    found = [(i.imported, i.line) for i in imports_of("clubrating.club.ratings", module)]
+    found = [(i.imported, i.line) for i in imports_of("clubrating.club.derived.ratings", module)]
     assert found == [
-        ("clubrating.club.models", 1),
+        ("clubrating.club.store.models", 1),
         ("clubrating.club.services", 4),
         ("clubrating.club.jobs.tasks", 5),
     ]

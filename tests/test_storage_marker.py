@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from clubrating.club.models import Club
+from clubrating.club.store.models import Club
 
 
 def is_storage(request: pytest.FixtureRequest) -> bool:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from clubrating.club.ratings import RebuildReport
+from clubrating.club.derived.ratings import RebuildReport
 
 
 def test_a_rebuild_of_one_tournament_says_tournament() -> None:

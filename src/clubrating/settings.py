@@ -43,7 +43,7 @@ INSTALLED_APPS = [
     "django_tasks_db",
     "axes",
     "corsheaders",
-    "clubrating.club",
+    "clubrating.club.apps.ClubConfig",
     "clubrating.web",
 ]
 

@@ -26,7 +26,7 @@ PAGES_OF_A_GAME = ("", "game.pgn")
 
 
 def club_ids(slug: str) -> dict[str, list[int]]:
-    from clubrating.club.models import Game, Member, Tournament
+    from clubrating.club.store.models import Game, Member, Tournament
 
     return {
         "t": list(

@@ -8,8 +8,9 @@ from collections.abc import Callable, Sequence
 
 import pytest
 
-from clubrating.club import evening, services
-from clubrating.club.models import Club, Tournament
+from clubrating.club import services
+from clubrating.club.services import evening
+from clubrating.club.store.models import Club, Tournament
 from clubrating.formats.records import (
     Bye,
     ByeKind,

@@ -32,7 +32,7 @@ from django.utils import translation
 
 from clubrating import djangoenv
 from clubrating.cli import build_parser
-from clubrating.club.models import Club, EveningPlayer, Game, Member, Tournament
+from clubrating.club.store.models import Club, EveningPlayer, Game, Member, Tournament
 
 from .crawl_read import (
     Page,

@@ -2,7 +2,7 @@
 
 It reads the models (members, entries, games, byes, rating changes, current ratings, CPI
 entries) and follows merges by walking ``merged_into`` itself: none of the product's read
-functions (club.reads, club.queries, club.lookups, club.card, club.cpi) is used, so a defect in
+functions (club.read.players, club.read, club.read, club.derived.card, club.derived.ledger) is used, so a defect in
 them cannot hide in the oracle too.
 """
 
@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 from collections import defaultdict
 
-from clubrating.club.models import (
+from clubrating.club.store.models import (
     Bye,
     Club,
     CpiEntry,

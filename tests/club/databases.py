@@ -81,7 +81,7 @@ def dump() -> list[str]:
     connection.ensure_connection()
     if connection.vendor == "sqlite":
         return list(connection.connection.iterdump())
-    from clubrating.club.backup import _pg_program, _run
+    from clubrating.club.ops.backup import _pg_program, _run
 
     # \restrict and \unrestrict carry a key pg_dump draws anew for each dump (PostgreSQL 17.6)
     return [

@@ -79,7 +79,7 @@ def install(role: str) -> None:
     from django.db.backends.signals import connection_created
     from django.db.migrations.recorder import MigrationRecorder
 
-    from clubrating.club import audit
+    from clubrating.club.store import audit
 
     if role == "hold":
         audit.record = hold_once(audit.record)

@@ -10,8 +10,8 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from clubrating.club import reads
-from clubrating.club.models import (
+from clubrating.club.read import players
+from clubrating.club.store.models import (
     Club,
     CurrentRating,
     Game,
@@ -107,7 +107,7 @@ def _listed_differences(
 ) -> list[str]:
     found = []
     for lst in sorted({lst for _, lst in current}):
-        shown = {row["member_id"] for row in reads.rating_list(club, lst)}
+        shown = {row["member_id"] for row in players.rating_list(club, lst)}
         want = oracle.listed(facts, current, lst)
         found += [
             f"list {lst}: member {m} {'listed' if m in shown else 'missing'}, oracle "

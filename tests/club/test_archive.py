@@ -26,7 +26,7 @@ import pytest
 from hypothesis import HealthCheck, settings
 from hypothesis.stateful import run_state_machine_as_test
 
-from clubrating.club.models import AuditEntry, Club, Member, Tournament
+from clubrating.club.store.models import AuditEntry, Club, Member, Tournament
 from clubrating.club.services.accounts import add_arbiter
 from clubrating.club.services.archive import (
     LEFT_OUT,

@@ -12,9 +12,10 @@ from django.test import Client
 from django.utils import translation
 
 from clubrating.cli import main
-from clubrating.club import queries, services
-from clubrating.club.audit_text import sentence
-from clubrating.club.models import AuditEntry, Club, Game, Member, Tournament
+from clubrating.club import services
+from clubrating.club.read import audit_log
+from clubrating.club.store.audit_text import sentence
+from clubrating.club.store.models import AuditEntry, Club, Game, Member, Tournament
 from clubrating.errors import InputError
 from clubrating.formats.typed import parse_typed
 
@@ -258,7 +259,7 @@ def _club_with_history() -> Club:
 @pytest.mark.django_db
 def test_every_entry_of_a_real_history_is_a_sentence_without_python_values() -> None:
     club = _club_with_history()
-    rows = queries.audit_log(club, limit=100)
+    rows = audit_log.audit_log(club, limit=100)
     tournament, anna = (
         Tournament.objects.get(club=club),
         Member.objects.get(club=club, name="Anna Smith"),
@@ -283,7 +284,7 @@ def test_every_entry_of_a_real_history_is_a_sentence_without_python_values() -> 
 def test_the_audit_log_pages_and_counts() -> None:
     club = _club_with_history()
     total = AuditEntry.objects.filter(club=club).count()
-    first, last = queries.audit_page(club, 1, 3), queries.audit_page(club, -(-total // 3), 3)
+    first, last = audit_log.audit_page(club, 1, 3), audit_log.audit_page(club, -(-total // 3), 3)
     assert (
         first["total"] == total and first["pages"] == -(-total // 3) and len(first["entries"]) == 3
     )
@@ -292,7 +293,7 @@ def test_the_audit_log_pages_and_counts() -> None:
         and last["entries"][-1]["action"] == "create-club"
     )
     with pytest.raises(InputError, match=f"page 99: the audit log has {first['pages']} pages of 3"):
-        queries.audit_page(club, 99, 3)
+        audit_log.audit_page(club, 99, 3)
 
 
 @pytest.mark.django_db(transaction=True, reset_sequences=True)

@@ -420,7 +420,7 @@ test_a_role_that_may_not_create_a_database_restores_after_the_kinds_check_and_sa
 def test_a_second_statement_on_a_session_setting_line_of_a_dump_is_compared() -> None:
     """A custom-format dump can be edited to hide a statement after a line pg_restore writes
     itself (``SET ...;``): only the whole line is noise."""
-    from clubrating.club.backup_schema import _pg_objects
+    from clubrating.club.ops.backup_schema import _pg_objects
 
     header = (
         "--\n-- Name: club_club; Type: TABLE; Schema: public; Owner: "

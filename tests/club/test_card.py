@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 
 from clubrating.club import services
-from clubrating.club.models import Club, Member, Tournament
-from clubrating.club.reads import player_history_and_opponents
+from clubrating.club.store.models import Club, Member, Tournament
+from clubrating.club.read.players import player_history_and_opponents
 from clubrating.web.access import ClubAccess
 from clubrating.web.card import card_document
 

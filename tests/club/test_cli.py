@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from clubrating.cli import main
-from clubrating.club.models import RatingChange
+from clubrating.club.store.models import RatingChange
 
 CSV_EVENING = """# event: Tuesday evening
 # date: 2026-03-03

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from clubrating.cli import main
-from clubrating.club.models import Game, Tournament
+from clubrating.club.store.models import Game, Tournament
 from clubrating.formats.records import MAX_ROUNDS
 
 from .databases import dump

@@ -13,9 +13,9 @@ from django.test.utils import CaptureQueriesContext
 
 from clubrating.cli import main
 from clubrating.club import services
-from clubrating.club.coach import COACH_GAMES, cpi_brief, exercises_for, parse_factor
-from clubrating.club.cpi import member_ledger
-from clubrating.club.models import Game, Member
+from clubrating.club.derived.coach import COACH_GAMES, cpi_brief, exercises_for, parse_factor
+from clubrating.club.derived.ledger import member_ledger
+from clubrating.club.store.models import Game, Member
 from clubrating.errors import InputError
 from tests.cpi.coach_games import OPEN_GAME, build, publish_analysed
 

@@ -8,7 +8,7 @@ import json
 import pytest
 
 from clubrating.cli import build_parser, main
-from clubrating.club.models import Club
+from clubrating.club.store.models import Club
 
 
 @pytest.mark.engine

@@ -510,7 +510,7 @@ def test_a_database_linking_one_member_twice_in_a_tournament_is_told_what_to_do_
 def test_the_database_refuses_one_member_under_two_names_of_one_tournament(club, publish):
     from django.db import IntegrityError, transaction
 
-    from clubrating.club.models import Entry
+    from clubrating.club.store.models import Entry
 
     t = publish(
         "January",
@@ -540,8 +540,8 @@ def at_most(seconds: int) -> Iterator[None]:
 
 
 def test_a_cycle_of_merges_held_by_a_database_is_one_clear_error_not_an_endless_walk(club):
-    from clubrating.club.models import Member
-    from clubrating.club.lookups import resolve_members
+    from clubrating.club.store.models import Member
+    from clubrating.club.read.members import resolve_members
     from clubrating.errors import Refused
 
     one, two, three = (

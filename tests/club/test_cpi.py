@@ -20,10 +20,10 @@ from django_tasks_db.models import DBTaskResult
 
 from clubrating.analysis import engine as engine_module
 from clubrating.cli import main
-from clubrating.club import cpi as cpi_module
+from clubrating.club.derived import ledger as cpi_module
 from clubrating.club.jobs.analysis import analyse_games
 from clubrating.club import services
-from clubrating.club.cpi import (
+from clubrating.club.derived.ledger import (
     CpiReport,
     club_weights,
     ledger_games,
@@ -32,8 +32,8 @@ from clubrating.club.cpi import (
     parse_weight,
     rebuild_cpi,
 )
-from clubrating.club.services.cpi import set_cpi_weights
-from clubrating.club.models import (
+from clubrating.club.services.cpi_weights import set_cpi_weights
+from clubrating.club.store.models import (
     AuditEntry,
     Club,
     CpiEntry,

@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 
 from clubrating.cli import main
-from clubrating.club.cpi import club_preset, club_weights, member_ledger
-from clubrating.club.services.cpi import set_cpi_weights
-from clubrating.club.fairplay import fair_play
-from clubrating.club.models import AuditEntry, Club, CpiEntry, Member
+from clubrating.club.derived.ledger import club_preset, club_weights, member_ledger
+from clubrating.club.services.cpi_weights import set_cpi_weights
+from clubrating.club.derived.fairplay import fair_play
+from clubrating.club.store.models import AuditEntry, Club, CpiEntry, Member
 from clubrating.cpi.calibrate import estimate
 from clubrating.cpi.facts import GameFacts
 from clubrating.cpi.index import Weights, gain
@@ -124,7 +124,7 @@ def test_games_too_short_are_not_scored_under_fitted_settings_and_are_under_the_
 
 
 def test_plays_like_appears_once_enough_moves_exist(fitted_club: Club, monkeypatch) -> None:
-    from clubrating.club import cpi as cpi_module
+    from clubrating.club.derived import ledger as cpi_module
 
     monkeypatch.setattr(cpi_module, "MIN_GAMES_FOR_STRENGTH", WINDOW)
     monkeypatch.setattr(cpi_module, "MIN_MOVES_FOR_STRENGTH", 12 * WINDOW)
@@ -223,7 +223,7 @@ def test_a_new_club_starts_from_the_fitted_fide_preset(db: None) -> None:
 def test_the_dashboard_says_plays_like_with_the_interval(fitted_club: Club, monkeypatch) -> None:
     from django.test import Client
 
-    from clubrating.club import cpi as cpi_module
+    from clubrating.club.derived import ledger as cpi_module
     from clubrating.club import services
 
     monkeypatch.setattr(cpi_module, "MIN_GAMES_FOR_STRENGTH", WINDOW)
@@ -319,9 +319,9 @@ def test_with_decay_the_interval_widens_while_a_member_does_not_play(
 
     from django.test import Client
 
-    from clubrating.club import cpi as cpi_module
+    from clubrating.club.derived import ledger as cpi_module
     from clubrating.club import services
-    from clubrating.club.cpi import playing_strength
+    from clubrating.club.derived.ledger import playing_strength
 
     monkeypatch.setattr(cpi_module, "MIN_GAMES_FOR_STRENGTH", WINDOW)
     monkeypatch.setattr(cpi_module, "MIN_MOVES_FOR_STRENGTH", 12 * WINDOW)
@@ -360,7 +360,7 @@ def test_an_upgrade_rescores_a_ledger_scored_by_older_rules(fitted_club: Club, s
     of a command finds the schema up to date and applies nothing)."""
     from django.core.management import call_command
 
-    from clubrating.club.cpi import ledger_is_current
+    from clubrating.club.derived.ledger import ledger_is_current
     from clubrating.djangoenv import migrate_once
 
     publish_analysed(fitted_club, 4, facts=uneven_game)

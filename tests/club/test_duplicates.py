@@ -10,8 +10,8 @@ import subprocess
 import pytest
 
 from clubrating.club import services
-from clubrating.club.matching import possible_duplicates, roster_matcher
-from clubrating.club.models import AuditEntry, Member
+from clubrating.club.read.matching import possible_duplicates, roster_matcher
+from clubrating.club.store.models import AuditEntry, Member
 from clubrating.errors import InputError, Refused
 from clubrating.identity.compare import words
 

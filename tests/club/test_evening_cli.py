@@ -9,8 +9,8 @@ import json
 import pytest
 
 from clubrating.cli import main
-from clubrating.club import zones
-from clubrating.club.models import AuditEntry, EveningBoard, Tournament, TournamentStatus
+from clubrating.formats import zones
+from clubrating.club.store.models import AuditEntry, EveningBoard, Tournament, TournamentStatus
 
 from .test_cli import run
 

@@ -12,7 +12,7 @@ import pytest
 
 from clubrating.cli import main
 from clubrating.club import services
-from clubrating.club.models import (
+from clubrating.club.store.models import (
     AuditEntry,
     Club,
     CurrentRating,
@@ -20,7 +20,7 @@ from clubrating.club.models import (
     Member,
     RatingChange,
 )
-from clubrating.club.reads import player_history
+from clubrating.club.read.players import player_history
 from clubrating.club.services import initial_list as il
 from clubrating.errors import Refused
 from clubrating.formats.ratinglist import read_rating_list

@@ -23,7 +23,7 @@ from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
 
 from clubrating.club.jobs.analysis import analyse_games
-from clubrating.club.models import AuditEntry, CpiEntry, GameAnalysis
+from clubrating.club.store.models import AuditEntry, CpiEntry, GameAnalysis
 from clubrating.club.jobs.tasks import MAX_ATTEMPTS, requeue_lost_jobs
 
 from .test_cpi import NODES, evening  # noqa: F401  (fixture)

@@ -15,7 +15,7 @@ from rq.utils import import_attribute
 from clubrating.club.jobs import rq_workers, tasks
 from clubrating.club.jobs.leases import JobLost
 
-job_paths = importlib.import_module("clubrating.club.migrations.0012_job_paths")
+job_paths = importlib.import_module("clubrating.club.store.migrations.0012_job_paths")
 
 
 def stored(task_path: str, exception: str = "") -> DBTaskResult:

@@ -11,7 +11,7 @@ from fractions import Fraction
 import pytest
 
 from clubrating.cli import main
-from clubrating.club.models import AuditEntry, Bye, EveningBoard, RatingChange, Tournament
+from clubrating.club.store.models import AuditEntry, Bye, EveningBoard, RatingChange, Tournament
 from clubrating.tournament.keizer import Game, Rules, Season, standings
 
 from .test_cli import run

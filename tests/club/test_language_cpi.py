@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from clubrating.cli import main
-from clubrating.club.models import Club
+from clubrating.club.store.models import Club
 from clubrating.words import display_width
 from tests.cpi.coach_games import publish_analysed
 
@@ -96,7 +96,7 @@ def test_the_json_of_cpi_and_coach_is_the_same_bytes_in_every_language(
 def test_fair_play_speaks_russian_in_aligned_columns(
     club: Club, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from clubrating.club.services.cpi import set_cpi_weights
+    from clubrating.club.services.cpi_weights import set_cpi_weights
     from tests.club.test_cpi_fit import FITTED, uneven_game
 
     set_cpi_weights(

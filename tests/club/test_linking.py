@@ -14,7 +14,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from clubrating.club import services
-from clubrating.club.models import AuditEntry, Club, Entry, InitialEntry, Member, Tournament
+from clubrating.club.store.models import AuditEntry, Club, Entry, InitialEntry, Member, Tournament
 from clubrating.club.services import initial_list as il
 from clubrating.errors import Refused
 from clubrating.formats.ratinglist import read_rating_list

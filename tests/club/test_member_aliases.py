@@ -9,8 +9,17 @@ import json
 import pytest
 
 from clubrating.cli import main
-from clubrating.club import evening, services
-from clubrating.club.models import AuditEntry, Club, Entry, Game, Member, RatingChange, Tournament
+from clubrating.club import services
+from clubrating.club.services import evening
+from clubrating.club.store.models import (
+    AuditEntry,
+    Club,
+    Entry,
+    Game,
+    Member,
+    RatingChange,
+    Tournament,
+)
 from clubrating.errors import InputError, NotFound, Refused
 
 from .conftest import ARBITER, Publisher, make_record

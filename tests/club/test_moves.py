@@ -9,7 +9,7 @@ import pytest
 from django_tasks_db.models import DBTaskResult
 
 from clubrating.club import services
-from clubrating.club.models import AuditEntry, Club, CurrentRating, Entry, Game, Tournament
+from clubrating.club.store.models import AuditEntry, Club, CurrentRating, Entry, Game, Tournament
 from clubrating.club.services.moves import (
     NeedsConfirmation,
     Status,

@@ -16,7 +16,7 @@ from clubrating.club.jobs.status import (
     retry_analysis,
     tournament_analysis,
 )
-from clubrating.club.models import AuditEntry, CpiEntry, GameAnalysis
+from clubrating.club.store.models import AuditEntry, CpiEntry, GameAnalysis
 from clubrating.club.services.moves import attach_pgn_moves
 from clubrating.errors import Refused
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from clubrating.cli import main
-from clubrating.club.models import Club, Game, MovesSubmission, Tournament
+from clubrating.club.store.models import Club, Game, MovesSubmission, Tournament
 from clubrating.club.services import moves_links as ml
 from clubrating.club.services.moves import attach_pgn_moves
 from clubrating.errors import InputError
@@ -102,7 +102,7 @@ def test_a_game_over_the_engines_budget_is_stopped_and_shown_failed_with_the_rea
     club: Club, monkeypatch
 ) -> None:
     from clubrating.club.jobs.status import ANALYSED, FAILED, tournament_analysis
-    from clubrating.club.models import GameAnalysis
+    from clubrating.club.store.models import GameAnalysis
 
     from .test_moves import THE_FILE
 
@@ -130,7 +130,7 @@ def test_a_game_stored_longer_than_max_plies_before_the_cap_is_refused_by_the_an
     club: Club, monkeypatch
 ) -> None:
     from clubrating.club.jobs.analysis import analyse_games
-    from clubrating.club.models import GameAnalysis, PositionSearch
+    from clubrating.club.store.models import GameAnalysis, PositionSearch
 
     from .test_moves import THE_FILE
 

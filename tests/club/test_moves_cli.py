@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from clubrating.cli import main
-from clubrating.club.models import AuditEntry, Game
+from clubrating.club.store.models import AuditEntry, Game
 
 from .test_cli import CSV_EVENING, run
 from tests.formats.long_games import five_thousand

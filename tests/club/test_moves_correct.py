@@ -11,7 +11,7 @@ from django_tasks_db.models import DBTaskResult
 
 from clubrating.club import services
 from clubrating.club.jobs.analysis import DatabaseCache, analyse_games, store_analysis
-from clubrating.club.models import (
+from clubrating.club.store.models import (
     AuditEntry,
     Club,
     CpiEntry,

@@ -10,8 +10,9 @@ import hashlib
 import pytest
 from django.utils import timezone
 
-from clubrating.club import evening, services
-from clubrating.club.models import (
+from clubrating.club import services
+from clubrating.club.services import evening
+from clubrating.club.store.models import (
     AuditEntry,
     Club,
     EveningBoard,

@@ -9,8 +9,9 @@ import datetime as dt
 
 import pytest
 
-from clubrating.club import evening, pairing_changes
-from clubrating.club.models import (
+from clubrating.club.services import evening
+from clubrating.club.services import pairing_changes
+from clubrating.club.store.models import (
     AuditEntry,
     Club,
     EveningBoard,

@@ -7,9 +7,11 @@ from __future__ import annotations
 
 import pytest
 
-from clubrating.club import evening, pairing_changes, services
-from clubrating.club.audit_text import sentence as audit_sentence
-from clubrating.club.models import (
+from clubrating.club import services
+from clubrating.club.services import evening
+from clubrating.club.services import pairing_changes
+from clubrating.club.store.audit_text import sentence as audit_sentence
+from clubrating.club.store.models import (
     AuditEntry,
     Bye,
     Club,

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import pytest
 
-from clubrating.club import evening, services
-from clubrating.club.models import (
+from clubrating.club import services
+from clubrating.club.services import evening
+from clubrating.club.store.models import (
     AuditEntry,
     Club,
     EveningBoard,

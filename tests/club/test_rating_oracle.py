@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 
 from clubrating.club import services
-from clubrating.club.models import Club, CurrentRating, RatingChange
+from clubrating.club.store.models import Club, CurrentRating, RatingChange
 from clubrating.club.services import initial_list
 from clubrating.formats.ratinglist import ListedRating
 

@@ -10,9 +10,10 @@ from typing import Any
 
 import pytest
 
-from clubrating.club import ratings, services
-from clubrating.club.history import rebuild
-from clubrating.club.models import Club, CurrentRating, Member, RatingChange
+from clubrating.club import services
+from clubrating.club.derived import ratings
+from clubrating.club.derived.rebuild import rebuild_derived
+from clubrating.club.store.models import Club, CurrentRating, Member, RatingChange
 
 from .conftest import ARBITER
 from .test_services import FOUR, ROUND_ROBIN, snapshot
@@ -51,7 +52,7 @@ def test_a_correction_in_the_newest_tournament_reads_one_standing_a_member_and_i
     assert standings == [len(FOUR)]  # not the 20 rows of the five evenings before
     assert games == [len(ROUND_ROBIN)]  # not the 36 games of all six
     incremental = snapshot(club)
-    assert rebuild(club, reason="check", expect_difference=False).changes_differing == 0
+    assert rebuild_derived(club, reason="check", expect_difference=False).changes_differing == 0
     assert snapshot(club) == incremental
 
 
@@ -92,5 +93,5 @@ def test_a_correction_writes_again_only_the_current_ratings_it_changes(
         after[name] != before[name] for name in ("Eva Fox", "Finn Gray")
     )  # the corrected game's players
     incremental = snapshot(club)
-    assert rebuild(club, reason="check", expect_difference=False).changes_differing == 0
+    assert rebuild_derived(club, reason="check", expect_difference=False).changes_differing == 0
     assert snapshot(club) == incremental

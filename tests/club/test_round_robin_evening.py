@@ -9,9 +9,9 @@ from collections import Counter
 
 import pytest
 
-from clubrating.club import evening
-from clubrating.club.models import Bye, Club, Entry, Evening, EveningBoard, Game, Tournament
-from clubrating.club.queries import table_of
+from clubrating.club.services import evening
+from clubrating.club.store.models import Bye, Club, Entry, Evening, EveningBoard, Game, Tournament
+from clubrating.club.read.tournaments import table_of
 from clubrating.errors import InputError, Refused
 from clubrating.tournament import ROUND_ROBIN_TIEBREAKS, System
 from clubrating.tournament.roundrobin import Cycles, schedule

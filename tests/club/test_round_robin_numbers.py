@@ -11,8 +11,9 @@ import re
 import pytest
 
 from clubrating.cli import main
-from clubrating.club import audit_text, evening
-from clubrating.club.models import AuditEntry, Entry, Evening, EveningBoard
+from clubrating.club.store import audit_text
+from clubrating.club.services import evening
+from clubrating.club.store.models import AuditEntry, Entry, Evening, EveningBoard
 from clubrating.tournament.roundrobin import berger_round, drawn_order
 
 from .test_cli import run

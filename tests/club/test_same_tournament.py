@@ -11,7 +11,7 @@ import pytest
 
 from clubrating.cli import main
 from clubrating.club import services
-from clubrating.club.models import AuditEntry, Entry, Member, Tournament
+from clubrating.club.store.models import AuditEntry, Entry, Member, Tournament
 from clubrating.files import read_tournament_file
 from clubrating.formats.pgn import write_pgn
 

@@ -7,7 +7,7 @@ import datetime as dt
 import pytest
 
 from clubrating.club import services
-from clubrating.club.models import (
+from clubrating.club.store.models import (
     AuditEntry,
     Club,
     CurrentRating,
@@ -17,9 +17,9 @@ from clubrating.club.models import (
     RatingChange,
     Tournament,
 )
-from clubrating.club.queries import standings
-from clubrating.club.reads import player_history, rating_list
-from clubrating.club.history import rebuild
+from clubrating.club.read.tournaments import standings
+from clubrating.club.read.players import player_history, rating_list
+from clubrating.club.derived.rebuild import rebuild_derived
 from clubrating.errors import InputError, NotFound, Refused
 from clubrating.formats.records import TournamentKind
 
@@ -183,7 +183,7 @@ def test_a_correction_rebuilds_and_its_reversal_restores_the_history_exactly(clu
     assert snapshot(club) != before
     services.correct_result(Game.objects.get(id=game.id), "1-0", who=ARBITER)
     assert snapshot(club) == before
-    assert rebuild(club, reason="check").changes_differing == 0
+    assert rebuild_derived(club, reason="check").changes_differing == 0
 
 
 def test_deleting_unpublishing_and_redating_each_rebuild_the_history(club, publish):
@@ -205,18 +205,18 @@ def test_deleting_unpublishing_and_redating_each_rebuild_the_history(club, publi
     services.delete_tournament(Tournament.objects.get(id=second.id), who=ARBITER)
     assert not Tournament.objects.filter(id=second.id).exists()
     assert RatingChange.objects.get(tournament=first, member__name="Ben Cole").rating_before == 1200
-    assert rebuild(club, reason="check").changes_differing == 0
+    assert rebuild_derived(club, reason="check").changes_differing == 0
 
 
 def test_a_manual_rebuild_reports_a_stored_rating_that_was_quietly_wrong(club, publish):
     publish("Evening 1", D1, FOUR, ROUND_ROBIN)
-    assert rebuild(club, reason="check", expect_difference=False).changes_differing == 0
+    assert rebuild_derived(club, reason="check", expect_difference=False).changes_differing == 0
     RatingChange.objects.filter(member__name="Anna Berg").update(
         rating_after=1500
     )  # a missed rebuild
-    report = rebuild(club, reason="check", expect_difference=False)
+    report = rebuild_derived(club, reason="check", expect_difference=False)
     assert report.changes_differing == 1
-    assert rebuild(club, reason="check").changes_differing == 0
+    assert rebuild_derived(club, reason="check").changes_differing == 0
 
 
 def test_a_rebuild_from_a_tournament_on_equals_a_full_replay(club, publish):
@@ -228,7 +228,7 @@ def test_a_rebuild_from_a_tournament_on_equals_a_full_replay(club, publish):
         game, "1-0", who=ARBITER
     )  # replays from tournament 3 on, from snapshots
     incremental = snapshot(club)
-    full = rebuild(club, reason="full")
+    full = rebuild_derived(club, reason="full")
     assert full.changes_differing == 0
     assert snapshot(club) == incremental
 

@@ -10,7 +10,7 @@ import pytest
 
 from clubrating.cli import main
 from clubrating.club import services
-from clubrating.club.models import AuditEntry, Club, CurrentRating, Member, RatingChange
+from clubrating.club.store.models import AuditEntry, Club, CurrentRating, Member, RatingChange
 from clubrating.club.services import club_settings
 from clubrating.errors import InputError, Refused
 from tests.club.conftest import ARBITER, make_record

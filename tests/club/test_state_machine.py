@@ -37,11 +37,12 @@ from hypothesis.stateful import (
     run_state_machine_as_test,
 )
 
-from clubrating.club import evening, services
+from clubrating.club import services
+from clubrating.club.services import evening
 from clubrating.club.jobs.analysis import rebuild_ledger
-from clubrating.club.cpi import rebuild_cpi
-from clubrating.club.lookups import members_called, resolve_members
-from clubrating.club.models import (
+from clubrating.club.derived.ledger import rebuild_cpi
+from clubrating.club.read.members import members_called, resolve_members
+from clubrating.club.store.models import (
     AuditEntry,
     Bye,
     Club,
@@ -61,7 +62,7 @@ from clubrating.club.models import (
     Tournament,
     TournamentStatus,
 )
-from clubrating.club.ratings import rebuild_ratings
+from clubrating.club.derived.ratings import rebuild_ratings
 from clubrating.club.services import initial_list, moves
 from clubrating.club.services.club_settings import SETTINGS, change_settings, parse_settings
 from clubrating.errors import ClubratingError

@@ -9,8 +9,8 @@ import pytest
 from django.db import transaction
 
 from clubrating.club import services
-from clubrating.club.cpi import rebuild_cpi
-from clubrating.club.models import (
+from clubrating.club.derived.ledger import rebuild_cpi
+from clubrating.club.store.models import (
     AuditEntry,
     Club,
     CurrentRating,
@@ -19,7 +19,7 @@ from clubrating.club.models import (
     Member,
     RatingChange,
 )
-from clubrating.club.ratings import rebuild_ratings
+from clubrating.club.derived.ratings import rebuild_ratings
 from clubrating.club.services import initial_list
 from clubrating.club.services.club_settings import change_settings, parse_settings
 from clubrating.errors import Refused

@@ -15,11 +15,13 @@ from django.test import Client
 from django.utils import translation
 
 from clubrating.cli import main
-from clubrating.club import audit, queries, services
-from clubrating.club.audit_text import read_stored, stored
-from clubrating.club.cpi import CpiReport
-from clubrating.club.models import AuditEntry, Club, RebuildLog, Tournament
-from clubrating.club.ratings import RebuildReport
+from clubrating.club import services
+from clubrating.club.store import audit
+from clubrating.club.read import audit_log
+from clubrating.club.store.audit_text import read_stored, stored
+from clubrating.club.derived.ledger import CpiReport
+from clubrating.club.store.models import AuditEntry, Club, RebuildLog, Tournament
+from clubrating.club.derived.ratings import RebuildReport
 from clubrating.errors import Text
 from clubrating.formats.typed import parse_typed
 from clubrating.words import Nn_
@@ -139,7 +141,7 @@ def test_an_english_entry_reads_in_russian_on_the_audit_page_and_an_old_one_as_s
     assert "rebuilt 1 tournament (old)" in html
     assert "rebuilt 1 tournament, 0 ratings changed" not in html
     with translation.override("ru"):
-        rows = queries.audit_log(club)
+        rows = audit_log.audit_log(club)
     assert [r["summary"] for r in rows[:2]] == [
         "rebuilt 1 tournament (old)",
         "rebuilt 1 tournament, 0 ratings changed",

@@ -11,8 +11,10 @@ from django.contrib.auth.models import User
 from django.test import Client
 
 from clubrating.cli import main
-from clubrating.club import queries, services, zones
-from clubrating.club.models import AuditEntry, Club
+from clubrating.club import services
+from clubrating.club.read import audit_log
+from clubrating.formats import zones
+from clubrating.club.store.models import AuditEntry, Club
 from clubrating.club.services import Outcome, club_settings
 from clubrating.errors import InputError
 
@@ -92,7 +94,7 @@ def test_setting_the_zone_is_audited_and_shows_the_audit_log_in_it() -> None:
     AuditEntry.objects.filter(pk=entry.pk).update(
         when=dt.datetime(2026, 12, 1, 20, 30, 5, tzinfo=UTC)
     )
-    row = next(r for r in queries.audit_log(club) if r["action"] == "settings")
+    row = next(r for r in audit_log.audit_log(club) if r["action"] == "settings")
     assert row["when"] == "2026-12-02T00:30:05+04:00" and row["local"] == "2026-12-02 00:30:05 +04"
 
 
@@ -159,7 +161,7 @@ def test_the_evening_and_import_pages_default_to_today_in_the_clubs_zone(setting
 @pytest.mark.django_db
 def test_an_evening_dated_today_in_the_clubs_zone_is_not_in_the_future(setting: str) -> None:
     club = services.create_club("Riverside", who=WHO, slug="riverside", time_zone=setting)
-    from clubrating.club import evening
+    from clubrating.club.services import evening
 
     tournament = evening.start_evening(club, "Tonight", zones.today(setting), 5, who=WHO)
     assert tournament.date == zones.today(setting)

@@ -130,8 +130,8 @@ def publish_analysed(
     import datetime as dt
 
     from clubrating.club import services
-    from clubrating.club.cpi import rebuild_cpi
-    from clubrating.club.models import Game, GameAnalysis
+    from clubrating.club.derived.ledger import rebuild_cpi
+    from clubrating.club.store.models import Game, GameAnalysis
     from clubrating.formats.records import Pairing, PlayerEntry, TournamentRecord
 
     points = [(2, 0), (1, 1), (0, 2)]

@@ -128,8 +128,8 @@ def test_a_whole_number_is_ascii_digits_within_its_bound(
 
 def test_an_id_or_an_evening_number_of_5000_digits_is_refused_as_any_bad_number() -> None:
     """These raised Python's ValueError ("Exceeds the limit"), a 500 on a form, before."""
-    from clubrating.club import evening
-    from clubrating.club.lookups import parse_id
+    from clubrating.club.services import evening
+    from clubrating.club.read.clubs import parse_id
 
     assert parse_id("9" * 5000) is None and parse_id("²") is None and parse_id("12") == 12
     with pytest.raises(InputError, match="is not a seed: expected a whole number from 0 to 999999"):

@@ -11,7 +11,7 @@ from django.contrib.auth.models import User
 from django.test import Client
 
 from clubrating.club import services
-from clubrating.club.models import Club, Member, Tournament
+from clubrating.club.store.models import Club, Member, Tournament
 from clubrating.formats.typed import parse_typed
 
 WHO = "test:arbiter"

@@ -1,5 +1,5 @@
 """The plain ORM readings of a player's history and of the rating list: the oracle that
-:mod:`clubrating.club.reads` (which fetches tuples through SQL the ORM compiled once) is
+:mod:`clubrating.club.read.players` (which fetches tuples through SQL the ORM compiled once) is
 tested against on the same data. Production code has only the fast readings."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any
 
-from clubrating.club.models import (
+from clubrating.club.store.models import (
     Bye,
     Club,
     CurrentRating,
@@ -18,7 +18,7 @@ from clubrating.club.models import (
     RatingChange,
     TournamentStatus,
 )
-from clubrating.club.queries import member_ids_of
+from clubrating.club.read.members import member_ids_of
 from clubrating.club.services import game_result_text
 from clubrating.identity.collation import sort_key
 

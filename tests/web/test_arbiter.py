@@ -12,7 +12,15 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
 from clubrating.club import services
-from clubrating.club.models import AuditEntry, Club, Entry, Game, Member, RebuildLog, Tournament
+from clubrating.club.store.models import (
+    AuditEntry,
+    Club,
+    Entry,
+    Game,
+    Member,
+    RebuildLog,
+    Tournament,
+)
 from clubrating.formats.trf import write_trf
 from clubrating.formats.typed import parse_typed
 
@@ -337,7 +345,7 @@ def test_the_rebuild_button_says_when_and_whether_the_stored_history_matched(
     )
     # A stored rating change tampered with behind the services' back: the rebuild finds and says it
     # (R14).
-    from clubrating.club.models import RatingChange
+    from clubrating.club.store.models import RatingChange
 
     RatingChange.objects.filter(tournament=evening).update(rating_after=9999)
     r = arbiter_client.post("/c/riverside/arbiter/rebuild/")

@@ -9,7 +9,7 @@ import pytest
 from django.contrib.auth.models import User
 
 from clubrating.cli import main
-from clubrating.club.models import AuditEntry, Club
+from clubrating.club.store.models import AuditEntry, Club
 
 from .conftest import make_arbiter
 

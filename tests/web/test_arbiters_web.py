@@ -13,7 +13,7 @@ from django.contrib.auth.models import User
 from django.test import Client, override_settings
 
 from clubrating.cli import main
-from clubrating.club.models import AuditEntry, Club
+from clubrating.club.store.models import AuditEntry, Club
 from clubrating.club.services import accounts
 from clubrating.errors import NotFound, Refused
 

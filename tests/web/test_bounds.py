@@ -7,7 +7,7 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
-from clubrating.club.models import Club, Game, Tournament
+from clubrating.club.store.models import Club, Game, Tournament
 from clubrating.formats.records import MAX_NAME_LENGTH, MAX_ROUNDS
 
 HUGE = "99999999999999999999"

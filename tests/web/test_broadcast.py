@@ -13,8 +13,9 @@ import chess.pgn
 from django.test import Client
 from django.utils import timezone
 
-from clubrating.club import evening, services
-from clubrating.club.models import AuditEntry, Club, EveningBoard, Game, Member, Tournament
+from clubrating.club import services
+from clubrating.club.services import evening
+from clubrating.club.store.models import AuditEntry, Club, EveningBoard, Game, Member, Tournament
 from clubrating.club.services.moves import attach_typed_moves
 from clubrating.formats.typed import parse_typed
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from clubrating.club import services
-from clubrating.club.models import Club, CurrentRating, Member
+from clubrating.club.store.models import Club, CurrentRating, Member
 from clubrating.formats.trf import write_trf
 from clubrating.formats.typed import parse_typed
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from clubrating.club import services
-from clubrating.club.models import AuditEntry, Club
+from clubrating.club.store.models import AuditEntry, Club
 
 from .conftest import PASSWORD, make_arbiter
 from .test_browser import CHROMIUM, CHROMIUM_ARGS

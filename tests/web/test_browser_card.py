@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from clubrating.club import services
-from clubrating.club.models import Club, Member
+from clubrating.club.store.models import Club, Member
 
 from .conftest import publish_typed
 from .test_browser import page  # noqa: F401  (the Chromium fixture)

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from clubrating.club import services
-from clubrating.club.models import Club, Member
-from clubrating.club.services.cpi import set_cpi_weights
+from clubrating.club.store.models import Club, Member
+from clubrating.club.services.cpi_weights import set_cpi_weights
 from tests.cpi.coach_games import publish_analysed
 
 from .test_browser import page  # noqa: F401  (the Chromium fixture)

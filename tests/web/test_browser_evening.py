@@ -12,8 +12,9 @@ from typing import Any
 
 import pytest
 
-from clubrating.club import evening, services
-from clubrating.club.models import Club, CurrentRating, EveningBoard, Member, Tournament
+from clubrating.club import services
+from clubrating.club.services import evening
+from clubrating.club.store.models import Club, CurrentRating, EveningBoard, Member, Tournament
 from clubrating.formats.trf import read_trf
 
 from .conftest import PASSWORD, make_arbiter, publish_typed

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from clubrating.club.models import Tournament
+from clubrating.club.store.models import Tournament
 
 from .test_browser import page  # noqa: F401  (the Chromium fixture)
 

@@ -28,7 +28,7 @@ import pytest
 from django.core.management import call_command
 
 from clubrating.club import services
-from clubrating.club.models import AuditEntry, Club, Game, GameAnalysis, Member, Tournament
+from clubrating.club.store.models import AuditEntry, Club, Game, GameAnalysis, Member, Tournament
 from clubrating.formats.trf import write_trf
 from clubrating.formats.typed import parse_typed
 

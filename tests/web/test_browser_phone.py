@@ -9,8 +9,9 @@ from typing import Any
 
 import pytest
 
-from clubrating.club import evening, services
-from clubrating.club.models import Club, Game, Member, Tournament
+from clubrating.club import services
+from clubrating.club.services import evening
+from clubrating.club.store.models import Club, Game, Member, Tournament
 from clubrating.club.services.moves import attach_typed_moves
 from tests.cpi.coach_games import publish_analysed
 

@@ -10,8 +10,9 @@ from typing import Any
 
 import pytest
 
-from clubrating.club import evening, services
-from clubrating.club.models import EveningBoard
+from clubrating.club import services
+from clubrating.club.services import evening
+from clubrating.club.store.models import EveningBoard
 from clubrating.club.services import moves_links as ml
 
 from .conftest import PASSWORD, make_arbiter

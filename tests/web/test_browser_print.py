@@ -16,8 +16,9 @@ from typing import Any
 
 import pytest
 
-from clubrating.club import evening, services
-from clubrating.club.models import Club, EveningBoard, Tournament
+from clubrating.club import services
+from clubrating.club.services import evening
+from clubrating.club.store.models import Club, EveningBoard, Tournament
 
 from .test_browser import page  # noqa: F401  (the Chromium fixture)
 

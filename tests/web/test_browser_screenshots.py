@@ -15,8 +15,9 @@ from typing import Any
 import pytest
 from django.conf import settings
 
-from clubrating.club import evening, services
-from clubrating.club.models import Club, Member
+from clubrating.club import services
+from clubrating.club.services import evening
+from clubrating.club.store.models import Club, Member
 from clubrating.club.services.moves_links import issue_links
 from tests.cpi.coach_games import publish_analysed
 

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from clubrating.club import services
-from clubrating.club.models import Club, Game
+from clubrating.club.store.models import Club, Game
 
 from .conftest import PASSWORD, make_arbiter, publish_typed
 from .test_browser import page  # noqa: F401  (the Chromium fixture)

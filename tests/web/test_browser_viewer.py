@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from clubrating.club import services
-from clubrating.club.models import Club, Game, GameAnalysis
+from clubrating.club.store.models import Club, Game, GameAnalysis
 from clubrating.club.services.moves import attach_typed_moves
 
 from .conftest import EVENING, publish_typed

@@ -18,8 +18,9 @@ from typing import Any
 import pytest
 from django.conf import settings
 
-from clubrating.club import evening, services
-from clubrating.club.models import Club, Game, GameAnalysis, Member, Tournament
+from clubrating.club import services
+from clubrating.club.services import evening
+from clubrating.club.store.models import Club, Game, GameAnalysis, Member, Tournament
 from clubrating.club.services.moves import attach_typed_moves
 from clubrating.club.services.moves_links import issue_links
 from tests.cpi.coach_games import build, publish_analysed

@@ -8,7 +8,7 @@ import json
 
 from django.test import Client
 
-from clubrating.club.models import Club, Tournament
+from clubrating.club.store.models import Club, Tournament
 from tests.web.conftest import member
 
 

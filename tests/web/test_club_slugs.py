@@ -7,7 +7,7 @@ import pytest
 from django.test import Client
 
 from clubrating.club import services
-from clubrating.club.models import AuditEntry, Club, Tournament
+from clubrating.club.store.models import AuditEntry, Club, Tournament
 from clubrating.club.services.club_settings import change_settings, parse_settings
 from clubrating.club.services.clubs import slug_for
 from clubrating.errors import Refused

@@ -12,7 +12,7 @@ import pytest
 from django.test import Client
 
 from clubrating.cli import main
-from clubrating.club.models import Entry, Member, MovesSubmission, Tournament
+from clubrating.club.store.models import Entry, Member, MovesSubmission, Tournament
 from clubrating.club.services import moves_links as ml
 from clubrating.club.services.archive import read_lines
 

@@ -10,7 +10,7 @@ import sys
 import pytest
 from django.test import Client, override_settings
 
-from clubrating.club.models import Tournament
+from clubrating.club.store.models import Tournament
 from clubrating.djangoenv import cors_origins
 from clubrating.errors import InputError
 

@@ -13,9 +13,9 @@ from django.core.cache import cache
 from django.test import Client
 
 from clubrating.club import services
-from clubrating.club.cpi import member_ledger
-from clubrating.club.models import Club, CpiEntry, Game, GameAnalysis
-from clubrating.club.services.cpi import set_cpi_weights
+from clubrating.club.derived.ledger import member_ledger
+from clubrating.club.store.models import Club, CpiEntry, Game, GameAnalysis
+from clubrating.club.services.cpi_weights import set_cpi_weights
 from clubrating.cpi.facts import GameFacts
 from clubrating.cpi.index import PRESETS
 from clubrating.web.cpi_views import factor_row

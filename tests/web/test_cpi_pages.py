@@ -12,7 +12,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from clubrating.club import services
-from clubrating.club.models import Club, Member
+from clubrating.club.store.models import Club, Member
 from clubrating.web.cpi_charts import PHONE_FONT, cpi_line, delta_bars, factor_bars
 from tests.cpi.coach_games import publish_analysed
 
@@ -144,7 +144,7 @@ def test_the_dashboard_costs_the_same_queries_for_five_games_or_thirty(
             counts[-1].append(len(context.captured_queries))
     assert (
         counts[0] == counts[1] and max(counts[1]) <= 18
-    )  # the player page: 14 + the card's 4 (club/card.py)
+    )  # the player page: 14 + the card's 4 (club/derived/card.py)
 
 
 # --- the charts alone

@@ -12,7 +12,7 @@ import re
 import pytest
 from django.test import Client
 
-from clubrating.club.models import Club
+from clubrating.club.store.models import Club
 from clubrating.formats.csv import spreadsheet_cell
 
 from .conftest import member, publish_typed

@@ -9,7 +9,7 @@ from django.test import Client, RequestFactory
 from django.utils import translation
 from django.views.defaults import server_error
 
-from clubrating.club.models import Club
+from clubrating.club.store.models import Club
 
 
 def test_a_missing_page_is_the_sites_own_404_in_the_visitors_language(club: Club) -> None:

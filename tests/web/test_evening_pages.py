@@ -10,8 +10,9 @@ import re
 import pytest
 from django.test import Client
 
-from clubrating.club import evening, services
-from clubrating.club.models import Club, EveningBoard, Game, Tournament
+from clubrating.club import services
+from clubrating.club.services import evening
+from clubrating.club.store.models import Club, EveningBoard, Game, Tournament
 
 from .conftest import WHO
 

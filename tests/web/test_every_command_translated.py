@@ -25,7 +25,7 @@ from django.utils import translation
 
 from clubrating.cli import build_parser, main
 from clubrating.club import services
-from clubrating.club.models import Club, Member, MovesLink, Tournament
+from clubrating.club.store.models import Club, Member, MovesLink, Tournament
 
 from .test_every_page_translated import Site, english_words, site  # noqa: F401  (the club)
 from .test_translated_pages import catalogue  # noqa: F401  (the fixture: the .po files compiled)

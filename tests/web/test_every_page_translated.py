@@ -27,10 +27,10 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
 from django.utils import translation
 
-from clubrating.club import evening as ev
+from clubrating.club.services import evening as ev
 from clubrating.club import services
 from clubrating.club.jobs.analysis import rebuild_ledger
-from clubrating.club.models import (
+from clubrating.club.store.models import (
     AuditEntry,
     Club,
     EveningBoard,

@@ -9,7 +9,7 @@ import json
 from django.test import Client
 from django.urls import get_resolver
 
-from clubrating.club.models import Club, Tournament
+from clubrating.club.store.models import Club, Tournament
 from clubrating.formats.pgn import read_pgn
 from clubrating.formats.trf import read_trf
 from clubrating.web.api import OPENAPI

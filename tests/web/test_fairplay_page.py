@@ -11,9 +11,9 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
-from clubrating.club.services.cpi import set_cpi_weights
-from clubrating.club.fairplay import fair_play
-from clubrating.club.models import Club, Member
+from clubrating.club.services.cpi_weights import set_cpi_weights
+from clubrating.club.derived.fairplay import fair_play
+from clubrating.club.store.models import Club, Member
 from clubrating.cpi.facts import GameFacts
 from tests.cpi.coach_games import build, publish_analysed
 

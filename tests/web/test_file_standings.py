@@ -17,7 +17,7 @@ import pytest
 from django.test import Client
 
 from clubrating.club import services
-from clubrating.club.models import Club, RatingChange, Tournament
+from clubrating.club.store.models import Club, RatingChange, Tournament
 from clubrating.files import read_tournament_file
 from clubrating.formats.trf import read_trf
 
@@ -218,14 +218,14 @@ def test_placeholder_ranks_are_set_aside_and_the_page_says_so_in_its_language(
 
 
 def test_a_player_s_history_shows_the_standings_points_of_the_file(club: Club) -> None:
-    from clubrating.club import reads
-    from clubrating.club.models import Member
+    from clubrating.club.read import players
+    from clubrating.club.store.models import Member
 
     from . import reference_reads
 
     t = _import(club, TEAM_SWISS)
     lilit = Member.objects.get(club=club, name="Sargsyan, Lilit")
-    history = reads.player_history(lilit)
+    history = players.player_history(lilit)
     assert [
         (row["tournament_id"], row["score"], row["games_rated"]) for row in history["tournaments"]
     ] == [(t.id, 2.5, 2)]
@@ -233,8 +233,8 @@ def test_a_player_s_history_shows_the_standings_points_of_the_file(club: Club) -
 
 
 def test_a_corrected_result_moves_the_file_s_points_by_as_much(club: Club) -> None:
-    from clubrating.club.models import Game
-    from clubrating.club.queries import standings
+    from clubrating.club.store.models import Game
+    from clubrating.club.read.tournaments import standings
 
     t = _import(club, TEAM_SWISS)
     game = Game.objects.get(tournament=t, round=1, white__number=4)  # Grigoryan - Sargsyan, drawn
@@ -274,12 +274,15 @@ UNRANKED = (
 
 
 def test_the_tournament_list_crowns_the_file_s_top_scorer(club: Club, tmp_path: Path) -> None:
-    from clubrating.club import queries
+    from clubrating.club.read import tournaments
 
     (path := tmp_path / "unranked.trf").write_text(UNRANKED, encoding="utf-8")
     t = _import(club, path)
-    winners = queries.tournament_summaries(club, [t])[t.id]["winners"]
+    winners = tournaments.tournament_summaries(club, [t])[t.id]["winners"]
     assert [name for name, _ in winners] == ["Eng, Dan"]
-    assert [(p["place"], p["name"]) for p in queries.standings(t)["players"]][0] == (1, "Eng, Dan")
+    assert [(p["place"], p["name"]) for p in tournaments.standings(t)["players"]][0] == (
+        1,
+        "Eng, Dan",
+    )
     api = Client().get("/api/c/riverside/tournaments").json()
     assert [w["name"] for w in api[0]["winners"]] == ["Eng, Dan"]

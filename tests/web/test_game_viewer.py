@@ -10,7 +10,7 @@ import pytest
 from django.test import Client
 
 from clubrating.club import services
-from clubrating.club.models import Club, Game, GameAnalysis, Tournament
+from clubrating.club.store.models import Club, Game, GameAnalysis, Tournament
 from clubrating.club.services.moves import attach_typed_moves
 from clubrating.formats.typed import parse_typed
 from clubrating.web.links import game_href

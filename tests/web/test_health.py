@@ -15,7 +15,7 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
-from clubrating.club.models import Tournament
+from clubrating.club.store.models import Tournament
 
 
 def test_a_healthy_installation_answers_200_with_json_and_no_club_data(

@@ -30,8 +30,8 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from clubrating.cli import build_parser, main
-from clubrating.club import evening as ev
-from clubrating.club.models import Club, Member, Tournament
+from clubrating.club.services import evening as ev
+from clubrating.club.store.models import Club, Member, Tournament
 
 from .conftest import WHO
 from .hostile_inputs import (
@@ -386,7 +386,7 @@ def places(
 
 
 def weight_name() -> str:
-    from clubrating.club.cpi import WEIGHT_NAMES
+    from clubrating.club.derived.ledger import WEIGHT_NAMES
 
     return sorted(WEIGHT_NAMES)[0]
 

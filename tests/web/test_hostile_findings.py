@@ -10,7 +10,7 @@ import pytest
 from django.test import Client
 
 from clubrating.cli import main
-from clubrating.club.models import Club, Member, Tournament
+from clubrating.club.store.models import Club, Member, Tournament
 
 
 def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str]:

@@ -24,10 +24,10 @@ from django.urls import URLPattern, URLResolver, get_resolver
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from clubrating.club import evening as ev
+from clubrating.club.services import evening as ev
 from clubrating.club.services.keizer import SETTINGS as KEIZER_SETTINGS
 from clubrating.club.services import club_settings
-from clubrating.club.models import Entry, EveningBoard, Game, Member, Tournament
+from clubrating.club.store.models import Entry, EveningBoard, Game, Member, Tournament
 from clubrating.club.services import accounts
 from clubrating.club.services import moves_links as ml
 

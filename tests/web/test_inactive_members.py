@@ -8,7 +8,7 @@ import json
 from django.test import Client
 
 from clubrating.club import services
-from clubrating.club.models import AuditEntry, Club, CurrentRating, RatingChange
+from clubrating.club.store.models import AuditEntry, Club, CurrentRating, RatingChange
 from clubrating.club.services import club_settings
 from tests.web.conftest import WHO, member, publish_typed
 

@@ -9,7 +9,7 @@ import pytest
 from django.test import Client
 
 from clubrating.club import services
-from clubrating.club.models import Club, Visibility
+from clubrating.club.store.models import Club, Visibility
 from clubrating.web.pages import CLUBS_PAGE
 
 from .conftest import WHO

@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
-from clubrating.club.models import (
+from clubrating.club.store.models import (
     AuditEntry,
     Club,
     CurrentRating,

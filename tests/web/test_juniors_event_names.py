@@ -12,7 +12,7 @@ import pytest
 from django.test import Client
 
 from clubrating.club import services
-from clubrating.club.models import Club, Member, Tournament
+from clubrating.club.store.models import Club, Member, Tournament
 
 from .conftest import WHO, member, publish_typed
 

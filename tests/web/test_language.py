@@ -18,8 +18,9 @@ from django.test import Client
 from django.utils import translation
 from pytest_django.fixtures import Settings
 
-from clubrating.club import evening, services
-from clubrating.club.models import Club, Tournament
+from clubrating.club import services
+from clubrating.club.services import evening
+from clubrating.club.store.models import Club, Tournament
 from clubrating.club.services import club_settings
 from clubrating.cpi.advice import Judgement
 from clubrating.cpi.coach import Exercise, Hint, score_text

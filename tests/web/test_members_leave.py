@@ -11,9 +11,9 @@ import pytest
 from django.test import Client
 
 from clubrating.cli import main
-from clubrating.club import evening as evenings
+from clubrating.club.services import evening as evenings
 from clubrating.club import services
-from clubrating.club.models import AuditEntry, Club, CurrentRating, Member, RatingChange
+from clubrating.club.store.models import AuditEntry, Club, CurrentRating, Member, RatingChange
 from clubrating.errors import Refused
 from tests.club.crawl import assert_views_agree
 from tests.club.rating_oracle import oracle_differences

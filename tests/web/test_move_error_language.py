@@ -7,7 +7,7 @@ import pytest
 from django.conf import settings
 from django.test import Client
 
-from clubrating.club.models import Game, Tournament
+from clubrating.club.store.models import Game, Tournament
 
 
 @pytest.mark.parametrize(

@@ -13,9 +13,10 @@ from django.conf import settings
 from django.test import Client
 from django.utils import translation
 
-from clubrating.club import evening as ev
-from clubrating.club import pairing_changes, services
-from clubrating.club.models import Club, Game, MovesLink, MovesSubmission, Tournament
+from clubrating.club.services import evening as ev
+from clubrating.club import services
+from clubrating.club.services import pairing_changes
+from clubrating.club.store.models import Club, Game, MovesLink, MovesSubmission, Tournament
 from clubrating.club.services import moves_links as ml
 from clubrating.web.security import HideMovesTokens
 from tests.formats.long_games import long_game

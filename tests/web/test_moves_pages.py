@@ -9,7 +9,7 @@ from django.core.management import call_command
 from django.test import Client
 
 from clubrating.club import services
-from clubrating.club.models import AuditEntry, Club, Game, Tournament
+from clubrating.club.store.models import AuditEntry, Club, Game, Tournament
 
 LEGAL = "1. e4 e5 2. Bc4 d6 3. Nf3 Bg4 4. Nc3 g6 5. Nxe5 Bxd1 6. Bxf7+ Ke7 7. Nd5#"
 
@@ -170,7 +170,7 @@ def test_the_arbiter_replaces_then_removes_a_games_moves_and_their_analysis_goes
     from django_tasks_db.models import DBTaskResult
 
     from clubrating.club.jobs.analysis import analyse_games
-    from clubrating.club.models import CpiEntry, GameAnalysis
+    from clubrating.club.store.models import CpiEntry, GameAnalysis
 
     target = game(evening, 1, "Anna Smith")  # stored 1-0
     url = f"/c/riverside/arbiter/g/{target.id}/"
@@ -238,7 +238,7 @@ def test_five_thousand_typed_half_moves_are_one_message_and_nothing_is_stored(
 def test_a_phone_sending_a_wrong_mate_sign_or_five_thousand_half_moves_gets_one_message(
     evening: Tournament, arbiter_client: Client
 ) -> None:
-    from clubrating.club.models import MovesSubmission
+    from clubrating.club.store.models import MovesSubmission
 
     from .test_moves_links_pages import phone_post, print_slips
 

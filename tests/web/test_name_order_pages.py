@@ -13,9 +13,10 @@ import pytest
 from django.conf import settings
 from django.test import Client
 
-from clubrating.club import evening as evenings
-from clubrating.club import reads, services
-from clubrating.club.models import Club, Tournament
+from clubrating.club.services import evening as evenings
+from clubrating.club import services
+from clubrating.club.read import players as read_players
+from clubrating.club.store.models import Club, Tournament
 from clubrating.club.services import initial_list
 from clubrating.formats.ratinglist import read_rating_list
 
@@ -126,7 +127,7 @@ def test_equal_ratings_are_listed_in_the_alphabet_of_the_pages_language(
 def test_the_api_and_the_command_lines_list_keep_the_clubs_language(tied: Club) -> None:
     Club.objects.filter(pk=tied.pk).update(language="ru")
     tied.refresh_from_db()
-    assert [r["name"] for r in reads.rating_list(tied)] == IN_ORDER["ru"]
+    assert [r["name"] for r in read_players.rating_list(tied)] == IN_ORDER["ru"]
     client = Client()
     client.cookies[settings.LANGUAGE_COOKIE_NAME] = (
         "hy"  # the visitor's language orders the page only

@@ -11,8 +11,8 @@ import pytest
 from django.test import Client
 
 from clubrating.cli import main
-from clubrating.club.models import Club, CpiEntry
-from clubrating.club.services.cpi import set_cpi_weights
+from clubrating.club.store.models import Club, CpiEntry
+from clubrating.club.services.cpi_weights import set_cpi_weights
 from tests.cpi.coach_games import hanging_game, publish_analysed
 
 from .conftest import WHO, member

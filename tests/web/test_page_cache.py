@@ -19,8 +19,8 @@ from django.test import Client, RequestFactory
 from clubrating.club import services
 from clubrating.djangoenv import page_cache
 from clubrating.errors import InputError
-from clubrating.club.cpi import rebuild_cpi
-from clubrating.club.models import Club, CpiEntry, Entry, Game, Tournament
+from clubrating.club.derived.ledger import rebuild_cpi
+from clubrating.club.store.models import Club, CpiEntry, Entry, Game, Tournament
 from clubrating.formats.records import TournamentRecord
 from clubrating.web.access import history_version
 from clubrating.formats.typed import parse_typed

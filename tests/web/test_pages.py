@@ -7,7 +7,7 @@ import datetime as dt
 from django.test import Client
 
 from clubrating.club import services
-from clubrating.club.models import Club, Tournament
+from clubrating.club.store.models import Club, Tournament
 from clubrating.formats.records import TournamentKind
 
 from .conftest import WHO, member, publish_typed
@@ -143,7 +143,7 @@ def test_unknown_pages_answer_404(club: Club, evening: Tournament) -> None:
 
 
 def test_a_cached_page_shows_a_correction_at_once(club: Club, evening: Tournament) -> None:
-    from clubrating.club.models import CurrentRating, Game
+    from clubrating.club.store.models import CurrentRating, Game
 
     client = Client()
     anna = member(club, "Anna Smith")

@@ -9,7 +9,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
 from clubrating.club import services
-from clubrating.club.models import Club, Game, Tournament
+from clubrating.club.store.models import Club, Game, Tournament
 
 from .conftest import WHO
 

@@ -9,9 +9,15 @@ import datetime as dt
 
 from django.test import Client
 
-from clubrating.club import evening as ev
+from clubrating.club.services import evening as ev
 from clubrating.club import services
-from clubrating.club.models import AuditEntry, Club, EveningBoard, ResultSubmission, Tournament
+from clubrating.club.store.models import (
+    AuditEntry,
+    Club,
+    EveningBoard,
+    ResultSubmission,
+    Tournament,
+)
 from clubrating.club.services import moves_links as ml
 
 from .conftest import WHO

@@ -8,7 +8,7 @@ import re
 
 from django.test import Client
 
-from clubrating.club.models import Club, Game
+from clubrating.club.store.models import Club, Game
 from tests.cpi.coach_games import publish_analysed
 
 from .conftest import WHO, member

@@ -8,7 +8,7 @@ import pytest
 from django.test import Client
 
 from clubrating.club import services
-from clubrating.club.models import Club, Tournament
+from clubrating.club.store.models import Club, Tournament
 from clubrating.web.access import initials, public_name
 
 from .conftest import WHO, member, publish_typed
@@ -249,7 +249,7 @@ def test_no_page_shows_contact_or_birth_data_fields(
 def test_a_stored_merge_cycle_does_not_hang_the_initials_rule(db: None) -> None:
     """The services refuse merge cycles; a database that holds one anyway (written before
     the lock) must not loop forever in the pages' initials rule (web.access)."""
-    from clubrating.club.models import Member
+    from clubrating.club.store.models import Member
     from clubrating.web.access import juniors_event_members
     from tests.club.conftest import make_record
 

@@ -8,7 +8,7 @@ import pytest
 from django.test import Client
 
 from clubrating.cli import main
-from clubrating.club.models import Club, Tournament
+from clubrating.club.store.models import Club, Tournament
 
 
 def test_the_unlisted_link_printed_by_privacy_opens_the_club_page(

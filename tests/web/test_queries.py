@@ -9,7 +9,7 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-from clubrating.club.models import Club, Member, Tournament
+from clubrating.club.store.models import Club, Member, Tournament
 
 from .conftest import make_arbiter, publish_typed
 
@@ -103,7 +103,7 @@ def test_queries_per_page_do_not_grow_from_10_to_50_members(db: None, as_arbiter
     assert small == large, [(u, a, b) for u, a, b in zip(pages, small, large) if a != b]
     # 12 + the player page's CPI block (web/cpi_views.player_cpi) + its initial rating + the card's
     # merged members, opponents' rating changes there and before, and their initial list
-    # (club/card.py)
+    # (club/derived/card.py)
     assert max(large) <= 18
 
 
@@ -112,7 +112,7 @@ def test_queries_per_page_do_not_grow_from_10_to_100_games_of_a_player(
     db: None, as_arbiter: bool
 ) -> None:
     from clubrating.club import services
-    from clubrating.club.models import Game
+    from clubrating.club.store.models import Game
 
     counts = []
     for games in (10, 100):
@@ -129,5 +129,5 @@ def test_queries_per_page_do_not_grow_from_10_to_100_games_of_a_player(
     assert small == large, [(u, a, b) for u, a, b in zip(pages, small, large) if a != b]
     # 12 + the player page's CPI block (web/cpi_views.player_cpi) + its initial rating + the card's
     # merged members, opponents' rating changes there and before, and their initial list
-    # (club/card.py)
+    # (club/derived/card.py)
     assert max(large) <= 18

@@ -5,8 +5,9 @@ from __future__ import annotations
 import datetime as dt
 import io
 
-from clubrating.club import reads, services
-from clubrating.club.models import Club, Member, Tournament
+from clubrating.club import services
+from clubrating.club.read import players
+from clubrating.club.store.models import Club, Member, Tournament
 from clubrating.club.services import initial_list
 from clubrating.formats.ratinglist import read_rating_list
 from clubrating.web.tables import game_rows, rating_rows
@@ -38,12 +39,12 @@ def test_the_fast_player_history_equals_the_shared_query_for_every_member(
     members = list(Member.objects.filter(club=club, merged_into=None))
     assert len(members) == 5
     for m in members:
-        assert reads.player_history(m) == reference_reads.player_history(m), m.name
+        assert players.player_history(m) == reference_reads.player_history(m), m.name
 
 
 def test_the_fast_rating_list_equals_the_shared_query(club: Club, evening: Tournament) -> None:
-    assert reads.rating_list(club) == reference_reads.rating_list(club)
-    assert len(reads.rating_list(club)) == 4
+    assert players.rating_list(club) == reference_reads.rating_list(club)
+    assert len(players.rating_list(club)) == 4
 
 
 def test_the_html_tables_escape_every_name() -> None:

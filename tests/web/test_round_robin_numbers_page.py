@@ -9,8 +9,9 @@ import re
 
 from django.test import Client
 
-from clubrating.club import evening, services
-from clubrating.club.models import AuditEntry, Club, Entry, Evening, EveningBoard, Tournament
+from clubrating.club import services
+from clubrating.club.services import evening
+from clubrating.club.store.models import AuditEntry, Club, Entry, Evening, EveningBoard, Tournament
 from clubrating.tournament.roundrobin import berger_round, drawn_order
 
 from .conftest import WHO

@@ -8,8 +8,9 @@ import re
 
 from django.test import Client
 
-from clubrating.club import evening, services
-from clubrating.club.models import Club, Entry, Evening, EveningBoard, Tournament
+from clubrating.club import services
+from clubrating.club.services import evening
+from clubrating.club.store.models import Club, Entry, Evening, EveningBoard, Tournament
 
 from .conftest import WHO
 

@@ -9,7 +9,7 @@ from django.contrib.messages import get_messages
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
-from clubrating.club.models import AuditEntry, Club, Tournament
+from clubrating.club.store.models import AuditEntry, Club, Tournament
 from clubrating.formats.pgn import write_pgn
 from clubrating.formats.trf import write_trf
 from clubrating.formats.typed import parse_typed

@@ -11,7 +11,7 @@ from django.contrib.auth.models import User
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client, override_settings
 
-from clubrating.club.models import Club, Tournament
+from clubrating.club.store.models import Club, Tournament
 from clubrating.settings import MAX_REQUEST_BYTES
 from clubrating.web.arbiter import MAX_UPLOAD_BYTES
 

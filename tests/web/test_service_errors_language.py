@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.contrib.messages import get_messages
 from django.test import Client
 
-from clubrating.club.models import Club, Tournament
+from clubrating.club.store.models import Club, Tournament
 
 HOME = "/c/riverside/arbiter/"
 

@@ -8,7 +8,7 @@ import pytest
 
 from django.test import Client
 
-from clubrating.club.models import AuditEntry, Club, CurrentRating, Tournament
+from clubrating.club.store.models import AuditEntry, Club, CurrentRating, Tournament
 from tests.web.conftest import WHO, member
 
 
@@ -57,8 +57,8 @@ URL = "/c/riverside/arbiter/settings/"
 def test_the_settings_page_chooses_the_cpi_preset_and_the_ledger_is_scored_again(
     club: Club, arbiter_client: Client
 ) -> None:
-    from clubrating.club.cpi import club_preset
-    from clubrating.club.models import CpiEntry
+    from clubrating.club.derived.ledger import club_preset
+    from clubrating.club.store.models import CpiEntry
     from tests.cpi.coach_games import publish_analysed
 
     publish_analysed(club, 2, who=WHO)
@@ -100,7 +100,7 @@ def test_an_unknown_preset_is_a_message_and_changes_nothing(
 def test_the_page_says_a_preset_replaces_the_clubs_own_weights_in_the_readers_language(
     club: Club, arbiter_client: Client
 ) -> None:
-    from clubrating.club.services.cpi import set_cpi_weights
+    from clubrating.club.services.cpi_weights import set_cpi_weights
 
     set_cpi_weights(club, {"B1": 25.0, "E": 31.0}, who=WHO)
     assert (

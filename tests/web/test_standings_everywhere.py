@@ -16,10 +16,10 @@ from typing import Any
 import trf  # type: ignore[import-untyped]
 from django.test import Client
 
-from clubrating.club import evening as evenings
+from clubrating.club.services import evening as evenings
 from clubrating.club import services
 from clubrating.tournament.pairing import History, Seat, pair_round
-from clubrating.club.models import Club, EveningBoard, Tournament
+from clubrating.club.store.models import Club, EveningBoard, Tournament
 from clubrating.files import read_tournament_file
 from clubrating.formats.records import Bye, ByeKind, Pairing
 from clubrating.formats.typed import parse_typed

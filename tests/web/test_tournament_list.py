@@ -9,7 +9,7 @@ import json
 from django.test import Client
 
 from clubrating.club import services
-from clubrating.club.models import Club, Game, Tournament
+from clubrating.club.store.models import Club, Game, Tournament
 from tests.web.conftest import member, publish_typed
 
 TIED = (
@@ -56,7 +56,7 @@ def test_the_winner_follows_the_page_ranking_and_the_clubs_privacy(club: Club) -
 def test_the_winners_are_the_first_places_of_each_tournaments_standings(
     club: Club, evening: Tournament
 ) -> None:
-    from clubrating.club import queries
+    from clubrating.club.read import tournaments
 
     publish_typed(club, TIED, "Blitz Night", dt.date(2024, 2, 1))
     publish_typed(
@@ -67,9 +67,11 @@ def test_the_winners_are_the_first_places_of_each_tournaments_standings(
         dt.date(2024, 3, 1),
     )
     listed = list(Tournament.objects.filter(club=club))
-    summaries = queries.tournament_summaries(club, listed)
+    summaries = tournaments.tournament_summaries(club, listed)
     for t in listed:
         first = [
-            (p["name"], p["member_id"]) for p in queries.standings(t)["players"] if p["place"] == 1
+            (p["name"], p["member_id"])
+            for p in tournaments.standings(t)["players"]
+            if p["place"] == 1
         ]
         assert summaries[t.id]["winners"] == first, t.name

@@ -17,7 +17,7 @@ from django.conf import settings as django_settings
 from django.test import Client
 from pytest_django.fixtures import Settings
 
-from clubrating.club.models import Club, Tournament
+from clubrating.club.store.models import Club, Tournament
 from tests.cpi.coach_games import publish_analysed
 
 from .conftest import WHO, member

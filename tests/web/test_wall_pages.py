@@ -10,8 +10,9 @@ import re
 
 from django.test import Client
 
-from clubrating.club import evening, services
-from clubrating.club.models import (
+from clubrating.club import services
+from clubrating.club.services import evening
+from clubrating.club.store.models import (
     Club,
     CurrentRating,
     EveningBoard,

@@ -2,7 +2,9 @@ from django.apps import AppConfig
 
 
 class ClubConfig(AppConfig):
-    name = "clubrating.club"
+    # The app's models and migrations live in its store (club/store/); its label, "club",
+    # names the tables and the applied migrations of every existing database.
+    name = "clubrating.club.store"
     label = "club"
     default_auto_field = "django.db.models.BigAutoField"
 
@@ -12,7 +14,7 @@ class ClubConfig(AppConfig):
         from django.db.models.signals import post_migrate
 
         from clubrating.club.jobs import tasks  # noqa: F401
-        from clubrating.club.cpi import rescore_after_upgrade
+        from clubrating.club.derived.ledger import rescore_after_upgrade
 
         post_migrate.connect(
             rescore_after_upgrade, sender=self, dispatch_uid="clubrating-rescore-cpi"

@@ -1,5 +1,5 @@
 """The verbs that keep an installation running: backup and restore of the whole database, and
-its health (:mod:`clubrating.club.backup`, :mod:`clubrating.club.health`)."""
+its health (:mod:`clubrating.club.ops.backup`, :mod:`clubrating.club.ops.health`)."""
 
 from __future__ import annotations
 
@@ -29,7 +29,7 @@ def cmd_backup(args: argparse.Namespace) -> int:
     _open(args, must_exist=True)
     from django.db import connection
 
-    from clubrating.club.backup import backup, default_name
+    from clubrating.club.ops.backup import backup, default_name
 
     target = backup(
         Path(args.file or default_name(dt.datetime.now(dt.timezone.utc), connection.vendor))
@@ -54,7 +54,7 @@ def cmd_restore(args: argparse.Namespace) -> int:
     from clubrating import djangoenv
 
     djangoenv.check_writable("a restore writes the database")
-    from clubrating.club.backup import restore
+    from clubrating.club.ops.backup import restore
 
     restored = restore(Path(args.file))
     if wants_json(args):
@@ -99,7 +99,7 @@ def _ok(state: str) -> str:
 
 def cmd_status(args: argparse.Namespace) -> int:
     _open(args, must_exist=True)
-    from clubrating.club.health import health
+    from clubrating.club.ops.health import health
 
     state = health()
     if wants_json(args):

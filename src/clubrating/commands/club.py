@@ -3,7 +3,7 @@ one report), and ``clubrating init``. The verbs sit by what they act on: :mod:`.
 :mod:`.names` (names and members), :mod:`.history` and :mod:`.privacy`.
 
 Every verb is a thin translation to :mod:`clubrating.club.services` (writes)
-or :mod:`clubrating.club.queries` (reads).
+or :mod:`clubrating.club.read` (reads).
 """
 
 from __future__ import annotations
@@ -57,7 +57,7 @@ def one_transaction() -> Any:
 
 
 def who() -> str:
-    from clubrating.club.audit import cli_user
+    from clubrating.club.store.audit import cli_user
 
     return cli_user()
 

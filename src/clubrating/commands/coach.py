@@ -1,5 +1,5 @@
 """``clubrating coach PLAYER``: Coach by CPI (spec C6) — the member's weakest factor and
-exercises from their own games. A thin translation of :mod:`clubrating.club.coach`."""
+exercises from their own games. A thin translation of :mod:`clubrating.club.derived.coach`."""
 
 from __future__ import annotations
 
@@ -124,7 +124,7 @@ def _print(doc: dict[str, Any], solutions: bool) -> None:
 
 def cmd_coach(args: argparse.Namespace) -> int:
     club = the_club(args)
-    from clubrating.club.coach import exercises_for
+    from clubrating.club.derived.coach import exercises_for
     from clubrating.club.services import get_member
 
     doc = exercises_for(get_member(club, args.member), limit=args.limit, factor=args.factor)

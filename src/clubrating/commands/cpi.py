@@ -2,7 +2,7 @@
 name ``analyse`` stays for one release, one letter from ``analyze FILE``),
 ``cpi PLAYER`` (a member's ledger) and ``cpi-weights`` (show or change the weights).
 
-Thin translations to :mod:`clubrating.club.cpi`.
+Thin translations to :mod:`clubrating.club.derived.ledger`.
 """
 
 from __future__ import annotations
@@ -211,7 +211,7 @@ def _print_ledger(doc: dict[str, Any]) -> None:
 
 def cmd_cpi(args: argparse.Namespace) -> int:
     club = the_club(args)
-    from clubrating.club.cpi import json_ready, member_ledger
+    from clubrating.club.derived.ledger import json_ready, member_ledger
     from clubrating.club.services import get_member
 
     doc = member_ledger(get_member(club, args.member))
@@ -224,7 +224,7 @@ def cmd_cpi(args: argparse.Namespace) -> int:
 
 def load_settings(path: str) -> dict[str, float | None]:
     """The ``settings`` of a file written by ``clubrating calibrate --out``, checked."""
-    from clubrating.club.cpi import WEIGHT_NAMES
+    from clubrating.club.derived.ledger import WEIGHT_NAMES
 
     try:
         with open(path, encoding="utf-8") as handle:
@@ -265,8 +265,8 @@ def load_settings(path: str) -> dict[str, float | None]:
 
 def cmd_weights(args: argparse.Namespace) -> int:
     club = the_club(args)
-    from clubrating.club.cpi import club_preset, club_weights, parse_weight
-    from clubrating.club.services.cpi import set_cpi_weights
+    from clubrating.club.derived.ledger import club_preset, club_weights, parse_weight
+    from clubrating.club.services.cpi_weights import set_cpi_weights
 
     report = None
     changes: dict[str, float | None] = dict(parse_weight(text) for text in args.set or ())
@@ -296,7 +296,7 @@ def cmd_weights(args: argparse.Namespace) -> int:
 
 def cmd_fairplay(args: argparse.Namespace) -> int:
     club = the_club(args)
-    from clubrating.club.fairplay import fair_play
+    from clubrating.club.derived.fairplay import fair_play
 
     doc = fair_play(club, recent=args.games)
     if wants_json(args):

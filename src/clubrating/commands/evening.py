@@ -13,7 +13,7 @@ from typing import Any
 from clubrating.formats.bounds import whole_number
 from clubrating.formats.records import MAX_PLAYERS
 from clubrating import djangoenv
-from clubrating.club import zones
+from clubrating.formats import zones
 from clubrating.cli import examples, print_json, wants_json
 from clubrating.djangoenv import gettext
 from clubrating.commands.club import one_transaction, parse_date, the_club, who
@@ -55,7 +55,7 @@ def _tournament(club: Any, text: str) -> Any:
 
 def _entry(tournament: Any, text: str) -> Any:
     """A player of the evening by start number."""
-    from clubrating.club.models import Entry
+    from clubrating.club.store.models import Entry
     from clubrating.errors import NotFound
 
     found = (
@@ -72,7 +72,7 @@ def _entry(tournament: Any, text: str) -> Any:
 
 def _board(tournament: Any, text: str) -> Any:
     """A board of the round paired last."""
-    from clubrating.club.models import Evening, EveningBoard
+    from clubrating.club.store.models import Evening, EveningBoard
     from clubrating.errors import NotFound
 
     rnd = Evening.objects.get(tournament=tournament).paired_rounds
@@ -95,7 +95,7 @@ def _board(tournament: Any, text: str) -> Any:
 
 
 def _start(args: argparse.Namespace, club: Any) -> list[Text]:
-    from clubrating.club import evening
+    from clubrating.club.services import evening
 
     name = " ".join(_words(args, 1, more=True))
     date = zones.today(club.time_zone) if args.date is None else parse_date(args.date)
@@ -159,7 +159,7 @@ def _next(args: argparse.Namespace, club: Any) -> list[Any]:
 
 
 def _register(args: argparse.Namespace, club: Any) -> list[Text]:
-    from clubrating.club import evening
+    from clubrating.club.services import evening
 
     words = _words(args, 2, more=True)
     t = _tournament(club, words[0])
@@ -198,8 +198,8 @@ def _one(action: Callable[[Any, list[str]], Any], count: int) -> Verb:
 
 
 def _show(args: argparse.Namespace, club: Any) -> list[Text | str]:
-    from clubrating.club import evening
-    from clubrating.club.models import Bye, Evening, EveningBoard
+    from clubrating.club.services import evening
+    from clubrating.club.store.models import Bye, Evening, EveningBoard
     from clubrating.club.services import game_result_text
 
     t = _tournament(club, _words(args, 1)[0])
@@ -284,7 +284,8 @@ def _keizer_lines(t: Any) -> list[Text | str]:
 
 
 def _verbs(args: argparse.Namespace) -> dict[str, Verb]:
-    from clubrating.club import evening, pairing_changes
+    from clubrating.club.services import evening
+    from clubrating.club.services import pairing_changes
 
     return {
         "start": _start,

@@ -47,7 +47,7 @@ def cmd_rebuild(args: argparse.Namespace) -> int:
 
 def cmd_ratings(args: argparse.Namespace) -> int:
     club = the_club(args, write=False)
-    from clubrating.club.reads import rating_list
+    from clubrating.club.read.players import rating_list
 
     rows = rating_list(club, args.list)
     if wants_json(args):
@@ -79,7 +79,7 @@ def cmd_ratings(args: argparse.Namespace) -> int:
 
 def cmd_player(args: argparse.Namespace) -> int:
     club = the_club(args, write=False)
-    from clubrating.club.reads import player_history
+    from clubrating.club.read.players import player_history
     from clubrating.club.services import get_member
 
     history = player_history(get_member(club, args.member))
@@ -155,7 +155,7 @@ def cmd_player(args: argparse.Namespace) -> int:
 
 def cmd_audit(args: argparse.Namespace) -> int:
     club = the_club(args, write=False)
-    from clubrating.club.queries import audit_page
+    from clubrating.club.read.audit_log import audit_page
 
     document = audit_page(club, args.page, args.limit)
     if wants_json(args):

@@ -151,7 +151,7 @@ def club_roster(args: argparse.Namespace) -> list[RosterEntry]:
     from clubrating.commands.club import the_club
 
     club = the_club(args)  # a database without a club says so in one line
-    from clubrating.club.queries import member_roster
+    from clubrating.club.read.members import member_roster
     from clubrating.identity.match import RosterEntry
 
     return [RosterEntry(key, name, tuple(aliases)) for key, name, aliases in member_roster(club)]

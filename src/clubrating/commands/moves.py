@@ -228,7 +228,7 @@ LINK_LINES = {  # a link just made, by the colour of the player it is for
 def cmd_moves_links(args: argparse.Namespace) -> int:
     club = the_club(args)
     from clubrating.club import services
-    from clubrating.club.models import MovesLink
+    from clubrating.club.store.models import MovesLink
     from clubrating.club.services import moves_links as ml
 
     tournament = services.get_tournament(club, args.tournament)
@@ -298,7 +298,7 @@ def _state_text(link: Any, time_zone: str) -> str:
     """Whether the link works, and until when in the club's time zone, in the command's language."""
     from django.utils import timezone
 
-    from clubrating.club import zones
+    from clubrating.formats import zones
 
     if link.revoked:
         return gettext("revoked")

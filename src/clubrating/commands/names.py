@@ -18,7 +18,7 @@ from clubrating.words import N_, fit
 
 
 def entry_rows(tournament: Any) -> list[dict[str, Any]]:
-    from clubrating.club.matching import proposals_for
+    from clubrating.club.read.matching import proposals_for
 
     return [
         {
@@ -72,7 +72,7 @@ def print_entries(tournament: Any) -> None:
 def _all_linked(tournament: Any) -> str:
     """What to do next once every name is linked: publish a draft; a published one is rated
     already."""
-    from clubrating.club.models import TournamentStatus
+    from clubrating.club.store.models import TournamentStatus
 
     if tournament.status == TournamentStatus.DRAFT:
         return gettext("every name is linked: clubrating publish %(id)s") % {"id": tournament.id}
@@ -111,7 +111,7 @@ def cmd_link(args: argparse.Namespace) -> int:
         return cmd_link_initial(args)
     club = the_club(args)
     from clubrating.club import services
-    from clubrating.club.models import Entry
+    from clubrating.club.store.models import Entry
 
     tournament, by = services.get_tournament(club, args.tournament), who()
     outcomes = link_outcomes(
@@ -192,7 +192,7 @@ def _link_steps(args: argparse.Namespace, club: Any, target: LinkTarget) -> list
 
 
 def _entry(tournament: Any, number: str) -> Any:
-    from clubrating.club.models import Entry
+    from clubrating.club.store.models import Entry
     from clubrating.errors import NotFound
 
     entry = Entry.objects.filter(
@@ -222,7 +222,7 @@ def cmd_merge(args: argparse.Namespace) -> int:
 
 def cmd_duplicates(args: argparse.Namespace) -> int:
     club = the_club(args, write=False)
-    from clubrating.club.matching import possible_duplicates
+    from clubrating.club.read.matching import possible_duplicates
 
     pairs = possible_duplicates(club, args.min_score)
     if wants_json(args):

@@ -163,7 +163,7 @@ NAME_COLUMNS = 30  # wider names are cut with "…" (the JSON has them whole)
 
 def cmd_tournament(args: argparse.Namespace) -> int:
     club = the_club(args, write=False)
-    from clubrating.club.queries import standings, tournaments
+    from clubrating.club.read.tournaments import standings, tournaments
     from clubrating.club.services import get_tournament
 
     if args.tournament is None:

@@ -84,7 +84,7 @@ def _link_evening(
     ``members`` (name -> member) is kept across the evenings: one query less per name.
     """
     from clubrating.club import services
-    from clubrating.club.models import Entry
+    from clubrating.club.store.models import Entry
 
     entries = Entry.objects.filter(tournament=tournament, member=None).select_related(
         "tournament__club"
@@ -153,7 +153,7 @@ def _stage(settings: DemoSettings) -> Any:
 def build_demo(settings: DemoSettings) -> dict[str, Any]:
     """The demo club in this database (call inside one transaction: see
     :func:`build_atomically`)."""
-    from clubrating.club.models import Club
+    from clubrating.club.store.models import Club
 
     if Club.objects.filter(slug=DEMO_SLUG).exists():
         raise Refused(N_("this database holds a demo club already"))
@@ -268,7 +268,7 @@ class _Arbiter:
 
     def __init__(self) -> None:
         from clubrating.club import services
-        from clubrating.club.models import Visibility
+        from clubrating.club.store.models import Visibility
 
         self.club = services.create_club("Demo Chess Club", who=WHO, slug=DEMO_SLUG)
         services.set_privacy(self.club, who=WHO, visibility=Visibility.PUBLIC)
@@ -298,7 +298,7 @@ class _Arbiter:
 
     def finish(self, simulated: Any) -> dict[str, Any]:
         from clubrating.club import services
-        from clubrating.club.models import Game, Member
+        from clubrating.club.store.models import Game, Member
         from clubrating.club.services.accounts import add_arbiter
 
         club = self.club

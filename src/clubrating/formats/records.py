@@ -26,7 +26,7 @@ MAX_PLAYERS = 9_999
 """FIDE TRF-16 writes a start number in four columns (5-8 of a 001 line): 9,999 at most; also the
 largest board number."""
 MAX_NAME_LENGTH = 200
-"""The database keeps 200 characters of a name (club.models, CharField(max_length=200)), as
+"""The database keeps 200 characters of a name (club.store.models, CharField(max_length=200)), as
 identity.normalize checks; no one's name is longer."""
 
 

@@ -67,7 +67,7 @@ class Before:
 
 @dataclass(frozen=True, slots=True)
 class OwnChange:
-    """The player's stored change of one tournament (club.models.RatingChange)."""
+    """The player's stored change of one tournament (club.store.models.RatingChange)."""
 
     tournament_id: int
     date: dt.date

@@ -1,7 +1,7 @@
 """Pairing one round of tonight's Swiss by the FIDE Dutch system, pure.
 
 Plain records in (who is seeded where, what was played, which byes were given), the boards of
-the next round out: the evening's services (:mod:`clubrating.club.evening`) read the stored
+the next round out: the evening's services (:mod:`clubrating.club.services.evening`) read the stored
 rounds into a :class:`History`, ask :func:`pair_round` for the next one and store it.
 ``caissify-pairings`` pairs (the product's); ``pairing-core``'s ``dutch-2026`` kernel, an
 independent implementation, checks it in the tests (``tests/tournament/pairing_2026.py``). The

@@ -2,7 +2,7 @@
 
 Every pairing of a round robin is known once the players have their numbers: :func:`schedule`
 gives every round of one cycle or two, :func:`berger_round` one of them. The evening's services
-(:mod:`clubrating.club.evening`) release them one round at a time.
+(:mod:`clubrating.club.services.evening`) release them one round at a time.
 
 The tables, as C.05 Annex 1 prints them for 3 to 16 players: with ``n`` players (an odd number
 gets a dummy, number ``n + 1``, whose opponent has the round off), player ``n`` stays on board 1,

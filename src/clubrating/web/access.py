@@ -31,9 +31,9 @@ from django.db import connection
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponsePermanentRedirect
 from django.utils import timezone, translation
 
-from clubrating.club import zones
-from clubrating.club.lookups import club_renamed_from
-from clubrating.club.models import (
+from clubrating.formats import zones
+from clubrating.club.read.clubs import club_renamed_from
+from clubrating.club.store.models import (
     AuditEntry,
     Club,
     CpiEntry,

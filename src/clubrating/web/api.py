@@ -17,7 +17,7 @@ from django.utils import translation
 from django.views.decorators.http import require_safe
 
 from clubrating import __version__
-from clubrating.club.models import Club, Tournament, TournamentStatus, Visibility
+from clubrating.club.store.models import Club, Tournament, TournamentStatus, Visibility
 from clubrating.web import pages
 from clubrating.web.access import ClubAccess, club_view
 from clubrating.web.views import _list_name, ratings_document

@@ -24,9 +24,12 @@ from django.utils import translation
 from django.utils.translation import gettext, gettext_noop, ngettext
 from django.views.decorators.http import require_POST, require_safe
 
-from clubrating.club import queries, services, zones
-from clubrating.club.matching import possible_duplicates, proposals_for
-from clubrating.club.models import Club, Entry, Game, Member, Visibility
+from clubrating.club import services
+from clubrating.club.read import audit_log
+from clubrating.club.read import tournaments
+from clubrating.formats import zones
+from clubrating.club.read.matching import possible_duplicates, proposals_for
+from clubrating.club.store.models import Club, Entry, Game, Member, Visibility
 from clubrating.club.services.outcome import rebuild_text
 from clubrating.errors import ClubratingError, InputError, NotFound, Text
 from clubrating.formats.results import GameResult
@@ -123,14 +126,14 @@ AUDIT_PAGE = 100  # audit entries a page
 @require_safe
 @arbiter_view
 def dashboard(request: HttpRequest, access: ClubAccess) -> HttpResponse:
-    log = queries.last_rebuild(access.club)
+    log = audit_log.last_rebuild(access.club)
     return _page(
         request,
         access,
         "web/arbiter/dashboard.html",
-        tournaments=queries.tournaments(access.club),
+        tournaments=tournaments.tournaments(access.club),
         last_rebuild=log,
-        rebuild_reason=queries.rebuild_reason(log) if log else "",
+        rebuild_reason=audit_log.rebuild_reason(log) if log else "",
     )
 
 
@@ -166,12 +169,12 @@ def rebuild_now(request: HttpRequest, access: ClubAccess) -> HttpResponse:
 def audit_page(request: HttpRequest, access: ClubAccess) -> HttpResponse:
     text = request.GET.get("page", "1")
     try:
-        log = queries.audit_page(
+        log = audit_log.audit_page(
             access.club, int(text) if text.isascii() and text.isdigit() else 0, AUDIT_PAGE
         )
     except InputError as error:
         messages.error(request, error.translated(translation))
-        log = queries.audit_page(access.club, 1, AUDIT_PAGE)
+        log = audit_log.audit_page(access.club, 1, AUDIT_PAGE)
     return _page(request, access, "web/arbiter/audit.html", log=log, entries=log["entries"])
 
 
@@ -311,7 +314,7 @@ def differences_shown(t: Any) -> list[dict[str, Any]]:
             "computed_text": points_text(d["computed"]),
             "rounds_text": "; ".join(gettext("R%(round)s %(code)s") % c for c in d["rounds"]),
         }
-        for d in queries.written_differences(t)
+        for d in tournaments.written_differences(t)
     ]
 
 

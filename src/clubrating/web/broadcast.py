@@ -24,7 +24,7 @@ from django.utils.cache import get_conditional_response
 from django.utils.http import http_date
 from django.views.decorators.http import require_safe
 
-from clubrating.club.models import AuditEntry, Entry, Evening, EveningBoard, Game, Tournament
+from clubrating.club.store.models import AuditEntry, Entry, Evening, EveningBoard, Game, Tournament
 from clubrating.formats.pgn import BroadcastGame, write_broadcast
 from clubrating.formats.results import PGN_UNFINISHED, pgn_result
 from clubrating.web import pages, wall

@@ -10,8 +10,8 @@ from typing import Any
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext, gettext_lazy
 
-from clubrating.club.card import player_card
-from clubrating.club.models import Member
+from clubrating.club.derived.card import player_card
+from clubrating.club.store.models import Member
 from clubrating.rating.card import Card, Line, Status, Streak, Tally
 from clubrating.web.access import ClubAccess
 from clubrating.web.labels import label

@@ -17,11 +17,11 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_POST, require_safe
 
 from clubrating.club import services
-from clubrating.club.models import Club, InitialEntry, Member
-from clubrating.club.cpi import club_overrides, club_preset
+from clubrating.club.store.models import Club, InitialEntry, Member
+from clubrating.club.derived.ledger import club_overrides, club_preset
 from clubrating.club.services import club_settings
 from clubrating.club.services import initial_list as il
-from clubrating.club.services.cpi import set_cpi_weights
+from clubrating.club.services.cpi_weights import set_cpi_weights
 from clubrating.cpi.index import PRESET_POOLS, PRESETS, Weights, fitted_nodes
 from clubrating.errors import InputError, NotFound
 from clubrating.formats.common import decode_text

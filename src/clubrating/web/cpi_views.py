@@ -20,14 +20,14 @@ from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
-from clubrating.club.coach import cpi_brief, exercises_for
-from clubrating.club.cpi import (
+from clubrating.club.derived.coach import cpi_brief, exercises_for
+from clubrating.club.derived.ledger import (
     MIN_GAMES_FOR_STRENGTH,
     MIN_MOVES_FOR_STRENGTH,
     club_weights,
     cpi_summary,
 )
-from clubrating.club.models import Member
+from clubrating.club.store.models import Member
 from clubrating.cpi.coach import Hint
 from clubrating.cpi.index import cpi_per_point
 from clubrating.cpi.registry import BY_NAME, COUNTS
@@ -227,7 +227,7 @@ def factor_row(name: str, figures: dict[str, Any], cost: float | None) -> dict[s
     """A factor of the table: its figures, what it means and which way is better (the
     registry's words), how it compares with the club's average in words right whichever way
     the factor points, and what it costs the player in ΔCPI a game against a perfect score
-    (``cost``: :func:`clubrating.club.cpi.weakest_of`'s, the rule that names the weakest
+    (``cost``: :func:`clubrating.club.derived.ledger.weakest_of`'s, the rule that names the weakest
     factor; None for a factor that is no weakness or was never measured)."""
     spec = BY_NAME[name]
     mine, club = figures["average"], figures["club_average"]

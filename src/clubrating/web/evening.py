@@ -2,7 +2,7 @@
 enter results on a phone, standings with tie-breaks, publish.
 
 Every page is the arbiter's (:func:`clubrating.web.arbiter.arbiter_view`); every write is a
-POST through :mod:`clubrating.club.evening` or ``services``, its outcome one message. The results
+POST through :mod:`clubrating.club.services.evening` or ``services``, its outcome one message. The results
 page needs no script (the CSP says ``script-src 'none'``): one form a board, a button a result.
 """
 
@@ -19,12 +19,15 @@ from django.utils import translation
 from django.utils.translation import gettext, gettext_noop
 from django.views.decorators.http import require_POST, require_safe
 
-from clubrating.club import evening, pairing_changes, services, zones
+from clubrating.club import services
+from clubrating.club.services import evening
+from clubrating.club.services import pairing_changes
+from clubrating.formats import zones
 from clubrating.club.services import keizer
-from clubrating.club.matching import proposals_for
+from clubrating.club.read.matching import proposals_for
 from clubrating.club.services import moves_links as ml
 from clubrating.club.services import phone_results
-from clubrating.club.models import (
+from clubrating.club.store.models import (
     Bye,
     Entry,
     Evening,

@@ -1,6 +1,6 @@
 """The fair-play signal as a page for the club's arbiters (spec C7, "anti-cheat").
 
-The same numbers as ``clubrating fairplay`` (:func:`clubrating.club.fairplay.fair_play`): each
+The same numbers as ``clubrating fairplay`` (:func:`clubrating.club.derived.fairplay.fair_play`): each
 member's mean ΔCPI, engine agreement (B1), accuracy and centipawn loss over their latest analysed
 games against what their club rating predicts, as a z-score, highest first. A reason to look
 closer, never a verdict, and never an automatic action.
@@ -21,7 +21,7 @@ from django.http import HttpRequest, HttpResponse
 from django.utils import translation
 from django.views.decorators.http import require_safe
 
-from clubrating.club.fairplay import MIN_GAMES, RECENT_GAMES, Z_LOOK_CLOSER, fair_play
+from clubrating.club.derived.fairplay import MIN_GAMES, RECENT_GAMES, Z_LOOK_CLOSER, fair_play
 from clubrating.errors import ClubratingError, InputError
 from clubrating.words import N_
 from clubrating.web.access import ClubAccess

@@ -1,5 +1,5 @@
 """``/healthz``: for a load balancer or a monitor, the installation's health as JSON
-(:mod:`clubrating.club.health`): no club's data, no login, never cached; 200 when healthy,
+(:mod:`clubrating.club.ops.health`): no club's data, no login, never cached; 200 when healthy,
 503 otherwise."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from django.http import HttpRequest, JsonResponse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 
-from clubrating.club.health import health
+from clubrating.club.ops.health import health
 
 
 @never_cache

@@ -26,7 +26,7 @@ from django.utils import translation
 from django.utils.cache import patch_vary_headers
 from django.utils.translation.trans_real import parse_accept_lang_header
 
-from clubrating.club.models import Club
+from clubrating.club.store.models import Club
 from clubrating.identity import collation
 from clubrating.web.security import Handler
 

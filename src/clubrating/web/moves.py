@@ -24,7 +24,7 @@ from django.utils import translation
 from django.utils.translation import gettext, gettext_lazy, gettext_noop
 
 from clubrating.club import services
-from clubrating.club.models import Game
+from clubrating.club.store.models import Game
 from clubrating.club.services import moves_links as ml
 from clubrating.club.services.outcome import Outcome
 from clubrating.club.services.moves import (

@@ -29,8 +29,15 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils import translation
 from django.utils.translation import gettext, gettext_noop
 
-from clubrating.club.models import Entry, EveningBoard, Game, MovesLink, Tournament, Visibility
-from clubrating.club.lookups import game_result_text
+from clubrating.club.store.models import (
+    Entry,
+    EveningBoard,
+    Game,
+    MovesLink,
+    Tournament,
+    Visibility,
+)
+from clubrating.club.read.tournaments import game_result_text
 from clubrating.club.services import moves_links as ml
 from clubrating.club.services import phone_results as pr
 from clubrating.formats.bounds import MAX_LINK_DAYS

@@ -14,8 +14,8 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import redirect
 from django.utils.translation import gettext, gettext_lazy
 
-from clubrating.club import queries
-from clubrating.club.models import (
+from clubrating.club.read import tournaments as read_tournaments
+from clubrating.club.store.models import (
     Bye,
     Club,
     Entry,
@@ -39,7 +39,7 @@ from clubrating.formats.records import (
     TournamentRecord,
     Unplayed,
 )
-from clubrating.club import reads
+from clubrating.club.read import players as read_players
 from clubrating.formats.pgn import KEPT_TAGS, keep_moves
 from clubrating.identity import collation
 from clubrating.rating import activity
@@ -111,7 +111,7 @@ def club_ratings(
     (identity/collation). Inactive members (:func:`inactive_rule`) are marked and not ranked;
     they keep their rating."""
     wanted = collation.fold(search)
-    listed = reads.rating_list(access.club, rating_list, language)
+    listed = read_players.rating_list(access.club, rating_list, language)
     days = [dt.date.fromisoformat(r["last_played"]) if r["last_played"] else None for r in listed]
     rule = inactive_rule(access.club, days)
     first = min((d for d in days if d), default=None)
@@ -182,7 +182,7 @@ def tournament_rows(access: ClubAccess) -> list[dict[str, Any]]:
     """The tournament list: each tournament with its players, rounds, winners (named as this
     viewer may see them), and whether any game has moves."""
     listed = recent_tournaments(access, None)
-    summaries = queries.tournament_summaries(access.club, listed)
+    summaries = read_tournaments.tournament_summaries(access.club, listed)
     flags = member_flags(m for s in summaries.values() for _, m in s["winners"])
     return [
         {
@@ -231,7 +231,7 @@ def member_or_redirect(
 
 def player(access: ClubAccess, member: Member) -> dict[str, Any]:
     """A member's page: history, charts, games; aliases only for arbiters."""
-    hist, flags = reads.player_history_and_opponents(member)
+    hist, flags = read_players.player_history_and_opponents(member)
     names = {t["tournament_id"]: (t["tournament"], t["date"]) for t in hist["tournaments"]}
     shown: dict[int | None, str] = {}  # opponent member id -> the name this viewer sees
     for oid, (oname, junior, consent) in flags.items():
@@ -285,7 +285,7 @@ def player(access: ClubAccess, member: Member) -> dict[str, Any]:
 def player_card(access: ClubAccess, member: Member) -> dict[str, Any]:
     """The member's name and card as this viewer may see them, without the page's charts
     (the card's own exports)."""
-    hist, flags = reads.player_history_and_opponents(member)
+    hist, flags = read_players.player_history_and_opponents(member)
     name = access.name(
         member.name, junior=member.junior, consent=member.full_name_consent, member_id=member.id
     )
@@ -346,7 +346,7 @@ def charts(
 def lichess_history(access: ClubAccess, member: Member) -> list[dict[str, Any]]:
     """The rating history in lichess's shape: [{"name", "points": [[y, m0, d, rating]]}];
     months count from 0 as in lichess's /api/user/{name}/rating-history."""
-    hist = reads.player_history(member)
+    hist = read_players.player_history(member)
     lists: dict[str, list[list[int]]] = {}
     for t in hist["tournaments"]:
         if t["rated"]:
@@ -388,7 +388,7 @@ def entry_name(
 
 
 def tournament(access: ClubAccess, t: Tournament) -> dict[str, Any]:
-    data = queries.standings(t)
+    data = read_tournaments.standings(t)
     flags = member_flags(p["member_id"] for p in data["players"])
     rounds = max([data["rounds"]] + [c["round"] for p in data["players"] for c in p["rounds"]])
     rows = []
@@ -517,7 +517,7 @@ def export_record(access: ClubAccess, t: Tournament) -> TournamentRecord:
         ByeRecord(b.round, number[b.entry_id], b.points, ByeKind(b.kind))
         for b in Bye.objects.filter(tournament=t).order_by("round", "id")
     )
-    table = queries.rank_rounds(
+    table = read_tournaments.rank_rounds(
         t,
         {e.number: e.rank for e in entries},
         pairings,

@@ -24,8 +24,8 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language, gettext, gettext_lazy, ngettext
 from django.views.decorators.http import require_safe
 
-from clubrating.club.lookups import game_result_text
-from clubrating.club.models import Game, GameAnalysis, Tournament
+from clubrating.club.read.tournaments import game_result_text
+from clubrating.club.store.models import Game, GameAnalysis, Tournament
 from clubrating.cpi.advice import Advice, Judgement, game_advice
 from clubrating.cpi.facts import GameFacts
 from clubrating.formats.movetext import SHOWN_LETTERS, san_in_letters

@@ -18,8 +18,10 @@ from django.shortcuts import redirect, render
 from django.utils import translation
 from django.views.decorators.http import require_safe
 
-from clubrating.club import queries
-from clubrating.club.models import Club, Visibility
+from clubrating.club.read import audit_log
+from clubrating.club.read import clubs
+from clubrating.club.read import tournaments
+from clubrating.club.store.models import Club, Visibility
 from clubrating.formats.csv import spreadsheet_cell
 from clubrating.formats.pgn import write_pgn
 from clubrating.formats.trf import write_trf
@@ -40,7 +42,7 @@ def _download(content: str | bytes, content_type: str, filename: str) -> HttpRes
 
 
 def _list_name(request: HttpRequest, access: ClubAccess) -> tuple[str, list[str]]:
-    lists = queries.rating_lists(access.club)
+    lists = clubs.rating_lists(access.club)
     wanted = request.GET.get("list", "")
     return (wanted if wanted in lists else lists[0]), lists
 
@@ -126,7 +128,7 @@ def club_page(request: HttpRequest, access: ClubAccess) -> HttpResponse:
         provisional_html=tables.rating_rows(provisional, access.base, provisional=True),
         inactive_html=tables.rating_rows(inactive, access.base, provisional=False),
         tournaments=pages.recent_tournaments(access),
-        last_rebuild=queries.last_rebuild(access.club) if access.is_arbiter else None,
+        last_rebuild=audit_log.last_rebuild(access.club) if access.is_arbiter else None,
     )
 
 
@@ -407,7 +409,9 @@ def tournament_trf(request: HttpRequest, access: ClubAccess, tournament_id: int)
         )
     out = io.StringIO()
     write_trf(
-        pages.export_record(access, t), out, queries.club_ratings(t) if choice == "club" else None
+        pages.export_record(access, t),
+        out,
+        tournaments.club_ratings(t) if choice == "club" else None,
     )
     return _download(out.getvalue(), "text/plain; charset=utf-8", f"tournament-{t.id}.trf")
 

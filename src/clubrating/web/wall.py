@@ -2,7 +2,7 @@
 
 A running evening is a draft evening paired here with at least one round paired: its
 tournament page shows the current round's pairings and the standings so far, marked as not
-rated yet; it is rated only when published (``club.evening.publish_evening``). Any other
+rated yet; it is rated only when published (``club.services.evening.publish_evening``). Any other
 draft stays the arbiters' (404 for everyone else).
 
 The printable pages (pairings by board, pairings by name as posted on the wall, the standings
@@ -19,7 +19,7 @@ from django.shortcuts import render
 from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_safe
 
-from clubrating.club.models import (
+from clubrating.club.store.models import (
     Bye,
     Entry,
     Evening,

@@ -72,7 +72,7 @@ def main(url: str) -> None:
 
     djangoenv.setup(url, migrate=True)
     from clubrating.club import services
-    from clubrating.club.models import Member
+    from clubrating.club.store.models import Member
     from clubrating.formats.typed import parse_typed
 
     club = services.find_club()

@@ -6,7 +6,7 @@
 - :func:`analyse_games` analyses every published game with moves that has no
   stored analysis yet (or, with ``reanalyse``, one made with other engine
   settings) over ``jobs`` engine processes, storing one :class:`GameAnalysis`
-  a game, then rebuilds the CPI ledger (:func:`clubrating.club.cpi.rebuild_cpi`).
+  a game, then rebuilds the CPI ledger (:func:`clubrating.club.derived.ledger.rebuild_cpi`).
 
 The engine processes never touch the database: the parent reads the cached
 searches of a game's positions (one query) before handing the game out and
@@ -36,8 +36,8 @@ from clubrating.analysis.runner import (
     start_pool_worker,
     stop_pool,
 )
-from clubrating.club import audit
-from clubrating.club.cpi import (
+from clubrating.club.store import audit
+from clubrating.club.derived.ledger import (
     INSERT_BATCH,
     PREFETCH_CHUNK,
     RESULTS,
@@ -45,8 +45,8 @@ from clubrating.club.cpi import (
     game_order,
     rebuild_cpi,
 )
-from clubrating.club.locking import history_write
-from clubrating.club.models import (
+from clubrating.club.store.locking import history_write
+from clubrating.club.store.models import (
     Club,
     CpiEntry,
     Game,

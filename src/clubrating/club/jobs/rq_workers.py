@@ -50,8 +50,8 @@ from clubrating.club.jobs.analysis import (
     rebuild_ledger,
     store_analysis,
 )
-from clubrating.club.locking import history_write
-from clubrating.club.models import Club, Game, GameAnalysis, Tournament
+from clubrating.club.store.locking import history_write
+from clubrating.club.store.models import Club, Game, GameAnalysis, Tournament
 from clubrating.club.jobs.leases import MAX_ATTEMPTS, JobLost, lease
 from clubrating.errors import InputError
 from clubrating.words import N_

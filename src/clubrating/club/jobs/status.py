@@ -17,9 +17,9 @@ from typing import Any
 
 from django.db import transaction
 
-from clubrating.club import audit
-from clubrating.club.locking import history_write
-from clubrating.club.models import Game, GameAnalysis, Tournament, TournamentStatus
+from clubrating.club.store import audit
+from clubrating.club.store.locking import history_write
+from clubrating.club.store.models import Game, GameAnalysis, Tournament, TournamentStatus
 from clubrating.club.services.outcome import Outcome
 from clubrating.errors import Refused, Text
 from clubrating.words import N_, Nn_

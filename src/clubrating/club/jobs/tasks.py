@@ -26,9 +26,9 @@ from django_tasks import TaskResultStatus, task
 from django.dispatch import receiver
 from django_tasks.signals import task_finished, task_started
 
-from clubrating.club.models import Game, Tournament, TournamentStatus
+from clubrating.club.store.models import Game, Tournament, TournamentStatus
 from clubrating.club.jobs.leases import LEASE, LEASE_ENV, MAX_ATTEMPTS, JobLost, lease
-from clubrating.club.signals import moves_attached, tournament_published
+from clubrating.club.store.signals import moves_attached, tournament_published
 
 __all__ = [
     "LEASE",

@@ -1,34 +1,29 @@
 """Every write to a club's history: import, link, publish, correct, delete, merge.
 
 Each service runs in one transaction together with the rebuild it causes
-(spec R13, :func:`clubrating.club.history.rebuild`) and leaves an audit entry
+(spec R13, :func:`clubrating.club.derived.rebuild.rebuild_derived`) and leaves an audit entry
 (who, when, old -> new). Views and commands call these; they never write
 through the ORM themselves.
 
 Every write to a club's history holds the club's lock
-(:func:`clubrating.club.locking.history_write`) and reads again, under the
+(:func:`clubrating.club.store.locking.history_write`) and reads again, under the
 lock, what it checks: two arbiters (or an arbiter and a command) writing at
 once wait for each other, and the second one's checks see the first's change.
 
 Split by subject: :mod:`.clubs`, :mod:`.tournaments`, :mod:`.names`,
 :mod:`.members`, :mod:`.history`. Every name stays importable from here, with
-the lookups the callers use beside them (:mod:`clubrating.club.lookups`).
+the lookups the callers use beside them (:mod:`clubrating.club.read`).
 """
 
 import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from clubrating.club.lookups import (
-        MAX_ID,
-        find_club,
-        game_result_text,
-        get_member,
-        get_tournament,
-        parse_id,
-        reread,
-    )
-    from clubrating.club.ratings import RebuildReport
+    from clubrating.club.read.clubs import MAX_ID, find_club, parse_id
+    from clubrating.club.read.tournaments import game_result_text, get_tournament
+    from clubrating.club.read.members import get_member
+    from clubrating.club.store.locking import reread
+    from clubrating.club.derived.ratings import RebuildReport
     from clubrating.club.services.clubs import create_club, set_privacy
     from clubrating.club.services.history import check_history
     from clubrating.club.services.members import (
@@ -68,18 +63,23 @@ HOMES: dict[str, str] = {
     name: module
     for module, names in (
         (
-            "clubrating.club.lookups",
+            "clubrating.club.read.clubs",
             (
                 "MAX_ID",
                 "find_club",
-                "game_result_text",
-                "get_member",
-                "get_tournament",
                 "parse_id",
-                "reread",
             ),
         ),
-        ("clubrating.club.ratings", ("RebuildReport",)),
+        (
+            "clubrating.club.read.tournaments",
+            (
+                "game_result_text",
+                "get_tournament",
+            ),
+        ),
+        ("clubrating.club.read.members", ("get_member",)),
+        ("clubrating.club.store.locking", ("reread",)),
+        ("clubrating.club.derived.ratings", ("RebuildReport",)),
         ("clubrating.club.services.clubs", ("create_club", "set_privacy")),
         ("clubrating.club.services.history", ("check_history",)),
         (

@@ -21,9 +21,9 @@ from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_decode, urlsafe_base64_encode
 from django.utils.translation import gettext_noop
 
-from clubrating.club import audit
-from clubrating.club.locking import history_write
-from clubrating.club.models import Club
+from clubrating.club.store import audit
+from clubrating.club.store.locking import history_write
+from clubrating.club.store.models import Club
 from clubrating.club.services.outcome import Outcome
 from clubrating.errors import InputError, NotFound, Refused, Text
 

@@ -32,8 +32,8 @@ from django.db.migrations.recorder import MigrationRecorder
 from django.utils.translation import gettext_noop
 
 from clubrating import __version__
-from clubrating.club import audit
-from clubrating.club.models import Club
+from clubrating.club.store import audit
+from clubrating.club.store.models import Club
 from clubrating.club.services import archive_values as checks
 from clubrating.errors import InputError, Refused, Text
 from clubrating.words import Nn_, without_controls
@@ -191,7 +191,7 @@ def archive_lines(club: Club) -> Iterator[dict[str, Any]]:
 def export_club(club: Club, path: Path) -> int:
     """Write ``club``'s archive to ``path``, a new file (gzip'd JSON lines); the number of rows
     written. One read transaction, so the archive is one moment of the history. Written beside
-    it under a temporary name and linked into place, as a backup is (club/backup.py): never a
+    it under a temporary name and linked into place, as a backup is (club/ops/backup.py): never a
     half-written archive under the chosen name, and an existing file, a device or another
     archive, is never replaced."""
     taken = Refused(

@@ -252,7 +252,7 @@ def club_settings_of(path: str, line: int, values: dict[str, Any]) -> None:
 def _cpi_weights(path: str, line: int, weights: Any) -> None:
     """The club's CPI weights as ``clubrating cpi-weights`` takes them: a preset's name, and
     weights each a finite number (a weight the pages could not read made every CPI page fail)."""
-    from clubrating.club.cpi import parse_weight
+    from clubrating.club.derived.ledger import parse_weight
     from clubrating.cpi.index import PRESETS
 
     try:

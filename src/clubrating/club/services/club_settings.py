@@ -16,9 +16,10 @@ from typing import Any
 from django.conf import settings
 from django.utils.translation import gettext_noop
 
-from clubrating.club import audit, zones
-from clubrating.club.locking import history_write
-from clubrating.club.models import Club
+from clubrating.club.store import audit
+from clubrating.formats import zones
+from clubrating.club.store.locking import history_write
+from clubrating.club.store.models import Club
 from clubrating.club.services.clubs import slug_for
 from clubrating.club.services.outcome import Outcome
 from clubrating.errors import InputError, Refused, Text
@@ -227,8 +228,8 @@ def parse_settings(texts: Mapping[str, str]) -> dict[Setting, Any]:
 
 def change_settings(club: Club, changes: Mapping[Setting, Any], *, who: str) -> Outcome:
     """Set the club's settings; if a rating rule changed, replay the whole history."""
-    from clubrating.club.history import (
-        rebuild,
+    from clubrating.club.derived.rebuild import (
+        rebuild_derived,
     )  # the replay (numpy) for a change: not when settings are shown
 
     if not changes:
@@ -259,7 +260,11 @@ def change_settings(club: Club, changes: Mapping[Setting, Any], *, who: str) -> 
             setattr(club, setting.field, changes[setting])
         club.save(update_fields=[s.field for s in changed])
         replays = any(s.replays for s in changed)
-        report = rebuild(club, reason=Text(gettext_noop("settings changed"))) if replays else None
+        report = (
+            rebuild_derived(club, reason=Text(gettext_noop("settings changed")))
+            if replays
+            else None
+        )
         audit.record(
             club,
             who,

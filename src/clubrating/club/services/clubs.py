@@ -7,10 +7,11 @@ from django.db import IntegrityError, transaction
 from django.utils.text import slugify
 from django.utils.translation import gettext_noop
 
-from clubrating.club import audit, zones
-from clubrating.club.locking import history_write
-from clubrating.club.lookups import reread
-from clubrating.club.models import Club, NameDisplay, Visibility, new_token
+from clubrating.club.store import audit
+from clubrating.formats import zones
+from clubrating.club.store.locking import history_write
+from clubrating.club.store.locking import reread
+from clubrating.club.store.models import Club, NameDisplay, Visibility, new_token
 from clubrating.club.services.outcome import Outcome
 from clubrating.errors import InputError, Refused, Text
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from django.utils.translation import gettext_noop
 
-from clubrating.club import audit
-from clubrating.club.history import RebuildReport, rebuild
-from clubrating.club.locking import history_write
-from clubrating.club.models import Club
+from clubrating.club.store import audit
+from clubrating.club.derived.rebuild import RebuildReport, rebuild_derived
+from clubrating.club.store.locking import history_write
+from clubrating.club.store.models import Club
 from clubrating.errors import Text
 
 
@@ -15,7 +15,7 @@ def check_history(club: Club, *, who: str) -> RebuildReport:
     """The manual rebuild (R14): replay everything, store it, and record whether the
     stored ratings matched the replay (a difference is a missed rebuild made visible)."""
     with history_write(club) as club:
-        report = rebuild(
+        report = rebuild_derived(
             club,
             reason=Text(gettext_noop("manual rebuild by %(who)s"), who=who),
             expect_difference=False,

@@ -16,12 +16,12 @@ from typing import Any, cast
 
 from django.utils.translation import gettext_noop
 
-from clubrating.club import audit
-from clubrating.club.history import rebuild
-from clubrating.club.locking import history_write
-from clubrating.club.lookups import reread
-from clubrating.club.matching import EntryProposal, roster_matcher
-from clubrating.club.models import Club, InitialEntry, Member
+from clubrating.club.store import audit
+from clubrating.club.derived.rebuild import rebuild_derived
+from clubrating.club.store.locking import history_write
+from clubrating.club.store.locking import reread
+from clubrating.club.read.matching import EntryProposal, roster_matcher
+from clubrating.club.store.models import Club, InitialEntry, Member
 from clubrating.club.services.linking import (
     exact_links,
     initial_names,
@@ -68,7 +68,9 @@ def seed_ratings(club: Club, listed: Sequence[ListedRating], *, who: str, source
                 for n, row in enumerate(listed, 1)
             ]
         )
-        report = rebuild(club, reason=Text(gettext_noop("initial list from %(file)s"), file=source))
+        report = rebuild_derived(
+            club, reason=Text(gettext_noop("initial list from %(file)s"), file=source)
+        )
         new = _rows(club)
         audit.record(
             club,
@@ -108,7 +110,9 @@ def link_initial(row: InitialEntry, member: Member, *, who: str) -> Outcome:
     with history_write(row.club_id) as club:
         changed = _link(club, row, member, who)
         report = (
-            rebuild(club, reason=Text(gettext_noop("initial list: link '%(name)s'"), name=row.name))
+            rebuild_derived(
+                club, reason=Text(gettext_noop("initial list: link '%(name)s'"), name=row.name)
+            )
             if changed
             else None
         )
@@ -143,7 +147,7 @@ def unlink_initial(row: InitialEntry, *, who: str) -> Outcome:
         old = row.member.name
         row.member = None
         row.save(update_fields=["member"])
-        report = rebuild(
+        report = rebuild_derived(
             club, reason=Text(gettext_noop("initial list: unlink '%(name)s'"), name=row.name)
         )
         audit.record(
@@ -162,7 +166,7 @@ def new_member_initial(row: InitialEntry, *, who: str) -> Outcome:
     """Make the name a new member of the club and link it."""
     with history_write(row.club_id) as club:
         member = _new_member(club, row, who)
-        report = rebuild(
+        report = rebuild_derived(
             club, reason=Text(gettext_noop("initial list: new member '%(name)s'"), name=row.name)
         )
     return Outcome(
@@ -199,7 +203,7 @@ def accept_exact_initial(club: Club, *, who: str) -> Outcome:
         links = exact_links(club, rows)
         link_names(club, initial_names(club), links, who=who)
         report = (
-            rebuild(club, reason=Text(gettext_noop("initial list: exact names linked")))
+            rebuild_derived(club, reason=Text(gettext_noop("initial list: exact names linked")))
             if links
             else None
         )
@@ -222,7 +226,9 @@ def all_new_initial(club: Club, *, who: str) -> Outcome:
         members, made = new_members(club, rows, who)
         link_names(club, initial_names(club), list(zip(rows, members)), who=who, made=made)
         report = (
-            rebuild(club, reason=Text(gettext_noop("initial list: new members"))) if rows else None
+            rebuild_derived(club, reason=Text(gettext_noop("initial list: new members")))
+            if rows
+            else None
         )
     return Outcome(Text(gettext_noop("made %(count)s new members"), count=len(rows)), report)
 

@@ -29,9 +29,10 @@ from typing import Any
 from django.db.models import Max
 from django.utils.translation import gettext_noop
 
-from clubrating.club import audit, zones
-from clubrating.club.locking import history_write
-from clubrating.club.models import (
+from clubrating.club.store import audit
+from clubrating.formats import zones
+from clubrating.club.store.locking import history_write
+from clubrating.club.store.models import (
     Bye,
     Entry,
     Evening,

@@ -18,9 +18,9 @@ from typing import Any
 from django.db.models import QuerySet
 from django.utils.translation import gettext_noop
 
-from clubrating.club.audit_text import stored
-from clubrating.club.lookups import merged_persons
-from clubrating.club.models import AuditEntry, Club, Entry, InitialEntry, Member, Tournament
+from clubrating.club.store.audit_text import stored
+from clubrating.club.read.members import merged_persons
+from clubrating.club.store.models import AuditEntry, Club, Entry, InitialEntry, Member, Tournament
 from clubrating.errors import Refused
 from clubrating.identity.same import is_exact, word_key
 

@@ -9,11 +9,13 @@ from collections.abc import Sequence
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
-from clubrating.club import audit, zones
-from clubrating.club.history import rebuild
-from clubrating.club.locking import history_write
-from clubrating.club.lookups import merged_persons, reread
-from clubrating.club.models import Distinct, Entry, InitialEntry, Member, Merge
+from clubrating.club.store import audit
+from clubrating.formats import zones
+from clubrating.club.derived.rebuild import rebuild_derived
+from clubrating.club.store.locking import history_write
+from clubrating.club.read.members import merged_persons
+from clubrating.club.store.locking import reread
+from clubrating.club.store.models import Distinct, Entry, InitialEntry, Member, Merge
 from clubrating.club.services.outcome import Outcome
 from clubrating.errors import Refused, Text
 from clubrating.identity.normalize import clean_text, normalize_name
@@ -91,7 +93,7 @@ def merge(absorbed: Member, into: Member, *, who: str) -> Outcome:
         absorbed.merged_into = into
         absorbed.save(update_fields=["merged_into"])
         Merge.objects.create(club=absorbed.club, absorbed=absorbed, into=into)
-        report = rebuild(
+        report = rebuild_derived(
             absorbed.club,
             reason=Text(
                 gettext_noop("merge member %(member)s into %(into)s"),
@@ -135,7 +137,7 @@ def unmerge(member: Member, *, who: str) -> Outcome:
         Merge.objects.filter(absorbed=member, undone=None).update(undone=timezone.now())
         member.merged_into = None
         member.save(update_fields=["merged_into"])
-        report = rebuild(
+        report = rebuild_derived(
             member.club, reason=Text(gettext_noop("unmerge member %(member)s"), member=member.id)
         )
         audit.record(
@@ -227,7 +229,7 @@ def set_member_flags(
             new={"junior": member.junior, "full_name_consent": member.full_name_consent},
         )
         report = (
-            rebuild(member.club, reason=Text(gettext_noop("junior flag")))
+            rebuild_derived(member.club, reason=Text(gettext_noop("junior flag")))
             if (junior is not None and junior != old["junior"] and member.club.policy == "fide")
             else None
         )

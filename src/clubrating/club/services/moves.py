@@ -13,7 +13,7 @@ movetext and kept tags), and a published tournament's new moves are analysed.
 
 The arbiter corrects a game's moves: :func:`replace_typed_moves` and :func:`remove_moves`
 change them in one transaction with what derives from them: the game's analysis is deleted
-(it no longer counts), the CPI ledger rebuilt without it (``club.cpi.rebuild_cpi``), the
+(it no longer counts), the CPI ledger rebuilt without it (``club.derived.ledger.rebuild_cpi``), the
 audit entry keeps the old moves and the new, and new moves are queued for analysis.
 """
 
@@ -26,16 +26,18 @@ from typing import Any, cast
 
 from django.utils.translation import gettext_noop
 
-from clubrating.club import audit
-from clubrating.club.cpi import rebuild_cpi
-from clubrating.club.locking import history_write
-from clubrating.club.lookups import game_result_text, names_known, reread, resolve_members
+from clubrating.club.store import audit
+from clubrating.club.derived.ledger import rebuild_cpi
+from clubrating.club.store.locking import history_write
+from clubrating.club.read.tournaments import game_result_text
+from clubrating.club.read.members import names_known, resolve_members
+from clubrating.club.store.locking import reread
 from django.db.models import Q
 
-from clubrating.club.models import Entry, Game, GameAnalysis, MovesSubmission, Tournament
+from clubrating.club.store.models import Entry, Game, GameAnalysis, MovesSubmission, Tournament
 from clubrating.club.services.outcome import Outcome
 from clubrating.club.services.tournaments import correct_result
-from clubrating.club.signals import moves_attached
+from clubrating.club.store.signals import moves_attached
 from clubrating.errors import InputError, Refused, Text
 from clubrating.formats.movetext import TypedMoves, read_typed_moves
 from clubrating.formats.records import Pairing, TournamentRecord

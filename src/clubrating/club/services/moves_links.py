@@ -36,10 +36,10 @@ from django.db.models import Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
-from clubrating.club import audit
-from clubrating.club.locking import history_write
-from clubrating.club.lookups import reread
-from clubrating.club.models import (
+from clubrating.club.store import audit
+from clubrating.club.store.locking import history_write
+from clubrating.club.store.locking import reread
+from clubrating.club.store.models import (
     Club,
     Evening,
     EveningBoard,
@@ -241,7 +241,7 @@ def release_device(link: MovesLink, *, who: str) -> Outcome:
     )
 
 
-# --- links follow their game through the arbiter's pairing changes (club/pairing_changes.py) -----
+# --- links follow their game through the arbiter's pairing changes (club/services/pairing_changes.py) -----
 
 
 def games_of_links(tournament: Tournament, rnd: int) -> dict[int, frozenset[int]]:

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from django.utils.translation import gettext_noop
 
-from clubrating.club import audit
-from clubrating.club.history import rebuild_if_published
-from clubrating.club.locking import history_write
-from clubrating.club.lookups import reread
-from clubrating.club.models import Club, Entry, Member, Tournament
+from clubrating.club.store import audit
+from clubrating.club.derived.rebuild import rebuild_derived_if_published
+from clubrating.club.store.locking import history_write
+from clubrating.club.store.locking import reread
+from clubrating.club.store.models import Club, Entry, Member, Tournament
 from clubrating.club.services.linking import (
     exact_links,
     exact_matches,
@@ -27,7 +27,7 @@ def link(entry: Entry, member: Member, *, who: str) -> Outcome:
         reread(entry, member)
         changed = link_names(club, tournament_names(entry.tournament), [(entry, member)], who=who)
         report = (
-            rebuild_if_published(
+            rebuild_derived_if_published(
                 entry.tournament, Text(gettext_noop("link '%(name)s'"), name=entry.name)
             )
             if changed[0]

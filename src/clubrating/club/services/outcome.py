@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from clubrating.errors import ENGLISH, Catalogue, Text
 
 if TYPE_CHECKING:
-    from clubrating.club.ratings import RebuildReport  # the rebuild's module imports numpy
+    from clubrating.club.derived.ratings import RebuildReport  # the rebuild's module imports numpy
 
 
 @dataclass(frozen=True)

@@ -1,9 +1,9 @@
 """Results from the players' phones: a board's moves link also takes its result.
 
-A result sent through a player's link (:class:`~clubrating.club.models.ResultSubmission`) is
+A result sent through a player's link (:class:`~clubrating.club.store.models.ResultSubmission`) is
 kept apart from the board. White's and Black's that agree, vouched for as moves are (each
 from its own link's device, the two from two devices: :func:`moves_links.vouched`), are
-entered at once through the arbiter's own :func:`clubrating.club.evening.enter_result`,
+entered at once through the arbiter's own :func:`clubrating.club.services.evening.enter_result`,
 audited as entered by the players (``moves_links.PLAYERS``); the arbiter corrects it as any
 result. Anything else waits for the arbiter, whose pages show every answer beside its board
 (:func:`answers_of_round`): one side alone, two that differ, both sides from one device, a
@@ -23,11 +23,12 @@ from dataclasses import dataclass
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
-from clubrating.club import audit
-from clubrating.club.evening import enter_result, evening_of
-from clubrating.club.locking import history_write
-from clubrating.club.lookups import game_result_text, reread
-from clubrating.club.models import (
+from clubrating.club.store import audit
+from clubrating.club.services.evening import enter_result, evening_of
+from clubrating.club.store.locking import history_write
+from clubrating.club.read.tournaments import game_result_text
+from clubrating.club.store.locking import reread
+from clubrating.club.store.models import (
     EveningBoard,
     Game,
     MovesLink,

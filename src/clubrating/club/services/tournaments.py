@@ -11,17 +11,14 @@ from django.db.models.functions import Greatest
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
-from clubrating.club import audit, zones
-from clubrating.club.history import order_key, rebuild, rebuild_if_published
-from clubrating.club.locking import history_write
-from clubrating.club.lookups import (
-    game_result_text,
-    members_called,
-    names_known,
-    reread,
-    resolve_members,
-)
-from clubrating.club.models import (
+from clubrating.club.store import audit
+from clubrating.formats import zones
+from clubrating.club.derived.rebuild import order_key, rebuild_derived, rebuild_derived_if_published
+from clubrating.club.store.locking import history_write
+from clubrating.club.read.tournaments import game_result_text
+from clubrating.club.read.members import members_called, names_known, resolve_members
+from clubrating.club.store.locking import reread
+from clubrating.club.store.models import (
     Bye,
     Club,
     Entry,
@@ -31,7 +28,7 @@ from clubrating.club.models import (
     TournamentStatus,
 )
 from clubrating.club.services.outcome import Outcome
-from clubrating.club.signals import tournament_published
+from clubrating.club.store.signals import tournament_published
 from clubrating.errors import InputError, NotFound, Refused, Text
 from clubrating.formats.records import TournamentRecord
 from clubrating.formats.results import GameResult
@@ -283,7 +280,7 @@ def publish(tournament: Tournament, *, who: str) -> Outcome:
         tournament.status = TournamentStatus.PUBLISHED
         tournament.published_at = timezone.now()
         tournament.save(update_fields=["status", "published_at"])
-        report = rebuild(
+        report = rebuild_derived(
             tournament.club,
             reason=Text(gettext_noop("publish tournament %(id)s"), id=tournament.id),
             since=tournament,
@@ -310,7 +307,7 @@ def unpublish(tournament: Tournament, *, who: str) -> Outcome:
             raise Refused(gettext_noop("tournament %(id)s is not published"), id=tournament.id)
         tournament.status = TournamentStatus.DRAFT
         tournament.save(update_fields=["status"])
-        report = rebuild(
+        report = rebuild_derived(
             tournament.club,
             reason=Text(gettext_noop("unpublish tournament %(id)s"), id=tournament.id),
             since=tournament,
@@ -340,7 +337,7 @@ def delete_tournament(tournament: Tournament, *, who: str) -> Outcome:
         }
         tournament.delete()
         report = (
-            rebuild(
+            rebuild_derived(
                 club, reason=Text(gettext_noop("delete tournament %(id)s"), id=key[2]), since=key
             )
             if was_published
@@ -393,7 +390,7 @@ def correct_result(game: Game, result: str, *, who: str) -> Outcome:
         game.unplayed = unplayed
         game.save(update_fields=["white_points", "black_points", "played", "unplayed"])
         new = game_result_text(game)
-        report = rebuild_if_published(
+        report = rebuild_derived_if_published(
             tournament, Text(gettext_noop("correct game %(id)s"), id=game.id)
         )
         audit.record(
@@ -462,7 +459,7 @@ def change_date(
             or 0
         ) + 1
         tournament.save(update_fields=["date", "sequence"])
-        report = rebuild_if_published(
+        report = rebuild_derived_if_published(
             tournament,
             Text(gettext_noop("redate tournament %(id)s"), id=tournament.id),
             since=min(old_key, order_key(tournament)),

@@ -1,4 +1,4 @@
-"""The player card read from the store: the member's history (:mod:`clubrating.club.reads`)
+"""The player card read from the store: the member's history (:mod:`clubrating.club.read.players`)
 turned into the pure card's rows, with everybody's standing before each tournament.
 
 The standings come from the stored rating changes (derived data, rebuilt by every
@@ -14,10 +14,10 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from clubrating.club.lookups import merged_persons
-from clubrating.club.models import Club, InitialEntry, RatingChange
-from clubrating.club.policy import policy_for
-from clubrating.club.reads import fetch
+from clubrating.club.read.members import merged_persons
+from clubrating.club.store.models import Club, InitialEntry, RatingChange
+from clubrating.club.read.policy import policy_for
+from clubrating.club.read.players import fetch
 from clubrating.rating.card import (
     Before,
     Card,

@@ -14,10 +14,23 @@ from __future__ import annotations
 
 from django.utils.translation import gettext_noop
 
-from clubrating.club import audit
-from clubrating.club.evening import evening_of, history_of, plan_round, store_round, system_of
-from clubrating.club.locking import history_write
-from clubrating.club.models import Bye, Entry, Evening, EveningBoard, EveningPlayer, Tournament
+from clubrating.club.store import audit
+from clubrating.club.services.evening import (
+    evening_of,
+    history_of,
+    plan_round,
+    store_round,
+    system_of,
+)
+from clubrating.club.store.locking import history_write
+from clubrating.club.store.models import (
+    Bye,
+    Entry,
+    Evening,
+    EveningBoard,
+    EveningPlayer,
+    Tournament,
+)
 from clubrating.club.services import Outcome, reread
 from clubrating.club.services.moves_links import detach_links, follow_pairings, games_of_links
 from clubrating.errors import InputError, Refused, Text

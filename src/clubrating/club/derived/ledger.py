@@ -5,9 +5,9 @@ from the stored engine facts, the weights, and the read side.
   service above this module) stores each published game's facts in :class:`GameAnalysis`.
 - :func:`rebuild_cpi` re-scores the stored facts (no engine) into the derived
   :class:`CpiEntry` rows, as the rating rebuild does for ratings: it runs
-  after every rating rebuild (:func:`clubrating.club.history.rebuild`: a
+  after every rating rebuild (:func:`clubrating.club.derived.rebuild.rebuild_derived`: a
   corrected result, a merge, a deletion)
-  and when the weights change (:func:`clubrating.club.services.cpi.set_cpi_weights`).
+  and when the weights change (:func:`clubrating.club.services.cpi_weights.set_cpi_weights`).
 - :func:`cpi_summary` and :func:`member_ledger` are the read side for the CLI
   and the website, a fixed number of SQL queries each.
 """
@@ -26,9 +26,10 @@ from django.db.models import F, OuterRef, Subquery
 from django.db.models.fields.json import KeyTextTransform
 from django.utils import timezone
 
-from clubrating.club.locking import history_write
-from clubrating.club.models import Club, CpiEntry, GameAnalysis, Member, TournamentStatus
-from clubrating.club.lookups import game_result_text, resolve_members
+from clubrating.club.store.locking import history_write
+from clubrating.club.store.models import Club, CpiEntry, GameAnalysis, Member, TournamentStatus
+from clubrating.club.read.tournaments import game_result_text
+from clubrating.club.read.members import resolve_members
 from clubrating.cpi.coach import FACTOR_NAMES, shortfalls
 from clubrating.cpi.coach import factor_averages as coach_factor_averages
 from clubrating.cpi.coach import weakest_factor as coach_weakest_factor

@@ -7,10 +7,16 @@ from typing import Any
 
 from django.utils.translation import gettext_noop
 
-from clubrating.club import audit
-from clubrating.club.cpi import WEIGHT_NAMES, CpiReport, club_preset, club_weights, rebuild_cpi
-from clubrating.club.locking import history_write
-from clubrating.club.models import Club
+from clubrating.club.store import audit
+from clubrating.club.derived.ledger import (
+    WEIGHT_NAMES,
+    CpiReport,
+    club_preset,
+    club_weights,
+    rebuild_cpi,
+)
+from clubrating.club.store.locking import history_write
+from clubrating.club.store.models import Club
 from clubrating.cpi.index import PRESETS, Weights
 from clubrating.errors import InputError
 

@@ -6,9 +6,9 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, cast
 
-from clubrating.club.models import Club, Distinct, Entry, Member, Merge, Tournament
-from clubrating.club.lookups import resolve_members
-from clubrating.club.queries import member_roster
+from clubrating.club.store.models import Club, Distinct, Entry, Member, Merge, Tournament
+from clubrating.club.read.members import resolve_members
+from clubrating.club.read.members import member_roster
 from clubrating.errors import InputError
 from clubrating.words import N_
 

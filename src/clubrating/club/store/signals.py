@@ -11,9 +11,9 @@ from django.dispatch import Signal
 
 tournament_published = Signal()
 """Sent by :func:`clubrating.club.services.publish` with ``tournament=`` (the published
-:class:`~clubrating.club.models.Tournament`), inside the transaction that publishes it."""
+:class:`~clubrating.club.store.models.Tournament`), inside the transaction that publishes it."""
 
 moves_attached = Signal()
 """Sent by :mod:`clubrating.club.services.moves` with ``tournament=`` (a published
-:class:`~clubrating.club.models.Tournament` whose games just got moves), inside the
+:class:`~clubrating.club.store.models.Tournament` whose games just got moves), inside the
 transaction that stores them: the new moves are analysed as a publish's are."""

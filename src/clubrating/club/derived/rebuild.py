@@ -3,8 +3,8 @@
 Every service that changes history (import, publish, correction, deletion,
 redating, merge, unmerge, the junior flag under the FIDE policy, the manual
 rebuild) calls :func:`rebuild` inside its transaction: the ratings are replayed
-(:mod:`clubrating.club.ratings`), then the CPI ledger re-scored from the stored
-facts (:mod:`clubrating.club.cpi`), which reads the members the ratings'
+(:mod:`clubrating.club.derived.ratings`), then the CPI ledger re-scored from the stored
+facts (:mod:`clubrating.club.derived.ledger`), which reads the members the ratings'
 merges resolve and the results as now corrected. Neither of the two imports
 the other; this is where they meet, in that order.
 """
@@ -13,16 +13,22 @@ from __future__ import annotations
 
 from typing import Any
 
-from clubrating.club.cpi import rebuild_cpi
-from clubrating.club.locking import history_write
-from clubrating.club.models import Club, Tournament
-from clubrating.club.ratings import OrderKey, RebuildReport, order_key, rebuild_ratings
+from clubrating.club.derived.ledger import rebuild_cpi
+from clubrating.club.store.locking import history_write
+from clubrating.club.store.models import Club, Tournament
+from clubrating.club.derived.ratings import OrderKey, RebuildReport, order_key, rebuild_ratings
 from clubrating.errors import Text
 
-__all__ = ["OrderKey", "RebuildReport", "order_key", "rebuild", "rebuild_if_published"]
+__all__ = [
+    "OrderKey",
+    "RebuildReport",
+    "order_key",
+    "rebuild_derived",
+    "rebuild_derived_if_published",
+]
 
 
-def rebuild(
+def rebuild_derived(
     club: Club,
     *,
     reason: str | Text,
@@ -40,10 +46,10 @@ def rebuild(
     return report
 
 
-def rebuild_if_published(
+def rebuild_derived_if_published(
     tournament: Tournament, reason: str | Text, since: Tournament | tuple[Any, ...] | None = None
 ) -> RebuildReport | None:
     """The rebuild a change to ``tournament`` causes: none while it is a draft."""
     if not tournament.is_published:
         return None
-    return rebuild(tournament.club, reason=reason, since=since or tournament)
+    return rebuild_derived(tournament.club, reason=reason, since=since or tournament)

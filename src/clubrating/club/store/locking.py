@@ -13,9 +13,13 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from django.db import OperationalError, connection, transaction
+from django.core.exceptions import ObjectDoesNotExist
+from django.db import OperationalError, connection, models, transaction
+from django.utils.translation import gettext_noop
 
-from clubrating.club.models import Club
+from clubrating.club.store.models import (
+    Club,
+)
 from clubrating.errors import NotFound, Refused
 from clubrating.words import N_
 
@@ -62,3 +66,17 @@ def _is_lock_wait(error: OperationalError) -> bool:
     """SQLite's "database is locked" (busy timeout), PostgreSQL's lock_not_available (55P03)."""
     cause = error.__cause__
     return "database is locked" in str(error) or getattr(cause, "sqlstate", None) == "55P03"
+
+
+def reread(*rows: models.Model) -> None:
+    """Read these rows again, under the club's lock: a service checks what is stored now,
+    not what the caller read before another writer committed."""
+    for row in rows:
+        try:
+            row.refresh_from_db()
+        except ObjectDoesNotExist:
+            raise NotFound(
+                gettext_noop("%(verbose_name)s %(pk)s no longer exists: it was deleted meanwhile"),
+                verbose_name=row._meta.verbose_name,
+                pk=row.pk,
+            ) from None

@@ -387,7 +387,7 @@ class GameAnalysis(models.Model):
     multipv = models.PositiveSmallIntegerField(default=3)
     facts = models.JSONField()  # clubrating.cpi.facts.GameFacts.to_dict()
     analysed_at = models.DateTimeField(auto_now_add=True)
-    # derived: the scoring key (club.cpi.scoring_key) under which the game was too short to
+    # derived: the scoring key (club.derived.ledger.scoring_key) under which the game was too short to
     # score; it has no ledger row then, and a rebuild under the same key does not score it again
     unscored_with = models.CharField(max_length=16, blank=True, default="")
 
@@ -429,7 +429,7 @@ class CpiEntry(models.Model):
 
 
 class Evening(models.Model):
-    """A draft tournament paired here, round by round (club.evening); published like an import."""
+    """A draft tournament paired here, round by round (club.services.evening); published like an import."""
 
     tournament = models.OneToOneField(Tournament, on_delete=models.CASCADE, related_name="evening")
     planned_rounds = models.PositiveSmallIntegerField()

@@ -19,7 +19,7 @@ from django.db import connection
 from django.db.models import Max, Min, OuterRef, QuerySet, Subquery
 from django.db.models.functions import Length
 
-from clubrating.club.models import (
+from clubrating.club.store.models import (
     Bye,
     Club,
     CurrentRating,
@@ -30,7 +30,7 @@ from clubrating.club.models import (
     RatingChange,
     TournamentStatus,
 )
-from clubrating.club.queries import member_ids_of
+from clubrating.club.read.members import member_ids_of
 from clubrating.formats.results import result_text
 from clubrating.identity import collation
 

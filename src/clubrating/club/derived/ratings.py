@@ -1,5 +1,5 @@
 """Rebuild the derived ratings from the stored history (spec R13, R14): derived data, below
-:mod:`clubrating.club.history`, which calls this and then the CPI ledger's rebuild.
+:mod:`clubrating.club.derived.rebuild`, which calls this and then the CPI ledger's rebuild.
 
 Derived rows are never patched: the published tournaments are replayed by the pure core,
 starting from the club's initial list (:class:`InitialEntry`, linked rows only), and the
@@ -23,10 +23,10 @@ from django.db import connection
 from django.db.models import Q
 from django.utils.translation import gettext_noop
 
-from clubrating.club.audit_text import stored as stored_text
-from clubrating.club.locking import history_write
-from clubrating.club.lookups import resolve_members
-from clubrating.club.models import (
+from clubrating.club.store.audit_text import stored as stored_text
+from clubrating.club.store.locking import history_write
+from clubrating.club.read.members import resolve_members
+from clubrating.club.store.models import (
     Club,
     CurrentRating,
     Entry,
@@ -38,7 +38,7 @@ from clubrating.club.models import (
     Tournament,
     TournamentStatus,
 )
-from clubrating.club.policy import policy_for
+from clubrating.club.read.policy import policy_for
 from clubrating.rating.initial import InitialRating, initial_standings
 from clubrating.rating.policy import Policy
 from clubrating.rating.replay import HistoryColumns, ReplayColumns, replay_columns
@@ -368,7 +368,7 @@ def rebuild_ratings(
 
     Runs inside the transaction of the change that caused it (it opens one of
     its own, holding the club's lock, when called alone). The CPI ledger is not
-    touched: :func:`clubrating.club.history.rebuild` rebuilds both, in order.
+    touched: :func:`clubrating.club.derived.rebuild.rebuild_derived` rebuilds both, in order.
     """
     with history_write(club):
         key = order_key(since) if isinstance(since, Tournament) else since

@@ -1,7 +1,7 @@
 """Tonight's evening run by clubrating itself: register, pair, enter results, publish.
 
-An evening is a draft :class:`~clubrating.club.models.Tournament` with an
-:class:`~clubrating.club.models.Evening` row. Names are registered as entries
+An evening is a draft :class:`~clubrating.club.store.models.Tournament` with an
+:class:`~clubrating.club.store.models.Evening` row. Names are registered as entries
 and linked to members only by the arbiter (R10): at registration when the name
 typed is one member's, else through ``services.link`` and ``services.new_member``;
 the first round seeds them by the club rating; each round is paired by the FIDE
@@ -27,7 +27,8 @@ from django.db.models import Max
 from django.utils.translation import gettext_noop
 
 from clubrating.formats.bounds import whole_number
-from clubrating.club import audit, zones
+from clubrating.club.store import audit
+from clubrating.formats import zones
 from clubrating.tournament.pairing import History, PairingFailed, RoundPlan, Seat, pair_round
 from clubrating.tournament.roundrobin import (
     MAX_PLAYERS,
@@ -40,15 +41,11 @@ from clubrating.tournament.roundrobin import (
     drawn_order,
     rounds_of,
 )
-from clubrating.club.locking import history_write
-from clubrating.club.lookups import (
-    find_member_by_name,
-    game_result_text,
-    get_member,
-    members_called,
-)
-from clubrating.club.queries import table_of
-from clubrating.club.models import (
+from clubrating.club.store.locking import history_write
+from clubrating.club.read.members import find_member_by_name, get_member, members_called
+from clubrating.club.read.tournaments import game_result_text
+from clubrating.club.read.tournaments import table_of
+from clubrating.club.store.models import (
     Bye,
     Club,
     CurrentRating,

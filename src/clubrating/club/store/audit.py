@@ -6,8 +6,8 @@ import getpass
 import os
 from typing import Any
 
-from clubrating.club.audit_text import stored
-from clubrating.club.models import AuditEntry, Club
+from clubrating.club.store.audit_text import stored
+from clubrating.club.store.models import AuditEntry, Club
 from clubrating.errors import Text
 
 
@@ -31,7 +31,7 @@ def record(
     summary: str | Text | None = "",
 ) -> AuditEntry:
     """Leave the entry; a ``summary`` given as a Text is stored in English and as the sentence to
-    translate where it is read (:func:`clubrating.club.audit_text.read_stored`)."""
+    translate where it is read (:func:`clubrating.club.store.audit_text.read_stored`)."""
     summary = summary or ""
     return AuditEntry.objects.create(
         club=club,

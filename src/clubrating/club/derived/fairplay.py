@@ -18,9 +18,9 @@ import math
 import statistics
 from typing import Any
 
-from clubrating.club.cpi import club_preset, club_weights
-from clubrating.club.models import Club, CpiEntry
-from clubrating.club.reads import rating_list
+from clubrating.club.derived.ledger import club_preset, club_weights
+from clubrating.club.store.models import Club, CpiEntry
+from clubrating.club.read.players import rating_list
 from clubrating.errors import InputError, Refused
 from clubrating.words import N_, Nn_
 

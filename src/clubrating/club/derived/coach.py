@@ -21,7 +21,7 @@ from django.db.models.fields.json import KT
 from django.db.models.functions import Cast
 
 from clubrating.analysis.see import exchange
-from clubrating.club.cpi import (
+from clubrating.club.derived.ledger import (
     RESULTS,
     club_preset,
     club_weights,
@@ -29,7 +29,7 @@ from clubrating.club.cpi import (
     stored_player_factors,
     weakest_of,
 )
-from clubrating.club.models import Club, CpiEntry, GameAnalysis, Member
+from clubrating.club.store.models import Club, CpiEntry, GameAnalysis, Member
 from clubrating.cpi.coach import (
     DEFAULT_LIMIT,
     FACTOR_NAMES,
@@ -101,7 +101,7 @@ def club_averages(club: Club) -> dict[str, float | None]:
 def cpi_brief(member: Member, club: Club | None = None) -> dict[str, Any] | None:
     """For the member's page: the current CPI, the games analysed, whether the CPI is the
     spec's running sum (``running``) or else how the member plays (``strength``,
-    :func:`clubrating.club.cpi.playing_strength`), and the weakest factor
+    :func:`clubrating.club.derived.ledger.playing_strength`), and the weakest factor
     (:func:`clubrating.cpi.coach.weakest_factor` over every analysed game); None before the
     first analysed game. One query (two without ``club``)."""
     rows = [

@@ -25,7 +25,7 @@ from pathlib import Path
 from django.db import connection
 from django.utils.translation import gettext_noop
 
-from clubrating.club import backup_schema
+from clubrating.club.ops import backup_schema
 from clubrating.errors import InputError, Refused, Text
 
 SQLITE_MAGIC = b"SQLite format 3\x00"  # sqlite.org/fileformat.html, 1.3 "The Database Header"
@@ -119,7 +119,7 @@ def restore(source: Path) -> Restored:
 
     migrate_once()
     after = set(MigrationRecorder(connection).applied_migrations())
-    from clubrating.club.models import AuditEntry, Club
+    from clubrating.club.store.models import AuditEntry, Club
 
     return Restored(
         Club.objects.count(),

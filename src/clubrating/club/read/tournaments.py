@@ -1,5 +1,6 @@
-"""Read-side queries shared by the CLI and the website: plain dicts, a fixed
-number of SQL queries each, whatever the number of rows."""
+"""A tournament read for the CLI and the website: looked up by id,
+its standings, round tables and written differences, and the club's list of
+tournaments; plain dicts, a fixed number of queries."""
 
 from __future__ import annotations
 
@@ -12,10 +13,11 @@ from typing import Any
 from django.db import connection
 from django.db.models import BooleanField, ExpressionWrapper, Q, QuerySet
 from django.db.models.functions import Length
+from django.utils.translation import gettext_noop
 
-from clubrating.club import zones
-from clubrating.club.models import (
-    AuditEntry,
+from clubrating.club.read.clubs import parse_id
+from clubrating.club.read.members import merged_persons, persons_now
+from clubrating.club.store.models import (
     Bye,
     Club,
     CurrentRating,
@@ -24,15 +26,11 @@ from clubrating.club.models import (
     EveningBoard,
     EveningPlayer,
     Game,
-    Member,
     RatingChange,
-    RebuildLog,
     Tournament,
     TournamentStatus,
 )
-from clubrating.club.audit_text import read_stored, sentence, who_shown
-from clubrating.club.lookups import find_club, merged_persons, resolve_members
-from clubrating.errors import InputError, Text
+from clubrating.errors import NotFound
 from clubrating.formats.records import Bye as ByeRecord
 from clubrating.formats.records import ByeKind, Pairing, Unplayed
 from clubrating.formats.results import result_text
@@ -48,27 +46,26 @@ from clubrating.tournament import (
 )
 from clubrating.tournament.roundrobin import PairingSystem
 from clubrating.tournament.standings import DEFAULT_TIEBREAKS
-from clubrating.words import N_, Nn_
 
 
-def rating_lists(club: Club) -> list[str]:
-    lists = (
-        CurrentRating.objects.filter(member__club=club)
-        .values_list("rating_list", flat=True)
-        .distinct()
+def get_tournament(club: Club, tournament_id: int | str) -> Tournament:
+    number = parse_id(tournament_id)
+    tournament = (
+        Tournament.objects.filter(club=club, id=number).first() if number is not None else None
     )
-    return sorted(set(lists)) or ["standard"]
-
-
-def member_ids_of(member: Member) -> list[int]:
-    """The member and every member merged into it (transitively)."""
-    ids, frontier = [member.id], [member.id]
-    while frontier:
-        frontier = list(
-            Member.objects.filter(merged_into_id__in=frontier).values_list("id", flat=True)
+    if tournament is None:
+        raise NotFound(
+            gettext_noop("no tournament %(tournament_id)s in %(name)s"),
+            tournament_id=tournament_id,
+            name=club.name,
         )
-        ids.extend(frontier)
-    return ids
+    return tournament
+
+
+def game_result_text(game: Game) -> str:
+    """The stored game's result in the club's words: 1-0, 0-1, 1/2-1/2, +-, -+, --
+    (:func:`clubrating.formats.results.result_text`)."""
+    return result_text(game.white_points, game.black_points, game.played)
 
 
 def standings(tournament: Tournament) -> dict[str, Any]:
@@ -185,6 +182,8 @@ UNPLAYED_CODES = {
     "no-moves": {2: "W", 1: "D", 0: "L"},
 }
 """The TRF-16 code of a player's unplayed game, by the points it gave them."""
+
+
 BYE_CODES = {
     ByeKind.HALF_POINT: "H",
     ByeKind.FULL_POINT: "F",
@@ -254,16 +253,6 @@ def _entries_as_persons(tournament: Tournament) -> list[tuple[Any, ...]]:
         (eid, n, name, now[m][0] if m else None, now[m][1] if m else None, rank, points)
         for eid, n, name, m, _, rank, points in entries
     ]
-
-
-def persons_now(club: Club, member_ids: Sequence[int | None]) -> dict[int, tuple[int, str]]:
-    """Member id -> (id, name) of the member it stands for now (itself unless merged away): what
-    every
-    view of a tournament shows for a linked name. Two queries."""
-    roots = merged_persons(club)
-    top = {m: roots.get(m, m) for m in member_ids if m is not None}
-    names = dict(Member.objects.filter(id__in=set(top.values())).values_list("id", "name"))
-    return {m: (t, names[t]) for m, t in top.items()}
 
 
 def _rounds(
@@ -546,6 +535,8 @@ def _first_places(
 # The first places of tournaments with a tie at the top, by everything their ranking reads: the
 # tie-breaks cost about 5 ms a tournament, and a club's list reads them all at every change.
 FIRST_PLACES_KEPT = 20_000
+
+
 _FIRST_PLACES: dict[bytes, list[int]] = {}
 
 
@@ -626,87 +617,3 @@ def tournaments(club: Club, *, published_only: bool = False) -> list[dict[str, A
         }
         for t in qs
     ]
-
-
-def audit_log(club: Club, limit: int = 50, offset: int = 0) -> list[dict[str, Any]]:
-    """The club's audit entries, newest first, each with its sentence and its time in the club's
-    zone;
-    ``who`` and ``summary`` as stored (English), ``who_translated`` and ``summary_translated`` in
-    the
-    active language."""
-    return [
-        {
-            "when": a.when.astimezone(zones.zone(club.time_zone)).isoformat(timespec="seconds"),
-            "local": zones.local_text(a.when, club.time_zone),
-            "who": a.who,
-            "who_translated": who_shown(a.who),
-            "action": a.action,
-            "target": a.target,
-            "old": a.old,
-            "new": a.new,
-            "summary": a.summary,
-            "summary_translated": read_stored(a.summary_text, a.summary),
-            "sentence": sentence(a.action, a.target, a.old, a.new),
-        }
-        for a in AuditEntry.objects.filter(club=club)[offset : offset + limit]
-    ]
-
-
-def audit_page(club: Club, page: int = 1, per_page: int = 50) -> dict[str, Any]:
-    """One page of the audit log (newest first) and how many entries and pages there are."""
-    total = AuditEntry.objects.filter(club=club).count()
-    pages = max(1, -(-total // per_page))
-    if not 1 <= page <= pages:
-        raise InputError(
-            N_(
-                "page %(page)s: the audit log has %(pages)s of %(per_page)s (%(entries)s), "
-                "expected 1 to %(last)s"
-            ),
-            page=page,
-            per_page=per_page,
-            last=pages,
-            pages=Text(Nn_("%(count)s page", "%(count)s pages"), count=pages),
-            entries=Text(Nn_("%(count)s entry", "%(count)s entries"), count=total),
-        )
-    return {
-        "club": club.slug,
-        "time_zone": zones.zone_name(club.time_zone),
-        "total": total,
-        "page": page,
-        "pages": pages,
-        "per_page": per_page,
-        "entries": audit_log(club, per_page, (page - 1) * per_page),
-    }
-
-
-def last_rebuild(club: Club) -> RebuildLog | None:
-    return RebuildLog.objects.filter(club=club).order_by("-when", "-id").first()
-
-
-def rebuild_reason(log: RebuildLog) -> str:
-    """Why the history was rebuilt, in the active language (as stored, in English, for a log row
-    written before reasons were kept to translate)."""
-    return read_stored(log.reason_text, log.reason)
-
-
-def member_roster(club: Club | None = None) -> list[tuple[int, str, tuple[str, ...]]]:
-    """(member id, name, aliases) of every active member: what name matching looks at.
-
-    Aliases are the other spellings under which the member (or a member merged
-    into it) was linked in some tournament.
-    """
-    club = club or find_club()
-    members = list(Member.objects.filter(club=club).values_list("id", "name", "merged_into_id"))
-    top = resolve_members(club)
-    spellings: dict[int, set[str]] = defaultdict(set)
-    for member_id, name in (
-        Entry.objects.filter(tournament__club=club)
-        .exclude(member=None)
-        .values_list("member_id", "name")
-        .distinct()
-    ):
-        spellings[top[member_id]].add(name)
-    for member_id, name, _ in members:
-        if top[member_id] != member_id:
-            spellings[top[member_id]].add(name)
-    return [(m, name, tuple(sorted(spellings[m] - {name}))) for m, name, p in members if p is None]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from clubrating.club.models import Club
+from clubrating.club.store.models import Club
 from clubrating.rating.policy import Policy, club_policy, fide_policy
 
 

@@ -1,92 +1,24 @@
-"""Rows looked up by what the arbiter types, and what every layer above reads the same way:
-a club, a tournament or a member by reference, the member a merged one stands for now,
-a stored game's result in words. Reads only; the services and the derived data use them."""
+"""Members found by what the arbiter types, and who each member is now
+(merges followed): the reads every layer above resolves members with."""
 
 from __future__ import annotations
 
+from collections import defaultdict
+from collections.abc import Sequence
+
 from django.db import models
-from django.core.exceptions import ObjectDoesNotExist
 from django.utils.translation import gettext_noop
 
-from clubrating.formats.bounds import whole_number
-from clubrating.formats.records import MAX_NAME_LENGTH
-from clubrating.club.models import AuditEntry, Club, Entry, Game, Member, Tournament, merge_cycle
+from clubrating.club.read.clubs import find_club, parse_id
+from clubrating.club.store.models import (
+    Club,
+    Entry,
+    Member,
+    merge_cycle,
+)
 from clubrating.errors import InputError, NotFound
-from clubrating.formats.results import result_text
+from clubrating.formats.records import MAX_NAME_LENGTH
 from clubrating.identity.same import is_exact, word_key
-
-MAX_ID = 2**63 - 1  # the largest id any of the databases stores (64-bit integers)
-
-
-def find_club(slug: str | None = None) -> Club:
-    """The club named by ``slug``, or the only club of the database."""
-    if slug:
-        try:
-            return Club.objects.get(slug=slug)
-        except Club.DoesNotExist:
-            raise NotFound(
-                gettext_noop("no club %(slug)s in this database: %(value)s"),
-                slug=repr(slug),
-                value=_slugs(),
-            ) from None
-    clubs = list(Club.objects.all()[:2])
-    if not clubs:
-        raise NotFound(
-            gettext_noop("this database holds no club yet: run 'clubrating init NAME' first")
-        )
-    if len(clubs) > 1:
-        raise InputError(
-            gettext_noop(
-                "this database holds several clubs: say which with --club SLUG (%(value)s)"
-            ),
-            value=_slugs(),
-        )
-    return clubs[0]
-
-
-SLUGS_SHOWN = 20  # a federation's database may hold hundreds of clubs
-
-
-def club_renamed_from(slug: str) -> Club | None:
-    """The club whose address word was ``slug`` before the arbiter changed it (its settings'
-    audit entries keep every old one), the latest such change first; None when no club was."""
-    entry = (
-        AuditEntry.objects.filter(action="settings", old__slug=slug)
-        .select_related("club")
-        .order_by("-id")
-        .first()
-    )
-    return None if entry is None or entry.club.slug == slug else entry.club
-
-
-def _slugs() -> str:
-    """The clubs' short names, as --club takes them."""
-    slugs = list(Club.objects.order_by("slug").values_list("slug", flat=True)[: SLUGS_SHOWN + 1])
-    if not slugs:
-        return "it holds no club yet (clubrating init NAME)"
-    more = f" and {Club.objects.count() - SLUGS_SHOWN} more" if len(slugs) > SLUGS_SHOWN else ""
-    return "the clubs are " + ", ".join(slugs[:SLUGS_SHOWN]) + more
-
-
-def parse_id(ref: int | str | None) -> int | None:
-    """A row id written as a number, or None when it cannot be one (not a whole number, out of
-    range)."""
-    value = whole_number(str(ref) if ref is not None else "", MAX_ID)
-    return value if value else None
-
-
-def get_tournament(club: Club, tournament_id: int | str) -> Tournament:
-    number = parse_id(tournament_id)
-    tournament = (
-        Tournament.objects.filter(club=club, id=number).first() if number is not None else None
-    )
-    if tournament is None:
-        raise NotFound(
-            gettext_noop("no tournament %(tournament_id)s in %(name)s"),
-            tournament_id=tournament_id,
-            name=club.name,
-        )
-    return tournament
 
 
 def get_member(club: Club, ref: int | str) -> Member:
@@ -193,20 +125,6 @@ def names_known(club: Club) -> dict[int, set[str]]:
     return known
 
 
-def reread(*rows: models.Model) -> None:
-    """Read these rows again, under the club's lock: a service checks what is stored now,
-    not what the caller read before another writer committed."""
-    for row in rows:
-        try:
-            row.refresh_from_db()
-        except ObjectDoesNotExist:
-            raise NotFound(
-                gettext_noop("%(verbose_name)s %(pk)s no longer exists: it was deleted meanwhile"),
-                verbose_name=row._meta.verbose_name,
-                pk=row.pk,
-            ) from None
-
-
 def resolve_members(club: Club) -> dict[int, int]:
     """Member id -> the member it stands for now (following merges).
 
@@ -248,7 +166,45 @@ def merged_persons(club: Club) -> dict[int, int]:
     return resolved
 
 
-def game_result_text(game: Game) -> str:
-    """The stored game's result in the club's words: 1-0, 0-1, 1/2-1/2, +-, -+, --
-    (:func:`clubrating.formats.results.result_text`)."""
-    return result_text(game.white_points, game.black_points, game.played)
+def member_ids_of(member: Member) -> list[int]:
+    """The member and every member merged into it (transitively)."""
+    ids, frontier = [member.id], [member.id]
+    while frontier:
+        frontier = list(
+            Member.objects.filter(merged_into_id__in=frontier).values_list("id", flat=True)
+        )
+        ids.extend(frontier)
+    return ids
+
+
+def persons_now(club: Club, member_ids: Sequence[int | None]) -> dict[int, tuple[int, str]]:
+    """Member id -> (id, name) of the member it stands for now (itself unless merged away): what
+    every
+    view of a tournament shows for a linked name. Two queries."""
+    roots = merged_persons(club)
+    top = {m: roots.get(m, m) for m in member_ids if m is not None}
+    names = dict(Member.objects.filter(id__in=set(top.values())).values_list("id", "name"))
+    return {m: (t, names[t]) for m, t in top.items()}
+
+
+def member_roster(club: Club | None = None) -> list[tuple[int, str, tuple[str, ...]]]:
+    """(member id, name, aliases) of every active member: what name matching looks at.
+
+    Aliases are the other spellings under which the member (or a member merged
+    into it) was linked in some tournament.
+    """
+    club = club or find_club()
+    members = list(Member.objects.filter(club=club).values_list("id", "name", "merged_into_id"))
+    top = resolve_members(club)
+    spellings: dict[int, set[str]] = defaultdict(set)
+    for member_id, name in (
+        Entry.objects.filter(tournament__club=club)
+        .exclude(member=None)
+        .values_list("member_id", "name")
+        .distinct()
+    ):
+        spellings[top[member_id]].add(name)
+    for member_id, name, _ in members:
+        if top[member_id] != member_id:
+            spellings[top[member_id]].add(name)
+    return [(m, name, tuple(sorted(spellings[m] - {name}))) for m, name, p in members if p is None]

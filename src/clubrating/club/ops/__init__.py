@@ -1,0 +1,1 @@
+"""The installation as a whole: the database's backup and restore, its health."""
