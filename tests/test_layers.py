@@ -30,34 +30,22 @@ PACKAGE_LAYERS: list[tuple[str, ...]] = [
 ]
 """Packages (and top-level modules) of ``clubrating``, lowest first."""
 
-CLUB_LAYERS: list[tuple[str, tuple[str, ...]]] = [
-    ("models", ("models", "signals", "migrations", "zones")),
-    (
-        "lookups",
-        ("locking", "audit", "audit_text", "policy", "lookups", "queries", "reads", "matching"),
-    ),
-    ("derived data", ("ratings", "cpi", "coach", "fairplay", "card")),
-    ("history", ("history",)),
-    ("services", ("services", "evening", "pairing_changes")),
-    ("jobs", ("jobs", "rq_jobs", "apps")),
-    ("operations", ("backup", "backup_schema", "health")),
+CLUB_LAYERS: list[tuple[str, str]] = [
+    ("store", "the tables and migrations, the signals, the club's lock, the audit log"),
+    ("read", "reads of stored rows, one module per subject, and the rating policy"),
+    ("derived", "the ratings replay, the CPI ledger, their rebuild, the card, coach, fair play"),
+    ("services", "every write, split by subject, the evening and its pairing changes included"),
+    ("jobs", "background jobs: the engine analysis, its tasks, RQ workers and leases"),
+    ("ops", "the installation as a whole: backup and restore, health"),
 ]
-"""Modules and folders of ``clubrating.club`` (a folder's modules share its layer), lowest first:
+"""The folders of ``clubrating.club``, lowest first: a module's layer is its folder on disk."""
 
-- models: the tables, and the signals services send (``signals``);
-- lookups: reads of stored rows, the club's lock, the audit log, the policy;
-- derived data: the ratings replay (``ratings``), the CPI ledger (``cpi``) and the player card
-  (``card``) with their read sides;
-- history: ONE call, ``rebuild_derived``: a change to history rebuilds the ratings,
-  then the ledger;
-- services: every write, split by subject (``services.clubs``, ``.tournaments``,
-  ``.names``, ``.members``, ``.history``, ``.accounts``, ``.cpi``), and the evening with the
-  arbiter's changes to its pairings (``pairing_changes``);
-- jobs: background jobs (the engine analysis, its tasks, RQ workers and leases), queued
-  after commit by receivers of ``signals`` that ``apps`` (the app's wiring, run when
-  Django starts) connects.
-- operations: the installation as a whole: the database's backup and restore, its health.
-"""
+CLUB_WIRING = ("apps", "rq_jobs")
+"""The only modules of ``clubrating.club`` outside a folder, above every layer: the app's wiring
+(``apps`` connects the jobs' receivers of the services' signals when Django starts) and the RQ
+jobs' old dotted names (``rq_jobs``: jobs queued in Redis by earlier versions name it)."""
+
+CLUB = SRC / ROOT / "club"
 
 
 @dataclass(frozen=True)
@@ -127,10 +115,26 @@ def package_rank(module: str) -> int | None:
 
 
 def club_rank(module: str) -> int | None:
+    """The rank of a module of ``clubrating.club``: its folder's, or the wiring's above them."""
     if not module.startswith(f"{ROOT}.club."):
         return None
-    folder = module.removeprefix(f"{ROOT}.club.").split(".")[0]
-    return next((rank for rank, (_, names) in enumerate(CLUB_LAYERS) if folder in names), None)
+    first = module.removeprefix(f"{ROOT}.club.").split(".")[0]
+    if first in CLUB_WIRING and f"{ROOT}.club.{first}" == module:
+        return len(CLUB_LAYERS)
+    return next((rank for rank, (folder, _) in enumerate(CLUB_LAYERS) if folder == first), None)
+
+
+def club_layer_name(rank: int) -> str:
+    return CLUB_LAYERS[rank][0] if rank < len(CLUB_LAYERS) else "the wiring"
+
+
+def test_the_club_folders_on_disk_are_its_layers() -> None:
+    """Every folder of ``club/`` is a layer and every layer a folder; no module stands loose
+    beside them but the wiring."""
+    folders = {p.name for p in CLUB.iterdir() if p.is_dir() and (p / "__init__.py").exists()}
+    loose = {p.stem for p in CLUB.glob("*.py")} - {"__init__"}
+    assert folders == {folder for folder, _ in CLUB_LAYERS}
+    assert loose == set(CLUB_WIRING)
 
 
 def test_every_module_has_a_layer() -> None:
@@ -157,7 +161,7 @@ def test_club_modules_import_only_their_layer_and_those_below() -> None:
     for i in ALL_IMPORTS:
         mine, theirs = club_rank(i.importer), club_rank(i.imported)
         if mine is not None and theirs is not None and mine < theirs:
-            upward.append(f"{i} ({CLUB_LAYERS[mine][0]} may not import {CLUB_LAYERS[theirs][0]})")
+            upward.append(f"{i} ({club_layer_name(mine)} may not import {club_layer_name(theirs)})")
     assert upward == []
 
 
@@ -198,11 +202,11 @@ def test_no_module_of_the_club_imports_itself_through_others() -> None:
 
 
 def test_the_checker_sees_imports_inside_functions_and_relative_ones(tmp_path: Path) -> None:
-    package = tmp_path / "src" / ROOT / "club"
+    package = tmp_path / "src" / ROOT / "club" / "derived"
     package.mkdir(parents=True)
     module = package / "ratings.py"
     module.write_text(
-        "from . import models\n\ndef f():\n    from .services import publish\n"
+        "from ..store import models\n\ndef f():\n    from ..services import publish\n"
         "    import clubrating.club.jobs.tasks\n",
         encoding="utf-8",
     )
@@ -214,9 +218,9 @@ def test_the_checker_sees_imports_inside_functions_and_relative_ones(tmp_path: P
     ]
 
 
-APART = [("ratings", "cpi")]
-"""Derived data rebuilt side by side: neither imports the other; ``history`` calls both, in
-order."""
+APART = [("derived.ratings", "derived.ledger")]
+"""Derived data rebuilt side by side: neither imports the other; ``derived.rebuild`` calls both,
+in order."""
 
 
 def test_the_ratings_and_the_ledger_meet_only_in_history() -> None:

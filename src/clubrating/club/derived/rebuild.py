@@ -2,7 +2,7 @@
 
 Every service that changes history (import, publish, correction, deletion,
 redating, merge, unmerge, the junior flag under the FIDE policy, the manual
-rebuild) calls :func:`rebuild` inside its transaction: the ratings are replayed
+rebuild) calls :func:`rebuild_derived` inside its transaction: the ratings are replayed
 (:mod:`clubrating.club.derived.ratings`), then the CPI ledger re-scored from the stored
 facts (:mod:`clubrating.club.derived.ledger`), which reads the members the ratings'
 merges resolve and the results as now corrected. Neither of the two imports
