@@ -7,6 +7,7 @@ one does; what it cannot see (the versions below, the environment) is kept out o
 
 from __future__ import annotations
 
+import hashlib
 import os
 import shutil
 import subprocess
@@ -35,15 +36,35 @@ def cache_dir() -> Path:
         Path(os.environ.get("CLUBRATING_CACHE_DIR") or Path(home) / "clubrating")
         / "mypy"
         / "-".join(versions)
+        / f"apps-{apps_layout()}"
     )
 
 
+def apps_layout() -> str:
+    """Where the models live and which apps are installed: the plugin reads them from Django at
+    run time (a model's reverse relations on ``User``, say), which mypy's hashes do not see; a
+    cache written for another layout (the models moved) would keep the old answers."""
+    src = ROOT / "src"
+    models = sorted(p.relative_to(src).as_posix() for p in src.rglob("models.py"))
+    settings = (src / "clubrating" / "settings.py").read_bytes()
+    return hashlib.sha256("\n".join(models).encode() + settings).hexdigest()[:12]
+
+
+KEPT_LAYOUTS = 4  # clones of one machine on different commits share the folder of a version
+
+
 def drop_other_caches(kept: Path) -> None:
-    """The caches of other versions (75 MB each) go: an upgrade does not pile them up."""
-    if kept.parent.is_dir():
-        for other in kept.parent.iterdir():
-            if other != kept:
+    """The caches of other versions (75 MB each) go, and of this version's layouts all but the
+    latest few: an upgrade does not pile them up."""
+    versions = kept.parent
+    if versions.parent.is_dir():
+        for other in versions.parent.iterdir():
+            if other != versions:
                 shutil.rmtree(other, ignore_errors=True)
+    if versions.is_dir():
+        layouts = sorted(versions.iterdir(), key=lambda p: p.stat().st_mtime, reverse=True)
+        for old in [p for p in layouts if p != kept][KEPT_LAYOUTS - 1 :]:
+            shutil.rmtree(old, ignore_errors=True)
 
 
 def test_the_package_passes_mypy_strict() -> None:
