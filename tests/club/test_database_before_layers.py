@@ -3,7 +3,8 @@
 The models and migrations moved from ``club/`` to ``club/store/``; the app's label (``club``)
 and the migrations' names did not, so an existing database finds every migration it applied
 under the same name, is offered only the migrations written since it was made, and keeps its
-numbers. The fixture was built by the code of before the move (main at ef2bbbd) with
+numbers. The fixture was built by the code of before the move (the club app's migrations 0001
+to 0020) with
 
     clubrating --database sqlite:///club.sqlite3 demo --seasons 2 --members 24 --with-moves 1 --jobs 1
 

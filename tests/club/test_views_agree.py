@@ -15,7 +15,7 @@ from django.urls import URLPattern, URLResolver, get_resolver
 
 from clubrating.cli import build_parser
 from clubrating.club import services
-from clubrating.club.read import tournaments
+from clubrating.club.read import members, tournaments
 from clubrating.club.store.models import Club, Member, RatingChange
 
 from .conftest import ARBITER, Publisher
@@ -74,7 +74,8 @@ def test_the_crawl_sees_a_view_that_does_not_follow_a_merge(
     """The crawl can fail: with the tournament's reads blind to merges again (as before the fix),
     it reports the merged member's row on each view of the tournament, and nothing else."""
     tid, _, _ = two_spellings_merged(club, publish)
-    monkeypatch.setattr(tournaments, "merged_persons", lambda club: {})
+    for reads in (tournaments, members):  # the tournament's reads, and persons_now they share
+        monkeypatch.setattr(reads, "merged_persons", lambda club: {})
     found = crawl(club)
     for view in (
         "tournament page",
