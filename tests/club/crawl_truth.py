@@ -2,7 +2,7 @@
 
 It reads the models (members, entries, games, byes, rating changes, current ratings, CPI
 entries) and follows merges by walking ``merged_into`` itself: none of the product's read
-functions (club.read.players, club.read, club.read, club.derived.card, club.derived.ledger) is used, so a defect in
+functions (club.read, club.derived.card, club.derived.ledger) is used, so a defect in
 them cannot hide in the oracle too.
 """
 

@@ -6,7 +6,8 @@ under the same name, is offered only the migrations written since it was made, a
 numbers. The fixture was built by the code of before the move (the club app's migrations 0001
 to 0020) with
 
-    clubrating --database sqlite:///club.sqlite3 demo --seasons 2 --members 24 --with-moves 1 --jobs 1
+    clubrating --database sqlite:///club.sqlite3 demo --seasons 2 --members 24 \
+        --with-moves 1 --jobs 1
 
 and its ``--json`` answers recorded by that same code (``ratings``, ``tournament``,
 ``player``): the oracle shares no code with what it checks.

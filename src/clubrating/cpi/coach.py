@@ -3,9 +3,9 @@ the player's own analysed games. Pure: facts in, exercises out.
 
 The weakest factor is the one that costs the most ΔCPI per game against a perfect score,
 weighed by how often it was measured (B2, B3 and Br are no weakness, so never chosen; they
-can be asked for by name). :func:`clubrating.club.derived.ledger.weakest_of` applies it for every place
-that names it (``clubrating cpi``, ``clubrating coach``, the player page, the CPI page). Exercises
-are the positions before the
+can be asked for by name). :func:`clubrating.club.derived.ledger.weakest_of` applies it for
+every place that names it (``clubrating cpi``, ``clubrating coach``, the player page, the CPI
+page). Exercises are the positions before the
 player's moves that went wrong in that factor, the costliest first, one a game before a
 second, never the same position twice. The rules per factor are in ``docs/cpi.md``.
 """

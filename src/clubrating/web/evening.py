@@ -2,8 +2,9 @@
 enter results on a phone, standings with tie-breaks, publish.
 
 Every page is the arbiter's (:func:`clubrating.web.arbiter.arbiter_view`); every write is a
-POST through :mod:`clubrating.club.services.evening` or ``services``, its outcome one message. The results
-page needs no script (the CSP says ``script-src 'none'``): one form a board, a button a result.
+POST through :mod:`clubrating.club.services.evening` or ``services``, its outcome one message.
+The results page needs no script (the CSP says ``script-src 'none'``): one form a board, a
+button a result.
 """
 
 from __future__ import annotations

@@ -1,9 +1,10 @@
 """The fair-play signal as a page for the club's arbiters (spec C7, "anti-cheat").
 
-The same numbers as ``clubrating fairplay`` (:func:`clubrating.club.derived.fairplay.fair_play`): each
-member's mean ΔCPI, engine agreement (B1), accuracy and centipawn loss over their latest analysed
-games against what their club rating predicts, as a z-score, highest first. A reason to look
-closer, never a verdict, and never an automatic action.
+The same numbers as ``clubrating fairplay``
+(:func:`clubrating.club.derived.fairplay.fair_play`): each member's mean ΔCPI, engine agreement
+(B1), accuracy and centipawn loss over their latest analysed games against what their club
+rating predicts, as a z-score, highest first. A reason to look closer, never a verdict, and
+never an automatic action.
 
 Arbiters of the club only, through :func:`clubrating.web.arbiter.arbiter_view`: another club's
 arbiter or a logged-in member gets 404, an anonymous visitor the login page, exactly as for

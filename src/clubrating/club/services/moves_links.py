@@ -241,7 +241,7 @@ def release_device(link: MovesLink, *, who: str) -> Outcome:
     )
 
 
-# --- links follow their game through the arbiter's pairing changes (club/services/pairing_changes.py) -----
+# --- links follow their game through the arbiter's pairing changes (services/pairing_changes.py)
 
 
 def games_of_links(tournament: Tournament, rnd: int) -> dict[int, frozenset[int]]:

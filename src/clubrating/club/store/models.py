@@ -429,7 +429,8 @@ class CpiEntry(models.Model):
 
 
 class Evening(models.Model):
-    """A draft tournament paired here, round by round (club.services.evening); published like an import."""
+    """A draft tournament paired here, round by round (club.services.evening); published like an
+    import."""
 
     tournament = models.OneToOneField(Tournament, on_delete=models.CASCADE, related_name="evening")
     planned_rounds = models.PositiveSmallIntegerField()
