@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from clubrating.formats.bounds import whole_number
-from clubrating.formats.records import MAX_PLAYERS
+from clubrating.formats.records import MAX_PLAYERS, TimeControl
 from clubrating import djangoenv
 from clubrating.formats import zones
 from clubrating.cli import examples, print_json, wants_json
@@ -384,8 +384,8 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--time-control",
-        default="standard",
-        choices=("standard", "rapid", "blitz"),
+        default=TimeControl.STANDARD.value,
+        choices=[tc.value for tc in TimeControl],
         help=gettext("start: the time control (default standard)"),
     )
     p.add_argument(

@@ -37,6 +37,7 @@ from clubrating.club.store.models import (
     RebuildLog,
     Tournament,
     TournamentStatus,
+    rating_list_of,
 )
 from clubrating.club.read.policy import policy_for
 from clubrating.rating.initial import InitialRating, initial_standings
@@ -108,11 +109,6 @@ class Snapshot:
 
 def order_key(tournament: Tournament) -> OrderKey:
     return (tournament.date, tournament.sequence, tournament.id)
-
-
-def rating_list_of(club: Club, tournament: Tournament) -> str:
-    """The list a tournament counts in: its time control, or one list for all."""
-    return tournament.time_control if club.separate_lists else "standard"
 
 
 def _table(model: Any) -> str:

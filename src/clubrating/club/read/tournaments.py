@@ -29,6 +29,7 @@ from clubrating.club.store.models import (
     RatingChange,
     Tournament,
     TournamentStatus,
+    rating_list_of,
 )
 from clubrating.errors import NotFound
 from clubrating.formats.records import Bye as ByeRecord
@@ -589,7 +590,7 @@ def club_ratings(tournament: Tournament) -> dict[int, int]:
     before = dict(
         RatingChange.objects.filter(tournament=tournament).values_list("member_id", "rating_before")
     )
-    rating_list = tournament.time_control if tournament.club.separate_lists else "standard"
+    rating_list = rating_list_of(tournament.club, tournament)
     now = dict(
         CurrentRating.objects.filter(
             member_id__in=set(top.values()), rating_list=rating_list

@@ -57,12 +57,13 @@ from clubrating.club.store.models import (
     Member,
     Tournament,
     TournamentStatus,
+    rating_list_of,
 )
 from clubrating.club.services import Outcome, keizer, publish, reread
 from clubrating.club.services.moves_links import accept_agreeing, close_answers
 from clubrating.errors import InputError, NotFound, Refused, Text
 from clubrating.formats import records
-from clubrating.formats.records import MAX_NAME_LENGTH, MAX_ROUNDS, ByeKind
+from clubrating.formats.records import MAX_NAME_LENGTH, MAX_ROUNDS, ByeKind, TimeControl
 from clubrating.formats.results import GameResult
 from clubrating.tournament import Standing
 from clubrating.words import Nn_
@@ -126,7 +127,7 @@ def start_evening(
     rounds: str | int,
     *,
     who: str,
-    time_control: str = "standard",
+    time_control: str = TimeControl.STANDARD.value,
     today: dt.date | None = None,
     system: str = "swiss",
     keizer_settings: dict[str, str] | None = None,
@@ -152,7 +153,7 @@ def start_evening(
         raise InputError(
             gettext_noop("the evening is dated %(date)s, in the future"), date=date.isoformat()
         )
-    if time_control not in ("standard", "rapid", "blitz"):
+    if time_control not in {tc.value for tc in TimeControl}:
         raise InputError(
             gettext_noop(
                 "%(time_control)s is not a time control: expected standard, rapid or blitz"
@@ -594,9 +595,7 @@ def _club_rating(tournament: Tournament, entry: Entry) -> int | None:
             ),
             name=entry.name,
         )
-    rating_list = (
-        tournament.time_control if tournament.club.separate_lists else "standard"
-    )  # ratings.rating_list_of
+    rating_list = rating_list_of(tournament.club, tournament)
     row = CurrentRating.objects.filter(
         member=entry.member.active(), rating_list=rating_list
     ).first()

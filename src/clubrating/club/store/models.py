@@ -19,6 +19,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from clubrating.errors import Refused
+from clubrating.formats.records import TimeControl
 from clubrating.words import N_
 
 
@@ -139,7 +140,11 @@ class Tournament(models.Model):
     name = models.CharField(max_length=200)
     date = models.DateField()
     sequence = models.IntegerField(default=0)  # order of events on the same day
-    time_control = models.CharField(max_length=10, default="standard")
+    time_control = models.CharField(
+        max_length=10,
+        choices=[(tc.value, tc.value) for tc in TimeControl],
+        default=TimeControl.STANDARD.value,
+    )
     kind = models.CharField(max_length=10, default="chess")  # "chess" or "bughouse" (never rated)
     has_juniors = models.BooleanField(default=False)
     status = models.CharField(
@@ -181,6 +186,12 @@ class Tournament(models.Model):
     @property
     def is_rated(self) -> bool:
         return self.kind != "bughouse"
+
+
+def rating_list_of(club: Club, tournament: Tournament) -> str:
+    """The rating list a tournament counts in: its time control, or one list for every time control
+    (the club's ``separate_lists`` off). The one definition the layers above read."""
+    return tournament.time_control if club.separate_lists else TimeControl.STANDARD.value
 
 
 class Entry(models.Model):
