@@ -16,6 +16,8 @@ from clubrating.club.services import evening
 from clubrating.club.store.models import Club, Tournament, rating_list_of
 from clubrating.errors import InputError
 from clubrating.formats.records import TimeControl
+from clubrating.identity.compare import Reason
+from clubrating.identity.match import Proposal
 
 SRC = Path(__file__).resolve().parents[2] / "src" / "clubrating"
 VALUES = ["standard", "rapid", "blitz"]  # written out: the oracle does not read the enum
@@ -87,3 +89,23 @@ def test_no_module_spells_the_time_controls_out_again() -> None:
         if '"standard", "rapid", "blitz"' in path.read_text(encoding="utf-8")
     ]
     assert spelled == []
+
+
+def test_a_name_has_one_proposal_type() -> None:
+    classes = [
+        f"{path.relative_to(SRC)}:{node.name}"
+        for path in SRC.rglob("*.py")
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.ClassDef) and node.name.endswith("Proposal")
+    ]
+    assert classes == ["identity/match.py:Proposal"]
+
+
+def test_a_proposal_reads_as_the_club_json_gives_it() -> None:
+    proposal = Proposal(7, "John Smith", 91.5, (Reason.INITIAL,))
+    assert proposal.as_dict() == {
+        "member_id": 7,
+        "member": "John Smith",
+        "score": 91.5,
+        "reasons": ["initial for the first name"],
+    }

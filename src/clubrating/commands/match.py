@@ -184,12 +184,10 @@ def match_names(
 
 
 def as_json(proposal: Proposal) -> dict[str, Any]:
-    from clubrating.identity.compare import words  # as run's Matcher
-
     return {
         "member": proposal.member,
         "score": proposal.score,
-        "reasons": list(words(proposal.reasons)),
+        "reasons": list(proposal.reason_words),
     }
 
 

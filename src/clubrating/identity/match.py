@@ -22,6 +22,7 @@ from collections import Counter
 from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from operator import itemgetter
+from typing import Any
 
 from rapidfuzz import fuzz, process
 from rapidfuzz.distance import OSA
@@ -125,12 +126,27 @@ class RosterEntry:
 
 @dataclass(frozen=True)
 class Proposal:
-    """``member`` (the roster name, keyed ``key``) could be the typed name."""
+    """``member`` (the roster name, keyed ``key``) could be the typed name: the one proposal type
+    of the matcher, the club's pages and commands (``key`` is then the member's id)."""
 
     key: Hashable
     member: str
     score: float
     reasons: tuple[Reason, ...]
+
+    @property
+    def reason_words(self) -> tuple[str, ...]:
+        """The reasons in words, as the arbiter reads them beside the proposal."""
+        return _compare.words(self.reasons)
+
+    def as_dict(self) -> dict[str, Any]:
+        """The proposal in a club's JSON (``entries``, ``seed-ratings``): the member's id."""
+        return {
+            "member_id": self.key,
+            "member": self.member,
+            "score": self.score,
+            "reasons": list(self.reason_words),
+        }
 
 
 @dataclass(frozen=True)

@@ -13,23 +13,7 @@ from clubrating.errors import InputError
 from clubrating.words import N_
 
 if TYPE_CHECKING:
-    from clubrating.identity.match import Matcher
-
-
-@dataclass(frozen=True)
-class EntryProposal:
-    member_id: int
-    member: str
-    score: float
-    reasons: tuple[str, ...]
-
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "member_id": self.member_id,
-            "member": self.member,
-            "score": self.score,
-            "reasons": list(self.reasons),
-        }
+    from clubrating.identity.match import Matcher, Proposal
 
 
 def roster_matcher(club: Club) -> Matcher:
@@ -41,17 +25,15 @@ def roster_matcher(club: Club) -> Matcher:
     return Matcher([RosterEntry(key, name, aliases) for key, name, aliases in member_roster(club)])
 
 
-def proposals_for(tournament: Tournament) -> list[tuple[Entry, tuple[EntryProposal, ...]]]:
+def proposals_for(tournament: Tournament) -> list[tuple[Entry, tuple[Proposal, ...]]]:
     """Every entry of the tournament with, when it is not linked yet, the members it could be."""
     entries = list(
         Entry.objects.filter(tournament=tournament).select_related("member").order_by("number")
     )
     if all(e.member_id is not None for e in entries):
         return [(e, ()) for e in entries]
-    from clubrating.identity.compare import words  # as roster_matcher's
-
     matcher = roster_matcher(tournament.club)
-    rows: list[tuple[Entry, tuple[EntryProposal, ...]]] = []
+    rows: list[tuple[Entry, tuple[Proposal, ...]]] = []
     for entry in entries:
         if entry.member_id is not None:
             rows.append((entry, ()))
@@ -60,15 +42,7 @@ def proposals_for(tournament: Tournament) -> list[tuple[Entry, tuple[EntryPropos
             found = matcher.propose(entry.name)
         except InputError:
             found = ()
-        rows.append(
-            (
-                entry,
-                tuple(
-                    EntryProposal(cast(int, p.key), p.member, p.score, words(p.reasons))
-                    for p in found
-                ),
-            )
-        )
+        rows.append((entry, tuple(found)))
     return rows
 
 

@@ -12,7 +12,7 @@ on. A name written as before (whatever its case and spacing) keeps its member.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any
 
 from django.utils.translation import gettext_noop
 
@@ -20,7 +20,7 @@ from clubrating.club.store import audit
 from clubrating.club.derived.rebuild import rebuild_derived
 from clubrating.club.store.locking import history_write
 from clubrating.club.store.locking import reread
-from clubrating.club.read.matching import EntryProposal, roster_matcher
+from clubrating.club.read.matching import roster_matcher
 from clubrating.club.store.models import Club, InitialEntry, Member
 from clubrating.club.services.linking import (
     exact_links,
@@ -33,6 +33,9 @@ from clubrating.errors import InputError, NotFound, Refused, Text
 from clubrating.formats.ratinglist import ListedRating, name_key
 from clubrating.identity.compare import words
 from clubrating.words import Nn_
+
+if TYPE_CHECKING:
+    from clubrating.identity.match import Proposal
 
 
 def _rows(club: Club) -> list[list[Any]]:
@@ -233,11 +236,11 @@ def all_new_initial(club: Club, *, who: str) -> Outcome:
     return Outcome(Text(gettext_noop("made %(count)s new members"), count=len(rows)), report)
 
 
-def initial_rows(club: Club) -> list[tuple[InitialEntry, tuple[EntryProposal, ...]]]:
+def initial_rows(club: Club) -> list[tuple[InitialEntry, tuple[Proposal, ...]]]:
     """Every row of the initial list with, when it is not linked yet, the members it could be."""
     rows = list(InitialEntry.objects.filter(club=club).select_related("member").order_by("number"))
     matcher = roster_matcher(club) if any(r.member_id is None for r in rows) else None
-    shown: list[tuple[InitialEntry, tuple[EntryProposal, ...]]] = []
+    shown: list[tuple[InitialEntry, tuple[Proposal, ...]]] = []
     for row in rows:
         if matcher is None or row.member_id is not None:
             shown.append((row, ()))
@@ -246,13 +249,5 @@ def initial_rows(club: Club) -> list[tuple[InitialEntry, tuple[EntryProposal, ..
             found = matcher.propose(row.name)
         except InputError:
             found = ()
-        shown.append(
-            (
-                row,
-                tuple(
-                    EntryProposal(cast(int, p.key), p.member, p.score, words(p.reasons))
-                    for p in found
-                ),
-            )
-        )
+        shown.append((row, tuple(found)))
     return shown
