@@ -7,13 +7,14 @@ ROLE says what the process tells the test on stdout (one word a line) while the
 real command runs (``clubrating.cli.main``, the code the user runs):
 
 - ``hold``: the first process of a race. Once its transaction has written
-  (right after its first audit entry, or the first migration recorded), it
+  (right after its first audit entry is inserted, one at a time or in bulk,
+  or the first migration recorded), it
   prints ``inside`` and waits for a line on stdin before it commits: the test
   holds it there until the second process is in the race.
 - ``second``: prints ``backend PID`` (PostgreSQL's process of its connection),
   ``lock`` just before a statement that takes a write lock (SQLite's
   ``BEGIN IMMEDIATE``, PostgreSQL's ``FOR UPDATE`` / ``FOR NO KEY UPDATE`` /
-  ``pg_advisory_lock``) and ``inside`` after its first audit entry.
+  ``pg_advisory_lock``) and ``inside`` after its first audit entry is inserted.
 
 Every process ends with ``done CODE`` (the command's exit code); its stderr is
 the command's.
@@ -75,18 +76,42 @@ def watch_statements(sender: Any, connection: Any, **kwargs: Any) -> None:
     connection.execute_wrappers.append(wrapper)
 
 
+AUDIT_INSERT = 'INSERT INTO "CLUB_AUDITENTRY"'
+
+
+def after_audit_inserts(then: Any) -> Any:
+    """On each new connection: ``then()`` after each statement that inserts audit entries
+    (``audit.record`` and the services' bulk inserts alike: the hook is the SQL itself)."""
+
+    def connected(sender: Any, connection: Any, **kwargs: Any) -> None:
+        def wrapper(execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
+            result = execute(sql, params, many, context)
+            if str(sql).upper().startswith(AUDIT_INSERT):
+                then()
+            return result
+
+        connection.execute_wrappers.append(wrapper)
+
+    return connected
+
+
 def install(role: str) -> None:
     from django.db.backends.signals import connection_created
     from django.db.migrations.recorder import MigrationRecorder
 
-    from clubrating.club.store import audit
+    from django.db import connections
 
+    hooks = []
     if role == "hold":
-        audit.record = hold_once(audit.record)
+        hooks.append(after_audit_inserts(hold_once(lambda: None)))
         MigrationRecorder.record_applied = hold_once(MigrationRecorder.record_applied)
     elif role == "second":
-        audit.record = tell_once(audit.record)
-        connection_created.connect(watch_statements, weak=False)
+        hooks += [after_audit_inserts(tell_once(lambda: None)), watch_statements]
+    for hook in hooks:
+        connection_created.connect(hook, weak=False)
+        for open_already in connections.all(initialized_only=True):
+            if open_already.connection is not None:
+                hook(None, open_already)
 
 
 def main() -> int:
