@@ -407,7 +407,7 @@ def test_publishing_the_rating_list_and_the_standings_in_russian_and_armenian(
         "опубликован «Club night»; пересчитано: 1 турнир, изменено: 2 рейтинга"
     ]
     ratings = clubrating("ru_RU.UTF-8", "ratings", "--database", database).stdout.splitlines()
-    assert ratings[0] == "Riverside — рейтинг-лист standard"
+    assert ratings[0] == "Riverside — рейтинг-лист классика"  # the list's name in words
     assert ratings[1].split() == ["место", "имя", "рейтинг", "партии", "последняя", "партия"]
     assert ratings[2].endswith("2024-01-09  предварительный")
     assert (
@@ -448,7 +448,10 @@ def test_tonight_s_evening_is_shown_in_russian_and_its_json_stays_english(rivers
     shown = clubrating(
         "ru_RU.UTF-8", "evening", "show", "1", "--database", database
     ).stdout.splitlines()
-    assert shown[0] == "Tuesday: swiss, жеребьёвка проведена на 1 тур из 3"
+    assert shown[0] == (
+        "Tuesday: швейцарская система (голландская система ФИДЕ), "
+        "жеребьёвка проведена на 1 тур из 3"
+    )
     assert shown[1].startswith("  доска 1: ") and shown[2].startswith("  без доски: ")
     assert "турнирная таблица:" in shown
     document = clubrating(

@@ -140,10 +140,12 @@ def test_the_pairing_errors_keep_their_values_and_are_translated(russian: None) 
     with pytest.raises(InputError) as system:
         PairingSystem.parse("knockout")
     assert str(system.value) == (
-        "'knockout' is not a pairing system: expected swiss, round-robin or double-round-robin"
+        "'knockout' is not a pairing system: expected swiss, round-robin, double-round-robin "
+        "or keizer"
     )
     assert system.value.translated(djangoenv) == (
-        "'knockout' — не система жеребьёвки: ожидается swiss, round-robin или double-round-robin"
+        "'knockout' — не система жеребьёвки: ожидалось swiss, round-robin, double-round-robin "
+        "или keizer"
     )
     with pytest.raises(PairingFailed) as alone:
         pair_round(History((Seat(1),)), 1, 5, [1])

@@ -94,6 +94,11 @@ NO_FIGURES = {
         "t/<int:tournament_id>/print/pairings/",
     ): "a running evening's round: points before it, a draft's",
     ("club", "t/<int:tournament_id>/print/names/"): "the same round by name",
+    ("club", "t/<int:tournament_id>/live.pgn"): (
+        "a running evening's boards: the moves and results entered so far, no rating or points "
+        "(tests/web/test_broadcast.py reads them back against the store)"
+    ),
+    ("club", "t/<int:tournament_id>/round/<int:round_number>.pgn"): "one round of the same",
     ("site", ""): "the index: club names",
     ("site", "robots.txt"): "text for crawlers",
     ("site", "healthz"): "the server's health",

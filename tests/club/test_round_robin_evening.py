@@ -108,8 +108,8 @@ def test_a_round_robin_without_a_table_is_refused_and_stores_nothing(
 def test_an_unknown_system_is_one_line(regulars: Club) -> None:
     with pytest.raises(
         InputError,
-        match="'knockout' is not a pairing system: expected swiss, round-robin or "
-        "double-round-robin",
+        match="'knockout' is not a pairing system: expected swiss, round-robin, "
+        "double-round-robin or keizer",
     ):
         evening.start_evening(
             regulars, "Cup", TODAY, 3, who=ARBITER, today=TODAY, system="knockout"

@@ -85,9 +85,9 @@ def test_the_slips_qr_codes_decode_to_the_players_links_and_two_phones_agreeing_
     )  # three boards, two players
     board_one = page.locator("article.slip").first
     assert (
-        board_one.locator("figure.white figcaption").inner_text() == "White: A. S."
-    )  # the club's pages are not public: initials
-    assert board_one.locator("figure.black figcaption").inner_text() == "Black: B. J."
+        board_one.locator("figure.white figcaption").inner_text() == "White: Anna Smith"
+    )  # the club's pages are not public, but the arbiter's slips name the players in full
+    assert board_one.locator("figure.black figcaption").inner_text() == "Black: Bob Jones"
     white, black = (
         board_one.locator(f"figure.{side} .url").inner_text().strip() for side in ("white", "black")
     )

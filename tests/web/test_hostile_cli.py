@@ -166,6 +166,7 @@ CLI: dict[str, list[list[str]]] = {
         ["match", "--names", "{F:names}"],
         ["match", "Anna", "--roster", "{F:names}"],
         ["match", "Anna", "--limit", "{V}"],
+        ["match", "Anna", "--club", "{V}"],
     ],
     "analyze": [
         ["analyze", "{F:pgn}", "--nodes", "200"],

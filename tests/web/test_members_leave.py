@@ -143,6 +143,8 @@ def test_the_member_command_marks_leaving_and_returning(
     assert [p["name"] for p in json.loads(capsys.readouterr().out)["players"]] == ["Anna Smith"]
     assert main(["member", "Bob Jones", "--left", "30/11/2026"]) == 2  # a usage error
     assert "is not a date" in capsys.readouterr().err
+    assert main(["member", "Bob Jones", "--left", "2026-12-01", "--returned"]) == 2
+    assert "give --left DATE or --returned, not both" in capsys.readouterr().err
     assert main(["member", "Bob Jones", "--returned"]) == 0
     assert "is a member again" in capsys.readouterr().out
     assert main(["ratings", "--json"]) == 0

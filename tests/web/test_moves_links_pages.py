@@ -151,7 +151,7 @@ def test_two_players_who_agree_store_the_game_and_two_who_differ_wait_for_the_ar
     assert game(evening, "Carl Berg").moves == "1. e4 e5 2. Nf3 Nc6 3. Bb5 1/2-1/2"
     page = arbiter_client.get(url).content.decode()
     assert "by Black (Dana White): accepted (picked by the arbiter)" in page
-    assert "by White (Carl Berg): set-aside (another submission was accepted)" in page
+    assert "by White (Carl Berg): set aside (another submission was accepted)" in page
 
 
 def test_the_arbiters_page_says_a_link_of_either_player_waits_for_the_arbiter(

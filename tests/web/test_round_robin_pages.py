@@ -41,7 +41,7 @@ def _started(club: Club, client: Client, system: str) -> Tournament:
     return t
 
 
-def test_the_start_form_offers_the_three_systems_swiss_first(
+def test_the_start_form_offers_the_four_systems_swiss_first(
     club: Club, arbiter_client: Client
 ) -> None:
     html = arbiter_client.get("/c/riverside/arbiter/evening/").content.decode()
@@ -50,6 +50,7 @@ def test_the_start_form_offers_the_three_systems_swiss_first(
         "swiss",
         "round-robin",
         "double-round-robin",
+        "keizer",
     ]
 
 

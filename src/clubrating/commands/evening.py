@@ -33,7 +33,7 @@ USAGE = {
     "exchange": "evening exchange T NUMBER NUMBER [--confirm-rematch]",
     "repair": "evening repair T",
     "publish": "evening publish T",
-    "mark": "evening mark T present|apologies|absent NUMBER [NUMBER ...]",
+    "mark": "evening mark T {present,apologies,absent} NUMBER [NUMBER ...]",
     "next": "evening next T NAME [--date YYYY-MM-DD]",
 }
 """Each verb and the arguments it takes after it."""

@@ -280,6 +280,8 @@ def cmd_member(args: argparse.Namespace) -> int:
 
     flag = {"yes": True, "no": False, None: None}
     member = services.get_member(club, args.member)
+    if args.left is not None and args.returned:  # one or the other (argparse's group prints a |)
+        raise InputError(N_("give --left DATE or --returned, not both"))
     left = None if args.left is None else parse_date(args.left)
     done = []
     with one_transaction():  # a step refused undoes the ones before it
@@ -412,8 +414,7 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
         "clubrating member 7 --left 2026-11-30; clubrating member 7 --returned",
     )
     p.add_argument("member", help=gettext("member id, name or any name it is known under"))
-    leaving = p.add_mutually_exclusive_group()
-    leaving.add_argument(
+    p.add_argument(
         "--left",
         metavar="YYYY-MM-DD",
         help=gettext(
@@ -421,7 +422,7 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
             "registration, history kept"
         ),
     )
-    leaving.add_argument(
+    p.add_argument(
         "--returned",
         action="store_true",
         help=gettext("a member who left is a member again (back on the list with their rating)"),

@@ -258,9 +258,12 @@ def club_view(view: View) -> View:
         **kwargs: Any,
     ) -> HttpResponse:
         started = time.perf_counter()
-        if (redirect := moved(request, slug)) is not None:
-            return redirect
-        access = resolve(request, slug=slug, token=token)
+        try:
+            access = resolve(request, slug=slug, token=token)
+        except Http404:  # an old address word is looked up only when no club has it now
+            if (redirect := moved(request, slug)) is not None:
+                return redirect
+            raise
         cacheable = shared_cache_allowed(request)
         with in_club(request, access.club):
             # The language too: one address serves each visitor the page in their language.

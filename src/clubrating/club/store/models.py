@@ -398,8 +398,9 @@ class GameAnalysis(models.Model):
     multipv = models.PositiveSmallIntegerField(default=3)
     facts = models.JSONField()  # clubrating.cpi.facts.GameFacts.to_dict()
     analysed_at = models.DateTimeField(auto_now_add=True)
-    # derived: the scoring key (club.derived.ledger.scoring_key) under which the game was too short to
-    # score; it has no ledger row then, and a rebuild under the same key does not score it again
+    # derived: the scoring key (club.derived.ledger.scoring_key) under which the game was too
+    # short to score; it has no ledger row then, and a rebuild under the same key does not score
+    # it again
     unscored_with = models.CharField(max_length=16, blank=True, default="")
 
 
