@@ -132,7 +132,7 @@ class Table:
         from django.db import connection
 
         full = (row + self.tail for row in rows)
-        names = ", ".join(self.columns)
+        names = ", ".join(map(connection.ops.quote_name, self.columns))  # "left" is a keyword
         with connection.cursor() as cursor:
             if connection.vendor == "postgresql":
                 count = 0

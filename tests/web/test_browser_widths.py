@@ -125,6 +125,7 @@ def _paths(
     t, r, g = swiss.id, running.id, game.id
     return {
         "site index": "/",
+        "federation rating list": "/ratings/",
         "login": "/accounts/login/",
         "rating list": c,
         "tournaments": f"{c}t/",

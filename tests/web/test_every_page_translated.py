@@ -303,6 +303,12 @@ def site(club: Club, evening: Tournament) -> Site:
     t, g = evening.id, game.id
     visits: dict[str, list[Visit]] = {
         "": [Visit("/")],
+        "ratings/": [
+            Visit("/ratings/"),
+            Visit("/ratings/?list=blitz"),  # empty: no established blitz player
+            Visit("/ratings/?after=1e999,1", status=400),
+            Visit("/ratings/?list=bullet", status=400),
+        ],
         "accounts/login/": [Visit("/accounts/login/")],
         "m/<slug:token>/": [
             Visit(f"/m/{token}/"),

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cached_property, wraps
@@ -57,6 +57,8 @@ class ClubAccess:
     is_arbiter: bool
     base: str  # the prefix every link of the club's pages starts with
     api_base: str  # the same for the JSON API
+    # juniors_event_members when the caller read them already (for many clubs at once)
+    juniors_known: frozenset[int] | None = None
 
     @property
     def noindex(self) -> bool:
@@ -89,6 +91,8 @@ class ClubAccess:
 
     @cached_property
     def juniors_event_members(self) -> frozenset[int]:
+        if self.juniors_known is not None:
+            return self.juniors_known
         return juniors_event_members(self.club)
 
 
@@ -103,12 +107,18 @@ def juniors_event_members(club: Club) -> frozenset[int]:
             tournament__status=TournamentStatus.PUBLISHED,
         )
         .exclude(member=None)
+        .order_by()  # no default ordering: DISTINCT over the members, not over every entry
         .values_list("member_id", flat=True)
         .distinct()
     )
     if not played:
         return frozenset()
-    parent = dict(Member.objects.filter(club=club).values_list("id", "merged_into_id"))
+    # only a merged member has another root than itself: only their links are read
+    parent = dict(
+        Member.objects.filter(club=club)
+        .exclude(merged_into=None)
+        .values_list("id", "merged_into_id")
+    )
 
     def root(member_id: int) -> int:
         seen = {member_id}  # a stored merge cycle (refused by the services) must not loop here
@@ -118,7 +128,34 @@ def juniors_event_members(club: Club) -> frozenset[int]:
         return member_id
 
     people = {root(m) for m in played}
-    return frozenset(m for m in parent if root(m) in people)
+    return frozenset(people | {m for m in parent if root(m) in people})
+
+
+def juniors_event_members_among(member_ids: Iterable[int]) -> frozenset[int]:
+    """Those of ``member_ids`` (current members, merged into nobody, of any clubs) who are in
+    their club's :func:`juniors_event_members`: one of them, or a member merged into one of them
+    at any depth, played in such a tournament. For a page of a few players of many clubs: two
+    queries, one more for each depth of merges."""
+    person = {m: m for m in member_ids}  # every id of a person -> the current member
+    frontier = list(person)
+    while frontier:
+        below = Member.objects.filter(merged_into__in=frontier).values_list("id", "merged_into_id")
+        frontier = []
+        for child, up in below:
+            if child not in person:  # a stored merge cycle must not loop
+                person[child] = person[up]
+                frontier.append(child)
+    played = (
+        Entry.objects.filter(
+            member__in=list(person),
+            tournament__has_juniors=True,
+            tournament__status=TournamentStatus.PUBLISHED,
+        )
+        .order_by()
+        .values_list("member_id", flat=True)
+        .distinct()
+    )
+    return frozenset(person[m] for m in played)
 
 
 def public_name(

@@ -19,6 +19,7 @@ from clubrating.web import (
     cpi_views,
     evening,
     fairplay,
+    federation,
     health,
     moves,
     moves_links,
@@ -100,6 +101,7 @@ api_patterns = [
 
 urlpatterns = [
     path("", views.index, name="index"),
+    path("ratings/", federation.rating_list, name="federation"),
     path("robots.txt", views.robots_txt),
     path("healthz", health.healthz, name="healthz"),
     path("sitemap.xml", views.sitemap_xml),

@@ -336,6 +336,8 @@ class CurrentRating(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["member", "rating_list"], name="one_rating_per_list")
         ]
+        # the federation list's order (club/read/federation.py): a page is read from its place
+        indexes = [models.Index(fields=["rating_list", "-rating", "member"], name="rating_order")]
 
 
 class RebuildLog(models.Model):
