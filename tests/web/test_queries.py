@@ -131,3 +131,35 @@ def test_queries_per_page_do_not_grow_from_10_to_100_games_of_a_player(
     # merged members, opponents' rating changes there and before, and their initial list
     # (club/derived/card.py)
     assert max(large) <= 18
+
+
+def test_the_club_table_is_written_once_for_each_history(db: None) -> None:
+    """A club page at another address (its query string) is rendered anew, but its rating table
+    is read from the cache while the club's history is the same: no rating list query, the same
+    rows; a new tournament shows at once."""
+    from clubrating.club import services
+
+    club = services.create_club("Club", who="t", slug="table")
+    services.set_privacy(club, who="t", visibility="public")
+    t = grow(club, 10)
+    client = Client()
+
+    def page(query: str) -> tuple[str, list[str]]:
+        with CaptureQueriesContext(connection) as ctx:
+            response = client.get(f"/c/{club.slug}/?{query}")
+        assert response.status_code == 200
+        html = response.content.decode()
+        return html[html.index("<table") : html.index("</table>")], [
+            q["sql"] for q in ctx.captured_queries
+        ]
+
+    first, read = page("a=1")
+    again, read_again = page("a=2")
+    assert again == first and "Anna Smith" in first
+    rows_query = '"club_currentrating"."games"'  # the list's rows (not the lists' names)
+    assert any(rows_query in q for q in read)
+    assert not any(rows_query in q for q in read_again)
+    assert len(read_again) < len(read)
+    publish_typed(club, "1, Newcomer Zed, Anna Smith, 1-0", "Late", t.date + dt.timedelta(days=7))
+    after, _ = page("a=3")
+    assert "Newcomer Zed" in after

@@ -11,8 +11,9 @@ import csv
 import datetime as dt
 import io
 import json
-from typing import Any
+from typing import Any, cast
 
+from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils import translation
@@ -26,7 +27,7 @@ from clubrating.formats.csv import spreadsheet_cell
 from clubrating.formats.pgn import write_pgn
 from clubrating.formats.trf import write_trf
 from clubrating.web import card, cpi_views, pages, tables, wall
-from clubrating.web.access import ClubAccess, club_view
+from clubrating.web.access import ClubAccess, club_view, history_version
 
 
 def _page(request: HttpRequest, access: ClubAccess, template: str, **context: Any) -> HttpResponse:
@@ -104,10 +105,6 @@ def sitemap_xml(request: HttpRequest) -> HttpResponse:
 def club_page(request: HttpRequest, access: ClubAccess) -> HttpResponse:
     rating_list, lists = _list_name(request, access)
     search = request.GET.get("q", "")[:100]
-    rows = pages.club_ratings(access, rating_list, search, translation.get_language())
-    established = [r for r in rows if not r["provisional"] and not r["inactive"]]
-    provisional = [r for r in rows if r["provisional"] and not r["inactive"]]
-    inactive = [r for r in rows if r["inactive"]]
     return _page(
         request,
         access,
@@ -115,21 +112,46 @@ def club_page(request: HttpRequest, access: ClubAccess) -> HttpResponse:
         rating_list=rating_list,
         lists=lists,
         search=search,
-        established=established,
-        provisional=provisional,
-        inactive=inactive,
-        inactive_rule=pages.inactive_rule(
+        **club_table(access, rating_list, search),
+        tournaments=pages.recent_tournaments(access),
+        last_rebuild=audit_log.last_rebuild(access.club) if access.is_arbiter else None,
+    )
+
+
+TABLE_CACHE_SECONDS = 600  # as the page cache: the key changes with the history
+
+
+def club_table(access: ClubAccess, rating_list: str, search: str) -> dict[str, Any]:
+    """The club page's rating table, written once for each version of the club's history
+    (web/access.history_version), list, search, language and kind of viewer, and kept in the
+    cache the pages share: a page whose address differs by its query string (a visitor's own
+    link, a crawler's parameters) is otherwise rendered anew, 1,500 rows each time."""
+    key = (
+        f"clubrating.table:{history_version(access.club)}:{translation.get_language()}:"
+        f"{access.is_arbiter}:{access.base}:{rating_list}:{search}"
+    )
+    if (kept := cache.get(key)) is not None:
+        return cast(dict[str, Any], kept)
+    rows = pages.club_ratings(access, rating_list, search, translation.get_language())
+    established = [r for r in rows if not r["provisional"] and not r["inactive"]]
+    provisional = [r for r in rows if r["provisional"] and not r["inactive"]]
+    inactive = [r for r in rows if r["inactive"]]
+    table = {
+        "established": len(established),
+        "provisional": len(provisional),
+        "inactive": len(inactive),
+        "inactive_rule": pages.inactive_rule(
             access.club,
             [r["last_played"] and dt.date.fromisoformat(r["last_played"]) for r in rows],
         )
         if rows
         else None,
-        established_html=tables.rating_rows(established, access.base, provisional=False),
-        provisional_html=tables.rating_rows(provisional, access.base, provisional=True),
-        inactive_html=tables.rating_rows(inactive, access.base, provisional=False),
-        tournaments=pages.recent_tournaments(access),
-        last_rebuild=audit_log.last_rebuild(access.club) if access.is_arbiter else None,
-    )
+        "established_html": tables.rating_rows(established, access.base, provisional=False),
+        "provisional_html": tables.rating_rows(provisional, access.base, provisional=True),
+        "inactive_html": tables.rating_rows(inactive, access.base, provisional=False),
+    }
+    cache.set(key, table, TABLE_CACHE_SECONDS)
+    return table
 
 
 @require_safe
