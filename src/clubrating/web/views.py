@@ -103,7 +103,12 @@ def sitemap_xml(request: HttpRequest) -> HttpResponse:
 @require_safe
 @club_view
 def club_page(request: HttpRequest, access: ClubAccess) -> HttpResponse:
-    rating_list, lists = _list_name(request, access)
+    version = history_version(access.club)
+    lists = cache.get_or_set(
+        f"clubrating.lists:{version}", lambda: clubs.rating_lists(access.club), TABLE_CACHE_SECONDS
+    )
+    wanted = request.GET.get("list", "")
+    rating_list = wanted if wanted in lists else lists[0]
     search = request.GET.get("q", "")[:100]
     return _page(
         request,
@@ -112,7 +117,7 @@ def club_page(request: HttpRequest, access: ClubAccess) -> HttpResponse:
         rating_list=rating_list,
         lists=lists,
         search=search,
-        **club_table(access, rating_list, search),
+        **club_table(access, version, rating_list, search),
         tournaments=pages.recent_tournaments(access),
         last_rebuild=audit_log.last_rebuild(access.club) if access.is_arbiter else None,
     )
@@ -121,13 +126,13 @@ def club_page(request: HttpRequest, access: ClubAccess) -> HttpResponse:
 TABLE_CACHE_SECONDS = 600  # as the page cache: the key changes with the history
 
 
-def club_table(access: ClubAccess, rating_list: str, search: str) -> dict[str, Any]:
-    """The club page's rating table, written once for each version of the club's history
-    (web/access.history_version), list, search, language and kind of viewer, and kept in the
+def club_table(access: ClubAccess, version: str, rating_list: str, search: str) -> dict[str, Any]:
+    """The club page's rating table, written once for each ``version`` of the club's history
+    (web/access.history_version; the lists' names too), list, search, language and kind of viewer, and kept in the
     cache the pages share: a page whose address differs by its query string (a visitor's own
     link, a crawler's parameters) is otherwise rendered anew, 1,500 rows each time."""
     key = (
-        f"clubrating.table:{history_version(access.club)}:{translation.get_language()}:"
+        f"clubrating.table:{version}:{translation.get_language()}:"
         f"{access.is_arbiter}:{access.base}:{rating_list}:{search}"
     )
     if (kept := cache.get(key)) is not None:
