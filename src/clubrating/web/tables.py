@@ -113,3 +113,53 @@ def federation_rows(rows: Iterable[dict[str, Any]]) -> SafeString:
         for r in rows
     ]
     return mark_safe("\n".join(out))
+
+
+def _cell(c: dict[str, Any] | None) -> str:
+    """One crosstable cell: the opponent's number, colour and score; a link to the game's moves;
+    grey and explained when not rated."""
+    if not c:
+        return '<td class="num">'
+    why = str(c.get("why") or "")
+    title = f' title="{escape(why)}"' if why else ""
+    text = escape(c["text"])
+    shown = f'<a href="{escape(c["href"])}">{text}</a>' if c.get("href") else text
+    if c.get("unrated"):
+        return f'<td class="num not-rated"{title}>{shown}<span class="skip"> ({escape(why)})</span>'
+    return f'<td class="num"{title}>{shown}'
+
+
+def crosstable_rows(
+    players: Iterable[dict[str, Any]], base: str, *, teams: bool, progress: bool
+) -> SafeString:
+    """The tournament page's standings and crosstable (pages.tournament's ``players``): place,
+    number, name, team, points, a cell a round, the tie-breaks, and once rated the rating."""
+    b = escape(base)
+    unranked = (
+        f'<span class="not-rated" title="{escape(gettext("not ranked in the file"))}">–</span>'
+    )
+    not_rated = f'<span class="not-rated">{escape(gettext("not rated"))}</span>'
+    out = []
+    for p in players:
+        name = escape(p["name"])
+        if p["member_id"]:
+            name = f'<a href="{b}p/{p["member_id"]}/">{name}</a>'
+        team = f"<td>{escape(p['team'] or '')}</td>" if teams else ""
+        cells = "".join(f"{_cell(c)}</td>" for c in p["cells"])
+        breaks = "".join(f'<td class="num">{escape(v)}</td>' for v in p["tiebreak_texts"])
+        rating = ""
+        if not progress:
+            change = p["change"]
+            sign = "" if change is None or change == 0 else "pos" if change > 0 else "neg"
+            shown = (
+                f"{p['before_text']} → {p['after_text']}"
+                if p["rating_after"] is not None
+                else not_rated
+            )
+            rating = f'<td class="num">{shown}</td><td class="num {sign}">{p["change_text"]}</td>'
+        out.append(
+            f'<tr><td class="num">{p["place"] or unranked}</td><td class="num">{p["number"]}</td>'
+            f'<td>{name}</td>{team}<td class="num">{p["points_text"]}</td>\n'
+            f"{cells}{breaks}\n{rating}</tr>\n"
+        )
+    return mark_safe("".join(out))

@@ -410,11 +410,15 @@ def tournament_page(request: HttpRequest, access: ClubAccess, tournament_id: int
     t = wall.shown_tournament(access, tournament_id)
     progress = wall.progress(t)
     current = wall.pairings(access, t, progress["round"]) if progress else None
+    shown = pages.tournament(access, t)
     return _page(
         request,
         access,
         "web/tournament.html",
-        **pages.tournament(access, t),
+        **shown,
+        players_html=tables.crosstable_rows(
+            shown["players"], access.base, teams=bool(shown["teams"]), progress=bool(progress)
+        ),
         progress=progress,
         current=current,
     )
