@@ -163,3 +163,38 @@ def test_the_club_table_is_written_once_for_each_history(db: None) -> None:
     publish_typed(club, "1, Newcomer Zed, Anna Smith, 1-0", "Late", t.date + dt.timedelta(days=7))
     after, _ = page("a=3")
     assert "Newcomer Zed" in after
+
+
+def test_the_standings_are_made_once_for_each_history(db: None) -> None:
+    """A tournament page at another address reads its standings from the cache while the club's
+    history is the same (no rating changes read, the same table); a corrected result shows at
+    once; an arbiter's page is made each time."""
+    from clubrating.club import services
+    from clubrating.club.store.models import Game
+
+    club = services.create_club("Club", who="t", slug="standings")
+    services.set_privacy(club, who="t", visibility="public")
+    t = grow(club, 10)
+    client, arbiter = Client(), Client()
+    arbiter.force_login(make_arbiter(club, "arb"))
+
+    def page(query: str, who: Client = client) -> tuple[str, list[str]]:
+        with CaptureQueriesContext(connection) as ctx:
+            response = who.get(f"/c/{club.slug}/t/{t.id}/?{query}")
+        assert response.status_code == 200
+        html = response.content.decode()
+        return html[html.index('<table id="crosstable"') : html.index("</table>")], [
+            q["sql"] for q in ctx.captured_queries
+        ]
+
+    changes = '"club_ratingchange"'  # the standings' rating columns
+    first, read = page("a=1")
+    again, read_again = page("a=2")
+    assert again == first and any(changes in q for q in read)
+    assert not any(changes in q for q in read_again)
+    assert any(changes in q for q in page("a=2", arbiter)[1])
+    game = Game.objects.filter(tournament=t, played=True).order_by("id").first()
+    assert game is not None and game.white_points == 2  # 1-0: corrected to 0-1
+    services.correct_result(game, "0-1", who="t")
+    after, _ = page("a=3")
+    assert after != first

@@ -20,7 +20,7 @@ import re
 import time
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property, wraps
 from typing import Any
 
@@ -59,6 +59,7 @@ class ClubAccess:
     api_base: str  # the same for the JSON API
     # juniors_event_members when the caller read them already (for many clubs at once)
     juniors_known: frozenset[int] | None = None
+    history: str = ""  # history_version, when club_view read it for the page cache's key
 
     @property
     def noindex(self) -> bool:
@@ -302,11 +303,13 @@ def club_view(view: View) -> View:
                 return redirect
             raise
         cacheable = shared_cache_allowed(request)
+        if cacheable:
+            access = replace(access, history=history_version(access.club))
         with in_club(request, access.club):
             # The language too: one address serves each visitor the page in their language.
             key = (
                 (
-                    f"clubrating.page:{history_version(access.club)}:{translation.get_language()}:"
+                    f"clubrating.page:{access.history}:{translation.get_language()}:"
                     f"{request.get_full_path()}"
                 )
                 if cacheable

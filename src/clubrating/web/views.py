@@ -11,6 +11,7 @@ import csv
 import datetime as dt
 import io
 import json
+from collections.abc import Callable
 from typing import Any, cast
 
 from django.core.cache import cache
@@ -19,15 +20,13 @@ from django.shortcuts import redirect, render
 from django.utils import translation
 from django.views.decorators.http import require_safe
 
-from clubrating.club.read import audit_log
-from clubrating.club.read import clubs
-from clubrating.club.read import tournaments
+from clubrating.club.read import audit_log, clubs, tournaments
 from clubrating.club.store.models import Club, Visibility
 from clubrating.formats.csv import spreadsheet_cell
 from clubrating.formats.pgn import write_pgn
 from clubrating.formats.trf import write_trf
 from clubrating.web import card, cpi_views, pages, tables, wall
-from clubrating.web.access import ClubAccess, club_view, history_version
+from clubrating.web.access import ClubAccess, club_view
 
 
 def _page(request: HttpRequest, access: ClubAccess, template: str, **context: Any) -> HttpResponse:
@@ -103,10 +102,7 @@ def sitemap_xml(request: HttpRequest) -> HttpResponse:
 @require_safe
 @club_view
 def club_page(request: HttpRequest, access: ClubAccess) -> HttpResponse:
-    version = history_version(access.club)
-    lists = cache.get_or_set(
-        f"clubrating.lists:{version}", lambda: clubs.rating_lists(access.club), TABLE_CACHE_SECONDS
-    )
+    lists = kept(access, "lists", lambda: {"lists": clubs.rating_lists(access.club)})["lists"]
     wanted = request.GET.get("list", "")
     rating_list = wanted if wanted in lists else lists[0]
     search = request.GET.get("q", "")[:100]
@@ -117,7 +113,7 @@ def club_page(request: HttpRequest, access: ClubAccess) -> HttpResponse:
         rating_list=rating_list,
         lists=lists,
         search=search,
-        **club_table(access, version, rating_list, search),
+        **club_table(access, rating_list, search),
         tournaments=pages.recent_tournaments(access),
         last_rebuild=audit_log.last_rebuild(access.club) if access.is_arbiter else None,
     )
@@ -126,49 +122,62 @@ def club_page(request: HttpRequest, access: ClubAccess) -> HttpResponse:
 TABLE_CACHE_SECONDS = 600  # as the page cache: the key changes with the history
 
 
-def club_table(access: ClubAccess, version: str, rating_list: str, search: str) -> dict[str, Any]:
-    """The club page's rating table, written once for each ``version`` of the club's history
-    (web/access.history_version; the lists' names too), list, search, language and kind of viewer, and kept in the
-    cache the pages share: a page whose address differs by its query string (a visitor's own
-    link, a crawler's parameters) is otherwise rendered anew, 1,500 rows each time."""
-    key = (
-        f"clubrating.table:{version}:{translation.get_language()}:"
-        f"{access.is_arbiter}:{access.base}:{rating_list}:{search}"
-    )
-    if (kept := cache.get(key)) is not None:
-        return cast(dict[str, Any], kept)
-    rows = pages.club_ratings(access, rating_list, search, translation.get_language())
-    established = [r for r in rows if not r["provisional"] and not r["inactive"]]
-    provisional = [r for r in rows if r["provisional"] and not r["inactive"]]
-    inactive = [r for r in rows if r["inactive"]]
-    table = {
-        "established": len(established),
-        "provisional": len(provisional),
-        "inactive": len(inactive),
-        "inactive_rule": pages.inactive_rule(
-            access.club,
-            [r["last_played"] and dt.date.fromisoformat(r["last_played"]) for r in rows],
-        )
-        if rows
-        else None,
-        "established_html": tables.rating_rows(established, access.base, provisional=False),
-        "provisional_html": tables.rating_rows(provisional, access.base, provisional=True),
-        "inactive_html": tables.rating_rows(inactive, access.base, provisional=False),
-    }
-    cache.set(key, table, TABLE_CACHE_SECONDS)
-    return table
+def club_table(access: ClubAccess, rating_list: str, search: str) -> dict[str, Any]:
+    """The club page's rating table (:func:`kept`): a page whose address differs by its query
+    string (a visitor's own link, a crawler's parameters) would otherwise read and write its
+    1,500 rows anew."""
+
+    def table() -> dict[str, Any]:
+        rows = pages.club_ratings(access, rating_list, search, translation.get_language())
+        established = [r for r in rows if not r["provisional"] and not r["inactive"]]
+        provisional = [r for r in rows if r["provisional"] and not r["inactive"]]
+        inactive = [r for r in rows if r["inactive"]]
+        return {
+            "established": len(established),
+            "provisional": len(provisional),
+            "inactive": len(inactive),
+            "inactive_rule": pages.inactive_rule(
+                access.club,
+                [r["last_played"] and dt.date.fromisoformat(r["last_played"]) for r in rows],
+            )
+            if rows
+            else None,
+            "established_html": tables.rating_rows(established, access.base, provisional=False),
+            "provisional_html": tables.rating_rows(provisional, access.base, provisional=True),
+            "inactive_html": tables.rating_rows(inactive, access.base, provisional=False),
+        }
+
+    return kept(access, f"table:{rating_list}:{search}", table)
+
+
+def kept(access: ClubAccess, what: str, make: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+    """A part of a page (``make``'s), made once for each version of the club's history
+    (``access.history``, web/access.history_version), language and address, and kept in the
+    cache the pages share, for the visitors the page cache serves (no arbiter: drafts, full
+    names): that cache keys on the whole address, so a page at a new address (its query
+    string) is otherwise made anew."""
+    if not access.history:  # a page made for this viewer alone
+        return make()
+    key = f"clubrating.part:{access.history}:{translation.get_language()}:{access.base}:{what}"
+    if (found := cache.get(key)) is not None:
+        return cast(dict[str, Any], found)
+    part = make()
+    cache.set(key, part, TABLE_CACHE_SECONDS)
+    return part
 
 
 @require_safe
 @club_view
 def tournament_list(request: HttpRequest, access: ClubAccess) -> HttpResponse:
-    rows = pages.tournament_rows(access)
+    def listed() -> dict[str, Any]:
+        rows = pages.tournament_rows(access)
+        return {"rows": rows, "rows_html": tables.tournament_rows(rows, access.base)}
+
     return _page(
         request,
         access,
         "web/tournaments.html",
-        rows=rows,
-        rows_html=tables.tournament_rows(rows, access.base),
+        **kept(access, "tournaments", listed),
     )
 
 
@@ -247,7 +256,11 @@ def player_page(request: HttpRequest, access: ClubAccess, member_id: int) -> Htt
     member = pages.member_or_redirect(access, member_id)
     if isinstance(member, HttpResponse):
         return member
-    data = pages.player(access, member)
+    data = kept(
+        access,
+        f"player:{member.id}",
+        lambda: {**pages.player(access, member), "cpi": cpi_views.player_cpi(access, member)},
+    )
     vs = request.GET.get("vs", "")
     against = int(vs) if vs.isdigit() and len(vs) < 12 else None
     shown = next((h for h in data["card"]["head_to_head"] if h["opponent_id"] == against), None)
@@ -256,7 +269,6 @@ def player_page(request: HttpRequest, access: ClubAccess, member_id: int) -> Htt
         access,
         "web/player.html",
         **data,
-        cpi=cpi_views.player_cpi(access, member),
         history_html=tables.history_rows(
             data["history"], access.base, is_arbiter=access.is_arbiter
         ),
@@ -392,7 +404,11 @@ def player_card_json(request: HttpRequest, access: ClubAccess, member_id: int) -
     member = pages.member_or_redirect(access, member_id, "card.json")
     if isinstance(member, HttpResponse):
         return member
-    data = pages.player_card(access, member)
+    data = kept(
+        access,
+        f"card:{member.id}",
+        lambda: pages.player_card(access, member),
+    )
     return JsonResponse(
         {"member_id": member.id, "name": data["name"], "card": data["card"]},
         json_dumps_params={"ensure_ascii": False},
@@ -410,15 +426,21 @@ def tournament_page(request: HttpRequest, access: ClubAccess, tournament_id: int
     t = wall.shown_tournament(access, tournament_id)
     progress = wall.progress(t)
     current = wall.pairings(access, t, progress["round"]) if progress else None
-    shown = pages.tournament(access, t)
+
+    def standings() -> dict[str, Any]:
+        shown = pages.tournament(access, t)
+        return {
+            **shown,
+            "players_html": tables.crosstable_rows(
+                shown["players"], access.base, teams=bool(shown["teams"]), progress=bool(progress)
+            ),
+        }
+
     return _page(
         request,
         access,
         "web/tournament.html",
-        **shown,
-        players_html=tables.crosstable_rows(
-            shown["players"], access.base, teams=bool(shown["teams"]), progress=bool(progress)
-        ),
+        **kept(access, f"tournament:{t.id}", standings),
         progress=progress,
         current=current,
     )
