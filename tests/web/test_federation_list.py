@@ -131,7 +131,10 @@ def test_every_list_and_an_empty_one(federation_clubs: dict[str, Club]) -> None:
         response = client.get(f"/ratings/?list={rating_list}")
         assert response.status_code == 200
     empty = client.get("/ratings/?list=blitz").content.decode()
-    assert not ROW.findall(empty) and "No player on this list has a rating past the provisional games yet." in empty
+    assert (
+        not ROW.findall(empty)
+        and "No player on this list has a rating past the provisional games yet." in empty
+    )
     last = oracle(client)[-1]
     past = client.get(f"/ratings/?after={last[3] - 1000}.0,{last[0]}").content.decode()
     assert not ROW.findall(past) and 'rel="next"' not in past
