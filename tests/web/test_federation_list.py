@@ -9,6 +9,7 @@ import datetime as dt
 import re
 
 import pytest
+from django.core.cache import cache
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
@@ -173,6 +174,7 @@ def test_queries_per_page_do_not_grow_with_the_page(
     counts = []
     for size in (2, 8):
         monkeypatch.setattr(federation, "PAGE", size)
+        cache.clear()  # each page as the first one read since the last change
         with CaptureQueriesContext(connection) as ctx:
             assert Client().get("/ratings/").status_code == 200
         counts.append(len(ctx.captured_queries))
@@ -181,3 +183,20 @@ def test_queries_per_page_do_not_grow_with_the_page(
 
 def test_the_clubs_index_links_to_it(federation_clubs: dict[str, Club]) -> None:
     assert 'href="/ratings/"' in Client().get("/").content.decode()
+
+
+def test_a_new_evening_shows_at_once(federation_clubs: dict[str, Club]) -> None:
+    """What the list keeps between pages (each club's first and latest day) is read anew once
+    any club's history changes: Dana, inactive after Hillside's evening a year on, is gone."""
+    client = Client()
+    before = {(base, name) for _, base, _, name in ROW.findall(client.get("/ratings/").text)}
+    assert ("/c/hillside/", "D. W.") in before
+    publish_typed(
+        federation_clubs["initials"],
+        "1, Anna Smith, Bob Jones, 1-0\n2, Bob Jones, Carl Berg, 1-0",
+        "A year on",
+        dt.date(2026, 3, 1),
+    )
+    after = {(base, name) for _, base, _, name in ROW.findall(client.get("/ratings/?a=1").text)}
+    assert ("/c/hillside/", "D. W.") not in after and ("/c/hillside/", "B. J.") in after
+    assert oracle(client) == walk(client, "/ratings/")[0]

@@ -12,6 +12,7 @@ import re
 import time
 from typing import Any
 
+from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext
@@ -21,12 +22,13 @@ from clubrating.club.read import federation as read
 from clubrating.club.store.models import Club
 from clubrating.formats.records import TimeControl
 from clubrating.rating import activity
-from clubrating.web.access import ClubAccess, juniors_event_members_among
 from clubrating.web import tables
+from clubrating.web.access import ClubAccess, juniors_event_members_among
 from clubrating.web.labels import label
 from clubrating.web.pages import inactive_rule
 
 PAGE = 100  # players a page
+DAYS_SECONDS = 600  # the key changes with any club's history: this only bounds memory use
 BATCH = 200  # rows read at a time: a few members of each batch may be inactive, left out
 LISTS = [t.value for t in TimeControl]
 # a rating as Python writes it (repr: exact) and a member id
@@ -62,7 +64,7 @@ def shown_page(rating_list: str, after: tuple[float, int] | None) -> tuple[list[
         new = sorted({r.club_id for r in batch} - clubs.keys())
         if new:
             clubs |= Club.objects.in_bulk(new)
-            for club_id, (first, latest) in read.list_days(new, rating_list).items():
+            for club_id, (first, latest) in club_days(new, rating_list).items():
                 rule = inactive_rule(clubs[club_id], [latest])
                 rules[club_id] = (first, rule["since"] if rule else None)
         for r in batch:
@@ -93,6 +95,22 @@ def shown_page(rating_list: str, after: tuple[float, int] | None) -> tuple[list[
         }
         for r in shown
     ], len(rows) > PAGE
+
+
+def club_days(club_ids: list[int], rating_list: str) -> dict[int, tuple[Any, Any]]:
+    """read.list_days, kept in the shared cache until any club's history changes: a page's
+    players come from a hundred clubs or more, whose lists the read would aggregate whole."""
+    version = read.federation_version()
+    keys = {f"clubrating.days:{version}:{rating_list}:{c}": c for c in club_ids}
+    days = {keys[k]: tuple(v) for k, v in cache.get_many(list(keys)).items()}
+    missing = [c for c in club_ids if c not in days]
+    if missing:
+        found = read.list_days(missing, rating_list)
+        days |= found
+        cache.set_many(
+            {k: found.get(c, (None, None)) for k, c in keys.items() if c in found}, DAYS_SECONDS
+        )
+    return days
 
 
 @require_safe

@@ -9,10 +9,11 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any, NamedTuple
 
+from django.db import connection
 from django.db.models import Max, Min, Q
 
 from clubrating.club.read.players import fetch
-from clubrating.club.store.models import CurrentRating, Visibility
+from clubrating.club.store.models import AuditEntry, CurrentRating, RebuildLog, Visibility
 
 
 class Listed(NamedTuple):
@@ -81,3 +82,17 @@ def list_days(club_ids: list[int], rating_list: str) -> dict[int, tuple[Any, Any
         .annotate(first=Min("last_played"), latest=Max("last_played"))
         .values_list("member__club_id", "first", "latest")
     }
+
+
+def federation_version() -> str:
+    """Changes whenever a club's list can change: every write of history, privacy and members
+    leaves an audit entry, every rebuild a log row (as web/access.history_version, for every
+    club at once). One plain statement."""
+    latest = [
+        f"(SELECT MAX({m._meta.pk.column}) FROM {m._meta.db_table})"
+        for m in (AuditEntry, RebuildLog)
+    ]
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT {latest[0]}, {latest[1]}")
+        audit, rebuilt = cursor.fetchone()
+    return f"{audit}:{rebuilt}"
