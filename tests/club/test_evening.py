@@ -192,6 +192,18 @@ def test_bad_input_is_one_line_and_nothing_is_stored(regulars: Club) -> None:
         evening.request_bye(Entry.objects.get(tournament=t, name="Ben Cole"), 1, who=ARBITER)
 
 
+def test_a_member_registered_under_a_name_merged_into_them_is_registered_already(
+    regulars: Club,
+) -> None:
+    t = _start(regulars, ["Anna Berg", "Ben Cole", "Cara Dunn", "Eva Fax"])
+    eva = Entry.objects.get(tournament=t, name="Eva Fax").member
+    dan = Member.objects.get(club=regulars, name="Dan Eng")
+    services.merge(eva, dan, who=ARBITER)  # Eva Fax was Dan Eng all along
+    with pytest.raises(Refused, match="'Eva Fax' is registered already \\(number 4\\)"):
+        evening.register(t, "Dan Eng", who=ARBITER)
+    assert Entry.objects.filter(tournament=t).count() == 4
+
+
 def test_an_impossible_round_is_refused_in_one_line_and_stores_nothing(regulars: Club) -> None:
     t = _start(regulars, REGULARS)
     for rnd in (1, 2, 3):  # four players have all met after three rounds

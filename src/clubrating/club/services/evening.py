@@ -42,7 +42,12 @@ from clubrating.tournament.roundrobin import (
     rounds_of,
 )
 from clubrating.club.store.locking import history_write
-from clubrating.club.read.members import find_member_by_name, get_member, members_called
+from clubrating.club.read.members import (
+    find_member_by_name,
+    get_member,
+    members_called,
+    merged_persons,
+)
 from clubrating.club.read.tournaments import game_result_text
 from clubrating.club.read.tournaments import table_of
 from clubrating.club.store.models import (
@@ -225,12 +230,17 @@ def register(tournament: Tournament, name: str, *, who: str) -> Entry:
         member = _registered_member(club, text)
         text = member.name if member is not None and text.isdigit() else text
         entries = Entry.objects.filter(tournament=tournament)
+        persons = merged_persons(club)  # a name linked to a member merged since is that person's
         clash = next(
             (
                 e
                 for e in entries
                 if e.name.casefold() == text.casefold()
-                or (member is not None and e.member_id == member.id)
+                or (
+                    member is not None
+                    and e.member_id is not None
+                    and persons.get(e.member_id, e.member_id) == persons.get(member.id, member.id)
+                )
             ),
             None,
         )
