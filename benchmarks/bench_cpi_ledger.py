@@ -2,7 +2,7 @@
 a publish and a correction cost end to end in a club with years of analysed games.
 
     .venv/bin/python benchmarks/bench_cpi_ledger.py [--db URL] [--runs N] [ANALYSED ...]
-    .venv/bin/python benchmarks/bench_cpi_ledger.py --club 50000 --every 5 [--db URL]
+    .venv/bin/python benchmarks/bench_cpi_ledger.py --club 50000 --every 5 [--db URL] [--profile]
 
 Sizes (default 1000 4000 10000): a club of that many games, all analysed, in tournaments of
 250 games (20 players, 25 rounds of 10 boards, two real openings: half the games are shorter
@@ -13,7 +13,13 @@ scored again, no engine), the median of ``--runs``.
 ``--club GAMES --every N``: a club of GAMES games, every Nth analysed, then times (median of
 ``--runs``) the publish of a new 10-game evening, and a correction of an analysed game in the
 middle of the history (and the correction back), each end to end: the service in its
-transaction, the rating replay and the ledger.
+transaction, the rating replay and the ledger. ``--profile``: one publish and one correction
+under cProfile (CPU seconds) instead, with the seconds of the rebuild's parts (the ratings,
+the ledger and its reads), the number of queries and the slowest ones.
+
+``--db URL`` of an earlier run (a copy of its SQLite file, or a PostgreSQL database made with
+``createdb -T``) goes on with the club built there (named "Bench") instead of building it again:
+the same club measured by two versions of the code.
 
 The two openings are analysed once with Stockfish at 2,000 nodes; every other game with the
 same moves gets a copy of those facts (what the search cache answers, without the minutes
@@ -64,13 +70,21 @@ class Bench:
 
         djangoenv.setup(url, migrate=True)
         from clubrating.club import services
+        from clubrating.club.store.models import Club, Game, GameAnalysis, Tournament
 
         self.services = services
-        self.club = services.create_club("Bench", who="bench")
-        self.games = 0
-        self.tournaments = 0
         self.changes = 0
         self.facts: dict[str, Any] = {}
+        club = Club.objects.filter(name="Bench").first()  # --db of an earlier run: go on with it
+        if club is None:
+            self.club = services.create_club("Bench", who="bench")
+            self.games = self.tournaments = 0
+            return
+        self.club = club
+        self.games = Game.objects.filter(tournament__club=club).count()
+        self.tournaments = Tournament.objects.filter(club=club).count()
+        analyses = GameAnalysis.objects.exclude(game__moves="")
+        self.facts = dict(analyses.values_list("game__moves", "facts")[:1000])
 
     def record(self, rounds: int, boards: int = BOARDS) -> Any:
         from clubrating.formats.records import Pairing, PlayerEntry, TournamentRecord
@@ -197,6 +211,63 @@ def end_to_end(bench: Bench, games: int, every: int, runs: int) -> None:
     print(f"{medians(publishes):>20} {medians(corrections):>22}", flush=True)
 
 
+PARTS = (  # what a profile splits a publish and a correction into
+    "rebuild_ratings",
+    "rebuild_cpi",
+    "ledger_rows",
+    "resolve_members",
+    "_stored_entries",
+    "ledger_start",
+    "_unscored",
+    "_scores",
+    "stored_facts",
+    "_mark_unscored",
+    "replay_ledger",
+    "_store",
+)
+
+
+def profiled(label: str, action: Callable[[], Any]) -> None:
+    """One call under cProfile, with its queries counted: the parts' cumulative seconds."""
+    import cProfile
+    import pstats
+
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    profile = cProfile.Profile(time.process_time)  # CPU seconds: the machine is shared
+    with CaptureQueriesContext(connection) as queries:
+        profile.runcall(action)
+    stats = pstats.Stats(profile)
+    total = max(stats.total_tt, 1e-9)  # type: ignore[attr-defined]
+    print(f"{label}: {total:.3f} CPU s under the profiler, {len(queries)} queries")
+    for (path, _, name), (_, calls, _, cumulative, _) in sorted(
+        stats.stats.items(),  # type: ignore[attr-defined]
+        key=lambda item: -item[1][3],
+    ):
+        if name in PARTS and "clubrating" in path:
+            print(f"  {name:<18} {calls:>4} calls {cumulative:8.3f} s {cumulative / total:6.1%}")
+    stats.sort_stats("tottime").print_stats(8)
+    for query in sorted(queries.captured_queries, key=lambda q: -float(q["time"]))[:6]:
+        print(f"  {float(query['time']):.3f} s  {query['sql'][:150]}")
+
+
+def profile_end_to_end(bench: Bench, games: int, every: int) -> None:
+    from clubrating.club.store.models import Game, GameAnalysis
+
+    bench.grow(games)
+    bench.analyse(every, games)
+    analysed = GameAnalysis.objects.count()
+    middle = Game.objects.filter(analysis__isnull=False, tournament__club=bench.club).order_by(
+        "tournament__date", "round", "board"
+    )[analysed // 2]
+    print(f"club of {bench.games} games, {analysed} analysed")
+    evening = bench.publish(1)
+    profiled("publish", lambda: bench.services.publish(evening, who="bench"))
+    profiled("correction", lambda: bench.services.correct_result(middle, "0-1", who="bench"))
+    bench.services.correct_result(middle, "1-0", who="bench")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("sizes", nargs="*", type=int, default=list(SIZES))
@@ -204,6 +275,9 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--club", type=int, help="games of the club for the end-to-end times")
     parser.add_argument("--every", type=int, default=5, help="with --club: every Nth analysed")
+    parser.add_argument(
+        "--profile", action="store_true", help="with --club: one publish and correction profiled"
+    )
     args = parser.parse_args()
     url = args.db or f"sqlite:///{os.path.join(tempfile.mkdtemp(), 'bench.sqlite3')}"
     load = os.getloadavg()[0]
@@ -211,7 +285,9 @@ def main() -> None:
 
     print(f"code: {os.path.dirname(clubrating.__file__)}; load average {load:.1f}")
     bench = Bench(url)
-    if args.club:
+    if args.club and args.profile:
+        profile_end_to_end(bench, args.club, args.every)
+    elif args.club:
         end_to_end(bench, args.club, args.every, args.runs)
     else:
         ledger_sizes(bench, tuple(sorted(args.sizes)), args.runs)

@@ -370,6 +370,36 @@ def test_the_incremental_ledger_equals_one_rebuilt_from_scratch_after_each_chang
     assert CpiEntry.objects.filter(game__tournament=second).count() == 0
 
 
+@pytest.mark.engine
+def test_a_change_replays_the_ledger_from_its_tournament_on_and_scores_only_what_it_changed(
+    club, evening, monkeypatch
+) -> None:
+    """A correction in the newer evening neither scores nor replays the older evening's games:
+    each member's ledger goes on from its stored row before it, as a full rebuild would."""
+    second = publish_games(club, "Next evening", dt.date(2026, 3, 10), PLAYERS, EVENING)
+    analyse(club)
+    replayed: list[set[int]] = []
+    scored: list[object] = []
+    replay = cpi_module.replay_ledger
+    monkeypatch.setattr(
+        cpi_module,
+        "replay_ledger",
+        lambda rows, *a: replayed.append({r.game_id for r in rows}) or replay(rows, *a),
+    )
+    monkeypatch.setattr(cpi_module, "score_game", lambda *a: scored.append(a) or score_game(*a))
+    newer = set(Game.objects.filter(tournament=second).values_list("id", flat=True))
+    game = Game.objects.get(tournament=second, white__name="Anna Berg")
+    services.correct_result(game, "0-1", who=ARBITER)
+    assert (replayed, len(scored)) == ([newer], 1)
+    since = (second.date, second.sequence, second.id)
+    assert rebuild_cpi(club, since=since) == CpiReport(  # nothing changed since: nothing scored
+        games=3, entries=6, entries_differing=0, cpis_changed=0
+    )
+    assert len(scored) == 1
+    assert rebuild_cpi(club, from_scratch=True).entries_differing == 0
+    assert len(scored) == 1 + 6  # from scratch: every game of both evenings scored again
+
+
 # --- queries ---------------------------------------------------------------------------------
 
 

@@ -22,12 +22,21 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import F, OuterRef, Subquery
+from django.db.models import Count as CountOf  # cpi.factors has a Count of its own
+from django.db.models import F, FloatField, Max, OuterRef, Q, Subquery
 from django.db.models.fields.json import KeyTextTransform
+from django.db.models.functions import Cast
 from django.utils import timezone
 
 from clubrating.club.store.locking import history_write
-from clubrating.club.store.models import Club, CpiEntry, GameAnalysis, Member, TournamentStatus
+from clubrating.club.store.models import (
+    Club,
+    CpiEntry,
+    GameAnalysis,
+    Member,
+    Tournament,
+    TournamentStatus,
+)
 from clubrating.club.read.tournaments import game_result_text
 from clubrating.club.read.members import resolve_members
 from clubrating.cpi.coach import FACTOR_NAMES, shortfalls
@@ -60,6 +69,8 @@ PREFETCH_CHUNK = 500  # ours: well under SQLite's 32,766 host parameters per sta
 INSERT_BATCH = 2_000  # ours: rows per INSERT of bulk_create
 RESULTS = {r.points: r.value for r in GameResult if r.played}  # half-points -> PGN result
 LAST_GAMES = 10  # ours: the games listed by cpi_summary
+WHITE, BLACK = Color.WHITE.value, Color.BLACK.value  # the ledger rows' colours, as stored
+OrderKey = tuple[dt.date, int, int]  # a tournament's (date, sequence, id): the ledger's order
 
 
 def game_order(
@@ -133,8 +144,6 @@ class LedgerRow:
 
 LEDGER_FIELDS = (
     "game_id",
-    "game__tournament__date",
-    "game__tournament__sequence",
     "game__tournament_id",
     "game__round",
     "game__board",
@@ -145,18 +154,35 @@ LEDGER_FIELDS = (
 )
 
 
-def ledger_rows(club: Club) -> list[LedgerRow]:
-    """The analysed, played games of the published history, in ledger order."""
+def from_tournament(since: OrderKey | None, t: str = "game__tournament__") -> Q:
+    """The tournaments from ``since`` on in the ledger's order (all without it); ``t``: the path
+    from the model filtered to the tournament."""
+    if since is None:
+        return Q()
+    day, sequence, tournament_id = since
+    return (
+        Q(**{f"{t}date__gt": day})
+        | Q(**{f"{t}date": day, f"{t}sequence__gt": sequence})
+        | Q(**{f"{t}date": day, f"{t}sequence": sequence, f"{t}id__gte": tournament_id})
+    )
+
+
+def ledger_rows(club: Club, since: OrderKey | None = None) -> list[LedgerRow]:
+    """The analysed, played games of the published history (from the tournament ``since`` on),
+    in ledger order."""
+    published = Tournament.objects.filter(
+        from_tournament(since, t=""), club=club, status=TournamentStatus.PUBLISHED
+    ).exclude(kind="bughouse")
+    # the tournaments' order once each, not their dates converted once a game
+    tournaments = {
+        t: (day, seq, t) for t, day, seq in published.values_list("id", "date", "sequence")
+    }
     rows = list(
         GameAnalysis.objects.filter(
-            game__tournament__club=club,
-            game__tournament__status=TournamentStatus.PUBLISHED,
-            game__played=True,
-        )
-        .exclude(game__tournament__kind="bughouse")
-        .values_list(*LEDGER_FIELDS)
+            game__tournament_id__in=published, game__played=True
+        ).values_list(*LEDGER_FIELDS)
     )
-    rows.sort(key=lambda r: game_order(r[1], r[2], r[3], r[4], r[5], r[0]))
+    rows.sort(key=lambda r: game_order(*tournaments[r[1]], r[2], r[3], r[0]))
     who = resolve_members(club)
     return [
         LedgerRow(
@@ -164,9 +190,9 @@ def ledger_rows(club: Club) -> list[LedgerRow]:
             who.get(white, white),
             who.get(black, black),
             RESULTS.get((white_points, black_points), "*"),
-            date,
+            tournaments[tournament][0],
         )
-        for game_id, date, *_, white, black, white_points, black_points in rows
+        for game_id, tournament, _, _, white, black, white_points, black_points in rows
         if white is not None and black is not None
     ]  # published games have both names linked
 
@@ -265,19 +291,34 @@ def _scored(
 StoredRow = tuple[int, int, int, str, float, float, float, str | None, float | None]
 
 
-def _stored_entries(club: Club) -> dict[tuple[int, str], StoredRow]:
-    """The stored ledger, by (game, colour), with the scoring key and the score of each row."""
-    rows = CpiEntry.objects.filter(member__club=club).values_list(
-        "id",
-        "member_id",
-        "game_id",
-        "ordinal",
-        "color",
-        "cpi_before",
-        "delta",
-        "cpi_after",
-        "factors__scored_with",
-        "factors__score",
+def _stored_entries(club: Club, since: OrderKey | None) -> dict[tuple[int, str], StoredRow]:
+    """The stored ledger, by (game, colour), with the scoring key and the score of each row:
+    all of it, or the rows a rebuild from ``since`` replaces (those of the tournaments from
+    ``since`` on, and of any tournament no longer published). The key and the score are read
+    as a text and a float by the database, not as JSON by Django (a third of the time)."""
+    tournaments = Tournament.objects.filter(club=club)
+    if since is not None:
+        tournaments = tournaments.filter(
+            from_tournament(since, t="") | ~Q(status=TournamentStatus.PUBLISHED)
+        )
+    rows = (
+        CpiEntry.objects.filter(game__tournament__in=tournaments)
+        .annotate(
+            key=KeyTextTransform("scored_with", "factors"),
+            score=Cast(KeyTextTransform("score", "factors"), FloatField()),
+        )
+        .values_list(
+            "id",
+            "member_id",
+            "game_id",
+            "ordinal",
+            "color",
+            "cpi_before",
+            "delta",
+            "cpi_after",
+            "key",
+            "score",
+        )
     )
     return {
         (game, color): (row_id, member, ordinal, color, before, delta, after, key, score)
@@ -285,10 +326,50 @@ def _stored_entries(club: Club) -> dict[tuple[int, str], StoredRow]:
     }
 
 
-def _unscored(club: Club) -> dict[int, str]:
+@dataclass(frozen=True)
+class LedgerStart:
+    """Where each member's ledger stands before the first game a rebuild replays."""
+
+    cpi: dict[int, float]  # member -> CPI after the member's last earlier row
+    played: dict[int, int]  # member -> scored games before
+    entries: int  # rows before: the ordinal the replay goes on from
+
+
+def ledger_start(club: Club, since: OrderKey | None) -> LedgerStart:
+    """Each member's CPI and scored games before the tournament ``since``, from the stored rows
+    of the earlier published tournaments: each member's rows counted and the newest found by the
+    database (GROUP BY; half the time of a window function), then the CPI after it read (one
+    query a chunk of members). Nothing before a full rebuild."""
+    if since is None:
+        return LedgerStart({}, {}, 0)
+    tournaments = Tournament.objects.filter(club=club, status=TournamentStatus.PUBLISHED)
+    earlier = (
+        CpiEntry.objects.filter(
+            game__tournament__in=tournaments.exclude(from_tournament(since, t=""))
+        )
+        .values("member_id")
+        .annotate(newest=Max("ordinal"), games=CountOf("id"))
+        .values_list("member_id", "newest", "games")
+    )
+    newest, played = {}, {}
+    for member, ordinal, games in earlier:
+        newest[member], played[member] = ordinal, games
+    members, cpi = sorted(newest), {}
+    for lo in range(0, len(members), PREFETCH_CHUNK):
+        chunk = members[lo : lo + PREFETCH_CHUNK]
+        rows = CpiEntry.objects.filter(
+            member_id__in=chunk, ordinal__in=[newest[m] for m in chunk]
+        ).values_list("member_id", "ordinal", "cpi_after")
+        cpi.update({m: after for m, ordinal, after in rows if newest[m] == ordinal})
+    return LedgerStart(cpi, played, sum(played.values()))
+
+
+def _unscored(club: Club, since: OrderKey | None) -> dict[int, str]:
     """Game -> the scoring key under which it was found too short to score (few: one query)."""
     return dict(
-        GameAnalysis.objects.filter(game__tournament__club=club)
+        GameAnalysis.objects.filter(
+            game__tournament__in=Tournament.objects.filter(from_tournament(since, t=""), club=club)
+        )
         .exclude(unscored_with="")
         .values_list("game_id", "unscored_with")
     )
@@ -304,24 +385,16 @@ def _scores(
     """Each player's score in each game: the stored one when the game's facts, result and the
     weights are those it was scored with (a new analysis deletes its rows and its mark), None
     for a game marked too short under the same key, else scored anew."""
-    fresh = [
-        row
-        for row in rows
-        if unscored.get(row.game_id) != keys[row.game_id]
-        and any(
-            (stored.get((row.game_id, color.value)) or (None,) * 9)[7] != keys[row.game_id]
-            for color in Color
-        )
-    ]
+    fresh = [row for row in rows if _stale(row.game_id, keys[row.game_id], stored, unscored)]
     facts = stored_facts(fresh)
     scored = {row.game_id: _scored(facts[row.game_id], weights, keys[row.game_id]) for row in fresh}
     scores: dict[tuple[int, str], float | None] = {(g, c): row[8] for (g, c), row in stored.items()}
     scores.update(
         {
-            (game, color.value): None
+            (game, color): None
             for game, key in keys.items()
             if unscored.get(game) == key
-            for color in Color
+            for color in (WHITE, BLACK)
         }
     )
     scores.update(
@@ -336,6 +409,17 @@ def _scores(
     }
 
 
+def _stale(
+    game: int, key: str, stored: dict[tuple[int, str], StoredRow], unscored: dict[int, str]
+) -> bool:
+    """Whether the game is scored again: neither marked too short under its key, nor both of its
+    rows scored under it."""
+    if unscored.get(game) == key:
+        return False
+    white, black = stored.get((game, WHITE)), stored.get((game, BLACK))
+    return white is None or black is None or white[7] != key or black[7] != key
+
+
 def _mark_unscored(
     keys: dict[int, str],
     scores: dict[tuple[int, str], float | None],
@@ -344,7 +428,7 @@ def _mark_unscored(
     """Remember the games too short to score under their keys (and forget the marks of the
     games now scored): only the marks that change are written."""
     marks = {
-        game: key if all(scores[game, c.value] is None for c in Color) else ""
+        game: key if scores[game, WHITE] is None and scores[game, BLACK] is None else ""
         for game, key in keys.items()
     }
     for mark in ("", *sorted({m for m in marks.values() if m})):
@@ -356,27 +440,34 @@ def _mark_unscored(
 
 
 def replay_ledger(
-    rows: Sequence[LedgerRow], scores: dict[tuple[int, str], float | None], weights: Weights
+    rows: Sequence[LedgerRow],
+    scores: dict[tuple[int, str], float | None],
+    weights: Weights,
+    start: LedgerStart = LedgerStart({}, {}, 0),
 ) -> dict[tuple[int, int], tuple[int, str, float, float, float]]:
     """(member, game) -> (ordinal, colour, CPI before, ΔCPI, CPI after): the rule of
     :func:`clubrating.cpi.index.ledger` (:func:`~clubrating.cpi.index.ledger_step`) over known
-    scores, a game too short to score (None) left out; a test checks both give the same entries."""
-    current: dict[int, float] = {}
-    played: dict[int, int] = {}
+    scores, a game too short to score (None) left out, from where ``start`` says each member
+    stands; a test checks both give the same entries."""
+    current, played = dict(start.cpi), dict(start.played)
+    initial = initial_cpi(weights)
+    ordinal = start.entries
     replayed: dict[tuple[int, int], tuple[int, str, float, float, float]] = {}
     for row in rows:
-        for color, member in ((Color.WHITE, row.white), (Color.BLACK, row.black)):
-            score = scores[row.game_id, color.value]
+        for color, member in ((WHITE, row.white), (BLACK, row.black)):
+            score = scores[row.game_id, color]
             if score is None:
                 continue
-            before = current.get(member, initial_cpi(weights))
-            delta, after = ledger_step(before, score, weights, played.get(member, 0))
-            current[member], played[member] = after, played.get(member, 0) + 1
-            replayed[member, row.game_id] = (len(replayed) + 1, color.value, before, delta, after)
+            before, games = current.get(member, initial), played.get(member, 0)
+            delta, after = ledger_step(before, score, weights, games)
+            current[member], played[member], ordinal = after, games + 1, ordinal + 1
+            replayed[member, row.game_id] = (ordinal, color, before, delta, after)
     return replayed
 
 
-def rebuild_cpi(club: Club, *, from_scratch: bool = False) -> CpiReport:
+def rebuild_cpi(
+    club: Club, *, from_scratch: bool = False, since: OrderKey | None = None
+) -> CpiReport:
     """Re-score the stored analyses with the club's weights and store the ledger.
 
     Pure re-scoring of stored facts, never the engine; a game is scored again
@@ -385,29 +476,35 @@ def rebuild_cpi(club: Club, *, from_scratch: bool = False) -> CpiReport:
     replay is compared with the stored rows and only the rows that differ are
     rewritten (a publish adds its games' rows; a correction rewrites the two players'
     later rows): the result equals deleting everything and inserting the replay.
+    ``since``: the first tournament (its order key) whose games changed, as the rating
+    rebuild's: the games before it are neither read nor replayed, each member's ledger goes on
+    from its stored row before it (the report then counts the games and rows replayed).
     Runs inside the caller's transaction (the rating rebuild's), or alone in one of
     its own holding the club's lock.
     """
     with history_write(club):
+        since = None if from_scratch else since
         weights = club_weights(club)
-        rows = ledger_rows(club)
+        rows = ledger_rows(club, since)
         # one key a result (the weights' JSON once each, not once a game)
         by_result = {result: scoring_key(weights, result) for result in {r.result for r in rows}}
         keys = {row.game_id: by_result[row.result] for row in rows}
-        stored = _stored_entries(club)
-        unscored = _unscored(club)
+        stored = _stored_entries(club, since)
+        unscored = _unscored(club, since)
+        start = ledger_start(club, since)
         if from_scratch:
             scores, shown = _scores(rows, keys, {}, {}, weights)
         else:
             scores, shown = _scores(rows, keys, stored, unscored, weights)
         _mark_unscored(keys, scores, unscored)
-        replayed = replay_ledger(rows, scores, weights)
+        replayed = replay_ledger(rows, scores, weights, start)
         before = {(r[1], g): r for (g, _), r in stored.items()}
         old = {key: (r[2], r[3], r[4], r[5], r[6]) for key, r in before.items()}
         differing = {
             key for key in old.keys() | replayed.keys() if old.get(key) != replayed.get(key)
         }
-        now, then = _current(old), _current(replayed)
+        now = {**start.cpi, **_current(old)}
+        then = {**start.cpi, **_current(replayed)}
         changed = sum(1 for m in now.keys() | then.keys() if now.get(m) != then.get(m))
         # a row scored anew to the same figures under another key is written again too, with
         # its new key: else it would be scored again by every rebuild after

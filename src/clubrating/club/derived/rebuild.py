@@ -39,10 +39,11 @@ def rebuild_derived(
     then rebuild the CPI ledger; in the caller's transaction, or in one of its own holding
     the club's lock when called alone. The report is the ratings'."""
     with history_write(club):
+        key = order_key(since) if isinstance(since, Tournament) else since
         report = rebuild_ratings(
-            club, reason=reason, since=since, expect_difference=expect_difference
+            club, reason=reason, since=key, expect_difference=expect_difference
         )
-        rebuild_cpi(club)  # the CPI ledger follows every history change
+        rebuild_cpi(club, since=key)  # the CPI ledger follows every history change, from there
     return report
 
 
