@@ -303,6 +303,7 @@ def _stored_entries(club: Club, since: OrderKey | None) -> dict[tuple[int, str],
         )
     rows = (
         CpiEntry.objects.filter(game__tournament__in=tournaments)
+        .order_by()
         .annotate(
             key=KeyTextTransform("scored_with", "factors"),
             score=Cast(KeyTextTransform("score", "factors"), FloatField()),
@@ -347,6 +348,7 @@ def ledger_start(club: Club, since: OrderKey | None) -> LedgerStart:
         CpiEntry.objects.filter(
             game__tournament__in=tournaments.exclude(from_tournament(since, t=""))
         )
+        .order_by()
         .values("member_id")
         .annotate(newest=Max("ordinal"), games=CountOf("id"))
         .values_list("member_id", "newest", "games")
@@ -357,9 +359,11 @@ def ledger_start(club: Club, since: OrderKey | None) -> LedgerStart:
     members, cpi = sorted(newest), {}
     for lo in range(0, len(members), PREFETCH_CHUNK):
         chunk = members[lo : lo + PREFETCH_CHUNK]
-        rows = CpiEntry.objects.filter(
-            member_id__in=chunk, ordinal__in=[newest[m] for m in chunk]
-        ).values_list("member_id", "ordinal", "cpi_after")
+        rows = (
+            CpiEntry.objects.filter(member_id__in=chunk, ordinal__in=[newest[m] for m in chunk])
+            .order_by()
+            .values_list("member_id", "ordinal", "cpi_after")
+        )
         cpi.update({m: after for m, ordinal, after in rows if newest[m] == ordinal})
     return LedgerStart(cpi, played, sum(played.values()))
 

@@ -125,10 +125,19 @@ def _fetch(sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
 def _insert(model: Any, columns: Sequence[str], rows: list[tuple[Any, ...]]) -> None:
     """Many rows a statement (``VALUES (...), (...)``): psycopg's ``executemany`` sends one
     statement a row, which cost a correction in a 50,000-game club 0.3 s for its 2,000
-    members' current ratings (benchmarks/bench_federation.py)."""
+    members' current ratings (benchmarks/bench_federation.py). On PostgreSQL through ``COPY``
+    (psycopg's ``Cursor.copy``): psycopg parses every placeholder of a VALUES statement in
+    Python, and 2,000 rating changes took 263 ms as VALUES, 51 ms copied (docs/benchmarks.md,
+    "The CPI ledger")."""
     if not rows:
         return
     names = ", ".join(connection.ops.quote_name(c) for c in columns)
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:  # Django's wrapper around psycopg's cursor
+            with cursor.cursor.copy(f"COPY {_table(model)} ({names}) FROM STDIN") as copy:
+                for row in rows:
+                    copy.write_row(row)
+        return
     row_marks = "(" + ", ".join(["%s"] * len(columns)) + ")"
     per_statement = min(
         INSERT_ROWS, (connection.features.max_query_params or INSERT_ROWS) // len(columns)
