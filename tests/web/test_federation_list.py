@@ -186,8 +186,9 @@ def test_the_clubs_index_links_to_it(federation_clubs: dict[str, Club]) -> None:
 
 
 def test_a_new_evening_shows_at_once(federation_clubs: dict[str, Club]) -> None:
-    """What the list keeps between pages (each club's first and latest day) is read anew once
-    any club's history changes: Dana, inactive after Hillside's evening a year on, is gone."""
+    """What the list keeps between pages (each club's first and latest day, who played with
+    juniors) is read anew once any club's history changes: Dana, inactive after Hillside's
+    evening a year on, is gone; Carl, in a juniors' evening, is named by initials."""
     client = Client()
     before = {(base, name) for _, base, _, name in ROW.findall(client.get("/ratings/").text)}
     assert ("/c/hillside/", "D. W.") in before
@@ -199,4 +200,14 @@ def test_a_new_evening_shows_at_once(federation_clubs: dict[str, Club]) -> None:
     )
     after = {(base, name) for _, base, _, name in ROW.findall(client.get("/ratings/?a=1").text)}
     assert ("/c/hillside/", "D. W.") not in after and ("/c/hillside/", "B. J.") in after
+    assert ("/c/riverside/", "Carl Berg") in after
+    publish_typed(
+        federation_clubs["full"],
+        "1, Carl Berg, Bob Jones, 1-0",
+        "Juniors again",
+        dt.date(2026, 3, 2),
+        juniors=True,
+    )  # Carl's name as initials at once: what the list keeps of the juniors' rule is read anew
+    again = {(base, name) for _, base, _, name in ROW.findall(client.get("/ratings/?a=2").text)}
+    assert ("/c/riverside/", "C. B.") in again and ("/c/riverside/", "Carl Berg") not in again
     assert oracle(client) == walk(client, "/ratings/")[0]

@@ -28,7 +28,7 @@ from clubrating.web.labels import label
 from clubrating.web.pages import inactive_rule
 
 PAGE = 100  # players a page
-DAYS_SECONDS = 600  # the key changes with any club's history: this only bounds memory use
+KEPT_SECONDS = 600  # the key changes with any club's history: this only bounds memory use
 BATCH = 200  # rows read at a time: a few members of each batch may be inactive, left out
 LISTS = [t.value for t in TimeControl]
 # a rating as Python writes it (repr: exact) and a member id
@@ -56,6 +56,7 @@ def place(text: str | None) -> tuple[float, int] | None:
 
 def shown_page(rating_list: str, after: tuple[float, int] | None) -> tuple[list[Any], bool]:
     """The page's rows (member, name, club, rating, games) and whether more follow."""
+    version = read.federation_version()
     rows: list[read.Listed] = []
     clubs: dict[int, Club] = {}
     rules: dict[int, tuple[dt.date | None, dt.date | None]] = {}  # club -> first day, since
@@ -64,7 +65,7 @@ def shown_page(rating_list: str, after: tuple[float, int] | None) -> tuple[list[
         new = sorted({r.club_id for r in batch} - clubs.keys())
         if new:
             clubs |= Club.objects.in_bulk(new)
-            for club_id, (first, latest) in club_days(new, rating_list).items():
+            for club_id, (first, latest) in club_days(version, new, rating_list).items():
                 rule = inactive_rule(clubs[club_id], [latest])
                 rules[club_id] = (first, rule["since"] if rule else None)
         for r in batch:
@@ -75,7 +76,7 @@ def shown_page(rating_list: str, after: tuple[float, int] | None) -> tuple[list[
             break
         after = (batch[-1].rating, batch[-1].member_id)
     shown = rows[:PAGE]
-    juniors = juniors_event_members_among(r.member_id for r in shown)
+    juniors = juniors_among(version, [r.member_id for r in shown])
     access = {
         c.id: ClubAccess(c, False, f"/c/{c.slug}/", f"/api/c/{c.slug}/", juniors)
         for c in clubs.values()
@@ -97,10 +98,10 @@ def shown_page(rating_list: str, after: tuple[float, int] | None) -> tuple[list[
     ], len(rows) > PAGE
 
 
-def club_days(club_ids: list[int], rating_list: str) -> dict[int, tuple[Any, Any]]:
-    """read.list_days, kept in the shared cache until any club's history changes: a page's
-    players come from a hundred clubs or more, whose lists the read would aggregate whole."""
-    version = read.federation_version()
+def club_days(version: str, club_ids: list[int], rating_list: str) -> dict[int, tuple[Any, Any]]:
+    """read.list_days, kept in the shared cache until any club's history changes (``version``,
+    read.federation_version): a page's players come from a hundred clubs or more, whose lists
+    the read would aggregate whole."""
     keys = {f"clubrating.days:{version}:{rating_list}:{c}": c for c in club_ids}
     days = {keys[k]: tuple(v) for k, v in cache.get_many(list(keys)).items()}
     missing = [c for c in club_ids if c not in days]
@@ -108,9 +109,21 @@ def club_days(club_ids: list[int], rating_list: str) -> dict[int, tuple[Any, Any
         found = read.list_days(missing, rating_list)
         days |= found
         cache.set_many(
-            {k: found.get(c, (None, None)) for k, c in keys.items() if c in found}, DAYS_SECONDS
+            {k: found.get(c, (None, None)) for k, c in keys.items() if c in found}, KEPT_SECONDS
         )
     return days
+
+
+def juniors_among(version: str, member_ids: list[int]) -> frozenset[int]:
+    """access.juniors_event_members_among, each member's answer kept as :func:`club_days` are."""
+    keys = {f"clubrating.junior:{version}:{m}": m for m in member_ids}
+    known = {keys[k]: v for k, v in cache.get_many(list(keys)).items()}
+    missing = [m for m in member_ids if m not in known]
+    if missing:
+        found = juniors_event_members_among(missing)
+        known |= {m: m in found for m in missing}
+        cache.set_many({k: m in found for k, m in keys.items() if m in missing}, KEPT_SECONDS)
+    return frozenset(m for m, junior in known.items() if junior)
 
 
 @require_safe
