@@ -127,7 +127,7 @@ def _insert(model: Any, columns: Sequence[str], rows: list[tuple[Any, ...]]) -> 
     statement a row, which cost a correction in a 50,000-game club 0.3 s for its 2,000
     members' current ratings (benchmarks/bench_federation.py). On PostgreSQL through ``COPY``
     (psycopg's ``Cursor.copy``): psycopg parses every placeholder of a VALUES statement in
-    Python, and 2,000 rating changes took 263 ms as VALUES, 51 ms copied (docs/benchmarks.md,
+    Python, and 2,000 rating changes are written about 5 times as fast (docs/benchmarks.md,
     "The CPI ledger")."""
     if not rows:
         return
