@@ -32,6 +32,7 @@ from clubrating.club.store.locking import history_write
 from clubrating.club.store.models import (
     Club,
     CpiEntry,
+    Game,
     GameAnalysis,
     Member,
     Tournament,
@@ -517,6 +518,12 @@ def rebuild_cpi(
         }
         _store(replayed, differing | (restamped & replayed.keys()), before, shown)
         return CpiReport(len(rows), len(replayed), len(differing), changed)
+
+
+def forget_entries(game: Game) -> None:
+    """The game's ledger rows, made from facts that a new analysis replaces: the next rebuild
+    scores the new facts and writes them anew (the caller holds the club's lock)."""
+    CpiEntry.objects.filter(game=game).delete()
 
 
 def _store(

@@ -42,13 +42,13 @@ from clubrating.club.derived.ledger import (
     PREFETCH_CHUNK,
     RESULTS,
     club_weights,
+    forget_entries,
     game_order,
     rebuild_cpi,
 )
 from clubrating.club.store.locking import history_write
 from clubrating.club.store.models import (
     Club,
-    CpiEntry,
     Game,
     GameAnalysis,
     PositionSearch,
@@ -391,7 +391,7 @@ def store_analysis(
             return False
         if searches:
             cache.put_many(searches)
-        CpiEntry.objects.filter(game=game).delete()  # new facts: the next rebuild writes them anew
+        forget_entries(game)  # new facts: the next rebuild writes them anew
         GameAnalysis.objects.update_or_create(
             game=game,
             defaults={
