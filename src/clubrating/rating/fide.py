@@ -13,7 +13,7 @@ from collections.abc import Sequence
 # Table 8.1.2: the upper bound of each band of |D| (rating difference) and the
 # higher rated player's expected score PD(H) in hundredths: 0-3 -> .50,
 # 4-10 -> .51, ..., 620-735 -> .99, above 735 -> 1.00 (the lower rated player
-# gets PD(L) = 1 - PD(H)). Cross-checked in tests/rating/test_fide.py against
+# gets PD(L) = 1 - PD(H)). Cross-checked in tests/rating/test_rules.py against
 # round(100 * Phi(D / (2000/7))), which it equals except at D = 54, 343, 344,
 # 358, 392, 620 (misc_vectors.json "fide_table_8_1_2_model").
 TABLE_8_1_2_UPPER_BOUNDS: tuple[int, ...] = (
