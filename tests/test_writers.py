@@ -2,9 +2,10 @@
 write to the database found in it (an ORM write: ``save``, ``delete``, ``create``,
 ``bulk_create``, ``bulk_update``, ``update``, ``get_or_create``, ``update_or_create``, a related
 manager's ``add``/``remove``/``clear``/``set``; or raw SQL that inserts, updates, deletes or
-changes the schema) must stand in a place :data:`WRITERS` allows for its table. A write in the
-web views, the commands, the reads or anywhere else fails, naming the file, the line and the
-model (docs/architecture.md, "Who writes what").
+changes the schema; ``call_command`` of ``migrate``, ``flush`` or ``loaddata``) must stand in a
+place :data:`WRITERS` allows for its table. A write in the web views, the commands, the reads or
+anywhere else fails, naming the file, the line and the model (docs/architecture.md, "Who writes
+what").
 
 The checker names the model written from the code itself: ``Member.objects.filter(...)``, a
 variable assigned from one or annotated ``member: Member``, a loop over a queryset, a related
@@ -61,8 +62,9 @@ WRITERS: dict[str, tuple[str, ...]] = {
     "DBTaskResult": JOBS,  # django-tasks' queue: the leases requeue a dead worker's jobs
     # the engine's search cache in a SQLite file of its own, not the club's database
     "searches": ("analysis/cache.py",),
-    # a restore replaces the whole database: tables dropped, databases made and dropped
-    "database": ("club/ops/",),
+    # the schema: a restore replaces the whole database (tables dropped, databases made and
+    # dropped); the first command on a new database migrates it (djangoenv.py)
+    "database": ("club/ops/", "djangoenv.py"),
     # rows of whatever table an archive holds, read back in (services/archive.py); the names
     # linked, a tournament's entries or the initial list's rows as the caller says (linking);
     # the empty tables ``migrate`` made, dropped before a PostgreSQL dump is restored (ops)
@@ -80,7 +82,9 @@ QUERYSET = set(
 )
 INSTANCE = {"get", "first", "last", "latest", "earliest", "create", "create_user"}
 CONTAINERS = {"list", "tuple", "set", "frozenset", "Sequence", "Iterable", "Iterator"}
-CONTAINERS |= {"Collection", "QuerySet", "Manager", "sorted", "reversed", "iter"}
+CONTAINERS |= {"Collection", "sorted", "reversed", "iter"}
+MANAGERS = {"QuerySet", "Manager", "BaseManager", "RelatedManager"}
+COMMANDS = {"migrate": "database", "flush": ANY, "loaddata": ANY}  # call_command's writers
 SQL_WRITE = re.compile(
     r"\b(?:INSERT\s+(?:OR\s+\w+\s+)?INTO|UPDATE|DELETE\s+FROM|TRUNCATE(?:\s+TABLE)?|"
     r"(?:DROP|ALTER|CREATE)\s+TABLE(?:\s+IF\s+(?:NOT\s+)?EXISTS)?|(?:DROP|CREATE)\s+DATABASE"
@@ -205,7 +209,9 @@ def _annotation(node: ast.expr | None) -> Type | None:
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
         return _annotation(ast.parse(node.value, mode="eval").body)
     if isinstance(node, ast.Name | ast.Attribute):
-        name = node.id if isinstance(node, ast.Name) else node.attr
+        name = _annotation_name(node)
+        if name in MANAGERS:  # a bare ``QuerySet``: rows of some model
+            return Type("queryset", ANY)
         return Type("instance", name) if name in MODELS else None
     if isinstance(node, ast.BinOp):  # Member | None
         return _annotation(node.left) or _annotation(node.right)
@@ -213,6 +219,8 @@ def _annotation(node: ast.expr | None) -> Type | None:
         outer = _annotation_name(node.value)
         inner = node.slice.elts[0] if isinstance(node.slice, ast.Tuple) else node.slice
         found = _annotation(inner)
+        if outer in MANAGERS:  # QuerySet[Member], QuerySet[Any]
+            return Type("queryset", found.model if found else ANY)
         if found is None:
             return None
         if outer == "type":
@@ -252,8 +260,8 @@ class Module:
             return self._name(node.id, scope, deeper)
         if isinstance(node, ast.Attribute):
             owner = self.type_of(node.value, scope, deeper)
-            if owner is None:
-                return None
+            if owner is None:  # models.Member, a model through its module
+                return Type("class", node.attr) if node.attr in MODELS else None
             if owner.kind == "class" and node.attr in ("objects", "_default_manager"):
                 return Type("manager", owner.model)
             if owner.kind == "instance" and owner.model in RELATIONS:
@@ -332,6 +340,8 @@ class Module:
             for child in _own_nodes(node):
                 if isinstance(child, ast.Call) and isinstance(child.func, ast.Attribute):
                     found += self._write(child, scope)
+                elif isinstance(child, ast.Call) and _annotation_name(child.func) == "call_command":
+                    found += self._command(child, scope)
         return sorted(set(found), key=lambda w: (w.line, w.model))
 
     def _write(self, call: ast.Call, scope: Scope) -> list[Write]:
@@ -349,7 +359,7 @@ class Module:
         owner = self.type_of(func.value, scope)
         if owner is None:
             # a receiver of no known model: ORM-only methods, and ``.save()``, are still writes
-            if method not in ORM_ONLY | {"save"} or self._is_not_orm(func.value):
+            if method not in ORM_ONLY | {"save"}:
                 return []
             owner = Type("instance", ANY)
         if owner.kind == "param" and method not in ORM_ONLY | {"save"}:
@@ -362,9 +372,12 @@ class Module:
             return []
         return self._resolve(call, scope, owner, set())
 
-    @staticmethod
-    def _is_not_orm(receiver: ast.expr) -> bool:
-        return isinstance(receiver, ast.Constant | ast.Dict | ast.Set | ast.JoinedStr)
+    def _command(self, call: ast.Call, scope: Scope) -> list[Write]:
+        """``call_command("migrate")`` changes the schema; ``flush``, ``loaddata`` write rows."""
+        named = call.args[0] if call.args else None
+        command = named.value if isinstance(named, ast.Constant) else None
+        model = COMMANDS.get(command) if isinstance(command, str) else ANY
+        return self._resolve(call, scope, Type("instance", model), set()) if model else []
 
     def _resolve(self, call: ast.Call, scope: Scope, owner: Type, seen: set[str]) -> list[Write]:
         """The write's model; a helper's parameter is followed to the helper's callers."""
@@ -591,6 +604,13 @@ def rebuild(thing) -> None:
     _insert(RatingChange, [])
     thing.save()
     RatingChange.objects.bulk_create([])
+
+
+def tidy(rows: QuerySet[Any]) -> None:
+    rows.filter(pk=1).delete()
+    models.Member.objects.update(name="")
+    call_command("flush")
+    call_command("check")
 """
 
 
@@ -604,9 +624,15 @@ def test_the_checker_finds_writes_inside_functions_chains_and_helpers() -> None:
         (19, "RatingChange"),  # raw SQL through a helper, its table named by the caller
         (25, "*"),  # a .save() of no known model
         (26, "RatingChange"),
+        (30, "*"),  # a queryset of some model
+        (31, "Member"),  # a model through its module
+        (32, "*"),  # call_command("flush")
     ]
     assert not any(allowed(w) for w in writes_of("web/views.py", SAMPLE))
     derived = writes_of("club/derived/sample.py", SAMPLE)
-    assert [allowed(w) for w in derived if w.line > 16] == [True, False, True]
+    assert [allowed(w) for w in derived if w.line > 16] == [True, False, True, False, False, False]
     in_services = {w.line: allowed(w) for w in writes_of("club/services/sample.py", SAMPLE)}
-    assert in_services == {5: True, 7: True, 9: True, 10: True, 19: False, 25: False, 26: False}
+    assert in_services == {
+        **{5: True, 7: True, 9: True, 10: True, 19: False, 25: False, 26: False},
+        **{30: False, 31: True, 32: False},
+    }
