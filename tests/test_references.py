@@ -1,6 +1,8 @@
 """The repository explains itself: docs/rules.md states every rule the code cites (R1-R18 of the
 club rating, C1-C7 of the CPI) with where it is implemented and tested, every rule number cited
-anywhere is one of those, and nothing sends its reader to a document outside the repository.
+anywhere is one of those, every document, test and module a file names (``docs/...md``,
+``tests/...py``, ``src/clubrating/...py``) exists, and nothing sends its reader to a document
+outside the repository.
 
 The acceptance checks and the benchmarks read real data from ``../shared/data`` beside the clone
 (README.md, "The data of the acceptance checks"): reading it is no citation, so those folders, the
@@ -90,6 +92,27 @@ def test_nothing_sends_the_reader_outside_the_repository() -> None:
     assert found == []
 
 
+# A path of the repository, where any file of it names one: a document, a test, a module.
+NAMED_PATH = re.compile(r"(?<![\w/.-])((?:docs|tests|src/clubrating)/[\w/.-]*\w\.(?:md|py))\b")
+# Paths of other repositories, named with them.
+ELSEWHERE = {"docs/KeizerForClubs.EN.md"}  # KeizerForClubs' own repository (docs/keizer.md)
+
+
+def missing_paths(path: Path, root: Path = ROOT) -> list[str]:
+    found = []
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        for named in NAMED_PATH.findall(line):
+            if named not in ELSEWHERE and not (root / named).exists():
+                found.append(f"{path.relative_to(root)}:{number}: {named}")
+    return found
+
+
+def test_every_document_test_and_module_named_exists() -> None:
+    """A module moved or a test renamed leaves no reader looking for the old path."""
+    found = [line for path in repository_files() for line in missing_paths(path)]
+    assert found == []
+
+
 def unknown_rules(path: Path, root: Path = ROOT) -> list[str]:
     known = set(CLUB_RULES + CPI_RULES)
     found = []
@@ -122,3 +145,15 @@ def test_the_checks_catch_a_reference_outside_and_an_unknown_rule(tmp_path: Path
         "../shared",
     ]
     assert [r.split(": ", 1)[1] for r in unknown_rules(sample, tmp_path)] == ["R19", "C8"]
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "here.md").write_text("", encoding="utf-8")
+    sample.write_text(
+        "docs/here.md and docs/gone.md; see src/clubrating/club/ratings.py (moved),\n"
+        "`tests/rating/test_fide.py`; not a path: mydocs/x.md\n",
+        encoding="utf-8",
+    )
+    assert [r.split(": ", 1)[1] for r in missing_paths(sample, tmp_path)] == [
+        "docs/gone.md",
+        "src/clubrating/club/ratings.py",
+        "tests/rating/test_fide.py",
+    ]
