@@ -10,7 +10,7 @@ import datetime as dt
 import math
 import re
 import time
-from typing import Any
+from typing import Any, cast
 
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
@@ -55,8 +55,23 @@ def place(text: str | None) -> tuple[float, int] | None:
 
 
 def shown_page(rating_list: str, after: tuple[float, int] | None) -> tuple[list[Any], bool]:
-    """The page's rows (member, name, club, rating, games) and whether more follow."""
+    """The page's rows (member, name, club, rating, games) and whether more follow; kept in the
+    shared cache until any club's history changes, as the clubs' own pages keep their tables
+    (web/views.kept): the same page at another address (its query string) is not read again."""
     version = read.federation_version()
+    where = "top" if after is None else f"{after[0]!r},{after[1]}"
+    key = f"clubrating.federation:{version}:{rating_list}:{where}"
+    if (found := cache.get(key)) is not None:
+        return cast(tuple[list[Any], bool], found)
+    page = read_page(version, rating_list, after)
+    cache.set(key, page, KEPT_SECONDS)
+    return page
+
+
+def read_page(
+    version: str, rating_list: str, after: tuple[float, int] | None
+) -> tuple[list[Any], bool]:
+    """:func:`shown_page` read from the database."""
     rows: list[read.Listed] = []
     clubs: dict[int, Club] = {}
     rules: dict[int, tuple[dt.date | None, dt.date | None]] = {}  # club -> first day, since
