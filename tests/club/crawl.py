@@ -89,6 +89,10 @@ NO_FIGURES = {
         "t/",
     ): "names, dates, counts of players and rounds, the winners' names: no rating, no points",
     ("api", "tournaments"): "the tournament list page's rows as JSON",
+    ("club", "lists/"): "the months whose list was published: no figure",
+    ("club", "lists/<str:month>/"): "a monthly list: the figures of its day as published, not "
+    "the store's live ones (tests/web/test_monthly_lists.py checks them against the oracle)",
+    ("club", "lists/<str:month>.csv"): "a monthly list's CSV (the same)",
     (
         "club",
         "t/<int:tournament_id>/print/pairings/",
@@ -126,6 +130,8 @@ COMMANDS = {
 }
 WRITES = "a write through a service: an outcome line; the views then show the store"
 NO_FIGURE_COMMANDS = {
+    "monthly": "the monthly lists: the figures of their day as published, not the store's live "
+    "ones (tests/web/test_monthly_lists.py checks them against the oracle)",
     "rate": "a file's ratings, without the database",
     "analyze": "a PGN file's CPI, without the database",
     "analyse": "as analyze",

@@ -26,8 +26,9 @@ import pytest
 from hypothesis import HealthCheck, settings
 from hypothesis.stateful import run_state_machine_as_test
 
-from clubrating.club.store.models import AuditEntry, Club, Member, Tournament
+from clubrating.club.store.models import AuditEntry, Club, FrozenRow, Member, Tournament
 from clubrating.club.services.accounts import add_arbiter
+from clubrating.club.services.monthly_lists import publish_month
 from clubrating.club.services.archive import (
     LEFT_OUT,
     Arbiters,
@@ -728,3 +729,27 @@ def test_cpi_weights_are_taken_as_the_cpi_weights_command_takes_them(
     with pytest.raises(InputError, match=re.escape(f"{path}:2: {said}")):
         import_club(path, who=ARBITER)
     assert not Club.objects.exists()
+
+
+def test_the_monthly_lists_move_with_the_club(club: Club, publish: Any, tmp_path: Path) -> None:
+    """A frozen list is stored, not derived: the archive carries it, rows and members remapped."""
+    publish(
+        "Autumn",
+        dt.date(2026, 10, 6),
+        ["Anna Berg", "Ben Cole", "Cara Dunn"],
+        [(1, "Anna Berg", "Ben Cole", "1-0"), (2, "Ben Cole", "Cara Dunn", "=")],
+    )
+    publish_month(club, dt.date(2026, 11, 1), who=ARBITER)
+    path = tmp_path / "club.jsonl.gz"
+    export_club(club, path)
+    moved_away(path)
+    moved = import_club(path, who=ARBITER).club
+
+    def listed(of: Club) -> list[tuple[object, ...]]:
+        return list(
+            FrozenRow.objects.filter(frozen_list__club=of)
+            .order_by("position")
+            .values_list("member__name", "name", "rating", "games", "rank", "frozen_list__month")
+        )
+
+    assert listed(moved) == listed(Club.objects.get(slug="gone")) and len(listed(moved)) == 3

@@ -215,6 +215,29 @@ def test_a_database_holding_rows_is_refused_and_left_as_it_was(
     assert [row[0] for row in query(target, "SELECT name FROM club_club")] == ["Another Club"]
 
 
+FROZEN = (
+    "SELECT l.month, l.rating_list, r.position, r.member_id, r.name, r.rating, r.games, r.rank "
+    "FROM club_frozenrow r JOIN club_frozenlist l ON l.id = r.frozen_list_id ORDER BY r.id"
+)
+
+
+def test_a_backup_keeps_the_monthly_lists(
+    source: str, new_database: Databases, tmp_path: Path
+) -> None:
+    """The monthly lists are stored, not derived (no rebuild makes them again): a backup
+    restored holds them as published, and a restored database still refuses the month again."""
+    ok(cli(source, "monthly", "publish", "2024-02"))
+    published = query(source, FROZEN)
+    assert len(published) == 4
+    file = tmp_path / f"lists{SUFFIX}"
+    ok(cli(source, "backup", str(file)))
+    target = new_database()
+    ok(cli(target, "restore", str(file)))
+    assert query(target, FROZEN) == published
+    again = cli(target, "monthly", "publish", "2024-02")
+    assert again.returncode == 2 and "published already" in again.stderr
+
+
 def test_a_database_with_empty_tables_only_is_empty_and_restores(
     source: str, built_backup: Path, new_database: Databases, tmp_path: Path
 ) -> None:

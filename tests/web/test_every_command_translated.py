@@ -117,6 +117,8 @@ def commands(club: Club, folder: Path) -> list[Command]:
     line = [
         ("ratings",),
         ("ratings", "--list", "rapid"),
+        ("monthly", "list"),
+        ("monthly", "show", "2024-04"),
         ("player", "Anna Smith"),
         ("tournament",),
         ("tournament", published),
@@ -156,6 +158,7 @@ def commands(club: Club, folder: Path) -> list[Command]:
         ("merge", rob, bob),
         ("unmerge", rob),
         ("rebuild",),
+        ("monthly", "publish", "2024-03"),
         ("privacy", "--visibility", "unlisted", "--names", "initials"),
         ("settings", "time-zone=Asia/Yerevan", "inactive-months=24"),
         ("cpi-weights", "--preset", "fide-classical"),
@@ -187,6 +190,8 @@ def commands(club: Club, folder: Path) -> list[Command]:
         Command(("seed-ratings", str(folder / "missing.csv"))),
         Command(("evening", "result", swiss, "1", "2-0")),
         Command(("settings", "k-new=abc")),
+        Command(("monthly", "publish", "2024-04")),
+        Command(("monthly", "show", "2023-01")),
         Command(("link", swiss, "99", "Nobody")),
     ]
     return done

@@ -44,6 +44,7 @@ from clubrating.club.services import accounts
 from clubrating.club.services import moves_links as ml
 from clubrating.club.services.club_settings import change_settings, current_settings, parse_settings
 from clubrating.club.services.moves import attach_typed_moves
+from clubrating.club.services.monthly_lists import publish_month
 from clubrating.formats.typed import parse_typed
 from tests.cpi.coach_games import build, publish_analysed
 
@@ -86,6 +87,7 @@ EXCUSED = {
         for tail in (
             "ratings.csv",
             "ratings.json",
+            "lists/<str:month>.csv",
             "t/<int:tournament_id>/tournament.trf",
             "t/<int:tournament_id>/games.pgn",
             "t/<int:tournament_id>/live.pgn",
@@ -299,6 +301,9 @@ def site(club: Club, evening: Tournament) -> Site:
         visibility="public",
     )  # with two public clubs the site's first page lists them
     _stored_sentences(club)
+    publish_month(club, dt.date(2024, 2, 1), who=WHO)
+    publish_month(club, dt.date(2024, 4, 1), who=WHO)
+    publish_month(club, dt.date(2024, 4, 1), who=WHO, replace=True)  # its audit sentence too
     anna, berg = (Member.objects.get(club=club, name=n) for n in ("Anna Smith", "Anna Berg"))
     t, g = evening.id, game.id
     visits: dict[str, list[Visit]] = {
@@ -324,6 +329,11 @@ def site(club: Club, evening: Tournament) -> Site:
             {
                 prefix: [Visit(base)],
                 f"{prefix}t/": [Visit(f"{base}t/")],
+                f"{prefix}lists/": [Visit(f"{base}lists/")],
+                f"{prefix}lists/<str:month>/": [
+                    Visit(f"{base}lists/2024-02/"),
+                    Visit(f"{base}lists/2024-04/"),
+                ],
                 f"{prefix}t/<int:tournament_id>/": [
                     Visit(f"{base}t/{t}/"),
                     Visit(f"{base}t/{swiss.id}/"),

@@ -32,6 +32,7 @@ from hypothesis import strategies as st
 from clubrating.cli import build_parser, main
 from clubrating.club.services import evening as ev
 from clubrating.club.store.models import Club, Member, Tournament
+from clubrating.club.services.monthly_lists import publish_month
 
 from .conftest import WHO
 from .hostile_inputs import (
@@ -145,6 +146,14 @@ CLI: dict[str, list[list[str]]] = {
     ],
     "rebuild": [["rebuild", "--club", "{V}"]],
     "ratings": [["ratings", "--list", "{V}"], ["ratings", "--club", "{V}"]],
+    "monthly": [
+        ["monthly", "{V}"],
+        ["monthly", "show", "{V}"],
+        ["monthly", "publish", "{V}"],
+        ["monthly", "publish", "2024-02", "--list", "{V}", "--replace"],
+        ["monthly", "show", "2024-02", "--list", "{V}"],
+        ["monthly", "list", "--club", "{V}"],
+    ],
     "player": [["player", "{V}"], ["player", "{M}", "--club", "{V}"]],
     "audit": [["audit", "--page", "{V}"], ["audit", "--limit", "{V}"], ["audit", "--club", "{V}"]],
     "privacy": [
@@ -372,6 +381,7 @@ def places(
     )
     for name in ("Anna Smith", "Bob Jones", "Carl Berg", "Dana White"):
         ev.register(night, name, who=WHO)
+    publish_month(club, dt.date(2024, 2, 1), who=WHO)  # the evening's list, for ``monthly show``
     members = list(Member.objects.filter(club=club).order_by("pk"))
     capsys.readouterr()
     return {

@@ -30,6 +30,7 @@ from clubrating.club.services import club_settings
 from clubrating.club.store.models import Entry, EveningBoard, Game, Member, Tournament
 from clubrating.club.services import accounts
 from clubrating.club.services import moves_links as ml
+from clubrating.club.services.monthly_lists import publish_month
 
 from .conftest import WHO
 from .hostile_inputs import COUNTS, bounded, record, has_control, hostile_file, hostile_text
@@ -51,6 +52,9 @@ CLUB_PAGES = (
     "ratings.csv",
     "ratings.json",
     "t/",
+    "lists/",
+    "lists/<str:month>/",
+    "lists/<str:month>.csv",
     "t/<int:tournament_id>/",
     "t/<int:tournament_id>/tournament.trf",
     "t/<int:tournament_id>/games.pgn",
@@ -216,6 +220,7 @@ def club_numbers(evening: Tournament, arbiter_client: Client) -> dict[str, str]:
     )
     for name in ("Anna Smith", "Bob Jones", "Carl Berg", "Dana White"):
         ev.register(night, name, who=WHO)
+    publish_month(club, dt.date(2024, 2, 1), who=WHO)  # the evening's list, for lists/<month>/
     ev.pair_next_round(night, who=WHO)
     links = ml.issue_links(night, 1, who=WHO)
     members = list(Member.objects.filter(club=club).order_by("pk"))
@@ -251,6 +256,7 @@ def path_of(
         "<int:member_id>": numbers["member"],
         "<int:game_id>": numbers["game"],
         "<int:round_number>": "1",
+        "<str:month>": "2024-02",
         "<slug:action>": action or "x",
         **dict(
             zip(

@@ -26,4 +26,5 @@ COMMAND_MODULES = (
     "clubrating.commands.backup",
     "clubrating.commands.evening",
     "clubrating.commands.archive",
+    "clubrating.commands.monthly",
 )

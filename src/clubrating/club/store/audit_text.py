@@ -152,6 +152,7 @@ _TARGET_WORDS = [
     (re.compile(r"^login (?P<login>\S+)"), gettext_noop("login %(login)s")),
     (re.compile(r"^initial list from (?P<file>.+)$"), gettext_noop("initial list from %(file)s")),
     (re.compile(r"^initial list\b"), gettext_noop("initial list")),
+    (re.compile(r"^monthly list (?P<month>\S+)"), gettext_noop("monthly list %(month)s")),
 ]
 
 
@@ -531,6 +532,25 @@ def _phone_result(t: str, o: dict[str, Any], n: dict[str, Any]) -> str:
     }
 
 
+def _players(count: int) -> str:
+    return counted(count, ngettext("%(count)d player", "%(count)d players", count))
+
+
+def _monthly_list(t: str, o: dict[str, Any], n: dict[str, Any]) -> str:
+    """A monthly list published (docs/ratings.md, "Monthly lists"), or published again."""
+    lists = "; ".join(f"{_(name)} {_players(v['players'])}" for name, v in n["lists"].items())
+    if o:
+        return _("published the list of %(month)s again (%(lists)s), replacing %(old)s") % {
+            "month": n["month"],
+            "lists": lists,
+            "old": "; ".join(f"{_(name)} {_players(v['players'])}" for name, v in o.items()),
+        }
+    return _("published the list of %(month)s (%(lists)s): frozen, no correction changes it") % {
+        "month": n["month"],
+        "lists": lists,
+    }
+
+
 SENTENCES: dict[str, Writer] = {
     "create-club": lambda t, o, n: (
         _("created the club '%(name)s' (%(t)s), policy %(policy)s")
@@ -568,6 +588,8 @@ SENTENCES: dict[str, Writer] = {
         f"{target_shown(t)}: {changes_text(o, n) or _('nothing changed')}"
     ),
     "rename": _template(gettext_noop("%(t)s renamed from '%(old_name)s' to '%(new_name)s'")),
+    "monthly-list": _monthly_list,
+    "monthly-list-replaced": _monthly_list,
     "member-left": _template(gettext_noop("%(t)s left the club on %(new_left)s")),
     "member-returned": _template(
         gettext_noop("%(t)s is a member again (had left on %(old_left)s)")

@@ -340,6 +340,45 @@ class CurrentRating(models.Model):
         indexes = [models.Index(fields=["rating_list", "-rating", "member"], name="rating_order")]
 
 
+class FrozenList(models.Model):
+    """A month's rating list as it stood on the month's first day, published once and never
+    changed by a later correction (docs/ratings.md, "Monthly lists"): stored, not derived."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="frozen_lists")
+    rating_list = models.CharField(max_length=10)
+    month = models.DateField()  # the first day of the month: the list holds the games before it
+    published_at = models.DateTimeField()
+    published_by = models.CharField(max_length=150)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["club", "rating_list", "month"], name="one_frozen_list_a_month"
+            )
+        ]
+
+
+class FrozenRow(models.Model):
+    """A member's line of a frozen list, as the list showed it that day (the name included)."""
+
+    frozen_list = models.ForeignKey(FrozenList, on_delete=models.CASCADE, related_name="rows")
+    member = models.ForeignKey(Member, on_delete=models.CASCADE, related_name="frozen_rows")
+    position = models.PositiveIntegerField()  # the line's place in the list, from 1
+    rank = models.PositiveIntegerField(null=True)  # None: provisional or inactive, not ranked
+    name = models.CharField(max_length=200)
+    rating = models.FloatField()
+    games = models.PositiveIntegerField()
+    provisional = models.BooleanField()
+    inactive = models.BooleanField()
+    last_played = models.DateField(null=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["frozen_list", "member"], name="one_frozen_row"),
+            models.UniqueConstraint(fields=["frozen_list", "position"], name="one_frozen_place"),
+        ]
+
+
 class RebuildLog(models.Model):
     """Each rebuild, with whether the stored derived data matched the replay (R14)."""
 

@@ -1,0 +1,133 @@
+"""The rating lists as they stood at the start of a day, from the replay: what a monthly list
+freezes (club/services/monthly_lists.py; docs/ratings.md, "Monthly lists").
+
+A list on day D holds the standings after every published rated tournament dated before D (the
+stored rating changes are the replay's, so these are the standings a replay of that history
+alone gives), the club's initial list for members who had not played yet, and only members who
+had not left the club before D. Ranked as the live list ranks (web/pages.py): established
+players by rating, provisional and inactive ones listed without a rank.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+
+from clubrating.club.derived.ratings import (
+    Snapshot,
+    history_lists,
+    initial_list_standings,
+    reached_from_initial,
+    snapshot_before,
+)
+from clubrating.club.read.policy import policy_for
+from clubrating.club.store.models import (
+    Club,
+    FrozenList,
+    FrozenRow,
+    Member,
+    Tournament,
+    TournamentStatus,
+)
+from clubrating.identity import collation
+from clubrating.rating import activity
+
+BEFORE_EVERY_EVENT = -(2**31)  # a sequence below any event's: the snapshot before day D's first
+
+
+@dataclass(frozen=True)
+class ListedRow:
+    """A member's line of a list on a day."""
+
+    member_id: int
+    name: str
+    rating: float
+    games: int
+    provisional: bool
+    inactive: bool
+    rank: int | None
+    last_played: dt.date | None
+
+
+def lists_on(club: Club, day: dt.date) -> dict[str, list[ListedRow]]:
+    """Every rating list of ``club`` as it stood at the start of ``day``, by list name, each in
+    its order; a list with neither a rated game before ``day`` nor an initial list is absent."""
+    policy = policy_for(club)
+    snapshots = snapshot_before(club, (day, BEFORE_EVERY_EVENT, 0))
+    initial = initial_list_standings(club, policy)
+    earlier = [
+        t
+        for t in Tournament.objects.filter(
+            club=club, status=TournamentStatus.PUBLISHED, date__lt=day
+        )
+        if t.is_rated
+    ]
+    names = sorted(
+        history_lists(club, earlier) | set(snapshots) | ({"standard"} if initial else set())
+    )
+    members = {
+        m.id: m
+        for m in Member.objects.filter(club=club, merged_into=None)
+        if m.left is None or m.left >= day
+    }
+    found = {}
+    for name in names:
+        held = snapshots.get(name, Snapshot({}, {}))
+        standings = {**initial, **reached_from_initial(held.standings, initial)}
+        rows = [
+            (m, s.rating, s.games, held.last_played.get(m))
+            for m, s in standings.items()
+            if m in members
+        ]
+        found[name] = _ranked(club, rows, members, policy.provisional_below)
+    return found
+
+
+def _ranked(
+    club: Club,
+    rows: list[tuple[int, float, int, dt.date | None]],
+    members: dict[int, Member],
+    provisional_below: int,
+) -> list[ListedRow]:
+    """The rows in the live list's order, inactive members (rating/activity.py) unranked."""
+    rows.sort(
+        key=lambda r: (
+            r[2] < provisional_below,
+            -r[1],
+            collation.sort_key(members[r[0]].name, club.language),
+            r[0],
+        )
+    )
+    days = [r[3] for r in rows]
+    rule = activity.cutoff(days, club.inactive_months)
+    first = min((d for d in days if d), default=None)
+    listed, rank = [], 0
+    for member_id, rating, games, last in rows:
+        provisional = games < provisional_below
+        inactive = rule is not None and activity.is_inactive(last, first, rule[1])
+        ranked = not (provisional or inactive)
+        rank += ranked
+        listed.append(
+            ListedRow(
+                member_id,
+                members[member_id].name,
+                rating,
+                games,
+                provisional,
+                inactive,
+                rank if ranked else None,
+                last,
+            )
+        )
+    return listed
+
+
+def differs_from_replay(frozen: FrozenList) -> bool:
+    """Whether the list on the frozen list's day, as today's history gives it, is not the one
+    published (a later correction, a merge, a member's leaving day): the pages say so."""
+    today = lists_on(frozen.club, frozen.month).get(frozen.rating_list, [])
+    stored = [
+        (r.member_id, r.rating, r.games, r.rank)
+        for r in FrozenRow.objects.filter(frozen_list=frozen).order_by("position")
+    ]
+    return stored != [(r.member_id, r.rating, r.games, r.rank) for r in today]

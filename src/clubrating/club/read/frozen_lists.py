@@ -1,0 +1,134 @@
+"""The monthly lists read back: the club's frozen lists by month, one list's rows, and what
+changed since the list before it (docs/ratings.md, "Monthly lists"). Names as stored that day;
+the pages and commands show them as the viewer may see them now (web/access.py)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from django.utils.translation import gettext_noop
+
+from clubrating.club.store.models import Club, FrozenList, FrozenRow
+from clubrating.errors import InputError, NotFound
+
+MONTH_TEXT_LENGTH = 7  # 2026-12
+
+
+def month_of(text: str) -> dt.date:
+    """``2026-12`` as the first day of that month, or an InputError naming what was expected."""
+    try:
+        if len(text) != MONTH_TEXT_LENGTH or text[4] != "-":
+            raise ValueError
+        return dt.date(int(text[:4]), int(text[5:]), 1)
+    except ValueError:
+        raise InputError(
+            gettext_noop("%(text)s is not a month: expected YYYY-MM (2026-12)"),
+            text=repr(text[:40]),
+        ) from None
+
+
+def months(club: Club) -> list[dict[str, Any]]:
+    """The months with a frozen list, newest first: ``{"month": "2026-12", "lists": [...]}``."""
+    found: dict[dt.date, list[str]] = {}
+    for month, name in (
+        FrozenList.objects.filter(club=club)
+        .order_by("-month", "rating_list")
+        .values_list("month", "rating_list")
+    ):
+        found.setdefault(month, []).append(name)
+    return [{"month": f"{m:%Y-%m}", "lists": names} for m, names in found.items()]
+
+
+def frozen_list(club: Club, month: dt.date, rating_list: str | None = None) -> FrozenList:
+    """The list of ``month`` (``rating_list``, or the first the month has), or NotFound."""
+    found = FrozenList.objects.filter(club=club, month=month).order_by("rating_list")
+    if rating_list is not None:
+        found = found.filter(rating_list=rating_list)
+    frozen = found.first()
+    if frozen is None:
+        raise NotFound(
+            gettext_noop("no monthly list of %(month)s was published (clubrating monthly list)"),
+            month=f"{month:%Y-%m}",
+        )
+    return frozen
+
+
+def lists_of_month(frozen: FrozenList) -> list[str]:
+    """The rating lists published for the frozen list's month."""
+    return list(
+        FrozenList.objects.filter(club_id=frozen.club_id, month=frozen.month)
+        .order_by("rating_list")
+        .values_list("rating_list", flat=True)
+    )
+
+
+def rows(frozen: FrozenList) -> list[dict[str, Any]]:
+    """The frozen list's lines in their order, with the member's privacy flags of today."""
+    return [
+        {
+            "position": r.position,
+            "rank": r.rank,
+            "member_id": r.member_id,
+            "name": r.name,
+            "rating": r.rating,
+            "games": r.games,
+            "provisional": r.provisional,
+            "inactive": r.inactive,
+            "last_played": r.last_played.isoformat() if r.last_played else None,
+            "junior": r.member.junior,
+            "full_name_consent": r.member.full_name_consent,
+        }
+        for r in FrozenRow.objects.filter(frozen_list=frozen)
+        .select_related("member")
+        .order_by("position")
+    ]
+
+
+def previous(frozen: FrozenList) -> FrozenList | None:
+    """The same rating list's frozen list of the latest month before this one."""
+    return (
+        FrozenList.objects.filter(
+            club_id=frozen.club_id, rating_list=frozen.rating_list, month__lt=frozen.month
+        )
+        .order_by("-month")
+        .first()
+    )
+
+
+def changes(frozen: FrozenList, rows_now: list[dict[str, Any]]) -> dict[str, Any]:
+    """What changed between the previous frozen list and this one (``rows_now``, its rows):
+    each line's rating change and rank change (None where there is nothing to compare), the
+    players new on the list, and those of the previous list no longer on it (left, merged)."""
+    before = previous(frozen)
+    if before is None:
+        return {"previous": None, "rows": rows_now, "gone": []}
+    then = {r.member_id: r for r in FrozenRow.objects.filter(frozen_list=before)}
+    annotated = []
+    for row in rows_now:
+        old = then.get(row["member_id"])
+        annotated.append(
+            {
+                **row,
+                "new": old is None,
+                "rating_change": None if old is None else row["rating"] - old.rating,
+                "rank_change": (
+                    old.rank - row["rank"] if old is not None and old.rank and row["rank"] else None
+                ),
+            }
+        )
+    present = {r["member_id"] for r in rows_now}
+    gone = FrozenRow.objects.filter(frozen_list=before).exclude(member_id__in=present)
+    return {
+        "previous": f"{before.month:%Y-%m}",
+        "rows": annotated,
+        "gone": [
+            {
+                "member_id": r.member_id,
+                "name": r.name,
+                "junior": r.member.junior,
+                "full_name_consent": r.member.full_name_consent,
+            }
+            for r in gone.select_related("member").order_by("position")
+        ],
+    }

@@ -1,0 +1,97 @@
+"""The monthly lists on the web: the club's frozen lists by month, one list with what changed
+since the month before, and its CSV (docs/ratings.md, "Monthly lists"). Names as the viewer may
+see them now, exactly as on the live list (web/access.py)."""
+
+from __future__ import annotations
+
+import csv
+import io
+from typing import Any
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.views.decorators.http import require_safe
+
+from clubrating.club.derived.frozen_lists import differs_from_replay
+from clubrating.club.read import frozen_lists
+from clubrating.club.store.models import FrozenList
+from clubrating.errors import InputError, NotFound
+from clubrating.formats.csv import spreadsheet_cell
+from clubrating.web.access import ClubAccess, club_view
+from clubrating.web.views import FIDE_COLUMNS, _download, _page
+
+
+def _frozen(request: HttpRequest, access: ClubAccess, month: str) -> FrozenList:
+    wanted = request.GET.get("list") or None
+    try:
+        day = frozen_lists.month_of(month)
+        return frozen_lists.frozen_list(access.club, day, wanted[:20] if wanted else None)
+    except (InputError, NotFound):
+        raise Http404("no such monthly list") from None
+
+
+def _shown(access: ClubAccess, row: dict[str, Any]) -> dict[str, Any]:
+    name = access.name(
+        row["name"],
+        junior=row["junior"],
+        consent=row["full_name_consent"],
+        member_id=row["member_id"],
+    )
+    moved = row.get("rank_change") or 0
+    change = row.get("rating_change")
+    return {
+        **row,
+        "name": name,
+        "rank_up": max(moved, 0),
+        "rank_down": max(-moved, 0),
+        "rating_change_text": f"{change:+.0f}" if change and round(change) else "",
+    }
+
+
+@require_safe
+@club_view
+def month_index(request: HttpRequest, access: ClubAccess) -> HttpResponse:
+    return _page(request, access, "web/monthly_lists.html", months=frozen_lists.months(access.club))
+
+
+@require_safe
+@club_view
+def month_page(request: HttpRequest, access: ClubAccess, month: str) -> HttpResponse:
+    frozen = _frozen(request, access, month)
+    changed = frozen_lists.changes(frozen, frozen_lists.rows(frozen))
+    return _page(
+        request,
+        access,
+        "web/monthly_list.html",
+        frozen=frozen,
+        month=f"{frozen.month:%Y-%m}",
+        lists=frozen_lists.lists_of_month(frozen),
+        previous=changed["previous"],
+        rows=[_shown(access, r) for r in changed["rows"]],
+        gone=[_shown(access, g) for g in changed["gone"]],
+        differs=differs_from_replay(frozen),
+    )
+
+
+@require_safe
+@club_view
+def month_csv(request: HttpRequest, access: ClubAccess, month: str) -> HttpResponse:
+    frozen = _frozen(request, access, month)
+    name = f"{frozen.month:%Y-%m}"
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow([*FIDE_COLUMNS, "Month"])
+    for r in (_shown(access, r) for r in frozen_lists.rows(frozen)):
+        cells = (
+            r["rank"] or "",
+            r["member_id"],
+            r["name"],
+            f"{r['rating']:.1f}",
+            r["games"],
+            ("p" if r["provisional"] else "") + ("i" if r["inactive"] else ""),
+            r["last_played"] or "",
+            frozen.rating_list,
+            name,
+        )
+        writer.writerow([spreadsheet_cell(c) for c in cells])
+    filename = f"{access.club.slug}-{frozen.rating_list}-{name}.csv"
+    return _download(out.getvalue(), "text/csv; charset=utf-8", filename)

@@ -1,0 +1,201 @@
+"""Monthly lists: a list published as it stood on a month's first day equals what the independent
+oracle (tests/oracle/ratings.py) computes from the history before that day, and stays so after a
+correction moves the live list; the pages, CSV and command show it with the changes since the
+month before, under the live list's privacy rules; a month is published once."""
+
+from __future__ import annotations
+
+import csv
+import dataclasses
+import datetime as dt
+import io
+import json
+
+import pytest
+from django.test import Client
+
+from clubrating.cli import main
+from clubrating.club import services
+from clubrating.club.read import frozen_lists
+from clubrating.club.services.monthly_lists import publish_month
+from clubrating.club.store.models import AuditEntry, Club, FrozenList, FrozenRow, Game, Member
+from clubrating.errors import Refused
+from tests.club.rating_oracle import club_facts
+from tests.oracle import ratings as oracle
+
+from .conftest import WHO, member, publish_typed
+
+OCTOBER = "1, Anna Smith, Bob Jones, 1-0\n1, Carl Berg, Dana White, 1/2-1/2"
+NOVEMBER = (
+    "1, Anna Smith, Carl Berg, 0-1\n1, Bob Jones, Eve Adams, 1-0\n2, Dana White, Eve Adams, 1-0"
+)
+DECEMBER = "1, Eve Adams, Anna Smith, 1-0\n1, Frank Hill, Bob Jones, 1-0"
+LIST_DAY = dt.date(2026, 12, 1)
+
+
+def season(club: Club) -> None:
+    """October and November nights, a night on the list day itself (not in its list), and Carl,
+    who left in November (off the list)."""
+    publish_typed(club, OCTOBER, "October", dt.date(2026, 10, 6))
+    publish_typed(club, NOVEMBER, "November", dt.date(2026, 11, 10))
+    publish_typed(club, DECEMBER, "December", LIST_DAY)
+    services.leave(member(club, "Carl Berg"), dt.date(2026, 11, 20), who=WHO)
+
+
+def oracle_list(club: Club, day: dt.date) -> dict[int, oracle.Current]:
+    """The standard list on ``day`` by the oracle: the history before it, without the members
+    who had left by then."""
+    facts = club_facts(club)
+    left_by = {m.id for m in Member.objects.filter(club=club, left__lt=day)}
+    before = dataclasses.replace(
+        facts, tournaments=[t for t in facts.tournaments if t.date < day], left=left_by
+    )
+    current = oracle.rate(before)[1]
+    return {who: current[(who, "standard")] for who in oracle.listed(before, current, "standard")}
+
+
+def stored(frozen: FrozenList) -> list[tuple[object, ...]]:
+    return list(
+        FrozenRow.objects.filter(frozen_list=frozen)
+        .order_by("position")
+        .values_list("member_id", "rating", "games", "provisional", "rank", "last_played")
+    )
+
+
+def test_a_frozen_list_is_the_oracles_list_of_its_day_and_stays_after_a_correction(
+    club: Club,
+) -> None:
+    season(club)
+    publish_month(club, LIST_DAY, who=WHO)
+    frozen = FrozenList.objects.get(club=club, month=LIST_DAY)
+    rows = stored(frozen)
+    expected = oracle_list(club, LIST_DAY)
+    assert {r[0] for r in rows} == set(expected)
+    assert member(club, "Frank Hill").id not in expected  # he first played on the list day
+    assert member(club, "Carl Berg").id not in expected  # he left before it
+    for who, rating, games, provisional, rank, last in rows:
+        want = expected[who]
+        assert (rating, games, provisional, last) == pytest.approx(
+            (want.rating, want.games, want.provisional, want.last_played)
+        )
+        ranked = [w for w in expected.values() if not w.provisional]
+        if not provisional:
+            higher = sum(1 for w in ranked if w.rating > rating)
+            same = sum(1 for w in ranked if w.rating == rating)
+            assert higher < rank <= higher + same
+        else:
+            assert rank is None
+    page = Client().get("/c/riverside/lists/2026-12/").content.decode()
+    assert 'id="live-differs"' not in page
+    game = Game.objects.get(tournament__name="October", white__name="Anna Smith")
+    services.correct_result(game, "0-1", who=WHO)
+    moved = oracle_list(club, LIST_DAY)
+    anna = member(club, "Anna Smith").id
+    assert moved[anna].rating != expected[anna].rating  # the live list of that day moved
+    assert stored(FrozenList.objects.get(pk=frozen.pk)) == rows  # the frozen one did not
+    page = Client().get("/c/riverside/lists/2026-12/").content.decode()
+    assert 'id="live-differs"' in page
+
+
+def test_a_month_is_published_once_and_replace_is_audited(club: Club) -> None:
+    season(club)
+    publish_month(club, LIST_DAY, who=WHO)
+    first = stored(FrozenList.objects.get(club=club))
+    game = Game.objects.get(tournament__name="October", white__name="Anna Smith")
+    services.correct_result(game, "0-1", who=WHO)
+    with pytest.raises(Refused, match="published already"):
+        publish_month(club, LIST_DAY, who=WHO)
+    assert stored(FrozenList.objects.get(club=club)) == first
+    publish_month(club, LIST_DAY, who=WHO, replace=True)
+    again = stored(FrozenList.objects.get(club=club))
+    assert again != first and {r[0] for r in again} == {r[0] for r in first}
+    entries = AuditEntry.objects.filter(club=club, action__startswith="monthly-list")
+    assert [e.action for e in entries.order_by("id")] == ["monthly-list", "monthly-list-replaced"]
+    replaced = entries.get(action="monthly-list-replaced")
+    assert replaced.old["standard"]["players"] == len(first)
+    assert replaced.new == {"month": "2026-12", "lists": {"standard": {"players": len(again)}}}
+
+
+def test_nothing_is_stored_for_a_month_to_come_or_with_nothing_to_list(club: Club) -> None:
+    with pytest.raises(Refused, match="nothing to freeze"):
+        publish_month(club, dt.date(2026, 11, 1), who=WHO)
+    with pytest.raises(Refused, match="has not come"):
+        publish_month(club, dt.date(2999, 1, 1), who=WHO)
+    season(club)
+    with pytest.raises(Refused, match="no rapid list"):
+        publish_month(club, LIST_DAY, who=WHO, rating_list="rapid")
+    assert not FrozenList.objects.exists() and not FrozenRow.objects.exists()
+    assert not AuditEntry.objects.filter(action__startswith="monthly-list").exists()
+
+
+def test_the_page_shows_the_changes_since_the_month_before(club: Club) -> None:
+    publish_typed(club, OCTOBER, "October", dt.date(2026, 10, 6))
+    publish_month(club, dt.date(2026, 11, 1), who=WHO)
+    publish_typed(club, NOVEMBER, "November", dt.date(2026, 11, 10))
+    services.leave(member(club, "Carl Berg"), dt.date(2026, 11, 20), who=WHO)
+    publish_month(club, LIST_DAY, who=WHO)
+    december = FrozenList.objects.get(club=club, month=LIST_DAY)
+    changed = frozen_lists.changes(december, frozen_lists.rows(december))
+    by_name = {r["name"]: r for r in changed["rows"]}
+    november = {r.name: r for r in FrozenRow.objects.filter(frozen_list__month="2026-11-01")}
+    assert changed["previous"] == "2026-11"
+    assert by_name["Eve Adams"]["new"] and not by_name["Anna Smith"]["new"]
+    assert by_name["Anna Smith"]["rating_change"] == pytest.approx(
+        by_name["Anna Smith"]["rating"] - november["Anna Smith"].rating
+    )
+    assert [g["name"] for g in changed["gone"]] == ["Carl Berg"]
+    page = Client().get("/c/riverside/lists/2026-12/").content.decode()
+    assert "Changes since the list of 2026-11" in page and "Carl Berg" in page
+    change = by_name["Dana White"]["rating"] - november["Dana White"].rating
+    assert f"{change:+.0f}" in page
+    index = Client().get("/c/riverside/lists/").content.decode()
+    assert "/c/riverside/lists/2026-12/" in index and "/c/riverside/lists/2026-11/" in index
+    first = Client().get("/c/riverside/lists/2026-11/").content.decode()
+    assert "nothing to compare with" in first
+
+
+def test_privacy_is_the_live_lists(club: Club) -> None:
+    publish_typed(club, OCTOBER, "October", dt.date(2026, 10, 6))
+    services.set_member_flags(member(club, "Dana White"), junior=True, who=WHO)
+    publish_month(club, dt.date(2026, 11, 1), who=WHO)
+    web = Client()
+    live = web.get("/c/riverside/").content.decode()
+    page = web.get("/c/riverside/lists/2026-11/").content.decode()
+    sheet = web.get("/c/riverside/lists/2026-11.csv").content.decode()
+    for shown in (live, page, sheet):
+        assert "Dana White" not in shown and "D. W." in shown
+    assert "Anna Smith" in page
+    table = list(csv.reader(io.StringIO(sheet)))
+    assert table[0][:3] == ["Rank", "ID", "Name"] and len(table) == 5
+    services.set_privacy(club, who=WHO, visibility="arbiter")
+    for path in ("", "lists/", "lists/2026-11/", "lists/2026-11.csv"):
+        assert web.get(f"/c/riverside/{path}").status_code == 404
+    for path in ("lists/2026-13/", "lists/2025-01/", "lists/x/", "lists/2026-11/?list=<b>"):
+        assert Client().get(f"/c/riverside/{path}").status_code == 404
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_command(capsys: pytest.CaptureFixture[str], tmp_path: object) -> None:
+    club = services.create_club("Riverside Chess Club", who=WHO, slug="riverside")
+    publish_typed(club, OCTOBER, "October", dt.date(2026, 10, 6))
+    assert main(["monthly", "list"]) == 0
+    assert "no monthly list published yet" in capsys.readouterr().out
+    assert main(["monthly", "publish", "2026-11"]) == 0
+    assert "the list of 2026-11 published (standard): 4 players" in capsys.readouterr().out
+    assert main(["monthly", "publish", "2026-11"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "published already" in err
+    assert main(["monthly", "list", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["months"] == [
+        {"month": "2026-11", "lists": ["standard"]}
+    ]
+    assert main(["monthly", "show", "2026-11", "--json"]) == 0
+    shown = json.loads(capsys.readouterr().out)
+    assert [p["name"] for p in shown["players"]][0] == "Anna Smith"
+    assert shown["live_list_differs"] is False and shown["previous"] is None
+    assert main(["monthly", "show", "2026-11"]) == 0
+    assert "Anna Smith" in capsys.readouterr().out
+    for bad in (["show", "November"], ["show"], ["show", "2026-10"], ["publish", "2026-00"]):
+        assert main(["monthly", *bad]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith("clubrating monthly: error: ") and err.count("\n") == 1
