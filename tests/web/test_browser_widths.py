@@ -23,6 +23,7 @@ from clubrating.club.services import evening
 from clubrating.club.store.models import Club, Game, GameAnalysis, Member, Tournament
 from clubrating.club.services.moves import attach_typed_moves
 from clubrating.club.services.moves_links import issue_links
+from clubrating.club.services.monthly_lists import publish_month
 from tests.cpi.coach_games import build, publish_analysed
 
 from .conftest import PASSWORD, make_arbiter, publish_typed
@@ -108,6 +109,8 @@ def _club() -> dict[str, str]:
         facts=build(GAME, NOTES, result="1-0").to_dict(),
     )
     publish_analysed(club, 10, white=PLAYERS[11], black=PLAYERS[19], who="test")
+    publish_month(club, dt.date(2025, 11, 1), who="test")
+    publish_month(club, dt.date(2025, 12, 1), who="test")  # the changes since November's
     running = evening.start_evening(club, "Երեքշաբթի", dt.date.today(), 5, who="test")
     for name in PLAYERS[:8]:
         evening.register(running, name, who="test")
@@ -129,6 +132,8 @@ def _paths(
         "login": "/accounts/login/",
         "rating list": c,
         "tournaments": f"{c}t/",
+        "monthly lists": f"{c}lists/",
+        "monthly list": f"{c}lists/2025-12/",
         "tournament": f"{c}t/{t}/",
         "evening being played": f"{c}t/{r}/",
         "pairings to print": f"{c}t/{t}/print/pairings/",
