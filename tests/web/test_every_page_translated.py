@@ -410,6 +410,10 @@ def site(club: Club, evening: Tournament) -> Site:
         Visit(invitation.replace("/invite/", "/reset/"), status=404),
         Visit(invitation, post={"new_password1": "x", "new_password2": "y"}),
     ]
+    visits["c/<slug:slug>/arbiter/lists/publish/"] = [
+        Visit(f"{home}lists/publish/", arbiter=True, post={"month": "2024-03"}, follow=True),
+        Visit(f"{home}lists/publish/", arbiter=True, post={"month": "2024-03"}, follow=True),
+    ]  # published, then refused: both messages
     visits["c/<slug:slug>/arbiter/rebuild/"] = [
         Visit(f"{home}rebuild/", arbiter=True, post={}, follow=True)
     ]

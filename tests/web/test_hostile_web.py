@@ -109,6 +109,7 @@ POST_SURFACES: dict[str, dict[str, tuple[str, ...]]] = {
     "language/": {"": ("language", "next")},
     "m/<slug:token>/": {"": ("moves", "result")},
     ARBITER + "rebuild/": {"": ()},
+    ARBITER + "lists/publish/": {"": ("month", "replace")},
     ARBITER + "t/<int:tournament_id>/analysis/": {"retry": ()},
     ARBITER + "upload/": {
         "file": ("file", "name", "date", "has_juniors", "force"),

@@ -199,3 +199,28 @@ def test_the_command(capsys: pytest.CaptureFixture[str], tmp_path: object) -> No
         assert main(["monthly", *bad]) == 2
         err = capsys.readouterr().err
         assert err.startswith("clubrating monthly: error: ") and err.count("\n") == 1
+
+
+def test_the_arbiter_publishes_from_the_dashboard(club: Club, arbiter_client: Client) -> None:
+    publish_typed(club, OCTOBER, "October", dt.date(2026, 10, 6))
+    form = arbiter_client.get("/c/riverside/arbiter/").content.decode()
+    assert 'action="/c/riverside/arbiter/lists/publish/"' in form
+    done = arbiter_client.post(
+        "/c/riverside/arbiter/lists/publish/", {"month": "2026-11"}, follow=True
+    )
+    assert "the list of 2026-11 published (standard): 4 players" in done.content.decode()
+    assert FrozenList.objects.get(club=club).published_by == "web:anna-arbiter"
+    again = arbiter_client.post(
+        "/c/riverside/arbiter/lists/publish/", {"month": "2026-11"}, follow=True
+    )
+    assert "published already" in again.content.decode()
+    bad = arbiter_client.post(
+        "/c/riverside/arbiter/lists/publish/", {"month": "2026-1"}, follow=True
+    )
+    assert bad.status_code == 200 and "is not a month" in bad.content.decode()
+    assert (
+        FrozenList.objects.count() == 1
+        and AuditEntry.objects.filter(action="monthly-list").count() == 1
+    )
+    stranger = Client().post("/c/riverside/arbiter/lists/publish/", {"month": "2026-10"})
+    assert stranger.status_code == 302 and FrozenList.objects.count() == 1

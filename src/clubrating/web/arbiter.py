@@ -134,6 +134,7 @@ def dashboard(request: HttpRequest, access: ClubAccess) -> HttpResponse:
         tournaments=tournaments.tournaments(access.club),
         last_rebuild=log,
         rebuild_reason=audit_log.rebuild_reason(log) if log else "",
+        this_month=f"{zones.today(access.club.time_zone):%Y-%m}",
     )
 
 

@@ -1,5 +1,5 @@
 """The monthly lists on the web: the club's frozen lists by month, one list with what changed
-since the month before, and its CSV (docs/ratings.md, "Monthly lists"). Names as the viewer may
+since the month before, its CSV, and the arbiter's form that publishes a month's (docs/ratings.md, "Monthly lists"). Names as the viewer may
 see them now, exactly as on the live list (web/access.py)."""
 
 from __future__ import annotations
@@ -9,14 +9,18 @@ import io
 from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse
-from django.views.decorators.http import require_safe
+from django.views.decorators.http import require_POST, require_safe
 
 from clubrating.club.derived.frozen_lists import differs_from_replay
 from clubrating.club.read import frozen_lists
+from clubrating.club.services.monthly_lists import publish_month
+from clubrating.club.services.outcome import Outcome
 from clubrating.club.store.models import FrozenList
 from clubrating.errors import InputError, NotFound
+from clubrating.formats import zones
 from clubrating.formats.csv import spreadsheet_cell
 from clubrating.web.access import ClubAccess, club_view
+from clubrating.web.arbiter import act, arbiter_view, who
 from clubrating.web.views import FIDE_COLUMNS, _download, _page
 
 
@@ -95,3 +99,19 @@ def month_csv(request: HttpRequest, access: ClubAccess, month: str) -> HttpRespo
         writer.writerow([spreadsheet_cell(c) for c in cells])
     filename = f"{access.club.slug}-{frozen.rating_list}-{name}.csv"
     return _download(out.getvalue(), "text/csv; charset=utf-8", filename)
+
+
+@require_POST
+@arbiter_view
+def publish(request: HttpRequest, access: ClubAccess) -> HttpResponse:
+    """The dashboard's form: the month typed (this month when blank) published, or refused in
+    one message (docs/ratings.md, "Monthly lists")."""
+
+    def publish_it() -> Outcome:
+        text = request.POST.get("month", "").strip()[:20]
+        today = zones.today(access.club.time_zone)
+        month = frozen_lists.month_of(text) if text else today.replace(day=1)
+        replace = request.POST.get("replace") == "on"
+        return publish_month(access.club, month, who=who(request), replace=replace)
+
+    return act(request, publish_it, f"{access.base}arbiter/")

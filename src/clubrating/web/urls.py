@@ -63,6 +63,7 @@ club_patterns = [
 arbiter_patterns = [
     path("", arbiter.dashboard, name="arbiter"),
     path("rebuild/", arbiter.rebuild_now, name="arbiter-rebuild"),
+    path("lists/publish/", monthly.publish, name="arbiter-monthly-publish"),
     path("audit/", arbiter.audit_page, name="arbiter-audit"),
     path("upload/", arbiter.upload, name="arbiter-upload"),
     path("t/<int:tournament_id>/", arbiter.review, name="arbiter-tournament"),

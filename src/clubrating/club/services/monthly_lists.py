@@ -45,8 +45,8 @@ def publish_month(
         if old and not replace:
             raise Refused(
                 gettext_noop(
-                    "the %(lists)s list of %(month)s was published already; it stays as it is "
-                    "(--replace publishes it again, in the audit log)"
+                    "the %(lists)s list of %(month)s was published already and stays as it is; to "
+                    "publish it again, say so (replacing it goes in the audit log)"
                 ),
                 lists=list_names(sorted(old)),
                 month=f"{month:%Y-%m}",
