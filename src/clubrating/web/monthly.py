@@ -1,6 +1,7 @@
 """The monthly lists on the web: the club's frozen lists by month, one list with what changed
-since the month before, its CSV, and the arbiter's form that publishes a month's (docs/ratings.md, "Monthly lists"). Names as the viewer may
-see them now, exactly as on the live list (web/access.py)."""
+since the month before, its CSV, and the arbiter's form that publishes a month's list
+(docs/ratings.md, "Monthly lists"). Names as the viewer may see them now, exactly as on the live
+list (web/access.py)."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from clubrating.club.store.models import FrozenList
 from clubrating.errors import InputError, NotFound
 from clubrating.formats import zones
 from clubrating.formats.csv import spreadsheet_cell
+from clubrating.web import tables
 from clubrating.web.access import ClubAccess, club_view
 from clubrating.web.arbiter import act, arbiter_view, who
 from clubrating.web.views import FIDE_COLUMNS, _download, _page
@@ -62,6 +64,7 @@ def month_index(request: HttpRequest, access: ClubAccess) -> HttpResponse:
 def month_page(request: HttpRequest, access: ClubAccess, month: str) -> HttpResponse:
     frozen = _frozen(request, access, month)
     changed = frozen_lists.changes(frozen, frozen_lists.rows(frozen))
+    rows = [_shown(access, r) for r in changed["rows"]]
     return _page(
         request,
         access,
@@ -70,7 +73,8 @@ def month_page(request: HttpRequest, access: ClubAccess, month: str) -> HttpResp
         month=f"{frozen.month:%Y-%m}",
         lists=frozen_lists.lists_of_month(frozen),
         previous=changed["previous"],
-        rows=[_shown(access, r) for r in changed["rows"]],
+        rows=rows,
+        rows_html=tables.frozen_rows(rows, access.base, compared=bool(changed["previous"])),
         gone=[_shown(access, g) for g in changed["gone"]],
         differs=differs_from_replay(frozen),
     )

@@ -55,20 +55,23 @@ def lists_on(club: Club, day: dt.date) -> dict[str, list[ListedRow]]:
     policy = policy_for(club)
     snapshots = snapshot_before(club, (day, BEFORE_EVERY_EVENT, 0))
     initial = initial_list_standings(club, policy)
-    earlier = [
-        t
-        for t in Tournament.objects.filter(
-            club=club, status=TournamentStatus.PUBLISHED, date__lt=day
-        )
-        if t.is_rated
-    ]
+    controls = (
+        Tournament.objects.filter(club=club, status=TournamentStatus.PUBLISHED, date__lt=day)
+        .exclude(kind="bughouse")
+        .order_by()
+        .values_list("time_control", flat=True)
+        .distinct()
+    )  # one event of each time control stands for them all: a few rows, not every event
+    earlier = [Tournament(club=club, time_control=control) for control in controls]
     names = sorted(
         history_lists(club, earlier) | set(snapshots) | ({"standard"} if initial else set())
     )
     members = {
-        m.id: m
-        for m in Member.objects.filter(club=club, merged_into=None)
-        if m.left is None or m.left >= day
+        member_id: name
+        for member_id, name, left in Member.objects.filter(club=club, merged_into=None)
+        .order_by()
+        .values_list("id", "name", "left")
+        if left is None or left >= day
     }
     found = {}
     for name in names:
@@ -86,7 +89,7 @@ def lists_on(club: Club, day: dt.date) -> dict[str, list[ListedRow]]:
 def _ranked(
     club: Club,
     rows: list[tuple[int, float, int, dt.date | None]],
-    members: dict[int, Member],
+    members: dict[int, str],
     provisional_below: int,
 ) -> list[ListedRow]:
     """The rows in the live list's order, inactive members (rating/activity.py) unranked."""
@@ -94,7 +97,7 @@ def _ranked(
         key=lambda r: (
             r[2] < provisional_below,
             -r[1],
-            collation.sort_key(members[r[0]].name, club.language),
+            collation.sort_key(members[r[0]], club.language),
             r[0],
         )
     )
@@ -110,7 +113,7 @@ def _ranked(
         listed.append(
             ListedRow(
                 member_id,
-                members[member_id].name,
+                members[member_id],
                 rating,
                 games,
                 provisional,
@@ -126,8 +129,9 @@ def differs_from_replay(frozen: FrozenList) -> bool:
     """Whether the list on the frozen list's day, as today's history gives it, is not the one
     published (a later correction, a merge, a member's leaving day): the pages say so."""
     today = lists_on(frozen.club, frozen.month).get(frozen.rating_list, [])
-    stored = [
-        (r.member_id, r.rating, r.games, r.rank)
-        for r in FrozenRow.objects.filter(frozen_list=frozen).order_by("position")
-    ]
+    stored = list(
+        FrozenRow.objects.filter(frozen_list=frozen)
+        .order_by("position")
+        .values_list("member_id", "rating", "games", "rank")
+    )
     return stored != [(r.member_id, r.rating, r.games, r.rank) for r in today]

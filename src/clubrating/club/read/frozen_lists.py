@@ -63,26 +63,40 @@ def lists_of_month(frozen: FrozenList) -> list[str]:
     )
 
 
+ROW_FIELDS = (
+    "position",
+    "rank",
+    "member_id",
+    "name",
+    "rating",
+    "games",
+    "provisional",
+    "inactive",
+    "last_played",
+    "member__junior",
+    "member__full_name_consent",
+)
+
+
 def rows(frozen: FrozenList) -> list[dict[str, Any]]:
     """The frozen list's lines in their order, with the member's privacy flags of today."""
-    return [
-        {
-            "position": r.position,
-            "rank": r.rank,
-            "member_id": r.member_id,
-            "name": r.name,
-            "rating": r.rating,
-            "games": r.games,
-            "provisional": r.provisional,
-            "inactive": r.inactive,
-            "last_played": r.last_played.isoformat() if r.last_played else None,
-            "junior": r.member.junior,
-            "full_name_consent": r.member.full_name_consent,
-        }
-        for r in FrozenRow.objects.filter(frozen_list=frozen)
-        .select_related("member")
-        .order_by("position")
-    ]
+    found = []
+    for values in (
+        FrozenRow.objects.filter(frozen_list=frozen).order_by("position").values_list(*ROW_FIELDS)
+    ):
+        row = dict(zip(ROW_FIELDS, values))
+        last = row["last_played"]
+        found.append(
+            {
+                **{k: v for k, v in row.items() if not k.startswith("member__")},
+                "provisional": bool(row["provisional"]),
+                "inactive": bool(row["inactive"]),
+                "last_played": last.isoformat() if last else None,
+                "junior": bool(row["member__junior"]),
+                "full_name_consent": bool(row["member__full_name_consent"]),
+            }
+        )
+    return found
 
 
 def previous(frozen: FrozenList) -> FrozenList | None:
@@ -103,7 +117,12 @@ def changes(frozen: FrozenList, rows_now: list[dict[str, Any]]) -> dict[str, Any
     before = previous(frozen)
     if before is None:
         return {"previous": None, "rows": rows_now, "gone": []}
-    then = {r.member_id: r for r in FrozenRow.objects.filter(frozen_list=before)}
+    then = {
+        member: (rating, rank)
+        for member, rating, rank in FrozenRow.objects.filter(frozen_list=before).values_list(
+            "member_id", "rating", "rank"
+        )
+    }
     annotated = []
     for row in rows_now:
         old = then.get(row["member_id"])
@@ -111,10 +130,8 @@ def changes(frozen: FrozenList, rows_now: list[dict[str, Any]]) -> dict[str, Any
             {
                 **row,
                 "new": old is None,
-                "rating_change": None if old is None else row["rating"] - old.rating,
-                "rank_change": (
-                    old.rank - row["rank"] if old is not None and old.rank and row["rank"] else None
-                ),
+                "rating_change": None if old is None else row["rating"] - old[0],
+                "rank_change": old[1] - row["rank"] if old and old[1] and row["rank"] else None,
             }
         )
     present = {r["member_id"] for r in rows_now}
