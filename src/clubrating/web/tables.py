@@ -37,9 +37,9 @@ def frozen_rows(rows: Iterable[dict[str, Any]], base: str, *, compared: bool) ->
     """A monthly list's rows (web/monthly.py), built here as the live list's are: a template loop
     took 0.5 s for a big club's 561 rows (benchmarks/measure_monthly_list.py). ``compared``: the
     change column since the month before."""
-    provisional = f' <span class="tag">{escape(gettext("provisional"))}</span>'
-    inactive = f' <span class="tag">{escape(gettext("inactive"))}</span>'
-    new = f'<span class="tag">{escape(pgettext("monthly list", "new"))}</span>'
+    words = gettext("provisional"), gettext("inactive"), pgettext("monthly list", "new")
+    provisional, inactive, new = (f'<span class="tag">{escape(w)}</span>' for w in words)
+    provisional, inactive = " " + provisional, " " + inactive
     out = []
     for r in rows:
         moved = f"<br><small>↑{r['rank_up']}</small>" if r["rank_up"] else ""
