@@ -40,7 +40,8 @@ DERIVED = ("club/derived/",)
 JOBS = ("club/jobs/",)
 MIGRATIONS = "club/store/migrations/"  # data migrations write whatever their change needs
 SOURCE_ROWS = """Club Member Tournament Entry Game Bye Merge Distinct InitialEntry Evening
-EveningPlayer EveningBoard MovesLink MovesSubmission ResultSubmission MovesAttempt User""".split()
+EveningPlayer EveningBoard MovesLink MovesSubmission ResultSubmission MovesAttempt User
+FrozenList FrozenRow""".split()
 
 WRITERS: dict[str, tuple[str, ...]] = {
     # the club's history and settings, and what the arbiters and the phones send: the services
