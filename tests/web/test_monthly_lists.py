@@ -20,6 +20,8 @@ from clubrating.club.read import frozen_lists
 from clubrating.club.services.monthly_lists import publish_month
 from clubrating.club.store.models import AuditEntry, Club, FrozenList, FrozenRow, Game, Member
 from clubrating.errors import Refused
+from clubrating.formats.records import TimeControl
+from clubrating.formats.typed import parse_typed
 from tests.club.rating_oracle import club_facts
 from tests.oracle import ratings as oracle
 
@@ -224,3 +226,37 @@ def test_the_arbiter_publishes_from_the_dashboard(club: Club, arbiter_client: Cl
     )
     stranger = Client().post("/c/riverside/arbiter/lists/publish/", {"month": "2026-10"})
     assert stranger.status_code == 302 and FrozenList.objects.count() == 1
+
+
+@pytest.mark.django_db
+def test_separate_lists_are_frozen_each(db: None) -> None:
+    """With a list per time control every list is frozen (or the one asked for), each equal to
+    the oracle's list of that time control, and its page chosen by ``?list=``."""
+    club = services.create_club("Riverside", who=WHO, slug="riverside", separate_lists=True)
+    services.set_privacy(club, who=WHO, visibility="public")
+    for day, control, text in ((6, TimeControl.RAPID, OCTOBER), (13, TimeControl.BLITZ, NOVEMBER)):
+        record = dataclasses.replace(
+            parse_typed(text, name=f"{control.value} night", date=dt.date(2026, 10, day)),
+            time_control=control,
+        )
+        t = services.import_tournament(club, record, who=WHO, today=dt.date(2030, 1, 1))
+        services.all_new_members(t, who=WHO)
+        services.publish(t, who=WHO)
+    publish_month(club, LIST_DAY, who=WHO, rating_list="blitz")
+    assert [f.rating_list for f in FrozenList.objects.all()] == ["blitz"]
+    with pytest.raises(Refused, match="blitz list of 2026-12 was published already"):
+        publish_month(club, LIST_DAY, who=WHO)  # nothing of rapid is stored either
+    assert FrozenList.objects.count() == 1
+    outcome = publish_month(club, dt.date(2026, 11, 1), who=WHO)
+    assert "(blitz, rapid)" in str(outcome)
+    facts = club_facts(club)
+    current = oracle.rate(facts)[1]
+    for name in ("rapid", "blitz"):
+        frozen = FrozenList.objects.get(month="2026-11-01", rating_list=name)
+        assert {r[0]: r[1] for r in stored(frozen)} == pytest.approx(
+            {who: c.rating for (who, lst), c in current.items() if lst == name}
+        )
+    page = Client().get("/c/riverside/lists/2026-11/?list=rapid").content.decode()
+    assert "Dana White" in page and "Eve Adams" not in page  # Eve played blitz only
+    index = Client().get("/c/riverside/lists/").content.decode()
+    assert "/c/riverside/lists/2026-11/?list=blitz" in index
