@@ -118,12 +118,13 @@ RANKED_AS_WRITTEN = {
 def test_every_real_trf_file_is_stored_in_the_order_of_the_ranks_written_in_it(
     path: Path, db: None
 ) -> None:
-    from clubrating.club import services
+    from clubrating.club.services.clubs import create_club
+    from clubrating.club.services.tournaments import import_tournament
     from clubrating.club.read import tournaments
 
-    club = services.create_club("Acceptance", who="acceptance")
+    club = create_club("Acceptance", who="acceptance")
     record = read_tournament_file(str(path))
-    tournament = services.import_tournament(
+    tournament = import_tournament(
         club, record, who="acceptance", date=record.date or dt.date(2020, 1, 1)
     )
     table = tournamentsents.standings(tournament)
@@ -235,12 +236,13 @@ PLACEHOLDER_RANKS = {
 def test_the_standings_places_are_the_file_s_ranks_wherever_they_order_its_points(
     path: Path, db: None
 ) -> None:
-    from clubrating.club import services
+    from clubrating.club.services.clubs import create_club
+    from clubrating.club.services.tournaments import import_tournament
     from clubrating.club.read import tournaments
 
-    club = services.create_club("Acceptance", who="acceptance")
+    club = create_club("Acceptance", who="acceptance")
     record = read_tournament_file(str(path))
-    tournament = services.import_tournament(
+    tournament = import_tournament(
         club, record, who="acceptance", date=record.date or dt.date(2020, 1, 1)
     )
     table = tournamentsents.standings(tournament)

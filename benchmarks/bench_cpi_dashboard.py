@@ -60,7 +60,8 @@ def fake_facts(rng: random.Random) -> dict:
 
 
 def grow(club, size: int, made: int, rng: random.Random) -> int:
-    from clubrating.club import services
+    from clubrating.club.services.names import accept_exact, all_new_members
+    from clubrating.club.services.tournaments import import_tournament, publish
     from clubrating.club.store.models import Game, GameAnalysis
     from clubrating.formats.records import Pairing, PlayerEntry, TournamentRecord
 
@@ -74,10 +75,10 @@ def grow(club, size: int, made: int, rng: random.Random) -> int:
             source="b",
             format="csv",
         )
-        t = services.import_tournament(club, record, who="bench", today=dt.date(2030, 1, 1))
-        services.accept_exact(t, who="bench")
-        services.all_new_members(t, who="bench")
-        services.publish(t, who="bench")
+        t = import_tournament(club, record, who="bench", today=dt.date(2030, 1, 1))
+        accept_exact(t, who="bench")
+        all_new_members(t, who="bench")
+        publish(t, who="bench")
         GameAnalysis.objects.bulk_create(
             [
                 GameAnalysis(game=g, engine="Fake", nodes=1000, facts=fake_facts(rng))
@@ -107,13 +108,13 @@ def main(sizes: tuple[int, ...]) -> None:
     from django.test import Client
     from django.test.utils import CaptureQueriesContext
 
-    from clubrating.club import services
+    from clubrating.club.services.clubs import create_club
     from clubrating.club.derived.coach import cpi_brief, exercises_for
     from clubrating.club.derived.ledger import rebuild_cpi
     from clubrating.club.store.models import Member
 
     settings.ALLOWED_HOSTS = ["testserver"]
-    club = services.create_club("Bench", who="bench", slug="bench")
+    club = create_club("Bench", who="bench", slug="bench")
     user = User.objects.create_user("bench-arbiter", password="x")
     club.arbiters.add(user)
     client = Client()

@@ -90,15 +90,15 @@ class Bench:
         from clubrating import djangoenv
 
         djangoenv.setup(url, migrate=True)
-        from clubrating.club import services
+        from clubrating.club.services import clubs, names, tournaments
         from clubrating.club.store.models import Club, Game, GameAnalysis, Tournament
 
-        self.services = services
+        self.names, self.tournament_services = names, tournaments
         self.changes = 0
         self.facts: dict[str, Any] = {}
         club = Club.objects.filter(name="Bench").first()  # --db of an earlier run: go on with it
         if club is None:
-            self.club = services.create_club("Bench", who="bench")
+            self.club = clubs.create_club("Bench", who="bench")
             self.games = self.tournaments = 0
             return
         self.club = club
@@ -137,8 +137,7 @@ class Bench:
 
     def publish(self, rounds: int, boards: int = BOARDS) -> Any:
         """Import, link and publish one tournament (forced: each repeats the same pairings)."""
-        services = self.services
-        t = services.import_tournament(
+        t = self.tournament_services.import_tournament(
             self.club,
             self.record(rounds, boards),
             who="bench",
@@ -146,9 +145,9 @@ class Bench:
             force=True,
         )
         if self.games == 0:
-            services.all_new_members(t, who="bench")
+            self.names.all_new_members(t, who="bench")
         else:
-            services.accept_exact(t, who="bench")
+            self.names.accept_exact(t, who="bench")
         self.games += rounds * boards
         return t
 
@@ -158,7 +157,7 @@ class Bench:
         from clubrating.club.store.models import Game, GameAnalysis
 
         if not self.facts:
-            self.services.publish(self.publish(1, 2), who="bench")
+            self.tournament_services.publish(self.publish(1, 2), who="bench")
             analyse_games(self.club, nodes=2000, jobs=1, rebuild=False)
             for moves, facts in GameAnalysis.objects.values_list("game__moves", "facts"):
                 self.facts[moves] = facts
@@ -166,7 +165,7 @@ class Bench:
             Game.objects.filter(tournament__club=self.club).update(moves="")
         while self.games < games:
             rounds = max(1, min(ROUNDS, (games - self.games) // BOARDS))
-            self.services.publish(self.publish(rounds), who="bench")
+            self.tournament_services.publish(self.publish(rounds), who="bench")
 
     def analyse(self, every: int, limit: int) -> None:
         """Copy the openings' facts to every ``every``-th game with moves, in the ledger's order,
@@ -220,7 +219,7 @@ def end_to_end(bench: Bench, games: int, every: int, runs: int) -> None:
     middle = Game.objects.filter(analysis__isnull=False, tournament__club=bench.club).order_by(
         "tournament__date", "round", "board"
     )[analysed // 2]
-    services = bench.services
+    services = bench.tournament_services
     publishes, corrections = [], []
     for _ in range(runs):
         evening = bench.publish(1)
@@ -284,9 +283,11 @@ def profile_end_to_end(bench: Bench, games: int, every: int) -> None:
     )[analysed // 2]
     print(f"club of {bench.games} games, {analysed} analysed")
     evening = bench.publish(1)
-    profiled("publish", lambda: bench.services.publish(evening, who="bench"))
-    profiled("correction", lambda: bench.services.correct_result(middle, "0-1", who="bench"))
-    bench.services.correct_result(middle, "1-0", who="bench")
+    profiled("publish", lambda: bench.tournament_services.publish(evening, who="bench"))
+    profiled(
+        "correction", lambda: bench.tournament_services.correct_result(middle, "0-1", who="bench")
+    )
+    bench.tournament_services.correct_result(middle, "1-0", who="bench")
 
 
 def main() -> None:

@@ -7,7 +7,7 @@ its players' hidden strengths and results), loaded with PostgreSQL's COPY (``exe
 on SQLite), then rated by the product's own rebuild, club by club. Measured, ``--runs``
 times each, medians:
 1. the full rebuild of the largest club (``rebuild_derived``, as ``clubrating rebuild``);
-2. a correction in that club (``services.correct_result``), in its newest tournament and in
+2. a correction in that club (``correct_result``), in its newest tournament and in
    one three weeks older, each checked equal to a full replay (target <= 0.5 s);
 3. the club page of the second-largest club at 20 concurrent clients against
    ``clubrating serve`` (gunicorn) on loopback, while nothing else runs and while another
@@ -238,7 +238,7 @@ def load(shapes: list[Any]) -> dict[str, Any]:
 
     from clubrating.club.derived.rebuild import rebuild_derived
     from clubrating.club.store.models import Entry, Game, Member, Tournament
-    from clubrating.club.services import create_club, set_privacy
+    from clubrating.club.services.clubs import create_club, set_privacy
 
     tables = {
         "member": Table(Member, ("id", "club_id", "name", "junior")),
@@ -341,7 +341,7 @@ def other_result(game: Any) -> str:
 def measure_history(slug: str, runs: int) -> dict[str, Any]:
     """Per run: each correction, then a full rebuild checking that the stored rows after the
     correction are exactly what a full replay gives."""
-    from clubrating.club import services
+    from clubrating.club.services.tournaments import correct_result
     from clubrating.club.derived.rebuild import rebuild_derived
     from clubrating.club.store.models import Club, Game
 
@@ -353,7 +353,7 @@ def measure_history(slug: str, runs: int) -> dict[str, Any]:
         for where, game_id in games.items():
             game = Game.objects.get(id=game_id)
             load_before, started = load_average(), time.perf_counter()
-            services.correct_result(game, other_result(game), who="bench")
+            correct_result(game, other_result(game), who="bench")
             seconds = time.perf_counter() - started
             load_before_full, started = load_average(), time.perf_counter()
             check = rebuild_derived(club, reason="benchmark check", expect_difference=False)

@@ -34,7 +34,9 @@ def main() -> None:
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    from clubrating.club import services
+    from clubrating.club.services.clubs import create_club
+    from clubrating.club.services.names import accept_exact, all_new_members
+    from clubrating.club.services.tournaments import import_tournament
     from clubrating.club.services import initial_list as il
     from clubrating.formats.ratinglist import read_rating_list
     from clubrating.formats.records import Pairing, PlayerEntry, TournamentRecord
@@ -57,9 +59,7 @@ def main() -> None:
             source="bench",
             format="csv",
         )
-        return services.import_tournament(
-            club, record, who="bench", today=dt.date(2030, 1, 1), force=True
-        )
+        return import_tournament(club, record, who="bench", today=dt.date(2030, 1, 1), force=True)
 
     def seed(club: Any) -> None:
         text = "Name;Rating;Games\n" + "".join(
@@ -76,16 +76,16 @@ def main() -> None:
         print(f"{label:<28} {wall:8.3f} {cpu:8.3f} {len(captured):8d}", flush=True)
 
     print(f"{'':<28} {'wall s':>8} {'CPU s':>8} {'queries':>8}")
-    club = services.create_club("Bench", who="bench")
+    club = create_club("Bench", who="bench")
     first = tournament(club, 1)
-    measure(f"link --all-new ({len(names)})", lambda: services.all_new_members(first, who="bench"))
+    measure(f"link --all-new ({len(names)})", lambda: all_new_members(first, who="bench"))
     second = tournament(club, 2)
-    measure(f"link --exact ({len(names)})", lambda: services.accept_exact(second, who="bench"))
+    measure(f"link --exact ({len(names)})", lambda: accept_exact(second, who="bench"))
     seed(club)
     measure(
         f"initial list exact ({len(names)})", lambda: il.accept_exact_initial(club, who="bench")
     )
-    other = services.create_club("Other", who="bench")
+    other = create_club("Other", who="bench")
     seed(other)
     measure(f"initial list new ({len(names)})", lambda: il.all_new_initial(other, who="bench"))
 

@@ -93,7 +93,7 @@ def fresh_database(folder: str, name: str):  # type: ignore[no-untyped-def]
     connections["default"].close()
     connections["default"].settings_dict["NAME"] = os.path.join(folder, name)
     call_command("migrate", verbosity=0)
-    from clubrating.club.services import create_club
+    from clubrating.club.services.clubs import create_club
 
     return create_club(f"Bench {name}", who="bench", slug=name.replace(".", "-"))
 
@@ -114,7 +114,7 @@ def main() -> int:
     from clubrating import djangoenv
 
     djangoenv.setup(f"sqlite:///{folder}/federation.sqlite3")
-    from clubrating.club import services
+    from clubrating.club.services.tournaments import correct_result
     from clubrating.club.store.models import Game, Tournament
     from clubrating.club.derived.rebuild import rebuild_derived
     from clubrating.demo.simulate import simulate_history
@@ -147,7 +147,7 @@ def main() -> int:
     corrections = []
     for result in ["1/2-1/2", "1-0", "0-1", "1/2-1/2", "1-0"][: max(3, args.runs)]:
         started = time.perf_counter()
-        outcome = services.correct_result(Game.objects.get(id=game.id), result, who="bench")
+        outcome = correct_result(Game.objects.get(id=game.id), result, who="bench")
         corrections.append(time.perf_counter() - started)
     check = rebuild_derived(club, reason="check", expect_difference=False)
     full_club = []

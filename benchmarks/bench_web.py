@@ -55,14 +55,14 @@ def build(url: str, seed: int = 7) -> tuple[str, int]:
     djangoenv.setup(url, migrate=True)
     from django.db import transaction
 
-    from clubrating.club import services
+    from clubrating.club.services.clubs import create_club, set_privacy
     from clubrating.club.store.models import Entry, Game, Member, Tournament
     from clubrating.club.derived.rebuild import rebuild_derived
     from clubrating.demo.simulate import game_points
 
     rng = random.Random(seed)
-    club = services.create_club("Bench Chess Club", who="bench", slug="bench")
-    services.set_privacy(club, who="bench", visibility="public")
+    club = create_club("Bench Chess Club", who="bench", slug="bench")
+    set_privacy(club, who="bench", visibility="public")
     strength = [rng.gauss(1500, 300) for _ in range(MEMBERS)]
     with transaction.atomic():
         members = Member.objects.bulk_create(

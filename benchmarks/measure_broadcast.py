@@ -40,17 +40,18 @@ def main() -> None:
     from django.core.management import call_command
     from django.test import Client
 
-    from clubrating.club import services
+    from clubrating.club.services.clubs import create_club, set_privacy
+    from clubrating.club.services.names import all_new_members
     from clubrating.club.services import evening
     from clubrating.club.store.models import EveningBoard
 
     call_command("migrate", verbosity=0)
-    club = services.create_club("Measure Club", who="measure", slug="measure")
-    services.set_privacy(club, who="measure", visibility="public")
+    club = create_club("Measure Club", who="measure", slug="measure")
+    set_privacy(club, who="measure", visibility="public")
     t = evening.start_evening(club, "Forty", dt.date(2024, 1, 9), ROUNDS, who="measure")
     for i in range(PLAYERS):
         evening.register(t, f"Player{i:02d} Surname", who="measure")
-    services.all_new_members(t, who="measure")
+    all_new_members(t, who="measure")
     for rnd in range(1, ROUNDS + 1):
         evening.pair_next_round(t, who="measure")
         if rnd < ROUNDS:

@@ -80,21 +80,21 @@ def main() -> int:
         from django.test import Client
         from django.test.utils import CaptureQueriesContext
 
-        from clubrating.club import services
+        from clubrating.club.services.clubs import create_club, set_privacy
+        from clubrating.club.services.names import all_new_members
+        from clubrating.club.services.tournaments import import_tournament, publish
         from clubrating.club.store.models import Game, GameAnalysis
         from clubrating.club.services.moves import attach_typed_moves
         from clubrating.formats.typed import parse_typed
 
-        club = services.create_club("Bench Club", who="bench", slug="bench")
-        services.set_privacy(club, who="bench", visibility="public")
+        club = create_club("Bench Club", who="bench", slug="bench")
+        set_privacy(club, who="bench", visibility="public")
         record = parse_typed(
             "1, Anna Smith, Bob Jones, 1/2-1/2\n", name="Bench", date=dt.date(2024, 1, 9)
         )
-        tournament = services.import_tournament(
-            club, record, who="bench", today=dt.date(2030, 1, 1)
-        )
-        services.all_new_members(tournament, who="bench")
-        services.publish(tournament, who="bench")
+        tournament = import_tournament(club, record, who="bench", today=dt.date(2030, 1, 1))
+        all_new_members(tournament, who="bench")
+        publish(tournament, who="bench")
         game = Game.objects.get(tournament=tournament)
         sans = long_game()
         attach_typed_moves(game, " ".join(sans), who="bench", confirm=True)

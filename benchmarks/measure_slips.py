@@ -33,16 +33,17 @@ def main() -> None:
     from django.core.management import call_command
     from django.test import Client
 
-    from clubrating.club import services
+    from clubrating.club.services.clubs import create_club
+    from clubrating.club.services.tournaments import import_tournament
     from clubrating.formats.typed import parse_typed
 
     call_command("migrate", verbosity=0)
-    club = services.create_club("Measure Club", who="measure", slug="measure")
+    club = create_club("Measure Club", who="measure", slug="measure")
     text = "".join(
         f"1, Player{2 * i:02d} Surname, Player{2 * i + 1:02d} Othername, 1-0\n"
         for i in range(BOARDS)
     )
-    t = services.import_tournament(
+    t = import_tournament(
         club,
         parse_typed(text, name="Forty", date=dt.date(2024, 1, 9)),
         who="measure",

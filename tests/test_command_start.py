@@ -8,6 +8,8 @@ hook that records who imported each heavy module first, so that a failure names 
 
 from __future__ import annotations
 
+import argparse
+import importlib
 import json
 import os
 import subprocess
@@ -15,6 +17,8 @@ import sys
 from pathlib import Path
 
 import pytest
+
+from clubrating.commands import VERBS
 
 ROOT = Path(__file__).resolve().parents[1]
 ENV = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
@@ -130,3 +134,90 @@ def test_the_watch_names_the_chain_of_a_command_that_needs_a_heavy_library(club:
     chains = heavy_imports("--database", club, "tournament", "1")
     assert "tiebreak_core" in chains
     assert chains["tiebreak_core"][-2:] == ["clubrating.tournament.standings", "tiebreak_core"]
+
+
+# Sets Django up on a new database, schema included, as a command does; prints the heavy modules
+# then loaded and the command modules (none: the app imports no command).
+SETUP = """
+import json, sys
+from clubrating import djangoenv
+djangoenv.setup(sys.argv[2], migrate=True, must_exist=False)
+heavy = [m for m in json.loads(sys.argv[1]) if m in sys.modules]
+commands = sorted(m for m in sys.modules if m.startswith("clubrating.commands"))
+print(json.dumps({"heavy": heavy, "commands": commands}))
+"""
+
+
+def test_django_s_setup_imports_no_heavy_library(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'new.sqlite3'}"
+    run = subprocess.run(
+        [sys.executable, "-c", SETUP, json.dumps(HEAVY), url],
+        env=ENV,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert run.returncode == 0, run.stderr
+    report = json.loads(run.stdout)
+    assert report == {"heavy": [], "commands": []}
+
+
+# Runs the command line, then prints the command modules it imported.
+IMPORTED = """
+import json, sys
+from clubrating.cli import main
+try:
+    main(sys.argv[1:])
+except SystemExit:
+    pass
+print(json.dumps(sorted(m for m in sys.modules if m.startswith("clubrating.commands"))))
+"""
+
+
+def commands_imported(*words: str) -> list[str]:
+    run = subprocess.run(
+        [sys.executable, "-c", IMPORTED, *words],
+        env=ENV,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    imported: list[str] = json.loads(run.stdout.splitlines()[-1])
+    return imported
+
+
+def test_the_help_imports_no_command_module_and_a_verb_its_own() -> None:
+    shared = ["clubrating.commands", "clubrating.commands.argparse_words"]
+    assert commands_imported("--help") == shared + ["clubrating.commands.output"]
+    assert commands_imported("rate", "--help") == sorted(
+        shared + ["clubrating.commands.output", "clubrating.commands.rate"]
+    )
+
+
+def test_the_verbs_table_is_what_the_modules_register(monkeypatch: pytest.MonkeyPatch) -> None:
+    from clubrating.cli import build_parser, common_options
+    from clubrating.commands import MODULES, VERBS
+
+    for module in MODULES:
+        parser = argparse.ArgumentParser()
+        subparsers = parser.add_subparsers()
+        importlib.import_module(module).register(subparsers, common_options())
+        assert list(subparsers.choices) == [v.name for v in VERBS if v.path == module]
+    for language in ("en_US.UTF-8", "ru_RU.UTF-8", "hy_AM.UTF-8"):
+        monkeypatch.setenv("LANG", language)
+        # clubrating --help from the table alone is the help of the parser of every module
+        assert build_parser("").format_help() == build_parser().format_help()
+
+
+@pytest.mark.parametrize(
+    "module", sorted({v.path for v in VERBS if not v.django}), ids=lambda m: m.split(".")[-1]
+)
+def test_a_module_marked_without_django_imports_without_it(module: str) -> None:
+    code = (
+        f"import sys, {module}; from django.apps import apps; "
+        "assert not apps.ready and 'clubrating.club.store.models' not in sys.modules"
+    )
+    run = subprocess.run(
+        [sys.executable, "-c", code], env=ENV, capture_output=True, text=True, timeout=300
+    )
+    assert run.returncode == 0, run.stderr

@@ -11,73 +11,22 @@ so that no stored text, however it came in, can command the terminal.
 from __future__ import annotations
 
 import argparse
+import functools
 import importlib
-import json
-import os
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any, TextIO
 
 from clubrating import __version__
-from clubrating.commands import COMMAND_MODULES
-from clubrating.commands.argparse_words import VERSION_HELP, speak_the_command_language
 from clubrating import djangoenv
+from clubrating.commands import BY_NAME, MODULES, VERBS
+from clubrating.commands.argparse_words import VERSION_HELP, speak_the_command_language
+from clubrating.commands.output import examples, option
 from clubrating.djangoenv import gettext
 from clubrating.errors import ClubratingError
 from clubrating.words import LAYOUT, control_name, escape_controls, find_control
 
 Handler = Callable[[argparse.Namespace], int | None]
-
-
-def whole(low: int, high: int | None = None) -> Callable[[str], int]:
-    """An argparse type: a whole number from ``low`` to ``high``; anything else is a usage error."""
-
-    def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(
-                gettext("%(text)s is not a whole number") % {"text": repr(text)}
-            ) from None
-        if value < low or (high is not None and value > high):
-            wanted = (
-                gettext("%(value)s is out of range: expected at least %(low)s")
-                if high is None
-                else gettext("%(value)s is out of range: expected from %(low)s to %(high)s")
-            )
-            raise argparse.ArgumentTypeError(wanted % {"value": value, "low": low, "high": high})
-        return value
-
-    return parse
-
-
-def seconds(low: float, high: float) -> Callable[[str], float]:
-    """An argparse type: a number of seconds from ``low`` (excluded) to ``high``; NaN, infinities
-    and anything else are a usage error (a worker told to wait inf or -1 seconds hangs or dies)."""
-
-    def parse(text: str) -> float:
-        try:
-            value = float(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(
-                gettext("%(text)s is not a number") % {"text": repr(text)}
-            ) from None
-        if not low < value <= high:  # NaN compares false
-            raise argparse.ArgumentTypeError(
-                gettext(
-                    "%(value)s is out of range: expected more than %(low)s and at most %(high)s"
-                )
-                % {"value": text, "low": low, "high": high}
-            )
-        return value
-
-    return parse
-
-
-# What an engine option may ask (the demo's bounds): more nodes a position would take hours a
-# game; more processes than this no machine of a club has cores for.
-MAX_NODES = 10_000_000
-MAX_JOBS = 64
 
 
 class VerbParser(argparse.ArgumentParser):
@@ -90,15 +39,6 @@ class VerbParser(argparse.ArgumentParser):
         if prepare is not None:
             args = prepare(list(sys.argv[1:] if args is None else args))
         return super().parse_known_args(args, namespace)
-
-
-def examples(commands: str) -> str:
-    """A verb's epilog: its example command line(s), ``; ``-separated, after "Example:" or
-    "Examples:" in the command's language."""
-    several = "; " in commands
-    return (gettext("Examples: %(commands)s") if several else gettext("Example: %(commands)s")) % {
-        "commands": commands
-    }
 
 
 def common_options() -> argparse.ArgumentParser:
@@ -133,9 +73,11 @@ def common_options() -> argparse.ArgumentParser:
     return common
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The whole command line, every text of its help in the command's language (argparse's own
-    too)."""
+def build_parser(verb: str | None = None) -> argparse.ArgumentParser:
+    """The command line, every text of its help in the command's language (argparse's own too):
+    every verb's (``verb`` None; the club app must be set up); the verbs of ``verb``'s module
+    only, imported now; or, ``verb`` "", the verbs' lines of ``clubrating --help`` alone, read
+    from :data:`clubrating.commands.VERBS` (no command module imported)."""
     speak_the_command_language()
     common = common_options()
     parser = argparse.ArgumentParser(
@@ -153,26 +95,13 @@ def build_parser() -> argparse.ArgumentParser:
     subparsers = parser.add_subparsers(
         dest="command", metavar="COMMAND", required=True, parser_class=VerbParser
     )
-    for name in COMMAND_MODULES:
-        importlib.import_module(name).register(subparsers, common)
+    if verb == "":
+        for each in VERBS:
+            subparsers.add_parser(each.name, help=gettext(each.help) % dict(each.words))
+        return parser
+    for module in MODULES if verb is None else (BY_NAME[verb].path,):
+        importlib.import_module(module).register(subparsers, common)
     return parser
-
-
-def option(args: argparse.Namespace, name: str, env: str | None = None, default: Any = None) -> Any:
-    """A global option: from the command line, else the environment, else the default."""
-    value = getattr(args, name, None)
-    if value is None and env is not None:
-        value = os.environ.get(env) or None
-    return default if value is None else value
-
-
-def wants_json(args: argparse.Namespace) -> bool:
-    return bool(getattr(args, "json", False))
-
-
-def print_json(document: Any) -> None:
-    json.dump(document, sys.stdout, ensure_ascii=False, indent=2)
-    sys.stdout.write("\n")
 
 
 class EscapingStream:
@@ -222,22 +151,27 @@ def control_in_words(words: Sequence[str]) -> str | None:
     return None
 
 
-def unknown_verb(parser: argparse.ArgumentParser, argv: Sequence[str]) -> str | None:
-    """The first word that is not an option when it names no verb (argparse would say it in
-    English only); None when the command line names a verb, or none at all."""
-    verbs = next(
-        action.choices
-        for action in parser._actions
-        if isinstance(action, argparse._SubParsersAction)
-    )
+def named_verb(argv: Sequence[str]) -> str | None:
+    """The first word of the command line that is not an option (nor an option's value): the
+    verb's name as typed, or None when there is none (``--help``, ``--version``)."""
     taking_value = {"--database", "--engine", "--book"}
     words = iter(argv)
     for word in words:
         if word in taking_value:
             next(words, None)
         elif not word.startswith("-"):
-            return None if word in verbs else word
+            return word
     return None
+
+
+def prepare(verb: str, words: list[str]) -> None:
+    """Before the verb's module is imported: Django set up on the command's database when that
+    module imports the club app (:mod:`clubrating.commands`); no connection is opened yet."""
+    if BY_NAME[verb].django:
+        known, _ = common_options().parse_known_args(words)
+        djangoenv.configure(
+            option(known, "database", "CLUBRATING_DATABASE_URL", djangoenv.DEFAULT_DATABASE_URL)
+        )
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -254,9 +188,12 @@ def run(words: list[str]) -> int:
     if (refused := control_in_words(words)) is not None:
         print(refused, file=sys.stderr)
         return 2
-    parser = build_parser()
-    if (verb := unknown_verb(parser, words)) is not None:
-        parser.print_usage(sys.stderr)
+    verb = named_verb(words)
+    if verb is None:  # --help, --version or no verb: argparse prints and exits
+        build_parser("").parse_args(words)
+        return 2
+    if verb not in BY_NAME:  # argparse would say it in English only
+        build_parser("").print_usage(sys.stderr)
         print(
             gettext(
                 "clubrating: error: unknown command %(verb)s: "
@@ -266,20 +203,31 @@ def run(words: list[str]) -> int:
             file=sys.stderr,
         )
         return 2
-    args = parser.parse_args(words)
+    return guarded(verb, functools.partial(dispatch, verb, words))
+
+
+def dispatch(verb: str, words: list[str]) -> int:
+    prepare(verb, words)
+    args = build_parser(verb).parse_args(words)
     handler: Handler = args.handler
+    return handler(args) or 0
+
+
+def guarded(command: str, act: Callable[[], int]) -> int:
+    """``act``'s exit status; a ClubratingError, an interrupt or a database's refusal is one line
+    on stderr and its status (2, 130)."""
     try:
-        return handler(args) or 0
+        return act()
     except ClubratingError as error:
         print(
             gettext("clubrating %(command)s: error: %(error)s")
-            % {"command": args.command, "error": error.translated(djangoenv)},
+            % {"command": command, "error": error.translated(djangoenv)},
             file=sys.stderr,
         )
         return 2
     except KeyboardInterrupt:
         print(
-            gettext("clubrating %(command)s: interrupted") % {"command": args.command},
+            gettext("clubrating %(command)s: interrupted") % {"command": command},
             file=sys.stderr,
         )
         return 130
@@ -294,7 +242,7 @@ def run(words: list[str]) -> int:
         detail = " ".join(str(error).split()) or type(error).__name__
         print(
             gettext("clubrating %(command)s: error: database: %(detail)s")
-            % {"command": args.command, "detail": detail},
+            % {"command": command, "detail": detail},
             file=sys.stderr,
         )
         return 2

@@ -229,12 +229,10 @@ def check_writable(what: str = "this command changes the database") -> None:
         )
 
 
-def setup(
-    database_url: str | None = None, *, migrate: bool = False, must_exist: bool = False
-) -> None:
-    """Configure Django once for this process; optionally bring the schema up to date
-    (a read-only database is only checked to be up to date). ``must_exist``: a SQLite file
-    that is not there is one line, and nothing is created (only ``init`` creates one)."""
+def configure(database_url: str | None = None) -> None:
+    """Set Django up once for this process, on ``database_url`` (else the environment's), in the
+    command's language; no connection is opened. The command line calls it before it imports a
+    verb's module that imports the club app (:mod:`clubrating.commands`)."""
     global _ready
     if database_url:
         os.environ["CLUBRATING_DATABASE_URL"] = database_url
@@ -250,6 +248,15 @@ def setup(
 
         translation.activate(language())
         _ready = True
+
+
+def setup(
+    database_url: str | None = None, *, migrate: bool = False, must_exist: bool = False
+) -> None:
+    """Configure Django once for this process; optionally bring the schema up to date
+    (a read-only database is only checked to be up to date). ``must_exist``: a SQLite file
+    that is not there is one line, and nothing is created (only ``init`` creates one)."""
+    configure(database_url)
     if must_exist:
         _check_exists()
     if migrate and _read_only is not None:

@@ -11,7 +11,8 @@ import hashlib
 from pathlib import Path
 
 from clubrating.errors import InputError
-from clubrating.formats import decode_text, read_tournament_text
+from clubrating.formats.common import decode_text
+from clubrating.formats.reading import read_tournament_text
 from clubrating.formats.records import TournamentRecord
 from clubrating.words import N_
 

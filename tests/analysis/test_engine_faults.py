@@ -28,7 +28,7 @@ from clubrating.analysis.engine import (
     search_timeout,
 )
 from clubrating.analysis.runner import analyse_games, read_pgn_file
-from clubrating.cli import (
+from clubrating.commands.output import (
     MAX_NODES,
 )  # the most analyze takes: long searches, so that the pool is caught working
 from clubrating.errors import InputError

@@ -8,7 +8,6 @@ from collections.abc import Callable, Sequence
 
 import pytest
 
-from clubrating.club import services
 from clubrating.club.services import evening
 from clubrating.club.store.models import Club, Tournament
 from clubrating.formats.records import (
@@ -20,6 +19,10 @@ from clubrating.formats.records import (
     TournamentRecord,
     Unplayed,
 )
+from clubrating.club.services.clubs import create_club
+from clubrating.club.services.names import accept_exact, all_new_members
+from clubrating.club.services.tournaments import import_tournament
+from clubrating.club.services import tournaments as tournament_services
 
 ARBITER = "test:arbiter"
 RESULT = {
@@ -79,7 +82,7 @@ def restore_database_url(monkeypatch: pytest.MonkeyPatch) -> None:
 
 @pytest.fixture
 def club(db: None) -> Club:
-    return spec_cpi(services.create_club("Test Chess Club", who=ARBITER))
+    return spec_cpi(create_club("Test Chess Club", who=ARBITER))
 
 
 def spec_cpi(club: Club) -> Club:
@@ -107,12 +110,10 @@ def publish(club: Club) -> Publisher:
         kind: TournamentKind = TournamentKind.CHESS,
     ) -> Tournament:
         record = make_record(name, date, players, games, byes, kind)
-        tournament = services.import_tournament(
-            club, record, who=ARBITER, today=dt.date(2030, 1, 1)
-        )
-        services.accept_exact(tournament, who=ARBITER)
-        services.all_new_members(tournament, who=ARBITER)
-        services.publish(tournament, who=ARBITER)
+        tournament = import_tournament(club, record, who=ARBITER, today=dt.date(2030, 1, 1))
+        accept_exact(tournament, who=ARBITER)
+        all_new_members(tournament, who=ARBITER)
+        tournament_services.publish(tournament, who=ARBITER)
         tournament.refresh_from_db()
         return tournament
 
@@ -144,6 +145,6 @@ def register_all(t: Tournament, names: Sequence[str]) -> Tournament:
     other to a new member."""
     for name in names:
         evening.register(t, name, who=ARBITER)
-    services.accept_exact(t, who=ARBITER)
-    services.all_new_members(t, who=ARBITER)
+    accept_exact(t, who=ARBITER)
+    all_new_members(t, who=ARBITER)
     return t

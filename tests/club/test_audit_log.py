@@ -12,12 +12,14 @@ from django.test import Client
 from django.utils import translation
 
 from clubrating.cli import main
-from clubrating.club import services
 from clubrating.club.read import audit_log
 from clubrating.club.store.audit_text import sentence
 from clubrating.club.store.models import AuditEntry, Club, Game, Member, Tournament
 from clubrating.errors import InputError
 from clubrating.formats.typed import parse_typed
+from clubrating.club.services.clubs import create_club, set_privacy
+from clubrating.club.services.names import all_new_members
+from clubrating.club.services.tournaments import correct_result, import_tournament, publish
 
 WHO = "test:arbiter"
 TODAY = dt.date(2030, 1, 1)
@@ -243,16 +245,16 @@ def test_no_english_word_of_a_sentence_is_left_in_the_language(
 
 
 def _club_with_history() -> Club:
-    club = services.create_club("Riverside", who=WHO, slug="riverside", time_zone="UTC")
+    club = create_club("Riverside", who=WHO, slug="riverside", time_zone="UTC")
     record = parse_typed(EVENING, name="Week 1", date=dt.date(2026, 3, 3))
-    tournament = services.import_tournament(club, record, who=WHO, today=TODAY)
-    services.all_new_members(tournament, who=WHO)
-    services.publish(tournament, who=WHO)
+    tournament = import_tournament(club, record, who=WHO, today=TODAY)
+    all_new_members(tournament, who=WHO)
+    publish(tournament, who=WHO)
     game = Game.objects.get(tournament=tournament, white__name="Anna Smith")
     Game.objects.filter(pk=game.pk).update(board=1)
     game.refresh_from_db()
-    services.correct_result(game, "1/2-1/2", who=WHO)
-    services.set_privacy(club, who=WHO, visibility="public")
+    correct_result(game, "1/2-1/2", who=WHO)
+    set_privacy(club, who=WHO, visibility="public")
     return club
 
 

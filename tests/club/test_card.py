@@ -9,13 +9,17 @@ from typing import Any
 
 import pytest
 
-from clubrating.club import services
 from clubrating.club.store.models import Club, Member, Tournament
 from clubrating.club.read.players import player_history_and_opponents
 from clubrating.web.access import ClubAccess
 from clubrating.web.card import card_document
 
 from .conftest import ARBITER, Publisher, make_record, spec_cpi
+from clubrating.club.services.clubs import create_club
+from clubrating.club.services.members import merge
+from clubrating.club.services.names import accept_exact, all_new_members
+from clubrating.club.services.tournaments import correct_result, find_game, import_tournament
+from clubrating.club.services import tournaments as tournament_services
 
 E1, E2 = dt.date(2024, 1, 9), dt.date(2024, 2, 6)
 PLAYERS_1 = ["Anna Smith", "Bob Jones", "Carl Berg", "Dana White"]
@@ -46,7 +50,7 @@ def build(publish: Publisher, club: Club, round_2: str) -> Member:
     publish("Winter 1", E1, PLAYERS_1, GAMES_1, byes=[(3, "Anna Smith", 2)])
     publish("Winter 2", E2, PLAYERS_2, games_2(round_2))
     anna = Member.objects.get(club=club, name="Anna Smith")
-    services.merge(Member.objects.get(club=club, name="Anna Smyth"), anna, who=ARBITER)
+    merge(Member.objects.get(club=club, name="Anna Smyth"), anna, who=ARBITER)
     return anna
 
 
@@ -171,21 +175,21 @@ def test_the_card_after_a_correction_equals_the_card_of_the_right_result_from_th
 ) -> None:
     wrong = build(publish, club, "1-0")
     winter_2 = Tournament.objects.get(club=club, name="Winter 2")
-    services.correct_result(services.find_game(winter_2, 2, "Anna Smyth"), "0-1", who=ARBITER)
-    right_club = spec_cpi(services.create_club("Right Club", who=ARBITER))
+    correct_result(find_game(winter_2, 2, "Anna Smyth"), "0-1", who=ARBITER)
+    right_club = spec_cpi(create_club("Right Club", who=ARBITER))
 
     def publish_right(
         name: str, date: dt.date, players: list[str], games: Any, byes: Any = ()
     ) -> Any:
-        t = services.import_tournament(
+        t = import_tournament(
             right_club,
             make_record(name, date, players, games, byes),
             who=ARBITER,
             today=dt.date(2030, 1, 1),
         )
-        services.accept_exact(t, who=ARBITER)
-        services.all_new_members(t, who=ARBITER)
-        services.publish(t, who=ARBITER)
+        accept_exact(t, who=ARBITER)
+        all_new_members(t, who=ARBITER)
+        tournament_services.publish(t, who=ARBITER)
         return t
 
     right = build(publish_right, right_club, "0-1")
@@ -220,12 +224,12 @@ def test_an_established_player_without_a_change_in_the_tournament_stands_as_befo
 
     def publish_games(name: str, date: dt.date, games: list[tuple[int, str, str, str]]) -> None:
         players = sorted({p for g in games for p in g[1:3]})
-        t = services.import_tournament(
+        t = import_tournament(
             club, make_record(name, date, players, games), who=ARBITER, today=dt.date(2030, 1, 1)
         )
-        services.accept_exact(t, who=ARBITER)
-        services.all_new_members(t, who=ARBITER)
-        services.publish(t, who=ARBITER)
+        accept_exact(t, who=ARBITER)
+        all_new_members(t, who=ARBITER)
+        tournament_services.publish(t, who=ARBITER)
 
     publish_games("First", E1, [(1, "Zed New", "Anna Berg", "0-1")])  # Anna stores no change here
     publish_games(

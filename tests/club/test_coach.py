@@ -12,7 +12,6 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from clubrating.cli import main
-from clubrating.club import services
 from clubrating.club.derived.coach import COACH_GAMES, cpi_brief, exercises_for, parse_factor
 from clubrating.club.derived.ledger import member_ledger
 from clubrating.club.store.models import Game, Member
@@ -20,6 +19,9 @@ from clubrating.errors import InputError
 from tests.cpi.coach_games import OPEN_GAME, build, publish_analysed
 
 from .conftest import ARBITER
+from clubrating.club.services.clubs import create_club
+from clubrating.club.services.members import merge
+from clubrating.club.services.tournaments import correct_result
 
 
 @pytest.fixture(autouse=True)
@@ -72,9 +74,7 @@ def test_the_brief_for_the_player_page_agrees_with_the_ledger_in_one_query(club)
         assert brief["weakest"]["cost_per_game"] == pytest.approx(
             ledger["weakest"]["cost_per_game"]
         )
-    assert (
-        cpi_brief(services.create_club("Empty", who=ARBITER).members.create(name="Nobody")) is None
-    )
+    assert cpi_brief(create_club("Empty", who=ARBITER).members.create(name="Nobody")) is None
 
 
 def test_another_factor_can_be_asked_for_and_a_perfect_player_has_no_exercise(club) -> None:
@@ -116,7 +116,7 @@ def test_a_corrected_result_is_the_one_the_mates_are_judged_by(club) -> None:
     kept = build(OPEN_GAME[:9], {9: {"best": [("Nc3", "#2")], "after": "#1"}}, result="1-0")
     (game,) = publish_analysed(club, 1, facts=lambda _: kept)  # stored as 1-0 by the club
     assert exercises_for(anna(), factor="M2")["exercises"] == []
-    services.correct_result(game, "0-1", who=ARBITER)
+    correct_result(game, "0-1", who=ARBITER)
     (exercise,) = exercises_for(anna(), factor="M2")["exercises"]
     assert exercise["hint"] == "White has a mate in 2" and exercise["ply"] == 9
 
@@ -125,7 +125,7 @@ def test_a_merged_name_gets_the_surviving_members_exercises(club) -> None:
     publish_analysed(club, 2)
     publish_analysed(club, 2, white="A. Berg")
     alias = Member.objects.get(name="A. Berg")
-    services.merge(alias, anna(), who=ARBITER)
+    merge(alias, anna(), who=ARBITER)
     doc = exercises_for(alias)
     assert (doc["member_id"], doc["games"]) == (anna().id, 4)
 

@@ -22,7 +22,6 @@ from clubrating.analysis import engine as engine_module
 from clubrating.cli import main
 from clubrating.club.derived import ledger as cpi_module
 from clubrating.club.jobs.analysis import analyse_games
-from clubrating.club import services
 from clubrating.club.derived.ledger import (
     CpiReport,
     club_weights,
@@ -48,6 +47,14 @@ from clubrating.cpi.index import ledger, score_game
 from clubrating.errors import InputError
 
 from .conftest import ARBITER, make_record
+from clubrating.club.services.members import merge, unmerge
+from clubrating.club.services.names import accept_exact, all_new_members
+from clubrating.club.services.tournaments import (
+    correct_result,
+    import_tournament,
+    publish,
+    unpublish,
+)
 
 NODES = 2_000  # tiny and fixed: each short game costs a fraction of a second
 LEGAL = "1. e4 e5 2. Bc4 d6 3. Nf3 Bg4 4. Nc3 g6 5. Nxe5 Bxd1 6. Bxf7+ Ke7 7. Nd5# 1-0"
@@ -71,10 +78,10 @@ def publish_games(
         dataclasses.replace(p, moves=g[4] or None) for p, g in zip(record.pairings, games)
     )
     record = dataclasses.replace(record, pairings=pairings)
-    tournament = services.import_tournament(club, record, who=ARBITER, today=dt.date(2030, 1, 1))
-    services.accept_exact(tournament, who=ARBITER)
-    services.all_new_members(tournament, who=ARBITER)
-    services.publish(tournament, who=ARBITER)
+    tournament = import_tournament(club, record, who=ARBITER, today=dt.date(2030, 1, 1))
+    accept_exact(tournament, who=ARBITER)
+    all_new_members(tournament, who=ARBITER)
+    publish(tournament, who=ARBITER)
     return tournament
 
 
@@ -258,7 +265,7 @@ def test_the_ledger_follows_a_corrected_result(club, evening) -> None:
     analyse(club)
     game = Game.objects.get(tournament=evening, round=1, white__name="Anna Berg")
     anna, ben = entries_of("Anna Berg")[0], entries_of("Ben Cole")[0]
-    services.correct_result(game, "0-1", who=ARBITER)
+    correct_result(game, "0-1", who=ARBITER)
     anna_after, ben_after = entries_of("Anna Berg")[0], entries_of("Ben Cole")[0]
     facts = GameFacts.from_dict(GameAnalysis.objects.get(game=game).facts)
     assert (
@@ -286,14 +293,14 @@ def test_the_ledger_follows_a_merge_and_an_unmerge(club, evening) -> None:
     anna, alias = Member.objects.get(name="Anna Berg"), Member.objects.get(name="A. Berg")
     alone = entries_of("A. Berg")[0]
     assert alone.cpi_before == 0
-    services.merge(alias, anna, who=ARBITER)
+    merge(alias, anna, who=ARBITER)
     ledger = member_ledger(anna)["ledger"]
     assert len(ledger) == 3 and not CpiEntry.objects.filter(member=alias).exists()
     assert ledger[2]["cpi_before"] == ledger[1]["cpi_after"] and ledger[2][
         "delta"
     ] == pytest.approx(alone.delta)
     assert member_ledger(alias)["member_id"] == anna.id  # a merged name shows the member's ledger
-    services.unmerge(alias, who=ARBITER)
+    unmerge(alias, who=ARBITER)
     assert entries_of("A. Berg")[0].cpi_before == 0 and len(entries_of("Anna Berg")) == 2
 
 
@@ -339,7 +346,7 @@ def test_a_game_too_short_to_score_is_remembered_and_not_scored_again(
     with monkeypatch.context() as patch:  # a corrected result is scored again, short or not
         patch.setattr(cpi_module, "score_game", lambda *a: scored.append(a) or score_game(*a))
         game = Game.objects.get(tournament=evening, white__name="Cara Dunn")
-        services.correct_result(game, "1/2-1/2", who=ARBITER)
+        correct_result(game, "1/2-1/2", who=ARBITER)
         assert len(scored) == 1
     set_cpi_weights(club, {"min_plies": 0}, who=ARBITER)  # the spec's: every game counts again
     assert CpiEntry.objects.filter(member__club=club).count() == 6
@@ -361,11 +368,11 @@ def test_the_incremental_ledger_equals_one_rebuilt_from_scratch_after_each_chang
 
     same_as_from_scratch()
     game = Game.objects.get(tournament=evening, white__name="Anna Berg")
-    services.correct_result(game, "0-1", who=ARBITER)  # an early result: later rows follow
+    correct_result(game, "0-1", who=ARBITER)  # an early result: later rows follow
     same_as_from_scratch()
     set_cpi_weights(club, {"B1": 30}, who=ARBITER)
     same_as_from_scratch()
-    services.unpublish(second, who=ARBITER)
+    unpublish(second, who=ARBITER)
     same_as_from_scratch()
     assert CpiEntry.objects.filter(game__tournament=second).count() == 0
 

@@ -208,9 +208,9 @@ def test_fair_play_needs_an_elo_map(club: Club) -> None:
 
 
 def test_a_new_club_starts_from_the_fitted_fide_preset(db: None) -> None:
-    from clubrating.club import services
+    from clubrating.club.services.clubs import create_club
 
-    club = services.create_club("New Chess Club", who=ARBITER)
+    club = create_club("New Chess Club", who=ARBITER)
     assert club_preset(club) == "fide-classical"
     weights = club_weights(club)
     assert (
@@ -224,11 +224,11 @@ def test_the_dashboard_says_plays_like_with_the_interval(fitted_club: Club, monk
     from django.test import Client
 
     from clubrating.club.derived import ledger as cpi_module
-    from clubrating.club import services
+    from clubrating.club.services.clubs import set_privacy
 
     monkeypatch.setattr(cpi_module, "MIN_GAMES_FOR_STRENGTH", WINDOW)
     monkeypatch.setattr(cpi_module, "MIN_MOVES_FOR_STRENGTH", 12 * WINDOW)
-    services.set_privacy(fitted_club, who=ARBITER, visibility="public")
+    set_privacy(fitted_club, who=ARBITER, visibility="public")
     publish_analysed(fitted_club, 6, facts=uneven_game)
     ben = Member.objects.get(name="Ben Cole")
     strength = member_ledger(ben)["strength"]
@@ -320,13 +320,13 @@ def test_with_decay_the_interval_widens_while_a_member_does_not_play(
     from django.test import Client
 
     from clubrating.club.derived import ledger as cpi_module
-    from clubrating.club import services
+    from clubrating.club.services.clubs import set_privacy
     from clubrating.club.derived.ledger import playing_strength
 
     monkeypatch.setattr(cpi_module, "MIN_GAMES_FOR_STRENGTH", WINDOW)
     monkeypatch.setattr(cpi_module, "MIN_MOVES_FOR_STRENGTH", 12 * WINDOW)
     assert main(["cpi-weights", "--set", "decay=200"]) == 0, capsys.readouterr()
-    services.set_privacy(fitted_club, who=ARBITER, visibility="public")
+    set_privacy(fitted_club, who=ARBITER, visibility="public")
     publish_analysed(fitted_club, 6, facts=uneven_game)
     ben = Member.objects.get(name="Ben Cole")
     rows = member_ledger(ben)["ledger"]

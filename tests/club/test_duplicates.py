@@ -9,13 +9,13 @@ import subprocess
 
 import pytest
 
-from clubrating.club import services
 from clubrating.club.read.matching import possible_duplicates, roster_matcher
 from clubrating.club.store.models import AuditEntry, Member
 from clubrating.errors import InputError, Refused
 from clubrating.identity.compare import words
 
 from .conftest import ARBITER
+from clubrating.club.services.members import mark_distinct, merge, rename_member, unmerge
 
 JAN, FEB, MAR = dt.date(2026, 1, 6), dt.date(2026, 2, 3), dt.date(2026, 3, 3)
 
@@ -48,9 +48,9 @@ def test_an_undone_merge_says_they_are_two_people(club, publish):
     publish("January", JAN, ["John Smith", "Anna Berg"], [(1, "John Smith", "Anna Berg", "1-0")])
     publish("February", FEB, ["J. Smith", "Ben Cole"], [(1, "J. Smith", "Ben Cole", "=")])
     [pair] = possible_duplicates(club)
-    services.merge(pair.absorbed, pair.into, who=ARBITER)
+    merge(pair.absorbed, pair.into, who=ARBITER)
     assert possible_duplicates(club) == []  # one member now
-    services.unmerge(Member.objects.get(pk=pair.absorbed.pk), who=ARBITER)
+    unmerge(Member.objects.get(pk=pair.absorbed.pk), who=ARBITER)
     assert possible_duplicates(club) == []
 
 
@@ -62,18 +62,18 @@ def test_two_people_marked_by_the_arbiter_are_no_longer_listed_and_that_can_be_u
         "February", FEB, ["A. Berg", "Cara Dunn"], [(1, "A. Berg", "Cara Dunn", "1-0")]
     )  # a namesake
     [pair] = possible_duplicates(club)
-    outcome = services.mark_distinct(pair.absorbed, pair.into, who=ARBITER)
+    outcome = mark_distinct(pair.absorbed, pair.into, who=ARBITER)
     assert "are two people" in str(outcome)
     assert possible_duplicates(club) == []
     assert AuditEntry.objects.filter(club=club, action="distinct").count() == 1
     with pytest.raises(Refused, match="already"):
-        services.mark_distinct(pair.into, pair.absorbed, who=ARBITER)
+        mark_distinct(pair.into, pair.absorbed, who=ARBITER)
     with pytest.raises(Refused, match="one person"):
-        services.mark_distinct(pair.into, pair.into, who=ARBITER)
-    services.mark_distinct(pair.into, pair.absorbed, who=ARBITER, undo=True)
+        mark_distinct(pair.into, pair.into, who=ARBITER)
+    mark_distinct(pair.into, pair.absorbed, who=ARBITER, undo=True)
     assert names(possible_duplicates(club)) == [("A. Berg", "Anna Berg")]
     with pytest.raises(Refused, match="were not marked"):
-        services.mark_distinct(pair.into, pair.absorbed, who=ARBITER, undo=True)
+        mark_distinct(pair.into, pair.absorbed, who=ARBITER, undo=True)
 
 
 def test_different_first_names_are_not_listed(club, publish):
@@ -118,7 +118,7 @@ def test_a_member_renamed_keeps_the_old_spelling_as_an_alias_and_the_audit_says_
     publish("January", JAN, ["Jhon Smith", "Anna Berg"], [(1, "Jhon Smith", "Anna Berg", "1-0")])
     jhon = Member.objects.get(club=club, name="Jhon Smith")
     assert "renamed: 'Jhon Smith' -> 'John Smith'" in str(
-        services.rename_member(jhon, " John  Smith ", who=ARBITER)
+        rename_member(jhon, " John  Smith ", who=ARBITER)
     )
     jhon.refresh_from_db()
     assert jhon.name == "John Smith"
@@ -139,6 +139,6 @@ def test_a_rename_to_nothing_usable_or_the_same_name_is_refused_and_nothing_chan
     publish("January", JAN, ["Anna Berg", "Ben Cole"], [(1, "Anna Berg", "Ben Cole", "1-0")])
     anna = Member.objects.get(club=club, name="Anna Berg")
     with pytest.raises(error):
-        services.rename_member(anna, name, who=ARBITER)
+        rename_member(anna, name, who=ARBITER)
     anna.refresh_from_db()
     assert anna.name == "Anna Berg" and not AuditEntry.objects.filter(action="rename").exists()

@@ -8,7 +8,6 @@ import itertools
 
 import pytest
 
-from clubrating.club import services
 from clubrating.club.services import evening
 from clubrating.club.store.models import (
     Bye,
@@ -25,6 +24,8 @@ from clubrating.club.store.models import (
 from clubrating.errors import InputError, NotFound, Refused
 
 from .conftest import ARBITER, EVENING_DAY, REGULARS, register_all
+from clubrating.club.services.names import new_member
+from clubrating.club.services.tournaments import publish
 
 TODAY = EVENING_DAY
 
@@ -166,7 +167,7 @@ def test_the_next_round_waits_for_every_result_and_a_late_entry_joins_it(regular
     with pytest.raises(Refused, match="'Eva Fox' is not confirmed yet"):
         evening.pair_next_round(t, who=ARBITER)
     assert not EveningBoard.objects.filter(tournament=t, round=2).exists()
-    services.new_member(late, who=ARBITER)
+    new_member(late, who=ARBITER)
     evening.pair_next_round(t, who=ARBITER)
     late.refresh_from_db()
     assert late.number == 5 and Bye.objects.filter(tournament=t, round=2, kind="U").count() == 1
@@ -287,7 +288,7 @@ def test_the_generic_publish_refuses_an_evening_with_a_board_still_waiting_for_i
     first, *_ = _boards(t, 1)
     evening.enter_result(first, "1-0", who=ARBITER)
     with pytest.raises(Refused, match="round 1 board 2 has no result yet"):
-        services.publish(t, who=ARBITER)
+        publish(t, who=ARBITER)
     t.refresh_from_db()
     assert (
         t.status == TournamentStatus.DRAFT

@@ -11,7 +11,6 @@ from pathlib import Path
 import pytest
 
 from clubrating.cli import main
-from clubrating.club import services
 from clubrating.club.store.models import (
     AuditEntry,
     Club,
@@ -25,6 +24,11 @@ from clubrating.club.services import initial_list as il
 from clubrating.errors import Refused
 from clubrating.formats.ratinglist import read_rating_list
 from tests.club.conftest import ARBITER, make_record
+from clubrating.club.services.history import check_history
+from clubrating.club.services.members import merge
+from clubrating.club.services.names import accept_exact, all_new_members
+from clubrating.club.services.tournaments import import_tournament
+from clubrating.club.services import tournaments as tournament_services
 
 LIST = "Name;Rating;Games\nAnna Berg;1600;40\nBEN  COLE;1450;3\nCara Dunn;1500;\n"
 
@@ -35,12 +39,10 @@ def listed(text: str = LIST) -> tuple:
 
 def publish(club: Club, name: str, date: dt.date, games: list[tuple[int, str, str, str]]) -> None:
     players = sorted({p for g in games for p in g[1:3]})
-    tournament = services.import_tournament(
-        club, make_record(name, date, players, games), who=ARBITER
-    )
-    services.accept_exact(tournament, who=ARBITER)
-    services.all_new_members(tournament, who=ARBITER)
-    services.publish(tournament, who=ARBITER)
+    tournament = import_tournament(club, make_record(name, date, players, games), who=ARBITER)
+    accept_exact(tournament, who=ARBITER)
+    all_new_members(tournament, who=ARBITER)
+    tournament_services.publish(tournament, who=ARBITER)
 
 
 def rating(club: Club, name: str) -> CurrentRating:
@@ -57,7 +59,7 @@ def test_the_list_is_the_start_of_the_history_once_its_names_are_linked(club: Cl
     assert (change.rating_before, change.games_before, change.k) == (1600, 40, 20)
     cara = RatingChange.objects.get(member__name="Cara Dunn")
     assert (cara.rating_before, cara.games_before, cara.provisional_before) == (1500, 20, False)
-    assert services.check_history(club, who=ARBITER).changes_differing == 0
+    assert check_history(club, who=ARBITER).changes_differing == 0
 
 
 def test_a_listed_name_is_linked_or_made_a_new_member_as_at_an_import(club: Club) -> None:
@@ -87,7 +89,7 @@ def test_a_later_tournament_rebuilt_from_its_date_equals_the_full_replay(club: C
             "tournament_id", "member_id", "rating_before", "rating_after"
         )
     )
-    assert services.check_history(club, who=ARBITER).changes_differing == 0
+    assert check_history(club, who=ARBITER).changes_differing == 0
     assert (
         sorted(
             RatingChange.objects.values_list(
@@ -121,7 +123,7 @@ def test_a_second_list_replaces_the_first_and_keeps_the_links_of_names_written_a
         None,
         None,
     ]
-    assert services.check_history(club, who=ARBITER).changes_differing == 0
+    assert check_history(club, who=ARBITER).changes_differing == 0
 
 
 def test_a_merged_member_brings_the_listed_rating_to_the_one_it_was_merged_into(club: Club) -> None:
@@ -130,9 +132,7 @@ def test_a_merged_member_brings_the_listed_rating_to_the_one_it_was_merged_into(
         club, listed("name,rating,games\nA. Berg,1600,4\n"), who=ARBITER, source="list.csv"
     )
     il.all_new_initial(club, who=ARBITER)
-    services.merge(
-        Member.objects.get(name="A. Berg"), Member.objects.get(name="Anna Berg"), who=ARBITER
-    )
+    merge(Member.objects.get(name="A. Berg"), Member.objects.get(name="Anna Berg"), who=ARBITER)
     assert RatingChange.objects.get(member__name="Anna Berg").rating_before == 1600
     history = player_history(Member.objects.get(name="Anna Berg"))
     assert history["initial"] == {"name_as_written": "A. Berg", "rating": 1600.0, "games": 4}

@@ -13,12 +13,14 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from clubrating.club import services
 from clubrating.club.store.models import AuditEntry, Club, Entry, InitialEntry, Member, Tournament
 from clubrating.club.services import initial_list as il
 from clubrating.errors import Refused
 from clubrating.formats.ratinglist import read_rating_list
 from tests.club.conftest import ARBITER, make_record
+from clubrating.club.services.clubs import create_club
+from clubrating.club.services.names import accept_exact, all_new_members, link, new_member
+from clubrating.club.services.tournaments import import_tournament
 
 pytestmark = pytest.mark.storage
 
@@ -31,9 +33,7 @@ def draft(club: Club, players: list[str], day: int = 1) -> Tournament:
     """One round, the players paired in order (an odd one out sits out)."""
     games = [(1, players[i], players[i + 1], "=") for i in range(0, len(players) - 1, 2)]
     record = make_record(f"Evening {day}", dt.date(2026, 3, day), players, games)
-    return services.import_tournament(
-        club, record, who=ARBITER, today=dt.date(2030, 1, 1), force=True
-    )
+    return import_tournament(club, record, who=ARBITER, today=dt.date(2030, 1, 1), force=True)
 
 
 def seed(club: Club, players: list[str]) -> None:
@@ -51,17 +51,17 @@ def queries(action: Callable[[], Any]) -> int:
 
 def counts(size: int) -> dict[str, int]:
     """The queries of each batched link, in a club of ``size`` names."""
-    club = services.create_club(f"Club of {size}", who=ARBITER)
+    club = create_club(f"Club of {size}", who=ARBITER)
     players = names(size)
     first = draft(club, players)
-    found = {"all-new": queries(lambda: services.all_new_members(first, who=ARBITER))}
+    found = {"all-new": queries(lambda: all_new_members(first, who=ARBITER))}
     second = draft(club, players, day=2)
-    found["exact"] = queries(lambda: services.accept_exact(second, who=ARBITER))
+    found["exact"] = queries(lambda: accept_exact(second, who=ARBITER))
     assert not Entry.objects.filter(tournament=second, member=None).exists()
     seed(club, players)
     found["initial exact"] = queries(lambda: il.accept_exact_initial(club, who=ARBITER))
     assert not InitialEntry.objects.filter(club=club, member=None).exists()
-    other = services.create_club(f"Other club of {size}", who=ARBITER)
+    other = create_club(f"Other club of {size}", who=ARBITER)
     seed(other, players)
     found["initial all-new"] = queries(lambda: il.all_new_initial(other, who=ARBITER))
     assert Member.objects.filter(club=other).count() == size
@@ -95,18 +95,18 @@ def test_a_list_linked_at_once_leaves_the_audit_entries_of_its_names_linked_one_
     db: None,
 ) -> None:
     players = ["Anna Berg", "Ben Cole", "Cara Dunn"]
-    at_once = services.create_club("At once", who=ARBITER)
-    services.all_new_members(draft(at_once, players), who=ARBITER)
-    services.accept_exact(draft(at_once, players, day=2), who=ARBITER)
+    at_once = create_club("At once", who=ARBITER)
+    all_new_members(draft(at_once, players), who=ARBITER)
+    accept_exact(draft(at_once, players, day=2), who=ARBITER)
     seed(at_once, [*players, "Dan Eng"])
     il.accept_exact_initial(at_once, who=ARBITER)
     il.all_new_initial(at_once, who=ARBITER)
 
-    alone = services.create_club("One by one", who=ARBITER)
+    alone = create_club("One by one", who=ARBITER)
     for entry in Entry.objects.filter(tournament=draft(alone, players)).order_by("number"):
-        services.new_member(entry, who=ARBITER)
+        new_member(entry, who=ARBITER)
     for entry in Entry.objects.filter(tournament=draft(alone, players, day=2)).order_by("number"):
-        services.link(entry, Member.objects.get(club=alone, name=entry.name), who=ARBITER)
+        link(entry, Member.objects.get(club=alone, name=entry.name), who=ARBITER)
     seed(alone, [*players, "Dan Eng"])
     for row in InitialEntry.objects.filter(club=alone).order_by("number")[:3]:
         il.link_initial(row, Member.objects.get(club=alone, name=row.name), who=ARBITER)
@@ -121,11 +121,11 @@ def test_a_name_of_a_person_holding_another_name_of_the_tournament_is_refused_wh
 ) -> None:
     """Linking two names of one tournament to one person is refused, and nothing is linked."""
     t = draft(club, ["Anna Berg", "Ben Cole"])
-    services.all_new_members(t, who=ARBITER)
+    all_new_members(t, who=ARBITER)
     anna = Member.objects.get(name="Anna Berg")
     ben_entry = Entry.objects.get(tournament=t, name="Ben Cole")
     before = AuditEntry.objects.count()
     with pytest.raises(Refused, match="already 'Anna Berg'"):
-        services.link(ben_entry, anna, who=ARBITER)
+        link(ben_entry, anna, who=ARBITER)
     ben_entry.refresh_from_db()
     assert ben_entry.member.name == "Ben Cole" and AuditEntry.objects.count() == before

@@ -9,7 +9,6 @@ import json
 import pytest
 
 from clubrating.cli import main
-from clubrating.club import services
 from clubrating.club.services import evening
 from clubrating.club.store.models import (
     AuditEntry,
@@ -23,6 +22,11 @@ from clubrating.club.store.models import (
 from clubrating.errors import InputError, NotFound, Refused
 
 from .conftest import ARBITER, Publisher, make_record
+from clubrating.club.read.members import get_member
+from clubrating.club.services.members import merge
+from clubrating.club.services.names import accept_exact, link
+from clubrating.club.services.tournaments import correct_result, find_game, import_tournament
+from clubrating.club.services import tournaments as tournament_services
 
 D1, D2, D3 = dt.date(2024, 3, 5), dt.date(2024, 3, 12), dt.date(2024, 3, 19)
 LATER = dt.date(2030, 1, 1)
@@ -41,16 +45,16 @@ def _second_spelled_otherwise(club: Club, publish: Publisher) -> Tournament:
     publish("First", D1, FOUR, ROUND_ROBIN)
     typed = ["Mirzoyev, A.", "Ben Cole", "Cara Dunn", "Dan Eng"]
     games = [(1, "Dan Eng", "Mirzoyev, A.", "0-1"), (1, "Ben Cole", "Cara Dunn", "1-0")]
-    second = services.import_tournament(
+    second = import_tournament(
         club, make_record("Second", D2, typed, games), who=ARBITER, today=LATER
     )
-    services.accept_exact(second, who=ARBITER)
-    services.link(
+    accept_exact(second, who=ARBITER)
+    link(
         Entry.objects.get(tournament=second, name="Mirzoyev, A."),
         Member.objects.get(name="Mirzoev Azer"),
         who=ARBITER,
     )
-    services.publish(second, who=ARBITER)
+    tournament_services.publish(second, who=ARBITER)
     return second
 
 
@@ -58,12 +62,12 @@ def test_a_game_is_found_by_the_member_s_name_when_the_tournament_spelled_it_oth
     club, publish
 ):
     second = _second_spelled_otherwise(club, publish)
-    game = services.find_game(second, 1, "Mirzoev Azer")
+    game = find_game(second, 1, "Mirzoev Azer")
     assert game.black.name == "Mirzoyev, A."
-    assert services.find_game(second, 1, "azer MIRZOEV") == game  # case and order
-    assert services.find_game(second, 1, "Mirzoyev, A.") == game  # the spelling of the file
+    assert find_game(second, 1, "azer MIRZOEV") == game  # case and order
+    assert find_game(second, 1, "Mirzoyev, A.") == game  # the spelling of the file
     with pytest.raises(NotFound, match="no game of 'Mirzoev Azer' in round 2"):
-        services.find_game(second, 2, "Mirzoev Azer")
+        find_game(second, 2, "Mirzoev Azer")
 
 
 def test_a_member_is_found_by_a_spelling_of_a_tournament_and_by_a_merged_member_s_name(
@@ -71,8 +75,8 @@ def test_a_member_is_found_by_a_spelling_of_a_tournament_and_by_a_merged_member_
 ):
     _second_spelled_otherwise(club, publish)
     azer = Member.objects.get(name="Mirzoev Azer")
-    assert services.get_member(club, "Mirzoyev, A.") == azer
-    assert services.get_member(club, "a. mirzoyev") == azer
+    assert get_member(club, "Mirzoyev, A.") == azer
+    assert get_member(club, "a. mirzoyev") == azer
     publish(
         "Third",
         D3,
@@ -80,16 +84,14 @@ def test_a_member_is_found_by_a_spelling_of_a_tournament_and_by_a_merged_member_
         [(1, "Azer Mirzoev-Junior", "Ben Cole", "1-0")],
     )
     other = Member.objects.get(name="Azer Mirzoev-Junior")
-    services.merge(other, azer, who=ARBITER)
-    assert (
-        services.get_member(club, "Mirzoev-Junior Azer") == other
-    )  # its own name: unmerge can find it
-    assert services.get_member(club, str(azer.id)) == azer
+    merge(other, azer, who=ARBITER)
+    assert get_member(club, "Mirzoev-Junior Azer") == other  # its own name: unmerge can find it
+    assert get_member(club, str(azer.id)) == azer
 
 
 def test_a_name_two_members_carry_lists_both_in_one_line(club, publish):
     publish("First", D1, FOUR, ROUND_ROBIN)
-    tournament = services.import_tournament(
+    tournament = import_tournament(
         club,
         make_record(
             "Twins", D2, ["Berg, Anna", "Ben Cole"], [(1, "Berg, Anna", "Ben Cole", "1-0")]
@@ -98,17 +100,17 @@ def test_a_name_two_members_carry_lists_both_in_one_line(club, publish):
         today=LATER,
     )
     first = Member.objects.get(name="Cara Dunn")
-    services.link(Entry.objects.get(tournament=tournament, name="Berg, Anna"), first, who=ARBITER)
+    link(Entry.objects.get(tournament=tournament, name="Berg, Anna"), first, who=ARBITER)
     second = Member.objects.get(name="Dan Eng")
-    later = services.import_tournament(
+    later = import_tournament(
         club,
         make_record("More", D3, ["Anna Berg", "Ben Cole"], [(1, "Ben Cole", "Anna Berg", "0-1")]),
         who=ARBITER,
         today=LATER,
     )
-    services.link(Entry.objects.get(tournament=later, name="Anna Berg"), second, who=ARBITER)
+    link(Entry.objects.get(tournament=later, name="Anna Berg"), second, who=ARBITER)
     with pytest.raises(InputError) as refused:
-        services.get_member(club, "Anna Berg")
+        get_member(club, "Anna Berg")
     assert str(refused.value) == (
         f"'Anna Berg' could be 2 members: Cara Dunn (member {first.id}), "
         f"Dan Eng (member {second.id}); give the member's number"
@@ -128,7 +130,7 @@ def test_the_evening_registers_a_member_by_an_alias_and_refuses_him_twice(club, 
 
 def test_a_correction_that_changes_nothing_is_refused_and_leaves_no_trace(club, publish):
     t = publish("First", D1, FOUR, ROUND_ROBIN)
-    game = services.find_game(t, 1, "Ben Cole")
+    game = find_game(t, 1, "Ben Cole")
     audits, changes = (
         AuditEntry.objects.count(),
         list(RatingChange.objects.values_list("id", "rating_after")),
@@ -136,7 +138,7 @@ def test_a_correction_that_changes_nothing_is_refused_and_leaves_no_trace(club, 
     with pytest.raises(
         Refused, match=r"round 1 Mirzoev Azer - Ben Cole is 1-0 already: nothing to correct"
     ):
-        services.correct_result(game, "1-0", who=ARBITER)
+        correct_result(game, "1-0", who=ARBITER)
     assert AuditEntry.objects.count() == audits
     assert list(RatingChange.objects.values_list("id", "rating_after")) == changes
     assert Game.objects.get(id=game.id).white_points == 2
@@ -193,11 +195,11 @@ def test_correct_and_player_take_the_member_s_name_from_the_terminal(capsys, tmp
 
 
 def test_a_draft_s_name_is_found_in_either_customary_order_before_it_is_linked(club):
-    draft = services.import_tournament(
+    draft = import_tournament(
         club, make_record("Draft", D1, FOUR, ROUND_ROBIN), who=ARBITER, today=LATER
     )
     assert Entry.objects.filter(tournament=draft, member=None).count() == 4
-    game = services.find_game(draft, 2, "AZER mirzoev")
+    game = find_game(draft, 2, "AZER mirzoev")
     assert (game.white.name, game.black.name) == ("Cara Dunn", "Mirzoev Azer")
 
 
@@ -205,13 +207,13 @@ def test_accept_exact_links_a_name_in_capitals_without_the_comma_the_member_s_na
     club, publish
 ):
     publish("First", D1, ["Smith, Jane", "Ben Cole"], [(1, "Smith, Jane", "Ben Cole", "1-0")])
-    later = services.import_tournament(
+    later = import_tournament(
         club,
         make_record("Next", D2, ["SMITH Jane", "Ben Cole"], [(1, "Ben Cole", "SMITH Jane", "0-1")]),
         who=ARBITER,
         today=LATER,
     )
-    services.accept_exact(later, who=ARBITER)
+    accept_exact(later, who=ARBITER)
     assert Entry.objects.get(tournament=later, name="SMITH Jane").member == Member.objects.get(
         name="Smith, Jane"
     )

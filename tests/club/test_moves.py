@@ -8,7 +8,6 @@ import io
 import pytest
 from django_tasks_db.models import DBTaskResult
 
-from clubrating.club import services
 from clubrating.club.store.models import AuditEntry, Club, CurrentRating, Entry, Game, Tournament
 from clubrating.club.services.moves import (
     NeedsConfirmation,
@@ -23,6 +22,10 @@ from clubrating.formats.movetext import MoveError
 from clubrating.formats.pgn import read_pgn
 
 from .conftest import ARBITER, make_record
+from clubrating.club.read.tournaments import game_result_text
+from clubrating.club.services.clubs import create_club
+from clubrating.club.services.names import accept_exact, all_new_members, link
+from clubrating.club.services.tournaments import import_tournament, publish
 
 DAY = dt.date(2026, 3, 3)
 PLAYERS = ["Anna Berg", "Ben Cole", "Cara Dunn", "Dan Eng"]
@@ -67,18 +70,18 @@ def record_of(text: str, name: str = "moves.pgn"):
 
 def results_only(club: Club, *, published: bool = True) -> Tournament:
     record = make_record("Tuesday evening", DAY, PLAYERS, RESULTS)
-    tournament = services.import_tournament(club, record, who=ARBITER, today=dt.date(2030, 1, 1))
-    services.accept_exact(tournament, who=ARBITER)
-    services.all_new_members(tournament, who=ARBITER)
+    tournament = import_tournament(club, record, who=ARBITER, today=dt.date(2030, 1, 1))
+    accept_exact(tournament, who=ARBITER)
+    all_new_members(tournament, who=ARBITER)
     if published:
-        services.publish(tournament, who=ARBITER)
+        publish(tournament, who=ARBITER)
     tournament.refresh_from_db()
     return tournament
 
 
 def stored(tournament: Tournament) -> dict[tuple[int, str], tuple[str, dict[str, str], str]]:
     return {
-        (g.round, g.white.name): (g.moves, g.headers, services.game_result_text(g))
+        (g.round, g.white.name): (g.moves, g.headers, game_result_text(g))
         for g in Game.objects.filter(tournament=tournament).select_related("white", "black")
     }
 
@@ -88,10 +91,8 @@ def test_a_pgn_of_a_tournament_stores_what_a_pgn_import_of_it_stores(club) -> No
     outcome, plan = attach_pgn_moves(tournament, record_of(THE_FILE), who=ARBITER)
     assert [g.status for g in plan.games] == [Status.EXACT] * 3
     assert str(outcome) == "moves of 3 games stored"
-    other = services.create_club("Other club", who=ARBITER)
-    imported = services.import_tournament(
-        other, record_of(THE_FILE), who=ARBITER, today=dt.date(2030, 1, 1)
-    )
+    other = create_club("Other club", who=ARBITER)
+    imported = import_tournament(other, record_of(THE_FILE), who=ARBITER, today=dt.date(2030, 1, 1))
     assert stored(tournament) == stored(imported)
     moves, headers, _ = stored(tournament)[1, "Anna Berg"]
     assert "WhiteElo" not in headers and headers["TimeControl"] == "600" and moves == LEGAL
@@ -184,9 +185,9 @@ def test_a_member_known_under_another_spelling_is_matched_exactly(club) -> None:
         ["A. Bergström", "Ben Cole"],
         [(1, "A. Bergström", "Ben Cole", "1-0")],
     )
-    older = services.import_tournament(club, old, who=ARBITER, today=dt.date(2030, 1, 1))
+    older = import_tournament(club, old, who=ARBITER, today=dt.date(2030, 1, 1))
     anna = Entry.objects.get(tournament=tournament, name="Anna Berg").member
-    services.link(Entry.objects.get(tournament=older, name="A. Bergström"), anna, who=ARBITER)
+    link(Entry.objects.get(tournament=older, name="A. Bergström"), anna, who=ARBITER)
     text = pgn_game("1", "A. Bergström", "Ben Cole", "1-0", LEGAL)
     assert plan_pgn_moves(tournament, record_of(text)).games[0].status == Status.EXACT
 
@@ -205,7 +206,7 @@ def test_moves_of_a_draft_queue_nothing_until_it_is_published(club) -> None:
     tournament = results_only(club, published=False)
     attach_pgn_moves(tournament, record_of(THE_FILE), who=ARBITER)
     assert not DBTaskResult.objects.exists()
-    services.publish(tournament, who=ARBITER)
+    publish(tournament, who=ARBITER)
     assert DBTaskResult.objects.count() == 1
 
 
@@ -261,7 +262,7 @@ def test_typed_moves_ending_in_mate_against_the_winner_need_the_arbiters_confirm
 
 def test_typed_moves_for_a_game_with_moves_or_not_played_are_refused(club) -> None:
     record = make_record("Forfeits", DAY, PLAYERS[:2], [(1, "Anna Berg", "Ben Cole", "+-")])
-    tournament = services.import_tournament(club, record, who=ARBITER, today=dt.date(2030, 1, 1))
+    tournament = import_tournament(club, record, who=ARBITER, today=dt.date(2030, 1, 1))
     with pytest.raises(Refused, match="not played"):
         attach_typed_moves(game_of(tournament, 1, "Anna Berg"), "e4 e5", who=ARBITER)
     evening = results_only(club)

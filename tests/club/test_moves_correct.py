@@ -9,7 +9,6 @@ from typing import Any
 import pytest
 from django_tasks_db.models import DBTaskResult
 
-from clubrating.club import services
 from clubrating.club.jobs.analysis import DatabaseCache, analyse_games, store_analysis
 from clubrating.club.store.models import (
     AuditEntry,
@@ -33,6 +32,8 @@ from clubrating.formats.movetext import MoveError
 
 from .conftest import ARBITER, spec_cpi
 from .test_moves import FOOL, LEGAL, RUY, THE_FILE, pgn_game, record_of, results_only
+from clubrating.club.read.tournaments import game_result_text
+from clubrating.club.services.clubs import create_club
 
 NODES = 2_000  # as tests/club/test_cpi.py: tiny and fixed
 # Round 1, Anna Berg - Ben Cole 1-0, as the arbiter types it again: a different game White also
@@ -117,7 +118,7 @@ def test_replaced_moves_drop_the_old_analysis_rebuild_the_ledger_and_are_analyse
         "2. ", ""
     ).replace("3. ", "").replace("4. ", "").split()
     # The oracle: another club whose tournament had the corrected moves from the start.
-    other = spec_cpi(services.create_club("Other club", who=ARBITER))
+    other = spec_cpi(create_club("Other club", who=ARBITER))
     analysed(other, CORRECTED_FILE)
     assert ledger(club) == ledger(other) and len(ledger(club)) == 6
 
@@ -135,9 +136,7 @@ def test_removed_moves_leave_the_result_and_the_ledger_as_if_they_had_never_been
 
     assert str(outcome) == "round 1 Anna Berg - Ben Cole: the moves removed, the result stays"
     stored = anna_ben(tournament)
-    assert (
-        stored.moves == "" and services.game_result_text(stored) == "1-0" and ratings(club) == rated
-    )
+    assert stored.moves == "" and game_result_text(stored) == "1-0" and ratings(club) == rated
     assert (
         not GameAnalysis.objects.filter(game=game).exists()
         and not CpiEntry.objects.filter(game=game).exists()
@@ -145,7 +144,7 @@ def test_removed_moves_leave_the_result_and_the_ledger_as_if_they_had_never_been
     entry = AuditEntry.objects.get(club=club, action="remove-moves")
     assert entry.old == {"moves": LEGAL} and entry.new == {"moves": ""}
     assert DBTaskResult.objects.count() == jobs  # nothing new to analyse
-    other = spec_cpi(services.create_club("Other club", who=ARBITER))
+    other = spec_cpi(create_club("Other club", who=ARBITER))
     analysed(other, WITHOUT_IT)
     assert ledger(club) == ledger(other) and len(ledger(club)) == 4
 

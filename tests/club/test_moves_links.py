@@ -10,7 +10,6 @@ import hashlib
 import pytest
 from django.utils import timezone
 
-from clubrating.club import services
 from clubrating.club.services import evening
 from clubrating.club.store.models import (
     AuditEntry,
@@ -30,6 +29,7 @@ from clubrating.formats.movetext import MoveError
 
 from .conftest import ARBITER
 from .test_moves import results_only
+from clubrating.club.services.names import accept_exact, all_new_members
 
 NOW = dt.datetime(2026, 3, 3, 21, 0, tzinfo=dt.UTC)
 ITALIAN = "1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5"
@@ -46,8 +46,8 @@ def _evening_round(club: Club) -> Tournament:
     )
     for name in ["Anna Berg", "Ben Cole", "Cara Dunn", "Dan Eng"]:
         evening.register(t, name, who=ARBITER)
-    services.accept_exact(t, who=ARBITER)
-    services.all_new_members(t, who=ARBITER)
+    accept_exact(t, who=ARBITER)
+    all_new_members(t, who=ARBITER)
     evening.pair_next_round(t, who=ARBITER)
     return t
 

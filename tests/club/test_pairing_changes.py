@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import pytest
 
-from clubrating.club import services
 from clubrating.club.services import evening
 from clubrating.club.services import pairing_changes
 from clubrating.club.store.audit_text import sentence as audit_sentence
@@ -23,6 +22,7 @@ from clubrating.club.store.models import (
 from clubrating.errors import InputError, Refused
 
 from .conftest import ARBITER, EVENING_DAY, REGULARS, register_all
+from clubrating.club.services.names import new_member
 
 TODAY = EVENING_DAY
 
@@ -167,7 +167,7 @@ def test_players_of_one_board_or_one_player_twice_are_refused_in_one_line(regula
 def test_pairing_a_swiss_round_again_takes_in_a_late_entry_and_a_withdrawal(regulars: Club) -> None:
     t = _start(regulars, REGULARS + ["Eva Fox"])
     late = evening.register(t, "Gus Hale", who=ARBITER)
-    services.new_member(late, who=ARBITER)
+    new_member(late, who=ARBITER)
     evening.withdraw(_entry(t, "Dan Eng"), who=ARBITER)
     outcome = pairing_changes.repair_round(t, who=ARBITER)
     assert str(outcome) == "round 1 paired again: 2 boards"

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import pytest
 
-from clubrating.club import services
 from clubrating.club.services import evening
 from clubrating.club.store.models import (
     AuditEntry,
@@ -35,6 +34,7 @@ from .test_moves_links import (
     _evening_round,
     board_links,
 )
+from clubrating.club.read.tournaments import game_result_text
 
 
 def _board(link: ml.MovesLink) -> EveningBoard:
@@ -43,7 +43,7 @@ def _board(link: ml.MovesLink) -> EveningBoard:
 
 def _result(link: ml.MovesLink) -> str | None:
     game = _board(link).game
-    return None if game is None else services.game_result_text(game)
+    return None if game is None else game_result_text(game)
 
 
 def test_whites_and_blacks_agreeing_results_are_entered_as_the_arbiter_would_and_audited_as_theirs(

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import datetime as dt
 
-from clubrating.club import services
 from clubrating.club.store.models import Club, CurrentRating, RatingChange
 from clubrating.club.services import initial_list
 from clubrating.formats.ratinglist import ListedRating
 
 from .conftest import ARBITER, Publisher
 from .rating_oracle import oracle_differences
+from clubrating.club.services.tournaments import unpublish
 
 DAY = dt.date(2026, 3, 2)
 
@@ -63,5 +63,5 @@ def test_a_missing_row_is_reported(club: Club, publish: Publisher) -> None:
     )
     RatingChange.objects.filter(tournament=tournament).delete()
     assert len(oracle_differences(club)) == 2
-    services.unpublish(tournament, who=ARBITER)
+    unpublish(tournament, who=ARBITER)
     assert oracle_differences(club) == []

@@ -10,13 +10,13 @@ from typing import Any
 
 import pytest
 
-from clubrating.club import services
 from clubrating.club.derived import ratings
 from clubrating.club.derived.rebuild import rebuild_derived
 from clubrating.club.store.models import Club, CurrentRating, Member, RatingChange
 
 from .conftest import ARBITER
 from .test_services import FOUR, ROUND_ROBIN, snapshot
+from clubrating.club.services.tournaments import correct_result, find_game
 
 D1 = dt.date(2026, 1, 7)
 EVENINGS = 6
@@ -46,7 +46,7 @@ def test_a_correction_in_the_newest_tournament_reads_one_standing_a_member_and_i
     ]
     assert RatingChange.objects.filter(tournament__club=club).count() == EVENINGS * len(FOUR)
     rows_read.clear()
-    services.correct_result(services.find_game(tournaments[-1], 2, "Dan Eng"), "1-0", who=ARBITER)
+    correct_result(find_game(tournaments[-1], 2, "Dan Eng"), "1-0", who=ARBITER)
     standings = [n for sql, n in rows_read if "rating_after" in sql and "ROW_NUMBER" in sql]
     games = [n for sql, n in rows_read if "white_points" in sql]
     assert standings == [len(FOUR)]  # not the 20 rows of the five evenings before
@@ -85,7 +85,7 @@ def test_a_correction_writes_again_only_the_current_ratings_it_changes(
     publish("Evening 1", D1, FOUR, ROUND_ROBIN)
     newest = publish("Evening 2", D1 + dt.timedelta(days=7), others, renamed)
     before = dict(CurrentRating.objects.filter(member__club=club).values_list("member__name", "id"))
-    services.correct_result(services.find_game(newest, 1, "Eva Fox"), "0-1", who=ARBITER)
+    correct_result(find_game(newest, 1, "Eva Fox"), "0-1", who=ARBITER)
     after = dict(CurrentRating.objects.filter(member__club=club).values_list("member__name", "id"))
     assert set(after) == set(FOUR) | set(others)
     assert all(after[name] == before[name] for name in FOUR)  # not played since: untouched

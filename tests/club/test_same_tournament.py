@@ -10,12 +10,13 @@ from pathlib import Path
 import pytest
 
 from clubrating.cli import main
-from clubrating.club import services
 from clubrating.club.store.models import AuditEntry, Entry, Member, Tournament
 from clubrating.files import read_tournament_file
 from clubrating.formats.pgn import write_pgn
 
 from .conftest import ARBITER, make_record
+from clubrating.club.services.names import link
+from clubrating.club.services.tournaments import SameTournament, import_tournament
 
 TRF = (
     Path(__file__).resolve().parents[1] / "formats" / "data" / "all_codes.trf"
@@ -47,15 +48,15 @@ def _spelled(
 
 
 def test_the_same_games_spelled_otherwise_a_day_later_are_refused_and_nothing_is_stored(club):
-    first = services.import_tournament(
+    first = import_tournament(
         club, make_record("Tuesday Blitz", D1, PLAYERS, GAMES), who=ARBITER, today=LATER
     )
     stored, audits = Tournament.objects.count(), AuditEntry.objects.count()
     again = _spelled(
         {"Anna Berg": "BERG, Anna", "Cara Dunn": "Dunn, Cara"}, D1 + dt.timedelta(days=1)
     )
-    with pytest.raises(services.SameTournament) as refused:
-        services.import_tournament(club, again, who=ARBITER, today=LATER)  # type: ignore[arg-type]
+    with pytest.raises(SameTournament) as refused:
+        import_tournament(club, again, who=ARBITER, today=LATER)  # type: ignore[arg-type]
     assert str(refused.value) == (
         f"this looks like tournament {first.id} 'Tuesday Blitz' of 2024-05-12, "
         "already stored: same players and results"
@@ -74,10 +75,10 @@ def test_the_same_games_spelled_otherwise_a_day_later_are_refused_and_nothing_is
     ids=["two-days-later", "other-result", "other-player", "game-fewer"],
 )
 def test_another_date_result_or_player_is_another_tournament(club, other):
-    services.import_tournament(
+    import_tournament(
         club, make_record("Tuesday Blitz", D1, PLAYERS, GAMES), who=ARBITER, today=LATER
     )
-    imported = services.import_tournament(
+    imported = import_tournament(
         club,
         other,  # type: ignore[arg-type]
         who=ARBITER,
@@ -88,7 +89,7 @@ def test_another_date_result_or_player_is_another_tournament(club, other):
 
 def test_a_linked_member_is_recognised_under_an_alias_and_force_imports_it_audited(club, publish):
     first = publish("Tuesday Blitz", D1, PLAYERS, GAMES)
-    other = services.import_tournament(
+    other = import_tournament(
         club,
         make_record(
             "Later", dt.date(2024, 6, 1), ["A. Berg", "Zoe New"], [(1, "A. Berg", "Zoe New", "1-0")]
@@ -96,15 +97,15 @@ def test_a_linked_member_is_recognised_under_an_alias_and_force_imports_it_audit
         who=ARBITER,
         today=LATER,
     )
-    services.link(
+    link(
         Entry.objects.get(tournament=other, name="A. Berg"),
         Member.objects.get(name="Anna Berg"),
         who=ARBITER,
     )
     again = _spelled({"Anna Berg": "A. Berg"})
-    with pytest.raises(services.SameTournament, match=f"tournament {first.id} 'Tuesday Blitz'"):
-        services.import_tournament(club, again, who=ARBITER, today=LATER)  # type: ignore[arg-type]
-    forced = services.import_tournament(
+    with pytest.raises(SameTournament, match=f"tournament {first.id} 'Tuesday Blitz'"):
+        import_tournament(club, again, who=ARBITER, today=LATER)  # type: ignore[arg-type]
+    forced = import_tournament(
         club,
         again,  # type: ignore[arg-type]
         who=ARBITER,

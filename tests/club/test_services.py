@@ -6,7 +6,6 @@ import datetime as dt
 
 import pytest
 
-from clubrating.club import services
 from clubrating.club.store.models import (
     AuditEntry,
     Club,
@@ -24,6 +23,24 @@ from clubrating.errors import InputError, NotFound, Refused
 from clubrating.formats.records import TournamentKind
 
 from .conftest import ARBITER, make_record
+from clubrating.club.services.clubs import create_club
+from clubrating.club.services.members import merge, unmerge
+from clubrating.club.services.names import (
+    accept_exact,
+    all_new_members,
+    exact_candidates,
+    link,
+    new_member,
+)
+from clubrating.club.services.tournaments import (
+    change_date,
+    correct_result,
+    delete_tournament,
+    find_game,
+    import_tournament,
+    unpublish,
+)
+from clubrating.club.services import tournaments as tournament_services
 
 D1, D2, D3 = dt.date(2026, 1, 7), dt.date(2026, 1, 14), dt.date(2026, 1, 21)
 FOUR = ["Anna Berg", "Ben Cole", "Cara Dunn", "Dan Eng"]
@@ -87,27 +104,27 @@ def test_a_published_round_robin_rates_everybody_from_1200(club, publish):
 
 def test_import_is_a_draft_until_published_and_links_nothing_by_itself(club):
     record = make_record("Evening", D1, FOUR, ROUND_ROBIN)
-    first = services.import_tournament(club, record, who=ARBITER, today=D3)
-    services.all_new_members(first, who=ARBITER)
-    services.publish(first, who=ARBITER)
-    second = services.import_tournament(
+    first = import_tournament(club, record, who=ARBITER, today=D3)
+    all_new_members(first, who=ARBITER)
+    tournament_services.publish(first, who=ARBITER)
+    second = import_tournament(
         club, make_record("Next", D2, FOUR, ROUND_ROBIN[:2]), who=ARBITER, today=D3
     )
     assert second.status == "draft"
     assert Entry.objects.filter(tournament=second, member=None).count() == 4
     with pytest.raises(Refused, match="not linked"):
-        services.publish(second, who=ARBITER)
-    outcome = services.accept_exact(second, who=ARBITER)
+        tournament_services.publish(second, who=ARBITER)
+    outcome = accept_exact(second, who=ARBITER)
     assert "linked 4" in str(outcome)
     assert Entry.objects.filter(tournament=second, member=None).count() == 0
 
 
 def test_exact_means_the_same_words_in_either_customary_order_and_one_member_only(club):
-    first = services.import_tournament(
+    first = import_tournament(
         club, make_record("Evening", D1, FOUR, ROUND_ROBIN), who=ARBITER, today=D3
     )
-    services.all_new_members(first, who=ARBITER)
-    services.publish(first, who=ARBITER)
+    all_new_members(first, who=ARBITER)
+    tournament_services.publish(first, who=ARBITER)
     typed = [
         "BERG, Anna",
         "Cole Ben",
@@ -115,10 +132,8 @@ def test_exact_means_the_same_words_in_either_customary_order_and_one_member_onl
         "D. Eng",
     ]  # the last two differ by more than case and order
     games = [(1, typed[0], typed[1], "1-0"), (1, typed[2], typed[3], "0-1")]
-    second = services.import_tournament(
-        club, make_record("Next", D2, typed, games), who=ARBITER, today=D3
-    )
-    assert "linked 2" in str(services.accept_exact(second, who=ARBITER))
+    second = import_tournament(club, make_record("Next", D2, typed, games), who=ARBITER, today=D3)
+    assert "linked 2" in str(accept_exact(second, who=ARBITER))
     linked = dict(Entry.objects.filter(tournament=second).values_list("name", "member__name"))
     assert linked == {
         "BERG, Anna": "Anna Berg",
@@ -129,21 +144,21 @@ def test_exact_means_the_same_words_in_either_customary_order_and_one_member_onl
 
 
 def test_exact_links_nobody_when_two_members_carry_the_name(club):
-    first = services.import_tournament(
+    first = import_tournament(
         club, make_record("Evening", D1, FOUR, ROUND_ROBIN), who=ARBITER, today=D3
     )
-    services.all_new_members(first, who=ARBITER)
-    services.publish(first, who=ARBITER)
+    all_new_members(first, who=ARBITER)
+    tournament_services.publish(first, who=ARBITER)
     twin = ["Berg, Anna", "Ben Cole", "Cara Dunn", "Dan Eng"]
-    other = services.import_tournament(
+    other = import_tournament(
         club, make_record("Twins", D2, twin, [(1, twin[0], twin[1], "1-0")]), who=ARBITER, today=D3
     )
-    services.new_member(Entry.objects.get(tournament=other, name="Berg, Anna"), who=ARBITER)
-    assert len(services.exact_candidates(club, "Anna Berg")) == 2
-    third = services.import_tournament(
+    new_member(Entry.objects.get(tournament=other, name="Berg, Anna"), who=ARBITER)
+    assert len(exact_candidates(club, "Anna Berg")) == 2
+    third = import_tournament(
         club, make_record("Third", D3, FOUR, ROUND_ROBIN[:1]), who=ARBITER, today=D3
     )
-    services.accept_exact(third, who=ARBITER)
+    accept_exact(third, who=ARBITER)
     assert Entry.objects.get(tournament=third, name="Anna Berg").member is None
 
 
@@ -176,12 +191,12 @@ def test_a_correction_rebuilds_and_its_reversal_restores_the_history_exactly(clu
     second = publish("Evening 2", D2, FOUR, ROUND_ROBIN)
     publish("Evening 3", D3, FOUR, ROUND_ROBIN)
     before = snapshot(club)
-    game = services.find_game(second, 1, "Anna Berg")
-    outcome = services.correct_result(game, "0-1", who=ARBITER)
+    game = find_game(second, 1, "Anna Berg")
+    outcome = correct_result(game, "0-1", who=ARBITER)
     assert outcome.rebuild is not None and outcome.rebuild.tournaments == 2
     assert "rebuilt 2 tournaments, 4 ratings changed" in str(outcome)
     assert snapshot(club) != before
-    services.correct_result(Game.objects.get(id=game.id), "1-0", who=ARBITER)
+    correct_result(Game.objects.get(id=game.id), "1-0", who=ARBITER)
     assert snapshot(club) == before
     assert rebuild_derived(club, reason="check").changes_differing == 0
 
@@ -190,19 +205,17 @@ def test_deleting_unpublishing_and_redating_each_rebuild_the_history(club, publi
     first = publish("Evening 1", D1, FOUR, ROUND_ROBIN)
     second = publish("Evening 2", D2, FOUR, ROUND_ROBIN[:2])
     only_second_then_first = snapshot(club)
-    services.unpublish(first, who=ARBITER)
+    unpublish(first, who=ARBITER)
     assert RatingChange.objects.filter(tournament=first).count() == 0
     assert rating_of(club, "Ben Cole") == pytest.approx(1200 + 40 * (0 - 0.5))
-    services.publish(Tournament.objects.get(id=first.id), who=ARBITER)
+    tournament_services.publish(Tournament.objects.get(id=first.id), who=ARBITER)
     assert snapshot(club) == only_second_then_first
-    outcome = services.change_date(
-        Tournament.objects.get(id=second.id), dt.date(2025, 12, 31), who=ARBITER
-    )
+    outcome = change_date(Tournament.objects.get(id=second.id), dt.date(2025, 12, 31), who=ARBITER)
     assert outcome.rebuild.tournaments == 2
     assert (
         RatingChange.objects.get(tournament=second, member__name="Ben Cole").rating_before == 1200
     )
-    services.delete_tournament(Tournament.objects.get(id=second.id), who=ARBITER)
+    delete_tournament(Tournament.objects.get(id=second.id), who=ARBITER)
     assert not Tournament.objects.filter(id=second.id).exists()
     assert RatingChange.objects.get(tournament=first, member__name="Ben Cole").rating_before == 1200
     assert rebuild_derived(club, reason="check").changes_differing == 0
@@ -223,10 +236,8 @@ def test_a_rebuild_from_a_tournament_on_equals_a_full_replay(club, publish):
     tournaments = [
         publish(f"Evening {i}", D1 + dt.timedelta(days=7 * i), FOUR, ROUND_ROBIN) for i in range(6)
     ]
-    game = services.find_game(tournaments[3], 2, "Dan Eng")
-    services.correct_result(
-        game, "1-0", who=ARBITER
-    )  # replays from tournament 3 on, from snapshots
+    game = find_game(tournaments[3], 2, "Dan Eng")
+    correct_result(game, "1-0", who=ARBITER)  # replays from tournament 3 on, from snapshots
     incremental = snapshot(club)
     full = rebuild_derived(club, reason="full")
     assert full.changes_differing == 0
@@ -235,7 +246,7 @@ def test_a_rebuild_from_a_tournament_on_equals_a_full_replay(club, publish):
 
 def test_every_change_of_history_leaves_an_audit_entry(club, publish):
     t = publish("Evening 1", D1, FOUR, ROUND_ROBIN)
-    services.correct_result(services.find_game(t, 1, "1"), "=", who="alice")
+    correct_result(find_game(t, 1, "1"), "=", who="alice")
     entry = AuditEntry.objects.filter(club=club, action="correct-result").get()
     assert (
         entry.who == "alice"
@@ -258,13 +269,13 @@ def test_merge_and_unmerge_restore_both_histories_even_after_later_tournaments(c
     dan, d = Member.objects.get(name="Dan Eng"), Member.objects.get(name="D. Eng")
     separate = snapshot(club)
     dan_alone = player_history(dan)
-    services.merge(d, dan, who=ARBITER)
+    merge(d, dan, who=ARBITER)
     merged = player_history(Member.objects.get(id=dan.id))
     assert [t["tournament"] for t in merged["tournaments"]] == ["Evening 1", "Evening 2"]
     assert "D. Eng" in merged["aliases"]
     publish("Evening 3", D3, FOUR, ROUND_ROBIN)  # later work goes on while merged
-    services.unmerge(Member.objects.get(id=d.id), who=ARBITER)
-    services.unpublish(Tournament.objects.get(name="Evening 3"), who=ARBITER)
+    unmerge(Member.objects.get(id=d.id), who=ARBITER)
+    unpublish(Tournament.objects.get(name="Evening 3"), who=ARBITER)
     assert snapshot(club) == separate
     assert player_history(Member.objects.get(id=dan.id))["tournaments"] == dan_alone["tournaments"]
 
@@ -272,36 +283,32 @@ def test_merge_and_unmerge_restore_both_histories_even_after_later_tournaments(c
 def test_refused_operations_change_nothing(club, publish):
     t = publish("Evening 1", D1, FOUR, ROUND_ROBIN)
     anna = Member.objects.get(name="Anna Berg")
-    stranger = Member.objects.create(
-        club=services.create_club("Other club", who=ARBITER), name="Eve Fox"
-    )
+    stranger = Member.objects.create(club=create_club("Other club", who=ARBITER), name="Eve Fox")
     before, audit_count = snapshot(club), AuditEntry.objects.count()
     with pytest.raises(Refused, match="itself"):
-        services.merge(anna, anna, who=ARBITER)
+        merge(anna, anna, who=ARBITER)
     with pytest.raises(Refused, match="never merged"):
-        services.unmerge(anna, who=ARBITER)
+        unmerge(anna, who=ARBITER)
     with pytest.raises(Refused, match="another club"):
-        services.link(Entry.objects.get(tournament=t, number=1), stranger, who=ARBITER)
+        link(Entry.objects.get(tournament=t, number=1), stranger, who=ARBITER)
     with pytest.raises(Refused, match="both played"):
-        services.merge(anna, Member.objects.get(name="Ben Cole"), who=ARBITER)
+        merge(anna, Member.objects.get(name="Ben Cole"), who=ARBITER)
     assert snapshot(club) == before and AuditEntry.objects.count() == audit_count
 
 
 def test_the_same_file_twice_and_a_future_date_are_refused_and_nothing_is_stored(club):
     record = make_record("Evening", D1, FOUR, ROUND_ROBIN)
-    t = services.import_tournament(club, record, who=ARBITER, content_hash="abc", today=D3)
+    t = import_tournament(club, record, who=ARBITER, content_hash="abc", today=D3)
     with pytest.raises(Refused, match=f"tournament {t.id} 'Evening'"):
-        services.import_tournament(club, record, who=ARBITER, content_hash="abc", today=D3)
+        import_tournament(club, record, who=ARBITER, content_hash="abc", today=D3)
     with pytest.raises(InputError, match="in the future"):
-        services.import_tournament(
-            club, make_record("Later", D3, FOUR, ROUND_ROBIN), who=ARBITER, today=D2
-        )
+        import_tournament(club, make_record("Later", D3, FOUR, ROUND_ROBIN), who=ARBITER, today=D2)
     assert Tournament.objects.count() == 1 and Entry.objects.count() == 4
 
 
 def test_results_typed_by_the_arbiter_are_checked(club, publish):
     t = publish("Evening 1", D1, FOUR, ROUND_ROBIN)
     with pytest.raises(InputError, match="unknown result"):
-        services.correct_result(services.find_game(t, 1, "Anna Berg"), "2-0", who=ARBITER)
+        correct_result(find_game(t, 1, "Anna Berg"), "2-0", who=ARBITER)
     with pytest.raises(NotFound):
-        services.find_game(t, 9, "Anna Berg")
+        find_game(t, 9, "Anna Berg")

@@ -9,20 +9,22 @@ import json
 import pytest
 
 from clubrating.cli import main
-from clubrating.club import services
 from clubrating.club.store.models import AuditEntry, Club, CurrentRating, Member, RatingChange
 from clubrating.club.services import club_settings
 from clubrating.errors import InputError, Refused
 from tests.club.conftest import ARBITER, make_record
+from clubrating.club.services.history import check_history
+from clubrating.club.services.names import all_new_members
+from clubrating.club.services.tournaments import import_tournament, publish
 
 GAMES = [(1, "Anna Berg", "Ben Cole", "1-0"), (2, "Ben Cole", "Anna Berg", "=")]
 
 
 def _published(club: Club) -> None:
     record = make_record("Tuesday", dt.date(2024, 1, 9), ["Anna Berg", "Ben Cole"], GAMES)
-    tournament = services.import_tournament(club, record, who=ARBITER)
-    services.all_new_members(tournament, who=ARBITER)
-    services.publish(tournament, who=ARBITER)
+    tournament = import_tournament(club, record, who=ARBITER)
+    all_new_members(tournament, who=ARBITER)
+    publish(tournament, who=ARBITER)
 
 
 def _rating(club: Club, name: str) -> float:
@@ -42,7 +44,7 @@ def test_a_new_start_rating_and_k_replay_the_whole_history_and_are_audited(club:
         "start-rating": 1500.0,
         "k-new": 30.0,
     }
-    assert services.check_history(club, who=ARBITER).changes_differing == 0
+    assert check_history(club, who=ARBITER).changes_differing == 0
 
 
 def test_the_provisional_threshold_and_k_new_games_are_settings(club: Club) -> None:
@@ -53,7 +55,7 @@ def test_the_provisional_threshold_and_k_new_games_are_settings(club: Club) -> N
     assert not rating.provisional and rating.games == 2
     change = RatingChange.objects.get(member__name="Anna Berg")
     assert change.k == 40  # K is fixed before the tournament, with 0 games
-    assert services.check_history(club, who=ARBITER).changes_differing == 0
+    assert check_history(club, who=ARBITER).changes_differing == 0
 
 
 @pytest.mark.parametrize(

@@ -37,7 +37,6 @@ from hypothesis.stateful import (
     run_state_machine_as_test,
 )
 
-from clubrating.club import services
 from clubrating.club.services import evening
 from clubrating.club.jobs.analysis import rebuild_ledger
 from clubrating.club.derived.ledger import rebuild_cpi
@@ -67,7 +66,9 @@ from clubrating.club.services import initial_list, moves
 from clubrating.club.services.club_settings import SETTINGS, change_settings, parse_settings
 from clubrating.errors import ClubratingError
 from clubrating.files import read_tournament_bytes
-from clubrating.formats import write_csv, write_pgn, write_trf
+from clubrating.formats.csv import write_csv
+from clubrating.formats.pgn import write_pgn
+from clubrating.formats.trf import write_trf
 from clubrating.formats.pgn import read_pgn
 from clubrating.formats.ratinglist import ListedRating
 from clubrating.formats.records import TimeControl, TournamentKind, TournamentRecord
@@ -78,6 +79,21 @@ from ..cpi.coach_games import hanging_game
 from .conftest import make_record, spec_cpi
 from .crawl import assert_views_agree
 from .rating_oracle import oracle_differences
+from clubrating.club.read.tournaments import game_result_text
+from clubrating.club.services.clubs import create_club
+from clubrating.club.services.members import mark_distinct, rename_member, set_member_flags
+from clubrating.club.services.names import accept_exact, all_new_members
+from clubrating.club.services.tournaments import (
+    SameTournament,
+    change_date,
+    correct_result,
+    delete_tournament,
+    find_game,
+    import_tournament,
+)
+from clubrating.club.services import members as member_services
+from clubrating.club.services import names as name_services
+from clubrating.club.services import tournaments as tournament_services
 
 WHO = "test:arbiter"
 TODAY = dt.date(2030, 1, 1)
@@ -375,7 +391,7 @@ class ClubMachine(RuleBasedStateMachine):
         self.atomic = transaction.atomic()
         self.atomic.__enter__()
         Club.objects.filter(slug="state-machine").delete()
-        self.club = spec_cpi(services.create_club("State Machine", who=WHO, slug="state-machine"))
+        self.club = spec_cpi(create_club("State Machine", who=WHO, slug="state-machine"))
         self.counter = 0
         self.imports: list[Imported] = []  # what a later step may import again
         self.sizes = self.measure()
@@ -478,7 +494,7 @@ class ClubMachine(RuleBasedStateMachine):
         imported: list[Tournament] = []
         self.attempt(
             lambda: imported.append(
-                services.import_tournament(
+                import_tournament(
                     self.club,
                     record,
                     who=WHO,
@@ -528,7 +544,7 @@ class ClubMachine(RuleBasedStateMachine):
         def again(forced: bool) -> None:
             try:
                 imported.append(
-                    services.import_tournament(
+                    import_tournament(
                         self.club,
                         record,
                         who=WHO,
@@ -544,11 +560,11 @@ class ClubMachine(RuleBasedStateMachine):
 
         self.attempt(lambda: again(False))
         if expect_twin:
-            assert imported == [] and isinstance(refusal[0], services.SameTournament), (
+            assert imported == [] and isinstance(refusal[0], SameTournament), (
                 f"tournament {earlier.tournament_id} imported "
                 f"again was not refused as the same: {refusal}"
             )
-        if force and isinstance(pick(refusal, 0), services.SameTournament):
+        if force and isinstance(pick(refusal, 0), SameTournament):
             self.attempt(lambda: again(True))
             if imported:
                 entry = (
@@ -564,11 +580,11 @@ class ClubMachine(RuleBasedStateMachine):
 
     def confirm(self, tournament: Tournament, then: str) -> None:
         if then != "draft":
-            self.attempt(lambda: services.accept_exact(tournament, who=WHO))
+            self.attempt(lambda: accept_exact(tournament, who=WHO))
         if then in ("all-new", "publish"):
-            self.attempt(lambda: services.all_new_members(tournament, who=WHO))
+            self.attempt(lambda: all_new_members(tournament, who=WHO))
         if then == "publish":
-            self.attempt(lambda: services.publish(tournament, who=WHO))
+            self.attempt(lambda: tournament_services.publish(tournament, who=WHO))
 
     # names
     @precondition(lambda self: self.sizes["members"] > 0)
@@ -576,7 +592,7 @@ class ClubMachine(RuleBasedStateMachine):
     def link(self, e: int, m: int) -> None:
         entry, member = pick(self.entries(), e), pick(self.members(), m)
         if entry is not None and member is not None:
-            self.attempt(lambda: services.link(entry, member, who=WHO))
+            self.attempt(lambda: name_services.link(entry, member, who=WHO))
 
     @precondition(lambda self: self.sizes["entries"] > 0)
     @rule(e=ids, same_name=st.booleans())
@@ -584,23 +600,23 @@ class ClubMachine(RuleBasedStateMachine):
         entry = pick(self.entries(), e)
         if entry is not None:
             name = None if same_name else f"{entry.name} Jr"
-            self.attempt(lambda: services.new_member(entry, who=WHO, name=name))
+            self.attempt(lambda: name_services.new_member(entry, who=WHO, name=name))
 
     @precondition(lambda self: self.sizes["entries"] > 0)
     @rule(e=ids)
     def unlink(self, e: int) -> None:
         entry = pick(self.entries(member__isnull=False), e)
         if entry is not None:
-            self.attempt(lambda: services.unlink(entry, who=WHO))
+            self.attempt(lambda: name_services.unlink(entry, who=WHO))
 
     @precondition(lambda self: self.sizes["tournaments"] > 0)
     @rule(t=ids, all_new=st.booleans())
     def link_all(self, t: int, all_new: bool) -> None:
         tournament = pick(self.tournaments(), t)
         if tournament is not None:
-            self.attempt(lambda: services.accept_exact(tournament, who=WHO))
+            self.attempt(lambda: accept_exact(tournament, who=WHO))
             if all_new:
-                self.attempt(lambda: services.all_new_members(tournament, who=WHO))
+                self.attempt(lambda: all_new_members(tournament, who=WHO))
 
     # a tournament's life
     @precondition(lambda self: self.sizes["tournaments"] > 0)
@@ -608,21 +624,21 @@ class ClubMachine(RuleBasedStateMachine):
     def publish(self, t: int) -> None:
         tournament = pick(self.tournaments(), t)
         if tournament is not None:
-            self.attempt(lambda: services.publish(tournament, who=WHO))
+            self.attempt(lambda: tournament_services.publish(tournament, who=WHO))
 
     @precondition(lambda self: self.sizes["published"] > 0)
     @rule(t=ids)
     def unpublish(self, t: int) -> None:
         tournament = pick(self.tournaments(), t)
         if tournament is not None:
-            self.attempt(lambda: services.unpublish(tournament, who=WHO))
+            self.attempt(lambda: tournament_services.unpublish(tournament, who=WHO))
 
     @precondition(lambda self: self.sizes["games"] > 0)
     @rule(g=ids, result=st.sampled_from(RESULTS + ("--",)))
     def correct(self, g: int, result: str) -> None:
         game = pick(list(Game.objects.filter(tournament__club=self.club).order_by("id")), g)
         if game is not None:
-            self.attempt(lambda: services.correct_result(game, result, who=WHO))
+            self.attempt(lambda: correct_result(game, result, who=WHO))
 
     @precondition(lambda self: self.sizes["games"] > 0)
     @rule(g=ids, white=st.booleans(), s=ids, result=st.sampled_from(RESULTS + ("--",)))
@@ -660,30 +676,28 @@ class ClubMachine(RuleBasedStateMachine):
             top[entry.member_id]
         }
         found: list[Game] = []
-        self.attempt(
-            lambda: found.append(services.find_game(game.tournament, game.round, spelling))
-        )
+        self.attempt(lambda: found.append(find_game(game.tournament, game.round, spelling)))
         if only_this:  # the spelling is this player's member's alone: it finds this game
             assert [g.id for g in found] == [game.id], (
                 f"{spelling!r} found {found}, not game {game.id}"
             )
         if found:
             assert (found[0].tournament_id, found[0].round) == (game.tournament_id, game.round)
-            self.attempt(lambda: services.correct_result(found[0], result, who=WHO))
+            self.attempt(lambda: correct_result(found[0], result, who=WHO))
 
     @precondition(lambda self: self.sizes["tournaments"] > 0)
     @rule(t=ids, date=st.sampled_from(DATES))
     def redate(self, t: int, date: dt.date) -> None:
         tournament = pick(self.tournaments(), t)
         if tournament is not None:
-            self.attempt(lambda: services.change_date(tournament, date, who=WHO, today=TODAY))
+            self.attempt(lambda: change_date(tournament, date, who=WHO, today=TODAY))
 
     @precondition(lambda self: self.sizes["tournaments"] > 0)
     @rule(t=ids)
     def delete(self, t: int) -> None:
         tournament = pick(self.tournaments(), t)
         if tournament is not None:
-            self.attempt(lambda: services.delete_tournament(tournament, who=WHO))
+            self.attempt(lambda: delete_tournament(tournament, who=WHO))
 
     # members
     @precondition(lambda self: self.sizes["members"] > 0)
@@ -692,14 +706,14 @@ class ClubMachine(RuleBasedStateMachine):
         members = self.members()
         absorbed, into = pick(members, a), pick(members, b)
         if absorbed is not None:
-            self.attempt(lambda: services.merge(absorbed, into, who=WHO))
+            self.attempt(lambda: member_services.merge(absorbed, into, who=WHO))
 
     @precondition(lambda self: self.sizes["merged"] > 0)
     @rule(a=ids)
     def unmerge(self, a: int) -> None:
         member = pick(self.members(), a)
         if member is not None:
-            self.attempt(lambda: services.unmerge(member, who=WHO))
+            self.attempt(lambda: member_services.unmerge(member, who=WHO))
 
     @precondition(lambda self: self.sizes["members"] > 0)
     @rule(a=ids, b=ids, undo=st.booleans())
@@ -707,23 +721,21 @@ class ClubMachine(RuleBasedStateMachine):
         members = self.members()
         one, other = pick(members, a), pick(members, b)
         if one is not None:
-            self.attempt(lambda: services.mark_distinct(one, other, who=WHO, undo=undo))
+            self.attempt(lambda: mark_distinct(one, other, who=WHO, undo=undo))
 
     @precondition(lambda self: self.sizes["members"] > 0)
     @rule(a=ids, name=st.sampled_from(NAMES + ("Anna Berg-Cole",)))
     def rename(self, a: int, name: str) -> None:
         member = pick(self.members(), a)
         if member is not None:
-            self.attempt(lambda: services.rename_member(member, name, who=WHO))
+            self.attempt(lambda: rename_member(member, name, who=WHO))
 
     @precondition(lambda self: self.sizes["members"] > 0)
     @rule(a=ids, junior=st.none() | st.booleans(), consent=st.none() | st.booleans())
     def flags(self, a: int, junior: bool | None, consent: bool | None) -> None:
         member = pick(self.members(), a)
         if member is not None:
-            self.attempt(
-                lambda: services.set_member_flags(member, who=WHO, junior=junior, consent=consent)
-            )
+            self.attempt(lambda: set_member_flags(member, who=WHO, junior=junior, consent=consent))
 
     @precondition(lambda self: self.sizes["members"] > 0)
     @rule(a=ids, day=st.sampled_from(LEFT_DAYS))
@@ -731,14 +743,14 @@ class ClubMachine(RuleBasedStateMachine):
         """A member left the club (a day after today is refused): off the list, history kept."""
         member = pick(self.members(), a)
         if member is not None:
-            self.attempt(lambda: services.leave(member, day, who=WHO))
+            self.attempt(lambda: member_services.leave(member, day, who=WHO))
 
     @precondition(lambda self: self.sizes["members"] > 0)
     @rule(a=ids)
     def come_back(self, a: int) -> None:
         member = pick(self.members(), a)
         if member is not None:
-            self.attempt(lambda: services.come_back(member, who=WHO))
+            self.attempt(lambda: member_services.come_back(member, who=WHO))
 
     @rule(
         changes=st.dictionaries(
@@ -839,7 +851,7 @@ class ClubMachine(RuleBasedStateMachine):
         )
         if game is None:
             return
-        stored = services.game_result_text(game)
+        stored = game_result_text(game)
         if result == "same":
             result = stored if stored in ("1-0", "0-1", "1/2-1/2") else "1-0"
         white = game.white.name + ("x" if misspell else "")

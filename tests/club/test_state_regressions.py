@@ -8,7 +8,6 @@ import datetime as dt
 import pytest
 from django.db import transaction
 
-from clubrating.club import services
 from clubrating.club.derived.ledger import rebuild_cpi
 from clubrating.club.store.models import (
     AuditEntry,
@@ -28,6 +27,10 @@ from clubrating.formats.records import TournamentKind
 
 from .conftest import ARBITER, Publisher, make_record
 from .rating_oracle import oracle_differences
+from clubrating.club.services.members import merge
+from clubrating.club.services.names import accept_exact, all_new_members, link, new_member
+from clubrating.club.services.tournaments import SameTournament, change_date, import_tournament
+from clubrating.club.services import tournaments as tournament_services
 
 DAY = dt.date(2026, 3, 2)
 
@@ -50,7 +53,7 @@ def test_a_published_name_made_a_new_member_of_the_same_name_moves_its_games(
     )
     entry = Entry.objects.get(tournament=tournament, name="Anna Berg")
     old = entry.member
-    services.new_member(entry, who=ARBITER)
+    new_member(entry, who=ARBITER)
     entry.refresh_from_db()
     assert entry.member_id != old.id and entry.member.name == old.name
     assert replay_differences(club) == (0, 0, 0)
@@ -73,10 +76,10 @@ def test_a_name_cannot_be_linked_to_a_member_whose_merged_twin_plays_in_the_tour
         [(1, "A. Berg", "Cara Dunn", "0-1")],
     )
     anna, a_berg = Member.objects.get(name="Anna Berg"), Member.objects.get(name="A. Berg")
-    services.merge(anna, a_berg, who=ARBITER)
+    merge(anna, a_berg, who=ARBITER)
     ben = Entry.objects.get(tournament=first, name="Ben Cole")
     with pytest.raises(Refused, match="already 'Anna Berg'"):
-        services.link(ben, a_berg, who=ARBITER)
+        link(ben, a_berg, who=ARBITER)
     assert Entry.objects.get(pk=ben.pk).member.name == "Ben Cole"
 
 
@@ -91,9 +94,9 @@ def test_a_merge_is_refused_when_a_member_merged_earlier_shares_a_tournament(
         [(1, "A. Berg", "Cara Dunn", "0-1")],
     )
     anna, a_berg, ben = (Member.objects.get(name=n) for n in ("Anna Berg", "A. Berg", "Ben Cole"))
-    services.merge(anna, a_berg, who=ARBITER)
+    merge(anna, a_berg, who=ARBITER)
     with pytest.raises(Refused, match="both played in tournament"):
-        services.merge(ben, a_berg, who=ARBITER)  # Ben played Anna, who is A. Berg now
+        merge(ben, a_berg, who=ARBITER)  # Ben played Anna, who is A. Berg now
     assert Member.objects.get(pk=ben.pk).merged_into_id is None
 
 
@@ -124,7 +127,7 @@ def test_two_members_with_initial_ratings_cannot_be_merged(club: Club) -> None:
     initial_list.all_new_initial(club, who=ARBITER)
     anna, a_berg = Member.objects.get(name="Anna Berg"), Member.objects.get(name="A. Berg")
     with pytest.raises(Refused, match="initial list"):
-        services.merge(anna, a_berg, who=ARBITER)
+        merge(anna, a_berg, who=ARBITER)
     assert Member.objects.get(pk=anna.pk).merged_into_id is None
 
 
@@ -135,7 +138,7 @@ def test_an_initial_row_cannot_be_linked_to_a_member_whose_merged_twin_has_one(c
     initial_list.new_member_initial(InitialEntry.objects.get(name="Anna Berg"), who=ARBITER)
     anna = Member.objects.get(name="Anna Berg")
     a_berg = Member.objects.create(club=club, name="A. Berg")
-    services.merge(anna, a_berg, who=ARBITER)
+    merge(anna, a_berg, who=ARBITER)
     with pytest.raises(Refused, match="already 'Anna Berg'"):
         initial_list.link_initial(InitialEntry.objects.get(name="A. Berg"), a_berg, who=ARBITER)
 
@@ -166,7 +169,7 @@ def test_redating_a_tournament_to_its_own_date_is_refused_and_keeps_its_place_in
     publish("Evening", DAY, ["Anna Berg", "Ben Cole"], [(1, "Anna Berg", "Ben Cole", "0-1")])
     audits = AuditEntry.objects.count()
     with pytest.raises(Refused, match="already"):
-        services.change_date(first, DAY, who=ARBITER, today=dt.date(2030, 1, 1))
+        change_date(first, DAY, who=ARBITER, today=dt.date(2030, 1, 1))
     first.refresh_from_db()
     assert first.sequence == 1 and AuditEntry.objects.count() == audits
 
@@ -176,9 +179,9 @@ def test_a_file_of_two_spellings_of_one_name_imported_again_is_refused_as_the_sa
     club: Club, names: tuple[str, str]
 ) -> None:
     record = make_record("Event", DAY, names, [(1, names[0], names[1], "1-0")])
-    services.import_tournament(club, record, who=ARBITER, today=dt.date(2030, 1, 1))
-    with pytest.raises(services.SameTournament):
-        services.import_tournament(club, record, who=ARBITER, today=dt.date(2030, 1, 1))
+    import_tournament(club, record, who=ARBITER, today=dt.date(2030, 1, 1))
+    with pytest.raises(SameTournament):
+        import_tournament(club, record, who=ARBITER, today=dt.date(2030, 1, 1))
 
 
 def test_a_later_publish_keeps_the_initial_ratings_on_a_list_whose_only_tournament_had_no_games(
@@ -195,11 +198,11 @@ def test_a_later_publish_keeps_the_initial_ratings_on_a_list_whose_only_tourname
     record = make_record(
         "Rapid night", DAY, ["Anna Berg", "Ben Cole"], [], byes=[(1, "Anna Berg", 1)]
     )
-    rapid = services.import_tournament(club, record, who=ARBITER, today=dt.date(2030, 1, 1))
+    rapid = import_tournament(club, record, who=ARBITER, today=dt.date(2030, 1, 1))
     rapid.time_control = "rapid"
     rapid.save(update_fields=["time_control"])
-    services.accept_exact(rapid, who=ARBITER)
-    services.publish(rapid, who=ARBITER)
+    accept_exact(rapid, who=ARBITER)
+    tournament_services.publish(rapid, who=ARBITER)
     assert replay_differences(club) == (0, 0, 0)
     publish(
         "Monday",
@@ -243,12 +246,12 @@ def test_a_bughouse_night_opens_no_rating_list(club: Club) -> None:
         [(1, "Anna Berg", "Ben Cole", "1-0")],
         kind=TournamentKind.BUGHOUSE,
     )
-    night = services.import_tournament(club, record, who=ARBITER, today=dt.date(2030, 1, 1))
+    night = import_tournament(club, record, who=ARBITER, today=dt.date(2030, 1, 1))
     night.time_control = "blitz"
     night.save(update_fields=["time_control"])
-    services.accept_exact(night, who=ARBITER)
-    services.all_new_members(night, who=ARBITER)
-    services.publish(night, who=ARBITER)
+    accept_exact(night, who=ARBITER)
+    all_new_members(night, who=ARBITER)
+    tournament_services.publish(night, who=ARBITER)
     assert list(
         CurrentRating.objects.filter(member__club=club).values_list("rating_list", "rating")
     ) == [("standard", 1500.0)]

@@ -15,7 +15,6 @@ from django.test import Client
 from django.utils import translation
 
 from clubrating.cli import main
-from clubrating.club import services
 from clubrating.club.store import audit
 from clubrating.club.read import audit_log
 from clubrating.club.store.audit_text import read_stored, stored
@@ -25,6 +24,10 @@ from clubrating.club.derived.ratings import RebuildReport
 from clubrating.errors import Text
 from clubrating.formats.typed import parse_typed
 from clubrating.words import Nn_
+from clubrating.club.services.clubs import create_club
+from clubrating.club.services.history import check_history
+from clubrating.club.services.names import all_new_members
+from clubrating.club.services.tournaments import import_tournament, publish
 
 WHO = "test:arbiter"
 EVENING = """
@@ -34,15 +37,15 @@ EVENING = """
 
 
 def _published() -> tuple[Club, Tournament]:
-    club = services.create_club("Riverside", who=WHO, slug="riverside", time_zone="UTC")
-    tournament = services.import_tournament(
+    club = create_club("Riverside", who=WHO, slug="riverside", time_zone="UTC")
+    tournament = import_tournament(
         club,
         parse_typed(EVENING, name="Week 1", date=dt.date(2026, 3, 3)),
         who=WHO,
         today=dt.date(2030, 1, 1),
     )
-    services.all_new_members(tournament, who=WHO)
-    services.publish(tournament, who=WHO)
+    all_new_members(tournament, who=WHO)
+    publish(tournament, who=WHO)
     return club, tournament
 
 
@@ -120,7 +123,7 @@ def test_what_cannot_be_read_again_shows_the_english_line_stored(data: object, w
 @pytest.mark.django_db
 def test_an_english_entry_reads_in_russian_on_the_audit_page_and_an_old_one_as_stored() -> None:
     club, _ = _published()
-    services.check_history(club, who=WHO)
+    check_history(club, who=WHO)
     entry = AuditEntry.objects.filter(club=club, action="rebuild").get()
     assert (
         entry.summary == "rebuilt 1 tournament, 0 ratings changed"
@@ -173,7 +176,7 @@ def test_the_audit_command_prints_the_summary_in_the_languages_of_lang(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     club, _ = _published()
-    services.check_history(club, who=WHO)
+    check_history(club, who=WHO)
     monkeypatch.setenv("LANG", "ru_RU.UTF-8")
     monkeypatch.delenv("LANGUAGE", raising=False)
     monkeypatch.delenv("LC_ALL", raising=False)

@@ -11,12 +11,13 @@ from django.contrib.auth.models import User
 from django.test import Client
 
 from clubrating.cli import main
-from clubrating.club import services
 from clubrating.club.read import audit_log
 from clubrating.formats import zones
 from clubrating.club.store.models import AuditEntry, Club
-from clubrating.club.services import Outcome, club_settings
+from clubrating.club.services.outcome import Outcome
+from clubrating.club.services import club_settings
 from clubrating.errors import InputError
+from clubrating.club.services.clubs import create_club
 
 WHO = "test:arbiter"
 UTC = dt.timezone.utc
@@ -83,7 +84,7 @@ def test_an_empty_setting_is_the_servers_zone(monkeypatch: pytest.MonkeyPatch) -
 
 @pytest.mark.django_db
 def test_setting_the_zone_is_audited_and_shows_the_audit_log_in_it() -> None:
-    club = services.create_club("Riverside", who=WHO, slug="riverside")
+    club = create_club("Riverside", who=WHO, slug="riverside")
     assert club.time_zone == ""
     outcome = set_zone(club, "Asia/Yerevan")
     assert str(outcome) == "Riverside: time-zone  -> Asia/Yerevan" and outcome.rebuild is None
@@ -100,11 +101,11 @@ def test_setting_the_zone_is_audited_and_shows_the_audit_log_in_it() -> None:
 
 @pytest.mark.django_db
 def test_an_unknown_zone_stores_nothing() -> None:
-    club = services.create_club("Riverside", who=WHO, slug="riverside")
+    club = create_club("Riverside", who=WHO, slug="riverside")
     with pytest.raises(InputError, match="time-zone 'Mars/Olympus': expected an IANA time zone"):
         set_zone(club, "Mars/Olympus")
     with pytest.raises(InputError):
-        services.create_club("Other", who=WHO, time_zone="Mars/Olympus")
+        create_club("Other", who=WHO, time_zone="Mars/Olympus")
     assert Club.objects.count() == 1 and not AuditEntry.objects.filter(action="settings").exists()
 
 
@@ -150,7 +151,7 @@ def _arbiter(club: Club) -> Client:
 @pytest.mark.parametrize("setting", ["Pacific/Kiritimati", "Etc/GMT+12"])
 @pytest.mark.django_db
 def test_the_evening_and_import_pages_default_to_today_in_the_clubs_zone(setting: str) -> None:
-    club = services.create_club("Riverside", who=WHO, slug="riverside", time_zone=setting)
+    club = create_club("Riverside", who=WHO, slug="riverside", time_zone=setting)
     client = _arbiter(club)
     today = zones.today(setting).isoformat()
     assert f'value="{today}"' in client.get("/c/riverside/arbiter/evening/").content.decode()
@@ -160,7 +161,7 @@ def test_the_evening_and_import_pages_default_to_today_in_the_clubs_zone(setting
 @pytest.mark.parametrize("setting", ["Pacific/Kiritimati", "Etc/GMT+12"])
 @pytest.mark.django_db
 def test_an_evening_dated_today_in_the_clubs_zone_is_not_in_the_future(setting: str) -> None:
-    club = services.create_club("Riverside", who=WHO, slug="riverside", time_zone=setting)
+    club = create_club("Riverside", who=WHO, slug="riverside", time_zone=setting)
     from clubrating.club.services import evening
 
     tournament = evening.start_evening(club, "Tonight", zones.today(setting), 5, who=WHO)
@@ -172,7 +173,7 @@ def test_an_evening_dated_today_in_the_clubs_zone_is_not_in_the_future(setting: 
 
 @pytest.mark.django_db
 def test_the_audit_page_shows_times_in_the_clubs_zone() -> None:
-    club = services.create_club("Riverside", who=WHO, slug="riverside", time_zone="Asia/Yerevan")
+    club = create_club("Riverside", who=WHO, slug="riverside", time_zone="Asia/Yerevan")
     AuditEntry.objects.filter(club=club).update(
         when=dt.datetime(2026, 12, 1, 20, 30, 5, tzinfo=UTC)
     )

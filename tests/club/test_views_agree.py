@@ -14,7 +14,6 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
 
 from clubrating.cli import build_parser
-from clubrating.club import services
 from clubrating.club.read import members, tournaments
 from clubrating.club.store.models import Club, Member, RatingChange
 
@@ -29,6 +28,8 @@ from .crawl import (
     arbiter_client,
     crawl,
 )
+from clubrating.club.services.clubs import set_privacy
+from clubrating.club.services.members import merge
 
 
 def two_spellings_merged(club: Club, publish: Publisher) -> tuple[int, Member, Member]:
@@ -44,7 +45,7 @@ def two_spellings_merged(club: Club, publish: Publisher) -> tuple[int, Member, M
         [(1, "Berg, Anna X", "Ben Cole", "0-1"), (2, "Cara Dunn", "Berg, Anna X", "=")],
     )
     absorbed, into = Member.objects.get(name="Berg, Anna X"), Member.objects.get(name="Anna Berg")
-    services.merge(absorbed, into, who=ARBITER)
+    merge(absorbed, into, who=ARBITER)
     return two.id, absorbed, into
 
 
@@ -134,6 +135,6 @@ def test_a_public_visitor_reads_the_same_pages(club: Club, publish: Publisher) -
     """The crawl reads as an arbiter (every club, any visibility); a public page is the same
     read."""
     tid, _, into = two_spellings_merged(club, publish)
-    services.set_privacy(club, who=ARBITER, visibility="public")
+    set_privacy(club, who=ARBITER, visibility="public")
     players = Client().get(f"/api/c/{club.slug}/tournaments/{tid}").json()["players"]
     assert next(p["member_id"] for p in players if p["number"] == 1) == into.id

@@ -129,7 +129,8 @@ def publish_analysed(
     analysis ``facts(index)``, and the CPI ledger rebuilt. Returns the games in order."""
     import datetime as dt
 
-    from clubrating.club import services
+    from clubrating.club.services.names import accept_exact, all_new_members
+    from clubrating.club.services.tournaments import import_tournament, publish
     from clubrating.club.derived.ledger import rebuild_cpi
     from clubrating.club.store.models import Game, GameAnalysis
     from clubrating.formats.records import Pairing, PlayerEntry, TournamentRecord
@@ -148,12 +149,10 @@ def publish_analysed(
             format="csv",
         )
         # force: a second call repeats the same evenings (same date, players and results) on purpose
-        tournament = services.import_tournament(
-            club, record, who=who, today=dt.date(2030, 1, 1), force=True
-        )
-        services.accept_exact(tournament, who=who)
-        services.all_new_members(tournament, who=who)
-        services.publish(tournament, who=who)
+        tournament = import_tournament(club, record, who=who, today=dt.date(2030, 1, 1), force=True)
+        accept_exact(tournament, who=who)
+        all_new_members(tournament, who=who)
+        publish(tournament, who=who)
         games.extend(Game.objects.filter(tournament=tournament).order_by("round"))
     GameAnalysis.objects.bulk_create(
         [

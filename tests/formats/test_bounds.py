@@ -9,7 +9,7 @@ import io
 import pytest
 
 from clubrating.errors import InputError
-from clubrating.formats import read_tournament_text
+from clubrating.formats.reading import read_tournament_text
 from clubrating.formats.csv import read_csv
 from clubrating.formats.records import MAX_NAME_LENGTH, MAX_PLAYERS, MAX_ROUNDS
 from clubrating.formats.trf import read_trf, write_trf

@@ -13,7 +13,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from clubrating.errors import InputError
-from clubrating.formats import read_tournament_text
+from clubrating.formats.reading import read_tournament_text
 from clubrating.formats.ratinglist import read_rating_list
 from clubrating.formats.typed import parse_typed
 from clubrating.words import LAYOUT, escape_controls, find_control, is_control, without_controls

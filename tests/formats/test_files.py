@@ -16,7 +16,8 @@ from clubrating.files import (
     read_tournament_file,
     read_tournament_file_with_hash,
 )
-from clubrating.formats import decode_text, detect_format, read_tournament_text
+from clubrating.formats.common import decode_text
+from clubrating.formats.reading import detect_format, read_tournament_text
 from clubrating.formats.common import parse_date
 
 DATA = Path(__file__).parent / "data"

@@ -123,7 +123,7 @@ def test_more_teams_than_a_tournament_can_hold_are_refused_at_the_first_one_too_
 
 
 def test_a_control_character_in_a_team_s_name_is_refused_with_its_line() -> None:
-    from clubrating.formats import read_tournament_text
+    from clubrating.formats.reading import read_tournament_text
 
     with pytest.raises(InputError) as caught:
         read_tournament_text(PLAYERS + "\n013 Kni\x1bghts                          1\n", "cup.trf")

@@ -10,9 +10,12 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
-from clubrating.club import services
 from clubrating.club.store.models import Club, Member, Tournament
 from clubrating.formats.typed import parse_typed
+from clubrating.club.services.clubs import create_club, set_privacy
+from clubrating.club.services.members import set_member_flags
+from clubrating.club.services.names import accept_exact, all_new_members
+from clubrating.club.services.tournaments import import_tournament, publish
 
 WHO = "test:arbiter"
 PASSWORD = "correct horse battery staple"
@@ -32,18 +35,18 @@ def publish_typed(
     club: Club, text: str, name: str, date: dt.date, *, juniors: bool = False
 ) -> Tournament:
     record = parse_typed(text, name=name, date=date)
-    tournament = services.import_tournament(club, record, who=WHO, today=TODAY, has_juniors=juniors)
-    services.accept_exact(tournament, who=WHO)
-    services.all_new_members(tournament, who=WHO)
-    services.publish(tournament, who=WHO)
+    tournament = import_tournament(club, record, who=WHO, today=TODAY, has_juniors=juniors)
+    accept_exact(tournament, who=WHO)
+    all_new_members(tournament, who=WHO)
+    publish(tournament, who=WHO)
     tournament.refresh_from_db()
     return tournament
 
 
 @pytest.fixture
 def club(db: None) -> Club:
-    club = services.create_club("Riverside Chess Club", who=WHO, slug="riverside")
-    services.set_privacy(club, who=WHO, visibility="public")
+    club = create_club("Riverside Chess Club", who=WHO, slug="riverside")
+    set_privacy(club, who=WHO, visibility="public")
     Club.objects.filter(pk=club.pk).update(
         cpi_weights={"preset": "spec"}
     )  # as tests/club/conftest.spec_cpi
@@ -56,7 +59,7 @@ def evening(club: Club) -> Tournament:
     """One published evening: Anna 3/3, Carl 2.5, Bob 1 (a forfeit win), Dana ½ (a junior)."""
     t = publish_typed(club, EVENING, "Tuesday Rapid", dt.date(2024, 1, 9))
     dana = Member.objects.get(club=club, name="Dana White")
-    services.set_member_flags(dana, who=WHO, junior=True)
+    set_member_flags(dana, who=WHO, junior=True)
     return t
 
 
@@ -79,7 +82,7 @@ def arbiter_client(club: Club) -> Client:
 
 @pytest.fixture
 def other_arbiter_client(db: None) -> Client:
-    other = services.create_club("Other Club", who=WHO, slug="other")
+    other = create_club("Other Club", who=WHO, slug="other")
     client = Client()
     client.force_login(make_arbiter(other, "olga"))
     return client

@@ -19,7 +19,7 @@ from clubrating.club.store.models import (
     TournamentStatus,
 )
 from clubrating.club.read.members import member_ids_of
-from clubrating.club.services import game_result_text
+from clubrating.club.read.tournaments import game_result_text
 from clubrating.identity.collation import sort_key
 
 

@@ -11,7 +11,6 @@ from django.contrib.messages import get_messages
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
-from clubrating.club import services
 from clubrating.club.store.models import (
     AuditEntry,
     Club,
@@ -25,6 +24,7 @@ from clubrating.formats.trf import write_trf
 from clubrating.formats.typed import parse_typed
 
 from .conftest import PASSWORD, make_arbiter, member
+from clubrating.club.services.clubs import set_privacy
 
 
 def said(response) -> str:
@@ -379,7 +379,7 @@ def test_an_unknown_action_is_404(
 def test_a_rename_from_the_members_page_shows_on_the_club_page(
     club: Club, evening: Tournament, arbiter_client: Client
 ) -> None:
-    services.set_privacy(club, who="test", visibility="public")
+    set_privacy(club, who="test", visibility="public")
     bob = member(club, "Bob Jones")
     assert (
         "Bob Jones" in Client().get("/c/riverside/").content.decode()

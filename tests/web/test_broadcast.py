@@ -13,13 +13,16 @@ import chess.pgn
 from django.test import Client
 from django.utils import timezone
 
-from clubrating.club import services
 from clubrating.club.services import evening
 from clubrating.club.store.models import AuditEntry, Club, EveningBoard, Game, Member, Tournament
 from clubrating.club.services.moves import attach_typed_moves
 from clubrating.formats.typed import parse_typed
 
 from .conftest import WHO, make_arbiter
+from clubrating.club.services.clubs import set_privacy
+from clubrating.club.services.members import rename_member, set_member_flags
+from clubrating.club.services.names import accept_exact, all_new_members
+from clubrating.club.services.tournaments import import_tournament, publish
 
 TODAY = dt.date.today()
 NAMES = ["Anna Smith", "Bob Jones", "Carl Berg", "Dana White", "Eva Fox"]
@@ -30,7 +33,7 @@ def _running(club: Club) -> Tournament:
     t = evening.start_evening(club, "Tuesday Swiss", TODAY, 3, who=WHO)
     for name in NAMES:
         evening.register(t, name, who=WHO)
-    services.all_new_members(t, who=WHO)
+    all_new_members(t, who=WHO)
     evening.pair_next_round(t, who=WHO)
     return t
 
@@ -123,7 +126,7 @@ def test_a_poller_gets_304_while_nothing_changed_and_200_after_a_result(club: Cl
 
 def test_a_private_clubs_feed_is_404_to_the_public_and_its_arbiter_reads_it(club: Club) -> None:
     t = _running(club)
-    services.set_privacy(club, who=WHO, visibility="arbiter")
+    set_privacy(club, who=WHO, visibility="arbiter")
     club.refresh_from_db()
     for base in ("/c/riverside/", f"/u/{club.token}/"):
         for feed in ("live.pgn", "round/1.pgn"):
@@ -133,7 +136,7 @@ def test_a_private_clubs_feed_is_404_to_the_public_and_its_arbiter_reads_it(club
     response = arbiter.get(f"/c/riverside/t/{t.id}/live.pgn")
     assert response.status_code == 200 and "Anna Smith" in response.content.decode()
     assert "no-store" in response["Cache-Control"]  # an arbiter's answer is kept nowhere
-    services.set_privacy(club, who=WHO, visibility="unlisted")
+    set_privacy(club, who=WHO, visibility="unlisted")
     club.refresh_from_db()
     assert Client().get(f"/c/riverside/t/{t.id}/live.pgn").status_code == 404
     assert Client().get(f"/u/{club.token}/t/{t.id}/live.pgn").status_code == 200
@@ -141,15 +144,13 @@ def test_a_private_clubs_feed_is_404_to_the_public_and_its_arbiter_reads_it(club
 
 def test_the_feed_names_players_exactly_as_the_tournament_page_does(club: Club) -> None:
     t = _running(club)
-    services.set_member_flags(
-        Member.objects.get(club=club, name="Dana White"), who=WHO, junior=True
-    )
+    set_member_flags(Member.objects.get(club=club, name="Dana White"), who=WHO, junior=True)
     page = Client().get(f"/c/riverside/t/{t.id}/").content.decode()
     feed = Client().get(f"/c/riverside/t/{t.id}/live.pgn").content.decode()
     shown = {g.headers[side] for g in _games(feed) for side in ("White", "Black")}
     assert "Dana White" not in feed and "D. W." in shown
     assert all(name in page for name in shown)  # every name of the feed is the page's
-    services.set_privacy(club, who=WHO, names="initials")
+    set_privacy(club, who=WHO, names="initials")
     feed = Client().get(f"/c/riverside/t/{t.id}/live.pgn").content.decode()
     assert not any(name in feed for name in NAMES)
 
@@ -157,7 +158,7 @@ def test_the_feed_names_players_exactly_as_the_tournament_page_does(club: Club) 
 def test_a_draft_is_404_and_a_published_tournament_keeps_its_feed(club: Club) -> None:
     waiting = evening.start_evening(club, "Registering", TODAY, 3, who=WHO)
     evening.register(waiting, "Anna Smith", who=WHO)
-    imported = services.import_tournament(
+    imported = import_tournament(
         club,
         parse_typed("1, Anna Smith, Bob Jones, 1-0\n", name="Upload", date=dt.date(2024, 2, 1)),
         who=WHO,
@@ -165,9 +166,9 @@ def test_a_draft_is_404_and_a_published_tournament_keeps_its_feed(club: Club) ->
     )
     for draft in (waiting, imported):
         assert Client().get(f"/c/riverside/t/{draft.id}/live.pgn").status_code == 404
-    services.accept_exact(imported, who=WHO)
-    services.all_new_members(imported, who=WHO)
-    services.publish(imported, who=WHO)
+    accept_exact(imported, who=WHO)
+    all_new_members(imported, who=WHO)
+    publish(imported, who=WHO)
     games = _games(Client().get(f"/c/riverside/t/{imported.id}/round/1.pgn").content.decode())
     assert [(g.headers["White"], g.headers["Result"]) for g in games] == [("Anna Smith", "1-0")]
 
@@ -175,7 +176,7 @@ def test_a_draft_is_404_and_a_published_tournament_keeps_its_feed(club: Club) ->
 def test_a_name_with_quotes_and_backslashes_reads_back_as_it_is_stored(club: Club) -> None:
     t = _running(club)
     odd = 'Anna "the Rook\\" Smith'
-    services.rename_member(Member.objects.get(club=club, name="Anna Smith"), odd, who=WHO)
+    rename_member(Member.objects.get(club=club, name="Anna Smith"), odd, who=WHO)
     feed = Client().get(f"/c/riverside/t/{t.id}/live.pgn").content.decode()
     # python-chess keeps a tag's value as written; the PGN standard (8.1.1) escapes \\ and \"
     shown = {

@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from clubrating.club import services
 from clubrating.club.store.models import Club, CurrentRating, Member
 from clubrating.formats.trf import write_trf
 from clubrating.formats.typed import parse_typed
 
 from .conftest import PASSWORD, make_arbiter, publish_typed
+from clubrating.club.services.clubs import create_club, set_privacy
 
 CHROMIUM = "/usr/bin/chromium"
 # The network is closed: no first-run, sync or component downloads (docs/testing.md).
@@ -56,8 +56,8 @@ def page():  # type: ignore[no-untyped-def]
 def test_an_arbiter_uploads_confirms_publishes_corrects_and_the_member_page_shows_it(
     live_server, transactional_db, page, tmp_path: Path, visibility: str
 ) -> None:  # type: ignore[no-untyped-def]
-    club: Club = services.create_club("Riverside Chess Club", who="test", slug="riverside")
-    services.set_privacy(club, who="test", visibility=visibility)
+    club: Club = create_club("Riverside Chess Club", who="test", slug="riverside")
+    set_privacy(club, who="test", visibility=visibility)
     publish_typed(
         club,
         "1, Anna Smith, Bob Jones, 1-0\n2, Bob Jones, Anna Smith, 1/2-1/2\n",

@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from clubrating.club import services
 from clubrating.club.store.models import AuditEntry, Club
 
 from .conftest import PASSWORD, make_arbiter
 from .test_browser import CHROMIUM, CHROMIUM_ARGS
+from clubrating.club.services.clubs import create_club
 
 pytestmark = pytest.mark.browser
 os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"  # Playwright's sync API runs an event loop here
@@ -34,7 +34,7 @@ def test_invite_accept_log_in_change_the_password_and_remove(  # type: ignore[no
     assert Path(CHROMIUM).exists(), f"{CHROMIUM} is missing: run scripts/bootstrap --test"
     from playwright.sync_api import sync_playwright
 
-    club: Club = services.create_club("Riverside Chess Club", who="test", slug="riverside")
+    club: Club = create_club("Riverside Chess Club", who="test", slug="riverside")
     make_arbiter(club, "anna")
     url, home = live_server.url, f"{live_server.url}/c/riverside/arbiter/arbiters/"
     with sync_playwright() as p:

@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from clubrating.club import services
 from clubrating.club.store.models import Club, Member
 
 from .conftest import publish_typed
 from .test_browser import page  # noqa: F401  (the Chromium fixture)
+from clubrating.club.services.clubs import create_club, set_privacy
 
 pytestmark = pytest.mark.browser
 LONG = "Maximiliana Konstantinopolitanskaya-Wolkenstein"  # a name that does not wrap
@@ -26,8 +26,8 @@ def test_the_card_fits_the_viewport(
     tmp_path: Path,  # noqa: F811
     width: int,
 ) -> None:  # type: ignore[no-untyped-def]
-    club: Club = services.create_club("Riverside Chess Club", who="test", slug="riverside")
-    services.set_privacy(club, who="test", visibility="public")
+    club: Club = create_club("Riverside Chess Club", who="test", slug="riverside")
+    set_privacy(club, who="test", visibility="public")
     for week in range(3):
         publish_typed(
             club,

@@ -8,13 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from clubrating.club import services
 from clubrating.club.store.models import Club, Member
 from clubrating.club.services.cpi_weights import set_cpi_weights
 from tests.cpi.coach_games import publish_analysed
 
 from .test_browser import page  # noqa: F401  (the Chromium fixture)
 from .test_cpi_page_reads import long_game
+from clubrating.club.services.clubs import create_club, set_privacy
 
 pytestmark = pytest.mark.browser
 LONG = "Maximiliana Konstantinopolitanskaya-Wolkenstein"  # a name that does not wrap
@@ -36,8 +36,8 @@ DAY_LABELS = """() => [...document.querySelectorAll('svg.cpi-line text[text-anch
 def test_the_cpi_page_and_the_card_fit_the_viewport_with_chart_text_of_11_px(
     live_server, transactional_db, page, tmp_path: Path, width: int
 ) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
-    club: Club = services.create_club("Riverside Chess Club", who="test", slug="riverside")
-    services.set_privacy(club, who="test", visibility="public")
+    club: Club = create_club("Riverside Chess Club", who="test", slug="riverside")
+    set_privacy(club, who="test", visibility="public")
     set_cpi_weights(club, {}, who="test", preset="fide-classical")
     publish_analysed(
         club, 12, white=LONG, black="Ben Cole", per_evening=3, who="test", facts=long_game

@@ -8,11 +8,11 @@ import datetime as dt
 
 import pytest
 
-from clubrating.club import services
 from clubrating.club.store.models import Club, Member
 
 from .conftest import EVENING, publish_typed
 from .test_browser import page  # noqa: F401  (the Chromium fixture)
+from clubrating.club.services.clubs import create_club, set_privacy
 
 pytestmark = pytest.mark.browser
 
@@ -20,8 +20,8 @@ pytestmark = pytest.mark.browser
 def test_the_pages_keep_their_styles_and_break_no_rule_of_the_policy(
     live_server, transactional_db, page
 ) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
-    club: Club = services.create_club("Riverside Chess Club", who="test", slug="riverside")
-    services.set_privacy(club, who="test", visibility="public")
+    club: Club = create_club("Riverside Chess Club", who="test", slug="riverside")
+    set_privacy(club, who="test", visibility="public")
     tournament = publish_typed(club, EVENING, "January", dt.date(2024, 1, 9))
     anna = Member.objects.get(club=club, name="Anna Smith")
     complaints: list[str] = []

@@ -12,13 +12,13 @@ from typing import Any
 
 import pytest
 
-from clubrating.club import services
 from clubrating.club.services import evening
 from clubrating.club.store.models import Club, CurrentRating, EveningBoard, Member, Tournament
 from clubrating.formats.trf import read_trf
 
 from .conftest import PASSWORD, make_arbiter, publish_typed
 from .test_browser import page  # noqa: F401  (the Chromium fixture)
+from clubrating.club.services.clubs import create_club
 
 pytestmark = pytest.mark.browser
 
@@ -91,7 +91,7 @@ def _enter_results(page: Any, rnd: int, back: str) -> None:
 def test_an_arbiter_runs_a_whole_five_round_evening_in_the_browser(
     live_server: Any, transactional_db: None, page: Any, tmp_path: Path
 ) -> None:  # noqa: F811
-    club: Club = services.create_club("Riverside Chess Club", who="test", slug="riverside")
+    club: Club = create_club("Riverside Chess Club", who="test", slug="riverside")
     publish_typed(club, EARLIER, "January", dt.date(2024, 1, 9))
     before = {r.member.name: r.rating for r in CurrentRating.objects.filter(member__club=club)}
     make_arbiter(club, "arbiter")

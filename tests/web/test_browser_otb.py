@@ -27,13 +27,14 @@ from typing import Any
 import pytest
 from django.core.management import call_command
 
-from clubrating.club import services
 from clubrating.club.store.models import AuditEntry, Club, Game, GameAnalysis, Member, Tournament
 from clubrating.formats.trf import write_trf
 from clubrating.formats.typed import parse_typed
 
 from .conftest import PASSWORD, make_arbiter
 from .test_browser import page  # noqa: F401  (the Chromium fixture)
+from clubrating.club.read.tournaments import game_result_text
+from clubrating.club.services.clubs import create_club, set_privacy
 
 pytestmark = pytest.mark.browser
 
@@ -82,8 +83,8 @@ def test_an_over_the_board_evening_from_its_trf_to_the_blunder_and_the_cpi(
     tmp_path: Path,  # noqa: F811
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    club: Club = services.create_club("Riverside Chess Club", who="test", slug="riverside")
-    services.set_privacy(club, who="test", visibility="public")
+    club: Club = create_club("Riverside Chess Club", who="test", slug="riverside")
+    set_privacy(club, who="test", visibility="public")
     Club.objects.filter(pk=club.pk).update(
         cpi_weights={"preset": "spec"}
     )  # the CPI as a running sum
@@ -189,7 +190,7 @@ def _add_moves_from_a_pgn(page: Any, home: str, t: Tournament) -> None:
     page.wait_for_url(f"{home}/t/{t.id}/")
     assert _game(t, 1, "Anna Smith").moves == f"{SCHOLAR} 1-0"
     carl = _game(t, 1, "Carl Berg")
-    assert carl.moves == f"{QUEENS} 1-0" and services.game_result_text(carl) == "1-0"
+    assert carl.moves == f"{QUEENS} 1-0" and game_result_text(carl) == "1-0"
 
 
 def _type_a_scoresheet(page: Any, home: str, t: Tournament) -> None:

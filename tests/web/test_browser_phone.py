@@ -9,7 +9,6 @@ from typing import Any
 
 import pytest
 
-from clubrating.club import services
 from clubrating.club.services import evening
 from clubrating.club.store.models import Club, Game, Member, Tournament
 from clubrating.club.services.moves import attach_typed_moves
@@ -17,6 +16,7 @@ from tests.cpi.coach_games import publish_analysed
 
 from .conftest import publish_typed
 from .test_browser import page  # noqa: F401  (the Chromium fixture)
+from clubrating.club.services.clubs import create_club, set_privacy
 
 pytestmark = pytest.mark.browser
 
@@ -56,8 +56,8 @@ def _round_robin(players: list[str]) -> str:
 def _club() -> tuple[Club, dict[str, str]]:
     """A public club with a round robin of nine rounds, analysed games, a game with moves and an
     evening being played; the paths of its public pages."""
-    club = services.create_club("Riverside Chess Club", who="test", slug="riverside")
-    services.set_privacy(club, who="test", visibility="public")
+    club = create_club("Riverside Chess Club", who="test", slug="riverside")
+    set_privacy(club, who="test", visibility="public")
     Club.objects.filter(pk=club.pk).update(
         cpi_weights={"preset": "spec"}
     )  # as tests/web/conftest's club
@@ -138,7 +138,7 @@ def test_two_browsers_are_two_devices_and_one_browser_sending_both_sides_waits_f
 ) -> None:  # noqa: F811
     from clubrating.club.services import moves_links as ml
 
-    club = services.create_club("Riverside Chess Club", who="test", slug="riverside")
+    club = create_club("Riverside Chess Club", who="test", slug="riverside")
     t = publish_typed(club, BOARDS, "Tuesday Rapid", dt.date(2024, 1, 9))
     links = [f"{live_server.url}{i.path}" for i in ml.issue_links(t, 1, who="test")]
     browser = page.context.browser

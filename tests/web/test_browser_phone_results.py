@@ -10,13 +10,14 @@ from typing import Any
 
 import pytest
 
-from clubrating.club import services
 from clubrating.club.services import evening
 from clubrating.club.store.models import EveningBoard
 from clubrating.club.services import moves_links as ml
 
 from .conftest import PASSWORD, make_arbiter
 from .test_browser import page  # noqa: F401  (the Chromium fixture)
+from clubrating.club.services.clubs import create_club, set_privacy
+from clubrating.club.services.names import all_new_members
 
 pytestmark = pytest.mark.browser
 
@@ -42,12 +43,12 @@ def test_two_phones_agreeing_enter_the_result_and_two_that_differ_wait_for_the_a
     transactional_db: None,
     page: Any,  # noqa: F811
 ) -> None:
-    club = services.create_club("Riverside Chess Club", who="test", slug="riverside")
-    services.set_privacy(club, who="test", visibility="public")
+    club = create_club("Riverside Chess Club", who="test", slug="riverside")
+    set_privacy(club, who="test", visibility="public")
     t = evening.start_evening(club, "Tuesday Swiss", dt.date.today(), 3, who="test")
     for name in ("Anna Smith", "Bob Jones", "Carl Berg", "Dana White"):
         evening.register(t, name, who="test")
-    services.all_new_members(t, who="test")
+    all_new_members(t, who="test")
     evening.pair_next_round(t, who="test")
     links = [f"{live_server.url}{i.path}" for i in ml.issue_links(t, 1, who="test")]
     browser = page.context.browser

@@ -16,11 +16,12 @@ from typing import Any
 
 import pytest
 
-from clubrating.club import services
 from clubrating.club.services import evening
 from clubrating.club.store.models import Club, EveningBoard, Tournament
 
 from .test_browser import page  # noqa: F401  (the Chromium fixture)
+from clubrating.club.services.clubs import create_club, set_privacy
+from clubrating.club.services.names import all_new_members
 
 pytestmark = pytest.mark.browser
 
@@ -46,7 +47,7 @@ def _evening_of_forty(club: Club) -> Tournament:
     t = evening.start_evening(club, "Club Championship", dt.date.today(), 9, who="test")
     for name in PLAYERS:
         evening.register(t, name, who="test")
-    services.all_new_members(t, who="test")
+    all_new_members(t, who="test")
     for rnd in range(1, 10):
         evening.pair_next_round(t, who="test")
         if rnd < 9:
@@ -120,8 +121,8 @@ def _print(page: Any, url: str, pdf: Path, orientation: str) -> Path:
 def test_a_printed_page_keeps_every_row_within_the_a4_page(
     live_server: Any, transactional_db: None, page: Any, tmp_path: Path, which: str
 ) -> None:  # noqa: F811
-    club = services.create_club("Riverside Chess Club", who="test", slug="riverside")
-    services.set_privacy(club, who="test", visibility="public")
+    club = create_club("Riverside Chess Club", who="test", slug="riverside")
+    set_privacy(club, who="test", visibility="public")
     t = _evening_of_forty(club)
     pdf = _print(
         page,

@@ -15,7 +15,6 @@ from typing import Any
 import pytest
 from django.conf import settings
 
-from clubrating.club import services
 from clubrating.club.services import evening
 from clubrating.club.store.models import Club, Member
 from clubrating.club.services.moves_links import issue_links
@@ -24,6 +23,7 @@ from tests.cpi.coach_games import publish_analysed
 from .conftest import publish_typed
 from .test_browser import page  # noqa: F401  (the Chromium fixture)
 from .test_browser_phone import _round_robin
+from clubrating.club.services.clubs import create_club, set_privacy
 
 pytestmark = pytest.mark.browser
 
@@ -93,8 +93,8 @@ ARMENIAN = ["Ա", "Բ", "Մ", "Ի", "Ֆ", "ա", "ի", "մ", "ֆ", "ւ"]
 def _club() -> dict[str, str]:
     """A public club: a round robin of the long names, a player analysed for the CPI dashboard and
     an evening being played with its moves links; the paths of the pages to look at."""
-    club = services.create_club("Շախմատի ակումբ «Արարատ»", who="test", slug="riverside")
-    services.set_privacy(club, who="test", visibility="public")
+    club = create_club("Շախմատի ակումբ «Արարատ»", who="test", slug="riverside")
+    set_privacy(club, who="test", visibility="public")
     Club.objects.filter(pk=club.pk).update(cpi_weights={"preset": "spec"})
     club.cpi_weights = {"preset": "spec"}
     publish_typed(

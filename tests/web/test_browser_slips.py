@@ -15,11 +15,11 @@ from typing import Any
 
 import pytest
 
-from clubrating.club import services
 from clubrating.club.store.models import Club, Game
 
 from .conftest import PASSWORD, make_arbiter, publish_typed
 from .test_browser import page  # noqa: F401  (the Chromium fixture)
+from clubrating.club.services.clubs import create_club
 
 pytestmark = pytest.mark.browser
 ROUND_ONE = (
@@ -67,7 +67,7 @@ def _each_half_carries_its_own_code_alone(page: Any, tmp_path: Path) -> None:
 def test_the_slips_qr_codes_decode_to_the_players_links_and_two_phones_agreeing_store_the_moves(
     live_server: Any, transactional_db: None, page: Any, tmp_path: Path
 ) -> None:  # noqa: F811
-    club: Club = services.create_club("Riverside Chess Club", who="test", slug="riverside")
+    club: Club = create_club("Riverside Chess Club", who="test", slug="riverside")
     t = publish_typed(club, ROUND_ONE, "Tuesday Rapid", dt.date(2024, 1, 9))
     make_arbiter(club, "arbiter")
     url = live_server.url

@@ -9,7 +9,6 @@ from pathlib import Path
 
 import pytest
 
-from clubrating.club import services
 from clubrating.club.store.models import Club, Game, GameAnalysis
 from clubrating.club.services.moves import attach_typed_moves
 
@@ -17,6 +16,7 @@ from .conftest import EVENING, publish_typed
 from .test_browser import page  # noqa: F401  (the Chromium fixture)
 from .test_game_viewer import NOTES, SCHOLAR
 from tests.cpi.coach_games import build
+from clubrating.club.services.clubs import create_club, set_privacy
 
 pytestmark = pytest.mark.browser
 WIDTH = 375
@@ -28,8 +28,8 @@ def test_the_viewer_fits_a_phone_and_shows_the_blunder(
     page,  # noqa: F811
     tmp_path: Path,
 ) -> None:  # type: ignore[no-untyped-def]
-    club: Club = services.create_club("Riverside Chess Club", who="test", slug="riverside")
-    services.set_privacy(club, who="test", visibility="public")
+    club: Club = create_club("Riverside Chess Club", who="test", slug="riverside")
+    set_privacy(club, who="test", visibility="public")
     evening = publish_typed(club, EVENING, "Tuesday Rapid", dt.date(2024, 1, 9))
     game = Game.objects.get(tournament=evening, round=1, white__name="Anna Smith")
     attach_typed_moves(game, " ".join(SCHOLAR), who="test")

@@ -18,7 +18,6 @@ from typing import Any
 import pytest
 from django.conf import settings
 
-from clubrating.club import services
 from clubrating.club.services import evening
 from clubrating.club.store.models import Club, Game, GameAnalysis, Member, Tournament
 from clubrating.club.services.moves import attach_typed_moves
@@ -29,6 +28,7 @@ from tests.cpi.coach_games import build, publish_analysed
 from .conftest import PASSWORD, make_arbiter, publish_typed
 from .test_browser import page  # noqa: F401  (the Chromium fixture)
 from .test_browser_phone import _round_robin
+from clubrating.club.services.clubs import create_club, set_privacy
 
 pytestmark = pytest.mark.browser
 
@@ -84,8 +84,8 @@ NOTES: dict[int, dict[str, Any]] = {
 
 def _club() -> dict[str, str]:
     """The club and the paths of its pages, the arbiter's among them (keys starting "arbiter")."""
-    club = services.create_club("Շախմատի ակումբ «Արարատ»", who="test", slug="ararat")
-    services.set_privacy(club, who="test", visibility="public")
+    club = create_club("Շախմատի ակումբ «Արարատ»", who="test", slug="ararat")
+    set_privacy(club, who="test", visibility="public")
     Club.objects.filter(pk=club.pk).update(cpi_weights={"preset": "spec"})
     club.cpi_weights = {"preset": "spec"}
     publish_typed(club, _round_robin(PLAYERS[:6]), "Աշնանային արագ", dt.date(2025, 9, 2))

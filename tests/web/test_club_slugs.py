@@ -6,13 +6,13 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
-from clubrating.club import services
 from clubrating.club.store.models import AuditEntry, Club, Tournament
 from clubrating.club.services.club_settings import change_settings, parse_settings
 from clubrating.club.services.clubs import slug_for
 from clubrating.errors import Refused
 
 from .conftest import WHO, make_arbiter
+from clubrating.club.services.clubs import create_club, set_privacy
 
 
 @pytest.mark.parametrize(
@@ -33,7 +33,7 @@ def test_a_name_in_any_script_gives_a_readable_latin_slug(name: str, slug: str) 
 @pytest.mark.django_db
 def test_two_clubs_named_in_armenian_or_cyrillic_get_distinct_readable_slugs() -> None:
     clubs = [
-        services.create_club(name, who=WHO)
+        create_club(name, who=WHO)
         for name in ("Երևանի շախմատի ակումբ", "Գյումրու շախմատային ակումբ", "Шахматный клуб")
     ]
     assert [c.slug for c in clubs] == [
@@ -62,7 +62,7 @@ def test_the_arbiter_changes_the_slug_and_the_old_address_leads_to_the_new_one(
 def test_a_slug_another_club_holds_is_refused_and_changes_nothing(
     club: Club, arbiter_client: Client
 ) -> None:
-    services.create_club("Lakeside", who=WHO, slug="lakeside")
+    create_club("Lakeside", who=WHO, slug="lakeside")
     response = arbiter_client.post(
         "/c/riverside/arbiter/settings/", {"slug": "lakeside"}, follow=True
     )
@@ -76,7 +76,7 @@ def test_a_slug_another_club_holds_is_refused_and_changes_nothing(
 
 
 def test_the_old_address_of_a_club_hidden_from_the_public_leads_nowhere(club: Club) -> None:
-    services.set_privacy(club, who=WHO, visibility="arbiter")
+    set_privacy(club, who=WHO, visibility="arbiter")
     change_settings(club, parse_settings({"slug": "hidden"}), who=WHO)
     assert Client().get("/c/riverside/").status_code == 404
     arbiter = Client()

@@ -12,7 +12,6 @@ import pytest
 from django.core.cache import cache
 from django.test import Client
 
-from clubrating.club import services
 from clubrating.club.derived.ledger import member_ledger
 from clubrating.club.store.models import Club, CpiEntry, Game, GameAnalysis
 from clubrating.club.services.cpi_weights import set_cpi_weights
@@ -24,6 +23,7 @@ from tests.cpi.coach_games import OPEN_GAME, build, publish_analysed
 
 from .conftest import WHO, member
 from .test_cpi_pages import analysed, page
+from clubrating.club.services.clubs import set_privacy
 
 RUY = [
     "e4",
@@ -308,7 +308,7 @@ def test_every_ledger_row_and_exercise_links_to_its_game(club) -> None:
     ) == {  # five rows, five exercises: no game has moves here
         game_href("/c/riverside/", e.game_id, tournament, has_moves=False) for e in entries
     } == {f"/c/riverside/t/{tournament}/"}
-    services.set_privacy(club, who=WHO, visibility="unlisted")
+    set_privacy(club, who=WHO, visibility="unlisted")
     club.refresh_from_db()
     unlisted = page(Client(), f"/u/{club.token}/p/{anna.id}/cpi/")
     assert set(re.findall(r'<a class="game" href="([^"]+)">', unlisted)) == {

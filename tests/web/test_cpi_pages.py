@@ -11,12 +11,13 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-from clubrating.club import services
 from clubrating.club.store.models import Club, Member
 from clubrating.web.cpi_charts import PHONE_FONT, cpi_line, delta_bars, factor_bars
 from tests.cpi.coach_games import publish_analysed
 
 from .conftest import WHO, make_arbiter, member, publish_typed
+from clubrating.club.services.clubs import create_club, set_privacy
+from clubrating.club.services.members import merge, set_member_flags
 
 
 def analysed(club: Club, count: int = 5) -> Member:
@@ -71,7 +72,7 @@ def test_an_arbiter_only_club_answers_404_to_everyone_but_its_arbiter(
     club, other_arbiter_client
 ) -> None:
     anna = analysed(club)
-    services.set_privacy(club, who=WHO, visibility="arbiter")
+    set_privacy(club, who=WHO, visibility="arbiter")
     club.refresh_from_db()
     for url in (f"/c/riverside/p/{anna.id}/cpi/", f"/u/{club.token}/p/{anna.id}/cpi/"):
         page(Client(), url, 404)
@@ -84,7 +85,7 @@ def test_an_arbiter_only_club_answers_404_to_everyone_but_its_arbiter(
 
 def test_an_unlisted_club_answers_under_its_token_only_and_never_for_indexing(club) -> None:
     anna = analysed(club)
-    services.set_privacy(club, who=WHO, visibility="unlisted")
+    set_privacy(club, who=WHO, visibility="unlisted")
     club.refresh_from_db()
     page(Client(), f"/c/riverside/p/{anna.id}/cpi/", 404)
     response = Client().get(f"/u/{club.token}/p/{anna.id}/cpi/")
@@ -101,12 +102,12 @@ def test_an_unlisted_club_answers_under_its_token_only_and_never_for_indexing(cl
 def test_a_junior_without_consent_is_shown_by_initials_on_every_dashboard(club) -> None:
     anna = analysed(club)
     ben = member(club, "Ben Cole")
-    services.set_member_flags(ben, who=WHO, junior=True)
+    set_member_flags(ben, who=WHO, junior=True)
     html = page(Client(), f"/c/riverside/p/{anna.id}/cpi/")
     assert "Ben Cole" not in html and "B. C." in html
     own = page(Client(), f"/c/riverside/p/{ben.id}/cpi/")
     assert "Ben Cole" not in own and "Chess Performance Index of B. C." in own
-    services.set_member_flags(ben, who=WHO, consent=True)
+    set_member_flags(ben, who=WHO, consent=True)
     assert "Ben Cole" in page(Client(), f"/c/riverside/p/{anna.id}/cpi/")
 
 
@@ -114,7 +115,7 @@ def test_a_merged_name_redirects_to_the_members_dashboard_and_a_stranger_is_404(
     anna = analysed(club, 2)
     publish_typed(club, "1, A. Berg, Ben Cole, 1-0", "Late evening", dt.date(2026, 6, 2))
     alias = member(club, "A. Berg")
-    services.merge(alias, anna, who=WHO)
+    merge(alias, anna, who=WHO)
     response = Client().get(f"/c/riverside/p/{alias.id}/cpi/")
     assert response.status_code == 302 and response["Location"] == f"/c/riverside/p/{anna.id}/cpi/"
     page(Client(), "/c/riverside/p/999999/cpi/", 404)
@@ -126,8 +127,8 @@ def test_the_dashboard_costs_the_same_queries_for_five_games_or_thirty(
 ) -> None:
     counts = []
     for games in (5, 30):
-        club = services.create_club(f"Club {games}", who=WHO, slug=f"games{games}")
-        services.set_privacy(club, who=WHO, visibility="public")
+        club = create_club(f"Club {games}", who=WHO, slug=f"games{games}")
+        set_privacy(club, who=WHO, visibility="public")
         Club.objects.filter(pk=club.pk).update(
             cpi_weights={"preset": "spec"}
         )  # every 10-ply game scored

@@ -10,11 +10,12 @@ import re
 import pytest
 from django.test import Client
 
-from clubrating.club import services
 from clubrating.club.services import evening
 from clubrating.club.store.models import Club, EveningBoard, Game, Tournament
 
 from .conftest import WHO
+from clubrating.club.read.members import get_member
+from clubrating.club.services.names import all_new_members
 
 TODAY = dt.date.today()
 
@@ -28,7 +29,7 @@ def _evening(club: Club, names: list[str]) -> Tournament:
     t = evening.start_evening(club, "Tuesday Swiss", TODAY, 3, who=WHO)
     for name in names:
         evening.register(t, name, who=WHO)
-    services.all_new_members(t, who=WHO)
+    all_new_members(t, who=WHO)
     return t
 
 
@@ -103,7 +104,7 @@ def test_registering_a_member_says_so_in_the_pages_language(
     club: Club, arbiter_client: Client
 ) -> None:
     t = evening.start_evening(club, "Tuesday Swiss", TODAY, 3, who=WHO)
-    anna = services.get_member(club, "Anna Smith")
+    anna = get_member(club, "Anna Smith")
     response = arbiter_client.post(
         f"/c/riverside/arbiter/evening/{t.id}/register/",
         {"name": "Anna Smith"},
@@ -138,7 +139,7 @@ def test_a_keizer_season_on_the_page_marks_pairs_the_present_and_shows_the_keize
     assert t.evening.keizer == {"rules": {"top": 50, "bye": "1/2"}, "rated": "season"}
     for name in ("Anna Smith", "Bob Jones", "Carl Berg", "Dana White"):
         evening.register(t, name, who=WHO)
-    services.all_new_members(t, who=WHO)
+    all_new_members(t, who=WHO)
     dana = t.entries.get(name="Dana White")
     page = arbiter_client.get(f"{home}{t.id}/").content.decode()
     assert f'action="{home}{t.id}/mark/"' in page and "Keizer ranking" in page

@@ -24,11 +24,11 @@ import pytest
 from django.utils import translation
 
 from clubrating.cli import build_parser, main
-from clubrating.club import services
 from clubrating.club.store.models import Club, Member, MovesLink, Tournament
 
 from .test_every_page_translated import Site, english_words, site  # noqa: F401  (the club)
 from .test_translated_pages import catalogue  # noqa: F401  (the fixture: the .po files compiled)
+from clubrating.club.services.clubs import set_privacy
 
 LOCALES = {"hy": "hy_AM.UTF-8", "ru": "ru_RU.UTF-8"}
 PASSWORD = "long secret phrase for alice\n"
@@ -235,7 +235,7 @@ def terminal_words(text: str, names: list[str], language: str) -> list[str]:
 
 def crawl(site: Site, language: str, folder: Path, monkeypatch: pytest.MonkeyPatch) -> list[str]:
     club = Club.objects.get(slug="riverside")
-    services.set_privacy(club, who="test:arbiter", visibility="public")
+    set_privacy(club, who="test:arbiter", visibility="public")
     names = [
         *site.names,
         "Monday Blitz",

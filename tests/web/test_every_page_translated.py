@@ -28,7 +28,6 @@ from django.urls import URLPattern, URLResolver, get_resolver
 from django.utils import translation
 
 from clubrating.club.services import evening as ev
-from clubrating.club import services
 from clubrating.club.jobs.analysis import rebuild_ledger
 from clubrating.club.store.models import (
     AuditEntry,
@@ -52,6 +51,10 @@ from .conftest import WHO, make_arbiter
 
 # the fixture: the committed .po files compiled
 from .test_translated_pages import catalogue  # noqa: F401
+from clubrating.club.services.clubs import create_club, set_privacy
+from clubrating.club.services.members import merge, unmerge
+from clubrating.club.services.names import accept_exact, all_new_members
+from clubrating.club.services.tournaments import import_tournament
 
 LOCALE = Path(django_settings.BASE_DIR) / "locale"
 LANGUAGES = ("hy", "ru")
@@ -239,8 +242,8 @@ def _tonight(club: Club, name: str, players: list[str], system: str = "swiss") -
     t = ev.start_evening(club, name, dt.date.today(), 3, who=WHO, system=system)
     for player in players:
         ev.register(t, player, who=WHO)
-    services.accept_exact(t, who=WHO)
-    services.all_new_members(t, who=WHO)
+    accept_exact(t, who=WHO)
+    all_new_members(t, who=WHO)
     return t
 
 
@@ -252,8 +255,8 @@ def _stored_sentences(club: Club) -> None:
     k = current_settings(club)["k-established"]
     change_settings(club, parse_settings({"k-established": str(k + 1)}), who=WHO)
     robert, bob = (Member.objects.get(club=club, name=n) for n in ("Robert Jones", "Bob Jones"))
-    services.merge(robert, bob, who=WHO)
-    services.unmerge(robert, who=WHO)
+    merge(robert, bob, who=WHO)
+    unmerge(robert, who=WHO)
 
 
 @pytest.fixture
@@ -276,27 +279,25 @@ def site(club: Club, evening: Tournament) -> Site:
         issued[0].link, "1. e4 e5 2. Nf3", device="White's phone"
     )  # White's moves wait for Black's, or the arbiter
     ev.register(swiss, "Fay Gold", who=WHO)  # a late entry, not linked to a member yet
-    draft = services.import_tournament(
+    draft = import_tournament(
         club,
         parse_typed(DRAFT, name="Saturday Blitz", date=dt.date(2024, 2, 3)),
         who=WHO,
         today=dt.date(2030, 1, 1),
     )  # names to confirm
-    sunday = services.import_tournament(
+    sunday = import_tournament(
         club,
         parse_typed(SUNDAY, name="Sunday Open", date=dt.date(2024, 3, 3)),
         who=WHO,
         today=dt.date(2030, 1, 1),
     )
-    services.all_new_members(
-        sunday, who=WHO
-    )  # Carla Berg and Robert Jones: members who may be Carl and Bob
+    all_new_members(sunday, who=WHO)  # Carla Berg and Robert Jones: members who may be Carl and Bob
     robin = _tonight(
         club, "Friday Round Robin", ["Anna Smith", "Bob Jones", "Carl Berg"], system="round-robin"
     )
     make_arbiter(club, "anna-arbiter")
-    services.set_privacy(
-        services.create_club("Lakeside Chess Club", who=WHO, slug="lakeside"),
+    set_privacy(
+        create_club("Lakeside Chess Club", who=WHO, slug="lakeside"),
         who=WHO,
         visibility="public",
     )  # with two public clubs the site's first page lists them

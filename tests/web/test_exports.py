@@ -156,8 +156,8 @@ def test_every_api_route_is_described_in_the_openapi_document(db: None) -> None:
 
 
 def test_exports_of_an_unlisted_club_carry_noindex(club: Club, evening: Tournament) -> None:
-    from clubrating.club import services
+    from clubrating.club.services.clubs import set_privacy
 
-    services.set_privacy(club, who="t", visibility="unlisted")
+    set_privacy(club, who="t", visibility="unlisted")
     for suffix in ("ratings.csv", "ratings.json", f"t/{evening.id}/tournament.trf"):
         assert Client().get(f"/u/{club.token}/{suffix}")["X-Robots-Tag"] == "noindex, nofollow"

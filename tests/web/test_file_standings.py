@@ -16,13 +16,14 @@ from pathlib import Path
 import pytest
 from django.test import Client
 
-from clubrating.club import services
 from clubrating.club.store.models import Club, RatingChange, Tournament
 from clubrating.files import read_tournament_file
 from clubrating.formats.trf import read_trf
 
 from .conftest import TODAY, WHO
 from .test_standings_everywhere import HEADERS, trf_line
+from clubrating.club.services.names import accept_exact, all_new_members
+from clubrating.club.services.tournaments import correct_result, import_tournament, publish
 
 TEAM_SWISS = Path(__file__).resolve().parents[1] / "formats" / "data" / "team_swiss.trf"
 # The fixture's own columns, read here without the reader: start number -> (points written, rank)
@@ -34,10 +35,10 @@ WRITTEN = {
 
 
 def _import(club: Club, path: Path) -> Tournament:
-    t = services.import_tournament(club, read_tournament_file(str(path)), who=WHO, today=TODAY)
-    services.accept_exact(t, who=WHO)
-    services.all_new_members(t, who=WHO)
-    services.publish(t, who=WHO)
+    t = import_tournament(club, read_tournament_file(str(path)), who=WHO, today=TODAY)
+    accept_exact(t, who=WHO)
+    all_new_members(t, who=WHO)
+    publish(t, who=WHO)
     return t
 
 
@@ -238,7 +239,7 @@ def test_a_corrected_result_moves_the_file_s_points_by_as_much(club: Club) -> No
 
     t = _import(club, TEAM_SWISS)
     game = Game.objects.get(tournament=t, round=1, white__number=4)  # Grigoryan - Sargsyan, drawn
-    services.correct_result(game, "1-0", who=WHO)
+    correct_result(game, "1-0", who=WHO)
     table = standings(t)
     points = {p["number"]: p["points"] for p in table["players"]}
     assert (points[2], points[4]) == (

@@ -9,7 +9,6 @@ import re
 import pytest
 from django.test import Client
 
-from clubrating.club import services
 from clubrating.club.store.models import Club, Game, GameAnalysis, Tournament
 from clubrating.club.services.moves import attach_typed_moves
 from clubrating.formats.typed import parse_typed
@@ -17,6 +16,8 @@ from clubrating.web.links import game_href
 from tests.cpi.coach_games import build
 
 from .conftest import WHO, make_arbiter, member
+from clubrating.club.services.clubs import create_club, set_privacy
+from clubrating.club.services.tournaments import import_tournament
 
 SCHOLAR = ["e4", "e5", "Qh5", "Nc6", "Bc4", "Nf6", "Qxf7#"]
 # ply 3 Qh5: 40 -> -30 cp (winning chances drop 0.13, an inaccuracy); ply 4 Nc6: 50 -> -80 (0.24, a
@@ -134,7 +135,7 @@ def test_a_draft_tournament_game_is_404_except_for_its_arbiter(club: Club, schol
     record = parse_typed(
         "1, Anna Smith, Bob Jones, 1-0\n", name="Draft", date=scholar.tournament.date
     )
-    draft = services.import_tournament(club, record, who=WHO, force=True)
+    draft = import_tournament(club, record, who=WHO, force=True)
     hidden = Game.objects.get(tournament=draft)
     page(Client(), f"/c/riverside/g/{hidden.id}/", 404)
     page(Client(), f"/c/riverside/g/{hidden.id}/game.pgn", 404)
@@ -144,7 +145,7 @@ def test_a_draft_tournament_game_is_404_except_for_its_arbiter(club: Club, schol
 
 
 def test_an_unlisted_club_shows_the_game_under_its_token_only(club: Club, scholar: Game) -> None:
-    services.set_privacy(club, who=WHO, visibility="unlisted")
+    set_privacy(club, who=WHO, visibility="unlisted")
     club.refresh_from_db()
     page(Client(), f"/c/riverside/g/{scholar.id}/", 404)
     response = Client().get(f"/u/{club.token}/g/{scholar.id}/")
@@ -153,9 +154,9 @@ def test_an_unlisted_club_shows_the_game_under_its_token_only(club: Club, schola
 
 
 def test_a_game_of_another_club_is_404(scholar: Game, db: None) -> None:
-    services.create_club("Other Club", who=WHO, slug="other")
+    create_club("Other Club", who=WHO, slug="other")
     other = Club.objects.get(slug="other")
-    services.set_privacy(other, who=WHO, visibility="public")
+    set_privacy(other, who=WHO, visibility="public")
     page(Client(), f"/c/other/g/{scholar.id}/", 404)
 
 

@@ -296,7 +296,7 @@ NO_INPUT = {
     ),
     "demo": (
         "builds a simulated club for minutes from whole "
-        "numbers (cli.whole) and a seed: no text of anybody's"
+        "numbers (output.whole) and a seed: no text of anybody's"
     ),
     "worker": (
         "runs the queue as a process of its own, whose transactions the savepoint every "

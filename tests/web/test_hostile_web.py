@@ -207,10 +207,10 @@ def club_numbers(evening: Tournament, arbiter_client: Client) -> dict[str, str]:
     round."""
     club = evening.club
     draft_text = "1, A. Smith, Zed New, 1-0\n"
-    from clubrating.club import services
+    from clubrating.club.services.tournaments import import_tournament
     from clubrating.formats.typed import parse_typed
 
-    draft = services.import_tournament(
+    draft = import_tournament(
         club,
         parse_typed(draft_text, name="Draft", date=dt.date(2024, 2, 20)),
         who=WHO,

@@ -7,10 +7,10 @@ import json
 
 from django.test import Client
 
-from clubrating.club import services
 from clubrating.club.store.models import AuditEntry, Club, CurrentRating, RatingChange
 from clubrating.club.services import club_settings
 from tests.web.conftest import WHO, member, publish_typed
+from clubrating.club.read.clubs import find_club
 
 OLD = "1, Anna Smith, Bob Jones, 1-0\n1, Carl Berg, Dana White, 1/2-1/2"
 NEW = "1, Anna Smith, Carl Berg, 1/2-1/2"  # Bob and Dana do not come back
@@ -75,4 +75,4 @@ def test_the_setting_changes_the_months_and_zero_turns_the_rule_off(club: Club) 
     services_change(club, club_settings.parse_settings({"inactive-months": "0"}), who=WHO)
     assert 'id="inactive"' not in Client().get("/c/riverside/").content.decode()
     assert AuditEntry.objects.filter(club=club, action="settings").count() == 3
-    assert services.find_club("riverside").inactive_months == 0
+    assert find_club("riverside").inactive_months == 0

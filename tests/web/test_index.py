@@ -8,11 +8,11 @@ import re
 import pytest
 from django.test import Client
 
-from clubrating.club import services
 from clubrating.club.store.models import Club, Visibility
 from clubrating.web.pages import CLUBS_PAGE
 
 from .conftest import WHO
+from clubrating.club.services.clubs import create_club, set_privacy
 
 CYRILLIC = ["Шахматный клуб Ёлки", "шахматы Самара", "Юность"]
 
@@ -30,8 +30,8 @@ def many(db: None) -> list[str]:
         ]
     )
     for slug, visibility in (("hidden-a", "unlisted"), ("hidden-b", "arbiter")):
-        services.set_privacy(
-            services.create_club("Club hidden " + slug, who=WHO, slug=slug),
+        set_privacy(
+            create_club("Club hidden " + slug, who=WHO, slug=slug),
             who=WHO,
             visibility=visibility,
         )
@@ -96,9 +96,7 @@ def test_the_next_page_of_a_search_keeps_the_search(many: list[str]) -> None:
 
 def test_a_few_clubs_need_no_search_box_and_one_opens_directly(db: None) -> None:
     for slug in ("north", "south"):
-        services.set_privacy(
-            services.create_club(slug.title(), who=WHO, slug=slug), who=WHO, visibility="public"
-        )
+        set_privacy(create_club(slug.title(), who=WHO, slug=slug), who=WHO, visibility="public")
     html = Client().get("/").content.decode()
     assert (
         listed(html) == ["North", "South"]

@@ -11,10 +11,11 @@ from collections import deque
 import pytest
 from django.test import Client
 
-from clubrating.club import services
 from clubrating.club.store.models import Club, Member, Tournament
 
 from .conftest import WHO, member, publish_typed
+from clubrating.club.services.clubs import set_privacy
+from clubrating.club.services.members import set_member_flags
 
 JUNIOR_CUP = """
 1, Carl Berg, Lena Novak, 0-1
@@ -63,7 +64,7 @@ def junior_cup(club: Club, evening: Tournament) -> Tournament:
     """Carl (an adult member, not flagged junior) plays the Junior Cup with Anna and two
     children; Lena's junior flag was never set; then an ordinary evening follows."""
     cup = publish_typed(club, JUNIOR_CUP, "Junior Cup", dt.date(2024, 2, 3), juniors=True)
-    services.set_member_flags(member(club, "Lena Novak"), who=WHO, junior=False)
+    set_member_flags(member(club, "Lena Novak"), who=WHO, junior=False)
     publish_typed(club, LATER, "Tuesday Rapid 2", dt.date(2024, 2, 6))
     return cup
 
@@ -72,7 +73,7 @@ def junior_cup(club: Club, evening: Tournament) -> Tournament:
 def test_no_page_or_export_names_a_player_of_a_juniors_event_in_full(
     club: Club, junior_cup: Tournament, visibility: str
 ) -> None:
-    services.set_privacy(club, who=WHO, visibility=visibility)
+    set_privacy(club, who=WHO, visibility=visibility)
     club.refresh_from_db()
     base, api = (
         ("/c/riverside/", "/api/c/riverside/")
@@ -104,7 +105,7 @@ def test_recorded_consent_shows_the_full_name_again_and_arbiters_always_see_it(
 ) -> None:
     carl = member(club, "Carl Berg")
     assert "Carl Berg" in arbiter_client.get(f"/c/riverside/p/{carl.id}/").content.decode()
-    services.set_member_flags(carl, who=WHO, consent=True)
+    set_member_flags(carl, who=WHO, consent=True)
     pages = crawl(Client(), club, "/c/riverside/", "/api/c/riverside/")
     assert any("Carl Berg" in text for text in pages.values())
     assert not any("Lena Novak" in text for text in pages.values())

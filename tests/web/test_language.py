@@ -18,7 +18,6 @@ from django.test import Client
 from django.utils import translation
 from pytest_django.fixtures import Settings
 
-from clubrating.club import services
 from clubrating.club.services import evening
 from clubrating.club.store.models import Club, Tournament
 from clubrating.club.services import club_settings
@@ -33,6 +32,7 @@ from clubrating.web.cpi_views import _hint, _task, factor_row
 from clubrating.web.viewer import _counted
 
 from .conftest import WHO
+from clubrating.club.services.names import all_new_members
 
 COOKIE = settings.LANGUAGE_COOKIE_NAME
 CLUB = "/c/riverside/"
@@ -207,7 +207,7 @@ def test_the_pages_words_made_in_python_follow_the_language_and_the_apis_stay_en
     )
     for name in ["Anna Smith", "Bob Jones", "Carl Berg", "Dana White", "Eva Fox"]:
         evening.register(t, name, who=WHO)
-    services.all_new_members(t, who=WHO)
+    all_new_members(t, who=WHO)
     evening.pair_next_round(t, who=WHO)
     page = Client().get(f"{CLUB}t/{t.id}/", headers={"accept-language": "ru"}).content.decode()
     assert RUSSIAN["sits out this round"] in page and "sits out this round" not in page

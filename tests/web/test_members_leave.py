@@ -12,12 +12,12 @@ from django.test import Client
 
 from clubrating.cli import main
 from clubrating.club.services import evening as evenings
-from clubrating.club import services
 from clubrating.club.store.models import AuditEntry, Club, CurrentRating, Member, RatingChange
 from clubrating.errors import Refused
 from tests.club.crawl import assert_views_agree
 from tests.club.rating_oracle import oracle_differences
 from tests.web.conftest import WHO, member, publish_typed
+from clubrating.club.services.members import come_back, leave, merge
 
 NIGHT = "1, Anna Smith, Bob Jones, 1-0\n1, Carl Berg, Dana White, 1/2-1/2"
 DAY = dt.date(2026, 11, 30)
@@ -34,7 +34,7 @@ def test_a_member_who_left_is_off_the_list_keeps_the_history_and_comes_back_unch
     t = publish_typed(club, NIGHT, "Autumn", dt.date(2026, 10, 6))
     bob = member(club, "Bob Jones")
     rating = CurrentRating.objects.get(member=bob).rating
-    services.leave(bob, DAY, who=WHO)
+    leave(bob, DAY, who=WHO)
     web = Client()
     assert "Bob Jones" not in listed(web) and "Anna Smith" in listed(web)
     assert "Bob Jones" not in web.get("/c/riverside/").content.decode()
@@ -48,7 +48,7 @@ def test_a_member_who_left_is_off_the_list_keeps_the_history_and_comes_back_unch
     assert RatingChange.objects.filter(member=bob, tournament=t).exists()
     assert oracle_differences(club) == []
     assert_views_agree(club)
-    services.come_back(bob, who=WHO)
+    come_back(bob, who=WHO)
     assert "Bob Jones" in listed(web)
     assert CurrentRating.objects.get(member=bob).rating == rating
     entries = AuditEntry.objects.filter(club=club, action__in=("member-left", "member-returned"))
@@ -73,17 +73,17 @@ def test_what_cannot_be_said_of_a_member_is_refused_and_changes_nothing(
     publish_typed(club, NIGHT, "Autumn", dt.date(2026, 10, 6))
     bob, anna = member(club, "Bob Jones"), member(club, "Anna Smith")
     if step == "twice":
-        services.leave(bob, DAY, who=WHO)
+        leave(bob, DAY, who=WHO)
     if step == "merged":  # said of a member merged away: refused, naming the one it is now
         absorbed = Member.objects.create(club=club, name="Anne Smith")
-        services.merge(absorbed, anna, who=WHO)
+        merge(absorbed, anna, who=WHO)
         bob = Member.objects.get(pk=absorbed.pk)
     audits = AuditEntry.objects.filter(club=club).count()
     with pytest.raises(Refused, match=refusal):
         if step == "not-left":
-            services.come_back(bob, who=WHO)
+            come_back(bob, who=WHO)
         else:
-            services.leave(bob, dt.date(2099, 1, 1) if step == "future" else DAY, who=WHO)
+            leave(bob, dt.date(2099, 1, 1) if step == "future" else DAY, who=WHO)
     assert AuditEntry.objects.filter(club=club).count() == audits
 
 
@@ -92,7 +92,7 @@ def test_the_evening_does_not_offer_nor_register_a_member_who_left(
 ) -> None:
     publish_typed(club, NIGHT, "Autumn", dt.date(2026, 10, 6))
     bob = member(club, "Bob Jones")
-    services.leave(bob, DAY, who=WHO)
+    leave(bob, DAY, who=WHO)
     t = evenings.start_evening(club, "Tuesday", dt.date(2026, 12, 1), 3, who=WHO)
     page = arbiter_client.get(f"/c/riverside/arbiter/evening/{t.id}/").content.decode()
     assert "Anna Smith" in page
@@ -100,7 +100,7 @@ def test_the_evening_does_not_offer_nor_register_a_member_who_left(
     for typed in ("Bob Jones", str(bob.id)):
         with pytest.raises(Refused, match="left the club on 2026-11-30"):
             evenings.register(t, typed, who=WHO)
-    services.come_back(bob, who=WHO)
+    come_back(bob, who=WHO)
     assert evenings.register(t, "Bob Jones", who=WHO).member_id == bob.id
 
 

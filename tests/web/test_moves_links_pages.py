@@ -14,12 +14,13 @@ from django.test import Client
 from django.utils import translation
 
 from clubrating.club.services import evening as ev
-from clubrating.club import services
 from clubrating.club.services import pairing_changes
 from clubrating.club.store.models import Club, Game, MovesLink, MovesSubmission, Tournament
 from clubrating.club.services import moves_links as ml
 from clubrating.web.security import HideMovesTokens
 from tests.formats.long_games import long_game
+from clubrating.club.services.clubs import set_privacy
+from clubrating.club.services.names import accept_exact, all_new_members
 
 ITALIAN = "1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5"
 
@@ -74,7 +75,7 @@ def test_the_slips_show_each_board_with_result_boxes_and_a_qr_code_and_link_unde
 def test_a_private_clubs_slips_show_full_names_and_its_phone_pages_stay_initials(
     evening: Tournament, arbiter_client: Client
 ) -> None:
-    services.set_privacy(evening.club, who="test", visibility="arbiter")
+    set_privacy(evening.club, who="test", visibility="arbiter")
     page = arbiter_client.post(
         f"/c/riverside/arbiter/t/{evening.id}/slips/", {"action": "print", "round": "1"}
     ).content.decode()
@@ -361,8 +362,8 @@ def test_an_evenings_page_links_to_its_board_slips_once_a_round_is_paired(
     )
     for name in ("Anna Smith", "Bob Jones"):
         ev.register(t, name, who="test")
-    services.accept_exact(t, who="test")
-    services.all_new_members(t, who="test")
+    accept_exact(t, who="test")
+    all_new_members(t, who="test")
     ev.pair_next_round(t, who="test")
     page = arbiter_client.get(f"/c/riverside/arbiter/evening/{t.id}/").content.decode()
     assert f"/c/riverside/arbiter/t/{t.id}/slips/" in page
@@ -378,8 +379,8 @@ def test_the_links_list_says_which_links_the_pairing_change_revoked(
     )
     for name in ("Anna Smith", "Bob Jones", "Carl Berg"):
         ev.register(t, name, who="test")
-    services.accept_exact(t, who="test")
-    services.all_new_members(t, who="test")
+    accept_exact(t, who="test")
+    all_new_members(t, who="test")
     ev.pair_next_round(t, who="test")
     print_slips(arbiter_client, t)
     board = t.evening_boards.get()

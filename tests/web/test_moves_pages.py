@@ -8,8 +8,8 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import call_command
 from django.test import Client
 
-from clubrating.club import services
 from clubrating.club.store.models import AuditEntry, Club, Game, Tournament
+from clubrating.club.read.tournaments import game_result_text
 
 LEGAL = "1. e4 e5 2. Bc4 d6 3. Nf3 Bg4 4. Nc3 g6 5. Nxe5 Bxd1 6. Bxf7+ Ke7 7. Nd5#"
 
@@ -62,7 +62,7 @@ def test_a_pgn_with_a_proposal_and_a_differing_result_is_shown_and_stored_once_d
     )
     assert game(evening, 1, "Anna Smith").moves == f"{LEGAL} 1-0"
     carl = game(evening, 1, "Carl Berg")
-    assert carl.moves == f"{LEGAL} 1-0" and services.game_result_text(carl) == "1-0"
+    assert carl.moves == f"{LEGAL} 1-0" and game_result_text(carl) == "1-0"
     assert AuditEntry.objects.filter(club=club, action="correct-result").count() == 1
 
 

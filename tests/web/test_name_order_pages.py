@@ -14,13 +14,13 @@ from django.conf import settings
 from django.test import Client
 
 from clubrating.club.services import evening as evenings
-from clubrating.club import services
 from clubrating.club.read import players as read_players
 from clubrating.club.store.models import Club, Tournament
 from clubrating.club.services import initial_list
 from clubrating.formats.ratinglist import read_rating_list
 
 from .conftest import WHO
+from clubrating.club.services.names import all_new_members
 
 CLUB = "/c/riverside/"
 # Everyone on 1800 after 30 games: established, and tied, so that only their names order them.
@@ -217,7 +217,7 @@ def test_the_printed_pairings_by_name_follow_the_pages_alphabet(
     t = evenings.start_evening(club, "Вторник", dt.date.today(), 3, who=WHO)
     for name in reversed(in_order):
         evenings.register(t, name, who=WHO)
-    services.all_new_members(t, who=WHO)
+    all_new_members(t, who=WHO)
     evenings.pair_next_round(t, who=WHO)
     text = page(Client(), f"{CLUB}t/{t.id}/print/names/", language)
     body = text.split('id="names-1"', 1)[1].split("</tbody>", 1)[0]
@@ -239,7 +239,7 @@ def test_the_evenings_exchange_form_lists_the_round_in_the_pages_alphabet(
     t = evenings.start_evening(club, "Вторник", dt.date.today(), 3, who=WHO)
     for name in reversed(in_order):
         evenings.register(t, name, who=WHO)
-    services.all_new_members(t, who=WHO)
+    all_new_members(t, who=WHO)
     evenings.pair_next_round(t, who=WHO)
     text = page(arbiter_client, f"{CLUB}arbiter/evening/{t.id}/", "ru")
     form = text.split('<select id="ex-one" name="one">', 1)[1].split("</select>", 1)[0]

@@ -16,7 +16,6 @@ from django.contrib.messages.storage.cookie import CookieStorage
 from django.http import HttpResponse
 from django.test import Client, RequestFactory
 
-from clubrating.club import services
 from clubrating.djangoenv import page_cache
 from clubrating.errors import InputError
 from clubrating.club.derived.ledger import rebuild_cpi
@@ -26,6 +25,18 @@ from clubrating.web.access import history_version
 from clubrating.formats.typed import parse_typed
 
 from .conftest import TODAY, WHO, make_arbiter, member, publish_typed
+from clubrating.club.services.clubs import set_privacy
+from clubrating.club.services.history import check_history
+from clubrating.club.services.members import merge, set_member_flags, unmerge
+from clubrating.club.services.names import accept_exact, all_new_members, link, unlink
+from clubrating.club.services.tournaments import (
+    change_date,
+    correct_result,
+    delete_tournament,
+    import_tournament,
+    publish,
+    unpublish,
+)
 
 LATER = "1, A. Smith, Zed Zero, 1-0\n"
 
@@ -34,9 +45,9 @@ def _import_draft(club: Club, name: str) -> Tournament:
     record: TournamentRecord = parse_typed(
         "1, Anna Smith, Bob Jones, 0-1\n", name=name, date=dt.date(2024, 3, 5)
     )
-    t = services.import_tournament(club, record, who=WHO, today=TODAY)
-    services.accept_exact(t, who=WHO)
-    services.all_new_members(t, who=WHO)
+    t = import_tournament(club, record, who=WHO, today=TODAY)
+    accept_exact(t, who=WHO)
+    all_new_members(t, who=WHO)
     return t
 
 
@@ -80,74 +91,74 @@ CASES = [
     Case(
         "publish",
         club_url,
-        lambda c, t: services.publish(Tournament.objects.get(name="Spring"), who=WHO),
+        lambda c, t: publish(Tournament.objects.get(name="Spring"), who=WHO),
         lambda s, html: "Spring" in html,
         setup=lambda c, t: _import_draft(c, "Spring"),
     ),
     Case(
         "unpublish",
         club_url,
-        lambda c, t: services.unpublish(t, who=WHO),
+        lambda c, t: unpublish(t, who=WHO),
         lambda s, html: "Tuesday Rapid" not in html,
     ),
     Case(
         "delete",
         club_url,
-        lambda c, t: services.delete_tournament(t, who=WHO),
+        lambda c, t: delete_tournament(t, who=WHO),
         lambda s, html: "Tuesday Rapid" not in html,
     ),
     Case(
         "link",
         player_url("Bob Jones"),
-        lambda c, t: services.link(_bob_entry(t), member(c, "Zed Zero"), who=WHO),
+        lambda c, t: link(_bob_entry(t), member(c, "Zed Zero"), who=WHO),
         lambda s, html: "Tuesday Rapid" not in html,
         setup=lambda c, t: _later(c),
     ),
     Case(
         "correct a result",
         player_url("Bob Jones"),
-        lambda c, t: services.correct_result(_first_game(t), "1/2-1/2", who=WHO),
+        lambda c, t: correct_result(_first_game(t), "1/2-1/2", who=WHO),
         lambda s, html: "<td>½</td>" in html,
     ),  # the card's result of the game
     Case(
         "change a date",
         player_url("Anna Smith"),
-        lambda c, t: services.change_date(t, dt.date(2024, 1, 16), who=WHO, today=TODAY),
+        lambda c, t: change_date(t, dt.date(2024, 1, 16), who=WHO, today=TODAY),
         lambda s, html: "2024-01-16" in html,
     ),
     Case(
         "merge",
         player_url("Anna Smith"),
-        lambda c, t: services.merge(member(c, "A. Smith"), member(c, "Anna Smith"), who=WHO),
+        lambda c, t: merge(member(c, "A. Smith"), member(c, "Anna Smith"), who=WHO),
         lambda s, html: "Later" in html,
         setup=lambda c, t: _later(c),
     ),
     Case(
         "unmerge",
         player_url("Anna Smith"),
-        lambda c, t: services.unmerge(member(c, "A. Smith"), who=WHO),
+        lambda c, t: unmerge(member(c, "A. Smith"), who=WHO),
         lambda s, html: "Later" not in html,
         setup=lambda c, t: (
             _later(c),
-            services.merge(member(c, "A. Smith"), member(c, "Anna Smith"), who=WHO),
+            merge(member(c, "A. Smith"), member(c, "Anna Smith"), who=WHO),
         ),
     ),
     Case(
         "names as initials",
         club_url,
-        lambda c, t: services.set_privacy(c, who=WHO, names="initials"),
+        lambda c, t: set_privacy(c, who=WHO, names="initials"),
         lambda s, html: "Anna Smith" not in html and "A. S." in html,
     ),
     Case(
         "visibility",
         club_url,
-        lambda c, t: services.set_privacy(c, who=WHO, visibility="unlisted"),
+        lambda c, t: set_privacy(c, who=WHO, visibility="unlisted"),
         lambda s, html: s == 404,
     ),
     Case(
         "member flags",
         club_url,
-        lambda c, t: services.set_member_flags(member(c, "Dana White"), who=WHO, consent=True),
+        lambda c, t: set_member_flags(member(c, "Dana White"), who=WHO, consent=True),
         lambda s, html: "Dana White" in html,
     ),
     Case(
@@ -155,7 +166,7 @@ CASES = [
         player_url("Bob Jones"),
         lambda c, t: (
             Game.objects.filter(id=_first_game(t).id).update(white_points=1, black_points=1),
-            services.check_history(c, who=WHO),
+            check_history(c, who=WHO),
         ),
         lambda s, html: "<td>½</td>" in html,
     ),
@@ -189,7 +200,7 @@ def test_a_change_made_outside_the_services_stays_hidden_until_a_rebuild(
     before = Client().get(url).content.decode()
     Game.objects.filter(id=_first_game(evening).id).update(white_points=1, black_points=1)
     assert Client().get(url).content.decode() == before
-    services.check_history(club, who=WHO)
+    check_history(club, who=WHO)
     assert "<td>½</td>" in Client().get(url).content.decode()
 
 
@@ -199,7 +210,7 @@ def test_the_history_version_changes_with_writes_to_drafts_and_with_the_cpi_ledg
     versions = [history_version(club)]
     draft = _import_draft(club, "Draft")
     versions.append(history_version(club))
-    services.unlink(_bob_entry(draft), who=WHO)
+    unlink(_bob_entry(draft), who=WHO)
     versions.append(history_version(club))
     game = Game.objects.filter(tournament=evening).first()
     assert game is not None
@@ -222,7 +233,7 @@ def test_the_history_version_changes_with_writes_to_drafts_and_with_the_cpi_ledg
 def test_arbiters_and_visitors_never_get_each_others_cached_page(
     club: Club, evening: Tournament
 ) -> None:
-    services.set_privacy(club, who=WHO, names="initials")
+    set_privacy(club, who=WHO, names="initials")
     url = f"/c/riverside/p/{member(club, 'Anna Smith').id}/"
     visitor = Client()
     assert "Anna Smith" not in visitor.get(url).content.decode()  # cached now
@@ -239,12 +250,12 @@ def test_arbiters_and_visitors_never_get_each_others_cached_page(
 def test_an_old_token_answers_404_even_when_its_page_was_cached(
     club: Club, evening: Tournament
 ) -> None:
-    services.set_privacy(club, who=WHO, visibility="unlisted")
+    set_privacy(club, who=WHO, visibility="unlisted")
     club.refresh_from_db()
     old = f"/u/{club.token}/"
     assert Client().get(old).status_code == 200
     assert Client().get(old).status_code == 200
-    services.set_privacy(club, who=WHO, rotate_token=True)
+    set_privacy(club, who=WHO, rotate_token=True)
     club.refresh_from_db()
     assert Client().get(old).status_code == 404
     assert Client().get(f"/u/{club.token}/").status_code == 200

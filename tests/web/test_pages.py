@@ -6,11 +6,13 @@ import datetime as dt
 
 from django.test import Client
 
-from clubrating.club import services
 from clubrating.club.store.models import Club, Tournament
 from clubrating.formats.records import TournamentKind
 
 from .conftest import WHO, member, publish_typed
+from clubrating.club.services.members import merge
+from clubrating.club.services.names import all_new_members
+from clubrating.club.services.tournaments import correct_result, import_tournament, publish
 
 
 def test_the_club_page_lists_established_players_first_and_provisional_ones_below_in_grey(
@@ -93,9 +95,9 @@ def test_a_bughouse_tournament_shows_standings_and_says_it_is_not_rated(club: Cl
         parse_typed(record_text, name="Bughouse night", date=dt.date(2024, 1, 9)),
         kind=TournamentKind.BUGHOUSE,
     )
-    t = services.import_tournament(club, record, who=WHO, today=dt.date(2030, 1, 1))
-    services.all_new_members(t, who=WHO)
-    services.publish(t, who=WHO)
+    t = import_tournament(club, record, who=WHO, today=dt.date(2030, 1, 1))
+    all_new_members(t, who=WHO)
+    publish(t, who=WHO)
     html = Client().get(f"/c/riverside/t/{t.id}/").content.decode()
     assert "Bughouse: the standings are published, the games are not rated." in html
     assert "bughouse: not rated" in html
@@ -104,7 +106,7 @@ def test_a_bughouse_tournament_shows_standings_and_says_it_is_not_rated(club: Cl
 def test_a_draft_tournament_is_hidden_from_members(club: Club) -> None:
     from clubrating.formats.typed import parse_typed
 
-    t = services.import_tournament(
+    t = import_tournament(
         club,
         parse_typed("1, A B, C D, 1-0", name="Draft", date=dt.date(2024, 1, 1)),
         who=WHO,
@@ -118,7 +120,7 @@ def test_a_merged_member_page_redirects_to_the_member_it_was_merged_into(
     club: Club, evening: Tournament
 ) -> None:
     publish_typed(club, "1, A. Smith, Zed Zero, 1-0\n", "Later", dt.date(2024, 5, 1))
-    services.merge(member(club, "A. Smith"), member(club, "Anna Smith"), who=WHO)
+    merge(member(club, "A. Smith"), member(club, "Anna Smith"), who=WHO)
     response = Client().get(f"/c/riverside/p/{member(club, 'A. Smith').id}/")
     assert (
         response.status_code == 302
@@ -151,7 +153,7 @@ def test_a_cached_page_shows_a_correction_at_once(club: Club, evening: Tournamen
     before = client.get(url).content.decode()
     assert client.get(url).content.decode() == before  # served again, from the cache
     game = Game.objects.get(tournament=evening, round=1, white__name="Anna Smith")
-    services.correct_result(game, "0-1", who=WHO)
+    correct_result(game, "0-1", who=WHO)
     after = client.get(url).content.decode()
     rating = CurrentRating.objects.get(member=anna).rating
     assert after != before and f"<strong>{rating:.0f}</strong>" in after

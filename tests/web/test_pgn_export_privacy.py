@@ -8,10 +8,11 @@ from django.contrib.messages import get_messages
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
-from clubrating.club import services
 from clubrating.club.store.models import Club, Game, Tournament
 
 from .conftest import WHO
+from clubrating.club.services.names import all_new_members
+from clubrating.club.services.tournaments import publish
 
 CHILD = """[Event "Junior Cup"]
 [Site "Club room"]
@@ -48,8 +49,8 @@ def _publish(club: Club, arbiter_client: Client) -> tuple[Tournament, list[str]]
     assert response.status_code == 302
     said = [str(m) for m in get_messages(response.wsgi_request)]
     t = Tournament.objects.get(club=club, name="Junior Cup")
-    services.all_new_members(t, who=WHO)
-    services.publish(t, who=WHO)
+    all_new_members(t, who=WHO)
+    publish(t, who=WHO)
     return t, said
 
 

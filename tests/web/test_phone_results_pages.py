@@ -10,7 +10,6 @@ import datetime as dt
 from django.test import Client
 
 from clubrating.club.services import evening as ev
-from clubrating.club import services
 from clubrating.club.store.models import (
     AuditEntry,
     Club,
@@ -21,6 +20,7 @@ from clubrating.club.store.models import (
 from clubrating.club.services import moves_links as ml
 
 from .conftest import WHO
+from clubrating.club.services.names import all_new_members
 
 NAMES = ["Anna Smith", "Bob Jones", "Carl Berg", "Dana White"]
 
@@ -30,7 +30,7 @@ def _running(club: Club) -> tuple[Tournament, list[str]]:
     t = ev.start_evening(club, "Tuesday Swiss", dt.date.today(), 3, who=WHO)
     for name in NAMES:
         ev.register(t, name, who=WHO)
-    services.all_new_members(t, who=WHO)
+    all_new_members(t, who=WHO)
     ev.pair_next_round(t, who=WHO)
     return t, [i.token for i in ml.issue_links(t, 1, who=WHO)]
 

@@ -7,11 +7,14 @@ import datetime as dt
 import pytest
 from django.test import Client
 
-from clubrating.club import services
 from clubrating.club.store.models import Club, Tournament
 from clubrating.web.access import initials, public_name
 
 from .conftest import WHO, member, publish_typed
+from clubrating.club.services.clubs import create_club, set_privacy
+from clubrating.club.services.members import merge, set_member_flags
+from clubrating.club.services.names import all_new_members
+from clubrating.club.services.tournaments import import_tournament, publish
 
 
 def pages_of(club: Club, evening: Tournament, prefix: str) -> list[str]:
@@ -106,7 +109,7 @@ def test_a_public_club_is_visible_to_everyone_and_indexable(
 def test_an_arbiter_only_club_answers_404_to_everyone_else_on_every_page(
     club: Club, evening: Tournament, other_arbiter_client: Client
 ) -> None:
-    services.set_privacy(club, who=WHO, visibility="arbiter")
+    set_privacy(club, who=WHO, visibility="arbiter")
     urls = (
         pages_of(club, evening, "/c/riverside/")
         + pages_of(club, evening, f"/u/{club.token}/")
@@ -121,7 +124,7 @@ def test_an_arbiter_only_club_answers_404_to_everyone_else_on_every_page(
 def test_an_arbiter_sees_an_arbiter_only_club_marked_noindex(
     club: Club, evening: Tournament, arbiter_client: Client
 ) -> None:
-    services.set_privacy(club, who=WHO, visibility="arbiter")
+    set_privacy(club, who=WHO, visibility="arbiter")
     for url in pages_of(club, evening, "/c/riverside/"):
         response = arbiter_client.get(url)
         assert response.status_code == 200, url
@@ -131,7 +134,7 @@ def test_an_arbiter_sees_an_arbiter_only_club_marked_noindex(
 def test_an_unlisted_club_opens_only_under_its_token_and_never_for_indexing(
     club: Club, evening: Tournament
 ) -> None:
-    services.set_privacy(club, who=WHO, visibility="unlisted")
+    set_privacy(club, who=WHO, visibility="unlisted")
     client = Client()
     for url in pages_of(club, evening, "/c/riverside/") + api_of(
         club, evening, "/api/c/riverside/"
@@ -153,19 +156,19 @@ def test_an_unlisted_club_opens_only_under_its_token_and_never_for_indexing(
 def test_the_token_has_at_least_128_random_bits_and_rotation_kills_the_old_link(
     club: Club, evening: Tournament
 ) -> None:
-    services.set_privacy(club, who=WHO, visibility="unlisted")
+    set_privacy(club, who=WHO, visibility="unlisted")
     old = club.token
     assert len(old) * 6 >= 128  # URL-safe base64: 6 bits a character
-    services.set_privacy(club, who=WHO, rotate_token=True)
+    set_privacy(club, who=WHO, rotate_token=True)
     club.refresh_from_db()
     assert Client().get(f"/u/{old}/").status_code == 404
     assert Client().get(f"/u/{club.token}/").status_code == 200
 
 
 def test_the_sitemap_lists_public_clubs_only(club: Club) -> None:
-    hidden = services.create_club("Hidden Club", who=WHO, slug="hidden")
-    services.set_privacy(hidden, who=WHO, visibility="unlisted")
-    services.create_club("Secret Club", who=WHO, slug="secret")
+    hidden = create_club("Hidden Club", who=WHO, slug="hidden")
+    set_privacy(hidden, who=WHO, visibility="unlisted")
+    create_club("Secret Club", who=WHO, slug="secret")
     xml = Client().get("/sitemap.xml").content.decode()
     assert (
         "/c/riverside/" in xml
@@ -179,8 +182,8 @@ def test_the_sitemap_lists_public_clubs_only(club: Club) -> None:
 
 def test_the_index_lists_no_unlisted_or_arbiter_only_club(db: None) -> None:
     for slug, visibility in (("a", "unlisted"), ("b", "arbiter")):
-        services.set_privacy(
-            services.create_club(slug.upper() + " club", who=WHO, slug=slug),
+        set_privacy(
+            create_club(slug.upper() + " club", who=WHO, slug=slug),
             who=WHO,
             visibility=visibility,
         )
@@ -191,7 +194,7 @@ def test_the_index_lists_no_unlisted_or_arbiter_only_club(db: None) -> None:
 def test_a_club_that_shows_initials_shows_them_everywhere_but_to_its_arbiters(
     club: Club, evening: Tournament, arbiter_client: Client
 ) -> None:
-    services.set_privacy(club, who=WHO, names="initials")
+    set_privacy(club, who=WHO, names="initials")
     anna = member(club, "Anna Smith")
     for url in pages_of(club, evening, "/c/riverside/") + api_of(
         club, evening, "/api/c/riverside/"
@@ -211,7 +214,7 @@ def test_a_junior_is_shown_by_initials_until_the_arbiter_records_consent(
     pages += [f"/c/riverside/p/{dana.id}/", f"/api/c/riverside/players/{dana.id}"]
     for url in pages:
         assert "Dana White" not in Client().get(url).content.decode(), url
-    services.set_member_flags(dana, who=WHO, consent=True)
+    set_member_flags(dana, who=WHO, consent=True)
     assert "Dana White" in Client().get("/c/riverside/").content.decode()
 
 
@@ -227,7 +230,7 @@ def test_aliases_are_listed_to_arbiters_only(
     club: Club, evening: Tournament, arbiter_client: Client
 ) -> None:
     t = publish_typed(club, "1, A. Smith, Zed Zero, 1-0\n", "Later", dt.date(2024, 5, 1))
-    services.merge(member(club, "A. Smith"), member(club, "Anna Smith"), who=WHO)
+    merge(member(club, "A. Smith"), member(club, "Anna Smith"), who=WHO)
     url = f"/c/riverside/p/{member(club, 'Anna Smith').id}/"
     assert "Also written as" not in Client().get(url).content.decode()
     assert (
@@ -253,15 +256,15 @@ def test_a_stored_merge_cycle_does_not_hang_the_initials_rule(db: None) -> None:
     from clubrating.web.access import juniors_event_members
     from tests.club.conftest import make_record
 
-    club = services.create_club("Cycle Club", who="test")
+    club = create_club("Cycle Club", who="test")
     record = make_record(
         "Juniors", dt.date(2026, 1, 6), ("Ann Lee", "Bo Kim"), [(1, "Ann Lee", "Bo Kim", "1-0")]
     )
-    tournament = services.import_tournament(
+    tournament = import_tournament(
         club, record, who="test", has_juniors=True, today=dt.date(2030, 1, 1)
     )
-    services.all_new_members(tournament, who="test")
-    services.publish(tournament, who="test")
+    all_new_members(tournament, who="test")
+    publish(tournament, who="test")
     ann, bo = Member.objects.get(name="Ann Lee"), Member.objects.get(name="Bo Kim")
     Member.objects.filter(pk=ann.pk).update(merged_into=bo)
     Member.objects.filter(pk=bo.pk).update(merged_into=ann)

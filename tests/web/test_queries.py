@@ -86,12 +86,12 @@ def play_evenings(club: Club, evenings: int) -> Tournament:
 
 @pytest.mark.parametrize("as_arbiter", [False, True])
 def test_queries_per_page_do_not_grow_from_10_to_50_members(db: None, as_arbiter: bool) -> None:
-    from clubrating.club import services
+    from clubrating.club.services.clubs import create_club, set_privacy
 
     counts = []
     for size in (10, 50):
-        club = services.create_club(f"Club {size}", who="t", slug=f"club{size}")
-        services.set_privacy(club, who="t", visibility="public")
+        club = create_club(f"Club {size}", who="t", slug=f"club{size}")
+        set_privacy(club, who="t", visibility="public")
         t = grow(club, size)
         assert Member.objects.filter(club=club).count() >= size
         client = Client()
@@ -111,13 +111,13 @@ def test_queries_per_page_do_not_grow_from_10_to_50_members(db: None, as_arbiter
 def test_queries_per_page_do_not_grow_from_10_to_100_games_of_a_player(
     db: None, as_arbiter: bool
 ) -> None:
-    from clubrating.club import services
+    from clubrating.club.services.clubs import create_club, set_privacy
     from clubrating.club.store.models import Game
 
     counts = []
     for games in (10, 100):
-        club = services.create_club(f"Club {games}", who="t", slug=f"games{games}")
-        services.set_privacy(club, who="t", visibility="public")
+        club = create_club(f"Club {games}", who="t", slug=f"games{games}")
+        set_privacy(club, who="t", visibility="public")
         t = play_evenings(club, games // 5)
         assert Game.objects.filter(tournament__club=club, white__name="Anna Smith").count() == games
         client = Client()

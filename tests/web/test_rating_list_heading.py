@@ -11,29 +11,31 @@ import re
 import pytest
 from django.test import Client
 
-from clubrating.club import services
 from clubrating.formats.records import TimeControl
 from clubrating.formats.typed import parse_typed
 
 from .conftest import TODAY, WHO
 from .test_translated_pages import catalogue  # noqa: F401  (the committed .po files compiled)
+from clubrating.club.services.clubs import create_club, set_privacy
+from clubrating.club.services.names import accept_exact, all_new_members
+from clubrating.club.services.tournaments import import_tournament, publish
 
 GAMES = "1, Anna Smith, Bob Jones, 1-0\n2, Bob Jones, Anna Smith, 1/2-1/2\n"
 CAPTION = re.compile(r"<caption>(.*?)</caption>", re.S)
 
 
 def _club(separate: bool) -> None:
-    club = services.create_club("Riverside", who=WHO, slug="riverside", separate_lists=separate)
-    services.set_privacy(club, who=WHO, visibility="public")
+    club = create_club("Riverside", who=WHO, slug="riverside", separate_lists=separate)
+    set_privacy(club, who=WHO, visibility="public")
     for day, control in ((9, TimeControl.RAPID), (16, TimeControl.BLITZ)):
         record = dataclasses.replace(
             parse_typed(GAMES, name=f"{control.value} night", date=dt.date(2024, 1, day)),
             time_control=control,
         )
-        t = services.import_tournament(club, record, who=WHO, today=TODAY)
-        services.accept_exact(t, who=WHO)
-        services.all_new_members(t, who=WHO)
-        services.publish(t, who=WHO)
+        t = import_tournament(club, record, who=WHO, today=TODAY)
+        accept_exact(t, who=WHO)
+        all_new_members(t, who=WHO)
+        publish(t, who=WHO)
 
 
 def _caption(language: str, query: str = "") -> str:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import datetime as dt
 import io
 
-from clubrating.club import services
 from clubrating.club.read import players
 from clubrating.club.store.models import Club, Member, Tournament
 from clubrating.club.services import initial_list
@@ -14,6 +13,7 @@ from clubrating.web.tables import game_rows, rating_rows
 
 from . import reference_reads
 from .conftest import WHO, member, publish_typed
+from clubrating.club.services.members import merge
 
 
 def test_the_fast_player_history_equals_the_shared_query_for_every_member(
@@ -35,7 +35,7 @@ def test_the_fast_player_history_equals_the_shared_query_for_every_member(
     initial_list.link_initial(
         initial_list.get_initial_row(club, 2), member(club, "Carl Berg"), who=WHO
     )
-    services.merge(member(club, "A. Smith"), member(club, "Anna Smith"), who=WHO)
+    merge(member(club, "A. Smith"), member(club, "Anna Smith"), who=WHO)
     members = list(Member.objects.filter(club=club, merged_into=None))
     assert len(members) == 5
     for m in members:

@@ -9,12 +9,12 @@ import re
 
 from django.test import Client
 
-from clubrating.club import services
 from clubrating.club.services import evening
 from clubrating.club.store.models import AuditEntry, Club, Entry, Evening, EveningBoard, Tournament
 from clubrating.tournament.roundrobin import berger_round, drawn_order
 
 from .conftest import WHO
+from clubrating.club.services.names import all_new_members
 
 TODAY = dt.date.today()
 NAMES = ["Anna Smith", "Bob Jones", "Carl Berg", "Dana White", "Eva Fox"]
@@ -24,7 +24,7 @@ def _registered(club: Club) -> Tournament:
     t = evening.start_evening(club, "Championship", TODAY, "", who=WHO, system="round-robin")
     for name in NAMES:
         evening.register(t, name, who=WHO)
-    services.all_new_members(t, who=WHO)
+    all_new_members(t, who=WHO)
     return t
 
 

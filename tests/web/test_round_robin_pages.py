@@ -8,11 +8,11 @@ import re
 
 from django.test import Client
 
-from clubrating.club import services
 from clubrating.club.services import evening
 from clubrating.club.store.models import Club, Entry, Evening, EveningBoard, Tournament
 
 from .conftest import WHO
+from clubrating.club.services.names import all_new_members
 
 TODAY = dt.date.today()
 NAMES = ["Anna Smith", "Bob Jones", "Carl Berg", "Dana White", "Eva Fox"]
@@ -37,7 +37,7 @@ def _started(club: Club, client: Client, system: str) -> Tournament:
     t = Tournament.objects.get(club=club, name="Championship")
     for name in NAMES:
         evening.register(t, name, who=WHO)
-    services.all_new_members(t, who=WHO)
+    all_new_members(t, who=WHO)
     return t
 
 

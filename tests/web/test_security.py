@@ -145,9 +145,9 @@ def test_a_404_under_an_unlisted_address_is_noindex_too(db: None, url: str) -> N
 
 
 def test_an_arbiter_only_club_under_its_token_is_404_and_noindex(club: Club) -> None:
-    from clubrating.club import services
+    from clubrating.club.services.clubs import set_privacy
 
-    services.set_privacy(club, who="test", visibility="arbiter")
+    set_privacy(club, who="test", visibility="arbiter")
     club.refresh_from_db()
     response = Client().get(f"/u/{club.token}/")
     assert response.status_code == 404 and response["X-Robots-Tag"] == "noindex, nofollow"

@@ -17,7 +17,6 @@ import trf  # type: ignore[import-untyped]
 from django.test import Client
 
 from clubrating.club.services import evening as evenings
-from clubrating.club import services
 from clubrating.tournament.pairing import History, Seat, pair_round
 from clubrating.club.store.models import Club, EveningBoard, Tournament
 from clubrating.files import read_tournament_file
@@ -25,6 +24,9 @@ from clubrating.formats.records import Bye, ByeKind, Pairing
 from clubrating.formats.typed import parse_typed
 
 from .conftest import TODAY, WHO
+from clubrating.club.services.names import accept_exact, all_new_members
+from clubrating.club.services.tournaments import import_tournament
+from clubrating.club.services import tournaments as tournament_services
 
 GUESTS = ["Anna Smith", "Bob Jones", "Carl Berg", "Dana White", "Eve Stone", "Finn Gray"]
 HEADERS = [
@@ -66,11 +68,11 @@ AUTUMN = (
 
 
 def _import(club: Club, path: Path, *, publish: bool = True) -> Tournament:
-    t = services.import_tournament(club, read_tournament_file(str(path)), who=WHO, today=TODAY)
-    services.accept_exact(t, who=WHO)
-    services.all_new_members(t, who=WHO)
+    t = import_tournament(club, read_tournament_file(str(path)), who=WHO, today=TODAY)
+    accept_exact(t, who=WHO)
+    all_new_members(t, who=WHO)
     if publish:
-        services.publish(t, who=WHO)
+        tournament_services.publish(t, who=WHO)
     return t
 
 
@@ -125,12 +127,12 @@ def test_a_file_without_ranks_is_ranked_by_points_then_fide_s_default_tie_breaks
         "1, Dana White, Carl Berg, 0-1\n1, Anna Smith, Bob Jones, 0-1\n"
         "2, Carl Berg, Bob Jones, 1/2-1/2\n2, Anna Smith, Dana White, 1-0\n"
     )
-    t = services.import_tournament(
+    t = import_tournament(
         club, parse_typed(text, name="Ladder", date=dt.date(2024, 2, 1)), who=WHO, today=TODAY
     )
-    services.accept_exact(t, who=WHO)
-    services.all_new_members(t, who=WHO)
-    services.publish(t, who=WHO)
+    accept_exact(t, who=WHO)
+    all_new_members(t, who=WHO)
+    tournament_services.publish(t, who=WHO)
     number = {e.name: e.number for e in t.entries.all()}
     expected = [number[n] for n in ("Bob Jones", "Carl Berg", "Anna Smith", "Dana White")]
     assert (
@@ -148,8 +150,8 @@ def _run_evening(club: Club, rounds: int, results: list[str]) -> Tournament:
     t = evenings.start_evening(club, "Thursday Swiss", dt.date(2024, 3, 7), 5, who=WHO, today=TODAY)
     for name in GUESTS:
         evenings.register(t, name, who=WHO)
-    services.accept_exact(t, who=WHO)
-    services.all_new_members(t, who=WHO)
+    accept_exact(t, who=WHO)
+    all_new_members(t, who=WHO)
     for rnd in range(1, rounds + 1):
         evenings.pair_next_round(t, who=WHO)
         for board, result in zip(

@@ -8,9 +8,9 @@ import json
 
 from django.test import Client
 
-from clubrating.club import services
 from clubrating.club.store.models import Club, Game, Tournament
 from tests.web.conftest import member, publish_typed
+from clubrating.club.services.history import check_history
 
 TIED = (
     "1, Anna Smith, Bob Jones, 1-0\n1, Carl Berg, Dana White, 1-0\n2, "
@@ -36,7 +36,7 @@ def test_the_list_shows_players_rounds_winner_time_control_and_moves(
     assert "Tuesday Rapid" in rapid and "Anna Smith" in rapid and ">3<" in rapid  # Anna 3/3
     assert "with moves" not in html
     Game.objects.filter(tournament=second).update(moves="1. e4 e5 2. Nf3 Nc6")
-    services.check_history(club, who="test")  # a write the page cache sees
+    check_history(club, who="test")  # a write the page cache sees
     assert "with moves" in rows(Client().get("/c/riverside/t/").content.decode())[0]
 
 

@@ -10,7 +10,6 @@ import re
 
 from django.test import Client
 
-from clubrating.club import services
 from clubrating.club.services import evening
 from clubrating.club.store.models import (
     Club,
@@ -24,6 +23,10 @@ from clubrating.formats.typed import parse_typed
 from clubrating.web.access import CACHE_HEADER
 
 from .conftest import WHO, make_arbiter, publish_typed
+from clubrating.club.services.clubs import set_privacy
+from clubrating.club.services.members import set_member_flags
+from clubrating.club.services.names import all_new_members
+from clubrating.club.services.tournaments import import_tournament
 
 TODAY = dt.date.today()
 EARLIER = """
@@ -37,7 +40,7 @@ def _running(club: Club, names: list[str], rounds: int = 3) -> Tournament:
     t = evening.start_evening(club, "Tuesday Swiss", TODAY, rounds, who=WHO)
     for name in names:
         evening.register(t, name, who=WHO)
-    services.all_new_members(t, who=WHO)
+    all_new_members(t, who=WHO)
     evening.pair_next_round(t, who=WHO)
     return t
 
@@ -89,7 +92,7 @@ def test_a_running_evening_is_public_marked_in_progress_with_no_rating_shown(clu
 def test_a_draft_is_still_404_unless_it_is_an_evening_being_played(club: Club) -> None:
     waiting = evening.start_evening(club, "Registering", TODAY, 3, who=WHO)
     evening.register(waiting, "Anna Smith", who=WHO)
-    imported = services.import_tournament(
+    imported = import_tournament(
         club, parse_typed(EARLIER, name="Upload", date=dt.date(2024, 2, 1)), who=WHO, today=TODAY
     )
     for t in (waiting, imported):
@@ -102,11 +105,11 @@ def test_a_draft_is_still_404_unless_it_is_an_evening_being_played(club: Club) -
 
 def test_a_running_evening_follows_the_clubs_visibility(club: Club) -> None:
     t = _running(club, ["Anna Smith", "Bob Jones"])
-    services.set_privacy(club, who=WHO, visibility="unlisted")
+    set_privacy(club, who=WHO, visibility="unlisted")
     club.refresh_from_db()
     assert Client().get(f"/c/riverside/t/{t.id}/").status_code == 404
     assert "In progress, not rated yet" in _html(Client(), f"/u/{club.token}/t/{t.id}/")
-    services.set_privacy(club, who=WHO, visibility="arbiter")
+    set_privacy(club, who=WHO, visibility="arbiter")
     club.refresh_from_db()
     for base in ("/c/riverside/", f"/u/{club.token}/"):
         assert Client().get(f"{base}t/{t.id}/print/pairings/").status_code == 404
@@ -128,13 +131,11 @@ def test_a_result_entered_shows_on_the_next_request_through_the_page_cache(club:
 
 def test_initials_rules_apply_on_the_running_evening_and_its_printed_pages(club: Club) -> None:
     t = _running(club, ["Anna Smith", "Bob Jones", "Carl Berg", "Dana White"])
-    services.set_member_flags(
-        Member.objects.get(club=club, name="Dana White"), who=WHO, junior=True
-    )
+    set_member_flags(Member.objects.get(club=club, name="Dana White"), who=WHO, junior=True)
     for page in ("", "print/pairings/", "print/names/", "print/wallchart/"):
         html = _html(Client(), f"/c/riverside/t/{t.id}/{page}")
         assert "Dana White" not in html and "D. W." in html and "Anna Smith" in html, page
-    services.set_privacy(club, who=WHO, names="initials")
+    set_privacy(club, who=WHO, names="initials")
     html = _html(Client(), f"/c/riverside/t/{t.id}/print/names/")
     assert "Anna Smith" not in html and "A. S." in html
 
@@ -184,7 +185,7 @@ def test_a_round_robin_evening_being_played_shows_its_round_and_the_round_off(cl
     t = evening.start_evening(club, "Spring Round Robin", TODAY, 1, who=WHO, system="round-robin")
     for name in ["Anna Smith", "Bob Jones", "Carl Berg", "Dana White", "Eva Fox"]:
         evening.register(t, name, who=WHO)
-    services.all_new_members(t, who=WHO)
+    all_new_members(t, who=WHO)
     evening.pair_next_round(t, who=WHO)
     html = _html(Client(), f"/c/riverside/t/{t.id}/")
     assert "In progress, not rated yet: round 1 of 5 is being played (2 results to come)" in html
@@ -204,7 +205,7 @@ def test_the_api_lists_a_running_evenings_current_pairings_as_the_page_marked_in
     t = evening.start_evening(club, "Spring Round Robin", TODAY, 1, who=WHO, system="round-robin")
     for name in ["Anna Smith", "Bob Jones", "Carl Berg", "Dana White", "Eva Fox"]:
         evening.register(t, name, who=WHO)
-    services.all_new_members(t, who=WHO)
+    all_new_members(t, who=WHO)
     evening.pair_next_round(t, who=WHO)
     response = Client().get(f"/api/c/riverside/tournaments/{t.id}")
     assert response.status_code == 200
@@ -230,7 +231,7 @@ def test_the_apis_tournament_list_adds_the_running_evenings_and_leaves_published
     t = evening.start_evening(club, "Tuesday Swiss", TODAY, 3, who=WHO)
     for name in ["Anna Smith", "Bob Jones", "Carl Berg", "Dana White", "Eva Fox"]:
         evening.register(t, name, who=WHO)
-    services.all_new_members(t, who=WHO)
+    all_new_members(t, who=WHO)
     before = Client().get("/api/c/riverside/tournaments").content
     evening.pair_next_round(t, who=WHO)
     after = Client().get("/api/c/riverside/tournaments")
@@ -266,7 +267,7 @@ def test_the_apis_tournament_list_shows_a_running_evening_under_the_clubs_visibi
 ) -> None:
     t = _running(club, ["Anna Smith", "Bob Jones", "Carl Berg", "Dana White"])
     dana = Member.objects.get(club=club, name="Dana White")
-    services.set_member_flags(dana, who=WHO, junior=True)
+    set_member_flags(dana, who=WHO, junior=True)
     for board in EveningBoard.objects.filter(tournament=t).select_related("white", "black"):
         won = (
             "1-0"
@@ -276,7 +277,7 @@ def test_the_apis_tournament_list_shows_a_running_evening_under_the_clubs_visibi
             else "1/2-1/2"
         )
         evening.enter_result(board, won, who=WHO)
-    services.set_privacy(club, who=WHO, visibility="unlisted")
+    set_privacy(club, who=WHO, visibility="unlisted")
     club.refresh_from_db()
     assert Client().get("/api/c/riverside/tournaments").status_code == 404
     listed = Client().get(f"/api/u/{club.token}/tournaments").json()
@@ -285,6 +286,6 @@ def test_the_apis_tournament_list_shows_a_running_evening_under_the_clubs_visibi
         {"name": "D. W.", "member_id": dana.id}
     ]  # the leader, named as the pages
     assert "Dana White" not in json.dumps(listed)
-    services.set_privacy(club, who=WHO, visibility="arbiter")
+    set_privacy(club, who=WHO, visibility="arbiter")
     club.refresh_from_db()
     assert Client().get(f"/api/u/{club.token}/tournaments").status_code == 404

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from clubrating import __version__
 
 from clubrating.analysis.defaults import DEFAULT_BOOK, DEFAULT_ENGINE, DEFAULT_NODES
-from clubrating.cli import MAX_JOBS, MAX_NODES, examples, option, print_json, wants_json
+from clubrating.commands.output import MAX_JOBS, MAX_NODES, examples, option, print_json, wants_json
 from clubrating import djangoenv
 from clubrating.djangoenv import gettext
 from clubrating.commands.cpi_words import depth_line, factor_table, plays_like
@@ -32,6 +32,9 @@ from clubrating.cpi.index import (
 )
 from clubrating.errors import InputError
 from clubrating.words import N_, display_width, fit
+from clubrating.analysis.engine import EngineSettings
+from clubrating.analysis.runner import AnalysisConfig
+from clubrating.analysis.runner import analyse_games, read_pgn_file, stderr_progress
 
 if TYPE_CHECKING:
     from clubrating.analysis.runner import AnalysisConfig
@@ -93,8 +96,6 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
 
 def _config(args: argparse.Namespace) -> AnalysisConfig:
     # the engine's adapter (python-chess) when the command runs, not when the parser is built
-    from clubrating.analysis.engine import EngineSettings
-    from clubrating.analysis.runner import AnalysisConfig
 
     if args.nodes < 1:
         raise InputError(N_("--nodes must be at least 1, not %(nodes)s"), nodes=args.nodes)
@@ -238,12 +239,6 @@ def _print_text(results: list[GameFacts], weights: Weights) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from clubrating.analysis.runner import (
-        analyse_games,
-        read_pgn_file,
-        stderr_progress,
-    )  # as _config
-
     config = _config(args)
     games = read_pgn_file(args.games)
     if not games:

@@ -9,10 +9,11 @@ from typing import Any
 
 from clubrating import djangoenv
 from clubrating.djangoenv import gettext
-from clubrating.cli import examples, print_json, wants_json
+from clubrating.commands.output import examples, print_json, wants_json
 from clubrating.commands.club import report, the_club, who
 from clubrating.errors import InputError
 from clubrating.words import N_
+from clubrating.club.services import accounts
 
 
 def _password(args: argparse.Namespace, *, is_new: bool) -> str | None:
@@ -45,7 +46,6 @@ def _password(args: argparse.Namespace, *, is_new: bool) -> str | None:
 
 def cmd_arbiter(args: argparse.Namespace) -> int:
     club = the_club(args)
-    from clubrating.club.services import accounts
 
     if args.action == "list":
         names = accounts.arbiters(club)

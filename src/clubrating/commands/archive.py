@@ -9,15 +9,18 @@ from pathlib import Path
 from typing import Any
 
 from clubrating.djangoenv import gettext
-from clubrating.cli import examples, print_json, wants_json
-from clubrating.commands.club import _add, open_database, the_club, who
+from clubrating.commands.output import open_database, examples, print_json, wants_json
+from clubrating.commands.club import _add, the_club, who
 from clubrating.errors import InputError
 from clubrating.words import N_
+from clubrating.club.services.archive import export_club
+from clubrating.club.services.archive import Arbiters
+from clubrating import djangoenv
+from clubrating.club.services.archive import import_club
 
 
 def cmd_export_club(args: argparse.Namespace) -> int:
     club = the_club(args, write=False)
-    from clubrating.club.services.archive import export_club
 
     rows = export_club(club, Path(args.file))
     if wants_json(args):
@@ -32,7 +35,6 @@ def cmd_export_club(args: argparse.Namespace) -> int:
 
 def arbiters_option(given: list[list[str]] | None) -> Any:
     """``--arbiters invite`` and ``--arbiters link LOGIN...``, each given once or not at all."""
-    from clubrating.club.services.archive import Arbiters
 
     invite, link = False, set()
     for words in given or ():
@@ -50,8 +52,6 @@ def arbiters_option(given: list[list[str]] | None) -> Any:
 
 def cmd_import_club(args: argparse.Namespace) -> int:
     open_database(args)
-    from clubrating import djangoenv
-    from clubrating.club.services.archive import import_club
 
     djangoenv.check_writable()
     report = import_club(Path(args.file), who=who(), arbiters=arbiters_option(args.arbiters))

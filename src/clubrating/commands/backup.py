@@ -10,14 +10,17 @@ from typing import Any
 
 from clubrating import djangoenv
 from clubrating.djangoenv import gettext, ngettext
-from clubrating.cli import option, print_json, wants_json
+from clubrating.commands.output import option, print_json, wants_json
 from clubrating.commands.club import _add
+from django.db import connection
+from clubrating.club.ops.backup import backup, default_name
+from clubrating.club.ops.backup import restore
+from clubrating.club.ops.health import health
 
 
 def _open(args: argparse.Namespace, *, must_exist: bool) -> None:
     """Django on the chosen database, its schema left as it is: a backup copies what is there,
     a restore first checks that the database is empty."""
-    from clubrating import djangoenv
 
     djangoenv.setup(
         option(args, "database", "CLUBRATING_DATABASE_URL", djangoenv.DEFAULT_DATABASE_URL),
@@ -27,9 +30,6 @@ def _open(args: argparse.Namespace, *, must_exist: bool) -> None:
 
 def cmd_backup(args: argparse.Namespace) -> int:
     _open(args, must_exist=True)
-    from django.db import connection
-
-    from clubrating.club.ops.backup import backup, default_name
 
     target = backup(
         Path(args.file or default_name(dt.datetime.now(dt.timezone.utc), connection.vendor))
@@ -51,10 +51,8 @@ def cmd_backup(args: argparse.Namespace) -> int:
 
 def cmd_restore(args: argparse.Namespace) -> int:
     _open(args, must_exist=False)
-    from clubrating import djangoenv
 
     djangoenv.check_writable("a restore writes the database")
-    from clubrating.club.ops.backup import restore
 
     restored = restore(Path(args.file))
     if wants_json(args):
@@ -99,7 +97,6 @@ def _ok(state: str) -> str:
 
 def cmd_status(args: argparse.Namespace) -> int:
     _open(args, must_exist=True)
-    from clubrating.club.ops.health import health
 
     state = health()
     if wants_json(args):

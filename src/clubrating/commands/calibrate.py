@@ -23,7 +23,7 @@ from typing import Any
 
 from clubrating import __version__
 from clubrating.analysis.defaults import DEFAULT_BOOK, DEFAULT_ENGINE, DEFAULT_NODES
-from clubrating.cli import examples, option, print_json, wants_json, whole
+from clubrating.commands.output import examples, option, print_json, wants_json, whole
 from clubrating.djangoenv import gettext
 from clubrating.cpi import factors as factor_definitions
 from clubrating.cpi.fitting import (
@@ -36,6 +36,9 @@ from clubrating.cpi.fitting import (
 from clubrating.cpi.registry import NAMES
 from clubrating.errors import InputError
 from clubrating.words import N_
+from clubrating.analysis.engine import EngineSettings
+from clubrating.analysis.runner import AnalysisConfig, analyse_games, read_pgn_file, stderr_progress
+from clubrating.analysis.store import store_settings, unused_store_line
 
 # A club's own analysis depth: a fit at another depth reads the club's games high or low
 # (docs/cpi.md, "The engine's depth").
@@ -126,14 +129,6 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     # the engine's shell (python-chess) when the command runs, not when the parser is built
-    from clubrating.analysis.engine import EngineSettings
-    from clubrating.analysis.runner import (
-        AnalysisConfig,
-        analyse_games,
-        read_pgn_file,
-        stderr_progress,
-    )
-    from clubrating.analysis.store import store_settings, unused_store_line
 
     read = (game for path in args.games for game in read_pgn_file(path))
     games, left_out, time_control = pick_games(read, args.time_control)

@@ -13,24 +13,17 @@ import datetime as dt
 from collections.abc import Callable
 from typing import Any, cast
 
-from clubrating.cli import examples, option, print_json, wants_json
+from clubrating.club.read.clubs import find_club
+from clubrating.club.services.clubs import create_club
+from clubrating.commands.output import open_database, examples, print_json, wants_json
 from clubrating.djangoenv import gettext
 from clubrating.errors import InputError
 from clubrating.words import N_
+from clubrating import djangoenv
+from django.db import transaction
+from clubrating.club.store.audit import cli_user
 
 Handler = Callable[[argparse.Namespace], int | None]
-
-
-def open_database(args: argparse.Namespace, *, must_exist: bool = False) -> None:
-    """Start Django on the chosen database and bring its schema up to date; ``must_exist``: a
-    database file that is not there is an error, not created (every command but ``init``)."""
-    from clubrating import djangoenv
-
-    djangoenv.setup(
-        option(args, "database", "CLUBRATING_DATABASE_URL", djangoenv.DEFAULT_DATABASE_URL),
-        migrate=True,
-        must_exist=must_exist,
-    )
 
 
 def the_club(args: argparse.Namespace, *, write: bool = True) -> Any:
@@ -38,8 +31,6 @@ def the_club(args: argparse.Namespace, *, write: bool = True) -> Any:
     read-only one is refused at once, in one line naming the file and why; a database that
     does not exist is not created."""
     open_database(args, must_exist=True)
-    from clubrating import djangoenv
-    from clubrating.club.services import find_club
 
     if write:
         djangoenv.check_writable()
@@ -51,14 +42,11 @@ def one_transaction() -> Any:
     """The transaction of a command that writes in several steps (an import and its links, a
     list and its links, several players): a step refused undoes the steps before it, so the
     database is as it was (docs/operations.md, "All or nothing")."""
-    from django.db import transaction
 
     return transaction.atomic()
 
 
 def who() -> str:
-    from clubrating.club.store.audit import cli_user
-
     return cli_user()
 
 
@@ -78,8 +66,6 @@ def report(outcome: Any, args: argparse.Namespace, **extra: Any) -> None:
             doc["rebuild"] = outcome.rebuild.as_dict()
         print_json(doc)
     else:
-        from clubrating import djangoenv
-
         print(outcome.translated(djangoenv))
 
 
@@ -111,10 +97,8 @@ def _add(
 
 def cmd_init(args: argparse.Namespace) -> int:
     open_database(args)
-    from clubrating import djangoenv
 
     djangoenv.check_writable()
-    from clubrating.club.services import create_club
 
     club = create_club(
         args.name,
@@ -127,8 +111,6 @@ def cmd_init(args: argparse.Namespace) -> int:
     if wants_json(args):
         print_json({"club": club.slug, "name": club.name, "policy": club.policy})
     else:
-        from clubrating.djangoenv import gettext
-
         print(
             gettext("created club '%(name)s' (%(slug)s), policy %(policy)s")
             % {"name": club.name, "slug": club.slug, "policy": club.policy}

@@ -6,12 +6,14 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from clubrating.cli import examples, print_json, wants_json
+from clubrating.club.read.members import get_member
+from clubrating.commands.output import examples, print_json, wants_json
 from clubrating.djangoenv import gettext, language, ngettext
 from clubrating.commands.club import the_club
 from clubrating.cpi.coach import DEFAULT_LIMIT, FACTORS, Hint
 from clubrating.cpi.registry import COUNTS
 from clubrating.formats.movetext import shown_move
+from clubrating.club.derived.coach import exercises_for
 
 SOLUTION_FIELDS = ("played", "played_uci", "best", "best_uci", "best_score")
 
@@ -124,8 +126,6 @@ def _print(doc: dict[str, Any], solutions: bool) -> None:
 
 def cmd_coach(args: argparse.Namespace) -> int:
     club = the_club(args)
-    from clubrating.club.derived.coach import exercises_for
-    from clubrating.club.services import get_member
 
     doc = exercises_for(get_member(club, args.member), limit=args.limit, factor=args.factor)
     if not args.solutions:

@@ -13,8 +13,17 @@ import math
 import sys
 from typing import Any, cast
 
+from clubrating.club.read.members import get_member
 from clubrating.analysis.defaults import DEFAULT_NODES
-from clubrating.cli import MAX_JOBS, MAX_NODES, examples, option, print_json, wants_json, whole
+from clubrating.commands.output import (
+    MAX_JOBS,
+    MAX_NODES,
+    examples,
+    option,
+    print_json,
+    wants_json,
+    whole,
+)
 from clubrating.djangoenv import gettext, ngettext, pgettext
 from clubrating.commands.club import the_club, who
 from clubrating.commands.cpi_words import depth_line, factor_table, factor_value, plays_like
@@ -23,14 +32,19 @@ from clubrating.cpi.registry import NAMES
 from clubrating import djangoenv, words
 from clubrating.errors import InputError
 from clubrating.words import N_, display_width, fit
+from clubrating.club.jobs.analysis import analyse_games
+from clubrating.analysis.runner import stderr_progress
+from clubrating.club.derived.ledger import json_ready, member_ledger
+from clubrating.club.derived.ledger import WEIGHT_NAMES
+from clubrating.club.derived.ledger import club_preset, club_weights, parse_weight
+from clubrating.club.services.cpi_weights import set_cpi_weights
+from clubrating.club.derived.fairplay import fair_play
 
 
 def cmd_analyse(args: argparse.Namespace) -> int:
     if args.nodes is not None and args.nodes < 1:
         raise InputError(N_("--nodes must be at least 1, not %(nodes)s"), nodes=args.nodes)
     club = the_club(args)
-    from clubrating.club.jobs.analysis import analyse_games
-    from clubrating.analysis.runner import stderr_progress
 
     report = analyse_games(
         club,
@@ -211,8 +225,6 @@ def _print_ledger(doc: dict[str, Any]) -> None:
 
 def cmd_cpi(args: argparse.Namespace) -> int:
     club = the_club(args)
-    from clubrating.club.derived.ledger import json_ready, member_ledger
-    from clubrating.club.services import get_member
 
     doc = member_ledger(get_member(club, args.member))
     if wants_json(args):
@@ -224,7 +236,6 @@ def cmd_cpi(args: argparse.Namespace) -> int:
 
 def load_settings(path: str) -> dict[str, float | None]:
     """The ``settings`` of a file written by ``clubrating calibrate --out``, checked."""
-    from clubrating.club.derived.ledger import WEIGHT_NAMES
 
     try:
         with open(path, encoding="utf-8") as handle:
@@ -265,8 +276,6 @@ def load_settings(path: str) -> dict[str, float | None]:
 
 def cmd_weights(args: argparse.Namespace) -> int:
     club = the_club(args)
-    from clubrating.club.derived.ledger import club_preset, club_weights, parse_weight
-    from clubrating.club.services.cpi_weights import set_cpi_weights
 
     report = None
     changes: dict[str, float | None] = dict(parse_weight(text) for text in args.set or ())
@@ -296,7 +305,6 @@ def cmd_weights(args: argparse.Namespace) -> int:
 
 def cmd_fairplay(args: argparse.Namespace) -> int:
     club = the_club(args)
-    from clubrating.club.derived.fairplay import fair_play
 
     doc = fair_play(club, recent=args.games)
     if wants_json(args):

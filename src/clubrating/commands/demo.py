@@ -6,9 +6,15 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from clubrating.cli import examples, option, print_json, wants_json, whole
+from clubrating.commands.output import (
+    open_database,
+    examples,
+    option,
+    print_json,
+    wants_json,
+    whole,
+)
 from clubrating.djangoenv import gettext, ngettext
-from clubrating.commands.club import open_database
 from clubrating.demo.build import (
     ANALYSIS_NODES,
     PLAY_NODES,
@@ -16,11 +22,10 @@ from clubrating.demo.build import (
     DemoSettings,
     build_atomically,
 )
+from clubrating import djangoenv
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
-    from clubrating import djangoenv
-
     settings = DemoSettings(
         seed=args.seed,
         seasons=args.seasons,

@@ -10,16 +10,24 @@ import contextlib
 from collections.abc import Callable
 from typing import Any
 
+from clubrating.club.read.tournaments import game_result_text, get_tournament
 from clubrating.formats.bounds import whole_number
 from clubrating.formats.records import MAX_PLAYERS, TimeControl
 from clubrating import djangoenv
 from clubrating.formats import zones
-from clubrating.cli import examples, print_json, wants_json
+from clubrating.commands.output import examples, print_json, wants_json
 from clubrating.djangoenv import gettext
 from clubrating.commands.club import one_transaction, parse_date, the_club, who
 from clubrating.errors import InputError, Text
 from clubrating.tournament.roundrobin import MAX_SEED, PairingSystem
 from clubrating.words import N_
+from clubrating.club.store.models import Entry
+from clubrating.errors import NotFound
+from clubrating.club.store.models import Evening, EveningBoard
+from clubrating.club.services import evening
+from clubrating.club.services import keizer
+from clubrating.club.store.models import Bye
+from clubrating.club.services import pairing_changes
 
 KEIZER_EVENINGS = "30"  # a season of weekly evenings, September to May, less the holidays
 USAGE = {
@@ -48,15 +56,11 @@ def _words(args: argparse.Namespace, count: int, *, more: bool = False) -> list[
 
 
 def _tournament(club: Any, text: str) -> Any:
-    from clubrating.club.services import get_tournament
-
     return get_tournament(club, text)
 
 
 def _entry(tournament: Any, text: str) -> Any:
     """A player of the evening by start number."""
-    from clubrating.club.store.models import Entry
-    from clubrating.errors import NotFound
 
     found = (
         Entry.objects.filter(tournament=tournament, number=int(text)).first()
@@ -72,8 +76,6 @@ def _entry(tournament: Any, text: str) -> Any:
 
 def _board(tournament: Any, text: str) -> Any:
     """A board of the round paired last."""
-    from clubrating.club.store.models import Evening, EveningBoard
-    from clubrating.errors import NotFound
 
     rnd = Evening.objects.get(tournament=tournament).paired_rounds
     board = whole_number(text, MAX_PLAYERS)
@@ -95,8 +97,6 @@ def _board(tournament: Any, text: str) -> Any:
 
 
 def _start(args: argparse.Namespace, club: Any) -> list[Text]:
-    from clubrating.club.services import evening
-
     name = " ".join(_words(args, 1, more=True))
     date = zones.today(club.time_zone) if args.date is None else parse_date(args.date)
     keizer_system = args.system.strip().casefold() == "keizer"
@@ -134,8 +134,6 @@ def _settings(words: list[str]) -> dict[str, str]:
 
 
 def _mark(args: argparse.Namespace, club: Any) -> list[Any]:
-    from clubrating.club.services import keizer
-
     words = _words(args, 3, more=True)
     t = _tournament(club, words[0])
     attendance = keizer.Attendance.parse(words[1])
@@ -143,8 +141,6 @@ def _mark(args: argparse.Namespace, club: Any) -> list[Any]:
 
 
 def _next(args: argparse.Namespace, club: Any) -> list[Any]:
-    from clubrating.club.services import keizer
-
     words = _words(args, 2, more=True)
     previous = _tournament(club, words[0])
     date = zones.today(club.time_zone) if args.date is None else parse_date(args.date)
@@ -159,8 +155,6 @@ def _next(args: argparse.Namespace, club: Any) -> list[Any]:
 
 
 def _register(args: argparse.Namespace, club: Any) -> list[Text]:
-    from clubrating.club.services import evening
-
     words = _words(args, 2, more=True)
     t = _tournament(club, words[0])
     lines: list[Text] = []
@@ -198,10 +192,6 @@ def _one(action: Callable[[Any, list[str]], Any], count: int) -> Verb:
 
 
 def _show(args: argparse.Namespace, club: Any) -> list[Text | str]:
-    from clubrating.club.services import evening
-    from clubrating.club.store.models import Bye, Evening, EveningBoard
-    from clubrating.club.services import game_result_text
-
     t = _tournament(club, _words(args, 1)[0])
     ev = Evening.objects.get(tournament=t)
     # Texts: the JSON has them in English, the terminal in the command's language
@@ -264,7 +254,6 @@ def _show(args: argparse.Namespace, club: Any) -> list[Text | str]:
 
 def _keizer_lines(t: Any) -> list[Text | str]:
     """The Keizer ranking: place, name, Keizer points, value, games played and game points."""
-    from clubrating.club.services import keizer
 
     return [
         Text(
@@ -284,9 +273,6 @@ def _keizer_lines(t: Any) -> list[Text | str]:
 
 
 def _verbs(args: argparse.Namespace) -> dict[str, Verb]:
-    from clubrating.club.services import evening
-    from clubrating.club.services import pairing_changes
-
     return {
         "start": _start,
         "register": _register,

@@ -1,53 +1,24 @@
-"""The verbs on the club's history as a whole: rebuild (replay and compare), ratings (the
-list), player (a member's lifetime) and audit (who changed what)."""
+"""The verbs that read the club's history as a whole: ratings (the list), player (a member's
+lifetime) and audit (who changed what); ``rebuild``, which replays it, is :mod:`.rebuild`."""
 
 from __future__ import annotations
 
 import argparse
-import sys
 from typing import Any
 
-from clubrating.cli import print_json, wants_json, whole
-from clubrating.commands.club import _add, fmt_change, fmt_rating, the_club, who
+from clubrating.commands.output import print_json, wants_json, whole
+from clubrating.commands.club import _add, fmt_change, fmt_rating, the_club
 from clubrating.commands.values import word
-from clubrating import djangoenv
 from clubrating.djangoenv import gettext, ngettext, pgettext
 from clubrating.words import fit, widths
-
-
-def cmd_rebuild(args: argparse.Namespace) -> int:
-    club = the_club(args)
-    from clubrating.club.services import check_history
-
-    result = check_history(club, who=who())
-    matched = result.changes_differing == 0
-    if wants_json(args):
-        print_json({**result.as_dict(), "matched": matched})
-    else:
-        from clubrating.club.services.outcome import rebuild_text
-
-        print(rebuild_text(result).translated(djangoenv))
-        if matched:
-            print(gettext("the stored ratings matched the replay exactly"))
-    if not matched:
-        print(
-            ngettext(
-                "clubrating rebuild: warning: %(count)s stored rating change differed from the "
-                "replay of the history and was replaced: a rebuild was missed somewhere (R14)",
-                "clubrating rebuild: warning: %(count)s stored rating changes differed from the "
-                "replay of the history and were replaced: a rebuild was missed somewhere (R14)",
-                result.changes_differing,
-            )
-            % {"count": result.changes_differing},
-            file=sys.stderr,
-        )
-        return 1
-    return 0
+from clubrating.club.read.players import rating_list
+from clubrating.club.read.players import player_history
+from clubrating.club.read.members import get_member
+from clubrating.club.read.audit_log import audit_page
 
 
 def cmd_ratings(args: argparse.Namespace) -> int:
     club = the_club(args, write=False)
-    from clubrating.club.read.players import rating_list
 
     rows = rating_list(club, args.list)
     if wants_json(args):
@@ -79,8 +50,6 @@ def cmd_ratings(args: argparse.Namespace) -> int:
 
 def cmd_player(args: argparse.Namespace) -> int:
     club = the_club(args, write=False)
-    from clubrating.club.read.players import player_history
-    from clubrating.club.services import get_member
 
     history = player_history(get_member(club, args.member))
     if wants_json(args):
@@ -155,7 +124,6 @@ def cmd_player(args: argparse.Namespace) -> int:
 
 def cmd_audit(args: argparse.Namespace) -> int:
     club = the_club(args, write=False)
-    from clubrating.club.read.audit_log import audit_page
 
     document = audit_page(club, args.page, args.limit)
     if wants_json(args):
@@ -187,15 +155,6 @@ def cmd_audit(args: argparse.Namespace) -> int:
 
 
 def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
-    _add(
-        subparsers,
-        common,
-        "rebuild",
-        cmd_rebuild,
-        gettext("replay the whole history and say whether the stored ratings matched (R14)"),
-        "clubrating rebuild",
-    )
-
     p = _add(
         subparsers,
         common,

@@ -9,20 +9,19 @@ import sys
 from typing import Any
 
 from clubrating import djangoenv
-from clubrating.djangoenv import gettext, ngettext
-from clubrating.cli import print_json, wants_json
+from clubrating.djangoenv import gettext
+from clubrating.commands.output import print_json, wants_json
 from clubrating.commands.club import _add, one_transaction, the_club, who
-from clubrating.commands.names import LinkTarget, link_outcomes
+from clubrating.commands.linking import LinkTarget, link_outcomes
 from clubrating.errors import InputError
 from clubrating.words import N_
-
-INITIAL = "initial"  # what ``entries`` and ``link`` take instead of a tournament's number
+from clubrating.formats.common import decode_text
+from clubrating.formats.ratinglist import read_rating_list
+from clubrating.club.services import initial_list as il
+from clubrating.commands.entries import INITIAL, initial_rows_json, print_initial
 
 
 def read_list_file(path: str) -> Any:
-    from clubrating.formats.common import decode_text
-    from clubrating.formats.ratinglist import read_rating_list
-
     try:
         with open(path, "rb") as handle:
             data = handle.read()
@@ -35,93 +34,19 @@ def read_list_file(path: str) -> Any:
     return read_rating_list(io.StringIO(decode_text(data, path), newline=""), path)
 
 
-def initial_rows_json(club: Any) -> list[dict[str, Any]]:
-    from clubrating.club.services.initial_list import initial_rows
-
-    return [
-        {
-            "number": r.number,
-            "name": r.name,
-            "rating": r.rating,
-            "games": r.games,
-            "member_id": r.member_id,
-            "member": r.member.name if r.member else None,
-            "proposals": [p.as_dict() for p in proposals],
-        }
-        for r, proposals in initial_rows(club)
-    ]
-
-
-def print_initial(club: Any) -> None:
-    rows = initial_rows_json(club)
-    if not rows:
-        print(gettext("the club has no initial list: clubrating seed-ratings FILE"))
-        return
-    for r in rows:
-        listed = f"{r['rating']:g}" + ("" if r["games"] is None else f"/{r['games']}")
-        head = f"  {r['number']:>4}  {r['name']:<32} {listed:>9}"
-        if r["member_id"] is not None:
-            print(
-                f"{head} = "
-                + gettext("%(member)s (member %(id)s)")
-                % {"member": r["member"], "id": r["member_id"]}
-            )
-            continue
-        shown = "; ".join(
-            gettext("%(member)s (member %(id)s, %(score)s: %(reasons)s)")
-            % {
-                "member": p["member"],
-                "id": p["member_id"],
-                "score": f"{p['score']:.0f}",
-                "reasons": ", ".join(gettext(reason) for reason in p["reasons"]),
-            }
-            for p in r["proposals"]
-        ) or gettext("no member looks like this name")
-        print(f"{head} ? {shown}")
-    left = sum(1 for r in rows if r["member_id"] is None)
-    if left:
-        print(
-            ngettext(
-                "%(count)s name to confirm (only linked rows count): clubrating "
-                "link initial NUMBER MEMBER, --new NUMBER, --exact or --all-new",
-                "%(count)s names to confirm (only linked rows count): clubrating "
-                "link initial NUMBER MEMBER, --new NUMBER, --exact or --all-new",
-                left,
-            )
-            % {"count": left}
-        )
-    else:
-        print(gettext("every name is linked"))
-
-
 def cmd_seed_ratings(args: argparse.Namespace) -> int:
     club = the_club(args)
-    from clubrating.club.services import initial_list
 
     listed = read_list_file(args.file)
     with one_transaction():
-        outcomes = [initial_list.seed_ratings(club, listed, who=who(), source=args.file)]
+        outcomes = [il.seed_ratings(club, listed, who=who(), source=args.file)]
         if args.accept_exact:
-            outcomes.append(initial_list.accept_exact_initial(club, who=who()))
+            outcomes.append(il.accept_exact_initial(club, who=who()))
     return _show(club, args, outcomes)
-
-
-def cmd_entries_initial(args: argparse.Namespace) -> int:
-    club = the_club(args, write=False)
-    if wants_json(args):
-        print_json(initial_rows_json(club))
-    else:
-        print(
-            gettext("%(club)s: initial list (ratings before the first tournament)")
-            % {"club": club.name}
-        )
-        print_initial(club)
-    return 0
 
 
 def cmd_link_initial(args: argparse.Namespace) -> int:
     club = the_club(args)
-    from clubrating.club.services import initial_list as il
 
     by = who()
     outcomes = link_outcomes(

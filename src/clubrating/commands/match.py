@@ -18,12 +18,15 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from clubrating.cli import examples, option, print_json, wants_json
+from clubrating.commands.output import open_database, examples, print_json, wants_json
 from clubrating import djangoenv
 from clubrating.djangoenv import gettext
 from clubrating.errors import InputError
 from clubrating.identity import MAX_PROPOSALS
 from clubrating.words import N_, display_width, fit
+from clubrating.identity.match import Matcher
+from clubrating.identity.match import RosterEntry
+from clubrating.identity.normalize import normalize_name
 
 if TYPE_CHECKING:
     from clubrating.identity.match import Matcher, Proposal, RosterEntry
@@ -76,7 +79,6 @@ def run(args: argparse.Namespace) -> int:
             limit=args.limit,
         )
     # the matcher (rapidfuzz) when the command runs, not when the parser is built
-    from clubrating.identity.match import Matcher
 
     names = gather_names(args.name, args.names)
     roster = read_roster(args.roster) if args.roster else club_roster(args)
@@ -128,8 +130,6 @@ def _read_lines(path: str) -> list[str]:
 
 def read_roster(path: str) -> list[RosterEntry]:
     """One member a line (blank lines and ``#`` comments skipped); the key is the line number."""
-    from clubrating.identity.match import RosterEntry
-    from clubrating.identity.normalize import normalize_name
 
     roster = []
     for number, line in enumerate(_read_lines(path), start=1):
@@ -147,12 +147,14 @@ def read_roster(path: str) -> list[RosterEntry]:
 
 
 def club_roster(args: argparse.Namespace) -> list[RosterEntry]:
-    """The club's active members with their known spellings, from the database."""
+    """The club's active members with their known spellings, from the database. ``match``
+    needs no database with ``--roster``: the club app is imported here, once Django is set up
+    (clubrating.commands, ``django=False``)."""
+    open_database(args, must_exist=True)
     from clubrating.commands.club import the_club
+    from clubrating.club.read.members import member_roster
 
     club = the_club(args)  # a database without a club says so in one line
-    from clubrating.club.read.members import member_roster
-    from clubrating.identity.match import RosterEntry
 
     return [RosterEntry(key, name, tuple(aliases)) for key, name, aliases in member_roster(club)]
 

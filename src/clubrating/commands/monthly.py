@@ -6,19 +6,23 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from clubrating.cli import print_json, wants_json
+from clubrating.commands.output import print_json, wants_json
 from clubrating.commands.club import _add, fmt_change, fmt_rating, report, the_club, who
 from clubrating.commands.values import word
 from clubrating.djangoenv import gettext, pgettext
 from clubrating.errors import InputError
 from clubrating.words import N_, fit, widths
+from clubrating.club.read import frozen_lists
+from clubrating.club.read.frozen_lists import month_of
+from clubrating.club.services.monthly_lists import publish_month
+from clubrating.formats import zones
+from clubrating.club.derived.frozen_lists import differs_from_replay
 
 
 def cmd_monthly(args: argparse.Namespace) -> int:
     if args.action == "publish":
         return _publish(args)
     club = the_club(args, write=False)
-    from clubrating.club.read import frozen_lists
 
     if args.action == "list":
         months = frozen_lists.months(club)
@@ -38,9 +42,6 @@ def cmd_monthly(args: argparse.Namespace) -> int:
 
 def _publish(args: argparse.Namespace) -> int:
     club = the_club(args)
-    from clubrating.club.read.frozen_lists import month_of
-    from clubrating.club.services.monthly_lists import publish_month
-    from clubrating.formats import zones
 
     month = month_of(args.month) if args.month else zones.today(club.time_zone).replace(day=1)
     outcome = publish_month(club, month, who=who(), rating_list=args.list, replace=args.replace)
@@ -49,9 +50,6 @@ def _publish(args: argparse.Namespace) -> int:
 
 
 def _show(args: argparse.Namespace, frozen: Any) -> None:
-    from clubrating.club.derived.frozen_lists import differs_from_replay
-    from clubrating.club.read import frozen_lists
-
     changed = frozen_lists.changes(frozen, frozen_lists.rows(frozen))
     rows = changed["rows"]
     month = f"{frozen.month:%Y-%m}"

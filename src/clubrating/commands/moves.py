@@ -14,13 +14,22 @@ import argparse
 import sys
 from typing import Any
 
+from clubrating.club.read.tournaments import get_tournament
+from clubrating.club.services.tournaments import find_game
 from clubrating import djangoenv
 from clubrating.djangoenv import gettext
-from clubrating.cli import print_json, wants_json, whole
+from clubrating.commands.output import print_json, wants_json, whole
 from clubrating.commands.club import _add, the_club, who
 from clubrating.errors import InputError
 from clubrating.formats.records import MAX_ROUNDS
 from clubrating.words import N_
+from clubrating.club.services.moves import Undecided, attach_pgn_moves
+from clubrating.files import read_tournament_file
+from clubrating.club.services.moves import attach_typed_moves, remove_moves, replace_typed_moves
+from clubrating.club.store.models import MovesLink
+from clubrating.club.services import moves_links as ml
+from django.utils import timezone
+from clubrating.formats import zones
 
 MARKS = {
     "exact": "=",
@@ -69,17 +78,14 @@ def print_plan(plan: Any) -> None:
 
 def cmd_moves(args: argparse.Namespace) -> int:
     club = the_club(args)
-    from clubrating.club import services
 
-    tournament = services.get_tournament(club, args.tournament)
+    tournament = get_tournament(club, args.tournament)
     if args.typed is not None or args.remove or args.replace:
         return _typed(tournament, args)
     if args.file is None:
         raise InputError(
             N_("give a PGN file, or --round R --player NAME --typed 'MOVES' for one game")
         )
-    from clubrating.club.services.moves import Undecided, attach_pgn_moves
-    from clubrating.files import read_tournament_file
 
     record = read_tournament_file(args.file, format="pgn")
     try:
@@ -107,9 +113,6 @@ def cmd_moves(args: argparse.Namespace) -> int:
 
 
 def _typed(tournament: Any, args: argparse.Namespace) -> int:
-    from clubrating.club import services
-    from clubrating.club.services.moves import attach_typed_moves, remove_moves, replace_typed_moves
-
     if args.round is None or args.player is None:
         raise InputError(
             N_("typed moves are for one game: give --round R and --player NAME (or number)")
@@ -120,7 +123,7 @@ def _typed(tournament: Any, args: argparse.Namespace) -> int:
         )
     if args.replace and args.typed is None:
         raise InputError(N_("--replace needs the new moves: --typed 'MOVES'"))
-    game = services.find_game(tournament, args.round, args.player)
+    game = find_game(tournament, args.round, args.player)
     if args.remove:
         outcome = remove_moves(game, who=who())
     elif args.replace:
@@ -227,11 +230,8 @@ LINK_LINES = {  # a link just made, by the colour of the player it is for
 
 def cmd_moves_links(args: argparse.Namespace) -> int:
     club = the_club(args)
-    from clubrating.club import services
-    from clubrating.club.store.models import MovesLink
-    from clubrating.club.services import moves_links as ml
 
-    tournament = services.get_tournament(club, args.tournament)
+    tournament = get_tournament(club, args.tournament)
     if args.revoke is not None:
         link = (
             MovesLink.objects.filter(tournament=tournament, id=args.revoke)
@@ -296,9 +296,6 @@ def cmd_moves_links(args: argparse.Namespace) -> int:
 
 def _state_text(link: Any, time_zone: str) -> str:
     """Whether the link works, and until when in the club's time zone, in the command's language."""
-    from django.utils import timezone
-
-    from clubrating.formats import zones
 
     if link.revoked:
         return gettext("revoked")
@@ -308,8 +305,6 @@ def _state_text(link: Any, time_zone: str) -> str:
 
 
 def _link_row(link: Any) -> dict[str, Any]:
-    from django.utils import timezone
-
     pairing = link.evening_board or link.game
     state = (
         "revoked"

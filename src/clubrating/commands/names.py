@@ -4,127 +4,52 @@ merge, duplicates, distinct, unmerge and member."""
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
+from clubrating.club.read.members import get_member
+from clubrating.club.read.tournaments import get_tournament
+from clubrating.club.services.members import (
+    come_back,
+    leave,
+    mark_distinct,
+    merge,
+    rename_member,
+    set_member_flags,
+    unmerge,
+)
+from clubrating.club.services.names import accept_exact, all_new_members, link, new_member, unlink
+from clubrating.club.services.outcome import Outcome
 from clubrating import djangoenv
 from clubrating.djangoenv import gettext, ngettext
-from clubrating.cli import print_json, wants_json
+from clubrating.commands.output import print_json, wants_json
 from clubrating.commands.club import _add, one_transaction, parse_date, report, the_club, who
-from clubrating.commands.values import word
+from clubrating.commands.entries import _all_linked, entry_rows
+from clubrating.commands.linking import LinkTarget, link_outcomes
 from clubrating.errors import InputError, Text
-from clubrating.words import N_, fit
-
-
-def entry_rows(tournament: Any) -> list[dict[str, Any]]:
-    from clubrating.club.read.matching import proposals_for
-
-    return [
-        {
-            "number": e.number,
-            "name": e.name,
-            "member_id": e.member_id,
-            "member": e.member.name if e.member else None,
-            "proposals": [p.as_dict() for p in proposals],
-        }
-        for e, proposals in proposals_for(tournament)
-    ]
-
-
-def print_entries(tournament: Any) -> None:
-    rows = entry_rows(tournament)
-    unlinked = sum(1 for r in rows if r["member_id"] is None)
-    for r in rows:
-        if r["member_id"] is not None:
-            print(
-                f"  {r['number']:>4}  {fit(r['name'], 32)} = "
-                + gettext("%(member)s (member %(id)s)")
-                % {"member": r["member"], "id": r["member_id"]}
-            )
-            continue
-        shown = "; ".join(
-            gettext("%(member)s (member %(id)s, %(score)s: %(reasons)s)")
-            % {
-                "member": p["member"],
-                "id": p["member_id"],
-                "score": f"{p['score']:.0f}",
-                "reasons": ", ".join(gettext(reason) for reason in p["reasons"]),
-            }
-            for p in r["proposals"]
-        ) or gettext("no member looks like this name")
-        print(f"  {r['number']:>4}  {fit(r['name'], 32)} ? {shown}")
-    if unlinked:
-        print(
-            ngettext(
-                "%(count)s name to confirm: clubrating link %(id)s NUMBER MEMBER, or with "
-                "--new NUMBER, --exact or --all-new",
-                "%(count)s names to confirm: clubrating link %(id)s NUMBER MEMBER, or with "
-                "--new NUMBER, --exact or --all-new",
-                unlinked,
-            )
-            % {"count": unlinked, "id": tournament.id}
-        )
-    else:
-        print(_all_linked(tournament))
-
-
-def _all_linked(tournament: Any) -> str:
-    """What to do next once every name is linked: publish a draft; a published one is rated
-    already."""
-    from clubrating.club.store.models import TournamentStatus
-
-    if tournament.status == TournamentStatus.DRAFT:
-        return gettext("every name is linked: clubrating publish %(id)s") % {"id": tournament.id}
-    return gettext("every name is linked")
-
-
-def cmd_entries(args: argparse.Namespace) -> int:
-    if args.tournament == "initial":  # the club's initial list (commands/initial_list.py)
-        from clubrating.commands.initial_list import cmd_entries_initial
-
-        return cmd_entries_initial(args)
-    club = the_club(args, write=False)
-    from clubrating.club.services import get_tournament
-
-    tournament = get_tournament(club, args.tournament)
-    if wants_json(args):
-        print_json(entry_rows(tournament))
-    else:
-        print(
-            gettext("tournament %(id)s '%(name)s' (%(date)s), %(status)s")
-            % {
-                "id": tournament.id,
-                "name": tournament.name,
-                "date": tournament.date,
-                "status": word(tournament.status),
-            }
-        )
-        print_entries(tournament)
-    return 0
+from clubrating.words import N_
+from clubrating.commands.initial_list import cmd_link_initial
+from clubrating.club.store.models import Entry
+from clubrating.errors import NotFound
+from clubrating.club.read.matching import possible_duplicates
 
 
 def cmd_link(args: argparse.Namespace) -> int:
     if args.tournament == "initial":  # the club's initial list (commands/initial_list.py)
-        from clubrating.commands.initial_list import cmd_link_initial
-
         return cmd_link_initial(args)
     club = the_club(args)
-    from clubrating.club import services
-    from clubrating.club.store.models import Entry
 
-    tournament, by = services.get_tournament(club, args.tournament), who()
+    tournament, by = get_tournament(club, args.tournament), who()
     outcomes = link_outcomes(
         args,
         club,
         LinkTarget(
             usage="TOURNAMENT",
             find=lambda number: _entry(tournament, number),
-            accept_exact=lambda: services.accept_exact(tournament, who=by),
-            new_member=lambda entry: services.new_member(entry, who=by),
-            link=lambda entry, member: services.link(entry, member, who=by),
-            unlink=lambda entry: services.unlink(entry, who=by),
-            all_new=lambda: services.all_new_members(tournament, who=by),
+            accept_exact=lambda: accept_exact(tournament, who=by),
+            new_member=lambda entry: new_member(entry, who=by),
+            link=lambda entry, member: link(entry, member, who=by),
+            unlink=lambda entry: unlink(entry, who=by),
+            all_new=lambda: all_new_members(tournament, who=by),
         ),
     )
     if wants_json(args):
@@ -142,59 +67,7 @@ def cmd_link(args: argparse.Namespace) -> int:
     return 0
 
 
-@dataclass(frozen=True)
-class LinkTarget:
-    """What ``link`` confirms names in (a tournament, or the initial list): how it finds a row
-    by its number and the services that act on its rows, for :func:`link_outcomes`."""
-
-    usage: str  # the word in ``clubrating link USAGE NUMBER MEMBER``
-    find: Callable[[str], Any]  # NUMBER -> the row
-    accept_exact: Callable[[], Any]
-    new_member: Callable[[Any], Any]
-    link: Callable[[Any, Any], Any]  # the row, the member
-    unlink: Callable[[Any], Any]
-    all_new: Callable[[], Any]
-
-
-def link_outcomes(args: argparse.Namespace, club: Any, target: LinkTarget) -> list[Any]:
-    """``link``'s options applied in order (--exact, --new, NUMBER MEMBER, --all-new), all or
-    none: the outcomes."""
-    with one_transaction():
-        return _link_steps(args, club, target)
-
-
-def _link_steps(args: argparse.Namespace, club: Any, target: LinkTarget) -> list[Any]:
-    from clubrating.club import services
-
-    outcomes = []
-    if args.exact:
-        outcomes.append(target.accept_exact())
-    for number in args.new or ():
-        outcomes.append(target.new_member(target.find(number)))
-    if args.number is not None:
-        row = target.find(args.number)
-        if args.member is None:
-            raise InputError(
-                N_("say which member: clubrating link %(usage)s NUMBER MEMBER (id, name or alias)"),
-                usage=target.usage,
-            )
-        if args.member == "-":
-            outcomes.append(target.unlink(row))
-        else:
-            outcomes.append(target.link(row, services.get_member(club, args.member)))
-    if args.all_new:
-        outcomes.append(target.all_new())
-    if not outcomes:
-        raise InputError(
-            N_("nothing to do: give NUMBER MEMBER, --new NUMBER, --exact or --all-new")
-        )
-    return outcomes
-
-
 def _entry(tournament: Any, number: str) -> Any:
-    from clubrating.club.store.models import Entry
-    from clubrating.errors import NotFound
-
     entry = Entry.objects.filter(
         tournament=tournament, number=int(number) if str(number).isdigit() else -1
     ).first()
@@ -207,12 +80,11 @@ def _entry(tournament: Any, number: str) -> Any:
 
 def cmd_merge(args: argparse.Namespace) -> int:
     club = the_club(args)
-    from clubrating.club import services
 
     report(
-        services.merge(
-            services.get_member(club, args.absorbed),
-            services.get_member(club, args.into),
+        merge(
+            get_member(club, args.absorbed),
+            get_member(club, args.into),
             who=who(),
         ),
         args,
@@ -222,7 +94,6 @@ def cmd_merge(args: argparse.Namespace) -> int:
 
 def cmd_duplicates(args: argparse.Namespace) -> int:
     club = the_club(args, write=False)
-    from clubrating.club.read.matching import possible_duplicates
 
     pairs = possible_duplicates(club, args.min_score)
     if wants_json(args):
@@ -238,12 +109,13 @@ def cmd_duplicates(args: argparse.Namespace) -> int:
             "reasons": "; ".join(gettext(reason) for reason in pair.reasons),
         }
         print(f"{pair.score:5.1f}  {said}")
-        merge, distinct = (
+        merge_line, distinct_line = (
             f"clubrating {verb} {pair.absorbed.id} {pair.into.id}" for verb in ("merge", "distinct")
         )
         print(
             "       "
-            + gettext("%(merge)s   or   %(distinct)s") % {"merge": merge, "distinct": distinct}
+            + gettext("%(merge)s   or   %(distinct)s")
+            % {"merge": merge_line, "distinct": distinct_line}
         )
     if not pairs:
         print(gettext("no two members look like one person"))
@@ -252,12 +124,11 @@ def cmd_duplicates(args: argparse.Namespace) -> int:
 
 def cmd_distinct(args: argparse.Namespace) -> int:
     club = the_club(args)
-    from clubrating.club import services
 
     report(
-        services.mark_distinct(
-            services.get_member(club, args.one),
-            services.get_member(club, args.other),
+        mark_distinct(
+            get_member(club, args.one),
+            get_member(club, args.other),
             who=who(),
             undo=args.undo,
         ),
@@ -268,32 +139,30 @@ def cmd_distinct(args: argparse.Namespace) -> int:
 
 def cmd_unmerge(args: argparse.Namespace) -> int:
     club = the_club(args)
-    from clubrating.club import services
 
-    report(services.unmerge(services.get_member(club, args.member), who=who()), args)
+    report(unmerge(get_member(club, args.member), who=who()), args)
     return 0
 
 
 def cmd_member(args: argparse.Namespace) -> int:
     club = the_club(args)
-    from clubrating.club import services
 
     flag = {"yes": True, "no": False, None: None}
-    member = services.get_member(club, args.member)
+    member = get_member(club, args.member)
     if args.left is not None and args.returned:  # one or the other (argparse's group prints a |)
         raise InputError(N_("give --left DATE or --returned, not both"))
     left = None if args.left is None else parse_date(args.left)
     done = []
     with one_transaction():  # a step refused undoes the ones before it
         if args.name is not None:
-            done.append(services.rename_member(member, args.name, who=who()))
+            done.append(rename_member(member, args.name, who=who()))
         if left is not None:
-            done.append(services.leave(member, left, who=who()))
+            done.append(leave(member, left, who=who()))
         if args.returned:
-            done.append(services.come_back(member, who=who()))
+            done.append(come_back(member, who=who()))
         if not done or args.junior is not None or args.consent is not None:
             done.append(
-                services.set_member_flags(
+                set_member_flags(
                     member, who=who(), junior=flag[args.junior], consent=flag[args.consent]
                 )
             )
@@ -301,24 +170,12 @@ def cmd_member(args: argparse.Namespace) -> int:
     for then in done[1:]:  # a separator, not a sentence to translate
         said = Text("%(first)s; %(then)s", first=said, then=then.message)
     report(
-        services.Outcome(said, done[-1].rebuild), args
+        Outcome(said, done[-1].rebuild), args
     )  # one document (a separator, not a sentence to translate)
     return 0
 
 
 def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
-    p = _add(
-        subparsers,
-        common,
-        "entries",
-        cmd_entries,
-        gettext("the names of a tournament with the members they could be"),
-        "clubrating entries 12; clubrating entries initial",
-    )
-    p.add_argument(
-        "tournament", help=gettext("the tournament's number, or 'initial' for the initial list")
-    )
-
     p = _add(
         subparsers,
         common,

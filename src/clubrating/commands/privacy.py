@@ -5,16 +5,16 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from clubrating.cli import wants_json
+from clubrating.club.services.clubs import set_privacy
+from clubrating.commands.output import wants_json
 from clubrating.djangoenv import gettext
 from clubrating.commands.club import _add, report, the_club, who
 
 
 def cmd_privacy(args: argparse.Namespace) -> int:
     club = the_club(args)
-    from clubrating.club import services
 
-    outcome = services.set_privacy(
+    outcome = set_privacy(
         club,
         who=who(),
         visibility=args.visibility,

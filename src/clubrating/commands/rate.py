@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from clubrating.cli import examples, print_json, wants_json
+from clubrating.commands.output import examples, print_json, wants_json
 from clubrating.djangoenv import gettext, ngettext, pgettext
 from clubrating.errors import InputError
 from clubrating.formats.common import decode_text
@@ -26,6 +26,7 @@ from clubrating.rating.policy import POLICIES, Policy, club_policy, policy_named
 from clubrating.rating.records import tournament_input
 from clubrating.rating.types import PlayerChange, Standing
 from clubrating.words import N_, display_width, fit
+from clubrating.files import read_tournament_file
 
 UNDATED = dt.date(1, 1, 1)  # one tournament alone needs no date to be ordered by
 
@@ -70,8 +71,6 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from clubrating.files import read_tournament_file
-
     policy = policy_named(args.policy)
     record = read_tournament_file(args.file)
     prior = read_prior(args.prior, policy) if args.prior else {}

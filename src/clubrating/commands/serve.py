@@ -11,11 +11,24 @@ import sys
 import tempfile
 from typing import Any
 
-from clubrating.cli import MAX_JOBS, MAX_NODES, examples, option, seconds, whole
+from clubrating.commands.output import (
+    open_database,
+    MAX_JOBS,
+    MAX_NODES,
+    examples,
+    option,
+    seconds,
+    whole,
+)
 from clubrating.djangoenv import gettext
-from clubrating.commands.club import open_database
 from clubrating.errors import InputError, Text
 from clubrating.words import N_
+from clubrating.djangoenv import DEFAULT_DATABASE_URL
+from clubrating.web.secret_key import ensure_key
+from django.core.management import call_command
+from django.core.management.base import SystemCheckError
+from clubrating.web.server import serve
+from clubrating import djangoenv
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
@@ -36,8 +49,6 @@ def cmd_serve(args: argparse.Namespace) -> int:
 def prepare(args: argparse.Namespace) -> None:
     """Before Django starts: the installation's secret key (made on the first start, beside
     the database; web/secret_key.py) unless CLUBRATING_SECRET_KEY gives one, then the database."""
-    from clubrating.djangoenv import DEFAULT_DATABASE_URL
-    from clubrating.web.secret_key import ensure_key
 
     if not os.environ.get("CLUBRATING_SECRET_KEY"):
         ensure_key(option(args, "database", "CLUBRATING_DATABASE_URL", DEFAULT_DATABASE_URL))
@@ -46,8 +57,6 @@ def prepare(args: argparse.Namespace) -> None:
 
 def check_deploy() -> int:
     """Django's deployment checks (``manage.py check --deploy``) on the settings the server uses."""
-    from django.core.management import call_command
-    from django.core.management.base import SystemCheckError
 
     try:
         call_command("check", deploy=True, fail_level="WARNING")
@@ -94,7 +103,6 @@ def _serve(args: argparse.Namespace) -> int:
     prepare(args)
     if args.check:
         return check_deploy()
-    from django.core.management import call_command
 
     check_port(args.host, args.port)
     from clubrating.club.jobs.status import queue_state
@@ -106,7 +114,6 @@ def _serve(args: argparse.Namespace) -> int:
             "runserver", f"{args.host}:{args.port}", use_reloader=False, use_threading=True
         )
         return 0
-    from clubrating.web.server import serve
 
     serve(args.host, args.port, args.workers)
     return 0
@@ -115,7 +122,6 @@ def _serve(args: argparse.Namespace) -> int:
 def serving_line(url: str, waiting: Text | None) -> str:
     """The server's first line, in the command's language: where it serves, and a queue no worker
     takes."""
-    from clubrating import djangoenv
 
     if waiting is None:
         return djangoenv.gettext("clubrating: serving on %(url)s (Ctrl-C to stop)") % {"url": url}
@@ -127,7 +133,6 @@ def serving_line(url: str, waiting: Text | None) -> str:
 
 def cmd_worker(args: argparse.Namespace) -> int:
     open_database(args)
-    from django.core.management import call_command
 
     # The analysis tasks read their engine settings from the environment.
     for name, env in (

@@ -9,16 +9,16 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from clubrating.cli import print_json, wants_json
+from clubrating.commands.output import print_json, wants_json
 from clubrating.commands.club import _add, report, the_club, who
 from clubrating.djangoenv import gettext
 from clubrating.errors import InputError
 from clubrating.words import N_
+from clubrating.club.services import club_settings
 
 
 def cmd_settings(args: argparse.Namespace) -> int:
     club = the_club(args, write=bool(args.changes))
-    from clubrating.club.services import club_settings
 
     if args.changes:
         texts: dict[str, str] = {}

@@ -7,9 +7,19 @@ import argparse
 import sys
 from typing import Any
 
+from clubrating.club.read.tournaments import get_tournament
+from clubrating.club.services.names import accept_exact
+from clubrating.club.services import tournaments as tournament_services
+from clubrating.club.services.tournaments import (
+    SameTournament,
+    change_date,
+    correct_result,
+    find_game,
+    import_tournament,
+)
 from clubrating import djangoenv
 from clubrating.djangoenv import gettext, ngettext, pgettext
-from clubrating.cli import print_json, wants_json, whole
+from clubrating.commands.output import print_json, wants_json, whole
 from clubrating.commands.club import (
     Handler,
     _add,
@@ -21,12 +31,16 @@ from clubrating.commands.club import (
     the_club,
     who,
 )
-from clubrating.commands.names import entry_rows, print_entries
+from clubrating.commands.entries import entry_rows, print_entries
 from clubrating.errors import InputError, Refused
 from clubrating.formats.records import MAX_ROUNDS
 from clubrating.formats.results import SPELLINGS, GameResult
 from clubrating.commands.values import word
 from clubrating.words import N_, fit, widths
+from clubrating.files import read_tournament_bytes
+from clubrating.club.read.tournaments import standings, tournaments
+from clubrating.tournament.standings import RANKED_AS_WRITTEN, RANKED_BY_POINTS
+from clubrating.words import display_width
 
 # Results that begin with '-', which argparse takes for an option or for its '--': every
 # such spelling GameResult reads (docs/formats.md's -- -+ -:+ -:- -/+ -/-).
@@ -62,8 +76,6 @@ def result_text(text: str) -> str:
 
 def cmd_import(args: argparse.Namespace) -> int:
     club = the_club(args)
-    from clubrating.club import services
-    from clubrating.files import read_tournament_bytes
 
     path = args.file
     try:
@@ -76,7 +88,7 @@ def cmd_import(args: argparse.Namespace) -> int:
     record, digest = read_tournament_bytes(data, path)
     try:
         with one_transaction():
-            tournament = services.import_tournament(
+            tournament = import_tournament(
                 club,
                 record,
                 who=who(),
@@ -86,8 +98,8 @@ def cmd_import(args: argparse.Namespace) -> int:
                 has_juniors=args.juniors,
                 force=args.force,
             )
-            linked = services.accept_exact(tournament, who=who()) if args.accept_exact else None
-    except services.SameTournament as twin:
+            linked = accept_exact(tournament, who=who()) if args.accept_exact else None
+    except SameTournament as twin:
         raise Refused(N_("%(twin)s; --force imports it anyway"), twin=twin) from None
     for warning in record.warnings:
         said = warning.translated(djangoenv)
@@ -128,10 +140,9 @@ def cmd_import(args: argparse.Namespace) -> int:
 def _tournament_verb(service: str) -> Handler:
     def handler(args: argparse.Namespace) -> int:
         club = the_club(args)
-        from clubrating.club import services
 
-        outcome = getattr(services, service)(
-            services.get_tournament(club, args.tournament), who=who()
+        outcome = getattr(tournament_services, service)(
+            get_tournament(club, args.tournament), who=who()
         )
         report(outcome, args)
         return 0
@@ -141,20 +152,18 @@ def _tournament_verb(service: str) -> Handler:
 
 def cmd_correct(args: argparse.Namespace) -> int:
     club = the_club(args)
-    from clubrating.club import services
 
-    tournament = services.get_tournament(club, args.tournament)
-    game = services.find_game(tournament, args.round, args.player)
-    report(services.correct_result(game, result_text(args.result), who=who()), args)
+    tournament = get_tournament(club, args.tournament)
+    game = find_game(tournament, args.round, args.player)
+    report(correct_result(game, result_text(args.result), who=who()), args)
     return 0
 
 
 def cmd_redate(args: argparse.Namespace) -> int:
     club = the_club(args)
-    from clubrating.club import services
 
-    tournament = services.get_tournament(club, args.tournament)
-    report(services.change_date(tournament, parse_date(args.date), who=who()), args)
+    tournament = get_tournament(club, args.tournament)
+    report(change_date(tournament, parse_date(args.date), who=who()), args)
     return 0
 
 
@@ -163,8 +172,6 @@ NAME_COLUMNS = 30  # wider names are cut with "…" (the JSON has them whole)
 
 def cmd_tournament(args: argparse.Namespace) -> int:
     club = the_club(args, write=False)
-    from clubrating.club.read.tournaments import standings, tournaments
-    from clubrating.club.services import get_tournament
 
     if args.tournament is None:
         rows = tournaments(club)
@@ -213,7 +220,6 @@ def cmd_tournament(args: argparse.Namespace) -> int:
 
 def ranked_by(table: dict[str, Any]) -> str:
     """The rule that ranked the table, with why the file's ranks were not used, translated."""
-    from clubrating.tournament.standings import RANKED_AS_WRITTEN, RANKED_BY_POINTS
 
     if table["rule"] == "written":
         return gettext(RANKED_AS_WRITTEN)
@@ -266,7 +272,6 @@ def difference_lines(table: dict[str, Any]) -> list[str]:
 def standings_lines(table: dict[str, Any]) -> list[str]:
     """The standings as aligned columns: place, start number, name, points, one column a round,
     rating before and change. Widths count characters as a terminal shows them (words.fit)."""
-    from clubrating.words import display_width
 
     players = table["players"]
     rounds = sorted(

@@ -83,7 +83,7 @@ def _link_evening(
 
     ``members`` (name -> member) is kept across the evenings: one query less per name.
     """
-    from clubrating.club import services
+    from clubrating.club.services.names import link, new_member
     from clubrating.club.store.models import Entry
 
     entries = Entry.objects.filter(tournament=tournament, member=None).select_related(
@@ -93,16 +93,16 @@ def _link_evening(
         real = true_name.get(entry.name, entry.name)
         if entry.name != real and not duplicate:
             # The careless Tuesday: a misspelling made into a new member (merged later).
-            services.new_member(entry, who=WHO, junior=real in juniors)
+            new_member(entry, who=WHO, junior=real in juniors)
             duplicate["member"] = entry.member
             duplicate["real"] = real
             continue
         member = members.get(real)
         if member is None:
-            services.new_member(entry, who=WHO, name=real, junior=real in juniors)
+            new_member(entry, who=WHO, name=real, junior=real in juniors)
             members[real] = entry.member
         else:
-            services.link(entry, member, who=WHO)
+            link(entry, member, who=WHO)
 
 
 def _player(settings: DemoSettings, referee: Any) -> Callable[..., Any]:
@@ -267,11 +267,11 @@ class _Arbiter:
     the correction, the merge and the arbiter's login."""
 
     def __init__(self) -> None:
-        from clubrating.club import services
+        from clubrating.club.services.clubs import create_club, set_privacy
         from clubrating.club.store.models import Visibility
 
-        self.club = services.create_club("Demo Chess Club", who=WHO, slug=DEMO_SLUG)
-        services.set_privacy(self.club, who=WHO, visibility=Visibility.PUBLIC)
+        self.club = create_club("Demo Chess Club", who=WHO, slug=DEMO_SLUG)
+        set_privacy(self.club, who=WHO, visibility=Visibility.PUBLIC)
         self.published: list[Any] = []
         self.duplicate: dict[str, Any] = {}
         self.members: dict[str, Any] = {}
@@ -279,7 +279,7 @@ class _Arbiter:
     def evenings(
         self, records: Sequence[Any], true_name: dict[str, str], juniors: frozenset[str]
     ) -> None:
-        from clubrating.club import services
+        from clubrating.club.services.tournaments import import_tournament, publish
 
         say(
             Text(
@@ -289,15 +289,14 @@ class _Arbiter:
         )
         for record in records:
             has_juniors = any(true_name.get(p.name) in juniors for p in record.players)
-            tournament = services.import_tournament(
-                self.club, record, who=WHO, has_juniors=has_juniors
-            )
+            tournament = import_tournament(self.club, record, who=WHO, has_juniors=has_juniors)
             _link_evening(tournament, true_name, juniors, self.duplicate, self.members)
-            services.publish(tournament, who=WHO)
+            publish(tournament, who=WHO)
             self.published.append(tournament)
 
     def finish(self, simulated: Any) -> dict[str, Any]:
-        from clubrating.club import services
+        from clubrating.club.services.members import merge
+        from clubrating.club.services.tournaments import correct_result
         from clubrating.club.store.models import Game, Member
         from clubrating.club.services.accounts import add_arbiter
 
@@ -310,10 +309,10 @@ class _Arbiter:
             result = GameResult.of(fix.white_points, fix.black_points)
             if result is None:
                 raise ValueError(f"a correction to half-points no result gives: {fix}")
-            services.correct_result(game, result.value, who=WHO)
+            correct_result(game, result.value, who=WHO)
         if self.duplicate:
             real = Member.objects.get(club=club, name=self.duplicate["real"], merged_into=None)
-            services.merge(self.duplicate["member"], real, who=WHO)
+            merge(self.duplicate["member"], real, who=WHO)
         add_arbiter(club, DEMO_ARBITER[0], DEMO_ARBITER[1], who=WHO)
         games = Game.objects.filter(tournament__club=club)
         return {

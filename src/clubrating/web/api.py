@@ -21,6 +21,8 @@ from clubrating.club.store.models import Club, Tournament, TournamentStatus, Vis
 from clubrating.web import pages
 from clubrating.web.access import ClubAccess, club_view
 from clubrating.web.views import _list_name, ratings_document
+from clubrating.web import wall
+from clubrating.web.wall import shown_tournament
 
 
 def _json(document: Any, status: int = 200) -> JsonResponse:
@@ -150,7 +152,6 @@ def _running(row: dict[str, Any]) -> dict[str, Any]:
 def _in_progress(access: ClubAccess, t: Tournament) -> dict[str, Any]:
     """A running evening's current round as the public page shows it (same names, same rules),
     marked in progress; ``{"in_progress": False}`` for anything else."""
-    from clubrating.web import wall
 
     now = wall.progress(t)
     if now is None:
@@ -185,8 +186,6 @@ def _in_progress(access: ClubAccess, t: Tournament) -> dict[str, Any]:
 
 @api_view
 def tournament(request: HttpRequest, access: ClubAccess, tournament_id: int) -> dict[str, Any]:
-    from clubrating.web.wall import shown_tournament
-
     t = shown_tournament(
         access, tournament_id
     )  # published, or an evening being played (as the page)

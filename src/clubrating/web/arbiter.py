@@ -24,7 +24,6 @@ from django.utils import translation
 from django.utils.translation import gettext, gettext_noop, ngettext
 from django.views.decorators.http import require_POST, require_safe
 
-from clubrating.club import services
 from clubrating.club.read import audit_log
 from clubrating.club.read import tournaments
 from clubrating.formats import zones
@@ -37,6 +36,32 @@ from clubrating.formats.typed import parse_typed
 from clubrating.web.access import ARBITER_PREFIX, ClubAccess, in_club, mark_privacy, moved
 from clubrating.web.language import in_name_order
 from clubrating.web.pages import points_text
+from clubrating.files import read_tournament_bytes
+from clubrating.club.read.clubs import parse_id
+from clubrating.club.read.members import get_member
+from clubrating.club.read.tournaments import game_result_text, get_tournament
+from clubrating.club.services.clubs import set_privacy
+from clubrating.club.services.history import check_history
+from clubrating.club.services.members import (
+    come_back,
+    leave,
+    mark_distinct,
+    merge,
+    rename_member,
+    set_member_flags,
+    unmerge,
+)
+from clubrating.club.services.names import accept_exact, all_new_members, new_member, unlink
+from clubrating.club.services.tournaments import (
+    SameTournament,
+    change_date,
+    correct_result,
+    delete_tournament,
+    import_tournament,
+    publish,
+    unpublish,
+)
+from clubrating.club.services import names as name_services
 
 MAX_UPLOAD_BYTES: int = settings.MAX_UPLOAD_BYTES  # 5 MB: a club's tournament file is kilobytes
 RESULT_CHOICES = [result.value for result in GameResult]  # 1-0, 0-1, 1/2-1/2, +-, -+, --
@@ -115,7 +140,7 @@ def _member(club: Club, text: str) -> Member:
         text = text.rsplit("(#", 1)[1].rstrip(")")
     if not text:
         raise InputError(gettext("say which member: pick one from the list"))
-    return services.get_member(club, text)
+    return get_member(club, text)
 
 
 # --- dashboard, rebuild, audit --------------------------------------------------------------
@@ -142,7 +167,7 @@ def dashboard(request: HttpRequest, access: ClubAccess) -> HttpResponse:
 @arbiter_view
 def rebuild_now(request: HttpRequest, access: ClubAccess) -> HttpResponse:
     """The manual rebuild (R14): replay everything and say whether the stored history matched."""
-    report = services.check_history(access.club, who=who(request))
+    report = check_history(access.club, who=who(request))
     replayed = rebuild_text(report).translated(
         translation
     )  # "rebuilt 2 tournaments, ..." in the page's language
@@ -194,7 +219,7 @@ def upload(request: HttpRequest, access: ClubAccess) -> HttpResponse:
     try:
         tournament, notes = _import(request, access.club)
     except ClubratingError as error:
-        twin = error.twin if isinstance(error, services.SameTournament) else None
+        twin = error.twin if isinstance(error, SameTournament) else None
         again = gettext(" (choose the file again)") if request.FILES.get("file") else ""
         messages.error(
             request,
@@ -251,10 +276,9 @@ def _import(request: HttpRequest, club: Club) -> tuple[Any, tuple[Text, ...]]:
                 % {"mb": MAX_UPLOAD_BYTES // 1024 // 1024},
                 file=upload_file.name,
             )
-        from clubrating.files import read_tournament_bytes
 
         record, digest = read_tournament_bytes(upload_file.read(), upload_file.name or "upload")
-        return services.import_tournament(
+        return import_tournament(
             club,
             record,
             who=who(request),
@@ -267,7 +291,7 @@ def _import(request: HttpRequest, club: Club) -> tuple[Any, tuple[Text, ...]]:
     if not rows.strip():
         raise InputError(gettext("choose a file, or type the games"))
     record = parse_typed(rows, name=request.POST.get("name", ""), date=date)
-    return services.import_tournament(
+    return import_tournament(
         club, record, who=who(request), has_juniors=juniors, force=force
     ), record.warnings
 
@@ -299,7 +323,7 @@ def review(request: HttpRequest, access: ClubAccess, tournament_id: int) -> Http
         rows=rows,
         members=list(members),
         unlinked=sum(1 for e, _ in rows if e.member_id is None),
-        games=[(g, services.game_result_text(g)) for g in games],
+        games=[(g, game_result_text(g)) for g in games],
         results=RESULT_CHOICES,
         differences=differences_shown(t),
     )
@@ -321,7 +345,7 @@ def differences_shown(t: Any) -> list[dict[str, Any]]:
 
 def _tournament(access: ClubAccess, tournament_id: int) -> Any:
     try:
-        return services.get_tournament(access.club, tournament_id)
+        return get_tournament(access.club, tournament_id)
     except NotFound:
         raise Http404("no such tournament") from None
 
@@ -339,7 +363,7 @@ def posted(
 ) -> Row:
     """The row of ``model`` in tournament ``t`` whose id the form posted as ``field``; NotFound
     (one line, ``missing``) for a bad or foreign id."""
-    number = services.parse_id(request.POST.get(field))
+    number = parse_id(request.POST.get(field))
     found = (
         None
         if number is None
@@ -374,19 +398,19 @@ def _game(t: Any, request: HttpRequest) -> Game:
 
 TournamentAction = Callable[[HttpRequest, Any, str], Any]
 ACTIONS: dict[str, TournamentAction] = {
-    "link": lambda r, t, w: services.link(
+    "link": lambda r, t, w: name_services.link(
         _entry(t, r), _member(t.club, r.POST.get("member", "")), who=w
     ),
-    "new-member": lambda r, t, w: services.new_member(_entry(t, r), who=w),
-    "unlink": lambda r, t, w: services.unlink(_entry(t, r), who=w),
-    "accept-exact": lambda r, t, w: services.accept_exact(t, who=w),
-    "all-new": lambda r, t, w: services.all_new_members(t, who=w),
-    "publish": lambda r, t, w: services.publish(t, who=w),
-    "unpublish": lambda r, t, w: services.unpublish(t, who=w),
-    "date": lambda r, t, w: services.change_date(
+    "new-member": lambda r, t, w: new_member(_entry(t, r), who=w),
+    "unlink": lambda r, t, w: unlink(_entry(t, r), who=w),
+    "accept-exact": lambda r, t, w: accept_exact(t, who=w),
+    "all-new": lambda r, t, w: all_new_members(t, who=w),
+    "publish": lambda r, t, w: publish(t, who=w),
+    "unpublish": lambda r, t, w: unpublish(t, who=w),
+    "date": lambda r, t, w: change_date(
         t, _date(r.POST.get("date", "")) or _missing(gettext_noop("the date is missing")), who=w
     ),
-    "result": lambda r, t, w: services.correct_result(_game(t, r), r.POST.get("result", ""), who=w),
+    "result": lambda r, t, w: correct_result(_game(t, r), r.POST.get("result", ""), who=w),
 }
 
 
@@ -410,7 +434,7 @@ def tournament_action(
             return redirect(back)
         return act(
             request,
-            lambda: services.delete_tournament(t, who=who(request)),
+            lambda: delete_tournament(t, who=who(request)),
             f"{access.base}arbiter/",
         )
     if action not in ACTIONS:
@@ -444,26 +468,26 @@ def member_action(request: HttpRequest, access: ClubAccess, action: str) -> Http
     club, w, back = access.club, who(request), f"{access.base}arbiter/members/"
     post = request.POST
     actions: dict[str, Callable[[], Any]] = {
-        "flags": lambda: services.set_member_flags(
+        "flags": lambda: set_member_flags(
             _member(club, post.get("member", "")),
             who=w,
             junior=post.get("junior") == "on",
             consent=post.get("consent") == "on",
         ),
-        "merge": lambda: services.merge(
+        "merge": lambda: merge(
             _member(club, post.get("absorbed", "")), _member(club, post.get("into", "")), who=w
         ),
-        "unmerge": lambda: services.unmerge(_member(club, post.get("member", "")), who=w),
-        "rename": lambda: services.rename_member(
+        "unmerge": lambda: unmerge(_member(club, post.get("member", "")), who=w),
+        "rename": lambda: rename_member(
             _member(club, post.get("member", "")), post.get("name", ""), who=w
         ),
-        "distinct": lambda: services.mark_distinct(
+        "distinct": lambda: mark_distinct(
             _member(club, post.get("one", "")), _member(club, post.get("other", "")), who=w
         ),
-        "leave": lambda: services.leave(
+        "leave": lambda: leave(
             _member(club, post.get("member", "")), _left_day(club, post.get("day", "")), who=w
         ),
-        "return": lambda: services.come_back(_member(club, post.get("member", "")), who=w),
+        "return": lambda: come_back(_member(club, post.get("member", "")), who=w),
     }
     if action not in actions:
         raise Http404("no such action")
@@ -479,7 +503,7 @@ def privacy(request: HttpRequest, access: ClubAccess) -> HttpResponse:
     if request.method == "POST":
         return act(
             request,
-            lambda: services.set_privacy(
+            lambda: set_privacy(
                 club,
                 who=who(request),
                 visibility=request.POST.get("visibility") or None,

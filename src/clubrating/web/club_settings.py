@@ -16,11 +16,11 @@ from django.utils.formats import number_format
 from django.utils.translation import gettext
 from django.views.decorators.http import require_POST, require_safe
 
-from clubrating.club import services
 from clubrating.club.store.models import Club, InitialEntry, Member
 from clubrating.club.derived.ledger import club_overrides, club_preset
 from clubrating.club.services import club_settings
 from clubrating.club.services import initial_list as il
+from clubrating.club.read.matching import initial_rows
 from clubrating.club.services.cpi_weights import set_cpi_weights
 from clubrating.cpi.index import PRESET_POOLS, PRESETS, Weights, fitted_nodes
 from clubrating.errors import InputError, NotFound
@@ -29,6 +29,7 @@ from clubrating.formats.ratinglist import read_rating_list
 from clubrating.web.access import ClubAccess
 from clubrating.web.language import in_name_order
 from clubrating.web.arbiter import MAX_UPLOAD_BYTES, _member, _page, act, arbiter_view, who
+from clubrating.club.read.clubs import parse_id
 
 
 @arbiter_view
@@ -84,7 +85,7 @@ def _shown(value: object) -> str:
 
 
 def _row(club: Club, request: HttpRequest) -> InitialEntry:
-    number = services.parse_id(request.POST.get("row"))
+    number = parse_id(request.POST.get("row"))
     found = (
         None
         if number is None
@@ -129,7 +130,7 @@ def _seed(request: HttpRequest, club: Club, who_: str) -> Any:
 @require_safe
 @arbiter_view
 def initial_page(request: HttpRequest, access: ClubAccess) -> HttpResponse:
-    rows = il.initial_rows(access.club)
+    rows = initial_rows(access.club)
     members = in_name_order(
         Member.objects.filter(club=access.club, merged_into=None)
         .order_by("id")

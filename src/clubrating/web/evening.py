@@ -20,7 +20,6 @@ from django.utils import translation
 from django.utils.translation import gettext, gettext_noop
 from django.views.decorators.http import require_POST, require_safe
 
-from clubrating.club import services
 from clubrating.club.services import evening
 from clubrating.club.services import pairing_changes
 from clubrating.formats import zones
@@ -45,6 +44,10 @@ from clubrating.web.access import ClubAccess
 from clubrating.web.language import in_name_order
 from clubrating.web.arbiter import act, arbiter_view, posted, who
 from clubrating.web.reading import figure
+from clubrating.club.read.clubs import parse_id
+from clubrating.club.read.members import get_member
+from clubrating.club.read.tournaments import game_result_text
+from clubrating.club.services.names import accept_exact, link, new_member
 
 RESULTS = [("1-0", "1-0"), ("1/2-1/2", "½-½"), ("0-1", "0-1")]
 FORFEITS = [("+-", "+ −"), ("-+", "− +"), ("--", "− −")]
@@ -70,9 +73,7 @@ def _page(request: HttpRequest, access: ClubAccess, template: str, **context: An
 
 
 def _evening(access: ClubAccess, tournament_id: int) -> tuple[Tournament, Evening]:
-    number = services.parse_id(
-        tournament_id
-    )  # a path's <int:> takes 20 digits, which SQLite cannot compare
+    number = parse_id(tournament_id)  # a path's <int:> takes 20 digits, which SQLite cannot compare
     found = (
         None
         if number is None
@@ -326,7 +327,7 @@ def _schedule(t: Tournament, ev: Evening, system: PairingSystem) -> list[dict[st
 
 def _result(board: EveningBoard) -> str:
     game = board.game
-    return "" if game is None else services.game_result_text(game)
+    return "" if game is None else game_result_text(game)
 
 
 def _standings(standings: list[tuple[Standing, Entry]]) -> list[dict[str, Any]]:
@@ -388,7 +389,7 @@ def _member(access: ClubAccess, text: str) -> Member:
         text = text.rsplit("(#", 1)[1].rstrip(")")
     if not text:
         raise InputError(gettext("say which member: pick one from the list"))
-    return services.get_member(access.club, text)
+    return get_member(access.club, text)
 
 
 def _registered(entry: Entry) -> str:
@@ -410,11 +411,9 @@ def _actions(
     post = request.POST
     return {
         "register": lambda: _registered(evening.register(t, post.get("name", ""), who=by)),
-        "link": lambda: services.link(
-            _entry(t, request), _member(access, post.get("member", "")), who=by
-        ),
-        "new-member": lambda: services.new_member(_entry(t, request), who=by),
-        "accept-exact": lambda: services.accept_exact(t, who=by),
+        "link": lambda: link(_entry(t, request), _member(access, post.get("member", "")), who=by),
+        "new-member": lambda: new_member(_entry(t, request), who=by),
+        "accept-exact": lambda: accept_exact(t, who=by),
         "withdraw": lambda: evening.withdraw(_entry(t, request), who=by),
         "bye": lambda: evening.request_bye(_entry(t, request), post.get("round", ""), who=by),
         "pair": lambda: evening.pair_next_round(t, who=by, numbering=_numbering(t, request)),

@@ -23,7 +23,6 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils import translation
 from django.utils.translation import gettext, gettext_lazy, gettext_noop
 
-from clubrating.club import services
 from clubrating.club.store.models import Game
 from clubrating.club.services import moves_links as ml
 from clubrating.club.services.outcome import Outcome
@@ -40,6 +39,13 @@ from clubrating.errors import ClubratingError, InputError, NotFound
 from clubrating.formats.movetext import MoveError
 from clubrating.web.access import ClubAccess
 from clubrating.web.arbiter import MAX_UPLOAD_BYTES, _page, _tournament, act, arbiter_view, who
+from clubrating.formats.common import decode_text
+from clubrating.formats.reading import read_tournament_text
+import io
+import chess.pgn
+from clubrating.club.jobs.status import STATES, queue_state, retry_analysis, tournament_analysis
+from clubrating.club.read.clubs import parse_id
+from clubrating.club.read.tournaments import game_result_text
 
 BOARD_PIXELS = 280  # a board that fits a 360 px phone beside nothing else
 
@@ -60,7 +66,6 @@ def _pgn_text(request: HttpRequest) -> tuple[str, str]:
                 % {"mb": MAX_UPLOAD_BYTES // 1024 // 1024},
                 file=upload.name,
             )
-        from clubrating.formats import decode_text
 
         return decode_text(upload.read()), upload.name or "upload.pgn"
     text = request.POST.get("pgn", "")
@@ -87,7 +92,6 @@ def add_moves(request: HttpRequest, access: ClubAccess, tournament_id: int) -> H
     page = "web/arbiter/moves.html"
     if request.method != "POST":
         return _page(request, access, page, tournament=t)
-    from clubrating.formats import read_tournament_text
 
     text, source = "", ""
     try:
@@ -133,9 +137,6 @@ def _game(access: ClubAccess, game_id: int) -> Game:
 
 def _final_fen(game: Game) -> str | None:
     """The position after the stored moves, or None when they cannot be read."""
-    import io
-
-    import chess.pgn
 
     read = chess.pgn.read_game(io.StringIO(game.moves))
     return None if read is None else read.end().board().fen()
@@ -147,7 +148,7 @@ def game_page(request: HttpRequest, access: ClubAccess, game_id: int) -> HttpRes
     context: dict[str, Any] = {
         "game": game,
         "tournament": game.tournament,
-        "result": services.game_result_text(game),
+        "result": game_result_text(game),
         "typed": "",
         **_pending(game),
     }
@@ -230,7 +231,7 @@ SUBMISSION_WORDS = {
 
 
 def _accept(request: HttpRequest, game: Game) -> Outcome:
-    number = services.parse_id(request.POST.get("submission"))
+    number = parse_id(request.POST.get("submission"))
     found = next((s for s in ml.pending_for(game) if s.id == number), None)
     if found is None:
         raise NotFound(gettext("no such submission waiting for this game"))
@@ -253,7 +254,6 @@ STATE_WORDS = {
 def analysis_page(request: HttpRequest, access: ClubAccess, tournament_id: int) -> HttpResponse:
     """Per tournament: its games with moves queued, running, analysed or failed (with the
     reason), and a retry (a POST, audited)."""
-    from clubrating.club.jobs.status import STATES, queue_state, retry_analysis, tournament_analysis
 
     t = _tournament(access, tournament_id)
     if request.method == "POST":

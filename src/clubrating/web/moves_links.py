@@ -47,6 +47,7 @@ from clubrating.web.access import ClubAccess, in_club, initials
 from clubrating.web.arbiter import _page, _tournament, act, arbiter_view, posted, who
 from clubrating.web.moves import board_svg
 from clubrating.web.security import client_ip
+from django.contrib import messages
 
 MAX_PHONE_BYTES = (
     4 * MAX_MOVETEXT + 4096
@@ -245,8 +246,6 @@ def slips_page(request: HttpRequest, access: ClubAccess, tournament_id: int) -> 
                 )
             issued = ml.issue_links(t, int(round_text), who=who(request))
         except ClubratingError as error:
-            from django.contrib import messages
-
             messages.error(request, error.translated(translation))
             return _slips_form(request, access, t)
         response = _page(

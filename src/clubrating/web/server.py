@@ -11,6 +11,9 @@ from __future__ import annotations
 
 import os
 from typing import Any
+from django.core.wsgi import get_wsgi_application
+from django.db import connections
+from gunicorn.app.base import BaseApplication  # type: ignore[import-untyped]
 
 # gunicorn's documentation ("How Many Workers?") suggests 2 x cores + 1 for sync workers that
 # wait on I/O; a page here is CPU-bound (SQLite in process), so one worker per core keeps the
@@ -30,9 +33,6 @@ REQUEST_LIMITS = {
 
 def serve(host: str, port: int, workers: int | None = None) -> None:
     """Serve the configured Django project (djangoenv.setup done) until SIGINT/SIGTERM."""
-    from django.core.wsgi import get_wsgi_application
-    from django.db import connections
-    from gunicorn.app.base import BaseApplication  # type: ignore[import-untyped]
 
     connections.close_all()  # a connection opened before the fork must not be shared by the workers
     options = {

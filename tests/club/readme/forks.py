@@ -1,6 +1,6 @@
 """Run ``clubrating`` commands each in a process of its own, forked from one that has already
 imported the command line: a command then costs what it does, not the half second of
-starting Python and importing Django, python-chess and every command's module again.
+starting Python and importing Django, python-chess and the command modules again.
 
 Read from stdin, one JSON document a line: ``{"argv": [...], "stdin": "..."}``; written to
 stdout, one a command: ``{"exit": N, "stdout": "...", "stderr": "..."}``. The parent never
@@ -100,9 +100,13 @@ def run(argv: list[str], stdin: str) -> dict[str, object]:
 
 
 def main() -> None:
-    from clubrating import cli
+    from clubrating.commands import VERBS
 
-    cli.build_parser()  # imports every command's module once, for all the children
+    # the command modules that import without Django (the others import the club app, which
+    # each child imports once its Django is set up on its own database)
+    for verb in VERBS:
+        if not verb.django:
+            importlib.import_module(verb.path)
     for name in PRELOAD:
         importlib.import_module(name)
     from django.conf import settings

@@ -71,21 +71,21 @@ def main(url: str) -> None:
     from clubrating import djangoenv
 
     djangoenv.setup(url, migrate=True)
-    from clubrating.club import services
+    from clubrating.club.read.clubs import find_club
+    from clubrating.club.services.names import accept_exact, all_new_members
+    from clubrating.club.services.tournaments import import_tournament, publish
     from clubrating.club.store.models import Member
     from clubrating.formats.typed import parse_typed
 
-    club = services.find_club()
+    club = find_club()
     for name, date, players in evenings():
         text = "\n".join(
             f"1, {white}, {black}, 1-0" for white, black in zip(players[::2], players[1::2])
         )
-        tournament = services.import_tournament(
-            club, parse_typed(text, name=name, date=date), who=WHO
-        )
-        services.accept_exact(tournament, who=WHO)
-        services.all_new_members(tournament, who=WHO)
-        services.publish(tournament, who=WHO)
+        tournament = import_tournament(club, parse_typed(text, name=name, date=date), who=WHO)
+        accept_exact(tournament, who=WHO)
+        all_new_members(tournament, who=WHO)
+        publish(tournament, who=WHO)
     names = dict(Member.objects.filter(club=club).values_list("id", "name"))
     assert names[7] == "John Smith" and names[31] == "Jon Smyth" and len(names) == 31, names
 

@@ -23,6 +23,13 @@ from clubrating.club.store.models import Game, GameAnalysis, Tournament, Tournam
 from clubrating.club.services.outcome import Outcome
 from clubrating.errors import Refused, Text
 from clubrating.words import N_, Nn_
+from django_tasks_db.models import DBTaskResult
+from clubrating.club.jobs.tasks import analyse_tournament, has_games_to_analyse
+from django_tasks import task_backends
+from django_tasks_db.backend import DatabaseBackend
+import django_rq
+from redis.exceptions import RedisError
+from rq import Worker
 
 TASK_PATH = "clubrating.club.jobs.tasks.analyse_tournament"
 
@@ -62,8 +69,6 @@ class TournamentAnalysis:
 
 
 def _jobs(tournament_id: int) -> Any:
-    from django_tasks_db.models import DBTaskResult
-
     return DBTaskResult.objects.filter(task_path=TASK_PATH, args_kwargs__args=[tournament_id])
 
 
@@ -114,7 +119,6 @@ def tournament_analysis(tournament: Tournament) -> TournamentAnalysis:
 def retry_analysis(tournament: Tournament, *, who: str) -> Outcome:
     """Queue the tournament's analysis again (after a failure, or with no worker's job asked
     for)."""
-    from clubrating.club.jobs.tasks import analyse_tournament, has_games_to_analyse
 
     with history_write(tournament.club_id):
         tournament.refresh_from_db()
@@ -149,9 +153,6 @@ def retry_analysis(tournament: Tournament, *, who: str) -> Outcome:
 
 
 def _uses_database_jobs() -> bool:
-    from django_tasks import task_backends
-    from django_tasks_db.backend import DatabaseBackend
-
     return isinstance(task_backends["default"], DatabaseBackend)
 
 
@@ -179,16 +180,11 @@ def queue_state() -> QueueState:
     """Jobs waiting in the database backend's queue, and whether a worker took any job since the
     oldest of them was queued (or runs one now). On RQ: the workers registered in Redis."""
     if not _uses_database_jobs():
-        import django_rq
-        from redis.exceptions import RedisError
-        from rq import Worker
-
         queue = django_rq.get_queue("default")
         try:
             return QueueState(queue.count, bool(Worker.count(connection=queue.connection)))
         except RedisError:
             return QueueState(0, True)  # the Redis server's own errors are the worker's to report
-    from django_tasks_db.models import DBTaskResult
 
     waiting = DBTaskResult.objects.filter(status="READY")
     oldest = waiting.order_by("enqueued_at").values_list("enqueued_at", flat=True).first()

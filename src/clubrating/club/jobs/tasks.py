@@ -29,6 +29,7 @@ from django_tasks.signals import task_finished, task_started
 from clubrating.club.store.models import Game, Tournament, TournamentStatus
 from clubrating.club.jobs.leases import LEASE, LEASE_ENV, MAX_ATTEMPTS, JobLost, lease
 from clubrating.club.store.signals import moves_attached, tournament_published
+from django_tasks_db.models import DBTaskResult
 
 __all__ = [
     "LEASE",
@@ -97,7 +98,6 @@ def analyse_when_moves_attached(sender: Any, tournament: Tournament, **kwargs: A
 def requeue_lost_jobs(now: dt.datetime | None = None) -> tuple[int, int]:
     """Put back in the queue every RUNNING job whose lease ran out; fail those tried
     MAX_ATTEMPTS times. Returns (requeued, failed)."""
-    from django_tasks_db.models import DBTaskResult
 
     now = now or timezone.now()
     requeued = failed = 0
@@ -144,8 +144,6 @@ class LeaseKeeper:
             self.running.discard(str(task_result.id))
 
     def renew(self) -> None:
-        from django_tasks_db.models import DBTaskResult
-
         with self.lock:
             ids = list(self.running)
         if ids:

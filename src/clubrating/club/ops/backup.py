@@ -27,6 +27,9 @@ from django.utils.translation import gettext_noop
 
 from clubrating.club.ops import backup_schema
 from clubrating.errors import InputError, Refused, Text
+from django.db.migrations.recorder import MigrationRecorder
+from clubrating.djangoenv import migrate_once
+from clubrating.club.store.models import AuditEntry, Club
 
 SQLITE_MAGIC = b"SQLite format 3\x00"  # sqlite.org/fileformat.html, 1.3 "The Database Header"
 PGDUMP_MAGIC = b"PGDMP"  # pg_dump's custom format (src/bin/pg_dump/pg_backup_archiver.c)
@@ -107,7 +110,6 @@ def restore(source: Path) -> Restored:
             source, _run, _pg_program("pg_restore"), _pg_program("pg_dump")
         )
     tables = _refuse_unless_empty()
-    from django.db.migrations.recorder import MigrationRecorder
 
     if kind == "sqlite":
         _sqlite_restore(source)
@@ -115,11 +117,9 @@ def restore(source: Path) -> Restored:
         _pg_restore(source, tables)
     connection.close()
     before = set(MigrationRecorder(connection).applied_migrations())
-    from clubrating.djangoenv import migrate_once
 
     migrate_once()
     after = set(MigrationRecorder(connection).applied_migrations())
-    from clubrating.club.store.models import AuditEntry, Club
 
     return Restored(
         Club.objects.count(),

@@ -37,6 +37,9 @@ from typing import Any
 from django.utils.translation import gettext_noop
 
 from clubrating.errors import InputError, Text
+from django.db.migrations.loader import MigrationLoader
+from django.db import connection, DatabaseError
+from django.utils.translation import gettext
 
 # The migrations run in a process of its own, on a database of its own: a data migration
 # (RunPython) writes through the default database, which must be the probe's.
@@ -122,7 +125,6 @@ def _applied(source: Path) -> list[str]:
 
 def _targets(source: Path, rows: list[tuple[str, str]]) -> list[str]:
     """The newest migration of each app in ``rows``, each one this code knows."""
-    from django.db.migrations.loader import MigrationLoader
 
     known = MigrationLoader(None, ignore_no_migrations=True).graph.nodes
     for app, name in rows:
@@ -232,7 +234,6 @@ PG_NOISE = re.compile(
 def check_pg_schema(source: Path, run: Runner, pg_restore: str, pg_dump: str) -> None:
     """Refuse ``source`` unless its schema (``pg_restore --schema-only``) is, object by object and
     definition by definition, the one a probe database migrated to its migrations gets."""
-    from django.db import connection, DatabaseError
 
     targets = _targets(
         source,
@@ -253,8 +254,6 @@ def check_pg_schema(source: Path, run: Runner, pg_restore: str, pg_dump: str) ->
     except (
         DatabaseError
     ) as error:  # the role lacks CREATEDB: the kinds were checked, not the definitions
-        from django.utils.translation import gettext
-
         reason = (str(error).strip().splitlines() or [""])[0]
         print(
             gettext(

@@ -22,6 +22,14 @@ from django.utils import timezone
 
 from clubrating.errors import Text
 from clubrating.words import N_, Nn_
+from clubrating.club.jobs.leases import lease
+from django.db.migrations.executor import MigrationExecutor
+from clubrating.club.jobs.status import _uses_database_jobs
+from django.db.models import Q
+from django_tasks_db.models import DBTaskResult
+import django_rq
+from redis.exceptions import RedisError
+from rq import Worker
 
 SEEN_WINDOW = dt.timedelta(minutes=10)  # two leases: a running job is renewed every minute
 MINUTES = int(SEEN_WINDOW.total_seconds() // 60)
@@ -93,7 +101,6 @@ class Health:
 
 def health(now: dt.datetime | None = None) -> Health:
     """The installation's health now; never raises for a database that does not answer."""
-    from clubrating.club.jobs.leases import lease
 
     now = now or timezone.now()
     stalled = lease().total_seconds()
@@ -121,8 +128,6 @@ def _one_line(error: BaseException) -> str:
 
 
 def _unapplied_migrations() -> tuple[str, ...]:
-    from django.db.migrations.executor import MigrationExecutor
-
     executor = MigrationExecutor(connection)
     plan = executor.migration_plan(executor.loader.graph.leaf_nodes())
     return tuple(f"{migration.app_label}.{migration.name}" for migration, _ in plan)
@@ -130,12 +135,9 @@ def _unapplied_migrations() -> tuple[str, ...]:
 
 def _queue(now: dt.datetime) -> tuple[int, float | None, int]:
     """(jobs waiting, the oldest one's age in seconds, workers seen)."""
-    from clubrating.club.jobs.status import _uses_database_jobs
 
     if not _uses_database_jobs():
         return _rq_queue()
-    from django.db.models import Q
-    from django_tasks_db.models import DBTaskResult
 
     waiting = DBTaskResult.objects.filter(status="READY")
     oldest = waiting.order_by("enqueued_at").values_list("enqueued_at", flat=True).first()
@@ -149,10 +151,6 @@ def _queue(now: dt.datetime) -> tuple[int, float | None, int]:
 
 
 def _rq_queue() -> tuple[int, float | None, int]:
-    import django_rq
-    from redis.exceptions import RedisError
-    from rq import Worker
-
     queue = django_rq.get_queue("default")
     try:
         jobs = queue.get_jobs(0, 1)  # the oldest: RQ queues at the tail

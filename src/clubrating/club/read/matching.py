@@ -6,7 +6,15 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, cast
 
-from clubrating.club.store.models import Club, Distinct, Entry, Member, Merge, Tournament
+from clubrating.club.store.models import (
+    Club,
+    Distinct,
+    Entry,
+    InitialEntry,
+    Member,
+    Merge,
+    Tournament,
+)
 from clubrating.club.read.members import resolve_members
 from clubrating.club.read.members import member_roster
 from clubrating.errors import InputError
@@ -127,3 +135,20 @@ def possible_duplicates(club: Club, min_score: float = DUPLICATE_SCORE) -> list[
             into, absorbed = sorted((member, members[other]), key=lambda m: m.id)
             found[pair] = PossibleDuplicate(absorbed, into, proposal.score, words(proposal.reasons))
     return sorted(found.values(), key=lambda d: (-d.score, d.into.id, d.absorbed.id))
+
+
+def initial_rows(club: Club) -> list[tuple[InitialEntry, tuple[Proposal, ...]]]:
+    """Every row of the initial list with, when it is not linked yet, the members it could be."""
+    rows = list(InitialEntry.objects.filter(club=club).select_related("member").order_by("number"))
+    matcher = roster_matcher(club) if any(r.member_id is None for r in rows) else None
+    shown: list[tuple[InitialEntry, tuple[Proposal, ...]]] = []
+    for row in rows:
+        if matcher is None or row.member_id is not None:
+            shown.append((row, ()))
+            continue
+        try:
+            found = matcher.propose(row.name)
+        except InputError:
+            found = ()
+        shown.append((row, tuple(found)))
+    return shown

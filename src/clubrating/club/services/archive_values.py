@@ -35,6 +35,8 @@ from clubrating.formats.records import (
     Unplayed,
 )
 from clubrating.tournament.roundrobin import PairingSystem
+from clubrating.club.derived.ledger import parse_weight
+from clubrating.cpi.index import PRESETS
 
 MAX_LINE_CHARS = 4 * 1024 * 1024
 """The longest line an archive may have, in characters (docs/archive.md, "Limits"): the
@@ -252,8 +254,6 @@ def club_settings_of(path: str, line: int, values: dict[str, Any]) -> None:
 def _cpi_weights(path: str, line: int, weights: Any) -> None:
     """The club's CPI weights as ``clubrating cpi-weights`` takes them: a preset's name, and
     weights each a finite number (a weight the pages could not read made every CPI page fail)."""
-    from clubrating.club.derived.ledger import parse_weight
-    from clubrating.cpi.index import PRESETS
 
     try:
         if not isinstance(weights, dict):

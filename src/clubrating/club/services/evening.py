@@ -64,7 +64,10 @@ from clubrating.club.store.models import (
     TournamentStatus,
     rating_list_of,
 )
-from clubrating.club.services import Outcome, keizer, publish, reread
+from clubrating.club.services.outcome import Outcome
+from clubrating.club.services.tournaments import publish
+from clubrating.club.store.locking import reread
+from clubrating.club.services import keizer
 from clubrating.club.services.moves_links import accept_agreeing, close_answers
 from clubrating.errors import InputError, NotFound, Refused, Text
 from clubrating.formats import records

@@ -20,7 +20,6 @@ from clubrating.club.store import audit
 from clubrating.club.derived.rebuild import rebuild_derived
 from clubrating.club.store.locking import history_write
 from clubrating.club.store.locking import reread
-from clubrating.club.read.matching import roster_matcher
 from clubrating.club.store.models import Club, InitialEntry, Member
 from clubrating.club.services.linking import (
     exact_links,
@@ -31,11 +30,10 @@ from clubrating.club.services.linking import (
 from clubrating.club.services.outcome import Outcome
 from clubrating.errors import InputError, NotFound, Refused, Text
 from clubrating.formats.ratinglist import ListedRating, name_key
-from clubrating.identity.compare import words
 from clubrating.words import Nn_
 
 if TYPE_CHECKING:
-    from clubrating.identity.match import Proposal
+    pass
 
 
 def _rows(club: Club) -> list[list[Any]]:
@@ -234,20 +232,3 @@ def all_new_initial(club: Club, *, who: str) -> Outcome:
             else None
         )
     return Outcome(Text(gettext_noop("made %(count)s new members"), count=len(rows)), report)
-
-
-def initial_rows(club: Club) -> list[tuple[InitialEntry, tuple[Proposal, ...]]]:
-    """Every row of the initial list with, when it is not linked yet, the members it could be."""
-    rows = list(InitialEntry.objects.filter(club=club).select_related("member").order_by("number"))
-    matcher = roster_matcher(club) if any(r.member_id is None for r in rows) else None
-    shown: list[tuple[InitialEntry, tuple[Proposal, ...]]] = []
-    for row in rows:
-        if matcher is None or row.member_id is not None:
-            shown.append((row, ()))
-            continue
-        try:
-            found = matcher.propose(row.name)
-        except InputError:
-            found = ()
-        shown.append((row, tuple(found)))
-    return shown

@@ -42,7 +42,8 @@ from clubrating.club.store.models import (
     Tournament,
     TournamentStatus,
 )
-from clubrating.club.services import Outcome, reread
+from clubrating.club.services.outcome import Outcome
+from clubrating.club.store.locking import reread
 from clubrating.errors import InputError, NotFound, Refused, Text
 from clubrating.formats.records import ByeKind, Unplayed
 from clubrating.tournament import keizer

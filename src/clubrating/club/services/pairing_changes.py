@@ -31,7 +31,8 @@ from clubrating.club.store.models import (
     EveningPlayer,
     Tournament,
 )
-from clubrating.club.services import Outcome, reread
+from clubrating.club.services.outcome import Outcome
+from clubrating.club.store.locking import reread
 from clubrating.club.services.moves_links import detach_links, follow_pairings, games_of_links
 from clubrating.errors import InputError, Refused, Text
 from clubrating.formats.records import ByeKind

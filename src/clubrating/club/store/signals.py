@@ -10,7 +10,7 @@ from __future__ import annotations
 from django.dispatch import Signal
 
 tournament_published = Signal()
-"""Sent by :func:`clubrating.club.services.publish` with ``tournament=`` (the published
+"""Sent by :func:`clubrating.club.services.tournaments.publish` with ``tournament=`` (the published
 :class:`~clubrating.club.store.models.Tournament`), inside the transaction that publishes it."""
 
 moves_attached = Signal()
