@@ -396,7 +396,7 @@ def test_a_change_replays_the_ledger_from_its_tournament_on_and_scores_only_what
     monkeypatch.setattr(cpi_module, "score_game", lambda *a: scored.append(a) or score_game(*a))
     newer = set(Game.objects.filter(tournament=second).values_list("id", flat=True))
     game = Game.objects.get(tournament=second, white__name="Anna Berg")
-    services.correct_result(game, "0-1", who=ARBITER)
+    correct_result(game, "0-1", who=ARBITER)
     assert (replayed, len(scored)) == ([newer], 1)
     since = (second.date, second.sequence, second.id)
     assert rebuild_cpi(club, since=since) == CpiReport(  # nothing changed since: nothing scored

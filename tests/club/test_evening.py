@@ -24,6 +24,7 @@ from clubrating.club.store.models import (
 from clubrating.errors import InputError, NotFound, Refused
 
 from .conftest import ARBITER, EVENING_DAY, REGULARS, register_all
+from clubrating.club.services.members import merge
 from clubrating.club.services.names import new_member
 from clubrating.club.services.tournaments import publish
 
@@ -199,7 +200,7 @@ def test_a_member_registered_under_a_name_merged_into_them_is_registered_already
     t = _start(regulars, ["Anna Berg", "Ben Cole", "Cara Dunn", "Eva Fax"])
     eva = Entry.objects.get(tournament=t, name="Eva Fax").member
     dan = Member.objects.get(club=regulars, name="Dan Eng")
-    services.merge(eva, dan, who=ARBITER)  # Eva Fax was Dan Eng all along
+    merge(eva, dan, who=ARBITER)  # Eva Fax was Dan Eng all along
     with pytest.raises(Refused, match="'Eva Fax' is registered already \\(number 4\\)"):
         evening.register(t, "Dan Eng", who=ARBITER)
     assert Entry.objects.filter(tournament=t).count() == 4

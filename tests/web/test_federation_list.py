@@ -14,11 +14,11 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-from clubrating.club import services
 from clubrating.club.store.models import Club, Member
 from clubrating.web import federation
 
 from .conftest import WHO, publish_typed
+from clubrating.club.services.clubs import create_club, set_privacy
 
 # Anna, Bob, Carl and Dana play the same evening in three clubs: equal ratings across clubs
 EVENING = """
@@ -31,8 +31,8 @@ ROW = re.compile(r'<tr><td class="num">(\d+)</td><td><a href="(/c/[^/]+/)p/(\d+)
 
 
 def new_club(name: str, slug: str, visibility: str, names: str = "full") -> Club:
-    club = services.create_club(name, who=WHO, slug=slug)
-    services.set_privacy(club, who=WHO, visibility=visibility, names=names)
+    club = create_club(name, who=WHO, slug=slug)
+    set_privacy(club, who=WHO, visibility=visibility, names=names)
     Club.objects.filter(pk=club.pk).update(provisional_games=2)
     club.refresh_from_db()
     return club

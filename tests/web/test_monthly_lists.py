@@ -15,7 +15,6 @@ import pytest
 from django.test import Client
 
 from clubrating.cli import main
-from clubrating.club import services
 from clubrating.club.read import frozen_lists
 from clubrating.club.services.monthly_lists import publish_month
 from clubrating.club.store.models import AuditEntry, Club, FrozenList, FrozenRow, Game, Member
@@ -26,6 +25,9 @@ from tests.club.rating_oracle import club_facts
 from tests.oracle import ratings as oracle
 
 from .conftest import WHO, member, publish_typed
+from clubrating.club.services.clubs import create_club, set_privacy
+from clubrating.club.services.members import leave, set_member_flags
+from clubrating.club.services.tournaments import correct_result
 
 OCTOBER = "1, Anna Smith, Bob Jones, 1-0\n1, Carl Berg, Dana White, 1/2-1/2"
 NOVEMBER = (
@@ -41,7 +43,7 @@ def season(club: Club) -> None:
     publish_typed(club, OCTOBER, "October", dt.date(2026, 10, 6))
     publish_typed(club, NOVEMBER, "November", dt.date(2026, 11, 10))
     publish_typed(club, DECEMBER, "December", LIST_DAY)
-    services.leave(member(club, "Carl Berg"), dt.date(2026, 11, 20), who=WHO)
+    leave(member(club, "Carl Berg"), dt.date(2026, 11, 20), who=WHO)
 
 
 def oracle_list(club: Club, day: dt.date) -> dict[int, oracle.Current]:
@@ -90,7 +92,7 @@ def test_a_frozen_list_is_the_oracles_list_of_its_day_and_stays_after_a_correcti
     page = Client().get("/c/riverside/lists/2026-12/").content.decode()
     assert 'id="live-differs"' not in page
     game = Game.objects.get(tournament__name="October", white__name="Anna Smith")
-    services.correct_result(game, "0-1", who=WHO)
+    correct_result(game, "0-1", who=WHO)
     moved = oracle_list(club, LIST_DAY)
     anna = member(club, "Anna Smith").id
     assert moved[anna].rating != expected[anna].rating  # the live list of that day moved
@@ -104,7 +106,7 @@ def test_a_month_is_published_once_and_replace_is_audited(club: Club) -> None:
     publish_month(club, LIST_DAY, who=WHO)
     first = stored(FrozenList.objects.get(club=club))
     game = Game.objects.get(tournament__name="October", white__name="Anna Smith")
-    services.correct_result(game, "0-1", who=WHO)
+    correct_result(game, "0-1", who=WHO)
     with pytest.raises(Refused, match="published already"):
         publish_month(club, LIST_DAY, who=WHO)
     assert stored(FrozenList.objects.get(club=club)) == first
@@ -134,7 +136,7 @@ def test_the_page_shows_the_changes_since_the_month_before(club: Club) -> None:
     publish_typed(club, OCTOBER, "October", dt.date(2026, 10, 6))
     publish_month(club, dt.date(2026, 11, 1), who=WHO)
     publish_typed(club, NOVEMBER, "November", dt.date(2026, 11, 10))
-    services.leave(member(club, "Carl Berg"), dt.date(2026, 11, 20), who=WHO)
+    leave(member(club, "Carl Berg"), dt.date(2026, 11, 20), who=WHO)
     publish_month(club, LIST_DAY, who=WHO)
     december = FrozenList.objects.get(club=club, month=LIST_DAY)
     changed = frozen_lists.changes(december, frozen_lists.rows(december))
@@ -158,7 +160,7 @@ def test_the_page_shows_the_changes_since_the_month_before(club: Club) -> None:
 
 def test_privacy_is_the_live_lists(club: Club) -> None:
     publish_typed(club, OCTOBER, "October", dt.date(2026, 10, 6))
-    services.set_member_flags(member(club, "Dana White"), junior=True, who=WHO)
+    set_member_flags(member(club, "Dana White"), junior=True, who=WHO)
     publish_month(club, dt.date(2026, 11, 1), who=WHO)
     web = Client()
     live = web.get("/c/riverside/").content.decode()
@@ -169,7 +171,7 @@ def test_privacy_is_the_live_lists(club: Club) -> None:
     assert "Anna Smith" in page
     table = list(csv.reader(io.StringIO(sheet)))
     assert table[0][:3] == ["Rank", "ID", "Name"] and len(table) == 5
-    services.set_privacy(club, who=WHO, visibility="arbiter")
+    set_privacy(club, who=WHO, visibility="arbiter")
     for path in ("", "lists/", "lists/2026-11/", "lists/2026-11.csv"):
         assert web.get(f"/c/riverside/{path}").status_code == 404
     for path in ("lists/2026-13/", "lists/2025-01/", "lists/x/", "lists/2026-11/?list=<b>"):
@@ -178,7 +180,7 @@ def test_privacy_is_the_live_lists(club: Club) -> None:
 
 @pytest.mark.django_db(transaction=True)
 def test_the_command(capsys: pytest.CaptureFixture[str], tmp_path: object) -> None:
-    club = services.create_club("Riverside Chess Club", who=WHO, slug="riverside")
+    club = create_club("Riverside Chess Club", who=WHO, slug="riverside")
     publish_typed(club, OCTOBER, "October", dt.date(2026, 10, 6))
     assert main(["monthly", "list"]) == 0
     assert "no monthly list published yet" in capsys.readouterr().out

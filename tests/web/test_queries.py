@@ -137,10 +137,10 @@ def test_the_club_table_is_written_once_for_each_history(db: None) -> None:
     """A club page at another address (its query string) is rendered anew, but its rating table
     is read from the cache while the club's history is the same: no rating list query, the same
     rows; a new tournament shows at once."""
-    from clubrating.club import services
+    from clubrating.club.services.clubs import create_club, set_privacy
 
-    club = services.create_club("Club", who="t", slug="table")
-    services.set_privacy(club, who="t", visibility="public")
+    club = create_club("Club", who="t", slug="table")
+    set_privacy(club, who="t", visibility="public")
     t = grow(club, 10)
     client = Client()
 
@@ -169,11 +169,12 @@ def test_the_standings_are_made_once_for_each_history(db: None) -> None:
     """A tournament page at another address reads its standings from the cache while the club's
     history is the same (no rating changes read, the same table); a corrected result shows at
     once; an arbiter's page is made each time."""
-    from clubrating.club import services
+    from clubrating.club.services.clubs import create_club, set_privacy
+    from clubrating.club.services.tournaments import correct_result
     from clubrating.club.store.models import Game
 
-    club = services.create_club("Club", who="t", slug="standings")
-    services.set_privacy(club, who="t", visibility="public")
+    club = create_club("Club", who="t", slug="standings")
+    set_privacy(club, who="t", visibility="public")
     t = grow(club, 10)
     client, arbiter = Client(), Client()
     arbiter.force_login(make_arbiter(club, "arb"))
@@ -195,6 +196,6 @@ def test_the_standings_are_made_once_for_each_history(db: None) -> None:
     assert any(changes in q for q in page("a=2", arbiter)[1])
     game = Game.objects.filter(tournament=t, played=True).order_by("id").first()
     assert game is not None and game.white_points == 2  # 1-0: corrected to 0-1
-    services.correct_result(game, "0-1", who="t")
+    correct_result(game, "0-1", who="t")
     after, _ = page("a=3")
     assert after != first
