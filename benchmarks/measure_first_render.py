@@ -30,7 +30,8 @@ import bench_federation  # noqa: E402  (its loader and own database)
 
 def build(clubs: int, members: int, games: int, players: int) -> dict[str, str]:
     """The federation, and the page addresses to measure."""
-    from clubrating.club import services
+    from clubrating.club.services.names import accept_exact, all_new_members
+    from clubrating.club.services.tournaments import import_tournament, publish
     from clubrating.club.store.models import Club, Member
     from clubrating.demo.simulate import EVENING_BOARDS, ROUNDS, ClubShape, federation_shapes
     from clubrating.formats.typed import parse_typed
@@ -49,10 +50,10 @@ def build(clubs: int, members: int, games: int, players: int) -> dict[str, str]:
             result = shuffle.choice(["1-0", "0-1", "1/2-1/2"])
             lines.append(f"{rnd}, {order[2 * b]}, {order[2 * b + 1]}, {result}")
     record = parse_typed("\n".join(lines), name="Open", date=dt.date(2030, 1, 5))
-    t = services.import_tournament(club, record, who="bench", today=dt.date(2030, 1, 6))
-    services.accept_exact(t, who="bench")
-    services.all_new_members(t, who="bench")
-    services.publish(t, who="bench")
+    t = import_tournament(club, record, who="bench", today=dt.date(2030, 1, 6))
+    accept_exact(t, who="bench")
+    all_new_members(t, who="bench")
+    publish(t, who="bench")
     first = Member.objects.filter(club=club).order_by("id").values_list("id", flat=True)[0]
     c = "/c/club-0002/"
     return {

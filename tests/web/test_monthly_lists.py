@@ -27,7 +27,8 @@ from tests.oracle import ratings as oracle
 from .conftest import WHO, member, publish_typed
 from clubrating.club.services.clubs import create_club, set_privacy
 from clubrating.club.services.members import leave, set_member_flags
-from clubrating.club.services.tournaments import correct_result
+from clubrating.club.services.names import all_new_members
+from clubrating.club.services.tournaments import correct_result, import_tournament, publish
 
 OCTOBER = "1, Anna Smith, Bob Jones, 1-0\n1, Carl Berg, Dana White, 1/2-1/2"
 NOVEMBER = (
@@ -234,16 +235,16 @@ def test_the_arbiter_publishes_from_the_dashboard(club: Club, arbiter_client: Cl
 def test_separate_lists_are_frozen_each(db: None) -> None:
     """With a list per time control every list is frozen (or the one asked for), each equal to
     the oracle's list of that time control, and its page chosen by ``?list=``."""
-    club = services.create_club("Riverside", who=WHO, slug="riverside", separate_lists=True)
-    services.set_privacy(club, who=WHO, visibility="public")
+    club = create_club("Riverside", who=WHO, slug="riverside", separate_lists=True)
+    set_privacy(club, who=WHO, visibility="public")
     for day, control, text in ((6, TimeControl.RAPID, OCTOBER), (13, TimeControl.BLITZ, NOVEMBER)):
         record = dataclasses.replace(
             parse_typed(text, name=f"{control.value} night", date=dt.date(2026, 10, day)),
             time_control=control,
         )
-        t = services.import_tournament(club, record, who=WHO, today=dt.date(2030, 1, 1))
-        services.all_new_members(t, who=WHO)
-        services.publish(t, who=WHO)
+        t = import_tournament(club, record, who=WHO, today=dt.date(2030, 1, 1))
+        all_new_members(t, who=WHO)
+        publish(t, who=WHO)
     publish_month(club, LIST_DAY, who=WHO, rating_list="blitz")
     assert [f.rating_list for f in FrozenList.objects.all()] == ["blitz"]
     with pytest.raises(Refused, match="blitz list of 2026-12 was published already"):
