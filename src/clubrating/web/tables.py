@@ -127,11 +127,12 @@ def tournament_rows(rows: Iterable[dict[str, Any]], base: str) -> SafeString:
 
 
 def federation_rows(rows: Iterable[dict[str, Any]]) -> SafeString:
-    """The federation list (web/federation.py): rating, name (the player's page), club."""
+    """The federation list (web/federation.py): rating, name (the player's page), club, and
+    the games where a phone has room for them."""
     out = [
         f'<tr><td class="num">{r["rating_text"]}</td><td><a href="{escape(r["base"])}p/'
         f'{r["member_id"]}/">{escape(r["name"])}</a></td><td><a href="{escape(r["base"])}">'
-        f'{escape(r["club"])}</a></td><td class="num">{r["games"]}</td></tr>'
+        f'{escape(r["club"])}</a></td><td class="num narrow-hide">{r["games"]}</td></tr>'
         for r in rows
     ]
     return mark_safe("\n".join(out))
