@@ -1,7 +1,8 @@
 """docs/architecture.md cannot drift from the code: its table of packages names every package and
 top-level module of ``src/clubrating`` and nothing else, its table of the club app's folders
 names every folder of ``club/`` (lowest layer first, as tests/test_layers.py orders them) and
-nothing else, and every path it names in backticks exists."""
+nothing else, its account of the command line names every module of ``commands/``, and every path
+it names in backticks exists."""
 
 from __future__ import annotations
 
@@ -76,6 +77,16 @@ def test_the_table_of_club_folders_names_every_folder_in_layer_order() -> None:
     named = table_names(DOC.read_text(encoding="utf-8"), "The club app's folders")
     assert sorted(named) == club_folders_on_disk()
     assert named == club_layers()
+
+
+def test_every_module_of_the_commands_is_named_where_the_command_line_translates() -> None:
+    text = section(
+        DOC.read_text(encoding="utf-8"), "Where the command line and the website translate"
+    )
+    named = set(re.findall(r"`([\w/.]+)`", text))
+    modules = {p.stem for p in (SRC / "commands").glob("*.py")} - {"__init__"}
+    missing = {m for m in modules if m not in named and f"commands/{m}.py" not in named}
+    assert sorted(missing) == []
 
 
 def test_every_path_the_doc_names_exists() -> None:
