@@ -17,19 +17,17 @@ and ``analyze`` may need none), so they import the club app inside the functions
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from clubrating.words import N_
 
 
-@dataclass(frozen=True)
-class Verb:
+class Verb(NamedTuple):  # a named tuple: `--help` imports no dataclasses (and inspect) for it
     name: str
     module: str  # under clubrating.commands
     help: str  # its line in ``clubrating --help``, marked for translation
     django: bool = True  # its module imports the club app: Django is set up before it
-    words: Mapping[str, str] = field(default_factory=dict)  # what fills the help's %(...)s
+    words: tuple[tuple[str, str], ...] = ()  # what fills the help's %(...)s
 
     @property
     def path(self) -> str:
@@ -96,7 +94,7 @@ VERBS = (
         "analyse",
         "cpi",
         N_("old name of %(verb)s (goes in the next release)"),
-        words={"verb": "analyse-club"},
+        words=(("verb", "analyse-club"),),
     ),
     Verb("cpi", "cpi", N_("a member's CPI ledger: ΔCPI and factors of every analysed game")),
     Verb("cpi-weights", "cpi", N_("show or change the CPI weights (re-scores without the engine)")),
