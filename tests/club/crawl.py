@@ -93,6 +93,7 @@ NO_FIGURES = {
     ("club", "lists/<str:month>/"): "a monthly list: the figures of its day as published, not "
     "the store's live ones (tests/web/test_monthly_lists.py checks them against the oracle)",
     ("club", "lists/<str:month>.csv"): "a monthly list's CSV (the same)",
+    ("club", "lists/<str:month>.json"): "a monthly list's JSON (the same)",
     (
         "club",
         "t/<int:tournament_id>/print/pairings/",

@@ -91,6 +91,7 @@ EXCUSED = {
             "ratings.csv",
             "ratings.json",
             "lists/<str:month>.csv",
+            "lists/<str:month>.json",
             "t/<int:tournament_id>/tournament.trf",
             "t/<int:tournament_id>/games.pgn",
             "t/<int:tournament_id>/live.pgn",

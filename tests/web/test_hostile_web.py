@@ -55,6 +55,7 @@ CLUB_PAGES = (
     "lists/",
     "lists/<str:month>/",
     "lists/<str:month>.csv",
+    "lists/<str:month>.json",
     "t/<int:tournament_id>/",
     "t/<int:tournament_id>/tournament.trf",
     "t/<int:tournament_id>/games.pgn",

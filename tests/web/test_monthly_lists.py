@@ -263,3 +263,38 @@ def test_separate_lists_are_frozen_each(db: None) -> None:
     assert "Dana White" in page and "Eve Adams" not in page  # Eve played blitz only
     index = Client().get("/c/riverside/lists/").content.decode()
     assert "/c/riverside/lists/2026-11/?list=blitz" in index
+
+
+def test_the_json_has_the_csvs_rows_and_its_privacy(club: Club) -> None:
+    """The JSON of a frozen list holds the CSV's lines (an independent reading: the CSV's
+    columns), a junior's initials only, and is as private as the club."""
+    publish_typed(club, OCTOBER, "October", dt.date(2026, 10, 6))
+    set_member_flags(member(club, "Dana White"), junior=True, who=WHO)
+    publish_month(club, dt.date(2026, 11, 1), who=WHO)
+    web = Client()
+    page = web.get("/c/riverside/lists/2026-11/").content.decode()
+    assert 'href="/c/riverside/lists/2026-11.json?list=standard"' in page
+    answer = web.get("/c/riverside/lists/2026-11.json")
+    assert answer["Content-Type"].startswith("application/json")
+    document = json.loads(answer.content)
+    assert (document["month"], document["list"]) == ("2026-11", "standard")
+    assert document["club"] == {"slug": "riverside", "name": club.name}
+    sheet = list(csv.DictReader(io.StringIO(web.get("/c/riverside/lists/2026-11.csv").text)))
+    players = document["players"]
+    assert len(players) == len(sheet) == 4
+    for p, line in zip(players, sheet):
+        assert set(p) == {
+            "rank", "member_id", "name", "rating", "games", "provisional", "inactive",
+            "last_played",
+        }  # fmt: skip
+        assert str(p["rank"] or "") == line["Rank"] and str(p["member_id"]) == line["ID"]
+        assert p["name"] == line["Name"] and f"{p['rating']:.1f}" == line["Rtg"]
+        assert str(p["games"]) == line["Gms"] and (p["last_played"] or "") == line["Last played"]
+        flags = ("p" if p["provisional"] else "") + ("i" if p["inactive"] else "")
+        assert flags == line["Flag"]
+    text = answer.content.decode()
+    assert "Dana White" not in text and "D. W." in [p["name"] for p in players]
+    for bad in ("2026-13.json", "2025-01.json", "x.json", "2026-11.json?list=<b>"):
+        assert web.get(f"/c/riverside/lists/{bad}").status_code == 404
+    set_privacy(club, who=WHO, visibility="arbiter")
+    assert web.get("/c/riverside/lists/2026-11.json").status_code == 404

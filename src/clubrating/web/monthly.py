@@ -1,5 +1,5 @@
 """The monthly lists on the web: the club's frozen lists by month, one list with what changed
-since the month before, its CSV, and the arbiter's form that publishes a month's list
+since the month before, its CSV and JSON, and the arbiter's form that publishes a month's list
 (docs/ratings.md, "Monthly lists"). Names as the viewer may see them now, exactly as on the live
 list (web/access.py)."""
 
@@ -9,7 +9,7 @@ import csv
 import io
 from typing import Any
 
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.views.decorators.http import require_POST, require_safe
 
 from clubrating.club.derived.frozen_lists import differs_from_replay
@@ -88,7 +88,7 @@ def month_csv(request: HttpRequest, access: ClubAccess, month: str) -> HttpRespo
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow([*FIDE_COLUMNS, "Month"])
-    for r in (_shown(access, r) for r in frozen_lists.rows(frozen)):
+    for r in _players(access, frozen):
         cells = (
             r["rank"] or "",
             r["member_id"],
@@ -103,6 +103,39 @@ def month_csv(request: HttpRequest, access: ClubAccess, month: str) -> HttpRespo
         writer.writerow([spreadsheet_cell(c) for c in cells])
     filename = f"{access.club.slug}-{frozen.rating_list}-{name}.csv"
     return _download(out.getvalue(), "text/csv; charset=utf-8", filename)
+
+
+PLAYER_KEYS = (
+    "rank",
+    "member_id",
+    "name",
+    "rating",
+    "games",
+    "provisional",
+    "inactive",
+    "last_played",
+)  # the live list's ratings.json keys (web/views.py ratings_document)
+
+
+def _players(access: ClubAccess, frozen: FrozenList) -> list[dict[str, Any]]:
+    """The frozen list's lines as the viewer may see them, the CSV's and the JSON's rows."""
+    return [_shown(access, r) for r in frozen_lists.rows(frozen)]
+
+
+@require_safe
+@club_view
+def month_json(request: HttpRequest, access: ClubAccess, month: str) -> HttpResponse:
+    """The frozen list in the live list's ratings.json shape, with its month and day of
+    publication."""
+    frozen = _frozen(request, access, month)
+    document = {
+        "club": {"slug": access.club.slug, "name": access.club.name},
+        "list": frozen.rating_list,
+        "month": f"{frozen.month:%Y-%m}",
+        "published_at": frozen.published_at.isoformat(),
+        "players": [{k: r[k] for k in PLAYER_KEYS} for r in _players(access, frozen)],
+    }
+    return JsonResponse(document, json_dumps_params={"ensure_ascii": False})
 
 
 @require_POST

@@ -37,6 +37,7 @@ club_patterns = [
     path("lists/", monthly.month_index, name="monthly-lists"),
     path("lists/<str:month>/", monthly.month_page, name="monthly-list"),
     path("lists/<str:month>.csv", monthly.month_csv, name="monthly-list-csv"),
+    path("lists/<str:month>.json", monthly.month_json, name="monthly-list-json"),
     path("t/<int:tournament_id>/", views.tournament_page, name="tournament"),
     path("t/<int:tournament_id>/tournament.trf", views.tournament_trf, name="tournament-trf"),
     path("t/<int:tournament_id>/games.pgn", views.tournament_pgn, name="tournament-pgn"),
