@@ -298,3 +298,44 @@ def test_the_json_has_the_csvs_rows_and_its_privacy(club: Club) -> None:
         assert web.get(f"/c/riverside/lists/{bad}").status_code == 404
     set_privacy(club, who=WHO, visibility="arbiter")
     assert web.get("/c/riverside/lists/2026-11.json").status_code == 404
+
+
+def test_the_page_names_who_moved_since_publication_and_the_correction_that_moved_them(
+    club: Club,
+) -> None:
+    """Before any correction nothing moved; a result of October corrected after publication
+    moves its two players on the live list of the list's day (the oracle's list of that day
+    says how), and the page names them, from -> to, and that correction with its tournament;
+    a correction of a tournament dated on the list's day moves nothing of it and is not
+    named."""
+    season(club)
+    publish_month(club, LIST_DAY, who=WHO)
+    web = Client()
+    page = web.get("/c/riverside/lists/2026-12/").content.decode()
+    assert 'id="nothing-moved"' in page and 'id="moved"' not in page
+    december = Game.objects.get(tournament__name="December", white__name="Eve Adams")
+    correct_result(december, "0-1", who=WHO)
+    page = web.get("/c/riverside/lists/2026-12/").content.decode()
+    assert 'id="nothing-moved"' in page and 'id="corrections"' not in page
+    before = oracle_list(club, LIST_DAY)
+    game = Game.objects.get(tournament__name="October", white__name="Anna Smith")
+    correct_result(game, "0-1", who=WHO)
+    after = oracle_list(club, LIST_DAY)
+    moved = {
+        who for who in before if abs(before[who].rating - after[who].rating) >= 0.05
+    }  # the oracle's players whose rating of that day changed
+    assert {member(club, n).id for n in ("Anna Smith", "Bob Jones")} <= moved
+    page = web.get("/c/riverside/lists/2026-12/").content.decode()
+    assert 'id="nothing-moved"' not in page
+    table = page[page.index('id="moved"') : page.index("</table>", page.index('id="moved"'))]
+    for who in moved:
+        person = Member.objects.get(pk=who)
+        assert f'href="/c/riverside/p/{who}/">{person.name}</a>' in table
+        assert f"{before[who].rating:.1f} → {after[who].rating:.1f}" in table
+    assert table.count("<tr>") == len(moved) + 1  # the head and the moved players only
+    named = page[page.index('id="corrections"') :]
+    named = named[: named.index("</ul>")]
+    assert named.count("<li>") == 1 and "a result corrected" in named
+    assert f'href="/c/riverside/t/{game.tournament_id}/">October</a> (2026-10-06)' in named
+    assert f"t/{december.tournament_id}/" not in named
+    assert stored(FrozenList.objects.get(club=club)) != []  # the frozen list still there

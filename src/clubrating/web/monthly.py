@@ -10,9 +10,10 @@ import io
 from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.utils.translation import gettext, gettext_noop
 from django.views.decorators.http import require_POST, require_safe
 
-from clubrating.club.derived.frozen_lists import differs_from_replay
+from clubrating.club.derived.frozen_lists import Move, differs_from_replay, live_list, moves
 from clubrating.club.read import frozen_lists
 from clubrating.club.services.monthly_lists import publish_month
 from clubrating.club.services.outcome import Outcome
@@ -76,8 +77,64 @@ def month_page(request: HttpRequest, access: ClubAccess, month: str) -> HttpResp
         rows=rows,
         rows_html=tables.frozen_rows(rows, access.base, compared=bool(changed["previous"])),
         gone=[_shown(access, g) for g in changed["gone"]],
-        differs=differs_from_replay(frozen),
+        **_since_publication(access, frozen),
     )
+
+
+ACTIONS = {
+    "correct-result": gettext_noop("a result corrected"),
+    "delete": gettext_noop("a tournament deleted"),
+    "change-date": gettext_noop("a tournament's date changed"),
+    "publish": gettext_noop("a tournament published"),
+    "unpublish": gettext_noop("a tournament unpublished"),
+    "merge": gettext_noop("two members merged"),
+    "unmerge": gettext_noop("a merge undone"),
+    "member-left": gettext_noop("a member's leaving day"),
+    "member-returned": gettext_noop("a member's return"),
+}
+
+
+def _since_publication(access: ClubAccess, frozen: FrozenList) -> dict[str, Any]:
+    """Who moved on the live list of the frozen list's day, and the audit entries that moved
+    them (docs/ratings.md, "Monthly lists")."""
+    today = live_list(frozen)
+    moved = moves(frozen, today)
+    corrections = frozen_lists.corrections_since(frozen) if moved else []
+    named = frozen_lists.members_named(
+        {m.member_id for m in moved} | {c["member_id"] for c in corrections if "member_id" in c}
+    )
+
+    def shown(member_id: int, name: str) -> str:
+        flags = named.get(member_id, {"junior": False, "full_name_consent": False})
+        return access.name(
+            name,
+            junior=flags["junior"],
+            consent=flags["full_name_consent"],
+            member_id=member_id,
+        )
+
+    for c in corrections:
+        c["what"] = gettext(ACTIONS[c["action"]])
+        c["day"] = zones.local_text(c["when"], access.club.time_zone)[:10]
+        if "member_id" in c:
+            c["member_name"] = shown(c["member_id"], named.get(c["member_id"], {}).get("name", ""))
+    return {
+        "differs": differs_from_replay(frozen, today),
+        "moved": [_move_shown(m, shown(m.member_id, m.name)) for m in moved],
+        "corrections": corrections,
+    }
+
+
+def _move_shown(move: Move, name: str) -> dict[str, Any]:
+    def rating(value: float | None) -> str:
+        return "–" if value is None else f"{value:.1f}"
+
+    return {
+        "member_id": move.member_id,
+        "name": name,
+        "rating": f"{rating(move.rating_then)} → {rating(move.rating_now)}",
+        "rank": f"{move.rank_then or '–'} → {move.rank_now or '–'}",
+    }
 
 
 @require_safe

@@ -125,13 +125,60 @@ def _ranked(
     return listed
 
 
-def differs_from_replay(frozen: FrozenList) -> bool:
-    """Whether the list on the frozen list's day, as today's history gives it, is not the one
-    published (a later correction, a merge, a member's leaving day): the pages say so."""
-    today = lists_on(frozen.club, frozen.month).get(frozen.rating_list, [])
+def live_list(frozen: FrozenList) -> list[ListedRow]:
+    """The frozen list's list on its day as today's history gives it."""
+    return lists_on(frozen.club, frozen.month).get(frozen.rating_list, [])
+
+
+def differs_from_replay(frozen: FrozenList, today: list[ListedRow] | None = None) -> bool:
+    """Whether the list on the frozen list's day, as today's history gives it (``today``, or
+    replayed here), is not the one published (a later correction, a merge, a member's leaving
+    day): the pages say so."""
+    today = live_list(frozen) if today is None else today
     stored = list(
         FrozenRow.objects.filter(frozen_list=frozen)
         .order_by("position")
         .values_list("member_id", "rating", "games", "rank")
     )
     return stored != [(r.member_id, r.rating, r.games, r.rank) for r in today]
+
+
+@dataclass(frozen=True)
+class Move:
+    """A member whose rating or rank on the list of the frozen list's day is not the published
+    one; None where the member is on one of the two lists only."""
+
+    member_id: int
+    name: str
+    rating_then: float | None
+    rating_now: float | None
+    rank_then: int | None
+    rank_now: int | None
+
+
+SAME_RATING = 0.05  # the lists show one decimal at most: a smaller drift is no move
+
+
+def moves(frozen: FrozenList, today: list[ListedRow]) -> list[Move]:
+    """Who moved between the published list and ``today`` (its day's list replayed now), in
+    the published list's order, then those only on today's."""
+    now = {r.member_id: r for r in today}
+    found = []
+    then_ids = set()
+    for member_id, name, rating, rank in (
+        FrozenRow.objects.filter(frozen_list=frozen)
+        .order_by("position")
+        .values_list("member_id", "name", "rating", "rank")
+    ):
+        then_ids.add(member_id)
+        row = now.get(member_id)
+        if row is None:
+            found.append(Move(member_id, name, rating, None, rank, None))
+        elif abs(row.rating - rating) >= SAME_RATING or row.rank != rank:
+            found.append(Move(member_id, name, rating, row.rating, rank, row.rank))
+    found += [
+        Move(r.member_id, r.name, None, r.rating, None, r.rank)
+        for r in today
+        if r.member_id not in then_ids
+    ]
+    return found

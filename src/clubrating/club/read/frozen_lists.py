@@ -5,11 +5,19 @@ the pages and commands show them as the viewer may see them now (web/access.py).
 from __future__ import annotations
 
 import datetime as dt
+import re
 from typing import Any
 
 from django.utils.translation import gettext_noop
 
-from clubrating.club.store.models import Club, FrozenList, FrozenRow
+from clubrating.club.store.models import (
+    AuditEntry,
+    Club,
+    FrozenList,
+    FrozenRow,
+    Member,
+    Tournament,
+)
 from clubrating.errors import InputError, NotFound
 
 MONTH_TEXT_LENGTH = 7  # 2026-12
@@ -148,4 +156,82 @@ def changes(frozen: FrozenList, rows_now: list[dict[str, Any]]) -> dict[str, Any
             }
             for r in gone.select_related("member").order_by("position")
         ],
+    }
+
+
+# The audit actions that rebuild the history from a tournament on, and the members' ones that
+# change who is on a list: what can move a published list's day (club/services/).
+TOURNAMENT_ACTIONS = ("correct-result", "delete", "change-date", "publish", "unpublish")
+MEMBER_ACTIONS = ("merge", "unmerge", "member-left", "member-returned")
+TOURNAMENT_TARGET = re.compile(r"tournament (\d+)")
+MEMBER_TARGET = re.compile(r"member (\d+)")
+
+
+def corrections_since(frozen: FrozenList) -> list[dict[str, Any]]:
+    """The audit entries after the list's publication that changed its day's list, oldest
+    first: a tournament's correction, deletion, new date or (un)publication when the
+    tournament is dated before the list's day (either date, for a new one), a merge, and a
+    member's leaving or return before that day. Each with its ``action``, ``when``, and its
+    ``tournament`` (id, name, date; None when deleted: ``name`` only) or ``member_id``."""
+    entries = AuditEntry.objects.filter(
+        club_id=frozen.club_id,
+        when__gt=frozen.published_at,
+        action__in=TOURNAMENT_ACTIONS + MEMBER_ACTIONS,
+    ).order_by("when", "id")
+    found = []
+    for entry in entries:
+        tournament = entry.action in TOURNAMENT_ACTIONS
+        about = _tournament_part(entry) if tournament else _member_part(entry)
+        if about is not None:
+            found.append({"action": entry.action, "when": entry.when, **about})
+    _known_tournaments(found)
+    return [f for f in found if any(d < frozen.month for d in f.pop("dates")) or f["merge"]]
+
+
+def _dates(entry: AuditEntry, key: str) -> list[dt.date]:
+    """The entry's old and new ``key`` dates (a tournament's date, a member's leaving day)."""
+    found = ((entry.old or {}).get(key), (entry.new or {}).get(key))
+    return [dt.date.fromisoformat(d) for d in found if isinstance(d, str)]
+
+
+def _tournament_part(entry: AuditEntry) -> dict[str, Any] | None:
+    match = TOURNAMENT_TARGET.match(entry.target)
+    if match is None:
+        return None
+    name = (entry.old or {}).get("name")
+    return {
+        "tournament_id": int(match[1]),
+        "dates": _dates(entry, "date"),
+        "name": name,
+        "merge": False,
+    }
+
+
+def _member_part(entry: AuditEntry) -> dict[str, Any] | None:
+    match = MEMBER_TARGET.match(entry.target)
+    if match is None:
+        return None
+    merge = entry.action in ("merge", "unmerge")
+    return {"member_id": int(match[1]), "dates": _dates(entry, "left"), "merge": merge}
+
+
+def _known_tournaments(found: list[dict[str, Any]]) -> None:
+    """Each tournament entry's tournament (None when deleted since) and its date today."""
+    ids = {f["tournament_id"] for f in found if "tournament_id" in f}
+    known = {t.id: t for t in Tournament.objects.filter(id__in=ids)}
+    for f in found:
+        if "tournament_id" in f:
+            t = known.get(f["tournament_id"])
+            f["tournament"] = t
+            f["name"] = t.name if t else f["name"]
+            f["dates"] += [t.date] if t else []
+
+
+def members_named(ids: set[int]) -> dict[int, dict[str, Any]]:
+    """The members' names and privacy flags of today, by id."""
+    return {
+        m_id: {"name": name, "junior": junior, "full_name_consent": consent}
+        for m_id, name, junior, consent in Member.objects.filter(id__in=ids).values_list(
+            "id", "name", "junior", "full_name_consent"
+        )
     }
