@@ -59,3 +59,22 @@ def test_a_weak_or_missing_password_is_one_line_and_exit_2(
     assert "the password is too weak" in capsys.readouterr().err
     assert run(monkeypatch, ["arbiter", "add", "nina", "--club", "riverside"]) == 2
     assert "give a password" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("errors", ["strict", "surrogateescape"])
+def test_a_password_that_is_no_utf8_is_one_line_and_stores_nothing(
+    club: Club,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    errors: str,
+) -> None:
+    """Bytes that are no UTF-8 on stdin: a UTF-8 locale's stdin refuses them, a C locale's
+    escapes them (a lone surrogate that no password hasher can encode)."""
+    raw = io.BytesIO(b"long enough \xff\xfe passphrase\n")
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(raw, encoding="utf-8", errors=errors))
+    assert main(["arbiter", "add", "nina", "--club", "riverside", "--password-stdin"]) == 2
+    err = capsys.readouterr().err
+    assert (
+        "the first line of standard input is not UTF-8 text" in err and len(err.splitlines()) == 1
+    )
+    assert not User.objects.filter(username="nina").exists()

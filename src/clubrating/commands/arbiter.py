@@ -21,7 +21,13 @@ def _password(args: argparse.Namespace, *, is_new: bool) -> str | None:
     echoed, twice); None: keep an existing login's password. No terminal and no --password-stdin:
     None, and a new login is refused in one line (accounts.add_arbiter)."""
     if args.password_stdin:
-        line = sys.stdin.readline().rstrip("\r\n")
+        try:  # bytes that are no UTF-8: refused by a strict stdin, escaped by a surrogateescape one
+            line = sys.stdin.readline().rstrip("\r\n")
+            line.encode("utf-8")
+        except UnicodeError:
+            raise InputError(
+                N_("--password-stdin: the first line of standard input is not UTF-8 text")
+            ) from None
         if not line:
             raise InputError(N_("--password-stdin: the first line of standard input is empty"))
         return line
