@@ -127,7 +127,7 @@ def test_every_real_trf_file_is_stored_in_the_order_of_the_ranks_written_in_it(
     tournament = import_tournament(
         club, record, who="acceptance", date=record.date or dt.date(2020, 1, 1)
     )
-    table = tournamentsents.standings(tournament)
+    table = tournaments.standings(tournament)
     written = {p.number: p.rank for p in record.players}
     places = [(p["place"], p["number"]) for p in table["players"]]
     if path.name not in RANKED_AS_WRITTEN:
@@ -245,7 +245,7 @@ def test_the_standings_places_are_the_file_s_ranks_wherever_they_order_its_point
     tournament = import_tournament(
         club, record, who="acceptance", date=record.date or dt.date(2020, 1, 1)
     )
-    table = tournamentsents.standings(tournament)
+    table = tournaments.standings(tournament)
     rows = file_result(path)
     written = {n: p for n, (p, _, _) in rows.items() if p is not None}
     if not any(written.values()):  # no points written, or an all-zero column: the results give them

@@ -17,7 +17,7 @@ import argparse
 import bisect
 import statistics
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from clubrating.analysis.engine import EngineSettings
