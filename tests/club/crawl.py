@@ -115,6 +115,11 @@ NO_FIGURES = {
     ("site", "language/"): "the language switch",
     ("site", "api/openapi.json"): "the API's description",
     ("site", "api/clubs"): "club names",
+    ("site", "ratings/"): (
+        "the federation list: each public club's listed players as its own list shows them "
+        "(tests/web/test_federation_list.py joins every page and compares it with each club's "
+        "ratings.json)"
+    ),
     ("site", "m/<slug:token>/"): "a board's phone page: moves, no rating",
 }
 ARBITER_FORMS = (

@@ -85,6 +85,7 @@ GET_ONLY = {
     "sitemap.xml",
     "api/openapi.json",
     "api/clubs",
+    "ratings/",
     *(prefix + page for prefix in ("c/<slug:slug>/", "u/<slug:token>/") for page in CLUB_PAGES),
     *(prefix + page for prefix in ("api/c/<slug:slug>/", "api/u/<slug:token>/") for page in API),
     *(
