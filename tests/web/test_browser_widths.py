@@ -23,6 +23,7 @@ from clubrating.club.store.models import Club, Game, GameAnalysis, Member, Tourn
 from clubrating.club.services.moves import attach_typed_moves
 from clubrating.club.services.moves_links import issue_links
 from clubrating.club.services.monthly_lists import publish_month
+from clubrating.club.services.tournaments import correct_result
 from tests.cpi.coach_games import build, publish_analysed
 
 from .conftest import PASSWORD, make_arbiter, publish_typed
@@ -89,7 +90,7 @@ def _club() -> dict[str, str]:
     Club.objects.filter(pk=club.pk).update(cpi_weights={"preset": "spec"})
     club.cpi_weights = {"preset": "spec"}
     publish_typed(club, _round_robin(PLAYERS[:6]), "Աշնանային արագ", dt.date(2025, 9, 2))
-    publish_typed(club, _round_robin(PLAYERS[:10]), "Осенний блиц", dt.date(2025, 10, 7))
+    autumn = publish_typed(club, _round_robin(PLAYERS[:10]), "Осенний блиц", dt.date(2025, 10, 7))
     rounds = _round_robin(PLAYERS).splitlines()[: SWISS_ROUNDS * len(PLAYERS) // 2]
     swiss = publish_typed(
         club,
@@ -111,6 +112,9 @@ def _club() -> dict[str, str]:
     publish_analysed(club, 10, white=PLAYERS[11], black=PLAYERS[19], who="test")
     publish_month(club, dt.date(2025, 11, 1), who="test")
     publish_month(club, dt.date(2025, 12, 1), who="test")  # the changes since November's
+    won = Game.objects.filter(tournament=autumn, played=True, white_points=2).first()
+    assert won is not None
+    correct_result(won, "0-1", who="test")  # December's page: who moved since its publication
     running = evening.start_evening(club, "Երեքշաբթի", dt.date.today(), 5, who="test")
     for name in PLAYERS[:8]:
         evening.register(running, name, who="test")

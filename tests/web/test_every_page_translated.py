@@ -54,7 +54,7 @@ from .test_translated_pages import catalogue  # noqa: F401
 from clubrating.club.services.clubs import create_club, set_privacy
 from clubrating.club.services.members import merge, unmerge
 from clubrating.club.services.names import accept_exact, all_new_members
-from clubrating.club.services.tournaments import import_tournament
+from clubrating.club.services.tournaments import correct_result, import_tournament
 
 LOCALE = Path(django_settings.BASE_DIR) / "locale"
 LANGUAGES = ("hy", "ru")
@@ -302,8 +302,11 @@ def site(club: Club, evening: Tournament) -> Site:
         who=WHO,
         visibility="public",
     )  # with two public clubs the site's first page lists them
-    _stored_sentences(club)
     publish_month(club, dt.date(2024, 2, 1), who=WHO)
+    correct_result(
+        Game.objects.get(tournament=evening, round=2, white__name="Anna Smith"), "1/2-1/2", who=WHO
+    )  # February's page then names who moved since its publication and this correction
+    _stored_sentences(club)
     publish_month(club, dt.date(2024, 4, 1), who=WHO)
     publish_month(club, dt.date(2024, 4, 1), who=WHO, replace=True)  # its audit sentence too
     anna, berg = (Member.objects.get(club=club, name=n) for n in ("Anna Smith", "Anna Berg"))
