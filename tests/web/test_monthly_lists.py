@@ -17,7 +17,15 @@ from django.test import Client
 from clubrating.cli import main
 from clubrating.club.read import frozen_lists
 from clubrating.club.services.monthly_lists import publish_month
-from clubrating.club.store.models import AuditEntry, Club, FrozenList, FrozenRow, Game, Member
+from clubrating.club.store.models import (
+    AuditEntry,
+    Club,
+    FrozenList,
+    FrozenRow,
+    Game,
+    Member,
+    Tournament,
+)
 from clubrating.errors import Refused
 from clubrating.formats.records import TimeControl
 from clubrating.formats.typed import parse_typed
@@ -26,9 +34,15 @@ from tests.oracle import ratings as oracle
 
 from .conftest import WHO, member, publish_typed
 from clubrating.club.services.clubs import create_club, set_privacy
-from clubrating.club.services.members import leave, set_member_flags
+from clubrating.club.services.members import leave, merge, set_member_flags
 from clubrating.club.services.names import all_new_members
-from clubrating.club.services.tournaments import correct_result, import_tournament, publish
+from clubrating.club.services.tournaments import (
+    change_date,
+    correct_result,
+    delete_tournament,
+    import_tournament,
+    publish,
+)
 
 OCTOBER = "1, Anna Smith, Bob Jones, 1-0\n1, Carl Berg, Dana White, 1/2-1/2"
 NOVEMBER = (
@@ -339,3 +353,26 @@ def test_the_page_names_who_moved_since_publication_and_the_correction_that_move
     assert f'href="/c/riverside/t/{game.tournament_id}/">October</a> (2026-10-06)' in named
     assert f"t/{december.tournament_id}/" not in named
     assert stored(FrozenList.objects.get(club=club)) != []  # the frozen list still there
+
+
+def test_a_redate_across_the_list_day_a_deletion_and_a_merge_are_named(club: Club) -> None:
+    """A tournament re-dated from the list's day to before it, a deleted one (named, no link:
+    it is gone) and a merge (its member linked) moved the live list of the day: the page names
+    all three, oldest first; a leaving day after the list's day is not named."""
+    season(club)
+    publish_month(club, LIST_DAY, who=WHO)
+    night = Tournament.objects.get(club=club, name="December")
+    change_date(night, dt.date(2026, 11, 25), who=WHO)
+    delete_tournament(Tournament.objects.get(club=club, name="October"), who=WHO)
+    merge(member(club, "Frank Hill"), member(club, "Dana White"), who=WHO)
+    leave(member(club, "Eve Adams"), dt.date(2026, 12, 2), who=WHO)
+    page = Client().get("/c/riverside/lists/2026-12/").content.decode()
+    named = page[page.index('id="corrections"') :]
+    items = named[: named.index("</ul>")].split("<li>")[1:]
+    assert len(items) == 3
+    assert "a tournament&#x27;s date changed" in items[0]
+    assert f'href="/c/riverside/t/{night.id}/">December</a> (2026-11-25)' in items[0]
+    assert "a tournament deleted — October" in items[1] and "href" not in items[1]
+    frank = member(club, "Frank Hill").id
+    assert "two members merged" in items[2] and f'/p/{frank}/">Frank Hill</a>' in items[2]
+    assert 'id="moved"' in page
