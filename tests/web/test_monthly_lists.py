@@ -212,6 +212,18 @@ def test_the_command(capsys: pytest.CaptureFixture[str], tmp_path: object) -> No
     shown = json.loads(capsys.readouterr().out)
     assert [p["name"] for p in shown["players"]][0] == "Anna Smith"
     assert shown["live_list_differs"] is False and shown["previous"] is None
+    assert shown["moved"] == [] and shown["moved_by"] == []
+    game = Game.objects.get(tournament__name="October", white__name="Anna Smith")
+    correct_result(game, "0-1", who=WHO)
+    assert main(["monthly", "show", "2026-11", "--json"]) == 0
+    shown = json.loads(capsys.readouterr().out)
+    assert shown["live_list_differs"] is True
+    assert {m["name"] for m in shown["moved"]} >= {"Anna Smith", "Bob Jones"}
+    anna = next(m for m in shown["moved"] if m["name"] == "Anna Smith")
+    assert anna["rating_published"] > anna["rating_live"]  # her win became a loss
+    assert [(c["action"], c["tournament_id"], c["date"]) for c in shown["moved_by"]] == [
+        ("correct-result", game.tournament_id, "2026-10-06")
+    ]
     assert main(["monthly", "show", "2026-11"]) == 0
     assert "Anna Smith" in capsys.readouterr().out
     for bad in (["show", "November"], ["show"], ["show", "2026-10"], ["publish", "2026-00"]):

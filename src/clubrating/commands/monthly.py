@@ -16,7 +16,7 @@ from clubrating.club.read import frozen_lists
 from clubrating.club.read.frozen_lists import month_of
 from clubrating.club.services.monthly_lists import publish_month
 from clubrating.formats import zones
-from clubrating.club.derived.frozen_lists import differs_from_replay
+from clubrating.club.derived.frozen_lists import differs_from_replay, live_list, moves
 
 
 def cmd_monthly(args: argparse.Namespace) -> int:
@@ -53,7 +53,8 @@ def _show(args: argparse.Namespace, frozen: Any) -> None:
     changed = frozen_lists.changes(frozen, frozen_lists.rows(frozen))
     rows = changed["rows"]
     month = f"{frozen.month:%Y-%m}"
-    differs = differs_from_replay(frozen)
+    today = live_list(frozen)
+    differs = differs_from_replay(frozen, today)
     if wants_json(args):
         print_json(
             {
@@ -68,6 +69,7 @@ def _show(args: argparse.Namespace, frozen: Any) -> None:
                     for r in rows
                 ],
                 "gone": [{"member_id": g["member_id"], "name": g["name"]} for g in changed["gone"]],
+                **_since_publication(frozen, today),
             }
         )
         return
@@ -83,6 +85,42 @@ def _show(args: argparse.Namespace, frozen: Any) -> None:
     if differs:
         print(gettext("a later change moved the live list of that day; this list stays as it was"))
     _table(rows)
+
+
+def _since_publication(frozen: Any, today: Any) -> dict[str, Any]:
+    """Who stands elsewhere on the live list of the list's day, published -> live, and the
+    audit entries since publication that moved them (the month page's "Since publication")."""
+    moved = moves(frozen, today)
+    corrections = frozen_lists.corrections_since(frozen) if moved else []
+    return {
+        "moved": [
+            {
+                "member_id": m.member_id,
+                "name": m.name,
+                "rating_published": m.rating_then,
+                "rating_live": m.rating_now,
+                "rank_published": m.rank_then,
+                "rank_live": m.rank_now,
+            }
+            for m in moved
+        ],
+        "moved_by": [
+            {
+                "action": c["action"],
+                "when": c["when"].isoformat(timespec="seconds"),
+                **(
+                    {"member_id": c["member_id"]}
+                    if "member_id" in c
+                    else {
+                        "tournament_id": c["tournament_id"],
+                        "tournament": c["name"],
+                        "date": c["tournament"].date.isoformat() if c["tournament"] else None,
+                    }
+                ),
+            }
+            for c in corrections
+        ],
+    }
 
 
 def _table(rows: list[dict[str, Any]]) -> None:
