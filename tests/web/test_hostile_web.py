@@ -209,7 +209,7 @@ def club_numbers(evening: Tournament, arbiter_client: Client) -> dict[str, str]:
     round."""
     club = evening.club
     draft_text = "1, A. Smith, Zed New, 1-0\n"
-    from clubrating.club.services.tournaments import import_tournament
+    from clubrating.club.services.tournaments import correct_result, import_tournament
     from clubrating.formats.typed import parse_typed
 
     draft = import_tournament(
@@ -224,6 +224,9 @@ def club_numbers(evening: Tournament, arbiter_client: Client) -> dict[str, str]:
     for name in ("Anna Smith", "Bob Jones", "Carl Berg", "Dana White"):
         ev.register(night, name, who=WHO)
     publish_month(club, dt.date(2024, 2, 1), who=WHO)  # the evening's list, for lists/<month>/
+    correct_result(
+        Game.objects.get(tournament=evening, round=2, white__name="Anna Smith"), "1/2-1/2", who=WHO
+    )  # its page then names who moved since publication, and this correction
     ev.pair_next_round(night, who=WHO)
     links = ml.issue_links(night, 1, who=WHO)
     members = list(Member.objects.filter(club=club).order_by("pk"))
