@@ -33,6 +33,11 @@ from tests.club.rating_oracle import club_facts
 from tests.oracle import ratings as oracle
 
 from .conftest import WHO, member, publish_typed
+from clubrating.club.services.club_settings import (
+    change_settings,
+    current_settings,
+    parse_settings,
+)
 from clubrating.club.services.clubs import create_club, set_privacy
 from clubrating.club.services.members import leave, merge, set_member_flags
 from clubrating.club.services.names import all_new_members
@@ -388,3 +393,11 @@ def test_a_redate_across_the_list_day_a_deletion_and_a_merge_are_named(club: Clu
     frank = member(club, "Frank Hill").id
     assert "two members merged" in items[2] and f'/p/{frank}/">Frank Hill</a>' in items[2]
     assert 'id="moved"' in page
+    zone = parse_settings({"time-zone": "Asia/Yerevan"})
+    change_settings(club, zone, who=WHO)  # no list depends on it: not named
+    k = current_settings(club)["k-established"]
+    change_settings(club, parse_settings({"k-established": str(k + 4)}), who=WHO)
+    page = Client().get("/c/riverside/lists/2026-12/").content.decode()
+    named = page[page.index('id="corrections"') :]
+    items = named[: named.index("</ul>")].split("<li>")[1:]
+    assert len(items) == 4 and "the list&#x27;s rules changed — k-established" in items[3]

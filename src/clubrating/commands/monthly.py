@@ -111,6 +111,8 @@ def _since_publication(frozen: Any, today: Any) -> dict[str, Any]:
                 **(
                     {"member_id": c["member_id"]}
                     if "member_id" in c
+                    else {"settings": c["settings"]}
+                    if "settings" in c
                     else {
                         "tournament_id": c["tournament_id"],
                         "tournament": c["name"],

@@ -91,6 +91,7 @@ ACTIONS = {
     "unmerge": gettext_noop("a merge undone"),
     "member-left": gettext_noop("a member's leaving day"),
     "member-returned": gettext_noop("a member's return"),
+    "settings": gettext_noop("the list's rules changed"),
 }
 
 

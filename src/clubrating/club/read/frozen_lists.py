@@ -164,6 +164,7 @@ def changes(frozen: FrozenList, rows_now: list[dict[str, Any]]) -> dict[str, Any
 TOURNAMENT_ACTIONS = ("correct-result", "delete", "change-date", "publish", "unpublish")
 MEMBER_ACTIONS = ("merge", "unmerge", "member-left", "member-returned")
 TOURNAMENT_TARGET = re.compile(r"tournament (\d+)")
+NO_LIST_SETTINGS = {"time-zone", "moves-link-days", "slug"}  # club/services/club_settings.py
 MEMBER_TARGET = re.compile(r"member (\d+)")
 
 
@@ -171,21 +172,26 @@ def corrections_since(frozen: FrozenList) -> list[dict[str, Any]]:
     """The audit entries after the list's publication that changed its day's list, oldest
     first: a tournament's correction, deletion, new date or (un)publication when the
     tournament is dated before the list's day (either date, for a new one), a merge, and a
-    member's leaving or return before that day. Each with its ``action``, ``when``, and its
-    ``tournament`` (id, name, date; None when deleted: ``name`` only) or ``member_id``."""
+    member's leaving or return before that day, a change of the rules a list follows. Each with its
+    ``action``, ``when``, and its ``tournament`` (id, name, date; None when deleted: ``name``
+    only), ``member_id`` or ``settings`` (the keys changed)."""
     entries = AuditEntry.objects.filter(
         club_id=frozen.club_id,
         when__gt=frozen.published_at,
-        action__in=TOURNAMENT_ACTIONS + MEMBER_ACTIONS,
+        action__in=(*TOURNAMENT_ACTIONS, *MEMBER_ACTIONS, "settings"),
     ).order_by("when", "id")
     found = []
     for entry in entries:
-        tournament = entry.action in TOURNAMENT_ACTIONS
-        about = _tournament_part(entry) if tournament else _member_part(entry)
+        if entry.action == "settings":
+            about = _settings_part(entry)
+        elif entry.action in TOURNAMENT_ACTIONS:
+            about = _tournament_part(entry)
+        else:
+            about = _member_part(entry)
         if about is not None:
             found.append({"action": entry.action, "when": entry.when, **about})
     _known_tournaments(found)
-    return [f for f in found if any(d < frozen.month for d in f.pop("dates")) or f["merge"]]
+    return [f for f in found if any(d < frozen.month for d in f.pop("dates")) or f.pop("always")]
 
 
 def _dates(entry: AuditEntry, key: str) -> list[dt.date]:
@@ -203,7 +209,7 @@ def _tournament_part(entry: AuditEntry) -> dict[str, Any] | None:
         "tournament_id": int(match[1]),
         "dates": _dates(entry, "date"),
         "name": name,
-        "merge": False,
+        "always": False,
     }
 
 
@@ -212,7 +218,14 @@ def _member_part(entry: AuditEntry) -> dict[str, Any] | None:
     if match is None:
         return None
     merge = entry.action in ("merge", "unmerge")
-    return {"member_id": int(match[1]), "dates": _dates(entry, "left"), "merge": merge}
+    return {"member_id": int(match[1]), "dates": _dates(entry, "left"), "always": merge}
+
+
+def _settings_part(entry: AuditEntry) -> dict[str, Any] | None:
+    """A change of the rating rules (replayed), of the inactive months or the language (the
+    ranks and the order of equal ratings); not one of the settings no list depends on."""
+    keys = sorted(set(entry.new or {}) - NO_LIST_SETTINGS)
+    return {"settings": keys, "dates": [], "always": True} if keys else None
 
 
 def _known_tournaments(found: list[dict[str, Any]]) -> None:
