@@ -100,7 +100,7 @@ def test_the_gros_open_is_the_same_crosstable_from_both_programs() -> None:
 
 def test_the_gelendzhik_file_with_all_zero_points_is_read_with_one_warning() -> None:
     record = read_tournament_file(str(TRF_DIR / "xii_sds_classic_gelendzhik_2016.trf"))
-    assert any("all zero" in warning for warning in record.warnings)
+    assert any("all zero" in str(warning) for warning in record.warnings)
     assert record.players[0].name == "Vitaly Boiarintsev"
 
 
