@@ -158,7 +158,7 @@ def game_rows(
                 )
                 % {
                     "rating": f"{p['rating']:.0f}",
-                    "score": f"{p['score']:g}",
+                    "score": figure(p["score"], "g"),
                     "games": p["games"],
                     "average": f"{p['average_opponent']:.0f}",
                 }
@@ -202,7 +202,7 @@ def head_to_head_rows(doc: dict[str, Any], base: str) -> SafeString:
             f'<tr><td><a href="{link}">{escape(h["opponent"])}</a></td><td '
             f'class="num">{h["games"]}</td><td class="num">+{h["wins"]} '
             f"={h['draws']} −{h['losses']}</td><td "
-            f'class="num">{h["score"]:g}</td><td>{h["last_date"]}</td><td><a '
+            f'class="num">{figure(h["score"], "g")}</td><td>{h["last_date"]}</td><td><a '
             f'href="?vs={h["opponent_id"]}#games">{escape(games)}</a></td></tr>'
         )
     return mark_safe("\n".join(out))

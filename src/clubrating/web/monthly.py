@@ -21,7 +21,7 @@ from clubrating.club.store.models import FrozenList
 from clubrating.errors import InputError, NotFound
 from clubrating.formats import zones
 from clubrating.formats.csv import spreadsheet_cell
-from clubrating.web import tables
+from clubrating.web import reading, tables
 from clubrating.web.access import ClubAccess, club_view
 from clubrating.web.arbiter import act, arbiter_view, who
 from clubrating.web.views import FIDE_COLUMNS, _download, _page
@@ -128,7 +128,7 @@ def _since_publication(access: ClubAccess, frozen: FrozenList) -> dict[str, Any]
 
 def _move_shown(move: Move, name: str) -> dict[str, Any]:
     def rating(value: float | None) -> str:
-        return "–" if value is None else f"{value:.1f}"
+        return "–" if value is None else reading.figure(value, ".1f")
 
     return {
         "member_id": move.member_id,
