@@ -127,12 +127,17 @@ def test_settings_from_the_command_line(
         "time-zone": "",
         "inactive-months": 12,
         "moves-link-days": 14,
+        "list-day": 1,
         "language": "en",
         "slug": "riverside",
     }
     assert main(["settings", "k-new=99999"]) == 2
     out, err = capsys.readouterr()
     assert err.count("\n") == 1 and "k-new '99999': expected a number from 1 to 100" in err
+    for bad in ("0", "29", "fifteen"):  # the list day: a day every month has, 1 to 28
+        assert main(["settings", f"list-day={bad}"]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "expected a whole number from 1 to 28" in err
     assert main(["settings", "k-new"]) == 2
     assert "expected KEY=VALUE" in capsys.readouterr().err
     assert main(["settings"]) == 0

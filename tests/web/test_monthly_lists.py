@@ -137,7 +137,11 @@ def test_a_month_is_published_once_and_replace_is_audited(club: Club) -> None:
     assert [e.action for e in entries.order_by("id")] == ["monthly-list", "monthly-list-replaced"]
     replaced = entries.get(action="monthly-list-replaced")
     assert replaced.old["standard"]["players"] == len(first)
-    assert replaced.new == {"month": "2026-12", "lists": {"standard": {"players": len(again)}}}
+    assert replaced.new == {
+        "month": "2026-12",
+        "day": "2026-12-01",
+        "lists": {"standard": {"players": len(again)}},
+    }
 
 
 def test_nothing_is_stored_for_a_month_to_come_or_with_nothing_to_list(club: Club) -> None:
@@ -211,13 +215,14 @@ def test_the_command(capsys: pytest.CaptureFixture[str], tmp_path: object) -> No
     assert err.count("\n") == 1 and "published already" in err
     assert main(["monthly", "list", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["months"] == [
-        {"month": "2026-11", "lists": ["standard"]}
+        {"month": "2026-11", "day": "2026-11-01", "lists": ["standard"]}
     ]
     assert main(["monthly", "show", "2026-11", "--json"]) == 0
     shown = json.loads(capsys.readouterr().out)
     assert [p["name"] for p in shown["players"]][0] == "Anna Smith"
     assert shown["live_list_differs"] is False and shown["previous"] is None
     assert shown["moved"] == [] and shown["moved_by"] == []
+    assert shown["day"] == "2026-11-01"  # the list day by default: the 1st
     game = Game.objects.get(tournament__name="October", white__name="Anna Smith")
     correct_result(game, "0-1", who=WHO)
     assert main(["monthly", "show", "2026-11", "--json"]) == 0
@@ -401,3 +406,45 @@ def test_a_redate_across_the_list_day_a_deletion_and_a_merge_are_named(club: Clu
     named = page[page.index('id="corrections"') :]
     items = named[: named.index("</ul>")].split("<li>")[1:]
     assert len(items) == 4 and "the list&#x27;s rules changed — k-established" in items[3]
+
+
+def test_a_list_day_of_15_counts_the_14th_not_the_15th_and_a_published_list_keeps_its_day(
+    club: Club,
+) -> None:
+    """With list-day 15 November's list is the oracle's list at the start of the 15th: the game
+    of the 14th is in it, the one of the 15th is not. Moving the list day later changes no list
+    published already: its rows, its day and its "Since publication" (its own day's list)."""
+    publish_typed(club, OCTOBER, "October", dt.date(2026, 10, 6))
+    publish_typed(club, "1, Anna Smith, Eve Adams, 1-0", "The 14th", dt.date(2026, 11, 14))
+    publish_typed(club, "1, Frank Hill, Bob Jones, 1-0", "The 15th", dt.date(2026, 11, 15))
+    change_settings(club, parse_settings({"list-day": "15"}), who=WHO)
+    publish_month(club, dt.date(2026, 11, 1), who=WHO)
+    frozen = FrozenList.objects.get(club=club, month=dt.date(2026, 11, 1))
+    day = dt.date(2026, 11, 15)
+    assert frozen.day == day
+    expected = oracle_list(club, day)
+    rows = stored(frozen)
+    assert {r[0] for r in rows} == set(expected)
+    assert member(club, "Eve Adams").id in expected  # the 14th counts
+    assert member(club, "Frank Hill").id not in expected  # the 15th does not
+    for who, rating, games, _provisional, _rank, last in rows:
+        assert (rating, games, last) == pytest.approx(
+            (expected[who].rating, expected[who].games, expected[who].last_played)
+        )
+    web = Client()
+    assert "as it stood at the start of 2026-11-15" in web.get("/c/riverside/lists/2026-11/").text
+    assert web.get("/c/riverside/lists/2026-11.json").json()["day"] == "2026-11-15"
+    sheet = list(csv.DictReader(io.StringIO(web.get("/c/riverside/lists/2026-11.csv").text)))
+    assert {line["Day"] for line in sheet} == {"2026-11-15"}
+    assert "2026-11-15" in web.get("/c/riverside/lists/").text
+    with pytest.raises(Refused, match="2999-01-15"):  # a month whose list day is to come
+        publish_month(club, dt.date(2999, 1, 1), who=WHO)
+
+    change_settings(club, parse_settings({"list-day": "28"}), who=WHO)
+    assert current_settings(Club.objects.get(pk=club.pk))["list-day"] == 28
+    kept = FrozenList.objects.get(pk=frozen.pk)
+    assert kept.day == day and stored(kept) == rows
+    page = web.get("/c/riverside/lists/2026-11/").text
+    assert "as it stood at the start of 2026-11-15" in page
+    assert 'id="nothing-moved"' in page and 'id="live-differs"' not in page  # its own day's list
+    assert frozen_lists.corrections_since(kept) == []  # the list day is no rule of a list

@@ -139,6 +139,7 @@ def test_another_clubs_arbiter_cannot_choose_the_preset(
             "start-rating &#x27;1e-320&#x27;: expected a number from 100 to 3000",
         ),
         ("moves-link-days", "1" * 5000, "expected a whole number from 1 to 366"),
+        ("list-day", "29", "list-day &#x27;29&#x27;: expected a whole number from 1 to 28"),
     ],
 )
 def test_a_value_the_zone_database_or_the_bounds_refuse_is_a_message_never_a_500(

@@ -29,7 +29,7 @@ def cmd_monthly(args: argparse.Namespace) -> int:
         if wants_json(args):
             print_json({"club": club.slug, "months": months})
         for m in [] if wants_json(args) else months:
-            print(f"{m['month']}  {', '.join(word(name) for name in m['lists'])}")
+            print(f"{m['month']}  {m['day']}  {', '.join(word(name) for name in m['lists'])}")
         if not months and not wants_json(args):
             print(gettext("no monthly list published yet"))
         return 0
@@ -60,6 +60,7 @@ def _show(args: argparse.Namespace, frozen: Any) -> None:
             {
                 "club": frozen.club.slug,
                 "month": month,
+                "day": frozen.day.isoformat(),
                 "list": frozen.rating_list,
                 "published_at": frozen.published_at.isoformat(timespec="seconds"),
                 "previous": changed["previous"],
@@ -74,11 +75,15 @@ def _show(args: argparse.Namespace, frozen: Any) -> None:
         )
         return
     print(
-        gettext("%(club)s - the %(list)s list of %(month)s, as published on %(day)s")
+        gettext(
+            "%(club)s - the %(list)s list of %(month)s, as it stood at the start of %(list_day)s, "
+            "published on %(day)s"
+        )
         % {
             "club": frozen.club.name,
             "list": word(frozen.rating_list),
             "month": month,
+            "list_day": frozen.day.isoformat(),
             "day": f"{frozen.published_at:%Y-%m-%d}",
         }
     )
@@ -167,7 +172,8 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
         "action",
         choices=("publish", "list", "show"),
         help=gettext(
-            "publish: freeze the lists as they stood on the month's first day; list: the months "
+            "publish: freeze the lists as they stood at the start of the month's list day (the "
+            "club's list-day setting, the 1st by default); list: the months "
             "published; show: one month's list and what changed since the month before"
         ),
     )

@@ -38,6 +38,9 @@ MAX_MONTHS = 1200
 MAX_LINK_DAYS = 366
 """``moves-link-days``: a moves link is for one event's games, a year at most."""
 
+MAX_LIST_DAY = 28
+"""``list-day``: a day every month has (February's 28th at the latest)."""
+
 
 def whole_number(text: str, high: int) -> int | None:
     """``text`` as a whole number from 0 to ``high`` (ASCII digits, blanks around them), else

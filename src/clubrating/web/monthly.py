@@ -145,7 +145,7 @@ def month_csv(request: HttpRequest, access: ClubAccess, month: str) -> HttpRespo
     name = f"{frozen.month:%Y-%m}"
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow([*FIDE_COLUMNS, "Month"])
+    writer.writerow([*FIDE_COLUMNS, "Month", "Day"])
     for r in _players(access, frozen):
         cells = (
             r["rank"] or "",
@@ -157,6 +157,7 @@ def month_csv(request: HttpRequest, access: ClubAccess, month: str) -> HttpRespo
             r["last_played"] or "",
             frozen.rating_list,
             name,
+            frozen.day.isoformat(),
         )
         writer.writerow([spreadsheet_cell(c) for c in cells])
     filename = f"{access.club.slug}-{frozen.rating_list}-{name}.csv"
@@ -183,13 +184,14 @@ def _players(access: ClubAccess, frozen: FrozenList) -> list[dict[str, Any]]:
 @require_safe
 @club_view
 def month_json(request: HttpRequest, access: ClubAccess, month: str) -> HttpResponse:
-    """The frozen list in the live list's ratings.json shape, with its month and day of
-    publication."""
+    """The frozen list in the live list's ratings.json shape, with its month, the day it stands
+    at and its day of publication."""
     frozen = _frozen(request, access, month)
     document = {
         "club": {"slug": access.club.slug, "name": access.club.name},
         "list": frozen.rating_list,
         "month": f"{frozen.month:%Y-%m}",
+        "day": frozen.day.isoformat(),
         "published_at": frozen.published_at.isoformat(),
         "players": [{k: r[k] for k in PLAYER_KEYS} for r in _players(access, frozen)],
     }

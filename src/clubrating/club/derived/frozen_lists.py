@@ -126,8 +126,9 @@ def _ranked(
 
 
 def live_list(frozen: FrozenList) -> list[ListedRow]:
-    """The frozen list's list on its day as today's history gives it."""
-    return lists_on(frozen.club, frozen.month).get(frozen.rating_list, [])
+    """The frozen list's list on its own stored day as today's history gives it (not the
+    club's list day of today: a list keeps the day it was published for)."""
+    return lists_on(frozen.club, frozen.day).get(frozen.rating_list, [])
 
 
 def differs_from_replay(frozen: FrozenList, today: list[ListedRow] | None = None) -> bool:

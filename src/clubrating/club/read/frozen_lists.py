@@ -37,15 +37,21 @@ def month_of(text: str) -> dt.date:
 
 
 def months(club: Club) -> list[dict[str, Any]]:
-    """The months with a frozen list, newest first: ``{"month": "2026-12", "lists": [...]}``."""
+    """The months with a frozen list, newest first, with the day their lists stand at:
+    ``{"month": "2026-12", "day": "2026-12-15", "lists": [...]}``."""
     found: dict[dt.date, list[str]] = {}
-    for month, name in (
+    days: dict[dt.date, dt.date] = {}
+    for month, day, name in (
         FrozenList.objects.filter(club=club)
         .order_by("-month", "rating_list")
-        .values_list("month", "rating_list")
+        .values_list("month", "day", "rating_list")
     ):
         found.setdefault(month, []).append(name)
-    return [{"month": f"{m:%Y-%m}", "lists": names} for m, names in found.items()]
+        days.setdefault(month, day)
+    return [
+        {"month": f"{m:%Y-%m}", "day": days[m].isoformat(), "lists": names}
+        for m, names in found.items()
+    ]
 
 
 def frozen_list(club: Club, month: dt.date, rating_list: str | None = None) -> FrozenList:
@@ -164,7 +170,9 @@ def changes(frozen: FrozenList, rows_now: list[dict[str, Any]]) -> dict[str, Any
 TOURNAMENT_ACTIONS = ("correct-result", "delete", "change-date", "publish", "unpublish")
 MEMBER_ACTIONS = ("merge", "unmerge", "member-left", "member-returned")
 TOURNAMENT_TARGET = re.compile(r"tournament (\d+)")
-NO_LIST_SETTINGS = {"time-zone", "moves-link-days", "slug"}  # club/services/club_settings.py
+# The settings no published list depends on (club/services/club_settings.py): a list keeps the
+# day it was published for, whatever the list day says later.
+NO_LIST_SETTINGS = {"time-zone", "moves-link-days", "slug", "list-day"}
 MEMBER_TARGET = re.compile(r"member (\d+)")
 
 
@@ -191,7 +199,7 @@ def corrections_since(frozen: FrozenList) -> list[dict[str, Any]]:
         if about is not None:
             found.append({"action": entry.action, "when": entry.when, **about})
     _known_tournaments(found)
-    return [f for f in found if any(d < frozen.month for d in f.pop("dates")) or f.pop("always")]
+    return [f for f in found if any(d < frozen.day for d in f.pop("dates")) or f.pop("always")]
 
 
 def _dates(entry: AuditEntry, key: str) -> list[dt.date]:

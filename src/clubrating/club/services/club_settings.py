@@ -180,6 +180,16 @@ SETTINGS: tuple[Setting, ...] = (
         replays=False,
     ),
     Setting(
+        "list-day",
+        "list_day",
+        _whole(1, bounds.MAX_LIST_DAY),
+        N_(
+            "the day of the month (1 to 28) whose start a month's list stands at: it holds "
+            "the games before that day; the lists published already keep their day"
+        ),
+        replays=False,
+    ),
+    Setting(
         "language",
         "language",
         _language,

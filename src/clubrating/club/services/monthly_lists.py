@@ -1,5 +1,6 @@
 """Publishing a monthly list: every rating list of the club (or one) frozen as it stood at the
-start of the month's first day, stored once and never changed by a later correction (docs/
+start of the month's list day (the club's ``list-day``, the 1st by default), stored with that day
+once and never changed by a later correction (docs/
 ratings.md, "Monthly lists"). A month published already is refused; ``replace`` publishes it
 again from today's history, on the arbiter's explicit word, with the old figures in the audit.
 """
@@ -30,16 +31,18 @@ def publish_month(
     rating_list: str | None = None,
     replace: bool = False,
 ) -> Outcome:
-    """Freeze the lists of ``month`` (its first day) in one transaction with its audit entry."""
+    """Freeze the lists of ``month`` as they stood at the start of its list day (the club's
+    setting when published, stored with each list) in one transaction with its audit entry."""
     month = month.replace(day=1)
-    if month > zones.today(club.time_zone):
-        raise Refused(
-            gettext_noop("the list of %(month)s is frozen from %(day)s on, which has not come"),
-            month=f"{month:%Y-%m}",
-            day=month.isoformat(),
-        )
     with history_write(club) as locked:
-        lists = _chosen(lists_on(locked, month), rating_list, month)
+        day = month.replace(day=locked.list_day)
+        if day > zones.today(locked.time_zone):
+            raise Refused(
+                gettext_noop("the list of %(month)s is frozen from %(day)s on, which has not come"),
+                month=f"{month:%Y-%m}",
+                day=day.isoformat(),
+            )
+        lists = _chosen(lists_on(locked, day), rating_list, day)
         held = FrozenList.objects.filter(club=locked, month=month, rating_list__in=lists)
         old = {f.rating_list: _summary(f) for f in held}
         if old and not replace:
@@ -55,7 +58,12 @@ def publish_month(
         now = timezone.now()
         for name, rows in lists.items():
             frozen = FrozenList.objects.create(
-                club=locked, rating_list=name, month=month, published_at=now, published_by=who
+                club=locked,
+                rating_list=name,
+                month=month,
+                day=day,
+                published_at=now,
+                published_by=who,
             )
             FrozenRow.objects.bulk_create(_frozen_rows(frozen, rows))
         new = {name: {"players": len(rows)} for name, rows in lists.items()}
@@ -65,7 +73,7 @@ def publish_month(
             "monthly-list-replaced" if old else "monthly-list",
             f"monthly list {month:%Y-%m}",
             old=old or None,
-            new={"month": f"{month:%Y-%m}", "lists": new},
+            new={"month": f"{month:%Y-%m}", "day": day.isoformat(), "lists": new},
         )
     players = sum(len(rows) for rows in lists.values())
     return Outcome(
@@ -87,14 +95,14 @@ def list_names(names: list[str]) -> Text:
 
 
 def _chosen(
-    lists: dict[str, list[ListedRow]], rating_list: str | None, month: dt.date
+    lists: dict[str, list[ListedRow]], rating_list: str | None, day: dt.date
 ) -> dict[str, list[ListedRow]]:
     if rating_list is not None:
         if rating_list not in lists:
             raise Refused(
                 gettext_noop("the club had no %(list)s list on %(day)s (it has: %(lists)s)"),
                 list=Text(rating_list[:40]),
-                day=month.isoformat(),
+                day=day.isoformat(),
                 lists=list_names(list(lists)) if lists else "-",
             )
         return {rating_list: lists[rating_list]}
@@ -104,13 +112,14 @@ def _chosen(
                 "nothing to freeze: no rated game before %(day)s and no initial list; "
                 "nothing was stored"
             ),
-            day=month.isoformat(),
+            day=day.isoformat(),
         )
     return lists
 
 
 def _summary(frozen: FrozenList) -> dict[str, object]:
     return {
+        "day": frozen.day.isoformat(),
         "players": frozen.rows.count(),
         "published_at": frozen.published_at.isoformat(timespec="seconds"),
         "published_by": frozen.published_by,

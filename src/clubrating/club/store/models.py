@@ -68,6 +68,9 @@ class Club(models.Model):
     moves_link_days = models.PositiveIntegerField(
         default=14
     )  # a board's moves link works this many days
+    list_day = models.PositiveIntegerField(
+        default=1
+    )  # the day of the month whose start a monthly list stands at (docs/ratings.md)
     language = models.CharField(
         max_length=8, default="en"
     )  # of its pages when the visitor chose none (web/language.py)
@@ -341,12 +344,14 @@ class CurrentRating(models.Model):
 
 
 class FrozenList(models.Model):
-    """A month's rating list as it stood on the month's first day, published once and never
-    changed by a later correction (docs/ratings.md, "Monthly lists"): stored, not derived."""
+    """A month's rating list as it stood at the start of its day (the club's list day of that
+    month when published), published once and never changed by a later correction
+    (docs/ratings.md, "Monthly lists"): stored, not derived."""
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="frozen_lists")
     rating_list = models.CharField(max_length=10)
-    month = models.DateField()  # the first day of the month: the list holds the games before it
+    month = models.DateField()  # the first day of the month
+    day = models.DateField()  # the day the list stands at: it holds the games before it
     published_at = models.DateTimeField()
     published_by = models.CharField(max_length=150)
 
