@@ -34,6 +34,28 @@ def initial_rows_json(club: Any) -> list[dict[str, Any]]:
     ]
 
 
+def link_text(row: dict[str, Any]) -> str:
+    """A row's link as the listings print it: "= member" when linked, else "? the proposals"."""
+    if row["member_id"] is not None:
+        return "= " + gettext("%(member)s (member %(id)s)") % {
+            "member": row["member"],
+            "id": row["member_id"],
+        }
+    return "? " + (
+        "; ".join(
+            gettext("%(member)s (member %(id)s, %(score)s: %(reasons)s)")
+            % {
+                "member": p["member"],
+                "id": p["member_id"],
+                "score": f"{p['score']:.0f}",
+                "reasons": ", ".join(gettext(reason) for reason in p["reasons"]),
+            }
+            for p in row["proposals"]
+        )
+        or gettext("no member looks like this name")
+    )
+
+
 def print_initial(club: Any) -> None:
     rows = initial_rows_json(club)
     if not rows:
@@ -42,24 +64,7 @@ def print_initial(club: Any) -> None:
     for r in rows:
         listed = f"{r['rating']:g}" + ("" if r["games"] is None else f"/{r['games']}")
         head = f"  {r['number']:>4}  {r['name']:<32} {listed:>9}"
-        if r["member_id"] is not None:
-            print(
-                f"{head} = "
-                + gettext("%(member)s (member %(id)s)")
-                % {"member": r["member"], "id": r["member_id"]}
-            )
-            continue
-        shown = "; ".join(
-            gettext("%(member)s (member %(id)s, %(score)s: %(reasons)s)")
-            % {
-                "member": p["member"],
-                "id": p["member_id"],
-                "score": f"{p['score']:.0f}",
-                "reasons": ", ".join(gettext(reason) for reason in p["reasons"]),
-            }
-            for p in r["proposals"]
-        ) or gettext("no member looks like this name")
-        print(f"{head} ? {shown}")
+        print(f"{head} {link_text(r)}")
     left = sum(1 for r in rows if r["member_id"] is None)
     if left:
         print(
@@ -106,24 +111,7 @@ def print_entries(tournament: Any) -> None:
     rows = entry_rows(tournament)
     unlinked = sum(1 for r in rows if r["member_id"] is None)
     for r in rows:
-        if r["member_id"] is not None:
-            print(
-                f"  {r['number']:>4}  {fit(r['name'], 32)} = "
-                + gettext("%(member)s (member %(id)s)")
-                % {"member": r["member"], "id": r["member_id"]}
-            )
-            continue
-        shown = "; ".join(
-            gettext("%(member)s (member %(id)s, %(score)s: %(reasons)s)")
-            % {
-                "member": p["member"],
-                "id": p["member_id"],
-                "score": f"{p['score']:.0f}",
-                "reasons": ", ".join(gettext(reason) for reason in p["reasons"]),
-            }
-            for p in r["proposals"]
-        ) or gettext("no member looks like this name")
-        print(f"  {r['number']:>4}  {fit(r['name'], 32)} ? {shown}")
+        print(f"  {r['number']:>4}  {fit(r['name'], 32)} {link_text(r)}")
     if unlinked:
         print(
             ngettext(

@@ -24,7 +24,7 @@ from clubrating.formats.csv import spreadsheet_cell
 from clubrating.web import reading, tables
 from clubrating.web.access import ClubAccess, club_view
 from clubrating.web.arbiter import act, arbiter_view, who
-from clubrating.web.views import FIDE_COLUMNS, _download, _page
+from clubrating.web.views import FIDE_COLUMNS, PLAYER_KEYS, _download, _page
 
 
 def _frozen(request: HttpRequest, access: ClubAccess, month: str) -> FrozenList:
@@ -162,18 +162,6 @@ def month_csv(request: HttpRequest, access: ClubAccess, month: str) -> HttpRespo
         writer.writerow([spreadsheet_cell(c) for c in cells])
     filename = f"{access.club.slug}-{frozen.rating_list}-{name}.csv"
     return _download(out.getvalue(), "text/csv; charset=utf-8", filename)
-
-
-PLAYER_KEYS = (
-    "rank",
-    "member_id",
-    "name",
-    "rating",
-    "games",
-    "provisional",
-    "inactive",
-    "last_played",
-)  # the live list's ratings.json keys (web/views.py ratings_document)
 
 
 def _players(access: ClubAccess, frozen: FrozenList) -> list[dict[str, Any]]:

@@ -214,23 +214,21 @@ def ratings_csv(request: HttpRequest, access: ClubAccess) -> HttpResponse:
     )
 
 
+PLAYER_KEYS = (
+    "rank",
+    "member_id",
+    "name",
+    "rating",
+    "games",
+    "provisional",
+    "inactive",
+    "last_played",
+)
+"""A listed player's keys in ratings.json (and a monthly list's JSON)."""
+
+
 def ratings_document(access: ClubAccess, rating_list: str) -> dict[str, Any]:
-    players = [
-        {
-            k: r[k]
-            for k in (
-                "rank",
-                "member_id",
-                "name",
-                "rating",
-                "games",
-                "provisional",
-                "inactive",
-                "last_played",
-            )
-        }
-        for r in pages.club_ratings(access, rating_list)
-    ]
+    players = [{k: r[k] for k in PLAYER_KEYS} for r in pages.club_ratings(access, rating_list)]
     return {
         "club": {"slug": access.club.slug, "name": access.club.name},
         "list": rating_list,
