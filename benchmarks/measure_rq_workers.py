@@ -1,9 +1,10 @@
 """Analysis on RQ: the time for one evening's games with 1, then 2 ``clubrating
 worker`` processes, side by side (alternating runs), each run on a new SQLite database
-(no search cached) and the emptied Redis of scripts/redis.
+(no search cached) and the emptied Redis of scripts/redis; and the same evening analysed by
+``clubrating analyse-club --jobs 1``, then ``--jobs 2``, in the same rounds.
 
-Measured from the workers' start to the last game stored with the ledger rebuilt; the
-workers' start-up (Django, the engine) is inside. Needs redis-server and Stockfish.
+Measured from the workers' (or the command's) start to the last game stored with the ledger
+rebuilt; the start-up (Django, the engine) is inside. Needs redis-server and Stockfish.
 
     .venv/bin/python benchmarks/measure_rq_workers.py --games 12 --plies 60 --nodes 20000 --runs 2
 """
@@ -125,6 +126,22 @@ def one_run(folder: Path, pgn: str, games: int, workers: int, env: dict[str, str
     return time_workers(env, workers, finished)
 
 
+def one_command_run(folder: Path, pgn: str, jobs: int, env: dict[str, str]) -> float:
+    """Seconds of ``clubrating analyse-club --jobs N`` on a new database holding the evening."""
+    database = folder / f"command-{jobs}-{time.monotonic_ns()}.sqlite3"
+    env = {**env, "CLUBRATING_DATABASE_URL": f"sqlite:///{database}"}
+    (folder / "evening.pgn").write_text(pgn)
+    publish_evening(env, folder / "evening.pgn")
+    started = time.monotonic()
+    subprocess.run(
+        [sys.executable, "-m", "clubrating.cli", "analyse-club", "--jobs", str(jobs)],
+        env=env,
+        check=True,
+        capture_output=True,
+    )
+    return time.monotonic() - started
+
+
 def redis_env(nodes: int) -> dict[str, str]:
     """The environment of the commands: scripts/redis's server (started), ``nodes`` a search,
     no opening book, no CLUBRATING_ variable of the caller's."""
@@ -147,10 +164,13 @@ def main() -> int:
     env = redis_env(args.nodes)
     pgn = evening_pgn(args.games, args.plies)
     times: dict[int, list[float]] = {1: [], 2: []}
+    command: dict[int, list[float]] = {1: [], 2: []}
     with tempfile.TemporaryDirectory() as folder:
         for _ in range(args.runs):
             for workers in (1, 2):
                 times[workers].append(one_run(Path(folder), pgn, args.games, workers, env))
+            for jobs in (1, 2):
+                command[jobs].append(one_command_run(Path(folder), pgn, jobs, env))
     print(
         f"{args.games} games of {args.plies} plies at {args.nodes} nodes, {os.cpu_count()} cores, "
         f"{args.runs} runs each"
@@ -160,6 +180,12 @@ def main() -> int:
             f"  {workers} worker{'s' if workers > 1 else ' '}: median "
             f"{statistics.median(seconds):6.1f} s  ({', '.join(f'{s:.1f}' for s in seconds)})"
         )
+    for jobs, seconds in command.items():
+        print(
+            f"  analyse-club --jobs {jobs}: median "
+            f"{statistics.median(seconds):6.1f} s  ({', '.join(f'{s:.1f}' for s in seconds)})"
+        )
+    print(f"  load average at the end: {os.getloadavg()[0]:.2f}")
     return 0
 
 

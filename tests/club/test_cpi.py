@@ -208,6 +208,26 @@ def test_analysing_twice_searches_nothing_the_second_time_and_an_interrupted_run
 
 
 @pytest.mark.engine
+def test_a_games_searches_are_written_in_one_insert_with_it_not_one_a_search(club) -> None:
+    """Two analysis workers on one SQLite file waited on each other's write lock when each
+    search was its own INSERT; a game's searches now go with its facts (and every
+    FLUSH_SECONDS of a long game), so the INSERTs are counted in games, not searches."""
+    publish_games(
+        club,
+        "Openings",
+        dt.date(2026, 3, 3),
+        PLAYERS,
+        [(1, "Anna Berg", "Ben Cole", "1-0", LEGAL), (1, "Cara Dunn", "Dan Eng", "=", RUY)],
+    )
+    with CaptureQueriesContext(connection) as queries:
+        report = analyse(club)
+    inserts = [q for q in queries if q["sql"].startswith("INSERT") and "positionsearch" in q["sql"]]
+    assert report.games == 2 and report.searched > 10
+    assert 1 <= len(inserts) <= report.games
+    assert PositionSearch.objects.count() >= report.searched
+
+
+@pytest.mark.engine
 def test_reanalyse_takes_only_games_analysed_with_other_settings(club, evening) -> None:
     analyse(club)
     assert analyse_games(club, nodes=NODES + 1, jobs=1).games == 0  # not asked: kept as they are

@@ -18,6 +18,7 @@ from __future__ import annotations
 import io
 import multiprocessing.util
 import os
+import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass
@@ -60,6 +61,8 @@ from clubrating.words import N_, Nn_
 
 Progress = Callable[[int, int, GameFacts], None]
 CacheKey = tuple[str, str]  # (position, settings)
+# How long new searches may wait in memory before they are written (DatabaseCache).
+FLUSH_SECONDS = 10.0
 
 
 # --- the search cache over PositionSearch --------------------------------------------------
@@ -70,16 +73,22 @@ class DatabaseCache:
 
     ``prefetch`` reads every search of a game's positions in one query (per
     500 positions); ``get`` then answers from memory, and asks the database
-    only for a position that was not prefetched. ``put`` writes at once (one
-    INSERT, a concurrent twin ignored) unless ``write_through`` is False, in
-    which case ``flush`` writes what was put in one bulk INSERT.
+    only for a position that was not prefetched. ``put`` keeps a search to
+    write; what was put is written in one bulk INSERT (a concurrent twin
+    ignored) by ``flush``, which :func:`store_analysis` calls with the game, and
+    by ``put`` itself once ``flush_seconds`` passed since the last write: an
+    interrupted run loses at most that much engine time, and a worker holds the
+    database's write lock a few times a minute instead of once a search (one
+    INSERT a search made two SQLite workers wait on each other's lock:
+    docs/benchmarks.md, "Analysis on RQ workers").
     """
 
-    def __init__(self, *, write_through: bool = True) -> None:
-        self.write_through = write_through
+    def __init__(self, *, flush_seconds: float = FLUSH_SECONDS) -> None:
+        self.flush_seconds = flush_seconds
         self._known: dict[CacheKey, tuple[SearchLine, ...]] = {}
         self._asked: set[CacheKey] = set()
         self._pending: dict[CacheKey, str] = {}
+        self._flushed = time.monotonic()
 
     def prefetch(
         self, positions: Iterable[str], settings: Sequence[str]
@@ -120,7 +129,7 @@ class DatabaseCache:
     def put_many(self, searches: dict[CacheKey, tuple[SearchLine, ...]]) -> None:
         self._known.update(searches)
         self._pending.update({key: encode_lines(lines) for key, lines in searches.items()})
-        if self.write_through:
+        if time.monotonic() - self._flushed >= self.flush_seconds:
             self.flush()
 
     def flush(self) -> int:
@@ -131,6 +140,7 @@ class DatabaseCache:
         ]
         PositionSearch.objects.bulk_create(rows, batch_size=INSERT_BATCH, ignore_conflicts=True)
         self._pending.clear()
+        self._flushed = time.monotonic()
         return len(rows)
 
 
@@ -326,7 +336,8 @@ Outcome = tuple[int, GameFacts | str, dict[CacheKey, tuple[SearchLine, ...]]]
 def _in_process(
     config: AnalysisConfig, jobs_in: Iterator[tuple[int, str, Any]], cache: DatabaseCache
 ) -> Iterator[Outcome]:
-    """One engine in this process, searches written to the database as they are made."""
+    """One engine in this process, its searches written with each game (and every
+    ``FLUSH_SECONDS`` of a long one)."""
     with Analyzer(config, cache=cache) as analyzer:
         for game_id, pgn, _ in jobs_in:
             try:
@@ -385,12 +396,12 @@ def store_analysis(
     a game deleted or unpublished meanwhile, or whose moves the arbiter corrected while
     the engine read the old ones, is left alone (the new moves have their own job)."""
     with history_write(game.tournament.club_id):
+        cache.put_many(searches)
+        cache.flush()  # the searches are the position's, kept whatever becomes of the game
         if not Game.objects.filter(
             pk=game.pk, tournament__status=TournamentStatus.PUBLISHED, moves=game.moves
         ).exists():
             return False
-        if searches:
-            cache.put_many(searches)
         forget_entries(game)  # new facts: the next rebuild writes them anew
         GameAnalysis.objects.update_or_create(
             game=game,
