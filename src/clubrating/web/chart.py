@@ -102,9 +102,9 @@ def rating_chart(
         )
         # above the plot, in its top margin: the line never runs through the word (a long one in
         # Russian)
+        provisional = escape(gettext("provisional"))  # named first: xgettext skips f-strings
         out.append(
-            f'<text class="provisional-label" x="{LEFT + 4}" '
-            f'y="{TOP - 3}">{escape(gettext("provisional"))}</text>'
+            f'<text class="provisional-label" x="{LEFT + 4}" y="{TOP - 3}">{provisional}</text>'
         )
     for value in range(int(y_min), int(y_max) + 1, step):
         out.append(

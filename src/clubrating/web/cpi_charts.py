@@ -227,10 +227,8 @@ def factor_bars(averages: dict[str, dict[str, Any]], *, title: str) -> str:
             continue
         out.append(f'<rect class="track" x="{x0}" y="{top + 4}" width="{plot}" height="14"/>')
         if value is None:
-            out.append(
-                f'<text class="axis na" x="{x0 + 6}" '
-                f'y="{top + 15}">{gettext("not available")}</text>'
-            )
+            not_available = gettext("not available")  # named first: xgettext skips f-strings
+            out.append(f'<text class="axis na" x="{x0 + 6}" y="{top + 15}">{not_available}</text>')
         else:
             out.append(
                 f'<rect class="bar" x="{x0}" y="{top + 4}" width="{plot * value:.1f}" height="14">'

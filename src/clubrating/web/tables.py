@@ -22,7 +22,8 @@ def _change_class(change: float | None) -> str:
 
 def rating_rows(rows: Iterable[dict[str, Any]], base: str, *, provisional: bool) -> SafeString:
     tr = '<tr class="provisional">' if provisional else "<tr>"
-    tag = f' <span class="tag">{escape(gettext("provisional"))}</span>' if provisional else ""
+    provisional_text = escape(gettext("provisional"))  # named first: xgettext skips f-strings
+    tag = f' <span class="tag">{provisional_text}</span>' if provisional else ""
     out = [
         f'{tr}<td class="num">{r["rank"] or ""}</td><td><a '
         f'href="{escape(base)}p/{r["member_id"]}/">{escape(r["name"])}</a>{tag}</td><td '
@@ -57,13 +58,11 @@ def frozen_rows(rows: Iterable[dict[str, Any]], base: str, *, compared: bool) ->
 
 def history_rows(history: Iterable[dict[str, Any]], base: str, *, is_arbiter: bool) -> SafeString:
     out = []
+    not_rated_text = gettext("not rated")  # named first: xgettext skips f-strings
+    not_rated = f'<span class="not-rated">{escape(not_rated_text)}</span>'
     for t in history:
         written = f"<td>{escape(t['name_as_written'])}</td>" if is_arbiter else ""
-        rating = (
-            f"{t['before_text']} → {t['after_text']}"
-            if t["rated"]
-            else f'<span class="not-rated">{escape(gettext("not rated"))}</span>'
-        )
+        rating = f"{t['before_text']} → {t['after_text']}" if t["rated"] else not_rated
         out.append(
             f'<tr><td>{t["date"]}</td><td><a href="{escape(base)}t/{t["tournament_id"]}/">'
             f'{escape(t["tournament"])}</a></td>{written}<td class="num">{t["score_text"]}</td>'
@@ -75,13 +74,13 @@ def history_rows(history: Iterable[dict[str, Any]], base: str, *, is_arbiter: bo
 
 def game_rows(games: Iterable[dict[str, Any]], base: str) -> SafeString:
     out = []
+    not_rated_text = gettext("not rated")  # named first: xgettext skips f-strings
+    not_rated = f' <span class="not-rated">{escape(not_rated_text)}</span>'
     for g in games:
         opponent = escape(g["opponent"])
         if g["opponent_member_id"]:
             opponent = f'<a href="{escape(base)}p/{g["opponent_member_id"]}/">{opponent}</a>'
-        unrated = (
-            "" if g["rated"] else f' <span class="not-rated">{escape(gettext("not rated"))}</span>'
-        )
+        unrated = "" if g["rated"] else not_rated
         out.append(
             f"<tr><td>{g['date']}</td><td>{escape(g['tournament'])}</td>"
             f'<td class="num">{g["round"]}</td>'
@@ -97,14 +96,15 @@ def tournament_rows(rows: Iterable[dict[str, Any]], base: str) -> SafeString:
     winners (several: a shared first place), whether games have moves."""
     b = escape(base)
     out = []
+    in_progress, draft_text = gettext("in progress, not rated yet"), gettext("draft")
     for t in rows:
         s = t["summary"]
         draft = (
             ""
             if t["is_published"]
-            else f' <span class="tag">{escape(gettext("in progress, not rated yet"))}</span>'
+            else f' <span class="tag">{escape(in_progress)}</span>'
             if t["paired_rounds"]
-            else f' <span class="tag">{escape(gettext("draft"))}</span>'
+            else f' <span class="tag">{escape(draft_text)}</span>'
         )
         kind = escape(label(t["time_control"])) + (
             "" if t["is_rated"] else escape(", " + gettext("bughouse (not rated)"))
@@ -158,10 +158,9 @@ def crosstable_rows(
     """The tournament page's standings and crosstable (pages.tournament's ``players``): place,
     number, name, team, points, a cell a round, the tie-breaks, and once rated the rating."""
     b = escape(base)
-    unranked = (
-        f'<span class="not-rated" title="{escape(gettext("not ranked in the file"))}">–</span>'
-    )
-    not_rated = f'<span class="not-rated">{escape(gettext("not rated"))}</span>'
+    not_ranked, not_rated_text = gettext("not ranked in the file"), gettext("not rated")
+    unranked = f'<span class="not-rated" title="{escape(not_ranked)}">–</span>'
+    not_rated = f'<span class="not-rated">{escape(not_rated_text)}</span>'
     out = []
     for p in players:
         name = escape(p["name"])

@@ -585,7 +585,7 @@ SENTENCES: dict[str, Writer] = {
     "distinct": _template(gettext_noop("%(t)s marked as two different people")),
     "undistinct": _template(gettext_noop("%(t)s may be one person again")),
     "member-flags": lambda t, o, n: (
-        f"{target_shown(t)}: {changes_text(o, n) or _('nothing changed')}"
+        target_shown(t) + ": " + (changes_text(o, n) or _("nothing changed"))
     ),
     "rename": _template(gettext_noop("%(t)s renamed from '%(old_name)s' to '%(new_name)s'")),
     "monthly-list": _monthly_list,
