@@ -235,7 +235,13 @@ def test_the_command(capsys: pytest.CaptureFixture[str], tmp_path: object) -> No
         ("correct-result", game.tournament_id, "2026-10-06")
     ]
     assert main(["monthly", "show", "2026-11"]) == 0
-    assert "Anna Smith" in capsys.readouterr().out
+    text = capsys.readouterr().out
+    since = text[text.index("Since publication") :]  # the month page's section, as text
+    for m in shown["moved"]:
+        line = next(x for x in since.splitlines() if x.strip().startswith(m["name"]))
+        assert f"{m['rating_published']:.1f} -> {m['rating_live']:.1f}" in line
+        assert f"{m['rank_published'] or '-'} -> {m['rank_live'] or '-'}" in line
+    assert "a result corrected - October (2026-10-06)" in since
     for bad in (["show", "November"], ["show"], ["show", "2026-10"], ["publish", "2026-00"]):
         assert main(["monthly", *bad]) == 2
         err = capsys.readouterr().err

@@ -90,6 +90,49 @@ def _show(args: argparse.Namespace, frozen: Any) -> None:
     if differs:
         print(gettext("a later change moved the live list of that day; this list stays as it was"))
     _table(rows)
+    _print_since_publication(frozen, today)
+
+
+def _print_since_publication(frozen: Any, today: Any) -> None:
+    """The month page's "Since publication" as text: who stands elsewhere on the live list of
+    the list's day (published -> live) and the changes since publication that moved them."""
+    print()
+    print(gettext("Since publication"))
+    moved = moves(frozen, today)
+    if not moved:
+        print(gettext("Nothing moved: the live list of that day is still this one."))
+        return
+    print(
+        gettext(
+            "On the live list of the same day, as today's history gives it, these players stand "
+            "elsewhere:"
+        )
+    )
+    headings = [
+        pgettext("rating list", "name"),
+        gettext("Rating: published → live"),
+        gettext("Rank: published → live"),
+    ]
+    w = widths(headings, (32, 0, 0))
+    print(f"  {fit(headings[0], w[0])}  {fit(headings[1], w[1], '>')}  {headings[2]}")
+    for m in moved:
+        rating = f"{fmt_rating(m.rating_then) or '-'} -> {fmt_rating(m.rating_now) or '-'}"
+        rank = f"{m.rank_then or '-'} -> {m.rank_now or '-'}"
+        print(f"  {fit(m.name, w[0])}  {fit(rating, w[1], '>')}  {rank}")
+    corrections = frozen_lists.corrections_since(frozen)
+    if corrections:
+        print(gettext("Changes made since publication that moved them:"))
+    named = frozen_lists.members_named({c["member_id"] for c in corrections if "member_id" in c})
+    for c in corrections:
+        day = zones.local_text(c["when"], frozen.club.time_zone)[:10]
+        what = gettext(frozen_lists.ACTIONS[c["action"]])
+        if c.get("tournament") is not None:
+            about = f"{c['tournament'].name} ({c['tournament'].date:%Y-%m-%d})"
+        elif "member_id" in c:
+            about = named.get(c["member_id"], {}).get("name", "")
+        else:
+            about = c.get("name") or ", ".join(c.get("settings", ()))
+        print(f"  {day}: {what}" + (f" - {about}" if about else ""))
 
 
 def _since_publication(frozen: Any, today: Any) -> dict[str, Any]:

@@ -10,7 +10,7 @@ import io
 from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
-from django.utils.translation import gettext, gettext_noop
+from django.utils.translation import gettext
 from django.views.decorators.http import require_POST, require_safe
 
 from clubrating.club.derived.frozen_lists import Move, differs_from_replay, live_list, moves
@@ -81,20 +81,6 @@ def month_page(request: HttpRequest, access: ClubAccess, month: str) -> HttpResp
     )
 
 
-ACTIONS = {
-    "correct-result": gettext_noop("a result corrected"),
-    "delete": gettext_noop("a tournament deleted"),
-    "change-date": gettext_noop("a tournament's date changed"),
-    "publish": gettext_noop("a tournament published"),
-    "unpublish": gettext_noop("a tournament unpublished"),
-    "merge": gettext_noop("two members merged"),
-    "unmerge": gettext_noop("a merge undone"),
-    "member-left": gettext_noop("a member's leaving day"),
-    "member-returned": gettext_noop("a member's return"),
-    "settings": gettext_noop("the list's rules changed"),
-}
-
-
 def _since_publication(access: ClubAccess, frozen: FrozenList) -> dict[str, Any]:
     """Who moved on the live list of the frozen list's day, and the audit entries that moved
     them (docs/ratings.md, "Monthly lists")."""
@@ -115,7 +101,7 @@ def _since_publication(access: ClubAccess, frozen: FrozenList) -> dict[str, Any]
         )
 
     for c in corrections:
-        c["what"] = gettext(ACTIONS[c["action"]])
+        c["what"] = gettext(frozen_lists.ACTIONS[c["action"]])
         c["day"] = zones.local_text(c["when"], access.club.time_zone)[:10]
         if "member_id" in c:
             c["member_name"] = shown(c["member_id"], named.get(c["member_id"], {}).get("name", ""))

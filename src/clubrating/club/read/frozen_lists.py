@@ -165,6 +165,20 @@ def changes(frozen: FrozenList, rows_now: list[dict[str, Any]]) -> dict[str, Any
     }
 
 
+# What each audit action that can move a published list is called where the list is shown.
+ACTIONS = {
+    "correct-result": gettext_noop("a result corrected"),
+    "delete": gettext_noop("a tournament deleted"),
+    "change-date": gettext_noop("a tournament's date changed"),
+    "publish": gettext_noop("a tournament published"),
+    "unpublish": gettext_noop("a tournament unpublished"),
+    "merge": gettext_noop("two members merged"),
+    "unmerge": gettext_noop("a merge undone"),
+    "member-left": gettext_noop("a member's leaving day"),
+    "member-returned": gettext_noop("a member's return"),
+    "settings": gettext_noop("the list's rules changed"),
+}
+
 # The audit actions that rebuild the history from a tournament on, and the members' ones that
 # change who is on a list: what can move a published list's day (club/services/).
 TOURNAMENT_ACTIONS = ("correct-result", "delete", "change-date", "publish", "unpublish")
