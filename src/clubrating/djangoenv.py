@@ -285,10 +285,8 @@ def _check_exists() -> None:
 def _check_schema(path: str, reason: str) -> None:
     """A read-only database cannot be migrated: it must be up to date already."""
     from django.db import connection
-    from django.db.migrations.executor import MigrationExecutor
 
-    executor = MigrationExecutor(connection)
-    if executor.migration_plan(executor.loader.graph.leaf_nodes()):
+    if not schema_is_newest(connection):
         raise InputError(
             N_(
                 "the database needs a schema update and is read-only here (%(reason)s): "
@@ -297,6 +295,15 @@ def _check_schema(path: str, reason: str) -> None:
             file=path,
             reason=reason,
         )
+
+
+def schema_is_newest(connection: Any) -> bool:
+    """Whether every migration is applied to ``connection``'s database: its tables are what the
+    models describe (not so after Django's ``migrate club NNNN`` to an older state)."""
+    from django.db.migrations.executor import MigrationExecutor
+
+    executor = MigrationExecutor(connection)
+    return not executor.migration_plan(executor.loader.graph.leaf_nodes())
 
 
 # Any fixed 64-bit key of our own: PostgreSQL's advisory locks are named by a number
@@ -315,18 +322,17 @@ def migrate_once() -> None:
     from django.apps import apps
     from django.core.management import call_command
     from django.db import connection
-    from django.db.migrations.executor import MigrationExecutor
     from django.db.models.signals import post_migrate
 
     with _migration_lock(connection):
-        executor = MigrationExecutor(connection)
-        if executor.migration_plan(executor.loader.graph.leaf_nodes()):
+        if not schema_is_newest(connection):
             call_command("migrate", verbosity=0, interactive=False)
         else:
             # Up to date, as nearly every time: ``migrate`` would still render every model's
             # historical state and signal every app, most of a command's start (docs/testing.md).
             # Only the club's receivers must run then (a new version's CPI definitions re-score
             # the stored analyses); Django's own create what migrations add: nothing to do.
+            # ``newest``: the receivers need not read the migrations again to know it.
             club = apps.get_app_config("club")
             post_migrate.send(
                 sender=club,
@@ -336,6 +342,7 @@ def migrate_once() -> None:
                 using=connection.alias,
                 plan=[],
                 apps=apps,
+                newest=True,
             )
 
 

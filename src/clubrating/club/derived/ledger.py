@@ -22,12 +22,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.models import Count as CountOf  # cpi.factors has a Count of its own
 from django.db.models import F, FloatField, Max, OuterRef, Q, Subquery
 from django.db.models.fields.json import KeyTextTransform
 from django.db.models.functions import Cast
 from django.utils import timezone
 
+from clubrating import djangoenv
 from clubrating.club.store.locking import history_write
 from clubrating.club.store.models import (
     Club,
@@ -256,13 +258,16 @@ def ledger_is_current(club: Club) -> bool:
     return _is_current(_ledger_samples(Club.objects.filter(pk=club.pk)).get())
 
 
-def rescore_after_upgrade(plan: Any = None, **_: Any) -> None:
+def rescore_after_upgrade(using: str = DEFAULT_DB_ALIAS, newest: bool = False, **_: Any) -> None:
     """Django's ``post_migrate``: a new version whose presets or factor definitions changed
     re-scores each club's stored analyses at once (never the engine), so that no page shows a
     CPI computed by the old rules. Every command migrates first: when all clubs are current
-    this costs one query. Not after a migration backwards: the tables are older than the
-    models then (a column added since is not there yet)."""
-    if plan and any(backwards for _migration, backwards in plan):
+    this costs one query. Only on the newest schema: after Django's ``migrate`` to an older
+    state (``migrate club 0030``, backwards or forwards from ``zero``, or again with nothing
+    to apply) the tables are older than the models (a column added since is not there yet).
+    ``newest``: :func:`clubrating.djangoenv.migrate_once` found nothing to apply (the start of a
+    command); else the migrations are read again to know."""
+    if not newest and not djangoenv.schema_is_newest(connections[using]):
         return
     for club in _ledger_samples(Club.objects.all()).iterator():
         if not _is_current(club):
