@@ -28,7 +28,8 @@ from django.test import Client
 from clubrating.analysis.engine import DEFAULT_ENGINE, EngineSettings
 from clubrating.analysis.runner import AnalysisConfig, Analyzer, analyse_games
 from clubrating.demo.selfplay import GameOrder, Referee, side_for
-from clubrating.demo.build import DemoSettings, build_atomically, build_demo, last_club_night
+from clubrating.demo.arbiter import build_demo
+from clubrating.demo.build import DemoSettings, build_atomically, last_club_night
 from clubrating.cpi.facts import Color
 from clubrating.cpi.factors import acpl
 from clubrating.errors import InputError
@@ -425,7 +426,7 @@ def test_a_failure_in_a_database_that_exists_already_leaves_no_club() -> None:
     )
     with pytest.raises(InputError, match="no Polyglot opening book here"):
         build_atomically(
-            settings, "sqlite:///any.sqlite3", lambda: None
+            settings, "sqlite:///any.sqlite3", lambda: None, build_demo
         )  # Django runs: one transaction
     assert not Club.objects.exists() and not Tournament.objects.exists()
     assert not Member.objects.exists() and not Game.objects.exists()

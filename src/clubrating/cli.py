@@ -21,7 +21,7 @@ from clubrating import __version__
 from clubrating import djangoenv
 from clubrating.commands import BY_NAME, MODULES, VERBS
 from clubrating.commands.argparse_words import VERSION_HELP, speak_the_command_language
-from clubrating.commands.output import examples, option
+from clubrating.commands.output import examples, option, verb_help
 from clubrating.djangoenv import gettext
 from clubrating.errors import ClubratingError
 from clubrating.words import LAYOUT, control_name, escape_controls, find_control
@@ -97,7 +97,7 @@ def build_parser(verb: str | None = None) -> argparse.ArgumentParser:
     )
     if verb == "":
         for each in VERBS:
-            subparsers.add_parser(each.name, help=gettext(each.help) % dict(each.words))
+            subparsers.add_parser(each.name, help=verb_help(each.name))
         return parser
     for module in MODULES if verb is None else (BY_NAME[verb].path,):
         importlib.import_module(module).register(subparsers, common)

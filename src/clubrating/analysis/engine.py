@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ctypes
 import logging
 import os
 import re
@@ -25,6 +26,7 @@ import chess
 import chess.engine
 
 from clubrating.analysis.defaults import (
+    env_seconds,
     DEFAULT_ENGINE as DEFAULT_ENGINE,
     DEFAULT_NODES as DEFAULT_NODES,
 )
@@ -118,25 +120,6 @@ def game_budget(settings: EngineSettings) -> float:
     return seconds if seconds is not None else MAX_PLIES * settings.nodes / BUDGET_NODES_PER_S
 
 
-def env_seconds(name: str) -> float | None:
-    """A number of seconds above 0 from the environment variable ``name``; None when unset.
-    Anything else is an InputError naming the variable."""
-    text = os.environ.get(name, "").strip()
-    if not text:
-        return None
-    try:
-        value = float(text)
-    except ValueError:
-        value = 0.0
-    if not value > 0:
-        raise InputError(
-            N_("%(name)s must be a number of seconds above 0, not %(text)s"),
-            name=name,
-            text=repr(text),
-        )
-    return value
-
-
 _PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
 
 
@@ -146,8 +129,6 @@ def die_with_parent(sig: int = signal.SIGKILL) -> None:
     (orphans once kept searching for minutes). Elsewhere: nothing."""
     if not sys.platform.startswith("linux"):
         return
-    import ctypes
-
     libc = ctypes.CDLL(None, use_errno=True)
     libc.prctl(_PR_SET_PDEATHSIG, int(sig), 0, 0, 0)
 

@@ -1,4 +1,5 @@
 from django.apps import AppConfig
+from django.db.models.signals import post_migrate
 
 
 class ClubConfig(AppConfig):
@@ -10,9 +11,8 @@ class ClubConfig(AppConfig):
 
     def ready(self) -> None:
         # The app's wiring (the top of club's layers, tests/test_layers.py): the tasks layer's
-        # receivers of the services' signals, connected once Django has started.
-        from django.db.models.signals import post_migrate
-
+        # receivers of the services' signals, connected once Django has started: here, as the
+        # modules that hold them import the app's models, which Django loads after this module.
         from clubrating.club.jobs import tasks  # noqa: F401
         from clubrating.club.derived.ledger import rescore_after_upgrade
 

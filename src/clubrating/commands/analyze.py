@@ -13,7 +13,15 @@ from typing import TYPE_CHECKING, Any
 from clubrating import __version__
 
 from clubrating.analysis.defaults import DEFAULT_BOOK, DEFAULT_ENGINE, DEFAULT_NODES
-from clubrating.commands.output import MAX_JOBS, MAX_NODES, examples, option, print_json, wants_json
+from clubrating.commands.output import (
+    MAX_JOBS,
+    MAX_NODES,
+    examples,
+    option,
+    print_json,
+    verb_help,
+    wants_json,
+)
 from clubrating import djangoenv
 from clubrating.djangoenv import gettext
 from clubrating.commands.cpi_words import depth_line, factor_table, plays_like
@@ -44,7 +52,7 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     parser = subparsers.add_parser(
         "analyze",
         parents=[common],
-        help=gettext("engine analysis and CPI of every game of a PGN file"),
+        help=verb_help("analyze"),
         description=gettext(
             "Analyse every game of a PGN file with a UCI engine (one search per position, "
             "MultiPV 3) and print each player's eleven CPI factors and ΔCPI."

@@ -9,7 +9,7 @@ from typing import Any
 
 from clubrating import djangoenv
 from clubrating.djangoenv import gettext
-from clubrating.commands.output import examples, print_json, wants_json
+from clubrating.commands.output import examples, print_json, verb_help, wants_json
 from clubrating.commands.club import report, the_club, who
 from clubrating.errors import InputError
 from clubrating.words import N_
@@ -88,7 +88,7 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     p = subparsers.add_parser(
         "arbiter",
         parents=[common],
-        help=gettext("add, remove or list the club's arbiter logins"),
+        help=verb_help("arbiter"),
         description=gettext(
             "Manage who may log in to the website as an arbiter of a club. A login holds a name "
             "and a password, nothing more."

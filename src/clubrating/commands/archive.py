@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from clubrating.djangoenv import gettext
-from clubrating.commands.output import open_database, examples, print_json, wants_json
+from clubrating.commands.output import examples, open_database, print_json, verb_help, wants_json
 from clubrating.commands.club import _add, the_club, who
 from clubrating.errors import InputError
 from clubrating.words import N_
@@ -91,14 +91,13 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
         common,
         "export-club",
         cmd_export_club,
-        gettext("write one club's whole history to a portable archive (gzip'd JSON lines)"),
         "clubrating export-club --club riverside riverside.jsonl.gz",
     )
     p.add_argument("file", metavar="FILE", help=gettext("the archive to write"))
     p = subparsers.add_parser(
         "import-club",
         parents=[common],
-        help=gettext("load a club's archive into this database, in one transaction"),
+        help=verb_help("import-club"),
         description=gettext(
             "Load an archive written by export-club into this database (SQLite or "
             "PostgreSQL), with new ids; refused if a club of the same short name is "

@@ -141,10 +141,6 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
         common,
         "backup",
         cmd_backup,
-        gettext(
-            "copy the whole database into a new file, safe while "
-            "the server runs (SQLite's backup API, pg_dump)"
-        ),
         "clubrating backup; clubrating backup nightly.sqlite3",
     )
     p.add_argument(
@@ -158,7 +154,6 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
         common,
         "restore",
         cmd_restore,
-        gettext("load a backup into an empty database, then apply the migrations newer than it"),
         "clubrating --database sqlite:///restored.sqlite3 restore nightly.sqlite3",
     )
     p.add_argument("file", metavar="FILE", help=gettext("a file written by clubrating backup"))
@@ -167,9 +162,5 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
         common,
         "status",
         cmd_status,
-        gettext(
-            "the installation's health, as /healthz reports it: database, "
-            "migrations, analysis queue, workers (exit 1 when not healthy)"
-        ),
         "clubrating status --json",
     )

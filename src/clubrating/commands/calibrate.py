@@ -23,7 +23,7 @@ from typing import Any
 
 from clubrating import __version__
 from clubrating.analysis.defaults import DEFAULT_BOOK, DEFAULT_ENGINE, DEFAULT_NODES
-from clubrating.commands.output import examples, option, print_json, wants_json, whole
+from clubrating.commands.output import examples, option, print_json, verb_help, wants_json, whole
 from clubrating.djangoenv import gettext
 from clubrating.cpi import factors as factor_definitions
 from clubrating.cpi.fitting import (
@@ -49,7 +49,7 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     parser = subparsers.add_parser(
         "calibrate",
         parents=[common],
-        help=gettext("fit the CPI weights and its Elo-equivalent on rated games"),
+        help=verb_help("calibrate"),
         description=gettext(
             "Analyse rated games (WhiteElo/BlackElo tags) of one rating pool and one time "
             "control, fit the ΔCPI weights and the mapping from CPI to the pool's rating, "

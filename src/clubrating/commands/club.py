@@ -15,7 +15,7 @@ from typing import Any, cast
 
 from clubrating.club.read.clubs import find_club
 from clubrating.club.services.clubs import create_club
-from clubrating.commands.output import open_database, examples, print_json, wants_json
+from clubrating.commands.output import examples, open_database, print_json, verb_help, wants_json
 from clubrating.djangoenv import gettext
 from clubrating.errors import InputError
 from clubrating.words import N_
@@ -82,9 +82,10 @@ def _add(
     common: argparse.ArgumentParser,
     name: str,
     handler: Handler,
-    help: str,
     example: str,
 ) -> argparse.ArgumentParser:
+    """``name``'s parser, its help and description the line of the verbs' table."""
+    help = verb_help(name)
     parser = subparsers.add_parser(
         name, parents=[common], help=help, description=help, epilog=examples(example)
     )
@@ -136,7 +137,6 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
         common,
         "init",
         cmd_init,
-        gettext("create a club in the database"),
         "clubrating init 'Riverside Chess Club'",
     )
     p.add_argument("name", help=gettext("the club's full name"))

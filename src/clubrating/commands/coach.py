@@ -7,7 +7,7 @@ import argparse
 from typing import Any
 
 from clubrating.club.read.members import get_member
-from clubrating.commands.output import examples, print_json, wants_json
+from clubrating.commands.output import examples, print_json, verb_help, wants_json
 from clubrating.djangoenv import gettext, language, ngettext
 from clubrating.commands.club import the_club
 from clubrating.cpi.coach import DEFAULT_LIMIT, FACTORS, Hint
@@ -143,7 +143,7 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     p = subparsers.add_parser(
         "coach",
         parents=[common],
-        help=gettext("a member's weakest CPI factor and exercises from their own games"),
+        help=verb_help("coach"),
         description=gettext(
             "Coach by CPI (spec C6): the factor that costs the member the most ΔCPI a game, beside "
             "the club's average, and positions from the member's latest analysed games where they "

@@ -21,6 +21,7 @@ from clubrating.commands.output import (
     examples,
     option,
     print_json,
+    verb_help,
     wants_json,
     whole,
 )
@@ -366,11 +367,13 @@ def _fairplay_table(members: list[dict[str, Any]]) -> list[str]:
 
 
 def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
-    def add(
-        name: str, handler: Any, help: str, description: str, example: str
-    ) -> argparse.ArgumentParser:
+    def add(name: str, handler: Any, description: str, example: str) -> argparse.ArgumentParser:
         parser = subparsers.add_parser(
-            name, parents=[common], help=help, description=description, epilog=examples(example)
+            name,
+            parents=[common],
+            help=verb_help(name),
+            description=description,
+            epilog=examples(example),
         )
         parser.add_argument(
             "--club",
@@ -386,19 +389,8 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
         "the facts and rebuild the CPI ledger. An interrupted run resumes where it stopped. (A "
         "PGN file without a database: 'clubrating analyze GAMES.pgn'.)"
     )
-    for name, handler, help in (
-        (
-            ANALYSE_CLUB,
-            cmd_analyse,
-            gettext("engine analysis of the club's published games with moves"),
-        ),
-        (
-            OLD_ANALYSE,
-            cmd_analyse_old_name,
-            gettext("old name of %(verb)s (goes in the next release)") % {"verb": ANALYSE_CLUB},
-        ),
-    ):
-        p = add(name, handler, help, description, f"clubrating {name} --nodes 150000 --jobs 2")
+    for name, handler in ((ANALYSE_CLUB, cmd_analyse), (OLD_ANALYSE, cmd_analyse_old_name)):
+        p = add(name, handler, description, f"clubrating {name} --nodes 150000 --jobs 2")
         p.add_argument(
             "--nodes",
             type=whole(1, MAX_NODES),
@@ -428,7 +420,6 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     p = add(
         "cpi",
         cmd_cpi,
-        gettext("a member's CPI ledger: ΔCPI and factors of every analysed game"),
         gettext(
             "A member's Chess Performance Index: every analysed game with "
             "its date, opponent, colour, result, ΔCPI, the CPI after it and "
@@ -441,7 +432,6 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     p = add(
         "cpi-weights",
         cmd_weights,
-        gettext("show or change the CPI weights (re-scores without the engine)"),
         gettext(
             "Show the weights of ΔCPI (spec C1), or change some with --set "
             "NAME=VALUE (NAME=default puts the spec's value back); the "
@@ -475,7 +465,6 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     p = add(
         "fairplay",
         cmd_fairplay,
-        gettext("for the arbiter: game quality against what each rating predicts"),
         gettext(
             "For the arbiter only: each member's mean ΔCPI, engine agreement and "
             "accuracy over the last analysed games against what their club rating "

@@ -7,10 +7,11 @@ import argparse
 from typing import Any
 
 from clubrating.commands.output import (
-    open_database,
     examples,
+    open_database,
     option,
     print_json,
+    verb_help,
     wants_json,
     whole,
 )
@@ -23,6 +24,16 @@ from clubrating.demo.build import (
     build_atomically,
 )
 from clubrating import djangoenv
+
+
+def build(settings: DemoSettings) -> dict[str, Any]:
+    """The demo club stored by the simulated arbiter. Its module imports the club app: here,
+    once :func:`build_atomically` has set Django up on the demo's database (a new SQLite file
+    is built under a name of its own), which the command line cannot do before (``django=False``
+    in clubrating.commands)."""
+    from clubrating.demo.arbiter import build_demo
+
+    return build_demo(settings)
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
@@ -38,7 +49,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
         book=option(args, "book", "CLUBRATING_BOOK"),
     )
     url = option(args, "database", "CLUBRATING_DATABASE_URL", djangoenv.DEFAULT_DATABASE_URL)
-    summary = build_atomically(settings, url, lambda: open_database(args))
+    summary = build_atomically(settings, url, lambda: open_database(args), build)
     if wants_json(args):
         print_json(summary)
     else:
@@ -81,7 +92,7 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     p = subparsers.add_parser(
         "demo",
         parents=[common],
-        help=gettext("build a demo club with the seeded simulator"),
+        help=verb_help("demo"),
         description=gettext(
             "Build a realistic demo club: several seasons of weekly Swiss evenings up "
             "to the latest Tuesday, late joiners, byes, forfeits, a bughouse night, "

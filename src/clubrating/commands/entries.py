@@ -164,7 +164,6 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
         common,
         "entries",
         cmd_entries,
-        gettext("the names of a tournament with the members they could be"),
         "clubrating entries 12; clubrating entries initial",
     )
     p.add_argument(

@@ -15,7 +15,7 @@ from clubrating.formats.bounds import whole_number
 from clubrating.formats.records import MAX_PLAYERS, TimeControl
 from clubrating import djangoenv
 from clubrating.formats import zones
-from clubrating.commands.output import examples, print_json, wants_json
+from clubrating.commands.output import examples, print_json, verb_help, wants_json
 from clubrating.djangoenv import gettext
 from clubrating.commands.club import one_transaction, parse_date, the_club, who
 from clubrating.errors import InputError, Text
@@ -318,7 +318,7 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     p = subparsers.add_parser(
         "evening",
         parents=[common],
-        help=gettext("run tonight's evening: start, register, pair, change a round, results"),
+        help=verb_help("evening"),
         description=gettext(
             "Tonight's evening paired here, as on the arbiter's pages. Verbs: %(verbs)s."
         )

@@ -160,7 +160,6 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
         common,
         "ratings",
         cmd_ratings,
-        gettext("the rating list, provisional players below"),
         "clubrating ratings --json",
     )
     p.add_argument(
@@ -172,7 +171,6 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
         common,
         "player",
         cmd_player,
-        gettext("a member's lifetime history"),
         "clubrating player 'Anna Berg'",
     )
     p.add_argument("member", help=gettext("member id, name or any name it is known under"))
@@ -182,7 +180,6 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
         common,
         "audit",
         cmd_audit,
-        gettext("the audit log: who changed what, when (newest first)"),
         "clubrating audit --page 2 --limit 20",
     )
     p.add_argument(

@@ -82,7 +82,6 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
         common,
         "seed-ratings",
         cmd_seed_ratings,
-        gettext("store the club's initial list: members' ratings from before its first tournament"),
         "clubrating seed-ratings ratings.csv --accept-exact",
     )
     p.add_argument(

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from clubrating.commands.output import open_database, examples, print_json, wants_json
+from clubrating.commands.output import examples, open_database, print_json, verb_help, wants_json
 from clubrating import djangoenv
 from clubrating.djangoenv import gettext
 from clubrating.errors import InputError
@@ -38,7 +38,7 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     parser = subparsers.add_parser(
         "match",
         parents=[common],
-        help=gettext("propose the members a typed name could be"),
+        help=verb_help("match"),
         description=gettext(
             "For each name, the members it could be, best first, with a score out of "
             "100 and the reasons in words. Names come from the arguments, from --names "

@@ -207,7 +207,6 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
         common,
         "monthly",
         cmd_monthly,
-        gettext("publish a month's frozen rating list, list those published, or show one"),
         "clubrating monthly publish 2026-12; clubrating monthly list; "
         "clubrating monthly show 2026-12 --json",
     )

@@ -144,10 +144,6 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
         common,
         "moves",
         cmd_moves,
-        gettext(
-            "add moves to a tournament's stored games: a PGN file matched by round and players, "
-            "or one game typed"
-        ),
         "clubrating moves 12 evening.pgn; clubrating moves 12 evening.pgn --accept-proposals "
         "--drop-differing; "
         "clubrating moves 12 --round 3 --player 'Anna Berg' --typed '1. e4 e5 2. Nf3 Nc6'; "
@@ -334,10 +330,6 @@ def register_links(subparsers: Any, common: argparse.ArgumentParser) -> None:
         common,
         "moves-links",
         cmd_moves_links,
-        gettext(
-            "the moves links of a tournament's boards (players type their game on a phone): "
-            "list, make, revoke"
-        ),
         "clubrating moves-links 12; clubrating moves-links 12 --make 3 --site "
         "https://chess.example.org; "
         "clubrating moves-links 12 --revoke 41",

@@ -181,7 +181,6 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
         common,
         "link",
         cmd_link,
-        gettext("confirm which member a name is, or make it a new member"),
         "clubrating link 12 4 'John Smith'; clubrating link 12 --exact --all-new",
     )
     p.add_argument(
@@ -214,7 +213,6 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
         common,
         "merge",
         cmd_merge,
-        gettext("two members are one person: merge the first into the second"),
         "clubrating merge 31 7",
     )
     p.add_argument(
@@ -229,7 +227,6 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
         common,
         "duplicates",
         cmd_duplicates,
-        gettext("members whose names look like one person (proposals to merge, never applied)"),
         "clubrating duplicates --min-score 90",
     )
     p.add_argument(
@@ -247,7 +244,6 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
         common,
         "distinct",
         cmd_distinct,
-        gettext("two members are two people: no longer listed by 'duplicates'"),
         "clubrating distinct 31 7 [--undo]",
     )
     p.add_argument("one", help=gettext("member id, name or any name it is known under"))
@@ -256,9 +252,7 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
         "--undo", action="store_true", help=gettext("take it back: the pair may be listed again")
     )
 
-    p = _add(
-        subparsers, common, "unmerge", cmd_unmerge, gettext("undo a merge"), "clubrating unmerge 31"
-    )
+    p = _add(subparsers, common, "unmerge", cmd_unmerge, "clubrating unmerge 31")
     p.add_argument("member", help=gettext("member id, name or any name it is known under"))
 
     p = _add(
@@ -266,7 +260,6 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
         common,
         "member",
         cmd_member,
-        gettext("a member's name, junior flag, full-name consent, and leaving the club"),
         "clubrating member 7 --junior yes --consent no; clubrating member 7 --name 'John Smith'; "
         "clubrating member 7 --left 2026-11-30; clubrating member 7 --returned",
     )

@@ -13,7 +13,16 @@ from collections.abc import Callable
 from typing import Any
 
 from clubrating import djangoenv
+from clubrating.commands import BY_NAME
 from clubrating.djangoenv import gettext
+
+
+def verb_help(name: str) -> str:
+    """The verb ``name``'s line of ``clubrating --help``, in the command's language: written once,
+    in the verbs' table (:data:`clubrating.commands.VERBS`), which the verb's parser and the
+    help of every verb read."""
+    verb = BY_NAME[name]
+    return gettext(verb.help) % dict(verb.words)
 
 
 def whole(low: int, high: int | None = None) -> Callable[[str], int]:

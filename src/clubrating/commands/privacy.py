@@ -36,7 +36,6 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
         common,
         "privacy",
         cmd_privacy,
-        gettext("who sees the club page and how names are shown"),
         "clubrating privacy --visibility unlisted --names initials",
     )
     p.add_argument(

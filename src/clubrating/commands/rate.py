@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from clubrating.commands.output import examples, print_json, wants_json
+from clubrating.commands.output import examples, print_json, verb_help, wants_json
 from clubrating.djangoenv import gettext, ngettext, pgettext
 from clubrating.errors import InputError
 from clubrating.formats.common import decode_text
@@ -35,7 +35,7 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     parser = subparsers.add_parser(
         "rate",
         parents=[common],
-        help=gettext("rate one tournament file (no database)"),
+        help=verb_help("rate"),
         description=gettext(
             "The rating change of every player of one tournament file (TRF, PGN or "
             "CSV), from prior ratings and game counts. Players are matched by name; "

@@ -49,6 +49,5 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
         common,
         "rebuild",
         cmd_rebuild,
-        gettext("replay the whole history and say whether the stored ratings matched (R14)"),
         "clubrating rebuild",
     )

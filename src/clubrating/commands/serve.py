@@ -12,12 +12,13 @@ import tempfile
 from typing import Any
 
 from clubrating.commands.output import (
-    open_database,
     MAX_JOBS,
     MAX_NODES,
     examples,
+    open_database,
     option,
     seconds,
+    verb_help,
     whole,
 )
 from clubrating.djangoenv import gettext
@@ -162,7 +163,7 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     p = subparsers.add_parser(
         "serve",
         parents=[common],
-        help=gettext("serve the club website"),
+        help=verb_help("serve"),
         description=gettext("Serve the club website (Django) on this machine."),
         epilog=examples("clubrating serve --port 8000"),
     )
@@ -197,7 +198,7 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
     p = subparsers.add_parser(
         "worker",
         parents=[common],
-        help=gettext("run background jobs (engine analysis)"),
+        help=verb_help("worker"),
         description=gettext(
             "Run the queued background jobs (Django tasks: the database backend, or RQ "
             "on the Redis server of $CLUBRATING_REDIS_URL)."

@@ -62,9 +62,6 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
         common,
         "settings",
         cmd_settings,
-        gettext(
-            "the club's settings (rating rules): show them, or change them and replay the history"
-        ),
         "clubrating settings start-rating=1500 k-new=30 k-established=15",
     )
     p.add_argument(

@@ -331,7 +331,6 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
         common,
         "import",
         cmd_import,
-        gettext("import a tournament file (TRF, PGN, CSV) as a draft"),
         "clubrating import 2026-11-27.trf --accept-exact",
     )
     p.add_argument("file", help=gettext("the tournament file (TRF, PGN or CSV)"))
@@ -358,12 +357,12 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
         ),
     )
 
-    for name, service, help in (
-        ("publish", "publish", gettext("rate a draft tournament and show it")),
-        ("unpublish", "unpublish", gettext("take a tournament back to draft (ratings rebuilt)")),
-        ("delete", "delete_tournament", gettext("delete a tournament (ratings rebuilt)")),
+    for name, service in (
+        ("publish", "publish"),
+        ("unpublish", "unpublish"),
+        ("delete", "delete_tournament"),
     ):
-        p = _add(subparsers, common, name, _tournament_verb(service), help, f"clubrating {name} 12")
+        p = _add(subparsers, common, name, _tournament_verb(service), f"clubrating {name} 12")
         p.add_argument("tournament", help=gettext("the tournament's number"))
 
     p = _add(
@@ -371,7 +370,6 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
         common,
         "correct",
         cmd_correct,
-        gettext("correct a game's result (ratings rebuilt)"),
         "clubrating correct 12 3 'Anna Berg' 1/2-1/2; clubrating correct 12 3 4 --",
     )
     p.set_defaults(
@@ -403,7 +401,6 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
         common,
         "redate",
         cmd_redate,
-        gettext("change a tournament's date (ratings rebuilt)"),
         "clubrating redate 12 2026-11-20",
     )
     p.add_argument("tournament", help=gettext("the tournament's number"))
@@ -414,7 +411,6 @@ def register(subparsers: Any, common: argparse.ArgumentParser) -> None:
         common,
         "tournament",
         cmd_tournament,
-        gettext("standings of a tournament (or the list of tournaments)"),
         "clubrating tournament 12",
     )
     p.add_argument(

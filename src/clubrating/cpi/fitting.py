@@ -25,6 +25,7 @@ from clubrating.cpi.difficulty import difficulty_values
 from clubrating.cpi.facts import Color, GameFacts
 from clubrating.cpi.factors import FITTED_E, EvalLossForm, eval_loss
 from clubrating.cpi.index import Weights, score_game
+from clubrating.cpi.nested import e_key
 from clubrating.cpi.weights import ScoringModel
 from clubrating.errors import InputError
 from clubrating.words import N_
@@ -91,9 +92,6 @@ def sides_of(
     """Each scored player-side with its rating; anonymous players ('?') are one group a game.
     ``e_forms``: E read each of these ways too, under :func:`clubrating.cpi.nested.e_key`;
     ``difficulty``: the candidate features of :mod:`clubrating.cpi.difficulty` too."""
-    # the nested study's module (numpy): when a command runs, not at every command's start
-    from clubrating.cpi.nested import e_key
-
     sides = []
     for number, game in enumerate(facts):
         if len(game.plies) < min_plies:

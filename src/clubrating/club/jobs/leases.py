@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import datetime as dt
 
+from clubrating.analysis.defaults import env_seconds
+
 # A job whose worker has not renewed it for LEASE is taken as lost. The worker renews it every
 # LEASE / 5 from a thread of its own, so only a dead (or frozen) worker loses it; 5 minutes let
 # a machine that paused (a suspended laptop, a swapping server) come back without a second run.
@@ -16,8 +18,6 @@ MAX_ATTEMPTS = 3  # a job that killed its worker three times (say, out of memory
 
 def lease() -> dt.timedelta:
     """LEASE, or $CLUBRATING_JOB_LEASE seconds."""
-    from clubrating.analysis.engine import env_seconds
-
     seconds = env_seconds(LEASE_ENV)
     return LEASE if seconds is None else dt.timedelta(seconds=seconds)
 
