@@ -233,7 +233,14 @@ def end_to_end(bench: Bench, games: int, every: int, runs: int) -> None:
 
 PARTS = (  # what a profile splits a publish and a correction into
     "rebuild_ratings",
+    "history_columns",
+    "replay_columns",
+    "snapshot_before",
+    "_stored",
+    "_insert",
+    "_write_current",
     "rebuild_cpi",
+    "rebuild_cpi_of_players",
     "ledger_rows",
     "resolve_members",
     "_stored_entries",

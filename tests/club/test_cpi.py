@@ -401,8 +401,9 @@ def test_the_incremental_ledger_equals_one_rebuilt_from_scratch_after_each_chang
 def test_a_change_replays_the_ledger_from_its_tournament_on_and_scores_only_what_it_changed(
     club, evening, monkeypatch
 ) -> None:
-    """A correction in the newer evening neither scores nor replays the older evening's games:
-    each member's ledger goes on from its stored row before it, as a full rebuild would."""
+    """A correction to a forfeit in the newer evening (its game leaves the ledger: every later
+    row moves) neither scores nor replays the older evening's games: each member's ledger goes
+    on from its stored row before it, as a full rebuild would."""
     second = publish_games(club, "Next evening", dt.date(2026, 3, 10), PLAYERS, EVENING)
     analyse(club)
     replayed: list[set[int]] = []
@@ -416,15 +417,15 @@ def test_a_change_replays_the_ledger_from_its_tournament_on_and_scores_only_what
     monkeypatch.setattr(cpi_module, "score_game", lambda *a: scored.append(a) or score_game(*a))
     newer = set(Game.objects.filter(tournament=second).values_list("id", flat=True))
     game = Game.objects.get(tournament=second, white__name="Anna Berg")
-    correct_result(game, "0-1", who=ARBITER)
-    assert (replayed, len(scored)) == ([newer], 1)
+    correct_result(game, "+-", who=ARBITER)
+    assert (replayed, len(scored)) == ([newer - {game.id}], 0)
     since = (second.date, second.sequence, second.id)
     assert rebuild_cpi(club, since=since) == CpiReport(  # nothing changed since: nothing scored
-        games=3, entries=6, entries_differing=0, cpis_changed=0
+        games=2, entries=4, entries_differing=0, cpis_changed=0
     )
-    assert len(scored) == 1
+    assert len(scored) == 0
     assert rebuild_cpi(club, from_scratch=True).entries_differing == 0
-    assert len(scored) == 1 + 6  # from scratch: every game of both evenings scored again
+    assert len(scored) == 5  # from scratch: every game of both evenings scored again
 
 
 # --- queries ---------------------------------------------------------------------------------

@@ -18,7 +18,7 @@ import dataclasses
 import datetime as dt
 import hashlib
 import json
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -297,18 +297,24 @@ def _scored(
 StoredRow = tuple[int, int, int, str, float, float, float, str | None, float | None]
 
 
-def _stored_entries(club: Club, since: OrderKey | None) -> dict[tuple[int, str], StoredRow]:
+def _stored_entries(
+    club: Club, since: OrderKey | None, members: Collection[int] | None = None
+) -> dict[tuple[int, str], StoredRow]:
     """The stored ledger, by (game, colour), with the scoring key and the score of each row:
     all of it, or the rows a rebuild from ``since`` replaces (those of the tournaments from
-    ``since`` on, and of any tournament no longer published). The key and the score are read
-    as a text and a float by the database, not as JSON by Django (a third of the time)."""
+    ``since`` on, and of any tournament no longer published); the rows of ``members`` alone
+    when given. The key and the score are read as a text and a float by the database, not as
+    JSON by Django (a third of the time)."""
     tournaments = Tournament.objects.filter(club=club)
     if since is not None:
         tournaments = tournaments.filter(
             from_tournament(since, t="") | ~Q(status=TournamentStatus.PUBLISHED)
         )
     rows = (
-        CpiEntry.objects.filter(game__tournament__in=tournaments)
+        CpiEntry.objects.filter(
+            Q() if members is None else Q(member_id__in=members),
+            game__tournament__in=tournaments,
+        )
         .order_by()
         .annotate(
             key=KeyTextTransform("scored_with", "factors"),

@@ -391,7 +391,7 @@ def correct_result(game: Game, result: str, *, who: str) -> Outcome:
         game.save(update_fields=["white_points", "black_points", "played", "unplayed"])
         new = game_result_text(game)
         report = rebuild_derived_if_published(
-            tournament, Text(gettext_noop("correct game %(id)s"), id=game.id)
+            tournament, Text(gettext_noop("correct game %(id)s"), id=game.id), corrected=game
         )
         audit.record(
             tournament.club,
