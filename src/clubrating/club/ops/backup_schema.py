@@ -203,16 +203,7 @@ def check_pg_listing(source: Path, listing: str, tables: set[str]) -> None:
             table = re.sub(r"_[a-z0-9]+_seq$", "", table)
         if kind is None or not in_public or (kind != "INDEX" and table not in tables):
             foreign.append(rest.rsplit(" ", 1)[0][:120])  # without its owner
-    if foreign:
-        raise InputError(
-            gettext_noop(
-                "the backup holds %(object)s, which no migration of clubrating makes: a "
-                "backup is restored only with the schema the migrations make; nothing "
-                "was written"
-            ),
-            file=str(source),
-            object=", ".join(foreign[:3]) + (f" (+{len(foreign) - 3})" if len(foreign) > 3 else ""),
-        )
+    _refuse_foreign(source, foreign)
 
 
 # --- PostgreSQL, exactly: the dump's schema against a probe database's -----------------------
@@ -229,6 +220,20 @@ PG_NOISE = re.compile(
 """Whole lines of pg_dump's text that are no schema object: comments, one session setting each
 (a second statement on the line is no noise: the line is compared), and the random key of
 ``\\restrict`` (pg_dump 17.6 and later)."""
+
+
+def _refuse_foreign(source: Path, foreign: list[str]) -> None:
+    """One line naming the first three of the backup's ``foreign`` objects, if any."""
+    if foreign:
+        raise InputError(
+            gettext_noop(
+                "the backup holds %(object)s, which no migration of clubrating makes: a "
+                "backup is restored only with the schema the migrations make; nothing "
+                "was written"
+            ),
+            file=str(source),
+            object=", ".join(foreign[:3]) + (f" (+{len(foreign) - 3})" if len(foreign) > 3 else ""),
+        )
 
 
 def check_pg_schema(source: Path, run: Runner, pg_restore: str, pg_dump: str) -> None:
@@ -291,16 +296,7 @@ def _refuse_differences(
     """One line naming the first three objects of the backup not made so by the migrations,
     or the first one the migrations make that the backup lacks."""
     foreign = [" ".join(name) for name, sql in sorted(backup.items()) if made.get(name) != sql]
-    if foreign:
-        raise InputError(
-            gettext_noop(
-                "the backup holds %(object)s, which no migration of clubrating makes: a "
-                "backup is restored only with the schema the migrations make; nothing "
-                "was written"
-            ),
-            file=str(source),
-            object=", ".join(foreign[:3]) + (f" (+{len(foreign) - 3})" if len(foreign) > 3 else ""),
-        )
+    _refuse_foreign(source, foreign)
     missing = sorted(set(made) - set(backup))
     if missing:
         kind, schema, name = missing[0]
