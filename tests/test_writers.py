@@ -63,6 +63,8 @@ WRITERS: dict[str, tuple[str, ...]] = {
     "DBTaskResult": JOBS,  # django-tasks' queue: the leases requeue a dead worker's jobs
     # the engine's search cache in a SQLite file of its own, not the club's database
     "searches": ("analysis/cache.py",),
+    # the database's lineage token, drawn anew by a restore (the page cache's keys hold it)
+    "Lineage": ("club/ops/",),
     # the schema: a restore replaces the whole database (tables dropped, databases made and
     # dropped); the first command on a new database migrates it (djangoenv.py)
     "database": ("club/ops/", "djangoenv.py"),

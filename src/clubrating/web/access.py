@@ -38,6 +38,7 @@ from clubrating.club.store.models import (
     Club,
     CpiEntry,
     Entry,
+    Lineage,
     Member,
     NameDisplay,
     RebuildLog,
@@ -242,7 +243,11 @@ def history_version(club: Club) -> str:
     member flags leaves an audit entry (services), every rebuild a log row (R14), and every
     rewrite of the CPI ledger new ledger ids (it deletes and inserts, ids never reused:
     SQLite AUTOINCREMENT, PostgreSQL sequences); the ledger's id is global, so a new analysis
-    in any club refreshes every club's pages (cpi.analyse_games leaves no audit entry)."""
+    in any club refreshes every club's pages (cpi.analyse_games leaves no audit entry).
+    A restore takes those ids back to the backup's, so the database's lineage token
+    (:class:`~clubrating.club.store.models.Lineage`, drawn anew by every restore) is part of
+    it: a version of the lost lineage never comes again, in any process's cache or a shared one
+    that outlived the database."""
     # One plain statement (standard SQL, SQLite and PostgreSQL): the ORM's queries cost 0.3 ms each.
     latest = [
         f"(SELECT MAX({m._meta.pk.column}) FROM {m._meta.db_table} "
@@ -251,9 +256,13 @@ def history_version(club: Club) -> str:
     ]
     ledger = f"(SELECT MAX({CpiEntry._meta.pk.column}) FROM {CpiEntry._meta.db_table})"
     with connection.cursor() as cursor:
-        cursor.execute(f"SELECT {latest[0]}, {latest[1]}, {ledger}", [club.id, club.id])
-        audit, rebuilt, cpi = cursor.fetchone()
-    return f"{club.id}:{club.visibility}:{club.names}:{club.token}:{audit}:{rebuilt}:{cpi}"
+        cursor.execute(
+            f"SELECT {Lineage.sql()}, {latest[0]}, {latest[1]}, {ledger}", [club.id, club.id]
+        )
+        lineage, audit, rebuilt, cpi = cursor.fetchone()
+    return (
+        f"{lineage}:{club.id}:{club.visibility}:{club.names}:{club.token}:{audit}:{rebuilt}:{cpi}"
+    )
 
 
 def shared_cache_allowed(request: HttpRequest) -> bool:

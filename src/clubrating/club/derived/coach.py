@@ -17,6 +17,7 @@ from typing import Any
 from django.core.cache import cache
 from django.db.models import Avg, BooleanField, ExpressionWrapper, FloatField, Max, Q
 from django.db.models import Count as Rows
+from django.db.models.expressions import RawSQL
 from django.db.models.fields.json import KT
 from django.db.models.functions import Cast
 
@@ -29,7 +30,7 @@ from clubrating.club.derived.ledger import (
     stored_player_factors,
     weakest_of,
 )
-from clubrating.club.store.models import Club, CpiEntry, GameAnalysis, Member
+from clubrating.club.store.models import Club, CpiEntry, GameAnalysis, Lineage, Member
 from clubrating.cpi.coach import (
     DEFAULT_LIMIT,
     FACTOR_NAMES,
@@ -86,11 +87,15 @@ def _means() -> dict[str, Any]:
 def club_averages(club: Club) -> dict[str, float | None]:
     """Each factor's mean over every analysed game of the club's members, computed by the
     database and kept in Django's cache while the club's ledger rows stay the same (a rewrite
-    of the ledger inserts new rows with new ids, a deletion lowers the count): one query on a
-    cache hit, two on a miss."""
+    of the ledger inserts new rows with new ids, a deletion lowers the count; a restore takes
+    ids back, and draws a new lineage token: models.Lineage): one query on a cache hit, two on
+    a miss."""
     rows = CpiEntry.objects.filter(member__club=club)
-    shape = rows.aggregate(last=Max("id"), rows=Rows("id"))
-    key = f"clubrating.coach.club-averages:{club.id}:{shape['last']}:{shape['rows']}"
+    shape = rows.aggregate(last=Max("id"), rows=Rows("id"), lineage=Max(RawSQL(Lineage.sql(), ())))
+    key = (
+        f"clubrating.coach.club-averages:{shape['lineage']}:{club.id}:{shape['last']}:"
+        f"{shape['rows']}"
+    )
     found = cache.get(key)
     if found is None:
         found = rows.aggregate(**_means()) if shape["rows"] else {name: None for name in FACTORS}

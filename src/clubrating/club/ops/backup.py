@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import datetime as dt
 import os
+import secrets
 import sqlite3
 import subprocess
 import tempfile
@@ -22,6 +23,8 @@ from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
 
+from django.core.cache import caches
+from django.core.cache.backends.filebased import FileBasedCache
 from django.db import connection
 from django.utils.translation import gettext_noop
 
@@ -29,7 +32,7 @@ from clubrating.club.ops import backup_schema
 from clubrating.errors import InputError, Refused, Text
 from django.db.migrations.recorder import MigrationRecorder
 from clubrating.djangoenv import migrate_once
-from clubrating.club.store.models import AuditEntry, Club
+from clubrating.club.store.models import AuditEntry, Club, Lineage
 
 SQLITE_MAGIC = b"SQLite format 3\x00"  # sqlite.org/fileformat.html, 1.3 "The Database Header"
 PGDUMP_MAGIC = b"PGDMP"  # pg_dump's custom format (src/bin/pg_dump/pg_backup_archiver.c)
@@ -120,6 +123,7 @@ def restore(source: Path) -> Restored:
 
     migrate_once()
     after = set(MigrationRecorder(connection).applied_migrations())
+    new_lineage()
 
     return Restored(
         Club.objects.count(),
@@ -129,6 +133,26 @@ def restore(source: Path) -> Restored:
 
 
 _NAMES = {"sqlite": "SQLite", "postgresql": "PostgreSQL"}
+
+
+def new_lineage() -> None:
+    """The restored database's own lineage token (:class:`Lineage`), and the shared page cache
+    emptied when this process reaches it as a directory.
+
+    The restore brings back the backup's ids and the sequences behind them (SQLite's
+    ``sqlite_sequence`` is in the file, pg_restore sets each sequence from the dump), so the
+    next writes take ids that the lineage lost by the restore had used already, and a cache
+    key made of those ids alone (web/access.history_version) would come again and serve a page
+    of that lost lineage. Keeping the sequences above their old high-water mark would not do:
+    a restore on a new machine knows no old mark, while its shared cache directory or Redis may
+    still hold the old pages. A new random token in every key does, wherever a cache lives and
+    whichever process keeps it (each server process's own memory is out of this one's reach).
+    Redis is not emptied: its database may hold the analysis queue beside the pages; the old
+    pages there are never asked for again and expire (web/access.PAGE_CACHE_SECONDS)."""
+    Lineage.objects.all().delete()
+    Lineage.objects.create(token=secrets.token_hex(16))
+    if isinstance(caches["default"], FileBasedCache):
+        caches["default"].clear()  # only its own *.djcache files
 
 
 def backup_kind(source: Path) -> str:

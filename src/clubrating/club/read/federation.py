@@ -13,7 +13,13 @@ from django.db import connection
 from django.db.models import Max, Min, Q
 
 from clubrating.club.read.players import fetch
-from clubrating.club.store.models import AuditEntry, CurrentRating, RebuildLog, Visibility
+from clubrating.club.store.models import (
+    AuditEntry,
+    CurrentRating,
+    Lineage,
+    RebuildLog,
+    Visibility,
+)
 
 
 class Listed(NamedTuple):
@@ -87,12 +93,13 @@ def list_days(club_ids: list[int], rating_list: str) -> dict[int, tuple[Any, Any
 def federation_version() -> str:
     """Changes whenever a club's list can change: every write of history, privacy and members
     leaves an audit entry, every rebuild a log row (as web/access.history_version, for every
-    club at once). One plain statement."""
+    club at once), and the database's lineage token, which a restore draws anew (ids repeat
+    after it). One plain statement."""
     latest = [
         f"(SELECT MAX({m._meta.pk.column}) FROM {m._meta.db_table})"
         for m in (AuditEntry, RebuildLog)
     ]
     with connection.cursor() as cursor:
-        cursor.execute(f"SELECT {latest[0]}, {latest[1]}")
-        audit, rebuilt = cursor.fetchone()
-    return f"{audit}:{rebuilt}"
+        cursor.execute(f"SELECT {Lineage.sql()}, {latest[0]}, {latest[1]}")
+        lineage, audit, rebuilt = cursor.fetchone()
+    return f"{lineage}:{audit}:{rebuilt}"

@@ -430,6 +430,21 @@ class AuditEntry(models.Model):
         ]  # the newest audit entry of a club (page cache key)
 
 
+class Lineage(models.Model):
+    """One row: a random token drawn when the database is made and drawn anew by every restore
+    of a backup (club/ops/backup.py). A restore takes the ids of the audit, rebuild and ledger
+    rows back to the backup's, so ids seen before it come again after it; the caches' keys
+    (web/access.history_version) hold this token beside those ids, and no key of the lost
+    lineage is ever made again (docs/operations.md, "The page cache")."""
+
+    token = models.CharField(max_length=32)
+
+    @staticmethod
+    def sql() -> str:
+        """The current token as a scalar subquery, for keys read in one plain statement."""
+        return f"(SELECT MAX(token) FROM {Lineage._meta.db_table})"
+
+
 # --- the Chess Performance Index (spec C1-C5) ---------------------------------------------
 
 
