@@ -37,8 +37,11 @@ from clubrating.club.store.models import AuditEntry, Club, Lineage
 SQLITE_MAGIC = b"SQLite format 3\x00"  # sqlite.org/fileformat.html, 1.3 "The Database Header"
 PGDUMP_MAGIC = b"PGDMP"  # pg_dump's custom format (src/bin/pg_dump/pg_backup_archiver.c)
 PG_BIN = "/usr/lib/postgresql/{major}/bin/{program}"
-# Rows that ``migrate`` itself writes into a new database: a database holding only these is empty.
-MIGRATE_TABLES = frozenset({"django_migrations", "django_content_type", "auth_permission"})
+# Rows that ``migrate`` itself writes into a new database (the lineage token's by migration 0032):
+# a database holding only these is empty.
+MIGRATE_TABLES = frozenset(
+    {"django_migrations", "django_content_type", "auth_permission", Lineage._meta.db_table}
+)
 
 
 @dataclass(frozen=True)
