@@ -214,3 +214,21 @@ def test_a_correction_replays_only_its_two_players_ledgers(club, monkeypatch) ->
     correct_result(game, other_result(game), who=ARBITER)
     assert (len(steps), len(scored)) == (theirs, 1)
     assert derived_tables(club) == rebuilt_from_nothing(club)
+
+
+def test_a_correction_that_moves_no_score_rewrites_the_games_own_rows_alone(
+    club, monkeypatch
+) -> None:
+    """Under a fitted preset a result has no weight: the corrected game's scores stay, no
+    later row moves, and its two rows alone are replayed, written again under the new key."""
+    history(club, random.Random(seed()), DEFAULT_PRESET)
+    game = middle_game(club)
+    rows = CpiEntry.objects.filter(game=game)
+    old_keys = {row.factors["scored_with"] for row in rows}
+    steps: list[object] = []
+    step = correction_module.ledger_step
+    monkeypatch.setattr(correction_module, "ledger_step", lambda *a: steps.append(a) or step(*a))
+    correct_result(game, other_result(game), who=ARBITER)
+    assert len(steps) == 2
+    assert {row.factors["scored_with"] for row in rows.all()}.isdisjoint(old_keys)
+    assert derived_tables(club) == rebuilt_from_nothing(club)

@@ -298,13 +298,16 @@ StoredRow = tuple[int, int, int, str, float, float, float, str | None, float | N
 
 
 def _stored_entries(
-    club: Club, since: OrderKey | None, members: Collection[int] | None = None
+    club: Club,
+    since: OrderKey | None,
+    members: Collection[int] | None = None,
+    games: Collection[int] | None = None,
 ) -> dict[tuple[int, str], StoredRow]:
     """The stored ledger, by (game, colour), with the scoring key and the score of each row:
     all of it, or the rows a rebuild from ``since`` replaces (those of the tournaments from
-    ``since`` on, and of any tournament no longer published); the rows of ``members`` alone
-    when given. The key and the score are read as a text and a float by the database, not as
-    JSON by Django (a third of the time)."""
+    ``since`` on, and of any tournament no longer published); the rows of ``members`` and of
+    ``games`` alone when given. The key and the score are read as a text and a float by the
+    database, not as JSON by Django (a third of the time)."""
     tournaments = Tournament.objects.filter(club=club)
     if since is not None:
         tournaments = tournaments.filter(
@@ -313,6 +316,7 @@ def _stored_entries(
     rows = (
         CpiEntry.objects.filter(
             Q() if members is None else Q(member_id__in=members),
+            Q() if games is None else Q(game_id__in=games),
             game__tournament__in=tournaments,
         )
         .order_by()

@@ -5,7 +5,9 @@ a corrected result changes its game's score, so the rows of its two players from
 and no other row's figures; every row keeps its ordinal (its place in the club's ledger) while
 no row joins or leaves. This path reads the two players' stored rows from the corrected
 tournament on (hundreds at most, not the thousands of every member's) and the corrected game's
-analysis, scores that game again, and replays the two players' rows from their stored scores.
+analysis, scores that game again, and replays the two players' rows from their stored scores;
+when the game's scores did not change (the fitted presets give a result no weight) it reads
+and rewrites the game's own two rows alone, under their new scoring key.
 When the game's rows would join or leave the ledger (a result to or from a forfeit, of a game
 long enough to score) it writes nothing and says so: the caller rebuilds from the tournament on
 (:func:`clubrating.club.derived.ledger.rebuild_cpi`). Like that rebuild, it trusts the stored
@@ -57,16 +59,20 @@ def rebuild_cpi_of_players(club: Club, game: Game) -> CpiReport | None:
         weights = club_weights(club)
         key = scoring_key(weights, RESULTS.get((game.white_points, game.black_points), "*"))
         scored, mark = _scored_anew(game, weights, key)
-        t = game.tournament
-        stored = _stored_entries(club, (t.date, t.sequence, t.id), players)
-        had = {color for game_id, color in stored if game_id == game.id}
-        has = {color.value for color, (score, _) in scored.items() if score is not None}
-        if had != has or any(row[7] is None or row[8] is None for row in stored.values()):
-            return None  # a row joins or leaves: every later ordinal of the club moves
-        if scored and mark is not None:  # the mark of a game too short to score: its new key
-            scores = {(game.id, color.value): score for color, (score, _) in scored.items()}
-            _mark_unscored({game.id: key}, scores, {game.id: mark})
         fresh = {(game.id, color.value): score for color, (score, _) in scored.items()}
+        t = game.tournament
+        since = (t.date, t.sequence, t.id)
+        own = _stored_entries(club, since, players, [game.id])
+        if {k for k, score in fresh.items() if score is not None} != own.keys():
+            return None  # a row joins or leaves: every later ordinal of the club moves
+        # the game's scores unchanged (a fitted preset's result weights are 0): no later row
+        # moves, the game's own rows take the new key
+        same = all(row[8] == fresh[k] for k, row in own.items())
+        stored = own if same else _stored_entries(club, since, players)
+        if any(row[7] is None or row[8] is None for row in stored.values()):
+            return None  # a row without its key or score: the full rebuild scores it again
+        if scored and mark is not None:  # the mark of a game too short to score: its new key
+            _mark_unscored({game.id: key}, fresh, {game.id: mark})
         replayed = _replay(stored, fresh, weights)
         before = {(row[1], game_id): row for (game_id, _), row in stored.items()}
         shown = {game.id: {color: document for color, (_, document) in scored.items()}}
