@@ -1,0 +1,148 @@
+"""Every page read the same with the templates of another revision and with the work tree's: the
+check that rewrapping the templates changed nothing a visitor sees.
+
+Not part of ``make test`` (its name is not a test file's): ``scripts/compare_pages REV`` copies
+REV's templates into a folder and runs this module with CLUBRATING_TEMPLATES_BEFORE naming it.
+The club is the languages check's (test_every_page_translated.py: every route of the site, with
+an evening being played, analysed games, monthly lists, forms posted), shown in English, Armenian
+and Russian, with each of its privacy settings; each page is rendered with both sets of
+templates on the same rows (each request in a transaction rolled back, so a form posted twice
+finds the same club) and compared as a reader tells pages apart (rendered.py). To that club are
+added moves sent through the links of a board that differ (the arbiter's game page then names who
+sent each); the error pages no request reaches are rendered from their templates.
+"""
+
+from __future__ import annotations
+
+import base64
+import datetime as dt
+import os
+import random
+import secrets
+from pathlib import Path
+from typing import Any
+from unittest import mock
+
+import pytest
+from django.conf import settings as django_settings
+from django.contrib.auth.models import AnonymousUser, User
+from django.core.cache import cache
+from django.db import transaction
+from django.template.loader import render_to_string
+from django.test import Client, RequestFactory, override_settings
+from django.utils import timezone, translation
+
+from clubrating.club.services import moves_links as ml
+from clubrating.club.services.clubs import set_privacy
+from clubrating.club.store.models import Club, Tournament
+
+from .conftest import WHO
+from .rendered import differences
+from .test_every_page_translated import Site, Visit, site  # noqa: F401  (the fixture)
+from .test_translated_pages import catalogue  # noqa: F401  (the fixture)
+
+BEFORE = os.environ.get("CLUBRATING_TEMPLATES_BEFORE", "")
+TEMPLATES = Path(django_settings.BASE_DIR) / "web" / "templates"
+LANGUAGES = ("en", "hy", "ru")
+# (visibility, names): the club's privacy settings (docs/privacy.md), each a crawl of its own.
+PRIVACY = (("public", "full"), ("unlisted", "initials"), ("arbiter", "initials"))
+# rendered as Django's handlers of a server error and of a refusal render them: no view of the
+# site raises either
+UNREQUESTED = ("500.html", "403.html")
+
+
+def fetch(visit: Visit, language: str, arbiter: Client, now: dt.datetime) -> tuple[str, set[str]]:
+    """The visit's answer as text (status, type, body) and the templates it rendered, as
+    test_every_page_translated.read asks for it; nothing it wrote is kept. The clock and the
+    random tokens (of the moves links a form prints) are the same at each render of a visit."""
+    draw = random.Random(0)
+    tokens = mock.patch.object(
+        secrets, "token_urlsafe", lambda n=32: base64.urlsafe_b64encode(draw.randbytes(n)).decode()
+    )
+    with tokens, mock.patch.object(timezone, "now", lambda: now):
+        return _fetch(visit, language, arbiter)
+
+
+def _fetch(visit: Visit, language: str, arbiter: Client) -> tuple[str, set[str]]:
+    client = arbiter if visit.arbiter else Client()
+    if visit.status == 403:
+        client = Client(enforce_csrf_checks=True)
+        client.force_login(User.objects.get(username="anna-arbiter"))
+    headers = {"accept-language": language}
+    with transaction.atomic():
+        cache.clear()  # the anonymous pages' cache would answer with the other templates' page
+        if visit.post is not None:
+            response = client.post(
+                visit.path, visit.post, headers=headers, HTTP_HOST=visit.host, follow=visit.follow
+            )
+        else:
+            response = client.get(visit.path, headers=headers, HTTP_HOST=visit.host)
+        transaction.set_rollback(True)
+    names = {t.name for t in getattr(response, "templates", []) if t.name}
+    head = f"{response.status_code} {response.get('Content-Type', '')}\n"
+    return head + response.content.decode(), names
+
+
+def crawl(site: Site, arbiter: Client, now: dt.datetime) -> tuple[dict[str, str], set[str]]:
+    """Every page of the site in every language: (path, language) -> the answer."""
+    pages: dict[str, str] = {}
+    used: set[str] = set()
+    visits = [v for vs in site.visits.values() for v in vs] + site.errors
+    for language in LANGUAGES:
+        for number, visit in enumerate(visits):
+            pages[f"{visit.path} #{number} [{language}]"], names = fetch(
+                visit, language, arbiter, now
+            )
+            used |= names
+        with translation.override(language):
+            request = RequestFactory().get("/")
+            request.user = AnonymousUser()
+            for name in UNREQUESTED:
+                pages[f"{name} [{language}]"] = render_to_string(name, request=request)
+                used.add(name)
+    return pages, used
+
+
+def moves_that_differ(site: Site) -> None:
+    """White's and Black's moves of the published evening's last round's first board, sent
+    through their links and differing: they wait for the arbiter, whose game page is visited."""
+    evening = Tournament.objects.get(club__slug="riverside", name="Tuesday Rapid")
+    white, black = ml.issue_links(evening, 3, who=WHO)[:2]
+    ml.submit(white.link, "1. e4 e5 2. Nf3 Nc6 3. Bc4", device="White's phone")
+    ml.submit(black.link, "1. e4 e5 2. Nf3 Nc6 3. Bb5", device="Black's phone")
+    game = white.link.game
+    assert game is not None
+    site.visits["moves that differ"] = [Visit(f"/c/riverside/arbiter/g/{game.id}/", arbiter=True)]
+
+
+def with_templates(folder: str) -> Any:
+    """Django's settings with FOLDER's templates found before the package's own."""
+    return override_settings(TEMPLATES=[{**django_settings.TEMPLATES[0], "DIRS": [folder]}])
+
+
+@pytest.mark.parametrize(("visibility", "names"), PRIVACY)
+def test_every_page_reads_as_with_the_templates_before(
+    catalogue: None,  # noqa: F811
+    site: Site,  # noqa: F811
+    visibility: str,
+    names: str,
+) -> None:
+    assert BEFORE and Path(BEFORE, "web", "base.html").is_file(), (
+        "CLUBRATING_TEMPLATES_BEFORE names no folder of templates: run scripts/compare_pages"
+    )
+    moves_that_differ(site)
+    set_privacy(Club.objects.get(slug="riverside"), who=WHO, visibility=visibility, names=names)
+    now = timezone.now()
+    arbiter = Client()
+    arbiter.force_login(User.objects.get(username="anna-arbiter"))
+    with with_templates(BEFORE):
+        before, _ = crawl(site, arbiter, now)
+    after, used = crawl(site, arbiter, now)
+    found = []
+    for where, page in before.items():
+        found += [f"{where}: {line}" for line in differences(page, after[where])]
+    every = {str(p.relative_to(TEMPLATES)) for p in TEMPLATES.rglob("*.html")}
+    if visibility == "public":  # the other settings hide pages from the visitor
+        assert sorted(every - used) == [], "templates no page of the crawl rendered"
+    print(f"{len(before)} pages ({visibility}, {names}) read the same: {not found}")
+    assert found == [], "\n".join(found)
