@@ -144,11 +144,13 @@ def test_the_analysis_page_shows_the_queued_games_and_a_failed_jobs_reason_with_
     page = arbiter_client.get(url).content.decode()
     assert "queued: 1 · running: 0 · analysed: 0 · failed: 0" in page
     assert "1 analysis job is waiting and no worker has been seen" in page
+    assert "<td>queued</td>" in page  # the game's row: its state in words
     monkeypatch.setenv("CLUBRATING_ENGINE", "/nonexistent/stockfish")
     call_command("db_worker", batch=True, startup_delay=False, reload=False, verbosity=0)
     page = arbiter_client.get(url).content.decode()
     assert (
         "failed: 1" in page
+        and "<td>failed: " in page  # the game's row: its state and the reason
         and "/nonexistent/stockfish" in page
         and "Queue the analysis again" in page
     )

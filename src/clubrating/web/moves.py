@@ -272,5 +272,5 @@ def analysis_page(request: HttpRequest, access: ClubAccess, tournament_id: int) 
         status=status,
         counts=[(STATE_WORDS[state], status.count(state)) for state in STATES],
         waiting=waiting.translated(translation) if waiting else None,
-        state_words=STATE_WORDS,
+        games=[(g, STATE_WORDS.get(g.state, "")) for g in status.games],
     )
