@@ -42,6 +42,7 @@ from .test_every_page_translated import Site, Visit, site  # noqa: F401  (the fi
 from .test_translated_pages import catalogue  # noqa: F401  (the fixture)
 
 BEFORE = os.environ.get("CLUBRATING_TEMPLATES_BEFORE", "")
+DUMP = os.environ.get("CLUBRATING_PAGES_DUMP", "")  # a folder to write every page into
 TEMPLATES = Path(django_settings.BASE_DIR) / "web" / "templates"
 LANGUAGES = ("en", "hy", "ru")
 # (visibility, names): the club's privacy settings (docs/privacy.md), each a crawl of its own.
@@ -138,6 +139,12 @@ def test_every_page_reads_as_with_the_templates_before(
     with with_templates(BEFORE):
         before, _ = crawl(site, arbiter, now)
     after, used = crawl(site, arbiter, now)
+    if DUMP:  # for a look at the pages themselves: before/ and after/, one file a page
+        for name, pages in (("before", before), ("after", after)):
+            folder = Path(DUMP, f"{visibility}-{names}", name)
+            folder.mkdir(parents=True, exist_ok=True)
+            for number, page in enumerate(pages.values()):
+                (folder / f"{number:04d}.html").write_text(page, encoding="utf-8")
     found = []
     for where, page in before.items():
         found += [f"{where}: {line}" for line in differences(page, after[where])]
