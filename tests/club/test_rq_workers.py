@@ -2,7 +2,9 @@
 redis-server of scripts/redis, real ``clubrating worker`` processes, real Stockfish at a small
 node budget, on a SQLite file or (in make test's PostgreSQL pass) a fresh PostgreSQL database.
 
-- two workers split a club's games, and a tournament queued twice is analysed once;
+- two workers split a club's games, and a tournament queued twice is analysed once, in one
+  batch with one ledger rebuild (the order of the jobs forced: an engine held at a gate);
+- a game claimed by another batch's job leaves its batch only once stored;
 - a worker SIGKILLed in the middle of a game: the other worker analyses that game;
 - a game whose workers die MAX_ATTEMPTS times fails with JobLost naming it.
 
@@ -25,7 +27,6 @@ import subprocess
 import sys
 import time
 import uuid
-from collections import Counter
 from collections.abc import Iterator
 from contextlib import closing
 from pathlib import Path
@@ -344,24 +345,69 @@ def analyse_entries(database: Database) -> list[str]:
 # --- two workers share a club's games
 # --------------------------------------------------------------
 
+GATED_ENGINE = Path(__file__).with_name("gated_engine.py")
+# Run in the publishing process once it has published: the tournament is fanned out twice (the
+# publish's own job taken off the queue), as by two jobs of it, before any game's job runs; then
+# the last job queued goes to the front, as when two workers fan out at once and their game jobs
+# interleave. {between}: what happens between the two fan-outs.
+FAN_OUT_TWICE = """
+import django_rq
+from clubrating.club.jobs import rq_workers
+from clubrating.club.store.models import Tournament
+queue = django_rq.get_queue("default")
+queue.empty()
+tournament = Tournament.objects.get(id=1)
+rq_workers.fan_out(tournament)
+{between}
+rq_workers.fan_out(tournament)
+last = queue.job_ids[-1]
+queue.remove(last)
+queue.push_job_id(last, at_front=True)
+"""
+# The first fan-out's marks of its games lapse (as KEEP_SECONDS after it), so the second takes
+# the same games into a batch of its own: two batches over the same games.
+MARKS_LAPSE = """
+connection = rq_workers.redis()
+for name in list(connection.scan_iter(rq_workers.key("game", "*", "batch"))):
+    connection.delete(name)
+"""
 
-@pytest.mark.engine
-def test_two_workers_split_a_clubs_games_and_a_tournament_queued_twice_is_analysed_once(
-    tmp_path: Path, queue_server: str, database: Database, workers: list[Worker]
-) -> None:
+
+def gated(folder: Path) -> tuple[Path, Path]:
+    """Stockfish behind tests/club/gated_engine.py: the engine's command, and the gate (a file)
+    whose making lets its first search start."""
+    gate, command = folder / "gate", folder / "gatedfish"
+    command.write_text(f"#!/bin/sh\nexec {sys.executable} {GATED_ENGINE} {gate} {STOCKFISH}\n")
+    command.chmod(0o755)
+    return command, gate
+
+
+STOCKFISH = "/usr/games/stockfish"
+
+
+def forced_order(
+    tmp_path: Path, queue_server: str, database: Database, workers: list[Worker], between: str
+) -> list[str]:
+    """The evening of 8 games queued twice (:data:`FAN_OUT_TWICE`); worker a, whose engine
+    holds its first game until the gate opens, takes the job at the front; worker b does every
+    other job; then the gate opens. The audit's analysis entries, once all is done."""
     env = environment(database, queue_server)
-    # The same tournament queued a second time (published twice, say), by the publishing process
-    # once it has published: its games are claimed or analysed already when its own game jobs come.
-    publish(
-        tmp_path,
-        env,
-        evening_pgn(8, 60),
-        then=(
-            "from clubrating.club.jobs.tasks import "
-            "analyse_tournament; analyse_tournament.enqueue(1)\n"
-        ),
+    publish(tmp_path, env, evening_pgn(8, 60), then=FAN_OUT_TWICE.format(between=between))
+    engine, gate = gated(tmp_path)
+    held = environment(
+        database, queue_server, CLUBRATING_ENGINE=str(engine), CLUBRATING_ENGINE_TIMEOUT="600"
     )
-    workers += [Worker(tmp_path, "a", env), Worker(tmp_path, "b", env)]
+    workers.append(Worker(tmp_path, "a", held))
+    wait_for(lambda: Path(f"{gate}.waiting").exists(), 120, "worker a's engine to hold its game")
+    workers.append(Worker(tmp_path, "b", env))
+    queue = Queue("default", connection=Redis.from_url(queue_server))
+    wait_for(
+        lambda: queue.count == 0 and queue.started_job_registry.count == 1,
+        240,
+        "worker b to do every job but the one held",
+    )
+    assert len(workers[0].analysed()) == 0
+    gate.touch()
     wait_for(
         lambda: (
             database.count("club_gameanalysis") == 8
@@ -373,24 +419,43 @@ def test_two_workers_split_a_clubs_games_and_a_tournament_queued_twice_is_analys
     )
     for worker in workers:
         worker.stop()
-    # Analysed once: the ledger rebuilds' audit entries name 8 games analysed in all (a second
-    # analysis of the tournament would name more). Each of the two batches over the same games
-    # rebuilds the ledger when it empties: when a game of one is being analysed under the other's
-    # job, both name games, so the entries are summed; the last rebuild holds all 8.
-    entries = analyse_entries(database)
-    counts = [re.match(r"analysed (\d+) games?[;,]", e) for e in entries]
-    assert all(counts), entries
-    analysed = [int(m[1]) for m in counts if m]
-    assert sum(analysed) == 8, entries
-    assert "CPI ledger: 8 analysed games" in entries[-1], entries
     by_worker = [worker.analysed() for worker in workers]
+    assert [len(games) for games in by_worker] == [1, 7], by_worker  # none analysed twice
     assert sorted(by_worker[0] + by_worker[1]) == sorted(
         g for (g,) in database.rows("SELECT id FROM club_game")
     )
-    assert Counter(by_worker[0] + by_worker[1]).most_common(1)[0][1] == 1  # none analysed twice
-    assert all(by_worker), f"one worker did all the games: {by_worker}"
     scored = database.count("club_cpientry")
     assert scored == 16, f"{scored} ledger rows for 8 games of 60 plies"
+    return analyse_entries(database)
+
+
+@pytest.mark.engine
+def test_two_workers_split_a_clubs_games_and_a_tournament_queued_twice_is_analysed_once(
+    tmp_path: Path, queue_server: str, database: Database, workers: list[Worker]
+) -> None:
+    """The second queueing takes no game the first still has to do: one batch, one ledger
+    rebuild, one audit entry naming the 8 games, though a game of the first batch was held in
+    worker a's engine while worker b did the rest."""
+    entries = forced_order(tmp_path, queue_server, database, workers, between="")
+    assert len(entries) == 1, entries
+    assert entries[0].startswith("analysed 8 games; CPI ledger: 8 analysed games"), entries
+
+
+@pytest.mark.engine
+def test_a_game_claimed_by_another_batchs_job_leaves_its_batch_only_once_stored(
+    tmp_path: Path, queue_server: str, database: Database, workers: list[Worker]
+) -> None:
+    """Two batches over the same games (the first's marks lapsed): worker a holds a game of the
+    second batch in its engine while worker b comes to the first batch's job of that game. The
+    first batch waits for the game instead of emptying without it: no ledger is rebuilt
+    before all 8 games are stored."""
+    entries = forced_order(tmp_path, queue_server, database, workers, between=MARKS_LAPSE)
+    counts = [
+        re.match(r"analysed (\d+) games?; CPI ledger: (\d+) analysed games", e) for e in entries
+    ]
+    assert all(counts), entries
+    assert sum(int(m[1]) for m in counts if m) == 8, entries
+    assert [int(m[2]) for m in counts if m] == [8] * len(entries), entries
 
 
 def queue_idle(url: str) -> bool:

@@ -3,10 +3,14 @@ club's games. Chosen by ``CLUBRATING_REDIS_URL`` (settings.py); the database bac
 (club/jobs/tasks.py) stays the default.
 
 The tournament's job only fans out: one :func:`analyse_game` job per game without a stored
-analysis, in one *batch* (a Redis set of the game ids still to do). A game job claims its game,
-checks it has no stored analysis (a game queued twice is analysed once), and stores its facts
-and leaves the batch in one transaction under the club's lock; the game that empties the batch
-rebuilds the CPI ledger there. A dead worker's game is queued again through RQ's abandoned-job
+analysis, in one *batch* (a Redis set of the game ids still to do). A game still to do in a
+batch is taken into no other (:func:`fan_out`): a tournament queued twice makes one batch of its
+games, and one ledger rebuild. A game job claims its game, checks it has no stored analysis (a
+game queued twice is analysed once), and stores its facts and leaves the batch in one
+transaction under the club's lock; the game that empties the batch rebuilds the CPI ledger
+there. A job that finds its game claimed by another job does not leave its batch: the holder
+leaves it for it once the game is stored (:func:`release`), so no batch rebuilds the ledger
+before all its games are in. A dead worker's game is queued again through RQ's abandoned-job
 handling, the lease renewed by a thread of ours (:class:`LeasedWorker`); after
 ``MAX_ATTEMPTS`` deaths it fails with :class:`~clubrating.club.jobs.leases.JobLost`. Each step
 and why RQ's own forking worker is not used: ``docs/operations.md``.
@@ -103,18 +107,53 @@ def fan_out(tournament: Tournament) -> dict[str, Any]:
         return {"tournament_id": tournament.id, "games": 0}
     batch = get_random_id()
     connection = redis()
-    with connection.pipeline() as pipeline:
-        pipeline.sadd(key("batch", batch), *games)
-        pipeline.expire(key("batch", batch), KEEP_SECONDS)
-        pipeline.execute()
-    for game_id in games:
-        enqueue_game(game_id, tournament.club_id, batch)
-    return {"tournament_id": tournament.id, "games": len(games), "batch": batch}
-
-
-def enqueue_game(game_id: int, club_id: int, batch: str) -> str:
-    """Queue :func:`analyse_game` as django-tasks-rq would, with a retry for each lost worker."""
     queue = django_rq.get_queue(analyse_game.queue_name, job_class=Job)
+    # The batch takes its games and their jobs are queued in one transaction (MULTI ... EXEC): a
+    # fan-out that dies half-way leaves no game taken without a job. A job whose game another
+    # batch kept does nothing (analyse_game).
+    with connection.pipeline() as pipeline:
+        pipeline.multi()  # as RQ's enqueue_job on a caller's pipeline wants it
+        take_games(pipeline, batch, games)
+        for game_id in games:
+            enqueue_game(game_id, tournament.club_id, batch, queue, pipeline)
+        taken = [int(game) for game in pipeline.execute()[0]]
+    return {
+        "tournament_id": tournament.id,
+        "games": len(taken),
+        "batch": batch,
+        "queued_already": len(games) - len(taken),
+    }
+
+
+# Each game (ARGV[2], ...) whose mark (KEYS[2], ...) names no batch that still holds it goes into
+# the new batch's set (KEYS[1]), and its mark names that set; keys kept ARGV[1] seconds. Atomic
+# (a Lua script): two fan-outs at once never take the same game. Returns the games taken. It reads
+# the set a mark names, a key outside KEYS: right on one Redis server, which RQ's queue is anyway.
+TAKE_GAMES = """
+local taken = {}
+for i = 2, #KEYS do
+  local game = ARGV[i]
+  local owner = redis.call('GET', KEYS[i])
+  if not owner or redis.call('SISMEMBER', owner, game) == 0 then
+    redis.call('SET', KEYS[i], KEYS[1], 'EX', ARGV[1])
+    redis.call('SADD', KEYS[1], game)
+    taken[#taken + 1] = game
+  end
+end
+redis.call('EXPIRE', KEYS[1], ARGV[1])
+return taken
+"""
+
+
+def take_games(pipeline: Any, batch: str, games: list[int]) -> None:
+    """Queue :data:`TAKE_GAMES` on ``pipeline`` for ``batch``: its result is the games taken."""
+    keys = [key("batch", batch), *(key("game", g, "batch") for g in games)]
+    pipeline.eval(TAKE_GAMES, len(keys), *keys, KEEP_SECONDS, *games)
+
+
+def enqueue_game(game_id: int, club_id: int, batch: str, queue: Queue, pipeline: Any) -> str:
+    """Queue :func:`analyse_game` as django-tasks-rq would, with a retry for each lost worker,
+    on ``pipeline`` (the caller executes it)."""
     job = queue.create_job(
         analyse_game.module_path,
         args=[game_id, club_id, batch],
@@ -126,7 +165,7 @@ def enqueue_game(game_id: int, club_id: int, batch: str) -> str:
         meta={"backend_name": analyse_game.backend},
         description=f"analyse game {game_id}",
     )
-    queue.enqueue_job(job)
+    queue.enqueue_job(job, pipeline=pipeline)
     return str(job.id)
 
 
@@ -146,27 +185,32 @@ def game_failed(
 @task()
 def analyse_game(game_id: int, club_id: int, batch: str) -> dict[str, Any]:
     """Analyse one game unless it has a stored analysis or another live job claimed it;
-    then leave the batch (the last game rebuilds the ledger)."""
+    then leave the batch (the last game rebuilds the ledger). A game claimed by another job
+    leaves the batch when that job is done with it (:func:`release`)."""
     job = get_current_job()
     attempt = count_attempt(job)
+    job_id = str(job.id) if job else get_random_id()
+    if not redis().sismember(key("batch", batch), str(game_id)):
+        return {"game": game_id, "skipped": "queued in another batch, or done with"}
     game = Game.objects.filter(id=game_id).select_related("tournament", "white", "black").first()
     if game is None:
         leave_batch(club_id, batch, game_id)
+        release(club_id, game_id, job_id)
         return {"game": game_id, "skipped": "deleted"}
     if attempt > MAX_ATTEMPTS:
         leave_batch(club_id, batch, game_id)
+        release(club_id, game_id, job_id)
         raise JobLost(
             f"game {game_id} ({game.white.name} - {game.black.name}, round {game.round} of "
             f"{game.tournament.name}): its worker stopped {MAX_ATTEMPTS} times without finishing it"
         )
-    holder = claim(game_id, str(job.id) if job else get_random_id())
-    if holder is not None:
-        leave_batch(club_id, batch, game_id)
+    holder = claim(game_id, job_id, batch)
+    if holder is not None:  # the holder leaves this batch for this job (release)
         return {"game": game_id, "skipped": f"claimed by job {holder}"}
     try:
         return analyse_claimed(game, club_id, batch)
     finally:
-        redis().delete(key("game", game_id))
+        release(club_id, game_id, job_id)
 
 
 def count_attempt(job: RQJob | None) -> int:
@@ -178,9 +222,11 @@ def count_attempt(job: RQJob | None) -> int:
     return int(job.meta["attempts"])
 
 
-def claim(game_id: int, job_id: str) -> str | None:
-    """Take the game for ``job_id``; returns the id of the live job holding it instead, if any."""
-    connection, name = redis(), key("game", game_id)
+def claim(game_id: int, job_id: str, batch: str) -> str | None:
+    """Take the game for ``job_id``; returns the id of the live job holding it instead, if any,
+    and then ``batch`` waits for that job to be done with the game (:func:`release`): it must
+    not empty, and rebuild the ledger, before the game is stored."""
+    connection, name, waiting = redis(), key("game", game_id), key("game", game_id, "waiting")
     with connection.pipeline() as pipeline:
         while True:
             try:
@@ -188,7 +234,10 @@ def claim(game_id: int, job_id: str) -> str | None:
                 held = pipeline.get(name)
                 holder = held.decode() if isinstance(held, bytes) else None
                 if holder is not None and holder != job_id and is_live(connection, holder):
-                    pipeline.unwatch()
+                    pipeline.multi()  # fails if the holder lets go meanwhile: look again
+                    pipeline.sadd(waiting, batch)
+                    pipeline.expire(waiting, KEEP_SECONDS)
+                    pipeline.execute()
                     return holder
                 pipeline.multi()
                 pipeline.set(name, job_id, ex=KEEP_SECONDS)
@@ -196,6 +245,34 @@ def claim(game_id: int, job_id: str) -> str | None:
                 return None
             except WatchError:
                 continue  # another job took or freed it meanwhile: look again
+
+
+def release(club_id: int, game_id: int, job_id: str) -> None:
+    """``job_id`` is done with the game (stored, or given up): its claim goes, unless another
+    job holds it now, and every batch that waited for it (:func:`claim`) leaves the game, in
+    one transaction with the claim's end, so no job waits on a claim nobody will release.
+    Called after the game's analysis is committed: the rebuild of a batch emptied here sees it."""
+    connection, name, waiting = redis(), key("game", game_id), key("game", game_id, "waiting")
+    with connection.pipeline() as pipeline:
+        while True:
+            try:
+                pipeline.watch(name)  # type: ignore[no-untyped-call]
+                held = pipeline.get(name)
+                if (
+                    held is not None
+                    and (held.decode() if isinstance(held, bytes) else held) != job_id
+                ):
+                    pipeline.unwatch()
+                    return  # a job took it over: the waiting batches are its to leave
+                pipeline.multi()
+                pipeline.smembers(waiting)
+                pipeline.delete(waiting, name)
+                batches = pipeline.execute()[0]
+                break
+            except WatchError:
+                continue
+    for batch in sorted(b.decode() for b in batches):
+        leave_batch(club_id, batch, game_id)
 
 
 def is_live(connection: Redis, job_id: str) -> bool:
@@ -277,9 +354,9 @@ def leave_batch(
     club_id: int, batch: str, game_id: int, done: tuple[int, int, int] = (0, 0, 0)
 ) -> None:
     """The game is done with (analysed, skipped, unreadable or lost): it leaves the batch, and
-    the game that leaves it empty rebuilds the club's CPI ledger. Called inside the stored
-    game's transaction, or takes the club's lock for the rebuild: the rebuild sees every game
-    stored before it left the batch."""
+    the game that leaves it empty rebuilds the club's CPI ledger (a game that left already
+    does nothing). Called inside the stored game's transaction, or takes the club's lock for
+    the rebuild: the rebuild sees every game stored before it left the batch."""
     name, totals = key("batch", batch), key("batch", batch, "totals")
     with redis().pipeline() as pipeline:  # MULTI ... EXEC: one game sees the set empty first
         pipeline.srem(name, game_id)
@@ -288,8 +365,8 @@ def leave_batch(
         pipeline.expire(totals, KEEP_SECONDS)
         pipeline.scard(name)
         pipeline.hmget(totals, "games", "searched", "cached")
-        *_, left, figures = pipeline.execute()
-    if left == 0:
+        removed, *_, left, figures = pipeline.execute()
+    if removed and left == 0:
         games, searched, cached = (int(x or 0) for x in figures)
         club = Club.objects.filter(id=club_id).first()
         if club is not None and (games or ledger_behind(club)):
