@@ -44,6 +44,7 @@ SLOW_FIRST = (
     "test_duplicates.py",
     "test_serve.py",
     "test_backup.py",
+    "test_restore_caches.py",
     "test_archive.py",
     "test_deploy.py",
     "test_cli_edges.py",
