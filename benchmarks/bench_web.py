@@ -38,6 +38,7 @@ import sys
 import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
 MEMBERS = 500
 SEASONS = 10
@@ -128,8 +129,14 @@ sys.exit(main(sys.argv[1:]))
 """
 
 
-def start_server(kind: str, url: str, port: int, workers: int | None) -> subprocess.Popen[bytes]:
+def start_server(
+    kind: str, url: str, port: int, workers: int | None, src: Path | None = None
+) -> subprocess.Popen[bytes]:
+    """``clubrating serve`` (or ``runserver``) on ``url``; ``src``: the code of another checkout's
+    ``src`` folder (an older version, measured beside this one)."""
     env = {**os.environ, "CLUBRATING_DEBUG": "0"}
+    if src is not None:
+        env["PYTHONPATH"] = str(src)
     clubrating = (
         [sys.executable, "-c", COMPILED]
         if kind == "gunicorn-compiled"
@@ -147,6 +154,21 @@ def start_server(kind: str, url: str, port: int, workers: int | None) -> subproc
         stderr=subprocess.DEVNULL,
         start_new_session=True,
     )
+
+
+def cpu_seconds(group: int) -> float:
+    """The CPU time (user and system) so far of the processes of one process group (a server
+    started by :func:`start_server`, which makes it a session of its own: its workers), from
+    /proc; 0 where there is no /proc."""
+    tick, total = os.sysconf("SC_CLK_TCK"), 0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:  # the process ended meanwhile
+            continue
+        if int(fields[2]) == group:  # state, ppid, pgrp, ...; utime and stime 12th and 13th
+            total += int(fields[11]) + int(fields[12])
+    return total / tick
 
 
 def free_port() -> int:

@@ -14,9 +14,7 @@ Usage: python benchmarks/measure_first_render.py [--database postgres://...] [--
 from __future__ import annotations
 
 import argparse
-import datetime as dt
 import os
-import random
 import statistics
 import sys
 import time
@@ -30,38 +28,18 @@ import bench_federation  # noqa: E402  (its loader and own database)
 
 def build(clubs: int, members: int, games: int, players: int) -> dict[str, str]:
     """The federation, and the page addresses to measure."""
-    from clubrating.club.services.names import accept_exact, all_new_members
-    from clubrating.club.services.tournaments import import_tournament, publish
-    from clubrating.club.store.models import Club, Member
-    from clubrating.demo.simulate import EVENING_BOARDS, ROUNDS, ClubShape, federation_shapes
-    from clubrating.formats.typed import parse_typed
+    from clubrating.demo.simulate import ROUNDS, EVENING_BOARDS, ClubShape, federation_shapes
 
     shapes = federation_shapes(clubs, 300 * clubs, 5_000 * clubs)  # then the second one's own
     shapes[1] = ClubShape(members, games, games // (ROUNDS * EVENING_BOARDS) + 1)
     bench_federation.load(shapes)
-    club = Club.objects.get(slug="club-0002")
-    names = list(
-        Member.objects.filter(club=club).order_by("id").values_list("name", flat=True)[:players]
-    )
-    shuffle, lines = random.Random(1), []
-    for rnd in range(1, ROUNDS + 1):
-        order = shuffle.sample(names, len(names))
-        for b in range(len(order) // 2):
-            result = shuffle.choice(["1-0", "0-1", "1/2-1/2"])
-            lines.append(f"{rnd}, {order[2 * b]}, {order[2 * b + 1]}, {result}")
-    record = parse_typed("\n".join(lines), name="Open", date=dt.date(2030, 1, 5))
-    t = import_tournament(club, record, who="bench", today=dt.date(2030, 1, 6))
-    accept_exact(t, who="bench")
-    all_new_members(t, who="bench")
-    publish(t, who="bench")
-    first = Member.objects.filter(club=club).order_by("id").values_list("id", flat=True)[0]
-    c = "/c/club-0002/"
+    paths = bench_federation.page_paths("club-0002", players)
     return {
-        f"club page ({members:,} members)": c,
-        "player page": f"{c}p/{first}/",
-        "card (JSON)": f"{c}p/{first}/card.json",
-        f"tournament page ({len(names)} players)": f"{c}t/{t.id}/",
-        "tournament list": f"{c}t/",
+        f"club page ({members:,} members)": paths["club page"],
+        "player page": paths["player page"],
+        "card (JSON)": paths["card"],
+        **{label: path for label, path in paths.items() if label.startswith("tournament page")},
+        "tournament list": "/c/club-0002/t/",
     }
 
 

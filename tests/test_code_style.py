@@ -113,7 +113,7 @@ UNWRAPPED = {
     "web/index.html": 9,
     "web/language.html": 2,
     "web/monthly_list.html": 14,
-    "web/player.html": 17,
+    "web/player_main.html": 17,
     "web/print/board_table.html": 5,
     "web/tournament.html": 16,
 }

@@ -103,7 +103,8 @@ def page_cache(value: str) -> dict[str, Any]:
 
     "" or "memory": each process its own (tests, ``serve --dev``); an absolute
     directory, or ``file://`` and one: shared by every process of the
-    host (Django's FileBasedCache, directory mode 0700, files 0600);
+    host (Django's FileBasedCache, directory mode 0700, files 0600, compressed at zlib's fastest
+    level: web/page_cache.py);
     ``redis://host:port/db``: shared by every machine (Django's RedisCache,
     which needs the ``redis`` package).
     """
@@ -120,7 +121,7 @@ def page_cache(value: str) -> dict[str, Any]:
             ),
             value=repr(value),
         )
-    return {"BACKEND": "django.core.cache.backends.filebased.FileBasedCache", "LOCATION": path}
+    return {"BACKEND": "clubrating.web.page_cache.PageFileCache", "LOCATION": path}
 
 
 def cors_origins(value: str) -> list[str]:
@@ -145,6 +146,19 @@ def cors_origins(value: str) -> list[str]:
                 origin=repr(origin),
             )
     return origins
+
+
+KEPT_CONNECTION_SECONDS = 600  # then a new one: a bound, not a need (Django's CONN_MAX_AGE)
+
+
+def server_database(config: dict[str, Any]) -> dict[str, Any]:
+    """Django's database settings for a PostgreSQL server (settings.py): each process keeps its
+    connection between requests, checked before each request that reuses it (Django's persistent
+    connections, CONN_HEALTH_CHECKS). Opening one cost 7 ms at a load of 7, a server process
+    forked for each, more than the club page's three queries (docs/benchmarks.md, "Rendered
+    pages at 20 clients"). A SQLite file is opened anew for each request (a file restored in
+    its place is read at once)."""
+    return {**config, "CONN_MAX_AGE": KEPT_CONNECTION_SECONDS, "CONN_HEALTH_CHECKS": True}
 
 
 def sqlite_database(config: dict[str, Any]) -> dict[str, Any]:

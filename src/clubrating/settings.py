@@ -14,6 +14,7 @@ from clubrating.djangoenv import (
     DEFAULT_DATABASE_URL,
     cors_origins,  # noqa: E402  (no Django import there)
     page_cache,
+    server_database,
     sqlite_database,
 )
 from clubrating.web.secret_key import installation_key  # noqa: E402  (no Django import there)
@@ -91,6 +92,8 @@ _DATABASE: dict[str, Any] = dict(dj_database_url.parse(DATABASE_URL, conn_max_ag
 if _DATABASE["ENGINE"] == "django.db.backends.sqlite3":
     # WAL and a writer's wait; opened read-only where this process may not write (djangoenv)
     _DATABASE = sqlite_database(_DATABASE)
+else:  # PostgreSQL: a connection kept between requests
+    _DATABASE = server_database(_DATABASE)
 DATABASES = {"default": _DATABASE}
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"

@@ -88,9 +88,19 @@ def test_the_benchmark_at_a_tiny_scale_reports_figures_that_hold_together(tmp_pa
     pages = doc["pages"]
     assert pages["club"] == "club-0002" and pages["rebuilding"] == "club-0001"
     rows = pages["rows"]
+    event = next(p for p in pages["pages"] if p.startswith("tournament page"))
+    assert event == f"tournament page ({counts['club_0002_members']} players)"  # all of them
+    assert all(rows[f"{p}, cold, nothing else"]["cpu_ms"] > 0 for p in ("card", event))
     assert set(rows) == {
         f"{mode}, {beside}"
-        for mode in ("warm", "cold", "cold, one client")
+        for mode in (
+            "warm",
+            "cold",
+            "cold, one client",
+            "player page, cold",
+            "card, cold",
+            f"{event}, cold",
+        )
         for beside in ("nothing else", "club-0001 rebuilding")
     } | {"index of all clubs", "federation list, first page", "federation list, middle page"}
     assert all(0 < r["server_median_ms"] <= r["server_p95_ms"] for r in rows.values())

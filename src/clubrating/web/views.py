@@ -17,11 +17,13 @@ from typing import Any, cast
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.utils import translation
+from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_safe
 
 from clubrating.club.read import audit_log, clubs, tournaments
-from clubrating.club.store.models import Club, Visibility
+from clubrating.club.store.models import Club, Member, Visibility
 from clubrating.formats.csv import spreadsheet_cell
 from clubrating.formats.pgn import write_pgn
 from clubrating.formats.trf import write_trf
@@ -102,52 +104,57 @@ def sitemap_xml(request: HttpRequest) -> HttpResponse:
 @require_safe
 @club_view
 def club_page(request: HttpRequest, access: ClubAccess) -> HttpResponse:
-    lists = kept(access, "lists", lambda: {"lists": clubs.rating_lists(access.club)})["lists"]
-    wanted = request.GET.get("list", "")
-    rating_list = wanted if wanted in lists else lists[0]
-    search = request.GET.get("q", "")[:100]
-    return _page(
-        request,
+    club = kept(
         access,
-        "web/club.html",
-        rating_list=rating_list,
-        lists=lists,
-        search=search,
-        **club_table(access, rating_list, search),
-        tournaments=pages.recent_tournaments(access),
-        last_rebuild=audit_log.last_rebuild(access.club) if access.is_arbiter else None,
+        "club",
+        lambda: {
+            "lists": clubs.rating_lists(access.club),
+            "tournaments": pages.recent_tournaments(access),
+        },
     )
+    wanted = request.GET.get("list", "")
+    rating_list = wanted if wanted in club["lists"] else club["lists"][0]
+    search = request.GET.get("q", "")[:100]
+    main = kept(
+        access,
+        f"club:{rating_list}:{search}",
+        lambda: {"html": club_main(access, rating_list, search, club)},
+    )
+    return _page(request, access, "web/club.html", main_html=main["html"])
 
 
 TABLE_CACHE_SECONDS = 600  # as the page cache: the key changes with the history
 
 
-def club_table(access: ClubAccess, rating_list: str, search: str) -> dict[str, Any]:
-    """The club page's rating table (:func:`kept`): a page whose address differs by its query
-    string (a visitor's own link, a crawler's parameters) would otherwise read and write its
-    1,500 rows anew."""
-
-    def table() -> dict[str, Any]:
-        rows = pages.club_ratings(access, rating_list, search, translation.get_language())
-        established = [r for r in rows if not r["provisional"] and not r["inactive"]]
-        provisional = [r for r in rows if r["provisional"] and not r["inactive"]]
-        inactive = [r for r in rows if r["inactive"]]
-        return {
-            "established": len(established),
-            "provisional": len(provisional),
-            "inactive": len(inactive),
-            "inactive_rule": pages.inactive_rule(
-                access.club,
-                [r["last_played"] and dt.date.fromisoformat(r["last_played"]) for r in rows],
-            )
-            if rows
-            else None,
-            "established_html": tables.rating_rows(established, access.base, provisional=False),
-            "provisional_html": tables.rating_rows(provisional, access.base, provisional=True),
-            "inactive_html": tables.rating_rows(inactive, access.base, provisional=False),
-        }
-
-    return kept(access, f"table:{rating_list}:{search}", table)
+def club_main(access: ClubAccess, rating_list: str, search: str, club: dict[str, Any]) -> str:
+    """The club page below its header (web/club_main.html), made once for each version of the
+    club's history, list and search (:func:`kept`): a page whose address differs by its query
+    string (a visitor's own link, a crawler's parameters) would otherwise read its 1,500 rows
+    and render them anew. Only the header (the language form names the address) is rendered for
+    each request."""
+    rows = pages.club_ratings(access, rating_list, search, translation.get_language())
+    established = [r for r in rows if not r["provisional"] and not r["inactive"]]
+    provisional = [r for r in rows if r["provisional"] and not r["inactive"]]
+    inactive = [r for r in rows if r["inactive"]]
+    days = [r["last_played"] and dt.date.fromisoformat(r["last_played"]) for r in rows]
+    context = {
+        "access": access,
+        "club": access.club,
+        "base": access.base,
+        "rating_list": rating_list,
+        "lists": club["lists"],
+        "search": search,
+        "established": len(established),
+        "provisional": len(provisional),
+        "inactive": len(inactive),
+        "inactive_rule": pages.inactive_rule(access.club, days) if rows else None,
+        "established_html": tables.rating_rows(established, access.base, provisional=False),
+        "provisional_html": tables.rating_rows(provisional, access.base, provisional=True),
+        "inactive_html": tables.rating_rows(inactive, access.base, provisional=False),
+        "tournaments": club["tournaments"],
+        "last_rebuild": audit_log.last_rebuild(access.club) if access.is_arbiter else None,
+    }
+    return mark_safe(render_to_string("web/club_main.html", context))
 
 
 def kept(access: ClubAccess, what: str, make: Callable[[], dict[str, Any]]) -> dict[str, Any]:
@@ -254,31 +261,47 @@ def player_page(request: HttpRequest, access: ClubAccess, member_id: int) -> Htt
     member = pages.member_or_redirect(access, member_id)
     if isinstance(member, HttpResponse):
         return member
+    vs = request.GET.get("vs", "")
+    against = int(vs) if vs.isdigit() and len(vs) < 12 else None
+    main = kept(
+        access,
+        f"player:{member.id}:vs:{against}",
+        lambda: player_main(access, member, against),
+    )
+    return _page(request, access, "web/player.html", name=main["name"], main_html=main["html"])
+
+
+def player_main(access: ClubAccess, member: Member, against: int | None) -> dict[str, Any]:
+    """The player page below its header (web/player_main.html), and the name of its title: made
+    once for each version of the club's history and opponent shown (``?vs=``, :func:`kept`), from
+    the page's data, kept too (a page with another opponent reads it)."""
     data = kept(
         access,
         f"player:{member.id}",
         lambda: {**pages.player(access, member), "cpi": cpi_views.player_cpi(access, member)},
     )
-    vs = request.GET.get("vs", "")
-    against = int(vs) if vs.isdigit() and len(vs) < 12 else None
     shown = next((h for h in data["card"]["head_to_head"] if h["opponent_id"] == against), None)
-    return _page(
-        request,
-        access,
-        "web/player.html",
+    context = {
+        "access": access,
+        "club": access.club,
+        "base": access.base,
         **data,
-        history_html=tables.history_rows(
+        "history_html": tables.history_rows(
             data["history"], access.base, is_arbiter=access.is_arbiter
         ),
-        games_html=card.game_rows(
+        "games_html": card.game_rows(
             data["card"],
             access.base,
             shown["opponent_id"] if shown else None,
             frozenset(g["game_id"] for g in data["games"] if g["has_moves"]),
         ),
-        against=shown,
-        head_to_head_html=card.head_to_head_rows(data["card"], access.base),
-    )
+        "against": shown,
+        "head_to_head_html": card.head_to_head_rows(data["card"], access.base),
+    }
+    return {
+        "name": data["name"],
+        "html": mark_safe(render_to_string("web/player_main.html", context)),
+    }
 
 
 @require_safe
@@ -416,6 +439,24 @@ def player_card_json(request: HttpRequest, access: ClubAccess, member_id: int) -
 # --- tournament ------------------------------------------------------------------------------
 
 
+TOURNAMENT_PAGE_KEYS = (
+    "tournament_id",
+    "name",
+    "date",
+    "status",
+    "time_control",
+    "rated",
+    "round_numbers",
+    "has_unrated",
+    "teams",
+    "tiebreak_columns",
+    "ranked_by_words",
+    "rule",
+)
+"""What web/tournament.html reads of pages.tournament beside the crosstable's HTML: the standings
+kept without their rows (unpickling 300 players' rows and cells took 25 ms a request)."""
+
+
 @require_safe
 @club_view
 def tournament_page(request: HttpRequest, access: ClubAccess, tournament_id: int) -> HttpResponse:
@@ -428,7 +469,7 @@ def tournament_page(request: HttpRequest, access: ClubAccess, tournament_id: int
     def standings() -> dict[str, Any]:
         shown = pages.tournament(access, t)
         return {
-            **shown,
+            **{key: shown[key] for key in TOURNAMENT_PAGE_KEYS},
             "players_html": tables.crosstable_rows(
                 shown["players"], access.base, teams=bool(shown["teams"]), progress=bool(progress)
             ),
