@@ -321,3 +321,12 @@ def test_the_file_page_cache_compresses_at_zlibs_fastest_level_and_django_reads_
     assert packed[:2] == b"\x78\x01"  # zlib's header of level 1 (RFC 1950: FLEVEL 0)
     for reader in (cache, FileBasedCache(str(tmp_path), {})):
         assert reader.get("page").content == page.content
+
+
+def test_the_file_page_cache_still_culls_a_third_of_its_entries_once_full(tmp_path: Path) -> None:
+    cache = PageFileCache(str(tmp_path), {"OPTIONS": {"MAX_ENTRIES": 6, "CULL_FREQUENCY": 3}})
+    for n in range(6):
+        cache.set(f"page {n}", n, 60)
+    assert len(list(tmp_path.glob("*.djcache"))) == 6
+    cache.set("page 6", 6, 60)  # full: two of the six removed first (Django's rule)
+    assert len(list(tmp_path.glob("*.djcache"))) == 5 and cache.get("page 6") == 6

@@ -13,6 +13,7 @@ from __future__ import annotations
 import datetime as dt
 from collections import defaultdict
 from functools import lru_cache
+from itertools import groupby
 from typing import Any
 
 from django.db import connection
@@ -81,17 +82,28 @@ def _rating_list(club_id: int, rating_list: str) -> QuerySet[Any]:
     )
 
 
+def in_list_order(rows: list[tuple[Any, ...]], language: str) -> list[tuple[Any, ...]]:
+    """Rows of :func:`_rating_list` established first, by rating, equal ratings by name in the
+    order of ``language``, then by member id: sorted by rating and id, then each run of equal
+    ratings by name, so that only names sharing a rating get their collation key (1,500 keys
+    took 36 ms of a club page's first render)."""
+    ranked = sorted(rows, key=lambda r: (bool(r[4]), -r[2], r[0]))
+    out: list[tuple[Any, ...]] = []
+    for _, same in groupby(ranked, key=lambda r: (bool(r[4]), r[2])):
+        tied = list(same)
+        if len(tied) > 1:
+            tied.sort(key=lambda r: (collation.sort_key(r[1], language), r[0]))
+        out += tied
+    return out
+
+
 def rating_list(
     club: Club, rating_list: str = "standard", language: str | None = None
 ) -> list[dict[str, Any]]:
     """Established players first by rating, provisional ones below (spec R6); equal ratings by
     name in the alphabet of ``language`` (the club's language by default), then by member id.
     Sorted here, not in SQL: SQLite's and PostgreSQL's collations differ (identity/collation)."""
-    by_name = language or club.language
-    rows = sorted(
-        fetch(_rating_list(club.id, rating_list)),
-        key=lambda r: (bool(r[4]), -r[2], collation.sort_key(r[1], by_name), r[0]),
-    )
+    rows = in_list_order(fetch(_rating_list(club.id, rating_list)), language or club.language)
     result, rank = [], 0
     for member_id, name, rating, games, provisional, last, junior, consent in rows:
         if not provisional:
