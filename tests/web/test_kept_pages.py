@@ -6,6 +6,7 @@ clients")."""
 from __future__ import annotations
 
 import datetime as dt
+import json
 from collections import Counter
 from collections.abc import Callable
 from typing import Any
@@ -146,3 +147,16 @@ def test_the_kept_standings_hold_the_crosstables_html_and_not_its_rows(club: Clu
     assert part is not None and part["players_html"].count("<tr>") == 10
     assert set(part) == {*views.TOURNAMENT_PAGE_KEYS, "players_html"}
     assert "players" not in part
+
+
+def test_a_card_at_a_new_address_is_not_written_as_json_again(
+    club: Club, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    player = Member.objects.filter(club=club).order_by("id")[0]
+    client = Client()
+    assert client.get(f"/c/{club.slug}/p/{player.id}/card.json?at=1").status_code == 200
+    calls: Counter[str] = Counter()
+    counting(monkeypatch, json, "dumps", calls)
+    again = client.get(f"/c/{club.slug}/p/{player.id}/card.json?at=2")
+    assert again.status_code == 200 and again["Content-Type"] == "application/json"
+    assert again.json()["member_id"] == player.id and calls["dumps"] == 0
