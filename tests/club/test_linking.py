@@ -15,11 +15,17 @@ from django.test.utils import CaptureQueriesContext
 
 from clubrating.club.store.models import AuditEntry, Club, Entry, InitialEntry, Member, Tournament
 from clubrating.club.services import initial_list as il
-from clubrating.errors import Refused
+from clubrating.errors import NotFound, Refused
 from clubrating.formats.ratinglist import read_rating_list
 from tests.club.conftest import ARBITER, make_record
 from clubrating.club.services.clubs import create_club
-from clubrating.club.services.names import accept_exact, all_new_members, link, new_member
+from clubrating.club.services.names import (
+    accept_exact,
+    all_new_members,
+    link,
+    link_all,
+    new_member,
+)
 from clubrating.club.services.tournaments import import_tournament
 
 pytestmark = pytest.mark.storage
@@ -58,6 +64,11 @@ def counts(size: int) -> dict[str, int]:
     second = draft(club, players, day=2)
     found["exact"] = queries(lambda: accept_exact(second, who=ARBITER))
     assert not Entry.objects.filter(tournament=second, member=None).exists()
+    third = draft(club, players, day=3)
+    member = {m.name: m for m in Member.objects.filter(club=club)}
+    chosen = [(e, member[e.name]) for e in Entry.objects.filter(tournament=third)]
+    found["link all"] = queries(lambda: link_all(third, chosen, who=ARBITER))
+    assert not Entry.objects.filter(tournament=third, member=None).exists()
     seed(club, players)
     found["initial exact"] = queries(lambda: il.accept_exact_initial(club, who=ARBITER))
     assert not InitialEntry.objects.filter(club=club, member=None).exists()
@@ -98,6 +109,9 @@ def test_a_list_linked_at_once_leaves_the_audit_entries_of_its_names_linked_one_
     at_once = create_club("At once", who=ARBITER)
     all_new_members(draft(at_once, players), who=ARBITER)
     accept_exact(draft(at_once, players, day=2), who=ARBITER)
+    third = draft(at_once, players, day=3)
+    member = {m.name: m for m in Member.objects.filter(club=at_once)}
+    link_all(third, [(e, member[e.name]) for e in third.entries.order_by("number")], who=ARBITER)
     seed(at_once, [*players, "Dan Eng"])
     il.accept_exact_initial(at_once, who=ARBITER)
     il.all_new_initial(at_once, who=ARBITER)
@@ -105,15 +119,18 @@ def test_a_list_linked_at_once_leaves_the_audit_entries_of_its_names_linked_one_
     alone = create_club("One by one", who=ARBITER)
     for entry in Entry.objects.filter(tournament=draft(alone, players)).order_by("number"):
         new_member(entry, who=ARBITER)
-    for entry in Entry.objects.filter(tournament=draft(alone, players, day=2)).order_by("number"):
-        link(entry, Member.objects.get(club=alone, name=entry.name), who=ARBITER)
+    for day in (2, 3):
+        for entry in Entry.objects.filter(tournament=draft(alone, players, day=day)).order_by(
+            "number"
+        ):
+            link(entry, Member.objects.get(club=alone, name=entry.name), who=ARBITER)
     seed(alone, [*players, "Dan Eng"])
     for row in InitialEntry.objects.filter(club=alone).order_by("number")[:3]:
         il.link_initial(row, Member.objects.get(club=alone, name=row.name), who=ARBITER)
     il.new_member_initial(InitialEntry.objects.get(club=alone, number=4), who=ARBITER)
 
     assert audit_trail(at_once) == audit_trail(alone)
-    assert len(audit_trail(alone)) == 3 * 2 + 3 + 3 + 2
+    assert len(audit_trail(alone)) == 3 * 2 + 3 + 3 + 3 + 2
 
 
 def test_a_name_of_a_person_holding_another_name_of_the_tournament_is_refused_whole(
@@ -129,3 +146,29 @@ def test_a_name_of_a_person_holding_another_name_of_the_tournament_is_refused_wh
         link(ben_entry, anna, who=ARBITER)
     ben_entry.refresh_from_db()
     assert ben_entry.member.name == "Ben Cole" and AuditEntry.objects.count() == before
+
+
+def test_names_confirmed_together_are_refused_whole_on_a_clash_or_a_name_of_another_tournament(
+    club: Club,
+) -> None:
+    t = draft(club, ["Anna Berg", "Ben Cole", "Cara Dunn", "Dan Eng"])
+    all_new_members(t, who=ARBITER)
+    second = draft(club, ["Anna Berg", "Ben Cole", "Cara Dunn", "Dan Eng"], day=2)
+    member = {m.name: m for m in Member.objects.filter(club=club)}
+    rows = {e.name: e for e in second.entries.all()}
+    before = AuditEntry.objects.count()
+    with pytest.raises(Refused, match="already 'Anna Berg'"):  # Ben's name given to Anna
+        link_all(
+            second,
+            [(rows["Anna Berg"], member["Anna Berg"]), (rows["Ben Cole"], member["Anna Berg"])],
+            who=ARBITER,
+        )
+    elsewhere = t.entries.get(name="Cara Dunn")
+    with pytest.raises(NotFound, match="no name"):
+        link_all(
+            second,
+            [(rows["Dan Eng"], member["Dan Eng"]), (elsewhere, member["Cara Dunn"])],
+            who=ARBITER,
+        )
+    assert AuditEntry.objects.count() == before
+    assert not second.entries.exclude(member=None).exists()

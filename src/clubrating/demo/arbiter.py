@@ -30,7 +30,7 @@ from clubrating.club.jobs.analysis import (
 from clubrating.club.services.accounts import add_arbiter
 from clubrating.club.services.clubs import create_club, set_privacy
 from clubrating.club.services.members import merge
-from clubrating.club.services.names import link, new_member
+from clubrating.club.services.names import link_all, new_member
 from clubrating.club.services.tournaments import correct_result, import_tournament, publish
 from clubrating.club.store.models import Club, Entry, Game, Member, Tournament, Visibility
 from clubrating.demo.build import (
@@ -140,6 +140,7 @@ def _link_evening(
     entries = Entry.objects.filter(tournament=tournament, member=None).select_related(
         "tournament__club"
     )
+    known: list[tuple[Entry, Member]] = []  # confirmed together, as the arbiter's one click
     for entry in entries.order_by("number"):
         real = true_name.get(entry.name, entry.name)
         if entry.name != real and not duplicate:
@@ -153,7 +154,9 @@ def _link_evening(
             new_member(entry, who=WHO, name=real, junior=real in juniors)
             members[real] = entry.member
         else:
-            link(entry, member, who=WHO)
+            known.append((entry, member))
+    if known:
+        link_all(tournament, known, who=WHO)
 
 
 class Arbiter:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from django.utils.translation import gettext_noop
 
 from clubrating.club.store import audit
@@ -17,7 +19,7 @@ from clubrating.club.services.linking import (
     tournament_names,
 )
 from clubrating.club.services.outcome import Outcome
-from clubrating.errors import Refused, Text
+from clubrating.errors import NotFound, Refused, Text
 from clubrating.words import Nn_
 
 
@@ -41,6 +43,38 @@ def link(entry: Entry, member: Member, *, who: str) -> Outcome:
             id=member.id,
         ),
         report,
+    )
+
+
+def link_all(tournament: Tournament, links: Sequence[tuple[Entry, Member]], *, who: str) -> Outcome:
+    """The arbiter confirms several names of ``tournament`` at once, each as :func:`link` does
+    (the same checks, an audit entry a name, in order), under one lock and in a fixed number
+    of queries; a published tournament is rebuilt once."""
+    with history_write(tournament.club_id) as club:
+        reread(tournament)
+        entries = Entry.objects.in_bulk([e.id for e, _ in links])
+        members = Member.objects.in_bulk([m.id for _, m in links])
+        fresh = []
+        for entry, member in links:
+            if entry.id not in entries or entries[entry.id].tournament_id != tournament.id:
+                raise NotFound(
+                    gettext_noop("no name %(id)s in this tournament (deleted meanwhile?)"),
+                    id=entry.id,
+                )
+            if member.id not in members:
+                reread(member)  # gone meanwhile: the one-line NotFound of a single link
+            fresh.append((entries[entry.id], members[member.id]))
+        changed = link_names(club, tournament_names(tournament), fresh, who=who)
+        report = (
+            rebuild_derived_if_published(
+                tournament,
+                Text(Nn_("link %(count)s name", "link %(count)s names"), count=len(fresh)),
+            )
+            if any(changed)
+            else None
+        )
+    return Outcome(
+        Text(Nn_("linked %(count)s name", "linked %(count)s names"), count=len(fresh)), report
     )
 
 
