@@ -115,7 +115,8 @@ UNWRAPPED = {
     "web/monthly_list.html": 14,
     "web/player_main.html": 17,
     "web/print/board_table.html": 5,
-    "web/tournament.html": 16,
+    "web/tournament.html": 1,
+    "web/tournament_main.html": 15,
 }
 
 

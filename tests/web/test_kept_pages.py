@@ -160,3 +160,16 @@ def test_a_card_at_a_new_address_is_not_written_as_json_again(
     again = client.get(f"/c/{club.slug}/p/{player.id}/card.json?at=2")
     assert again.status_code == 200 and again["Content-Type"] == "application/json"
     assert again.json()["member_id"] == player.id and calls["dumps"] == 0
+
+
+def test_a_tournament_page_at_a_new_address_renders_only_its_header(
+    club: Club, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    newest = Tournament.objects.filter(club=club).order_by("-id")[0]
+    client = Client()
+    calls: Counter[str] = Counter()
+    counting(monkeypatch, views, "render_to_string", calls)
+    assert client.get(f"/c/{club.slug}/t/{newest.id}/?at=1").status_code == 200
+    assert calls["render_to_string"] == 1  # the page below its header, once
+    assert client.get(f"/c/{club.slug}/t/{newest.id}/?at=2").status_code == 200
+    assert calls["render_to_string"] == 1

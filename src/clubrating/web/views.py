@@ -478,13 +478,28 @@ def tournament_page(request: HttpRequest, access: ClubAccess, tournament_id: int
             ),
         }
 
+    def main() -> dict[str, Any]:
+        # below the header, made once for each history version (kept) but while it is played
+        data = kept(access, f"tournament:{t.id}", standings)
+        context = {
+            "access": access,
+            "club": access.club,
+            "base": access.base,
+            **data,
+            "progress": progress,
+            "current": current,
+        }
+        html = mark_safe(render_to_string("web/tournament_main.html", context))
+        return {"name": data["name"], "html": html}
+
+    shown = main() if progress else kept(access, f"tournament:{t.id}:main", main)
     return _page(
         request,
         access,
         "web/tournament.html",
-        **kept(access, f"tournament:{t.id}", standings),
+        name=shown["name"],
+        main_html=shown["html"],
         progress=progress,
-        current=current,
     )
 
 
