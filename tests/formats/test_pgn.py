@@ -3,12 +3,14 @@ trip."""
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import io
 import random
 from pathlib import Path
 
 import chess
+import chess.pgn
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -196,6 +198,30 @@ def test_writing_keeps_games_with_moves_and_results_only_on_request() -> None:
     write_pgn(record, everything, results_only=True)
     again = read_pgn(io.StringIO(everything.getvalue()), "again.pgn")
     assert len(again.pairings) == 3  # every played game (the three forfeits were not played)
+
+
+def test_moves_of_a_game_both_players_lost_by_forfeit_are_written_with_no_result() -> None:
+    """An evening's board can hold typed moves and then a double forfeit (0-0): PGN has no
+    result for it, so the game is written with "*" and Termination "forfeit" (the tournament's
+    PGN download was a server error); a 0-0 played over the board with "*" alone."""
+    moves = "1. e4 e5 2. Nf3 Nc6"
+    players = (PlayerEntry(1, "Anna Berg"), PlayerEntry(2, "Ben Cole"))
+    both_lost = Pairing(1, 1, 2, 0, 0, played=False, unplayed=Unplayed.DOUBLE_FORFEIT, moves=moves)
+    record = TournamentRecord(
+        name="Tuesday", date=dt.date(2026, 3, 3), pairings=(both_lost,), players=players
+    )
+    out = io.StringIO()
+    write_pgn(record, out)
+    written = chess.pgn.read_game(io.StringIO(out.getvalue()))
+    assert written is not None and not written.errors
+    assert written.headers["Result"] == "*" and written.headers["Termination"] == "forfeit"
+    assert [m.uci() for m in written.mainline_moves()] == ["e2e4", "e7e5", "g1f3", "b8c6"]
+    played = dataclasses.replace(both_lost, played=True, unplayed=None)  # 0-0 over the board
+    out = io.StringIO()
+    write_pgn(dataclasses.replace(record, pairings=(played,)), out)
+    written = chess.pgn.read_game(io.StringIO(out.getvalue()))
+    assert written is not None and written.headers["Result"] == "*"
+    assert "Termination" not in written.headers
 
 
 # --- round trip property -----------------------------------------------------------------

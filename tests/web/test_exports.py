@@ -6,15 +6,18 @@ import csv
 import io
 import json
 
+import chess.pgn
 from django.test import Client
 from django.urls import get_resolver
 
-from clubrating.club.store.models import Club, Tournament
+from clubrating.club.services.moves import attach_typed_moves
+from clubrating.club.services.tournaments import correct_result
+from clubrating.club.store.models import Club, Game, Tournament
 from clubrating.formats.pgn import read_pgn
 from clubrating.formats.trf import read_trf
 from clubrating.web.api import OPENAPI
 
-from .conftest import member
+from .conftest import WHO, member
 
 
 def test_the_rating_list_csv_has_fide_column_names_and_one_row_a_player(
@@ -161,3 +164,19 @@ def test_exports_of_an_unlisted_club_carry_noindex(club: Club, evening: Tourname
     set_privacy(club, who="t", visibility="unlisted")
     for suffix in ("ratings.csv", "ratings.json", f"t/{evening.id}/tournament.trf"):
         assert Client().get(f"/u/{club.token}/{suffix}")["X-Robots-Tag"] == "noindex, nofollow"
+
+
+def test_the_pgn_export_of_moves_whose_game_both_players_lost_by_forfeit(
+    club: Club, evening: Tournament
+) -> None:
+    """Moves typed for a board, then both players lost by forfeit: PGN has no result for it,
+    and the download was a server error; it gives the moves with "*" and a forfeit."""
+    game = Game.objects.filter(tournament=evening, white__name="Anna Smith").first()
+    assert game is not None
+    attach_typed_moves(game, "1. e4 e5 2. Nf3 Nc6", who=WHO, confirm=True)
+    correct_result(game, "--", who=WHO)
+    response = Client().get(f"/c/riverside/t/{evening.id}/games.pgn")
+    assert response.status_code == 200
+    written = chess.pgn.read_game(io.StringIO(response.content.decode()))
+    assert written is not None and len(list(written.mainline_moves())) == 4
+    assert written.headers["Result"] == "*" and written.headers["Termination"] == "forfeit"

@@ -41,7 +41,7 @@ from clubrating.formats.records import (
     TournamentRecord,
     Unplayed,
 )
-from clubrating.formats.results import PGN_UNFINISHED, GameResult, pgn_result
+from clubrating.formats.results import GameResult, pgn_result
 from clubrating.words import N_, Nn_
 
 RESULTS = {result.value: result.points for result in GameResult if result.played}
@@ -501,19 +501,11 @@ def _tags(
 
 
 def _result(pairing: Pairing) -> str:
-    text = pgn_result(pairing.white_points, pairing.black_points)
-    if text != PGN_UNFINISHED:
-        return text
-    raise InputError(
-        N_(
-            "round %(round)s: %(white_points)s/2 - %(black_points)s/2"
-            " has no PGN result; expected 1-0, 0-1 or 1/2-1/2"
-        ),
-        line=pairing.line,
-        round=pairing.round,
-        white_points=pairing.white_points,
-        black_points=pairing.black_points,
-    )
+    """The game's PGN result: "*" for points PGN has no result for (both players lost by
+    forfeit after moves were typed, or a 0-0 read from a file), as PGN writes an unknown
+    result; an unplayed game also gets Termination "forfeit" (_tags), so none is shown as
+    won or drawn, and the download never fails on a stored game."""
+    return pgn_result(pairing.white_points, pairing.black_points)
 
 
 def _escape(value: str) -> str:
