@@ -45,7 +45,7 @@ BEFORE = os.environ.get("CLUBRATING_TEMPLATES_BEFORE", "")
 DUMP = os.environ.get("CLUBRATING_PAGES_DUMP", "")  # a folder to write every page into
 TEMPLATES = Path(django_settings.BASE_DIR) / "web" / "templates"
 LANGUAGES = ("en", "hy", "ru")
-# (visibility, names): the club's privacy settings (docs/privacy.md), each a crawl of its own.
+# (visibility, names): the club's privacy settings (docs/website.md), each a crawl of its own.
 PRIVACY = (("public", "full"), ("unlisted", "initials"), ("arbiter", "initials"))
 # rendered as Django's handlers of a server error and of a refusal render them: no view of the
 # site raises either

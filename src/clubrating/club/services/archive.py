@@ -47,6 +47,10 @@ LEFT_OUT: dict[str, str] = {
     "club.movesattempt": (
         "the moves links' throttle: keyed hashes of client addresses, kept a day, of no club"
     ),
+    "club.lineage": (
+        "the database's own token for its page caches, of no club: an imported club joins the "
+        "lineage of the database it is imported into"
+    ),
 }
 """Models of the club app deliberately not in the archive, with the reason."""
 
