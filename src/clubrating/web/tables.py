@@ -20,6 +20,12 @@ def _change_class(change: float | None) -> str:
     return "num pos" if change > 0 else "num neg"
 
 
+def _not_rated() -> str:
+    """The mark of a game or result that counts for no rating."""
+    text = gettext("not rated")  # named first: xgettext skips f-strings
+    return f'<span class="not-rated">{escape(text)}</span>'
+
+
 def rating_rows(rows: Iterable[dict[str, Any]], base: str, *, provisional: bool) -> SafeString:
     tr = '<tr class="provisional">' if provisional else "<tr>"
     provisional_text = escape(gettext("provisional"))  # named first: xgettext skips f-strings
@@ -58,8 +64,7 @@ def frozen_rows(rows: Iterable[dict[str, Any]], base: str, *, compared: bool) ->
 
 def history_rows(history: Iterable[dict[str, Any]], base: str, *, is_arbiter: bool) -> SafeString:
     out = []
-    not_rated_text = gettext("not rated")  # named first: xgettext skips f-strings
-    not_rated = f'<span class="not-rated">{escape(not_rated_text)}</span>'
+    not_rated = _not_rated()
     for t in history:
         written = f"<td>{escape(t['name_as_written'])}</td>" if is_arbiter else ""
         rating = f"{t['before_text']} → {t['after_text']}" if t["rated"] else not_rated
@@ -74,8 +79,7 @@ def history_rows(history: Iterable[dict[str, Any]], base: str, *, is_arbiter: bo
 
 def game_rows(games: Iterable[dict[str, Any]], base: str) -> SafeString:
     out = []
-    not_rated_text = gettext("not rated")  # named first: xgettext skips f-strings
-    not_rated = f' <span class="not-rated">{escape(not_rated_text)}</span>'
+    not_rated = " " + _not_rated()
     for g in games:
         opponent = escape(g["opponent"])
         if g["opponent_member_id"]:
@@ -158,9 +162,9 @@ def crosstable_rows(
     """The tournament page's standings and crosstable (pages.tournament's ``players``): place,
     number, name, team, points, a cell a round, the tie-breaks, and once rated the rating."""
     b = escape(base)
-    not_ranked, not_rated_text = gettext("not ranked in the file"), gettext("not rated")
+    not_ranked = gettext("not ranked in the file")  # named first: xgettext skips f-strings
     unranked = f'<span class="not-rated" title="{escape(not_ranked)}">–</span>'
-    not_rated = f'<span class="not-rated">{escape(not_rated_text)}</span>'
+    not_rated = _not_rated()
     out = []
     for p in players:
         name = escape(p["name"])
