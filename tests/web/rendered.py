@@ -22,6 +22,7 @@ Whitespace between two inline elements stays a difference: ``<a>x</a><a>y</a>`` 
 
 from __future__ import annotations
 
+import html
 import re
 from html.parser import HTMLParser
 
@@ -160,3 +161,37 @@ def differences(before: str, after: str, context: int = 3) -> list[str]:
         f"event {at}: before {one[lo : at + context]!r}",
         f"event {at}: after  {other[lo : at + context]!r}",
     ]
+
+
+def flat(page: str) -> str:
+    """The page written again from what a reader tells apart, for a test to look for a piece of
+    markup in whatever way its template is wrapped: each tag as ``<tag name="value">`` with its
+    attributes in the template's order (a value escaped as Django escapes it, the CSRF token
+    masked),
+    ``</tag>``, text as drawn (a run of whitespace one space, none beside a block's edge; ``&``,
+    ``<`` and ``>`` escaped, quotes as they read), and nothing between two tags the browser
+    shows no space between: ``<td>1</td>\n  <td>2</td>`` is ``<td>1</td><td>2</td>``."""
+    out: list[str] = []
+    for event in rendered(page):
+        kind, rest = event[0], event[1:]
+        if kind == "start":
+            attributes = [_attribute(a) for a in rest[1:]]
+            out.append("<" + " ".join((rest[0], *attributes)) + ">")
+        elif kind == "end":
+            out.append(f"</{rest[0]}>")
+        elif kind == "text":
+            out.append(html.escape(rest[0], quote=False))
+        elif kind == "exact":
+            out.append(rest[0])
+        elif kind == "comment":
+            out.append(f"<!--{rest[0]}-->")
+        else:
+            out.append(f"<!{rest[0]}>")
+    return "".join(out)
+
+
+def _attribute(shown: str) -> str:
+    name, equals, value = shown.partition("=")
+    if not equals:
+        return name
+    return f'{name}="{html.escape(value[1:-1])}"'

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from .rendered import differences
+from .rendered import differences, flat
 
 TOKEN = '<input type="hidden" name="csrfmiddlewaretoken" value="{}">'
 
@@ -89,3 +89,37 @@ def test_a_break_the_browser_does_not_show_reads_the_same(before: str, after: st
 def test_a_change_a_reader_can_see_is_found(before: str, after: str) -> None:
     found = differences(before, after)
     assert len(found) == 2 and found[0].startswith("event "), found
+
+
+@pytest.mark.parametrize(
+    ("page", "written"),
+    [
+        (
+            '<table>\n  <tr>\n    <td class="n">1</td>\n    <td>2</td>\n  </tr>\n</table>',
+            '<table><tr><td class="n">1</td><td>2</td></tr></table>',
+        ),
+        (
+            '<a href="/p/?a=1&amp;b=2"\n   rel="next">Next  page</a>',
+            '<a href="/p/?a=1&amp;b=2" rel="next">Next page</a>',
+        ),
+        ("<p>R&amp;D &lt;b&gt; &#x27;x&#x27;</p>", "<p>R&amp;D &lt;b&gt; 'x'</p>"),
+        (
+            '<input type="checkbox" checked\n       name="a">',
+            '<input type="checkbox" checked name="a">',
+        ),
+        ("<p>a\n  <strong>b</strong></p>", "<p>a <strong>b</strong></p>"),
+        ('<p title="say &quot;hi&quot;">x</p>', '<p title="say &quot;hi&quot;">x</p>'),
+        ("<pre>  two\n  lines</pre>", "<pre>  two\n  lines</pre>"),
+        ("<!DOCTYPE html>\n<!-- kept -->\n<p>x</p>", "<!doctype html><!-- kept --><p>x</p>"),
+        (TOKEN.format("abc"), TOKEN.format("&lt;the form&#x27;s CSRF token&gt;")),
+    ],
+)
+def test_flat_writes_the_page_as_it_reads(page: str, written: str) -> None:
+    assert flat(page) == written
+
+
+def test_flat_reads_the_same_for_a_rewrapped_page_and_differs_for_a_visible_change() -> None:
+    one = '<p>Played <a href="/t/1/">the open</a>, <small>round 3</small></p>'
+    wrapped = '<p>\n  Played\n  <a href="/t/1/">the open</a>,\n  <small>round 3</small>\n</p>'
+    assert flat(one) == flat(wrapped)
+    assert flat(one) != flat(one.replace("</a>,", "</a> ,"))
