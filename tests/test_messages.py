@@ -10,16 +10,23 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 LOCALE = Path("src/clubrating/locale")
 
 
-def check(root: Path) -> subprocess.CompletedProcess[str]:
+def check(
+    root: Path, python: str | None = sys.executable, cwd: Path | None = None
+) -> subprocess.CompletedProcess[str]:
+    """``scripts/messages --check`` of ``root``, with PYTHON set to ``python`` (None: unset)."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHON"}
     return subprocess.run(
         [str(root / "scripts/messages"), "--check"],
         capture_output=True,
         text=True,
-        env={**os.environ, "PYTHON": sys.executable},
+        env=env if python is None else {**env, "PYTHON": python},
+        cwd=cwd,
         timeout=120,
         check=False,
     )
@@ -51,6 +58,19 @@ def test_every_marked_text_is_in_the_catalogue(tmp_path: Path) -> None:
     result = check(root)
     assert (result.returncode, result.stderr) == (0, "")
     assert catalogues(root) == before and len(before) == 3
+
+
+@pytest.mark.parametrize("python", [None, ".venv/bin/{}", "./.venv/bin/{}"])
+def test_the_python_of_a_relative_path_or_of_the_projects_venv_is_found(
+    tmp_path: Path, python: str | None
+) -> None:
+    # the script changes directory before it runs Python: a relative path is read from where it
+    # was called, and the default is the .venv of the project (here a link to the tests' own)
+    root = copy_of_the_tree(tmp_path)
+    (root / ".venv").symlink_to(sys.prefix, target_is_directory=True)
+    name = Path(sys.executable).name
+    result = check(root, None if python is None else python.format(name), cwd=root)
+    assert (result.returncode, result.stderr) == (0, "")
 
 
 def test_a_marked_text_missing_from_the_catalogue_fails_the_check(tmp_path: Path) -> None:
