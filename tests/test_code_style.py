@@ -101,7 +101,6 @@ def test_a_long_line_is_found_and_named(tmp_path: Path) -> None:
 UNWRAPPED = {
     "evening/evening.html": 56,
     "evening/round.html": 11,
-    "moves/slips.html": 9,
     "web/arbiter/game.html": 19,
     "web/arbiter/review.html": 25,
     "web/arbiter/sender.html": 1,

@@ -19,6 +19,7 @@ from clubrating.club.store.models import Club, Game, MovesLink, MovesSubmission,
 from clubrating.club.services import moves_links as ml
 from clubrating.web.security import HideMovesTokens
 from tests.formats.long_games import long_game
+from tests.web.rendered import flat
 from clubrating.club.services.clubs import set_privacy
 from clubrating.club.services.names import accept_exact, all_new_members
 
@@ -56,7 +57,7 @@ def test_the_slips_show_each_board_with_result_boxes_and_a_qr_code_and_link_unde
         len(tokens) == 4
     )  # two boards, a link per player printed as text (the QR code holds it too)
     assert page.count('class="slip"') == 2 and page.count("<svg") == 4
-    labels = re.findall(r'<figcaption class="player">([^<]*)</figcaption>', page)
+    labels = re.findall(r'<figcaption class="player">([^<]*)</figcaption>', flat(page))
     assert labels == [
         "White: Anna Smith",
         "Black: Bob Jones",
@@ -80,7 +81,7 @@ def test_a_private_clubs_slips_show_full_names_and_its_phone_pages_stay_initials
         f"/c/riverside/arbiter/t/{evening.id}/slips/", {"action": "print", "round": "1"}
     ).content.decode()
     tokens = re.findall(r"http://testserver/m/([A-Za-z0-9_-]+)/", page)
-    labels = re.findall(r'<figcaption class="player">([^<]*)</figcaption>', page)
+    labels = re.findall(r'<figcaption class="player">([^<]*)</figcaption>', flat(page))
     assert labels == [
         "White: Anna Smith",
         "Black: Bob Jones",
