@@ -33,8 +33,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from clubrating.cpi.calibrate import CAREER_LENGTHS, Side, estimate, fit, folds_of, settings_of
+from clubrating.cpi.calibrate import CAREER_LENGTHS, Side, estimate, folds_of, settings_of
 from clubrating.cpi.index import ledger_step
+from clubrating.cpi.regression import fit
 from clubrating.cpi.weights import Weights
 
 HERE = Path(__file__).resolve().parent

@@ -37,10 +37,11 @@ import numpy as np
 
 from clubrating.analysis.engine import DEFAULT_ENGINE, EngineSettings
 from clubrating.analysis.runner import DEFAULT_BOOK, AnalysisConfig, analyse_games
-from clubrating.cpi.fitting import DEFAULT_MIN_PLIES, sides_of
-from clubrating.cpi.calibrate import Side, correlation, cross_validate, estimate, fit
+from clubrating.cpi.calibrate import Side, correlation, estimate
 from clubrating.cpi.facts import GameFacts
+from clubrating.cpi.fitting import DEFAULT_MIN_PLIES, sides_of
 from clubrating.cpi.registry import COUNTS, SHARES
+from clubrating.cpi.regression import cross_validate, fit
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))

@@ -12,18 +12,14 @@ import pytest
 from clubrating.cpi.calibrate import (
     FEATURES,
     Side,
-    cross_validate,
     estimate,
-    fit,
     folds_of,
     pseudo_players,
     settings_of,
     time_control_class,
 )
 from clubrating.cpi.factors import Count, Factor
-from clubrating.cpi.registry import PlayerFactors
-from clubrating.cpi.facts import GameFacts
-from clubrating.cpi.facts import Color
+from clubrating.cpi.facts import Color, GameFacts
 from clubrating.cpi.index import (
     PRESETS,
     LedgerGame,
@@ -35,6 +31,8 @@ from clubrating.cpi.index import (
     ledger_step,
     score_game,
 )
+from clubrating.cpi.registry import PlayerFactors
+from clubrating.cpi.regression import cross_validate, fit
 from tests.cpi.helpers import game, ply
 
 

@@ -15,17 +15,16 @@ from clubrating.cpi.calibrate import (
     FEATURES,
     Side,
     careers,
-    cross_validate,
-    fit,
     settings_of,
     side_values,
     time_control_class,
 )
 from clubrating.cpi.difficulty import difficulty_values
-from clubrating.cpi.facts import Color, GameFacts
 from clubrating.cpi.factors import FITTED_E, EvalLossForm, eval_loss
+from clubrating.cpi.facts import Color, GameFacts
 from clubrating.cpi.index import Weights, score_game
 from clubrating.cpi.nested import e_key
+from clubrating.cpi.regression import cross_validate, fit
 from clubrating.cpi.weights import ScoringModel
 from clubrating.errors import InputError
 from clubrating.words import N_

@@ -1,6 +1,6 @@
 """Nested cross-validation of the CPI fit: every modelling choice made inside the training folds.
 
-The plain :func:`clubrating.cpi.calibrate.cross_validate` measures one fixed model; choosing
+The plain :func:`clubrating.cpi.regression.cross_validate` measures one fixed model; choosing
 the E form, the factors or the shrinkage by those same folds lets the test set pick the model,
 and its figures flatter. Here each outer fold (whole players held out) chooses among
 :class:`Choice` candidates by an inner cross-validation of its own training players only, fits
@@ -36,13 +36,13 @@ from clubrating.cpi.calibrate import (
     correlation,
     estimate,
     figure,
-    fit,
     folds_of,
     pseudo_players,
 )
 from clubrating.cpi.difficulty import DIFFICULTY
 from clubrating.cpi.factors import FITTED_E, EvalLossForm
 from clubrating.cpi.registry import COUNTS
+from clubrating.cpi.regression import fit
 
 SET_GAMES = 4  # a FIDE player has 9 games an event at most here: sets of 4 give many sets
 OUTER_FOLDS = 5
