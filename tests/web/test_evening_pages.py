@@ -14,6 +14,7 @@ from clubrating.club.services import evening
 from clubrating.club.store.models import Club, EveningBoard, Game, Tournament
 
 from .conftest import WHO
+from .rendered import flat
 from clubrating.club.read.members import get_member
 from clubrating.club.services.names import all_new_members
 
@@ -76,7 +77,7 @@ def test_the_phone_page_has_one_form_a_board_and_a_button_a_result(
 ) -> None:
     t = _evening(club, ["Anna Smith", "Bob Jones", "Carl Berg", "Dana White", "Eva Fox"])
     arbiter_client.post(f"/c/riverside/arbiter/evening/{t.id}/pair/")
-    html = arbiter_client.get(f"/c/riverside/arbiter/evening/{t.id}/round/").content.decode()
+    html = flat(arbiter_client.get(f"/c/riverside/arbiter/evening/{t.id}/round/").content.decode())
     assert html.count('action="/c/riverside/arbiter/evening/') == 2 and "<script" not in html
     assert html.count('name="result" value="1-0"') == 2 and "pairing bye (1 point)" in html
     board = EveningBoard.objects.filter(tournament=t).first()
@@ -84,7 +85,7 @@ def test_the_phone_page_has_one_form_a_board_and_a_button_a_result(
     arbiter_client.post(
         f"/c/riverside/arbiter/evening/{t.id}/result/", {"board": board.id, "result": "0-1"}
     )
-    html = arbiter_client.get(f"/c/riverside/arbiter/evening/{t.id}/round/").content.decode()
+    html = flat(arbiter_client.get(f"/c/riverside/arbiter/evening/{t.id}/round/").content.decode())
     assert 'value="0-1" class="chosen" aria-pressed="true"' in html
 
 
