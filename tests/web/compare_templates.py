@@ -26,6 +26,7 @@ from unittest import mock
 import pytest
 from django.conf import settings as django_settings
 from django.contrib.auth.models import AnonymousUser, User
+from django.core.paginator import Paginator
 from django.core.cache import cache
 from django.db import transaction
 from django.template.loader import render_to_string
@@ -152,4 +153,174 @@ def test_every_page_reads_as_with_the_templates_before(
     if visibility == "public":  # the other settings hide pages from the visitor
         assert sorted(every - used) == [], "templates no page of the crawl rendered"
     print(f"{len(before)} pages ({visibility}, {names}) read the same: {not found}")
+    assert found == [], "\n".join(found)
+
+
+# The branches of the templates that the crawl's club never reaches (an index of many clubs, a
+# federation list past its first page, a bughouse or team tournament, an evening whose round is
+# all in, a player who left, the arbiter's view of a player...), each rendered from a context
+# written here: (template, context, a text its English page must show, so that the context is
+# known to reach the branch).
+PLAYER = {
+    "member": {"id": 7, "left": dt.date(2026, 5, 1)},
+    "club": {"name": "Riverside", "inactive_months": 12},
+    "base": "/c/riverside/",
+    "ratings": {
+        "standard": {
+            "rating": 1512.4,
+            "games": 3,
+            "provisional": True,
+            "inactive": True,
+            "last_played": "2026-04-01",
+            "list_latest": "2026-05-02",
+        },
+        "rapid": {"rating": 1400.0, "games": 1},
+    },
+    "aliases": ["A. Smith", "Anna S."],
+    "charts": [{"list_name": "standard", "svg": "<svg></svg>"}, {"list_name": "rapid"}],
+    "initial": {"name_as_written": "Anna", "games": 3, "rating": 1650},
+    "access": {"is_arbiter": True},
+    "card": {
+        "peaks": {"standard": {"rating": 1600, "date": "2026-01-01"}, "rapid": {"rating": 1500}},
+        "colours": {
+            c: {"wins": 2, "draws": 1, "losses": 0, "games": 3}
+            for c in ("white", "black", "unknown")
+        },
+        "streaks": {
+            "winning": {"length": 2, "from": "2026-01-01", "to": "2026-02-01"},
+            "unbeaten": {"length": 3, "from": "2026-01-01", "to": "2026-03-01"},
+        },
+        "best_wins": [
+            {
+                "opponent_id": 3,
+                "opponent": "Bob",
+                "opponent_rating": 1700,
+                "tournament": "Cup",
+                "round": 2,
+                "date": "2026-01-01",
+            }
+        ]
+        * 2,
+        "head_to_head": [1],
+    },
+    "against": {"opponent_id": 3, "opponent": "Bob Jones", "score": 1.5, "games": 2},
+}
+TOURNAMENT = {
+    "name": "Cup",
+    "date": "2026-01-01",
+    "time_control": "rapid",
+    "round_numbers": [1, 2],
+    "club": {"slug": "riverside"},
+    "base": "/c/riverside/",
+    "tournament_id": 4,
+    "status": "draft",
+    "access": {"is_arbiter": True},
+    "current": {"round": 2},
+    "progress": {"open_boards": 2, "round": 2, "planned": 5},
+    "rated": False,
+    "has_unrated": True,
+    "rule": "written",
+    "ranked_by_words": "By points",
+    "tiebreak_columns": [{"name": "Buchholz", "source": "C.05", "short": "BH"}],
+    "teams": [
+        {
+            "name": "North",
+            "points_text": "3",
+            "players": [{"name": "Ann", "points_text": "2"}, {"name": "Bob", "points_text": "1"}],
+        }
+    ],
+}
+CONTEXTS: list[tuple[str, dict[str, Any], str]] = [
+    ("web/player_main.html", PLAYER, "As Unknown: +2 =1 −0 (3 games)"),
+    (
+        "web/player_main.html",
+        {
+            "charts": [{"list_name": "standard", "svg": "<svg></svg>"}],
+            "card": {"peaks": {"standard": {"rating": 1600}}, "streaks": {}},
+        },
+        "No published tournament yet.",
+    ),
+    ("web/tournament_main.html", TOURNAMENT, "The tie-break columns are FIDE"),
+    (
+        "web/tournament_main.html",
+        {**TOURNAMENT, "progress": {"round": 2, "planned": 5}, "rated": True, "teams": []},
+        "every result is in.",
+    ),
+    (
+        "web/tournament_main.html",
+        {**TOURNAMENT, "progress": None, "access": {}},
+        "draft, not published",
+    ),
+    (
+        "web/tournament_main.html",
+        {**TOURNAMENT, "progress": None, "has_unrated": False, "status": "published"},
+        "Standings and crosstable</caption>",
+    ),
+    (
+        "web/index.html",
+        {
+            "own": [{"slug": "a", "name": "A"}],
+            "listed": 250,
+            "search": "x y",
+            "public": Paginator([("B", "b")] * 250, 100).page(2),
+        },
+        'rel="prev"',
+    ),
+    (
+        "web/index.html",
+        {"listed": 3, "search": "zz", "public": Paginator([], 100).page(1)},
+        "No club matches.",
+    ),
+    ("web/index.html", {}, "No club is public here."),
+    (
+        "web/federation.html",
+        {
+            "lists": ["standard", "rapid"],
+            "rating_list": "standard",
+            "paged": True,
+            "next": "1500.0,7",
+        },
+        "First page",
+    ),
+    (
+        "web/monthly_list.html",
+        {
+            "month": "2026-12",
+            "base": "/c/riverside/",
+            "club": {"name": "Riverside"},
+            "differs": True,
+            "lists": ["standard", "rapid"],
+            "frozen": {"rating_list": "rapid"},
+            "gone": [{"member_id": 1, "name": "Al"}, {"member_id": 2, "name": "Bo"}],
+            "moved": [{"member_id": 1, "name": "Al", "rating": "1 → 2", "rank": "3 → 4"}],
+            "corrections": [
+                {
+                    "day": "d1",
+                    "what": "w1",
+                    "tournament": {"is_published": True, "id": 3, "date": dt.date(2026, 1, 2)},
+                    "name": "N",
+                },
+                {"day": "d2", "what": "w2", "name": "Gone"},
+                {"day": "d3", "what": "w3", "member_id": 5, "member_name": "Cy"},
+                {"day": "d4", "what": "w4", "settings": ["k", "days"]},
+            ],
+        },
+        "Nobody was on the list.",
+    ),
+]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_branches_the_crawl_misses_read_as_before(db: None, language: str) -> None:
+    request = RequestFactory().get("/")
+    request.user = AnonymousUser()
+    found = []
+    with translation.override(language):
+        for number, (name, context, shown) in enumerate(CONTEXTS):
+            with with_templates(BEFORE):
+                before = render_to_string(name, context, request=request)
+            after = render_to_string(name, context, request=request)
+            assert language != "en" or shown in after, (number, shown)
+            found += [f"{name} #{number}: {line}" for line in differences(before, after)]
+    print(f"{len(CONTEXTS)} contexts ({language}) read the same: {not found}")
     assert found == [], "\n".join(found)
