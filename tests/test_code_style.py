@@ -109,11 +109,9 @@ UNWRAPPED = {
     "web/federation.html": 7,
     "web/game.html": 20,
     "web/index.html": 9,
-    "web/language.html": 2,
     "web/monthly_list.html": 14,
     "web/player_main.html": 17,
     "web/print/board_table.html": 5,
-    "web/tournament.html": 1,
     "web/tournament_main.html": 15,
 }
 
