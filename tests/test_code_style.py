@@ -108,7 +108,6 @@ UNWRAPPED = {
     "web/cpi/player_block.html": 1,
     "web/federation.html": 7,
     "web/game.html": 20,
-    "web/index.html": 9,
     "web/monthly_list.html": 14,
     "web/player_main.html": 17,
     "web/print/board_table.html": 5,
