@@ -106,7 +106,6 @@ UNWRAPPED = {
     "web/arbiter/settings.html": 5,
     "web/cpi/dashboard.html": 34,
     "web/cpi/player_block.html": 1,
-    "web/federation.html": 7,
     "web/game.html": 20,
     "web/monthly_list.html": 14,
     "web/player_main.html": 17,

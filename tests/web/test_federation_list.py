@@ -18,6 +18,7 @@ from clubrating.club.store.models import Club, Member
 from clubrating.web import federation
 
 from .conftest import WHO, publish_typed
+from .rendered import flat
 from clubrating.club.services.clubs import create_club, set_privacy
 
 # Anna, Bob, Carl and Dana play the same evening in three clubs: equal ratings across clubs
@@ -92,7 +93,7 @@ def walk(client: Client, url: str) -> tuple[list[tuple[int, str, str, int]], int
         html = response.content.decode()
         pages += 1
         rows += [(int(m), name, base, int(r)) for r, base, m, name in ROW.findall(html)]
-        found = re.search(r'href="(\?list=[^"]+&amp;after=[^"]+)" rel="next"', html)
+        found = re.search(r'href="(\?list=[^"]+&amp;after=[^"]+)" rel="next"', flat(html))
         url = f"/ratings/{found[1].replace('&amp;', '&')}" if found else ""
     return rows, pages
 
