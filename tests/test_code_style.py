@@ -109,7 +109,6 @@ UNWRAPPED = {
     "web/game.html": 20,
     "web/player_main.html": 17,
     "web/print/board_table.html": 5,
-    "web/tournament_main.html": 15,
 }
 
 

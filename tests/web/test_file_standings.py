@@ -21,6 +21,7 @@ from clubrating.files import read_tournament_file
 from clubrating.formats.trf import read_trf
 
 from .conftest import TODAY, WHO
+from .rendered import flat
 from .test_standings_everywhere import HEADERS, trf_line
 from clubrating.club.services.names import accept_exact, all_new_members
 from clubrating.club.services.tournaments import correct_result, import_tournament, publish
@@ -115,7 +116,7 @@ def test_the_team_table_and_each_player_s_team_are_shown_and_exported(club: Club
         7: "Dilijan Rooks",
         8: "Dilijan Rooks",
     }
-    teams = html.split('<table id="team-table">', 1)[1].split("</table>", 1)[0]
+    teams = flat(html).split('<table id="team-table">', 1)[1].split("</table>", 1)[0]
     # the file's order; the players by board with their points; the team's sum of the file's points
     assert re.findall(
         r'<tr><td class="num">(\d+)</td><td>([^<]+)</td><td>[^<]*</td><td class="num">([^<]+)</td>',
