@@ -107,7 +107,6 @@ UNWRAPPED = {
     "web/cpi/dashboard.html": 34,
     "web/cpi/player_block.html": 1,
     "web/game.html": 20,
-    "web/player_main.html": 17,
     "web/print/board_table.html": 5,
 }
 
