@@ -35,6 +35,7 @@ from clubrating.cpi.factors import acpl
 from clubrating.errors import InputError
 from clubrating.formats.records import TournamentKind
 from clubrating.demo.simulate import BoardResult, Encounter, simulate_club, stage_club
+from tests.web.rendered import flat
 
 ROOT = Path(__file__).resolve().parents[1]
 CLI = [sys.executable, "-m", "clubrating"]
@@ -303,7 +304,7 @@ def assert_the_busiest_players_cpi_dashboard_has_numbers_and_exercises() -> None
     )[0]
     response = Client().get(f"/c/demo/p/{busiest['member_id']}/cpi/")
     assert response.status_code == 200
-    html = response.content.decode()
+    html = flat(response.content.decode())
     headline = re.search(
         r'<p id="cpi-headline" class="headline">(CPI|Plays like) <strong>[^<]+</strong>', html
     )

@@ -9,7 +9,9 @@ and Russian, with each of its privacy settings; each page is rendered with both 
 templates on the same rows (each request in a transaction rolled back, so a form posted twice
 finds the same club) and compared as a reader tells pages apart (rendered.py). To that club are
 added moves sent through the links of a board that differ (the arbiter's game page then names who
-sent each); the error pages no request reaches are rendered from their templates.
+sent each) and, in the unlisted crawl, a fitted CPI preset with games long enough for a strength
+(the others crawl the spec's running CPI); the error pages no request reaches are rendered from
+their templates.
 """
 
 from __future__ import annotations
@@ -35,10 +37,13 @@ from django.utils import timezone, translation
 
 from clubrating.club.services import moves_links as ml
 from clubrating.club.services.clubs import set_privacy
+from clubrating.club.services.cpi_weights import set_cpi_weights
 from clubrating.club.store.models import Club, Tournament
+from tests.cpi.coach_games import publish_analysed
 
 from .conftest import WHO
 from .rendered import differences
+from .test_cpi_page_reads import long_game
 from .test_every_page_translated import Site, Visit, site  # noqa: F401  (the fixture)
 from .test_translated_pages import catalogue  # noqa: F401  (the fixture)
 
@@ -133,7 +138,11 @@ def test_every_page_reads_as_with_the_templates_before(
         "CLUBRATING_TEMPLATES_BEFORE names no folder of templates: run scripts/compare_pages"
     )
     moves_that_differ(site)
-    set_privacy(Club.objects.get(slug="riverside"), who=WHO, visibility=visibility, names=names)
+    club = Club.objects.get(slug="riverside")
+    set_privacy(club, who=WHO, visibility=visibility, names=names)
+    if visibility == "unlisted":  # the CPI pages under a fitted preset (windowed, tracking),
+        set_cpi_weights(club, {}, who=WHO, preset="fide-classical")  # with games long enough
+        publish_analysed(club, 8, facts=long_game, who=WHO)  # for a strength (test_cpi_page_reads)
     now = timezone.now()
     arbiter = Client()
     arbiter.force_login(User.objects.get(username="anna-arbiter"))

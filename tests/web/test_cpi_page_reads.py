@@ -22,6 +22,7 @@ from clubrating.web.links import game_href
 from tests.cpi.coach_games import OPEN_GAME, build, publish_analysed
 
 from .conftest import WHO, member
+from .rendered import flat
 from .test_cpi_pages import analysed, page
 from clubrating.club.services.clubs import set_privacy
 
@@ -89,7 +90,7 @@ def test_under_the_spec_the_headline_is_the_running_cpi_and_the_chart_starts_at_
     club,
 ) -> None:
     anna = analysed(club, 8)  # two evenings of 5 and 3 games, a week apart
-    html = page(Client(), f"/c/riverside/p/{anna.id}/cpi/")
+    html = flat(page(Client(), f"/c/riverside/p/{anna.id}/cpi/"))
     entries = list(CpiEntry.objects.filter(member=anna).order_by("ordinal"))
     headline = re.search(r'<p id="cpi-headline"[^>]*>(.*?)</p>', html, re.S)
     assert headline is not None
@@ -119,7 +120,7 @@ def test_under_fitted_settings_the_headline_is_plays_like_and_the_running_cpi_is
     anna = member(fitted, "Anna Berg")
     strength = member_ledger(anna)["strength"]
     assert strength is not None and not strength["stale"] and strength["games"] == 8
-    html = page(Client(), f"/c/riverside/p/{anna.id}/cpi/")
+    html = flat(page(Client(), f"/c/riverside/p/{anna.id}/cpi/"))
     headline = re.search(r'<p id="cpi-headline"[^>]*>(.*?)</p>', html, re.S)
     assert headline is not None and headline.group(1) == (
         f"Plays like <strong>{strength['elo']} ± "
@@ -142,7 +143,8 @@ def test_under_fitted_settings_the_headline_is_plays_like_and_the_running_cpi_is
     )  # the CPI itself, game by game
     assert day_labels(svg) == ["6 Jan 2026", "13 Jan"]
     assert PRESETS["fide-classical"].model.windowed
-    block = re.search(r'<p id="cpi">(.*?)</p>', page(Client(), f"/c/riverside/p/{anna.id}/"), re.S)
+    player = flat(page(Client(), f"/c/riverside/p/{anna.id}/"))
+    block = re.search(r'<p id="cpi">(.*?)</p>', player, re.S)
     assert block is not None and block.group(1).startswith(
         f"Plays like <strong>{strength['elo']} ± "
         f"{strength['sd']}</strong> over the last 8 analysed games;"
@@ -151,7 +153,7 @@ def test_under_fitted_settings_the_headline_is_plays_like_and_the_running_cpi_is
 
 
 def depth_line(html: str) -> str:
-    found = re.search(r'<p class="term" id="cpi-depth">(.*?)</p>', html, re.S)
+    found = re.search(r'<p class="term" id="cpi-depth">(.*?)</p>', flat(html), re.S)
     assert found is not None
     return found.group(1)
 
@@ -203,7 +205,7 @@ def test_too_few_games_under_fitted_settings_say_so_instead_of_a_figure(fitted) 
 def test_the_factors_against_the_club_read_right_whichever_way_is_better(club) -> None:
     anna = analysed(club)  # Anna hangs a move every game, Ben never: the club hangs 0.5 a game
     ben = member(club, "Ben Cole")
-    mine = page(Client(), f"/c/riverside/p/{anna.id}/cpi/")
+    mine = flat(page(Client(), f"/c/riverside/p/{anna.id}/cpi/"))
     # H costs |w_H| = 25 ΔCPI a game for a hang every game (spec C1), the most of all: the weakest
     assert re.search(
         r'<tr id="factor-H" class="weakest">.*?<td>worse</td><td class="num">25\.0</td>'
@@ -218,7 +220,7 @@ def test_the_factors_against_the_club_read_right_whichever_way_is_better(club) -
         "of win chance or more): 1.00 a game (the club 0.50 a game; fewer "
         "is better); it costs 25.0 ΔCPI a game against a perfect score."
     ) in mine
-    his = page(Client(), f"/c/riverside/p/{ben.id}/cpi/")
+    his = flat(page(Client(), f"/c/riverside/p/{ben.id}/cpi/"))
     assert re.search(r'<tr id="factor-H">.*?<td>better</td><td class="num">0\.0</td>', his)
     assert re.search(r'<tr id="factor-E" class="weakest">.*?<td>better</td>', his)  # his weakest: E
 
@@ -260,7 +262,7 @@ def test_a_factor_row_says_better_or_worse_than_the_club_in_its_direction(
 
 def test_each_term_is_explained_in_one_line_where_it_appears(club) -> None:
     anna = analysed(club)
-    html = page(Client(), f"/c/riverside/p/{anna.id}/cpi/")
+    html = flat(page(Client(), f"/c/riverside/p/{anna.id}/cpi/"))
     assert re.search(
         r'<p class="term" id="term-delta">ΔCPI: what one game added to the index[^<]*'
         r"CPI after = CPI before \+ ΔCPI\.</p>",
@@ -322,7 +324,7 @@ def test_a_game_with_moves_is_linked_to_its_viewer_at_the_exercises_position(clu
         moves=" ".join(OPEN_GAME)
     )  # the analysed moves, stored
     anna = member(club, "Anna Berg")
-    html = page(Client(), f"/c/riverside/p/{anna.id}/cpi/")
+    html = flat(page(Client(), f"/c/riverside/p/{anna.id}/cpi/"))
     row = re.search(
         rf'<a class="game" href="/c/riverside/g/{games[0].id}/">Evening 1, round 1</a>', html
     )

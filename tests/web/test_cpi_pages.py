@@ -16,6 +16,7 @@ from clubrating.web.cpi_charts import PHONE_FONT, cpi_line, delta_bars, factor_b
 from tests.cpi.coach_games import publish_analysed
 
 from .conftest import WHO, make_arbiter, member, publish_typed
+from .rendered import flat
 from clubrating.club.services.clubs import create_club, set_privacy
 from clubrating.club.services.members import merge, set_member_flags
 
@@ -46,7 +47,7 @@ def test_the_dashboard_draws_the_charts_and_the_exercises_as_svg(club) -> None:
 
 def test_an_unavailable_factor_is_shown_as_not_available_never_as_zero(club) -> None:
     anna = analysed(club)
-    html = page(Client(), f"/c/riverside/p/{anna.id}/cpi/")
+    html = flat(page(Client(), f"/c/riverside/p/{anna.id}/cpi/"))
     row = re.search(r'<tr id="factor-T">.*?</tr>', html)
     assert row is not None and row.group(0).count("not available") == 2 and "0%" not in row.group(0)
     assert re.search(r'<text class="axis na"[^>]*>not available</text>', html)
@@ -54,7 +55,7 @@ def test_an_unavailable_factor_is_shown_as_not_available_never_as_zero(club) -> 
 
 def test_the_player_page_shows_the_cpi_and_links_to_the_dashboard(club) -> None:
     anna = analysed(club, 3)
-    html = page(Client(), f"/c/riverside/p/{anna.id}/")
+    html = flat(page(Client(), f"/c/riverside/p/{anna.id}/"))
     block = re.search(r'<p id="cpi">(.*?)</p>', html, re.S)
     assert block is not None
     assert "after 3 analysed games; weakest factor H" in block.group(1)

@@ -16,6 +16,7 @@ from clubrating.club.services.cpi_weights import set_cpi_weights
 from tests.cpi.coach_games import hanging_game, publish_analysed
 
 from .conftest import WHO, member
+from .rendered import flat
 from .test_cpi_page_reads import long_game
 from .test_cpi_pages import page
 
@@ -43,7 +44,7 @@ def test_the_cli_the_coach_and_the_pages_name_the_same_weakest_factor_and_cost(
         rf"weakest factor: {factor}, .*, costs {re.escape(cost)} ΔCPI a game",
         cli(capsys, "coach", "Anna Berg"),
     )
-    html = page(Client(), f"/c/riverside/p/{anna.id}/cpi/")
+    html = flat(page(Client(), f"/c/riverside/p/{anna.id}/cpi/"))
     weakest = re.search(r'<p id="cpi-weakest">(.*?)</p>', html, re.S)
     assert weakest is not None and f"<strong>{factor}</strong>" in weakest.group(1)
     assert f"it costs {cost} ΔCPI a game against a perfect score" in weakest.group(1)
@@ -57,7 +58,8 @@ def test_the_cli_the_coach_and_the_pages_name_the_same_weakest_factor_and_cost(
     assert coach_why is not None and coach_why.group(1).startswith(
         f"{factor} is the factor that costs Anna Berg the most ΔCPI a game ({cost} short"
     )
-    block = re.search(r'<p id="cpi">(.*?)</p>', page(Client(), f"/c/riverside/p/{anna.id}/"), re.S)
+    player = flat(page(Client(), f"/c/riverside/p/{anna.id}/"))
+    block = re.search(r'<p id="cpi">(.*?)</p>', player, re.S)
     assert block is not None and f"weakest factor {factor}," in block.group(1)
 
 
@@ -70,7 +72,7 @@ def test_the_pages_ledger_reads_before_plus_delta_is_after(
     set_cpi_weights(club, {}, who=WHO, preset=preset)
     publish_analysed(club, 6, facts=facts, who=WHO)
     anna = member(club, "Anna Berg")
-    html = page(Client(), f"/c/riverside/p/{anna.id}/cpi/")
+    html = flat(page(Client(), f"/c/riverside/p/{anna.id}/cpi/"))
     table = re.search(r'<table id="ledger">.*?</table>', html, re.S)
     assert table is not None
     rows = re.findall(
