@@ -9,9 +9,10 @@ and Russian, with each of its privacy settings; each page is rendered with both 
 templates on the same rows (each request in a transaction rolled back, so a form posted twice
 finds the same club) and compared as a reader tells pages apart (rendered.py). To that club are
 added moves sent through the links of a board that differ (the arbiter's game page then names who
-sent each) and, in the unlisted crawl, a fitted CPI preset with games long enough for a strength
-(the others crawl the spec's running CPI); the error pages no request reaches are rendered from
-their templates.
+sent each), evenings in the states the crawl's own do not reach (a round still to be changed, a
+round robin's rounds to come, Keizer seasons) and, in the unlisted crawl, a fitted CPI preset with
+games long enough for a strength (the others crawl the spec's running CPI); the error pages no
+request reaches are rendered from their templates.
 """
 
 from __future__ import annotations
@@ -35,16 +36,19 @@ from django.template.loader import render_to_string
 from django.test import Client, RequestFactory, override_settings
 from django.utils import timezone, translation
 
+from clubrating.club.services import evening as ev
+from clubrating.club.services import keizer, phone_results
 from clubrating.club.services import moves_links as ml
 from clubrating.club.services.clubs import set_privacy
 from clubrating.club.services.cpi_weights import set_cpi_weights
-from clubrating.club.store.models import Club, Tournament
+from clubrating.club.services.names import accept_exact
+from clubrating.club.store.models import Club, EveningBoard, Tournament
 from tests.cpi.coach_games import publish_analysed
 
 from .conftest import WHO
 from .rendered import differences
 from .test_cpi_page_reads import long_game
-from .test_every_page_translated import Site, Visit, site  # noqa: F401  (the fixture)
+from .test_every_page_translated import Site, Visit, _tonight, site  # noqa: F401  (the fixture)
 from .test_translated_pages import catalogue  # noqa: F401  (the fixture)
 
 BEFORE = os.environ.get("CLUBRATING_TEMPLATES_BEFORE", "")
@@ -122,6 +126,49 @@ def moves_that_differ(site: Site) -> None:
     site.visits["moves that differ"] = [Visit(f"/c/riverside/arbiter/g/{game.id}/", arbiter=True)]
 
 
+def evenings_in_more_states(site: Site) -> None:
+    """Evenings in the states the crawl's own do not reach (evening/evening.html, round.html): a
+    Swiss round still to be changed, a player withdrawn and the phones' answers differing on a
+    board; a round robin with its rounds to come, a double one not paired yet; a Keizer season
+    marked and paired; a Keizer evening rated on its own, published (the season's next evening
+    offered). Not reached: a Keizer pairing that could not keep the rematch gap."""
+    club = Club.objects.get(slug="riverside")
+    five = ["Anna Smith", "Bob Jones", "Carl Berg", "Dana White", "Eva Fox"]
+    swiss = _tonight(club, "Monday Swiss", five)
+    ev.pair_next_round(swiss, who=WHO)
+    ev.withdraw(swiss.entries.get(name="Dana White"), who=WHO)
+    white, black = ml.issue_links(swiss, 1, who=WHO)[:2]
+    phone_results.submit_result(white.link, "1-0", device="White's phone")
+    phone_results.submit_result(black.link, "0-1", device="Black's phone")
+    robin = _tonight(club, "Sunday Round Robin", five[:3], system="round-robin")
+    ev.pair_next_round(robin, who=WHO)
+    double = _tonight(club, "Double Round Robin", five[:4], system="double-round-robin")
+    season = _tonight(club, "Keizer season", five[:4], system="keizer")
+    keizer.mark(season.entries.get(name="Dana White"), keizer.Attendance.APOLOGIES, who=WHO)
+    ev.pair_next_round(season, who=WHO)
+    night = ev.start_evening(
+        club,
+        "Keizer night",
+        dt.date.today(),
+        1,
+        who=WHO,
+        system="keizer",
+        keizer_settings={"rated": "evening"},
+    )
+    for name in five[:2]:
+        ev.register(night, name, who=WHO)
+    accept_exact(night, who=WHO)
+    ev.pair_next_round(night, who=WHO)
+    ev.enter_result(EveningBoard.objects.get(tournament=night), "1-0", who=WHO)
+    ev.publish_evening(night, who=WHO)
+    home = "/c/riverside/arbiter/evening/"
+    site.visits["evenings in more states"] = [
+        Visit(f"{home}{t.id}/{tail}", arbiter=True)
+        for t in (swiss, robin, double, season, night)
+        for tail in ("", "round/")
+    ]
+
+
 def with_templates(folder: str) -> Any:
     """Django's settings with FOLDER's templates found before the package's own."""
     return override_settings(TEMPLATES=[{**django_settings.TEMPLATES[0], "DIRS": [folder]}])
@@ -138,6 +185,7 @@ def test_every_page_reads_as_with_the_templates_before(
         "CLUBRATING_TEMPLATES_BEFORE names no folder of templates: run scripts/compare_pages"
     )
     moves_that_differ(site)
+    evenings_in_more_states(site)
     club = Club.objects.get(slug="riverside")
     set_privacy(club, who=WHO, visibility=visibility, names=names)
     if visibility == "unlisted":  # the CPI pages under a fitted preset (windowed, tracking),

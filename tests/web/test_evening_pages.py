@@ -152,7 +152,7 @@ def test_a_keizer_season_on_the_page_marks_pairs_the_present_and_shows_the_keize
     arbiter_client.post(f"{home}{t.id}/pair/", follow=True)
     seated = {name for b in t.evening_boards.all() for name in (b.white.name, b.black.name)}
     assert "Dana White" not in seated and len(seated) == 2
-    page = arbiter_client.get(f"{home}{t.id}/").content.decode()
+    page = flat(arbiter_client.get(f"{home}{t.id}/").content.decode())
     ranking = re.findall(
         r"<tr><td class=\"num\">(\d+)</td><td>([^<]+)</td><td class=\"num\">"
         r"([\d.]+)</td><td class=\"num\">(\d+)</td>",

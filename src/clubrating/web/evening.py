@@ -190,6 +190,12 @@ def evening_page(request: HttpRequest, access: ClubAccess, tournament_id: int) -
         ),
         system=system,
         is_swiss=system is PairingSystem.SWISS,
+        # a player joins before round 1, and later a Swiss or a Keizer season with rounds to come
+        registering=not ev.paired_rounds
+        or (
+            ev.paired_rounds < ev.planned_rounds
+            and system in (PairingSystem.SWISS, PairingSystem.KEIZER)
+        ),
         schedule=_schedule(t, ev, system),
         next_rounds=list(range(ev.paired_rounds + 1, ev.planned_rounds + 1)),
         open_boards=EveningBoard.objects.filter(tournament=t, game=None).count(),
