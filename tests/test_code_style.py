@@ -103,7 +103,6 @@ UNWRAPPED = {
     "web/arbiter/review.html": 25,
     "web/arbiter/sender.html": 1,
     "web/arbiter/settings.html": 5,
-    "web/game.html": 20,
     "web/print/board_table.html": 5,
 }
 

@@ -9,10 +9,10 @@ and Russian, with each of its privacy settings; each page is rendered with both 
 templates on the same rows (each request in a transaction rolled back, so a form posted twice
 finds the same club) and compared as a reader tells pages apart (rendered.py). To that club are
 added moves sent through the links of a board that differ (the arbiter's game page then names who
-sent each), evenings in the states the crawl's own do not reach (a round still to be changed, a
-round robin's rounds to come, Keizer seasons) and, in the unlisted crawl, a fitted CPI preset with
-games long enough for a strength (the others crawl the spec's running CPI); the error pages no
-request reaches are rendered from their templates.
+sent each), the game page's other states (game_states), evenings in the states the crawl's own
+do not reach (a round still to be changed, a round robin's rounds to come, Keizer seasons) and, in
+the unlisted crawl, a fitted CPI preset with games long enough for a strength (the others crawl
+the spec's running CPI); the error pages no request reaches are rendered from their templates.
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ from clubrating.club.services import moves_links as ml
 from clubrating.club.services.clubs import set_privacy
 from clubrating.club.services.cpi_weights import set_cpi_weights
 from clubrating.club.services.names import accept_exact
-from clubrating.club.store.models import Club, EveningBoard, Tournament
+from clubrating.club.store.models import Club, EveningBoard, Game, Tournament
 from tests.cpi.coach_games import publish_analysed
 
 from .conftest import WHO
@@ -169,6 +169,29 @@ def evenings_in_more_states(site: Site) -> None:
     ]
 
 
+def game_states(site: Site) -> None:
+    """The game page before the first move, at Black's marked move and as the arbiter sees it
+    (a link to the game's arbiter page); games of the evening with moves no board can play and
+    with moves not analysed yet (neither in round 2, whose slips are printed, nor on round 3's
+    board of moves_that_differ), and a published game without moves nor a board number."""
+    evening = Tournament.objects.get(club__slug="riverside", name="Tuesday Rapid")
+    analysed = Game.objects.get(tournament=evening, round=1, white__name="Anna Smith")
+    unreadable = Game.objects.exclude(pk=analysed.pk).get(tournament=evening, round=1)
+    unanalysed = Game.objects.filter(tournament=evening, round=3).order_by("board").last()
+    assert unanalysed is not None and not unreadable.moves and not unanalysed.moves
+    Game.objects.filter(pk=unreadable.pk).update(moves="1. e4 e5 2. Ke3")  # White's king can't
+    Game.objects.filter(pk=unanalysed.pk).update(moves="1. e4 e5 2. Nf3")
+    bare = Game.objects.filter(tournament__club__slug="riverside", board=None, moves="").first()
+    assert bare is not None and bare.tournament.is_published
+    base = "/c/riverside/g/"
+    site.visits["game states"] = [
+        Visit(f"{base}{analysed.id}/?ply=0"),
+        Visit(f"{base}{analysed.id}/?ply=4"),
+        Visit(f"{base}{analysed.id}/", arbiter=True),
+        *(Visit(f"{base}{g.id}/") for g in (unreadable, unanalysed, bare)),
+    ]
+
+
 def with_templates(folder: str) -> Any:
     """Django's settings with FOLDER's templates found before the package's own."""
     return override_settings(TEMPLATES=[{**django_settings.TEMPLATES[0], "DIRS": [folder]}])
@@ -185,6 +208,7 @@ def test_every_page_reads_as_with_the_templates_before(
         "CLUBRATING_TEMPLATES_BEFORE names no folder of templates: run scripts/compare_pages"
     )
     moves_that_differ(site)
+    game_states(site)
     evenings_in_more_states(site)
     club = Club.objects.get(slug="riverside")
     set_privacy(club, who=WHO, visibility=visibility, names=names)
@@ -287,6 +311,25 @@ TOURNAMENT = {
         }
     ],
 }
+# the game page of a bughouse game, the CPI block of a player too new for a strength, and the
+# CPI dashboard's strength gone stale, its depth notes, and a weakest factor the club equals
+GAME = {"game": {"id": 3, "round": 1}, "base": "/c/r/", "club": {"slug": "r", "name": "R"}}
+STALE = {"stale": True, "last_played": dt.date(2025, 1, 2)}
+DASHBOARD = {
+    "games": 8,
+    "games_coached": 5,
+    "name": "Anna",
+    "member": {"id": 1},
+    "base": "/c/r/",
+    "strength": {
+        "elo": 1500,
+        "sd": 90,
+        "games": 8,
+        "pool": "p",
+        "last_played": dt.date(2026, 1, 2),
+    },
+}
+WEAKEST = {"cost_text": "2.0", "average_text": "1", "club_text": "1", "better": "fewer is better"}
 CONTEXTS: list[tuple[str, dict[str, Any], str]] = [
     (
         "evening/evening.html",  # a Keizer pairing that could not keep the rematch gap
@@ -374,6 +417,28 @@ CONTEXTS: list[tuple[str, dict[str, Any], str]] = [
             ],
         },
         "Nobody was on the list.",
+    ),
+    (
+        "web/game.html",
+        {**GAME, "unreadable": True, "tournament": {"kind": "bughouse", "id": 2}},
+        "(a bughouse game)",
+    ),
+    ("web/cpi/player_block.html", {"cpi": {"games": 3, "url": "/c/r/p/1/cpi/"}}, "3 analysed"),
+    ("web/cpi/dashboard.html", {**DASHBOARD, "strength": STALE}, "No recent games"),
+    (
+        "web/cpi/dashboard.html",
+        {**DASHBOARD, "depth": {"same": True, "fitted": "1,000"}},
+        "as it analysed these",
+    ),
+    (
+        "web/cpi/dashboard.html",
+        {**DASHBOARD, "depth": {"fitted": "1,000", "nodes": "2,000", "deeper": True}},
+        "A deeper analysis",
+    ),
+    (
+        "web/cpi/dashboard.html",
+        {**DASHBOARD, "strength": None, "weakest": {"factor": "H"}, "weakest_row": WEAKEST},
+        "(fewer is better).",
     ),
 ]
 

@@ -16,6 +16,7 @@ from clubrating.web.links import game_href
 from tests.cpi.coach_games import build
 
 from .conftest import WHO, make_arbiter, member
+from .rendered import flat
 from clubrating.club.services.clubs import create_club, set_privacy
 from clubrating.club.services.tournaments import import_tournament
 
@@ -61,7 +62,7 @@ def page(client: Client, url: str, status: int = 200) -> str:
 def test_the_viewer_shows_the_moves_the_board_and_the_marks_with_the_engine_choice(
     scholar: Game,
 ) -> None:
-    html = page(Client(), f"/c/riverside/g/{scholar.id}/")
+    html = flat(page(Client(), f"/c/riverside/g/{scholar.id}/"))
     assert "<script" not in html and html.count("<svg") == 1
     assert "Anna Smith</a> – <a" in html and "1-0" in html
     moves = re.search(r'<ol class="moves">.*?</ol>', html)
@@ -79,11 +80,11 @@ def test_the_viewer_shows_the_moves_the_board_and_the_marks_with_the_engine_choi
 
 
 def test_a_ply_shows_the_board_after_that_move_and_what_was_wrong_with_it(scholar: Game) -> None:
-    html = page(Client(), f"/c/riverside/g/{scholar.id}/?ply=6")
+    html = flat(page(Client(), f"/c/riverside/g/{scholar.id}/?ply=6"))
     assert "After 3... Nf6??: <strong>blunder</strong> by Black" in html
     assert "the engine's choice was <strong>g6</strong>" in html
     assert '<a href="?ply=5" rel="prev">' in html and '<a href="?ply=7" rel="next">' in html
-    start = page(Client(), f"/c/riverside/g/{scholar.id}/?ply=0")
+    start = flat(page(Client(), f"/c/riverside/g/{scholar.id}/?ply=0"))
     assert "The position before the first move." in start and "<span>‹ Previous</span>" in start
     assert page(Client(), f"/c/riverside/g/{scholar.id}/?ply=6") != page(
         Client(), f"/c/riverside/g/{scholar.id}/?ply=5"
