@@ -162,21 +162,21 @@ def test_django_s_setup_imports_no_heavy_library(tmp_path: Path) -> None:
     assert report == {"heavy": [], "commands": []}
 
 
-# Runs the command line, then prints the command modules it imported.
+# Runs the command line, then prints the modules it imported whose names start with argv[1].
 IMPORTED = """
 import json, sys
 from clubrating.cli import main
 try:
-    main(sys.argv[1:])
+    main(sys.argv[2:])
 except SystemExit:
     pass
-print(json.dumps(sorted(m for m in sys.modules if m.startswith("clubrating.commands"))))
+print(json.dumps(sorted(m for m in sys.modules if m.startswith(sys.argv[1]))))
 """
 
 
-def commands_imported(*words: str) -> list[str]:
+def modules_imported(prefix: str, *words: str) -> list[str]:
     run = subprocess.run(
-        [sys.executable, "-c", IMPORTED, *words],
+        [sys.executable, "-c", IMPORTED, prefix, *words],
         env=ENV,
         capture_output=True,
         text=True,
@@ -184,6 +184,23 @@ def commands_imported(*words: str) -> list[str]:
     )
     imported: list[str] = json.loads(run.stdout.splitlines()[-1])
     return imported
+
+
+def commands_imported(*words: str) -> list[str]:
+    return modules_imported("clubrating.commands", *words)
+
+
+@pytest.mark.parametrize(
+    "words", [["ratings"], ["player", "1"], ["audit"], ["settings"]], ids=" ".join
+)
+def test_a_command_that_shows_no_cpi_imports_neither_the_cpi_nor_its_ledger(
+    club: str, words: list[str]
+) -> None:
+    # the start compares each club's mark of the CPI rules with this version's in one query
+    # (club/apps.py); the ledger and the CPI's rules come only with a club scored by others
+    imported = modules_imported("clubrating.c", "--database", club, *words)
+    cpi = [m for m in imported if m.startswith(("clubrating.cpi.", "clubrating.club.derived."))]
+    assert cpi == ["clubrating.cpi.version"]
 
 
 def test_the_help_imports_no_command_module_and_a_verb_its_own() -> None:

@@ -55,6 +55,9 @@ WRITERS: dict[str, tuple[str, ...]] = {
     "CurrentRating": DERIVED,
     "RebuildLog": DERIVED,
     "CpiEntry": DERIVED,
+    # the club's mark of the CPI rules its ledger was scored by (Club.cpi_scored_with, a derived
+    # column), set by the ledger's rebuild and its check after an upgrade
+    "Club": (*SERVICES, "club/derived/ledger.py"),
     # the engine's work: the analysis jobs; the ledger's rebuild marks the games too short to
     # score under its scoring key (GameAnalysis.unscored_with, a derived column); a correction
     # of a game's moves deletes the analysis of the old moves

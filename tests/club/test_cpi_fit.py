@@ -354,7 +354,8 @@ def test_with_decay_the_interval_widens_while_a_member_does_not_play(
 
 @pytest.mark.parametrize("start", ["migrate", "up to date"])
 def test_an_upgrade_rescores_a_ledger_scored_by_older_rules(fitted_club: Club, start: str) -> None:
-    """After an upgrade whose presets or factor definitions changed, the stored ΔCPIs and CPIs
+    """After an upgrade whose presets or factor definitions changed (the club marked with the
+    older rules: tests/club/test_cpi_upgrade.py), the stored ΔCPIs and CPIs
     are re-scored by the migrate every command starts with, not left as the old rules made them:
     when the upgrade brings migrations (Django's ``migrate``) and when it brings none (the start
     of a command finds the schema up to date and applies nothing)."""
@@ -370,6 +371,7 @@ def test_an_upgrade_rescores_a_ledger_scored_by_older_rules(fitted_club: Club, s
         entry.factors = {**entry.factors, "scored_with": "older-rules"}
         entry.delta, entry.cpi_after = entry.delta + 7, entry.cpi_after + 70
         entry.save()
+    Club.objects.filter(pk=fitted_club.pk).update(cpi_scored_with="older-rules")
     assert not ledger_is_current(fitted_club)
     if start == "migrate":
         call_command("migrate", verbosity=0, interactive=False)

@@ -8,6 +8,8 @@ from the stored engine facts, the weights, and the read side.
   after every rating rebuild (:func:`clubrating.club.derived.rebuild.rebuild_derived`: a
   corrected result, a merge, a deletion)
   and when the weights change (:func:`clubrating.club.services.cpi_weights.set_cpi_weights`).
+- :func:`rescore_stale_clubs` re-scores the ledgers a version with other rules stored, at the
+  first start of a command of this one (``club/apps.py``).
 - :func:`cpi_summary` and :func:`member_ledger` are the read side for the CLI
   and the website, a fixed number of SQL queries each.
 """
@@ -22,14 +24,12 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.models import Count as CountOf  # cpi.factors has a Count of its own
 from django.db.models import F, FloatField, Max, OuterRef, Q, Subquery
 from django.db.models.fields.json import KeyTextTransform
 from django.db.models.functions import Cast
 from django.utils import timezone
 
-from clubrating import djangoenv
 from clubrating.club.store.locking import history_write
 from clubrating.club.store.models import (
     Club,
@@ -45,7 +45,7 @@ from clubrating.club.read.members import resolve_members
 from clubrating.cpi.coach import FACTOR_NAMES, shortfalls
 from clubrating.cpi.coach import factor_averages as coach_factor_averages
 from clubrating.cpi.coach import weakest_factor as coach_weakest_factor
-from clubrating.cpi.factors import DEFINITIONS_VERSION, Count, Factor
+from clubrating.cpi.factors import Count, Factor
 from clubrating.cpi.facts import Color, GameFacts
 from clubrating.cpi.calibrate import estimate
 from clubrating.cpi.index import (
@@ -63,6 +63,7 @@ from clubrating.cpi.index import (
     years_before,
 )
 from clubrating.cpi.registry import COUNTS, SHARES, PlayerFactors
+from clubrating.cpi.version import SCORING_VERSION
 from clubrating.cpi.weights import SETTING_NAMES
 from clubrating.errors import InputError, Text
 from clubrating.words import N_, Nn_
@@ -224,9 +225,11 @@ def ledger_games(club: Club) -> list[LedgerGame]:
 
 def scoring_key(weights: Weights, result: str) -> str:
     """What a game's ΔCPI depends on beside its facts: the weights (not the start), the result,
-    and the factors' definitions (a new version of clubrating may read the same facts anew)."""
+    and the rules of this version (the factors' definitions, the presets, the arithmetic:
+    :data:`~clubrating.cpi.version.SCORING_VERSION`; a new version may read the same facts
+    anew)."""
     shown = {name: value for name, value in weights.to_dict().items() if name != "start"}
-    text = f"{json.dumps(shown, sort_keys=True)}|{result}|{DEFINITIONS_VERSION}"
+    text = f"{json.dumps(shown, sort_keys=True)}|{result}|{SCORING_VERSION}"
     return hashlib.sha1(text.encode()).hexdigest()[:16]
 
 
@@ -258,20 +261,35 @@ def ledger_is_current(club: Club) -> bool:
     return _is_current(_ledger_samples(Club.objects.filter(pk=club.pk)).get())
 
 
-def rescore_after_upgrade(using: str = DEFAULT_DB_ALIAS, newest: bool = False, **_: Any) -> None:
-    """Django's ``post_migrate``: a new version whose presets or factor definitions changed
-    re-scores each club's stored analyses at once (never the engine), so that no page shows a
-    CPI computed by the old rules. Every command migrates first: when all clubs are current
-    this costs one query. Only on the newest schema: after Django's ``migrate`` to an older
-    state (``migrate club 0030``, backwards or forwards from ``zero``, or again with nothing
-    to apply) the tables are older than the models (a column added since is not there yet).
-    ``newest``: :func:`clubrating.djangoenv.migrate_once` found nothing to apply (the start of a
-    command); else the migrations are read again to know."""
-    if not newest and not djangoenv.schema_is_newest(connections[using]):
-        return
-    for club in _ledger_samples(Club.objects.all()).iterator():
-        if not _is_current(club):
-            rebuild_cpi(club)
+def rescore_stale_clubs() -> int:
+    """After an upgrade whose rules differ (:data:`~clubrating.cpi.version.SCORING_VERSION`),
+    each club marked with other rules (or none: a database older than the mark, a restored
+    backup, an imported archive) is re-scored from its stored analyses (never the engine), or
+    only marked when its ledger is current or empty; so that no page shows a CPI computed by the
+    old rules. Called by the start of every command (``club/apps.py``) once one query found such
+    a club; the clubs re-scored."""
+    rescored = 0
+    for club in list(Club.objects.exclude(cpi_scored_with=SCORING_VERSION).order_by("pk")):
+        rescored += rescore_if_stale(club)
+    return rescored
+
+
+def rescore_if_stale(club: Club) -> bool:
+    """The club's ledger re-scored if it was scored by other rules or settings than this
+    version's and the club's, and the club marked as scored by this version's; whether it was
+    re-scored."""
+    with history_write(club):
+        if ledger_is_current(club):
+            _mark_scored(club)
+            return False
+        rebuild_cpi(club)
+        return True
+
+
+def _mark_scored(club: Club) -> None:
+    """The club's stored ledger is what this version's rules make of its stored analyses."""
+    Club.objects.filter(pk=club.pk).update(cpi_scored_with=SCORING_VERSION)
+    club.cpi_scored_with = SCORING_VERSION
 
 
 def _scored(
@@ -500,10 +518,13 @@ def rebuild_cpi(
     rebuild's: the games before it are neither read nor replayed, each member's ledger goes on
     from its stored row before it (the report then counts the games and rows replayed).
     Runs inside the caller's transaction (the rating rebuild's), or alone in one of
-    its own holding the club's lock.
+    its own holding the club's lock. A rebuild of the whole ledger marks the club as scored by
+    this version's rules (``Club.cpi_scored_with``); one from ``since`` leaves the mark.
     """
-    with history_write(club):
+    with history_write(club) as locked:
         since = None if from_scratch else since
+        if since is None and locked.cpi_scored_with != SCORING_VERSION:
+            _mark_scored(club)  # every row is compared below: all scored by this version after
         weights = club_weights(club)
         rows = ledger_rows(club, since)
         # one key a result (the weights' JSON once each, not once a game)

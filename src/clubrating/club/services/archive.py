@@ -34,6 +34,7 @@ from django.utils.translation import gettext_noop
 from clubrating import __version__
 from clubrating.club.store import audit
 from clubrating.club.store.models import Club
+from clubrating.club.derived.ledger import rescore_if_stale
 from clubrating.club.services import archive_values as checks
 from clubrating.errors import InputError, Refused, Text
 from clubrating.words import Nn_, without_controls
@@ -54,10 +55,12 @@ LEFT_OUT: dict[str, str] = {
 }
 """Models of the club app deliberately not in the archive, with the reason."""
 
-SECRET_FIELDS: dict[str, tuple[str, ...]] = {
-    "club.club": ("token",),  # the unlisted link's secret: re-issued by the import
+NOT_WRITTEN: dict[str, tuple[str, ...]] = {
+    # the unlisted link's secret: re-issued by the import; the CPI rules the club's ledger was
+    # scored by, a mark of the database's own ledger: the import checks the ledger and marks it
+    "club.club": ("token", "cpi_scored_with"),
 }
-"""Fields never written: the import gives them their default (a new token)."""
+"""Fields never written: the import gives them anew (a new token, this version's mark)."""
 
 ARBITERS = "auth.login"  # the table name of the arbiters' logins in the file (usernames only)
 
@@ -156,7 +159,7 @@ def encode(value: Any) -> Any:
 
 
 def row_fields(table: Table, row: models.Model) -> dict[str, Any]:
-    secret = SECRET_FIELDS.get(table.label, ())
+    secret = NOT_WRITTEN.get(table.label, ())
     return {
         f.attname: encode(f.value_from_object(row))
         for f in table.model._meta.concrete_fields
@@ -445,7 +448,7 @@ class Loader:
         if not isinstance(given, dict):
             raise self.error(line, gettext_noop("a row without its fields"))
         known = {f.attname: f for f in table.model._meta.concrete_fields if not f.primary_key}
-        secret = sorted(set(given) & set(SECRET_FIELDS.get(table.label, ())))
+        secret = sorted(set(given) & set(NOT_WRITTEN.get(table.label, ())))
         if secret:
             raise self.error(
                 line,
@@ -557,6 +560,8 @@ def import_club(path: Path, *, who: str, arbiters: Arbiters = Arbiters()) -> Imp
                 count=len(clubs),
             )
         club = Club.objects.get(pk=clubs[0])
+        # a ledger scored by another version's rules is scored anew before anyone reads it
+        rescore_if_stale(club)
         report = ImportReport(club, count, ids=loader.ids)
         _make_arbiters(club, logins, arbiters, report)
         audit.record(

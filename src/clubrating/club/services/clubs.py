@@ -13,6 +13,7 @@ from clubrating.club.store.locking import history_write
 from clubrating.club.store.locking import reread
 from clubrating.club.store.models import Club, NameDisplay, Visibility, new_token
 from clubrating.club.services.outcome import Outcome
+from clubrating.cpi.version import SCORING_VERSION
 from clubrating.errors import InputError, Refused, Text
 
 
@@ -66,6 +67,7 @@ def create_club(
                 separate_lists=separate_lists,
                 names=NameDisplay.FULL,
                 time_zone=time_zone,
+                cpi_scored_with=SCORING_VERSION,  # no ledger: scored by any rules
             )
             audit.record(
                 club,

@@ -76,6 +76,10 @@ class Club(models.Model):
     )  # of its pages when the visitor chose none (web/language.py)
     cpi_start = models.FloatField(default=0.0)
     cpi_weights = models.JSONField(default=dict, blank=True)  # overrides of the C1 weights
+    # derived: the CPI rules (clubrating.cpi.version.SCORING_VERSION) the club's stored ledger
+    # was scored by, "" unknown; a command's start re-scores a club whose mark is not this
+    # version's (club.derived.ledger.rescore_stale_clubs)
+    cpi_scored_with = models.CharField(max_length=16, blank=True, default="")
     arbiters = models.ManyToManyField(settings.AUTH_USER_MODEL, related_name="clubs", blank=True)
     created = models.DateTimeField(auto_now_add=True)
 
