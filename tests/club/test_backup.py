@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from clubrating.cpi.version import SCORING_VERSION
+
 from .databases import own_database, query
 
 pytestmark = (
@@ -279,6 +281,9 @@ def test_migrations_newer_than_the_backup_are_applied_after_the_restore(
     assert (
         query(target, f"SELECT count(*) FROM django_migrations WHERE name = '{newest}'")[0][0] == 1
     )
+    # the restore's own start checked the ledger of the club its backup holds (of no mark when
+    # the backup is older than migration 0033: docs/cpi.md, "A new version's rules")
+    assert query(target, "SELECT cpi_scored_with FROM club_club") == [(SCORING_VERSION,)]
     assert "matched the replay exactly" in ok(cli(target, "rebuild"))
 
 

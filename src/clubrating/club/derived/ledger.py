@@ -278,11 +278,14 @@ def rescore_if_stale(club: Club) -> bool:
     """The club's ledger re-scored if it was scored by other rules or settings than this
     version's and the club's, and the club marked as scored by this version's; whether it was
     re-scored."""
-    with history_write(club):
-        if ledger_is_current(club):
-            _mark_scored(club)
+    with history_write(club) as locked:  # the club's settings as they stand under its lock
+        sample = _ledger_samples(Club.objects.filter(pk=locked.pk)).get()
+        if sample.sample_white is not None and _is_current(sample):
+            _mark_scored(locked)
             return False
-        rebuild_cpi(club)
+        # no row says by which rules the analyses were found too short to score, if any were:
+        # a rebuild tells (a few queries without analyses)
+        rebuild_cpi(locked)
         return True
 
 
