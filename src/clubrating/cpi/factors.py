@@ -39,7 +39,8 @@ from clubrating.formats.results import GameResult
 # moves from book positions; Br only from positions not already won, on raw scores; T is the Gini
 # coefficient of the seconds per move (0 after a loss on time); H is a drop of >= 15 win % points
 # from an undecided position; 3: E may also be exp(−CPL′/50) on losses capped at 500 cp
-# a move (the fitted presets' form, EvalLossForm).
+# a move (the fitted presets' form, EvalLossForm). A new number changes the golden scores and
+# with them clubrating.cpi.version.SCORING_VERSION (stored ledgers are re-scored at first start).
 DEFINITIONS_VERSION = 3
 
 E_CPL_SCALE = 200  # spec C3: E = max(0, 1 − CPL/200)
