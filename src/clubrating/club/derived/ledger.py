@@ -264,10 +264,10 @@ def ledger_is_current(club: Club) -> bool:
 def rescore_stale_clubs() -> int:
     """After an upgrade whose rules differ (:data:`~clubrating.cpi.version.SCORING_VERSION`),
     each club marked with other rules (or none: a database older than the mark, a restored
-    backup, an imported archive) is re-scored from its stored analyses (never the engine), or
-    only marked when its ledger is current or empty; so that no page shows a CPI computed by the
-    old rules. Called by the start of every command (``club/apps.py``) once one query found such
-    a club; the clubs re-scored."""
+    backup) is re-scored from its stored analyses (never the engine), or only marked when its
+    stored ledger is current; so that no page shows a CPI computed by the old rules. Called by
+    the start of every command (``club/apps.py``) once one query found such a club; the number
+    of clubs rebuilt."""
     rescored = 0
     for club in list(Club.objects.exclude(cpi_scored_with=SCORING_VERSION).order_by("pk")):
         rescored += rescore_if_stale(club)
@@ -275,9 +275,9 @@ def rescore_stale_clubs() -> int:
 
 
 def rescore_if_stale(club: Club) -> bool:
-    """The club's ledger re-scored if it was scored by other rules or settings than this
-    version's and the club's, and the club marked as scored by this version's; whether it was
-    re-scored."""
+    """The club's ledger rebuilt if it was scored by other rules or settings than this version's
+    and the club's (or holds no row), and the club marked as scored by this version's rules;
+    whether it was rebuilt. Also the import of a club's archive (club/services/archive.py)."""
     with history_write(club) as locked:  # the club's settings as they stand under its lock
         sample = _ledger_samples(Club.objects.filter(pk=locked.pk)).get()
         if sample.sample_white is not None and _is_current(sample):
