@@ -100,7 +100,6 @@ def test_a_long_line_is_found_and_named(tmp_path: Path) -> None:
 # a browser does first. The count may only fall: wrap a line, lower it here.
 UNWRAPPED = {
     "web/arbiter/review.html": 25,
-    "web/print/board_table.html": 5,
 }
 
 

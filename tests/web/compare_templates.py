@@ -12,9 +12,9 @@ added moves sent through the links of a board that differ (the arbiter's game pa
 sent each; it is also visited with moves it refuses or asks to confirm, after accepting one, and
 with moves sent through a link of either side), the game page's other states (game_states),
 evenings in the states the crawl's own do not reach (a round still to be changed, a round robin's
-rounds to come, Keizer seasons) and, in the unlisted crawl, a fitted CPI preset with games long
-enough for a strength (the others crawl the spec's running CPI); the error pages no request
-reaches are rendered from their templates.
+rounds to come, Keizer seasons), the pairings to print of a round without boards and, in the
+unlisted crawl, a fitted CPI preset with games long enough for a strength (the others crawl the
+spec's running CPI); the error pages no request reaches are rendered from their templates.
 """
 
 from __future__ import annotations
@@ -154,6 +154,13 @@ def moves_that_differ(site: Site) -> None:
     )
 
 
+def a_round_without_boards(site: Site) -> None:
+    """The pairings to print of the round robin not paired yet (shown to an arbiter only): its
+    round has no board."""
+    robin = Tournament.objects.get(club__slug="riverside", name="Friday Round Robin")
+    site.visits["no board"] = [Visit(f"/c/riverside/t/{robin.id}/print/pairings/", arbiter=True)]
+
+
 def either_side_and_waiting(white: MovesLink, black: MovesLink) -> Visit:
     """The round's second board: White's link one of either side (made before links were per
     player), Black's moves sent from a device no longer known; both wait, each saying why."""
@@ -250,6 +257,7 @@ def test_every_page_reads_as_with_the_templates_before(
     moves_that_differ(site)
     game_states(site)
     evenings_in_more_states(site)
+    a_round_without_boards(site)
     club = Club.objects.get(slug="riverside")
     set_privacy(club, who=WHO, visibility=visibility, names=names)
     if visibility == "unlisted":  # the CPI pages under a fitted preset (windowed, tracking),
