@@ -12,9 +12,11 @@ added moves sent through the links of a board that differ (the arbiter's game pa
 sent each; it is also visited with moves it refuses or asks to confirm, after accepting one, and
 with moves sent through a link of either side), the game page's other states (game_states),
 evenings in the states the crawl's own do not reach (a round still to be changed, a round robin's
-rounds to come, Keizer seasons), the pairings to print of a round without boards and, in the
-unlisted crawl, a fitted CPI preset with games long enough for a strength (the others crawl the
-spec's running CPI); the error pages no request reaches are rendered from their templates.
+rounds to come, Keizer seasons), the pairings to print of a round without boards, the arbiter's
+page of a draft whose names are confirmed and of a file whose written points differ from its
+results (tests/formats/data/team_swiss.trf) and, in the unlisted crawl, a fitted CPI preset with
+games long enough for a strength (the others crawl the spec's running CPI); the error pages no
+request reaches are rendered from their templates.
 """
 
 from __future__ import annotations
@@ -44,6 +46,7 @@ from clubrating.club.services import moves_links as ml
 from clubrating.club.services.clubs import set_privacy
 from clubrating.club.services.cpi_weights import set_cpi_weights
 from clubrating.club.services.names import accept_exact
+from clubrating.club.services.tournaments import import_tournament
 from clubrating.club.store.models import (
     Club,
     EveningBoard,
@@ -52,12 +55,14 @@ from clubrating.club.store.models import (
     MovesSubmission,
     Tournament,
 )
+from clubrating.files import read_tournament_file
 from tests.cpi.coach_games import publish_analysed
 
-from .conftest import WHO
+from .conftest import TODAY, WHO
 from .rendered import differences
 from .test_cpi_page_reads import long_game
 from .test_every_page_translated import Site, Visit, _tonight, site  # noqa: F401  (the fixture)
+from .test_file_standings import TEAM_SWISS
 from .test_translated_pages import catalogue  # noqa: F401  (the fixture)
 
 BEFORE = os.environ.get("CLUBRATING_TEMPLATES_BEFORE", "")
@@ -161,6 +166,19 @@ def a_round_without_boards(site: Site) -> None:
     site.visits["no board"] = [Visit(f"/c/riverside/t/{robin.id}/print/pairings/", arbiter=True)]
 
 
+def names_and_written_points(site: Site) -> None:
+    """The arbiter's page of the draft after its exact names are confirmed (each then offers to
+    unlink), and of a file whose written points differ from its results."""
+    draft = Tournament.objects.get(club__slug="riverside", name="Saturday Blitz")
+    home = "/c/riverside/arbiter/t/"
+    club = Club.objects.get(slug="riverside")
+    written = import_tournament(club, read_tournament_file(str(TEAM_SWISS)), who=WHO, today=TODAY)
+    site.visits["names and written points"] = [
+        Visit(f"{home}{draft.id}/accept-exact/", arbiter=True, post={}, follow=True),
+        Visit(f"{home}{written.id}/", arbiter=True),
+    ]
+
+
 def either_side_and_waiting(white: MovesLink, black: MovesLink) -> Visit:
     """The round's second board: White's link one of either side (made before links were per
     player), Black's moves sent from a device no longer known; both wait, each saying why."""
@@ -258,6 +276,7 @@ def test_every_page_reads_as_with_the_templates_before(
     game_states(site)
     evenings_in_more_states(site)
     a_round_without_boards(site)
+    names_and_written_points(site)
     club = Club.objects.get(slug="riverside")
     set_privacy(club, who=WHO, visibility=visibility, names=names)
     if visibility == "unlisted":  # the CPI pages under a fitted preset (windowed, tracking),

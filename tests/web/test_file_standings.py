@@ -145,7 +145,7 @@ def test_the_arbiter_s_page_lists_each_difference_with_the_rounds_that_explain_i
     club: Club, arbiter_client: Client
 ) -> None:
     t = _import(club, TEAM_SWISS)
-    html = arbiter_client.get(f"/c/riverside/arbiter/t/{t.id}/").content.decode()
+    html = flat(arbiter_client.get(f"/c/riverside/arbiter/t/{t.id}/").content.decode())
     table = html.split('<table id="differences">', 1)[1].split("</table>", 1)[0]
     assert re.findall(
         r'<tr><td class="num">(\d+)</td><td>([^<]+)</td><td class="num">([^<]+)</td>'
