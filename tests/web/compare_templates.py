@@ -9,14 +9,14 @@ and Russian, with each of its privacy settings; each page is rendered with both 
 templates on the same rows (each request in a transaction rolled back, so a form posted twice
 finds the same club) and compared as a reader tells pages apart (rendered.py). To that club are
 added moves sent through the links of a board that differ (the arbiter's game page then names who
-sent each; it is also visited with moves it refuses or asks to confirm, after accepting one, and
-with moves sent through a link of either side), the game page's other states (game_states),
-evenings in the states the crawl's own do not reach (a round still to be changed, a round robin's
-rounds to come, Keizer seasons), the pairings to print of a round without boards, the arbiter's
-page of a draft whose names are confirmed and of a file whose written points differ from its
-results (tests/formats/data/team_swiss.trf) and, in the unlisted crawl, a fitted CPI preset with
-games long enough for a strength (the others crawl the spec's running CPI); the error pages no
-request reaches are rendered from their templates.
+sent each) and through a second board's link of either side and from a device no longer known (its
+page also visited with moves it refuses or asks to confirm, and after accepting one), the game
+page's other states (game_states), evenings in the states the crawl's own do not reach (a round
+still to be changed, a round robin's rounds to come, Keizer seasons), the pairings to print of a
+round without boards, the arbiter's page of a draft whose names are confirmed and of a file whose
+written points differ from its results (tests/formats/data/team_swiss.trf) and, in the unlisted
+crawl, a fitted CPI preset with games long enough for a strength (the others crawl the spec's
+running CPI); the error pages no request reaches are rendered from their templates.
 """
 
 from __future__ import annotations
@@ -130,8 +130,8 @@ def crawl(site: Site, arbiter: Client, now: dt.datetime) -> tuple[dict[str, str]
 
 def moves_that_differ(site: Site) -> None:
     """White's and Black's moves of the published evening's last round's first board, sent
-    through their links and differing: they wait for the arbiter, whose game page is visited, and
-    sent again with moves it refuses or confirms, and with one of the two accepted."""
+    through their links and differing: they wait for the arbiter, whose game page is visited
+    (game_states stores moves in that game later); the round's second board in more states."""
     evening = Tournament.objects.get(club__slug="riverside", name="Tuesday Rapid")
     links = [issued.link for issued in ml.issue_links(evening, 3, who=WHO)]
     white, black = links[:2]
@@ -139,24 +139,13 @@ def moves_that_differ(site: Site) -> None:
     ml.submit(black, "1. e4 e5 2. Nf3 Nc6 3. Bb5", device="Black's phone")
     game = white.game
     assert game is not None
-    url = f"/c/riverside/arbiter/g/{game.id}/"
-    accepted = MovesSubmission.objects.get(link=white)
-    site.visits["moves that differ"] = [
-        Visit(url, arbiter=True),
-        Visit(url, arbiter=True, post={"moves": "1. e4 e5 2. Ke3"}),  # White's move refused
-        Visit(url, arbiter=True, post={"moves": "1. e4 Ke6"}),  # Black's
-        *(  # one of two mates ends against the result: the arbiter confirms
-            Visit(url, arbiter=True, post={"moves": mate})
-            for mate in ("1. f3 e5 2. g4 Qh4#", "1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7#")
-        ),
-        Visit(url, arbiter=True, post={"submission": str(accepted.id)}, follow=True),  # decided
-        either_side_and_waiting(*links[2:4]),
-    ]
     boarded = Game.objects.filter(tournament__club__slug="riverside", board__isnull=False).first()
     assert boarded is not None  # a game of an evening being played: its title names the board
-    site.visits["moves that differ"].append(
-        Visit(f"/c/riverside/arbiter/g/{boarded.id}/", arbiter=True)
-    )
+    site.visits["moves that differ"] = [
+        Visit(f"/c/riverside/arbiter/g/{game.id}/", arbiter=True),
+        *either_side_and_waiting(*links[2:4]),
+        Visit(f"/c/riverside/arbiter/g/{boarded.id}/", arbiter=True),
+    ]
 
 
 def a_round_without_boards(site: Site) -> None:
@@ -179,16 +168,32 @@ def names_and_written_points(site: Site) -> None:
     ]
 
 
-def either_side_and_waiting(white: MovesLink, black: MovesLink) -> Visit:
+def either_side_and_waiting(white: MovesLink, black: MovesLink) -> list[Visit]:
     """The round's second board: White's link one of either side (made before links were per
-    player), Black's moves sent from a device no longer known; both wait, each saying why."""
-    assert white.game is not None and white.game == black.game
+    player), Black's moves sent from a device no longer known; both wait, each saying why. Its
+    arbiter's page, and the same with typed moves refused (White's, Black's) or to confirm, and
+    after accepting White's (the decided submissions listed)."""
+    game = white.game
+    assert game is not None and game == black.game
+    last = Game.objects.filter(tournament=game.tournament, round=3).order_by("board").last()
+    assert game != last  # the game game_states stores moves in
     MovesLink.objects.filter(id=white.id).update(player=None, colour="")
     white.refresh_from_db()
     ml.submit(white, "1. d4 d5", device="White's phone")
     ml.submit(black, "1. d4 Nf6", device="Black's phone")
     MovesSubmission.objects.filter(link=black).update(device="")
-    return Visit(f"/c/riverside/arbiter/g/{white.game.id}/", arbiter=True)
+    accepted = MovesSubmission.objects.get(link=white)
+    url = f"/c/riverside/arbiter/g/{game.id}/"
+    return [
+        Visit(url, arbiter=True),
+        Visit(url, arbiter=True, post={"moves": "1. e4 e5 2. Ke3"}),  # White's move refused
+        Visit(url, arbiter=True, post={"moves": "1. e4 Ke6"}),  # Black's
+        *(  # one of two mates ends against the result: the arbiter confirms
+            Visit(url, arbiter=True, post={"moves": mate})
+            for mate in ("1. f3 e5 2. g4 Qh4#", "1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7#")
+        ),
+        Visit(url, arbiter=True, post={"submission": str(accepted.id)}, follow=True),  # decided
+    ]
 
 
 def evenings_in_more_states(site: Site) -> None:
