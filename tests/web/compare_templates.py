@@ -242,8 +242,10 @@ def evenings_in_more_states(site: Site) -> None:
 def game_states(site: Site) -> None:
     """The game page before the first move, at Black's marked move and as the arbiter sees it
     (a link to the game's arbiter page); games of the evening with moves no board can play and
-    with moves not analysed yet (neither in round 2, whose slips are printed, nor on round 3's
-    board of moves_that_differ), and a published game without moves nor a board number."""
+    with moves not analysed yet (not in round 2, whose slips are printed; the latter is round 3's
+    last game by board, which is the game of moves_that_differ's first visit: that visit then
+    shows these moves beside the two sent), and a published game without moves nor a board
+    number."""
     evening = Tournament.objects.get(club__slug="riverside", name="Tuesday Rapid")
     analysed = Game.objects.get(tournament=evening, round=1, white__name="Anna Smith")
     unreadable = Game.objects.exclude(pk=analysed.pk).get(tournament=evening, round=1)
