@@ -5,17 +5,13 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any
-
-import dj_database_url
 
 BASE_DIR = Path(__file__).resolve().parent
 from clubrating.djangoenv import (
     DEFAULT_DATABASE_URL,
     cors_origins,  # noqa: E402  (no Django import there)
+    database_settings,
     page_cache,
-    server_database,
-    sqlite_database,
 )
 from clubrating.web.secret_key import installation_key  # noqa: E402  (no Django import there)
 
@@ -88,13 +84,9 @@ TEMPLATES = [
 
 WSGI_APPLICATION = "clubrating.wsgi.application"
 
-_DATABASE: dict[str, Any] = dict(dj_database_url.parse(DATABASE_URL, conn_max_age=0))
-if _DATABASE["ENGINE"] == "django.db.backends.sqlite3":
-    # WAL and a writer's wait; opened read-only where this process may not write (djangoenv)
-    _DATABASE = sqlite_database(_DATABASE)
-else:  # PostgreSQL: a connection kept between requests
-    _DATABASE = server_database(_DATABASE)
-DATABASES = {"default": _DATABASE}
+# SQLite: WAL and a writer's wait, opened read-only where this process may not write;
+# PostgreSQL: a connection kept between requests (djangoenv.database_settings)
+DATABASES = {"default": database_settings(DATABASE_URL)}
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

@@ -137,6 +137,15 @@ def test_a_malformed_file_is_refused_with_file_and_line_and_no_traceback(tmp_pat
             "clubrating ratings: error: /no/such/directory/club.sqlite3: "
             "cannot open the database: no directory /no/such/directory",
         ),
+        (
+            "sqlite:////tmp",  # a directory: its path and that it is one
+            "clubrating ratings: error: /tmp: cannot open the database: it is a directory",
+        ),
+        # a scheme the product has no database for: one line naming it, never the password
+        ("foo://anna:secret@host/db", "clubrating ratings: error: the database URL's scheme "),
+        ("mysql://anna:secret@host/db", "clubrating ratings: error: the database URL's scheme "),
+        ("not a url", "clubrating ratings: error: the database URL's scheme "),
+        ("postgres://", "clubrating ratings: error: the database URL names no database: "),
     ],
 )
 def test_a_database_that_cannot_be_reached_is_one_line_without_traceback(database, expected):
@@ -147,6 +156,7 @@ def test_a_database_that_cannot_be_reached_is_one_line_without_traceback(databas
     )
     assert done.returncode == 2
     assert done.stderr.startswith(expected) and done.stderr.count("\n") == 1, done.stderr
+    assert "secret" not in done.stderr
 
 
 def test_matching_against_a_database_without_a_club_says_so(tmp_path):
