@@ -93,3 +93,68 @@ def test_an_evening_page_with_a_number_past_sqlites_integers_is_a_404(
     for page in ("", "round/"):
         r = arbiter_client.get(f"/c/riverside/arbiter/evening/9223372036854775808/{page}")
         assert r.status_code == 404
+
+
+# Numbers that str.isdigit() takes and int() refuses: '²' (a digit, not a decimal one), and
+# thousands of ASCII digits (Python's "Exceeds the limit (4300 digits)"). Each was a ValueError,
+# a 500; formats/bounds.whole_number reads both as no number.
+SUPERSCRIPT, THOUSANDS = "²", "9" * 5000
+PGN = '[White "Anna Smith"]\n[Black "Bob Jones"]\n[Result "1-0"]\n[Round "1"]\n\n1. e4 1-0\n'
+
+
+@pytest.mark.parametrize(
+    "page, status",
+    [
+        ("p/{anna}/?vs=" + SUPERSCRIPT, 200),
+        ("p/{anna}/?vs=" + THOUSANDS, 200),
+        ("t/{t}/print/pairings/?round=" + SUPERSCRIPT, 404),
+        ("t/{t}/print/names/?round=" + THOUSANDS, 404),
+    ],
+)
+def test_a_public_page_given_a_number_int_refuses_is_not_a_500(
+    evening: Tournament, page: str, status: int
+) -> None:
+    anna = Member.objects.get(club=evening.club, name="Anna Smith")
+    path = "/c/riverside/" + page.replace("{anna}", str(anna.id)).replace("{t}", str(evening.id))
+    assert Client().get(path).status_code == status
+
+
+@pytest.mark.parametrize(
+    "url, form",
+    [
+        ("arbiter/audit/?page=" + THOUSANDS, None),
+        ("arbiter/audit/?page=" + SUPERSCRIPT, None),
+        ("arbiter/t/{t}/slips/", {"action": "print", "round": THOUSANDS}),
+        ("arbiter/t/{t}/slips/", {"action": "print", "round": SUPERSCRIPT}),
+        ("arbiter/t/{t}/moves/", {"pgn": PGN, "accept": THOUSANDS}),
+        ("arbiter/t/{t}/moves/", {"pgn": PGN, f"result-{SUPERSCRIPT}": "correct"}),
+        ("arbiter/t/{t}/moves/", {"pgn": PGN, f"result-{THOUSANDS}": "drop"}),
+        (
+            "arbiter/evening/",
+            {
+                "name": "K",
+                "date": "2024-05-05",
+                "rounds": "5",
+                "system": "keizer",
+                "keizer-top": "²",
+            },
+        ),
+    ],
+)
+def test_an_arbiters_form_given_a_number_int_refuses_is_a_message_not_a_500(
+    evening: Tournament, arbiter_client: Client, url: str, form: dict[str, str] | None
+) -> None:
+    before = Tournament.objects.count()
+    path = "/c/riverside/" + url.replace("{t}", str(evening.id))
+    r = arbiter_client.get(path) if form is None else arbiter_client.post(path, form, follow=True)
+    assert r.status_code in (200, 400)
+    assert Tournament.objects.count() == before  # the Keizer season with top=² is not made
+
+
+def test_an_initial_list_row_given_a_superscript_number_is_one_line(
+    club: Club, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, err = run(capsys, "link", "initial", SUPERSCRIPT, "Anna Smith")
+    assert code == 2 and err.splitlines() == [
+        "clubrating link: error: the initial list has no row ²"
+    ]

@@ -195,9 +195,7 @@ def rebuild_now(request: HttpRequest, access: ClubAccess) -> HttpResponse:
 def audit_page(request: HttpRequest, access: ClubAccess) -> HttpResponse:
     text = request.GET.get("page", "1")
     try:
-        log = audit_log.audit_page(
-            access.club, int(text) if text.isascii() and text.isdigit() else 0, AUDIT_PAGE
-        )
+        log = audit_log.audit_page(access.club, parse_id(text) or 0, AUDIT_PAGE)
     except InputError as error:
         messages.error(request, error.translated(translation))
         log = audit_log.audit_page(access.club, 1, AUDIT_PAGE)

@@ -75,14 +75,15 @@ def _pgn_text(request: HttpRequest) -> tuple[str, str]:
 
 
 def _indices(request: HttpRequest, name: str) -> set[int]:
-    return {int(v) for v in request.POST.getlist(name) if v.isascii() and v.isdigit()}
+    """The numbers posted as ``name``; what is no number (of "²", of 5,000 digits) is left out."""
+    return {n for v in request.POST.getlist(name) if (n := parse_id(v)) is not None}
 
 
 def _decisions(request: HttpRequest, choice: str) -> set[int]:
     return {
-        int(k.split("-", 1)[1])
+        n
         for k, v in request.POST.items()
-        if k.startswith("result-") and k.split("-", 1)[1].isdigit() and v == choice
+        if k.startswith("result-") and v == choice and (n := parse_id(k[7:])) is not None
     }
 
 

@@ -37,6 +37,7 @@ from clubrating.club.store.models import (
     Tournament,
     Visibility,
 )
+from clubrating.club.read.clubs import parse_id
 from clubrating.club.read.tournaments import game_result_text
 from clubrating.club.services import moves_links as ml
 from clubrating.club.services import phone_results as pr
@@ -240,11 +241,13 @@ def slips_page(request: HttpRequest, access: ClubAccess, tournament_id: int) -> 
     if request.method == "POST":
         round_text = request.POST.get("round", "")
         try:
-            if not (round_text.isascii() and round_text.isdigit()):
+            number = parse_id(round_text)  # never int(): of "²" or 5,000 digits it raises
+            if number is None:
                 raise NotFound(
-                    gettext("round %(text)s: expected a round number") % {"text": repr(round_text)}
+                    gettext("round %(text)s: expected a round number")
+                    % {"text": repr(round_text[:20])}
                 )
-            issued = ml.issue_links(t, int(round_text), who=who(request))
+            issued = ml.issue_links(t, number, who=who(request))
         except ClubratingError as error:
             messages.error(request, error.translated(translation))
             return _slips_form(request, access, t)

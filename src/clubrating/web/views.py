@@ -263,7 +263,7 @@ def player_page(request: HttpRequest, access: ClubAccess, member_id: int) -> Htt
     if isinstance(member, HttpResponse):
         return member
     vs = request.GET.get("vs", "")
-    against = int(vs) if vs.isdigit() and len(vs) < 12 else None
+    against = clubs.parse_id(vs)  # never int(): of "²" or 5,000 digits it raises
     main = kept(
         access,
         f"player:{member.id}:vs:{against}",

@@ -28,6 +28,7 @@ from clubrating.club.store.models import (
     Tournament,
     TournamentStatus,
 )
+from clubrating.formats.bounds import whole_number
 from clubrating.formats.records import ByeKind
 from clubrating.formats.results import result_text
 from clubrating.web import pages
@@ -180,9 +181,10 @@ def _round_asked(request: HttpRequest, t: Tournament, current: int) -> int:
     text = request.GET.get("round", "")
     if not text:
         return current
-    if not text.isdigit() or len(text) > 4 or not 1 <= int(text) <= current:
+    asked = whole_number(text, current)  # never int(): of "²" it raises
+    if not asked:
         raise Http404("no such round")
-    return int(text)
+    return asked
 
 
 def _current_round(t: Tournament) -> int:

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from django.utils.translation import gettext_noop
 
+from clubrating.club.read.clubs import parse_id
 from clubrating.club.store import audit
 from clubrating.club.derived.rebuild import rebuild_derived
 from clubrating.club.store.locking import history_write
@@ -99,7 +100,8 @@ def seed_ratings(club: Club, listed: Sequence[ListedRating], *, who: str, source
 
 def get_initial_row(club: Club, number: int | str) -> InitialEntry:
     row = InitialEntry.objects.filter(
-        club=club, number=int(number) if str(number).isdigit() else -1
+        club=club,
+        number=parse_id(number) or -1,  # never int(): of "²" it raises
     ).first()
     if row is None:
         raise NotFound(gettext_noop("the initial list has no row %(number)s"), number=number)

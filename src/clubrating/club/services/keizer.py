@@ -45,6 +45,7 @@ from clubrating.club.store.models import (
 from clubrating.club.services.outcome import Outcome
 from clubrating.club.store.locking import reread
 from clubrating.errors import InputError, NotFound, Refused, Text
+from clubrating.formats.bounds import whole_number
 from clubrating.formats.records import ByeKind, Unplayed
 from clubrating.tournament import keizer
 from clubrating.tournament.keizer import Absence, Rest, Rules, Season
@@ -132,11 +133,12 @@ def parse_settings(given: Mapping[str, str]) -> dict[str, Any]:
 
 
 def _whole(key: str, text: str) -> int:
-    if not text.strip().isdigit() or len(text.strip()) > 6:
+    number = whole_number(text, 999_999)  # never int(): of "²" it raises
+    if number is None:
         raise InputError(
-            gettext_noop("%(key)s=%(text)s: expected a whole number"), key=key, text=text
+            gettext_noop("%(key)s=%(text)s: expected a whole number"), key=key, text=text[:20]
         )
-    return int(text.strip())
+    return number
 
 
 def _fraction(key: str, text: str) -> Fraction:
