@@ -41,6 +41,7 @@ from clubrating.club.services.tournaments import (
     unpublish,
 )
 from clubrating.club.services import tournaments as tournament_services
+from clubrating.club.services.evening import start_evening
 
 D1, D2, D3 = dt.date(2026, 1, 7), dt.date(2026, 1, 14), dt.date(2026, 1, 21)
 FOUR = ["Anna Berg", "Ben Cole", "Cara Dunn", "Dan Eng"]
@@ -304,6 +305,21 @@ def test_the_same_file_twice_and_a_future_date_are_refused_and_nothing_is_stored
     with pytest.raises(InputError, match="in the future"):
         import_tournament(club, make_record("Later", D3, FOUR, ROUND_ROBIN), who=ARBITER, today=D2)
     assert Tournament.objects.count() == 1 and Entry.objects.count() == 4
+
+
+@pytest.mark.parametrize("early", [dt.date(1, 1, 1), dt.date(1850, 12, 31)])
+def test_a_date_before_any_tournament_is_refused_by_every_writer_and_nothing_is_stored(
+    club, publish, early
+):
+    t = publish("Evening", D1, FOUR, ROUND_ROBIN)
+    before = snapshot(club), AuditEntry.objects.count(), list(Tournament.objects.values())
+    with pytest.raises(InputError, match=f"{early.isoformat()} is before 1851-01-01"):
+        import_tournament(club, make_record("Old", early, FOUR, ROUND_ROBIN), who=ARBITER)
+    with pytest.raises(InputError, match=f"{early.isoformat()} is before 1851-01-01"):
+        change_date(t, early, who=ARBITER)
+    with pytest.raises(InputError, match=f"{early.isoformat()} is before 1851-01-01"):
+        start_evening(club, "Old evening", early, 5, who=ARBITER)
+    assert (snapshot(club), AuditEntry.objects.count(), list(Tournament.objects.values())) == before
 
 
 def test_results_typed_by_the_arbiter_are_checked(club, publish):

@@ -140,6 +140,24 @@ def test_a_text_that_is_not_a_date_is_refused(text: str) -> None:
         parse_date(text)
 
 
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ("2026-02-30", "'2026-02-30' is not a day of the calendar"),
+        ("0000-01-01", "'0000-01-01' is not a day of the calendar"),
+        ("0001-01-01", "0001-01-01 is before 1851-01-01"),  # a day earlier is no date of Python
+        ("1850.12.31", "1850-12-31 is before 1851-01-01"),
+    ],
+)
+def test_an_impossible_day_or_a_year_before_any_tournament_is_refused_in_the_users_words(
+    text: str, said: str
+) -> None:
+    with pytest.raises(InputError) as refused:
+        parse_date(text)
+    assert said in str(refused.value)
+    assert parse_date("1851-01-01") == dt.date(1851, 1, 1)
+
+
 # --- a reader refuses anything with an InputError, never a traceback -----------------------
 
 from hypothesis import given, settings  # noqa: E402

@@ -9,6 +9,16 @@ database integer or making ratings no list has.
 
 from __future__ import annotations
 
+import datetime as dt
+
+from clubrating.errors import InputError
+from clubrating.words import N_
+
+EARLIEST_DATE = dt.date(1851, 1, 1)
+"""The earliest date of a tournament, an evening or a date in a file: the year of London 1851,
+the first international tournament. An earlier one is a typo (``0001``), and a day before
+0001-01-01 is no date of Python's (a tournament's neighbour days are looked at)."""
+
 MIN_RATING = 0.0
 MAX_RATING = 4000.0
 """A rating in a list (the initial list, ``rate --prior``): no rating list goes near 4000
@@ -56,3 +66,14 @@ def whole_number(text: str, high: int) -> int | None:
     ):
         return None
     return int(digits)
+
+
+def check_date(date: dt.date, *, file: str | None = None) -> None:
+    """An InputError when ``date`` is before :data:`EARLIEST_DATE`."""
+    if date < EARLIEST_DATE:
+        raise InputError(
+            N_("%(date)s is before %(earliest)s: expected the date of a chess event"),
+            file=file,
+            date=date.isoformat(),
+            earliest=EARLIEST_DATE.isoformat(),
+        )

@@ -12,6 +12,7 @@ from collections.abc import Iterable, Iterator
 from typing import TextIO
 
 from clubrating.errors import InputError
+from clubrating.formats.bounds import check_date
 from clubrating.formats.records import (
     MAX_NAME_LENGTH,
     MAX_PLAYERS,
@@ -98,7 +99,12 @@ def parse_date(text: str) -> dt.date | None:
             spellings=", ".join(DATE_SPELLINGS),
             text=repr(text),
         )
-    return dt.date(year, month, day)
+    try:
+        date = dt.date(year, month, day)
+    except ValueError:  # 2026-02-30, year 0: Python's words would reach the user untranslated
+        raise InputError(N_("%(text)s is not a day of the calendar"), text=repr(text)) from None
+    check_date(date)
+    return date
 
 
 def _month(name: str) -> int:

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from django.db.models import Max
 from django.utils.translation import gettext_noop
 
-from clubrating.formats.bounds import whole_number
+from clubrating.formats.bounds import check_date, whole_number
 from clubrating.club.store import audit
 from clubrating.formats import zones
 from clubrating.tournament.pairing import History, PairingFailed, RoundPlan, Seat, pair_round
@@ -161,6 +161,7 @@ def start_evening(
         raise InputError(
             gettext_noop("the evening is dated %(date)s, in the future"), date=date.isoformat()
         )
+    check_date(date)
     if time_control not in {tc.value for tc in TimeControl}:
         raise InputError(
             gettext_noop(

@@ -30,6 +30,7 @@ from clubrating.club.store.models import (
 from clubrating.club.services.outcome import Outcome
 from clubrating.club.store.signals import tournament_published
 from clubrating.errors import InputError, NotFound, Refused, Text
+from clubrating.formats.bounds import check_date
 from clubrating.formats.records import TournamentRecord
 from clubrating.formats.results import GameResult
 from clubrating.identity.same import (
@@ -87,6 +88,7 @@ def import_tournament(
             file=source,
             when=when.isoformat(),
         )
+    check_date(when, file=source)
     if not record.players:
         raise InputError(gettext_noop("the file holds no players"), file=source)
     numbers = {p.number for p in record.players}
@@ -442,6 +444,7 @@ def change_date(
 ) -> Outcome:
     if date > (today or zones.today(tournament.club.time_zone)):
         raise InputError(gettext_noop("%(date)s is in the future"), date=date.isoformat())
+    check_date(date)
     with history_write(tournament.club_id):
         reread(tournament)
         if date == tournament.date:  # a new sequence would move it after the day's other events
