@@ -7,6 +7,7 @@ import dataclasses
 import random
 import statistics
 
+import chess.pgn
 import pytest
 
 from clubrating.cpi.calibrate import (
@@ -19,6 +20,7 @@ from clubrating.cpi.calibrate import (
     time_control_class,
 )
 from clubrating.cpi.factors import Count, Factor
+from clubrating.cpi.fitting import rating_of
 from clubrating.cpi.facts import Color, GameFacts
 from clubrating.cpi.index import (
     PRESETS,
@@ -162,6 +164,8 @@ def test_cross_validation_measures_on_held_out_sides_and_beats_a_useless_fit() -
         ({"Event": "Rated Bullet tournament https://lichess.org/tournament/x"}, "bullet"),
         ({"Event": "Tata Steel Masters"}, "unknown"),
         ({"TimeControl": "-"}, "unknown"),
+        ({"TimeControl": "²+0"}, "unknown"),  # a digit to str.isdigit(), float() refuses it
+        ({"TimeControl": "600+²"}, "rapid"),
     ],
 )
 def test_time_control_classes_follow_lichess(headers: dict[str, str], expected: str) -> None:
@@ -327,3 +331,13 @@ def test_a_report_without_ten_game_sets_is_strict_json_and_its_summary_prints() 
         "settings": settings_of(fit(sides), min_plies=0, window=10),
     }
     assert "n/a" in summary(document)
+
+
+@pytest.mark.parametrize("elo", ["²", "9" * 5000, "٣٠٠٠", "99", "3501"])
+def test_a_rating_tag_that_is_no_plausible_ascii_number_is_no_rating(elo: str) -> None:
+    # found: int() of '²' or of 5,000 digits raised ValueError out of the fitting's game picking
+    assert rating_of(chess.pgn.Headers(WhiteElo=elo), "WhiteElo") is None
+
+
+def test_a_rating_tag_with_blanks_around_is_read() -> None:
+    assert rating_of(chess.pgn.Headers(BlackElo=" 2100 "), "BlackElo") == 2100.0

@@ -10,6 +10,8 @@ import pytest
 from django.test import Client
 
 from clubrating.cli import main
+from clubrating.club.jobs.analysis import analysis_config, default_jobs
+from clubrating.errors import InputError
 from clubrating.club.store.models import Club, Member, Tournament
 
 
@@ -158,3 +160,30 @@ def test_an_initial_list_row_given_a_superscript_number_is_one_line(
     assert code == 2 and err.splitlines() == [
         "clubrating link: error: the initial list has no row ²"
     ]
+
+
+def test_a_players_start_number_given_as_a_superscript_is_one_line(
+    evening: Tournament, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, err = run(capsys, "link", str(evening.id), SUPERSCRIPT, "Anna Smith")
+    assert code == 2 and err.splitlines() == [
+        f"clubrating link: error: tournament {evening.id} has no player number ²"
+    ]
+    assert run(capsys, "evening", "start", "Night", "--date", "2024-05-05", "--rounds", "3")[0] == 0
+    night = Tournament.objects.get(name="Night")
+    assert run(capsys, "evening", "register", str(night.id), "Ada Quinn", "Bea Roth")[0] == 0
+    code, err = run(capsys, "evening", "exchange", str(night.id), SUPERSCRIPT, "1")
+    assert code == 2 and err.splitlines() == [
+        f"clubrating evening: error: no player number ² in tournament {night.id}"
+    ]
+
+
+@pytest.mark.parametrize("name", ["CLUBRATING_NODES", "CLUBRATING_JOBS"])
+@pytest.mark.parametrize("value", [SUPERSCRIPT, THOUSANDS, "-1", "1e3"])
+def test_an_engine_setting_of_the_environment_that_is_no_number_is_one_line(
+    monkeypatch: pytest.MonkeyPatch, name: str, value: str
+) -> None:
+    # found: '²' passed str.isdigit() and int() raised ValueError, a traceback at a worker's start
+    monkeypatch.setenv(name, value)
+    with pytest.raises(InputError, match=f"^{name} must be a whole number, not "):
+        analysis_config() if name == "CLUBRATING_NODES" else default_jobs()

@@ -62,11 +62,8 @@ def _tournament(club: Any, text: str) -> Any:
 def _entry(tournament: Any, text: str) -> Any:
     """A player of the evening by start number."""
 
-    found = (
-        Entry.objects.filter(tournament=tournament, number=int(text)).first()
-        if text.isdigit()
-        else None
-    )
+    number = whole_number(text, MAX_PLAYERS)  # never int(): of "²" it raises
+    found = Entry.objects.filter(tournament=tournament, number=number).first() if number else None
     if found is None:
         raise NotFound(
             N_("no player number %(text)s in tournament %(id)s"), text=text, id=tournament.id

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from clubrating.club.read.clubs import parse_id
 from clubrating.club.read.members import get_member
 from clubrating.club.read.tournaments import get_tournament
 from clubrating.club.services.members import (
@@ -69,7 +70,8 @@ def cmd_link(args: argparse.Namespace) -> int:
 
 def _entry(tournament: Any, number: str) -> Any:
     entry = Entry.objects.filter(
-        tournament=tournament, number=int(number) if str(number).isdigit() else -1
+        tournament=tournament,
+        number=parse_id(number) or -1,  # never int(): of "²" it raises
     ).first()
     if entry is None:
         raise NotFound(

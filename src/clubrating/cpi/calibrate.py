@@ -305,6 +305,13 @@ def settings_of(model: Fit, *, min_plies: int, window: int, floor: float = 0.0) 
     return settings
 
 
+def _seconds(text: str) -> bool:
+    """Whether ``text`` is seconds float() reads: ASCII digits, one dot at most ('²' is a digit to
+    str.isdigit() and float() refuses it)."""
+    digits = text.replace(".", "", 1)
+    return digits.isascii() and digits.isdigit()
+
+
 def time_control_class(headers: dict[str, str], first_clock: float | None = None) -> str:
     """bullet / blitz / rapid / classical from the TimeControl tag (base + 40 × increment, the
     estimate lichess uses: lila ``modules/core/src/main/chess.scala`` ``Speed``), else from a
@@ -313,13 +320,11 @@ def time_control_class(headers: dict[str, str], first_clock: float | None = None
     minutes, as broadcasts do ("90+30" for 90 minutes and 30 seconds)."""
     control = headers.get("TimeControl", "")
     base, _, increment = control.partition("+")
-    if base.replace(".", "", 1).isdigit():
+    if _seconds(base):
         base_seconds = float(base)
         if first_clock is not None and first_clock > base_seconds * 2 + 60:
             base_seconds *= 60  # the clock shows minutes where the tag said seconds
-        seconds = base_seconds + 40 * (
-            float(increment) if increment.replace(".", "", 1).isdigit() else 0.0
-        )
+        seconds = base_seconds + 40 * (float(increment) if _seconds(increment) else 0.0)
         for limit, name in ((29, "ultrabullet"), (179, "bullet"), (479, "blitz"), (1499, "rapid")):
             if seconds <= limit:
                 return name

@@ -27,6 +27,7 @@ from clubrating.cpi.nested import e_key
 from clubrating.cpi.regression import cross_validate, fit
 from clubrating.cpi.weights import ScoringModel
 from clubrating.errors import InputError
+from clubrating.formats.bounds import whole_number
 from clubrating.words import N_
 
 if TYPE_CHECKING:
@@ -38,8 +39,8 @@ DEFAULT_WINDOW = 10  # "plays like 1750 ± 150 over the last 10 games"
 
 def rating_of(headers: chess.pgn.Headers, tag: str) -> float | None:
     """The rating of a ``WhiteElo`` / ``BlackElo`` tag, None unless a plausible one."""
-    text = headers.get(tag, "").strip()
-    return float(text) if text.isdigit() and 100 <= int(text) <= 3500 else None
+    rating = whole_number(headers.get(tag, ""), 3500)  # never int(): of "²" it raises
+    return float(rating) if rating is not None and rating >= 100 else None
 
 
 def pick_games(

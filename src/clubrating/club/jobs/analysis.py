@@ -57,11 +57,13 @@ from clubrating.club.store.models import (
 )
 from clubrating.cpi.facts import EngineInfo, GameFacts
 from clubrating.errors import InputError, Text
+from clubrating.formats.bounds import whole_number
 from clubrating.words import N_, Nn_
 
 Progress = Callable[[int, int, GameFacts], None]
 CacheKey = tuple[str, str]  # (position, settings)
 # How long new searches may wait in memory before they are written (DatabaseCache).
+ENV_HIGH = 2**63 - 1  # $CLUBRATING_NODES / _JOBS beyond a 64-bit number are no number
 FLUSH_SECONDS = 10.0
 
 
@@ -214,11 +216,12 @@ def analysis_config(
     $CLUBRATING_NODES (how a background worker is configured), else the defaults."""
     nodes_text = os.environ.get("CLUBRATING_NODES") or ""
     if nodes is None and nodes_text:
-        if not nodes_text.isdigit():
+        nodes = whole_number(nodes_text, ENV_HIGH)  # never int(): of "²" it raises
+        if nodes is None:
             raise InputError(
-                N_("CLUBRATING_NODES must be a whole number, not %(text)s"), text=repr(nodes_text)
+                N_("CLUBRATING_NODES must be a whole number, not %(text)s"),
+                text=repr(nodes_text[:20]),
             )
-        nodes = int(nodes_text)
     nodes = DEFAULT_NODES if nodes is None else nodes
     if nodes < 1:
         raise InputError(N_("the node budget must be at least 1, not %(nodes)s"), nodes=nodes)
@@ -373,11 +376,12 @@ def _in_pool(
 def default_jobs() -> int:
     """Engine processes: $CLUBRATING_JOBS, else the number of cores."""
     text = os.environ.get("CLUBRATING_JOBS") or ""
-    if text and not text.isdigit():
+    jobs = whole_number(text, ENV_HIGH)  # never int(): of "²" it raises
+    if text and jobs is None:
         raise InputError(
-            N_("CLUBRATING_JOBS must be a whole number, not %(text)s"), text=repr(text)
+            N_("CLUBRATING_JOBS must be a whole number, not %(text)s"), text=repr(text[:20])
         )
-    return int(text) if text else os.cpu_count() or 1
+    return jobs if jobs is not None else os.cpu_count() or 1
 
 
 def needs_analysis(game: Game, info: EngineInfo, reanalyse: bool) -> bool:
