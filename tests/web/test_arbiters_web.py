@@ -15,6 +15,7 @@ from django.test import Client, override_settings
 from clubrating.cli import main
 from clubrating.club.store.models import AuditEntry, Club
 from clubrating.club.services import accounts
+from clubrating.club.services.clubs import create_club
 from clubrating.errors import NotFound, Refused
 
 from .conftest import PASSWORD, WHO, make_arbiter
@@ -169,3 +170,23 @@ def test_the_reset_command_makes_a_link(capsys: pytest.CaptureFixture[str]) -> N
     assert main(["arbiter", "reset", "nobody"]) == 2
     assert "not an arbiter" in capsys.readouterr().err
     assert actions(club)[-2:] == ["arbiter-reset-link", "arbiter-password"]
+
+
+def test_an_arbiter_cannot_take_over_a_login_that_is_an_arbiter_of_another_club_too(
+    club: Club, arbiter_client: Client
+) -> None:
+    # found: a reset link for olga (an arbiter of both clubs) made on riverside's page let
+    # riverside's arbiter choose olga's password and open the other club's arbiter pages
+    other = create_club("Other Club", who=WHO, slug="other")
+    make_arbiter(club, "olga")
+    other.arbiters.add(User.objects.get(username="olga"))
+    base = "/c/riverside/arbiter/arbiters/"
+    page = arbiter_client.post(f"{base}reset/", {"login": "olga"}, follow=True).content.decode()
+    assert "/accounts/reset/" not in page
+    assert "olga is an arbiter of another club too: the server&#x27;s administrator" in page
+    assert "arbiter-reset-link" not in actions(club) and logs_in("olga", PASSWORD)
+    with pytest.raises(Refused):
+        accounts.reset_link(club, "olga", who=WHO)
+    # the server's administrator may: ``clubrating arbiter reset`` runs on the server itself
+    _, path = accounts.reset_link(club, "olga", who=WHO, administrator=True)
+    assert choose(path, NEW) == 302 and logs_in("olga", NEW)

@@ -67,7 +67,7 @@ def cmd_arbiter(args: argparse.Namespace) -> int:
     if not args.username:
         raise InputError(N_("'arbiter %(action)s' needs a login name"), action=args.action)
     if args.action == "reset":
-        outcome, path = accounts.reset_link(club, args.username, who=who())
+        outcome, path = accounts.reset_link(club, args.username, who=who(), administrator=True)
         report(outcome, args, login=args.username, path=path)
         if not wants_json(args):
             print(gettext("the link: the website's address followed by %(path)s") % {"path": path})

@@ -167,15 +167,28 @@ def invite_arbiter(club: Club, username: str, *, who: str) -> tuple[Outcome, str
     )
 
 
-def reset_link(club: Club, username: str, *, who: str) -> tuple[Outcome, str]:
+def reset_link(
+    club: Club, username: str, *, who: str, administrator: bool = False
+) -> tuple[Outcome, str]:
     """The path of a one-time link with which an arbiter of ``club`` who forgot the password
-    chooses a new one; made by another arbiter or ``clubrating arbiter reset``."""
+    chooses a new one; made by another arbiter or ``clubrating arbiter reset``. Whoever opens
+    the link holds the login, so an arbiter makes one only for a login of this club alone: a
+    login that is an arbiter of another club too is the server's ``administrator``'s to reset
+    (else one club's arbiter would take over another club's pages)."""
     user = club.arbiters.filter(username=username).first()
     if user is None:
         raise NotFound(
             gettext_noop("%(username)s is not an arbiter of %(name)s"),
             username=repr(username),
             name=club.name,
+        )
+    if not administrator and Club.objects.filter(arbiters=user).exclude(pk=club.pk).exists():
+        raise Refused(
+            gettext_noop(
+                "%(username)s is an arbiter of another club too: the server's administrator "
+                "makes the reset link (clubrating arbiter reset)"
+            ),
+            username=username,
         )
     audit.record(club, who, "arbiter-reset-link", f"login {username}", new={"login": username})
     return (
