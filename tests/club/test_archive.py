@@ -580,6 +580,12 @@ def test_a_value_no_form_would_take_is_refused_in_one_line_and_nothing_is_stored
             "club.tournament.time_control: 'bullet' is not valid",
         ),
         ("club.tournament", "date", "yesterday", "club.tournament.date: 'yesterday' is not valid"),
+        (
+            "club.tournament",
+            "date",
+            "0001-01-01",  # the writers' bound: a day before it is no date of Python's
+            "club.tournament.date: '0001-01-01' is not valid (0001-01-01 is before 1851-01-01",
+        ),
     ],
 )
 def test_a_row_s_value_beyond_the_product_s_bounds_is_refused_naming_its_line(
@@ -591,6 +597,29 @@ def test_a_row_s_value_beyond_the_product_s_bounds_is_refused_naming_its_line(
     with pytest.raises(InputError, match=re.escape(f"{archived}:{number}: {said}")):
         import_club(archived, who=ARBITER)
     assert Club.objects.count() == 1
+
+
+def test_a_row_given_twice_is_refused_naming_both_lines_and_nothing_is_stored(
+    archived: Path,
+) -> None:
+    """Two rows of one table with one pk: each would be a row of its own (a member twice), and
+    the rows after them would point to the second only."""
+    moved_away(archived)
+    number = first_line_of(archived, "club.member")
+    text = lines(archived)
+    text.insert(number, text[number - 1])
+    end = json.loads(text[-1])
+    end["end"]["rows"] += 1
+    text[-1] = json.dumps(end) + "\n"
+    rewrite(archived, text)
+    counts = Club.objects.count(), Member.objects.count(), AuditEntry.objects.count()
+    with pytest.raises(InputError) as refused:
+        import_club(archived, who=ARBITER, arbiters=Arbiters(invite=True))
+    assert str(refused.value).startswith(
+        f"{archived}:{number + 1}: club.member {json.loads(text[number])['pk']} comes twice "
+        f"(also line {number})"
+    ), refused.value
+    assert (Club.objects.count(), Member.objects.count(), AuditEntry.objects.count()) == counts
 
 
 def test_the_archive_s_arbiters_are_made_only_as_the_import_is_told(archived: Path) -> None:

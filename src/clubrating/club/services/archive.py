@@ -402,6 +402,7 @@ class Loader:
         ] = []  # table, new pk, attname, old target, line
         self.done: set[str] = set()
         self.current: str | None = None
+        self.line_of: dict[tuple[str, int], int] = {}  # (table, old pk) -> its line
 
     def error(self, line: int, message: str, **params: object) -> InputError:
         return InputError(message, file=str(self.path), line=line, **params)
@@ -434,11 +435,19 @@ class Loader:
         checks.refuse_keys(str(self.path), line, document, checks.ROW_KEYS, checks.ROW)
         table = self.table_of(line, document.get("table"))
         values, deferred = self.values(line, table, document.get("fields"))
-        row = table.model(**values)
-        row.save(force_insert=True)
         old = document.get("pk")
         if not isinstance(old, int):
             raise self.error(line, gettext_noop("a row without its whole-number pk"))
+        if (first := self.line_of.setdefault((table.label, old), line)) != line:
+            raise self.error(
+                line,
+                gettext_noop("%(label)s %(pk)s comes twice (also line %(first)s)"),
+                label=table.label,
+                pk=old,
+                first=first,
+            )
+        row = table.model(**values)
+        row.save(force_insert=True)
         self.ids[table.label][old] = row.pk
         self.later.extend((table, row.pk, attname, target, line) for attname, target in deferred)
 

@@ -140,6 +140,14 @@ def _checked(label: str, field: models.Field[Any, Any], value: Any) -> Any:
             raise ValueError(Text(gettext_noop("a control character")))
     python = field.to_python(value)
     field.run_validators(python)
+    if type(field) is models.DateField and python < bounds.EARLIEST_DATE:  # the writers' bound
+        raise ValueError(
+            Text(
+                gettext_noop("%(date)s is before %(earliest)s: expected the date of a chess event"),
+                date=python.isoformat(),
+                earliest=bounds.EARLIEST_DATE.isoformat(),
+            )
+        )
     if field.choices and python not in {key for key, _ in field.flatchoices}:
         raise ValueError(
             Text(
