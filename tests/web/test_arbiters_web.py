@@ -190,3 +190,17 @@ def test_an_arbiter_cannot_take_over_a_login_that_is_an_arbiter_of_another_club_
     # the server's administrator may: ``clubrating arbiter reset`` runs on the server itself
     _, path = accounts.reset_link(club, "olga", who=WHO, administrator=True)
     assert choose(path, NEW) == 302 and logs_in("olga", NEW)
+
+
+def test_a_reset_link_stops_working_once_its_login_becomes_an_arbiter_of_another_club(
+    club: Club,
+) -> None:
+    # the link was made while olga was riverside's alone: once she is the other club's arbiter
+    # too, whoever holds the link would open that club's pages as well
+    make_arbiter(club, "olga")
+    _, path = accounts.reset_link(club, "olga", who=WHO)
+    _, invited = accounts.invite_arbiter(club, "petra", who=WHO)
+    other = create_club("Other Club", who=WHO, slug="other")
+    other.arbiters.add(User.objects.get(username="olga"), User.objects.get(username="petra"))
+    assert choose(path, NEW) == 404 and choose(invited, NEW) == 404
+    assert logs_in("olga", PASSWORD) and not logs_in("petra", NEW)

@@ -28,13 +28,23 @@ from clubrating.club.services.outcome import Outcome
 from clubrating.errors import InputError, NotFound, Refused, Text
 
 
-class InviteTokens(PasswordResetTokenGenerator):
+class ClubTokens(PasswordResetTokenGenerator):
+    """A token whose hash also holds the clubs its login is an arbiter of: a link made while the
+    login was one club's arbiter stops working once it becomes another club's too (whoever
+    holds the link would open that club's pages as well)."""
+
+    def _make_hash_value(self, user: User, timestamp: int) -> str:
+        clubs = Club.objects.filter(arbiters=user.pk).order_by("pk").values_list("pk", flat=True)
+        return super()._make_hash_value(user, timestamp) + ",".join(map(str, clubs))
+
+
+class InviteTokens(ClubTokens):
     """An invitation's token: a reset token under its own salt, so neither opens the other."""
 
     key_salt = "clubrating.club.services.accounts.InviteTokens"
 
 
-class ResetTokens(PasswordResetTokenGenerator):
+class ResetTokens(ClubTokens):
     key_salt = "clubrating.club.services.accounts.ResetTokens"
 
 
