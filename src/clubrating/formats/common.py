@@ -174,15 +174,25 @@ def parse_time_control(text: str) -> TimeControl | None:
 
 
 class PlayerNumbers:
-    """Players numbered 1, 2, ... in order of first appearance (PGN, CSV)."""
+    """Players numbered 1, 2, ... in order of first appearance (PGN, CSV) in ``source``; the
+    first beyond :data:`MAX_PLAYERS` is refused at once, before the rest of the file is read."""
 
-    def __init__(self) -> None:
+    def __init__(self, source: str = "<input>") -> None:
+        self.source = source
         self._numbers: dict[str, int] = {}
         self._lines: dict[str, int | None] = {}
 
     def number(self, name: str, line: int | None) -> int:
         key = " ".join(name.split())
         if key not in self._numbers:
+            if len(self._numbers) >= MAX_PLAYERS:
+                raise InputError(
+                    N_("player %(count)s: at most %(MAX_PLAYERS)s in one tournament"),
+                    file=self.source,
+                    line=line,
+                    count=format(MAX_PLAYERS + 1, ","),
+                    MAX_PLAYERS=format(MAX_PLAYERS, ","),
+                )
             self._numbers[key] = len(self._numbers) + 1
             self._lines[key] = line
         return self._numbers[key]

@@ -85,9 +85,12 @@ class _State:
     source: str
     meta: dict[str, str] = field(default_factory=dict)
     warnings: list[Text] = field(default_factory=list)
-    players: PlayerNumbers = field(default_factory=PlayerNumbers)
+    players: PlayerNumbers = field(init=False)
     pairings: list[Pairing] = field(default_factory=list)
     byes: list[Bye] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.players = PlayerNumbers(self.source)
 
 
 def read_csv(handle: TextIO, source: str = "<csv>") -> TournamentRecord:

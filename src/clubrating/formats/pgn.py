@@ -179,7 +179,7 @@ def read_pgn(handle: TextIO, source: str = "<pgn>") -> TournamentRecord:
             line=first.line,
         )
     numbered = all(game.round is None for game in games)
-    players = PlayerNumbers()
+    players = PlayerNumbers(source)
     pairings = []
     kept, dropped = _kept_tags(games)
     for index, (game, headers) in enumerate(zip(games, kept), start=1):
