@@ -160,6 +160,9 @@ HEADER = "round,board,white,black,result\n"
         (HEADER + "x,1,A,B,1-0\n", 2, ["expected the round as a number from 1, got 'x'"]),
         (HEADER + "0,1,A,B,1-0\n", 2, ["the round as a number from 1"]),
         (HEADER + "1,b,A,B,1-0\n", 2, ["expected the board"]),
+        # int() of 5,000 digits raised ValueError ("Exceeds the limit"), a traceback
+        (HEADER + "9" * 5000 + ",1,A,B,1-0\n", 2, ["expected the round as a number from 1"]),
+        (HEADER + "1," + "9" * 5000 + ",A,B,1-0\n", 2, ["expected the board"]),
         (HEADER + "1,1,,B,1-0\n", 2, ["white player's name"]),
         (HEADER + "1,1,A,A,1-0\n", 2, ["A cannot play themself"]),
         (HEADER + "1,1,A,B\n", 2, ["expected 5 fields", "got 4"]),

@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from clubrating.errors import InputError
 from clubrating.files import read_tournament_file
 from clubrating.formats.pgn import read_pgn, write_pgn
+from clubrating.formats.reading import read_tournament_text
 from clubrating.formats.records import (
     Pairing,
     PlayerEntry,
@@ -401,3 +402,11 @@ def test_a_game_longer_than_max_plies_is_refused_with_its_first_line() -> None:
             "games.pgn:7: the game is longer than 1,200 half-moves; no game played "
             "under the rules is that long (the longest had 538)"
         )
+
+
+@pytest.mark.parametrize("tag", ["9" * 5000, "1." + "9" * 5000])
+def test_a_round_tag_of_thousands_of_digits_is_one_line(tag: str) -> None:
+    # found: int() raised ValueError ("Exceeds the limit (4300 digits)"), a traceback
+    text = f'[Round "{tag}"]\n[White "A B"]\n[Black "C D"]\n[Result "1-0"]\n\n1-0\n'
+    with pytest.raises(InputError, match="expected a round number such as"):
+        read_tournament_text(text, "x.pgn", format="pgn")

@@ -52,6 +52,12 @@ MAX_LIST_DAY = 28
 """``list-day``: a day every month has (February's 28th at the latest)."""
 
 
+MAX_NUMBER = 10**30 - 1
+"""A round, board or start number read from a file: past it, no number (30 digits: a number
+past the limits checked later, such as records.MAX_ROUNDS, is still named by them, and never
+one ``int()`` refuses, as it does thousands of digits)."""
+
+
 def whole_number(text: str, high: int) -> int | None:
     """``text`` as a whole number from 0 to ``high`` (ASCII digits, blanks around them), else
     None. Never ``int()`` of what is no such number: of thousands of digits Python raises a

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import TextIO, TypeVar
 
 from clubrating.errors import InputError, Text
+from clubrating.formats.bounds import MAX_NUMBER, whole_number
 from clubrating.formats.common import (
     NumberedLines,
     PlayerNumbers,
@@ -298,15 +299,16 @@ def _pairing(
 
 
 def _positive(text: str, what: str, line: int, state: _State) -> int:
-    if not text.isdecimal() or int(text) == 0:
+    number = whole_number(text, MAX_NUMBER)  # never int(): of 5,000 digits it raises
+    if not number:
         raise InputError(
             N_("expected the %(what)s as a number from 1, got %(text)s"),
             file=state.source,
             line=line,
             what=what,
-            text=repr(text),
+            text=repr(text[:20]),
         )
-    return int(text)
+    return number
 
 
 def _record(state: _State, entries: tuple[PlayerEntry, ...]) -> TournamentRecord:

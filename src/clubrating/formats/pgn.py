@@ -26,6 +26,7 @@ from typing import TextIO, cast
 import chess.pgn
 
 from clubrating.errors import InputError, Text
+from clubrating.formats.bounds import MAX_NUMBER, whole_number
 from clubrating.formats.movetext import MAX_PLIES, MoveError, check_signs, too_long
 from clubrating.formats.common import (
     PlayerNumbers,
@@ -409,8 +410,8 @@ def _round(text: str, source: str, line: int) -> tuple[int | None, int | None]:
     text = text.strip()
     if text in ("", "?", "-"):
         return None, None
-    parts = text.split(".")
-    if not all(part.isdecimal() for part in parts[:2]) or int(parts[0]) == 0:
+    parts = [whole_number(part, MAX_NUMBER) for part in text.split(".")[:2]]  # never int()
+    if None in parts or not parts[0]:
         raise InputError(
             N_(
                 'Round %(text)s: expected a round number such as "3" or "3.2"'
@@ -418,9 +419,9 @@ def _round(text: str, source: str, line: int) -> tuple[int | None, int | None]:
             ),
             file=source,
             line=line,
-            text=repr(text),
+            text=repr(text[:20]),
         )
-    return int(parts[0]), int(parts[1]) if len(parts) > 1 else None
+    return parts[0], parts[1] if len(parts) > 1 else None
 
 
 def _tournament_tags(
