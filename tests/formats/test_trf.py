@@ -361,3 +361,20 @@ def test_writing_then_reading_a_tournament_keeps_its_pairings_byes_and_names(
         record.planned_rounds,
     )
     assert again.warnings == ()
+
+
+@pytest.mark.parametrize("code", ["062", "XXR"])
+def test_a_header_number_of_thousands_of_digits_is_ignored_not_a_traceback(code: str) -> None:
+    # found: int() raised ValueError ("Exceeds the limit (4300 digits)") reading 062 and XXR
+    lines = (DATA / "all_codes.trf").read_text(encoding="utf-8").splitlines()
+    lines = [f"{code} {'9' * 5000}" if line.startswith(code) else line for line in lines]
+    if not any(line.startswith(code) for line in lines):
+        lines.insert(1, f"{code} {'9' * 5000}")
+    at = next(n for n, line in enumerate(lines, 1) if line.startswith(code))
+    record = read_trf(io.StringIO("\n".join(lines) + "\n"), "c.trf")
+    said = [str(w) for w in record.warnings if code in str(w)]
+    assert said == (
+        [f"c.trf:{at}: XXR expected a number of rounds, got '{'9' * 20}'; ignored"]
+        if code == "XXR"
+        else []
+    )

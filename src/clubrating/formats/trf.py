@@ -23,6 +23,7 @@ from collections.abc import Mapping
 from typing import TextIO
 
 from clubrating.errors import InputError, Text
+from clubrating.formats.bounds import MAX_NUMBER, whole_number
 from clubrating.formats.common import (
     NumberedLines,
     check_bounds,
@@ -175,7 +176,8 @@ def read_trf(handle: TextIO, source: str = "<trf>") -> TournamentRecord:
     warnings: list[Text] = []
     record = _header_record(header, source, warnings)
     warnings += _points_warnings(rows, pairings, byes, source)
-    if (declared := _value(header, "062")).isdecimal() and int(declared) != len(rows):
+    declared = _value(header, "062")
+    if (players := whole_number(declared, MAX_NUMBER)) is not None and players != len(rows):
         warnings.append(
             Text(
                 N_(
@@ -187,7 +189,8 @@ def read_trf(handle: TextIO, source: str = "<trf>") -> TournamentRecord:
                 count=len(rows),
             )
         )
-    if teams and (declared := _value(header, "082")).isdecimal() and int(declared) != len(teams):
+    declared = _value(header, "082")
+    if teams and (count := whole_number(declared, MAX_NUMBER)) is not None and count != len(teams):
         warnings.append(
             Text(
                 N_(
@@ -596,14 +599,13 @@ def _header_record(header: _Header, source: str, warnings: list[Text]) -> Tourna
     planned = None
     if "XXR" in header.values:
         text, line = header.values["XXR"]
-        if text.isdecimal():
-            planned = int(text)
-        else:
+        planned = whole_number(text, MAX_NUMBER)  # never int(): of 5,000 digits it raises
+        if planned is None:
             warnings.append(
                 Text(
                     N_("%(where)s: XXR expected a number of rounds, got %(text)s; ignored"),
                     where=f"{source}:{line}",
-                    text=repr(text),
+                    text=repr(text[:20]),
                 )
             )
     kind_text = _value(header, "092")
