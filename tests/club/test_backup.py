@@ -472,3 +472,25 @@ def test_a_second_statement_on_a_session_setting_line_of_a_dump_is_compared() ->
         "SET lock_timeout = 0;SELECT 1;",
     ):
         assert _pg_objects(header + hidden + "\n") != plain, hidden
+
+
+@pytest.mark.parametrize("verb", ["backup", "restore"])
+def test_a_whole_database_command_given_a_club_refuses_it_and_names_export_club(
+    tmp_path: Path, verb: str
+) -> None:
+    """``backup --club riverside`` copied every club of the database: whoever hands the file to
+    one club hands over the others. One line pointing to export-club, and no file."""
+    database = f"sqlite:///{tmp_path / 'two.sqlite3'}"
+    command = [sys.executable, "-m", "clubrating", "--database", database]
+    for name in ("Riverside", "Hillside"):
+        subprocess.run(command + ["init", name], capture_output=True, check=True)
+    target = tmp_path / "riverside.sqlite3"
+    files = {"backup": [str(target)], "restore": [str(tmp_path / "two.sqlite3")]}
+    done = subprocess.run(
+        command + [verb, *files[verb], "--club", "riverside"], capture_output=True, text=True
+    )
+    assert done.returncode == 2 and not target.exists()
+    assert done.stderr == (
+        f"clubrating {verb}: error: --club riverside: {verb} copies the whole database, every "
+        "club; one club moves with clubrating export-club --club SLUG FILE and import-club FILE\n"
+    )

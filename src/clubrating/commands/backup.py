@@ -12,15 +12,27 @@ from clubrating import djangoenv
 from clubrating.djangoenv import gettext, ngettext
 from clubrating.commands.output import option, print_json, wants_json
 from clubrating.commands.club import _add
+from clubrating.errors import InputError
+from clubrating.words import N_
 from django.db import connection
 from clubrating.club.ops.backup import backup, default_name
 from clubrating.club.ops.backup import restore
 from clubrating.club.ops.health import health
 
 
-def _open(args: argparse.Namespace, *, must_exist: bool) -> None:
+def _open(args: argparse.Namespace, *, must_exist: bool, verb: str = "") -> None:
     """Django on the chosen database, its schema left as it is: a backup copies what is there,
-    a restore first checks that the database is empty."""
+    a restore first checks that the database is empty. Both copy every club: ``--club`` is
+    refused (the file of one club's backup would have held the others)."""
+    if verb and args.club is not None:
+        raise InputError(
+            N_(
+                "--club %(club)s: %(verb)s copies the whole database, every club; one club "
+                "moves with clubrating export-club --club SLUG FILE and import-club FILE"
+            ),
+            club=args.club,
+            verb=verb,
+        )
 
     djangoenv.setup(
         option(args, "database", "CLUBRATING_DATABASE_URL", djangoenv.DEFAULT_DATABASE_URL),
@@ -29,7 +41,7 @@ def _open(args: argparse.Namespace, *, must_exist: bool) -> None:
 
 
 def cmd_backup(args: argparse.Namespace) -> int:
-    _open(args, must_exist=True)
+    _open(args, must_exist=True, verb="backup")
 
     target = backup(
         Path(args.file or default_name(dt.datetime.now(dt.timezone.utc), connection.vendor))
@@ -50,7 +62,7 @@ def cmd_backup(args: argparse.Namespace) -> int:
 
 
 def cmd_restore(args: argparse.Namespace) -> int:
-    _open(args, must_exist=False)
+    _open(args, must_exist=False, verb="restore")
 
     djangoenv.check_writable("a restore writes the database")
 
