@@ -177,7 +177,7 @@ def read_trf(handle: TextIO, source: str = "<trf>") -> TournamentRecord:
     record = _header_record(header, source, warnings)
     warnings += _points_warnings(rows, pairings, byes, source)
     declared = _value(header, "062")
-    if (players := whole_number(declared, MAX_NUMBER)) is not None and players != len(rows):
+    if (announced := whole_number(declared, MAX_NUMBER)) is not None and announced != len(rows):
         warnings.append(
             Text(
                 N_(
