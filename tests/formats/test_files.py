@@ -4,6 +4,7 @@ spellings."""
 from __future__ import annotations
 
 import datetime as dt
+import gzip
 import hashlib
 from collections.abc import Callable
 from pathlib import Path
@@ -210,3 +211,21 @@ def test_any_text_is_read_or_refused_with_an_input_error(text: str, name: str) -
 def test_a_closing_bracket_with_no_variation_is_an_input_error_not_a_crash(text: str) -> None:
     with pytest.raises(InputError, match=r"x\.pgn"):
         read_tournament_text(text, "x.pgn")
+
+
+@pytest.mark.parametrize(
+    ("data", "said"),
+    [
+        (gzip.compress(b'{"format":"clubrating-club"}\n'), "a gzip file: "),
+        (b"SQLite format 3\x00" + b"\x00" * 84, "a SQLite database: "),
+        (b"PGDMP\x01\x0e\x00", "a pg_dump file: "),
+        (b"PK\x03\x04" + b"\x00" * 26, "a ZIP file: "),
+    ],
+)
+def test_a_club_archive_a_backup_or_a_zip_given_as_a_tournament_file_says_what_it_is(
+    data: bytes, said: str
+) -> None:
+    """A new user's likely mix-up: not 'a control character U+001F in column 1'."""
+    with pytest.raises(InputError) as refused:
+        decode_text(data, "riverside.x")
+    assert str(refused.value).startswith("riverside.x: " + said), refused.value
