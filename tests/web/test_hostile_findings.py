@@ -11,6 +11,7 @@ from django.test import Client
 
 from clubrating.cli import main
 from clubrating.club.jobs.analysis import analysis_config, default_jobs
+from clubrating.club.services import keizer
 from clubrating.errors import InputError
 from clubrating.club.store.models import Club, Member, Tournament
 
@@ -187,3 +188,18 @@ def test_an_engine_setting_of_the_environment_that_is_no_number_is_one_line(
     monkeypatch.setenv(name, value)
     with pytest.raises(InputError, match=f"^{name} must be a whole number, not "):
         analysis_config() if name == "CLUBRATING_NODES" else default_jobs()
+
+
+@pytest.mark.parametrize("text", ["1e5000", "-1e-5000", "1_0/3", "²/3"])
+def test_a_keizer_fraction_in_exponent_form_is_refused_before_it_is_computed(
+    db: None, text: str
+) -> None:
+    # found: Fraction("1e99999999") computes ten to that power: minutes of CPU for one form
+    with pytest.raises(InputError) as caught:
+        keizer.parse_settings({"bye": text})
+    assert str(caught.value) == f"bye={text}: expected a fraction such as 1/3"
+
+
+@pytest.mark.parametrize("text, value", [("1/3", "1/3"), ("0.5", "1/2"), (" 2/3 ", "2/3")])
+def test_a_keizer_fraction_as_people_write_it_is_read(db: None, text: str, value: str) -> None:
+    assert keizer.parse_settings({"bye": text})["rules"]["bye"] == value

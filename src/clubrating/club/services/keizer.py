@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import datetime as dt
 import enum
+import re
 from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
@@ -141,8 +142,14 @@ def _whole(key: str, text: str) -> int:
     return number
 
 
+_FRACTION = re.compile(r"[0-9]{1,6}(?:/[0-9]{1,6}|\.[0-9]{1,6})?")
+
+
 def _fraction(key: str, text: str) -> Fraction:
+    # 1/3 or 0.5 only: Fraction() also reads "1e99999999", and computes ten to that power
     try:
+        if not _FRACTION.fullmatch(text.strip()):
+            raise ValueError(text)
         value = Fraction(text.strip())
     except (ValueError, ZeroDivisionError):
         raise InputError(
