@@ -4,6 +4,7 @@ its own, with a writer publishing and correcting in another process while the ba
 
 from __future__ import annotations
 
+import gzip
 import os
 import re
 import shutil
@@ -493,4 +494,21 @@ def test_a_whole_database_command_given_a_club_refuses_it_and_names_export_club(
     assert done.stderr == (
         f"clubrating {verb}: error: --club riverside: {verb} copies the whole database, every "
         "club; one club moves with clubrating export-club --club SLUG FILE and import-club FILE\n"
+    )
+
+
+def test_a_club_archive_given_to_restore_says_import_club_reads_it(tmp_path: Path) -> None:
+    archive = tmp_path / "riverside.jsonl.gz"
+    archive.write_bytes(gzip.compress(b'{"format":"clubrating-club","version":1}\n'))
+    database = tmp_path / "new.sqlite3"
+    done = subprocess.run(
+        [sys.executable, "-m", "clubrating", "--database", f"sqlite:///{database}", "restore"]
+        + [str(archive)],
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 2 and not database.exists()
+    assert done.stderr == (
+        f"clubrating restore: error: {archive}: a gzip file: a club archive is read by "
+        "clubrating import-club\n"
     )

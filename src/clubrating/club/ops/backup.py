@@ -174,6 +174,11 @@ def backup_kind(source: Path) -> str:
         return "sqlite"
     if head.startswith(PGDUMP_MAGIC):
         return "postgresql"
+    if head.startswith(b"\x1f\x8b"):  # gzip's magic: a new user's likely mix-up
+        raise InputError(
+            gettext_noop("a gzip file: a club archive is read by clubrating import-club"),
+            file=str(source),
+        )
     raise InputError(
         gettext_noop(
             "not a backup: expected a SQLite database or a pg_dump custom-format file "
