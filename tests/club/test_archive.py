@@ -782,3 +782,24 @@ def test_the_monthly_lists_move_with_the_club(club: Club, publish: Any, tmp_path
         )
 
     assert listed(moved) == listed(Club.objects.get(slug="gone")) and len(listed(moved)) == 3
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("content", "said"),
+    [
+        (None, ": is a directory: expected a club archive (the gzip file export-club writes)"),
+        (b"SQLite format 3\x00" + b"\x00" * 84, ": a SQLite database: a backup is read by "),
+        (b"round,white,black,result\n", ": not a club archive: expected the gzip file"),
+    ],
+)
+def test_a_directory_a_backup_or_a_text_given_to_import_club_says_what_it_is(
+    tmp_path: Path, content: bytes | None, said: str
+) -> None:
+    """Not 'the file is damaged or cut short (Not a gzipped file ...)'."""
+    path = tmp_path / "given"
+    path.mkdir() if content is None else path.write_bytes(content)
+    with pytest.raises(InputError) as refused:
+        import_club(path, who=ARBITER)
+    assert str(refused.value).startswith(f"{path}{said}"), refused.value
+    assert Club.objects.count() == 0

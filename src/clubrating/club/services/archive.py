@@ -291,6 +291,7 @@ def read_lines(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
 
     Read a line at a time, never more than :data:`~.archive_values.MAX_LINE_CHARS` of one: a
     longer line is refused with its number before the rest of it is decompressed."""
+    _refuse_other_kinds(path)
     number = 0
     try:
         with gzip.open(path, "rt", encoding="utf-8") as handle:
@@ -330,6 +331,34 @@ def read_lines(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
             line=number + 1,
             error=error,
         ) from None
+
+
+def _refuse_other_kinds(path: Path) -> None:
+    """A directory, a backup or a text given for an archive, named as such (not "damaged")."""
+    if path.is_dir():
+        raise InputError(
+            gettext_noop(
+                "is a directory: expected a club archive (the gzip file export-club writes)"
+            ),
+            file=str(path),
+        )
+    try:
+        with path.open("rb") as handle:
+            head = handle.read(16)
+    except OSError:
+        return  # read_lines says it
+    if head.startswith((b"SQLite format 3\x00", b"PGDMP")):
+        raise InputError(
+            gettext_noop("a SQLite database: a backup is read by clubrating restore")
+            if head.startswith(b"SQLite")
+            else gettext_noop("a pg_dump file: a backup is read by clubrating restore"),
+            file=str(path),
+        )
+    if head and not head.startswith(b"\x1f\x8b"):
+        raise InputError(
+            gettext_noop("not a club archive: expected the gzip file export-club writes"),
+            file=str(path),
+        )
 
 
 def _printable(value: Any) -> Any:
