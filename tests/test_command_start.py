@@ -203,6 +203,13 @@ def test_a_command_that_shows_no_cpi_imports_neither_the_cpi_nor_its_ledger(
     assert cpi == ["clubrating.cpi.version"]
 
 
+def test_the_help_imports_neither_django_nor_the_database_urls_reader() -> None:
+    # --help, rate and analyze use no database: the database URL is read by Django's settings
+    imported = modules_imported("d", "--help")
+    assert [m for m in imported if m.split(".")[0] in ("django", "dj_database_url")] == []
+    assert "dj_database_url" in modules_imported("d", "--database", "sqlite:///:memory:", "audit")
+
+
 def test_the_help_imports_no_command_module_and_a_verb_its_own() -> None:
     shared = ["clubrating.commands", "clubrating.commands.argparse_words"]
     assert commands_imported("--help") == shared + ["clubrating.commands.output"]

@@ -14,8 +14,6 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-import dj_database_url
-
 from clubrating.errors import InputError
 from clubrating.words import N_
 
@@ -151,33 +149,6 @@ def cors_origins(value: str) -> list[str]:
 
 
 KEPT_CONNECTION_SECONDS = 600  # then a new one: a bound, not a need (Django's CONN_MAX_AGE)
-
-
-# The databases the product runs on, as dj_database_url names their URLs' schemes.
-DATABASE_SCHEMES = ("sqlite", "postgres", "postgresql", "pgsql")
-
-
-def database_settings(url: str) -> dict[str, Any]:
-    """Django's DATABASES["default"] for ``url`` (settings.py): a SQLite file or a PostgreSQL
-    database. Any other scheme, or a server URL naming no database, is one line naming the
-    scheme, never the URL (it may hold a password)."""
-    scheme = url.partition("://")[0] if "://" in url else ""
-    if scheme not in DATABASE_SCHEMES:
-        raise InputError(
-            N_(
-                "the database URL's scheme %(scheme)s is not one this program uses: expected "
-                "sqlite:///PATH or postgres://USER@HOST/NAME"
-            ),
-            scheme=repr(scheme),
-        )
-    config = dict(dj_database_url.parse(url, conn_max_age=0))
-    if scheme == "sqlite":
-        return sqlite_database(config)
-    if not config.get("NAME"):
-        raise InputError(
-            N_("the database URL names no database: expected postgres://USER@HOST/NAME")
-        )
-    return server_database(config)
 
 
 def server_database(config: dict[str, Any]) -> dict[str, Any]:

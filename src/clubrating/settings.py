@@ -5,15 +5,48 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
+
+import dj_database_url
 
 BASE_DIR = Path(__file__).resolve().parent
-from clubrating.djangoenv import (
+from clubrating.djangoenv import (  # noqa: E402  (no Django import there)
     DEFAULT_DATABASE_URL,
-    cors_origins,  # noqa: E402  (no Django import there)
-    database_settings,
+    cors_origins,
     page_cache,
+    server_database,
+    sqlite_database,
 )
+from clubrating.errors import InputError  # noqa: E402
+from clubrating.words import N_  # noqa: E402
 from clubrating.web.secret_key import installation_key  # noqa: E402  (no Django import there)
+
+# The databases the product runs on, as dj_database_url names their URLs' schemes.
+DATABASE_SCHEMES = ("sqlite", "postgres", "postgresql", "pgsql")
+
+
+def database_settings(url: str) -> dict[str, Any]:
+    """Django's DATABASES["default"] for ``url`` below: a SQLite file or a PostgreSQL
+    database. Any other scheme, or a server URL naming no database, is one line naming the
+    scheme, never the URL (it may hold a password)."""
+    scheme = url.partition("://")[0] if "://" in url else ""
+    if scheme not in DATABASE_SCHEMES:
+        raise InputError(
+            N_(
+                "the database URL's scheme %(scheme)s is not one this program uses: expected "
+                "sqlite:///PATH or postgres://USER@HOST/NAME"
+            ),
+            scheme=repr(scheme),
+        )
+    config = dict(dj_database_url.parse(url, conn_max_age=0))
+    if scheme == "sqlite":
+        return sqlite_database(config)
+    if not config.get("NAME"):
+        raise InputError(
+            N_("the database URL names no database: expected postgres://USER@HOST/NAME")
+        )
+    return server_database(config)
+
 
 DATABASE_URL = os.environ.get("CLUBRATING_DATABASE_URL") or DEFAULT_DATABASE_URL
 # Signs sessions, CSRF tokens and the messages cookie: CLUBRATING_SECRET_KEY, else the
@@ -85,7 +118,7 @@ TEMPLATES = [
 WSGI_APPLICATION = "clubrating.wsgi.application"
 
 # SQLite: WAL and a writer's wait, opened read-only where this process may not write;
-# PostgreSQL: a connection kept between requests (djangoenv.database_settings)
+# PostgreSQL: a connection kept between requests (database_settings above)
 DATABASES = {"default": database_settings(DATABASE_URL)}
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
