@@ -216,11 +216,12 @@ def test_a_closing_bracket_with_no_variation_is_an_input_error_not_a_crash(text:
 @pytest.mark.parametrize(
     ("data", "said"),
     [
-        (gzip.compress(b'{"format":"clubrating-club"}\n'), "a gzip file: "),
+        (gzip.compress(b'{"format":"clubrating-club"}\n', mtime=0), "a gzip file: "),
         (b"SQLite format 3\x00" + b"\x00" * 84, "a SQLite database: "),
         (b"PGDMP\x01\x0e\x00", "a pg_dump file: "),
         (b"PK\x03\x04" + b"\x00" * 26, "a ZIP file: "),
     ],
+    ids=["gzip", "sqlite", "pg_dump", "zip"],  # names the same in every xdist worker
 )
 def test_a_club_archive_a_backup_or_a_zip_given_as_a_tournament_file_says_what_it_is(
     data: bytes, said: str
