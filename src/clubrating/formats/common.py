@@ -336,12 +336,19 @@ class NumberedLines:
 
 # Files a person may give where a text file is expected, by their first bytes: what they are
 # and what reads them (instead of "a control character U+001F in column 1").
-NOT_TEXT = (
-    (b"\x1f\x8b", N_("a gzip file: a club archive is read by clubrating import-club")),
-    (b"SQLite format 3\x00", N_("a SQLite database: a backup is read by clubrating restore")),
-    (b"PGDMP", N_("a pg_dump file: a backup is read by clubrating restore")),
-    (b"PK\x03\x04", N_("a ZIP file: expected a text file, unpack it first")),
-)
+GZIP = (b"\x1f\x8b", N_("a gzip file: a club archive is read by clubrating import-club"))
+SQLITE = (b"SQLite format 3\x00", N_("a SQLite database: a backup is read by clubrating restore"))
+PG_DUMP = (b"PGDMP", N_("a pg_dump file: a backup is read by clubrating restore"))
+ZIP = (b"PK\x03\x04", N_("a ZIP file: expected a text file, unpack it first"))
+NOT_TEXT = (GZIP, SQLITE, PG_DUMP, ZIP)
+
+
+def refuse_kinds(head: bytes, kinds: Iterable[tuple[bytes, str]], source: str | None) -> None:
+    """An InputError saying what the file is when its first bytes are one of ``kinds``'s (a
+    tournament file, a backup or an archive given where another was expected)."""
+    for start, what in kinds:
+        if head.startswith(start):
+            raise InputError(what, file=source)
 
 
 def decode_text(data: bytes, source: str | None = None) -> str:
@@ -349,9 +356,7 @@ def decode_text(data: bytes, source: str | None = None) -> str:
     else Windows-1252, else Latin-1 (which decodes every byte). A UTF-16 BOM before bytes that
     are no UTF-16 (an odd count, a lone surrogate) is a damaged file, and a file of
     :data:`NOT_TEXT` no text at all: an InputError."""
-    for start, what in NOT_TEXT:
-        if data.startswith(start):
-            raise InputError(what, file=source)
+    refuse_kinds(data, NOT_TEXT, source)
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
     elif data.startswith((b"\xff\xfe", b"\xfe\xff")):

@@ -30,6 +30,7 @@ from django.utils.translation import gettext_noop
 
 from clubrating.club.ops import backup_schema
 from clubrating.errors import InputError, Refused, Text
+from clubrating.formats.common import GZIP, refuse_kinds
 from django.db.migrations.recorder import MigrationRecorder
 from clubrating.djangoenv import migrate_once
 from clubrating.club.store.models import AuditEntry, Club, Lineage
@@ -174,11 +175,7 @@ def backup_kind(source: Path) -> str:
         return "sqlite"
     if head.startswith(PGDUMP_MAGIC):
         return "postgresql"
-    if head.startswith(b"\x1f\x8b"):  # gzip's magic: a new user's likely mix-up
-        raise InputError(
-            gettext_noop("a gzip file: a club archive is read by clubrating import-club"),
-            file=str(source),
-        )
+    refuse_kinds(head, (GZIP,), str(source))  # a club archive: a new user's likely mix-up
     raise InputError(
         gettext_noop(
             "not a backup: expected a SQLite database or a pg_dump custom-format file "

@@ -37,6 +37,7 @@ from clubrating.club.store.models import Club
 from clubrating.club.derived.ledger import rescore_if_stale
 from clubrating.club.services import archive_values as checks
 from clubrating.errors import InputError, Refused, Text
+from clubrating.formats.common import GZIP, PG_DUMP, SQLITE, refuse_kinds
 from clubrating.words import Nn_, without_controls
 
 FORMAT = "clubrating-club"
@@ -347,14 +348,8 @@ def _refuse_other_kinds(path: Path) -> None:
             head = handle.read(16)
     except OSError:
         return  # read_lines says it
-    if head.startswith((b"SQLite format 3\x00", b"PGDMP")):
-        raise InputError(
-            gettext_noop("a SQLite database: a backup is read by clubrating restore")
-            if head.startswith(b"SQLite")
-            else gettext_noop("a pg_dump file: a backup is read by clubrating restore"),
-            file=str(path),
-        )
-    if head and not head.startswith(b"\x1f\x8b"):
+    refuse_kinds(head, (SQLITE, PG_DUMP), str(path))
+    if head and not head.startswith(GZIP[0]):
         raise InputError(
             gettext_noop("not a club archive: expected the gzip file export-club writes"),
             file=str(path),
