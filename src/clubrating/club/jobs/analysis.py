@@ -63,8 +63,8 @@ from clubrating.words import N_, Nn_
 Progress = Callable[[int, int, GameFacts], None]
 CacheKey = tuple[str, str]  # (position, settings)
 # How long new searches may wait in memory before they are written (DatabaseCache).
-ENV_HIGH = 2**63 - 1  # $CLUBRATING_NODES / _JOBS beyond a 64-bit number are no number
 FLUSH_SECONDS = 10.0
+ENV_HIGH = 2**63 - 1  # $CLUBRATING_NODES / _JOBS beyond a 64-bit number are no number
 
 
 # --- the search cache over PositionSearch --------------------------------------------------
